@@ -1,0 +1,5 @@
+"""Runs the carcnet command line: ``python -m carcnet``."""
+
+from carcnet.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,76 @@
+"""The rules engine: pure, deterministic Carcassonne (base game with farmers).
+
+Standard library only: no I/O, no asyncio, no global randomness. Everything a game needs is here:
+
+>>> from carcnet.engine import Game, GameSetup
+>>> game = Game(GameSetup(players=2, seed=7))
+>>> game.phase.value, game.tiles_left
+('place', 70)
+
+Public API: :class:`Game` (state, :meth:`Game.apply`, queries), :class:`GameSetup`, :class:`Rules`,
+:func:`replay`, the moves (:class:`PlaceTile`, :class:`DeployMeeple`, :class:`SkipMeeple`,
+:class:`ReturnAbbot`), the events, :class:`Position`, :class:`Side`, :class:`Rotation`, the tile data.
+"""
+
+from .board import PlacedTile, Placement
+from .errors import IllegalMoveError, SetupError
+from .events import (
+    Event,
+    FeatureCompleted,
+    FeatureInfo,
+    GameEnded,
+    MeepleDeployed,
+    MeepleReturned,
+    PointsScored,
+    TileDrawn,
+    TilePlaced,
+    TileSetAside,
+)
+from .geometry import HalfSide, Position, Rotation, Side
+from .moves import DeployMeeple, Figure, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from .notation import parse_move
+from .state import MEEPLES_PER_PLAYER, RULES_VERSION, Game, GameSetup, Phase, Rules, replay
+from .tiles import BASE_DESIGNS, BASE_START, Segment, SegmentKind, Terrain, TileKind, base_tile_counts, tile_kind
+
+__all__ = [
+    "BASE_DESIGNS",
+    "BASE_START",
+    "MEEPLES_PER_PLAYER",
+    "RULES_VERSION",
+    "DeployMeeple",
+    "Event",
+    "FeatureCompleted",
+    "FeatureInfo",
+    "Figure",
+    "Game",
+    "GameEnded",
+    "GameSetup",
+    "HalfSide",
+    "IllegalMoveError",
+    "MeepleDeployed",
+    "MeepleReturned",
+    "Move",
+    "Phase",
+    "PlaceTile",
+    "PlacedTile",
+    "Placement",
+    "PointsScored",
+    "Position",
+    "ReturnAbbot",
+    "Rotation",
+    "Rules",
+    "Segment",
+    "SegmentKind",
+    "SetupError",
+    "Side",
+    "SkipMeeple",
+    "Terrain",
+    "TileDrawn",
+    "TileKind",
+    "TilePlaced",
+    "TileSetAside",
+    "base_tile_counts",
+    "parse_move",
+    "replay",
+    "tile_kind",
+]

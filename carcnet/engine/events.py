@@ -1,0 +1,160 @@
+"""Provides the events: what follows from a move, derived by the engine and never stored in the log.
+
+Every peer recomputes them from the moves (JCloisterZone's message/event split). Each scoring event
+explains itself: who, how many points, which feature and what it is made of, so a UI can say
+"Red +8: city, 3 tiles, 1 pennant" (HiG basic rules, "Score completed roads, cities or cloisters"
+and "Final scoring").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .geometry import Position
+from .moves import Figure
+from .tiles import SegmentKind
+
+__all__ = [
+    "Event",
+    "FeatureInfo",
+    "FeatureCompleted",
+    "GameEnded",
+    "MeepleDeployed",
+    "MeepleReturned",
+    "PointsScored",
+    "TileDrawn",
+    "TilePlaced",
+    "TileSetAside",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureInfo:
+    """A snapshot of one feature.
+
+    Attributes:
+        kind: Road, city, cloister, field, river or garden.
+        anchor: ``(position, segment)`` of the feature's first-placed segment: a stable name for it.
+        tiles: Positions of the tiles it covers, sorted by (x, y); each tile once. For a cloister or
+            garden: its own tile and the placed tiles around it.
+        complete: Whether it is complete (fields never are).
+        pennants: Pennants in a city; 0 otherwise.
+        cities: For a field: the completed cities it borders, each as its sorted tile positions.
+        meeples: Figures on it as ``(seat, figure)``, in deployment order.
+    """
+
+    kind: SegmentKind
+    anchor: tuple[Position, int]
+    tiles: tuple[Position, ...]
+    complete: bool
+    pennants: int = 0
+    cities: tuple[tuple[Position, ...], ...] = ()
+    meeples: tuple[tuple[int, Figure], ...] = ()
+
+    def describe(self) -> str:
+        """A short English make-up, e.g. ``"city, 3 tiles, 1 pennant"`` or ``"field, 2 cities"``."""
+        if self.kind == SegmentKind.FIELD:
+            n = len(self.cities)
+            return f"field, {n} completed {'city' if n == 1 else 'cities'}"
+        n = len(self.tiles)
+        text = f"{self.kind.label}, {n} {'tile' if n == 1 else 'tiles'}"
+        if self.kind == SegmentKind.CITY and self.pennants:
+            text += f", {self.pennants} {'pennant' if self.pennants == 1 else 'pennants'}"
+        if self.kind in (SegmentKind.CLOISTER, SegmentKind.GARDEN) and not self.complete:
+            text = f"{self.kind.label}, {n - 1} of 8 neighbours"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class TileDrawn:
+    """*seat* drew a tile of design *tile*."""
+
+    seat: int
+    tile: str
+
+
+@dataclass(frozen=True, slots=True)
+class TileSetAside:
+    """The tile *seat* drew fits nowhere; it leaves the game and *seat* draws again (HiG "Place a tile")."""
+
+    seat: int
+    tile: str
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlaced:
+    """A tile went on the board; *seat* is ``None`` for the start tile."""
+
+    seat: int | None
+    tile: str
+    position: Position
+    rotation: int
+
+
+@dataclass(frozen=True, slots=True)
+class MeepleDeployed:
+    """*seat* deployed *figure* on *segment* of the tile at *position*, a segment of kind *kind*."""
+
+    seat: int
+    position: Position
+    segment: int
+    figure: Figure
+    kind: SegmentKind
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureCompleted:
+    """A road, city, cloister or garden became complete this turn (scored or not)."""
+
+    feature: FeatureInfo
+
+
+@dataclass(frozen=True, slots=True)
+class PointsScored:
+    """Each seat in *seats* scores *points* for *feature*.
+
+    Attributes:
+        seats: The majority holders, in seat order (all tied seats score in full).
+        points: Points each of them scores.
+        feature: The feature and its make-up.
+        final: True in the final scoring; False for a completion (or an abbot taken back) in play.
+    """
+
+    seats: tuple[int, ...]
+    points: int
+    feature: FeatureInfo
+    final: bool
+
+    def describe(self) -> str:
+        """``"+8: city, 3 tiles, 1 pennant"``."""
+        return f"+{self.points}: {self.feature.describe()}"
+
+
+@dataclass(frozen=True, slots=True)
+class MeepleReturned:
+    """A figure went back to *seat*'s supply from *segment* of the tile at *position*."""
+
+    seat: int
+    position: Position
+    segment: int
+    figure: Figure
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """The final scoring is done. *scores* is indexed by seat; *winners* holds every top seat."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+Event = (
+    TileDrawn
+    | TileSetAside
+    | TilePlaced
+    | MeepleDeployed
+    | FeatureCompleted
+    | PointsScored
+    | MeepleReturned
+    | GameEnded
+)

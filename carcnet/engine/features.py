@@ -1,0 +1,146 @@
+"""Provides features: roads, cities, cloisters, fields (farms), rivers and gardens as unions of segments.
+
+Every segment of every placed tile is a *node*, numbered in placement order (a tile's nodes are
+consecutive, in the order of its table row). Nodes that join across tile edges are merged with
+union–find (path halving, union by size), and each root carries its feature's data:
+
+* ``open``: for roads, cities and rivers the number of tile sides through which the feature still
+  leads to an empty position; for cloisters and gardens the number of empty surrounding positions.
+  A feature is complete when it reaches 0 (HiG "A completed road / city / cloister").
+* ``tiles``: the keys of the tiles it covers, so a city with two segments on one tile counts the
+  tile once (HiG "When both city segments on a tile are in a single city, they only count as one").
+* ``pennants``: the number of pennants (cities).
+* ``meeples``: the figures on it, as ``(seat, figure, node)`` in deployment order.
+* ``borders``: for fields, the city nodes its segments border (farm scoring).
+
+The graph only grows; nothing is ever split. Iteration orders are by node number, never by hash.
+"""
+
+from __future__ import annotations
+
+from .tiles import SegmentKind
+
+__all__ = ["FeatureGraph"]
+
+_ROAD = SegmentKind.ROAD
+_CITY = SegmentKind.CITY
+_FIELD = SegmentKind.FIELD
+
+
+class FeatureGraph:
+    """Union–find over segment nodes with per-feature data; see the module docstring.
+
+    Attributes (lists indexed by node; the per-feature ones are meaningful at roots only):
+        parent, size: The union–find forest.
+        first: The feature's lowest node: its first-placed segment, a stable name for it.
+        kind: ``SegmentKind`` of each node.
+        tile: Board key of the tile holding each node.
+        index: Segment index of each node within its tile's table row.
+        open: Open sides (edge features) or empty neighbours (area features).
+        tiles: Set of tile keys, or ``None`` for fields (computed on demand, see :meth:`members`).
+        pennants: Pennant count.
+        meeples: List of ``(seat, figure, node)`` or ``None`` when empty.
+        borders: For fields, list of bordering city nodes; ``None`` otherwise.
+    """
+
+    __slots__ = (
+        "parent", "size", "first", "kind", "tile", "index", "open", "tiles", "pennants", "meeples", "borders",
+    )
+
+    def __init__(self) -> None:
+        self.parent: list[int] = []
+        self.size: list[int] = []
+        self.first: list[int] = []
+        self.kind: list[SegmentKind] = []
+        self.tile: list[int] = []
+        self.index: list[int] = []
+        self.open: list[int] = []
+        self.tiles: list[set[int] | None] = []
+        self.pennants: list[int] = []
+        self.meeples: list[list[tuple[int, object, int]] | None] = []
+        self.borders: list[list[int] | None] = []
+
+    def __len__(self) -> int:
+        return len(self.parent)
+
+    def add_node(self, kind: SegmentKind, key: int, index: int, open_count: int, pennant: bool,
+                 borders: list[int] | None) -> int:
+        """Adds one segment as its own feature and returns its node number."""
+        n = len(self.parent)
+        self.parent.append(n)
+        self.size.append(1)
+        self.first.append(n)
+        self.kind.append(kind)
+        self.tile.append(key)
+        self.index.append(index)
+        self.open.append(open_count)
+        self.tiles.append(None if kind == _FIELD else {key})
+        self.pennants.append(1 if pennant else 0)
+        self.meeples.append(None)
+        self.borders.append(borders)
+        return n
+
+    def find(self, n: int) -> int:
+        """The root node of *n*'s feature."""
+        parent = self.parent
+        while parent[n] != n:
+            parent[n] = n = parent[parent[n]]
+        return n
+
+    def join(self, a: int, b: int, closed_sides: int) -> int:
+        """Merges the features of nodes *a* and *b* across an edge; returns the new root.
+
+        *closed_sides* is subtracted from the merged open count: 2 when two road, city or river
+        sides meet (each closes the other), 0 for fields.
+        """
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            self.open[ra] -= closed_sides
+            return ra
+        size = self.size
+        if size[ra] < size[rb]:
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        size[ra] += size[rb]
+        if self.first[rb] < self.first[ra]:
+            self.first[ra] = self.first[rb]
+        self.open[ra] += self.open[rb] - closed_sides
+        tiles_b = self.tiles[rb]
+        if tiles_b is not None:
+            tiles_a = self.tiles[ra]
+            assert tiles_a is not None
+            tiles_a |= tiles_b
+            self.tiles[rb] = None
+        self.pennants[ra] += self.pennants[rb]
+        mb = self.meeples[rb]
+        if mb is not None:
+            ma = self.meeples[ra]
+            if ma is None:
+                self.meeples[ra] = mb
+            else:
+                ma.extend(mb)
+                ma.sort(key=_node_of)
+            self.meeples[rb] = None
+        bb = self.borders[rb]
+        if bb is not None:
+            ba = self.borders[ra]
+            assert ba is not None
+            ba.extend(bb)
+            self.borders[rb] = None
+        return ra
+
+    def members(self, root: int) -> list[int]:
+        """All nodes of the feature rooted at *root*, in node order. Scans the graph: for queries."""
+        find = self.find
+        return [n for n in range(len(self.parent)) if find(n) == root]
+
+    def tile_count(self, root: int) -> int:
+        """Number of distinct tiles the feature covers."""
+        tiles = self.tiles[root]
+        if tiles is not None:
+            return len(tiles)
+        return len({self.tile[n] for n in self.members(root)})
+
+
+def _node_of(meeple: tuple[int, object, int]) -> int:
+    return meeple[2]

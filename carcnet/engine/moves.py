@@ -1,0 +1,87 @@
+"""Provides the moves: what a player does, and all that the log stores and the wire carries.
+
+A turn is two moves by the seat whose turn it is (HiG basic rules, "Playing the game"):
+:class:`PlaceTile`, then one follower action: :class:`DeployMeeple` or :class:`SkipMeeple`
+(The Abbot adds :class:`ReturnAbbot`). Everything else (draws, set-aside tiles, scores, returned
+meeples) is derived by the engine as events. Moves carry no seat: the engine knows whose turn it is,
+and the log records the author beside each move.
+
+Text forms (``str(move)``, read back by :func:`carcnet.engine.notation.parse_move`):
+``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``skip`` · ``return-abbot 1,0``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .geometry import Position
+
+__all__ = ["DeployMeeple", "Figure", "Move", "PlaceTile", "ReturnAbbot", "SkipMeeple"]
+
+
+class Figure(str, Enum):
+    """A kind of figure a player owns. Its role (thief, knight, monk, farmer) follows from the feature."""
+
+    MEEPLE = "meeple"
+    """The ordinary follower; 7 per player."""
+    ABBOT = "abbot"
+    """The Abbot expansion's figure; 1 per player, on cloisters and gardens only."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTile:
+    """Place the drawn tile at *position*, turned clockwise by *rotation* quarter turns.
+
+    Attributes:
+        tile: Letter of the drawn tile's design, e.g. ``"D"``: a replica whose deck has diverged
+            fails on the very next move.
+        position: Where the tile goes (x east, y south).
+        rotation: Clockwise quarter turns, 0–3.
+    """
+
+    tile: str
+    position: Position
+    rotation: int
+
+    def __str__(self) -> str:
+        return f"place {self.tile} {self.position.x},{self.position.y} {90 * self.rotation}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeployMeeple:
+    """Deploy a figure from the supply onto segment *segment* of the tile just placed.
+
+    Attributes:
+        segment: Index of the segment in the design's table row (see :mod:`carcnet.engine.tiles`).
+        figure: Which figure; the abbot only with The Abbot, and only on a cloister or garden.
+    """
+
+    segment: int
+    figure: Figure = Figure.MEEPLE
+
+    def __str__(self) -> str:
+        if self.figure is Figure.MEEPLE:
+            return f"deploy {self.segment}"
+        return f"deploy {self.segment} {self.figure.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class SkipMeeple:
+    """Deploy nothing this turn."""
+
+    def __str__(self) -> str:
+        return "skip"
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnAbbot:
+    """The Abbot: instead of deploying, take the abbot back from *position* and score its feature now."""
+
+    position: Position
+
+    def __str__(self) -> str:
+        return f"return-abbot {self.position.x},{self.position.y}"
+
+
+Move = PlaceTile | DeployMeeple | SkipMeeple | ReturnAbbot

@@ -1,0 +1,100 @@
+"""Provides the text forms of moves and a plain-text board picture for tests and debugging.
+
+Move text (the form ``str(move)`` gives, see :mod:`carcnet.engine.moves`)::
+
+    place <letter> <x>,<y> <degrees>     place V 1,-2 90
+    deploy <segment> [abbot]             deploy 3
+    skip
+    return-abbot <x>,<y>
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .geometry import Position
+from .moves import DeployMeeple, Figure, Move, PlaceTile, ReturnAbbot, SkipMeeple
+
+if TYPE_CHECKING:
+    from .state import Game
+
+__all__ = ["parse_move", "parse_position", "play_script", "script_moves"]
+
+
+def parse_position(text: str) -> Position:
+    """``"1,-2"`` → ``Position(1, -2)``. Raises ``ValueError`` on anything else."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ValueError(f"not a position: {text!r} (expected x,y)")
+    try:
+        return Position(int(parts[0]), int(parts[1]))
+    except ValueError:
+        raise ValueError(f"not a position: {text!r} (expected x,y)") from None
+
+
+def parse_move(text: str) -> Move:
+    """Reads a move from its text form.
+
+    >>> parse_move("place V 1,-2 90")
+    PlaceTile(tile='V', position=Position(x=1, y=-2), rotation=1)
+    >>> str(parse_move("deploy 3"))
+    'deploy 3'
+
+    Raises:
+        ValueError: The text is not a move; the message says what was expected.
+    """
+    words = text.split()
+    if not words:
+        raise ValueError("empty move")
+    verb, args = words[0], words[1:]
+    if verb == "place" and len(args) == 3:
+        degrees = args[2]
+        if not degrees.isdigit() or int(degrees) % 90 or int(degrees) >= 360:
+            raise ValueError(f"rotation must be 0, 90, 180 or 270 degrees, got {degrees!r}")
+        return PlaceTile(args[0], parse_position(args[1]), int(degrees) // 90)
+    if verb == "deploy" and len(args) in (1, 2):
+        if not args[0].isdigit():
+            raise ValueError(f"segment must be a number, got {args[0]!r}")
+        figure = Figure(args[1]) if len(args) == 2 else Figure.MEEPLE
+        return DeployMeeple(int(args[0]), figure)
+    if verb == "skip" and not args:
+        return SkipMeeple()
+    if verb == "return-abbot" and len(args) == 1:
+        return ReturnAbbot(parse_position(args[0]))
+    raise ValueError(f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot] | skip | return-abbot X,Y)")
+
+
+def script_moves(script: str) -> list[Move]:
+    """Reads a turn script: one turn a line, ``place …`` then optionally ``; deploy …`` (else a skip).
+
+    Blank lines and ``#`` comments are ignored.
+
+    >>> [str(m) for m in script_moves("place E 0,-1 180; deploy 0")]
+    ['place E 0,-1 180', 'deploy 0']
+    """
+    moves: list[Move] = []
+    for raw in script.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = [p.strip() for p in line.split(";")]
+        place = parse_move(parts[0])
+        if not isinstance(place, PlaceTile) or len(parts) > 2:
+            raise ValueError(f"a turn is 'place ...' then optionally '; deploy ...': {line!r}")
+        moves.append(place)
+        moves.append(parse_move(parts[1]) if len(parts) == 2 else SkipMeeple())
+    return moves
+
+
+def play_script(script: str, players: int = 2, then: tuple[str, ...] = ()) -> Game:
+    """Plays a turn script (see :func:`script_moves`) from the start tile and returns the game.
+
+    The draw order is the script's tiles in order, followed by *then*: with ``then`` empty the game
+    ends after the last scripted turn and the final scoring runs; give spare tiles to stop before it.
+    Raises ``IllegalMoveError`` (with the move's index) at the first illegal move.
+    """
+    from .state import GameSetup, replay
+
+    moves = script_moves(script)
+    order = tuple(m.tile for m in moves if isinstance(m, PlaceTile)) + tuple(then)
+    return replay(GameSetup(players=players, draw_order=order), moves)

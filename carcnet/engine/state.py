@@ -1,0 +1,679 @@
+"""Provides the game: setup, turn flow, move validation, scoring, queries and the state digest.
+
+A :class:`Game` is its :class:`GameSetup` plus the moves applied to it, in order; everything else is
+derived. Turn flow (HiG basic rules, "Playing the game"): the seat whose turn it is has a drawn tile
+(a tile that fits nowhere is set aside and another drawn, HiG "Place a tile"); it places the tile
+(:class:`~carcnet.engine.moves.PlaceTile`), then deploys a figure or not (HiG "Deploy a follower");
+then completed roads, cities and cloisters are scored (HiG "Score completed roads, cities or
+cloisters") and their figures return. The game ends after the turn in which the last tile is placed,
+followed by the final scoring (HiG "The end of the game", "Final scoring").
+
+Applying a move first validates it completely, then changes the state, so an illegal move raises
+:class:`~carcnet.engine.errors.IllegalMoveError` and leaves the game exactly as it was.
+
+The state digest after every move is defined in ``protocol/digest.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from . import deck as _deck
+from .board import Board, PlacedTile, Placement
+from .errors import IllegalMoveError, SetupError
+from .events import (
+    Event,
+    FeatureCompleted,
+    FeatureInfo,
+    GameEnded,
+    MeepleDeployed,
+    MeepleReturned,
+    PointsScored,
+    TileDrawn,
+    TilePlaced,
+    TileSetAside,
+)
+from .features import FeatureGraph
+from .geometry import RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
+from .moves import DeployMeeple, Figure, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from .tiles import BASE_START, SegmentKind, base_tile_counts, tile_kind
+
+__all__ = [
+    "MEEPLES_PER_PLAYER",
+    "RULES_VERSION",
+    "Game",
+    "GameSetup",
+    "Phase",
+    "Rules",
+    "replay",
+]
+
+#: Version of the rules this engine implements; a log made under another version is not replayed.
+RULES_VERSION = 1
+#: Followers each player has in supply at the start (HiG "Preparation": 8 less the scoring marker).
+MEEPLES_PER_PLAYER = 7
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+
+_ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
+_CLOISTER, _RIVER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.RIVER, SegmentKind.GARDEN
+_EDGE = frozenset({_ROAD, _CITY, _RIVER})
+_AREA = frozenset({_CLOISTER, _GARDEN})
+_MEEPLE = Figure.MEEPLE
+#: Score categories, in the order breakdowns list them.
+CATEGORIES = ("road", "city", "cloister", "garden", "field")
+
+
+class Phase(str, Enum):
+    """What the game waits for."""
+
+    PLACE_TILE = "place"
+    """The current seat must place the drawn tile."""
+    DEPLOY = "deploy"
+    """The current seat may deploy a figure on the tile just placed (or skip)."""
+    GAME_OVER = "over"
+    """The final scoring is done."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Rule options. The base game with farmers is always on.
+
+    Attributes:
+        river: The River (not in this rules version: setting it raises ``SetupError``).
+        abbot: The Abbot (not in this rules version: setting it raises ``SetupError``).
+    """
+
+    river: bool = False
+    abbot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """Everything a game starts from. Give exactly one of *seed* and *draw_order*.
+
+    Attributes:
+        players: Number of seats, 2 to 6. Seat 0 plays first, then clockwise (seat order).
+        seed: Integer in ``[0, 2**64)``; the draw order is shuffled from it (``protocol/deck.md``).
+        draw_order: The tiles after the start tile, in drawing order, as design letters: for tests,
+            tutorials and reproducing a real game. Any known designs, in any number.
+        rules: Rule options.
+    """
+
+    players: int
+    seed: int | None = None
+    draw_order: tuple[str, ...] | None = None
+    rules: Rules = field(default_factory=Rules)
+
+    def deck(self) -> tuple[str, ...]:
+        """The draw order this setup gives (start tile excluded). Raises ``SetupError`` when invalid."""
+        self.validate()
+        if self.draw_order is not None:
+            return tuple(self.draw_order)
+        assert self.seed is not None
+        counts = base_tile_counts()
+        counts[BASE_START] -= 1
+        (order,) = _deck.shuffled_groups(self.seed, [_deck.canonical_group(counts)])
+        return tuple(order)
+
+    def validate(self) -> None:
+        """Raises ``SetupError`` naming the problem when the setup cannot start."""
+        if isinstance(self.players, bool) or not isinstance(self.players, int):
+            raise SetupError(f"players must be an integer, got {self.players!r}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise SetupError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
+        if (self.seed is None) == (self.draw_order is None):
+            raise SetupError("give exactly one of seed and draw_order")
+        if self.seed is not None:
+            if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < _deck.SEED_LIMIT:
+                raise SetupError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
+        if self.draw_order is not None:
+            for i, letter in enumerate(self.draw_order):
+                try:
+                    kind = tile_kind(letter)
+                except (KeyError, TypeError):
+                    raise SetupError(f"draw_order[{i}] = {letter!r} is not a tile design") from None
+                if kind.expansion != "base":
+                    raise SetupError(f"draw_order[{i}] = {letter!r} needs an expansion that is off")
+        if self.rules.river or self.rules.abbot:
+            raise SetupError(f"rules version {RULES_VERSION} does not have The River or The Abbot yet")
+
+    def canonical(self) -> str:
+        """The setup as canonical text, the first input of the state digest (``protocol/digest.md``)."""
+        source = f"seed {self.seed}" if self.seed is not None else "order " + " ".join(self.draw_order or ())
+        return (
+            f"carcnet/state/v1\nrules {RULES_VERSION} river={int(self.rules.river)} abbot={int(self.rules.abbot)}\n"
+            f"players {self.players}\n{source}\n"
+        )
+
+
+class Game:
+    """A game in progress: the one mutable object of the engine.
+
+    Lifecycle: ``Game(setup)`` places the start tile and draws the first tile for seat 0; then
+    :meth:`apply` is called with each move until :attr:`phase` is ``Phase.GAME_OVER``.
+
+    >>> g = Game(GameSetup(players=2, draw_order=("E",)))
+    >>> g.phase, g.seat, g.drawn
+    (<Phase.PLACE_TILE: 'place'>, 0, 'E')
+    >>> _ = g.apply(PlaceTile("E", Position(0, -1), 2))
+    >>> [str(m) for m in g.deploy_options()]
+    ['deploy 0', 'deploy 1']
+    >>> events = g.apply(DeployMeeple(0))
+    >>> g.scores, g.phase
+    ([4, 0], <Phase.GAME_OVER: 'over'>)
+
+    Warning:
+        The object mutates in place. Read queries freely; change it only through :meth:`apply`.
+    """
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.setup = setup
+        deck = setup.deck()
+        n = setup.players
+        self.players = n
+        self.board = Board()
+        self.graph = FeatureGraph()
+        self.scores = [0] * n
+        self.supply = [MEEPLES_PER_PLAYER] * n
+        #: Per seat: category → [points during the game, points in the final scoring].
+        self.breakdown: list[dict[str, list[int]]] = [{c: [0, 0] for c in CATEGORIES} for _ in range(n)]
+        self.deck = deck
+        self.deck_index = 0
+        self.set_aside: list[str] = []
+        self.seat = 0
+        self.phase = Phase.PLACE_TILE
+        self._drawn = None
+        self._placements: list[tuple[int, tuple[int, ...]]] = []
+        self._placed: PlacedTile | None = None
+        self._pending: list[int] = []
+        self._areas: dict[int, list[int]] = {}
+        self._meeple_nodes: list[int] = []
+        self.last_placed: list[Position | None] = [None] * n
+        self.moves: list[Move] = []
+        self.events: list[Event] = []
+        self.winners: tuple[int, ...] = ()
+        events: list[Event] = []
+        start = tile_kind(BASE_START)
+        self._place_tile(start, 0, 0, None, events)
+        self._placed = None
+        self._draw(events)
+        self.events.extend(events)
+        self.initial_events: tuple[Event, ...] = tuple(events)
+        digest = hashlib.sha256((setup.canonical() + self._state_line()).encode()).digest()
+        self.digests: list[bytes] = [digest]
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def drawn(self) -> str | None:
+        """Letter of the tile the current seat must place, or ``None`` outside ``Phase.PLACE_TILE``."""
+        return self._drawn.letter if self._drawn is not None and self.phase is Phase.PLACE_TILE else None
+
+    @property
+    def digest(self) -> bytes:
+        """The 32-byte state digest after the last move (``protocol/digest.md``)."""
+        return self.digests[-1]
+
+    @property
+    def tiles_left(self) -> int:
+        """Tiles still face down (the drawn tile not included)."""
+        return len(self.deck) - self.deck_index
+
+    def remaining(self) -> dict[str, int]:
+        """Letter → count of the tiles still face down, in letter order (the drawn tile not included)."""
+        counts: dict[str, int] = {}
+        for letter in sorted(self.deck[self.deck_index :]):
+            counts[letter] = counts.get(letter, 0) + 1
+        return counts
+
+    def legal_placements(self) -> list[Placement]:
+        """Where the drawn tile fits: positions sorted by (x, y), each with its distinct legal rotations.
+
+        Empty outside ``Phase.PLACE_TILE``. Rotations that give the same tile (a straight road turned
+        twice) are listed once, smallest first; :meth:`apply` accepts any that fits.
+        """
+        if self.phase is not Phase.PLACE_TILE:
+            return []
+        return [Placement(position_of(k), rots) for k, rots in self._placements]
+
+    def deploy_options(self) -> list[DeployMeeple]:
+        """Legal deployments on the tile just placed, by segment index (empty outside ``Phase.DEPLOY``).
+
+        A segment qualifies when its whole feature (after the placement) holds no figure of any
+        colour and the seat has a figure in supply (HiG "Deploy a follower"). Rivers take none.
+        """
+        placed = self._placed
+        if self.phase is not Phase.DEPLOY or placed is None:
+            return []
+        out: list[DeployMeeple] = []
+        if self.supply[self.seat] > 0:
+            find = self.graph.find
+            meeples = self.graph.meeples
+            base = placed.base
+            for i, seg in enumerate(placed.variant.segments):
+                if seg.kind is not _RIVER and seg.kind is not _GARDEN and meeples[find(base + i)] is None:
+                    out.append(DeployMeeple(i))
+        return out
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in a fixed order: placements by (x, y) then rotation; deployments by
+        segment, then :class:`SkipMeeple`. Empty when the game is over."""
+        if self.phase is Phase.PLACE_TILE:
+            letter = self.drawn
+            assert letter is not None
+            return [PlaceTile(letter, p.position, r) for p in self.legal_placements() for r in p.rotations]
+        if self.phase is Phase.DEPLOY:
+            return [*self.deploy_options(), SkipMeeple()]
+        return []
+
+    @property
+    def placed(self) -> Position | None:
+        """Position of the tile placed this turn while deploying; ``None`` otherwise."""
+        return self._placed.position if self._placed is not None and self.phase is Phase.DEPLOY else None
+
+    def tile_at(self, position: Position) -> PlacedTile | None:
+        """The tile at *position*, or ``None``."""
+        return self.board.tiles.get(_key(position))
+
+    def figures(self) -> list[tuple[int, Figure, Position, int]]:
+        """Figures on the board as ``(seat, figure, position, segment)``, in deployment order."""
+        g = self.graph
+        out = []
+        for node in self._meeple_nodes:
+            for seat, figure, n in g.meeples[g.find(node)] or ():
+                if n == node:
+                    out.append((seat, figure, position_of(g.tile[n]), g.index[n]))
+        return out
+
+    def feature_at(self, position: Position, segment: int) -> FeatureInfo:
+        """The feature holding *segment* of the tile at *position*. Raises ``KeyError`` if none."""
+        return self._info(self.graph.find(self._node(position, segment)))
+
+    def feature_segments(self, position: Position, segment: int) -> list[tuple[Position, int]]:
+        """Every ``(position, segment)`` of the feature holding that segment, in placement order.
+
+        For highlighting a whole feature; scans the board (not for hot paths).
+        """
+        g = self.graph
+        root = g.find(self._node(position, segment))
+        return [(position_of(g.tile[n]), g.index[n]) for n in g.members(root)]
+
+    def features(self) -> list[FeatureInfo]:
+        """Every feature on the board, ordered by its first-placed segment."""
+        g = self.graph
+        return [self._info(n) for n in range(len(g)) if g.find(n) == n]
+
+    def projected_final(self) -> tuple[list[int], list[PointsScored]]:
+        """Scores if the game ended now, and the final-scoring events that would produce them.
+
+        Pure: the game is unchanged. Completed features not yet scored this turn count as completed.
+        """
+        events = self._final_scoring()
+        totals = list(self.scores)
+        for ev in events:
+            for s in ev.seats:
+                totals[s] += ev.points
+        return totals, events
+
+    # ------------------------------------------------------------------ moves
+
+    def apply(self, move: Move) -> list[Event]:
+        """Validates *move* for the current seat and applies it; returns the events it caused.
+
+        Raises:
+            IllegalMoveError: The move breaks a rule here; its ``reason`` and message say which.
+                The game is unchanged.
+        """
+        phase = self.phase
+        events: list[Event] = []
+        kind = type(move)
+        if phase is Phase.GAME_OVER:
+            raise IllegalMoveError("game-over", f"the game is over; {move} is not possible")
+        if kind is PlaceTile:
+            if phase is not Phase.PLACE_TILE:
+                raise IllegalMoveError("wrong-phase", f"{move}: the tile is placed; deploy or skip first")
+            assert isinstance(move, PlaceTile)
+            key, rotation = self._check_place(move)
+            assert self._drawn is not None
+            self._place_tile(self._drawn, key, rotation, self.seat, events)
+            self.phase = Phase.DEPLOY
+        elif kind is DeployMeeple or kind is SkipMeeple or kind is ReturnAbbot:
+            if phase is not Phase.DEPLOY:
+                raise IllegalMoveError("wrong-phase", f"{move}: place the drawn tile {self.drawn} first")
+            if kind is DeployMeeple:
+                assert isinstance(move, DeployMeeple)
+                self._check_deploy(move)
+                self._deploy(move, events)
+            elif kind is ReturnAbbot:
+                raise IllegalMoveError("no-abbot", f"{move}: this game is played without The Abbot")
+            self._end_turn(events)
+        else:
+            raise IllegalMoveError("bad-move", f"not a move: {move!r}")
+        self.moves.append(move)
+        self.events.extend(events)
+        self.digests.append(
+            hashlib.sha256(self.digests[-1] + f"{move}\n{self._state_line()}".encode()).digest()
+        )
+        return events
+
+    def _check_place(self, move: PlaceTile) -> tuple[int, int]:
+        drawn = self._drawn
+        assert drawn is not None
+        if move.tile != drawn.letter:
+            raise IllegalMoveError("wrong-tile", f"{move}: the drawn tile is {drawn.letter}, not {move.tile}")
+        rotation = move.rotation
+        if isinstance(rotation, bool) or not isinstance(rotation, int) or not 0 <= rotation <= 3:
+            raise IllegalMoveError("bad-rotation", f"{move}: rotation must be 0-3 quarter turns, got {rotation!r}")
+        pos = move.position
+        try:
+            key = _key(pos)
+        except (ValueError, TypeError):
+            raise IllegalMoveError("not-adjacent", f"{move}: {pos!r} is not a board position") from None
+        if key in self.board.tiles:
+            raise IllegalMoveError("occupied", f"{move}: there is already a tile at {pos.x},{pos.y}")
+        pattern = self.board.frontier.get(key)
+        if pattern is None:
+            raise IllegalMoveError(
+                "not-adjacent", f"{move}: {pos.x},{pos.y} touches no placed tile along a side"
+            )
+        if not drawn.fits(rotation, pattern):
+            bad = self.board.mismatch(key, drawn.variant(rotation))
+            assert bad is not None
+            side, ours, theirs = bad
+            raise IllegalMoveError(
+                "side-mismatch",
+                f"{move}: its {side.name} side is {ours.name.lower()} but the tile at "
+                f"{pos.neighbour(side)} shows {theirs.name.lower()} there",
+            )
+        return key, rotation
+
+    def _check_deploy(self, move: DeployMeeple) -> None:
+        placed = self._placed
+        assert placed is not None
+        segments = placed.variant.segments
+        i = move.segment
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(segments):
+            raise IllegalMoveError(
+                "bad-segment", f"{move}: tile {placed.kind.letter} has segments 0-{len(segments) - 1}"
+            )
+        if move.figure is not _MEEPLE:
+            raise IllegalMoveError("wrong-figure", f"{move}: this game is played without The Abbot")
+        seg = segments[i]
+        if seg.kind is _RIVER or seg.kind is _GARDEN:
+            raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
+        if self.supply[self.seat] == 0:
+            raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
+        root = self.graph.find(placed.base + i)
+        if self.graph.meeples[root] is not None:
+            raise IllegalMoveError(
+                "feature-occupied", f"{move}: that {seg.kind.label} already holds a figure elsewhere"
+            )
+
+    # ------------------------------------------------------------------ transitions
+
+    def _place_tile(self, kind, key: int, rotation: int, seat: int | None, events: list[Event]) -> None:
+        board = self.board
+        tiles = board.tiles
+        g = self.graph
+        variant = kind.variant(rotation)
+        base = len(g)
+        position = position_of(key)
+        placed = PlacedTile(kind, variant, key, position, rotation, base, seat)
+        board.place(placed)
+        # one node per segment
+        area_nodes: list[int] = []
+        for i, seg in enumerate(variant.segments):
+            sk = seg.kind
+            if sk in _EDGE:
+                open_count = len(seg.sides)
+            elif sk in _AREA:
+                open_count = 8 - sum(1 for o in RING_OFFSETS if key + o in tiles)
+            else:
+                open_count = 0
+            borders = [base + b for b in seg.borders] if sk is _FIELD else None
+            g.add_node(sk, key, i, open_count, seg.pennant, borders)
+            if sk in _AREA:
+                area_nodes.append(base + i)
+        # join across each touching side
+        side_segment = variant.side_segment
+        half_segment = variant.half_segment
+        for s in range(4):
+            nt = tiles.get(key + SIDE_OFFSETS[s])
+            if nt is None:
+                continue
+            o = (s + 2) % 4
+            ss = side_segment[s]
+            if ss >= 0:
+                g.join(base + ss, nt.base + nt.variant.side_segment[o], 2)
+            theirs = nt.variant.half_segment
+            h = 2 * s
+            if half_segment[h] >= 0:
+                g.join(base + half_segment[h], nt.base + theirs[2 * o + 1], 0)
+            if half_segment[h + 1] >= 0:
+                g.join(base + half_segment[h + 1], nt.base + theirs[2 * o], 0)
+        # completions: this tile's features in row order, then neighbouring cloisters/gardens
+        completed: list[int] = []
+        find = g.find
+        open_ = g.open
+        for i, seg in enumerate(variant.segments):
+            if seg.kind is not _FIELD:
+                r = find(base + i)
+                if open_[r] == 0 and r not in completed:
+                    completed.append(r)
+        areas = self._areas
+        for o in RING_OFFSETS:
+            nodes = areas.get(key + o)
+            if nodes:
+                for n in nodes:
+                    open_[n] -= 1
+                    if open_[n] == 0:
+                        completed.append(n)
+        if area_nodes:
+            areas[key] = area_nodes
+        if seat is not None:
+            self.last_placed[seat] = position
+        self._placed = placed
+        self._pending = completed
+        events.append(TilePlaced(seat, kind.letter, position, rotation))
+
+    def _deploy(self, move: DeployMeeple, events: list[Event]) -> None:
+        placed = self._placed
+        assert placed is not None
+        node = placed.base + move.segment
+        g = self.graph
+        root = g.find(node)
+        seat = self.seat
+        g.meeples[root] = [(seat, move.figure, node)]
+        self._meeple_nodes.append(node)
+        self.supply[seat] -= 1
+        events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
+
+    def _end_turn(self, events: list[Event]) -> None:
+        for root in self._pending:
+            self._score_completed(root, events)
+        self._pending = []
+        self._placed = None
+        self.seat = (self.seat + 1) % self.players
+        if not self._draw(events):
+            self._final(events)
+
+    def _draw(self, events: list[Event]) -> bool:
+        """Draws for the current seat until a tile fits; False when the deck runs out first."""
+        deck = self.deck
+        while self.deck_index < len(deck):
+            letter = deck[self.deck_index]
+            self.deck_index += 1
+            kind = tile_kind(letter)
+            events.append(TileDrawn(self.seat, letter))
+            placements = self.board.placements(kind)
+            if placements:
+                self._drawn = kind
+                self._placements = placements
+                self.phase = Phase.PLACE_TILE
+                return True
+            self.set_aside.append(letter)
+            events.append(TileSetAside(self.seat, letter))
+        self._drawn = None
+        self._placements = []
+        return False
+
+    def _score_completed(self, root: int, events: list[Event]) -> None:
+        g = self.graph
+        info = self._info(root)
+        events.append(FeatureCompleted(info))
+        meeples = g.meeples[root]
+        if not meeples:
+            return
+        seats = _majority(meeples)
+        points = _value(info, final=False)
+        category = info.kind.label
+        for s in seats:
+            self.scores[s] += points
+            self.breakdown[s][category][0] += points
+        events.append(PointsScored(seats, points, info, False))
+        for seat, figure, node in meeples:
+            self.supply[seat] += 1
+            self._meeple_nodes.remove(node)
+            events.append(MeepleReturned(seat, position_of(g.tile[node]), g.index[node], figure))
+        g.meeples[root] = None
+
+    def _final_scoring(self) -> list[PointsScored]:
+        """Final-scoring events for the current board (pure): incomplete features by first meeple,
+        then farms (HiG "Final scoring"; farm-centred scoring of the current HiG rules)."""
+        g = self.graph
+        find = g.find
+        roots: list[int] = []
+        for node in self._meeple_nodes:
+            r = find(node)
+            if r not in roots:
+                roots.append(r)
+        events: list[PointsScored] = []
+        fields: list[int] = []
+        for r in roots:
+            if g.kind[r] is _FIELD:
+                fields.append(r)
+                continue
+            meeples = g.meeples[r]
+            assert meeples
+            info = self._info(r)
+            events.append(PointsScored(_majority(meeples), _value(info, final=True), info, True))
+        for r in fields:
+            meeples = g.meeples[r]
+            assert meeples
+            info = self._info(r)
+            events.append(PointsScored(_majority(meeples), 3 * len(info.cities), info, True))
+        return events
+
+    def _final(self, events: list[Event]) -> None:
+        for ev in self._final_scoring():
+            category = ev.feature.kind.label
+            for s in ev.seats:
+                self.scores[s] += ev.points
+                self.breakdown[s][category][1] += ev.points
+            events.append(ev)
+        best = max(self.scores)
+        self.winners = tuple(s for s in range(self.players) if self.scores[s] == best)
+        self.phase = Phase.GAME_OVER
+        events.append(GameEnded(tuple(self.scores), self.winners))
+
+    # ------------------------------------------------------------------ helpers
+
+    def _node(self, position: Position, segment: int) -> int:
+        tile = self.board.tiles.get(_key(position))
+        if tile is None:
+            raise KeyError(f"no tile at {position}")
+        if not 0 <= segment < len(tile.variant.segments):
+            raise KeyError(f"tile {tile.kind.letter} at {position} has no segment {segment}")
+        return tile.base + segment
+
+    def _info(self, root: int) -> FeatureInfo:
+        g = self.graph
+        kind = g.kind[root]
+        tiles_set = g.tiles[root]
+        if kind in _AREA:
+            key = g.tile[root]
+            keys = [key] + [key + o for o in RING_OFFSETS if key + o in self.board.tiles]
+        elif tiles_set is None:
+            keys = list({g.tile[n] for n in g.members(root)})
+        else:
+            keys = list(tiles_set)
+        keys.sort()
+        first = g.first[root]
+        cities: tuple[tuple[Position, ...], ...] = ()
+        if kind is _FIELD:
+            seen: list[int] = []
+            for c in g.borders[root] or ():
+                cr = g.find(c)
+                if g.open[cr] == 0 and cr not in seen:
+                    seen.append(cr)
+            cities = tuple(tuple(position_of(k) for k in sorted(g.tiles[c] or ())) for c in seen)
+        meeples = tuple((s, f) for s, f, _ in g.meeples[root] or ())
+        return FeatureInfo(
+            kind,
+            (position_of(g.tile[first]), g.index[first]),
+            tuple(position_of(k) for k in keys),
+            kind is not _FIELD and g.open[root] == 0,
+            g.pennants[root],
+            cities,
+            meeples,
+        )
+
+    def _state_line(self) -> str:
+        drawn = self.drawn or "-"
+        return (
+            f"{self.phase.value} seat={self.seat} drawn={drawn} next={self.deck_index} "
+            f"aside={len(self.set_aside)} scores={','.join(map(str, self.scores))} "
+            f"supply={','.join(map(str, self.supply))}\n"
+        )
+
+
+def _key(position: Position) -> int:
+    x, y = position
+    if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, int) or not isinstance(y, int):
+        raise TypeError(f"position coordinates must be integers, got {position!r}")
+    return key_of(x, y)
+
+
+def _majority(meeples: list[tuple[int, Figure, int]]) -> tuple[int, ...]:
+    """Seats with the most figures on a feature, in seat order (HiG: "In the case of a draw, all
+    players involved score the full number of points")."""
+    counts: dict[int, int] = {}
+    for seat, _, _ in meeples:
+        counts[seat] = counts.get(seat, 0) + 1
+    best = max(counts.values())
+    return tuple(sorted(s for s, c in counts.items() if c == best))
+
+
+def _value(info: FeatureInfo, *, final: bool) -> int:
+    """Points a road, city, cloister or garden is worth (HiG "Scoring summary").
+
+    Completed: road 1 per tile, city 2 per tile + 2 per pennant, cloister/garden 9. Incomplete at the
+    end: road 1 per tile, city 1 per tile + 1 per pennant, cloister/garden 1 + 1 per neighbour.
+    """
+    kind = info.kind
+    n = len(info.tiles)
+    if kind is _ROAD:
+        return n
+    if kind is _CITY:
+        per = 1 if final and not info.complete else 2
+        return per * (n + info.pennants)
+    if kind in _AREA:
+        return n  # the tile itself plus its placed neighbours; 9 when complete
+    raise ValueError(f"{kind.label} is not scored this way")
+
+
+def replay(setup: GameSetup, moves: Iterable[Move]) -> Game:
+    """Rebuilds a game from its setup and moves. Raises ``IllegalMoveError`` at the first bad move,
+    with the move's index prepended to the message."""
+    game = Game(setup)
+    for i, move in enumerate(moves):
+        try:
+            game.apply(move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(exc.reason, f"move {i}: {exc}") from None
+    return game
+

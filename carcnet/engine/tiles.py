@@ -1,0 +1,352 @@
+"""Provides the land tile designs as data: the 24 base designs A–X and their segments.
+
+Source: HiG basic rules, "The Tiles in the Basic Game" (``shared/rules/hig-basic-rules-with-tile-list.txt``)
+and the HiG tile distribution (``hig-annotated-rules-v4-with-faq-and-river.txt``, "TILE DISTRIBUTION").
+The counts are A2 B4 C1 D4 E5 F2 G1 H3 I2 J3 K3 L3 M2 N3 O2 P3 Q1 R3 S2 T1 U8 V9 W4 X1 = 72, one D
+being the start tile (the extracted HiG list reads "D 2x"; 72 tiles need D = 4, see ``docs/rules.md``).
+
+The table
+---------
+Each design is one row: its rulebook letter, how many the tile set holds, and its segments as
+printed (rotation 0). A segment is written ``KIND EDGES [pennant] [borders I J …]``:
+
+* ``road``, ``city`` and ``river`` segments list the **sides** they reach (``N E S W``);
+* ``field`` segments list the **half-sides** they reach (``NL NR EL ER SL SR WL WR``, see
+  :mod:`carcnet.engine.geometry`); a bare side letter stands for both its halves;
+* ``cloister`` and ``garden`` reach no edge;
+* ``pennant`` marks a city segment with a pennant;
+* ``borders I J`` lists, for a field, the indices (0-based, in row order) of the city segments it
+  borders: what farmers score at the end of the game.
+
+A side's terrain follows from the segments: city or road or river if such a segment reaches it,
+field otherwise. A road or river side is flanked by field half-sides, which is how a road splits a
+side's field into two farm segments. Rotations are derived from the row (:meth:`TileKind.variant`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from .geometry import HalfSide, Side
+
+__all__ = [
+    "BASE_DESIGNS",
+    "BASE_START",
+    "SegmentKind",
+    "Segment",
+    "Terrain",
+    "TileKind",
+    "TileVariant",
+    "base_tile_counts",
+    "tile_kind",
+]
+
+
+class Terrain(IntEnum):
+    """What a side of a tile shows; touching sides must show the same terrain."""
+
+    FIELD = 0
+    ROAD = 1
+    CITY = 2
+    RIVER = 3
+
+
+class SegmentKind(IntEnum):
+    """The kind of a segment, and so of the feature it is part of."""
+
+    ROAD = 0
+    CITY = 1
+    FIELD = 2
+    CLOISTER = 3
+    RIVER = 4
+    GARDEN = 5
+
+    @property
+    def label(self) -> str:
+        """Lower-case English name: ``"road"``, ``"city"``, ``"field"`` …"""
+        return self.name.lower()
+
+
+#: Segment kinds whose segments reach whole sides and join across them.
+EDGE_KINDS = (SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.RIVER)
+#: Segment kinds that complete when the eight surrounding positions are filled.
+AREA_KINDS = (SegmentKind.CLOISTER, SegmentKind.GARDEN)
+_TERRAIN_OF = {SegmentKind.ROAD: Terrain.ROAD, SegmentKind.CITY: Terrain.CITY, SegmentKind.RIVER: Terrain.RIVER}
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One part of a tile: a road, city, field, cloister, river or garden segment.
+
+    Attributes:
+        kind: What the segment is.
+        sides: Sides reached (road, city, river), clockwise from north. Empty otherwise.
+        halves: Half-sides reached (field). Empty otherwise.
+        pennant: True for a city segment that shows a pennant.
+        borders: For a field, indices of the city segments on the same tile that it borders.
+    """
+
+    kind: SegmentKind
+    sides: tuple[Side, ...] = ()
+    halves: tuple[HalfSide, ...] = ()
+    pennant: bool = False
+    borders: tuple[int, ...] = ()
+
+    def rotated(self, rotation: int) -> Segment:
+        """This segment after *rotation* clockwise quarter turns of its tile."""
+        if rotation % 4 == 0:
+            return self
+        return Segment(
+            self.kind,
+            tuple(sorted(s.rotated(rotation) for s in self.sides)),
+            tuple(sorted(h.rotated(rotation) for h in self.halves)),
+            self.pennant,
+            self.borders,
+        )
+
+    def __str__(self) -> str:
+        parts = [self.kind.label, *(s.name for s in self.sides), *(h.name for h in self.halves)]
+        if self.pennant:
+            parts.append("pennant")
+        if self.borders:
+            parts.append("borders " + " ".join(map(str, self.borders)))
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class TileVariant:
+    """A design turned by one rotation, with the lookup arrays the engine uses when placing it.
+
+    Segment indices are those of the design's row: turning a tile moves its segments, it never
+    renumbers them.
+
+    Attributes:
+        kind: The design.
+        rotation: Clockwise quarter turns, 0–3.
+        segments: The rotated segments, indexed as in the table row.
+        terrain: Terrain of each side, indexed by ``Side``.
+        side_segment: Index of the road/city/river segment on each side, or -1 for a field side.
+        half_segment: Index of the field segment on each half-side, or -1 where a city side is.
+        signature: The terrains packed as ``sum((terrain[s] + 1) << 3 * s)``, for fit checks.
+    """
+
+    kind: TileKind
+    rotation: int
+    segments: tuple[Segment, ...]
+    terrain: tuple[Terrain, Terrain, Terrain, Terrain]
+    side_segment: tuple[int, int, int, int]
+    half_segment: tuple[int, ...]
+    signature: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TileKind:
+    """A land tile design, identified by its rulebook letter (``"A"`` … ``"X"`` in the base game).
+
+    Attributes:
+        letter: The rulebook letter or, for expansions, a short id (``"R1"`` …).
+        segments: The segments as printed, at rotation 0.
+        expansion: ``"base"`` or the expansion the design belongs to.
+    """
+
+    letter: str
+    segments: tuple[Segment, ...]
+    expansion: str = "base"
+    _variants: list[TileVariant] = field(default_factory=list, repr=False)
+    _fits: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    _distinct: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        _validate(self.letter, self.segments)
+        for r in range(4):
+            self._variants.append(_make_variant(self, r))
+        seen: list[frozenset[Segment]] = []
+        for r, v in enumerate(self._variants):
+            shape = frozenset(v.segments)
+            if shape not in seen:
+                seen.append(shape)
+                self._distinct.append(r)
+
+    def __repr__(self) -> str:
+        return f"TileKind({self.letter!r})"
+
+    def variant(self, rotation: int) -> TileVariant:
+        """The design turned *rotation* clockwise quarter turns (0–3)."""
+        return self._variants[rotation]
+
+    @property
+    def distinct_rotations(self) -> tuple[int, ...]:
+        """Rotations giving different tiles (one per class of identical turns: C has only 0)."""
+        return tuple(self._distinct)
+
+    @property
+    def terrain(self) -> tuple[Terrain, ...]:
+        """Terrain of each side at rotation 0."""
+        return self._variants[0].terrain
+
+    def fitting_rotations(self, pattern: int) -> tuple[int, ...]:
+        """Distinct rotations whose sides match *pattern*, an open position's packed neighbour sides.
+
+        *pattern* packs, for each side ``s`` of the open position, ``(terrain + 1) << 3 * s`` of the
+        neighbouring side that faces it, or 0 where there is no neighbour. Results are cached per
+        pattern: this is the per-design lookup behind legal placement enumeration.
+        """
+        fits = self._fits.get(pattern)
+        if fits is None:
+            mask = 0
+            for s in range(4):
+                if (pattern >> (3 * s)) & 7:
+                    mask |= 7 << (3 * s)
+            fits = tuple(r for r in self._distinct if self._variants[r].signature & mask == pattern)
+            self._fits[pattern] = fits
+        return fits
+
+    def fits(self, rotation: int, pattern: int) -> bool:
+        """True when the design turned by *rotation* matches *pattern* (see :meth:`fitting_rotations`)."""
+        mask = 0
+        for s in range(4):
+            if (pattern >> (3 * s)) & 7:
+                mask |= 7 << (3 * s)
+        return self._variants[rotation].signature & mask == pattern
+
+
+def _parse_segment(spec: str) -> Segment:
+    words = spec.split()
+    kind = SegmentKind[words[0].upper()]
+    sides: list[Side] = []
+    halves: list[HalfSide] = []
+    pennant = False
+    borders: list[int] = []
+    i = 1
+    while i < len(words):
+        w = words[i]
+        if w == "pennant":
+            pennant = True
+        elif w == "borders":
+            borders = [int(b) for b in words[i + 1 :]]
+            break
+        elif kind == SegmentKind.FIELD:
+            if w in Side.__members__:
+                halves += [HalfSide(2 * Side[w]), HalfSide(2 * Side[w] + 1)]
+            else:
+                halves.append(HalfSide[w])
+        else:
+            sides.append(Side[w])
+        i += 1
+    return Segment(kind, tuple(sorted(sides)), tuple(sorted(halves)), pennant, tuple(borders))
+
+
+def _validate(letter: str, segments: tuple[Segment, ...]) -> None:
+    """Checks a design is well formed; raises ``ValueError`` naming the design and the fault."""
+    side_kind: dict[Side, SegmentKind] = {}
+    half_owner: dict[HalfSide, int] = {}
+    for i, seg in enumerate(segments):
+        for s in seg.sides:
+            if s in side_kind:
+                raise ValueError(f"tile {letter}: side {s.name} is reached by two segments")
+            side_kind[s] = seg.kind
+        for h in seg.halves:
+            if h in half_owner:
+                raise ValueError(f"tile {letter}: half-side {h.name} is in two fields")
+            half_owner[h] = i
+        for b in seg.borders:
+            if not (0 <= b < len(segments)) or segments[b].kind != SegmentKind.CITY:
+                raise ValueError(f"tile {letter}: field {i} borders {b}, which is not a city segment")
+        if seg.pennant and seg.kind != SegmentKind.CITY:
+            raise ValueError(f"tile {letter}: only city segments carry pennants")
+    for s in Side:
+        for h in (HalfSide(2 * s), HalfSide(2 * s + 1)):
+            if side_kind.get(s) == SegmentKind.CITY and h in half_owner:
+                raise ValueError(f"tile {letter}: half-side {h.name} is field on a city side")
+            if side_kind.get(s) != SegmentKind.CITY and h not in half_owner:
+                raise ValueError(f"tile {letter}: half-side {h.name} belongs to no field")
+
+
+def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
+    segments = tuple(seg.rotated(rotation) for seg in kind.segments)
+    terrain = [Terrain.FIELD] * 4
+    side_segment = [-1] * 4
+    half_segment = [-1] * 8
+    for i, seg in enumerate(segments):
+        for s in seg.sides:
+            terrain[s] = _TERRAIN_OF[seg.kind]
+            side_segment[s] = i
+        for h in seg.halves:
+            half_segment[h] = i
+    signature = sum((int(t) + 1) << (3 * s) for s, t in enumerate(terrain))
+    return TileVariant(
+        kind,
+        rotation,
+        segments,
+        (terrain[0], terrain[1], terrain[2], terrain[3]),
+        (side_segment[0], side_segment[1], side_segment[2], side_segment[3]),
+        tuple(half_segment),
+        signature,
+    )
+
+
+def _design(letter: str, *specs: str, expansion: str = "base") -> TileKind:
+    return TileKind(letter, tuple(_parse_segment(s) for s in specs), expansion)
+
+
+# fmt: off
+#: The base game's 24 designs, in letter order, each with its count in the 72-tile set.
+#: Rotation 0 is as written here; the start tile D has its city to the north and its road east–west.
+_BASE_ROWS: tuple[tuple[TileKind, int], ...] = (
+    (_design("A", "cloister", "road S", "field N E S W"),                                       2),
+    (_design("B", "cloister", "field N E S W"),                                                 4),
+    (_design("C", "city N E S W pennant"),                                                      1),
+    (_design("D", "city N", "road E W", "field EL WR borders 0", "field ER S WL"),               4),
+    (_design("E", "city N", "field E S W borders 0"),                                           5),
+    (_design("F", "city E W pennant", "field N borders 0", "field S borders 0"),                2),
+    (_design("G", "city N S", "field E borders 0", "field W borders 0"),                        1),
+    (_design("H", "city E", "city W", "field N S borders 0 1"),                                 3),
+    (_design("I", "city E", "city S", "field N W borders 0 1"),                                 2),
+    (_design("J", "city N", "road E S", "field EL SR W borders 0", "field ER SL"),               3),
+    (_design("K", "city N", "road S W", "field E SL WR borders 0", "field SR WL"),               3),
+    (_design("L", "city N", "road E", "road S", "road W",
+             "field EL borders 0", "field ER SL", "field SR WL", "field WR borders 0"),          3),
+    (_design("M", "city N W pennant", "field E S borders 0"),                                   2),
+    (_design("N", "city N W", "field E S borders 0"),                                           3),
+    (_design("O", "city N W pennant", "road E S", "field EL SR borders 0", "field ER SL"),       2),
+    (_design("P", "city N W", "road E S", "field EL SR borders 0", "field ER SL"),               3),
+    (_design("Q", "city N E W pennant", "field S borders 0"),                                   1),
+    (_design("R", "city N E W", "field S borders 0"),                                           3),
+    (_design("S", "city N E W pennant", "road S", "field SL borders 0", "field SR borders 0"),   2),
+    (_design("T", "city N E W", "road S", "field SL borders 0", "field SR borders 0"),          1),
+    (_design("U", "road N S", "field NR E SL", "field SR W NL"),                                8),
+    (_design("V", "road S W", "field N E SL WR", "field SR WL"),                                9),
+    (_design("W", "road E", "road S", "road W", "field N EL WR", "field ER SL", "field SR WL"),  4),
+    (_design("X", "road N", "road E", "road S", "road W",
+             "field NR EL", "field ER SL", "field SR WL", "field WR NL"),                       1),
+)
+# fmt: on
+
+#: The base designs A–X, in letter order.
+BASE_DESIGNS: tuple[TileKind, ...] = tuple(kind for kind, _ in _BASE_ROWS)
+#: Letter of the base game's start tile (placed at (0, 0), rotation 0, before the first turn).
+BASE_START = "D"
+
+_KINDS: dict[str, TileKind] = {k.letter: k for k in BASE_DESIGNS}
+
+
+def register(kind: TileKind) -> None:
+    """Adds an expansion design to the letter registry; raises ``ValueError`` on a clash."""
+    old = _KINDS.get(kind.letter)
+    if old is not None and old is not kind:
+        raise ValueError(f"tile id {kind.letter!r} is already taken")
+    _KINDS[kind.letter] = kind
+
+
+def tile_kind(letter: str) -> TileKind:
+    """The design with this letter. Raises ``KeyError`` naming the letter when there is none."""
+    try:
+        return _KINDS[letter]
+    except KeyError:
+        raise KeyError(f"no tile design {letter!r}") from None
+
+
+def base_tile_counts() -> dict[str, int]:
+    """Letter → number of tiles in the base set (72 in all, start tile included), in letter order."""
+    return {kind.letter: count for kind, count in _BASE_ROWS}
