@@ -75,10 +75,15 @@ class Board:
 
     def placements(self, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:
         """``(key, rotations)`` for every frontier position where *kind* fits, sorted by key (x, then y)."""
-        fits = kind.fitting_rotations
-        out = [(k, r) for k, p in self.frontier.items() if (r := fits(p))]
+        fits = kind._fits  # the per-design lookup (TileKind.fitting_rotations without the call)
+        out = [(k, r) for k, p in self.frontier.items() if (r := fits[p])]
         out.sort()
         return out
+
+    def fits_somewhere(self, kind: TileKind) -> bool:
+        """True when *kind* fits at some frontier position (stops at the first)."""
+        fits = kind._fits
+        return any(fits[p] for p in self.frontier.values())
 
     def mismatch(self, key: int, variant: TileVariant) -> tuple[Side, Terrain, Terrain] | None:
         """The first side of *variant* at *key* that does not match its neighbour, as

@@ -18,7 +18,7 @@ The graph only grows; nothing is ever split. Iteration orders are by node number
 
 from __future__ import annotations
 
-from .tiles import SegmentKind
+from .tiles import SegmentKind, TileVariant
 
 __all__ = ["FeatureGraph"]
 
@@ -63,22 +63,24 @@ class FeatureGraph:
     def __len__(self) -> int:
         return len(self.parent)
 
-    def add_node(self, kind: SegmentKind, key: int, index: int, open_count: int, pennant: bool,
-                 borders: list[int] | None) -> int:
-        """Adds one segment as its own feature and returns its node number."""
-        n = len(self.parent)
-        self.parent.append(n)
-        self.size.append(1)
-        self.first.append(n)
-        self.kind.append(kind)
-        self.tile.append(key)
-        self.index.append(index)
-        self.open.append(open_count)
-        self.tiles.append(None if kind == _FIELD else {key})
-        self.pennants.append(1 if pennant else 0)
-        self.meeples.append(None)
-        self.borders.append(borders)
-        return n
+    def add_tile(self, key: int, variant: TileVariant) -> int:
+        """Adds every segment of *variant* placed at *key*, each as its own feature; returns the node
+        of segment 0 (segment ``i`` is that plus ``i``). Cloisters and gardens start with 8 open."""
+        base = len(self.parent)
+        count = len(variant.segments)
+        nodes = range(base, base + count)
+        self.parent.extend(nodes)
+        self.first.extend(nodes)
+        self.size.extend(variant.node_ones)
+        self.kind.extend(variant.node_kinds)
+        self.tile.extend([key] * count)
+        self.index.extend(range(count))
+        self.open.extend(variant.node_open)
+        self.tiles.extend([None if k is _FIELD else {key} for k in variant.node_kinds])
+        self.pennants.extend(variant.node_pennants)
+        self.meeples.extend([None] * count)
+        self.borders.extend([None if b is None else [base + i for i in b] for b in variant.node_borders])
+        return base
 
     def find(self, n: int) -> int:
         """The root node of *n*'s feature."""

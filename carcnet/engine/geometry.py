@@ -142,6 +142,12 @@ def key_of(x: int, y: int) -> int:
 
 
 def position_of(key: int) -> Position:
-    """Unpacks an engine key into a :class:`Position`."""
-    x = (key + KEY_STRIDE // 2) // KEY_STRIDE
-    return Position(x, key - x * KEY_STRIDE)
+    """Unpacks an engine key into a :class:`Position` (memoised: positions are immutable)."""
+    pos = _POSITIONS.get(key)
+    if pos is None:
+        x = (key + KEY_STRIDE // 2) // KEY_STRIDE
+        pos = _POSITIONS[key] = Position(x, key - x * KEY_STRIDE)
+    return pos
+
+
+_POSITIONS: dict[int, Position] = {}

@@ -187,7 +187,7 @@ class Game:
         self.seat = 0
         self.phase = Phase.PLACE_TILE
         self._drawn = None
-        self._placements: list[tuple[int, tuple[int, ...]]] = []
+        self._placements: list[Placement] | None = None
         self._placed: PlacedTile | None = None
         self._pending: list[int] = []
         self._areas: dict[int, list[int]] = {}
@@ -203,8 +203,8 @@ class Game:
         self._draw(events)
         self.events.extend(events)
         self.initial_events: tuple[Event, ...] = tuple(events)
-        digest = hashlib.sha256((setup.canonical() + self._state_line()).encode()).digest()
-        self.digests: list[bytes] = [digest]
+        self._trail: list[tuple[object, ...]] = [self._snapshot()]
+        self._digests: list[bytes] = []
 
     # ------------------------------------------------------------------ queries
 
@@ -217,6 +217,24 @@ class Game:
     def digest(self) -> bytes:
         """The 32-byte state digest after the last move (``protocol/digest.md``)."""
         return self.digests[-1]
+
+    @property
+    def digests(self) -> list[bytes]:
+        """The state digest after the setup and after each move: ``len(moves) + 1`` digests.
+
+        Computed on first use from snapshots taken as moves are applied (so bot games that never
+        ask pay almost nothing), then cached. Defined in ``protocol/digest.md`` §4.
+        """
+        digests = self._digests
+        trail = self._trail
+        if len(digests) < len(trail):
+            if not digests:
+                first = self.setup.canonical() + _state_line(trail[0])
+                digests.append(hashlib.sha256(first.encode()).digest())
+            for i in range(len(digests), len(trail)):
+                text = f"{self.moves[i - 1]}\n{_state_line(trail[i])}"
+                digests.append(hashlib.sha256(digests[-1] + text.encode()).digest())
+        return list(digests)
 
     @property
     def tiles_left(self) -> int:
@@ -236,9 +254,11 @@ class Game:
         Empty outside ``Phase.PLACE_TILE``. Rotations that give the same tile (a straight road turned
         twice) are listed once, smallest first; :meth:`apply` accepts any that fits.
         """
-        if self.phase is not Phase.PLACE_TILE:
+        if self.phase is not Phase.PLACE_TILE or self._drawn is None:
             return []
-        return [Placement(position_of(k), rots) for k, rots in self._placements]
+        if self._placements is None:  # once per turn, on first request
+            self._placements = [Placement(position_of(k), r) for k, r in self.board.placements(self._drawn)]
+        return list(self._placements)
 
     def deploy_options(self) -> list[DeployMeeple]:
         """Legal deployments on the tile just placed, by segment index (empty outside ``Phase.DEPLOY``).
@@ -311,7 +331,10 @@ class Game:
         """Scores if the game ended now, and the final-scoring events that would produce them.
 
         Pure: the game is unchanged. Completed features not yet scored this turn count as completed.
+        Once the game is over this is the final result and no further events.
         """
+        if self.phase is Phase.GAME_OVER:
+            return list(self.scores), []
         events = self._final_scoring()
         totals = list(self.scores)
         for ev in events:
@@ -355,9 +378,7 @@ class Game:
             raise IllegalMoveError("bad-move", f"not a move: {move!r}")
         self.moves.append(move)
         self.events.extend(events)
-        self.digests.append(
-            hashlib.sha256(self.digests[-1] + f"{move}\n{self._state_line()}".encode()).digest()
-        )
+        self._trail.append(self._snapshot())
         return events
 
     def _check_place(self, move: PlaceTile) -> tuple[int, int]:
@@ -424,20 +445,13 @@ class Game:
         position = position_of(key)
         placed = PlacedTile(kind, variant, key, position, rotation, base, seat)
         board.place(placed)
-        # one node per segment
-        area_nodes: list[int] = []
-        for i, seg in enumerate(variant.segments):
-            sk = seg.kind
-            if sk in _EDGE:
-                open_count = len(seg.sides)
-            elif sk in _AREA:
-                open_count = 8 - sum(1 for o in RING_OFFSETS if key + o in tiles)
-            else:
-                open_count = 0
-            borders = [base + b for b in seg.borders] if sk is _FIELD else None
-            g.add_node(sk, key, i, open_count, seg.pennant, borders)
-            if sk in _AREA:
-                area_nodes.append(base + i)
+        # one node per segment; cloisters and gardens start with their empty neighbours open
+        g.add_tile(key, variant)
+        area_nodes = [base + i for i in variant.area_segments]
+        if area_nodes:
+            empty = 8 - sum(1 for o in RING_OFFSETS if key + o in tiles)
+            for n in area_nodes:
+                g.open[n] = empty
         # join across each touching side
         side_segment = variant.side_segment
         half_segment = variant.half_segment
@@ -509,16 +523,15 @@ class Game:
             self.deck_index += 1
             kind = tile_kind(letter)
             events.append(TileDrawn(self.seat, letter))
-            placements = self.board.placements(kind)
-            if placements:
+            if self.board.fits_somewhere(kind):
                 self._drawn = kind
-                self._placements = placements
+                self._placements = None
                 self.phase = Phase.PLACE_TILE
                 return True
             self.set_aside.append(letter)
             events.append(TileSetAside(self.seat, letter))
         self._drawn = None
-        self._placements = []
+        self._placements = None
         return False
 
     def _score_completed(self, root: int, events: list[Event]) -> None:
@@ -561,10 +574,17 @@ class Game:
             assert meeples
             info = self._info(r)
             events.append(PointsScored(_majority(meeples), _value(info, final=True), info, True))
+        field_tiles: dict[int, set[int]] = {r: set() for r in fields}
+        if fields:  # one pass over the graph for the tiles of every farm with farmers
+            for n in range(len(g)):
+                if g.kind[n] is _FIELD:
+                    tiles = field_tiles.get(find(n))
+                    if tiles is not None:
+                        tiles.add(g.tile[n])
         for r in fields:
             meeples = g.meeples[r]
             assert meeples
-            info = self._info(r)
+            info = self._info(r, field_tiles[r])
             events.append(PointsScored(_majority(meeples), 3 * len(info.cities), info, True))
         return events
 
@@ -575,6 +595,21 @@ class Game:
                 self.scores[s] += ev.points
                 self.breakdown[s][category][1] += ev.points
             events.append(ev)
+        # HB "Final scoring": "As soon as the feature in question has been scored, the followers
+        # involved are removed. Only the farmers and their farms are left": farmers stay on the board.
+        g = self.graph
+        kept: list[int] = []
+        for node in self._meeple_nodes:
+            if g.kind[node] is _FIELD:
+                kept.append(node)
+                continue
+            root = g.find(node)
+            for seat, figure, n in g.meeples[root] or ():
+                if n == node:
+                    self.supply[seat] += 1
+                    events.append(MeepleReturned(seat, position_of(g.tile[n]), g.index[n], figure))
+            g.meeples[root] = None
+        self._meeple_nodes = kept
         best = max(self.scores)
         self.winners = tuple(s for s in range(self.players) if self.scores[s] == best)
         self.phase = Phase.GAME_OVER
@@ -590,10 +625,12 @@ class Game:
             raise KeyError(f"tile {tile.kind.letter} at {position} has no segment {segment}")
         return tile.base + segment
 
-    def _info(self, root: int) -> FeatureInfo:
+    def _info(self, root: int, tiles_set: set[int] | None = None) -> FeatureInfo:
+        """Snapshot of the feature at *root*; *tiles_set* gives a field's tiles if already known."""
         g = self.graph
         kind = g.kind[root]
-        tiles_set = g.tiles[root]
+        if tiles_set is None:
+            tiles_set = g.tiles[root]
         if kind in _AREA:
             key = g.tile[root]
             keys = [key] + [key + o for o in RING_OFFSETS if key + o in self.board.tiles]
@@ -622,13 +659,21 @@ class Game:
             meeples,
         )
 
-    def _state_line(self) -> str:
-        drawn = self.drawn or "-"
+    def _snapshot(self) -> tuple[object, ...]:
+        """What the state line of ``protocol/digest.md`` §3 needs, taken after each move."""
         return (
-            f"{self.phase.value} seat={self.seat} drawn={drawn} next={self.deck_index} "
-            f"aside={len(self.set_aside)} scores={','.join(map(str, self.scores))} "
-            f"supply={','.join(map(str, self.supply))}\n"
+            self.phase.value, self.seat, self.drawn or "-", self.deck_index, len(self.set_aside),
+            tuple(self.scores), tuple(self.supply),
         )
+
+
+def _state_line(snapshot: tuple[object, ...]) -> str:
+    """The state line of ``protocol/digest.md`` §3."""
+    phase, seat, drawn, drawn_count, aside, scores, supply = snapshot
+    return (
+        f"{phase} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
+        f"scores={','.join(map(str, scores))} supply={','.join(map(str, supply))}\n"  # type: ignore[call-overload]
+    )
 
 
 def _key(position: Position) -> int:

@@ -129,6 +129,10 @@ class TileVariant:
         side_segment: Index of the road/city/river segment on each side, or -1 for a field side.
         half_segment: Index of the field segment on each half-side, or -1 where a city side is.
         signature: The terrains packed as ``sum((terrain[s] + 1) << 3 * s)``, for fit checks.
+        area_segments: Indices of the cloister and garden segments.
+        node_kinds, node_open, node_pennants, node_borders, node_ones: Per segment, the initial
+            feature data the feature graph copies when the tile is placed (kind; open sides, or 8
+            for a cloister or garden; pennants; bordering city indices for fields, else ``None``; 1).
     """
 
     kind: TileKind
@@ -138,6 +142,12 @@ class TileVariant:
     side_segment: tuple[int, int, int, int]
     half_segment: tuple[int, ...]
     signature: int
+    area_segments: tuple[int, ...]
+    node_kinds: tuple[SegmentKind, ...]
+    node_open: tuple[int, ...]
+    node_pennants: tuple[int, ...]
+    node_borders: tuple[tuple[int, ...] | None, ...]
+    node_ones: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -154,11 +164,12 @@ class TileKind:
     segments: tuple[Segment, ...]
     expansion: str = "base"
     _variants: list[TileVariant] = field(default_factory=list, repr=False)
-    _fits: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    _fits: _FitTable = field(init=False, repr=False)
     _distinct: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         _validate(self.letter, self.segments)
+        object.__setattr__(self, "_fits", _FitTable(self))
         for r in range(4):
             self._variants.append(_make_variant(self, r))
         seen: list[frozenset[Segment]] = []
@@ -192,23 +203,40 @@ class TileKind:
         neighbouring side that faces it, or 0 where there is no neighbour. Results are cached per
         pattern: this is the per-design lookup behind legal placement enumeration.
         """
-        fits = self._fits.get(pattern)
-        if fits is None:
-            mask = 0
-            for s in range(4):
-                if (pattern >> (3 * s)) & 7:
-                    mask |= 7 << (3 * s)
-            fits = tuple(r for r in self._distinct if self._variants[r].signature & mask == pattern)
-            self._fits[pattern] = fits
-        return fits
+        return self._fits[pattern]
 
     def fits(self, rotation: int, pattern: int) -> bool:
         """True when the design turned by *rotation* matches *pattern* (see :meth:`fitting_rotations`)."""
-        mask = 0
-        for s in range(4):
-            if (pattern >> (3 * s)) & 7:
-                mask |= 7 << (3 * s)
-        return self._variants[rotation].signature & mask == pattern
+        return self._variants[rotation].signature & _pattern_mask(pattern) == pattern
+
+
+def _pattern_mask(pattern: int) -> int:
+    """Bit mask selecting the sides of *pattern* that have a neighbour."""
+    mask = 0
+    for s in range(4):
+        if (pattern >> (3 * s)) & 7:
+            mask |= 7 << (3 * s)
+    return mask
+
+
+class _FitTable(dict[int, tuple[int, ...]]):
+    """Pattern → fitting distinct rotations of one design, filled on first use of each pattern.
+
+    A dict subclass so that a hit is a plain C-level lookup; only a miss runs Python code.
+    """
+
+    __slots__ = ("_kind",)
+
+    def __init__(self, kind: TileKind) -> None:
+        super().__init__()
+        self._kind = kind
+
+    def __missing__(self, pattern: int) -> tuple[int, ...]:
+        kind = self._kind
+        mask = _pattern_mask(pattern)
+        fits = tuple(r for r in kind.distinct_rotations if kind.variant(r).signature & mask == pattern)
+        self[pattern] = fits
+        return fits
 
 
 def _parse_segment(spec: str) -> Segment:
@@ -283,6 +311,12 @@ def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
         (side_segment[0], side_segment[1], side_segment[2], side_segment[3]),
         tuple(half_segment),
         signature,
+        area_segments=tuple(i for i, seg in enumerate(segments) if seg.kind in AREA_KINDS),
+        node_kinds=tuple(seg.kind for seg in segments),
+        node_open=tuple(8 if seg.kind in AREA_KINDS else len(seg.sides) for seg in segments),
+        node_pennants=tuple(int(seg.pennant) for seg in segments),
+        node_borders=tuple(seg.borders if seg.kind == SegmentKind.FIELD else None for seg in segments),
+        node_ones=(1,) * len(segments),
     )
 
 
@@ -306,7 +340,7 @@ _BASE_ROWS: tuple[tuple[TileKind, int], ...] = (
     (_design("J", "city N", "road E S", "field EL SR W borders 0", "field ER SL"),               3),
     (_design("K", "city N", "road S W", "field E SL WR borders 0", "field SR WL"),               3),
     (_design("L", "city N", "road E", "road S", "road W",
-             "field EL borders 0", "field ER SL", "field SR WL", "field WR borders 0"),          3),
+             "field EL WR borders 0", "field ER SL", "field SR WL"),                             3),
     (_design("M", "city N W pennant", "field E S borders 0"),                                   2),
     (_design("N", "city N W", "field E S borders 0"),                                           3),
     (_design("O", "city N W pennant", "road E S", "field EL SR borders 0", "field ER SL"),       2),

@@ -1,0 +1,71 @@
+"""Legal placements around the start tile, counted by hand (a perft-style tripwire), and the errors
+that name what is wrong with an illegal placement (HiG "Place a tile", FAQ 7 and 8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from carcnet.engine import Game, GameSetup, IllegalMoveError, Position, parse_move
+
+# Start tile D at (0,0): city north, road east and west, field south. By hand:
+# E (one city side): north with city south (1), south with field north (3 rotations) = 4.
+# U (straight road): east and west with the road east-west (1 each), south likewise (1) = 3.
+# X (crossing): east and west only (1 each, all turns identical) = 2.
+# C (all city): north only = 1.  B (cloister): south only, one distinct rotation = 1.
+# V (curve): east 2 (road must reach west), west 2, south 2 (north must be field) = 6.
+HAND_COUNTS = {"E": 4, "U": 3, "X": 2, "C": 1, "B": 1, "V": 6}
+
+
+@pytest.mark.parametrize("letter, pairs", sorted(HAND_COUNTS.items()))
+def test_placements_next_to_the_start_tile(letter, pairs):
+    game = Game(GameSetup(players=2, draw_order=(letter,)))
+    assert sum(len(p.rotations) for p in game.legal_placements()) == pairs
+    assert len(game.legal_moves()) == pairs
+
+
+def test_placements_are_sorted_by_x_then_y():
+    game = Game(GameSetup(players=2, draw_order=("V",)))
+    positions = [p.position for p in game.legal_placements()]
+    assert positions == sorted(positions) == [Position(-1, 0), Position(0, 1), Position(1, 0)]
+
+
+@pytest.mark.parametrize(
+    "move, reason, words",
+    [
+        ("place E 0,-1 0", "side-mismatch", "S side is field but the tile at 0,0 shows city"),
+        ("place E 2,0 0", "not-adjacent", "touches no placed tile"),
+        ("place E 1,1 0", "not-adjacent", "touches no placed tile"),  # corner only
+        ("place E 0,0 0", "occupied", "already a tile at 0,0"),
+        ("place U 0,-1 0", "wrong-tile", "drawn tile is E"),
+    ],
+)
+def test_illegal_placements_name_what_is_wrong(move, reason, words):
+    game = Game(GameSetup(players=2, draw_order=("E", "U")))
+    before = game.digest
+    with pytest.raises(IllegalMoveError, match=words) as info:
+        game.apply(parse_move(move))
+    assert info.value.reason == reason
+    assert game.digest == before and len(game.board.tiles) == 1
+
+
+def test_rotation_out_of_range_is_refused():
+    from carcnet.engine import PlaceTile
+
+    game = Game(GameSetup(players=2, draw_order=("E",)))
+    with pytest.raises(IllegalMoveError) as info:
+        game.apply(PlaceTile("E", Position(0, -1), 4))
+    assert info.value.reason == "bad-rotation"
+
+
+def test_deploy_before_placing_is_refused():
+    game = Game(GameSetup(players=2, draw_order=("E",)))
+    with pytest.raises(IllegalMoveError, match="place the drawn tile E first") as info:
+        game.apply(parse_move("deploy 0"))
+    assert info.value.reason == "wrong-phase"
+
+
+def test_any_rotation_that_fits_is_accepted_even_if_not_listed():
+    game = Game(GameSetup(players=2, draw_order=("U", "U")))
+    assert [p.rotations for p in game.legal_placements()] == [(1,), (1,), (1,)]
+    game.apply(parse_move("place U 1,0 270"))  # the same tile as 90°
+    assert game.tile_at(Position(1, 0)).rotation == 3

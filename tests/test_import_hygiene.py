@@ -1,0 +1,18 @@
+"""The engine is pure: importing it pulls in no I/O, networking or UI library (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+FORBIDDEN = ["asyncio", "socket", "msgpack", "zeroconf", "textual", "rich", "random", "carcnet.bots", "carcnet.cli"]
+
+
+def test_engine_imports_nothing_impure():
+    code = (
+        "import sys, carcnet.engine\n"
+        f"bad = [m for m in {FORBIDDEN!r} if m in sys.modules]\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == ""
