@@ -30,7 +30,16 @@ from .geometry import HalfSide, Position, Rotation, Side
 from .moves import DeployMeeple, Figure, Move, PlaceTile, ReturnAbbot, SkipMeeple
 from .notation import parse_move
 from .state import MEEPLES_PER_PLAYER, RULES_VERSION, Game, GameSetup, Phase, Rules, replay
-from .tiles import BASE_DESIGNS, BASE_START, Segment, SegmentKind, Terrain, TileKind, base_tile_counts, tile_kind
+from .tiles import (
+    BASE_DESIGNS,
+    BASE_START,
+    Segment,
+    SegmentKind,
+    Terrain,
+    TileKind,
+    base_tile_counts,
+    tile_kind,
+)
 
 __all__ = [
     "BASE_DESIGNS",

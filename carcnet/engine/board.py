@@ -54,7 +54,7 @@ class Placement:
 class Board:
     """Placed tiles by key and the frontier of open positions (key → neighbour pattern)."""
 
-    __slots__ = ("tiles", "frontier")
+    __slots__ = ("frontier", "tiles")
 
     def __init__(self) -> None:
         self.tiles: dict[int, PlacedTile] = {}

@@ -32,7 +32,7 @@ class DeckStream:
     Raises ``ValueError`` when the seed is not an integer in ``[0, 2**64)``.
     """
 
-    __slots__ = ("_prefix", "_block", "_buffer")
+    __slots__ = ("_block", "_buffer", "_prefix")
 
     def __init__(self, seed: int) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:

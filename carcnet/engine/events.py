@@ -16,8 +16,8 @@ from .tiles import SegmentKind
 
 __all__ = [
     "Event",
-    "FeatureInfo",
     "FeatureCompleted",
+    "FeatureInfo",
     "GameEnded",
     "MeepleDeployed",
     "MeepleReturned",

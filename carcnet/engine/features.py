@@ -18,6 +18,7 @@ The graph only grows; nothing is ever split. Iteration orders are by node number
 
 from __future__ import annotations
 
+from .moves import Figure
 from .tiles import SegmentKind, TileVariant
 
 __all__ = ["FeatureGraph"]
@@ -44,7 +45,17 @@ class FeatureGraph:
     """
 
     __slots__ = (
-        "parent", "size", "first", "kind", "tile", "index", "open", "tiles", "pennants", "meeples", "borders",
+        "borders",
+        "first",
+        "index",
+        "kind",
+        "meeples",
+        "open",
+        "parent",
+        "pennants",
+        "size",
+        "tile",
+        "tiles",
     )
 
     def __init__(self) -> None:
@@ -57,7 +68,7 @@ class FeatureGraph:
         self.open: list[int] = []
         self.tiles: list[set[int] | None] = []
         self.pennants: list[int] = []
-        self.meeples: list[list[tuple[int, object, int]] | None] = []
+        self.meeples: list[list[tuple[int, Figure, int]] | None] = []
         self.borders: list[list[int] | None] = []
 
     def __len__(self) -> int:
@@ -104,8 +115,7 @@ class FeatureGraph:
             ra, rb = rb, ra
         self.parent[rb] = ra
         size[ra] += size[rb]
-        if self.first[rb] < self.first[ra]:
-            self.first[ra] = self.first[rb]
+        self.first[ra] = min(self.first[ra], self.first[rb])
         self.open[ra] += self.open[rb] - closed_sides
         tiles_b = self.tiles[rb]
         if tiles_b is not None:
@@ -144,5 +154,5 @@ class FeatureGraph:
         return len({self.tile[n] for n in self.members(root)})
 
 
-def _node_of(meeple: tuple[int, object, int]) -> int:
+def _node_of(meeple: tuple[int, Figure, int]) -> int:
     return meeple[2]

@@ -39,7 +39,7 @@ from .events import (
 from .features import FeatureGraph
 from .geometry import RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
 from .moves import DeployMeeple, Figure, Move, PlaceTile, ReturnAbbot, SkipMeeple
-from .tiles import BASE_START, SegmentKind, base_tile_counts, tile_kind
+from .tiles import BASE_START, SegmentKind, TileKind, base_tile_counts, tile_kind
 
 __all__ = [
     "MEEPLES_PER_PLAYER",
@@ -186,7 +186,7 @@ class Game:
         self.set_aside: list[str] = []
         self.seat = 0
         self.phase = Phase.PLACE_TILE
-        self._drawn = None
+        self._drawn: TileKind | None = None
         self._placements: list[Placement] | None = None
         self._placed: PlacedTile | None = None
         self._pending: list[int] = []
@@ -342,6 +342,15 @@ class Game:
                 totals[s] += ev.points
         return totals, events
 
+    def projected_breakdown(self) -> list[dict[str, list[int]]]:
+        """Per seat, category → ``[points during the game, points in the final scoring]`` if the game
+        ended now: :attr:`breakdown` plus the events of :meth:`projected_final`. Pure."""
+        out = [{c: list(v) for c, v in seat.items()} for seat in self.breakdown]
+        for ev in self.projected_final()[1]:
+            for s in ev.seats:
+                out[s][ev.feature.kind.label][1] += ev.points
+        return out
+
     # ------------------------------------------------------------------ moves
 
     def apply(self, move: Move) -> list[Event]:
@@ -389,18 +398,16 @@ class Game:
         rotation = move.rotation
         if isinstance(rotation, bool) or not isinstance(rotation, int) or not 0 <= rotation <= 3:
             raise IllegalMoveError("bad-rotation", f"{move}: rotation must be 0-3 quarter turns, got {rotation!r}")
-        pos = move.position
         try:
-            key = _key(pos)
+            key = _key(move.position)
         except (ValueError, TypeError):
-            raise IllegalMoveError("not-adjacent", f"{move}: {pos!r} is not a board position") from None
+            raise IllegalMoveError("not-adjacent", f"{move}: {move.position!r} is not a board position") from None
+        pos = position_of(key)
         if key in self.board.tiles:
-            raise IllegalMoveError("occupied", f"{move}: there is already a tile at {pos.x},{pos.y}")
+            raise IllegalMoveError("occupied", f"{move}: there is already a tile at {pos}")
         pattern = self.board.frontier.get(key)
         if pattern is None:
-            raise IllegalMoveError(
-                "not-adjacent", f"{move}: {pos.x},{pos.y} touches no placed tile along a side"
-            )
+            raise IllegalMoveError("not-adjacent", f"{move}: {pos} touches no placed tile along a side")
         if not drawn.fits(rotation, pattern):
             bad = self.board.mismatch(key, drawn.variant(rotation))
             assert bad is not None
@@ -604,11 +611,13 @@ class Game:
                 kept.append(node)
                 continue
             root = g.find(node)
-            for seat, figure, n in g.meeples[root] or ():
+            figures = g.meeples[root] or []
+            for seat, figure, n in figures:
                 if n == node:
                     self.supply[seat] += 1
                     events.append(MeepleReturned(seat, position_of(g.tile[n]), g.index[n], figure))
-            g.meeples[root] = None
+            remaining = [m for m in figures if m[2] != node]
+            g.meeples[root] = remaining or None
         self._meeple_nodes = kept
         best = max(self.scores)
         self.winners = tuple(s for s in range(self.players) if self.scores[s] == best)

@@ -33,8 +33,8 @@ from .geometry import HalfSide, Side
 __all__ = [
     "BASE_DESIGNS",
     "BASE_START",
-    "SegmentKind",
     "Segment",
+    "SegmentKind",
     "Terrain",
     "TileKind",
     "TileVariant",

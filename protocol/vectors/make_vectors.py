@@ -10,8 +10,7 @@ import json
 from pathlib import Path
 
 from carcnet.bots import RandomBot
-from carcnet.engine import Game, GameSetup, Phase, base_tile_counts
-from carcnet.engine import deck
+from carcnet.engine import Game, GameSetup, Phase, base_tile_counts, deck
 
 HERE = Path(__file__).parent
 U64_MAX = 2**64 - 1

@@ -1,0 +1,76 @@
+"""The queries the UI and bots use: projection, features, remaining tiles, figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from carcnet.bots import RandomBot
+from carcnet.engine import Game, GameSetup, Phase, Position, SegmentKind, SkipMeeple, replay
+from carcnet.engine.notation import play_script
+
+
+def _random_game(seed: int, players: int) -> Game:
+    game = Game(GameSetup(players=players, seed=seed))
+    bot = RandomBot(seed)
+    while game.phase is not Phase.GAME_OVER:
+        game.apply(bot.choose(game))
+    return game
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_projection_before_the_last_skip_is_the_final_result(seed):
+    played = _random_game(seed, 2 + seed % 5)
+    game = replay(played.setup, played.moves[:-1])  # the last turn's tile is placed
+    totals, events = game.projected_final()
+    breakdown = game.projected_breakdown()
+    assert all(ev.final for ev in events)
+    game.apply(SkipMeeple())  # ends the game: this turn's completions, then the final scoring
+    assert game.phase is Phase.GAME_OVER
+    assert totals == game.scores
+    # pending completions are projected in the final column and scored in play: compare per category
+    assert [{c: sum(v) for c, v in seat.items()} for seat in breakdown] == [
+        {c: sum(v) for c, v in seat.items()} for seat in game.breakdown
+    ]
+    if str(played.moves[-1]) == "skip":
+        assert totals == played.scores
+
+
+def test_projection_is_pure():
+    game = Game(GameSetup(players=3, seed=11))
+    bot = RandomBot(3)
+    for _ in range(60):
+        game.apply(bot.choose(game))
+    digest, scores, supply = game.digest, list(game.scores), list(game.supply)
+    first = game.projected_final()
+    assert game.projected_final() == first
+    assert (game.digest, game.scores, game.supply) == (digest, scores, supply)
+
+
+def test_feature_queries_describe_tiles_completeness_and_occupants():
+    game = play_script(
+        """
+        place E 0,-1 180          # closes the start tile's city: complete, nobody on it
+        place U 1,0 90; deploy 0  # seat 1: thief on the road east of the start tile
+        """,
+        then=("V",),
+    )
+    city = game.feature_at(Position(0, 0), 0)
+    assert city.kind is SegmentKind.CITY and city.complete
+    assert city.tiles == (Position(0, -1), Position(0, 0)) and city.meeples == ()
+    road = game.feature_at(Position(1, 0), 0)
+    assert road.kind is SegmentKind.ROAD and not road.complete
+    assert road.tiles == (Position(0, 0), Position(1, 0)) and [s for s, _ in road.meeples] == [1]
+    assert game.feature_segments(Position(0, 0), 1) == [(Position(0, 0), 1), (Position(1, 0), 0)]
+    kinds = [f.kind for f in game.features()]
+    assert kinds.count(SegmentKind.CITY) == 1 and kinds.count(SegmentKind.ROAD) == 1
+    assert game.figures() == [(1, game.figures()[0][1], Position(1, 0), 0)]
+    with pytest.raises(KeyError, match="no tile at 5,5"):
+        game.feature_at(Position(5, 5), 0)
+
+
+def test_remaining_counts_the_face_down_tiles_by_design():
+    game = Game(GameSetup(players=2, seed=4))
+    remaining = game.remaining()
+    assert sum(remaining.values()) == game.tiles_left == 70
+    assert list(remaining) == sorted(remaining)
+    assert remaining.get(game.drawn, 0) == GameSetup(players=2, seed=4).deck().count(game.drawn) - 1
