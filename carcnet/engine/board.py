@@ -13,6 +13,7 @@ one cached lookup per frontier entry, never a scan of the whole board.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .geometry import SIDE_OFFSETS, Position, Side, position_of
 from .tiles import Terrain, TileKind, TileVariant
@@ -43,9 +44,9 @@ class PlacedTile:
     seat: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """A position where the drawn tile fits, with the distinct rotations that fit there."""
+class Placement(NamedTuple):
+    """A position where the drawn tile fits, with the distinct rotations that fit there (a named
+    tuple: cheap to make, as one is made per open position and turn)."""
 
     position: Position
     rotations: tuple[int, ...]
