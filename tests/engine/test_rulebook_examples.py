@@ -1,6 +1,6 @@
 """The scored examples of the HiG rulebooks, rebuilt as positions and checked point for point.
 
-Sources (in ``/work/shared/rules/``):
+Sources (in ``shared/rules/`` beside the repository):
 
 * ``HB`` = ``hig-basic-rules-with-tile-list.txt`` (HiG basic rules with the tile list A–X);
 * ``HA`` = ``hig-annotated-rules-v4-with-faq-and-river.txt`` (annotated HiG rules v4, footnotes/FAQ = "FN n").
@@ -20,7 +20,7 @@ Tile rows used (index: segment), at rotation 0:
 * C: 0 city N E S W pennant                 * D: 0 city N, 1 road E W, 2 field EL WR (strip), 3 field ER S WL
 * E: 0 city N, 1 field                      * G: 0 city N S, 1 field E, 2 field W
 * H: 0 city E, 1 city W, 2 field N S        * I: 0 city E, 1 city S, 2 field N W
-* L: 0 city N, 1 road E, 2 road S, 3 road W, 4–7 fields
+* L: 0 city N, 1 road E, 2 road S, 3 road W, 4 field EL WR (strip), 5 field ER SL, 6 field SR WL
 * M: 0 city N W pennant, 1 field            * N: 0 city N W, 1 field
 * R: 0 city N E W, 1 field                  * S: 0 city N E W pennant, 1 road S, 2–3 fields
 * U: 0 road N S, 1 field NR E SL, 2 field SR W NL (at 90°: 1 = south field, 2 = north field)
