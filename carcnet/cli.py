@@ -1,61 +1,254 @@
-"""Provides the ``carcnet`` command line (the composition root)."""
+"""Provides the ``carcnet`` command line (the composition root: it may import every layer).
+
+Subcommands: ``demo`` (the default for now), ``simulate``, ``replay``, ``verify``, ``games``. Each
+has ``--help``. Exit status: 0 success; 1 the game or log is refused; 2 usage error or unreadable
+input; 3 (``verify``) the log is valid up to a damaged last record.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
 
-from carcnet.bots import RandomBot
-from carcnet.engine import Game, GameSetup, Phase, PlaceTile, PointsScored, SetupError
+from carcnet import __version__
+from carcnet.bots import make_bot
+from carcnet.engine import Game, GameSetup, Phase, SetupError
+from carcnet.report import COLOURS, final_lines, result_dict, transcript
 
-COLOURS = ("Red", "Blue", "Yellow", "Green", "Black", "Grey")
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_DAMAGED = 0, 1, 2, 3
+
+
+def _fail(message: str, status: int = EXIT_USAGE) -> int:
+    print(f"carcnet: {message}", file=sys.stderr)
+    return status
+
+
+# ---------------------------------------------------------------------------------------- demo
 
 
 def _demo(args: argparse.Namespace) -> int:
     try:
         game = Game(GameSetup(players=args.players, seed=args.seed))
-    except SetupError as exc:
-        print(f"carcnet: {exc}", file=sys.stderr)
-        return 2
-    bots = [RandomBot(args.seed * 31 + seat) for seat in range(args.players)]
-    names = COLOURS[: args.players]
-    print(f"carcnet demo: {args.players} random bots, seed {args.seed}, {game.tiles_left + 1} tiles to draw")
-    turn = 0
+        bots = [make_bot(args.bot, args.seed * 31 + seat) for seat in range(args.players)]
+    except (SetupError, ValueError) as exc:
+        return _fail(str(exc))
+    names = [c.capitalize() for c in COLOURS[: args.players]]
+    recorder = None
+    if args.save is not None:
+        from carcnet.log import GameRecorder, LogHeader, Seat
+
+        seats = [Seat(names[s], COLOURS[s], "bot", args.bot) for s in range(args.players)]
+        header = LogHeader.new(seats, seed=args.seed)
+        try:
+            recorder = GameRecorder.create(header, Path(args.save) if args.save else None)
+        except OSError as exc:
+            return _fail(f"cannot save the game: {exc}")
+        game = recorder.game
+    print(f"carcnet demo: {args.players} {args.bot} bots, seed {args.seed}, {game.tiles_left + 1} tiles to draw")
     while game.phase is not Phase.GAME_OVER:
-        seat = game.seat
-        move = bots[seat].choose(game)
-        events = game.apply(move)
-        if isinstance(move, PlaceTile):
-            turn += 1
-            line = f"{turn:3d}. {names[seat]:<6} {move}"
-            continue
-        line += "" if str(move) == "skip" else f", {move}"
+        move = bots[game.seat].choose(game)
+        if recorder is not None:
+            recorder.submit(move)
+        else:
+            game.apply(move)
+    for line in transcript(game.setup, game.moves, names):
         print(line)
-        for ev in events:
-            if isinstance(ev, PointsScored):
-                who = " and ".join(names[s] for s in ev.seats)
-                when = "final" if ev.final else "scores"
-                print(f"       {when}: {who} {ev.describe()}")
     print()
     print("Final scores:")
-    for seat in sorted(range(game.players), key=lambda s: -game.scores[s]):
-        parts = ", ".join(
-            f"{cat} {sum(pts)}" for cat, pts in game.breakdown[seat].items() if sum(pts)
-        )
-        crown = "  winner" if seat in game.winners else ""
-        print(f"  {names[seat]:<6} {game.scores[seat]:4d}   ({parts or 'nothing scored'}){crown}")
+    for line in final_lines(game, names):
+        print(line)
     print(f"digest {game.digest.hex()}")
-    return 0
+    if recorder is not None:
+        recorder.close()
+        print(f"saved to {recorder.path}")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------------ simulate
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from carcnet.simulate import simulate
+
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"]
+    if len(bots) == 1:  # one name plays every seat
+        bots = bots * (args.players or 2)
+    if args.players is not None and len(bots) != args.players:
+        return _fail(f"--players {args.players} but --bots names {len(bots)} bots")
+    err = Console(stderr=True)
+    try:
+        with Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        ) as progress:
+            task = progress.add_task("playing", total=args.games)
+            result = simulate(bots, args.games, args.seed, jobs=args.jobs, on_game=lambda _: progress.advance(task))
+    except ValueError as exc:
+        return _fail(str(exc))
+    print(f"{result.games} games, {len(bots)} players, seed {args.seed}, seats rotated every game")
+    print(f"{'':3} {'bot':<10} {'wins':>6} {'win %':>7} {'shared':>7} {'mean':>7} {'stdev':>7} {'min':>5} {'max':>5}")
+    for i, name in enumerate(bots):
+        scores = result.scores(i)
+        print(
+            f"{i + 1:<3} {name:<10} {result.wins(i):>6} {100 * result.wins(i) / result.games:>6.1f}% "
+            f"{result.shared(i):>7} {result.mean(i):>7.1f} {result.stdev(i):>7.1f} {min(scores):>5} {max(scores):>5}"
+        )
+    print(f"{result.games_per_second:.1f} games/s ({result.seconds:.2f} s, {args.jobs or 'all'} job(s))")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- replay / verify / games
+
+
+def _load(path: str):  # -> LoadedLog | int
+    from carcnet.log import LogError, load
+
+    try:
+        return load(Path(path))
+    except LogError as exc:  # the message names the file
+        return _fail(str(exc), EXIT_USAGE if exc.reason == "unreadable" else EXIT_REFUSED)
+
+
+def _names(header) -> list[str]:
+    return [seat.name for seat in header.seats]
+
+
+def _replay(args: argparse.Namespace) -> int:
+    loaded = _load(args.file)
+    if isinstance(loaded, int):
+        return loaded
+    header, game = loaded.header, loaded.game
+    names = _names(header)
+    if args.json:
+        out = result_dict(game, names)
+        out["game"] = header.game
+        out["damage"] = None if loaded.damage is None else loaded.damage.message
+        print(json.dumps(out, indent=2))
+        return EXIT_OK
+    created = datetime.fromtimestamp(header.created, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    seats = ", ".join(
+        f"{s.name} ({s.bot + ' bot' if s.player == 'bot' else 'human'}, {s.colour})" for s in header.seats
+    )
+    print(f"game {header.game}, created {created}")
+    print(f"seats: {seats}")
+    if loaded.damage is not None:
+        print(f"warning: {loaded.damage.message}")
+    for line in transcript(game.setup, game.moves, names):
+        print(line)
+    print()
+    if game.phase is Phase.GAME_OVER:
+        print("Final scores:")
+        for line in final_lines(game, names):
+            print(line)
+    else:
+        print(f"Unfinished: {game.tiles_left + 1} tiles still to play. Scores so far:")
+        for line in final_lines(game, names):
+            print(line)
+    print(f"digest {game.digest.hex()}")
+    return EXIT_OK
+
+
+def _verify(args: argparse.Namespace) -> int:
+    loaded = _load(args.file)
+    if isinstance(loaded, int):
+        return loaded
+    game = loaded.game
+    state = "finished" if game.phase is Phase.GAME_OVER else "unfinished"
+    if loaded.damage is not None:
+        print(f"damaged: {loaded.damage.message}")
+        print(f"valid prefix: {len(game.moves)} moves ({state}), digest {game.digest.hex()}")
+        return EXIT_DAMAGED
+    print(f"ok: {len(game.moves)} moves ({state}), digest {game.digest.hex()}")
+    return EXIT_OK
+
+
+def _games(args: argparse.Namespace) -> int:
+    from carcnet.log import LogError, default_dir, load
+
+    folder = Path(args.dir) if args.dir else default_dir()
+    files = sorted(folder.glob("*.carclog")) if folder.is_dir() else []
+    if not files:
+        print(f"no saved games in {folder}")
+        return EXIT_OK
+    print(f"saved games in {folder}:")
+    for path in files:
+        try:
+            loaded = load(path)
+        except (LogError, OSError) as exc:
+            print(f"  {path.name}: unreadable: {exc}")
+            continue
+        header, game = loaded.header, loaded.game
+        when = datetime.fromtimestamp(header.created, timezone.utc).strftime("%Y-%m-%d %H:%M")
+        state = "finished" if game.phase is Phase.GAME_OVER else f"turn {len(game.moves) // 2 + 1}"
+        players = ", ".join(f"{s.name} {game.scores[i]}" for i, s in enumerate(header.seats))
+        note = " (damaged tail)" if loaded.damage is not None else ""
+        print(f"  {when}  {state:<9} {players}  {path.name}{note}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------- parser
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="carcnet", description="Carcassonne for the terminal.")
-    sub = parser.add_subparsers(dest="command")
-    demo = sub.add_parser("demo", help="watch a headless game between random bots")
+    parser = argparse.ArgumentParser(
+        prog="carcnet",
+        description="Carcassonne for the terminal. Without a command: a demo game between bots.",
+        epilog="Exit status: 0 ok, 1 refused, 2 usage or unreadable input, 3 damaged log tail (verify).",
+    )
+    parser.add_argument("--version", action="version", version=f"carcnet {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    demo = sub.add_parser("demo", help="watch a headless game between bots")
     demo.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")
     demo.add_argument("--seed", type=int, default=1, help="deck and bot seed (default 1)")
+    demo.add_argument("--bot", default="random", help="bot for every seat: random or greedy (default random)")
+    demo.add_argument(
+        "--save", nargs="?", const="", metavar="FILE",
+        help="record the game as a .carclog (default: in the user data folder)",
+    )
     demo.set_defaults(run=_demo)
+
+    sim = sub.add_parser(
+        "simulate",
+        help="play many headless bot games and compare the bots",
+        description="Plays bot games with seats rotated every game; prints wins, mean and spread of "
+        "scores per bot, and games per second.",
+    )
+    sim.add_argument("--players", type=int, help="number of seats (default: the number of --bots, or 2)")
+    sim.add_argument("--bots", help="comma-separated bot per seat, e.g. greedy,random (default: greedy for all)")
+    sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    sim.add_argument("--seed", type=int, default=1, help="run seed: the same seed plays the same games (default 1)")
+    sim.add_argument("--jobs", type=int, default=1, help="worker processes; 0 = one per core (default 1)")
+    sim.set_defaults(run=_simulate)
+
+    rep = sub.add_parser("replay", help="show a saved game move by move, then the final scores")
+    rep.add_argument("file", help="a .carclog file")
+    rep.add_argument("--json", action="store_true", help="print the final scores, breakdown and digest as JSON")
+    rep.set_defaults(run=_replay)
+
+    ver = sub.add_parser(
+        "verify",
+        help="replay a saved game and check every entry",
+        description="Replays the log and checks its chain and digests. Prints 'ok' with the move count "
+        "and digest, or names the first bad entry and why. Exit status 0 ok, 1 refused, 3 damaged tail.",
+    )
+    ver.add_argument("file", help="a .carclog file")
+    ver.set_defaults(run=_verify)
+
+    games = sub.add_parser("games", help="list saved games, finished or not")
+    games.add_argument("--dir", help="folder to list (default: the user data folder)")
+    games.set_defaults(run=_games)
     return parser
 
 
@@ -64,9 +257,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args(["demo", *(argv or [])])
+        args = parser.parse_args(["demo"])
     try:
         return int(args.run(args))
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
-        return 0
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)

@@ -44,6 +44,10 @@ class PlaceTile:
     position: Position
     rotation: int
 
+    def __post_init__(self) -> None:
+        if type(self.position) is not Position and isinstance(self.position, tuple) and len(self.position) == 2:
+            object.__setattr__(self, "position", Position(*self.position))  # accept a plain (x, y)
+
     def __str__(self) -> str:
         return f"place {self.tile} {self.position.x},{self.position.y} {90 * self.rotation}"
 

@@ -1,0 +1,274 @@
+"""Provides the greedy bot: the best immediate gain over every placement and deploy choice.
+
+For each legal ``(position, rotation)`` of the drawn tile and each follow-up (a deploy on a legal
+segment, or a skip) the bot asks :func:`~carcnet.engine.preview.preview_placement` what the board
+would look like, and values the change it makes to every feature that holds figures (or would hold
+the meeple about to be deployed): points scored now, meeples returned now, and an estimate of what the
+feature is eventually worth to its majority holders. The score of a choice is what it gains the bot
+minus what it gains the best-placed opponent. No look-ahead: the heuristics and their constants are
+described in ``docs/bots.md``.
+
+The decision is made whole at the placement phase; the deploy is remembered and played in the
+following deploy phase if it is still legal (otherwise the deploy options are re-evaluated).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TypeVar
+
+from carcnet.engine import (
+    DeployMeeple,
+    Game,
+    Move,
+    Phase,
+    PlaceTile,
+    Position,
+    SegmentKind,
+    SkipMeeple,
+    replay,
+)
+from carcnet.engine.preview import JoinedFeature, PlacementPreview, SegmentPreview, preview_placement
+
+__all__ = ["GreedyBot"]
+
+_T = TypeVar("_T")
+
+_ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
+_CLOISTER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.GARDEN
+
+# ---------------------------------------------------------------------------------------------------
+# The constants of the heuristics (docs/bots.md explains each).
+
+#: Chance that a city with this many open sides gets completed, with plenty of tiles left
+#: (index = open sides; 6 and more use the last entry).
+CITY_CLOSE = (1.0, 0.85, 0.6, 0.4, 0.25, 0.15, 0.1)
+#: Tiles left at which the chance of closing a city starts to fall off (linearly to 0 at 0 tiles).
+CITY_CLOSE_TILES = 12
+#: Expected further tiles per open road end, with plenty of tiles left.
+ROAD_GROWTH = 0.25
+#: Tiles left at which road growth starts to fall off.
+ROAD_GROWTH_TILES = 15
+#: Largest share of a cloister's empty neighbours expected to fill by the end of the game.
+CLOISTER_FILL = 0.85
+#: Tiles left at which the cloister fill share starts to fall off.
+CLOISTER_FILL_TILES = 40
+#: Share of an incomplete bordering city expected to be completed by the end, with plenty of tiles.
+FARM_CITY_LATER = 0.5
+#: Tiles left at which that share starts to fall off.
+FARM_CITY_TILES = 40
+#: Value of a meeple in supply for the rest of the game, at most (points).
+MEEPLE_VALUE = 1.5
+#: A seat's future turns at which a meeple keeps its full value (fewer: proportionally less).
+MEEPLE_TURNS = 10
+#: Supply at or below which every missing meeple makes the next one dearer ...
+MEEPLE_COMFORT = 4
+#: ... by this share of MEEPLE_VALUE per missing meeple.
+MEEPLE_SCARCITY = 0.35
+#: A farmer never comes back: its meeple costs this many times a returning one.
+FARMER_TIE = 2.0
+
+
+class GreedyBot:
+    """Chooses the placement and deploy with the best immediate heuristic gain (see the module).
+
+    Deterministic given *seed*: ties are broken with ``random.Random(seed).random()`` only, whose
+    sequence Python keeps stable across versions. Reads the game; never changes it.
+
+    Lifecycle: one instance may play any number of seats and games; between its placement and its
+    deploy it holds the planned deploy, checked against the game before it is used.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+        #: (id of the game, number of moves after the placement, the placement, the planned follow-up)
+        self._plan: tuple[int, int, PlaceTile, Move] | None = None
+
+    def choose(self, game: Game) -> Move:
+        """The best move for ``game.seat``: a :class:`PlaceTile` in the placement phase (the deploy
+        is planned with it), the planned or best :class:`DeployMeeple` or :class:`SkipMeeple` after.
+
+        Raises:
+            ValueError: The game is over.
+        """
+        if game.phase is Phase.PLACE_TILE:
+            place, follow = self._best_turn(game)
+            self._plan = (id(game), len(game.moves) + 1, place, follow)
+            return place
+        if game.phase is Phase.DEPLOY:
+            plan, self._plan = self._plan, None
+            if (
+                plan is not None
+                and plan[0] == id(game)
+                and plan[1] == len(game.moves)
+                and game.moves[-1] == plan[2]
+                and game.placed == plan[2].position
+            ):
+                follow = plan[3]
+                if isinstance(follow, SkipMeeple) or follow in game.deploy_options():
+                    return follow
+            return self._best_deploy(game)
+        raise ValueError("no legal move: the game is over")
+
+    # ------------------------------------------------------------------ search
+
+    def _best_turn(self, game: Game) -> tuple[PlaceTile, Move]:
+        turn = _Turn(game)
+        letter = game.drawn
+        assert letter is not None
+        best = -1e18
+        tied: list[tuple[PlaceTile, Move]] = []
+        for placement in game.legal_placements():
+            for rotation in placement.rotations:
+                pv = preview_placement(game, placement.position, rotation)
+                for follow, score in turn.evaluate(pv):
+                    if score > best + 1e-9:
+                        best = score
+                        tied = [(PlaceTile(letter, placement.position, rotation), follow)]
+                    elif score > best - 1e-9:
+                        tied.append((PlaceTile(letter, placement.position, rotation), follow))
+        return self._pick(tied)
+
+    def _best_deploy(self, game: Game) -> Move:
+        """Deploy phase without a usable plan: preview the placement again on the game as it was
+        before it (a replay of all moves but the last), then value the follow-ups still legal."""
+        place = game.moves[-1]
+        assert isinstance(place, PlaceTile)
+        before = replay(game.setup, game.moves[:-1])
+        pv = preview_placement(before, place.position, place.rotation)
+        legal: list[Move] = [*game.deploy_options(), SkipMeeple()]
+        best = -1e18
+        tied: list[Move] = []
+        for follow, score in _Turn(before).evaluate(pv):
+            if follow not in legal:
+                continue
+            if score > best + 1e-9:
+                best, tied = score, [follow]
+            elif score > best - 1e-9:
+                tied.append(follow)
+        if not tied:  # cannot happen (the skip is always legal); kept for safety
+            return SkipMeeple()
+        return self._pick(tied)
+
+    def _pick(self, tied: list[_T]) -> _T:
+        """The only choice, or one of the tied choices by one draw of the seeded generator."""
+        if len(tied) == 1:
+            return tied[0]
+        return tied[int(self._rng.random() * len(tied))]
+
+
+class _Turn:
+    """The valuation context of one turn: who plays, how far the game is, each seat's meeple value,
+    and a cache of the values of existing features (the same for every placement of the turn)."""
+
+    __slots__ = ("cache", "close", "fill", "grow", "later", "meeple", "n", "seat", "tiles_left")
+
+    def __init__(self, game: Game) -> None:
+        n = game.players
+        left = game.tiles_left
+        self.n = n
+        self.seat = game.seat
+        self.tiles_left = left
+        self.close = min(1.0, left / CITY_CLOSE_TILES)
+        self.grow = min(1.0, left / ROAD_GROWTH_TILES)
+        self.fill = CLOISTER_FILL * min(1.0, left / CLOISTER_FILL_TILES)
+        self.later = FARM_CITY_LATER * min(1.0, left / FARM_CITY_TILES)
+        turns = left / n  # each seat's future turns, roughly
+        base = MEEPLE_VALUE * min(1.0, turns / MEEPLE_TURNS)
+        self.meeple = [
+            base * (1.0 + MEEPLE_SCARCITY * max(0, MEEPLE_COMFORT - game.supply[s])) for s in range(n)
+        ]
+        self.cache: dict[tuple[Position, int], float] = {}
+
+    # ------------------------------------------------------------------ feature values
+
+    def estimate(
+        self, kind: SegmentKind, open_: int, tiles: int, pennants: int, cities: int, open_cities: int
+    ) -> float:
+        """Expected final worth of an incomplete feature to its majority holders."""
+        if kind is _CITY:
+            q = CITY_CLOSE[min(open_, len(CITY_CLOSE) - 1)] * self.close
+            return (tiles + pennants) * (1.0 + q)
+        if kind is _ROAD:
+            return tiles + ROAD_GROWTH * open_ * self.grow
+        if kind is _FIELD:
+            return 3.0 * (cities + self.later * open_cities)
+        if kind is _CLOISTER or kind is _GARDEN:
+            return tiles + (9 - tiles) * self.fill
+        return 0.0
+
+    def joined_value(self, j: JoinedFeature) -> float:
+        """Estimated worth of an existing feature before the placement (cached for the turn)."""
+        v = self.cache.get(j.anchor)
+        if v is None:
+            v = self.estimate(j.kind, j.open, j.tiles or 0, j.pennants, j.cities, j.open_cities)
+            self.cache[j.anchor] = v
+        return v
+
+    def after_value(self, sp: SegmentPreview) -> float:
+        """Worth of the merged feature after the placement: its points if complete, else estimated."""
+        tiles = sp.tiles or 0
+        if sp.complete:
+            if sp.kind is _CITY:
+                return 2.0 * (tiles + sp.pennants)
+            return float(tiles)  # road 1 per tile; cloister 9
+        return self.estimate(sp.kind, sp.open, tiles, sp.pennants, sp.cities, sp.open_cities)
+
+    # ------------------------------------------------------------------ one placement
+
+    def evaluate(self, pv: PlacementPreview) -> list[tuple[Move, float]]:
+        """``(follow-up, score)`` for the skip and every deploy option after this placement."""
+        n = self.n
+        me = self.seat
+        meeple = self.meeple
+        delta = [0.0] * n  # change of each seat's expected worth, without any deploy
+        deploys: list[tuple[int, float]] = []
+        for sp in pv.segments:
+            if sp.feature != sp.index:
+                continue  # one feature, valued at its lowest segment
+            figures = sp.figures
+            occupied = any(figures)
+            if not occupied and not sp.deployable:
+                continue
+            after = self.after_value(sp)
+            if occupied:
+                for j in sp.joins:
+                    jf = j.figures
+                    top = max(jf)
+                    if top:
+                        v = self.joined_value(j)
+                        for s in range(n):
+                            if jf[s] == top:
+                                delta[s] -= v
+                top = max(figures)
+                for s in range(n):
+                    if figures[s] == top:
+                        delta[s] += after
+                    if sp.complete and figures[s]:
+                        delta[s] += figures[s] * meeple[s]  # meeples back in supply
+            else:
+                # deploying makes the bot the only holder; a completed feature returns it at once
+                if sp.complete:
+                    gain = after
+                else:
+                    gain = after - meeple[me] * (FARMER_TIE if sp.kind is _FIELD else 1.0)
+                deploys.append((sp.index, gain))
+        for a in pv.areas:
+            af = a.figures
+            top = max(af)
+            if top:
+                before = self.estimate(a.kind, 0, a.tiles - 1, 0, 0, 0)
+                after = 9.0 if a.complete else self.estimate(a.kind, 0, a.tiles, 0, 0, 0)
+                for s in range(n):
+                    if af[s] == top:
+                        delta[s] += after - before
+                    if a.complete and af[s]:
+                        delta[s] += af[s] * meeple[s]
+        base = delta[me]
+        others = max(delta[s] for s in range(n) if s != me)
+        out: list[tuple[Move, float]] = [(SkipMeeple(), base - others)]
+        for index, gain in deploys:
+            out.append((DeployMeeple(index), base + gain - others))
+        return out

@@ -1,0 +1,515 @@
+"""Provides placement previews: what placing the drawn tile would do, computed without placing it.
+
+:func:`preview_placement` answers, for one ``(position, rotation)`` of the drawn tile, what every
+segment of the turned tile would become part of once it is placed (HiG basic rules, "Place a tile"):
+which existing features it joins, whether the merged feature would be complete, its open count, tiles,
+pennants and figures, and whether the current seat could deploy on it (HiG "Deploy a follower");
+also which neighbouring cloisters the placement completes. :meth:`PlacementPreview.turn_points` then
+gives the points each seat would score this turn for a given deploy choice (HiG "Score completed
+roads, cities or cloisters"), majorities included.
+
+Everything is computed from the feature graph as it stands, by merging the data of the roots the new
+tile would join: the game is neither copied nor changed (``FeatureGraph.find`` compresses paths,
+which changes no feature). It is a bot's and a UI's "what if" query, about 30–60 µs per placement.
+
+>>> from carcnet.engine import Game, GameSetup, Position
+>>> game = Game(GameSetup(players=2, draw_order=("E", "V")))
+>>> p = preview_placement(game, Position(0, -1), 2)  # E's city turned south, onto the start city
+>>> city = p.segments[0]
+>>> city.kind.label, city.complete, city.tiles, city.joins[0].anchor
+('city', True, 2, (Position(x=0, y=0), 0))
+>>> p.deploy_options(), p.turn_points(0), p.turn_points(None)
+((0, 1), (4, 0), (0, 0))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import IllegalMoveError
+from .geometry import RING_OFFSETS, SIDE_OFFSETS, Position, position_of
+from .moves import DeployMeeple, Figure, PlaceTile
+from .state import Game, Phase
+from .tiles import SegmentKind
+
+__all__ = [
+    "AreaPreview",
+    "Completion",
+    "JoinedFeature",
+    "PlacementPreview",
+    "SegmentPreview",
+    "preview_placement",
+]
+
+_ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
+_CLOISTER, _RIVER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.RIVER, SegmentKind.GARDEN
+_AREA = (_CLOISTER, _GARDEN)
+
+Anchor = tuple[Position, int]
+"""``(position, segment)`` of a feature's first-placed segment, as in ``FeatureInfo.anchor``."""
+
+
+@dataclass(frozen=True, slots=True)
+class JoinedFeature:
+    """An existing feature that a segment of the new tile would join, as it is *before* the placement.
+
+    Attributes:
+        anchor: ``(position, segment)`` of its first-placed segment (``FeatureInfo.anchor``).
+        kind: Road, city, field or river.
+        open: Open sides (roads, cities, rivers); 0 for fields.
+        tiles: Tiles it covers; ``None`` for fields (counting a field's tiles scans the board).
+        pennants: Pennants (cities).
+        figures: Figures on it, counted per seat (indexed by seat).
+        cities: For fields: completed cities bordering it (HiG "Scoring farms"); 0 otherwise.
+        open_cities: For fields: incomplete cities bordering it; 0 otherwise.
+    """
+
+    anchor: Anchor
+    kind: SegmentKind
+    open: int
+    tiles: int | None
+    pennants: int
+    figures: tuple[int, ...]
+    cities: int = 0
+    open_cities: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentPreview:
+    """One segment of the turned tile and the feature it would be part of *after* the placement.
+
+    Segments of the new tile that end up in the same feature (the two city segments of an H tile
+    placed between two parts of one city) share all the feature fields; :attr:`feature` says which.
+
+    Attributes:
+        index: The segment's index in its design's table row.
+        kind: What the segment is.
+        feature: The lowest index of the new tile's segments in the same feature (``index`` itself
+            when no lower segment shares it): equal values mean one feature.
+        anchor: The merged feature's ``(position, segment)`` name, as ``FeatureInfo.anchor`` will
+            give it after the placement.
+        joins: The distinct existing features merged into it, in placement order of their anchors;
+            empty for a cloister, and for a segment that touches no placed tile.
+        open: Open sides after the placement (roads, cities, rivers: the sides of the joined features
+            and of this tile's segments, less 2 for each side where they meet, HiG "A completed
+            road/city"); empty surrounding positions (cloisters, gardens); 0 for fields.
+        complete: ``open == 0`` for roads, cities and rivers; 8 neighbours for cloisters and gardens;
+            never for fields.
+        tiles: Tiles covered after the placement (the new tile once); for a cloister, itself and its
+            placed neighbours; ``None`` for fields.
+        pennants: Pennants in the merged city (HiG "Scoring summary"); 0 otherwise.
+        figures: Figures on the merged feature, counted per seat (indexed by seat).
+        deployable: The current seat could deploy here (HiG "Deploy a follower"): no figure on the
+            merged feature, not a river or garden, and a meeple in supply.
+        cities: For fields: completed cities bordering the merged farm after the placement, a city
+            this very placement completes included (HiG "Scoring farms"); 0 otherwise.
+        open_cities: For fields: incomplete cities bordering the merged farm after the placement.
+    """
+
+    index: int
+    kind: SegmentKind
+    feature: int
+    anchor: Anchor
+    joins: tuple[JoinedFeature, ...]
+    open: int
+    complete: bool
+    tiles: int | None
+    pennants: int
+    figures: tuple[int, ...]
+    deployable: bool
+    cities: int = 0
+    open_cities: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AreaPreview:
+    """A cloister (or garden) on a tile around the placement, as it would be after it.
+
+    Attributes:
+        anchor: ``(position, segment)`` of the cloister.
+        kind: Cloister or garden.
+        tiles: Its own tile and its placed neighbours after the placement, 2 to 9.
+        complete: All 8 surrounding positions filled (HiG "A completed cloister").
+        figures: Figures on it, counted per seat.
+    """
+
+    anchor: Anchor
+    kind: SegmentKind
+    tiles: int
+    complete: bool
+    figures: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A road, city, cloister (or river, garden) the placement completes, before any deploy.
+
+    Attributes:
+        kind: What it is.
+        anchor: Its ``(position, segment)`` name after the placement.
+        segment: The :attr:`SegmentPreview.feature` of the new tile's segment(s) in it, or ``None``
+            for a neighbouring cloister.
+        tiles: Tiles it covers (9 for a cloister).
+        pennants: Pennants (cities).
+        figures: Figures on it before the deploy choice, counted per seat.
+        points: What each majority holder scores (HiG "Scoring summary": road 1 per tile, city 2 per
+            tile and pennant, cloister 9); 0 for a river.
+    """
+
+    kind: SegmentKind
+    anchor: Anchor
+    segment: int | None
+    tiles: int
+    pennants: int
+    figures: tuple[int, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementPreview:
+    """What placing the drawn tile at :attr:`position` turned :attr:`rotation` would do.
+
+    Attributes:
+        tile: Letter of the drawn design.
+        position: Where it would go.
+        rotation: Clockwise quarter turns, 0–3.
+        seat: The seat whose turn it is.
+        supply: That seat's meeples in supply.
+        segments: One :class:`SegmentPreview` per segment of the design, by index.
+        areas: The cloisters and gardens on the eight surrounding tiles, after the placement, in the
+            engine's order (west column, middle column, east column; north to south).
+        completions: The features this placement completes, in the order the engine scores them:
+            the new tile's features by lowest segment index, then the neighbouring cloisters.
+    """
+
+    tile: str
+    position: Position
+    rotation: int
+    seat: int
+    supply: int
+    segments: tuple[SegmentPreview, ...]
+    areas: tuple[AreaPreview, ...]
+    completions: tuple[Completion, ...]
+
+    def deploy_options(self) -> tuple[int, ...]:
+        """Segments the seat could deploy on after this placement; ``Game.deploy_options`` to be."""
+        return tuple(s.index for s in self.segments if s.deployable)
+
+    def check_deploy(self, deploy: int | None) -> None:
+        """Raises ``IllegalMoveError`` with the reason ``Game.apply`` would give if deploying on
+        segment *deploy* after this placement were illegal (``None`` is the skip: always legal)."""
+        if deploy is None:
+            return
+        move = DeployMeeple(deploy)
+        segments = self.segments
+        if isinstance(deploy, bool) or not isinstance(deploy, int) or not 0 <= deploy < len(segments):
+            raise IllegalMoveError(
+                "bad-segment", f"{move}: tile {self.tile} has segments 0-{len(segments) - 1}"
+            )
+        seg = segments[deploy]
+        if seg.kind is _RIVER or seg.kind is _GARDEN:
+            raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
+        if self.supply == 0:
+            raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
+        if any(seg.figures):
+            raise IllegalMoveError(
+                "feature-occupied", f"{move}: that {seg.kind.label} already holds a figure elsewhere"
+            )
+
+    def turn_points(self, deploy: int | None = None) -> tuple[int, ...]:
+        """Points each seat scores this turn if the seat deploys on segment *deploy* (``None``: skips).
+
+        Every completion is scored for the seats with the most figures on it, the deployed meeple
+        included (HiG "Score completed roads, cities or cloisters", "several followers").
+
+        Raises:
+            IllegalMoveError: The deploy would be illegal (same reasons as ``Game.apply``).
+        """
+        return self._turn(deploy)[0]
+
+    def turn_returns(self, deploy: int | None = None) -> tuple[int, ...]:
+        """Meeples each seat gets back this turn if the seat deploys on *deploy* (``None``: skips):
+        every figure on a completed feature, the deployed meeple included (HiG "Returning followers").
+
+        Raises:
+            IllegalMoveError: The deploy would be illegal (same reasons as ``Game.apply``).
+        """
+        return self._turn(deploy)[1]
+
+    def _turn(self, deploy: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        self.check_deploy(deploy)
+        feature = None if deploy is None else self.segments[deploy].feature
+        n = len(self.segments[0].figures)
+        points = [0] * n
+        returns = [0] * n
+        for c in self.completions:
+            counts = c.figures
+            if feature is not None and c.segment == feature:
+                counts = tuple(v + (s == self.seat) for s, v in enumerate(counts))
+            best = max(counts)
+            if best:
+                for s, v in enumerate(counts):
+                    returns[s] += v
+                    if v == best:
+                        points[s] += c.points
+        return tuple(points), tuple(returns)
+
+
+def preview_placement(game: Game, position: Position, rotation: int) -> PlacementPreview:
+    """What placing the drawn tile at *position*, turned *rotation* clockwise quarter turns, would do.
+
+    Pure: the game is not changed (see the module docstring). Reads the engine's internals (the
+    drawn design, the placement check, the feature graph), as a part of the engine may.
+
+    Warning:
+        A preview describes the game as it was when it was made; after the next move it is stale.
+
+    Raises:
+        IllegalMoveError: ``Game.apply(PlaceTile(game.drawn, position, rotation))`` would raise, with
+            the same reason: ``"game-over"``, ``"wrong-phase"``, ``"bad-rotation"``,
+            ``"not-adjacent"``, ``"occupied"`` or ``"side-mismatch"``.
+    """
+    kind = game._drawn
+    move = PlaceTile(kind.letter if kind is not None else "-", position, rotation)
+    if game.phase is Phase.GAME_OVER:
+        raise IllegalMoveError("game-over", f"the game is over; {move} is not possible")
+    if game.phase is not Phase.PLACE_TILE:
+        raise IllegalMoveError("wrong-phase", f"{move}: the tile is placed; deploy or skip first")
+    assert kind is not None
+    key, rotation = game._check_place(move)
+
+    g = game.graph
+    find = g.find
+    board = game.board.tiles
+    n_seats = game.players
+    seat = game.seat
+    supply = game.supply[seat]
+    variant = kind.variant(rotation)
+    segs = variant.segments
+    k = len(segs)
+    here = position_of(key)
+
+    # A tiny union-find over the new tile's segments: two of them are one feature when they join the
+    # same existing root. ``owner`` maps each joined root to the first segment that joined it.
+    lp = list(range(k))
+    owner: dict[int, int] = {}
+    closed = [0] * k
+
+    def lfind(i: int) -> int:
+        while lp[i] != i:
+            i = lp[i]
+        return i
+
+    def link(i: int, root: int) -> None:
+        j = owner.get(root)
+        if j is None:
+            owner[root] = i
+            return
+        a, b = lfind(i), lfind(j)
+        if a != b:
+            if a < b:
+                lp[b] = a
+            else:
+                lp[a] = b
+
+    side_segment = variant.side_segment
+    half_segment = variant.half_segment
+    for s in range(4):
+        nt = board.get(key + SIDE_OFFSETS[s])
+        if nt is None:
+            continue
+        o = (s + 2) % 4
+        ss = side_segment[s]
+        if ss >= 0:  # road, city or river side: both sides close (engine: join(..., 2))
+            link(ss, find(nt.base + nt.variant.side_segment[o]))
+            closed[ss] += 2
+        theirs = nt.variant.half_segment
+        h = 2 * s
+        if half_segment[h] >= 0:
+            link(half_segment[h], find(nt.base + theirs[2 * o + 1]))
+        if half_segment[h + 1] >= 0:
+            link(half_segment[h + 1], find(nt.base + theirs[2 * o]))
+
+    comp = [lfind(i) for i in range(k)]
+    comp_roots: dict[int, list[int]] = {}
+    for root, i in owner.items():
+        comp_roots.setdefault(comp[i], []).append(root)
+    first = g.first
+    for roots in comp_roots.values():
+        roots.sort(key=first.__getitem__)
+
+    ring = sum(1 for o in RING_OFFSETS if key + o in board)
+    g_open, g_tiles, g_pennants, g_meeples = g.open, g.tiles, g.pennants, g.meeples
+    g_tile, g_index = g.tile, g.index
+    node_open, node_pennants = variant.node_open, variant.node_pennants
+
+    zero = (0,) * n_seats
+
+    def counts(meeples: list[tuple[int, Figure, int]] | None) -> tuple[int, ...]:
+        if not meeples:
+            return zero
+        c = [0] * n_seats
+        for st, _, _ in meeples:
+            c[st] += 1
+        return tuple(c)
+
+    # the distinct cities (roots) bordering each joined field, found once
+    field_cities: dict[int, set[int]] = {}
+    for r in owner:
+        if g.kind[r] is _FIELD:
+            field_cities[r] = {find(cn) for cn in g.borders[r] or ()}
+
+    # per component (keyed by its lowest segment): the merged feature's data
+    members: dict[int, list[int]] = {}
+    for i in range(k):
+        members.setdefault(comp[i], []).append(i)
+    data: dict[
+        int, tuple[Anchor, tuple[JoinedFeature, ...], int, bool, int | None, int, tuple[int, ...]]
+    ] = {}
+    for c, mine in members.items():
+        roots = comp_roots.get(c, [])
+        skind = segs[c].kind
+        if skind in _AREA:
+            data[c] = ((here, c), (), 8 - ring, ring == 8, 1 + ring, 0, zero)
+            continue
+        open_ = sum(node_open[i] - closed[i] for i in mine)
+        pennants = sum(node_pennants[i] for i in mine)
+        if not roots:
+            data[c] = (
+                (here, c),
+                (),
+                open_,
+                skind is not _FIELD and open_ == 0,
+                None if skind is _FIELD else 1,
+                pennants,
+                zero,
+            )
+            continue
+        joins_: list[JoinedFeature] = []
+        figures = zero
+        tile_sets: list[set[int]] = []
+        for r in roots:
+            rt = g_tiles[r]
+            if rt is not None:
+                tile_sets.append(rt)
+            fig = counts(g_meeples[r])
+            if fig is not zero:
+                figures = fig if figures is zero else tuple(a + b for a, b in zip(figures, fig, strict=True))
+            done = undone = 0
+            if skind is _FIELD:
+                cities = field_cities[r]
+                done = sum(1 for cr in cities if g_open[cr] == 0)
+                undone = len(cities) - done
+            f = first[r]
+            joins_.append(
+                JoinedFeature(
+                    (position_of(g_tile[f]), g_index[f]),
+                    skind,
+                    g_open[r],
+                    None if rt is None else len(rt),
+                    g_pennants[r],
+                    fig,
+                    done,
+                    undone,
+                )
+            )
+            open_ += g_open[r]
+            pennants += g_pennants[r]
+        if skind is _FIELD:
+            tiles: int | None = None
+        elif len(tile_sets) == 1:
+            tiles = len(tile_sets[0]) + 1
+        else:
+            tiles = len(set().union(*tile_sets)) + 1
+        joins = tuple(joins_)
+        data[c] = (
+            joins[0].anchor,
+            joins,
+            open_,
+            skind is not _FIELD and open_ == 0,
+            tiles,
+            pennants,
+            figures,
+        )
+
+    out: list[SegmentPreview] = []
+    for i, seg in enumerate(segs):
+        c = comp[i]
+        anchor, joins, open_, complete, tiles, pennants, figures = data[c]
+        skind = seg.kind
+        deployable = supply > 0 and skind is not _RIVER and skind is not _GARDEN and figures is zero
+        done = undone = 0
+        if skind is _FIELD:
+            if c == i:
+                # the bordering cities after the placement: a joined city becomes its component
+                seen: dict[int, bool] = {}
+                for j in members[c]:
+                    for b in variant.node_borders[j] or ():
+                        seen[-1 - comp[b]] = data[comp[b]][3]
+                for r in comp_roots.get(c, ()):
+                    for cr in field_cities[r]:
+                        oi = owner.get(cr)
+                        if oi is None:
+                            seen[cr] = g_open[cr] == 0
+                        else:
+                            seen[-1 - comp[oi]] = data[comp[oi]][3]
+                done = sum(seen.values())
+                undone = len(seen) - done
+            else:
+                done, undone = out[c].cities, out[c].open_cities
+        out.append(
+            SegmentPreview(
+                i,
+                skind,
+                c,
+                anchor,
+                joins,
+                open_,
+                complete,
+                tiles,
+                pennants,
+                figures,
+                deployable,
+                done,
+                undone,
+            )
+        )
+
+    areas: list[AreaPreview] = []
+    for o in RING_OFFSETS:
+        t = board.get(key + o)
+        if t is not None and t.variant.area_segments:
+            for i in t.variant.area_segments:
+                node = t.base + i
+                left = g_open[node] - 1
+                areas.append(
+                    AreaPreview((t.position, i), g.kind[node], 9 - left, left == 0, counts(g_meeples[node]))
+                )
+
+    completions: list[Completion] = []
+    for c in sorted(set(comp)):
+        anchor, _, _, complete, tiles, pennants, figures = data[c]
+        if complete:
+            skind = segs[c].kind
+            assert tiles is not None
+            completions.append(
+                Completion(skind, anchor, c, tiles, pennants, figures, _points(skind, tiles, pennants))
+            )
+    for a in areas:
+        if a.complete:
+            completions.append(Completion(a.kind, a.anchor, None, 9, 0, a.figures, 9))
+
+    return PlacementPreview(
+        kind.letter, here, rotation, seat, supply, tuple(out), tuple(areas), tuple(completions)
+    )
+
+
+def _points(kind: SegmentKind, tiles: int, pennants: int) -> int:
+    """Points for a completed feature (HiG "Scoring summary"); 0 for a river (it takes no figures)."""
+    if kind is _ROAD:
+        return tiles
+    if kind is _CITY:
+        return 2 * (tiles + pennants)
+    if kind in _AREA:
+        return tiles
+    return 0

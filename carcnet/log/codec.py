@@ -1,0 +1,336 @@
+"""Provides the msgpack form of headers, entries and moves (``protocol/log.md`` §4–7).
+
+:func:`to_wire` and :func:`from_wire` map a value to a plain map (str keys; ints, strs, bools, lists,
+``None`` and ``bytes``) and back; :func:`pack` and :func:`unpack` add msgpack. Decoding is strict:
+a map must hold exactly the fields of its ``"type"``, each with its msgpack type, or
+:class:`~carcnet.log.errors.LogFormatError` names the field. Nothing here is ever unpickled, and
+msgpack extension types are refused.
+
+>>> from carcnet.engine import parse_move
+>>> to_wire(parse_move("place V 1,-2 90"))
+{'type': 'place', 'tile': 'V', 'pos': [1, -2], 'rot': 1}
+>>> str(unpack(pack(parse_move("deploy 3"))))
+'deploy 3'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+
+from carcnet.engine import (
+    RULES_VERSION,
+    DeployMeeple,
+    Figure,
+    Move,
+    PlaceTile,
+    Position,
+    ReturnAbbot,
+    Rules,
+    SkipMeeple,
+)
+
+from .entries import FORMAT_VERSION, LogEntry, LogHeader, Seat
+from .errors import LogFormatError, LogVersionError
+
+__all__ = ["MAX_BODY", "from_wire", "pack", "to_wire", "unpack"]
+
+#: Largest msgpack body of one record, in bytes (``protocol/log.md`` §3).
+MAX_BODY = 65536
+#: Coordinates and segment indices must lie in ``(-COORD_LIMIT, COORD_LIMIT)``.
+COORD_LIMIT = 2**31
+
+Item = LogHeader | LogEntry | Move
+
+_HEADER_KEYS = ("type", "format", "rules", "game", "created", "seats", "options", "seed", "order", "digest")
+_SEAT_KEYS = ("name", "colour", "player", "bot")
+_OPTION_KEYS = ("river", "abbot")
+_ENTRY_KEYS = ("type", "seq", "seat", "move", "digest")
+_MOVE_KEYS = {
+    "place": ("type", "tile", "pos", "rot"),
+    "deploy": ("type", "segment", "figure"),
+    "skip": ("type",),
+    "return-abbot": ("type", "pos"),
+}
+
+
+# ---------------------------------------------------------------------- encoding
+
+
+def to_wire(item: Item) -> dict[str, Any]:
+    """The plain map of a header, an entry or a move, keys in the order of ``protocol/log.md``.
+
+    Raises:
+        LogFormatError: *item* is none of those, or a move field is out of range.
+    """
+    if isinstance(item, LogHeader):
+        return {
+            "type": "header",
+            "format": FORMAT_VERSION,
+            "rules": RULES_VERSION,
+            "game": item.game,
+            "created": item.created,
+            "seats": [
+                {"name": s.name, "colour": s.colour, "player": s.player, "bot": s.bot} for s in item.seats
+            ],
+            "options": {"river": item.options.river, "abbot": item.options.abbot},
+            "seed": item.seed,
+            "order": list(item.order) if item.order is not None else None,
+            "digest": item.digest,
+        }
+    if isinstance(item, LogEntry):
+        return {
+            "type": "entry",
+            "seq": item.seq,
+            "seat": item.seat,
+            "move": to_wire(item.move),
+            "digest": item.digest,
+        }
+    if isinstance(item, PlaceTile):
+        out = {"type": "place", "tile": item.tile, "pos": _pos_out(item.position), "rot": item.rotation}
+        return _checked_move(out, "move")
+    if isinstance(item, DeployMeeple):
+        figure = item.figure.value if isinstance(item.figure, Figure) else item.figure
+        return _checked_move({"type": "deploy", "segment": item.segment, "figure": figure}, "move")
+    if isinstance(item, SkipMeeple):
+        return {"type": "skip"}
+    if isinstance(item, ReturnAbbot):
+        return _checked_move({"type": "return-abbot", "pos": _pos_out(item.position)}, "move")
+    raise LogFormatError(f"not a header, entry or move: {item!r}")
+
+
+def pack(item: Item) -> bytes:
+    """The msgpack body of *item* (``protocol/log.md`` §4): one map, shortest int forms, str as
+    msgpack str, digests as msgpack bin. Raises ``LogFormatError`` as :func:`to_wire` does."""
+    body: bytes = msgpack.packb(to_wire(item), use_bin_type=True)
+    return body
+
+
+def _pos_out(position: object) -> object:
+    if isinstance(position, tuple) and len(position) == 2:
+        return [position[0], position[1]]
+    return position  # refused by _checked_move
+
+
+def _checked_move(out: dict[str, Any], where: str) -> dict[str, Any]:
+    _move_from_map(out, where)  # the same checks as decoding: never write what could not be read
+    return out
+
+
+# ---------------------------------------------------------------------- decoding
+
+
+def unpack(body: bytes) -> Item:
+    """Reads one msgpack body: exactly one map, then :func:`from_wire`.
+
+    Raises:
+        LogFormatError: Not msgpack, trailing bytes, not a map, or a field is wrong.
+        LogVersionError: A header of another format or rules version.
+    """
+    if not isinstance(body, bytes | bytearray | memoryview) or len(body) > MAX_BODY:
+        raise LogFormatError(f"a record body is at most {MAX_BODY} bytes")
+    try:
+        data = msgpack.unpackb(
+            body,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            timestamp=0,
+            max_str_len=MAX_BODY,
+            max_bin_len=MAX_BODY,
+            max_array_len=MAX_BODY,
+            max_map_len=MAX_BODY,
+            max_ext_len=0,
+        )
+    except Exception as exc:  # noqa: BLE001 - msgpack raises ValueError subclasses, UnicodeDecodeError, StackError...
+        raise LogFormatError(
+            f"the record body is not one msgpack value ({type(exc).__name__}: {exc})"
+        ) from None
+    return from_wire(data)
+
+
+def from_wire(data: object) -> Item:
+    """The header, entry or move a plain map describes, chosen by its ``"type"``.
+
+    A header's ``format`` and ``rules`` are checked before anything else in it, so that a header
+    from a newer version is refused for its version, not for a field this version does not know.
+
+    Raises:
+        LogFormatError: A missing or unknown field, a wrong type, a value out of range.
+        LogVersionError: A header of another format or rules version (``protocol/log.md`` §7).
+    """
+    m = _map(data, "record")
+    kind = m.get("type")
+    if kind == "header":
+        return _header_from_map(m)
+    if kind == "entry":
+        return _entry_from_map(m)
+    if kind in _MOVE_KEYS:
+        return _move_from_map(m, "move")
+    raise LogFormatError(f"record type must be header, entry or a move type, got {kind!r}")
+
+
+def _header_from_map(m: dict[str, Any]) -> LogHeader:
+    _check_versions(m)
+    _keys(m, _HEADER_KEYS, "header")
+    seats_raw = m["seats"]
+    if not isinstance(seats_raw, list):
+        raise LogFormatError(f"header.seats must be an array, got {_kind(seats_raw)}")
+    seats = []
+    for i, raw in enumerate(seats_raw):
+        where = f"header.seats[{i}]"
+        s = _map(raw, where)
+        _keys(s, _SEAT_KEYS, where)
+        _typed(s, "name", str, where)
+        _typed(s, "colour", str, where)
+        _typed(s, "player", str, where)
+        if s["bot"] is not None:
+            _typed(s, "bot", str, where)
+        seats.append(_build(Seat, where, s["name"], s["colour"], s["player"], s["bot"]))
+    options = _map(m["options"], "header.options")
+    _keys(options, _OPTION_KEYS, "header.options")
+    for key in _OPTION_KEYS:
+        _typed(options, key, bool, "header.options")
+    seed = m["seed"]
+    if seed is not None:
+        _int(m, "seed", "header", 0, 2**64)
+    order = m["order"]
+    if order is not None:
+        if not isinstance(order, list) or not all(isinstance(t, str) for t in order):
+            raise LogFormatError("header.order must be nil or an array of str (tile letters)")
+        order = tuple(order)
+    _int(m, "created", "header", 0, 2**63)
+    _typed(m, "game", str, "header")
+    _typed(m, "digest", bytes, "header")
+    return _build(
+        LogHeader,
+        "header",
+        game=m["game"],
+        created=m["created"],
+        seats=tuple(seats),
+        digest=m["digest"],
+        options=Rules(river=options["river"], abbot=options["abbot"]),
+        seed=seed,
+        order=order,
+    )
+
+
+def _check_versions(m: dict[str, Any]) -> None:
+    """``protocol/log.md`` §7: the format version first, then the rules version."""
+    fmt = _int(m, "format", "header", 0, 2**32)
+    if fmt > FORMAT_VERSION:
+        raise LogVersionError(
+            "format",
+            fmt,
+            FORMAT_VERSION,
+            f"this log is in log format version {fmt}, newer than this carcnet reads (format version "
+            f"{FORMAT_VERSION}): open it with a newer carcnet",
+        )
+    if fmt < FORMAT_VERSION:
+        raise LogVersionError(
+            "format",
+            fmt,
+            FORMAT_VERSION,
+            f"log format version {fmt} does not exist (this carcnet reads format version {FORMAT_VERSION})",
+        )
+    rules = _int(m, "rules", "header", 0, 2**32)
+    if rules != RULES_VERSION:
+        hint = "a newer carcnet" if rules > RULES_VERSION else f"a carcnet that plays rules version {rules}"
+        raise LogVersionError(
+            "rules",
+            rules,
+            RULES_VERSION,
+            f"this game was played under rules version {rules}, but this carcnet plays rules version "
+            f"{RULES_VERSION}; it is not replayed under other rules: open it with {hint}",
+        )
+
+
+def _entry_from_map(m: dict[str, Any]) -> LogEntry:
+    _keys(m, _ENTRY_KEYS, "entry")
+    _int(m, "seq", "entry", 1, 2**32)
+    _int(m, "seat", "entry", 0, 6)
+    _typed(m, "digest", bytes, "entry")
+    move = _move_from_map(_map(m["move"], "entry.move"), "entry.move")
+    return _build(LogEntry, "entry", m["seq"], m["seat"], move, m["digest"])
+
+
+def _move_from_map(m: dict[str, Any], where: str) -> Move:
+    kind = m.get("type")
+    keys = _MOVE_KEYS.get(kind) if isinstance(kind, str) else None
+    if keys is None:
+        raise LogFormatError(f"{where}.type must be one of {', '.join(_MOVE_KEYS)}, got {kind!r}")
+    _keys(m, keys, where)
+    if kind == "place":
+        tile = m["tile"]
+        if not isinstance(tile, str) or not 1 <= len(tile) <= 4:
+            raise LogFormatError(f"{where}.tile must be a tile letter (str), got {tile!r}")
+        return PlaceTile(tile, _pos_in(m, where), _int(m, "rot", where, 0, 4))
+    if kind == "deploy":
+        figure = m["figure"]
+        if figure not in ("meeple", "abbot"):
+            raise LogFormatError(f"{where}.figure must be 'meeple' or 'abbot', got {figure!r}")
+        return DeployMeeple(_int(m, "segment", where, 0, COORD_LIMIT), Figure(figure))
+    if kind == "skip":
+        return SkipMeeple()
+    return ReturnAbbot(_pos_in(m, where))
+
+
+def _pos_in(m: dict[str, Any], where: str) -> Position:
+    pos = m["pos"]
+    if (
+        not isinstance(pos, list)
+        or len(pos) != 2
+        or not all(
+            isinstance(v, int) and not isinstance(v, bool) and -COORD_LIMIT < v < COORD_LIMIT for v in pos
+        )
+    ):
+        raise LogFormatError(f"{where}.pos must be an array of two integers [x, y], got {pos!r}")
+    return Position(pos[0], pos[1])
+
+
+# ---------------------------------------------------------------------- checks
+
+
+def _kind(value: object) -> str:
+    names = {bool: "bool", int: "int", str: "str", bytes: "bin", list: "array", dict: "map", float: "float"}
+    return "nil" if value is None else names.get(type(value), type(value).__name__)
+
+
+def _map(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise LogFormatError(f"{where} must be a map, got {_kind(value)}")
+    for key in value:
+        if not isinstance(key, str):
+            raise LogFormatError(f"{where} has a key that is not a str: {key!r}")
+    return dict(value)
+
+
+def _keys(m: dict[str, Any], expected: tuple[str, ...], where: str) -> None:
+    unknown = [k for k in m if k not in expected]
+    if unknown:
+        raise LogFormatError(f"{where} has unknown field {unknown[0]!r} (expected {', '.join(expected)})")
+    missing = [k for k in expected if k not in m]
+    if missing:
+        raise LogFormatError(f"{where} lacks field {missing[0]!r}")
+
+
+def _typed(m: dict[str, Any], key: str, kind: type, where: str) -> None:
+    value = m[key]
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        raise LogFormatError(f"{where}.{key} must be {_kind(kind())}, got {_kind(value)} {value!r}"[:200])
+
+
+def _int(m: dict[str, Any], key: str, where: str, low: int, high: int) -> int:
+    value = m.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value < high:
+        raise LogFormatError(f"{where}.{key} must be an integer in [{low}, {high}), got {value!r}"[:200])
+    return value
+
+
+def _build(cls: Any, where: str, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return cls(*args, **kwargs)
+    except LogFormatError as exc:
+        raise LogFormatError(f"{where}: {exc}") from None

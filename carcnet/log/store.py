@@ -1,0 +1,346 @@
+"""Provides ``.carclog`` files: appending with fsync, loading by replay, where files live
+(``protocol/log.md`` §2, §8–9).
+
+:class:`LogWriter` only ever appends: it creates a file exclusively, writes the magic and the header,
+then one record per :meth:`LogWriter.append`, each flushed and fsynced before the call returns; it
+never seeks back. :func:`load` reads a file, checks every record and replays every move through the
+engine, so a :class:`LoadedLog` is always a game the engine agrees with. A torn or corrupt *last*
+record is dropped and reported as :class:`Damage`; anything else wrong is refused with
+:class:`~carcnet.log.errors.LogError`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Literal, Self
+
+import platformdirs
+
+from carcnet.engine import Game, IllegalMoveError
+
+from .codec import pack, unpack
+from .entries import LogEntry, LogHeader
+from .errors import LogError, LogFormatError, LogVersionError
+from .framing import MAGIC, Record, encode_record, scan
+
+__all__ = [
+    "DATA_DIR_ENV",
+    "SUFFIX",
+    "Damage",
+    "LoadedLog",
+    "LogWriter",
+    "default_dir",
+    "fsync_directory",
+    "load",
+    "new_path",
+]
+
+#: File name suffix of a log.
+SUFFIX = ".carclog"
+#: Environment variable that replaces the platform's user data directory (tests, portable installs).
+DATA_DIR_ENV = "CARCNET_DATA_DIR"
+
+
+def default_dir() -> Path:
+    """Where logs go when no path is given: ``<data dir>/games``, where the data dir is
+    ``$CARCNET_DATA_DIR`` if set, else ``platformdirs.user_data_dir("carcnet")``
+    (``~/.local/share/carcnet`` on Linux, ``~/Library/Application Support/carcnet`` on macOS,
+    ``%LOCALAPPDATA%\\carcnet`` on Windows). Not created here."""
+    base = os.environ.get(DATA_DIR_ENV) or platformdirs.user_data_dir("carcnet", appauthor=False)
+    return Path(base) / "games"
+
+
+def new_path(header: LogHeader, directory: Path | None = None) -> Path:
+    """A file name for a new game: ``<created, UTC, YYYYMMDD-HHMMSS>-<first 8 of game id>.carclog``
+    in *directory* (default :func:`default_dir`), e.g. ``20261121-101500-3f2a9c1b.carclog``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(header.created))
+    return (directory if directory is not None else default_dir()) / f"{stamp}-{header.game[:8]}{SUFFIX}"
+
+
+def fsync_directory(directory: Path) -> None:
+    """Makes a file created, renamed or replaced in *directory* durable (POSIX; a no-op where a
+    directory cannot be opened, as on Windows)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# ---------------------------------------------------------------------- loading
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """A damaged last record that :func:`load` dropped (``protocol/log.md`` §8).
+
+    Attributes:
+        kind: ``"torn"``: the file ends inside the record (a write cut short); ``"corrupt-last"``:
+            the record is complete but fails its checksum.
+        seq: Sequence number the dropped record would have had (the move that was being written).
+        offset: Byte offset where the dropped record starts; also the size of the valid prefix.
+        dropped_bytes: Bytes from *offset* to the end of the file, all ignored.
+        message: One sentence for people.
+    """
+
+    kind: Literal["torn", "corrupt-last"]
+    seq: int
+    offset: int
+    dropped_bytes: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedLog:
+    """A log read by :func:`load`: header, entries, the replayed game and any damage at the end.
+
+    Attributes:
+        path: The file.
+        header: Its header.
+        entries: Its valid entries, ``seq`` 1, 2, … in order.
+        game: The engine's game after replaying every entry; its ``digests[i]`` equals
+            ``entries[i - 1].digest``.
+        damage: The dropped last record, or ``None`` when the file ends cleanly.
+        valid_size: Bytes of the file that hold the magic, the header and the valid entries.
+    """
+
+    path: Path
+    header: LogHeader
+    entries: tuple[LogEntry, ...]
+    game: Game
+    damage: Damage | None
+    valid_size: int
+
+
+def load(path: str | os.PathLike[str]) -> LoadedLog:
+    """Reads a log, checks every record and replays it (``protocol/log.md`` §8).
+
+    In order: the magic; the header record and its versions (refused before anything else is
+    judged); the framing of every record; then each entry is decoded, its ``seq`` must be the next
+    one, its ``seat`` the seat whose turn it is, its move legal for the engine, and its digest equal
+    to the engine's digest after the move. A damaged last record is dropped and reported in
+    :attr:`LoadedLog.damage`; the file is never changed.
+
+    Raises:
+        LogError: The file is refused; ``reason`` and ``seq`` say where and why (see
+            :class:`~carcnet.log.errors.LogError`). No other exception escapes for any file content.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
+    name = path.name
+    if not data:
+        raise LogError("empty", f"{name} is empty: a carcnet log starts with {MAGIC!r} and a header")
+    if len(data) < len(MAGIC) and MAGIC.startswith(data):
+        raise LogError(
+            "torn-header", f"{name} ends after {len(data)} bytes, inside its magic: no game was written"
+        )
+    if not data.startswith(MAGIC):
+        raise LogError("bad-magic", f"{name} is not a carcnet log: it does not start with {MAGIC!r}")
+    records, tail = scan(data)
+    if not records:
+        if tail is None:
+            raise LogError("torn-header", f"{name} holds only its magic: the header was never written", 0)
+        if tail.kind == "torn":
+            raise LogError(
+                "torn-header",
+                f"{name}: the header record is incomplete ({tail.detail}): no game was written",
+                0,
+            )
+        raise LogError("corrupt-header", f"{name}: the header record is damaged ({tail.detail})", 0)
+    header = _decode_header(records[0], name)
+    if tail is not None and not tail.last:
+        raise LogError(
+            "corrupt-record",
+            f"{name}: the record of seq {tail.index} at byte {tail.offset} is damaged ({tail.detail}) "
+            "and intact records follow it: this is not a torn write, so the log is refused",
+            tail.index,
+        )
+    game = Game(header.setup())
+    if game.digests[0] != header.digest:
+        raise LogError(
+            "chain-broken",
+            f"{name}: the header's setup digest {header.digest.hex()[:16]}… differs from this engine's "
+            f"{game.digests[0].hex()[:16]}…: the chain breaks at seq 0",
+            0,
+        )
+    entries = tuple(_replay_entry(game, record, name) for record in records[1:])
+    damage = None
+    valid_size = len(data)
+    if tail is not None:
+        valid_size = tail.offset
+        kind: Literal["torn", "corrupt-last"] = "torn" if tail.kind == "torn" else "corrupt-last"
+        what = "torn (cut short)" if kind == "torn" else "corrupt"
+        damage = Damage(
+            kind,
+            tail.index,
+            tail.offset,
+            tail.size,
+            f"the last record (seq {tail.index}, at byte {tail.offset}) is {what}: {tail.detail}; "
+            f"its {tail.size} bytes were ignored and the {len(entries)} moves before it kept",
+        )
+    return LoadedLog(path, header, entries, game, damage, valid_size)
+
+
+def _decode_header(record: Record, name: str) -> LogHeader:
+    try:
+        header = unpack(record.body)
+    except LogVersionError as exc:
+        raise LogError(f"{exc.field}-version", f"{name}: {exc}", 0) from None
+    except LogFormatError as exc:
+        raise LogError("bad-header", f"{name}: the header is malformed: {exc}", 0) from None
+    if not isinstance(header, LogHeader):
+        raise LogError("bad-header", f"{name}: the first record is not a header", 0)
+    return header
+
+
+def _replay_entry(game: Game, record: Record, name: str) -> LogEntry:
+    seq = record.index
+    try:
+        entry = unpack(record.body)
+    except LogFormatError as exc:
+        raise LogError("bad-record", f"{name}: the record of seq {seq} is malformed: {exc}", seq) from None
+    if not isinstance(entry, LogEntry):
+        raise LogError("bad-record", f"{name}: the record of seq {seq} is not an entry", seq)
+    if entry.seq != seq:
+        raise LogError("out-of-sequence", f"{name}: record {seq} carries seq {entry.seq}", seq)
+    if entry.seat != game.seat:
+        raise LogError(
+            "forged-seat",
+            f"{name}: seq {seq} claims seat {entry.seat} made {entry.move}, but it was seat {game.seat}'s turn",
+            seq,
+        )
+    try:
+        game.apply(entry.move)
+    except IllegalMoveError as exc:
+        raise LogError(
+            "illegal-move", f"{name}: seq {seq}: illegal move ({exc.reason}): {exc}", seq
+        ) from None
+    digest = game.digest
+    if digest != entry.digest:
+        raise LogError(
+            "chain-broken",
+            f"{name}: the chain breaks at seq {seq} ({entry.move}): the stored digest "
+            f"{entry.digest.hex()[:16]}… differs from the replayed {digest.hex()[:16]}…",
+            seq,
+        )
+    return entry
+
+
+# ---------------------------------------------------------------------- writing
+
+
+class LogWriter:
+    """Appends the records of one game to its ``.carclog`` file (``protocol/log.md`` §9).
+
+    Lifecycle: :meth:`create` (new file: magic and header, fsynced with its directory) or
+    :meth:`append_to` (a loaded, undamaged file); then :meth:`append` once per move; then
+    :meth:`close` (or use it as a context manager). The file is opened for appending only.
+
+    Warning:
+        After an :meth:`append` fails, part of the record may be on disk: the writer refuses further
+        appends (``LogError`` ``"writer-broken"``). Load the file again to learn what it holds.
+
+    Attributes:
+        path: The file.
+        next_seq: The ``seq`` the next entry must carry.
+    """
+
+    def __init__(self, file: BinaryIO, path: Path, next_seq: int) -> None:
+        self._file = file
+        self.path = path
+        self.next_seq = next_seq
+        self._broken = False
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], header: LogHeader) -> LogWriter:
+        """Creates *path* (and its parent directories), writes the magic and the header record,
+        fsyncs the file and its directory.
+
+        Raises:
+            LogError: ``"exists"``: there is already a file at *path* (a log is never overwritten).
+            OSError: The file cannot be created or written.
+        """
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            file = open(path, "xb")  # noqa: SIM115 - the writer owns the file until close()
+        except FileExistsError:
+            raise LogError("exists", f"{path} exists already: a log is never overwritten") from None
+        try:
+            file.write(MAGIC + encode_record(pack(header)))
+            file.flush()
+            os.fsync(file.fileno())
+        except BaseException:
+            file.close()
+            raise
+        fsync_directory(path.parent)
+        return cls(file, path, 1)
+
+    @classmethod
+    def append_to(cls, loaded: LoadedLog) -> LogWriter:
+        """Opens the file of *loaded* to append its next entries.
+
+        Raises:
+            LogError: ``"changed"``: the log had damage (see :mod:`carcnet.log.recorder` for
+                repairing it) or the file's size differs from what was loaded.
+            OSError: The file cannot be opened.
+        """
+        if loaded.damage is not None:
+            raise LogError(
+                "changed", f"{loaded.path.name} ends in a damaged record: repair it before appending"
+            )
+        file = open(loaded.path, "ab")  # noqa: SIM115
+        if os.fstat(file.fileno()).st_size != loaded.valid_size:
+            file.close()
+            raise LogError("changed", f"{loaded.path.name} changed since it was loaded: load it again")
+        return cls(file, loaded.path, len(loaded.entries) + 1)
+
+    def append(self, entry: LogEntry) -> None:
+        """Writes one entry record, flushes and fsyncs it; returns once it is on disk.
+
+        Raises:
+            ValueError: ``entry.seq`` is not :attr:`next_seq`.
+            LogError: ``"writer-broken"``: an earlier append failed.
+            OSError: The write or the fsync failed; the writer is then broken.
+        """
+        if self._broken:
+            raise LogError(
+                "writer-broken", f"{self.path.name}: an earlier write failed; load the log again to continue"
+            )
+        if entry.seq != self.next_seq:
+            raise ValueError(f"the next entry is seq {self.next_seq}, not {entry.seq}")
+        record = encode_record(pack(entry))
+        try:
+            self._file.write(record)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except BaseException:
+            self._broken = True
+            raise
+        self.next_seq += 1
+
+    @property
+    def broken(self) -> bool:
+        """Whether an append failed (no more appends are accepted)."""
+        return self._broken
+
+    def close(self) -> None:
+        """Closes the file (every appended record is already on disk)."""
+        self._file.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,171 @@
+"""The greedy bot: strength against the random bot, reproducibility, its deploy plan, purity, speed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from carcnet.bots import BOTS, GreedyBot, RandomBot, make_bot
+from carcnet.engine import DeployMeeple, Game, GameSetup, Phase, PlaceTile, Position, SkipMeeple
+
+from .helpers import play
+
+REPO = Path(__file__).resolve().parents[2]
+WIN_RATE_SEEDS = 200
+#: Time budget per greedy turn (placement + deploy), averaged over whole games (docs/bots.md).
+TURN_BUDGET = 0.020
+
+
+def test_greedy_beats_random_in_nine_of_ten_two_player_games():
+    wins = 0
+    for seed in range(WIN_RATE_SEEDS):
+        greedy_seat = seed % 2  # alternate who sits first
+        bots = [RandomBot(seed), RandomBot(seed)]
+        bots[greedy_seat] = GreedyBot(seed)
+        game = play(seed, bots)
+        wins += game.scores[greedy_seat] > game.scores[1 - greedy_seat]
+    rate = wins / WIN_RATE_SEEDS
+    print(f"\ngreedy beats random in {wins}/{WIN_RATE_SEEDS} two-player games ({rate:.1%})")
+    assert rate >= 0.9, f"greedy won only {wins}/{WIN_RATE_SEEDS} games ({rate:.1%}) against random"
+
+
+def test_greedy_turns_are_fast():
+    spent = 0.0
+    turns = 0
+    for seed in range(4):
+        game = Game(GameSetup(players=2 + seed, seed=seed))
+        bots = [GreedyBot(seed * 10 + s) for s in range(game.players)]
+        while game.phase is not Phase.GAME_OVER:
+            start = time.perf_counter()
+            move = bots[game.seat].choose(game)
+            spent += time.perf_counter() - start
+            turns += isinstance(move, PlaceTile)
+            game.apply(move)
+    per_turn = spent / turns
+    print(f"\ngreedy: {per_turn * 1000:.2f} ms per turn over {turns} turns")
+    assert per_turn < TURN_BUDGET, f"greedy takes {per_turn * 1000:.1f} ms per turn"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_same_seed_same_game(players):
+    first = play(77, [GreedyBot(3 + s) for s in range(players)])
+    again = play(77, [GreedyBot(3 + s) for s in range(players)])
+    assert first.moves == again.moves and first.digest == again.digest
+    mixed = play(78, [GreedyBot(1), RandomBot(2)][:players] + [GreedyBot(9)] * (players - 2))
+    mixed_again = play(78, [GreedyBot(1), RandomBot(2)][:players] + [GreedyBot(9)] * (players - 2))
+    assert mixed.moves == mixed_again.moves
+
+
+def test_greedy_games_do_not_depend_on_the_hash_seed():
+    code = (
+        "from carcnet.bots import GreedyBot\n"
+        "from carcnet.engine import Game, GameSetup, Phase\n"
+        "g = Game(GameSetup(players=3, seed=12))\n"
+        "bots = [GreedyBot(s) for s in range(3)]\n"
+        "while g.phase is not Phase.GAME_OVER:\n"
+        "    g.apply(bots[g.seat].choose(g))\n"
+        "print(g.digest.hex())\n"
+    )
+    digests = set()
+    for hash_seed in ("0", "1", "4242"):
+        env = dict(os.environ)
+        env["PYTHONHASHSEED"] = hash_seed
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            check=False,
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stderr
+        digests.add(out.stdout.strip())
+    game = Game(GameSetup(players=3, seed=12))
+    bots = [GreedyBot(s) for s in range(3)]
+    while game.phase is not Phase.GAME_OVER:
+        game.apply(bots[game.seat].choose(game))
+    assert digests == {game.digest.hex()}
+
+
+def _at_deploy(seed: int = 4, moves: int = 31) -> Game:
+    """A 2-player random game stopped in a deploy phase."""
+    game = Game(GameSetup(players=2, seed=seed))
+    bot = RandomBot(seed)
+    while len(game.moves) < moves or game.phase is not Phase.DEPLOY:
+        game.apply(bot.choose(game))
+    return game
+
+
+def test_the_planned_deploy_is_played_without_searching_again(monkeypatch):
+    game = Game(GameSetup(players=2, seed=8))
+    bot = GreedyBot(1)
+    for _ in range(30):  # 15 turns of self-play
+        game.apply(bot.choose(game))
+    place = bot.choose(game)
+    assert isinstance(place, PlaceTile)
+    game.apply(place)
+
+    def no_search(_game: Game) -> None:
+        raise AssertionError("the bot searched again instead of using its plan")
+
+    monkeypatch.setattr(bot, "_best_deploy", no_search)
+    follow = bot.choose(game)
+    assert follow in game.legal_moves()
+
+
+def test_without_a_usable_plan_the_deploy_is_evaluated_afresh():
+    game = _at_deploy()
+    digest, placed = game.digest, game.placed
+    fresh = GreedyBot(2).choose(game)  # never planned this placement
+    assert fresh in game.legal_moves()
+    assert (game.digest, game.placed) == (digest, placed)
+    # a plan made for another placement is ignored
+    other = Game(GameSetup(players=2, seed=4))
+    stale = GreedyBot(2)
+    stale.choose(other)  # plans a placement on another game
+    assert stale.choose(game) in game.legal_moves()
+
+
+def test_greedy_closes_a_city_for_itself_and_not_for_its_opponent():
+    game = Game(GameSetup(players=2, draw_order=("U", "E", "E", "V", "V")))
+    game.apply(PlaceTile("U", Position(1, 0), 1))  # seat 0: a road east of the start tile
+    game.apply(SkipMeeple())
+    game.apply(PlaceTile("E", Position(1, -1), 0))  # seat 1: a city north of it, open to the north ...
+    game.apply(DeployMeeple(0))  # ... with a knight
+    bot = GreedyBot(0)
+    place = bot.choose(game)  # seat 0 draws E: it could close seat 1's city (4 points for seat 1)
+    assert place == PlaceTile("E", Position(0, -1), 2)  # it closes the start city instead ...
+    game.apply(place)
+    assert bot.choose(game) == DeployMeeple(0)  # ... with its own knight
+    game.apply(DeployMeeple(0))
+    assert game.scores == [4, 0]
+
+
+def test_choose_does_not_change_the_game():
+    game = Game(GameSetup(players=3, seed=21))
+    bots = [GreedyBot(s) for s in range(3)]
+    for _ in range(40):
+        game.apply(bots[game.seat].choose(game))
+    state = (game.digest, list(game.scores), list(game.supply), game.features(), game.legal_moves())
+    GreedyBot(5).choose(game)
+    assert (game.digest, list(game.scores), list(game.supply), game.features(), game.legal_moves()) == state
+
+
+def test_make_bot_knows_random_and_greedy():
+    assert list(BOTS) == ["random", "greedy"]
+    assert isinstance(make_bot("random", 1), RandomBot) and make_bot("random", 1).name == "random"
+    assert isinstance(make_bot("greedy", 1), GreedyBot) and make_bot("greedy", 1).name == "greedy"
+    with pytest.raises(ValueError, match="known bots: random, greedy"):
+        make_bot("mcts", 1)
+
+
+def test_skip_and_deploy_moves_are_the_engine_types():
+    game = _at_deploy()
+    assert isinstance(GreedyBot(0).choose(game), DeployMeeple | SkipMeeple)

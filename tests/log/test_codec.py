@@ -1,0 +1,240 @@
+"""The msgpack codec (protocol/log.md §4–7): round trips, strictness, refusals with clear messages."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from carcnet.engine import RULES_VERSION, DeployMeeple, Figure, PlaceTile, Position, ReturnAbbot, SkipMeeple
+from carcnet.log import (
+    COLOURS,
+    FORMAT_VERSION,
+    LogEntry,
+    LogFormatError,
+    LogHeader,
+    LogVersionError,
+    Seat,
+    from_wire,
+    pack,
+    to_wire,
+    unpack,
+)
+
+from .vectors import scripted_game
+
+coords = st.integers(-(2**31) + 1, 2**31 - 1)
+positions = st.builds(Position, coords, coords)
+letters = st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWX")
+moves = st.one_of(
+    st.builds(PlaceTile, letters, positions, st.integers(0, 3)),
+    st.builds(DeployMeeple, st.integers(0, 2**31 - 1), st.sampled_from(Figure)),
+    st.just(SkipMeeple()),
+    st.builds(ReturnAbbot, positions),
+)
+digests = st.binary(min_size=32, max_size=32)
+entries = st.builds(LogEntry, st.integers(1, 2**32 - 1), st.integers(0, 5), moves, digests)
+names = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=32).filter(str.strip)
+
+
+@st.composite
+def headers(draw: st.DrawFn) -> LogHeader:
+    n = draw(st.integers(2, 6))
+    colours = draw(st.permutations(COLOURS))[:n]
+    seats = []
+    for colour in colours:
+        if draw(st.booleans()):
+            seats.append(Seat(draw(names), colour, "bot", draw(names)))
+        else:
+            seats.append(Seat(draw(names), colour))
+    if draw(st.booleans()):
+        source = {"seed": draw(st.integers(0, 2**64 - 1))}
+    else:
+        source = {"order": tuple(draw(st.lists(letters, max_size=80)))}
+    return LogHeader(
+        game=draw(st.text("0123456789abcdef", min_size=32, max_size=32)),
+        created=draw(st.integers(0, 2**63 - 1)),
+        seats=tuple(seats),
+        digest=draw(digests),
+        **source,
+    )
+
+
+@given(moves)
+def test_move_round_trip(move):
+    assert from_wire(to_wire(move)) == move
+    assert unpack(pack(move)) == move
+
+
+@given(entries)
+def test_entry_round_trip(entry):
+    assert unpack(pack(entry)) == entry
+
+
+@given(headers())
+def test_header_round_trip(header):
+    assert unpack(pack(header)) == header
+
+
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_are_refused_only_with_log_format_error(body):
+    try:
+        unpack(body)
+    except LogFormatError:
+        pass
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text() | st.binary() | st.floats(),
+        lambda kids: st.lists(kids) | st.dictionaries(st.text(), kids),
+        max_leaves=20,
+    )
+)
+def test_arbitrary_values_are_refused_only_with_log_format_error(value):
+    try:
+        from_wire(value)
+    except LogFormatError:
+        pass
+
+
+def _entry_map() -> dict:
+    _, entries = scripted_game()
+    return to_wire(entries[0])
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda m: m.update(extra=1), "unknown field 'extra'"),
+        (lambda m: m.pop("digest"), "lacks field 'digest'"),
+        (lambda m: m.update(seq=0), "entry.seq"),
+        (lambda m: m.update(seq=True), "entry.seq"),
+        (lambda m: m.update(seq=1.0), "entry.seq"),
+        (lambda m: m.update(seat="0"), "entry.seat"),
+        (lambda m: m.update(seat=6), "entry.seat"),
+        (lambda m: m.update(digest=b"\0" * 31), "32 bytes"),
+        (lambda m: m.update(digest="00" * 32), "entry.digest must be bin"),
+        (lambda m: m["move"].update(type="teleport"), "entry.move.type must be one of"),
+        (lambda m: m["move"].update(rot=4), "entry.move.rot"),
+        (lambda m: m["move"].update(rot=90), "entry.move.rot"),
+        (lambda m: m["move"].update(pos=[0]), "entry.move.pos"),
+        (lambda m: m["move"].update(pos=[0, 1.5]), "entry.move.pos"),
+        (lambda m: m["move"].update(pos=(0, True)), "entry.move.pos"),
+        (lambda m: m["move"].update(tile=5), "entry.move.tile"),
+        (lambda m: m["move"].update(figure="meeple"), "unknown field 'figure'"),
+        (lambda m: m.update(move="place E 0,-1 180"), "entry.move must be a map"),
+        (lambda m: m.update(type="Entry"), "record type must be"),
+    ],
+)
+def test_strict_entry_decoding(change, words):
+    m = _entry_map()
+    change(m)
+    with pytest.raises(LogFormatError, match=words.replace("(", r"\(").replace(".", r"\.")):
+        from_wire(m)
+
+
+def test_deploy_needs_a_known_figure():
+    with pytest.raises(LogFormatError, match="figure"):
+        from_wire({"type": "deploy", "segment": 0, "figure": "knight"})
+    with pytest.raises(LogFormatError, match="lacks field 'figure'"):
+        from_wire({"type": "deploy", "segment": 0})
+
+
+def test_msgpack_level_refusals():
+    good = pack(SkipMeeple())
+    with pytest.raises(LogFormatError, match="not one msgpack value"):
+        unpack(good + b"\xc0")  # trailing bytes
+    with pytest.raises(LogFormatError, match="not one msgpack value"):
+        unpack(b"\x81\x01\xa1x")  # int key (strict_map_key)
+    with pytest.raises(LogFormatError, match="not one msgpack value"):
+        unpack(b"\xd4\x05\x00")  # extension type
+    with pytest.raises(LogFormatError, match="must be a map"):
+        unpack(msgpack.packb([1, 2]))
+    with pytest.raises(LogFormatError, match="not one msgpack value"):
+        unpack(b"\x81\xa4type\xa4sk")  # cut short
+
+
+def _header_map(**changes) -> dict:
+    header, _ = scripted_game()
+    m = to_wire(header)
+    m.update(changes)
+    return m
+
+
+def test_newer_format_is_refused_for_its_version_before_its_fields():
+    m = _header_map(format=FORMAT_VERSION + 1, something_new={"x": 1})
+    with pytest.raises(
+        LogVersionError, match=f"format version {FORMAT_VERSION + 1}.*format version {FORMAT_VERSION}"
+    ) as info:
+        from_wire(m)
+    assert (info.value.field, info.value.found, info.value.supported) == (
+        "format",
+        FORMAT_VERSION + 1,
+        FORMAT_VERSION,
+    )
+
+
+def test_other_rules_version_is_refused_naming_both():
+    for other in (RULES_VERSION + 1, RULES_VERSION - 1):
+        with pytest.raises(
+            LogVersionError, match=f"rules version {other}.*rules version {RULES_VERSION}"
+        ) as info:
+            from_wire(_header_map(rules=other))
+        assert info.value.field == "rules"
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"format": 0}, "format version 0 does not exist"),
+        ({"format": "1"}, "header.format must be an integer"),
+        ({"game": "3F2A9C1B5D6E4F708192A3B4C5D6E7F8"}, "game id"),
+        ({"created": -1}, "header.created"),
+        ({"seats": []}, "2 to 6 players"),
+        ({"seed": 7}, "exactly one of seed and draw_order"),
+        ({"seed": 2**64 - 1, "order": None, "extra": 0}, "unknown field 'extra'"),
+        ({"order": ["E", "Z"]}, "draw_order\\[1\\] = 'Z' is not a tile design"),
+        ({"options": {"river": True, "abbot": False}}, "does not have The River"),
+        ({"options": {"river": 0, "abbot": False}}, "header.options.river must be bool"),
+        ({"digest": b"\0" * 16}, "32 bytes"),
+    ],
+)
+def test_strict_header_decoding(changes, words):
+    with pytest.raises(LogFormatError, match=words):
+        from_wire(_header_map(**changes))
+
+
+@pytest.mark.parametrize(
+    ("seat", "words"),
+    [
+        ({"name": "", "colour": "red", "player": "human", "bot": None}, "seat name"),
+        ({"name": "a\x1b[2J", "colour": "red", "player": "human", "bot": None}, "control characters"),
+        ({"name": "x" * 33, "colour": "red", "player": "human", "bot": None}, "seat name"),
+        ({"name": "Ann", "colour": "purple", "player": "human", "bot": None}, "seat colour"),
+        ({"name": "Ann", "colour": "red", "player": "robot", "bot": None}, "'human' or 'bot'"),
+        ({"name": "Ann", "colour": "red", "player": "bot", "bot": None}, "bot of a bot seat"),
+        ({"name": "Ann", "colour": "red", "player": "human", "bot": "random"}, "human seat has no bot"),
+        ({"name": "Ann", "colour": "red", "player": "human"}, "lacks field 'bot'"),
+    ],
+)
+def test_seat_checks(seat, words):
+    m = _header_map()
+    m["seats"][0] = seat
+    with pytest.raises(LogFormatError, match=words.replace("[", r"\[")):
+        from_wire(m)
+
+
+def test_colours_are_distinct():
+    m = _header_map()
+    m["seats"][1]["colour"] = "red"
+    with pytest.raises(LogFormatError, match="same colour"):
+        from_wire(m)
+
+
+def test_to_wire_refuses_what_could_not_be_read():
+    with pytest.raises(LogFormatError):
+        to_wire(PlaceTile("E", Position(0, 2**40), 0))
+    with pytest.raises(LogFormatError):
+        to_wire("skip")  # type: ignore[arg-type]

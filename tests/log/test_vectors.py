@@ -1,0 +1,117 @@
+"""The golden vectors of protocol/log.md against the code, in both directions:
+encode(json) == bin and decode(bin) == json."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from carcnet.log import MAGIC, LogWriter, encode_record, load, pack, scan
+
+from .vectors import VECTORS, file_bytes, from_json, scripted_game, seeded_game, to_json, vector
+
+NAMES = ["log", "log-seeded"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_encoding_the_json_gives_the_bytes(name, tmp_path: Path):
+    vec, data = vector(name)
+    items = [from_json(vec["header"]), *(from_json(e) for e in vec["entries"])]
+    assert MAGIC + b"".join(encode_record(pack(i)) for i in items) == data
+    # and the writer produces exactly these bytes
+    with LogWriter.create(tmp_path / "w.carclog", items[0]) as writer:  # type: ignore[arg-type]
+        for entry in items[1:]:
+            writer.append(entry)  # type: ignore[arg-type]
+    assert (tmp_path / "w.carclog").read_bytes() == data
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_decoding_the_bytes_gives_the_json(name, tmp_path: Path):
+    vec, data = vector(name)
+    path = tmp_path / "v.carclog"
+    path.write_bytes(data)
+    loaded = load(path)
+    assert loaded.damage is None and loaded.valid_size == len(data) == vec["size"]
+    assert to_json(loaded.header) == vec["header"]
+    assert [to_json(e) for e in loaded.entries] == vec["entries"]
+    assert [str(e.move) for e in loaded.entries] == vec["moves"]
+    assert loaded.game.scores == vec["scores"]
+    assert loaded.game.phase.value == vec["phase"]
+    records, _ = scan(data)
+    assert [{"seq": r.index, "offset": r.offset, "size": len(r.body) + 12} for r in records] == vec["records"]
+
+
+def test_vectors_are_what_the_generator_makes():
+    for name, (header, entries) in (("log", scripted_game()), ("log-seeded", seeded_game())):
+        assert file_bytes(header, entries) == vector(name)[1]
+
+
+def test_the_hex_dump_in_the_spec_matches_the_vector():
+    from .make_vectors import dump
+
+    spec = (Path(__file__).parents[2] / "protocol" / "log.md").read_text()
+    assert dump(vector("log")[1]) in spec
+
+
+# ---------------------------------------------------------------------- docs/log-format.md stays true
+
+DOC = Path(__file__).parents[2] / "docs" / "log-format.md"
+
+
+def test_the_dump_script_in_the_docs_runs(tmp_path: Path):
+    import re
+    import subprocess
+    import sys
+
+    script = re.search(r"```python\n(import struct.*?)```", DOC.read_text(), re.DOTALL)
+    assert script is not None
+    (tmp_path / "dump.py").write_text(script.group(1))
+    _, data = vector("log")
+    (tmp_path / "torn.carclog").write_bytes(data[:900])
+    run = [sys.executable, str(tmp_path / "dump.py")]
+    out = subprocess.run([*run, str(VECTORS / "log.bin")], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == 8 and lines[-1] == "end of log"
+    assert lines[1] in DOC.read_text() and lines[2] in DOC.read_text() and lines[6] in DOC.read_text()
+    out = subprocess.run(
+        [*run, str(tmp_path / "torn.carclog")], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.splitlines()[-1] == "61 bytes at 839 are damaged"
+
+
+def test_the_messages_quoted_in_the_docs_are_the_real_ones(tmp_path: Path):
+    from carcnet.log import LogError
+
+    from .util import craft, record_spans, wire_maps, write
+
+    doc = " ".join(DOC.read_text().split())
+    _, data = vector("log")
+    last = record_spans(data)[-1][0]
+    middle = bytearray(data)
+    middle[record_spans(data)[3][0] + 30] ^= 1
+    corrupt = bytearray(data)
+    corrupt[-2] ^= 1
+
+    def edited(record: int, **changes) -> bytes:
+        maps = wire_maps(data)
+        maps[record].update(changes)
+        return craft(*maps)
+
+    cases = [
+        data[: last + 40],
+        bytes(corrupt),
+        bytes(middle),
+        edited(0, format=2),
+        edited(0, rules=2),
+        edited(3, seat=0),
+        edited(4, digest=bytes(32)),
+        edited(3, move={"type": "place", "tile": "U", "pos": [4, 4], "rot": 1}),
+    ]
+    for content in cases:
+        path = write(tmp_path, content)
+        try:
+            message = load(path).damage.message  # type: ignore[union-attr]
+        except LogError as exc:
+            message = str(exc).removeprefix(f"{path.name}: ")
+        assert message in doc, message

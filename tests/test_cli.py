@@ -1,0 +1,127 @@
+"""The ``carcnet`` command line: demo, simulate, replay, verify, games (issue 3)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from carcnet.cli import EXIT_DAMAGED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, main
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("CARCNET_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def saved(data_dir, capsys) -> Path:
+    assert main(["demo", "--players", "3", "--bot", "greedy", "--seed", "5", "--save"]) == EXIT_OK
+    out = capsys.readouterr().out
+    path = Path(out.strip().splitlines()[-1].removeprefix("saved to "))
+    assert path.is_file() and path.parent == data_dir / "games"
+    return path
+
+
+def test_verify_replay_and_games_agree_on_a_saved_game(saved, capsys):
+    assert main(["verify", str(saved)]) == EXIT_OK
+    verify = capsys.readouterr().out
+    assert verify.startswith("ok: 142 moves (finished), digest ")
+    digest = verify.split("digest ")[1].strip()
+
+    assert main(["replay", "--json", str(saved)]) == EXIT_OK
+    result = json.loads(capsys.readouterr().out)
+    assert result["digest"] == digest and result["finished"] and result["moves"] == 142
+    assert [s["name"] for s in result["seats"]] == ["Red", "Blue", "Yellow"]
+    for seat in result["seats"]:
+        assert sum(v["game"] + v["final"] for v in seat["breakdown"].values()) == seat["score"]
+    assert sum(s["winner"] for s in result["seats"]) >= 1
+
+    assert main(["replay", str(saved)]) == EXIT_OK
+    text = capsys.readouterr().out
+    assert "  1. Red" in text and "Final scores:" in text and digest in text
+
+    assert main(["games"]) == EXIT_OK
+    listing = capsys.readouterr().out
+    assert saved.name in listing and "finished" in listing and "Red " in listing
+
+
+def test_verify_reports_a_torn_tail_and_keeps_the_prefix(saved, tmp_path, capsys):
+    torn = tmp_path / "torn.carclog"
+    torn.write_bytes(saved.read_bytes()[:-5])
+    assert main(["verify", str(torn)]) == EXIT_DAMAGED
+    out = capsys.readouterr().out
+    assert out.startswith("damaged: ") and "torn" in out and "valid prefix: 141 moves" in out
+
+
+def test_verify_refuses_a_flipped_byte_naming_the_entry(saved, tmp_path, capsys):
+    data = bytearray(saved.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    bad = tmp_path / "flipped.carclog"
+    bad.write_bytes(bytes(data))
+    assert main(["verify", str(bad)]) == EXIT_REFUSED
+    err = capsys.readouterr().err
+    assert "seq " in err and "refused" in err
+
+
+def test_verify_and_replay_say_when_a_file_is_missing(tmp_path, capsys):
+    assert main(["verify", str(tmp_path / "nope.carclog")]) == EXIT_USAGE
+    assert "nope.carclog" in capsys.readouterr().err
+
+
+def test_games_with_nothing_saved(data_dir, capsys):
+    assert main(["games"]) == EXIT_OK
+    assert "no saved games" in capsys.readouterr().out
+
+
+def test_simulate_prints_wins_spread_and_speed(capsys):
+    assert main(["simulate", "--players", "2", "--bots", "greedy,random", "--games", "6", "--seed", "7"]) == EXIT_OK
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].startswith("6 games, 2 players, seed 7")
+    rows = [line.split() for line in lines[2:4]]
+    assert [r[1] for r in rows] == ["greedy", "random"]
+    assert int(rows[0][2]) + int(rows[1][2]) >= 6  # every game has a winner
+    assert "games/s" in lines[-1]
+
+
+def test_simulate_is_reproducible_and_independent_of_jobs(capsys):
+    args = ["simulate", "--bots", "random,random,greedy", "--games", "4", "--seed", "3"]
+    assert main(args) == EXIT_OK
+    one = capsys.readouterr().out.splitlines()[:5]
+    assert main([*args, "--jobs", "2"]) == EXIT_OK
+    two = capsys.readouterr().out.splitlines()[:5]
+    assert one == two
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["simulate", "--bots", "greedy,nobot"], "unknown bot 'nobot'"),
+        (["simulate", "--players", "3", "--bots", "greedy,random"], "--players 3 but --bots names 2"),
+        (["simulate", "--bots", "random", "--players", "7"], "2 to 6 players"),
+        (["demo", "--players", "9"], "2 to 6 players"),
+    ],
+)
+def test_bad_arguments_get_a_clear_error(args, words, capsys):
+    assert main(args) == EXIT_USAGE
+    assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["demo", "simulate", "replay", "verify", "games"])
+def test_every_subcommand_has_help(command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"])
+    assert info.value.code == 0
+    assert f"usage: carcnet {command}" in capsys.readouterr().out
+
+
+def test_python_dash_m_runs_the_cli():
+    out = subprocess.run(
+        [sys.executable, "-m", "carcnet", "--version"], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert out.stdout.startswith("carcnet ")
