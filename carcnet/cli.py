@@ -1,6 +1,7 @@
 """Provides the ``carcnet`` command line (the composition root: it may import every layer).
 
-Subcommands: ``demo`` (the default for now), ``simulate``, ``replay``, ``verify``, ``games``. Each
+Subcommands: ``play`` (the default: the Textual game), ``demo``, ``simulate``, ``replay``, ``verify``,
+``games``. Each
 has ``--help``. Exit status: 0 success; 1 the game or log is refused; 2 usage error or unreadable
 input; 3 (``verify``) the log is valid up to a damaged last record.
 """
@@ -197,17 +198,33 @@ def _games(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------------------------------- play
+
+
+def _play(args: argparse.Namespace) -> int:
+    from carcnet.tui.app import CarcnetApp
+
+    app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, bot_delay=args.bot_delay)
+    app.run()
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------------------------------- parser
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="carcnet",
-        description="Carcassonne for the terminal. Without a command: a demo game between bots.",
+        description="Carcassonne for the terminal. Without a command: the game (carcnet play).",
         epilog="Exit status: 0 ok, 1 refused, 2 usage or unreadable input, 3 damaged log tail (verify).",
     )
     parser.add_argument("--version", action="version", version=f"carcnet {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="the game in the terminal (the default)")
+    play.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving (default 0.6)")
+    play.add_argument("--data-dir", help="folder of saved games (default: the user data folder)")
+    play.set_defaults(run=_play)
 
     demo = sub.add_parser("demo", help="watch a headless game between bots")
     demo.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")
@@ -257,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args(["demo"])
+        args = parser.parse_args(["play"])
     try:
         return int(args.run(args))
     except BrokenPipeError:  # output piped into `head` and the like

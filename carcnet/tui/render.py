@@ -1,0 +1,763 @@
+"""Provides the board's pictures as plain data: tile designs drawn into character cells.
+
+Pure: imports the engine's tile data and nothing from Textual or Rich, so it is tested without a
+terminal. :mod:`carcnet.tui.widgets.board` turns the cells into styled strips.
+
+How a design becomes cells (:func:`tile_art`), for any design and any odd size, from its segments only
+(no picture per letter, so expansion designs draw themselves):
+
+* Each cell gets coordinates ``u, v`` in ``[-1, 1]`` (x east, y south, as on the board), its *depth*
+  from each side (0 on that side's border, 1 on the opposite one) and the half-side whose wedge it
+  lies in: the eight wedges are cut by the diagonals and the two axes, named as in
+  :class:`~carcnet.engine.geometry.HalfSide`; a cell on a cut belongs to the next wedge clockwise.
+* **City**: a segment reaching one side is a dome against that side (depth within an ellipse); a
+  segment reaching two or more sides fills those sides' wedges, plus a band across the tile between
+  opposite sides, plus the centre when it joins opposite sides or three. A border cell only ever shows
+  a segment that reaches that side (corners excepted). Cells of two different cities never touch: the
+  deeper cell of a touching pair goes back to the field, so separate cities read as separate.
+* **Road and river**: a path from each side's midpoint along the axis to the centre, stopping at a
+  city; a segment with two sides runs through the centre; ends that meet at a free centre make a
+  junction (a village), or a lake for rivers.
+* **Cloister and garden**: a small building on the centre (one cell in the overview).
+* **Field**: every other cell, in the field of its wedge's half-side; a wedge on a city side takes the
+  nearest field half-side around the tile that no road or river separates from it.
+* Each segment gets an *anchor*: a cell of it near its centre (with a free cell on its right when
+  there is one, for the seat digit of a meeple). Meeples, deploy spot numbers and pennants go there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, NamedTuple
+
+from carcnet.engine import Figure, Position, SegmentKind, Terrain, TileKind
+
+if TYPE_CHECKING:
+    from carcnet.engine import Game
+
+__all__ = [
+    "ASCII_GLYPHS",
+    "UNICODE_GLYPHS",
+    "Cell",
+    "Glyphs",
+    "Mode",
+    "Paint",
+    "Role",
+    "TileArt",
+    "Zoom",
+    "board_text",
+    "compose_empty",
+    "compose_tile",
+    "figure_role",
+    "tile_art",
+]
+
+
+class Zoom(IntEnum):
+    """How large a tile is drawn."""
+
+    OVERVIEW = 0
+    """3 × 3 cells a tile: the board at a glance."""
+    DETAILED = 1
+    """9 × 5 cells a tile (about square in a terminal): fields, roads, walls, pennants, figures."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """``(width, height)`` of one tile in cells."""
+        return _ZOOM_SIZES[self]
+
+
+_ZOOM_SIZES = {Zoom.OVERVIEW: (3, 3), Zoom.DETAILED: (9, 5)}
+
+
+class Role(IntEnum):
+    """What a cell of a tile shows; the widget colours by role."""
+
+    FIELD = 0
+    ROAD = 1
+    CITY = 2
+    PENNANT = 3
+    CLOISTER = 4
+    GARDEN = 5
+    RIVER = 6
+    JUNCTION = 7
+
+
+class Mode(IntEnum):
+    """How a tile's cells are painted."""
+
+    NORMAL = 0
+    GHOST = 1
+    """The drawn tile, shown where it would go."""
+    HIGHLIGHT = 2
+    """Part of the feature whose deploy spot is selected."""
+
+
+class Paint(NamedTuple):
+    """A style key: what the widget needs to choose colours for a cell (hashable, cheap).
+
+    Attributes:
+        layer: ``"tile"`` terrain; ``"cursor"`` the cursor's corner marks; ``"meeple"`` a figure's role
+            letter and ``"seat"`` its seat digit; ``"spot"`` / ``"chosen"`` a deploy spot number (the
+            selected one); ``"mark"`` a seat's last placed tile; ``"open"`` a position where the drawn
+            tile fits; ``"empty"`` no tile.
+        role: The :class:`Role` of the cell underneath (for its background).
+        mode: The :class:`Mode` of the cell underneath.
+        parity: ``(x + y) % 2`` of the position, for a checkerboard shade that shows tile edges.
+        seat: The seat of a figure or mark; -1 otherwise.
+    """
+
+    layer: str
+    role: int = 0
+    mode: int = 0
+    parity: int = 0
+    seat: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    """The characters the board is drawn with. Every glyph is one terminal cell wide.
+
+    Attributes:
+        field: Field texture: ``field[(col + 2 * row) % len(field)]`` (blank and dots).
+        city: City fill.
+        pennant: A pennant on a city.
+        road: Road piece by the directions it joins, indexed by a mask N=1, E=2, S=4, W=8.
+        river: River piece, indexed like ``road``.
+        junction: Where roads end at the centre (a village).
+        lake: Where rivers end at the centre.
+        cloister: The cloister building: its roof row then its wall row (three cells each).
+        cloister_small: The cloister in one cell (overview).
+        garden: A garden cell.
+        open: Fill of an empty position where the drawn tile fits.
+        cursor: Corner marks of the cursor: NW, NE, SW, SE.
+        mark: Corner mark of a seat's last placed tile (in the seat's colour).
+    """
+
+    field: str
+    city: str
+    pennant: str
+    road: tuple[str, ...]
+    river: tuple[str, ...]
+    junction: str
+    lake: str
+    cloister: tuple[str, str]
+    cloister_small: str
+    garden: str
+    open: str
+    cursor: tuple[str, str, str, str]
+    mark: str
+
+
+UNICODE_GLYPHS = Glyphs(
+    field=" · ",
+    city="▒",
+    pennant="⚑",
+    #      0    1    2    3    4    5    6    7    8    9    10   11   12   13   14   15
+    road=("═", "║", "═", "╚", "║", "║", "╔", "╠", "═", "╝", "═", "╩", "╗", "╣", "╦", "╬"),
+    river=("~",) * 16,
+    junction="■",
+    lake="◎",
+    cloister=("▗▲▖", "▐†▌"),
+    cloister_small="†",
+    garden="♣",
+    open="░",
+    cursor=("┏", "┓", "┗", "┛"),
+    mark="◤",
+)
+"""The default glyphs (box drawing and block elements)."""
+
+ASCII_GLYPHS = Glyphs(
+    field=" . ",
+    city="#",
+    pennant="^",
+    road=("=", "|", "=", "+", "|", "|", "+", "+", "=", "+", "=", "+", "+", "+", "+", "+"),
+    river=("~",) * 16,
+    junction="o",
+    lake="O",
+    cloister=("/^\\", "|+|"),
+    cloister_small="+",
+    garden="*",
+    open=":",
+    cursor=("[", "]", "[", "]"),
+    mark="*",
+)
+"""Plain ASCII glyphs, for terminals without box drawing (and for text captures)."""
+
+#: Letter of each figure role; the same in every glyph set so that figures read without colour.
+ROLE_LETTERS = {"knight": "K", "thief": "T", "monk": "M", "farmer": "F", "abbot": "A", "gardener": "G"}
+
+_ROLE_OF_KIND = {
+    SegmentKind.ROAD: "thief",
+    SegmentKind.CITY: "knight",
+    SegmentKind.CLOISTER: "monk",
+    SegmentKind.FIELD: "farmer",
+    SegmentKind.GARDEN: "gardener",
+    SegmentKind.RIVER: "thief",
+}
+
+
+def figure_role(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
+    """The role a figure has on a segment of *kind*: ``"knight"``, ``"thief"``, ``"monk"``,
+    ``"farmer"``, or ``"abbot"`` for The Abbot's figure wherever it stands.
+
+    >>> figure_role(SegmentKind.CITY), figure_role(SegmentKind.CLOISTER, Figure.ABBOT)
+    ('knight', 'abbot')
+    """
+    if figure is Figure.ABBOT:
+        return "abbot"
+    return _ROLE_OF_KIND[kind]
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One character cell of a drawn tile.
+
+    Attributes:
+        char: What is drawn.
+        role: What it shows.
+        segment: Index of the segment it belongs to (as in the design's table row), or -1 for a
+            road junction (which belongs to no segment).
+    """
+
+    char: str
+    role: Role
+    segment: int
+
+
+@dataclass(frozen=True, slots=True)
+class TileArt:
+    """A design at one rotation drawn into ``width × height`` cells.
+
+    Attributes:
+        letter: The design's letter.
+        rotation: Clockwise quarter turns.
+        width: Cells across.
+        height: Cells down.
+        cells: The cells, row by row.
+        anchors: For each segment, the ``(col, row)`` where its figure or deploy number goes.
+        pairs: For each segment, whether the cell right of its anchor is its own too (room for a
+            meeple's seat digit; never in tiles narrower than 5 cells).
+    """
+
+    letter: str
+    rotation: int
+    width: int
+    height: int
+    cells: tuple[tuple[Cell, ...], ...]
+    anchors: tuple[tuple[int, int], ...]
+    pairs: tuple[bool, ...]
+
+    def cell(self, col: int, row: int) -> Cell:
+        """The cell at *col*, *row*."""
+        return self.cells[row][col]
+
+    def lines(self) -> list[str]:
+        """The characters, one string a row."""
+        return ["".join(c.char for c in row) for row in self.cells]
+
+    def segment_cells(self, segment: int) -> list[tuple[int, int]]:
+        """``(col, row)`` of every cell of *segment*, row by row."""
+        return [
+            (c, r)
+            for r, row in enumerate(self.cells)
+            for c, cell in enumerate(row)
+            if cell.segment == segment
+        ]
+
+
+# ------------------------------------------------------------------------------------ drawing
+
+_DOME = 0.3  # depth of a one-side city at the middle of its side (fraction of the tile)
+_BAND = 0.25  # half-width of the band joining a city's opposite sides
+_EPS = 1e-9
+_STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N E S W, as (dcol, drow)
+_EDGE_PATH_KINDS = (SegmentKind.ROAD, SegmentKind.RIVER)
+_AREA_KINDS = (SegmentKind.CLOISTER, SegmentKind.GARDEN)
+
+
+class _Geometry(NamedTuple):
+    u: float
+    v: float
+    depth: tuple[float, float, float, float]
+    border: tuple[int, ...]  # sides whose border the cell is on
+    half: int  # wedge half-side 0..7, or -1 for the centre
+    other: int  # on a cut between two wedges: the half-side counter-clockwise of it; else == half
+
+
+@cache
+def _geometry(width: int, height: int) -> tuple[tuple[_Geometry, ...], ...]:
+    rows = []
+    for r in range(height):
+        row = []
+        for c in range(width):
+            u = 2 * c / (width - 1) - 1
+            v = 2 * r / (height - 1) - 1
+            depth = ((1 + v) / 2, (1 - u) / 2, (1 - v) / 2, (1 + u) / 2)
+            border = tuple(s for s, on in enumerate((r == 0, c == width - 1, r == height - 1, c == 0)) if on)
+            if 2 * c == width - 1 and 2 * r == height - 1:
+                half = other = -1
+            else:
+                angle = math.degrees(math.atan2(u, -v)) % 360  # clockwise from north
+                half = (int((angle + _EPS) // 45) + 1) % 8  # [0, 45) is NR, [315, 360) is NL
+                on_cut = abs(angle / 45 - round(angle / 45)) < 1e-6
+                other = (half - 1) % 8 if on_cut else half
+            row.append(_Geometry(u, v, depth, border, half, other))
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def tile_art(
+    kind: TileKind, rotation: int, zoom: Zoom | tuple[int, int], glyphs: Glyphs = UNICODE_GLYPHS
+) -> TileArt:
+    """Draws *kind* turned *rotation* quarter turns at *zoom* (or an explicit odd ``(width, height)``,
+    at least 3 × 3). Cached: call it freely.
+
+    >>> from carcnet.engine import tile_kind
+    >>> for line in tile_art(tile_kind("D"), 0, Zoom.DETAILED, ASCII_GLYPHS).lines():
+    ...     print(repr(line))
+    ' ####### '
+    '  ##### .'
+    '========='
+    ' .  .  . '
+    '  .  .  .'
+    """
+    size = zoom.size if isinstance(zoom, Zoom) else zoom
+    return _tile_art(kind, rotation % 4, size[0], size[1], glyphs)
+
+
+@lru_cache(maxsize=4096)
+def _tile_art(kind: TileKind, rotation: int, width: int, height: int, glyphs: Glyphs) -> TileArt:
+    if width < 3 or height < 3 or width % 2 == 0 or height % 2 == 0:
+        raise ValueError(f"a tile is drawn in an odd number of cells, at least 3 × 3, not {width} × {height}")
+    variant = kind.variant(rotation)
+    segments = variant.segments
+    geo = _geometry(width, height)
+    cx, cy = width // 2, height // 2
+    owner = [[-1] * width for _ in range(height)]
+    role: list[list[Role | None]] = [[None] * width for _ in range(height)]
+
+    def claim(c: int, r: int, seg: int, what: Role) -> None:
+        owner[r][c] = seg
+        role[r][c] = what
+
+    # cities
+    city_depth: dict[tuple[int, int], float] = {}
+    for i, seg in enumerate(segments):
+        if seg.kind is not SegmentKind.CITY:
+            continue
+        sides = {int(s) for s in seg.sides}
+        opposite = {0, 2} <= sides or {1, 3} <= sides
+        for r in range(height):
+            for c in range(width):
+                g = geo[r][c]
+                corner = len(g.border) == 2
+                if not corner and any(s not in sides for s in g.border):
+                    continue  # a border cell shows its own side's terrain
+                if len(sides) == 1:
+                    (s,) = sides
+                    along = g.u if s in (0, 2) else g.v
+                    inside = (
+                        not corner and g.depth[s] <= _DOME * math.sqrt(max(0.0, 1 - along * along)) + _EPS
+                    )
+                elif g.half < 0:
+                    inside = opposite or len(sides) >= 3
+                else:
+                    inside = (
+                        (g.half // 2 in sides and g.other // 2 in sides)  # on a diagonal: both wedges
+                        or ({0, 2} <= sides and abs(g.u) <= _BAND + _EPS)
+                        or ({1, 3} <= sides and abs(g.v) <= _BAND + _EPS)
+                    )
+                if inside and role[r][c] is None:
+                    claim(c, r, i, Role.CITY)
+                    city_depth[(c, r)] = min(g.depth[s] for s in sides)
+    _separate_cities(owner, role, geo, city_depth)
+
+    # cloisters and gardens: a building on the centre
+    roof = cy - 1
+    for i, seg in enumerate(segments):
+        if seg.kind not in _AREA_KINDS:
+            continue
+        what = Role.CLOISTER if seg.kind is SegmentKind.CLOISTER else Role.GARDEN
+        block = [(cx, cy)]
+        if width >= 5 and height >= 5:
+            # roof then walls, on the centre; below it when a road or river comes from the north
+            paths = [t in (Terrain.ROAD, Terrain.RIVER) for t in variant.terrain]
+            roof = cy if paths[0] and not paths[2] else cy - 1
+            block = [(c, r) for r in (roof, roof + 1) for c in (cx - 1, cx, cx + 1)]
+        for c, r in block:
+            if role[r][c] is None:
+                claim(c, r, i, what)
+
+    # roads and rivers: from each side's midpoint to the centre
+    ends: list[int] = []
+    for i, seg in enumerate(segments):
+        if seg.kind not in _EDGE_PATH_KINDS:
+            continue
+        what = Role.ROAD if seg.kind is SegmentKind.ROAD else Role.RIVER
+        for s in seg.sides:
+            dc, dr = _STEPS[s]
+            c, r = cx + dc * cx, cy + dr * cy
+            while (c, r) != (cx, cy) and role[r][c] is None:
+                claim(c, r, i, what)
+                c, r = c - dc, r - dr
+        if len(seg.sides) >= 2:
+            if role[cy][cx] is None:
+                claim(cx, cy, i, what)
+        else:
+            ends.append(i)
+
+    # a junction (or lake) where single-side roads (rivers) end at a free centre
+    if ends and role[cy][cx] is None:
+        rivers = [i for i in ends if segments[i].kind is SegmentKind.RIVER]
+        if len(rivers) == len(ends):
+            claim(cx, cy, rivers[0], Role.RIVER)
+        else:
+            claim(cx, cy, -1, Role.JUNCTION)
+
+    # fields: the rest, by wedge
+    half_segment = variant.half_segment
+    blocked = [t in (Terrain.ROAD, Terrain.RIVER) for t in variant.terrain]  # such sides cut their field
+    for r in range(height):
+        for c in range(width):
+            if role[r][c] is not None:
+                continue
+            h = geo[r][c].half
+            seg_i = _field_of_half(h, half_segment, blocked) if h >= 0 else -1
+            claim(c, r, seg_i, Role.FIELD)
+    if owner[cy][cx] == -1 and role[cy][cx] is Role.FIELD:
+        owner[cy][cx] = _centre_field(owner, role, cx, cy, segments)
+
+    anchors, pairs = _anchors(owner, segments, width, height)
+
+    # characters
+    chars = [[" "] * width for _ in range(height)]
+    for r in range(height):
+        for c in range(width):
+            shown = role[r][c]
+            if shown is Role.FIELD:
+                chars[r][c] = glyphs.field[(c + 2 * r) % len(glyphs.field)]
+            elif shown is Role.CITY:
+                chars[r][c] = glyphs.city
+            elif shown is Role.ROAD or shown is Role.RIVER:
+                table = glyphs.road if shown is Role.ROAD else glyphs.river
+                chars[r][c] = table[_joins(owner, role, c, r, width, height, cx, cy)]
+            elif shown is Role.JUNCTION:
+                chars[r][c] = glyphs.junction
+            elif shown is Role.GARDEN:
+                chars[r][c] = glyphs.garden
+    if role[cy][cx] is Role.RIVER and owner[cy][cx] in ends:
+        chars[cy][cx] = glyphs.lake
+    for i, seg in enumerate(segments):
+        if seg.kind is SegmentKind.CLOISTER:
+            building = [
+                (c, r)
+                for r in range(height)
+                for c in range(width)
+                if owner[r][c] == i and role[r][c] is Role.CLOISTER
+            ]
+            if len(building) == 1:
+                c, r = building[0]
+                chars[r][c] = glyphs.cloister_small
+            else:
+                for c, r in building:
+                    chars[r][c] = glyphs.cloister[r - roof][c - (cx - 1)]
+    # pennants: next to the anchor, never on it (or on the meeple's digit cell)
+    for i, seg in enumerate(segments):
+        if seg.kind is SegmentKind.CITY and seg.pennant:
+            spot = _pennant_cell(owner, role, i, anchors[i], pairs[i], width, height)
+            if spot is not None:
+                c, r = spot
+                chars[r][c] = glyphs.pennant
+                role[r][c] = Role.PENNANT
+
+    cells = tuple(
+        tuple(Cell(chars[r][c], role[r][c] or Role.FIELD, owner[r][c]) for c in range(width))
+        for r in range(height)
+    )
+    return TileArt(kind.letter, rotation, width, height, cells, anchors, pairs)
+
+
+def _separate_cities(
+    owner: list[list[int]], role: list[list[Role | None]], geo, depth: dict[tuple[int, int], float]
+) -> None:
+    """Gives back to the field the deeper of any two touching cells of different cities (corners first)."""
+    height, width = len(owner), len(owner[0])
+    changed = True
+    while changed:
+        changed = False
+        for r in range(height):
+            for c in range(width):
+                a = owner[r][c]
+                if role[r][c] is not Role.CITY:
+                    continue
+                for dc, dr in ((1, 0), (0, 1)):
+                    c2, r2 = c + dc, r + dr
+                    if c2 >= width or r2 >= height or role[r2][c2] is not Role.CITY or owner[r2][c2] == a:
+                        continue
+                    b = owner[r2][c2]
+                    key_a = (len(geo[r][c].border) == 2, depth[(c, r)], a)
+                    key_b = (len(geo[r2][c2].border) == 2, depth[(c2, r2)], b)
+                    lc, lr = (c, r) if key_a > key_b else (c2, r2)
+                    owner[lr][lc] = -1
+                    role[lr][lc] = None
+                    changed = True
+                    break
+                if changed:
+                    break
+            if changed:
+                break
+
+
+def _field_of_half(half: int, half_segment: Sequence[int], blocked: Sequence[bool]) -> int:
+    """The field on *half*, or else the nearest field around the tile not cut off by a road or river."""
+    if half_segment[half] >= 0:
+        return half_segment[half]
+    for distance in range(1, 8):
+        for step in (1, -1):
+            h = half
+            ok = True
+            for _ in range(distance):
+                nxt = (h + step) % 8
+                # crossing between the two halves of one side crosses that side's axis
+                if h // 2 == nxt // 2 and blocked[h // 2]:
+                    ok = False
+                    break
+                h = nxt
+            if ok and half_segment[h] >= 0:
+                return half_segment[h]
+    return -1
+
+
+def _centre_field(owner, role, cx: int, cy: int, segments) -> int:
+    """The field most of the centre's neighbours belong to (lowest index on a tie)."""
+    counts: dict[int, int] = {}
+    for dc, dr in _STEPS:
+        c, r = cx + dc, cy + dr
+        if role[r][c] is Role.FIELD and owner[r][c] >= 0:
+            counts[owner[r][c]] = counts.get(owner[r][c], 0) + 1
+    if counts:
+        return min(counts, key=lambda s: (-counts[s], s))
+    fields = [i for i, seg in enumerate(segments) if seg.kind is SegmentKind.FIELD]
+    return fields[0] if fields else -1
+
+
+def _joins(owner, role, c: int, r: int, width: int, height: int, cx: int, cy: int) -> int:
+    """Direction mask (N=1, E=2, S=4, W=8) of a road or river cell's joins: along its own segment,
+    into a junction or lake, and out through the side at a side's midpoint."""
+    mask = 0
+    me = owner[r][c]
+    for s, (dc, dr) in enumerate(_STEPS):
+        c2, r2 = c + dc, r + dr
+        if not (0 <= c2 < width and 0 <= r2 < height):
+            if (c2 == cx or r2 == cy) and (c == cx or r == cy):
+                mask |= 1 << s  # leaves the tile through a side's midpoint
+            continue
+        if (owner[r2][c2] == me and role[r2][c2] is role[r][c]) or role[r2][c2] is Role.JUNCTION:
+            mask |= 1 << s
+    return mask
+
+
+def _anchors(
+    owner, segments, width: int, height: int
+) -> tuple[tuple[tuple[int, int], ...], tuple[bool, ...]]:
+    """For each segment, the cell nearest its cells' centre (preferring one with its right neighbour
+    in the same segment); a segment with no cell (possible in the overview) gets the free cell nearest
+    to where its sides are."""
+    anchors: list[tuple[int, int] | None] = []
+    pairs: list[bool] = []
+    for i in range(len(segments)):
+        cells = [(c, r) for r in range(height) for c in range(width) if owner[r][c] == i]
+        if not cells:
+            anchors.append(None)
+            pairs.append(False)
+            continue
+        mc = sum(c for c, _ in cells) / len(cells)
+        mr = sum(r for _, r in cells) / len(cells)
+
+        def dist(cell: tuple[int, int], mc: float = mc, mr: float = mr) -> tuple[float, int, int]:
+            c, r = cell
+            return ((c - mc) ** 2 + (2 * (r - mr)) ** 2, r, c)
+
+        best = min(cells, key=dist)
+        paired = [(c, r) for c, r in cells if c + 1 < width and owner[r][c + 1] == i] if width >= 5 else []
+        if paired:
+            best_pair = min(paired, key=dist)
+            if dist(best_pair)[0] <= dist(best)[0] + 2.5:
+                best = best_pair
+        anchors.append(best)
+        pairs.append(best in paired)
+    cx, cy = width // 2, height // 2
+    for i, seg in enumerate(segments):
+        if anchors[i] is not None:
+            continue
+        du = dv = 0.0
+        for s in seg.sides:
+            du += _STEPS[s][0]
+            dv += _STEPS[s][1]
+        for h in seg.halves:
+            side_dc, side_dr = _STEPS[h // 2]
+            along = 1 if h % 2 else -1  # L is left of the axis as seen from the centre
+            du += side_dc - side_dr * along * 0.5
+            dv += side_dr + side_dc * along * 0.5
+        n = max(1, len(seg.sides) + len(seg.halves))
+        want = (cx + du / n * cx, cy + dv / n * cy)
+        used = {a for a in anchors if a is not None}
+        free = [(c, r) for r in range(height) for c in range(width) if (c, r) not in used]
+        anchors[i] = min(
+            free, key=lambda p: ((p[0] - want[0]) ** 2 + (2 * (p[1] - want[1])) ** 2, p[1], p[0])
+        )
+    return tuple(a for a in anchors if a is not None), tuple(pairs)
+
+
+def _pennant_cell(owner, role, segment: int, anchor: tuple[int, int], pair: bool, width: int, height: int):
+    """A city cell of *segment* next to its anchor (not the anchor or the digit cell right of it)."""
+    ac, ar = anchor
+    taken = {anchor, (ac + 1, ar)} if pair else {anchor}
+    cells = [
+        (c, r)
+        for r in range(height)
+        for c in range(width)
+        if owner[r][c] == segment and role[r][c] is Role.CITY and (c, r) not in taken
+    ]
+    if not cells:
+        return None
+    return min(cells, key=lambda p: ((p[0] - ac) ** 2 + (2 * (p[1] - ar)) ** 2, p[1], -p[0]))
+
+
+# -------------------------------------------------------------------------------- composition
+
+Row = tuple[tuple[str, Paint], ...]
+
+
+def compose_tile(
+    art: TileArt,
+    *,
+    parity: int = 0,
+    ghost: bool = False,
+    highlight: Iterable[int] = (),
+    figures: Iterable[tuple[int, int, str]] = (),
+    spots: Iterable[tuple[int, str]] = (),
+    selected: int | None = None,
+    cursor: bool = False,
+    mark: int | None = None,
+    glyphs: Glyphs = UNICODE_GLYPHS,
+) -> tuple[Row, ...]:
+    """Paints a drawn tile: terrain, then the last-placed mark, cursor, figures and deploy spots.
+
+    Args:
+        art: The drawn design.
+        parity: ``(x + y) % 2`` of its position.
+        ghost: Paint it as the drawn tile on trial (the ghost).
+        highlight: Segments to paint as part of the selected feature.
+        figures: ``(segment, seat, role letter)`` of each figure on the tile.
+        spots: ``(segment, label)`` of each deploy spot (label: a digit).
+        selected: The segment whose spot is selected.
+        cursor: Draw the cursor's corner marks.
+        mark: The seat whose last placed tile this is.
+        glyphs: The glyph set (for the cursor and mark characters).
+
+    Returns:
+        One row per cell row: ``(char, paint)`` per cell.
+    """
+    hl = frozenset(highlight)
+    base = Mode.GHOST if ghost else Mode.NORMAL
+    grid = [
+        [
+            (
+                cell.char,
+                Paint(
+                    "tile",
+                    cell.role,
+                    Mode.HIGHLIGHT if cell.segment in hl and cell.segment >= 0 else base,
+                    parity,
+                ),
+            )
+            for cell in row
+        ]
+        for row in art.cells
+    ]
+
+    def over(c: int, r: int, char: str, layer: str, seat: int = -1) -> None:
+        _, under = grid[r][c]
+        grid[r][c] = (char, Paint(layer, under.role, under.mode, parity, seat))
+
+    w, h = art.width, art.height
+    if mark is not None:
+        over(0, 0, glyphs.mark, "mark", mark)
+    if cursor:
+        for (c, r), char in zip(((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)), glyphs.cursor):
+            over(c, r, char, "cursor")
+    for segment, seat, letter in figures:
+        c, r = art.anchors[segment]
+        over(c, r, letter, "meeple", seat)
+        if art.pairs[segment]:
+            over(c + 1, r, str(seat + 1), "seat", seat)
+    for segment, label in spots:
+        c, r = art.anchors[segment]
+        over(c, r, label, "chosen" if segment == selected else "spot")
+    return tuple(tuple(row) for row in grid)
+
+
+def compose_empty(
+    width: int,
+    height: int,
+    *,
+    open: bool = False,
+    cursor: bool = False,
+    parity: int = 0,
+    glyphs: Glyphs = UNICODE_GLYPHS,
+) -> tuple[Row, ...]:
+    """Paints a position without a tile: blank, or filled with ``glyphs.open`` where the drawn tile
+    fits; with the cursor's corner marks when *cursor*."""
+    paint = Paint("open", parity=parity) if open else Paint("empty")
+    char = glyphs.open if open else " "
+    grid = [[(char, paint)] * width for _ in range(height)]
+    if cursor:
+        for (c, r), mark in zip(
+            ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)), glyphs.cursor
+        ):
+            grid[r][c] = (mark, Paint("cursor", role=-1, parity=parity, seat=-1 if open else -2))
+    return tuple(tuple(row) for row in grid)
+
+
+# ------------------------------------------------------------------------------- plain board
+
+
+def board_text(
+    game: Game,
+    zoom: Zoom = Zoom.DETAILED,
+    glyphs: Glyphs = ASCII_GLYPHS,
+    *,
+    show_open: bool = True,
+) -> str:
+    """The whole board as plain text (tiles, figures, the positions where the drawn tile fits), for
+    captures, logs and tests. Rows run north to south; each line is as wide as the board."""
+    tiles = {t.position: t for t in game.board.tiles.values()}
+    open_ = {p.position for p in game.legal_placements()} if show_open else set()
+    figures: dict[Position, list[tuple[int, int, str]]] = {}
+    for seat, figure, position, segment in game.figures():
+        kind = tiles[position].variant.segments[segment].kind
+        figures.setdefault(position, []).append((segment, seat, ROLE_LETTERS[figure_role(kind, figure)]))
+    xs = [p.x for p in tiles] + [p.x for p in open_]
+    ys = [p.y for p in tiles] + [p.y for p in open_]
+    w, h = zoom.size
+    lines = []
+    for y in range(min(ys), max(ys) + 1):
+        rows = [""] * h
+        for x in range(min(xs), max(xs) + 1):
+            pos = Position(x, y)
+            tile = tiles.get(pos)
+            if tile is not None:
+                art = tile_art(tile.kind, tile.rotation, zoom, glyphs)
+                grid = compose_tile(art, figures=figures.get(pos, ()), glyphs=glyphs)
+            else:
+                grid = compose_empty(w, h, open=pos in open_, glyphs=glyphs)
+            for r in range(h):
+                rows[r] += "".join(ch for ch, _ in grid[r])
+        lines.extend(rows)
+    return "\n".join(line.rstrip() for line in lines)

@@ -1,0 +1,128 @@
+"""Provides the final-scoring screen and the "if the game ended now" projection: each seat's points
+by feature kind, during the game and at the end, and the winner (HiG "Final scoring")."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from carcnet.engine import Game, Phase
+from carcnet.engine.state import CATEGORIES
+from carcnet.tui.widgets.palette import seat_style
+
+__all__ = ["FinalScreen", "ProjectionScreen", "score_table"]
+
+_LABELS = {"road": "Roads", "city": "Cities", "cloister": "Cloisters", "garden": "Gardens", "field": "Farms"}
+
+
+def score_table(
+    names: list[str], colours: list[str], breakdown: list[dict[str, list[int]]], totals: list[int],
+    winners: tuple[int, ...],
+) -> Table:
+    """A table: one row per seat (best first), one column per feature kind with "in play + final"."""
+    shown = [c for c in CATEGORIES if any(sum(b[c]) for b in breakdown)] or ["road", "city", "cloister", "field"]
+    table = Table(expand=False, header_style="bold", pad_edge=False)
+    table.add_column("")
+    table.add_column("Player")
+    for c in shown:
+        table.add_column(_LABELS[c], justify="right")
+    table.add_column("Total", justify="right", style="bold")
+    for seat in sorted(range(len(names)), key=lambda s: (-totals[s], s)):
+        cells = []
+        for c in shown:
+            during, final = breakdown[seat][c]
+            cell = Text(str(during))
+            if final:
+                cell.append(f" + {final}", style="italic")
+            cells.append(cell)
+        mark = "★" if seat in winners else ""
+        table.add_row(mark, Text(names[seat], style=seat_style(colours[seat])), *cells, str(totals[seat]))
+    table.caption = "a + b: a points during the game, b in the final scoring"
+    return table
+
+
+class FinalScreen(ModalScreen[None]):
+    """The final scores with each seat's breakdown and the winner(s). Escape shows the board again;
+    Enter or ``m`` goes back to the menu."""
+
+    DEFAULT_CSS = """
+    FinalScreen { align: center middle; }
+    FinalScreen > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
+                             border: thick $accent; background: $surface; }
+    FinalScreen Static { width: 100%; height: auto; }
+    FinalScreen #winner { text-style: bold; margin-bottom: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "board", "Look at the board"),
+        Binding("enter,m", "menu", "Menu"),
+    ]
+    """Escape: back to the final board; Enter or m: the menu."""
+
+    def __init__(self, game: Game, names: list[str], colours: list[str]) -> None:
+        super().__init__()
+        self.game = game
+        self.names = names
+        self.colours = colours
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        winners = " and ".join(self.names[s] for s in game.winners)
+        verb = "win" if len(game.winners) > 1 else "wins"
+        with Vertical():
+            yield Static(Text(f"{winners} {verb} with {max(game.scores)} points!"), id="winner")
+            yield Static(score_table(self.names, self.colours, game.breakdown, game.scores, game.winners),
+                         id="table")
+        yield Footer()
+
+    def action_board(self) -> None:
+        self.dismiss(None)
+
+    def action_menu(self) -> None:
+        self.dismiss(None)
+        from carcnet.tui.screens.game import GameScreen
+
+        if isinstance(self.app.screen, GameScreen):
+            self.app.screen.action_leave()
+
+
+class ProjectionScreen(ModalScreen[None]):
+    """What each seat would score if the game ended now: the current score plus the final scoring of
+    every incomplete feature and farm (``Game.projected_final``)."""
+
+    DEFAULT_CSS = """
+    ProjectionScreen { align: center middle; }
+    ProjectionScreen > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
+                                  border: thick $accent; background: $surface; }
+    ProjectionScreen Static { width: 100%; height: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,p,enter", "close", "Close")]
+    """Escape, p or Enter closes."""
+
+    def __init__(self, game: Game, names: list[str], colours: list[str]) -> None:
+        super().__init__()
+        self.game = game
+        self.names = names
+        self.colours = colours
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        totals, _events = game.projected_final()
+        best = max(totals)
+        leaders = tuple(s for s in range(game.players) if totals[s] == best)
+        title = "Final scores" if game.phase is Phase.GAME_OVER else "If the game ended now"
+        with Vertical():
+            yield Static(Text(title, style="bold"))
+            yield Static(score_table(self.names, self.colours, game.projected_breakdown(), totals, leaders))
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,77 @@
+"""Provides the help screen (``?``): how to play a turn and every key."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Markdown
+
+__all__ = ["HELP_TEXT", "HelpScreen"]
+
+HELP_TEXT = """\
+# How to play
+
+Each turn the player **places the drawn tile** so that it touches the board along a side and every
+touching side matches (city to city, road to road, field to field); then may **deploy one meeple** on
+a segment of that tile whose road, city, cloister or farm holds no meeple yet; then completed roads,
+cities and cloisters score and their meeples come back. Farmers stay until the end.
+
+## Placing the tile
+
+| key | does |
+| --- | --- |
+| Tab / Shift+Tab | next / previous position where the tile fits, nearest first |
+| arrows, h j k l | move the cursor (the view follows); drag with the mouse to pan |
+| r | turn the tile to its next legal rotation there |
+| Enter, click | place it |
+| z, + / - | detailed or overview zoom |
+| c | centre on the cursor; again: on the start tile |
+
+## Deploying a meeple
+
+The free spots of the placed tile are numbered; the feature of the selected spot is highlighted.
+
+| key | does |
+| --- | --- |
+| 1 – 9 | deploy on that spot |
+| Tab | select the next spot; Enter deploys on it |
+| 0, Space | no meeple this turn |
+
+## Anywhere in a game
+
+| key | does |
+| --- | --- |
+| p | the scores if the game ended now, with their breakdown |
+| ? | this help |
+| q | back to the menu: the game is saved after every move and can be resumed |
+| Ctrl+P | the command palette |
+
+Scoring: a completed road scores 1 per tile, a city 2 per tile and 2 per pennant, a cloister 9.
+At the end an incomplete road scores 1 per tile, a city 1 per tile and pennant, a cloister 1 plus
+1 per neighbour, and each farm's majority owner 3 per completed city it borders.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules in brief and every key."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 90; max-width: 100%; height: 90%; border: thick $accent;
+                                  background: $surface; padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "close", "Close")]
+    """Escape, ? or q closes."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Markdown(HELP_TEXT)
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

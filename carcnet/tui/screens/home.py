@@ -1,0 +1,86 @@
+"""Provides the home screen: new local game, resume, replay, the LAN entries, help and quit."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+__all__ = ["HomeScreen"]
+
+TITLE = r"""
+  ___ __ _ _ __ ___ _ __   ___| |_
+ / __/ _` | '__/ __| '_ \ / _ \ __|
+| (_| (_| | | | (__| | | |  __/ |_
+ \___\__,_|_|  \___|_| |_|\___|\__|
+"""
+
+
+class HomeScreen(Screen[None]):
+    """The first screen. Each entry opens its screen; the LAN entries wait for LAN play."""
+
+    DEFAULT_CSS = """
+    HomeScreen { align: center middle; }
+    HomeScreen > Vertical { width: 60; height: auto; }
+    HomeScreen #title { color: $accent; text-style: bold; content-align: center middle; width: 100%; }
+    HomeScreen #tagline { width: 100%; content-align: center middle; color: $text-muted; margin-bottom: 1; }
+    HomeScreen OptionList { height: auto; max-height: 16; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "open('new')", "New game"),
+        Binding("r", "open('resume')", "Resume"),
+        Binding("question_mark", "open('help')", "Help", key_display="?"),
+        Binding("q", "open('quit')", "Quit"),
+    ]
+    """Shortcuts for the entries: n new game, r resume, ? help, q quit."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(TITLE, id="title")
+            yield Static("Carcassonne for the terminal", id="tagline")
+            yield OptionList(
+                Option("New local game: people and bots at this terminal", id="new"),
+                Option("Resume a saved game", id="resume"),
+                Option("Replay a finished game", id="replay"),
+                None,
+                Option("Host a LAN game (coming with LAN play)", id="host", disabled=True),
+                Option("Join a LAN game (coming with LAN play)", id="join", disabled=True),
+                Option("Spectate a LAN game (coming with LAN play)", id="spectate", disabled=True),
+                None,
+                Option("Help", id="help"),
+                Option("Quit", id="quit"),
+                id="menu",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.action_open(event.option.id)
+
+    def action_open(self, entry: str) -> None:
+        app = self.app
+        if entry == "new":
+            from carcnet.tui.screens.setup import NewGameScreen
+
+            app.push_screen(NewGameScreen())
+        elif entry in ("resume", "replay"):
+            from carcnet.tui.screens.saved import SavedGamesScreen
+
+            app.push_screen(SavedGamesScreen(entry))
+        elif entry == "help":
+            from carcnet.tui.screens.help import HelpScreen
+
+            app.push_screen(HelpScreen())
+        elif entry == "quit":
+            app.exit()

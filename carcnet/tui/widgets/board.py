@@ -1,0 +1,809 @@
+"""Provides the board widget: the tiles, the cursor, the drawn tile's ghost, figures and deploy spots.
+
+:class:`BoardView` is a Line API widget (a :class:`~textual.scroll_view.ScrollView` with
+``render_line``). It reads a :class:`~carcnet.engine.Game` and never changes it: choices leave as
+messages (:class:`BoardView.PlacementChosen`, :class:`BoardView.DeployChosen`) for the screen to turn
+into moves. Call :meth:`BoardView.refresh_game` after the game changes.
+
+Drawing is split in two: :mod:`carcnet.tui.render` draws each tile into cells (plain data, cached per
+design, rotation and zoom); this module styles them into strips, cached per *look* of a position
+(design, rotation, decorations, cursor), so a cursor move re-renders two tiles and rebuilds lines from
+cached pieces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.color import Color
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import var
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from carcnet.engine import Game, Phase, Position, tile_kind
+from carcnet.tui.render import (
+    ROLE_LETTERS,
+    UNICODE_GLYPHS,
+    Glyphs,
+    Mode,
+    Paint,
+    Role,
+    Zoom,
+    compose_empty,
+    compose_tile,
+    figure_role,
+    tile_art,
+)
+
+if TYPE_CHECKING:
+    from carcnet.engine import PlacedTile
+
+__all__ = ["DEFAULT_COLOURS", "BoardView"]
+
+#: Seat colours used when none are given, in seat order (the HiG colours, a sixth from the Big Box).
+DEFAULT_COLOURS = ("red", "blue", "yellow", "green", "black", "grey")
+
+#: How the usual colour names look on the board (other names go through Textual's colour parser).
+_NAMED = {
+    "red": "#e0383b",
+    "blue": "#3a7bff",
+    "yellow": "#f2d027",
+    "green": "#3fcf5a",
+    "black": "#1a1a1a",
+    "grey": "#9a9a9a",
+    "gray": "#9a9a9a",
+    "white": "#f4f4f4",
+    "pink": "#ff7eb6",
+    "purple": "#a05cff",
+    "orange": "#ff8c1a",
+}
+
+# terrain: (foreground, background at parity 0, background at parity 1)
+_TERRAIN = {
+    Role.FIELD: ("#8fc26a", "#3d6e2b", "#386828"),
+    Role.ROAD: ("#f6efd9", "#3d6e2b", "#386828"),
+    Role.JUNCTION: ("#f6efd9", "#3d6e2b", "#386828"),
+    Role.CITY: ("#6e5232", "#b08d5c", "#a98656"),
+    Role.PENNANT: ("#ffffff", "#2d5fc4", "#2d5fc4"),
+    Role.CLOISTER: ("#f0503c", "#3d6e2b", "#386828"),
+    Role.GARDEN: ("#ffb3de", "#3d6e2b", "#386828"),
+    Role.RIVER: ("#d3ecff", "#2e6fb0", "#2b69a8"),
+}
+_GHOST_TINT = Color.parse("#a0a8ff")
+_HIGHLIGHT = Color.parse("#ffd24a")
+_CURSOR = "#ffff3a"
+_SPOT = Style(color="#000000", bgcolor="#ffd24a", bold=True)
+_CHOSEN = Style(color="#000000", bgcolor="#ffffff", bold=True)
+_OPEN = ("#b8e68a", "#24361f", "#20311c")
+_EMPTY_BG = "#0f130f"
+
+_CACHE_LIMIT = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """What the board shows apart from the cursor, recomputed by :meth:`BoardView.refresh_game`."""
+
+    tiles: dict[Position, PlacedTile]
+    open: dict[Position, tuple[int, ...]]  # where the drawn tile fits -> its distinct legal rotations
+    figures: dict[Position, tuple[tuple[int, int, str], ...]]
+    marks: dict[Position, int]
+    drawn: str | None
+    placed: Position | None
+    spots: tuple[int, ...]  # deploy spots (segments of the placed tile), numbered from 1
+    bounds: tuple[int, int, int, int]  # min x, min y, max x, max y of the tiles and the frontier
+
+
+class BoardView(ScrollView, can_focus=True):
+    """The board: pan, zoom, choose where the drawn tile goes, and where a meeple goes.
+
+    Lifecycle: construct with a game; mount; after every change to the game call
+    :meth:`refresh_game`. In ``Phase.PLACE_TILE`` the positions where the drawn tile fits are shaded,
+    and the drawn tile's ghost follows the cursor where it fits; Enter or a click posts
+    :class:`PlacementChosen`. In ``Phase.DEPLOY`` the legal spots of the placed tile are numbered,
+    the feature of the selected spot is highlighted, and a digit, Enter or a click posts
+    :class:`DeployChosen` (Space or 0 posts a skip). Set :attr:`interactive` to False while another
+    seat is to move: the board then only shows.
+
+    Args:
+        game: The game to show (read only).
+        colours: Seat colours in seat order (names such as ``"red"`` or ``#rrggbb``).
+        glyphs: The glyph set (:data:`~carcnet.tui.render.ASCII_GLYPHS` for plain terminals).
+        zoom: The initial zoom.
+        interactive: Whether the local player is to move.
+        name: The widget's name.
+        id: The widget's id.
+        classes: CSS classes.
+    """
+
+    DEFAULT_CSS = """
+    BoardView {
+        background: #0f130f;
+        scrollbar-size: 0 0;
+    }
+    BoardView:focus {
+        background-tint: transparent;
+    }
+    """
+    """Dark ground around the tiles; no scrollbars (the board pans by keys and mouse drag)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "move(0,-1)", "Move", group=Binding.Group("Move", compact=True), key_display="↑"),
+        Binding("down,j", "move(0,1)", "Move", group=Binding.Group("Move", compact=True), key_display="↓"),
+        Binding("left,h", "move(-1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="←"),
+        Binding("right,l", "move(1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="→"),
+        Binding("tab", "cycle(1)", "Next", tooltip="Next position (nearest first) or next meeple spot"),
+        Binding("shift+tab", "cycle(-1)", "Previous", show=False),
+        Binding("r", "rotate", "Rotate", tooltip="Turn the drawn tile to its next legal rotation"),
+        Binding("enter", "place", "Place", tooltip="Place the drawn tile at the cursor"),
+        Binding("enter", "deploy_selected", "Deploy", tooltip="Deploy on the selected spot (skip if none)"),
+        Binding("1", "deploy(1)", "Spot", key_display="1-9", tooltip="Deploy a meeple on spot N"),
+        *(Binding(str(n), f"deploy({n})", f"Deploy {n}", show=False) for n in range(2, 10)),
+        Binding("0,space", "skip", "Skip", key_display="0", tooltip="Deploy no meeple"),
+        Binding("z", "toggle_zoom", "Zoom", tooltip="Switch between the detailed and overview zoom"),
+        Binding("plus,equals_sign", "zoom(1)", "Zoom in", show=False),
+        Binding("minus", "zoom(-1)", "Zoom out", show=False),
+        Binding("c", "centre", "Centre", tooltip="Centre on the cursor; again: on the start tile"),
+    ]
+    """Arrows/hjkl move the cursor (the view follows); Tab/Shift+Tab cycle the positions where the
+    tile fits, nearest the cursor first (while deploying: the meeple spots); ``r`` turns the drawn
+    tile through its legal rotations; Enter places or deploys; 1–9 deploy on a numbered spot, 0 or
+    Space skip; ``z`` / ``+`` / ``-`` zoom; ``c`` centres on the cursor, then on the start tile."""
+
+    cursor: var[Position] = var(Position(0, 0), always_update=False)
+    """The position under the cursor."""
+    rotation: var[int] = var(0)
+    """Rotation of the drawn tile's ghost at the cursor (a legal one where the tile fits there)."""
+    zoom: var[Zoom] = var(Zoom.DETAILED)
+    """How large tiles are drawn."""
+    spot: var[int] = var(0)
+    """While deploying: index of the selected spot in the numbered spots (0 is spot 1)."""
+    interactive: var[bool] = var(True)
+    """Whether the local player is to move: shows placements and spots, and posts choices."""
+
+    @dataclass
+    class PlacementChosen(Message):
+        """Posted when the player chooses where the drawn tile goes (Enter, or a click on a shaded
+        position). The board does not change the game: the screen submits the move."""
+
+        position: Position
+        """Where the tile goes."""
+        rotation: int
+        """Clockwise quarter turns (one of the legal rotations there)."""
+        board: BoardView | None = field(default=None, repr=False, compare=False)
+        """The board that posted it."""
+
+        @property
+        def control(self) -> BoardView | None:
+            """The board that posted it (for ``@on`` selectors)."""
+            return self.board
+
+    @dataclass
+    class DeployChosen(Message):
+        """Posted when the player chooses a meeple spot (a digit, Enter or a click), or none (0,
+        Space, or Enter when no spot is legal)."""
+
+        segment: int | None
+        """Segment of the placed tile to deploy on, or None to skip."""
+        board: BoardView | None = field(default=None, repr=False, compare=False)
+        """The board that posted it."""
+
+        @property
+        def control(self) -> BoardView | None:
+            """The board that posted it (for ``@on`` selectors)."""
+            return self.board
+
+    @dataclass
+    class CursorMoved(Message):
+        """Posted when the cursor moves or the ghost turns (for a status line or tile preview)."""
+
+        position: Position
+        """The position under the cursor."""
+        rotation: int | None
+        """The ghost's rotation when the drawn tile fits there, else None."""
+        board: BoardView | None = field(default=None, repr=False, compare=False)
+        """The board that posted it."""
+
+        @property
+        def control(self) -> BoardView | None:
+            """The board that posted it (for ``@on`` selectors)."""
+            return self.board
+
+    def __init__(
+        self,
+        game: Game,
+        colours: tuple[str, ...] | list[str] = DEFAULT_COLOURS,
+        *,
+        glyphs: Glyphs = UNICODE_GLYPHS,
+        zoom: Zoom = Zoom.DETAILED,
+        interactive: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._game = game
+        self._colours = tuple(_hex(c) for c in colours)
+        self._glyphs = glyphs
+        self._styles_cache_: dict[Paint, Style] = {}
+        self._pieces: dict[tuple, tuple[tuple[Segment, ...], ...]] = {}
+        self._looks: dict[Position, tuple] = {}
+        self._lines: dict[int, dict[tuple[int, int], Strip]] = {}  # virtual row -> (scroll x, width) -> line
+        self._origin = (0, 0)
+        self._cycle: tuple[list[Position], int] | None = None
+        self._cycle_at: Position | None = None
+        self._highlight: dict[Position, frozenset[int]] = {}
+        self._drag: tuple[int, int, float, float] | None = None
+        self._dragged = False
+        self._centred = False
+        self._view = self._read(game)
+        self.set_reactive(BoardView.zoom, zoom)
+        self.set_reactive(BoardView.interactive, interactive)
+        start = self._view.placed or Position(0, 0)
+        self.set_reactive(BoardView.cursor, start)
+        self.set_reactive(BoardView.rotation, self._rotation_for(start, 0))
+        self._update_highlight()
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def game(self) -> Game:
+        """The game shown."""
+        return self._game
+
+    @property
+    def spots(self) -> tuple[int, ...]:
+        """While deploying: the segments of the placed tile a meeple may go on, as numbered (spot 1
+        first); empty otherwise."""
+        return self._view.spots if self.interactive else ()
+
+    @property
+    def open_positions(self) -> dict[Position, tuple[int, ...]]:
+        """Where the drawn tile fits, with its distinct legal rotations there (empty when not placing)."""
+        return dict(self._view.open) if self.interactive else {}
+
+    @property
+    def camera(self) -> Position:
+        """The position at the centre of the view."""
+        tw, th = self.zoom.size
+        x = int(self.scroll_x + self.size.width / 2) // tw + self._origin[0]
+        y = int(self.scroll_y + self.size.height / 2) // th + self._origin[1]
+        return Position(x, y)
+
+    def refresh_game(self, game: Game | None = None) -> None:
+        """Re-reads the game (or shows *game* instead) after it changed, and redraws.
+
+        While deploying, the cursor goes to the placed tile; the selected spot goes back to spot 1.
+        """
+        if game is not None:
+            self._game = game
+        old = self._view
+        self._view = self._read(self._game)
+        self._cycle = None
+        self._forget_all()
+        self._layout()
+        if self._view.placed is not None and self._view.placed != old.placed:
+            self.set_reactive(BoardView.cursor, self._view.placed)
+            self.set_reactive(BoardView.spot, 0)
+            self._follow()
+        self.set_reactive(BoardView.rotation, self._rotation_for(self.cursor, self.rotation))
+        self._update_highlight()
+        self.refresh()
+        self.refresh_bindings()
+        self._post_cursor()
+
+    def centre_on(self, position: Position) -> None:
+        """Scrolls so that *position* is in the middle of the view (as far as the board allows)."""
+        tw, th = self.zoom.size
+        x = (position.x - self._origin[0]) * tw + tw // 2 - self.size.width // 2
+        y = (position.y - self._origin[1]) * th + th // 2 - self.size.height // 2
+        self._scroll(x, y)
+
+    def position_at(self, col: int, row: int) -> Position:
+        """The board position under the widget's content cell *col*, *row*."""
+        tw, th = self.zoom.size
+        return Position(
+            (int(self.scroll_x) + col) // tw + self._origin[0],
+            (int(self.scroll_y) + row) // th + self._origin[1],
+        )
+
+    def tile_region(self, position: Position) -> Region:
+        """Where *position* is drawn, in the widget's content coordinates (may lie outside the view)."""
+        tw, th = self.zoom.size
+        return Region(
+            (position.x - self._origin[0]) * tw - int(self.scroll_x),
+            (position.y - self._origin[1]) * th - int(self.scroll_y),
+            tw,
+            th,
+        )
+
+    # ------------------------------------------------------------------ reading the game
+
+    def _read(self, game: Game) -> _View:
+        tiles = {t.position: t for t in game.board.tiles.values()}
+        open_: dict[Position, tuple[int, ...]] = {}
+        if game.phase is Phase.PLACE_TILE:
+            open_ = {p.position: p.rotations for p in game.legal_placements()}
+        figures: dict[Position, list[tuple[int, int, str]]] = {}
+        for seat, figure, position, segment in game.figures():
+            kind = tiles[position].variant.segments[segment].kind
+            figures.setdefault(position, []).append((segment, seat, ROLE_LETTERS[figure_role(kind, figure)]))
+        marks = {p: seat for seat, p in enumerate(game.last_placed) if p is not None}
+        placed = game.placed
+        spots = tuple(m.segment for m in game.deploy_options()) if placed is not None else ()
+        xs = [p.x for p in tiles]
+        ys = [p.y for p in tiles]
+        bounds = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
+        return _View(
+            tiles,
+            open_,
+            {p: tuple(f) for p, f in figures.items()},
+            marks,
+            game.drawn,
+            placed,
+            spots,
+            bounds,
+        )
+
+    def _rotation_for(self, position: Position, wanted: int) -> int:
+        """*wanted* if the drawn tile fits at *position* that way, else its first legal rotation there."""
+        rotations = self._view.open.get(position)
+        if not rotations or wanted in rotations:
+            return wanted
+        return rotations[0]
+
+    def _update_highlight(self) -> None:
+        """Works out the feature of the selected deploy spot, by position."""
+        self._highlight = {}
+        spots = self.spots
+        placed = self._view.placed
+        if not spots or placed is None:
+            return
+        segment = spots[min(self.spot, len(spots) - 1)]
+        by_position: dict[Position, set[int]] = {}
+        for position, seg in self._game.feature_segments(placed, segment):
+            by_position.setdefault(position, set()).add(seg)
+        self._highlight = {p: frozenset(s) for p, s in by_position.items()}
+
+    # ------------------------------------------------------------------ geometry and camera
+
+    def _layout(self) -> None:
+        """Sets the virtual size: the board plus a margin of a view, so any position can be centred."""
+        tw, th = self.zoom.size
+        width, height = self.size
+        min_x, min_y, max_x, max_y = self._view.bounds
+        mx = width // tw // 2 + 2
+        my = height // th // 2 + 2
+        origin = (min_x - mx, min_y - my)
+        dx = (self._origin[0] - origin[0]) * tw
+        dy = (self._origin[1] - origin[1]) * th
+        if origin != self._origin:
+            self._lines.clear()
+        self._origin = origin
+        self.virtual_size = Size((max_x - min_x + 1 + 2 * mx) * tw, (max_y - min_y + 1 + 2 * my) * th)
+        if (dx or dy) and self._centred:
+            self._scroll(self.scroll_x + dx, self.scroll_y + dy)
+
+    def _scroll(self, x: float, y: float) -> None:
+        """Scrolls at once (no animation), whether or not scrollbars are shown."""
+        self.scroll_to(x, y, animate=False, force=True)
+
+    def _follow(self) -> None:
+        """Scrolls as little as needed to keep the cursor in view, a tile clear of the edge if it fits."""
+        if not self.size:
+            return
+        tw, th = self.zoom.size
+        width, height = self.size
+        region = self.tile_region(self.cursor)
+        mx = tw if width >= 3 * tw else 0
+        my = th if height >= 3 * th else 0
+        x, y = self.scroll_x, self.scroll_y
+        if region.x - mx < 0:
+            x += region.x - mx
+        elif region.right + mx > width:
+            x += region.right + mx - width
+        if region.y - my < 0:
+            y += region.y - my
+        elif region.bottom + my > height:
+            y += region.bottom + my - height
+        if (x, y) != (self.scroll_x, self.scroll_y):
+            self._scroll(x, y)
+
+    def _in_bounds(self, position: Position) -> Position:
+        min_x, min_y, max_x, max_y = self._view.bounds
+        return Position(min(max(position.x, min_x), max_x), min(max(position.y, min_y), max_y))
+
+    # ------------------------------------------------------------------ events
+
+    def on_resize(self, event: events.Resize) -> None:
+        centre = self.cursor if not self._centred else self.camera
+        self._layout()
+        self.centre_on(centre)
+        self._centred = True
+
+    def watch_cursor(self, old: Position, new: Position) -> None:
+        self.set_reactive(BoardView.rotation, self._rotation_for(new, self.rotation))
+        self._forget(old, new)
+        self.refresh(self.tile_region(old), self.tile_region(new))
+        self._follow()
+        self._post_cursor()
+
+    def watch_rotation(self, old: int, new: int) -> None:
+        self._forget(self.cursor)
+        self.refresh(self.tile_region(self.cursor))
+        self._post_cursor()
+
+    def watch_zoom(self, old: Zoom, new: Zoom) -> None:
+        self._forget_all()
+        self._layout()
+        self.centre_on(self.cursor)
+        self.refresh()
+
+    def watch_spot(self, old: int, new: int) -> None:
+        self._update_highlight()
+        self._forget_all()
+        self.refresh()
+
+    def watch_interactive(self, old: bool, new: bool) -> None:
+        self._update_highlight()
+        self._forget_all()
+        self.refresh()
+        self.refresh_bindings()
+
+    def _post_cursor(self) -> None:
+        rotation = self.rotation if self.cursor in self.open_positions else None
+        self.post_message(self.CursorMoved(self.cursor, rotation, self))
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        if event.button == 1:
+            self._drag = (event.screen_x, event.screen_y, self.scroll_x, self.scroll_y)
+            self._dragged = False
+            self.capture_mouse()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if self._drag is not None and event.button == 1:
+            sx, sy, scroll_x, scroll_y = self._drag
+            dx, dy = event.screen_x - sx, event.screen_y - sy
+            if dx or dy:
+                self._dragged = True
+                self._scroll(scroll_x - dx, scroll_y - dy)
+        elif self._drag is None and self.spots:
+            hit = self._spot_at(event)
+            if hit is not None:
+                self.spot = self.spots.index(hit)
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        if self._drag is not None:
+            self._drag = None
+            self.release_mouse()
+
+    def on_click(self, event: events.Click) -> None:
+        if self._dragged:
+            self._dragged = False
+            return
+        offset = event.get_content_offset(self)
+        if offset is None or event.button != 1:
+            return
+        position = self.position_at(offset.x, offset.y)
+        if self.spots:
+            hit = self._spot_at(event)
+            if hit is not None:
+                self.spot = self.spots.index(hit)
+                self.post_message(self.DeployChosen(hit, self))
+                return
+        self.cursor = self._in_bounds(position)
+        if position in self.open_positions:
+            self.post_message(self.PlacementChosen(position, self.rotation, self))
+
+    def _spot_at(self, event: events.MouseEvent) -> int | None:
+        """The deploy spot (segment) under the mouse: its number, or a cell of its segment."""
+        offset = event.get_content_offset(self)
+        placed = self._view.placed
+        if offset is None or placed is None:
+            return None
+        if self.position_at(offset.x, offset.y) != placed:
+            return None
+        region = self.tile_region(placed)
+        col, row = offset.x - region.x, offset.y - region.y
+        tile = self._view.tiles[placed]
+        art = tile_art(tile.kind, tile.rotation, self.zoom, self._glyphs)
+        for segment in self.spots:
+            if art.anchors[segment] == (col, row):
+                return segment
+        segment = art.cell(col, row).segment
+        return segment if segment in self.spots else None
+
+    # ------------------------------------------------------------------ actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Shows only the keys that do something in the current phase."""
+        placing = self.interactive and bool(self._view.open)
+        deploying = self.interactive and self._view.placed is not None
+        if action == "rotate":
+            return placing
+        if action in ("deploy", "skip"):
+            return deploying
+        if action == "place":
+            return placing
+        if action == "deploy_selected":
+            return deploying
+        if action == "cycle":
+            return placing or deploying
+        return True
+
+    def action_move(self, dx: int, dy: int) -> None:
+        """Moves the cursor one position."""
+        self.cursor = self._in_bounds(Position(self.cursor.x + dx, self.cursor.y + dy))
+
+    def action_cycle(self, step: int) -> None:
+        """Next (*step* 1) or previous (-1) position where the tile fits, nearest the cursor first;
+        while deploying, the next or previous meeple spot."""
+        spots = self.spots
+        if spots:
+            self.spot = (self.spot + step) % len(spots)
+            return
+        open_ = self.open_positions
+        if not open_:
+            self.app.bell()
+            return
+        if self._cycle is None or self._cycle_at != self.cursor:
+            origin = self.cursor
+            order = sorted(open_, key=lambda p: ((p.x - origin.x) ** 2 + (p.y - origin.y) ** 2, p.y, p.x))
+            self._cycle = (order, order.index(origin) if origin in open_ else -1)
+        order, index = self._cycle
+        index = len(order) - 1 if index < 0 and step < 0 else (index + step) % len(order)
+        self._cycle = (order, index)
+        self._cycle_at = order[index]
+        self.cursor = order[index]
+
+    def action_rotate(self) -> None:
+        """Turns the ghost to the next legal rotation at the cursor (clockwise)."""
+        rotations = self.open_positions.get(self.cursor)
+        if not rotations or len(rotations) == 1:
+            self.app.bell()
+            return
+        later = [r for r in rotations if r > self.rotation]
+        self.rotation = later[0] if later else rotations[0]
+
+    def action_place(self) -> None:
+        """Places the drawn tile at the cursor with the ghost's rotation (if it fits there)."""
+        if self.cursor in self.open_positions:
+            self.post_message(self.PlacementChosen(self.cursor, self.rotation, self))
+        else:
+            self.app.bell()
+
+    def action_deploy_selected(self) -> None:
+        """Deploys on the selected spot, or skips when no spot is legal."""
+        if self._view.placed is not None and self.interactive:
+            spots = self.spots
+            self.post_message(self.DeployChosen(spots[self.spot] if spots else None, self))
+
+    def action_deploy(self, number: int) -> None:
+        """Deploys on spot *number* (1-based)."""
+        spots = self.spots
+        if 1 <= number <= len(spots):
+            self.spot = number - 1
+            self.post_message(self.DeployChosen(spots[number - 1], self))
+        else:
+            self.app.bell()
+
+    def action_skip(self) -> None:
+        """Deploys no meeple."""
+        if self._view.placed is not None and self.interactive:
+            self.post_message(self.DeployChosen(None, self))
+
+    def action_toggle_zoom(self) -> None:
+        """Switches between the detailed and the overview zoom."""
+        self.zoom = Zoom.OVERVIEW if self.zoom is Zoom.DETAILED else Zoom.DETAILED
+
+    def action_zoom(self, step: int) -> None:
+        """Zooms in (*step* 1) or out (-1)."""
+        self.zoom = Zoom(min(max(self.zoom + step, min(Zoom)), max(Zoom)))
+
+    def action_centre(self) -> None:
+        """Centres the view on the cursor; if it already is, moves the cursor to the start tile."""
+        if self.camera == self.cursor and self.cursor != Position(0, 0):
+            self.cursor = Position(0, 0)
+        self.centre_on(self.cursor)
+
+    # ------------------------------------------------------------------ drawing
+
+    def render_line(self, y: int) -> Strip:
+        """One row of the view, assembled from cached tile pieces (and cached itself until a tile
+        on it changes, so vertical scrolling reuses lines)."""
+        width = self.size.width
+        scroll_x, scroll_y = self.scroll_offset
+        vy = scroll_y + y
+        lines = self._lines.get(vy)
+        if lines is None or len(lines) > 8:  # a few horizontal offsets per row (a drag makes many)
+            lines = self._lines[vy] = {}
+        line = lines.get((scroll_x, width))
+        if line is None:
+            line = lines[(scroll_x, width)] = self._build_line(vy, scroll_x, width)
+        return line
+
+    def _build_line(self, vy: int, scroll_x: int, width: int) -> Strip:
+        tw, th = self.zoom.size
+        ty, row = divmod(vy, th)
+        ox, oy = self._origin
+        board_y = oy + ty
+        tx, offset = divmod(scroll_x, tw)
+        segments: list[Segment] = []
+        extend = segments.extend
+        remaining = width
+        if offset:
+            extend(self._cut(Position(ox + tx, board_y), row, offset, min(tw, offset + remaining)))
+            remaining -= tw - offset
+            tx += 1
+        while remaining >= tw:
+            extend(self._piece(Position(ox + tx, board_y))[row])
+            remaining -= tw
+            tx += 1
+        if remaining > 0:
+            extend(self._cut(Position(ox + tx, board_y), row, 0, remaining))
+        return Strip(segments, width)
+
+    def _cut(self, position: Position, row: int, start: int, end: int) -> tuple[Segment, ...]:
+        """Cells *start* to *end* of one row of a position's piece (every glyph is one cell wide)."""
+        out: list[Segment] = []
+        x = 0
+        for segment in self._piece(position)[row]:
+            text = segment.text
+            n = len(text)
+            if x + n > start and x < end:
+                out.append(Segment(text[max(0, start - x) : end - x], segment.style))
+            x += n
+        return tuple(out)
+
+    def _forget(self, *positions: Position) -> None:
+        """Drops what is cached about how *positions* look, and the lines they are on."""
+        th = self.zoom.size[1]
+        oy = self._origin[1]
+        for position in positions:
+            self._looks.pop(position, None)
+            top = (position.y - oy) * th
+            for vy in range(top, top + th):
+                self._lines.pop(vy, None)
+
+    def _forget_all(self) -> None:
+        self._looks.clear()
+        self._lines.clear()
+
+    def _piece(self, position: Position) -> tuple[tuple[Segment, ...], ...]:
+        """The styled rows of one position, from the cache of looks."""
+        look = self._looks.get(position)
+        if look is None:
+            look = self._looks[position] = self._look(position)
+        piece = self._pieces.get(look)
+        if piece is None:
+            if len(self._pieces) > _CACHE_LIMIT:
+                self._pieces.clear()
+            piece = self._pieces[look] = self._draw(look)
+        return piece
+
+    def _look(self, position: Position) -> tuple:
+        """Everything that decides how a position looks, as a hashable key."""
+        view = self._view
+        zoom = self.zoom
+        parity = (position.x + position.y) & 1
+        cursor = position == self.cursor
+        tile = view.tiles.get(position)
+        interactive = self.interactive
+        if tile is not None:
+            deploying = interactive and position == view.placed
+            return (
+                "tile",
+                zoom,
+                tile.kind.letter,
+                tile.rotation,
+                parity,
+                view.figures.get(position, ()),
+                self._highlight.get(position, frozenset()),
+                view.spots if deploying else (),
+                view.spots[min(self.spot, len(view.spots) - 1)] if deploying and view.spots else None,
+                cursor,
+                None if deploying else view.marks.get(position),
+            )
+        fits = interactive and position in view.open
+        if cursor and fits and view.drawn is not None:
+            return ("ghost", zoom, view.drawn, self.rotation, parity)
+        return ("empty", zoom, fits, cursor, parity)
+
+    def _draw(self, look: tuple) -> tuple[tuple[Segment, ...], ...]:
+        glyphs = self._glyphs
+        if look[0] == "tile":
+            _, zoom, letter, rotation, parity, figures, highlight, spots, selected, cursor, mark = look
+            art = tile_art(tile_kind(letter), rotation, zoom, glyphs)
+            grid = compose_tile(
+                art,
+                parity=parity,
+                highlight=highlight,
+                figures=figures,
+                spots=tuple((s, str(i + 1)) for i, s in enumerate(spots)),
+                selected=selected,
+                cursor=cursor,
+                mark=mark,
+                glyphs=glyphs,
+            )
+        elif look[0] == "ghost":
+            _, zoom, letter, rotation, parity = look
+            art = tile_art(tile_kind(letter), rotation, zoom, glyphs)
+            grid = compose_tile(art, parity=parity, ghost=True, cursor=True, glyphs=glyphs)
+        else:
+            _, zoom, fits, cursor, parity = look
+            w, h = zoom.size
+            grid = compose_empty(w, h, open=fits, cursor=cursor, parity=parity, glyphs=glyphs)
+        style = self._style
+        rows = []
+        for row in grid:
+            segments: list[Segment] = []
+            run, paint = row[0]
+            for char, p in row[1:]:
+                if p == paint:
+                    run += char
+                else:
+                    segments.append(Segment(run, style(paint)))
+                    run, paint = char, p
+            segments.append(Segment(run, style(paint)))
+            rows.append(tuple(segments))
+        return tuple(rows)
+
+    def _style(self, paint: Paint) -> Style:
+        style = self._styles_cache_.get(paint)
+        if style is None:
+            style = self._styles_cache_[paint] = self._make_style(paint)
+        return style
+
+    def _make_style(self, paint: Paint) -> Style:
+        layer, role, mode, parity, seat = paint
+        if layer == "empty":
+            return Style(bgcolor=_EMPTY_BG)
+        if layer == "open":
+            return Style(color=_OPEN[0], bgcolor=_OPEN[1 + parity])
+        if layer == "spot":
+            return _SPOT
+        if layer == "chosen":
+            return _CHOSEN
+        if layer in ("meeple", "seat"):
+            colour = Color.parse(self._colour(seat))
+            return Style(color=colour.get_contrast_text(1.0).hex, bgcolor=colour.hex, bold=True)
+        if layer == "cursor" and role < 0:  # on a position without a tile
+            return Style(color=_CURSOR, bgcolor=_OPEN[1 + parity] if seat == -1 else _EMPTY_BG, bold=True)
+        fg, bg = self._terrain(role, mode, parity)
+        if layer == "cursor":
+            return Style(color=_CURSOR, bgcolor=bg, bold=True)
+        if layer == "mark":
+            colour = Color.parse(self._colour(seat))
+            return Style(color=colour.hex, bgcolor=colour.blend(Color(0, 0, 0), 0.55).hex, bold=True)
+        return Style(
+            color=fg,
+            bgcolor=bg,
+            bold=role in (Role.ROAD, Role.PENNANT, Role.CLOISTER) or mode == Mode.HIGHLIGHT,
+        )
+
+    def _terrain(self, role: int, mode: int, parity: int) -> tuple[str, str]:
+        fg, bg0, bg1 = _TERRAIN[Role(role)]
+        bg = bg1 if parity else bg0
+        if mode == Mode.GHOST:
+            fgc, bgc = Color.parse(fg), Color.parse(bg)
+            return fgc.blend(_GHOST_TINT, 0.35).hex, bgc.blend(_GHOST_TINT, 0.45).hex
+        if mode == Mode.HIGHLIGHT:
+            fgc, bgc = Color.parse(fg), Color.parse(bg)
+            return fgc.blend(Color(0, 0, 0), 0.5).hex, bgc.blend(_HIGHLIGHT, 0.7).hex
+        return fg, bg
+
+    def _colour(self, seat: int) -> str:
+        return self._colours[seat % len(self._colours)] if self._colours else "#ffffff"
+
+
+def _hex(name: str) -> str:
+    """A seat colour as ``#rrggbb``."""
+    named = _NAMED.get(name.lower())
+    return named if named is not None else Color.parse(name).hex

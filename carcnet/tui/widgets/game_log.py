@@ -1,0 +1,72 @@
+"""Provides the game log panel: one line per placement and deployment, and one per scoring that
+says why ("Red +8: city, 3 tiles, 1 pennant")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+from carcnet.engine import (
+    Event,
+    GameEnded,
+    MeepleDeployed,
+    PointsScored,
+    TilePlaced,
+    TileSetAside,
+)
+from carcnet.tui.render import figure_role
+
+from .palette import seat_style
+
+__all__ = ["GameLog", "describe_event"]
+
+
+def describe_event(event: Event, names: list[str], colours: list[str]) -> Text | None:
+    """One log line for *event*, or ``None`` for events not worth a line (draws, returns)."""
+    if isinstance(event, TilePlaced):
+        if event.seat is None:
+            return Text(f"Start tile {event.tile} at {event.position}", style="dim")
+        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
+        line.append(f" placed {event.tile} at {event.position}")
+        return line
+    if isinstance(event, MeepleDeployed):
+        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
+        line.append(f" deployed a {figure_role(event.kind, event.figure)} on the {event.kind.label}")
+        return line
+    if isinstance(event, PointsScored):
+        line = Text()
+        for i, seat in enumerate(event.seats):
+            if i:
+                line.append(" and ")
+            line.append(names[seat], style=seat_style(colours[seat]))
+        line.append(f" {event.describe()}", style="bold")
+        if event.final:
+            line.append(" (final)", style="dim")
+        return line
+    if isinstance(event, TileSetAside):
+        return Text(f"Tile {event.tile} fits nowhere: set aside; {names[event.seat]} draws again", style="italic")
+    if isinstance(event, GameEnded):
+        winners = " and ".join(names[s] for s in event.winners)
+        return Text(f"Game over: {winners} {'win' if len(event.winners) > 1 else 'wins'}", style="bold reverse")
+    return None
+
+
+class GameLog(RichLog):
+    """The log panel. :meth:`add` writes the lines of a move's events."""
+
+    DEFAULT_CSS = """
+    GameLog { height: 1fr; border-top: solid $panel-lighten-2; scrollbar-size-vertical: 1; }
+    """
+
+    def __init__(self, names: list[str], colours: list[str], *, id: str | None = None) -> None:
+        super().__init__(wrap=True, markup=False, highlight=False, id=id)
+        self._names = names
+        self._colours = colours
+
+    def add(self, events: Iterable[Event]) -> None:
+        for event in events:
+            line = describe_event(event, self._names, self._colours)
+            if line is not None:
+                self.write(line)

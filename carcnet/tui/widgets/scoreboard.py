@@ -1,0 +1,68 @@
+"""Provides the scoreboard: each seat's colour, name, score and meeples in supply, whose turn it is,
+the tiles left and the drawn tile."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from carcnet.engine import MEEPLES_PER_PLAYER, Game, Phase, tile_kind
+from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, tile_art
+
+from .palette import seat_style
+
+__all__ = ["Scoreboard"]
+
+
+class Scoreboard(Static):
+    """Scores, supplies and turn for every seat, then the drawn tile (turned as the cursor shows it).
+
+    Call :meth:`show` after every change. Reads the game; never changes it.
+    """
+
+    DEFAULT_CSS = """
+    Scoreboard { height: auto; padding: 0 1; }
+    """
+
+    def __init__(self, names: list[str], colours: list[str], *, glyphs: Glyphs = UNICODE_GLYPHS,
+                 id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._names = names
+        self._colours = colours
+        self._glyphs = glyphs
+
+    def show(self, game: Game, rotation: int | None = None, local: set[int] | None = None) -> None:
+        """Redraws from *game*; *rotation* turns the drawn tile preview; *local* marks human seats."""
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=1)
+        table.add_column(ratio=1, no_wrap=True)
+        table.add_column(justify="right")
+        table.add_column(no_wrap=True)
+        over = game.phase is Phase.GAME_OVER
+        for seat, name in enumerate(self._names):
+            style = seat_style(self._colours[seat])
+            turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
+            supply = game.supply[seat]
+            meeples = "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
+            who = Text(name, style=style)
+            if local is not None and seat not in local:
+                who.append(" (bot)", style="dim")
+            table.add_row(Text(turn, style=style), who, Text(str(game.scores[seat]), style="bold"),
+                          Text(meeples, style=style))
+        parts: list[object] = [table]
+        if over:
+            parts.append(Text("\nGame over", style="bold"))
+        else:
+            parts.append(Text(f"\n{game.tiles_left} tiles left", style="dim"))
+            drawn = game.drawn
+            if drawn is not None:
+                art = tile_art(tile_kind(drawn), rotation or 0, Zoom.DETAILED, self._glyphs)
+                parts.append(Text(f"{self._names[game.seat]} draws {drawn}:", style=seat_style(self._colours[game.seat])))
+                parts.append(Text("\n".join(art.lines())))
+            elif game.placed is not None:
+                parts.append(Text(f"{self._names[game.seat]}: deploy or skip", style=seat_style(self._colours[game.seat])))
+        self.update(Group(*parts))
+
+

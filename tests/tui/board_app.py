@@ -1,0 +1,57 @@
+"""A tiny app hosting the board, and the fixed games the board tests and snapshots use."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.app import App, ComposeResult
+from textual.widgets import Footer
+
+from carcnet.bots import RandomBot
+from carcnet.engine import Game, GameSetup, Phase, PlaceTile, Position
+from carcnet.tui.widgets.board import BoardView
+
+
+class BoardApp(App[None]):
+    """The board over a fixed game, with a footer; records the board's choices."""
+
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, game: Game, **board_options: object) -> None:
+        super().__init__()
+        self.game = game
+        self.board_options = board_options
+        self.chosen: list[BoardView.PlacementChosen | BoardView.DeployChosen] = []
+
+    def compose(self) -> ComposeResult:
+        yield BoardView(self.game, ["red", "blue"], id="board", **self.board_options)  # type: ignore[arg-type]
+        yield Footer()
+
+    def on_board_view_placement_chosen(self, message: BoardView.PlacementChosen) -> None:
+        self.chosen.append(message)
+
+    def on_board_view_deploy_chosen(self, message: BoardView.DeployChosen) -> None:
+        self.chosen.append(message)
+
+
+def placing_game() -> Game:
+    """The start tile, with V drawn: it fits W, E and S of the start tile, two ways each."""
+    return Game(GameSetup(players=2, draw_order=("V", "E", "U")))
+
+
+def deploying_game() -> Game:
+    """V placed east of the start tile, its road joining the start tile's road: seat 0 deploys."""
+    game = Game(GameSetup(players=2, draw_order=("V", "E", "U")))
+    game.apply(PlaceTile("V", Position(1, 0), 0))
+    return game
+
+
+def seeded_game(seed: int, moves: int) -> Game:
+    """A random 2-player game (RandomBot, reproducible), stopped after *moves* moves."""
+    game = Game(GameSetup(players=2, seed=seed))
+    bot = RandomBot(seed)
+    while len(game.moves) < moves and game.phase is not Phase.GAME_OVER:
+        game.apply(bot.choose(game))
+    return game

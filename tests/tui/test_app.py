@@ -1,0 +1,153 @@
+"""The whole app driven by key presses (Textual pilot): home screen to final scores, resume, help,
+projection, new-game checks (issue 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from carcnet.engine import Phase
+from carcnet.log import load
+from carcnet.tui.app import CarcnetApp
+from carcnet.tui.screens.final import FinalScreen, ProjectionScreen
+from carcnet.tui.screens.game import GameScreen
+from carcnet.tui.screens.help import HelpScreen
+from carcnet.tui.screens.home import HomeScreen
+from carcnet.tui.screens.saved import SavedGamesScreen
+from carcnet.tui.screens.setup import NewGameScreen
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _until_human(pilot, screen: GameScreen) -> None:
+    """Lets queued bot moves run: pauses (bounded) until a person is to move or the game is over."""
+    for _ in range(50):
+        if not screen.session.is_bot_turn():
+            return
+        await pilot.pause()
+    raise AssertionError("the bots did not finish their turns")
+
+
+async def _human_turn(pilot, screen: GameScreen) -> None:
+    """One human action by keys: Tab + Enter to place at the nearest legal position, then deploy on
+    spot 1 (or skip with 0 when there is none: the screen skips by itself when nothing is legal)."""
+    await _until_human(pilot, screen)
+    game = screen.session.game
+    if game.phase is Phase.PLACE_TILE:
+        await pilot.press("tab", "enter")
+    elif game.phase is Phase.DEPLOY:
+        await pilot.press("1" if game.deploy_options() else "0")
+    await pilot.pause()
+
+
+async def test_a_whole_game_from_the_home_screen_to_the_final_scores(tmp_path):
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("n")  # new local game: seat 1 a person, seat 2 a greedy bot
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        for _ in range(300):  # bounded: 36 human turns of at most 3 presses
+            if isinstance(app.screen, FinalScreen):
+                break
+            await _human_turn(pilot, screen)
+        assert isinstance(app.screen, FinalScreen)
+        game = screen.session.game
+        assert game.phase is Phase.GAME_OVER and len(game.board.tiles) == 72 - len(game.set_aside)
+        # the human seat made its moves by keys: every one of its placements is in the log on disk
+        saved = load(screen.session.path)
+        assert saved.game.digest == game.digest and saved.game.phase is Phase.GAME_OVER
+        turns = len(saved.entries) // 2
+        assert [e.seat for e in saved.entries] == [t % 2 for t in range(turns) for _ in (0, 1)]
+        text = str(app.screen.query_one("#winner").render())
+        assert "wins" in text or "win " in text
+        await pilot.press("escape")  # back to the final board
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_quit_mid_game_and_resume_where_it_stopped(tmp_path):
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=11)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        for _ in range(6):
+            await _human_turn(pilot, screen)
+        await _until_human(pilot, screen)
+        if screen.session.game.phase is Phase.DEPLOY:
+            await pilot.press("0")
+            await _until_human(pilot, screen)
+        assert screen.session.game.phase is Phase.PLACE_TILE
+        await pilot.press("tab", "enter")  # place a tile, then leave while deploying
+        await pilot.pause()
+        before = screen.session.game
+        assert before.phase is Phase.DEPLOY
+        digest, moves, path = before.digest, len(before.moves), screen.session.path
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("r")  # resume
+        await pilot.pause()
+        assert isinstance(app.screen, SavedGamesScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        resumed = app.screen
+        assert isinstance(resumed, GameScreen)
+        game = resumed.session.game
+        assert resumed.session.path == path
+        assert (game.digest, len(game.moves), game.phase) == (digest, moves, Phase.DEPLOY)
+        await pilot.press("0")  # the deploy choice left open is made now
+        await pilot.pause()
+        assert len(resumed.session.game.moves) > moves
+
+
+async def test_help_projection_and_command_palette_entries(tmp_path):
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("p")
+        assert isinstance(app.screen, ProjectionScreen)
+        await pilot.press("escape")
+        titles = [c.title for c in app.get_system_commands(screen)]
+        assert {"Projected scores", "Zoom", "Recentre", "Help", "Back to the menu"} <= set(titles)
+
+
+async def test_new_game_screen_checks_seats(tmp_path):
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        for _ in range(5):
+            await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert len(screen.rows()) == 6
+        assert "at most 6" in str(screen.query_one("#error").render())
+        for _ in range(6):
+            await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert len(screen.rows()) == 2
+        assert "at least 2" in str(screen.query_one("#error").render())
+        screen.rows()[1].query_one(".name").value = "Red"  # same name as seat 1
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert "same name" in str(screen.query_one("#error").render())

@@ -1,0 +1,331 @@
+"""Tile pictures (carcnet.tui.render): drawn from the segment data, for every design, rotation and zoom.
+
+No Textual here: render.py is pure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import unicodedata
+
+import pytest
+
+from carcnet.engine import (
+    BASE_DESIGNS,
+    Game,
+    GameSetup,
+    HalfSide,
+    PlaceTile,
+    Position,
+    Segment,
+    SegmentKind,
+    Side,
+    Terrain,
+    TileKind,
+    tile_kind,
+)
+from carcnet.tui import render
+from carcnet.tui.render import (
+    ASCII_GLYPHS,
+    UNICODE_GLYPHS,
+    Mode,
+    Role,
+    Zoom,
+    board_text,
+    compose_empty,
+    compose_tile,
+    figure_role,
+    tile_art,
+)
+
+SIZES = [Zoom.DETAILED.size, Zoom.OVERVIEW.size, (13, 7)]  # the two zooms, and one more to show it is generic
+ROLES_OF_KIND = {
+    SegmentKind.CITY: {Role.CITY, Role.PENNANT},
+    SegmentKind.ROAD: {Role.ROAD},
+    SegmentKind.FIELD: {Role.FIELD},
+    SegmentKind.CLOISTER: {Role.CLOISTER},
+    SegmentKind.GARDEN: {Role.GARDEN},
+    SegmentKind.RIVER: {Role.RIVER},
+}
+ROLE_OF_TERRAIN = {
+    Terrain.CITY: Role.CITY,
+    Terrain.ROAD: Role.ROAD,
+    Terrain.FIELD: Role.FIELD,
+    Terrain.RIVER: Role.RIVER,
+}
+
+# Two designs that are not in the base game, to show that nothing is drawn per letter.
+RIVER = TileKind(
+    "test-river",
+    (
+        Segment(SegmentKind.RIVER, (Side.N, Side.S)),
+        Segment(SegmentKind.FIELD, halves=(HalfSide.NR, HalfSide.EL, HalfSide.ER, HalfSide.SL)),
+        Segment(SegmentKind.FIELD, halves=(HalfSide.SR, HalfSide.WL, HalfSide.WR, HalfSide.NL)),
+    ),
+    "test",
+)
+SPRING = TileKind(
+    "test-spring",
+    (
+        Segment(SegmentKind.RIVER, (Side.S,)),
+        Segment(SegmentKind.FIELD, halves=tuple(HalfSide)),
+    ),
+    "test",
+)
+GARDEN_CITY = TileKind(
+    "test-garden",
+    (
+        Segment(SegmentKind.GARDEN),
+        Segment(SegmentKind.CITY, (Side.E,), pennant=True),
+        Segment(SegmentKind.ROAD, (Side.W,)),
+        Segment(SegmentKind.FIELD, halves=(HalfSide.NL, HalfSide.NR, HalfSide.WR), borders=(1,)),
+        Segment(SegmentKind.FIELD, halves=(HalfSide.SL, HalfSide.SR, HalfSide.WL), borders=(1,)),
+    ),
+    "test",
+)
+DESIGNS = [*BASE_DESIGNS, RIVER, SPRING, GARDEN_CITY]
+
+
+def border_cells(width: int, height: int, side: int) -> list[tuple[int, int]]:
+    """The non-corner cells along *side*, in (col, row)."""
+    if side == Side.N:
+        return [(c, 0) for c in range(1, width - 1)]
+    if side == Side.S:
+        return [(c, height - 1) for c in range(1, width - 1)]
+    if side == Side.E:
+        return [(width - 1, r) for r in range(1, height - 1)]
+    return [(0, r) for r in range(1, height - 1)]
+
+
+def half_of_border_cell(width: int, height: int, side: int, col: int, row: int) -> int | None:
+    """The half-side a border cell lies on (None for a side's midpoint), as seen from the centre."""
+    cx, cy = width // 2, height // 2
+    if side == Side.N:
+        return None if col == cx else (HalfSide.NL if col < cx else HalfSide.NR)
+    if side == Side.E:
+        return None if row == cy else (HalfSide.EL if row < cy else HalfSide.ER)
+    if side == Side.S:
+        return None if col == cx else (HalfSide.SL if col > cx else HalfSide.SR)
+    return None if row == cy else (HalfSide.WL if row > cy else HalfSide.WR)
+
+
+def cases():
+    for kind in DESIGNS:
+        for rotation in range(4):
+            for size in SIZES:
+                yield pytest.param(kind, rotation, size, id=f"{kind.letter}-r{rotation}-{size[0]}x{size[1]}")
+
+
+@pytest.mark.parametrize(("kind", "rotation", "size"), list(cases()))
+def test_each_side_shows_its_terrain_on_its_border_cells(kind, rotation, size):
+    art = tile_art(kind, rotation, size, ASCII_GLYPHS)
+    variant = kind.variant(rotation)
+    w, h = size
+    for side in Side:
+        terrain = variant.terrain[side]
+        for col, row in border_cells(w, h, side):
+            cell = art.cell(col, row)
+            half = half_of_border_cell(w, h, side, col, row)
+            if terrain in (Terrain.CITY, Terrain.ROAD, Terrain.RIVER) and (
+                terrain == Terrain.CITY or half is None
+            ):
+                expected_roles = (
+                    {Role.CITY, Role.PENNANT} if terrain == Terrain.CITY else {ROLE_OF_TERRAIN[terrain]}
+                )
+                assert cell.role in expected_roles, (side.name, col, row, art.lines())
+                assert cell.segment == variant.side_segment[side], (side.name, col, row, art.lines())
+            else:  # a field half-side (beside a road or river, or a field side)
+                assert cell.role is Role.FIELD, (side.name, col, row, art.lines())
+                halves = [half] if half is not None else [2 * side, 2 * side + 1]
+                assert cell.segment in {variant.half_segment[x] for x in halves}, (
+                    side.name,
+                    col,
+                    row,
+                    art.lines(),
+                )
+
+
+@pytest.mark.parametrize(("kind", "rotation", "size"), list(cases()))
+def test_cells_belong_to_segments_of_their_own_kind(kind, rotation, size):
+    art = tile_art(kind, rotation, size, UNICODE_GLYPHS)
+    segments = kind.variant(rotation).segments
+    for row in art.cells:
+        for cell in row:
+            assert len(cell.char) == 1 and unicodedata.east_asian_width(cell.char) not in "WF"
+            if cell.role is Role.JUNCTION:
+                assert cell.segment == -1
+                continue
+            assert 0 <= cell.segment < len(segments), art.lines()
+            assert cell.role in ROLES_OF_KIND[segments[cell.segment].kind], art.lines()
+
+
+@pytest.mark.parametrize(("kind", "rotation", "size"), list(cases()))
+def test_different_cities_never_touch(kind, rotation, size):
+    art = tile_art(kind, rotation, size)
+    w, h = size
+    for r in range(h):
+        for c in range(w):
+            a = art.cell(c, r)
+            for c2, r2 in ((c + 1, r), (c, r + 1)):
+                if c2 < w and r2 < h:
+                    b = art.cell(c2, r2)
+                    if a.role in (Role.CITY, Role.PENNANT) and b.role in (Role.CITY, Role.PENNANT):
+                        assert a.segment == b.segment, art.lines()
+
+
+@pytest.mark.parametrize("kind", DESIGNS, ids=lambda k: k.letter)
+@pytest.mark.parametrize("zoom", list(Zoom), ids=lambda z: z.name)
+def test_every_segment_has_its_own_anchor(kind, zoom):
+    for rotation in range(4):
+        art = tile_art(kind, rotation, zoom)
+        segments = kind.variant(rotation).segments
+        assert len(art.anchors) == len(segments)
+        assert len(set(art.anchors)) == len(segments)  # a figure or number per segment, never two on a cell
+        for i, (col, row) in enumerate(art.anchors):
+            if zoom is Zoom.DETAILED:
+                assert art.cell(col, row).segment == i, (i, art.lines())
+                if art.pairs[i]:
+                    assert art.cell(col + 1, row).segment == i
+            else:
+                assert not art.pairs[i]
+
+
+@pytest.mark.parametrize("kind", DESIGNS, ids=lambda k: k.letter)
+def test_detailed_zoom_shows_every_segment_pennant_and_cloister(kind):
+    for rotation in range(4):
+        art = tile_art(kind, rotation, Zoom.DETAILED, UNICODE_GLYPHS)
+        segments = kind.variant(rotation).segments
+        text = "".join(art.lines())
+        for i in range(len(segments)):
+            assert art.segment_cells(i), (i, art.lines())
+        assert text.count(UNICODE_GLYPHS.pennant) == sum(s.pennant for s in segments)
+        if any(s.kind is SegmentKind.CLOISTER for s in segments):
+            assert "†" in text
+        if any(s.kind is SegmentKind.RIVER for s in segments):
+            assert "~" in text
+
+
+def test_rotating_a_design_turns_its_picture():
+    """Terrain of the four sides, read off the picture's border midpoints, turns with the tile."""
+    for kind in DESIGNS:
+        for rotation in range(4):
+            art = tile_art(kind, rotation, Zoom.OVERVIEW)
+            mids = [art.cell(1, 0), art.cell(2, 1), art.cell(1, 2), art.cell(0, 1)]
+            roles = [Role.CITY if m.role is Role.PENNANT else m.role for m in mids]
+            turned = [ROLE_OF_TERRAIN[kind.variant(0).terrain[(s - rotation) % 4]] for s in range(4)]
+            assert roles == turned
+
+
+FLAT = dataclasses.replace(ASCII_GLYPHS, field=".")  # ASCII with a plain field, for readable pictures
+
+
+def test_some_base_designs_as_drawn():
+    """What a few designs look like (ASCII, detailed zoom): a picture check for the reader."""
+    pictures = {letter: tile_art(tile_kind(letter), 0, Zoom.DETAILED, FLAT).lines() for letter in "BDFLM"}
+    assert pictures["B"] == [".........", ".../^\\...", "...|+|...", ".........", "........."]  # cloister
+    assert pictures["D"] == [
+        ".#######.",
+        "..#####..",
+        "=========",
+        ".........",
+        ".........",
+    ]  # the start tile
+    assert pictures["F"] == [
+        ".........",
+        "##.....##",
+        "###^#####",
+        "##.....##",
+        ".........",
+    ]  # city band, pennant
+    assert pictures["L"] == [
+        ".#######.",
+        "..#####..",
+        "====o====",
+        "....|....",
+        "....|....",
+    ]  # three roads end
+    assert pictures["M"] == ["########.", "#^####...", "####.....", "##.......", "........."]  # corner city
+
+
+def test_figure_roles_and_letters():
+    assert figure_role(SegmentKind.ROAD) == "thief"
+    assert figure_role(SegmentKind.CITY) == "knight"
+    assert figure_role(SegmentKind.CLOISTER) == "monk"
+    assert figure_role(SegmentKind.FIELD) == "farmer"
+    assert render.ROLE_LETTERS["abbot"] == "A"
+    assert len(set(render.ROLE_LETTERS.values())) == len(render.ROLE_LETTERS)
+
+
+def test_compose_tile_places_figures_spots_cursor_and_mark():
+    art = tile_art(tile_kind("D"), 0, Zoom.DETAILED)
+    grid = compose_tile(
+        art,
+        parity=1,
+        highlight=[0],
+        figures=[(1, 0, "T")],
+        spots=[(0, "1"), (3, "2")],
+        selected=3,
+        cursor=True,
+        mark=1,
+    )
+    col, row = art.anchors[1]
+    assert grid[row][col][0] == "T" and grid[row][col][1].layer == "meeple" and grid[row][col][1].seat == 0
+    if art.pairs[1]:
+        assert grid[row][col + 1][0] == "1" and grid[row][col + 1][1].layer == "seat"
+    col, row = art.anchors[0]
+    assert grid[row][col][0] == "1" and grid[row][col][1].layer == "spot"
+    col, row = art.anchors[3]
+    assert grid[row][col][0] == "2" and grid[row][col][1].layer == "chosen"
+    corners = [grid[0][0], grid[0][-1], grid[-1][0], grid[-1][-1]]
+    assert [c[0] for c in corners] == list(UNICODE_GLYPHS.cursor)  # the cursor wins over the mark
+    city_cells = [p for r in grid for (ch, p) in r if p.layer == "tile" and p.role == Role.CITY]
+    assert city_cells and all(p.mode == Mode.HIGHLIGHT and p.parity == 1 for p in city_cells)
+    field_cells = [p for r in grid for (ch, p) in r if p.layer == "tile" and p.role == Role.FIELD]
+    assert all(p.mode == Mode.NORMAL for p in field_cells)
+    marked = compose_tile(art, mark=1)
+    assert (
+        marked[0][0][0] == UNICODE_GLYPHS.mark
+        and marked[0][0][1].layer == "mark"
+        and marked[0][0][1].seat == 1
+    )
+
+
+def test_compose_ghost_and_empty_positions():
+    art = tile_art(tile_kind("V"), 1, Zoom.OVERVIEW)
+    ghost = compose_tile(art, ghost=True)
+    assert all(p.mode == Mode.GHOST for row in ghost for _, p in row)
+    open_ = compose_empty(9, 5, open=True)
+    assert {ch for row in open_ for ch, _ in row} == {UNICODE_GLYPHS.open}
+    blank = compose_empty(3, 3, cursor=True)
+    assert blank[1][1][0] == " " and blank[0][0][0] == UNICODE_GLYPHS.cursor[0]
+
+
+def test_board_text_of_a_small_game():
+    game = Game(GameSetup(players=2, draw_order=("E", "U")))
+    game.apply(PlaceTile("E", Position(0, -1), 2))  # turned so that its city caps the start tile's city
+    assert board_text(game, Zoom.OVERVIEW, FLAT).splitlines() == ["...", "...", ".#.", ".#.", "===", "..."]
+    assert board_text(game, Zoom.DETAILED, FLAT).splitlines() == [
+        ".........",
+        ".........",
+        ".........",
+        "..#####..",
+        ".#######.",
+        ".#######.",
+        "..#####..",
+        "=========",
+        ".........",
+        ".........",
+    ]
+
+
+def test_rejects_even_or_tiny_sizes():
+    with pytest.raises(ValueError):
+        tile_art(tile_kind("A"), 0, (8, 5))
+    with pytest.raises(ValueError):
+        tile_art(tile_kind("A"), 0, (1, 1))
+
+
+def test_doctests():
+    failures, tests = doctest.testmod(render)
+    assert tests > 0 and failures == 0
