@@ -151,3 +151,27 @@ async def test_new_game_screen_checks_seats(tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
         assert "same name" in str(screen.query_one("#error").render())
+
+
+async def test_two_people_share_the_terminal(tmp_path):
+    """Hotseat: both seats are people; each plays its own turns by keys, and no bot is involved."""
+    from textual.widgets import Select
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=8)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, NewGameScreen)
+        setup.rows()[1].query_one(".player", Select).value = "human"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.session.bots == {} and screen.local_seats == {0, 1}
+        for _ in range(8):  # four turns, two each
+            assert screen.board.interactive
+            await _human_turn(pilot, screen)
+        seats = [e.seat for e in screen.session.recorder.entries]
+        assert seats[:8] == [0, 0, 1, 1, 0, 0, 1, 1]
