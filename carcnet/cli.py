@@ -17,7 +17,7 @@ from pathlib import Path
 
 from carcnet import __version__
 from carcnet.bots import make_bot
-from carcnet.engine import Game, GameSetup, Phase, SetupError
+from carcnet.engine import Game, GameSetup, Phase, Rules, SetupError
 from carcnet.report import COLOURS, final_lines, result_dict, transcript
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_DAMAGED = 0, 1, 2, 3
@@ -33,7 +33,7 @@ def _fail(message: str, status: int = EXIT_USAGE) -> int:
 
 def _demo(args: argparse.Namespace) -> int:
     try:
-        game = Game(GameSetup(players=args.players, seed=args.seed))
+        game = Game(GameSetup(players=args.players, seed=args.seed, rules=_rules(args)))
         bots = [make_bot(args.bot, args.seed * 31 + seat) for seat in range(args.players)]
     except (SetupError, ValueError) as exc:
         return _fail(str(exc))
@@ -43,13 +43,16 @@ def _demo(args: argparse.Namespace) -> int:
         from carcnet.log import GameRecorder, LogHeader, Seat
 
         seats = [Seat(names[s], COLOURS[s], "bot", args.bot) for s in range(args.players)]
-        header = LogHeader.new(seats, seed=args.seed)
+        header = LogHeader.new(seats, seed=args.seed, options=_rules(args))
         try:
             recorder = GameRecorder.create(header, Path(args.save) if args.save else None)
         except OSError as exc:
             return _fail(f"cannot save the game: {exc}")
         game = recorder.game
-    print(f"carcnet demo: {args.players} {args.bot} bots, seed {args.seed}, {game.tiles_left + 1} tiles to draw")
+    print(
+        f"carcnet demo: {args.players} {args.bot} bots, seed {args.seed}, {game.setup.rules.text()}, "
+        f"{game.tiles_left + 1} tiles to draw"
+    )
     while game.phase is not Phase.GAME_OVER:
         move = bots[game.seat].choose(game)
         if recorder is not None:
@@ -94,10 +97,16 @@ def _simulate(args: argparse.Namespace) -> int:
             transient=True,
         ) as progress:
             task = progress.add_task("playing", total=args.games)
-            result = simulate(bots, args.games, args.seed, jobs=args.jobs, on_game=lambda _: progress.advance(task))
+            result = simulate(
+                bots, args.games, args.seed, jobs=args.jobs, on_game=lambda _: progress.advance(task),
+                rules=_rules(args),
+            )
     except ValueError as exc:
         return _fail(str(exc))
-    print(f"{result.games} games, {len(bots)} players, seed {args.seed}, seats rotated every game")
+    print(
+        f"{result.games} games, {len(bots)} players, seed {args.seed}, {_rules(args).text()}, "
+        "seats rotated every game"
+    )
     print(f"{'':3} {'bot':<10} {'wins':>6} {'win %':>7} {'shared':>7} {'mean':>7} {'stdev':>7} {'min':>5} {'max':>5}")
     for i, name in enumerate(bots):
         scores = result.scores(i)
@@ -212,6 +221,19 @@ def _play(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------- parser
 
 
+def _rules(args: argparse.Namespace) -> Rules:
+    return Rules(river=args.river, abbot=args.abbot, river_start=args.river_start)
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--river", action="store_true", help="play with The River")
+    parser.add_argument(
+        "--river-start", choices=("mix", "omit"), default="mix",
+        help="with The River: the base start tile mixed into the land tiles (mix, HiG, default) or left out (omit, Z-Man)",
+    )
+    parser.add_argument("--abbot", action="store_true", help="play with The Abbot (gardens and one abbot each)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="carcnet",
@@ -234,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--save", nargs="?", const="", metavar="FILE",
         help="record the game as a .carclog (default: in the user data folder)",
     )
+    _add_rule_options(demo)
     demo.set_defaults(run=_demo)
 
     sim = sub.add_parser(
@@ -247,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--seed", type=int, default=1, help="run seed: the same seed plays the same games (default 1)")
     sim.add_argument("--jobs", type=int, default=1, help="worker processes; 0 = one per core (default 1)")
+    _add_rule_options(sim)
     sim.set_defaults(run=_simulate)
 
     rep = sub.add_parser("replay", help="show a saved game move by move, then the final scores")

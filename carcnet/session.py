@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from carcnet.bots import Bot, make_bot
-from carcnet.engine import Event, Game, Move, Phase
+from carcnet.engine import Event, Game, Move, Phase, Rules
 from carcnet.log import GameRecorder, LogHeader, Recovery, Seat
 
 __all__ = ["GameSession", "SeatPlan"]
@@ -36,8 +36,9 @@ class SeatPlan:
     bot: str | None = None
 
 
-def _bot_seed(game_id: str, seat: int) -> int:
-    return int.from_bytes(hashlib.sha256(f"carcnet/bot {game_id} {seat}".encode()).digest()[:8], "big")
+def _bot_seed(setup_digest: bytes, seat: int) -> int:
+    """A bot's seed: from the game's setup digest and its seat, so the same setup plays the same."""
+    return int.from_bytes(hashlib.sha256(setup_digest + f"carcnet/bot {seat}".encode()).digest()[:8], "big")
 
 
 class GameSession:
@@ -54,7 +55,7 @@ class GameSession:
     def __init__(self, recorder: GameRecorder) -> None:
         self.recorder = recorder
         self.bots: dict[int, Bot] = {
-            i: make_bot(seat.bot or "random", _bot_seed(recorder.header.game, i))
+            i: make_bot(seat.bot or "random", _bot_seed(recorder.header.digest, i))
             for i, seat in enumerate(recorder.header.seats)
             if seat.player == "bot"
         }
@@ -64,7 +65,12 @@ class GameSession:
 
     @classmethod
     def new_local(
-        cls, seats: Sequence[SeatPlan], *, seed: int | None = None, path: str | os.PathLike[str] | None = None
+        cls,
+        seats: Sequence[SeatPlan],
+        *,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        path: str | os.PathLike[str] | None = None,
     ) -> GameSession:
         """Starts and records a new game; a random seed unless one is given (``os.urandom``).
 
@@ -76,7 +82,7 @@ class GameSession:
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "big")
         header = LogHeader.new(
-            [Seat(s.name, s.colour, "bot" if s.bot else "human", s.bot) for s in seats], seed=seed
+            [Seat(s.name, s.colour, "bot" if s.bot else "human", s.bot) for s in seats], seed=seed, options=rules
         )
         for s in seats:
             if s.bot:

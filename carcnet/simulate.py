@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from carcnet.bots import make_bot
-from carcnet.engine import Game, GameSetup, Phase
+from carcnet.engine import Game, GameSetup, Phase, Rules
 
 __all__ = ["GameOutcome", "SimulationResult", "game_seed", "play_bot_game", "simulate"]
 
@@ -38,14 +38,14 @@ class GameOutcome:
     seconds: float
 
 
-def play_bot_game(bots: Sequence[str], seed: int, index: int) -> GameOutcome:
+def play_bot_game(bots: Sequence[str], seed: int, index: int, rules: Rules | None = None) -> GameOutcome:
     """Plays game *index* of a run to the end. Raises ``ValueError`` for an unknown bot name."""
     players = len(bots)
     deck_seed = game_seed(seed, index)
     entry_of_seat = [(s + index) % players for s in range(players)]
     seat_bots = [make_bot(bots[entry_of_seat[s]], (deck_seed + s + 1) % 2**64) for s in range(players)]
     start = time.perf_counter()
-    game = Game(GameSetup(players=players, seed=deck_seed))
+    game = Game(GameSetup(players=players, seed=deck_seed, rules=rules or Rules()))
     while game.phase is not Phase.GAME_OVER:
         game.apply(seat_bots[game.seat].choose(game))
     scores = [0] * players
@@ -55,8 +55,10 @@ def play_bot_game(bots: Sequence[str], seed: int, index: int) -> GameOutcome:
     return GameOutcome(index, tuple(scores), winners, time.perf_counter() - start)
 
 
-def _play_chunk(bots: Sequence[str], seed: int, indices: Sequence[int]) -> list[GameOutcome]:
-    return [play_bot_game(bots, seed, i) for i in indices]
+def _play_chunk(
+    bots: Sequence[str], seed: int, indices: Sequence[int], rules: Rules | None = None
+) -> list[GameOutcome]:
+    return [play_bot_game(bots, seed, i, rules) for i in indices]
 
 
 @dataclass
@@ -106,6 +108,7 @@ def simulate(
     seed: int,
     jobs: int = 1,
     on_game: Callable[[GameOutcome], None] | None = None,
+    rules: Rules | None = None,
 ) -> SimulationResult:
     """Plays *games* bot games (2–6 bots) and returns the results; *on_game* is called as each game
     (or chunk of games, with several jobs) finishes, in game order. ``jobs=0`` uses every core.
@@ -125,7 +128,7 @@ def simulate(
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1:
         for i in range(games):
-            outcome = play_bot_game(bots, seed, i)
+            outcome = play_bot_game(bots, seed, i, rules)
             result.outcomes.append(outcome)
             if on_game:
                 on_game(outcome)
@@ -133,7 +136,7 @@ def simulate(
         chunk = max(1, min(20, games // (jobs * 4) or 1))
         starts = range(0, games, chunk)
         with ProcessPoolExecutor(jobs) as pool:
-            futures = [pool.submit(_play_chunk, bots, seed, range(s, min(s + chunk, games))) for s in starts]
+            futures = [pool.submit(_play_chunk, bots, seed, range(s, min(s + chunk, games)), rules) for s in starts]
             for fut in futures:
                 for outcome in fut.result():
                     result.outcomes.append(outcome)

@@ -19,11 +19,13 @@ from typing import TypeVar
 
 from carcnet.engine import (
     DeployMeeple,
+    Figure,
     Game,
     Move,
     Phase,
     PlaceTile,
     Position,
+    ReturnAbbot,
     SegmentKind,
     SkipMeeple,
     replay,
@@ -108,9 +110,29 @@ class GreedyBot:
             ):
                 follow = plan[3]
                 if isinstance(follow, SkipMeeple) or follow in game.deploy_options():
-                    return follow
-            return self._best_deploy(game)
+                    return self._abbot_instead(game) if isinstance(follow, SkipMeeple) else follow
+            move = self._best_deploy(game)
+            return self._abbot_instead(game) if isinstance(move, SkipMeeple) else move
         raise ValueError("no legal move: the game is over")
+
+    def _abbot_instead(self, game: Game) -> Move:
+        """The Abbot, on a turn with nothing better to deploy: put the abbot on this tile's cloister
+        or garden; else take it back once its cloister or garden is worth 6 or more, or when few
+        tiles are left (it then scores 1 + 1 per neighbour, as at the end)."""
+        for option in game.deploy_options():
+            if option.figure is Figure.ABBOT:
+                return option
+        where = game.abbot_at(game.seat)
+        if where is not None:
+            tile = game.tile_at(where)
+            assert tile is not None
+            segment = next(i for i, seg in enumerate(tile.variant.segments) if seg.kind in (
+                SegmentKind.CLOISTER, SegmentKind.GARDEN) and (game.seat, Figure.ABBOT) in
+                game.feature_at(where, i).meeples)
+            worth = len(game.feature_at(where, segment).tiles)
+            if worth >= 6 or game.tiles_left <= 8:
+                return ReturnAbbot(where)
+        return SkipMeeple()
 
     # ------------------------------------------------------------------ search
 

@@ -39,7 +39,7 @@ from .events import (
 from .features import FeatureGraph
 from .geometry import RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
 from .moves import DeployMeeple, Figure, Move, PlaceTile, ReturnAbbot, SkipMeeple
-from .tiles import BASE_START, SegmentKind, TileKind, base_tile_counts, tile_kind
+from .tiles import BASE_START, RIVER_SPRING, SegmentKind, TileKind, tileset, tile_kind
 
 __all__ = [
     "MEEPLES_PER_PLAYER",
@@ -55,6 +55,8 @@ __all__ = [
 RULES_VERSION = 1
 #: Followers each player has in supply at the start (HiG "Preparation": 8 less the scoring marker).
 MEEPLES_PER_PLAYER = 7
+#: Abbots each player has with The Abbot (Z14 "The Abbot": "Each player receives the abbot in their color").
+ABBOTS_PER_PLAYER = 1
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 
@@ -63,6 +65,7 @@ _CLOISTER, _RIVER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.RIVER, SegmentKin
 _EDGE = frozenset({_ROAD, _CITY, _RIVER})
 _AREA = frozenset({_CLOISTER, _GARDEN})
 _MEEPLE = Figure.MEEPLE
+_ABBOT = Figure.ABBOT
 #: Score categories, in the order breakdowns list them.
 CATEGORIES = ("road", "city", "cloister", "garden", "field")
 
@@ -83,12 +86,25 @@ class Rules:
     """Rule options. The base game with farmers is always on.
 
     Attributes:
-        river: The River (not in this rules version: setting it raises ``SetupError``).
-        abbot: The Abbot (not in this rules version: setting it raises ``SetupError``).
+        river: The River: the spring at (0, 0), the river tiles drawn first, the lake last
+            (HA "THE RIVER"; Z14 "The River").
+        abbot: The Abbot: one abbot per player and gardens on some tiles (Z14 "The Abbot").
+        river_start: With The River, what happens to the base start tile: ``"mix"`` (mixed into the
+            land tiles, HiG) or ``"omit"`` (left out, Z-Man). Ignored without The River.
     """
 
     river: bool = False
     abbot: bool = False
+    river_start: str = "mix"
+
+    def text(self) -> str:
+        """Short English, e.g. ``"base game"`` or ``"The River (start tile mixed in), The Abbot"``."""
+        parts = []
+        if self.river:
+            parts.append("The River (start tile " + ("mixed in)" if self.river_start == "mix" else "left out)"))
+        if self.abbot:
+            parts.append("The Abbot")
+        return ", ".join(parts) or "base game"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +130,19 @@ class GameSetup:
         if self.draw_order is not None:
             return tuple(self.draw_order)
         assert self.seed is not None
-        counts = base_tile_counts()
-        counts[BASE_START] -= 1
-        (order,) = _deck.shuffled_groups(self.seed, [_deck.canonical_group(counts)])
-        return tuple(order)
+        _start, groups = self.tiles()
+        shuffled = _deck.shuffled_groups(self.seed, [_deck.canonical_group(g) for g in groups])
+        return tuple(tile for group in shuffled for tile in group)
+
+    def tiles(self) -> tuple[str, list[dict[str, int]]]:
+        """The start tile and the groups of the draw pile (:func:`carcnet.engine.tiles.tileset`)."""
+        r = self.rules
+        return tileset(river=r.river, abbot=r.abbot, river_start=r.river_start)
+
+    @property
+    def start_tile(self) -> str:
+        """The tile placed at (0, 0) before the first turn: D, or the spring with The River."""
+        return RIVER_SPRING if self.rules.river else BASE_START
 
     def validate(self) -> None:
         """Raises ``SetupError`` naming the problem when the setup cannot start."""
@@ -136,16 +161,22 @@ class GameSetup:
                     kind = tile_kind(letter)
                 except (KeyError, TypeError):
                     raise SetupError(f"draw_order[{i}] = {letter!r} is not a tile design") from None
-                if kind.expansion != "base":
-                    raise SetupError(f"draw_order[{i}] = {letter!r} needs an expansion that is off")
-        if self.rules.river or self.rules.abbot:
-            raise SetupError(f"rules version {RULES_VERSION} does not have The River or The Abbot yet")
+                needs = {"river": self.rules.river, "abbot": self.rules.abbot}
+                for expansion in kind.expansion.split("+"):
+                    if expansion != "base" and not needs[expansion]:
+                        raise SetupError(f"draw_order[{i}] = {letter!r} needs {expansion}, which is off")
+        if not isinstance(self.rules, Rules):
+            raise SetupError("rules must be a Rules")
+        if self.rules.river_start not in ("mix", "omit"):
+            raise SetupError(f"river_start must be 'mix' or 'omit', got {self.rules.river_start!r}")
 
     def canonical(self) -> str:
         """The setup as canonical text, the first input of the state digest (``protocol/digest.md``)."""
         source = f"seed {self.seed}" if self.seed is not None else "order " + " ".join(self.draw_order or ())
+        rules = self.rules
+        river_start = f" start={rules.river_start}" if rules.river else ""
         return (
-            f"carcnet/state/v1\nrules {RULES_VERSION} river={int(self.rules.river)} abbot={int(self.rules.abbot)}\n"
+            f"carcnet/state/v1\nrules {RULES_VERSION} river={int(rules.river)} abbot={int(rules.abbot)}{river_start}\n"
             f"players {self.players}\n{source}\n"
         )
 
@@ -179,6 +210,8 @@ class Game:
         self.graph = FeatureGraph()
         self.scores = [0] * n
         self.supply = [MEEPLES_PER_PLAYER] * n
+        #: Abbots in supply per seat (The Abbot: 1 each; 0 without it).
+        self.abbots = [ABBOTS_PER_PLAYER if setup.rules.abbot else 0] * n
         #: Per seat: category → [points during the game, points in the final scoring].
         self.breakdown: list[dict[str, list[int]]] = [{c: [0, 0] for c in CATEGORIES} for _ in range(n)]
         self.deck = deck
@@ -196,8 +229,11 @@ class Game:
         self.moves: list[Move] = []
         self.events: list[Event] = []
         self.winners: tuple[int, ...] = ()
+        #: The River: ``(key of the open position at the river's end, its side facing the river,
+        #: the last turn: -1 left, 0 straight, 1 right)``; ``None`` once the lake is placed.
+        self.river_end: tuple[int, int, int] | None = None
         events: list[Event] = []
-        start = tile_kind(BASE_START)
+        start = tile_kind(setup.start_tile)
         self._place_tile(start, 0, 0, None, events)
         self._placed = None
         self._draw(events)
@@ -257,8 +293,40 @@ class Game:
         if self.phase is not Phase.PLACE_TILE or self._drawn is None:
             return []
         if self._placements is None:  # once per turn, on first request
-            self._placements = [Placement(position_of(k), r) for k, r in self.board.placements(self._drawn)]
+            self._placements = [Placement(position_of(k), r) for k, r in self._fitting(self._drawn)]
         return list(self._placements)
+
+    def _fitting(self, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:
+        """``(key, rotations)`` where *kind* may go: the frontier lookup, and for a river tile only the
+        river's open end with the turns the U-turn rule allows (HA "THE RIVER", FN 31)."""
+        if not kind.has_river:
+            return self.board.placements(kind)
+        end = self.river_end
+        if end is None:
+            return []
+        key = end[0]
+        pattern = self.board.frontier.get(key)
+        if pattern is None:
+            return []
+        rotations = tuple(r for r in kind.fitting_rotations(pattern) if self._river_turn(kind, r) is not None)
+        return [(key, rotations)] if rotations else []
+
+    def _river_turn(self, kind: TileKind, rotation: int) -> int | None:
+        """The turn a river tile makes at the river's end (-1 left, 0 straight, 1 right; 0 for the
+        lake), or ``None`` when it would be the second turn in a row in the same direction."""
+        end = self.river_end
+        assert end is not None
+        _key, enter, last = end
+        sides = next(seg.sides for seg in kind.variant(rotation).segments if seg.kind is _RIVER)
+        if enter not in sides:
+            return None
+        exits = [s for s in sides if s != enter]
+        if not exits:
+            return 0
+        turn = {0: 0, 1: 1, 3: -1}[(exits[0] - (enter + 2)) % 4]
+        if turn != 0 and turn == last:
+            return None
+        return turn
 
     def deploy_options(self) -> list[DeployMeeple]:
         """Legal deployments on the tile just placed, by segment index (empty outside ``Phase.DEPLOY``).
@@ -270,24 +338,41 @@ class Game:
         if self.phase is not Phase.DEPLOY or placed is None:
             return []
         out: list[DeployMeeple] = []
-        if self.supply[self.seat] > 0:
+        meeple = self.supply[self.seat] > 0
+        abbot = self.abbots[self.seat] > 0
+        if meeple or abbot:
             find = self.graph.find
             meeples = self.graph.meeples
             base = placed.base
             for i, seg in enumerate(placed.variant.segments):
-                if seg.kind is not _RIVER and seg.kind is not _GARDEN and meeples[find(base + i)] is None:
+                kind = seg.kind
+                if kind is _RIVER or meeples[find(base + i)] is not None:
+                    continue
+                if meeple and kind is not _GARDEN:
                     out.append(DeployMeeple(i))
+                if abbot and kind in _AREA:
+                    out.append(DeployMeeple(i, _ABBOT))
         return out
+
+    def abbot_at(self, seat: int) -> Position | None:
+        """Where *seat*'s abbot stands, or ``None`` (in supply, or no Abbot)."""
+        for s, figure, position, _segment in self.figures():
+            if s == seat and figure is _ABBOT:
+                return position
+        return None
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, in a fixed order: placements by (x, y) then rotation; deployments by
-        segment, then :class:`SkipMeeple`. Empty when the game is over."""
+        segment (a meeple before the abbot), then :class:`ReturnAbbot` when the seat's abbot is on
+        the board, then :class:`SkipMeeple`. Empty when the game is over."""
         if self.phase is Phase.PLACE_TILE:
             letter = self.drawn
             assert letter is not None
             return [PlaceTile(letter, p.position, r) for p in self.legal_placements() for r in p.rotations]
         if self.phase is Phase.DEPLOY:
-            return [*self.deploy_options(), SkipMeeple()]
+            abbot = self.abbot_at(self.seat)
+            recall = [ReturnAbbot(abbot)] if abbot is not None else []
+            return [*self.deploy_options(), *recall, SkipMeeple()]
         return []
 
     @property
@@ -381,7 +466,9 @@ class Game:
                 self._check_deploy(move)
                 self._deploy(move, events)
             elif kind is ReturnAbbot:
-                raise IllegalMoveError("no-abbot", f"{move}: this game is played without The Abbot")
+                assert isinstance(move, ReturnAbbot)
+                self._check_recall(move)
+                self._recall_abbot(move, events)
             self._end_turn(events)
         else:
             raise IllegalMoveError("bad-move", f"not a move: {move!r}")
@@ -408,6 +495,15 @@ class Game:
         pattern = self.board.frontier.get(key)
         if pattern is None:
             raise IllegalMoveError("not-adjacent", f"{move}: {pos} touches no placed tile along a side")
+        if drawn.has_river:
+            end = self.river_end
+            if end is None or end[0] != key:
+                where = "the river is complete" if end is None else f"it must continue the river at {position_of(end[0])}"
+                raise IllegalMoveError("river", f"{move}: {where}")
+            if drawn.fits(rotation, pattern) and self._river_turn(drawn, rotation) is None:
+                raise IllegalMoveError(
+                    "river", f"{move}: the river may not turn twice in a row in the same direction"
+                )
         if not drawn.fits(rotation, pattern):
             bad = self.board.mismatch(key, drawn.variant(rotation))
             assert bad is not None
@@ -428,18 +524,35 @@ class Game:
             raise IllegalMoveError(
                 "bad-segment", f"{move}: tile {placed.kind.letter} has segments 0-{len(segments) - 1}"
             )
-        if move.figure is not _MEEPLE:
-            raise IllegalMoveError("wrong-figure", f"{move}: this game is played without The Abbot")
         seg = segments[i]
-        if seg.kind is _RIVER or seg.kind is _GARDEN:
-            raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
-        if self.supply[self.seat] == 0:
-            raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
+        if move.figure is _ABBOT:
+            if not self.setup.rules.abbot:
+                raise IllegalMoveError("wrong-figure", f"{move}: this game is played without The Abbot")
+            if seg.kind not in _AREA:
+                raise IllegalMoveError("bad-segment", f"{move}: the abbot goes on a cloister or garden only")
+            if self.abbots[self.seat] == 0:
+                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s abbot is on the board")
+        elif move.figure is _MEEPLE:
+            if seg.kind is _RIVER or seg.kind is _GARDEN:
+                raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
+            if self.supply[self.seat] == 0:
+                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
+        else:
+            raise IllegalMoveError("wrong-figure", f"{move}: unknown figure {move.figure!r}")
         root = self.graph.find(placed.base + i)
         if self.graph.meeples[root] is not None:
             raise IllegalMoveError(
                 "feature-occupied", f"{move}: that {seg.kind.label} already holds a figure elsewhere"
             )
+
+    def _check_recall(self, move: ReturnAbbot) -> None:
+        if not self.setup.rules.abbot:
+            raise IllegalMoveError("no-abbot", f"{move}: this game is played without The Abbot")
+        where = self.abbot_at(self.seat)
+        if where is None:
+            raise IllegalMoveError("no-abbot", f"{move}: seat {self.seat}'s abbot is not on the board")
+        if where != move.position:
+            raise IllegalMoveError("no-abbot", f"{move}: seat {self.seat}'s abbot is at {where}")
 
     # ------------------------------------------------------------------ transitions
 
@@ -495,11 +608,24 @@ class Game:
                         completed.append(n)
         if area_nodes:
             areas[key] = area_nodes
+        if kind.has_river:
+            self._advance_river(kind, key, rotation)
         if seat is not None:
             self.last_placed[seat] = position
         self._placed = placed
         self._pending = completed
         events.append(TilePlaced(seat, kind.letter, position, rotation))
+
+    def _advance_river(self, kind: TileKind, key: int, rotation: int) -> None:
+        """Moves the river's open end past a river tile just placed (the spring starts it)."""
+        sides = next(seg.sides for seg in kind.variant(rotation).segments if seg.kind is _RIVER)
+        end = self.river_end
+        if end is None:  # the spring: its river side is the open end
+            turn, exits = 0, list(sides)
+        else:
+            turn = self._river_turn(kind, rotation) or 0
+            exits = [s for s in sides if s != end[1]]
+        self.river_end = (key + SIDE_OFFSETS[exits[0]], (exits[0] + 2) % 4, turn) if exits else None
 
     def _deploy(self, move: DeployMeeple, events: list[Event]) -> None:
         placed = self._placed
@@ -510,7 +636,10 @@ class Game:
         seat = self.seat
         g.meeples[root] = [(seat, move.figure, node)]
         self._meeple_nodes.append(node)
-        self.supply[seat] -= 1
+        if move.figure is _ABBOT:
+            self.abbots[seat] -= 1
+        else:
+            self.supply[seat] -= 1
         events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
 
     def _end_turn(self, events: list[Event]) -> None:
@@ -530,7 +659,7 @@ class Game:
             self.deck_index += 1
             kind = tile_kind(letter)
             events.append(TileDrawn(self.seat, letter))
-            if self.board.fits_somewhere(kind):
+            if (self._fitting(kind) if kind.has_river else self.board.fits_somewhere(kind)):
                 self._drawn = kind
                 self._placements = None
                 self.phase = Phase.PLACE_TILE
@@ -556,10 +685,37 @@ class Game:
             self.breakdown[s][category][0] += points
         events.append(PointsScored(seats, points, info, False))
         for seat, figure, node in meeples:
-            self.supply[seat] += 1
+            self._to_supply(seat, figure)
             self._meeple_nodes.remove(node)
             events.append(MeepleReturned(seat, position_of(g.tile[node]), g.index[node], figure))
         g.meeples[root] = None
+
+    def _to_supply(self, seat: int, figure: Figure) -> None:
+        if figure is _ABBOT:
+            self.abbots[seat] += 1
+        else:
+            self.supply[seat] += 1
+
+    def _recall_abbot(self, move: ReturnAbbot, events: list[Event]) -> None:
+        """Z14 "The Abbot": instead of deploying, take the abbot back and score its cloister or
+        garden as in the final scoring (1 + 1 per neighbour); it returns to the supply."""
+        g = self.graph
+        for node in self._meeple_nodes:
+            root = g.find(node)
+            figures = g.meeples[root] or []
+            for seat, figure, n in figures:
+                if n == node and seat == self.seat and figure is _ABBOT:
+                    info = self._info(root)
+                    points = _value(info, final=True)
+                    self.scores[seat] += points
+                    self.breakdown[seat][info.kind.label][0] += points
+                    events.append(PointsScored((seat,), points, info, False))
+                    self._to_supply(seat, figure)
+                    self._meeple_nodes.remove(node)
+                    g.meeples[root] = [m for m in figures if m[2] != node] or None
+                    events.append(MeepleReturned(seat, position_of(g.tile[n]), g.index[n], figure))
+                    return
+        raise AssertionError("checked by _check_recall")
 
     def _final_scoring(self) -> list[PointsScored]:
         """Final-scoring events for the current board (pure): incomplete features by first meeple,
@@ -614,7 +770,7 @@ class Game:
             figures = g.meeples[root] or []
             for seat, figure, n in figures:
                 if n == node:
-                    self.supply[seat] += 1
+                    self._to_supply(seat, figure)
                     events.append(MeepleReturned(seat, position_of(g.tile[n]), g.index[n], figure))
             remaining = [m for m in figures if m[2] != node]
             g.meeples[root] = remaining or None
@@ -672,17 +828,20 @@ class Game:
         """What the state line of ``protocol/digest.md`` §3 needs, taken after each move."""
         return (
             self.phase.value, self.seat, self.drawn or "-", self.deck_index, len(self.set_aside),
-            tuple(self.scores), tuple(self.supply),
+            tuple(self.scores), tuple(self.supply), tuple(self.abbots) if self.setup.rules.abbot else None,
         )
 
 
 def _state_line(snapshot: tuple[object, ...]) -> str:
     """The state line of ``protocol/digest.md`` §3."""
-    phase, seat, drawn, drawn_count, aside, scores, supply = snapshot
-    return (
+    phase, seat, drawn, drawn_count, aside, scores, supply, abbots = snapshot
+    line = (
         f"{phase} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
-        f"scores={','.join(map(str, scores))} supply={','.join(map(str, supply))}\n"  # type: ignore[call-overload]
+        f"scores={','.join(map(str, scores))} supply={','.join(map(str, supply))}"  # type: ignore[call-overload]
     )
+    if abbots is not None:  # only with The Abbot, so base-game digests are unchanged
+        line += f" abbots={','.join(map(str, abbots))}"  # type: ignore[call-overload]
+    return line + "\n"
 
 
 def _key(position: Position) -> int:

@@ -32,6 +32,11 @@ from .geometry import HalfSide, Side
 
 __all__ = [
     "BASE_DESIGNS",
+    "GARDEN_VARIANTS",
+    "RIVER_DESIGNS",
+    "RIVER_LAKE",
+    "RIVER_SPRING",
+    "tileset",
     "BASE_START",
     "Segment",
     "SegmentKind",
@@ -166,10 +171,13 @@ class TileKind:
     _variants: list[TileVariant] = field(default_factory=list, repr=False)
     _fits: _FitTable = field(init=False, repr=False)
     _distinct: list[int] = field(default_factory=list, repr=False)
+    has_river: bool = field(init=False, repr=False)
+    """Whether the design shows a river (The River's placement rules apply to it)."""
 
     def __post_init__(self) -> None:
         _validate(self.letter, self.segments)
         object.__setattr__(self, "_fits", _FitTable(self))
+        object.__setattr__(self, "has_river", any(seg.kind == SegmentKind.RIVER for seg in self.segments))
         for r in range(4):
             self._variants.append(_make_variant(self, r))
         seen: list[frozenset[Segment]] = []
@@ -357,12 +365,57 @@ _BASE_ROWS: tuple[tuple[TileKind, int], ...] = (
 )
 # fmt: on
 
+# fmt: off
+#: The River's 12 tiles (HA "THE RIVER", TILE DISTRIBUTION; Z14 "The River"), ids R1–R10. The spring
+#: (R1) is placed first and the lake (R2) last; the farm goes round both (HA FN 30). A river side is
+#: flanked by field half-sides, so the river separates the farms on its banks.
+_RIVER_ROWS: tuple[tuple[TileKind, int], ...] = (
+    (_design("R1", "river S", "field N E S W", expansion="river"),                              1),  # spring
+    (_design("R2", "river S", "field N E S W", expansion="river"),                              1),  # lake
+    (_design("R3", "river N S", "field NR E SL", "field SR W NL", expansion="river"),           2),  # straight
+    (_design("R4", "river S W", "field N E SL WR", "field SR WL", expansion="river"),           2),  # curve
+    (_design("R5", "city N", "city S", "river E W",
+             "field EL WR borders 0", "field ER WL borders 1", expansion="river"),              1),  # between two cities
+    (_design("R6", "city N", "river E W", "road S",
+             "field EL WR borders 0", "field ER SL", "field SR WL", expansion="river"),          1),  # city and road end
+    (_design("R7", "river E W", "road S", "cloister", "field N EL WR", "field ER S WL",
+             expansion="river"),                                                                1),  # cloister and road
+    (_design("R8", "road N S", "river E W",
+             "field NR EL", "field ER SL", "field SR WL", "field WR NL", expansion="river"),     1),  # bridge
+    (_design("R9", "city N E", "river S W", "field SL WR borders 0", "field SR WL",
+             expansion="river"),                                                                1),  # curve by a city
+    (_design("R10", "road N E", "river S W", "field NR EL", "field NL ER SL WR", "field SR WL",
+             expansion="river"),                                                                1),  # curve and road curve
+)
+# fmt: on
+#: The River's spring (placed at (0, 0) instead of the start tile) and lake (drawn last of the river).
+RIVER_SPRING, RIVER_LAKE = "R1", "R2"
+
+#: Designs of which The Abbot's edition prints one copy with a garden (Z14 "The Abbot"; issue 6):
+#: the garden variant is the same design plus a ``garden`` segment (last in the row), id ``<id>G``.
+GARDEN_DESIGNS = ("E", "H", "I", "M", "N", "R", "U", "V")
+#: The river design with a garden on one of its two copies.
+GARDEN_RIVER_DESIGN = "R4"
+
+
+def _with_garden(kind: TileKind, expansion: str) -> TileKind:
+    return TileKind(f"{kind.letter}G", (*kind.segments, Segment(SegmentKind.GARDEN)), expansion)
+
+
 #: The base designs A–X, in letter order.
 BASE_DESIGNS: tuple[TileKind, ...] = tuple(kind for kind, _ in _BASE_ROWS)
+#: The River's designs R1–R10.
+RIVER_DESIGNS: tuple[TileKind, ...] = tuple(kind for kind, _ in _RIVER_ROWS)
+_BY_ID = {k.letter: k for k in (*BASE_DESIGNS, *RIVER_DESIGNS)}
+#: The garden variants (The Abbot): EG, HG, IG, MG, NG, RG, UG, VG and R4G.
+GARDEN_VARIANTS: tuple[TileKind, ...] = (
+    *(_with_garden(_BY_ID[x], "abbot") for x in GARDEN_DESIGNS),
+    _with_garden(_BY_ID[GARDEN_RIVER_DESIGN], "river+abbot"),
+)
 #: Letter of the base game's start tile (placed at (0, 0), rotation 0, before the first turn).
 BASE_START = "D"
 
-_KINDS: dict[str, TileKind] = {k.letter: k for k in BASE_DESIGNS}
+_KINDS: dict[str, TileKind] = {k.letter: k for k in (*BASE_DESIGNS, *RIVER_DESIGNS, *GARDEN_VARIANTS)}
 
 
 def register(kind: TileKind) -> None:
@@ -384,3 +437,34 @@ def tile_kind(letter: str) -> TileKind:
 def base_tile_counts() -> dict[str, int]:
     """Letter → number of tiles in the base set (72 in all, start tile included), in letter order."""
     return {kind.letter: count for kind, count in _BASE_ROWS}
+
+
+def tileset(*, river: bool = False, abbot: bool = False, river_start: str = "mix") -> tuple[str, list[dict[str, int]]]:
+    """The tiles of a game: the tile placed at (0, 0), and the groups drawn one after another (each
+    shuffled on its own, ``protocol/deck.md`` §4), as id → count.
+
+    Base game: start tile D; one group, the other 71 tiles. With The River (HA "THE RIVER"): the
+    spring R1 at (0, 0); the 10 river tiles; the lake R2; then the land tiles, with the base start
+    tile mixed in (*river_start* ``"mix"``, HiG) or left out (``"omit"``, Z-Man). With The Abbot: one
+    copy each of E, H, I, M, N, R, U, V (and one R4) is its garden variant.
+
+    Raises:
+        ValueError: *river_start* is neither ``"mix"`` nor ``"omit"``.
+    """
+    if river_start not in ("mix", "omit"):
+        raise ValueError(f"river_start must be 'mix' or 'omit', got {river_start!r}")
+    land = base_tile_counts()
+    if abbot:
+        for letter in GARDEN_DESIGNS:
+            land[letter] -= 1
+            land[f"{letter}G"] = 1
+    if not river:
+        land[BASE_START] -= 1
+        return BASE_START, [land]
+    if river_start == "omit":
+        land[BASE_START] -= 1
+    flow = {kind.letter: count for kind, count in _RIVER_ROWS if kind.letter not in (RIVER_SPRING, RIVER_LAKE)}
+    if abbot:
+        flow[GARDEN_RIVER_DESIGN] -= 1
+        flow[f"{GARDEN_RIVER_DESIGN}G"] = 1
+    return RIVER_SPRING, [flow, {RIVER_LAKE: 1}, land]

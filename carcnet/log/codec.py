@@ -47,6 +47,8 @@ Item = LogHeader | LogEntry | Move
 _HEADER_KEYS = ("type", "format", "rules", "game", "created", "seats", "options", "seed", "order", "digest")
 _SEAT_KEYS = ("name", "colour", "player", "bot")
 _OPTION_KEYS = ("river", "abbot")
+#: With The River, the options also say what happened to the base start tile (protocol/log.md §5).
+_RIVER_OPTION_KEYS = ("river", "abbot", "river-start")
 _ENTRY_KEYS = ("type", "seq", "seat", "move", "digest")
 _MOVE_KEYS = {
     "place": ("type", "tile", "pos", "rot"),
@@ -75,7 +77,7 @@ def to_wire(item: Item) -> dict[str, Any]:
             "seats": [
                 {"name": s.name, "colour": s.colour, "player": s.player, "bot": s.bot} for s in item.seats
             ],
-            "options": {"river": item.options.river, "abbot": item.options.abbot},
+            "options": _options_out(item.options),
             "seed": item.seed,
             "order": list(item.order) if item.order is not None else None,
             "digest": item.digest,
@@ -190,9 +192,18 @@ def _header_from_map(m: dict[str, Any]) -> LogHeader:
             _typed(s, "bot", str, where)
         seats.append(_build(Seat, where, s["name"], s["colour"], s["player"], s["bot"]))
     options = _map(m["options"], "header.options")
-    _keys(options, _OPTION_KEYS, "header.options")
+    if "river" in options:
+        _typed(options, "river", bool, "header.options")
+    river = options.get("river") is True
+    _keys(options, _RIVER_OPTION_KEYS if river else _OPTION_KEYS, "header.options")
     for key in _OPTION_KEYS:
         _typed(options, key, bool, "header.options")
+    river_start = "mix"
+    if river:
+        _typed(options, "river-start", str, "header.options")
+        river_start = options["river-start"]
+        if river_start not in ("mix", "omit"):
+            raise LogFormatError(f"header.options.river-start must be 'mix' or 'omit', got {river_start!r}"[:200])
     seed = m["seed"]
     if seed is not None:
         _int(m, "seed", "header", 0, 2**64)
@@ -211,10 +222,17 @@ def _header_from_map(m: dict[str, Any]) -> LogHeader:
         created=m["created"],
         seats=tuple(seats),
         digest=m["digest"],
-        options=Rules(river=options["river"], abbot=options["abbot"]),
+        options=Rules(river=options["river"], abbot=options["abbot"], river_start=river_start),
         seed=seed,
         order=order,
     )
+
+
+def _options_out(rules: Rules) -> dict[str, Any]:
+    out: dict[str, Any] = {"river": rules.river, "abbot": rules.abbot}
+    if rules.river:
+        out["river-start"] = rules.river_start
+    return out
 
 
 def _check_versions(m: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
+from carcnet.engine import Rules
 from carcnet.log import default_dir
 from carcnet.session import GameSession, SeatPlan
 from carcnet.tui.screens.game import GameScreen
@@ -47,15 +48,19 @@ class CarcnetApp(App[None]):
 
     # ------------------------------------------------------------------ sessions
 
-    def new_session(self, seats: Sequence[SeatPlan], seed: int | None = None) -> GameSession:
-        """Starts and records a new local game in :attr:`data_dir`."""
+    def new_session(
+        self, seats: Sequence[SeatPlan], seed: int | None = None, rules: Rules | None = None
+    ) -> GameSession:
+        """Starts and records a new local game in :attr:`data_dir` with the rule options *rules*."""
         from carcnet.log import LogHeader, Seat, new_path
 
         chosen = seed if seed is not None else self.seed
         if chosen is None:
             chosen = int.from_bytes(os.urandom(8), "big")
         header = LogHeader.new(
-            [Seat(s.name, s.colour, "bot" if s.bot else "human", s.bot) for s in seats], seed=chosen
+            [Seat(s.name, s.colour, "bot" if s.bot else "human", s.bot) for s in seats],
+            seed=chosen,
+            options=rules,
         )
         self.data_dir.mkdir(parents=True, exist_ok=True)
         from carcnet.log import GameRecorder

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from carcnet.bots import RandomBot
-from carcnet.engine import Game, GameSetup, Phase, base_tile_counts, deck
+from carcnet.engine import Game, GameSetup, Phase, Rules, base_tile_counts, deck
 
 HERE = Path(__file__).parent
 U64_MAX = 2**64 - 1
@@ -35,11 +35,17 @@ def deck_vectors() -> dict:
     vec["base_group"] = "".join(deck.canonical_group(counts))
     for seed in (0, 1, 7, U64_MAX):
         vec["base_deck"].append({"seed": str(seed), "order": "".join(GameSetup(players=2, seed=seed).deck())})
+    vec["expansion_deck"] = []
+    for seed, rules in ((3, Rules(river=True)), (3, Rules(river=True, abbot=True, river_start="omit"))):
+        vec["expansion_deck"].append({
+            "seed": str(seed), "river": rules.river, "abbot": rules.abbot, "river_start": rules.river_start,
+            "order": list(GameSetup(players=2, seed=seed, rules=rules).deck()),
+        })
     return vec
 
 
-def digest_vector() -> dict:
-    setup = GameSetup(players=2, seed=2026)
+def digest_vector(rules: Rules | None = None) -> dict:
+    setup = GameSetup(players=2, seed=2026, rules=rules or Rules())
     game = Game(setup)
     bot = RandomBot(2026)
     while game.phase is not Phase.GAME_OVER:
@@ -47,7 +53,10 @@ def digest_vector() -> dict:
     return {
         "description": "carcnet state digest v1 golden vector (protocol/digest.md): a seeded 2-player game. "
         "digests[0] is after the setup, digests[i] after moves[i-1].",
-        "setup": {"players": 2, "seed": "2026", "rules": 1, "river": False, "abbot": False},
+        "setup": {
+            "players": 2, "seed": "2026", "rules": 1, "river": setup.rules.river, "abbot": setup.rules.abbot,
+            "river_start": setup.rules.river_start,
+        },
         "setup_text": setup.canonical(),
         "final_scores": game.scores,
         "moves": [str(m) for m in game.moves],
@@ -56,7 +65,11 @@ def digest_vector() -> dict:
 
 
 def main() -> None:
-    for name, vec, indent in (("deck.json", deck_vectors(), 2), ("digest.json", digest_vector(), 1)):
+    for name, vec, indent in (
+        ("deck.json", deck_vectors(), 2),
+        ("digest.json", digest_vector(), 1),
+        ("digest-expansions.json", digest_vector(Rules(river=True, abbot=True)), 1),
+    ):
         (HERE / name).write_text(json.dumps(vec, indent=indent) + "\n")
         print(f"wrote {HERE / name}")
 

@@ -121,3 +121,11 @@ def test_explicit_draw_order_is_used_as_is():
 def test_bad_setups_name_the_problem(setup, words):
     with pytest.raises(SetupError, match=words):
         Game(setup)
+
+
+@pytest.mark.parametrize("case", VECTORS["expansion_deck"], ids=lambda c: f"{c['river']}-{c['abbot']}")
+def test_expansion_decks_match_golden_vectors(case):
+    from carcnet.engine import Rules
+
+    rules = Rules(river=case["river"], abbot=case["abbot"], river_start=case["river_start"])
+    assert list(GameSetup(players=2, seed=int(case["seed"]), rules=rules).deck()) == case["order"]

@@ -52,3 +52,16 @@ def test_digest_distinguishes_setups_and_moves():
     g1.apply(parse_move("deploy 0"))
     g2.apply(parse_move("skip"))
     assert g1.digest != g2.digest
+
+
+def test_expansion_game_replays_to_its_recorded_digests():
+    from carcnet.engine import Rules
+
+    vector = json.loads((Path(__file__).parents[2] / "protocol" / "vectors" / "digest-expansions.json").read_text())
+    s = vector["setup"]
+    rules = Rules(river=s["river"], abbot=s["abbot"], river_start=s["river_start"])
+    setup = GameSetup(players=s["players"], seed=int(s["seed"]), rules=rules)
+    assert setup.canonical() == vector["setup_text"] and " start=mix" in vector["setup_text"]
+    game = replay(setup, [parse_move(m) for m in vector["moves"]])
+    assert [d.hex() for d in game.digests] == vector["digests"]
+    assert game.scores == vector["final_scores"]

@@ -10,8 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
+from carcnet.engine import Rules
 from carcnet.log import COLOURS
 from carcnet.session import SeatPlan
 
@@ -58,6 +59,8 @@ class NewGameScreen(Screen[None]):
     NewGameScreen > VerticalScroll { width: 72; max-width: 100%; padding: 1 2; }
     NewGameScreen #buttons { height: 3; margin-top: 1; }
     NewGameScreen #seed { width: 30; }
+    NewGameScreen #options { height: 3; margin-top: 1; }
+    NewGameScreen #river-start { width: 32; }
     NewGameScreen #error { color: $error; height: auto; }
     """
 
@@ -71,7 +74,7 @@ class NewGameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static("[b]New local game[/b]: seat 1 plays first. People share this terminal.")
+            yield Static("[b]New local game[/b]: seat 1 plays first. People share this terminal. Ctrl+S starts.")
             with Vertical(id="seats"):
                 yield SeatRow(0, "human")
                 yield SeatRow(1, "greedy")
@@ -79,6 +82,13 @@ class NewGameScreen(Screen[None]):
                 yield Button("+ seat", id="add")
                 yield Button("- seat", id="remove")
                 yield Input(placeholder="seed (empty: random)", id="seed", restrict=r"[0-9]*")
+            with Horizontal(id="options"):
+                yield Checkbox("The River", id="river")
+                yield Select(
+                    [("Start tile mixed in (HiG)", "mix"), ("Start tile left out (Z-Man)", "omit")],
+                    value="mix", allow_blank=False, id="river-start",
+                )
+                yield Checkbox("The Abbot", id="abbot")
             yield Static("", id="error")
             yield Button("Start", variant="primary", id="start")
         yield Footer()
@@ -136,8 +146,13 @@ class NewGameScreen(Screen[None]):
 
         app = self.app
         assert isinstance(app, CarcnetApp)
+        rules = Rules(
+            river=self.query_one("#river", Checkbox).value,
+            abbot=self.query_one("#abbot", Checkbox).value,
+            river_start=str(self.query_one("#river-start", Select).value),
+        )
         try:
-            session = app.new_session(plans, seed)
+            session = app.new_session(plans, seed, rules)
         except (OSError, ValueError) as exc:
             self._error(f"Cannot start: {exc}")
             return

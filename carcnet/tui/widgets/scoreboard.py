@@ -46,6 +46,8 @@ class Scoreboard(Static):
             turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
             supply = game.supply[seat]
             meeples = "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
+            if game.setup.rules.abbot:
+                meeples += " A" if game.abbots[seat] else " a"  # abbot in supply / on the board
             who = Text(name, style=style)
             if local is not None and seat not in local:
                 who.append(" (bot)", style="dim")
