@@ -179,3 +179,29 @@ async def test_two_people_share_the_terminal(tmp_path):
             await _human_turn(pilot, screen)
         seats = [e.seat for e in screen.session.recorder.entries]
         assert seats[:8] == [0, 0, 1, 1, 0, 0, 1, 1]
+
+
+async def test_new_game_with_the_river_and_the_abbot(tmp_path):
+    from textual.widgets import Checkbox, Select
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, NewGameScreen)
+        setup.query_one("#river", Checkbox).value = True
+        setup.query_one("#abbot", Checkbox).value = True
+        setup.query_one("#river-start", Select).value = "omit"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        rules = screen.session.game.setup.rules
+        assert (rules.river, rules.abbot, rules.river_start) == (True, True, "omit")
+        assert screen.session.header.options == rules
+        assert screen.session.game.tile_at(screen.session.game.board.positions()[0]).kind.letter == "R1"
+        await _human_turn(pilot, screen)  # a river tile, placed by keys at the river's end
+        game = screen.session.game
+        assert game.moves and game.tile_at(game.moves[0].position).kind.has_river
