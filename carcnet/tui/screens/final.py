@@ -48,29 +48,33 @@ def score_table(
     return table
 
 
-class FinalScreen(ModalScreen[None]):
-    """The final scores with each seat's breakdown and the winner(s). Escape shows the board again;
-    Enter or ``m`` goes back to the menu."""
+class _ScoresModal(ModalScreen[None]):
+    """A framed score table over the board, for *game* with seats *names* and *colours*."""
 
     DEFAULT_CSS = """
-    FinalScreen { align: center middle; }
-    FinalScreen > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
-                             border: thick $accent; background: $surface; }
-    FinalScreen Static { width: 100%; height: auto; }
-    FinalScreen #winner { text-style: bold; margin-bottom: 1; }
+    _ScoresModal { align: center middle; }
+    _ScoresModal > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
+                              border: thick $accent; background: $surface; }
+    _ScoresModal Static { width: 100%; height: auto; }
+    _ScoresModal #winner { text-style: bold; margin-bottom: 1; }
     """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "board", "Look at the board"),
-        Binding("enter,m", "menu", "Menu"),
-    ]
-    """Escape: back to the final board; Enter or m: the menu."""
 
     def __init__(self, game: Game, names: list[str], colours: list[str]) -> None:
         super().__init__()
         self.game = game
         self.names = names
         self.colours = colours
+
+
+class FinalScreen(_ScoresModal):
+    """The final scores with each seat's breakdown and the winner(s). Escape shows the board again;
+    Enter or ``m`` goes back to the menu."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "board", "Look at the board"),
+        Binding("enter,m", "menu", "Menu"),
+    ]
+    """Escape: back to the final board; Enter or m: the menu."""
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -93,25 +97,12 @@ class FinalScreen(ModalScreen[None]):
             self.app.screen.action_leave()
 
 
-class ProjectionScreen(ModalScreen[None]):
+class ProjectionScreen(_ScoresModal):
     """What each seat would score if the game ended now: the current score plus the final scoring of
     every incomplete feature and farm (``Game.projected_final``)."""
 
-    DEFAULT_CSS = """
-    ProjectionScreen { align: center middle; }
-    ProjectionScreen > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
-                                  border: thick $accent; background: $surface; }
-    ProjectionScreen Static { width: 100%; height: auto; }
-    """
-
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,p,enter", "close", "Close")]
     """Escape, p or Enter closes."""
-
-    def __init__(self, game: Game, names: list[str], colours: list[str]) -> None:
-        super().__init__()
-        self.game = game
-        self.names = names
-        self.colours = colours
 
     def compose(self) -> ComposeResult:
         game = self.game

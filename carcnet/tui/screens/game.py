@@ -10,37 +10,25 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Static
 
 from carcnet.engine import DeployMeeple, Event, IllegalMoveError, Phase, PlaceTile, SkipMeeple
 from carcnet.log import LogError
 from carcnet.session import GameSession
+from carcnet.tui.screens.table import TableScreen
 from carcnet.tui.widgets.board import BoardView
-from carcnet.tui.widgets.game_log import GameLog
 from carcnet.tui.widgets.palette import seat_style
-from carcnet.tui.widgets.scoreboard import Scoreboard
 
 __all__ = ["GameScreen"]
 
 
-class GameScreen(Screen[None]):
+class GameScreen(TableScreen):
     """A game at this terminal: humans (hotseat) and bots around one board.
 
     Args:
         session: The game being played.
         bot_delay: Seconds a bot waits before each move, so people can follow (0 in tests).
-    """
-
-    DEFAULT_CSS = """
-    GameScreen #main { height: 1fr; }
-    GameScreen BoardView { width: 1fr; height: 1fr; }
-    GameScreen #side { width: 34; height: 1fr; border-left: solid $panel-lighten-2; }
-    GameScreen #status { height: 1; padding: 0 1; background: $panel; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -51,27 +39,13 @@ class GameScreen(Screen[None]):
     """``p`` projected final scores; ``?`` help; ``q`` back to the menu (nothing is lost)."""
 
     def __init__(self, session: GameSession, *, bot_delay: float = 0.6) -> None:
-        super().__init__()
+        super().__init__(session.game, session.names, session.colours)
         self.session = session
         self.bot_delay = bot_delay
         self._bot_timer: Timer | None = None
         self._bot_pending = False
         self._rotation: int | None = None
         self._finished_shown = False
-        names, colours = session.names, session.colours
-        self.board = BoardView(session.game, colours, interactive=False, id="board")
-        self.scoreboard = Scoreboard(names, colours, id="scoreboard")
-        self.log_panel = GameLog(names, colours, id="log")
-        self.status = Static("", id="status")
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
-            yield self.board
-            with Vertical(id="side"):
-                yield self.scoreboard
-                yield self.log_panel
-        yield self.status
-        yield Footer()
 
     def on_mount(self) -> None:
         game = self.session.game

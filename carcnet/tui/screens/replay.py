@@ -4,31 +4,18 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Footer, Static
 
 from carcnet.engine import Game, Phase, replay
 from carcnet.log import LoadedLog
-from carcnet.tui.widgets.board import BoardView
-from carcnet.tui.widgets.game_log import GameLog
-from carcnet.tui.widgets.scoreboard import Scoreboard
+from carcnet.tui.screens.table import TableScreen
 
 __all__ = ["ReplayScreen"]
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(TableScreen):
     """Steps through a saved game. The board can be panned and zoomed as in play; nothing changes
     the saved game."""
-
-    DEFAULT_CSS = """
-    ReplayScreen #main { height: 1fr; }
-    ReplayScreen BoardView { width: 1fr; height: 1fr; }
-    ReplayScreen #side { width: 34; border-left: solid $panel-lighten-2; }
-    ReplayScreen #status { height: 1; padding: 0 1; background: $panel; }
-    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,right_square_bracket", "step(1)", "Next move", key_display="n"),
@@ -43,26 +30,12 @@ class ReplayScreen(Screen[None]):
     """n / b one move on or back (N / B twenty); Home / End the start or the end; f the score table."""
 
     def __init__(self, loaded: LoadedLog) -> None:
-        super().__init__()
+        seats = loaded.header.seats
+        super().__init__(loaded.game, [s.name for s in seats], [s.colour for s in seats])
         self.loaded = loaded
-        self.names = [s.name for s in loaded.header.seats]
-        self.colours = [s.colour for s in loaded.header.seats]
         self.moves = list(loaded.game.moves)
         self.step = len(self.moves)
         self.game: Game = loaded.game
-        self.board = BoardView(self.game, self.colours, interactive=False)
-        self.scoreboard = Scoreboard(self.names, self.colours)
-        self.log_panel = GameLog(self.names, self.colours)
-        self.status = Static("", id="status")
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
-            yield self.board
-            with Vertical(id="side"):
-                yield self.scoreboard
-                yield self.log_panel
-        yield self.status
-        yield Footer()
 
     def on_mount(self) -> None:
         self.board.focus()

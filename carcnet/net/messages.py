@@ -1,0 +1,1058 @@
+"""Provides the wire messages as values and their msgpack maps (``protocol/wire.md`` §3–4, §6).
+
+Every message is a frozen dataclass that checks itself when built, so a message that exists is well
+formed; :func:`to_wire` gives its plain map (keys in the order of the spec's tables, which is the
+canonical encoding) and :func:`from_wire` reads one back strictly: exactly the listed keys, each of its
+msgpack type and in its range, or :class:`MessageError` with the code the peer is told. The header and
+entry maps inside messages are those of ``protocol/log.md`` §5–6, read and written by
+:mod:`carcnet.log.codec`, with the wire's additions (``sig`` on entries; ``keys``, ``commits``,
+``nonces`` on headers, ``wire.md`` §4.2).
+
+>>> to_wire(Want(from_seq=3))
+{'type': 'want', 'from': 3}
+>>> from_wire({"type": "bye", "reason": "quit"})
+Bye(reason='quit')
+>>> decode_message(encode_message(Heartbeat(have=0, digest=None)))
+Heartbeat(have=0, digest=None, time=None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+from carcnet.engine import RULES_VERSION, Rules
+from carcnet.log import COLOURS, LogEntry, LogFormatError, LogHeader, LogVersionError, Seat
+from carcnet.log import from_wire as log_from_wire
+from carcnet.log import to_wire as log_to_wire
+
+from .framing import MAX_FRAME, ProtocolError, decode_frame, encode_frame
+from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE, check_reveal, derive_seed
+
+__all__ = [
+    "BYE_REASONS",
+    "CODES",
+    "DIGEST_SIZE",
+    "MAX_ENTRIES",
+    "MAX_PEERS",
+    "MAX_TEXT",
+    "PROTO_VERSION",
+    "ROLES",
+    "Bye",
+    "Claim",
+    "Commit",
+    "Entries",
+    "Error",
+    "Heartbeat",
+    "Hello",
+    "Lobby",
+    "LobbySeat",
+    "Message",
+    "MessageError",
+    "PeerInfo",
+    "Reject",
+    "Reveal",
+    "Role",
+    "SignedEntry",
+    "Start",
+    "Want",
+    "Welcome",
+    "WireHeader",
+    "closes",
+    "decode_message",
+    "encode_message",
+    "from_wire",
+    "to_wire",
+]
+
+#: The wire protocol version this code speaks (``wire.md`` §8).
+PROTO_VERSION = 1
+#: What a peer is to a game: the host holds the lobby (``wire.md`` §3.3).
+ROLES = ("host", "player", "spectator")
+Role: TypeAlias = Literal["host", "player", "spectator"]
+#: Reasons a ``bye`` may give (``wire.md`` §4.7).
+BYE_REASONS = ("quit", "game-over", "duplicate", "timeout", "shutdown")
+#: Error and reject codes of this version → whether the connection closes after them (``wire.md`` §6).
+#: A code not listed (from a newer peer) is read as closing.
+CODES: dict[str, bool] = {
+    "bad-frame": True,
+    "too-large": True,
+    "unknown-message": True,
+    "bad-message": True,
+    "unexpected-message": True,
+    "forbidden": True,
+    "bad-version": True,
+    "wrong-game": True,
+    "duplicate": True,
+    "no-seat": True,
+    "seat-taken": False,
+    "lobby-locked": False,
+    "bad-commit": True,
+    "bad-header": True,
+    "bad-signature": True,
+    "not-your-turn": True,
+    "illegal-move": True,
+    "bad-seq": False,
+    "desync": True,
+    "conflict": True,
+    "internal": True,
+}
+#: Most entries in one ``entries`` message.
+MAX_ENTRIES = 256
+#: Most peers listed in a ``welcome``.
+MAX_PEERS = 32
+#: Longest ``message`` text of a ``reject`` or ``error``, in characters.
+MAX_TEXT = 256
+#: Bytes of a state digest.
+DIGEST_SIZE = 32
+_NAME_MAX = 32
+_GAME_ID = re.compile(r"[0-9a-f]{32}")
+_CODE = re.compile(r"[a-z][a-z0-9-]{0,31}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_HEADER_EXT = ("keys", "commits", "nonces")
+
+
+class MessageError(ProtocolError):
+    """A frame whose map is not a message of ``protocol/wire.md`` §4. ``code`` is
+    ``"unknown-message"`` (no or an unknown ``type``), ``"bad-version"`` (a ``hello`` or ``welcome``
+    of another protocol or rules version, or a header of another log format), ``"bad-header"`` (a
+    header whose keys, commitments, nonces and seed disagree) or ``"bad-message"`` (anything else:
+    a field missing, unknown, mistyped or out of range). The message names the field."""
+
+
+def closes(code: str) -> bool:
+    """Whether an error or reject with *code* ends the connection (``wire.md`` §6); unknown codes do."""
+    return CODES.get(code, True)
+
+
+# ---------------------------------------------------------------------- value checks
+
+
+def _bad(where: str, what: str) -> MessageError:
+    return MessageError("bad-message", f"{where} {what}"[:300])
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_int(value: object, where: str, low: int, high: int) -> None:
+    if not _is_int(value) or not low <= value < high:  # type: ignore[operator]
+        raise _bad(where, f"must be an integer in [{low}, {high}), got {value!r}")
+
+
+def _check_bin(value: object, where: str, size: int) -> None:
+    if not isinstance(value, bytes) or len(value) != size:
+        raise _bad(where, f"must be bin of {size} bytes, got {_kind(value)}")
+
+
+def _check_text(value: object, where: str, limit: int = _NAME_MAX) -> None:
+    """log.md §5's rule for names: 1 to *limit* characters, not only white space, no control characters."""
+    if not isinstance(value, str) or not value.strip() or len(value) > limit or _CONTROL.search(value):
+        raise _bad(where, f"must be 1 to {limit} characters without control characters, got {value!r}")
+
+
+def _check_game(value: object, where: str) -> None:
+    if not isinstance(value, str) or not _GAME_ID.fullmatch(value):
+        raise _bad(where, f"must be 32 lowercase hex digits, got {value!r}")
+
+
+def _check_digest(value: object, where: str) -> None:
+    if value is not None:
+        _check_bin(value, where, DIGEST_SIZE)
+
+
+def _check_have(have: object, digest: object, where: str) -> None:
+    _check_int(have, f"{where}.have", 0, 2**32)
+    _check_digest(digest, f"{where}.digest")
+    if digest is None and have != 0:
+        raise _bad(f"{where}.digest", "is nil only for a peer that holds no header (have 0)")
+
+
+def _check_role(value: object, where: str) -> None:
+    if value not in ROLES:
+        raise _bad(where, f"must be one of {', '.join(ROLES)}, got {value!r}")
+
+
+def _check_code(value: object, where: str) -> None:
+    if not isinstance(value, str) or not _CODE.fullmatch(value):
+        raise _bad(where, f"must be a code (lowercase letters, digits, '-'; up to 32), got {value!r}")
+
+
+def _check_message_text(value: object, where: str) -> None:
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise _bad(where, f"must be a str of at most {MAX_TEXT} characters")
+
+
+def _kind(value: object) -> str:
+    names = {bool: "bool", int: "int", str: "str", bytes: "bin", list: "array", dict: "map", float: "float"}
+    return "nil" if value is None else names.get(type(value), type(value).__name__)
+
+
+# ---------------------------------------------------------------------- parts of messages
+
+
+@dataclass(frozen=True, slots=True)
+class WireHeader:
+    """The header of a LAN game: the log header (``log.md`` §5) and the wire's additions (``wire.md``
+    §4.2): one public key per seat, and the commit–reveal that chose the seed.
+
+    Attributes:
+        header: The log header (format 1, rules 1).
+        keys: The 32-byte Ed25519 public key of each seat, in seat order; pairwise distinct.
+        commits: Each seat's commitment ``SHA-256(nonce)``, in seat order; ``None`` for a game whose
+            seed was not agreed by commit–reveal (a local game shown to spectators, a test game).
+        nonces: Each seat's revealed 32-byte nonce; ``None`` exactly when *commits* is.
+
+    Raises:
+        MessageError: ``"bad-message"`` for a malformed field, ``"bad-header"`` when the lists do
+            not have one item per seat, keys repeat, commitments repeat, a nonce does not hash to its
+            commitment, or the seed is not the one the nonces give.
+    """
+
+    header: LogHeader
+    keys: tuple[bytes, ...]
+    commits: tuple[bytes, ...] | None = None
+    nonces: tuple[bytes, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.header, LogHeader):
+            raise _bad("header", "must be a LogHeader")
+        n = len(self.header.seats)
+        if not isinstance(self.keys, tuple):
+            raise _bad("header.keys", "must be a tuple")
+        for i, key in enumerate(self.keys):
+            _check_bin(key, f"header.keys[{i}]", KEY_SIZE)
+        if len(self.keys) != n:
+            raise MessageError("bad-header", f"the header has {n} seats but {len(self.keys)} keys")
+        if len(set(self.keys)) != n:
+            raise MessageError("bad-header", "two seats have the same key")
+        if (self.commits is None) != (self.nonces is None):
+            raise MessageError("bad-header", "commits and nonces are both nil or both given")
+        if self.commits is None or self.nonces is None:
+            return
+        for name, values in (("commits", self.commits), ("nonces", self.nonces)):
+            if not isinstance(values, tuple):
+                raise _bad(f"header.{name}", "must be a tuple")
+            for i, value in enumerate(values):
+                _check_bin(value, f"header.{name}[{i}]", NONCE_SIZE)
+            if len(values) != n:
+                raise MessageError("bad-header", f"the header has {n} seats but {len(values)} {name}")
+        if len(set(self.commits)) != n:
+            raise MessageError("bad-header", "two seats have the same commitment")
+        for i, (commit, nonce) in enumerate(zip(self.commits, self.nonces, strict=True)):
+            if not check_reveal(commit, nonce):
+                raise MessageError("bad-header", f"the nonce of seat {i} does not match its commitment")
+        seed = derive_seed(self.nonces)
+        if self.header.seed != seed:
+            raise MessageError(
+                "bad-header", f"the header's seed {self.header.seed} is not the nonces' seed {seed}"
+            )
+
+    @property
+    def game(self) -> str:
+        """The game id."""
+        return self.header.game
+
+    @property
+    def fingerprint(self) -> bytes:
+        """SHA-256 of the header's canonical map (:func:`to_wire` of it packed as a frame body): two
+        peers hold the same header exactly when the fingerprints are equal."""
+        return hashlib.sha256(encode_frame(_header_out(self))[4:]).digest()
+
+
+@dataclass(frozen=True, slots=True)
+class SignedEntry:
+    """A log entry (``log.md`` §6) with its author's signature (``wire.md`` §4.3, §5.2).
+
+    Attributes:
+        entry: The entry.
+        sig: The 64-byte Ed25519 signature of the entry's seat key over
+            :func:`carcnet.net.signing.entry_bytes`.
+    """
+
+    entry: LogEntry
+    sig: bytes
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.entry, LogEntry):
+            raise _bad("entry", "must be a LogEntry")
+        _check_bin(self.sig, "entry.sig", SIG_SIZE)
+
+    @property
+    def seq(self) -> int:
+        """The entry's sequence number."""
+        return self.entry.seq
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    """A taken seat in a ``lobby`` table: who sits there and the seat's public key.
+
+    Attributes:
+        seat: Name, colour, human or bot (``log.md`` §5).
+        key: The seat's 32-byte Ed25519 public key.
+    """
+
+    seat: Seat
+    key: bytes
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.seat, Seat):
+            raise _bad("seat", "must be a Seat")
+        _check_bin(self.key, "seat.key", KEY_SIZE)
+
+
+@dataclass(frozen=True, slots=True)
+class PeerInfo:
+    """Where another peer of the game listens, for networks where mDNS does not reach (``wire.md`` §4.2).
+
+    Attributes:
+        key: The peer's 32-byte public key (from its ``hello``).
+        name: Its name, 1 to 32 characters.
+        addr: Its IP address as text (IPv4 dotted or IPv6), as seen by the sender.
+        port: Its listening TCP port, 1 to 65535.
+    """
+
+    key: bytes
+    name: str
+    addr: str
+    port: int
+
+    def __post_init__(self) -> None:
+        _check_bin(self.key, "peer.key", KEY_SIZE)
+        _check_text(self.name, "peer.name")
+        try:
+            ipaddress.ip_address(self.addr)
+        except ValueError:
+            raise _bad("peer.addr", f"must be an IP address, got {self.addr!r}"[:100]) from None
+        _check_int(self.port, "peer.port", 1, 65536)
+
+
+# ---------------------------------------------------------------------- messages
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hello:
+    """The first message of a connection, from the side that connected (``wire.md`` §4.1).
+
+    Attributes:
+        proto: The sender's protocol version (:data:`PROTO_VERSION`).
+        rules: The sender's engine rules version (``RULES_VERSION``).
+        game: The game id the sender wants to join or sync.
+        role: ``"player"`` (seated or wishing to sit), ``"spectator"`` (never authors), ``"host"``.
+        name: The sender's name, 1 to 32 characters.
+        key: The sender's 32-byte Ed25519 identity key (a player's seat key when it holds one seat).
+        have: Seq of the last entry the sender holds (0: none; also 0 without a header).
+        digest: The state digest at *have* (32 bytes), or ``None`` when the sender holds no header.
+    """
+
+    proto: int = PROTO_VERSION
+    rules: int = RULES_VERSION
+    game: str
+    role: Role
+    name: str
+    key: bytes
+    have: int = 0
+    digest: bytes | None = None
+
+    def __post_init__(self) -> None:
+        _check_int(self.proto, "hello.proto", 0, 2**32)
+        _check_int(self.rules, "hello.rules", 0, 2**32)
+        _check_game(self.game, "hello.game")
+        _check_role(self.role, "hello.role")
+        _check_text(self.name, "hello.name")
+        _check_bin(self.key, "hello.key", KEY_SIZE)
+        _check_have(self.have, self.digest, "hello")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Welcome:
+    """The accepting side's answer to an acceptable ``hello`` (``wire.md`` §4.2).
+
+    Attributes:
+        proto, rules, game, role, name, key, have, digest: As in :class:`Hello`, for the acceptor.
+        header: The game's header once the game has started, ``None`` in the lobby.
+        peers: Other peers of the game the acceptor knows (may be empty).
+
+    Raises:
+        MessageError: ``"bad-message"``: a field out of range, or *header*, *have* and *digest*
+            disagree (no header: have 0, digest nil; a header: its game id, digest given, and at
+            have 0 the digest is the header's).
+    """
+
+    proto: int = PROTO_VERSION
+    rules: int = RULES_VERSION
+    game: str
+    role: Role
+    name: str
+    key: bytes
+    have: int = 0
+    digest: bytes | None = None
+    header: WireHeader | None = None
+    peers: tuple[PeerInfo, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_int(self.proto, "welcome.proto", 0, 2**32)
+        _check_int(self.rules, "welcome.rules", 0, 2**32)
+        _check_game(self.game, "welcome.game")
+        _check_role(self.role, "welcome.role")
+        _check_text(self.name, "welcome.name")
+        _check_bin(self.key, "welcome.key", KEY_SIZE)
+        _check_have(self.have, self.digest, "welcome")
+        if self.header is None:
+            if self.digest is not None:
+                raise _bad("welcome.digest", "must be nil without a header")
+        else:
+            if not isinstance(self.header, WireHeader):
+                raise _bad("welcome.header", "must be a WireHeader or nil")
+            if self.header.game != self.game:
+                raise _bad("welcome.header.game", "must be the welcome's game")
+            if self.digest is None:
+                raise _bad("welcome.digest", "must be given with a header")
+            if self.have == 0 and self.digest != self.header.header.digest:
+                raise _bad("welcome.digest", "at have 0 must be the header's setup digest")
+        if not isinstance(self.peers, tuple) or not all(isinstance(p, PeerInfo) for p in self.peers):
+            raise _bad("welcome.peers", "must be a tuple of PeerInfo")
+        if len(self.peers) > MAX_PEERS:
+            raise _bad("welcome.peers", f"holds at most {MAX_PEERS} peers")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reject:
+    """The accepting side's refusal of a ``hello``; the connection then closes (``wire.md`` §4.2).
+
+    Attributes:
+        code: Why (``wire.md`` §6), e.g. ``"bad-version"``, ``"wrong-game"``, ``"no-seat"``.
+        message: Words for people, at most 256 characters (may be empty).
+    """
+
+    code: str
+    message: str = ""
+
+    def __post_init__(self) -> None:
+        _check_code(self.code, "reject.code")
+        _check_message_text(self.message, "reject.message")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entries:
+    """Signed entries with consecutive seqs from *from_seq* (``wire.md`` §4.3).
+
+    Attributes:
+        from_seq: Seq of the first entry (wire key ``from``), ≥ 1; with no entries, where the sender's
+            answer to a ``want`` starts (it has nothing from there).
+        entries: 0 to :data:`MAX_ENTRIES` entries; ``entries[i].seq == from_seq + i``.
+    """
+
+    from_seq: int
+    entries: tuple[SignedEntry, ...]
+
+    def __post_init__(self) -> None:
+        _check_int(self.from_seq, "entries.from", 1, 2**32)
+        if not isinstance(self.entries, tuple) or not all(isinstance(e, SignedEntry) for e in self.entries):
+            raise _bad("entries.entries", "must be a tuple of SignedEntry")
+        if len(self.entries) > MAX_ENTRIES:
+            raise _bad("entries.entries", f"holds at most {MAX_ENTRIES} entries")
+        for i, e in enumerate(self.entries):
+            if e.seq != self.from_seq + i:
+                raise _bad(f"entries.entries[{i}].seq", f"must be {self.from_seq + i}, got {e.seq}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Want:
+    """A request for every entry from seq *from_seq* on (``wire.md`` §4.4).
+
+    Attributes:
+        from_seq: The first seq wanted (wire key ``from``), ≥ 1.
+    """
+
+    from_seq: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.from_seq, "want.from", 1, 2**32)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Heartbeat:
+    """What the sender holds, sent at least every 5 s of silence (``wire.md`` §4.5).
+
+    Attributes:
+        have: Seq of the sender's last entry (0: none).
+        digest: The state digest at *have*, or ``None`` when the sender holds no header.
+        time: The sender's clock, milliseconds since 1970-01-01 UTC, or ``None``; informative only.
+    """
+
+    have: int
+    digest: bytes | None
+    time: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_have(self.have, self.digest, "heartbeat")
+        if self.time is not None:
+            _check_int(self.time, "heartbeat.time", 0, 2**63)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Bye:
+    """The sender closes the connection (``wire.md`` §4.7).
+
+    Attributes:
+        reason: One of :data:`BYE_REASONS`.
+    """
+
+    reason: str
+
+    def __post_init__(self) -> None:
+        if self.reason not in BYE_REASONS:
+            raise _bad("bye.reason", f"must be one of {', '.join(BYE_REASONS)}, got {self.reason!r}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Error:
+    """Bad input was received; if :func:`closes` for *code*, the sender closes (``wire.md`` §4.8, §6).
+
+    Attributes:
+        code: What was wrong (``wire.md`` §6).
+        message: Words for people, at most 256 characters (may be empty).
+        seq: The seq the error concerns (the offending entry; for ``bad-seq`` the seq expected), or
+            ``None``.
+    """
+
+    code: str
+    message: str = ""
+    seq: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_code(self.code, "error.code")
+        _check_message_text(self.message, "error.message")
+        if self.seq is not None:
+            _check_int(self.seq, "error.seq", 0, 2**32)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Lobby:
+    """The host's table of seats before the game starts (``wire.md`` §4.6).
+
+    Attributes:
+        name: The game's name, 1 to 32 characters.
+        options: The rule options (``log.md`` §5).
+        table: One item per seat, 2 to 6: ``None`` for an open seat, else a :class:`LobbySeat`.
+            Taken seats have distinct colours and keys.
+        locked: ``True`` once the table is full and closed for commit–reveal: no more claims.
+    """
+
+    name: str
+    options: Rules
+    table: tuple[LobbySeat | None, ...]
+    locked: bool = False
+
+    def __post_init__(self) -> None:
+        _check_text(self.name, "lobby.name")
+        if not isinstance(self.options, Rules):
+            raise _bad("lobby.options", "must be Rules")
+        if not isinstance(self.table, tuple) or not 2 <= len(self.table) <= 6:
+            raise _bad("lobby.table", "must be a tuple of 2 to 6 seats")
+        taken = [s for s in self.table if s is not None]
+        if not all(isinstance(s, LobbySeat) for s in taken):
+            raise _bad("lobby.table", "holds LobbySeat or None")
+        if len({s.seat.colour for s in taken}) != len(taken):
+            raise _bad("lobby.table", "two seats have the same colour")
+        if len({s.key for s in taken}) != len(taken):
+            raise _bad("lobby.table", "two seats have the same key")
+        if not isinstance(self.locked, bool):
+            raise _bad("lobby.locked", "must be a bool")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Claim:
+    """A player asks the host for a seat (``wire.md`` §4.6).
+
+    Attributes:
+        seat: The seat index wanted, 0 to 5.
+        name: The name to sit under, 1 to 32 characters.
+        colour: One of ``carcnet.log.COLOURS``.
+        key: The seat key's 32-byte public key: it signs the seat's commitment and entries.
+    """
+
+    seat: int
+    name: str
+    colour: str
+    key: bytes
+
+    def __post_init__(self) -> None:
+        _check_int(self.seat, "claim.seat", 0, 6)
+        _check_text(self.name, "claim.name")
+        if self.colour not in COLOURS:
+            raise _bad("claim.colour", f"must be one of {', '.join(COLOURS)}, got {self.colour!r}")
+        _check_bin(self.key, "claim.key", KEY_SIZE)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Commit:
+    """A seat's commitment to its nonce, signed with the seat key (``wire.md`` §4.6, §5.3).
+
+    Attributes:
+        seat: The seat, 0 to 5.
+        hash: ``SHA-256(nonce)``, 32 bytes.
+        sig: The seat key's signature over :func:`carcnet.net.signing.commit_bytes`, 64 bytes.
+    """
+
+    seat: int
+    hash: bytes
+    sig: bytes
+
+    def __post_init__(self) -> None:
+        _check_int(self.seat, "commit.seat", 0, 6)
+        _check_bin(self.hash, "commit.hash", 32)
+        _check_bin(self.sig, "commit.sig", SIG_SIZE)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reveal:
+    """A seat's nonce, sent once every seat's commitment is known (``wire.md`` §4.6, §5.3).
+
+    Attributes:
+        seat: The seat, 0 to 5.
+        nonce: The 32 random bytes committed to.
+    """
+
+    seat: int
+    nonce: bytes
+
+    def __post_init__(self) -> None:
+        _check_int(self.seat, "reveal.seat", 0, 6)
+        _check_bin(self.nonce, "reveal.nonce", NONCE_SIZE)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Start:
+    """The host starts the game with the agreed header (``wire.md`` §4.6).
+
+    Attributes:
+        header: The header; its commitments and nonces are given (the seed came from them).
+    """
+
+    header: WireHeader
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.header, WireHeader):
+            raise _bad("start.header", "must be a WireHeader")
+        if self.header.commits is None:
+            raise MessageError("bad-header", "the header of a start holds the commitments and nonces")
+
+
+Message: TypeAlias = (
+    Hello
+    | Welcome
+    | Reject
+    | Entries
+    | Want
+    | Heartbeat
+    | Bye
+    | Error
+    | Lobby
+    | Claim
+    | Commit
+    | Reveal
+    | Start
+)
+
+_TYPES: dict[type, str] = {
+    Hello: "hello",
+    Welcome: "welcome",
+    Reject: "reject",
+    Entries: "entries",
+    Want: "want",
+    Heartbeat: "heartbeat",
+    Bye: "bye",
+    Error: "error",
+    Lobby: "lobby",
+    Claim: "claim",
+    Commit: "commit",
+    Reveal: "reveal",
+    Start: "start",
+}
+
+
+# ---------------------------------------------------------------------- encoding
+
+
+def to_wire(message: Message) -> dict[str, Any]:
+    """The plain map of a message, keys in the order of ``wire.md`` §4 (the canonical encoding).
+
+    Raises:
+        TypeError: *message* is not a message.
+    """
+    if isinstance(message, Hello | Welcome):
+        out: dict[str, Any] = {
+            "type": _TYPES[type(message)],
+            "proto": message.proto,
+            "rules": message.rules,
+            "game": message.game,
+            "role": message.role,
+            "name": message.name,
+            "key": message.key,
+            "have": message.have,
+            "digest": message.digest,
+        }
+        if isinstance(message, Welcome):
+            out["header"] = _header_out(message.header) if message.header is not None else None
+            out["peers"] = [
+                {"key": p.key, "name": p.name, "addr": p.addr, "port": p.port} for p in message.peers
+            ]
+        return out
+    if isinstance(message, Reject):
+        return {"type": "reject", "code": message.code, "message": message.message}
+    if isinstance(message, Entries):
+        return {
+            "type": "entries",
+            "from": message.from_seq,
+            "entries": [_entry_out(e) for e in message.entries],
+        }
+    if isinstance(message, Want):
+        return {"type": "want", "from": message.from_seq}
+    if isinstance(message, Heartbeat):
+        return {"type": "heartbeat", "have": message.have, "digest": message.digest, "time": message.time}
+    if isinstance(message, Bye):
+        return {"type": "bye", "reason": message.reason}
+    if isinstance(message, Error):
+        return {"type": "error", "code": message.code, "message": message.message, "seq": message.seq}
+    if isinstance(message, Lobby):
+        return {
+            "type": "lobby",
+            "name": message.name,
+            "options": {"river": message.options.river, "abbot": message.options.abbot},
+            "table": [_lobby_seat_out(s) if s is not None else None for s in message.table],
+            "locked": message.locked,
+        }
+    if isinstance(message, Claim):
+        return {
+            "type": "claim",
+            "seat": message.seat,
+            "name": message.name,
+            "colour": message.colour,
+            "key": message.key,
+        }
+    if isinstance(message, Commit):
+        return {"type": "commit", "seat": message.seat, "hash": message.hash, "sig": message.sig}
+    if isinstance(message, Reveal):
+        return {"type": "reveal", "seat": message.seat, "nonce": message.nonce}
+    if isinstance(message, Start):
+        return {"type": "start", "header": _header_out(message.header)}
+    raise TypeError(f"not a wire message: {message!r}")
+
+
+def _header_out(h: WireHeader) -> dict[str, Any]:
+    out = log_to_wire(h.header)
+    out["keys"] = list(h.keys)
+    out["commits"] = list(h.commits) if h.commits is not None else None
+    out["nonces"] = list(h.nonces) if h.nonces is not None else None
+    return out
+
+
+def _entry_out(e: SignedEntry) -> dict[str, Any]:
+    out = log_to_wire(e.entry)
+    out["sig"] = e.sig
+    return out
+
+
+def _lobby_seat_out(s: LobbySeat) -> dict[str, Any]:
+    return {
+        "name": s.seat.name,
+        "colour": s.seat.colour,
+        "player": s.seat.player,
+        "bot": s.seat.bot,
+        "key": s.key,
+    }
+
+
+def encode_message(message: Message) -> bytes:
+    """The frame of a message (``wire.md`` §2): length prefix and canonical msgpack body.
+
+    Raises:
+        FramingError: ``"too-large"``: more than 1 MiB (not possible within :data:`MAX_ENTRIES`).
+    """
+    return encode_frame(to_wire(message), max_frame=MAX_FRAME)
+
+
+# ---------------------------------------------------------------------- decoding
+
+
+def decode_message(frame: bytes) -> Message:
+    """The message of exactly one frame (the inverse of :func:`encode_message`):
+    :func:`carcnet.net.framing.decode_frame`, then :func:`from_wire`.
+
+    Raises:
+        FramingError: The bytes are not exactly one frame of one msgpack map.
+        MessageError: The map is not a message.
+    """
+    return from_wire(decode_frame(frame))
+
+
+def from_wire(data: object) -> Message:
+    """The message a plain map describes, chosen by its ``type`` (``wire.md`` §4).
+
+    Reading is strict: exactly the keys listed for the type, each of its msgpack type (an int is not a
+    bool, a str is not a bin) and within its range. In a ``hello`` or ``welcome`` the ``proto`` and
+    ``rules`` versions are checked before anything else, so a peer of another version is refused for
+    its version and not for a field this version does not know (``wire.md`` §8).
+
+    Raises:
+        MessageError: ``"unknown-message"``, ``"bad-version"``, ``"bad-header"`` or ``"bad-message"``.
+    """
+    if not isinstance(data, Mapping):
+        raise MessageError("unknown-message", f"a message is a map, got {_kind(data)}")
+    m = dict(data)
+    for key in m:
+        if not isinstance(key, str):
+            raise _bad("message", f"has a key that is not a str: {key!r}")
+    kind = m.get("type")
+    reader = _READERS.get(kind) if isinstance(kind, str) else None
+    if reader is None:
+        raise MessageError(
+            "unknown-message", f"unknown message type {kind!r}" if "type" in m else "the map has no 'type'"
+        )
+    try:
+        return reader(m)
+    except LogVersionError as exc:
+        raise MessageError("bad-version", f"{kind}: {exc}"[:300]) from None
+    except LogFormatError as exc:
+        raise _bad(f"{kind}:", str(exc)) from None
+
+
+def _keys(m: dict[str, Any], expected: tuple[str, ...], where: str) -> None:
+    unknown = [k for k in m if k not in expected]
+    if unknown:
+        raise _bad(where, f"has unknown field {unknown[0]!r} (expected {', '.join(expected)})")
+    missing = [k for k in expected if k not in m]
+    if missing:
+        raise _bad(where, f"lacks field {missing[0]!r}")
+
+
+def _map(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _bad(where, f"must be a map, got {_kind(value)}")
+    return value
+
+
+def _list(value: object, where: str, limit: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise _bad(where, f"must be an array, got {_kind(value)}")
+    if len(value) > limit:
+        raise _bad(where, f"holds at most {limit} items")
+    return value
+
+
+def _str(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise _bad(where, f"must be a str, got {_kind(value)}")
+    return value
+
+
+def _versions(m: dict[str, Any], kind: str) -> None:
+    """wire.md §8: ``proto``, then ``rules``, before any other field."""
+    proto = m.get("proto")
+    if not isinstance(proto, int) or isinstance(proto, bool) or proto < 0:
+        raise _bad(f"{kind}.proto", f"must be a non-negative integer, got {proto!r}")
+    if proto != PROTO_VERSION:
+        raise MessageError(
+            "bad-version",
+            f"the peer speaks carcnet protocol version {proto}; this carcnet speaks version {PROTO_VERSION}",
+        )
+    rules = m.get("rules")
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules < 0:
+        raise _bad(f"{kind}.rules", f"must be a non-negative integer, got {rules!r}")
+    if rules != RULES_VERSION:
+        raise MessageError(
+            "bad-version",
+            f"the peer plays rules version {rules}; this carcnet plays rules version {RULES_VERSION}",
+        )
+
+
+_HELLO_KEYS = ("type", "proto", "rules", "game", "role", "name", "key", "have", "digest")
+
+
+def _read_hello(m: dict[str, Any]) -> Hello:
+    _versions(m, "hello")
+    _keys(m, _HELLO_KEYS, "hello")
+    _check_role(m["role"], "hello.role")
+    return Hello(
+        proto=m["proto"],
+        rules=m["rules"],
+        game=m["game"],
+        role=m["role"],
+        name=m["name"],
+        key=m["key"],
+        have=m["have"],
+        digest=m["digest"],
+    )
+
+
+def _read_welcome(m: dict[str, Any]) -> Welcome:
+    _versions(m, "welcome")
+    _keys(m, (*_HELLO_KEYS, "header", "peers"), "welcome")
+    _check_role(m["role"], "welcome.role")
+    header = _header_in(m["header"], "welcome.header") if m["header"] is not None else None
+    peers = []
+    for i, raw in enumerate(_list(m["peers"], "welcome.peers", MAX_PEERS)):
+        where = f"welcome.peers[{i}]"
+        p = _map(raw, where)
+        _keys(p, ("key", "name", "addr", "port"), where)
+        peers.append(PeerInfo(p["key"], p["name"], _str(p["addr"], f"{where}.addr"), p["port"]))
+    return Welcome(
+        proto=m["proto"],
+        rules=m["rules"],
+        game=m["game"],
+        role=m["role"],
+        name=m["name"],
+        key=m["key"],
+        have=m["have"],
+        digest=m["digest"],
+        header=header,
+        peers=tuple(peers),
+    )
+
+
+def _header_in(value: object, where: str) -> WireHeader:
+    m = dict(_map(value, where))
+    if m.get("type") != "header":
+        raise _bad(f"{where}.type", "must be 'header'")
+    # log.md §7: the format and rules versions are judged first (codec.from_wire does), so the wire's
+    # own fields are set aside, then checked once the log header is read.
+    ext = {k: m.pop(k) for k in _HEADER_EXT if k in m}
+    header = log_from_wire(m)
+    assert isinstance(header, LogHeader)
+    missing = [k for k in _HEADER_EXT if k not in ext]
+    if missing:
+        raise _bad(where, f"lacks field {missing[0]!r}")
+    n = len(header.seats)
+    keys = tuple(_bins(ext["keys"], f"{where}.keys", KEY_SIZE, n))
+    commits = ext["commits"]
+    nonces = ext["nonces"]
+    return WireHeader(
+        header,
+        keys,
+        tuple(_bins(commits, f"{where}.commits", 32, n)) if commits is not None else None,
+        tuple(_bins(nonces, f"{where}.nonces", NONCE_SIZE, n)) if nonces is not None else None,
+    )
+
+
+def _bins(value: object, where: str, size: int, limit: int) -> list[bytes]:
+    items = _list(value, where, 6)
+    for i, item in enumerate(items):
+        _check_bin(item, f"{where}[{i}]", size)
+    if len(items) != limit:
+        raise MessageError("bad-header", f"{where} must have one item per seat ({limit}), got {len(items)}")
+    return items
+
+
+def _read_reject(m: dict[str, Any]) -> Reject:
+    _keys(m, ("type", "code", "message"), "reject")
+    return Reject(code=m["code"], message=m["message"])
+
+
+def _read_entries(m: dict[str, Any]) -> Entries:
+    _keys(m, ("type", "from", "entries"), "entries")
+    entries = []
+    for i, raw in enumerate(_list(m["entries"], "entries.entries", MAX_ENTRIES)):
+        where = f"entries.entries[{i}]"
+        e = dict(_map(raw, where))
+        if e.get("type") != "entry":
+            raise _bad(f"{where}.type", "must be 'entry'")
+        if "sig" not in e:
+            raise _bad(where, "lacks field 'sig'")
+        sig = e.pop("sig")
+        entry = log_from_wire(e)
+        assert isinstance(entry, LogEntry)
+        entries.append(SignedEntry(entry, sig))
+    return Entries(from_seq=m["from"], entries=tuple(entries))
+
+
+def _read_want(m: dict[str, Any]) -> Want:
+    _keys(m, ("type", "from"), "want")
+    return Want(from_seq=m["from"])
+
+
+def _read_heartbeat(m: dict[str, Any]) -> Heartbeat:
+    _keys(m, ("type", "have", "digest", "time"), "heartbeat")
+    return Heartbeat(have=m["have"], digest=m["digest"], time=m["time"])
+
+
+def _read_bye(m: dict[str, Any]) -> Bye:
+    _keys(m, ("type", "reason"), "bye")
+    return Bye(reason=m["reason"])
+
+
+def _read_error(m: dict[str, Any]) -> Error:
+    _keys(m, ("type", "code", "message", "seq"), "error")
+    return Error(code=m["code"], message=m["message"], seq=m["seq"])
+
+
+def _read_lobby(m: dict[str, Any]) -> Lobby:
+    _keys(m, ("type", "name", "options", "table", "locked"), "lobby")
+    options = _map(m["options"], "lobby.options")
+    _keys(options, ("river", "abbot"), "lobby.options")
+    for key in ("river", "abbot"):
+        if not isinstance(options[key], bool):
+            raise _bad(f"lobby.options.{key}", f"must be a bool, got {_kind(options[key])}")
+    table: list[LobbySeat | None] = []
+    for i, raw in enumerate(_list(m["table"], "lobby.table", 6)):
+        if raw is None:
+            table.append(None)
+            continue
+        where = f"lobby.table[{i}]"
+        s = _map(raw, where)
+        _keys(s, ("name", "colour", "player", "bot", "key"), where)
+        for key in ("name", "colour", "player"):
+            _str(s[key], f"{where}.{key}")
+        if s["bot"] is not None:
+            _str(s["bot"], f"{where}.bot")
+        table.append(LobbySeat(Seat(s["name"], s["colour"], s["player"], s["bot"]), s["key"]))
+    return Lobby(
+        name=m["name"],
+        options=Rules(river=options["river"], abbot=options["abbot"]),
+        table=tuple(table),
+        locked=m["locked"],
+    )
+
+
+def _read_claim(m: dict[str, Any]) -> Claim:
+    _keys(m, ("type", "seat", "name", "colour", "key"), "claim")
+    return Claim(seat=m["seat"], name=m["name"], colour=m["colour"], key=m["key"])
+
+
+def _read_commit(m: dict[str, Any]) -> Commit:
+    _keys(m, ("type", "seat", "hash", "sig"), "commit")
+    return Commit(seat=m["seat"], hash=m["hash"], sig=m["sig"])
+
+
+def _read_reveal(m: dict[str, Any]) -> Reveal:
+    _keys(m, ("type", "seat", "nonce"), "reveal")
+    return Reveal(seat=m["seat"], nonce=m["nonce"])
+
+
+def _read_start(m: dict[str, Any]) -> Start:
+    _keys(m, ("type", "header"), "start")
+    return Start(header=_header_in(m["header"], "start.header"))
+
+
+_READERS: dict[str, Any] = {
+    "hello": _read_hello,
+    "welcome": _read_welcome,
+    "reject": _read_reject,
+    "entries": _read_entries,
+    "want": _read_want,
+    "heartbeat": _read_heartbeat,
+    "bye": _read_bye,
+    "error": _read_error,
+    "lobby": _read_lobby,
+    "claim": _read_claim,
+    "commit": _read_commit,
+    "reveal": _read_reveal,
+    "start": _read_start,
+}

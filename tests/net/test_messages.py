@@ -1,0 +1,297 @@
+"""Messages (protocol/wire.md §4): every field is checked on reading, with the code the peer is told."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carcnet.log import LogHeader, Seat
+from carcnet.net import (
+    MessageError,
+    Start,
+    WireHeader,
+    closes,
+    commitment,
+    derive_seed,
+    from_wire,
+    to_wire,
+)
+from carcnet.net.messages import MAX_ENTRIES, MAX_PEERS, Entries, Error, Hello, Welcome
+
+from .vectors import GAME, NONCES, from_json, messages, seat_keys, signed_entries, vector, wire_header
+
+NAMES = sorted(messages())
+
+
+def wire(name: str) -> dict[str, Any]:
+    return from_json(vector(name)[0]["message"])
+
+
+def code_of(m: object) -> str:
+    with pytest.raises(MessageError) as info:
+        from_wire(m)
+    return info.value.code
+
+
+def paths(value: Any, prefix: tuple = ()) -> list[tuple]:
+    """Every path (a tuple of keys and indices) to a value inside a map."""
+    out = []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        out.append((*prefix, k))
+        out += paths(v, (*prefix, k))
+    return out
+
+
+def edit(m: dict, path: tuple, value: Any = ..., *, delete: bool = False) -> dict:
+    m = copy.deepcopy(m)
+    target = m
+    for k in path[:-1]:
+        target = target[k]
+    if delete:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return m
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_message_reads_back_what_it_writes(name):
+    message = from_wire(wire(name))
+    assert from_wire(to_wire(message)) == message
+    assert list(to_wire(message)) == list(wire(name))  # the canonical key order
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_missing_or_unknown_field_is_refused(name):
+    m = wire(name)
+    for path in paths(m):
+        parent = m
+        for k in path[:-1]:
+            parent = parent[k]
+        if isinstance(parent, dict):
+            code = code_of(edit(m, path, delete=True))
+            expected = "unknown-message" if path == ("type",) else "bad-message"
+            assert code == expected, path
+        else:  # drop an item of an array: fine for some (peers, entries, table), refused for others
+            try:
+                from_wire(edit_list_drop(m, path))
+            except MessageError as exc:
+                assert exc.code in ("bad-message", "bad-header"), path
+    for path in [()] + [p for p in paths(m) if _is_map(m, p)]:
+        extended = copy.deepcopy(m)
+        target = extended
+        for k in path:
+            target = target[k]
+        target["extra"] = 1
+        assert code_of(extended) == "bad-message", path
+
+
+def _is_map(m: dict, path: tuple) -> bool:
+    target: Any = m
+    for k in path:
+        target = target[k]
+    return isinstance(target, dict)
+
+
+def edit_list_drop(m: dict, path: tuple) -> dict:
+    m = copy.deepcopy(m)
+    target = m
+    for k in path[:-1]:
+        target = target[k]
+    del target[path[-1]]
+    return m
+
+
+wire_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.text(max_size=40)
+    | st.binary(max_size=70),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(NAMES), st.data(), wire_values)
+def test_any_field_replaced_by_any_value_raises_only_message_error(name, data, value):
+    m = wire(name)
+    path = data.draw(st.sampled_from(paths(m)))
+    try:
+        message = from_wire(edit(m, path, value))
+    except MessageError as exc:
+        assert exc.code in ("unknown-message", "bad-message", "bad-version", "bad-header")
+    else:
+        assert from_wire(to_wire(message)) == message
+
+
+# ---------------------------------------------------------------------- codes
+
+
+def test_unknown_and_missing_types_are_unknown_messages():
+    assert code_of({"type": "ping"}) == "unknown-message"
+    assert code_of({"from": 1}) == "unknown-message"
+    assert code_of({"type": 1}) == "unknown-message"
+    assert code_of([1, 2]) == "unknown-message"
+
+
+@pytest.mark.parametrize("name", ["hello", "welcome"])
+def test_another_version_is_refused_for_its_version_before_its_fields(name):
+    newer = {**wire(name), "proto": 2, "capabilities": ["river"]}
+    assert code_of(newer) == "bad-version"
+    assert code_of({**wire(name), "rules": 2}) == "bad-version"
+    assert code_of({**wire(name), "proto": True}) == "bad-message"
+    assert code_of({**wire(name), "proto": -1}) == "bad-message"
+
+
+def test_a_header_of_another_log_format_is_a_version_error():
+    m = wire("start")
+    assert code_of(edit(m, ("header", "format"), 2)) == "bad-version"
+    assert code_of(edit(m, ("header", "rules"), 2)) == "bad-version"
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "value"),
+    [
+        ("hello", ("game",), GAME.upper()),
+        ("hello", ("game",), GAME[:-1]),
+        ("hello", ("role",), "referee"),
+        ("hello", ("name",), ""),
+        ("hello", ("name",), "   "),
+        ("hello", ("name",), "x" * 33),
+        ("hello", ("name",), "a\x07b"),
+        ("hello", ("key",), bytes(31)),
+        ("hello", ("key",), "00" * 32),
+        ("hello", ("have",), True),
+        ("hello", ("have",), -1),
+        ("hello", ("have",), 3),  # have 3 without a digest
+        ("hello", ("digest",), bytes(31)),
+        ("welcome-lobby", ("digest",), bytes(32)),  # a digest without a header
+        ("welcome", ("digest",), None),
+        ("welcome", ("have",), 0),  # at have 0 the digest must be the header's
+        ("welcome", ("game",), "0" * 32),  # the header is another game's
+        ("welcome", ("peers", 0, "addr"), "my-laptop.local"),
+        ("welcome", ("peers", 0, "port"), 0),
+        ("welcome", ("peers",), [wire("welcome")["peers"][0]] * (MAX_PEERS + 1)),
+        ("entries", ("from",), 2),
+        ("entries", ("from",), 0),
+        ("entries", ("entries", 0, "sig"), bytes(63)),
+        ("entries", ("entries", 0, "type"), "header"),
+        ("entries", ("entries", 0, "move", "rot"), 4),
+        ("entries", ("entries", 1, "seq"), 3),
+        ("want", ("from",), 0),
+        ("heartbeat", ("time",), -5),
+        ("heartbeat", ("time",), 1.5),
+        ("bye", ("reason",), "bored"),
+        ("error", ("code",), "Not-Your-Turn"),
+        ("error", ("code",), ""),
+        ("error", ("message",), "x" * 257),
+        ("error", ("seq",), -1),
+        ("reject", ("code",), 7),
+        ("lobby", ("table",), [None]),
+        ("lobby", ("table",), [None] * 7),
+        ("lobby", ("options", "river"), 0),
+        ("lobby", ("table", 0, "colour"), "pink"),
+        ("lobby", ("table", 0, "player"), "bot"),  # a bot seat needs its bot's name
+        ("lobby", ("locked",), 1),
+        ("claim", ("seat",), 6),
+        ("claim", ("colour",), "purple"),
+        ("commit", ("hash",), bytes(33)),
+        ("commit", ("sig",), bytes(32)),
+        ("reveal", ("nonce",), bytes(16)),
+        ("start", ("header",), None),
+        ("start", ("header", "keys", 0), bytes(31)),
+    ],
+    ids=lambda v: "-".join(map(str, v)) if isinstance(v, tuple) else str(v)[:20],
+)
+def test_bad_fields_are_bad_messages(name, path, value):
+    assert code_of(edit(wire(name), path, value)) == "bad-message"
+
+
+def test_a_lobby_refuses_two_seats_of_one_colour_or_one_key():
+    m = wire("lobby")
+    seat = m["table"][0]
+    assert code_of(edit(m, ("table",), [seat, {**seat, "name": "Bob"}])) == "bad-message"
+    assert code_of(edit(m, ("table",), [seat, {**seat, "colour": "blue"}])) == "bad-message"
+    from_wire(edit(m, ("table",), [seat, {**seat, "colour": "blue", "key": bytes(32)}]))
+
+
+def test_too_many_entries_are_refused():
+    e = signed_entries(1)[0]
+    with pytest.raises(MessageError):
+        Entries(from_seq=1, entries=(e,) * (MAX_ENTRIES + 1))
+
+
+# ---------------------------------------------------------------------- headers: keys and commit–reveal
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("keys", lambda wh: wh.keys[:1]),
+        ("keys", lambda wh: (wh.keys[0], wh.keys[0])),
+        ("commits", lambda wh: (wh.commits[0], wh.commits[0])),
+        ("commits", lambda wh: wh.commits[:1]),
+        ("nonces", lambda wh: (wh.nonces[1], wh.nonces[0])),  # nonces that do not match the commitments
+        ("nonces", lambda wh: None),  # commits without nonces
+    ],
+)
+def test_inconsistent_headers_are_bad_headers(field, value):
+    wh = wire_header()
+    fields = {"header": wh.header, "keys": wh.keys, "commits": wh.commits, "nonces": wh.nonces}
+    fields[field] = value(wh)
+    with pytest.raises(MessageError) as info:
+        WireHeader(**fields)
+    assert info.value.code == "bad-header"
+    m = wire("start")
+    raw = fields[field]
+    code = code_of(edit(m, ("header", field), list(raw) if raw is not None else None))
+    assert code == "bad-header"
+
+
+def test_a_seed_that_is_not_the_nonces_seed_is_a_bad_header():
+    wh = wire_header()
+    other = LogHeader.new(wh.header.seats, seed=derive_seed(NONCES) ^ 1, created=0, game=GAME)
+    with pytest.raises(MessageError) as info:
+        WireHeader(other, wh.keys, wh.commits, wh.nonces)
+    assert info.value.code == "bad-header"
+
+
+def test_a_header_without_commit_reveal_is_fine_but_cannot_start_a_game():
+    keys = seat_keys()
+    header = LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], order=("E",), created=0, game=GAME)
+    wh = WireHeader(header, tuple(k.public for k in keys))
+    assert wh.commits is None
+    with pytest.raises(MessageError) as info:
+        Start(header=wh)
+    assert info.value.code == "bad-header"
+    last = Welcome(game=GAME, role="host", name="Ann", key=keys[0].public, digest=header.digest, header=wh)
+    assert from_wire(to_wire(last)) == last
+
+
+def test_fingerprints_tell_headers_apart():
+    wh = wire_header()
+    assert wh.fingerprint == wire_header().fingerprint
+    other = WireHeader(wh.header, (wh.keys[1], wh.keys[0]), wh.commits, wh.nonces)
+    assert other.fingerprint != wh.fingerprint
+
+
+# ---------------------------------------------------------------------- errors
+
+
+def test_error_codes_from_newer_peers_are_read_and_close():
+    e = from_wire({"type": "error", "code": "tea-time", "message": "", "seq": None})
+    assert isinstance(e, Error) and closes(e.code)
+    assert not closes("seat-taken") and not closes("bad-seq") and closes("bad-signature")
+
+
+def test_hello_defaults_are_this_version():
+    h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
+    assert to_wire(h)["proto"] == 1 and to_wire(h)["rules"] == 1
+    assert commitment(NONCES[0]) != commitment(NONCES[1])

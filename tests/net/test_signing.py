@@ -1,0 +1,160 @@
+"""Signing (protocol/wire.md §5): seat keys, entry and commitment signatures, commit–reveal, the seed."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from carcnet.engine import SkipMeeple
+from carcnet.log import LogEntry
+from carcnet.net import (
+    FramingError,
+    MessageError,
+    SeatKey,
+    check_reveal,
+    commitment,
+    decode_message,
+    derive_seed,
+    entry_bytes,
+    new_nonce,
+    sign_commit,
+    sign_entry,
+    verify_commit,
+    verify_entry,
+)
+from carcnet.net.messages import Entries
+from carcnet.net.signing import verify
+
+from .vectors import GAME, NONCES, seat_keys, signed_entries, vector
+
+
+def test_a_key_is_its_seed():
+    key = SeatKey.generate()
+    again = SeatKey.from_seed(key.seed)
+    assert again.public == key.public and len(key.public) == 32 and len(key.seed) == 32
+    assert SeatKey.generate().public != key.public
+    assert key.seed.hex() not in repr(key)
+    for bad in (bytes(31), bytes(33), "00" * 32):
+        with pytest.raises(ValueError):
+            SeatKey.from_seed(bad)  # type: ignore[arg-type]
+
+
+def test_signatures_are_deterministic_and_verify():
+    key = seat_keys()[0]
+    entry = signed_entries(1)[0].entry
+    sig = sign_entry(key, GAME, entry)
+    assert sig == sign_entry(key, GAME, entry) and len(sig) == 64
+    assert verify_entry(key.public, GAME, entry, sig)
+    assert not verify_entry(seat_keys()[1].public, GAME, entry, sig)
+
+
+def test_flipping_any_byte_of_the_signed_bytes_or_the_signature_fails():
+    key = seat_keys()[0]
+    signed = signed_entries(1)[0]
+    data = entry_bytes(GAME, signed.entry)
+    assert verify(key.public, data, signed.sig)
+    for i in range(len(data)):
+        tampered = bytearray(data)
+        tampered[i] ^= 0x01
+        assert not verify(key.public, bytes(tampered), signed.sig), i
+    for i in range(len(signed.sig)):
+        tampered = bytearray(signed.sig)
+        tampered[i] ^= 0x80
+        assert not verify(key.public, data, bytes(tampered)), i
+    for i in range(len(key.public)):
+        tampered = bytearray(key.public)
+        tampered[i] ^= 0x01
+        assert not verify(bytes(tampered), data, signed.sig), i
+
+
+def test_changing_any_field_of_the_entry_fails():
+    key = seat_keys()[0]
+    signed = signed_entries(1)[0]
+    entry = signed.entry
+    changed = [
+        dataclasses.replace(entry, seq=2),
+        dataclasses.replace(entry, seat=1),
+        dataclasses.replace(entry, digest=bytes(32)),
+        dataclasses.replace(entry, move=SkipMeeple()),
+        dataclasses.replace(
+            entry, move=dataclasses.replace(entry.move, rotation=(entry.move.rotation + 1) % 4)
+        ),  # type: ignore[arg-type]
+    ]
+    for other in changed:
+        assert not verify_entry(key.public, GAME, other, signed.sig), other
+    assert not verify_entry(key.public, "0" * 32, entry, signed.sig)  # another game
+    assert not verify_entry(key.public, "not a game", entry, signed.sig)
+
+
+def test_flipping_any_byte_of_an_entries_frame_never_yields_a_valid_forgery():
+    """Every single-byte change of the vector's frame is refused when read, or decodes to entries whose
+    signatures fail, or (when the change does not alter the content) to the same entries."""
+    _, frame = vector("entries")
+    original = decode_message(frame)
+    keys = seat_keys()
+    for i in range(len(frame)):
+        for mask in (0x01, 0x80):
+            tampered = bytearray(frame)
+            tampered[i] ^= mask
+            try:
+                message = decode_message(bytes(tampered))
+            except (FramingError, MessageError):
+                continue
+            assert isinstance(message, Entries)
+            if message == original:
+                continue
+            assert not all(
+                verify_entry(keys[e.entry.seat].public, GAME, e.entry, e.sig) for e in message.entries
+            ), (i, mask)
+
+
+def test_bad_keys_and_signatures_verify_false_without_raising():
+    entry = LogEntry(1, 0, SkipMeeple(), bytes(32))
+    assert not verify_entry(bytes(31), GAME, entry, bytes(64))
+    assert not verify_entry(bytes(32), GAME, entry, bytes(63))
+    assert not verify_entry(b"\xff" * 32, GAME, entry, bytes(64))  # not a point on the curve
+    assert not verify_entry("k" * 32, GAME, entry, bytes(64))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- commit–reveal
+
+
+def test_a_reveal_must_match_its_commitment():
+    nonce = new_nonce()
+    c = commitment(nonce)
+    assert len(nonce) == 32 and len(c) == 32 and c != commitment(new_nonce())
+    assert check_reveal(c, nonce)
+    for i in range(32):
+        other = bytearray(nonce)
+        other[i] ^= 1
+        assert not check_reveal(c, bytes(other))
+    assert not check_reveal(c, nonce[:31])
+    assert not check_reveal(c[:31], nonce)
+    with pytest.raises(ValueError):
+        commitment(nonce[:16])
+
+
+def test_the_seed_depends_on_every_nonce_and_their_order():
+    seed = derive_seed(NONCES)
+    assert 0 <= seed < 2**64
+    assert derive_seed(NONCES[::-1]) != seed
+    assert derive_seed([NONCES[0], bytes(32)]) != seed
+    assert derive_seed([*NONCES, bytes(32)]) != seed
+    for bad in ([], [bytes(31)]):
+        with pytest.raises(ValueError):
+            derive_seed(bad)
+
+
+def test_commitment_signatures_bind_game_seat_and_hash():
+    key = seat_keys()[1]
+    c = commitment(NONCES[1])
+    sig = sign_commit(key, GAME, 1, c)
+    assert verify_commit(key.public, GAME, 1, c, sig)
+    assert not verify_commit(key.public, GAME, 0, c, sig)
+    assert not verify_commit(key.public, "0" * 32, 1, c, sig)
+    assert not verify_commit(key.public, GAME, 1, commitment(NONCES[0]), sig)
+    assert not verify_commit(seat_keys()[0].public, GAME, 1, c, sig)
+    assert not verify_commit(key.public, GAME, 9, c, sig)
+    with pytest.raises(ValueError):
+        sign_commit(key, GAME, 1, c[:5])

@@ -1,0 +1,267 @@
+"""Golden vectors of the wire protocol (protocol/vectors/wire/*.json, *.bin): the fixed keys, nonces,
+header and entries they are made from, and their JSON form; shared by the tests and by
+``python -m tests.net.vectors`` (which regenerates them: only for a deliberate, versioned change, see
+protocol/CHANGELOG.md).
+
+JSON form of a message = its wire map (``carcnet.net.to_wire``) with ``bin`` values as lowercase hex
+strings and the seed as a decimal string (JSON numbers lose precision above 2**53), as in
+protocol/README.md. A value is bin exactly when its key is one of :data:`BIN_KEYS` (or, for arrays of
+bin, :data:`BIN_LIST_KEYS`), which is what protocol/wire.md §4 says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from carcnet.engine import Game, Rules
+from carcnet.log import LogEntry, LogHeader, Seat
+from carcnet.net import (
+    Bye,
+    Claim,
+    Commit,
+    Entries,
+    Error,
+    Heartbeat,
+    Hello,
+    Lobby,
+    LobbySeat,
+    Message,
+    PeerInfo,
+    Reject,
+    Reveal,
+    SeatKey,
+    SignedEntry,
+    Start,
+    Want,
+    Welcome,
+    WireHeader,
+    commitment,
+    derive_seed,
+    encode_message,
+    entry_bytes,
+    sign_commit,
+    sign_entry,
+    to_wire,
+)
+from carcnet.net.signing import SEED_DOMAIN, commit_bytes
+
+VECTORS = Path(__file__).parents[2] / "protocol" / "vectors" / "wire"
+BIN_KEYS = frozenset({"key", "digest", "sig", "hash", "nonce"})
+BIN_LIST_KEYS = frozenset({"keys", "commits", "nonces"})
+
+GAME = "3f2a9c1b5d6e4f708192a3b4c5d6e7f8"
+CREATED = 1795256100  # 2026-11-21 10:15:00 UTC
+
+
+def _h(label: str) -> bytes:
+    return hashlib.sha256(label.encode()).digest()
+
+
+#: Private seeds of the vectors' keys: SHA-256 of a label, so anyone can rebuild them.
+SEAT_SEEDS = (_h("carcnet vector seat 0"), _h("carcnet vector seat 1"))
+SPECTATOR_SEED = _h("carcnet vector spectator")
+NONCES = (_h("carcnet vector nonce 0"), _h("carcnet vector nonce 1"))
+SEATS = (Seat("Ann", "red"), Seat("Bob", "blue"))
+
+
+def seat_keys() -> tuple[SeatKey, ...]:
+    return tuple(SeatKey.from_seed(s) for s in SEAT_SEEDS)
+
+
+def wire_header() -> WireHeader:
+    """Ann (seat 0, red, the host) and Bob (seat 1, blue); the seed from the two nonces."""
+    keys = seat_keys()
+    header = LogHeader.new(SEATS, seed=derive_seed(NONCES), created=CREATED, game=GAME)
+    return WireHeader(header, tuple(k.public for k in keys), tuple(commitment(n) for n in NONCES), NONCES)
+
+
+def signed_entries(count: int = 2) -> list[SignedEntry]:
+    """The first *count* moves of the game, each the engine's first legal move, signed by its seat."""
+    wh = wire_header()
+    keys = seat_keys()
+    game = Game(wh.header.setup())
+    out = []
+    for seq in range(1, count + 1):
+        seat = game.seat
+        move = game.legal_moves()[0]
+        game.apply(move)
+        entry = LogEntry(seq, seat, move, game.digest)
+        out.append(SignedEntry(entry, sign_entry(keys[seat], GAME, entry)))
+    return out
+
+
+def messages() -> dict[str, tuple[str, Message]]:
+    """Vector name → (description, message): every message type once, welcome twice."""
+    ann, bob = seat_keys()
+    wh = wire_header()
+    entries = signed_entries()
+    last = entries[-1].entry
+    taken = LobbySeat(SEATS[0], ann.public)
+    commit1 = commitment(NONCES[1])
+    return {
+        "hello": (
+            "Bob, a player, connects to Ann's lobby; he holds no header yet (have 0, digest nil).",
+            Hello(game=GAME, role="player", name="Bob", key=bob.public),
+        ),
+        "welcome-lobby": (
+            "Ann, the host, welcomes Bob before the game has started: no header, no peers yet.",
+            Welcome(game=GAME, role="host", name="Ann", key=ann.public),
+        ),
+        "welcome": (
+            (
+                "Ann welcomes a returning Bob during the game: the header (with keys, commitments, "
+                "nonces), her last seq and digest, and one more peer she knows."
+            ),
+            Welcome(
+                game=GAME,
+                role="player",
+                name="Ann",
+                key=ann.public,
+                have=last.seq,
+                digest=last.digest,
+                header=wh,
+                peers=(PeerInfo(SeatKey.from_seed(SPECTATOR_SEED).public, "Cleo", "192.168.1.23", 40123),),
+            ),
+        ),
+        "reject": (
+            "A hello from a peer of protocol version 2 is refused.",
+            Reject(
+                code="bad-version",
+                message="the peer speaks carcnet protocol version 2; this carcnet speaks version 1",
+            ),
+        ),
+        "entries": (
+            "The first two entries of the game (Ann's place and deploy-or-skip), each signed with seat 0's key.",
+            Entries(from_seq=1, entries=tuple(entries)),
+        ),
+        "want": ("Ask for every entry from seq 3 on.", Want(from_seq=3)),
+        "heartbeat": (
+            "Ann holds two entries; her clock reads 2026-11-21 10:16:00 UTC.",
+            Heartbeat(have=last.seq, digest=last.digest, time=1795256160000),
+        ),
+        "bye": ("The user left the game.", Bye(reason="quit")),
+        "error": (
+            "Seat 0 sent seq 3 while it was seat 1's turn; the connection closes.",
+            Error(code="not-your-turn", message="seq 3: seat 0 moved, but it is seat 1's turn", seq=3),
+        ),
+        "lobby": (
+            "Ann's table: she sits in seat 0, seat 1 is open.",
+            Lobby(name="Friday game", options=Rules(), table=(taken, None)),
+        ),
+        "claim": (
+            "Bob asks for seat 1 in blue, with his key.",
+            Claim(seat=1, name="Bob", colour="blue", key=bob.public),
+        ),
+        "commit": (
+            "Bob's commitment to his nonce, signed with seat 1's key.",
+            Commit(seat=1, hash=commit1, sig=sign_commit(bob, GAME, 1, commit1)),
+        ),
+        "reveal": ("Bob's nonce, once both commitments are known.", Reveal(seat=1, nonce=NONCES[1])),
+        "start": ("Ann starts the game with the agreed header.", Start(header=wh)),
+    }
+
+
+def signing_vector() -> dict[str, Any]:
+    """Keys, the signed byte strings and signatures, commit–reveal and the seed, in hex."""
+    keys = seat_keys()
+    entries = signed_entries()
+    commits = [commitment(n) for n in NONCES]
+    return {
+        "description": "carcnet wire protocol 1 signing vectors (protocol/wire.md §5): Ed25519 seat keys from "
+        "their 32-byte private seeds; the exact bytes an entry's and a commitment's signatures cover; "
+        "commit-reveal and the seed. bin values are hex; the seed is a decimal string.",
+        "game": GAME,
+        "seats": [{"seed": s.hex(), "public": k.public.hex()} for s, k in zip(SEAT_SEEDS, keys, strict=True)],
+        "entries": [
+            {
+                "entry": to_json(to_wire(Entries(from_seq=e.seq, entries=(e,)))["entries"][0]),
+                "signed": entry_bytes(GAME, e.entry).hex(),
+                "sig": e.sig.hex(),
+            }
+            for e in entries
+        ],
+        "commits": [
+            {
+                "seat": i,
+                "nonce": n.hex(),
+                "hash": c.hex(),
+                "signed": commit_bytes(GAME, i, c).hex(),
+                "sig": sign_commit(keys[i], GAME, i, c).hex(),
+            }
+            for i, (n, c) in enumerate(zip(NONCES, commits, strict=True))
+        ],
+        "seed_input": (SEED_DOMAIN + b"".join(NONCES)).hex(),
+        "seed": str(derive_seed(NONCES)),
+    }
+
+
+# ---------------------------------------------------------------------- JSON form
+
+
+def to_json(value: Any, key: str = "") -> Any:
+    """The JSON form of a wire value: bin as hex, the seed as a decimal string."""
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, dict):
+        return {k: to_json(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_json(v, key) for v in value]
+    if key == "seed" and isinstance(value, int):
+        return str(value)
+    return value
+
+
+def from_json(value: Any, key: str = "") -> Any:
+    """The wire value of a JSON form (the inverse of :func:`to_json`)."""
+    if isinstance(value, dict):
+        return {k: from_json(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [from_json(v, key) for v in value]
+    if isinstance(value, str) and (key in BIN_KEYS or key in BIN_LIST_KEYS):
+        return bytes.fromhex(value)
+    if key == "seed" and isinstance(value, str):
+        return int(value)
+    return value
+
+
+def vector(name: str) -> tuple[dict[str, Any], bytes]:
+    """The JSON and the frame bytes of vector *name*."""
+    return json.loads((VECTORS / f"{name}.json").read_text()), (VECTORS / f"{name}.bin").read_bytes()
+
+
+def dump(frame: bytes) -> str:
+    """An annotated hex dump of a frame: the length prefix, then the body 16 bytes a line."""
+    lines = [f"{0:04x}  {frame[:4].hex(' '):<47}  length {int.from_bytes(frame[:4], 'big')}"]
+    for i in range(4, len(frame), 16):
+        chunk = frame[i : i + 16]
+        text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+        lines.append(f"{i:04x}  {chunk.hex(' '):<47}  |{text}|")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    VECTORS.mkdir(parents=True, exist_ok=True)
+    for name, (description, message) in messages().items():
+        frame = encode_message(message)
+        vec = {
+            "description": f"carcnet wire protocol 1 golden vector (protocol/wire.md §4): {description} "
+            f"{name}.bin holds the exact frame (4-byte length, then the msgpack body); bin values are "
+            "hex, the seed a decimal string.",
+            "message": to_json(to_wire(message)),
+            "size": len(frame),
+        }
+        (VECTORS / f"{name}.json").write_text(json.dumps(vec, indent=1, ensure_ascii=False) + "\n")
+        (VECTORS / f"{name}.bin").write_bytes(frame)
+        print(f"wrote {name}.json and .bin ({len(frame)} bytes)")
+    (VECTORS / "signing.json").write_text(json.dumps(signing_vector(), indent=1) + "\n")
+    print("wrote signing.json")
+    if "--dump" in sys.argv[1:]:
+        print(dump((VECTORS / "hello.bin").read_bytes()))
+
+
+if __name__ == "__main__":
+    main()
