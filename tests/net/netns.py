@@ -1,0 +1,228 @@
+"""A throwaway LAN for tests: network namespaces joined by a bridge, so that real multicast (mDNS)
+travels between separate network hosts on this machine and nowhere else.
+
+Layout for ``Lan(2)`` with the random tag ``cn-1a2b3c``::
+
+    namespace cn-1a2b3c-sw:  bridge cn-1a2b3c-br  ── ports cn-1a2b3c-h1, cn-1a2b3c-h2
+    namespace cn-1a2b3c-n1:  lo, cn-1a2b3c-v1 (10.213.X.1/24)  ── veth peer of cn-1a2b3c-h1
+    namespace cn-1a2b3c-n2:  lo, cn-1a2b3c-v2 (10.213.X.2/24)  ── veth peer of cn-1a2b3c-h2
+
+The bridge lives in a namespace of its own (the "switch"), so nothing is added to the namespace the
+tests run in: no link, no address, no route. Traffic cannot leave: the switch has no other port, and
+the root namespace no route to 10.213.X.0/24. Each host namespace gets ``lo`` up, its veth up with
+one address, and the multicast route ``224.0.0.0/4 dev <veth>``.
+
+:meth:`Lan.destroy` (also run by ``with Lan(...)`` on any exit) kills the processes started with
+:meth:`Lan.spawn`, deletes the veths and the bridge, then the namespaces, and never raises.
+:func:`remove_stale` deletes namespaces of this naming scheme left by a run that was killed.
+
+Needs root and iproute2's ``ip``; :func:`unavailable_reason` says why not when it cannot work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Self
+
+#: Every name made here starts with this, then 6 hex digits, then ``-``.
+PREFIX = "cn-"
+#: Names made by this helper (namespaces and links).
+NAME_PATTERN = re.compile(r"cn-[0-9a-f]{6}-(?:sw|br|n[0-9]+|h[0-9]+|v[0-9]+)")
+#: Seconds any one ``ip`` command may take.
+IP_TIMEOUT = 10.0
+#: Most hosts a Lan holds (addresses .1 to .N of its /24).
+MAX_HOSTS = 16
+
+
+class LanError(RuntimeError):
+    """A namespace, link or address could not be made; the message has the command and its stderr."""
+
+
+def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    try:
+        done = subprocess.run(["ip", *args], capture_output=True, text=True, timeout=IP_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise LanError(f"ip {' '.join(args)}: no answer in {IP_TIMEOUT} s") from exc
+    if check and done.returncode != 0:
+        raise LanError(f"ip {' '.join(args)}: {done.stderr.strip() or done.returncode}")
+    return done
+
+
+def unavailable_reason() -> str | None:
+    """Why namespaces cannot be made here (not root, no ``ip``, ``ip netns add`` refused), or None."""
+    if not sys.platform.startswith("linux"):
+        return "network namespaces need Linux"
+    if os.geteuid() != 0:
+        return "network namespaces need root (CI runs as root)"
+    if shutil.which("ip") is None:
+        return "the ip command (iproute2) is not installed"
+    probe = f"{PREFIX}{secrets.token_hex(3)}-n0"
+    try:
+        _ip("netns", "add", probe)
+    except LanError as exc:
+        return f"cannot create a network namespace: {exc}"
+    finally:
+        _ip("netns", "del", probe, check=False)
+    return None
+
+
+def namespaces() -> list[str]:
+    """Names of every network namespace (``ip netns list``)."""
+    out = _ip("netns", "list", check=False).stdout
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
+
+
+def links() -> list[str]:
+    """Names of the links of the current namespace (``ip -o link``), without ``@peer``."""
+    out = _ip("-o", "link", "show", check=False).stdout
+    return [line.split(":")[1].strip().split("@")[0] for line in out.splitlines() if line.count(":") >= 2]
+
+
+def leftovers(tag: str = "") -> list[str]:
+    """Namespaces and links of this namespace named by this helper (only those of *tag* if given)."""
+    names = namespaces() + links()
+    return sorted(n for n in names if NAME_PATTERN.fullmatch(n) and n.startswith(tag))
+
+
+def remove_stale(max_age: float = 120.0) -> list[str]:
+    """Delete this helper's namespaces older than *max_age* seconds (a killed run's), and its links in
+    this namespace whatever their age. Returns what was deleted. Younger namespaces may belong to a
+    run in progress and are kept."""
+    removed = []
+    now = time.time()
+    for name in namespaces():
+        if not NAME_PATTERN.fullmatch(name):
+            continue
+        try:
+            age = now - os.stat(f"/run/netns/{name}").st_mtime
+        except OSError:
+            age = max_age + 1
+        if age > max_age and _ip("netns", "del", name, check=False).returncode == 0:
+            removed.append(name)
+    for name in links():
+        if NAME_PATTERN.fullmatch(name) and _ip("link", "del", name, check=False).returncode == 0:
+            removed.append(name)
+    return removed
+
+
+@dataclass(frozen=True)
+class Host:
+    """One host of a Lan: its namespace, its interface there and that interface's IPv4 address."""
+
+    ns: str
+    veth: str
+    address: str
+
+
+class Lan:
+    """*n* hosts on one bridged /24 (``10.213.X.0/24``, X random), made by :meth:`create`.
+
+    Use ``with Lan(2) as lan:``; ``lan.hosts[i]`` are the hosts, :meth:`spawn` runs a program in one.
+    """
+
+    def __init__(self, n: int) -> None:
+        if not 1 <= n <= MAX_HOSTS:
+            raise ValueError(f"a Lan has 1 to {MAX_HOSTS} hosts, not {n}")
+        self.tag = f"{PREFIX}{secrets.token_hex(3)}"
+        self.subnet = f"10.213.{secrets.randbelow(256)}"
+        self.switch = f"{self.tag}-sw"
+        self.bridge = f"{self.tag}-br"
+        self.hosts = [
+            Host(f"{self.tag}-n{i}", f"{self.tag}-v{i}", f"{self.subnet}.{i}") for i in range(1, n + 1)
+        ]
+        self._made: list[str] = []  # namespaces made, in order
+        self._procs: list[asyncio.subprocess.Process] = []
+
+    def __enter__(self) -> Self:
+        try:
+            self.create()
+        except BaseException:
+            self.destroy()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.destroy()
+
+    def create(self) -> None:
+        """Make the switch, the bridge and the hosts; LanError if any step fails (then call destroy)."""
+        _ip("netns", "add", self.switch)
+        self._made.append(self.switch)
+        sw = ("-n", self.switch)
+        _ip(*sw, "link", "set", "lo", "up")
+        _ip(*sw, "link", "add", self.bridge, "type", "bridge", "stp_state", "0", "mcast_snooping", "0")
+        _ip(*sw, "link", "set", self.bridge, "up")
+        for i, host in enumerate(self.hosts, start=1):
+            _ip("netns", "add", host.ns)
+            self._made.append(host.ns)
+            port = f"{self.tag}-h{i}"
+            _ip(*sw, "link", "add", port, "type", "veth", "peer", "name", host.veth, "netns", host.ns)
+            _ip(*sw, "link", "set", port, "master", self.bridge)
+            _ip(*sw, "link", "set", port, "up")
+            ns = ("-n", host.ns)
+            _ip(*ns, "link", "set", "lo", "up")
+            _ip(*ns, "addr", "add", f"{host.address}/24", "dev", host.veth)
+            _ip(*ns, "link", "set", host.veth, "up")
+            _ip(*ns, "route", "add", "224.0.0.0/4", "dev", host.veth)
+        deadline = time.monotonic() + 5.0
+        for host in self.hosts:  # carrier comes up at once on veths; wait a bounded while if not
+            while "LOWER_UP" not in _ip("-n", host.ns, "link", "show", host.veth).stdout:
+                if time.monotonic() > deadline:
+                    raise LanError(f"{host.veth} in {host.ns} did not come up within 5 s")
+                time.sleep(0.05)
+
+    async def spawn(self, host: Host, *argv: str) -> asyncio.subprocess.Process:
+        """Start ``argv`` in *host*'s namespace (``ip netns exec``; ``ip`` execs the program, so the
+        process is the program) with stdin, stdout and stderr piped. :meth:`destroy` kills it."""
+        proc = await asyncio.create_subprocess_exec(
+            "ip",
+            "netns",
+            "exec",
+            host.ns,
+            *argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        self._procs.append(proc)
+        return proc
+
+    async def stop_processes(self, timeout: float = 5.0) -> None:
+        """Kill the spawned processes still running and wait for them, at most *timeout* seconds."""
+        for proc in self._procs:
+            if proc.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+        waits = [asyncio.ensure_future(proc.wait()) for proc in self._procs]
+        if waits:
+            _done, pending = await asyncio.wait(waits, timeout=timeout)
+            for task in pending:
+                task.cancel()
+
+    def destroy(self) -> list[str]:
+        """Kill the spawned processes still running (their event loop reaps them), delete the links
+        and the namespaces. Idempotent, never raises. Returns what of this Lan is still there (empty
+        when all went)."""
+        for proc in self._procs:
+            if proc.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+        made = set(self._made)
+        for i in range(1, len(self.hosts) + 1):
+            if self.switch in made:
+                _ip("-n", self.switch, "link", "del", f"{self.tag}-h{i}", check=False)
+        if self.switch in made:
+            _ip("-n", self.switch, "link", "del", self.bridge, check=False)
+        for name in reversed(self._made):
+            _ip("netns", "del", name, check=False)
+        self._made.clear()
+        return leftovers(self.tag)
