@@ -1,7 +1,8 @@
 """The move log: one game per ``.carclog`` file, appended with fsync, loaded by replay
 (``protocol/log.md``; a reader's guide in ``docs/log-format.md``).
 
-May import the engine, msgpack and platformdirs; never asyncio, textual or zeroconf.
+May import the engine, msgpack, platformdirs and cryptography (to verify the signatures of a LAN
+game's entries); never asyncio, textual, zeroconf or :mod:`carcnet.net`.
 
 >>> from carcnet.log import LogHeader, Seat, pack, unpack
 >>> header = LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], seed=7, created=0, game="0" * 32)
@@ -9,24 +10,30 @@ May import the engine, msgpack and platformdirs; never asyncio, textual or zeroc
 True
 
 Public API: :class:`GameRecorder` (play and record), :func:`load` (read and replay) with
-:class:`LoadedLog` and :class:`Damage`, :class:`LogWriter`, :func:`default_dir`, :func:`new_path`;
-the values :class:`LogHeader`, :class:`Seat`, :class:`LogEntry`; the codec :func:`to_wire`,
-:func:`from_wire`, :func:`pack`, :func:`unpack`; the framing :func:`encode_record`, :func:`scan`;
-the errors :class:`LogError`, :class:`LogFormatError`, :class:`LogVersionError`.
+:class:`LoadedLog` and :class:`Damage`, :func:`apply_entry` (check and apply one entry),
+:class:`LogWriter`, :func:`default_dir`, :func:`new_path`; the values :class:`LogHeader`,
+:class:`Seat`, :class:`LogEntry`; the codec :func:`to_wire`, :func:`from_wire`, :func:`pack`,
+:func:`unpack`; the framing :func:`encode_record`, :func:`scan`; signatures and the seed
+(:mod:`.signatures`, :mod:`.seeding`): :class:`Signer`, :func:`entry_bytes`, :func:`verify_entry`,
+:func:`commitment`, :func:`derive_seed`; the errors :class:`LogError`, :class:`LogFormatError`,
+:class:`LogKeysError`, :class:`LogVersionError`.
 """
 
 from .codec import MAX_BODY, from_wire, pack, to_wire, unpack
-from .entries import COLOURS, FORMAT_VERSION, LogEntry, LogHeader, Seat
-from .errors import LogError, LogFormatError, LogVersionError
+from .entries import COLOURS, FORMAT_VERSION, READ_FORMATS, LogEntry, LogHeader, Seat
+from .errors import LogError, LogFormatError, LogKeysError, LogVersionError
 from .framing import MAGIC, Record, Tail, encode_record, scan
 from .recorder import GameRecorder, Recovery
-from .store import SUFFIX, Damage, LoadedLog, LogWriter, default_dir, load, new_path
+from .seeding import commitment, derive_seed
+from .signatures import Signer, entry_bytes, verify_entry
+from .store import SUFFIX, Damage, LoadedLog, LogWriter, apply_entry, default_dir, load, new_path
 
 __all__ = [
     "COLOURS",
     "FORMAT_VERSION",
     "MAGIC",
     "MAX_BODY",
+    "READ_FORMATS",
     "SUFFIX",
     "Damage",
     "GameRecorder",
@@ -35,14 +42,20 @@ __all__ = [
     "LogError",
     "LogFormatError",
     "LogHeader",
+    "LogKeysError",
     "LogVersionError",
     "LogWriter",
     "Record",
     "Recovery",
     "Seat",
+    "Signer",
     "Tail",
+    "apply_entry",
+    "commitment",
     "default_dir",
+    "derive_seed",
     "encode_record",
+    "entry_bytes",
     "from_wire",
     "load",
     "new_path",
@@ -50,4 +63,5 @@ __all__ = [
     "scan",
     "to_wire",
     "unpack",
+    "verify_entry",
 ]

@@ -6,6 +6,11 @@ a map must hold exactly the fields of its ``"type"``, each with its msgpack type
 :class:`~carcnet.log.errors.LogFormatError` names the field. Nothing here is ever unpickled, and
 msgpack extension types are refused.
 
+A header says which log format it is in (``format``; §7). Entries do not: they are read and written
+in the format of their file's header, given as *format* (default :data:`FORMAT_VERSION`, the format
+the wire carries too). Format 2 adds ``keys``, ``commits`` and ``nonces`` to the header and ``sig``
+to each entry.
+
 >>> from carcnet.engine import parse_move
 >>> to_wire(parse_move("place V 1,-2 90"))
 {'type': 'place', 'tile': 'V', 'pos': [1, -2], 'rot': 1}
@@ -32,8 +37,9 @@ from carcnet.engine import (
     SkipMeeple,
 )
 
-from .entries import FORMAT_VERSION, LogEntry, LogHeader, Seat
-from .errors import LogFormatError, LogVersionError
+from .entries import FORMAT_VERSION, KEY_SIZE, READ_FORMATS, SIG_SIZE, LogEntry, LogHeader, Seat
+from .errors import LogFormatError, LogKeysError, LogVersionError
+from .seeding import NONCE_SIZE
 
 __all__ = ["MAX_BODY", "from_wire", "pack", "to_wire", "unpack"]
 
@@ -44,12 +50,16 @@ COORD_LIMIT = 2**31
 
 Item = LogHeader | LogEntry | Move
 
-_HEADER_KEYS = ("type", "format", "rules", "game", "created", "seats", "options", "seed", "order", "digest")
+_HEADER_KEYS_1 = ("type", "format", "rules", "game", "created", "seats", "options", "seed", "order", "digest")
+#: Format 2 adds the seat keys and the commit–reveal of the seed (protocol/log.md §5, wire.md §4.2).
+_HEADER_KEYS_2 = (*_HEADER_KEYS_1, "keys", "commits", "nonces")
 _SEAT_KEYS = ("name", "colour", "player", "bot")
 _OPTION_KEYS = ("river", "abbot")
 #: With The River, the options also say what happened to the base start tile (protocol/log.md §5).
 _RIVER_OPTION_KEYS = ("river", "abbot", "river-start")
-_ENTRY_KEYS = ("type", "seq", "seat", "move", "digest")
+_ENTRY_KEYS_1 = ("type", "seq", "seat", "move", "digest")
+#: Format 2 adds the seat's signature (protocol/log.md §6).
+_ENTRY_KEYS_2 = (*_ENTRY_KEYS_1, "sig")
 _MOVE_KEYS = {
     "place": ("type", "tile", "pos", "rot"),
     "deploy": ("type", "segment", "figure"),
@@ -61,16 +71,21 @@ _MOVE_KEYS = {
 # ---------------------------------------------------------------------- encoding
 
 
-def to_wire(item: Item) -> dict[str, Any]:
+def to_wire(item: Item, *, format: int = FORMAT_VERSION) -> dict[str, Any]:
     """The plain map of a header, an entry or a move, keys in the order of ``protocol/log.md``.
 
+    A header is written in its own format (``item.format``); an entry in *format*, that of its
+    file's header.
+
     Raises:
-        LogFormatError: *item* is none of those, or a move field is out of range.
+        LogFormatError: *item* is none of those, a move field is out of range, or a signed entry
+            is to be written in format 1 (which has no signatures).
     """
+    out: dict[str, Any]
     if isinstance(item, LogHeader):
-        return {
+        out = {
             "type": "header",
-            "format": FORMAT_VERSION,
+            "format": item.format,
             "rules": RULES_VERSION,
             "game": item.game,
             "created": item.created,
@@ -82,14 +97,25 @@ def to_wire(item: Item) -> dict[str, Any]:
             "order": list(item.order) if item.order is not None else None,
             "digest": item.digest,
         }
+        if item.format >= 2:
+            out["keys"] = _bins_out(item.keys)
+            out["commits"] = _bins_out(item.commits)
+            out["nonces"] = _bins_out(item.nonces)
+        return out
     if isinstance(item, LogEntry):
-        return {
+        _check_format(format)
+        out = {
             "type": "entry",
             "seq": item.seq,
             "seat": item.seat,
             "move": to_wire(item.move),
             "digest": item.digest,
         }
+        if format >= 2:
+            out["sig"] = item.sig
+        elif item.sig is not None:
+            raise LogFormatError(f"entry seq {item.seq} is signed, but log format {format} has no signatures")
+        return out
     if isinstance(item, PlaceTile):
         out = {"type": "place", "tile": item.tile, "pos": _pos_out(item.position), "rot": item.rotation}
         return _checked_move(out, "move")
@@ -103,11 +129,21 @@ def to_wire(item: Item) -> dict[str, Any]:
     raise LogFormatError(f"not a header, entry or move: {item!r}")
 
 
-def pack(item: Item) -> bytes:
+def pack(item: Item, *, format: int = FORMAT_VERSION) -> bytes:
     """The msgpack body of *item* (``protocol/log.md`` §4): one map, shortest int forms, str as
-    msgpack str, digests as msgpack bin. Raises ``LogFormatError`` as :func:`to_wire` does."""
-    body: bytes = msgpack.packb(to_wire(item), use_bin_type=True)
+    msgpack str, digests, keys and signatures as msgpack bin. An entry is packed in *format*.
+    Raises ``LogFormatError`` as :func:`to_wire` does."""
+    body: bytes = msgpack.packb(to_wire(item, format=format), use_bin_type=True)
     return body
+
+
+def _bins_out(values: tuple[bytes, ...] | None) -> list[bytes] | None:
+    return list(values) if values is not None else None
+
+
+def _check_format(format: int) -> None:
+    if format not in READ_FORMATS or isinstance(format, bool):
+        raise LogFormatError(f"log format {format!r} is not one this carcnet reads {READ_FORMATS}")
 
 
 def _pos_out(position: object) -> object:
@@ -124,8 +160,8 @@ def _checked_move(out: dict[str, Any], where: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------- decoding
 
 
-def unpack(body: bytes) -> Item:
-    """Reads one msgpack body: exactly one map, then :func:`from_wire`.
+def unpack(body: bytes, *, format: int = FORMAT_VERSION) -> Item:
+    """Reads one msgpack body: exactly one map, then :func:`from_wire` (an entry in *format*).
 
     Raises:
         LogFormatError: Not msgpack, trailing bytes, not a map, or a field is wrong.
@@ -150,14 +186,16 @@ def unpack(body: bytes) -> Item:
         raise LogFormatError(
             f"the record body is not one msgpack value ({type(exc).__name__}: {exc})"
         ) from None
-    return from_wire(data)
+    return from_wire(data, format=format)
 
 
-def from_wire(data: object) -> Item:
+def from_wire(data: object, *, format: int = FORMAT_VERSION) -> Item:
     """The header, entry or move a plain map describes, chosen by its ``"type"``.
 
     A header's ``format`` and ``rules`` are checked before anything else in it, so that a header
-    from a newer version is refused for its version, not for a field this version does not know.
+    from a newer version is refused for its version, not for a field this version does not know;
+    the header is then read by the rules of its format. An entry is read by the rules of *format*
+    (its file's): in format 2 it has a ``sig``, in format 1 it has none.
 
     Raises:
         LogFormatError: A missing or unknown field, a wrong type, a value out of range.
@@ -168,15 +206,16 @@ def from_wire(data: object) -> Item:
     if kind == "header":
         return _header_from_map(m)
     if kind == "entry":
-        return _entry_from_map(m)
+        _check_format(format)
+        return _entry_from_map(m, format)
     if kind in _MOVE_KEYS:
         return _move_from_map(m, "move")
     raise LogFormatError(f"record type must be header, entry or a move type, got {kind!r}")
 
 
 def _header_from_map(m: dict[str, Any]) -> LogHeader:
-    _check_versions(m)
-    _keys(m, _HEADER_KEYS, "header")
+    fmt = _check_versions(m)
+    _keys(m, _HEADER_KEYS_2 if fmt >= 2 else _HEADER_KEYS_1, "header")
     seats_raw = m["seats"]
     if not isinstance(seats_raw, list):
         raise LogFormatError(f"header.seats must be an array, got {_kind(seats_raw)}")
@@ -215,6 +254,11 @@ def _header_from_map(m: dict[str, Any]) -> LogHeader:
     _int(m, "created", "header", 0, 2**63)
     _typed(m, "game", str, "header")
     _typed(m, "digest", bytes, "header")
+    keys = commits = nonces = None
+    if fmt >= 2:
+        keys = _bins_in(m, "keys", KEY_SIZE)
+        commits = _bins_in(m, "commits", NONCE_SIZE)
+        nonces = _bins_in(m, "nonces", NONCE_SIZE)
     return _build(
         LogHeader,
         "header",
@@ -225,7 +269,25 @@ def _header_from_map(m: dict[str, Any]) -> LogHeader:
         options=Rules(river=options["river"], abbot=options["abbot"], river_start=river_start),
         seed=seed,
         order=order,
+        keys=keys,
+        commits=commits,
+        nonces=nonces,
+        format=fmt,
     )
+
+
+def _bins_in(m: dict[str, Any], key: str, size: int) -> tuple[bytes, ...] | None:
+    """A format-2 header's ``keys``, ``commits`` or ``nonces``: nil, or an array of at most 6 bin of
+    *size* bytes (one per seat: the count is the header's check)."""
+    values = m[key]
+    if values is None:
+        return None
+    if not isinstance(values, list) or len(values) > 6:
+        raise LogFormatError(f"header.{key} must be nil or an array of at most 6 bin, got {_kind(values)}")
+    for i, value in enumerate(values):
+        if not isinstance(value, bytes) or len(value) != size:
+            raise LogFormatError(f"header.{key}[{i}] must be bin of {size} bytes, got {_kind(value)}"[:200])
+    return tuple(values)
 
 
 def _options_out(rules: Rules) -> dict[str, Any]:
@@ -235,8 +297,8 @@ def _options_out(rules: Rules) -> dict[str, Any]:
     return out
 
 
-def _check_versions(m: dict[str, Any]) -> None:
-    """``protocol/log.md`` §7: the format version first, then the rules version."""
+def _check_versions(m: dict[str, Any]) -> int:
+    """``protocol/log.md`` §7: the format version first, then the rules version; returns the format."""
     fmt = _int(m, "format", "header", 0, 2**32)
     if fmt > FORMAT_VERSION:
         raise LogVersionError(
@@ -246,12 +308,13 @@ def _check_versions(m: dict[str, Any]) -> None:
             f"this log is in log format version {fmt}, newer than this carcnet reads (format version "
             f"{FORMAT_VERSION}): open it with a newer carcnet",
         )
-    if fmt < FORMAT_VERSION:
+    if fmt not in READ_FORMATS:
         raise LogVersionError(
             "format",
             fmt,
             FORMAT_VERSION,
-            f"log format version {fmt} does not exist (this carcnet reads format version {FORMAT_VERSION})",
+            f"log format version {fmt} does not exist (this carcnet reads format versions "
+            f"{', '.join(map(str, READ_FORMATS))})",
         )
     rules = _int(m, "rules", "header", 0, 2**32)
     if rules != RULES_VERSION:
@@ -263,15 +326,19 @@ def _check_versions(m: dict[str, Any]) -> None:
             f"this game was played under rules version {rules}, but this carcnet plays rules version "
             f"{RULES_VERSION}; it is not replayed under other rules: open it with {hint}",
         )
+    return fmt
 
 
-def _entry_from_map(m: dict[str, Any]) -> LogEntry:
-    _keys(m, _ENTRY_KEYS, "entry")
+def _entry_from_map(m: dict[str, Any], format: int) -> LogEntry:
+    _keys(m, _ENTRY_KEYS_2 if format >= 2 else _ENTRY_KEYS_1, "entry")
     _int(m, "seq", "entry", 1, 2**32)
     _int(m, "seat", "entry", 0, 6)
     _typed(m, "digest", bytes, "entry")
+    sig = m.get("sig")
+    if sig is not None and (not isinstance(sig, bytes) or len(sig) != SIG_SIZE):
+        raise LogFormatError(f"entry.sig must be nil or bin of {SIG_SIZE} bytes, got {_kind(sig)}")
     move = _move_from_map(_map(m["move"], "entry.move"), "entry.move")
-    return _build(LogEntry, "entry", m["seq"], m["seat"], move, m["digest"])
+    return _build(LogEntry, "entry", m["seq"], m["seat"], move, m["digest"], sig)
 
 
 def _move_from_map(m: dict[str, Any], where: str) -> Move:
@@ -350,5 +417,7 @@ def _int(m: dict[str, Any], key: str, where: str, low: int, high: int) -> int:
 def _build(cls: Any, where: str, *args: Any, **kwargs: Any) -> Any:
     try:
         return cls(*args, **kwargs)
+    except LogKeysError as exc:
+        raise LogKeysError(f"{where}: {exc}") from None
     except LogFormatError as exc:
         raise LogFormatError(f"{where}: {exc}") from None

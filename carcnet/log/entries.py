@@ -1,6 +1,10 @@
 """Provides the log's records as values: the :class:`LogHeader` (with its :class:`Seat` list) and one
 :class:`LogEntry` per move (``protocol/log.md`` §5–6).
 
+A header of format 2 may also hold the seat keys of a LAN game and the commit–reveal that chose its
+seed; an entry of format 2 may hold its seat's signature. Whether a signature verifies is checked on
+replay, like the rest of what depends on the game.
+
 The values check themselves when built, so a :class:`LogHeader` or :class:`LogEntry` that exists is
 well formed; :mod:`carcnet.log.codec` turns them into msgpack maps and back. Whether an entry fits the
 game (its seat, its move, its digest) is checked by replaying it (:func:`carcnet.log.store.load`).
@@ -26,21 +30,27 @@ from carcnet.engine import (
     SkipMeeple,
 )
 
-from .errors import LogFormatError
+from .errors import LogFormatError, LogKeysError
+from .seeding import NONCE_SIZE, commitment, derive_seed
 
 __all__ = [
     "COLOURS",
     "DIGEST_SIZE",
     "FORMAT_VERSION",
+    "KEY_SIZE",
     "MAX_NAME",
     "PLAYER_KINDS",
+    "READ_FORMATS",
+    "SIG_SIZE",
     "LogEntry",
     "LogHeader",
     "Seat",
 ]
 
-#: Version of the log format this code reads and writes (``protocol/log.md`` §7).
-FORMAT_VERSION = 1
+#: Version of the log format this code writes (``protocol/log.md`` §7).
+FORMAT_VERSION = 2
+#: The log formats this code reads, each by its own rules; it appends to a file in the file's format.
+READ_FORMATS = (1, 2)
 #: Seat colours, in the order a new game hands them out (``protocol/log.md`` §5).
 COLOURS = ("red", "blue", "yellow", "green", "black", "grey")
 #: Who plays a seat.
@@ -49,6 +59,10 @@ PLAYER_KINDS = ("human", "bot")
 MAX_NAME = 32
 #: Bytes in a state digest (SHA-256, ``protocol/digest.md`` §4).
 DIGEST_SIZE = 32
+#: Bytes of an Ed25519 public key (a seat key, ``protocol/wire.md`` §3.1).
+KEY_SIZE = 32
+#: Bytes of an Ed25519 signature.
+SIG_SIZE = 64
 _GAME_ID = re.compile(r"[0-9a-f]{32}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot)
@@ -56,6 +70,11 @@ _MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot)
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_bins(what: str, values: object, size: int) -> None:
+    if not isinstance(values, tuple) or not all(isinstance(v, bytes) and len(v) == size for v in values):
+        raise LogFormatError(f"{what} must be a tuple of {size}-byte values")
 
 
 def _check_text(what: str, value: object) -> None:
@@ -101,8 +120,13 @@ class Seat:
 class LogHeader:
     """The first record of a log: everything the game starts from (``protocol/log.md`` §5).
 
-    A header always belongs to :data:`FORMAT_VERSION` and the engine's ``RULES_VERSION``: a header
-    from another version is refused while decoding, never built.
+    A header belongs to one of :data:`READ_FORMATS` (its *format*; new headers are
+    :data:`FORMAT_VERSION`) and to the engine's ``RULES_VERSION``: a header from another version is
+    refused while decoding, never built.
+
+    A LAN game's header (format 2) records the seat keys that sign its entries and, when the seed
+    was agreed by commit–reveal, each seat's commitment and nonce (``protocol/wire.md`` §4.2, §5.3).
+    A local game has none of them.
 
     Attributes:
         game: Game id, 32 lowercase hex digits (a UUID4 without dashes).
@@ -113,10 +137,19 @@ class LogHeader:
         options: Rule options.
         seed: The deck seed in ``[0, 2**64)`` (``protocol/deck.md``), or ``None`` with *order*.
         order: An explicit draw order (start tile excluded) as design letters, or ``None`` with *seed*.
+        keys: Each seat's 32-byte Ed25519 public key, in seat order, pairwise distinct; every entry
+            is then signed by its seat's key. ``None`` for an unsigned (local) game.
+        commits: Each seat's commitment ``SHA-256(nonce)`` in seat order, pairwise distinct; ``None``
+            when the seed was not agreed by commit–reveal. Only with *keys*.
+        nonces: Each seat's revealed 32-byte nonce; ``None`` exactly when *commits* is. With them,
+            *seed* is the seed the nonces give (:func:`~carcnet.log.seeding.derive_seed`).
+        format: The log format the header (and its file) is written in: 1 (no keys, no
+            signatures) or 2.
 
     Raises:
         LogFormatError: A field is out of range or the setup cannot start (the engine's
             ``SetupError`` message is kept).
+        LogKeysError: The keys, commitments, nonces and seed disagree (a :class:`LogFormatError`).
     """
 
     game: str
@@ -126,8 +159,14 @@ class LogHeader:
     options: Rules = field(default_factory=Rules)
     seed: int | None = None
     order: tuple[str, ...] | None = None
+    keys: tuple[bytes, ...] | None = None
+    commits: tuple[bytes, ...] | None = None
+    nonces: tuple[bytes, ...] | None = None
+    format: int = FORMAT_VERSION
 
     def __post_init__(self) -> None:
+        if not _is_int(self.format) or self.format not in READ_FORMATS:
+            raise LogFormatError(f"format must be one of {READ_FORMATS}, got {self.format!r}")
         if not isinstance(self.game, str) or not _GAME_ID.fullmatch(self.game):
             raise LogFormatError(f"game id must be 32 lowercase hex digits, got {self.game!r}")
         if not _is_int(self.created) or not 0 <= self.created < 2**63:
@@ -147,6 +186,42 @@ class LogHeader:
             self.setup().validate()
         except SetupError as exc:
             raise LogFormatError(f"the header's setup cannot start: {exc}") from None
+        self._check_keys()
+
+    def _check_keys(self) -> None:
+        """``protocol/log.md`` §5: keys, commits and nonces, one per seat, and the seed they give."""
+        if self.keys is None and self.commits is None and self.nonces is None:
+            return
+        if self.format < 2:
+            raise LogFormatError("log format 1 has no seat keys, commitments or nonces: they need format 2")
+        n = len(self.seats)
+        for name, values in (("keys", self.keys), ("commits", self.commits), ("nonces", self.nonces)):
+            if values is None:
+                continue
+            _check_bins(f"the header's {name}", values, KEY_SIZE if name == "keys" else NONCE_SIZE)
+            if len(values) != n:
+                raise LogKeysError(f"the header has {n} seats but {len(values)} {name}")
+        if self.keys is None:
+            raise LogKeysError("commitments and nonces come with the seat keys that committed them")
+        if len(set(self.keys)) != n:
+            raise LogKeysError("two seats have the same key")
+        if self.commits is None or self.nonces is None:
+            if self.commits is not None or self.nonces is not None:
+                raise LogKeysError("commits and nonces are both nil or both given")
+            return
+        if len(set(self.commits)) != n:
+            raise LogKeysError("two seats have the same commitment")
+        for i, (commit, nonce) in enumerate(zip(self.commits, self.nonces, strict=True)):
+            if commitment(nonce) != commit:
+                raise LogKeysError(f"the nonce of seat {i} does not match its commitment")
+        seed = derive_seed(self.nonces)
+        if self.seed != seed:
+            raise LogKeysError(f"the header's seed {self.seed} is not the nonces' seed {seed}")
+
+    @property
+    def signed(self) -> bool:
+        """Whether the game's entries are signed (the header has seat keys)."""
+        return self.keys is not None
 
     @classmethod
     def new(
@@ -158,19 +233,33 @@ class LogHeader:
         options: Rules | None = None,
         created: int | None = None,
         game: str | None = None,
+        keys: Sequence[bytes] | None = None,
+        nonces: Sequence[bytes] | None = None,
+        commits: Sequence[bytes] | None = None,
     ) -> LogHeader:
-        """A header for a new game: a fresh game id and the current time unless given, and the setup
-        digest computed by the engine. Give exactly one of *seed* and *order*.
+        """A header for a new game, in :data:`FORMAT_VERSION`: a fresh game id and the current time
+        unless given, and the setup digest computed by the engine. Give exactly one of *seed* and
+        *order*, or *nonces* instead of both (the seed is then the nonces' seed, and *commits*
+        default to the nonces' commitments).
 
         >>> h = LogHeader.new([Seat("Ann", "red"), Seat("Bot", "blue", "bot", "random")], order=("E",))
-        >>> h.setup().players, len(h.game), len(h.digest)
-        (2, 32, 32)
+        >>> h.setup().players, len(h.game), len(h.digest), h.format, h.signed
+        (2, 32, 32, 2, False)
 
         Raises:
             LogFormatError: As for the constructor.
         """
         rules = options if options is not None else Rules()
         draw = tuple(order) if order is not None else None
+        revealed = tuple(nonces) if nonces is not None else None
+        if revealed is not None:
+            try:
+                if seed is None and draw is None:
+                    seed = derive_seed(revealed)
+                if commits is None:
+                    commits = tuple(commitment(n) for n in revealed)
+            except ValueError as exc:
+                raise LogFormatError(f"the header's nonces: {exc}") from None
         setup = GameSetup(players=len(seats), seed=seed, draw_order=draw, rules=rules)
         try:
             digest = Game(setup).digests[0]
@@ -184,6 +273,9 @@ class LogHeader:
             options=rules,
             seed=seed,
             order=draw,
+            keys=tuple(keys) if keys is not None else None,
+            commits=tuple(commits) if commits is not None else None,
+            nonces=revealed,
         )
 
     def setup(self) -> GameSetup:
@@ -202,6 +294,9 @@ class LogEntry:
         move: The move, exactly as the engine takes it.
         digest: ``Game.digests[seq]`` after the move (32 bytes). Each digest hashes the previous one,
             so it chains the entry to the setup and to every earlier move (``protocol/digest.md`` §4).
+        sig: The 64-byte Ed25519 signature of the seat's key over
+            :func:`~carcnet.log.signatures.entry_bytes` in a game whose header has keys; ``None`` in
+            an unsigned game (and always in log format 1).
 
     Raises:
         LogFormatError: A field is out of range.
@@ -211,6 +306,7 @@ class LogEntry:
     seat: int
     move: Move
     digest: bytes
+    sig: bytes | None = None
 
     def __post_init__(self) -> None:
         if not _is_int(self.seq) or not 1 <= self.seq < 2**32:
@@ -221,3 +317,5 @@ class LogEntry:
             raise LogFormatError(f"entry move must be a move, got {self.move!r}")
         if not isinstance(self.digest, bytes) or len(self.digest) != DIGEST_SIZE:
             raise LogFormatError(f"entry digest must be {DIGEST_SIZE} bytes")
+        if self.sig is not None and (not isinstance(self.sig, bytes) or len(self.sig) != SIG_SIZE):
+            raise LogFormatError(f"entry sig must be {SIG_SIZE} bytes or None")

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-__all__ = ["LogError", "LogFormatError", "LogVersionError"]
+__all__ = ["LogError", "LogFormatError", "LogKeysError", "LogVersionError"]
 
 
 class LogFormatError(ValueError):
     """A header, entry or move that does not follow ``protocol/log.md`` §4–6: a missing or unknown
     field, a wrong msgpack type, a value out of range, bytes that are not one msgpack map. The
     message names the field (``entry.move.rot``) and what was expected."""
+
+
+class LogKeysError(LogFormatError):
+    """A header whose seat keys, commitments, nonces and seed are each well formed but disagree
+    (``protocol/log.md`` §5): not one per seat, repeated, a nonce that does not hash to its
+    commitment, a seed that is not the one the nonces give. The wire tells a peer ``bad-header`` for
+    these and ``bad-message`` for a malformed field (``protocol/wire.md`` §4.2)."""
 
 
 class LogVersionError(LogFormatError):
@@ -36,8 +43,8 @@ class LogError(Exception):
         reason: A stable short code for programs: ``"unreadable"``, ``"empty"``, ``"bad-magic"``,
             ``"torn-header"``, ``"corrupt-header"``, ``"bad-header"``, ``"format-version"``,
             ``"rules-version"``, ``"corrupt-record"``, ``"bad-record"``, ``"out-of-sequence"``,
-            ``"forged-seat"``, ``"illegal-move"``, ``"chain-broken"``, ``"changed"``,
-            ``"writer-broken"``, ``"exists"``.
+            ``"forged-seat"``, ``"bad-signature"``, ``"illegal-move"``, ``"chain-broken"``,
+            ``"changed"``, ``"writer-broken"``, ``"exists"``, ``"no-key"``.
         seq: Sequence number of the record where the log is refused (0 for the header), or ``None``
             when no record is to blame (a bad magic, an empty file).
     """

@@ -5,6 +5,10 @@ A recorder holds a :class:`~carcnet.engine.Game` and the :class:`~carcnet.log.st
 file. :meth:`GameRecorder.submit` validates a move by applying it, appends the entry with fsync, and
 only then returns: a crash loses at most the move being written. :meth:`GameRecorder.resume` continues
 a saved game; a damaged tail is set aside, never rewritten in place.
+
+In a signed game (a LAN game: the header has seat keys) the recorder signs the entries of the seats
+it holds a key for (its *signers*), and takes the entries of the other seats, signed by their peers,
+through :meth:`GameRecorder.append_signed`, which checks them as a reader would.
 """
 
 from __future__ import annotations
@@ -12,14 +16,17 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Self
 
 from carcnet.engine import Event, Game, Move, replay
 
 from .entries import LogEntry, LogHeader
-from .store import Damage, LoadedLog, LogWriter, fsync_directory, load, new_path
+from .errors import LogError
+from .signatures import Signer, entry_bytes, verify, verify_entry
+from .store import Damage, LoadedLog, LogWriter, apply_entry, fsync_directory, load, new_path
 
 __all__ = ["GameRecorder", "Recovery"]
 
@@ -44,7 +51,8 @@ class GameRecorder:
     """A game being played and recorded: each move is applied, then appended and fsynced.
 
     Lifecycle: :meth:`create` (new game) or :meth:`resume` (saved game); :meth:`submit` once per
-    move; :meth:`close`. Read the game through :attr:`game`; change it only through :meth:`submit`.
+    move made here, :meth:`append_signed` once per entry made by another peer; :meth:`close`. Read
+    the game through :attr:`game`; change it only through those two methods.
 
     Attributes:
         header: The log's header.
@@ -53,14 +61,25 @@ class GameRecorder:
             from the recorder rather than keeping it.
         writer: The file's writer.
         recovery: What :meth:`resume` did with a damaged tail, or ``None``.
+        signers: Seat → what signs that seat's entries, in a signed game: the seats this recorder
+            may :meth:`submit` for. Empty in a game without keys.
     """
 
-    def __init__(self, header: LogHeader, writer: LogWriter, game: Game, entries: list[LogEntry]) -> None:
+    def __init__(
+        self,
+        header: LogHeader,
+        writer: LogWriter,
+        game: Game,
+        entries: list[LogEntry],
+        signers: Mapping[int, Signer] | None = None,
+    ) -> None:
         self.header = header
         self.writer = writer
         self.game = game
         self.entries = entries
         self.recovery: Recovery | None = None
+        self.signers: dict[int, Signer] = dict(signers or {})
+        _check_signers(header, self.signers)
 
     @property
     def path(self) -> Path:
@@ -68,62 +87,130 @@ class GameRecorder:
         return self.writer.path
 
     @classmethod
-    def create(cls, header: LogHeader, path: str | os.PathLike[str] | None = None) -> GameRecorder:
+    def create(
+        cls,
+        header: LogHeader,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        signers: Mapping[int, Signer] | None = None,
+    ) -> GameRecorder:
         """Starts recording a new game at *path* (default: :func:`~carcnet.log.store.new_path` in the
-        user data directory).
+        user data directory). In a signed game, *signers* maps each seat this recorder plays to what
+        signs its entries (a ``carcnet.net.SeatKey``).
 
         Raises:
+            ValueError: *signers* for a game without keys, for a seat the game does not have, or one
+                that does not sign with its seat's key in the header (nothing is created).
             LogError: ``"exists"``: a file is already at *path*.
             OSError: The file cannot be created.
         """
+        _check_signers(header, dict(signers or {}))
         target = Path(path) if path is not None else new_path(header)
         writer = LogWriter.create(target, header)
-        return cls(header, writer, Game(header.setup()), [])
+        return cls(header, writer, Game(header.setup()), [], signers)
 
     @classmethod
-    def resume(cls, path: str | os.PathLike[str]) -> GameRecorder:
+    def resume(
+        cls, path: str | os.PathLike[str], *, signers: Mapping[int, Signer] | None = None
+    ) -> GameRecorder:
         """Continues a saved game: loads and replays it, then opens it for appending.
 
         When the last record is damaged, the damaged file is kept untouched as ``<name>.damaged-<n>``
         (a hard link, or a copy where links are impossible) and the valid prefix replaces it at
         *path* through a new file (written, fsynced, then atomically renamed over it), so no file is
-        ever rewritten in place; :attr:`recovery` says what was done.
+        ever rewritten in place; :attr:`recovery` says what was done. A file keeps its log format:
+        a format-1 game goes on in format 1. *signers* as for :meth:`create`.
 
         Raises:
             LogError: The log is refused (see :func:`~carcnet.log.store.load`).
+            ValueError: Bad *signers*, as for :meth:`create` (checked before anything is repaired).
             OSError: A file cannot be read, linked or written.
         """
         loaded = load(path)
+        _check_signers(loaded.header, dict(signers or {}))
         recovery = None
         if loaded.damage is not None:
             recovery = _set_damage_aside(loaded, loaded.damage)
             loaded = load(loaded.path)
-        recorder = cls(loaded.header, LogWriter.append_to(loaded), loaded.game, list(loaded.entries))
+        recorder = cls(loaded.header, LogWriter.append_to(loaded), loaded.game, list(loaded.entries), signers)
         recorder.recovery = recovery
         return recorder
 
     def submit(self, move: Move) -> list[Event]:
         """Plays *move* for the seat whose turn it is and records it; returns the engine's events.
+        In a signed game the entry is signed with that seat's signer.
 
         The move counts only once its entry is fsynced. If writing fails, :attr:`game` is rebuilt
         from the entries on disk (as if the move had not been made) and the error is raised.
 
         Raises:
             IllegalMoveError: The engine refuses the move; nothing is written.
+            LogError: ``"no-key"``: a signed game and no signer for the seat to play (its entries
+                come from its own peer, through :meth:`append_signed`); nothing is written.
+                ``"bad-signature"``: the signer's signature does not verify (nothing is written).
+                ``"writer-broken"``: an earlier write failed.
             OSError: The write failed (the writer is then broken: resume the log to continue).
-            LogError: ``"writer-broken"``: an earlier write failed.
         """
         game = self.game
         seat = game.seat
+        signer = None
+        if self.header.keys is not None:
+            signer = self.signers.get(seat)
+            if signer is None:
+                raise LogError(
+                    "no-key",
+                    f"seat {seat} is to play, but this recorder holds no key for seat {seat}: "
+                    "its entries come signed from its own peer",
+                    len(self.entries) + 1,
+                )
         events = game.apply(move)
         entry = LogEntry(len(self.entries) + 1, seat, move, game.digest)
         try:
+            if signer is not None:
+                entry = replace(entry, sig=signer.sign(entry_bytes(self.header.game, entry)))
+                self._check_own(entry)
             self.writer.append(entry)
         except BaseException:
             self.game = replay(self.header.setup(), [e.move for e in self.entries])
             raise
         self.entries.append(entry)
         return events
+
+    def append_signed(self, entry: LogEntry) -> list[Event]:
+        """Records an entry made elsewhere (by another seat's peer) after checking it as a reader
+        would (:func:`~carcnet.log.store.apply_entry`): the next seq, the signature under its seat's
+        key (in a game without keys: no signature), the seat to play, the engine's legality, the
+        digest. Returns the engine's events. The entry's signature is kept in the log, so that this
+        peer can serve the entry to others.
+
+        Raises:
+            LogError: ``"out-of-sequence"``, ``"bad-signature"``, ``"forged-seat"``,
+                ``"illegal-move"``, ``"chain-broken"`` (``seq`` = the entry's): nothing is written
+                and :attr:`game` is as it was; ``"writer-broken"``: an earlier write failed.
+            OSError: The write failed (as for :meth:`submit`).
+        """
+        try:
+            events = apply_entry(self.game, self.header, entry)
+            self.writer.append(entry)
+        except LogError as exc:
+            if exc.reason in ("chain-broken", "writer-broken"):
+                self.game = replay(self.header.setup(), [e.move for e in self.entries])
+            raise
+        except BaseException:
+            self.game = replay(self.header.setup(), [e.move for e in self.entries])
+            raise
+        self.entries.append(entry)
+        return events
+
+    def _check_own(self, entry: LogEntry) -> None:
+        """Never writes what a reader would refuse: the signer's signature must verify."""
+        assert self.header.keys is not None
+        if not verify_entry(self.header.keys[entry.seat], self.header.game, entry, entry.sig):
+            raise LogError(
+                "bad-signature",
+                f"seq {entry.seq}: the signer of seat {entry.seat} does not sign with its key in the header",
+                entry.seq,
+            )
 
     def close(self) -> None:
         """Closes the log file."""
@@ -134,6 +221,22 @@ class GameRecorder:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: What a signer is asked to sign when it is handed over, to check that it holds the seat's key.
+_PROBE = b"carcnet/log/signer-probe"
+
+
+def _check_signers(header: LogHeader, signers: dict[int, Signer]) -> None:
+    if not signers:
+        return
+    if header.keys is None:
+        raise ValueError("a game without seat keys is not signed: it takes no signers")
+    for seat, signer in signers.items():
+        if not isinstance(seat, int) or not 0 <= seat < len(header.keys):
+            raise ValueError(f"the game has no seat {seat!r} to sign for")
+        if not verify(header.keys[seat], _PROBE, signer.sign(_PROBE)):
+            raise ValueError(f"the signer for seat {seat} does not sign with seat {seat}'s key in the header")
 
 
 def _set_damage_aside(loaded: LoadedLog, damage: Damage) -> Recovery:

@@ -6,7 +6,9 @@ then one record per :meth:`LogWriter.append`, each flushed and fsynced before th
 never seeks back. :func:`load` reads a file, checks every record and replays every move through the
 engine, so a :class:`LoadedLog` is always a game the engine agrees with. A torn or corrupt *last*
 record is dropped and reported as :class:`Damage`; anything else wrong is refused with
-:class:`~carcnet.log.errors.LogError`.
+:class:`~carcnet.log.errors.LogError`. In a signed game (a header with seat keys) every entry's
+signature is verified too. :func:`apply_entry` is that check of one entry, shared with
+:meth:`carcnet.log.recorder.GameRecorder.append_signed`.
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ from typing import BinaryIO, Literal, Self
 
 import platformdirs
 
-from carcnet.engine import Game, IllegalMoveError
+from carcnet.engine import Event, Game, IllegalMoveError
 
 from .codec import pack, unpack
-from .entries import LogEntry, LogHeader
+from .entries import FORMAT_VERSION, LogEntry, LogHeader
 from .errors import LogError, LogFormatError, LogVersionError
 from .framing import MAGIC, Record, encode_record, scan
+from .signatures import verify_entry
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -32,6 +35,7 @@ __all__ = [
     "Damage",
     "LoadedLog",
     "LogWriter",
+    "apply_entry",
     "default_dir",
     "fsync_directory",
     "load",
@@ -124,10 +128,11 @@ def load(path: str | os.PathLike[str]) -> LoadedLog:
     """Reads a log, checks every record and replays it (``protocol/log.md`` §8).
 
     In order: the magic; the header record and its versions (refused before anything else is
-    judged); the framing of every record; then each entry is decoded, its ``seq`` must be the next
-    one, its ``seat`` the seat whose turn it is, its move legal for the engine, and its digest equal
-    to the engine's digest after the move. A damaged last record is dropped and reported in
-    :attr:`LoadedLog.damage`; the file is never changed.
+    judged); the framing of every record; then each entry is decoded in the header's format, its
+    ``seq`` must be the next one, its signature must verify under its seat's key when the header
+    has keys (:func:`apply_entry`), its ``seat`` must be the seat whose turn it is, its move legal
+    for the engine, and its digest equal to the engine's digest after the move. A damaged last
+    record is dropped and reported in :attr:`LoadedLog.damage`; the file is never changed.
 
     Raises:
         LogError: The file is refused; ``reason`` and ``seq`` say where and why (see
@@ -174,7 +179,7 @@ def load(path: str | os.PathLike[str]) -> LoadedLog:
             f"{game.digests[0].hex()[:16]}…: the chain breaks at seq 0",
             0,
         )
-    entries = tuple(_replay_entry(game, record, name) for record in records[1:])
+    entries = tuple(_replay_entry(game, header, record, name) for record in records[1:])
     damage = None
     valid_size = len(data)
     if tail is not None:
@@ -204,37 +209,90 @@ def _decode_header(record: Record, name: str) -> LogHeader:
     return header
 
 
-def _replay_entry(game: Game, record: Record, name: str) -> LogEntry:
+def _replay_entry(game: Game, header: LogHeader, record: Record, name: str) -> LogEntry:
     seq = record.index
     try:
-        entry = unpack(record.body)
+        entry = unpack(record.body, format=header.format)
     except LogFormatError as exc:
         raise LogError("bad-record", f"{name}: the record of seq {seq} is malformed: {exc}", seq) from None
     if not isinstance(entry, LogEntry):
         raise LogError("bad-record", f"{name}: the record of seq {seq} is not an entry", seq)
     if entry.seq != seq:
         raise LogError("out-of-sequence", f"{name}: record {seq} carries seq {entry.seq}", seq)
+    try:
+        apply_entry(game, header, entry)
+    except LogError as exc:
+        raise LogError(exc.reason, f"{name}: {exc}", exc.seq) from None
+    return entry
+
+
+def apply_entry(game: Game, header: LogHeader, entry: LogEntry) -> list[Event]:
+    """Checks *entry* as the next entry of *game* (the game of *header*) and applies it
+    (``protocol/log.md`` §8 step 6); returns the engine's events.
+
+    In order: its ``seq`` is the next one; its signature (in a game whose header has keys, the
+    entry's ``sig`` must verify under its seat's key over
+    :func:`~carcnet.log.signatures.entry_bytes`; in a game without keys it has none); its ``seat``
+    is the seat whose turn it is; the engine accepts the move; the engine's digest after it is the
+    entry's. This is the order of ``protocol/wire.md`` §5.4, so a peer and a reader agree on why an
+    entry is refused.
+
+    Raises:
+        LogError: ``"out-of-sequence"``, ``"bad-signature"``, ``"forged-seat"``, ``"illegal-move"``
+            (the engine's reason in the message): *game* is unchanged. ``"chain-broken"``: the move
+            was applied but the digest differs from the entry's. ``seq`` is the entry's.
+
+    Warning:
+        After ``"chain-broken"`` the game holds a move its log does not: rebuild it from the log.
+    """
+    seq = entry.seq
+    expected = len(game.moves) + 1
+    if seq != expected:
+        raise LogError("out-of-sequence", f"the next entry is seq {expected}, not {seq}", expected)
+    if entry.seat < len(header.seats):  # a seat the game does not have is a forged seat, below
+        _check_signature(header, entry)
     if entry.seat != game.seat:
         raise LogError(
             "forged-seat",
-            f"{name}: seq {seq} claims seat {entry.seat} made {entry.move}, but it was seat {game.seat}'s turn",
+            f"seq {seq} claims seat {entry.seat} made {entry.move}, but it was seat {game.seat}'s turn",
             seq,
         )
     try:
-        game.apply(entry.move)
+        events = game.apply(entry.move)
     except IllegalMoveError as exc:
-        raise LogError(
-            "illegal-move", f"{name}: seq {seq}: illegal move ({exc.reason}): {exc}", seq
-        ) from None
+        raise LogError("illegal-move", f"seq {seq}: illegal move ({exc.reason}): {exc}", seq) from None
     digest = game.digest
     if digest != entry.digest:
         raise LogError(
             "chain-broken",
-            f"{name}: the chain breaks at seq {seq} ({entry.move}): the stored digest "
+            f"the chain breaks at seq {seq} ({entry.move}): the stored digest "
             f"{entry.digest.hex()[:16]}… differs from the replayed {digest.hex()[:16]}…",
             seq,
         )
-    return entry
+    return events
+
+
+def _check_signature(header: LogHeader, entry: LogEntry) -> None:
+    """``protocol/log.md`` §6: ``sig`` is given exactly in a signed game, and verifies."""
+    seq = entry.seq
+    if header.keys is None:
+        if entry.sig is not None:
+            raise LogError(
+                "bad-signature",
+                f"seq {seq} carries a signature, but the game has no seat keys to check it with",
+                seq,
+            )
+        return
+    if entry.sig is None:
+        raise LogError(
+            "bad-signature", f"seq {seq} has no signature, but every entry of this game is signed", seq
+        )
+    if not verify_entry(header.keys[entry.seat], header.game, entry, entry.sig):
+        raise LogError(
+            "bad-signature",
+            f"seq {seq}: the signature is not seat {entry.seat}'s over this entry ({entry.move})",
+            seq,
+        )
 
 
 # ---------------------------------------------------------------------- writing
@@ -245,7 +303,8 @@ class LogWriter:
 
     Lifecycle: :meth:`create` (new file: magic and header, fsynced with its directory) or
     :meth:`append_to` (a loaded, undamaged file); then :meth:`append` once per move; then
-    :meth:`close` (or use it as a context manager). The file is opened for appending only.
+    :meth:`close` (or use it as a context manager). The file is opened for appending only. Entries
+    are written in the format of the file's header, so a format-1 file stays format 1.
 
     Warning:
         After an :meth:`append` fails, part of the record may be on disk: the writer refuses further
@@ -254,12 +313,14 @@ class LogWriter:
     Attributes:
         path: The file.
         next_seq: The ``seq`` the next entry must carry.
+        format: The log format of the file (its header's): entries are packed in it.
     """
 
-    def __init__(self, file: BinaryIO, path: Path, next_seq: int) -> None:
+    def __init__(self, file: BinaryIO, path: Path, next_seq: int, format: int = FORMAT_VERSION) -> None:
         self._file = file
         self.path = path
         self.next_seq = next_seq
+        self.format = format
         self._broken = False
 
     @classmethod
@@ -285,7 +346,7 @@ class LogWriter:
             file.close()
             raise
         fsync_directory(path.parent)
-        return cls(file, path, 1)
+        return cls(file, path, 1, header.format)
 
     @classmethod
     def append_to(cls, loaded: LoadedLog) -> LogWriter:
@@ -304,13 +365,14 @@ class LogWriter:
         if os.fstat(file.fileno()).st_size != loaded.valid_size:
             file.close()
             raise LogError("changed", f"{loaded.path.name} changed since it was loaded: load it again")
-        return cls(file, loaded.path, len(loaded.entries) + 1)
+        return cls(file, loaded.path, len(loaded.entries) + 1, loaded.header.format)
 
     def append(self, entry: LogEntry) -> None:
         """Writes one entry record, flushes and fsyncs it; returns once it is on disk.
 
         Raises:
             ValueError: ``entry.seq`` is not :attr:`next_seq`.
+            LogFormatError: A signed entry for a format-1 file (nothing is written).
             LogError: ``"writer-broken"``: an earlier append failed.
             OSError: The write or the fsync failed; the writer is then broken.
         """
@@ -320,7 +382,7 @@ class LogWriter:
             )
         if entry.seq != self.next_seq:
             raise ValueError(f"the next entry is seq {self.next_seq}, not {entry.seq}")
-        record = encode_record(pack(entry))
+        record = encode_record(pack(entry, format=self.format))
         try:
             self._file.write(record)
             self._file.flush()

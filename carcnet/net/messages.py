@@ -4,9 +4,10 @@ Every message is a frozen dataclass that checks itself when built, so a message 
 formed; :func:`to_wire` gives its plain map (keys in the order of the spec's tables, which is the
 canonical encoding) and :func:`from_wire` reads one back strictly: exactly the listed keys, each of its
 msgpack type and in its range, or :class:`MessageError` with the code the peer is told. The header and
-entry maps inside messages are those of ``protocol/log.md`` §5–6, read and written by
-:mod:`carcnet.log.codec`, with the wire's additions (``sig`` on entries; ``keys``, ``commits``,
-``nonces`` on headers, ``wire.md`` §4.2).
+entry maps inside messages are those of log format 2 (``protocol/log.md`` §5–6), read and written by
+:mod:`carcnet.log.codec`: a header with its ``keys``, ``commits`` and ``nonces``, an entry with its
+``sig``, exactly as a peer saves them (``wire.md`` §4.2–4.3). The wire only demands more of them:
+a header has keys, an entry has its signature.
 
 >>> to_wire(Want(from_seq=3))
 {'type': 'want', 'from': 3}
@@ -18,6 +19,7 @@ Heartbeat(have=0, digest=None, time=None)
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import ipaddress
 import re
@@ -26,12 +28,21 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from carcnet.engine import RULES_VERSION, Rules
-from carcnet.log import COLOURS, LogEntry, LogFormatError, LogHeader, LogVersionError, Seat
+from carcnet.log import (
+    COLOURS,
+    READ_FORMATS,
+    LogEntry,
+    LogFormatError,
+    LogHeader,
+    LogKeysError,
+    LogVersionError,
+    Seat,
+)
 from carcnet.log import from_wire as log_from_wire
 from carcnet.log import to_wire as log_to_wire
 
 from .framing import MAX_FRAME, ProtocolError, decode_frame, encode_frame
-from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE, check_reveal, derive_seed
+from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE
 
 __all__ = [
     "BYE_REASONS",
@@ -71,6 +82,8 @@ __all__ = [
 
 #: The wire protocol version this code speaks (``wire.md`` §8).
 PROTO_VERSION = 1
+#: The log format of the header and entry maps the wire carries (``wire.md`` §8).
+LOG_FORMAT = 2
 #: What a peer is to a game: the host holds the lobby (``wire.md`` §3.3).
 ROLES = ("host", "player", "spectator")
 Role: TypeAlias = Literal["host", "player", "spectator"]
@@ -113,7 +126,6 @@ _NAME_MAX = 32
 _GAME_ID = re.compile(r"[0-9a-f]{32}")
 _CODE = re.compile(r"[a-z][a-z0-9-]{0,31}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_HEADER_EXT = ("keys", "commits", "nonces")
 
 
 class MessageError(ProtocolError):
@@ -198,20 +210,24 @@ def _kind(value: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class WireHeader:
-    """The header of a LAN game: the log header (``log.md`` §5) and the wire's additions (``wire.md``
-    §4.2): one public key per seat, and the commit–reveal that chose the seed.
+    """The header of a LAN game as the wire carries it (``wire.md`` §4.2): a log header of format 2
+    (``log.md`` §5) that has its seat keys, and may have the commit–reveal that chose the seed.
+
+    The keys, commitments and nonces are the header's own fields (:class:`~carcnet.log.LogHeader`
+    checks them); the ones given here are put into :attr:`header`, so that ``wh.header`` is exactly
+    the header a peer saves in its log (``GameRecorder.create(wh.header, …)``).
 
     Attributes:
-        header: The log header (format 1, rules 1).
+        header: The log header (format 2, rules 1), holding *keys*, *commits* and *nonces*.
         keys: The 32-byte Ed25519 public key of each seat, in seat order; pairwise distinct.
         commits: Each seat's commitment ``SHA-256(nonce)``, in seat order; ``None`` for a game whose
             seed was not agreed by commit–reveal (a local game shown to spectators, a test game).
         nonces: Each seat's revealed 32-byte nonce; ``None`` exactly when *commits* is.
 
     Raises:
-        MessageError: ``"bad-message"`` for a malformed field, ``"bad-header"`` when the lists do
-            not have one item per seat, keys repeat, commitments repeat, a nonce does not hash to its
-            commitment, or the seed is not the one the nonces give.
+        MessageError: ``"bad-message"`` for a malformed field, ``"bad-header"`` when there are no
+            keys, the lists do not have one item per seat, keys repeat, commitments repeat, a nonce
+            does not hash to its commitment, or the seed is not the one the nonces give.
     """
 
     header: LogHeader
@@ -222,36 +238,26 @@ class WireHeader:
     def __post_init__(self) -> None:
         if not isinstance(self.header, LogHeader):
             raise _bad("header", "must be a LogHeader")
-        n = len(self.header.seats)
-        if not isinstance(self.keys, tuple):
-            raise _bad("header.keys", "must be a tuple")
-        for i, key in enumerate(self.keys):
-            _check_bin(key, f"header.keys[{i}]", KEY_SIZE)
-        if len(self.keys) != n:
-            raise MessageError("bad-header", f"the header has {n} seats but {len(self.keys)} keys")
-        if len(set(self.keys)) != n:
-            raise MessageError("bad-header", "two seats have the same key")
-        if (self.commits is None) != (self.nonces is None):
-            raise MessageError("bad-header", "commits and nonces are both nil or both given")
-        if self.commits is None or self.nonces is None:
-            return
-        for name, values in (("commits", self.commits), ("nonces", self.nonces)):
-            if not isinstance(values, tuple):
-                raise _bad(f"header.{name}", "must be a tuple")
-            for i, value in enumerate(values):
-                _check_bin(value, f"header.{name}[{i}]", NONCE_SIZE)
-            if len(values) != n:
-                raise MessageError("bad-header", f"the header has {n} seats but {len(values)} {name}")
-        if len(set(self.commits)) != n:
-            raise MessageError("bad-header", "two seats have the same commitment")
-        for i, (commit, nonce) in enumerate(zip(self.commits, self.nonces, strict=True)):
-            if not check_reveal(commit, nonce):
-                raise MessageError("bad-header", f"the nonce of seat {i} does not match its commitment")
-        seed = derive_seed(self.nonces)
-        if self.header.seed != seed:
-            raise MessageError(
-                "bad-header", f"the header's seed {self.header.seed} is not the nonces' seed {seed}"
+        if self.keys is None:
+            raise MessageError("bad-header", "a header on the wire holds the seat keys")
+        try:
+            header = dataclasses.replace(
+                self.header, keys=self.keys, commits=self.commits, nonces=self.nonces, format=LOG_FORMAT
             )
+        except LogKeysError as exc:
+            raise MessageError("bad-header", f"header: {exc}"[:300]) from None
+        except LogFormatError as exc:
+            raise _bad("header", str(exc)) from None
+        object.__setattr__(self, "header", header)
+
+    @classmethod
+    def of(cls, header: LogHeader) -> WireHeader:
+        """The wire header of a log header that has its keys (and perhaps commits and nonces).
+
+        Raises:
+            MessageError: As for the constructor (``"bad-header"`` when *header* has no keys).
+        """
+        return cls(header, header.keys, header.commits, header.nonces)  # type: ignore[arg-type]
 
     @property
     def game(self) -> str:
@@ -269,8 +275,12 @@ class WireHeader:
 class SignedEntry:
     """A log entry (``log.md`` §6) with its author's signature (``wire.md`` §4.3, §5.2).
 
+    The signature is the entry's own ``sig`` (log format 2): the one given here is put into
+    :attr:`entry`, so that ``signed.entry`` is exactly the entry a peer saves in its log
+    (``GameRecorder.append_signed(signed.entry)``).
+
     Attributes:
-        entry: The entry.
+        entry: The entry, its ``sig`` = *sig*.
         sig: The 64-byte Ed25519 signature of the entry's seat key over
             :func:`carcnet.net.signing.entry_bytes`.
     """
@@ -282,6 +292,17 @@ class SignedEntry:
         if not isinstance(self.entry, LogEntry):
             raise _bad("entry", "must be a LogEntry")
         _check_bin(self.sig, "entry.sig", SIG_SIZE)
+        if self.entry.sig != self.sig:
+            object.__setattr__(self, "entry", dataclasses.replace(self.entry, sig=self.sig))
+
+    @classmethod
+    def of(cls, entry: LogEntry) -> SignedEntry:
+        """The signed entry of a log entry that has its signature.
+
+        Raises:
+            MessageError: ``"bad-message"``: *entry* has no signature.
+        """
+        return cls(entry, entry.sig)  # type: ignore[arg-type]
 
     @property
     def seq(self) -> int:
@@ -748,17 +769,11 @@ def to_wire(message: Message) -> dict[str, Any]:
 
 
 def _header_out(h: WireHeader) -> dict[str, Any]:
-    out = log_to_wire(h.header)
-    out["keys"] = list(h.keys)
-    out["commits"] = list(h.commits) if h.commits is not None else None
-    out["nonces"] = list(h.nonces) if h.nonces is not None else None
-    return out
+    return log_to_wire(h.header)  # format 2: keys, commits and nonces come last (wire.md §4.2)
 
 
 def _entry_out(e: SignedEntry) -> dict[str, Any]:
-    out = log_to_wire(e.entry)
-    out["sig"] = e.sig
-    return out
+    return log_to_wire(e.entry, format=LOG_FORMAT)  # format 2: sig comes last (wire.md §4.3)
 
 
 def _lobby_seat_out(s: LobbySeat) -> dict[str, Any]:
@@ -919,36 +934,23 @@ def _read_welcome(m: dict[str, Any]) -> Welcome:
 
 
 def _header_in(value: object, where: str) -> WireHeader:
-    m = dict(_map(value, where))
+    m = _map(value, where)
     if m.get("type") != "header":
         raise _bad(f"{where}.type", "must be 'header'")
-    # log.md §7: the format and rules versions are judged first (codec.from_wire does), so the wire's
-    # own fields are set aside, then checked once the log header is read.
-    ext = {k: m.pop(k) for k in _HEADER_EXT if k in m}
-    header = log_from_wire(m)
+    # log.md §7: the format and rules versions are judged first (codec.from_wire does); a header of
+    # log format 1, which the log still reads, is not one the wire carries (wire.md §8).
+    fmt = m.get("format")
+    if fmt in READ_FORMATS and fmt != LOG_FORMAT and not isinstance(fmt, bool):
+        raise MessageError(
+            "bad-version",
+            f"{where} is in log format {fmt}; protocol {PROTO_VERSION} carries log format {LOG_FORMAT}",
+        )
+    try:
+        header = log_from_wire(m)
+    except LogKeysError as exc:
+        raise MessageError("bad-header", f"{where}: {exc}"[:300]) from None
     assert isinstance(header, LogHeader)
-    missing = [k for k in _HEADER_EXT if k not in ext]
-    if missing:
-        raise _bad(where, f"lacks field {missing[0]!r}")
-    n = len(header.seats)
-    keys = tuple(_bins(ext["keys"], f"{where}.keys", KEY_SIZE, n))
-    commits = ext["commits"]
-    nonces = ext["nonces"]
-    return WireHeader(
-        header,
-        keys,
-        tuple(_bins(commits, f"{where}.commits", 32, n)) if commits is not None else None,
-        tuple(_bins(nonces, f"{where}.nonces", NONCE_SIZE, n)) if nonces is not None else None,
-    )
-
-
-def _bins(value: object, where: str, size: int, limit: int) -> list[bytes]:
-    items = _list(value, where, 6)
-    for i, item in enumerate(items):
-        _check_bin(item, f"{where}[{i}]", size)
-    if len(items) != limit:
-        raise MessageError("bad-header", f"{where} must have one item per seat ({limit}), got {len(items)}")
-    return items
+    return WireHeader.of(header)
 
 
 def _read_reject(m: dict[str, Any]) -> Reject:
@@ -961,15 +963,14 @@ def _read_entries(m: dict[str, Any]) -> Entries:
     entries = []
     for i, raw in enumerate(_list(m["entries"], "entries.entries", MAX_ENTRIES)):
         where = f"entries.entries[{i}]"
-        e = dict(_map(raw, where))
+        e = _map(raw, where)
         if e.get("type") != "entry":
             raise _bad(f"{where}.type", "must be 'entry'")
-        if "sig" not in e:
-            raise _bad(where, "lacks field 'sig'")
-        sig = e.pop("sig")
-        entry = log_from_wire(e)
+        entry = log_from_wire(e, format=LOG_FORMAT)
         assert isinstance(entry, LogEntry)
-        entries.append(SignedEntry(entry, sig))
+        if entry.sig is None:
+            raise _bad(f"{where}.sig", "must be bin of 64 bytes: every entry on the wire is signed")
+        entries.append(SignedEntry.of(entry))
     return Entries(from_seq=m["from"], entries=tuple(entries))
 
 

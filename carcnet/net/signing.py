@@ -4,6 +4,11 @@ seed (``protocol/wire.md`` §5).
 Ed25519 (RFC 8032) from ``cryptography``; SHA-256 from ``hashlib``. Signatures are deterministic, so the
 same key and bytes always give the same 64 bytes (the golden vectors rely on it).
 
+What a reader of a saved game needs as well (the bytes an entry's signature covers, verifying, a
+nonce's commitment and the seed) lives in the log layer, :mod:`carcnet.log.signatures` and
+:mod:`carcnet.log.seeding`, and is re-exported here; private keys and the lobby's messages are this
+module's own.
+
 >>> key = SeatKey.from_seed(bytes(32))
 >>> key.public.hex()[:16]
 '3b6a27bcceb6a42d'
@@ -13,16 +18,15 @@ same key and bytes always give the same 64 bytes (the golden vectors rely on it)
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-import struct
-from collections.abc import Sequence
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
-from carcnet.log import LogEntry, pack
+from carcnet.log import LogEntry
+from carcnet.log.seeding import NONCE_SIZE, SEED_DOMAIN, commitment, derive_seed
+from carcnet.log.signatures import ENTRY_DOMAIN, KEY_SIZE, SIG_SIZE, entry_bytes, verify, verify_entry
+from carcnet.log.signatures import game_bytes as _game_bytes
 
 __all__ = [
     "COMMIT_DOMAIN",
@@ -45,18 +49,8 @@ __all__ = [
     "verify_entry",
 ]
 
-#: Bytes of an Ed25519 public key and of a private seed.
-KEY_SIZE = 32
-#: Bytes of an Ed25519 signature.
-SIG_SIZE = 64
-#: Bytes of a commit–reveal nonce.
-NONCE_SIZE = 32
-#: Domain separation of the signed byte strings and of the seed (``wire.md`` §5).
-ENTRY_DOMAIN = b"carcnet/entry/v1\x00"
+#: Domain separation of a commitment's signed bytes (``wire.md`` §5.3).
 COMMIT_DOMAIN = b"carcnet/commit/v1\x00"
-SEED_DOMAIN = b"carcnet/seed/v1"
-_U32 = struct.Struct(">I")
-_U16 = struct.Struct(">H")
 
 
 class SeatKey:
@@ -101,77 +95,13 @@ class SeatKey:
         return f"SeatKey(public={self.public.hex()[:16]}…)"
 
 
-def verify(public: bytes, data: bytes, sig: bytes) -> bool:
-    """Whether *sig* is a valid Ed25519 signature of *data* under the 32-byte *public* key.
-
-    Never raises: a key or signature of the wrong size or not a valid point is simply ``False``.
-    """
-    if not isinstance(public, bytes) or len(public) != KEY_SIZE:
-        return False
-    if not isinstance(sig, bytes) or len(sig) != SIG_SIZE:
-        return False
-    try:
-        Ed25519PublicKey.from_public_bytes(public).verify(sig, data)
-    except (InvalidSignature, ValueError):
-        return False
-    return True
-
-
 # ---------------------------------------------------------------------- entries
-
-
-def entry_bytes(game_id: str, entry: LogEntry) -> bytes:
-    """The canonical byte string an entry's signature covers (``wire.md`` §5.2)::
-
-        "carcnet/entry/v1" 0x00 | game id (32 ASCII hex digits) | seq (u32 BE) | seat (u8)
-        | length of the packed move (u16 BE) | packed move (canonical msgpack, log.md §4) | digest (32)
-
-    The digest is the state digest after the move, which chains to every earlier move and to the setup
-    (``digest.md`` §4), so the signature vouches for the whole game up to this entry.
-
-    Raises:
-        ValueError: *game_id* is not 32 lowercase hex digits.
-    """
-    game = _game_bytes(game_id)
-    move = pack(entry.move)
-    return (
-        ENTRY_DOMAIN
-        + game
-        + _U32.pack(entry.seq)
-        + bytes([entry.seat])
-        + _U16.pack(len(move))
-        + move
-        + entry.digest
-    )
 
 
 def sign_entry(key: SeatKey, game_id: str, entry: LogEntry) -> bytes:
     """The 64-byte signature of *entry* by *key* (the key of ``entry.seat``), over
     :func:`entry_bytes`."""
     return key.sign(entry_bytes(game_id, entry))
-
-
-def verify_entry(public_key: bytes, game_id: str, entry: LogEntry, sig: bytes) -> bool:
-    """Whether *sig* signs *entry* of game *game_id* under *public_key* (``wire.md`` §5.2).
-
-    The move is packed again canonically, so a receiver checks the entry it decoded, whatever
-    encoding it came in. Never raises for a bad key or signature; a bad *game_id* is ``False`` too.
-    """
-    try:
-        data = entry_bytes(game_id, entry)
-    except ValueError:
-        return False
-    return verify(public_key, data, sig)
-
-
-def _game_bytes(game_id: str) -> bytes:
-    if (
-        not isinstance(game_id, str)
-        or len(game_id) != 32
-        or any(c not in "0123456789abcdef" for c in game_id)
-    ):
-        raise ValueError(f"a game id is 32 lowercase hex digits, got {game_id!r}")
-    return game_id.encode("ascii")
 
 
 # ---------------------------------------------------------------------- commit–reveal
@@ -182,39 +112,11 @@ def new_nonce() -> bytes:
     return secrets.token_bytes(NONCE_SIZE)
 
 
-def commitment(nonce: bytes) -> bytes:
-    """The commitment to a nonce: ``SHA-256(nonce)``, 32 bytes (``wire.md`` §5.3).
-
-    Raises:
-        ValueError: *nonce* is not 32 bytes.
-    """
-    if not isinstance(nonce, bytes) or len(nonce) != NONCE_SIZE:
-        raise ValueError(f"a nonce is {NONCE_SIZE} bytes")
-    return hashlib.sha256(nonce).digest()
-
-
 def check_reveal(commit: bytes, nonce: bytes) -> bool:
     """Whether *nonce* (32 bytes) is the one *commit* commits to. Never raises."""
     if not isinstance(nonce, bytes) or len(nonce) != NONCE_SIZE:
         return False
     return secrets.compare_digest(commitment(nonce), commit) if isinstance(commit, bytes) else False
-
-
-def derive_seed(nonces: Sequence[bytes]) -> int:
-    """The deck seed from the revealed nonces in seat order (``wire.md`` §5.3): the first 8 bytes,
-    big-endian, of ``SHA-256("carcnet/seed/v1" ‖ nonce₀ ‖ nonce₁ ‖ …)``; in ``[0, 2**64)``.
-
-    Raises:
-        ValueError: Fewer than one nonce, or one that is not 32 bytes.
-    """
-    if not nonces:
-        raise ValueError("the seed needs the nonce of every seat")
-    h = hashlib.sha256(SEED_DOMAIN)
-    for nonce in nonces:
-        if not isinstance(nonce, bytes) or len(nonce) != NONCE_SIZE:
-            raise ValueError(f"a nonce is {NONCE_SIZE} bytes")
-        h.update(nonce)
-    return int.from_bytes(h.digest()[:8], "big")
 
 
 def commit_bytes(game_id: str, seat: int, commit: bytes) -> bytes:

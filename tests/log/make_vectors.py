@@ -1,8 +1,9 @@
 """Regenerates the log format's golden vectors: ``python -m tests.log.make_vectors [--dump]``.
 
-Writes protocol/vectors/log.json, log.bin, log-seeded.json and log-seeded.bin; ``--dump`` prints the
-annotated hex dump of log.bin used in protocol/log.md §10. Only for a deliberate, versioned change
-(protocol/CHANGELOG.md): the tests compare the code with these files.
+Writes protocol/vectors/<name>.json and <name>.bin for log and log-seeded (format 1), log2 and
+log2-signed (format 2); ``--dump`` prints the annotated hex dump of log2.bin used in protocol/log.md
+§10. Only for a deliberate, versioned change (protocol/CHANGELOG.md): the tests compare the code with
+these files. The format-1 vectors are never to change: they prove that old files still load.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from carcnet.engine import Game
 from carcnet.log import MAGIC, scan
 
-from .vectors import VECTORS, file_bytes, scripted_game, seeded_game, to_json
+from .vectors import SIGNED_SEEDS, VECTORS, file_bytes, games, to_json
 
 DESCRIPTIONS = {
     "log": "carcnet log format 1 golden vector (protocol/log.md): a finished 2-player game from an "
@@ -22,6 +23,15 @@ DESCRIPTIONS = {
     "offset and length. digests and bin values are hex; seeds are decimal strings.",
     "log-seeded": "carcnet log format 1 golden vector (protocol/log.md): a 3-player game in progress "
     "with two bot seats and the largest seed (2**64 - 1). log-seeded.bin holds the exact file bytes.",
+    "log2": "carcnet log format 2 golden vector (protocol/log.md): the game of log.json as a local, "
+    "unsigned game in format 2 (keys, commits, nonces and every sig nil). log2.bin holds the exact "
+    "file bytes; 'records' gives each record's byte offset and length. bin values are hex.",
+    "log2-signed": "carcnet log format 2 golden vector (protocol/log.md): a 3-seat LAN game in progress "
+    "(the third seat a bot), the seed agreed by commit-reveal (seed = the nonces' seed, protocol/wire.md "
+    "§5.3), every entry signed with its seat's Ed25519 key over the bytes of wire.md §5.2. "
+    "'seat_key_seeds' are the seats' private seeds (SHA-256 of 'carcnet log vector seat <i>'; the "
+    "nonces are SHA-256 of 'carcnet log vector nonce <i>'), so the signatures can be rebuilt. "
+    "log2-signed.bin holds the exact file bytes. bin values are hex; the seed a decimal string.",
 }
 
 
@@ -35,13 +45,15 @@ def build(name: str, header, entries) -> tuple[dict, bytes]:
     vec = {
         "description": DESCRIPTIONS[name],
         "header": to_json(header),
-        "entries": [to_json(e) for e in entries],
+        "entries": [to_json(e, header.format) for e in entries],
         "moves": [str(e.move) for e in entries],
         "scores": game.scores,
         "phase": game.phase.value,
         "records": [{"seq": r.index, "offset": r.offset, "size": len(r.body) + 12} for r in records],
         "size": len(data),
     }
+    if header.keys is not None:
+        vec["seat_key_seeds"] = [s.hex() for s in SIGNED_SEEDS]
     return vec, data
 
 
@@ -67,13 +79,13 @@ def dump(data: bytes) -> str:
 
 
 def main() -> None:
-    for name, (header, entries) in (("log", scripted_game()), ("log-seeded", seeded_game())):
+    for name, (header, entries) in games().items():
         vec, data = build(name, header, entries)
         (VECTORS / f"{name}.json").write_text(json.dumps(vec, indent=1, ensure_ascii=False) + "\n")
         (VECTORS / f"{name}.bin").write_bytes(data)
         print(f"wrote {VECTORS / name}.json and .bin ({len(data)} bytes)")
     if "--dump" in sys.argv[1:]:
-        print(dump((VECTORS / "log.bin").read_bytes()))
+        print(dump((VECTORS / "log2.bin").read_bytes()))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ from carcnet.log import (
     LogHeader,
     LogVersionError,
     Seat,
+    commitment,
+    derive_seed,
     from_wire,
     pack,
     to_wire,
@@ -34,7 +36,8 @@ moves = st.one_of(
     st.builds(ReturnAbbot, positions),
 )
 digests = st.binary(min_size=32, max_size=32)
-entries = st.builds(LogEntry, st.integers(1, 2**32 - 1), st.integers(0, 5), moves, digests)
+sigs = st.none() | st.binary(min_size=64, max_size=64)
+entries = st.builds(LogEntry, st.integers(1, 2**32 - 1), st.integers(0, 5), moves, digests, sigs)
 names = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=32).filter(str.strip)
 
 
@@ -48,11 +51,22 @@ def headers(draw: st.DrawFn) -> LogHeader:
             seats.append(Seat(draw(names), colour, "bot", draw(names)))
         else:
             seats.append(Seat(draw(names), colour))
-    if draw(st.booleans()):
-        source = {"seed": draw(st.integers(0, 2**64 - 1))}
-    else:
-        source = {"order": tuple(draw(st.lists(letters, max_size=80)))}
+    source: dict = {}
+    fmt = draw(st.sampled_from([1, 2]))
+    if fmt == 2 and draw(st.booleans()):  # a LAN game: seat keys, perhaps a seed by commit–reveal
+        unique = st.lists(digests, min_size=n, max_size=n, unique=True)
+        source["keys"] = tuple(draw(unique))
+        if draw(st.booleans()):
+            nonces = tuple(draw(unique))
+            source.update(
+                nonces=nonces, commits=tuple(commitment(x) for x in nonces), seed=derive_seed(nonces)
+            )
+    if "seed" not in source and draw(st.booleans()):
+        source["seed"] = draw(st.integers(0, 2**64 - 1))
+    elif "seed" not in source:
+        source["order"] = tuple(draw(st.lists(letters, max_size=80)))
     return LogHeader(
+        format=fmt,
         game=draw(st.text("0123456789abcdef", min_size=32, max_size=32)),
         created=draw(st.integers(0, 2**63 - 1)),
         seats=tuple(seats),
@@ -70,11 +84,16 @@ def test_move_round_trip(move):
 @given(entries)
 def test_entry_round_trip(entry):
     assert unpack(pack(entry)) == entry
+    if entry.sig is None:  # format 1 has no sig
+        assert unpack(pack(entry, format=1), format=1) == entry
+        assert "sig" not in to_wire(entry, format=1) and to_wire(entry)["sig"] is None
 
 
 @given(headers())
 def test_header_round_trip(header):
     assert unpack(pack(header)) == header
+    keys = list(to_wire(header))
+    assert keys[-1] == ("nonces" if header.format == 2 else "digest")
 
 
 @given(st.binary(max_size=300))

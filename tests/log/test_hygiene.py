@@ -9,7 +9,17 @@ import sys
 
 import pytest
 
-FORBIDDEN = ["asyncio", "socket", "zeroconf", "textual", "rich", "carcnet.bots", "carcnet.cli", "pickle"]
+FORBIDDEN = [
+    "asyncio",
+    "socket",
+    "zeroconf",
+    "textual",
+    "rich",
+    "carcnet.bots",
+    "carcnet.cli",
+    "carcnet.net",
+    "pickle",
+]
 MODULES = [
     "carcnet.log",
     "carcnet.log.codec",
@@ -17,6 +27,8 @@ MODULES = [
     "carcnet.log.framing",
     "carcnet.log.store",
     "carcnet.log.recorder",
+    "carcnet.log.seeding",
+    "carcnet.log.signatures",
 ]
 
 

@@ -13,9 +13,10 @@ from carcnet.log import MAGIC, encode_record, scan
 from .vectors import file_bytes, scripted_game
 
 
-def short_log(tmp_path: Path, name: str = "short.carclog") -> tuple[Path, bytes]:
-    """The 6-entry game of protocol/vectors/log.json written to *tmp_path*; returns path and bytes."""
-    header, entries = scripted_game()
+def short_log(tmp_path: Path, name: str = "short.carclog", format: int = 2) -> tuple[Path, bytes]:
+    """The 6-entry game of protocol/vectors/log2.json (format 2; log.json with *format* 1) written to
+    *tmp_path*; returns path and bytes."""
+    header, entries = scripted_game(format)
     data = file_bytes(header, entries)
     path = tmp_path / name
     path.write_bytes(data)

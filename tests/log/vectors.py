@@ -1,21 +1,43 @@
 """Golden vectors of the log format (protocol/vectors/log*.json, log*.bin): the games they hold and
 their JSON form, shared by the tests and by ``python -m tests.log.make_vectors``.
 
-JSON form of a record = its wire map (``carcnet.log.to_wire``) with ``bin`` values (digests) as hex
-strings and the seed as a decimal string (JSON numbers lose precision above 2**53), as in
-protocol/README.md.
+Four vectors: ``log`` and ``log-seeded`` are format 1 (kept so that format-1 files are known to still
+load); ``log2`` is the game of ``log`` in format 2 (an unsigned local game), ``log2-signed`` a LAN
+game of three seats in format 2 with seat keys, commit–reveal and a signature on every entry.
+
+JSON form of a record = its wire map (``carcnet.log.to_wire``) with ``bin`` values (digests, keys,
+commitments, nonces, signatures) as hex strings and the seed as a decimal string (JSON numbers lose
+precision above 2**53), as in protocol/README.md.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from carcnet.engine import Game, Move, parse_move
-from carcnet.log import MAGIC, LogEntry, LogHeader, Seat, encode_record, from_wire, pack, to_wire
+from carcnet.log import (
+    FORMAT_VERSION,
+    MAGIC,
+    LogEntry,
+    LogHeader,
+    Seat,
+    encode_record,
+    entry_bytes,
+    from_wire,
+    pack,
+    to_wire,
+)
+from carcnet.net import SeatKey
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
+#: Vector name → its log format.
+NAMES = {"log": 1, "log-seeded": 1, "log2": 2, "log2-signed": 2}
+BIN_KEYS = frozenset({"digest", "sig"})
+BIN_LIST_KEYS = frozenset({"keys", "commits", "nonces"})
 
 #: The first six moves of log-seeded.json (once chosen by a RandomBot; fixed here so that the vector
 #: does not depend on the bot).
@@ -27,22 +49,49 @@ SEEDED_MOVES = (
     "place L 0,-1 180",
     "deploy 0",
 )
-#: The scripted game of log.json: 2 humans, draw order E U V; it ends after three turns.
+#: The scripted game of log.json and log2.json: 2 humans, draw order E U V; it ends after three turns.
 SCRIPT = ("place E 0,-1 180", "deploy 0", "place U 1,0 90", "deploy 2", "place V -1,0 270", "skip")
+#: The first six moves of log2-signed.json: each seat's first turn (once the engine's first legal
+#: moves; fixed here so that the vector does not depend on the order of legal moves).
+SIGNED_MOVES = (
+    "place R 0,-1 90",
+    "deploy 0",
+    "place V -1,-1 0",
+    "deploy 0",
+    "place U -2,-1 90",
+    "deploy 1",
+)
+SIGNED_GAME = "5e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b"
 
 
-def scripted_game() -> tuple[LogHeader, list[LogEntry]]:
-    """log.json: a finished 2-player game from an explicit draw order."""
+def _h(label: str) -> bytes:
+    return hashlib.sha256(label.encode()).digest()
+
+
+#: Private seeds of log2-signed's seat keys and its nonces: SHA-256 of labels, so anyone can rebuild
+#: them (and the signatures: Ed25519 is deterministic).
+SIGNED_SEEDS = tuple(_h(f"carcnet log vector seat {i}") for i in range(3))
+SIGNED_NONCES = tuple(_h(f"carcnet log vector nonce {i}") for i in range(3))
+
+
+def signed_keys() -> tuple[SeatKey, ...]:
+    return tuple(SeatKey.from_seed(s) for s in SIGNED_SEEDS)
+
+
+def scripted_game(format: int = FORMAT_VERSION) -> tuple[LogHeader, list[LogEntry]]:
+    """log.json (format 1) and log2.json (format 2): a finished 2-player game from an explicit draw
+    order."""
     header = LogHeader.new(
         [Seat("Ann", "red"), Seat("Bob", "blue")],
         order=("E", "U", "V"),
         created=1795256100,  # 2026-11-21 10:15:00 UTC
         game="3f2a9c1b5d6e4f708192a3b4c5d6e7f8",
     )
+    header = dataclasses.replace(header, format=format)
     return header, _play(header, [parse_move(m) for m in SCRIPT])
 
 
-def seeded_game() -> tuple[LogHeader, list[LogEntry]]:
+def seeded_game(format: int = 1) -> tuple[LogHeader, list[LogEntry]]:
     """log-seeded.json: a game in progress, 3 seats (two of them bots), the largest seed."""
     header = LogHeader.new(
         [
@@ -54,44 +103,88 @@ def seeded_game() -> tuple[LogHeader, list[LogEntry]]:
         created=1795256160,
         game="00112233445566778899aabbccddeeff",
     )
+    header = dataclasses.replace(header, format=format)
     return header, _play(header, [parse_move(m) for m in SEEDED_MOVES])
 
 
-def _play(header: LogHeader, moves: list[Move]) -> list[LogEntry]:
+def signed_game() -> tuple[LogHeader, list[LogEntry]]:
+    """log2-signed.json: a LAN game in progress, three seats (the third a bot its host runs), the seed
+    agreed by commit–reveal, every entry signed by its seat's key."""
+    keys = signed_keys()
+    header = LogHeader.new(
+        [Seat("Ann", "red"), Seat("Bob", "blue"), Seat("Random", "yellow", "bot", "random")],
+        keys=[k.public for k in keys],
+        nonces=SIGNED_NONCES,
+        created=1795256400,  # 2026-11-21 10:20:00 UTC
+        game=SIGNED_GAME,
+    )
+    return header, _play(header, [parse_move(m) for m in SIGNED_MOVES], keys)
+
+
+def _play(header: LogHeader, moves: list[Move], keys: tuple[SeatKey, ...] | None = None) -> list[LogEntry]:
     game = Game(header.setup())
     entries = []
     for seq, move in enumerate(moves, 1):
         seat = game.seat
         game.apply(move)
-        entries.append(LogEntry(seq, seat, move, game.digest))
+        entry = LogEntry(seq, seat, move, game.digest)
+        if keys is not None:
+            entry = dataclasses.replace(entry, sig=keys[seat].sign(entry_bytes(header.game, entry)))
+        entries.append(entry)
     return entries
 
 
+def games() -> dict[str, tuple[LogHeader, list[LogEntry]]]:
+    """Vector name → the header and entries it holds."""
+    return {
+        "log": scripted_game(1),
+        "log-seeded": seeded_game(1),
+        "log2": scripted_game(2),
+        "log2-signed": signed_game(),
+    }
+
+
 def file_bytes(header: LogHeader, entries: list[LogEntry]) -> bytes:
-    """The exact bytes of the log file of *header* and *entries*."""
-    return MAGIC + b"".join(encode_record(pack(item)) for item in [header, *entries])
+    """The exact bytes of the log file of *header* and *entries* (in the header's format)."""
+    return MAGIC + b"".join(encode_record(pack(item, format=header.format)) for item in [header, *entries])
 
 
-def to_json(item: LogHeader | LogEntry) -> dict[str, Any]:
-    """The JSON form of a header or entry."""
-    out = to_wire(item)
-    out["digest"] = out["digest"].hex()
-    if out.get("seed") is not None:
-        out["seed"] = str(out["seed"])
-    return out
+def to_json(item: LogHeader | LogEntry, format: int = FORMAT_VERSION) -> dict[str, Any]:
+    """The JSON form of a header or entry (an entry in *format*)."""
+    return _json_out(to_wire(item, format=format))
 
 
-def from_json(data: dict[str, Any]) -> LogHeader | LogEntry:
-    """The header or entry of a JSON form."""
-    wire = dict(data)
-    wire["digest"] = bytes.fromhex(wire["digest"])
-    if wire.get("seed") is not None:
-        wire["seed"] = int(wire["seed"])
-    item = from_wire(wire)
+def from_json(data: dict[str, Any], format: int = FORMAT_VERSION) -> LogHeader | LogEntry:
+    """The header or entry of a JSON form (an entry in *format*)."""
+    item = from_wire(_json_in(data), format=format)
     assert isinstance(item, LogHeader | LogEntry)
     return item
 
 
+def _json_out(value: Any, key: str = "") -> Any:
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, dict):
+        return {k: _json_out(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_out(v, key) for v in value]
+    if key == "seed" and isinstance(value, int):
+        return str(value)
+    return value
+
+
+def _json_in(value: Any, key: str = "") -> Any:
+    if isinstance(value, dict):
+        return {k: _json_in(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_in(v, key) for v in value]
+    if isinstance(value, str) and (key in BIN_KEYS or key in BIN_LIST_KEYS):
+        return bytes.fromhex(value)
+    if key == "seed" and isinstance(value, str):
+        return int(value)
+    return value
+
+
 def vector(name: str) -> tuple[dict[str, Any], bytes]:
-    """The JSON and the bytes of vector *name* (``"log"`` or ``"log-seeded"``)."""
+    """The JSON and the bytes of vector *name* (one of :data:`NAMES`)."""
     return json.loads((VECTORS / f"{name}.json").read_text()), (VECTORS / f"{name}.bin").read_bytes()

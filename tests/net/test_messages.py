@@ -152,7 +152,10 @@ def test_another_version_is_refused_for_its_version_before_its_fields(name):
 
 def test_a_header_of_another_log_format_is_a_version_error():
     m = wire("start")
-    assert code_of(edit(m, ("header", "format"), 2)) == "bad-version"
+    assert m["header"]["format"] == 2  # protocol 1 carries log format 2 (wire.md §8)
+    assert code_of(edit(m, ("header", "format"), 3)) == "bad-version"
+    assert code_of(edit(m, ("header", "format"), 1)) == "bad-version"  # the log reads it; the wire does not
+    assert code_of(edit(m, ("header", "format"), True)) == "bad-message"
     assert code_of(edit(m, ("header", "rules"), 2)) == "bad-version"
 
 
@@ -295,3 +298,36 @@ def test_hello_defaults_are_this_version():
     h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
     assert to_wire(h)["proto"] == 1 and to_wire(h)["rules"] == 1
     assert commitment(NONCES[0]) != commitment(NONCES[1])
+
+
+# ---------------------------------------------------------------------- what a peer saves (log format 2)
+
+
+def test_the_wire_carries_what_a_peer_saves(tmp_path):
+    """The header of a start and the entries of an entries message are log format 2 values: a peer
+    records them as they are, signatures included, and its file loads and verifies them."""
+    from carcnet.log import GameRecorder, load
+
+    start = from_wire(wire("start"))
+    header = start.header.header  # type: ignore[union-attr]
+    assert header.format == 2 and header.keys == start.header.keys and header.nonces == NONCES  # type: ignore[union-attr]
+    entries = from_wire(wire("entries")).entries  # type: ignore[union-attr]
+    assert all(e.entry.sig == e.sig for e in entries)
+    bob = seat_keys()[1]
+    with GameRecorder.create(header, tmp_path / "bob.carclog", signers={1: bob}) as recorder:
+        for signed in entries:
+            recorder.append_signed(signed.entry)
+        later = signed_entries(3)[2]
+        recorder.submit(later.entry.move)  # Bob's own move: the same signed entry as the vectors'
+        assert recorder.entries[-1] == later.entry
+    loaded = load(tmp_path / "bob.carclog")
+    assert [e.sig for e in loaded.entries] == [e.sig for e in signed_entries(3)]
+
+
+def test_keys_and_signatures_are_required_on_the_wire():
+    m = wire("start")
+    assert code_of(edit(m, ("header", "keys"), None)) == "bad-header"
+    with pytest.raises(MessageError) as info:
+        WireHeader.of(LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], seed=1))
+    assert info.value.code == "bad-header"
+    assert code_of(edit(wire("entries"), ("entries", 0, "sig"), None)) == "bad-message"
