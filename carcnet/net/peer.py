@@ -1,0 +1,269 @@
+"""Provides :class:`Peer`: a :class:`~carcnet.net.sync.SyncSession` on the network, with its bots.
+
+The composition of the LAN layers (as pynvim's ``session()`` stacks its own): one listening socket
+(:func:`~carcnet.net.transport.serve`), one :class:`~carcnet.net.transport.Channel` per connection, a
+dialer per known address that reconnects with the back-off of ``protocol/wire.md`` §2.1, and a bot
+driver that plays the seats this peer holds bots for whenever it is their turn. Player peers form a
+mesh: a peer dials every player peer it learns of (given with :meth:`Peer.dial`, from discovery via
+:meth:`SyncSession.add_known`, or from the ``peers`` of a ``welcome``), and duplicate connections are
+resolved as wire.md §2.1 says. Spectators dial only what they are told and listen nowhere.
+
+Every task is held by the peer's :class:`asyncio.TaskGroup`, entered and left with ``async with``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Mapping
+from types import TracebackType
+from typing import Protocol, Self
+
+from carcnet.engine import Game, Move
+
+from .sync import Change, Link, SyncSession
+from .transport import Channel, Timing, connect, serve
+
+__all__ = ["Chooser", "Peer"]
+
+log = logging.getLogger("carcnet.net")
+
+#: Ways a connection may end after which its dialer tries again (wire.md §2.1): the stream broke or
+#: went quiet. After ``bye`` quit/shutdown/game-over/duplicate, a reject or an error, it does not.
+_RETRY = frozenset({"eof", "timeout"})
+
+
+class Chooser(Protocol):
+    """What plays a seat automatically: a bot of :mod:`carcnet.bots` (structurally; the LAN layer does
+    not import the bots, ``docs/architecture.md``)."""
+
+    def choose(self, game: Game) -> Move:
+        """A legal move for ``game.seat``; must not change *game*."""
+        ...
+
+
+class Peer:
+    """A running LAN peer: the session's sockets, reconnection and bots.
+
+    Lifecycle: ``async with Peer(session, …) as peer:`` starts listening (when *listen*) and the bot
+    driver; :meth:`dial` adds peers to connect to; leaving the block (or :meth:`aclose`) says ``bye``
+    on every connection, stops listening and ends every task.
+
+    Args:
+        session: The game's session.
+        host: Where to listen.
+        port: The port to listen on (0: any free port, see :attr:`port`).
+        listen: Whether to accept connections (spectators need not).
+        timing: The clocks of wire.md §2.1.
+        bots: Seat → the bot that plays it here (the session must hold the seat's key).
+        dial_learned: Whether to dial the player peers that welcomes name (players: yes).
+
+    Attributes:
+        session: The session.
+        bots: Seat → bot, for the seats this peer plays itself.
+    """
+
+    def __init__(
+        self,
+        session: SyncSession,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        listen: bool = True,
+        timing: Timing | None = None,
+        bots: Mapping[int, Chooser] | None = None,
+        dial_learned: bool | None = None,
+    ) -> None:
+        self.session = session
+        self.host = host
+        self.port = port
+        self.listen = listen
+        self.timing = timing or Timing()
+        self.bots: dict[int, Chooser] = dict(bots or {})
+        self.dial_learned = session.role == "player" if dial_learned is None else dial_learned
+        self._tasks: asyncio.TaskGroup | None = None
+        self._server: asyncio.Server | None = None
+        self._dialers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._bot_task: asyncio.Task[None] | None = None
+        self._turn = asyncio.Event()
+        self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
+        self._closing = False
+        self._channels: set[asyncio.Task[object]] = set()
+        #: Address → failed connection attempts in a row (for the interface: "cannot reach …").
+        self.unreachable: dict[tuple[str, int], int] = {}
+        session.add_listener(self._on_change)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def __aenter__(self) -> Self:
+        self._tasks = asyncio.TaskGroup()
+        await self._tasks.__aenter__()
+        try:
+            if self.listen:
+                self._server = await serve(self.host, self.port, self._accepted, self._tasks)
+                self.port = self._server.sockets[0].getsockname()[1]
+            self._bot_task = self._tasks.create_task(self._play())
+            self._turn.set()
+        except BaseException as exc:
+            await self._tasks.__aexit__(type(exc), exc, exc.__traceback__)
+            raise
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+        assert self._tasks is not None
+        await self._tasks.__aexit__(kind, exc, tb)
+
+    def close(self, reason: str = "quit") -> None:
+        """Leaves: ``bye`` *reason* on every connection, no more listening, dialing or playing. The
+        tasks end on their own; leaving the ``async with`` block waits for them."""
+        if self._closing:
+            return
+        self._closing = True
+        self.session.close(reason)
+        if self._server is not None:
+            self._server.close()
+        for task in self._dialers.values():
+            task.cancel()
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        for _, future in self._waiters:
+            if not future.done():
+                future.cancel()
+
+    async def aclose(self, reason: str = "quit") -> None:
+        """:meth:`close`, then waits until every connection's socket is closed (each channel bounds
+        its own wait by ``timing.close``)."""
+        self.close(reason)
+        if self._channels:
+            await asyncio.wait(set(self._channels))
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """Where this peer listens."""
+        return self.host, self.port
+
+    # ------------------------------------------------------------------ connections
+
+    def dial(self, host: str, port: int) -> None:
+        """Connects to the peer at *host*:*port*, and again after the connection breaks (back-off of
+        wire.md §2.1), until it ends for another reason or this peer closes. Idempotent per address."""
+        address = (host, port)
+        if self._closing or self._tasks is None:
+            return
+        task = self._dialers.get(address)
+        if task is not None and not task.done():
+            return
+        self._dialers[address] = self._tasks.create_task(self._dial(address))
+
+    async def _dial(self, address: tuple[str, int]) -> None:
+        attempt = 0
+        while not self._closing:
+            try:
+                reader, writer = await connect(*address, timeout=self.timing.connect)
+            except OSError as exc:
+                log.info("%s: cannot reach %s:%s (%s)", self.session.name, *address, exc)
+                self.unreachable[address] = self.unreachable.get(address, 0) + 1
+                self._check_waiters()
+            else:
+                self.unreachable.pop(address, None)
+                link = self.session.connect_link(address)
+                await self._run_channel(reader, writer, link)
+                if link.opened:
+                    attempt = 0
+                if link.closed_by not in _RETRY or (link.key and self.session.link_to(link.key)):
+                    return
+            if self._closing:
+                return
+            await asyncio.sleep(self.timing.retry_delay(attempt))
+            attempt += 1
+
+    async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._closing:
+            writer.close()
+            return
+        await self._run_channel(reader, writer, self.session.accept_link())
+
+    async def _run_channel(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, link: Link
+    ) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._channels.add(task)
+        try:
+            await Channel(reader, writer, link, self.timing).run()
+        except Exception:  # one broken connection must not end the peer
+            log.exception("%s: connection to %s failed", self.session.name, link.name)
+            if not link.closed:
+                link.receive_data(b"")
+        finally:
+            self._channels.discard(task)
+
+    def _dial_learned(self) -> None:
+        session = self.session
+        dialing = set(self._dialers)
+        for key, info in list(session.book.items()):
+            address = (info.addr, info.port)
+            if address in dialing or session.link_to(key) is not None:
+                continue
+            self.dial(*address)
+
+    # ------------------------------------------------------------------ bots
+
+    def set_bot(self, seat: int, bot: Chooser | None) -> None:
+        """Lets *bot* play *seat* from now on (``None``: nobody here plays it automatically; moves come
+        from :meth:`SyncSession.submit`)."""
+        if bot is None:
+            self.bots.pop(seat, None)
+        else:
+            self.bots[seat] = bot
+        self._turn.set()
+
+    async def _play(self) -> None:
+        session = self.session
+        while not self._closing:
+            await self._turn.wait()
+            self._turn.clear()
+            while (seat := session.to_play) is not None and seat in self.bots and seat in session.seats:
+                game = session.game
+                assert game is not None
+                try:
+                    session.submit(self.bots[seat].choose(game))
+                except Exception:  # a broken bot loses its seat here, not the peer
+                    log.exception("%s: the bot of seat %d failed; it stops playing", session.name, seat)
+                    self.bots.pop(seat, None)
+                await asyncio.sleep(0)  # let the connections run between two moves
+
+    # ------------------------------------------------------------------ waiting
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float | None) -> None:
+        """Returns once *predicate()* is true, checked now and after every change of the session.
+
+        Raises:
+            TimeoutError: Not within *timeout* seconds (``None``: no limit).
+        """
+        if predicate():
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (predicate, future)
+        self._waiters.append(entry)
+        try:
+            await asyncio.wait_for(future, timeout)
+        finally:
+            with contextlib.suppress(ValueError):
+                self._waiters.remove(entry)
+
+    def _on_change(self, change: Change, link: Link | None) -> None:
+        if change in ("entry", "header", "stop"):
+            self._turn.set()
+        if change == "peer" and self.dial_learned and not self._closing:
+            self._dial_learned()
+        self._check_waiters()
+
+    def _check_waiters(self) -> None:
+        for predicate, future in list(self._waiters):
+            if not future.done() and predicate():
+                future.set_result(None)

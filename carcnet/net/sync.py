@@ -1,0 +1,938 @@
+"""Provides :class:`SyncSession`: one peer's copy of a LAN game's log, kept in step with its peers,
+without I/O (``protocol/wire.md`` §5.4–5.5).
+
+A session holds the game's header (with the seat keys), the signed entries in seq order and the engine
+:class:`~carcnet.engine.Game` they replay to. It speaks to its peers through :class:`Link` objects, one
+per connection, each wrapping a :class:`~carcnet.net.protocol.PeerConnection`: the transport
+(:mod:`carcnet.net.transport`) feeds a link the bytes it reads (:meth:`Link.receive_data`) and writes
+what :meth:`Link.data_to_send` gives it, and tells the link when a timer fires (:meth:`Link.heartbeat`,
+:meth:`Link.time_out`). Nothing here reads a socket, starts a task or looks at a clock it was not given,
+so several sessions can be wired together in memory (see ``tests/net/test_sync.py``).
+
+What a session does (wire.md §5.4–5.5):
+
+- **Authoring**: :meth:`SyncSession.submit` plays a move for a seat whose key this peer holds: the
+  engine applies it, the entry is signed, saved (:class:`Persistence`) and sent to every link.
+- **Taking entries**: every entry received goes through :func:`~carcnet.net.protocol.admit_entry`
+  (seq, signature, author, legality, digest) before it is appended and saved; then it is passed on to
+  every other link whose peer lacks it. A refused entry is answered with its code (``error``), closing
+  that connection where wire.md §6 says so; the game is unchanged.
+- **Gaps and late joiners**: on every handshake the side that holds more sends the missing entries at
+  once; ``entries`` beyond the next seq are answered ``bad-seq`` and the sender sends again from there;
+  ``want`` is answered from the log; heartbeats carry ``have``/``digest`` for comparison.
+- **Desync**: a signed entry whose digest differs from this engine's, or a second, different entry
+  signed by the same seat for a seq already held, stops the game here with a :class:`Desync` report
+  naming the entry and the peers. Unsigned claims (a heartbeat's or handshake's digest) only close the
+  connection they came on, so that no peer (a spectator above all) can stop a game by talking.
+
+Roles: a ``"player"`` session authors, relays and serves; a ``"spectator"`` session only receives (its
+connections refuse to send ``entries``, wire.md §3.3) and is never an author.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from carcnet.engine import Game, Move, Phase
+from carcnet.log import LogEntry
+
+from .framing import MAX_FRAME, ProtocolError
+from .messages import (
+    MAX_ENTRIES,
+    MAX_PEERS,
+    Bye,
+    Claim,
+    Commit,
+    Entries,
+    Error,
+    Heartbeat,
+    Hello,
+    Lobby,
+    Message,
+    PeerInfo,
+    Reject,
+    Reveal,
+    Role,
+    SignedEntry,
+    Start,
+    Want,
+    Welcome,
+    WireHeader,
+)
+from .protocol import (
+    Closed,
+    ConnectionEvent,
+    PeerConnection,
+    Refused,
+    State,
+    admit_entry,
+    check_header,
+    compare_have,
+)
+from .signing import SeatKey, sign_entry, verify_entry
+
+__all__ = [
+    "Change",
+    "Desync",
+    "Link",
+    "MemoryLog",
+    "NetEvent",
+    "Persistence",
+    "SyncError",
+    "SyncSession",
+]
+
+log = logging.getLogger("carcnet.net")
+
+#: What a listener is told changed (see :meth:`SyncSession.add_listener`).
+Change = Literal["header", "entry", "open", "close", "peer", "stop"]
+_link_ids = itertools.count(1)
+
+
+class SyncError(Exception):
+    """This program asked the session for something it cannot do now (a bug or a stale UI, never the
+    peer's fault): a move for a seat this peer does not hold, a move once the game stopped, …"""
+
+
+class Persistence(Protocol):
+    """Where a session saves its log as it grows (``log.md`` §9: on disk before it counts).
+
+    The app plugs the log recorder in; tests use :class:`MemoryLog`.
+    """
+
+    def on_append(self, signed: SignedEntry) -> None:
+        """Saves *signed*, the next entry of the log. Called before the entry is passed on to peers.
+        An exception propagates to the caller of :meth:`SyncSession.submit` or, for a received entry,
+        ends that connection with ``internal``."""
+        ...
+
+
+class MemoryLog:
+    """:class:`Persistence` in memory: the saved entries, in order."""
+
+    def __init__(self, entries: Iterable[SignedEntry] = ()) -> None:
+        self.entries: list[SignedEntry] = list(entries)
+
+    def on_append(self, signed: SignedEntry) -> None:
+        self.entries.append(signed)
+
+
+@dataclass(frozen=True, slots=True)
+class Desync:
+    """Why the game stopped at this peer: proof that two peers' logs parted.
+
+    Attributes:
+        code: ``"desync"`` (a signed entry whose digest differs from this engine's) or ``"conflict"``
+            (a second, different entry signed by the same seat for a seq this peer holds).
+        seq: The entry's seq.
+        seat: The seat that signed it.
+        peer: Name of the peer it came from (the relay; the author is *seat*).
+        peer_key: That peer's identity key.
+        local: This peer's name.
+        message: Words for people.
+        ours: The entry this peer holds for *seq* (``None`` for ``"desync"``: it holds none).
+        theirs: The entry received.
+    """
+
+    code: str
+    seq: int
+    seat: int
+    peer: str
+    peer_key: bytes
+    local: str
+    message: str
+    ours: SignedEntry | None
+    theirs: SignedEntry
+
+    def __str__(self) -> str:
+        return (
+            f"{self.code} at seq {self.seq} (seat {self.seat}): entry from {self.peer} "
+            f"({self.peer_key.hex()[:12]}…) refused by {self.local}: {self.message}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NetEvent:
+    """One line of a peer's own log of events (not the game's move log, wire.md §4.8).
+
+    Attributes:
+        time: The session's clock when it happened.
+        kind: ``"sent"`` (an ``error``/``reject``/``bye`` we sent), ``"received"`` (one the peer sent),
+            ``"info"`` (a connection opened or closed, a stop).
+        code: The error or reject code, the bye reason, or what happened (``"open"``, ``"closed"``).
+        message: The text.
+        seq: The seq concerned, or ``None``.
+        peer: The peer's name (``None`` before its hello or welcome).
+        peer_key: The peer's identity key (``None`` before its hello or welcome).
+    """
+
+    time: float
+    kind: str
+    code: str
+    message: str
+    seq: int | None
+    peer: str | None
+    peer_key: bytes | None
+
+
+class _SeenFrames:
+    """Recent ``entries`` frames whose entries the session holds (sent, or received and taken), each
+    with the last seq it carries; the oldest are forgotten beyond *size*.
+
+    Frames are canonical (wire.md §2.2), so the same entries relayed by another peer are the same
+    bytes: :meth:`Link.receive_data` skips such a repeat instead of decoding it, which is what
+    decoding it would come to (identical entries are ignored, wire.md §5.5 "Overlaps").
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._frames: dict[bytes, int] = {}
+
+    def get(self, frame: bytes) -> int | None:
+        return self._frames.get(frame)
+
+    def add(self, frame: bytes, upto: int) -> None:
+        frames = self._frames
+        frames[frame] = upto
+        if len(frames) > self.size:
+            del frames[next(iter(frames))]
+
+
+class Link:
+    """One connection as a session sees it: the :class:`PeerConnection`, what the peer holds, and the
+    bytes waiting to be written. Made by :meth:`SyncSession.connect_link` or
+    :meth:`SyncSession.accept_link`; driven by a transport through :meth:`receive_data`,
+    :meth:`data_to_send`, :meth:`heartbeat` and :meth:`time_out`.
+
+    Attributes:
+        id: A number for logs, unique in the process.
+        conn: The connection's state machine.
+        address: ``(host, port)`` this side dialed (connector), else ``None``.
+        peer_have: The last seq the peer holds, as far as this side knows (handshake, heartbeats,
+            entries either way, ``bad-seq`` and ``want``).
+        peer_has_header: Whether the peer holds the header (it may receive entries).
+        closed_by: The :class:`Closed` event or the code that ended the link (``None`` while alive).
+    """
+
+    def __init__(self, session: SyncSession, conn: PeerConnection, address: tuple[str, int] | None) -> None:
+        self.id = next(_link_ids)
+        self.session = session
+        self.conn = conn
+        self.address = address
+        self.peer_have = 0
+        self.peer_has_header = False
+        self.closed_by: str | None = None
+        self.opened = False
+        #: Heartbeats received on this link.
+        self.heartbeats = 0
+        self._pending = bytearray()
+        self._passthrough = False
+        self._held_upto: int | None = None
+        self._out = bytearray()
+        self._wake: Callable[[], None] | None = None
+
+    # ------------------------------------------------------------------ for the transport
+
+    @property
+    def state(self) -> State:
+        """The connection's state (wire.md §7)."""
+        return self.conn.state
+
+    def receive_data(self, data: bytes) -> None:
+        """Takes bytes read from the socket (``b""``: the stream ended) and acts on every message.
+
+        Whole frames are handed on one by one, except a byte-for-byte repeat of a recent ``entries``
+        frame whose entries this peer holds, from a player (see :class:`_SeenFrames`): in a mesh every
+        entry arrives once from its author and again from each relay, and the repeats need not be
+        decoded to be ignored.
+        """
+        session = self.session
+        if self._passthrough or not data:
+            if self._pending:
+                pending = bytes(self._pending)
+                self._pending.clear()
+                session.receive(self, pending)
+            session.receive(self, data)
+            return
+        buffer = self._pending
+        buffer += data
+        start = 0
+        while len(buffer) - start >= 4:
+            length = int.from_bytes(buffer[start : start + 4], "big")
+            if length == 0 or length > MAX_FRAME:
+                self._passthrough = True  # the connection refuses it; nothing after it is read
+                break
+            end = start + 4 + length
+            if end > len(buffer):
+                break
+            frame = bytes(buffer[start:end])
+            start = end
+            upto = (
+                session.seen.get(frame)
+                if self.conn.state is State.OPEN and self.role != "spectator"
+                else None
+            )
+            if upto is not None:
+                self.peer_have = max(self.peer_have, upto)
+                continue
+            self._held_upto = None
+            session.receive(self, frame)
+            if self._held_upto is not None:
+                session.seen.add(frame, self._held_upto)
+            if self.conn.state is State.CLOSED:
+                buffer.clear()
+                return
+        rest = bytes(buffer[start:])
+        buffer.clear()
+        if self._passthrough:
+            session.receive(self, rest)
+        else:
+            buffer += rest
+
+    def data_to_send(self) -> bytes:
+        """The bytes to write now, in order; empties the queue."""
+        queued = self.conn.data_to_send()
+        if queued:
+            self._out += queued
+        data = bytes(self._out)
+        self._out.clear()
+        return data
+
+    def heartbeat(self) -> None:
+        """Nothing was sent for a while (wire.md §2.1): queue a ``heartbeat``."""
+        self.session.send_heartbeat(self)
+
+    def time_out(self, what: str) -> None:
+        """The handshake took too long or nothing was received for too long: ``bye`` ``timeout``."""
+        self.session.time_out(self, what)
+
+    def set_waker(self, wake: Callable[[], None] | None) -> None:
+        """Installs the function the link calls whenever it queues bytes (the transport writes them)."""
+        self._wake = wake
+
+    # ------------------------------------------------------------------ for the session
+
+    @property
+    def peer(self) -> Hello | Welcome | None:
+        """The peer's hello or welcome, once received."""
+        return self.conn.peer
+
+    @property
+    def key(self) -> bytes | None:
+        """The peer's identity key, once known."""
+        return self.conn.peer.key if self.conn.peer is not None else None
+
+    @property
+    def name(self) -> str:
+        """The peer's name, once known; else the link's number."""
+        return self.conn.peer.name if self.conn.peer is not None else f"link {self.id}"
+
+    @property
+    def role(self) -> Role | None:
+        """The role the peer declared."""
+        return self.conn.their_role
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the handshake is done and the connection is alive."""
+        return self.conn.state is State.OPEN
+
+    @property
+    def closed(self) -> bool:
+        """Whether the connection is closed."""
+        return self.conn.state is State.CLOSED
+
+    @property
+    def connector_key(self) -> bytes | None:
+        """The identity key of the side that connected (for duplicate connections, wire.md §2.1)."""
+        return self.session.identity.public if self.conn.initiator else self.key
+
+    def send(self, message: Message) -> bool:
+        """Queues *message*; ``False`` (and nothing queued) when the connection is closed already."""
+        if self.conn.state is State.CLOSED:
+            return False
+        self._out += self.conn.send(message)
+        self._notify()
+        return True
+
+    def queue(self, frame: bytes) -> None:
+        """Queues an encoded frame the connection has already allowed (see ``SyncSession._send_from``)."""
+        self._out += frame
+        self._notify()
+
+    def _notify(self) -> None:
+        if self._wake is not None:
+            self._wake()
+
+    def __repr__(self) -> str:
+        return f"Link({self.id}, {self.name}, {self.conn.state.name}, peer_have={self.peer_have})"
+
+
+class SyncSession:
+    """One peer's copy of a LAN game: header, signed entries, the replayed engine game, and its links.
+
+    Lifecycle: built with the game id and, if this peer has it, the header and the entries it saved;
+    links are added as connections are made (:meth:`connect_link`) or accepted (:meth:`accept_link`);
+    :meth:`submit` plays the held seats' moves; :meth:`close` says ``bye`` to every link. A session
+    without a header (a spectator, a peer that lost its log) takes the first one a ``welcome`` brings.
+    After a :class:`Desync` the session is *stopped*: it takes and authors no more entries, and still
+    answers ``want``.
+
+    Args:
+        game: The game id.
+        name: This peer's name (1 to 32 characters), sent in hello and welcome.
+        role: ``"player"`` or ``"spectator"``.
+        identity: This peer's identity key (wire.md §3.1); a fresh one by default.
+        header: The game's header, or ``None`` until a peer sends it.
+        seats: Seat index → the seat key this peer plays it with (players only).
+        entries: Entries already saved (a peer coming back); each is checked again.
+        persistence: Where new entries are saved; a :class:`MemoryLog` by default.
+        clock: Seconds, for the event log (``time.monotonic`` by default).
+
+    Raises:
+        ValueError: A seat key that is not the header's key for its seat, seats for a spectator, or
+            saved entries that do not replay (the error's code and message in the text).
+    """
+
+    def __init__(
+        self,
+        *,
+        game: str,
+        name: str,
+        role: Role = "player",
+        identity: SeatKey | None = None,
+        header: WireHeader | None = None,
+        seats: Mapping[int, SeatKey] | None = None,
+        entries: Sequence[SignedEntry] = (),
+        persistence: Persistence | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if role not in ("player", "spectator"):
+            raise ValueError(f"a session plays or watches; role {role!r} is the lobby's")
+        self.game_id = game
+        self.name = name
+        self.role: Role = role
+        self.identity = identity if identity is not None else SeatKey.generate()
+        self.persistence: Persistence = persistence if persistence is not None else MemoryLog()
+        self.clock = clock
+        self.header: WireHeader | None = None
+        self.game: Game | None = None
+        self.entries: list[SignedEntry] = []
+        self.seats: dict[int, SeatKey] = {}
+        self.links: list[Link] = []
+        #: Identity key → where that player peer listens (learned by dialing it, from welcomes, or
+        #: given with :meth:`add_known`); sent in this peer's welcomes.
+        self.book: dict[bytes, PeerInfo] = {}
+        self.desync: Desync | None = None
+        self.events: list[NetEvent] = []
+        #: Recent ``entries`` frames whose entries are held (see :meth:`Link.receive_data`).
+        self.seen = _SeenFrames()
+        self._listeners: list[Callable[[Change, Link | None], None]] = []
+        if header is not None:
+            try:
+                self._take_header(header)
+            except ProtocolError as exc:
+                raise ValueError(f"{exc.code}: {exc.message}") from None
+        elif entries:
+            raise ValueError("saved entries need their header")
+        for signed in entries:
+            assert self.game is not None and self.header is not None
+            try:
+                admit_entry(self.game, self.header, signed)
+            except ProtocolError as exc:
+                raise ValueError(f"saved entry {signed.seq}: {exc.code}: {exc.message}") from None
+            self.entries.append(signed)
+        for seat, key in (seats or {}).items():
+            self.add_seat(seat, key)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def have(self) -> int:
+        """Seq of the last entry held (0: none)."""
+        return len(self.entries)
+
+    @property
+    def digest(self) -> bytes | None:
+        """The digest at :attr:`have`, or ``None`` without a header."""
+        return self.game.digest if self.game is not None else None
+
+    @property
+    def stopped(self) -> bool:
+        """Whether a :class:`Desync` stopped the game here."""
+        return self.desync is not None
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over (the engine says so)."""
+        return self.game is not None and self.game.phase is Phase.GAME_OVER
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat whose move is next, ``None`` without a game or once it is over or stopped."""
+        if self.game is None or self.over or self.stopped:
+            return None
+        return self.game.seat
+
+    def open_links(self) -> list[Link]:
+        """The links whose handshake is done and that are alive."""
+        return [link for link in self.links if link.is_open]
+
+    def link_to(self, key: bytes) -> Link | None:
+        """The open link to the peer with identity *key*, if any."""
+        for link in self.links:
+            if link.is_open and link.key == key:
+                return link
+        return None
+
+    def add_listener(self, listener: Callable[[Change, Link | None], None]) -> None:
+        """Calls *listener(change, link)* after every change: ``"header"`` taken, ``"entry"``
+        appended (one call per batch), link ``"open"``/``"close"``, a new ``"peer"`` address learned,
+        ``"stop"`` (a :class:`Desync`). Listeners must not raise."""
+        self._listeners.append(listener)
+
+    def add_seat(self, seat: int, key: SeatKey) -> None:
+        """Plays *seat* from now on with *key* (its key in the header).
+
+        Raises:
+            ValueError: A spectator, no header yet, no such seat, or not the seat's key.
+        """
+        if self.role != "player":
+            raise ValueError("a spectator plays no seat")
+        if self.header is None:
+            raise ValueError("seats are taken once the header is known")
+        if not 0 <= seat < len(self.header.keys) or self.header.keys[seat] != key.public:
+            raise ValueError(f"that is not the key of seat {seat} in this game's header")
+        self.seats[seat] = key
+
+    def drop_seat(self, seat: int) -> None:
+        """Stops playing *seat* here (another peer takes it over)."""
+        self.seats.pop(seat, None)
+
+    def add_known(self, info: PeerInfo) -> None:
+        """Records where a player peer listens (from discovery or the lobby); sent on in welcomes."""
+        if info.key == self.identity.public:
+            return
+        new = self.book.get(info.key) != info
+        self.book[info.key] = info
+        if new:
+            self._changed("peer", None)
+
+    # ------------------------------------------------------------------ links
+
+    def connect_link(self, address: tuple[str, int] | None = None) -> Link:
+        """A link for a connection this side made to *address*; its ``hello`` is queued."""
+        link = Link(self, PeerConnection(game=self.game_id, initiator=True), address)
+        self.links.append(link)
+        link.send(
+            Hello(
+                game=self.game_id,
+                role=self.role,
+                name=self.name,
+                key=self.identity.public,
+                have=self.have,
+                digest=self.digest,
+            )
+        )
+        return link
+
+    def accept_link(self) -> Link:
+        """A link for a connection a peer made to this side; it waits for the peer's ``hello``."""
+        link = Link(self, PeerConnection(game=self.game_id, initiator=False), None)
+        self.links.append(link)
+        return link
+
+    def receive(self, link: Link, data: bytes) -> None:
+        """Bytes from *link*'s socket (``b""``: it ended). Every message is acted on in order;
+        anything this code did not expect ends that connection with ``internal``, never the session."""
+        events = link.conn.receive_data(data)
+        for event in events:
+            try:
+                self._handle(link, event)
+            except Exception as exc:  # a bug here must cost one connection, not the game
+                log.exception("%s: handling %r from %s failed", self.name, type(event).__name__, link.name)
+                self.refuse(link, "internal", f"{type(exc).__name__}: {exc}")
+        if link.conn.state is State.CLOSED:
+            self._lost(link, None)
+        link._notify()
+
+    def send_heartbeat(self, link: Link) -> None:
+        """Queues a ``heartbeat`` on *link* (once its handshake is done)."""
+        if link.is_open:
+            link.send(Heartbeat(have=self.have, digest=self.digest, time=int(time.time() * 1000)))
+
+    def time_out(self, link: Link, what: str) -> None:
+        """Ends *link* with ``bye`` ``timeout`` (*what* says which timer, for the event log)."""
+        if not link.closed:
+            self._record("sent", "timeout", f"{what}: bye timeout", None, link)
+            link.send(Bye(reason="timeout"))
+            self._lost(link, "timeout")
+
+    def refuse(self, link: Link, code: str, message: str, seq: int | None = None) -> None:
+        """Answers bad input from *link* with ``error`` *code* (closing where wire.md §6 says), logged."""
+        if link.closed:
+            return
+        self._record("sent", code, message, seq, link)
+        log.warning("%s refuses %s: %s (%s)", self.name, link.name, code, message)
+        link.send(Error(code=code, message=message[:256], seq=seq))
+        if link.closed:
+            self._lost(link, code)
+
+    def close_link(self, link: Link, reason: str = "quit") -> None:
+        """Ends *link* with ``bye`` *reason*."""
+        if not link.closed:
+            self._record("sent", reason, "bye", None, link)
+            link.send(Bye(reason=reason))
+            self._lost(link, reason)
+
+    def close(self, reason: str = "quit") -> None:
+        """Says ``bye`` *reason* on every link (this peer leaves)."""
+        for link in list(self.links):
+            self.close_link(link, reason)
+
+    # ------------------------------------------------------------------ authoring
+
+    def submit(self, move: Move) -> SignedEntry:
+        """Plays *move* for the seat to play, which this peer must hold: applies it, signs the entry
+        with the seat's key, saves it and sends it to every peer (wire.md §5.5 "Authoring").
+
+        Raises:
+            SyncError: No game yet, the game is over or stopped, or the seat to play is not held here.
+            IllegalMoveError: The engine refuses the move; nothing changed.
+        """
+        game, header = self.game, self.header
+        if game is None or header is None:
+            raise SyncError("no game yet: the header has not arrived")
+        if self.stopped:
+            raise SyncError(f"the game is stopped: {self.desync}")
+        if self.over:
+            raise SyncError("the game is over")
+        seat = game.seat
+        key = self.seats.get(seat)
+        if key is None:
+            raise SyncError(f"it is seat {seat}'s turn, which this peer does not play")
+        game.apply(move)
+        entry = LogEntry(len(game.moves), seat, move, game.digest)
+        signed = SignedEntry(entry, sign_entry(key, header.game, entry))
+        self._append(signed)
+        self._relay(None)
+        self._changed("entry", None)
+        return signed
+
+    # ------------------------------------------------------------------ receiving
+
+    def _handle(self, link: Link, event: ConnectionEvent) -> None:
+        if isinstance(event, Refused):
+            self._record("sent", event.code, event.message, event.seq, link)
+            log.warning("%s refused %s: %s (%s)", self.name, link.name, event.code, event.message)
+        elif isinstance(event, Closed):
+            self._lost(link, event.code)
+        elif isinstance(event, Error):
+            self._record("received", event.code, event.message, event.seq, link)
+            if event.code == "bad-seq" and event.seq is not None:
+                self._resend(link, event.seq)
+        elif isinstance(event, Bye):
+            self._record("received", event.reason, "bye", None, link)
+        elif isinstance(event, Hello):
+            self._on_hello(link, event)
+        elif isinstance(event, Welcome):
+            self._on_welcome(link, event)
+        elif isinstance(event, Entries):
+            self._on_entries(link, event)
+        elif isinstance(event, Want):
+            self._on_want(link, event)
+        elif isinstance(event, Heartbeat):
+            self._on_heartbeat(link, event)
+        elif isinstance(event, Claim):  # wire.md §3.3: too late for a seat; the connection stays
+            self.refuse(link, "lobby-locked", "the game has started")
+        elif isinstance(event, Start) and self.header is None:
+            self._on_start(link, event)
+        elif isinstance(event, Lobby | Commit | Reveal | Start):
+            # wire.md §3.3: once a header is held the lobby is over (a second start included); the
+            # lobby itself (claims, commit–reveal) is not this session's business.
+            self.refuse(link, "unexpected-message", f"{type(event).__name__.lower()}: the game has started")
+
+    def _on_hello(self, link: Link, hello: Hello) -> None:
+        if hello.key == self.identity.public:
+            self._reject(link, "duplicate", "that is this peer's own key")
+            return
+        held = self.link_to(hello.key)
+        if held is not None and held.connector_key is not None and held.connector_key <= hello.key:
+            self._reject(link, "duplicate", "this peer is connected to that key already")
+            return
+        link.send(
+            Welcome(
+                game=self.game_id,
+                role=self.role,
+                name=self.name,
+                key=self.identity.public,
+                have=self.have,
+                digest=self.digest,
+                header=self.header,
+                peers=self._peer_list(hello.key),
+            )
+        )
+        self._opened(link, sent_header=self.header is not None)
+
+    def _reject(self, link: Link, code: str, message: str) -> None:
+        self._record("sent", code, message, None, link)
+        link.send(Reject(code=code, message=message[:256]))
+        self._lost(link, code)
+
+    def _on_welcome(self, link: Link, welcome: Welcome) -> None:
+        if welcome.key == self.identity.public:
+            self.close_link(link, "duplicate")
+            return
+        if welcome.header is not None:
+            if self.header is None:
+                try:
+                    self._take_header(welcome.header)
+                except ProtocolError as exc:
+                    self.refuse(link, exc.code, exc.message, exc.seq)
+                    return
+            elif welcome.header.fingerprint != self.header.fingerprint:
+                self.refuse(link, "desync", "the peer's header of this game differs from ours", 0)
+                return
+        if link.address is not None and welcome.role != "spectator":
+            self.add_known(PeerInfo(welcome.key, welcome.name, link.address[0], link.address[1]))
+        for info in welcome.peers:
+            self.add_known(info)
+        self._opened(link, sent_header=False)
+
+    def _on_start(self, link: Link, start: Start) -> None:
+        """A peer without a header (a spectator that followed the lobby) takes the one ``start`` brings
+        (wire.md §5.4). A seated player's further checks of §5.3 (its seat, key and commitment) belong to
+        the lobby, which gives a player session its header before play."""
+        try:
+            self._take_header(start.header)
+        except ProtocolError as exc:
+            self.refuse(link, exc.code, exc.message, exc.seq)
+            return
+        link.peer_has_header = True
+
+    def _opened(self, link: Link, *, sent_header: bool) -> None:
+        peer = link.peer
+        assert peer is not None
+        link.opened = True
+        link.peer_have = peer.have
+        link.peer_has_header = peer.digest is not None or sent_header
+        self._record("info", "open", f"{peer.role} {peer.name}", None, link)
+        # wire.md §2.1: one connection per pair; keep the one whose connector has the smaller key.
+        for other in self.links:
+            if other is link or not other.is_open or other.key != peer.key:
+                continue
+            ours, theirs = link.connector_key or b"", other.connector_key or b""
+            loser = link if (ours, link.id) > (theirs, other.id) else other
+            self.close_link(loser, "duplicate")
+            if loser is link:
+                return
+        self._changed("open", link)
+        if self.game is None:
+            return
+        try:
+            lack = compare_have(self.game.digests, peer.have, peer.digest)
+        except ProtocolError as exc:
+            self.refuse(link, exc.code, exc.message, exc.seq)
+            return
+        if lack > 0 and link.peer_has_header:
+            self._send_from(peer.have + 1, link)
+
+    def _on_entries(self, link: Link, message: Entries) -> None:
+        game, header = self.game, self.header
+        if game is None or header is None:
+            self.refuse(link, "unexpected-message", "entries before this peer holds the header")
+            return
+        if self.stopped or not message.entries:
+            return
+        link.peer_have = max(link.peer_have, message.entries[-1].seq)
+        appended = 0
+        for signed in message.entries:
+            seq, have = signed.seq, self.have
+            if seq <= have:
+                held = self.entries[seq - 1]
+                if held != signed:
+                    self._conflict(link, held, signed)
+                    break
+                continue
+            if seq > have + 1:
+                self.refuse(
+                    link, "bad-seq", f"entries from {message.from_seq}; the next is {have + 1}", have + 1
+                )
+                break
+            try:
+                admit_entry(game, header, signed)
+            except ProtocolError as exc:
+                if exc.code == "desync":
+                    self._rebuild()
+                    self._stop(link, "desync", signed, None, exc.message)
+                self.refuse(link, exc.code, exc.message, exc.seq)
+                break
+            self._append(signed)
+            appended += 1
+        else:
+            link._held_upto = message.entries[-1].seq  # every entry of it is held now
+        if appended:
+            self._relay(link)
+            self._changed("entry", link)
+
+    def _conflict(self, link: Link, held: SignedEntry, signed: SignedEntry) -> None:
+        """wire.md §5.5 "Overlaps": a different entry for a seq held. Signed by the same seat, it proves
+        the seat signed two moves for one seq: the game stops. Otherwise it is just bad input."""
+        assert self.header is not None
+        seq, seat = signed.seq, signed.entry.seat
+        text = f"seq {seq}: a different entry from the one held"
+        proof = seat == held.entry.seat and verify_entry(
+            self.header.keys[seat], self.header.game, signed.entry, signed.sig
+        )
+        if proof:
+            self._stop(
+                link, "conflict", signed, held, f"seat {seat} signed two different entries for seq {seq}"
+            )
+        self.refuse(link, "conflict", text, seq)
+
+    def _on_want(self, link: Link, want: Want) -> None:
+        if self.game is None:
+            self.refuse(link, "unexpected-message", "want before this peer holds the header")
+            return
+        if self.role == "spectator":
+            return  # a spectator sends no entries (wire.md §3.3); the asker will find another peer
+        link.peer_has_header = True  # it asks for entries: it holds the header
+        if want.from_seq > self.have:
+            link.send(Entries(from_seq=want.from_seq, entries=()))
+            return
+        link.peer_have = want.from_seq - 1
+        self._send_from(want.from_seq, link)
+
+    def _on_heartbeat(self, link: Link, beat: Heartbeat) -> None:
+        link.heartbeats += 1
+        if self.game is None:
+            return
+        try:
+            lack = compare_have(self.game.digests, beat.have, beat.digest)
+        except ProtocolError as exc:
+            self.refuse(link, exc.code, exc.message, exc.seq)
+            return
+        if beat.digest is None:
+            return
+        link.peer_has_header = True
+        link.peer_have = max(link.peer_have, beat.have)
+        if lack > 0:
+            self._send_from(link.peer_have + 1, link)
+        elif lack < 0 and link.role != "spectator":
+            link.send(Want(from_seq=self.have + 1))
+
+    def _resend(self, link: Link, seq: int) -> None:
+        """The peer answered ``bad-seq``: it holds ``seq - 1``; send it everything from *seq*."""
+        link.peer_have = seq - 1
+        if seq <= self.have:
+            self._send_from(seq, link)
+
+    # ------------------------------------------------------------------ the log
+
+    def _take_header(self, header: WireHeader) -> None:
+        self.game = check_header(header, game=self.game_id)
+        self.header = header
+        self._changed("header", None)
+
+    def _append(self, signed: SignedEntry) -> None:
+        self.entries.append(signed)
+        self.persistence.on_append(signed)
+
+    def _rebuild(self) -> None:
+        """After a digest mismatch the game holds a move its log does not: replay the log."""
+        assert self.header is not None
+        game = Game(self.header.header.setup())
+        for signed in self.entries:
+            game.apply(signed.entry.move)
+        self.game = game
+
+    def _relay(self, source: Link | None) -> None:
+        """Sends what each other link's peer lacks (wire.md §5.5 "Relaying"); spectators relay nothing.
+        Links that lack the same entries share one encoded frame."""
+        if self.role == "spectator":
+            return
+        have = self.have
+        lacking: dict[int, list[Link]] = {}
+        for link in self.links:
+            if link is not source and link.is_open and link.peer_has_header and link.peer_have < have:
+                lacking.setdefault(link.peer_have + 1, []).append(link)
+        for start, links in lacking.items():
+            self._send_from(start, *links)
+
+    def _send_from(self, start: int, *links: Link) -> None:
+        """Sends every entry from seq *start* on to *links*, at most 256 per message."""
+        if self.role == "spectator":
+            return
+        have = self.have
+        for first in range(max(start, 1), have + 1, MAX_ENTRIES):
+            last = min(first + MAX_ENTRIES - 1, have)
+            message = Entries(from_seq=first, entries=tuple(self.entries[first - 1 : last]))
+            frame: bytes | None = None
+            for link in links:
+                if not link.is_open:
+                    continue
+                if frame is None:
+                    # The first link's connection checks that we may send it (state, both roles); an
+                    # ``entries`` frame changes no connection's state and any role may receive it,
+                    # so the same bytes are good for every other open link (encoded once, not n times).
+                    frame = link.conn.send(message)
+                    self.seen.add(frame, last)
+                link.queue(frame)
+        for link in links:
+            link.peer_have = max(link.peer_have, have)
+
+    def _stop(self, link: Link, code: str, theirs: SignedEntry, ours: SignedEntry | None, text: str) -> None:
+        report = Desync(
+            code=code,
+            seq=theirs.seq,
+            seat=theirs.entry.seat,
+            peer=link.name,
+            peer_key=link.key or b"",
+            local=self.name,
+            message=text,
+            ours=ours,
+            theirs=theirs,
+        )
+        self.desync = report
+        self._record("info", "stop", str(report), report.seq, link)
+        log.error("%s: game stopped: %s", self.name, report)
+        self._changed("stop", link)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _peer_list(self, exclude: bytes) -> tuple[PeerInfo, ...]:
+        infos = [info for key, info in self.book.items() if key != exclude]
+        return tuple(infos[:MAX_PEERS])
+
+    def _lost(self, link: Link, code: str | None) -> None:
+        if link not in self.links:
+            return
+        self.links.remove(link)
+        link.closed_by = code or link.closed_by or "closed"
+        self._record("info", "closed", link.closed_by, None, link)
+        self._changed("close", link)
+
+    def _record(self, kind: str, code: str, message: str, seq: int | None, link: Link | None) -> None:
+        self.events.append(
+            NetEvent(
+                self.clock(),
+                kind,
+                code,
+                message,
+                seq,
+                link.name if link is not None and link.peer is not None else None,
+                link.key if link is not None else None,
+            )
+        )
+
+    def _changed(self, change: Change, link: Link | None) -> None:
+        for listener in list(self._listeners):
+            listener(change, link)
+
+    def __repr__(self) -> str:
+        return f"SyncSession({self.name!r}, {self.role}, have={self.have}, links={len(self.open_links())})"

@@ -1,0 +1,267 @@
+"""Provides the asyncio transport: TCP streams driving the sans-I/O connections (``protocol/wire.md`` §2.1).
+
+The thin adapter under :mod:`carcnet.net.sync`, in the manner of hypercorn's ``asyncio/tcp_server.py``
+over h11: :func:`serve` listens and :func:`connect` dials; a :class:`Channel` runs one connection for an
+:class:`Endpoint` (a :class:`carcnet.net.sync.Link`): a read loop that feeds it what arrives, writes of
+whatever it queues, and the clocks of wire.md §2.1 that the sans-I/O layers do not keep (handshake
+deadline, heartbeat after silence, dead peer), from a :class:`Timing`.
+
+Writing needs no lock: :meth:`asyncio.StreamWriter.write` never blocks, every frame is queued whole by
+the endpoint, and the event loop runs one callback at a time, so frames never interleave. What a lock
+and ``drain()`` would buy, back-pressure, is replaced by a bound: a peer that lets more than
+:data:`MAX_UNSENT` bytes pile up unread is dropped (``bye`` ``timeout``). Every task a channel starts
+lives in its :class:`asyncio.TaskGroup` and ends with the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Protocol
+
+from .protocol import State
+
+__all__ = [
+    "MAX_UNSENT",
+    "READ_SIZE",
+    "Channel",
+    "Endpoint",
+    "Timing",
+    "connect",
+    "serve",
+]
+
+log = logging.getLogger("carcnet.net")
+
+#: Bytes asked of the socket per read.
+READ_SIZE = 1 << 16
+#: Most bytes a peer may leave unread in our send buffer before it is dropped (8 MiB: a few whole logs).
+MAX_UNSENT = 8 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The clocks of wire.md §2.1, in seconds. Tests shorten them.
+
+    Attributes:
+        handshake: The handshake must be done this long after the TCP connection.
+        heartbeat: Send a ``heartbeat`` after this long without sending anything.
+        dead: A connection on which nothing arrived for this long is dead: ``bye`` ``timeout``.
+        connect: Longest wait for a TCP connection to be made.
+        close: Longest wait for a closing socket to flush.
+        backoff: Waits between reconnection attempts; the last one repeats.
+    """
+
+    handshake: float = 10.0
+    heartbeat: float = 5.0
+    dead: float = 20.0
+    connect: float = 10.0
+    close: float = 2.0
+    backoff: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+
+    def retry_delay(self, attempt: int) -> float:
+        """The wait before reconnection attempt *attempt* (0 for the first retry).
+
+        >>> [Timing().retry_delay(i) for i in range(8)]
+        [1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
+        """
+        return self.backoff[min(attempt, len(self.backoff) - 1)]
+
+
+class Endpoint(Protocol):
+    """What a :class:`Channel` drives: one side of one connection, without I/O
+    (:class:`carcnet.net.sync.Link` is one)."""
+
+    @property
+    def state(self) -> State:
+        """The connection's state; the channel ends once it is ``CLOSED``."""
+        ...
+
+    def receive_data(self, data: bytes) -> None:
+        """Bytes read from the socket; ``b""`` when the stream ended."""
+        ...
+
+    def data_to_send(self) -> bytes:
+        """Bytes to write now (and forget)."""
+        ...
+
+    def heartbeat(self) -> None:
+        """Nothing was sent for :attr:`Timing.heartbeat` seconds."""
+        ...
+
+    def time_out(self, what: str) -> None:
+        """A deadline passed (``"handshake"``, ``"dead"``, ``"unsent"``): end the connection."""
+        ...
+
+    def set_waker(self, wake: Callable[[], None] | None) -> None:
+        """The function to call whenever bytes are queued (``None``: stop calling it)."""
+        ...
+
+
+class Channel:
+    """One TCP connection, driving one :class:`Endpoint`.
+
+    Lifecycle: built on an open stream pair; :meth:`run` reads, writes and keeps the clocks until the
+    endpoint is ``CLOSED`` (by either side, a timer, or the end of the stream), then closes the socket
+    (after flushing what was queued, at most :attr:`Timing.close` seconds) and returns. Cancelling
+    :meth:`run` ends the connection the same way, telling the endpoint the stream ended.
+
+    Args:
+        reader: The stream's reader.
+        writer: The stream's writer.
+        endpoint: The connection's sans-I/O side.
+        timing: The clocks.
+    """
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        endpoint: Endpoint,
+        timing: Timing | None = None,
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.endpoint = endpoint
+        self.timing = timing or Timing()
+        self._loop = asyncio.get_running_loop()
+        now = self._loop.time()
+        self._started = now
+        self._last_in = now
+        self._last_out = now
+        self._done = asyncio.Event()
+        self._opened = asyncio.Event()
+
+    @property
+    def peername(self) -> tuple[str, int] | None:
+        """The peer's address, as the socket sees it."""
+        name = self.writer.get_extra_info("peername")
+        return (str(name[0]), int(name[1])) if name else None
+
+    async def run(self) -> None:
+        """Runs the connection until it closes (see the class)."""
+        endpoint = self.endpoint
+        endpoint.set_waker(self.flush)
+        self.flush()  # what was queued before the channel started (a connector's hello)
+        try:
+            async with asyncio.TaskGroup() as tasks:
+                reading = tasks.create_task(self._read_loop())
+                timing = tasks.create_task(self._timer_loop())
+                await self._done.wait()
+                reading.cancel()
+                timing.cancel()
+        finally:
+            endpoint.set_waker(None)
+            if endpoint.state is not State.CLOSED:
+                endpoint.receive_data(b"")  # cancelled from outside: the stream ends here
+            self._write(endpoint.data_to_send())
+            await self._close_socket()
+
+    def flush(self) -> None:
+        """Writes what the endpoint queued; notices when it closed. Called by the endpoint's waker."""
+        self._write(self.endpoint.data_to_send())
+        state = self.endpoint.state
+        if state is State.OPEN:
+            if not self._opened.is_set():
+                self._opened.set()
+        elif state is State.CLOSED:
+            self._done.set()
+
+    def _write(self, data: bytes) -> None:
+        if not data or self.writer.is_closing():
+            return
+        self.writer.write(data)
+        self._last_out = self._loop.time()
+        if self.writer.transport.get_write_buffer_size() > MAX_UNSENT:
+            log.warning("dropping a peer that reads too slowly (%s)", self.peername)
+            self.endpoint.time_out("unsent")
+            self.writer.transport.abort()
+            self._done.set()
+
+    async def _read_loop(self) -> None:
+        endpoint = self.endpoint
+        while endpoint.state is not State.CLOSED:
+            try:
+                data = await self.reader.read(READ_SIZE)
+            except (ConnectionError, OSError):
+                data = b""
+            self._last_in = self._loop.time()
+            endpoint.receive_data(data)
+            self.flush()
+            if not data:
+                break
+        self._done.set()
+
+    async def _timer_loop(self) -> None:
+        endpoint, timing = self.endpoint, self.timing
+        if endpoint.state is not State.OPEN:
+            remaining = self._started + timing.handshake - self._loop.time()
+            try:
+                await asyncio.wait_for(self._opened.wait(), max(remaining, 0.0))
+            except TimeoutError:
+                if endpoint.state is not State.CLOSED:
+                    endpoint.time_out("handshake")
+                    self.flush()
+                self._done.set()
+                return
+        while endpoint.state is State.OPEN:
+            now = self._loop.time()
+            if now >= self._last_in + timing.dead:
+                endpoint.time_out("dead")
+                self.flush()
+                break
+            if now >= self._last_out + timing.heartbeat:
+                endpoint.heartbeat()
+                self.flush()
+                self._last_out = now  # even if nothing could be written
+            due = min(self._last_in + timing.dead, self._last_out + timing.heartbeat)
+            await asyncio.sleep(max(due - self._loop.time(), 0.001))
+        self._done.set()
+
+    async def _close_socket(self) -> None:
+        writer = self.writer
+        with contextlib.suppress(Exception):
+            if writer.can_write_eof() and not writer.is_closing():
+                writer.write_eof()
+        writer.close()
+        try:
+            await asyncio.wait_for(writer.wait_closed(), self.timing.close)
+        except (TimeoutError, ConnectionError, OSError):
+            writer.transport.abort()
+        except asyncio.CancelledError:
+            writer.transport.abort()
+            raise
+
+
+async def serve(
+    host: str,
+    port: int,
+    on_connection: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Coroutine[object, object, None]],
+    tasks: asyncio.TaskGroup,
+) -> asyncio.Server:
+    """Listens on *host*:*port* (0: any free port); each accepted connection runs
+    ``on_connection(reader, writer)`` as a task of *tasks*, which holds it.
+
+    Returns:
+        The server: ``server.sockets[0].getsockname()`` is the address; close it to stop accepting.
+    """
+
+    def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        tasks.create_task(on_connection(reader, writer))
+
+    return await asyncio.start_server(accepted, host, port)
+
+
+async def connect(
+    host: str, port: int, *, timeout: float = 10.0
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Opens a TCP connection to *host*:*port*, waiting at most *timeout* seconds.
+
+    Raises:
+        OSError: Refused, unreachable, or (as ``TimeoutError``) too slow.
+    """
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    return reader, writer
