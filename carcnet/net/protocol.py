@@ -27,7 +27,9 @@ from enum import Enum
 from typing import TypeAlias
 
 from carcnet.engine import Event as EngineEvent
-from carcnet.engine import Game, IllegalMoveError
+from carcnet.engine import Game
+from carcnet.log import LogError
+from carcnet.log.store import apply_entry
 
 from .framing import MAX_FRAME, FrameDecoder, FramingError, ProtocolError
 from .messages import (
@@ -53,7 +55,7 @@ from .messages import (
     encode_message,
     from_wire,
 )
-from .signing import check_reveal, derive_seed, verify_commit, verify_entry
+from .signing import check_reveal, derive_seed, verify_commit
 
 __all__ = [
     "Closed",
@@ -390,37 +392,21 @@ def admit_entry(game: Game, header: WireHeader, signed: SignedEntry) -> list[Eng
     Warning:
         After ``"desync"`` the game holds a move its log does not: rebuild it from the log.
     """
-    entry = signed.entry
-    seq = entry.seq
-    expected = len(game.moves) + 1
-    if seq != expected:
-        raise ProtocolError("bad-seq", f"the next entry is seq {expected}, not {seq}", expected)
-    if entry.seat >= len(header.keys):
-        raise ProtocolError("not-your-turn", f"seq {seq}: there is no seat {entry.seat}", seq)
-    if not verify_entry(header.keys[entry.seat], header.game, entry, signed.sig):
-        raise ProtocolError(
-            "bad-signature", f"seq {seq}: the signature is not seat {entry.seat}'s over this entry", seq
-        )
-    if entry.seat != game.seat:
-        raise ProtocolError(
-            "not-your-turn",
-            f"seq {seq}: seat {entry.seat} moved {entry.move}, but it is seat {game.seat}'s turn",
-            seq,
-        )
     try:
-        events = game.apply(entry.move)
-    except IllegalMoveError as exc:
-        raise ProtocolError(
-            "illegal-move", f"seq {seq}: {entry.move} is illegal ({exc.reason}): {exc}", seq
-        ) from None
-    if game.digest != entry.digest:
-        raise ProtocolError(
-            "desync",
-            f"seq {seq}: after {entry.move} this engine's digest is {game.digest.hex()[:16]}…, "
-            f"the entry's {entry.digest.hex()[:16]}…",
-            seq,
-        )
-    return events
+        return apply_entry(game, header.header, signed.entry)
+    except LogError as exc:  # the log's reasons, in the same order (log.md §8 = wire.md §5.4)
+        code = _WIRE_CODE_OF.get(exc.reason, "bad-message")
+        raise ProtocolError(code, str(exc), exc.seq) from None
+
+
+#: The log's refusal reasons (``carcnet.log.store.apply_entry``) as wire codes (``wire.md`` §8).
+_WIRE_CODE_OF = {
+    "out-of-sequence": "bad-seq",
+    "bad-signature": "bad-signature",
+    "forged-seat": "not-your-turn",
+    "illegal-move": "illegal-move",
+    "chain-broken": "desync",
+}
 
 
 def compare_have(digests: Sequence[bytes], have: int, digest: bytes | None) -> int:
