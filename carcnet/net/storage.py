@@ -1,0 +1,79 @@
+"""Provides :class:`RecorderLog`: a LAN peer's log on disk, growing as entries arrive.
+
+It is the :class:`~carcnet.net.sync.Persistence` a player peer uses outside tests: every signed
+entry, made here or received, is checked as a reader would check it and appended (with fsync) to a
+log format 2 file before the session passes it on (``protocol/log.md`` §9, ``protocol/wire.md``
+§5.4). A game stopped by every peer resumes from these files.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Self
+
+from carcnet.log import GameRecorder
+
+from .messages import SignedEntry, WireHeader
+
+__all__ = ["RecorderLog"]
+
+
+class RecorderLog:
+    """Saves a session's signed entries in a ``.carclog`` (log format 2, with keys and signatures).
+
+    Lifecycle: :meth:`create` (a new game's header) or :meth:`resume` (a saved game); the session
+    calls :meth:`on_append` for each entry; :meth:`close`.
+
+    Attributes:
+        recorder: The log file's recorder (its ``game`` is this peer's copy of the game as saved).
+    """
+
+    def __init__(self, recorder: GameRecorder) -> None:
+        self.recorder = recorder
+
+    @classmethod
+    def create(cls, header: WireHeader, path: str | os.PathLike[str] | None = None) -> Self:
+        """Starts the log of a new game at *path* (default: the user data folder).
+
+        Raises:
+            LogError: ``"exists"``: a file is already at *path*.
+            OSError: The file cannot be created.
+        """
+        return cls(GameRecorder.create(header.header, path))
+
+    @classmethod
+    def resume(cls, path: str | os.PathLike[str]) -> tuple[Self, WireHeader, list[SignedEntry]]:
+        """Re-opens a saved network game: the log, its wire header and its signed entries (for the
+        session's ``header`` and ``entries``). A damaged last record is set aside as
+        :meth:`GameRecorder.resume` does.
+
+        Raises:
+            LogError: The log is refused, or it is not a signed (network) game (``"no-key"``).
+            OSError: The file cannot be read or written.
+        """
+        from carcnet.log import LogError
+
+        recorder = GameRecorder.resume(path)
+        if not recorder.header.signed:
+            recorder.close()
+            raise LogError("no-key", f"{Path(path).name}: not a network game (its header has no seat keys)")
+        entries = [SignedEntry.of(e) for e in recorder.entries]
+        return cls(recorder), WireHeader.of(recorder.header), entries
+
+    @property
+    def path(self) -> Path:
+        return self.recorder.path
+
+    @property
+    def entries(self) -> list[SignedEntry]:
+        """The signed entries saved so far, seq 1, 2, … (read from the recorder's memory)."""
+        return [SignedEntry.of(e) for e in self.recorder.entries]
+
+    def on_append(self, signed: SignedEntry) -> None:
+        """Checks and appends *signed* (``GameRecorder.append_signed``); raises ``LogError`` or
+        ``OSError`` when it cannot, and then nothing is written."""
+        self.recorder.append_signed(signed.entry)
+
+    def close(self) -> None:
+        self.recorder.close()
