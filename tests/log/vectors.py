@@ -32,12 +32,12 @@ from carcnet.log import (
     to_wire,
 )
 from carcnet.net import SeatKey
+from tests.jsonform import from_json as _json_in
+from tests.jsonform import to_json as _json_out
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
 #: Vector name → its log format.
 NAMES = {"log": 1, "log-seeded": 1, "log2": 2, "log2-signed": 2}
-BIN_KEYS = frozenset({"digest", "sig"})
-BIN_LIST_KEYS = frozenset({"keys", "commits", "nonces"})
 
 #: The first six moves of log-seeded.json (once chosen by a RandomBot; fixed here so that the vector
 #: does not depend on the bot).
@@ -159,30 +159,6 @@ def from_json(data: dict[str, Any], format: int = FORMAT_VERSION) -> LogHeader |
     item = from_wire(_json_in(data), format=format)
     assert isinstance(item, LogHeader | LogEntry)
     return item
-
-
-def _json_out(value: Any, key: str = "") -> Any:
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, dict):
-        return {k: _json_out(v, k) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_out(v, key) for v in value]
-    if key == "seed" and isinstance(value, int):
-        return str(value)
-    return value
-
-
-def _json_in(value: Any, key: str = "") -> Any:
-    if isinstance(value, dict):
-        return {k: _json_in(v, k) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_in(v, key) for v in value]
-    if isinstance(value, str) and (key in BIN_KEYS or key in BIN_LIST_KEYS):
-        return bytes.fromhex(value)
-    if key == "seed" and isinstance(value, str):
-        return int(value)
-    return value
 
 
 def vector(name: str) -> tuple[dict[str, Any], bytes]:

@@ -48,10 +48,9 @@ from carcnet.net import (
     to_wire,
 )
 from carcnet.net.signing import SEED_DOMAIN, commit_bytes
+from tests.jsonform import BIN_KEYS, BIN_LIST_KEYS, from_json, to_json  # noqa: F401  (re-exported)
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors" / "wire"
-BIN_KEYS = frozenset({"key", "digest", "sig", "hash", "nonce"})
-BIN_LIST_KEYS = frozenset({"keys", "commits", "nonces"})
 
 GAME = "3f2a9c1b5d6e4f708192a3b4c5d6e7f8"
 CREATED = 1795256100  # 2026-11-21 10:15:00 UTC
@@ -200,32 +199,6 @@ def signing_vector() -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- JSON form
-
-
-def to_json(value: Any, key: str = "") -> Any:
-    """The JSON form of a wire value: bin as hex, the seed as a decimal string."""
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, dict):
-        return {k: to_json(v, k) for k, v in value.items()}
-    if isinstance(value, list):
-        return [to_json(v, key) for v in value]
-    if key == "seed" and isinstance(value, int):
-        return str(value)
-    return value
-
-
-def from_json(value: Any, key: str = "") -> Any:
-    """The wire value of a JSON form (the inverse of :func:`to_json`)."""
-    if isinstance(value, dict):
-        return {k: from_json(v, k) for k, v in value.items()}
-    if isinstance(value, list):
-        return [from_json(v, key) for v in value]
-    if isinstance(value, str) and (key in BIN_KEYS or key in BIN_LIST_KEYS):
-        return bytes.fromhex(value)
-    if key == "seed" and isinstance(value, str):
-        return int(value)
-    return value
 
 
 def vector(name: str) -> tuple[dict[str, Any], bytes]:
