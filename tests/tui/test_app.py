@@ -18,6 +18,22 @@ from carcnet.tui.screens.setup import NewGameScreen
 pytestmark = pytest.mark.asyncio
 
 
+async def _new_game(pilot, app: CarcnetApp, prepare=None) -> GameScreen:
+    """From the home screen: n (new game), optionally *prepare* the setup screen, Ctrl+S (start)."""
+    await pilot.press("n")
+    await pilot.pause()
+    setup = app.screen
+    assert isinstance(setup, NewGameScreen)
+    if prepare is not None:
+        prepare(setup)
+        await pilot.pause()
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
 async def _until_human(pilot, screen: GameScreen) -> None:
     """Lets queued bot moves run: pauses (bounded) until a person is to move or the game is over."""
     for _ in range(50):
@@ -43,13 +59,7 @@ async def test_a_whole_game_from_the_home_screen_to_the_final_scores(tmp_path):
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
     async with app.run_test(size=(100, 30)) as pilot:
         assert isinstance(app.screen, HomeScreen)
-        await pilot.press("n")  # new local game: seat 1 a person, seat 2 a greedy bot
-        await pilot.pause()
-        assert isinstance(app.screen, NewGameScreen)
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await _new_game(pilot, app)  # seat 1 a person, seat 2 a greedy bot
         for _ in range(300):  # bounded: 36 human turns of at most 3 presses
             if isinstance(app.screen, FinalScreen):
                 break
@@ -74,12 +84,7 @@ async def test_a_whole_game_from_the_home_screen_to_the_final_scores(tmp_path):
 async def test_quit_mid_game_and_resume_where_it_stopped(tmp_path):
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=11)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await _new_game(pilot, app)
         for _ in range(6):
             await _human_turn(pilot, screen)
         await _until_human(pilot, screen)
@@ -120,12 +125,7 @@ async def test_help_projection_and_command_palette_entries(tmp_path):
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
-        await pilot.press("n")
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await _new_game(pilot, app)
         await pilot.press("p")
         assert isinstance(app.screen, ProjectionScreen)
         await pilot.press("escape")
@@ -163,16 +163,11 @@ async def test_two_people_share_the_terminal(tmp_path):
 
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=8)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        setup = app.screen
-        assert isinstance(setup, NewGameScreen)
-        setup.rows()[1].query_one(".player", Select).value = "human"
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+
+        def two_people(setup: NewGameScreen) -> None:
+            setup.rows()[1].query_one(".player", Select).value = "human"
+
+        screen = await _new_game(pilot, app, two_people)
         assert screen.session.bots == {} and screen.local_seats == {0, 1}
         for _ in range(8):  # four turns, two each
             assert screen.board.interactive
@@ -186,18 +181,13 @@ async def test_new_game_with_the_river_and_the_abbot(tmp_path):
 
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=4)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        setup = app.screen
-        assert isinstance(setup, NewGameScreen)
-        setup.query_one("#river", Checkbox).value = True
-        setup.query_one("#abbot", Checkbox).value = True
-        setup.query_one("#river-start", Select).value = "omit"
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+
+        def expansions(setup: NewGameScreen) -> None:
+            setup.query_one("#river", Checkbox).value = True
+            setup.query_one("#abbot", Checkbox).value = True
+            setup.query_one("#river-start", Select).value = "omit"
+
+        screen = await _new_game(pilot, app, expansions)
         rules = screen.session.game.setup.rules
         assert (rules.river, rules.abbot, rules.river_start) == (True, True, "omit")
         assert screen.session.header.options == rules
