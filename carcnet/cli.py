@@ -1,8 +1,8 @@
 """Provides the ``carcnet`` command line (the composition root: it may import every layer).
 
 Subcommands: ``play`` (the default: the Textual game), ``demo``, ``simulate``, ``replay``, ``verify``,
-``games``. Each
-has ``--help``. Exit status: 0 success; 1 the game or log is refused; 2 usage error or unreadable
+``games``, and the network ones of :mod:`carcnet.lancli` (``lan``, ``host``, ``join``, ``spectate``,
+``bot``, ``resume``). Each has ``--help``. Exit status: 0 success; 1 the game or log is refused; 2 usage error or unreadable
 input; 3 (``verify``) the log is valid up to a damaged last record.
 """
 
@@ -290,6 +290,10 @@ def build_parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list saved games, finished or not")
     games.add_argument("--dir", help="folder to list (default: the user data folder)")
     games.set_defaults(run=_games)
+
+    from carcnet.lancli import add_commands
+
+    add_commands(sub, _add_rule_options)
     return parser
 
 
@@ -299,6 +303,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["play"])
+    from carcnet.lancli import fill_defaults
+
+    fill_defaults(args)
     try:
         return int(args.run(args))
     except BrokenPipeError:  # output piped into `head` and the like

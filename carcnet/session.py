@@ -18,7 +18,7 @@ from carcnet.bots import Bot, make_bot
 from carcnet.engine import Event, Game, Move, Phase, Rules
 from carcnet.log import GameRecorder, LogHeader, Recovery, Seat
 
-__all__ = ["GameSession", "SeatPlan"]
+__all__ = ["GameSession", "SeatPlan", "bot_seed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class SeatPlan:
     bot: str | None = None
 
 
-def _bot_seed(setup_digest: bytes, seat: int) -> int:
+def bot_seed(setup_digest: bytes, seat: int) -> int:
     """A bot's seed: from the game's setup digest and its seat, so the same setup plays the same."""
     return int.from_bytes(hashlib.sha256(setup_digest + f"carcnet/bot {seat}".encode()).digest()[:8], "big")
 
@@ -55,7 +55,7 @@ class GameSession:
     def __init__(self, recorder: GameRecorder) -> None:
         self.recorder = recorder
         self.bots: dict[int, Bot] = {
-            i: make_bot(seat.bot or "random", _bot_seed(recorder.header.digest, i))
+            i: make_bot(seat.bot or "random", bot_seed(recorder.header.digest, i))
             for i, seat in enumerate(recorder.header.seats)
             if seat.player == "bot"
         }

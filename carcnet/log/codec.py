@@ -41,7 +41,16 @@ from .entries import FORMAT_VERSION, KEY_SIZE, READ_FORMATS, SIG_SIZE, LogEntry,
 from .errors import LogFormatError, LogKeysError, LogVersionError
 from .seeding import NONCE_SIZE
 
-__all__ = ["MAX_BODY", "from_wire", "pack", "to_wire", "unpack"]
+__all__ = [
+    "MAX_BODY",
+    "RIVER_STARTS",
+    "from_wire",
+    "options_from_wire",
+    "options_to_wire",
+    "pack",
+    "to_wire",
+    "unpack",
+]
 
 #: Largest msgpack body of one record, in bytes (``protocol/log.md`` §3).
 MAX_BODY = 65536
@@ -57,6 +66,8 @@ _SEAT_KEYS = ("name", "colour", "player", "bot")
 _OPTION_KEYS = ("river", "abbot")
 #: With The River, the options also say what happened to the base start tile (protocol/log.md §5).
 _RIVER_OPTION_KEYS = ("river", "abbot", "river-start")
+#: The values of ``river-start``: the base start tile mixed into the land tiles (HiG) or left out (Z-Man).
+RIVER_STARTS = ("mix", "omit")
 _ENTRY_KEYS_1 = ("type", "seq", "seat", "move", "digest")
 #: Format 2 adds the seat's signature (protocol/log.md §6).
 _ENTRY_KEYS_2 = (*_ENTRY_KEYS_1, "sig")
@@ -92,7 +103,7 @@ def to_wire(item: Item, *, format: int = FORMAT_VERSION) -> dict[str, Any]:
             "seats": [
                 {"name": s.name, "colour": s.colour, "player": s.player, "bot": s.bot} for s in item.seats
             ],
-            "options": _options_out(item.options),
+            "options": options_to_wire(item.options, "header.options"),
             "seed": item.seed,
             "order": list(item.order) if item.order is not None else None,
             "digest": item.digest,
@@ -230,19 +241,7 @@ def _header_from_map(m: dict[str, Any]) -> LogHeader:
         if s["bot"] is not None:
             _typed(s, "bot", str, where)
         seats.append(_build(Seat, where, s["name"], s["colour"], s["player"], s["bot"]))
-    options = _map(m["options"], "header.options")
-    if "river" in options:
-        _typed(options, "river", bool, "header.options")
-    river = options.get("river") is True
-    _keys(options, _RIVER_OPTION_KEYS if river else _OPTION_KEYS, "header.options")
-    for key in _OPTION_KEYS:
-        _typed(options, key, bool, "header.options")
-    river_start = "mix"
-    if river:
-        _typed(options, "river-start", str, "header.options")
-        river_start = options["river-start"]
-        if river_start not in ("mix", "omit"):
-            raise LogFormatError(f"header.options.river-start must be 'mix' or 'omit', got {river_start!r}"[:200])
+    options = options_from_wire(m["options"], "header.options")
     seed = m["seed"]
     if seed is not None:
         _int(m, "seed", "header", 0, 2**64)
@@ -266,7 +265,7 @@ def _header_from_map(m: dict[str, Any]) -> LogHeader:
         created=m["created"],
         seats=tuple(seats),
         digest=m["digest"],
-        options=Rules(river=options["river"], abbot=options["abbot"], river_start=river_start),
+        options=options,
         seed=seed,
         order=order,
         keys=keys,
@@ -290,11 +289,54 @@ def _bins_in(m: dict[str, Any], key: str, size: int) -> tuple[bytes, ...] | None
     return tuple(values)
 
 
-def _options_out(rules: Rules) -> dict[str, Any]:
+def options_to_wire(rules: Rules, where: str = "options") -> dict[str, Any]:
+    """The ``options`` map of *rules* (``protocol/log.md`` §5): ``river`` and ``abbot``, then
+    ``river-start`` exactly when ``river`` is true. A header's ``options`` and a wire ``lobby``'s
+    (``protocol/wire.md`` §4.6) are this map.
+
+    >>> options_to_wire(Rules(river=True, river_start="omit"))
+    {'river': True, 'abbot': False, 'river-start': 'omit'}
+
+    Raises:
+        LogFormatError: *rules* is not a :class:`~carcnet.engine.Rules`, or holds what
+            :func:`options_from_wire` would refuse (a flag that is not a bool; with ``river``, a
+            ``river_start`` other than :data:`RIVER_STARTS`). *where* names the map in the message.
+    """
+    if not isinstance(rules, Rules):
+        raise LogFormatError(f"{where} must be Rules, got {type(rules).__name__}")
     out: dict[str, Any] = {"river": rules.river, "abbot": rules.abbot}
     if rules.river:
         out["river-start"] = rules.river_start
+    options_from_wire(out, where)  # the same checks as reading: never write what could not be read
     return out
+
+
+def options_from_wire(value: object, where: str = "options") -> Rules:
+    """The rule options an ``options`` map describes (``protocol/log.md`` §5), read strictly: exactly
+    ``river`` and ``abbot`` (bools), and ``river-start`` (one of :data:`RIVER_STARTS`) exactly when
+    ``river`` is true. Without The River, ``river_start`` is the default, ``"mix"``.
+
+    >>> options_from_wire({"river": True, "abbot": False, "river-start": "omit"})
+    Rules(river=True, abbot=False, river_start='omit')
+
+    Raises:
+        LogFormatError: Not a map, a missing or unknown key, a wrong type or value; the message
+            names the field under *where* (e.g. ``"header.options.river-start"``).
+    """
+    options = _map(value, where)
+    if "river" in options:
+        _typed(options, "river", bool, where)
+    river = options.get("river") is True
+    _keys(options, _RIVER_OPTION_KEYS if river else _OPTION_KEYS, where)
+    for key in _OPTION_KEYS:
+        _typed(options, key, bool, where)
+    river_start = "mix"
+    if river:
+        _typed(options, "river-start", str, where)
+        river_start = options["river-start"]
+        if river_start not in RIVER_STARTS:
+            raise LogFormatError(f"{where}.river-start must be 'mix' or 'omit', got {river_start!r}"[:200])
+    return Rules(river=options["river"], abbot=options["abbot"], river_start=river_start)
 
 
 def _check_versions(m: dict[str, Any]) -> int:

@@ -40,6 +40,7 @@ from carcnet.log import (
 )
 from carcnet.log import from_wire as log_from_wire
 from carcnet.log import to_wire as log_to_wire
+from carcnet.log.codec import options_from_wire, options_to_wire
 
 from .framing import MAX_FRAME, ProtocolError, decode_frame, encode_frame
 from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE
@@ -370,6 +371,9 @@ class Hello:
         key: The sender's 32-byte Ed25519 identity key (a player's seat key when it holds one seat).
         have: Seq of the last entry the sender holds (0: none; also 0 without a header).
         digest: The state digest at *have* (32 bytes), or ``None`` when the sender holds no header.
+        port: The TCP port the sender listens on, 1 to 65535, or ``None`` when it does not listen (a
+            spectator): with the address it connected from, where the acceptor and the peers it
+            tells (``welcome.peers``) can reach it.
     """
 
     proto: int = PROTO_VERSION
@@ -380,6 +384,7 @@ class Hello:
     key: bytes
     have: int = 0
     digest: bytes | None = None
+    port: int | None = None
 
     def __post_init__(self) -> None:
         _check_int(self.proto, "hello.proto", 0, 2**32)
@@ -389,6 +394,8 @@ class Hello:
         _check_text(self.name, "hello.name")
         _check_bin(self.key, "hello.key", KEY_SIZE)
         _check_have(self.have, self.digest, "hello")
+        if self.port is not None:
+            _check_int(self.port, "hello.port", 1, 65536)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -396,7 +403,8 @@ class Welcome:
     """The accepting side's answer to an acceptable ``hello`` (``wire.md`` §4.2).
 
     Attributes:
-        proto, rules, game, role, name, key, have, digest: As in :class:`Hello`, for the acceptor.
+        proto, rules, game, role, name, key, have, digest: As in :class:`Hello`, for the acceptor (a
+            welcome has no *port*: the connector knows where it connected).
         header: The game's header once the game has started, ``None`` in the lobby.
         peers: Other peers of the game the acceptor knows (may be empty).
 
@@ -561,7 +569,8 @@ class Lobby:
 
     Attributes:
         name: The game's name, 1 to 32 characters.
-        options: The rule options (``log.md`` §5).
+        options: The rule options, carried as the header's ``options`` map (``log.md`` §5, with
+            ``river-start`` when ``river``).
         table: One item per seat, 2 to 6: ``None`` for an open seat, else a :class:`LobbySeat`.
             Taken seats have distinct colours and keys.
         locked: ``True`` once the table is full and closed for commit–reveal: no more claims.
@@ -576,6 +585,10 @@ class Lobby:
         _check_text(self.name, "lobby.name")
         if not isinstance(self.options, Rules):
             raise _bad("lobby.options", "must be Rules")
+        try:
+            options_to_wire(self.options, "lobby.options")
+        except LogFormatError as exc:
+            raise MessageError("bad-message", str(exc)[:300]) from None
         if not isinstance(self.table, tuple) or not 2 <= len(self.table) <= 6:
             raise _bad("lobby.table", "must be a tuple of 2 to 6 seats")
         taken = [s for s in self.table if s is not None]
@@ -598,12 +611,15 @@ class Claim:
         name: The name to sit under, 1 to 32 characters.
         colour: One of ``carcnet.log.COLOURS``.
         key: The seat key's 32-byte public key: it signs the seat's commitment and entries.
+        bot: Which bot plays the seat (a ``carcnet.bots`` name), or ``None`` for a person
+            (the header's seat ``player`` and ``bot``, ``log.md`` §5).
     """
 
     seat: int
     name: str
     colour: str
     key: bytes
+    bot: str | None = None
 
     def __post_init__(self) -> None:
         _check_int(self.seat, "claim.seat", 0, 6)
@@ -611,6 +627,8 @@ class Claim:
         if self.colour not in COLOURS:
             raise _bad("claim.colour", f"must be one of {', '.join(COLOURS)}, got {self.colour!r}")
         _check_bin(self.key, "claim.key", KEY_SIZE)
+        if self.bot is not None:
+            _check_text(self.bot, "claim.bot")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -721,7 +739,9 @@ def to_wire(message: Message) -> dict[str, Any]:
             "have": message.have,
             "digest": message.digest,
         }
-        if isinstance(message, Welcome):
+        if isinstance(message, Hello):
+            out["port"] = message.port
+        else:
             out["header"] = _header_out(message.header) if message.header is not None else None
             out["peers"] = [
                 {"key": p.key, "name": p.name, "addr": p.addr, "port": p.port} for p in message.peers
@@ -747,7 +767,7 @@ def to_wire(message: Message) -> dict[str, Any]:
         return {
             "type": "lobby",
             "name": message.name,
-            "options": {"river": message.options.river, "abbot": message.options.abbot},
+            "options": options_to_wire(message.options, "lobby.options"),
             "table": [_lobby_seat_out(s) if s is not None else None for s in message.table],
             "locked": message.locked,
         }
@@ -758,6 +778,7 @@ def to_wire(message: Message) -> dict[str, Any]:
             "name": message.name,
             "colour": message.colour,
             "key": message.key,
+            "bot": message.bot,
         }
     if isinstance(message, Commit):
         return {"type": "commit", "seat": message.seat, "hash": message.hash, "sig": message.sig}
@@ -889,12 +910,13 @@ def _versions(m: dict[str, Any], kind: str) -> None:
         )
 
 
+#: The keys a ``hello`` and a ``welcome`` share, in order (wire.md §4.1–4.2).
 _HELLO_KEYS = ("type", "proto", "rules", "game", "role", "name", "key", "have", "digest")
 
 
 def _read_hello(m: dict[str, Any]) -> Hello:
     _versions(m, "hello")
-    _keys(m, _HELLO_KEYS, "hello")
+    _keys(m, (*_HELLO_KEYS, "port"), "hello")
     _check_role(m["role"], "hello.role")
     return Hello(
         proto=m["proto"],
@@ -905,6 +927,7 @@ def _read_hello(m: dict[str, Any]) -> Hello:
         key=m["key"],
         have=m["have"],
         digest=m["digest"],
+        port=m["port"],
     )
 
 
@@ -996,11 +1019,10 @@ def _read_error(m: dict[str, Any]) -> Error:
 
 def _read_lobby(m: dict[str, Any]) -> Lobby:
     _keys(m, ("type", "name", "options", "table", "locked"), "lobby")
-    options = _map(m["options"], "lobby.options")
-    _keys(options, ("river", "abbot"), "lobby.options")
-    for key in ("river", "abbot"):
-        if not isinstance(options[key], bool):
-            raise _bad(f"lobby.options.{key}", f"must be a bool, got {_kind(options[key])}")
+    try:
+        options = options_from_wire(m["options"], "lobby.options")  # the header's options (log.md §5)
+    except LogFormatError as exc:
+        raise MessageError("bad-message", str(exc)[:300]) from None
     table: list[LobbySeat | None] = []
     for i, raw in enumerate(_list(m["table"], "lobby.table", 6)):
         if raw is None:
@@ -1016,15 +1038,17 @@ def _read_lobby(m: dict[str, Any]) -> Lobby:
         table.append(LobbySeat(Seat(s["name"], s["colour"], s["player"], s["bot"]), s["key"]))
     return Lobby(
         name=m["name"],
-        options=Rules(river=options["river"], abbot=options["abbot"]),
+        options=options,
         table=tuple(table),
         locked=m["locked"],
     )
 
 
 def _read_claim(m: dict[str, Any]) -> Claim:
-    _keys(m, ("type", "seat", "name", "colour", "key"), "claim")
-    return Claim(seat=m["seat"], name=m["name"], colour=m["colour"], key=m["key"])
+    _keys(m, ("type", "seat", "name", "colour", "key", "bot"), "claim")
+    if m["bot"] is not None:
+        _str(m["bot"], "claim.bot")
+    return Claim(seat=m["seat"], name=m["name"], colour=m["colour"], key=m["key"], bot=m["bot"])
 
 
 def _read_commit(m: dict[str, Any]) -> Commit:

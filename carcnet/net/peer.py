@@ -103,6 +103,9 @@ class Peer:
             if self.listen:
                 self._server = await serve(self.host, self.port, self._accepted, self._tasks)
                 self.port = self._server.sockets[0].getsockname()[1]
+                self.session.listen_port = self.port  # told in every hello (wire.md §4.1)
+            else:
+                self.session.listen_port = None
             self._bot_task = self._tasks.create_task(self._play())
             self._turn.set()
         except BaseException as exc:
@@ -193,6 +196,9 @@ class Peer:
         task = asyncio.current_task()
         assert task is not None
         self._channels.add(task)
+        peername = writer.get_extra_info("peername")
+        if isinstance(peername, tuple) and peername and isinstance(peername[0], str):
+            link.remote = peername[0]  # IP address as text; with a hello's port, where the peer listens
         try:
             await Channel(reader, writer, link, self.timing).run()
         except Exception:  # one broken connection must not end the peer

@@ -499,6 +499,14 @@ class SeedRound:
         self._nonces[seat] = message.nonce
         return True
 
+    def has_committed(self, seat: int) -> bool:
+        """Whether *seat* has committed."""
+        return self._commits[seat] is not None
+
+    def has_revealed(self, seat: int) -> bool:
+        """Whether *seat* has revealed its nonce."""
+        return self._nonces[seat] is not None
+
     @property
     def committed(self) -> bool:
         """Whether every seat has committed (players may reveal from now on)."""

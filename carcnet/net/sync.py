@@ -36,7 +36,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from carcnet.engine import Game, Move, Phase
 from carcnet.log import LogEntry
@@ -76,6 +76,9 @@ from .protocol import (
 )
 from .signing import SeatKey, sign_entry, verify_entry
 
+if TYPE_CHECKING:
+    from .lobby import LobbyRole
+
 __all__ = [
     "Change",
     "Desync",
@@ -90,7 +93,7 @@ __all__ = [
 log = logging.getLogger("carcnet.net")
 
 #: What a listener is told changed (see :meth:`SyncSession.add_listener`).
-Change = Literal["header", "entry", "open", "close", "peer", "stop"]
+Change = Literal["header", "entry", "open", "close", "peer", "stop", "lobby"]
 _link_ids = itertools.count(1)
 
 
@@ -224,6 +227,9 @@ class Link:
         self.session = session
         self.conn = conn
         self.address = address
+        #: The peer's IP address as text, as this side sees it (the transport sets it from the
+        #: socket; ``None`` when unknown). With a ``hello``'s ``port`` it says where the peer listens.
+        self.remote: str | None = None
         self.peer_have = 0
         self.peer_has_header = False
         self.closed_by: str | None = None
@@ -392,7 +398,10 @@ class SyncSession:
         seats: Seat index → the seat key this peer plays it with (players only).
         entries: Entries already saved (a peer coming back); each is checked again.
         persistence: Where new entries are saved; a :class:`MemoryLog` by default.
-        clock: Seconds, for the event log (``time.monotonic`` by default).
+        clock: Seconds, for the event log and the lobby's timeouts (``time.monotonic`` by default).
+        lobby: The lobby this peer takes part in before the game starts (:mod:`carcnet.net.lobby`):
+            the host's table, a player's seating or a spectator's view; ``None`` for a session that
+            gets its header from a ``welcome`` or was given one.
 
     Raises:
         ValueError: A seat key that is not the header's key for its seat, seats for a spectator, or
@@ -411,6 +420,7 @@ class SyncSession:
         entries: Sequence[SignedEntry] = (),
         persistence: Persistence | None = None,
         clock: Callable[[], float] = time.monotonic,
+        lobby: LobbyRole | None = None,
     ) -> None:
         if role not in ("player", "spectator"):
             raise ValueError(f"a session plays or watches; role {role!r} is the lobby's")
@@ -428,11 +438,17 @@ class SyncSession:
         #: Identity key → where that player peer listens (learned by dialing it, from welcomes, or
         #: given with :meth:`add_known`); sent in this peer's welcomes.
         self.book: dict[bytes, PeerInfo] = {}
+        #: The TCP port this peer listens on, sent in its hellos (``None``: it does not listen). Set by
+        #: the transport (:class:`~carcnet.net.peer.Peer`) once it listens.
+        self.listen_port: int | None = None
         self.desync: Desync | None = None
         self.events: list[NetEvent] = []
         #: Recent ``entries`` frames whose entries are held (see :meth:`Link.receive_data`).
         self.seen = _SeenFrames()
         self._listeners: list[Callable[[Change, Link | None], None]] = []
+        self.lobby = lobby
+        if lobby is not None:
+            lobby.attach(self)
         if header is not None:
             try:
                 self._take_header(header)
@@ -514,6 +530,48 @@ class SyncSession:
         """Stops playing *seat* here (another peer takes it over)."""
         self.seats.pop(seat, None)
 
+    @property
+    def _in_lobby(self) -> bool:
+        return self.lobby is not None and self.header is None
+
+    @property
+    def wire_role(self) -> Role:
+        """The role this peer declares in a new connection's handshake (wire.md §3.2): the lobby's
+        while it lasts (``"host"`` for the table's holder), else :attr:`role`."""
+        return self.lobby.wire_role if self.lobby is not None and self.header is None else self.role
+
+    def begin(self, header: WireHeader, seats: Mapping[int, SeatKey], *, told: Iterable[Link] = ()) -> None:
+        """Starts the game the lobby agreed on: takes *header* (checked as wire.md §5.4 says), plays
+        *seats* with their keys, and tells every other open connection, with a ``heartbeat``, that
+        this peer holds the header now (so that they send it entries). *told* are the connections
+        that know it already (those the ``start`` was sent to or came from).
+
+        Raises:
+            ProtocolError: The header is refused (its code: ``bad-header``, ``wrong-game``…);
+                nothing changed.
+            ValueError: A seat key that is not the header's.
+        """
+        for seat, key in seats.items():
+            if not 0 <= seat < len(header.keys) or header.keys[seat] != key.public:
+                raise ValueError(f"that is not the key of seat {seat} in this game's header")
+        if self.header is not None:
+            if header.fingerprint != self.header.fingerprint:
+                raise ProtocolError("desync", "a second, different header for this game")
+            return
+        self._take_header(header)
+        for seat, key in seats.items():
+            self.add_seat(seat, key)
+        told = list(told)
+        for link in told:
+            link.peer_has_header = True
+        for link in self.open_links():
+            if link not in told:
+                self.send_heartbeat(link)
+
+    def lobby_changed(self) -> None:
+        """The lobby says its table or state changed (for listeners: ``"lobby"``)."""
+        self._changed("lobby", None)
+
     def add_known(self, info: PeerInfo) -> None:
         """Records where a player peer listens (from discovery or the lobby); sent on in welcomes."""
         if info.key == self.identity.public:
@@ -532,11 +590,12 @@ class SyncSession:
         link.send(
             Hello(
                 game=self.game_id,
-                role=self.role,
+                role=self.wire_role,
                 name=self.name,
                 key=self.identity.public,
                 have=self.have,
                 digest=self.digest,
+                port=self.listen_port,
             )
         )
         return link
@@ -636,8 +695,14 @@ class SyncSession:
             self._record("received", event.code, event.message, event.seq, link)
             if event.code == "bad-seq" and event.seq is not None:
                 self._resend(link, event.seq)
+            elif self._in_lobby and link.conn.state is not State.CLOSED:
+                assert self.lobby is not None
+                self.lobby.on_error(link, event)
         elif isinstance(event, Bye):
             self._record("received", event.reason, "bye", None, link)
+        elif isinstance(event, Reject):
+            self._record("received", event.code, event.message, None, link)
+            log.warning("%s was refused by %s: %s (%s)", self.name, link.address, event.code, event.message)
         elif isinstance(event, Hello):
             self._on_hello(link, event)
         elif isinstance(event, Welcome):
@@ -648,6 +713,9 @@ class SyncSession:
             self._on_want(link, event)
         elif isinstance(event, Heartbeat):
             self._on_heartbeat(link, event)
+        elif isinstance(event, Lobby | Claim | Commit | Reveal | Start) and self._in_lobby:
+            assert self.lobby is not None
+            self.lobby.on_message(link, event)
         elif isinstance(event, Claim):  # wire.md §3.3: too late for a seat; the connection stays
             self.refuse(link, "lobby-locked", "the game has started")
         elif isinstance(event, Start) and self.header is None:
@@ -665,10 +733,14 @@ class SyncSession:
         if held is not None and held.connector_key is not None and held.connector_key <= hello.key:
             self._reject(link, "duplicate", "this peer is connected to that key already")
             return
+        refusal = self.lobby.admit(hello.role, hello.key) if self._in_lobby and self.lobby else None
+        if refusal is not None:
+            self._reject(link, *refusal)
+            return
         link.send(
             Welcome(
                 game=self.game_id,
-                role=self.role,
+                role=self.wire_role,
                 name=self.name,
                 key=self.identity.public,
                 have=self.have,
@@ -677,6 +749,17 @@ class SyncSession:
                 peers=self._peer_list(hello.key),
             )
         )
+        # wire.md §4.1: a player that listens says on which port; with the address it dialed from,
+        # this peer can list it in its own welcomes (done now that the link is open, so that the
+        # "peer" change does not make the transport dial a peer it is connected to).
+        if hello.role != "spectator" and hello.port is not None and link.remote is not None:
+            for addr in (link.remote, link.remote.split("%", 1)[0]):  # without an IPv6 %scope if need be
+                try:
+                    info = PeerInfo(hello.key, hello.name, addr, hello.port)
+                except ProtocolError:  # not an IP address
+                    continue
+                self.add_known(info)
+                break
         self._opened(link, sent_header=self.header is not None)
 
     def _reject(self, link: Link, code: str, message: str) -> None:
@@ -732,6 +815,9 @@ class SyncSession:
             if loser is link:
                 return
         self._changed("open", link)
+        if self._in_lobby:
+            assert self.lobby is not None
+            self.lobby.on_open(link)
         if self.game is None:
             return
         try:
@@ -915,6 +1001,9 @@ class SyncSession:
         self.links.remove(link)
         link.closed_by = code or link.closed_by or "closed"
         self._record("info", "closed", link.closed_by, None, link)
+        if self._in_lobby and link.opened:
+            assert self.lobby is not None
+            self.lobby.on_close(link)
         self._changed("close", link)
 
     def _record(self, kind: str, code: str, message: str, seq: int | None, link: Link | None) -> None:

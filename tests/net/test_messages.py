@@ -9,18 +9,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from carcnet.engine import Rules
 from carcnet.log import LogHeader, Seat
+from carcnet.log import to_wire as log_to_wire
 from carcnet.net import (
     MessageError,
     Start,
     WireHeader,
     closes,
     commitment,
+    decode_message,
     derive_seed,
+    encode_message,
     from_wire,
     to_wire,
 )
-from carcnet.net.messages import MAX_ENTRIES, MAX_PEERS, Entries, Error, Hello, Welcome
+from carcnet.net.messages import MAX_ENTRIES, MAX_PEERS, Entries, Error, Hello, Lobby, Welcome
 
 from .vectors import GAME, NONCES, from_json, messages, seat_keys, signed_entries, vector, wire_header
 
@@ -175,6 +179,10 @@ def test_a_header_of_another_log_format_is_a_version_error():
         ("hello", ("have",), -1),
         ("hello", ("have",), 3),  # have 3 without a digest
         ("hello", ("digest",), bytes(31)),
+        ("hello", ("port",), 0),
+        ("hello", ("port",), 65536),
+        ("hello", ("port",), True),
+        ("hello", ("port",), "40123"),
         ("welcome-lobby", ("digest",), bytes(32)),  # a digest without a header
         ("welcome", ("digest",), None),
         ("welcome", ("have",), 0),  # at have 0 the digest must be the header's
@@ -200,6 +208,11 @@ def test_a_header_of_another_log_format_is_a_version_error():
         ("lobby", ("table",), [None]),
         ("lobby", ("table",), [None] * 7),
         ("lobby", ("options", "river"), 0),
+        ("lobby", ("options",), {"river": False, "abbot": False, "river-start": "mix"}),  # without river
+        ("lobby", ("options",), {"river": True, "abbot": False}),  # river without river-start
+        ("lobby", ("options",), {"river": True, "abbot": False, "river-start": "early"}),
+        ("lobby", ("options",), {"river": True, "abbot": False, "river-start": None}),
+        ("lobby", ("options",), [False, False]),
         ("lobby", ("table", 0, "colour"), "pink"),
         ("lobby", ("table", 0, "player"), "bot"),  # a bot seat needs its bot's name
         ("lobby", ("locked",), 1),
@@ -298,6 +311,73 @@ def test_hello_defaults_are_this_version():
     h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
     assert to_wire(h)["proto"] == 1 and to_wire(h)["rules"] == 1
     assert commitment(NONCES[0]) != commitment(NONCES[1])
+
+
+# ---------------------------------------------------------------------- hello.port (wire.md §4.1)
+
+
+def test_hello_ends_with_the_listening_port_or_nil():
+    m = wire("hello")
+    assert list(m)[-2:] == ["digest", "port"] and m["port"] == 40123
+    assert from_wire(m).port == 40123  # type: ignore[union-attr]
+    spectator = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
+    assert spectator.port is None and list(to_wire(spectator))[-1] == "port"
+    assert from_wire(to_wire(spectator)) == spectator
+    assert from_wire(edit(m, ("port",), 1)).port == 1  # type: ignore[union-attr]
+    assert from_wire(edit(m, ("port",), 65535)).port == 65535  # type: ignore[union-attr]
+    with pytest.raises(MessageError):
+        Hello(game=GAME, role="player", name="Bob", key=bytes(32), port=70000)
+
+
+def test_a_welcome_has_no_port():
+    """The first nine keys of a welcome are the hello's without port: the connector knows where it dialled."""
+    for name in ("welcome", "welcome-lobby"):
+        m = wire(name)
+        assert "port" not in m and list(m)[:9] == list(wire("hello"))[:9]
+        assert code_of({**m, "port": 40123}) == "bad-message"
+
+
+# ---------------------------------------------------------------------- lobby.options (wire.md §4.6)
+
+
+RIVER_OMIT = Rules(river=True, abbot=True, river_start="omit")
+
+
+def river_lobby() -> dict[str, Any]:
+    return edit(wire("lobby"), ("options",), {"river": True, "abbot": True, "river-start": "omit"})
+
+
+def test_a_lobby_carries_the_headers_options_river_start_included():
+    lobby = from_wire(river_lobby())
+    assert isinstance(lobby, Lobby) and lobby.options == RIVER_OMIT
+    assert to_wire(lobby)["options"] == {"river": True, "abbot": True, "river-start": "omit"}
+    assert from_wire(to_wire(lobby)) == lobby
+    again = decode_message(encode_message(Lobby(name="River", options=RIVER_OMIT, table=lobby.table)))
+    assert isinstance(again, Lobby) and again.options == RIVER_OMIT
+    # exactly the map a header of the same game carries (log.md §5)
+    header = LogHeader.new(
+        [Seat("Ann", "red"), Seat("Bob", "blue")], seed=1, created=0, game=GAME, options=RIVER_OMIT
+    )
+    assert to_wire(lobby)["options"] == log_to_wire(header)["options"]
+    mixed = edit(river_lobby(), ("options", "river-start"), "mix")
+    assert from_wire(mixed).options == Rules(river=True, abbot=True, river_start="mix")  # type: ignore[union-attr]
+    assert from_wire(wire("lobby")).options == Rules()  # type: ignore[union-attr]
+
+
+def test_a_river_lobby_is_read_as_strictly_as_a_header():
+    m = river_lobby()
+    for key in ("river", "abbot", "river-start"):
+        assert code_of(edit(m, ("options", key), delete=True)) == "bad-message", key
+    assert code_of(edit(m, ("options", "extra"), 1)) == "bad-message"
+    assert code_of(edit(m, ("options", "river"), False)) == "bad-message"  # river-start without river
+
+
+def test_a_lobby_refuses_options_it_could_not_write():
+    taken = from_wire(wire("lobby")).table  # type: ignore[union-attr]
+    for options in (Rules(river=True, river_start="sideways"), Rules(river=1), "river"):  # type: ignore[arg-type]
+        with pytest.raises(MessageError) as info:
+            Lobby(name="Odd", options=options, table=taken)  # type: ignore[arg-type]
+        assert info.value.code == "bad-message"
 
 
 # ---------------------------------------------------------------------- what a peer saves (log format 2)

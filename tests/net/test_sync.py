@@ -482,3 +482,73 @@ def test_a_start_brings_the_header_to_a_watcher_and_a_second_start_is_refused():
     assert watcher.header == agreed and watcher.game is not None and watcher.have == 0
     link.receive_data(host.send(Start(header=agreed)))
     assert [e.code for e in watcher.events if e.kind == "sent"] == ["unexpected-message"] and link.closed
+
+
+# ---------------------------------------------------------------------- hello.port (wire.md §4.1)
+
+
+def test_an_acceptor_lists_a_player_that_dialled_it_where_its_hello_says_it_listens():
+    from carcnet.net import PeerInfo
+
+    host, bob, cleo = session("Host", seats=(0,)), session("Bob", seats=(1,)), session("Cleo")
+    bob.listen_port = 40123
+    to_host = MemoryWire(bob, host)
+    to_host.b.remote = "192.168.1.7"  # what the transport reads from the socket
+    to_host.pump()
+    assert to_host.b.is_open and to_host.b.peer.port == 40123  # type: ignore[union-attr]
+    bob_key = identity("Bob").public
+    assert host.book == {bob_key: PeerInfo(bob_key, "Bob", "192.168.1.7", 40123)}
+    # the next peer to arrive learns from the welcome where Bob listens (and dials him, with a Peer)
+    MemoryWire(cleo, host).pump()
+    assert cleo.book[bob_key] == PeerInfo(bob_key, "Bob", "192.168.1.7", 40123)
+    assert cleo.listen_port is None  # Cleo said she listens nowhere: nobody lists her
+    assert identity("Cleo").public not in host.book
+
+
+@pytest.mark.parametrize(
+    ("role", "port", "remote", "listed"),
+    [
+        ("spectator", 40123, "192.168.1.8", None),  # spectators are never listed
+        ("player", None, "192.168.1.8", None),  # a player that does not listen
+        ("player", 40123, None, None),  # the transport did not say where the connection came from
+        ("player", 40123, "fe80::1%eth0", "fe80::1"),  # a link-local address (the scope may stay)
+    ],
+)
+def test_an_acceptor_lists_only_players_that_listen(role, port, remote, listed):
+    host = session("Host", seats=(0,))
+    hello = Hello(game=GAME, role=role, name="Dan", key=identity("Dan").public, port=port)
+    link = host.accept_link()
+    link.remote = remote
+    link.receive_data(encode_message(hello))
+    assert link.is_open
+    info = host.book.get(identity("Dan").public)
+    if listed is None:
+        assert info is None
+    else:
+        assert info is not None and info.addr.split("%")[0] == listed and info.port == port
+
+
+@pytest.mark.asyncio
+async def test_players_who_dialled_only_the_opener_meet_and_outlive_it():
+    """docs/lan-notes.md point 1: with host:port typed by hand (no mDNS), the opener's welcomes name
+    the players that dialled it, so they form a mesh and go on when the opener leaves."""
+    async with Table(make_header(3)) as table:
+        a = await table.player("Ann", [0])
+        b = await table.player("Bob", [1], dial=[a])
+        assert b.session.listen_port == b.port and a.session.listen_port == a.port
+        await until([a], lambda: identity("Bob").public in a.session.book)
+        info = a.session.book[identity("Bob").public]
+        assert (info.addr, info.port) == b.address
+        c = await table.player("Cleo", [2], dial=[a])  # knows Ann's address only
+
+        def mesh() -> bool:
+            return all(len(p.session.open_links()) == 2 for p in (a, b, c))
+
+        await until([a, b, c], mesh)
+        assert {lk.name for lk in c.session.open_links()} == {"Ann", "Bob"}
+        await until([a], lambda: a.session.have >= 20 and a.session.to_play == 1)
+        left_at = a.session.have
+        await a.aclose()
+        await until([b, c], lambda: b.session.to_play == 0 and c.session.have == b.session.have)
+        assert b.session.have > left_at
+        assert [lk.name for lk in b.session.open_links()] == ["Cleo"]

@@ -103,8 +103,11 @@ def messages() -> dict[str, tuple[str, Message]]:
     commit1 = commitment(NONCES[1])
     return {
         "hello": (
-            "Bob, a player, connects to Ann's lobby; he holds no header yet (have 0, digest nil).",
-            Hello(game=GAME, role="player", name="Bob", key=bob.public),
+            (
+                "Bob, a player, connects to Ann's lobby; he holds no header yet (have 0, digest nil) "
+                "and listens on port 40123."
+            ),
+            Hello(game=GAME, role="player", name="Bob", key=bob.public, port=40123),
         ),
         "welcome-lobby": (
             "Ann, the host, welcomes Bob before the game has started: no header, no peers yet.",

@@ -1,0 +1,623 @@
+"""Provides :class:`LanGame`: one LAN game at this peer, everything wired together.
+
+The façade the command line and the interface hold for a network game, as :class:`~carcnet.session.GameSession`
+is for a local one. It composes the layers of :mod:`carcnet.net` (none of which knows the others'
+neighbours): the session (:class:`~carcnet.net.sync.SyncSession`) with its lobby
+(:mod:`carcnet.net.lobby`), the sockets (:class:`~carcnet.net.peer.Peer`), discovery
+(:mod:`carcnet.net.discovery`: this peer's advertisement, and the other peers of the game found by mDNS),
+the log on disk (:class:`~carcnet.net.storage.RecorderLog`, with the seat keys beside it so that the
+game can be resumed by this peer), and the bots (:mod:`carcnet.bots`) of the seats this peer runs.
+
+The interface reads :attr:`LanGame.session` and :attr:`LanGame.status` and changes the game only
+through :meth:`LanGame.submit`; it learns of changes through :meth:`LanGame.add_listener`. Nothing here
+touches textual.
+
+Files, in the data folder's ``games`` directory (``carcnet.log.store.default_dir``): the log
+``<created>-<game id 8>.carclog`` and, for a player, ``<same>.keys`` (JSON, mode 0600: the game id,
+this peer's identity key and the seat keys it plays, as hex of the 32 private bytes; wire.md §3.1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Self
+
+from carcnet.bots import make_bot
+from carcnet.engine import Game, Move, Rules
+from carcnet.log import LogError
+from carcnet.log.store import default_dir, new_path
+from carcnet.net.lobby import HostTable, LobbyRole, SeatPlan, Seating, Watching
+from carcnet.net.messages import Lobby, PeerInfo, WireHeader
+from carcnet.net.peer import Peer
+from carcnet.net.signing import SeatKey
+from carcnet.net.storage import RecorderLog
+from carcnet.net.sync import Change, Link, SyncSession
+from carcnet.net.transport import Timing
+from carcnet.session import bot_seed
+
+__all__ = ["Kind", "LanError", "LanGame", "SeatPlan", "Status", "keys_path", "new_game_id"]
+
+log = logging.getLogger("carcnet.lan")
+
+Kind = Literal["host", "player", "spectator"]
+Status = Literal["connecting", "lobby", "playing", "finished", "stopped"]
+
+
+class LanError(Exception):
+    """A network game cannot be opened as asked (a saved game that is not a network game, no seat
+    key for it, …). The text says what to do."""
+
+
+def new_game_id() -> str:
+    """A fresh game id: 32 lowercase hex digits from the system's random source."""
+    return os.urandom(16).hex()
+
+
+def keys_path(log_path: Path) -> Path:
+    """Where the seat keys of the game logged at *log_path* are kept."""
+    return log_path.with_suffix(".keys")
+
+
+@dataclass(frozen=True, slots=True)
+class _Saved:
+    identity: SeatKey
+    seats: dict[int, SeatKey]
+
+
+def _write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey]) -> None:
+    data = {
+        "game": game,
+        "identity": identity.seed.hex(),
+        "seats": {str(seat): key.seed.hex() for seat, key in sorted(seats.items())},
+    }
+    tmp = path.with_suffix(".keys.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f, indent=1)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _read_keys(path: Path, game: str) -> _Saved:
+    try:
+        data = json.loads(path.read_text())
+        if data["game"] != game:
+            raise LanError(f"{path.name} holds the keys of game {data['game']}, not {game}")
+        identity = SeatKey.from_seed(bytes.fromhex(data["identity"]))
+        seats = {int(s): SeatKey.from_seed(bytes.fromhex(k)) for s, k in data["seats"].items()}
+    except FileNotFoundError:
+        raise LanError(
+            f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
+            "others can watch it"
+        ) from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise LanError(f"{path.name} is damaged: {exc}") from None
+    return _Saved(identity, seats)
+
+
+class LanGame:
+    """A network game at this peer: lobby, session, sockets, discovery, saved log and bots.
+
+    Build with :meth:`host`, :meth:`join`, :meth:`spectate` or :meth:`resume`, then
+    ``async with game:`` runs it (listening, dialing, advertising, browsing, playing the bots) until
+    the block is left or :meth:`close` is called.
+
+    Args:
+        session: The game's session (with its lobby, if any).
+        kind: What this peer is at the table.
+        directory: Where logs and keys go (default: the data folder's games directory).
+        listen: ``(host, port)`` to accept connections on (players); ``None`` for spectators.
+        dial: Addresses to connect to from the start (typed ``host:port``).
+        discovery: Whether to advertise and browse with mDNS.
+        interfaces: IP addresses for mDNS (``None``: every interface).
+        timing: The clocks of wire.md §2.1.
+        bot_names: Seat → bot name for the seats this peer's bots play (host bots, ``carcnet bot``).
+        game_name: The game's name for the advertisement (hosts know it; others learn it).
+        recorder: A resumed game's log, already open.
+
+    Attributes:
+        session: The :class:`SyncSession`.
+        peer: The :class:`Peer` once running.
+        path: The log file once the game has started here.
+        notes: Lines for people: what happened (joined, started, errors), newest last.
+    """
+
+    def __init__(
+        self,
+        session: SyncSession,
+        *,
+        kind: Kind,
+        directory: Path | None = None,
+        listen: tuple[str, int] | None = ("0.0.0.0", 0),
+        dial: Sequence[tuple[str, int]] = (),
+        discovery: bool = True,
+        interfaces: Sequence[str] | None = None,
+        timing: Timing | None = None,
+        bot_names: dict[int, str] | None = None,
+        game_name: str | None = None,
+        recorder: RecorderLog | None = None,
+    ) -> None:
+        self.session = session
+        self.kind: Kind = kind
+        self.directory = directory
+        self.listen_at = listen
+        self.dial_first = list(dial)
+        self.discovery = discovery
+        self.interfaces = list(interfaces) if interfaces is not None else None
+        self.timing = timing or Timing()
+        self.bot_names: dict[int, str] = dict(bot_names or {})
+        self.game_name = game_name
+        self.recorder = recorder
+        self.peer: Peer | None = None
+        self.path: Path | None = recorder.path if recorder is not None else None
+        self.notes: list[str] = []
+        self._listeners: list[Callable[[Change], None]] = []
+        self._stack = contextlib.AsyncExitStack()
+        self._advertiser: object | None = None
+        self._ad_dirty: asyncio.Event | None = None  # made in __aenter__ (needs a running loop)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
+        session.add_listener(self._on_change)
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def host(
+        cls,
+        *,
+        name: str,
+        game_name: str,
+        rules: Rules,
+        plan: Sequence[SeatPlan],
+        random: Callable[[int], bytes] = os.urandom,
+        **kw: object,
+    ) -> Self:
+        """Opens a table: this peer holds the lobby; *plan* says which seats are open, played here
+        by a person (``host``) or by a bot this peer runs.
+
+        Raises:
+            ValueError: A bad plan (size, colours, names) or an unknown bot.
+        """
+        for p in plan:
+            if p.kind == "bot":
+                make_bot(p.bot or "greedy", 0)
+        table = HostTable(name=game_name, options=rules, plan=plan, random=random)
+        session = SyncSession(game=new_game_id(), name=name, role="player", lobby=table)
+        bots = {seat: p.bot or "greedy" for seat, p in enumerate(plan) if p.kind == "bot"}
+        return cls(session, kind="host", bot_names=bots, game_name=game_name, **kw)  # type: ignore[arg-type]
+
+    @classmethod
+    def join(
+        cls,
+        game: str,
+        *,
+        name: str,
+        colour: str | None = None,
+        seat: int | None = None,
+        bot: str | None = None,
+        **kw: object,
+    ) -> Self:
+        """Sits down at game *game*'s table: claims a seat as *name* (a person at this terminal, or
+        *bot* played by this peer), then plays it.
+
+        Raises:
+            ValueError: An unknown bot, or a malformed game id.
+        """
+        if bot is not None:
+            make_bot(bot, 0)
+        key = SeatKey.generate()
+        seating = Seating(name=name, key=key, colour=colour, seat=seat, bot=bot)
+        session = SyncSession(game=game, name=name, role="player", identity=key, lobby=seating)
+        node = cls(session, kind="player", **kw)  # type: ignore[arg-type]
+        node._bot_for_seating = bot
+        return node
+
+    @classmethod
+    def spectate(cls, game: str, *, name: str, **kw: object) -> Self:
+        """Watches game *game*: the whole log, then live moves; sends nothing that changes it."""
+        session = SyncSession(game=game, name=name, role="spectator", lobby=Watching())
+        kw.setdefault("listen", None)
+        return cls(session, kind="spectator", **kw)  # type: ignore[arg-type]
+
+    @classmethod
+    def resume(cls, path: str | os.PathLike[str], *, name: str | None = None, **kw: object) -> Self:
+        """Re-opens a saved network game on the network: this peer plays the seats whose keys it
+        kept; peers that hold more of the log bring it up to date.
+
+        Raises:
+            LogError: The log is refused (see ``carcnet.log.load``), or it is not a network game.
+            LanError: No seat keys for it here, or they are damaged.
+        """
+        path = Path(path)
+        recorder, header, entries = RecorderLog.resume(path)
+        try:
+            saved = _read_keys(keys_path(path), header.game)
+            seats_names = [s.name for s in header.header.seats]
+            me = name or ", ".join(seats_names[s] for s in sorted(saved.seats)) or "carcnet"
+            session = SyncSession(
+                game=header.game,
+                name=me[:32],
+                role="player",
+                identity=saved.identity,
+                header=header,
+                seats=saved.seats,
+                entries=entries,
+                persistence=recorder,
+            )
+        except BaseException:
+            recorder.close()
+            raise
+        bots = {
+            seat: header.header.seats[seat].bot or "greedy"
+            for seat in saved.seats
+            if header.header.seats[seat].player == "bot"
+        }
+        kw.setdefault("directory", path.parent)
+        return cls(session, kind="player", bot_names=bots, recorder=recorder, **kw)  # type: ignore[arg-type]
+
+    _bot_for_seating: str | None = None
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def game_id(self) -> str:
+        return self.session.game_id
+
+    @property
+    def header(self) -> WireHeader | None:
+        return self.session.header
+
+    @property
+    def game(self) -> Game | None:
+        return self.session.game
+
+    @property
+    def table(self) -> HostTable | None:
+        lobby = self.session.lobby
+        return lobby if isinstance(lobby, HostTable) else None
+
+    @property
+    def lobby(self) -> Lobby | None:
+        """The table as last known: the host's own, or the host's last ``lobby`` message."""
+        role = self.session.lobby
+        if isinstance(role, HostTable):
+            return role.lobby
+        if isinstance(role, Seating | Watching):
+            return role.lobby
+        return None
+
+    @property
+    def status(self) -> Status:
+        s = self.session
+        if s.stopped:
+            return "stopped"
+        if s.over:
+            return "finished"
+        if s.header is not None:
+            return "playing"
+        if self.lobby is not None:
+            return "lobby"
+        return "connecting"
+
+    @property
+    def my_seats(self) -> list[int]:
+        """The seats this peer plays (a person's and its bots')."""
+        return sorted(self.session.seats)
+
+    @property
+    def human_seats(self) -> list[int]:
+        """The seats played by a person at this terminal."""
+        return [s for s in self.my_seats if s not in self.bot_names]
+
+    def away(self) -> list[int]:
+        """The seats whose player is not connected to this peer now (wire.md §3.1: a person's seat key
+        is its peer's identity key; bot seats are present when the peer that runs them is). Seats
+        played here are never away."""
+        header = self.session.header
+        if header is None:
+            return []
+        present = {link.key for link in self.session.open_links() if link.role != "spectator"}
+        out = []
+        for seat, key in enumerate(header.keys):
+            if seat in self.session.seats or key in present:
+                continue
+            if header.header.seats[seat].player == "bot" and present:
+                continue  # run by some peer we cannot tell apart; shown as a bot
+            out.append(seat)
+        return out
+
+    def add_listener(self, listener: Callable[[Change], None]) -> None:
+        """Calls *listener(change)* after every change of the session (see ``SyncSession.add_listener``)."""
+        self._listeners.append(listener)
+
+    # ------------------------------------------------------------------ acting
+
+    def submit(self, move: Move) -> None:
+        """Plays *move* for the seat to play, which a person at this terminal holds.
+
+        Raises:
+            SyncError: Not this peer's seat to play, no game yet, or the game is over or stopped.
+            IllegalMoveError: The engine refuses the move; nothing changed.
+        """
+        self.session.submit(move)
+
+    def dial(self, host: str, port: int) -> None:
+        """Connects to a peer of this game at *host*:*port* (typed by hand, or found)."""
+        if self.peer is not None:
+            self.peer.dial(host, port)
+        else:
+            self.dial_first.append((host, port))
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float | None) -> None:
+        """Returns once *predicate()* holds (checked after every change). Raises TimeoutError."""
+        assert self.peer is not None, "the game is not running"
+        await self.peer.wait_until(predicate, timeout)
+
+    # ------------------------------------------------------------------ running
+
+    async def __aenter__(self) -> Self:
+        await self._stack.__aenter__()
+        try:
+            listen = self.listen_at
+            bots = {seat: make_bot(self.bot_names[seat], bot_seed(self.header.header.digest, seat))
+                    for seat in self.session.seats if seat in self.bot_names} if self.header else {}
+            peer = Peer(
+                self.session,
+                host=listen[0] if listen else "127.0.0.1",
+                port=listen[1] if listen else 0,
+                listen=listen is not None,
+                timing=self.timing,
+                bots=bots,
+            )
+            self.peer = await self._stack.enter_async_context(peer)
+            if listen is not None:
+                self.session.listen_port = peer.port
+            for address in self.dial_first:
+                peer.dial(*address)
+            self._ad_dirty = asyncio.Event()
+            if self.discovery:
+                self._tasks.append(asyncio.create_task(self._discover()))
+            if self.table is not None:
+                self._tasks.append(asyncio.create_task(self._tick()))
+            self._note(self._hello_text())
+        except BaseException:
+            await self._stack.aclose()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def close(self, reason: str = "quit") -> None:
+        """Leaves the game: ``bye`` to every peer, no more listening or advertising."""
+        self._closing = True
+        if self.peer is not None:
+            self.peer.close(reason)
+        for task in self._tasks:
+            task.cancel()
+
+    async def aclose(self, reason: str = "quit") -> None:
+        """:meth:`close`, then waits until every task ended and the log is closed."""
+        self.close(reason)
+        if self.peer is not None:
+            await self.peer.aclose(reason)
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self._stack.aclose()
+        if self.recorder is not None:
+            self.recorder.close()
+
+    def _hello_text(self) -> str:
+        peer = self.peer
+        where = f" on port {peer.port}" if peer is not None and peer.listen else ""
+        return {
+            "host": f"Opened the table of game {self.game_id}{where}",
+            "player": f"Looking for the table of game {self.game_id}{where}",
+            "spectator": f"Watching game {self.game_id}",
+        }[self.kind]
+
+    def _note(self, text: str) -> None:
+        log.info("%s: %s", self.session.name, text)
+        self.notes.append(text)
+        del self.notes[:-200]
+
+    # ------------------------------------------------------------------ reacting
+
+    def _on_change(self, change: Change, link: Link | None) -> None:
+        if change == "header":
+            self._started()
+        elif change == "stop" and self.session.desync is not None:
+            self._note(f"The game stopped: {self.session.desync}")
+        elif change in ("open", "close") and link is not None:
+            verb = "connected" if change == "open" else f"left ({link.closed_by})"
+            self._note(f"{link.name} {verb}")
+        if self._ad_dirty is not None and change in ("lobby", "header", "entry", "stop"):
+            self._ad_dirty.set()
+        for listener in list(self._listeners):
+            listener(change)
+
+    def _started(self) -> None:
+        """The header arrived: save the log (and this peer's seat keys), start the bots."""
+        header = self.session.header
+        assert header is not None
+        if self.recorder is None:
+            directory = self.directory if self.directory is not None else default_dir()
+            directory.mkdir(parents=True, exist_ok=True)
+            path = new_path(header.header, directory)
+            try:
+                self.recorder = RecorderLog.create(header, path)
+            except (LogError, OSError) as exc:
+                self._note(f"Cannot save the game: {exc}")
+                return
+            self.session.persistence = self.recorder
+            self.path = path
+            self._note(f"The game started; saving it to {path}")
+        # The lobby adds the seats right after the header: look once it has.
+        asyncio.get_running_loop().call_soon(self._seats_known)
+
+    def _seats_known(self) -> None:
+        session, header = self.session, self.session.header
+        if header is None or self.path is None:
+            return
+        if session.seats and self.kind != "spectator":
+            try:
+                _write_keys(keys_path(self.path), header.game, session.identity, session.seats)
+            except OSError as exc:
+                self._note(f"Cannot save the seat keys (the game cannot be resumed here): {exc}")
+        if self._bot_for_seating is not None:
+            for seat in session.seats:
+                self.bot_names[seat] = self._bot_for_seating
+        if self.peer is not None:
+            for seat in session.seats:
+                name = self.bot_names.get(seat)
+                if name is not None and seat not in self.peer.bots:
+                    self.peer.set_bot(seat, make_bot(name, bot_seed(header.header.digest, seat)))
+
+    # ------------------------------------------------------------------ discovery
+
+    def _ad(self) -> object | None:
+        from carcnet.net.discovery import GameAd
+
+        peer = self.peer
+        if peer is None or not peer.listen or self.kind == "spectator":
+            return None
+        session = self.session
+        lobby = self.lobby
+        if session.header is not None:
+            seats = session.header.header.seats
+            taken = total = len(seats)
+            name = self.game_name or (lobby.name if lobby else " & ".join(s.name for s in seats)[:32])
+        elif lobby is not None:
+            total = len(lobby.table)
+            taken = sum(s is not None for s in lobby.table)
+            name = lobby.name
+        else:
+            return None
+        phase = {"lobby": "lobby", "playing": "playing", "finished": "finished"}.get(self.status)
+        if phase is None:
+            return None
+        role = "host" if self.table is not None and session.header is None else "player"
+        return GameAd(
+            game=session.game_id,
+            name=name,
+            phase=phase,  # type: ignore[arg-type]
+            seats_taken=taken,
+            seats_total=total,
+            peer=session.name,
+            role=role,  # type: ignore[arg-type]
+            key=session.identity.public,
+            port=peer.port,
+        )
+
+    async def _discover(self) -> None:
+        from carcnet.net.discovery import Advertiser, Browser, DiscoveryError, GameFound, GameUpdated
+
+        dirty = self._ad_dirty
+        assert dirty is not None
+        try:
+            async with Browser(interfaces=self.interfaces) as browser, Advertiser(interfaces=self.interfaces) as adv:
+                advertised: object | None = None
+                dirty.set()
+                while not self._closing:
+                    if dirty.is_set():
+                        dirty.clear()
+                        ad = self._ad()
+                        if ad != advertised:
+                            if ad is not None and advertised is None:
+                                await adv.start(ad)  # type: ignore[arg-type]
+                            elif ad is not None:
+                                await adv.update(ad)  # type: ignore[arg-type]
+                            advertised = ad
+                    try:
+                        async with asyncio.timeout(0.25):
+                            event = await browser.next_event(timeout=0.25)
+                    except TimeoutError:
+                        continue
+                    if event is None:
+                        return
+                    if isinstance(event, GameFound | GameUpdated):
+                        self._found(event.ad)
+        except DiscoveryError as exc:
+            self._note(f"mDNS is not available ({exc}); connect with host:port")
+
+    def _found(self, ad: object) -> None:
+        from carcnet.net.discovery import GameAd
+
+        assert isinstance(ad, GameAd)
+        session = self.session
+        if ad.game != session.game_id or ad.key == session.identity.public or not ad.addresses:
+            return
+        address = next((a for a in ad.addresses if "%" not in a and ":" not in a), ad.addresses[0])
+        try:
+            info = PeerInfo(ad.key, ad.peer, address.split("%")[0], ad.port)
+        except Exception:
+            return
+        if self.kind == "spectator":
+            if self.peer is not None and not session.open_links():
+                self.peer.dial(info.addr, info.port)
+            return
+        session.add_known(info)
+
+    async def _tick(self) -> None:
+        table = self.table
+        assert table is not None
+        while not self._closing and table.started is None:
+            await asyncio.sleep(1.0)  # a clock for the lobby's commit–reveal timeout, not a synchronisation
+            table.tick(self.session.clock())
+
+
+def plan_from_text(text: str, *, me: str, bot: str = "greedy") -> list[SeatPlan]:
+    """A table plan from the command line's ``--seats``: comma-separated ``me``, ``open`` or a bot
+    name (``greedy``, ``random``), e.g. ``me,open,open,greedy``. Names and colours are handed out in
+    order; bots are called after their kind and seat.
+
+    Raises:
+        ValueError: An unknown item, more than one ``me``, or not 2 to 6 seats.
+    """
+    from carcnet.bots import BOTS
+    from carcnet.log import COLOURS
+
+    items = [t.strip().lower() for t in text.split(",") if t.strip()]
+    if not 2 <= len(items) <= 6:
+        raise ValueError(f"a table has 2 to 6 seats; --seats gave {len(items)}")
+    if items.count("me") > 1:
+        raise ValueError("only one seat can be 'me'")
+    plan: list[SeatPlan] = []
+    for i, item in enumerate(items):
+        colour = COLOURS[i]
+        if item == "me":
+            plan.append(SeatPlan("host", me, colour))
+        elif item == "open":
+            plan.append(SeatPlan("open"))
+        elif item in BOTS:
+            plan.append(SeatPlan("bot", f"{item.capitalize()} {i + 1}", colour, item))
+        else:
+            raise ValueError(f"seat {i + 1}: {item!r} is not me, open or a bot ({', '.join(BOTS)})")
+    return plan
+
+
+def describe_table(lobby: Lobby | None, *, header: WireHeader | None = None) -> list[str]:
+    """One line per seat for people: ``1. Ann (red, person)`` or ``2. (open)``."""
+    if header is not None:
+        return [
+            f"{i + 1}. {s.name} ({s.colour}, {s.bot + ' bot' if s.bot else 'person'})"
+            for i, s in enumerate(header.header.seats)
+        ]
+    if lobby is None:
+        return []
+    out = []
+    for i, s in enumerate(lobby.table):
+        if s is None:
+            out.append(f"{i + 1}. (open)")
+        else:
+            out.append(f"{i + 1}. {s.seat.name} ({s.seat.colour}, {s.seat.bot + ' bot' if s.seat.bot else 'person'})")
+    return out

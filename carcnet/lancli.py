@@ -1,0 +1,398 @@
+"""Provides the network commands of ``carcnet``: ``lan``, ``host``, ``join``, ``spectate``, ``bot`` and
+``resume`` (registered by :func:`add_commands`; ``carcnet/cli.py`` is the composition root).
+
+``host``, ``join``, ``spectate`` and ``resume`` open the Textual interface on the matching screen, or
+run without it with ``--headless`` (lines of progress on stdout, for scripts and tests). ``bot`` is
+always headless: a peer that sits a bot at a table. ``lan`` lists the games found on the network.
+
+Exit status: 0 the game ended (or was left) normally; 1 refused (no seat, a bad log, a stopped game);
+2 usage (bad arguments, no game found).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+
+
+def _fail(message: str, status: int = EXIT_USAGE) -> int:
+    print(f"carcnet: {message}", file=sys.stderr)
+    return status
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+# ---------------------------------------------------------------------- finding a game
+
+
+async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, Any]:
+    """Every game advertised within *seconds*: instance → GameAd."""
+    from carcnet.net.discovery import Browser, GameFound, GameLost, GameUpdated
+
+    found: dict[str, Any] = {}
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    async with Browser(interfaces=interfaces) as browser:
+        while (left := deadline - loop.time()) > 0:
+            try:
+                event = await browser.next_event(timeout=left)
+            except TimeoutError:
+                break
+            if event is None:
+                break
+            if isinstance(event, GameFound | GameUpdated):
+                found[event.instance] = event.ad
+            elif isinstance(event, GameLost):
+                found.pop(event.instance, None)
+    return found
+
+
+async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple[str, int]]]:
+    """The game id and addresses to dial for ``join``/``spectate``/``bot``: from ``--game`` and a typed
+    HOST:PORT, or the first matching game mDNS finds within ``--wait`` seconds (a lobby for players,
+    any phase for spectators). Raises LookupError with what to do."""
+    from carcnet.net.discovery import GameAd, parse_host_port
+
+    dial: list[tuple[str, int]] = []
+    target = None
+    if args.address:
+        try:
+            target = parse_host_port(args.address)
+        except ValueError as exc:
+            raise LookupError(str(exc)) from None
+        dial.append((target.host, target.port))
+    if args.game and target is not None:
+        return args.game, dial
+    if args.no_mdns:
+        raise LookupError("without mDNS (--no-mdns) give the peer and the game: carcnet join HOST:PORT --game ID")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + args.wait
+    from carcnet.net.discovery import Browser, GameFound, GameUpdated
+
+    _say(f"Looking for {'a table' if want == 'lobby' else 'a game'} on the network (mDNS, up to {args.wait:g} s)…")
+    async with Browser(interfaces=args.interface) as browser:
+        while (left := deadline - loop.time()) > 0:
+            try:
+                event = await browser.next_event(timeout=left)
+            except TimeoutError:
+                break
+            if event is None:
+                break
+            if not isinstance(event, GameFound | GameUpdated):
+                continue
+            ad: GameAd = event.ad
+            if not ad.compatible or (args.game and ad.game != args.game):
+                continue
+            if target is not None and ad.port != target.port:
+                continue
+            if want == "lobby" and not ad.joinable:
+                continue
+            addresses = [(a.split("%")[0], ad.port) for a in ad.addresses if ":" not in a] or dial
+            _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
+            return ad.game, dial or addresses[:1]
+    if target is not None:
+        raise LookupError(
+            f"no game found at {args.address} by mDNS; multicast may be blocked: give the game id too "
+            "(--game ID, shown on the host's screen)"
+        )
+    raise LookupError(
+        "no game found on the network; is multicast blocked? Ask the host for its address and game id: "
+        "carcnet join HOST:PORT --game ID"
+    )
+
+
+# ---------------------------------------------------------------------- lan
+
+
+def _lan(args: argparse.Namespace) -> int:
+    from carcnet.net.discovery import DiscoveryError
+
+    try:
+        found = asyncio.run(_browse(args.wait, args.interface))
+    except DiscoveryError as exc:
+        return _fail(f"mDNS is not available here: {exc}", EXIT_REFUSED)
+    ads = sorted(found.values(), key=lambda ad: (ad.name, ad.game, ad.peer))
+    if args.json:
+        print(json.dumps([
+            {"game": ad.game, "name": ad.name, "phase": ad.phase, "seats": [ad.seats_taken, ad.seats_total],
+             "peer": ad.peer, "role": ad.role, "addresses": list(ad.addresses), "port": ad.port,
+             "proto": ad.proto, "rules": ad.rules, "compatible": ad.compatible}
+            for ad in ads
+        ], indent=1))
+        return EXIT_OK
+    if not ads:
+        _say(f"No games found in {args.wait:g} s. (Multicast blocked? Join by address: carcnet join HOST:PORT --game ID)")
+        return EXIT_OK
+    _say(f"{'game':<32}  {'phase':<8} {'seats':<5}  {'peer':<16} address")
+    for ad in ads:
+        addr = f"{ad.addresses[0] if ad.addresses else '?'}:{ad.port}"
+        note = "" if ad.compatible else f"  (protocol {ad.proto}, rules {ad.rules}: not this version's)"
+        _say(f"{ad.name:<32}  {ad.phase:<8} {ad.seats_taken}/{ad.seats_total}    {ad.peer:<16} {addr}  {ad.game}{note}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------- headless running
+
+
+async def _run_headless(game: Any, args: argparse.Namespace) -> int:
+    """Runs *game* until it is over (or stopped), printing progress; then lingers so that peers and
+    spectators get the last entries, and says bye."""
+    from carcnet.lan import describe_table
+
+    last_lobby: list[str] = []
+    seen_notes = 0
+    last_reported = -1
+
+    def show(change: str) -> None:
+        nonlocal last_lobby, seen_notes, last_reported
+        for note in game.notes[seen_notes:]:
+            _say(note)
+        seen_notes = len(game.notes)
+        if game.header is None:
+            lines = describe_table(game.lobby)
+            if lines != last_lobby:
+                last_lobby = lines
+                locked = game.lobby is not None and game.lobby.locked
+                _say("Table" + (" (full: agreeing on the seed)" if locked else "") + ": " + "; ".join(lines))
+        elif game.session.have // 20 != last_reported // 20 or game.session.over:
+            if game.session.have != last_reported:
+                last_reported = game.session.have
+                g = game.game
+                _say(f"move {game.session.have}: {g.tiles_left} tiles left, scores {list(g.scores)}")
+
+    game.add_listener(show)
+    async with game:
+        _say(f"game id {game.game_id}")
+        if game.peer is not None and game.peer.listen:
+            _say(f"listening on port {game.peer.port}")
+        show("start")
+        try:
+            await game.wait_until(lambda: game.status in ("finished", "stopped"), args.timeout)
+        except TimeoutError:
+            return _fail(f"the game did not end within {args.timeout:g} s (status {game.status})", EXIT_REFUSED)
+        # Peers that lack the last entries get them before we leave (bounded by --linger).
+        try:
+            await game.wait_until(
+                lambda: all(link.peer_have >= game.session.have for link in game.session.open_links()
+                            if link.role != "spectator"),
+                args.linger,
+            )
+        except TimeoutError:
+            pass
+        show("end")
+        if game.status == "stopped":
+            return _fail(f"the game stopped: {game.session.desync}", EXIT_REFUSED)
+        from carcnet.report import final_lines
+
+        names = [s.name for s in game.header.header.seats]
+        _say("Final scores:")
+        for line in final_lines(game.game, names):
+            _say(line)
+        _say(f"digest {game.session.digest.hex()}")
+        if game.path is not None:
+            _say(f"saved to {game.path}")
+    return EXIT_OK
+
+
+def _common(args: argparse.Namespace) -> dict[str, Any]:
+    directory = Path(args.data_dir) / "games" if args.data_dir else None
+    listen = (args.listen, args.port)
+    return {"directory": directory, "listen": listen, "discovery": not args.no_mdns, "interfaces": args.interface}
+
+
+def _tui(args: argparse.Namespace, start: tuple[str, dict[str, Any]]) -> int:
+    from carcnet.tui.app import CarcnetApp
+
+    try:
+        app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, start=start)  # type: ignore[call-arg]
+    except TypeError:
+        return _fail("this interface cannot open network games yet; use --headless", EXIT_USAGE)
+    app.run()
+    return EXIT_OK
+
+
+def _host(args: argparse.Namespace) -> int:
+    from carcnet.cli import _rules
+    from carcnet.lan import LanGame, plan_from_text
+
+    seats = args.seats or ("greedy,open" if args.headless else "me,open")
+    try:
+        plan = plan_from_text(seats, me=args.name)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if args.headless and any(p.kind == "host" for p in plan):
+        return _fail("--headless has nobody at the keyboard: seat bots and open seats only (e.g. --seats greedy,open,open)")
+    if not args.headless:
+        return _tui(args, ("host", {"name": args.name, "game_name": args.game_name, "plan": plan, "rules": _rules(args)}))
+    try:
+        game = LanGame.host(name=args.name, game_name=args.game_name, rules=_rules(args), plan=plan, **_common(args))
+    except ValueError as exc:
+        return _fail(str(exc))
+    return asyncio.run(_run_headless(game, args))
+
+
+def _join_like(args: argparse.Namespace, *, kind: str) -> int:
+    from carcnet.lan import LanGame
+
+    if kind != "bot" and not args.headless:
+        return _tui(args, (kind, {"address": args.address, "game": args.game, "name": args.name}))
+
+    async def run() -> int:
+        try:
+            game_id, dial = await _find(args, want="lobby" if kind != "spectate" else "any")
+        except LookupError as exc:
+            return _fail(str(exc))
+        common = _common(args)
+        if kind == "spectate":
+            common.pop("listen")
+            game = LanGame.spectate(game_id, name=args.name, dial=dial, **common)
+        else:
+            game = LanGame.join(game_id, name=args.name, bot=args.bot, colour=args.colour, dial=dial, **common)
+        return await _run_headless(game, args)
+
+    if kind == "join":
+        return _fail("a person joins with the interface (carcnet join without --headless); a bot with carcnet bot --join")
+    return asyncio.run(run())
+
+
+def _resume(args: argparse.Namespace) -> int:
+    from carcnet.lan import LanError, LanGame
+    from carcnet.log import LogError, load
+
+    path = Path(args.file)
+    try:
+        signed = load(path).header.signed
+    except (LogError, OSError) as exc:
+        return _fail(f"{path}: {exc}", EXIT_REFUSED)
+    if not args.headless:
+        return _tui(args, ("resume", {"path": path}))
+    if not signed:
+        return _fail(f"{path.name} is a local game: resume it with carcnet play (the Resume entry)")
+    dial: list[tuple[str, int]] = []
+    if args.address:
+        from carcnet.net.discovery import parse_host_port
+
+        try:
+            hp = parse_host_port(args.address)
+        except ValueError as exc:
+            return _fail(str(exc))
+        dial.append((hp.host, hp.port))
+    common = _common(args)
+    common.pop("directory")
+    try:
+        game = LanGame.resume(path, dial=dial, **common)
+    except (LogError, LanError, ValueError) as exc:
+        return _fail(str(exc), EXIT_REFUSED)
+    if game.human_seats:
+        game.recorder.close()  # type: ignore[union-attr]
+        return _fail("a person plays a seat of this game here: resume it in the interface (without --headless)")
+    return asyncio.run(_run_headless(game, args))
+
+
+# ---------------------------------------------------------------------- the parser
+
+
+def _net_options(p: argparse.ArgumentParser, *, listen: bool = True) -> None:
+    p.add_argument("--name", default=None, help="your name at the table (default: your user name)")
+    p.add_argument("--data-dir", help="folder of saved games (default: the user data folder)")
+    p.add_argument("--no-mdns", action="store_true", help="neither advertise nor browse (connect by address)")
+    p.add_argument("--interface", action="append", metavar="IP",
+                   help="an IP address of this machine to use for mDNS (repeatable; default: all)")
+    if listen:
+        p.add_argument("--listen", default="0.0.0.0", metavar="ADDR", help="address to accept peers on (default all)")
+        p.add_argument("--port", type=int, default=0, help="TCP port to accept peers on (default: any free port)")
+    else:
+        p.set_defaults(listen="0.0.0.0", port=0)
+    p.add_argument("--timeout", type=float, default=3600.0, help="headless: give up after this many seconds")
+    p.add_argument("--linger", type=float, default=2.0,
+                   help="headless: seconds to stay after the end so that peers get the last moves (default 2)")
+
+
+def _find_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("address", nargs="?", metavar="HOST:PORT", help="a peer of the game (default: find one by mDNS)")
+    p.add_argument("--game", help="the game id (needed with HOST:PORT where multicast is blocked)")
+    p.add_argument("--wait", type=float, default=10.0, help="seconds to look for games by mDNS (default 10)")
+
+
+def add_commands(sub: Any, add_rule_options: Any) -> None:
+    """Adds the network subcommands to ``carcnet``'s subparsers *sub*."""
+    import getpass
+
+    try:
+        user = getpass.getuser()[:32] or "player"
+    except Exception:  # no user name in this environment
+        user = "player"
+
+    lan = sub.add_parser("lan", help="list the games on the network (mDNS)")
+    lan.add_argument("--wait", type=float, default=3.0, help="seconds to listen (default 3)")
+    lan.add_argument("--json", action="store_true", help="print the games as JSON")
+    lan.add_argument("--interface", action="append", metavar="IP", help="an IP address of this machine to use")
+    lan.set_defaults(run=_lan)
+
+    host = sub.add_parser(
+        "host", help="open a table on the network",
+        description="Opens a table others on the network can join. --seats lists the seats: me (you), "
+        "open (a player on the network), or a bot (greedy, random); e.g. me,open,open,greedy.",
+    )
+    _net_options(host)
+    host.add_argument("--seats", help="comma-separated seats: me, open, greedy, random (default me,open)")
+    host.add_argument("--game-name", default=None, help="the game's name on the network (default: NAME's game)")
+    host.add_argument("--headless", action="store_true", help="no interface: bots and open seats only")
+    add_rule_options(host)
+    host.set_defaults(run=_host)
+
+    join = sub.add_parser("join", help="sit down at a table on the network")
+    _find_options(join)
+    _net_options(join)
+    join.add_argument("--colour", help="the colour you would like")
+    join.add_argument("--headless", action="store_true", help=argparse.SUPPRESS)
+    join.set_defaults(run=lambda a: _join_like(a, kind="join"), bot=None)
+
+    spec = sub.add_parser("spectate", help="watch a game on the network")
+    _find_options(spec)
+    _net_options(spec, listen=False)
+    spec.add_argument("--headless", action="store_true", help="no interface: print progress and the final scores")
+    spec.set_defaults(run=lambda a: _join_like(a, kind="spectate"))
+
+    bot = sub.add_parser(
+        "bot", help="seat a bot at a table on the network (headless)",
+        description="A headless peer that claims a seat at a table and plays it with a bot.",
+    )
+    bot.add_argument("--join", action="store_true", required=True, help="join a table (the only thing a bot does)")
+    _find_options(bot)
+    _net_options(bot)
+    bot.add_argument("--bot", default="greedy", help="greedy or random (default greedy)")
+    bot.add_argument("--colour", help="the colour it would like")
+    bot.set_defaults(run=lambda a: _join_like(a, kind="bot"), headless=True)
+
+    res = sub.add_parser("resume", help="re-open a saved network game on the network")
+    res.add_argument("file", help="a .carclog of a network game")
+    res.add_argument("address", nargs="?", metavar="HOST:PORT", help="a peer of the game to connect to")
+    _net_options(res)
+    res.add_argument("--headless", action="store_true", help="no interface: bots' seats only")
+    res.set_defaults(run=_resume)
+
+    for p in (host, join, spec, bot, res):
+        p.set_defaults(default_name=user)
+
+
+def fill_defaults(args: argparse.Namespace) -> None:
+    """Names: ``--name`` or the user name; a bot is called after its kind; a game after its host."""
+    if getattr(args, "name", "absent") is None:
+        if args.command == "bot":
+            args.name = f"{args.bot.capitalize()} bot"
+        else:
+            args.name = args.default_name
+    if getattr(args, "game_name", "absent") is None:
+        args.game_name = f"{args.name}'s game"[:32]
+    if getattr(args, "command", None) in ("host", "join", "spectate", "bot", "resume"):
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")

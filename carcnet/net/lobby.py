@@ -1,0 +1,565 @@
+"""Provides the lobby of a LAN game, without I/O (``protocol/wire.md`` §4.6, §5.3): the host's
+:class:`HostTable`, a player's :class:`Seating` and a spectator's :class:`Watching`.
+
+A lobby plugs into a :class:`~carcnet.net.sync.SyncSession` that has no header yet
+(``SyncSession(lobby=…)``): the session hands it the lobby messages (``lobby``, ``claim``, ``commit``,
+``reveal``, ``start``), tells it when a connection opens or closes and when an ``error`` arrives, and
+declares its role in handshakes (``host`` for the table's holder). Once the game starts the lobby
+gives the session its header and seats (:meth:`SyncSession.begin`) and has nothing more to do.
+
+The exchange (wire.md §5.3): players ``claim`` seats; the host answers with the new ``lobby`` to
+everyone; when every seat is taken the host locks the table, and every seat commits to a fresh
+nonce (``commit``, signed by the seat key), the host relaying each commitment to every seated player;
+once every seat has committed each reveals its nonce (``reveal``), relayed the same way; with every
+nonce in, the host builds the header (seed from the nonces, seat keys, commitments, nonces) and sends
+``start``. Each player checks that its seat, key and commitment are in it before it plays.
+
+Randomness (the nonces, the bots' keys) comes from the *random* function given (``os.urandom`` by
+default) so that tests can fix it; clocks likewise (*now* arguments).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from carcnet.engine import Rules
+from carcnet.log import COLOURS, LogFormatError, LogHeader, Seat
+
+from .framing import ProtocolError
+from .messages import Claim, Commit, Error, Lobby, LobbySeat, Message, Reveal, Role, Start, WireHeader
+from .protocol import SeedRound
+from .signing import NONCE_SIZE, SeatKey, commitment, sign_commit
+
+if TYPE_CHECKING:
+    from .sync import Link, SyncSession
+
+__all__ = ["COMMIT_TIMEOUT", "HostTable", "LobbyRole", "SeatPlan", "Seating", "Watching"]
+
+log = logging.getLogger("carcnet.net")
+
+#: Seconds a host waits for the commitments and reveals of a locked table before it abandons the
+#: round (wire.md §5.3).
+COMMIT_TIMEOUT = 60.0
+
+
+class LobbyRole:
+    """What a session without a header asks of its lobby. The default does nothing."""
+
+    #: The role this peer declares in its handshakes while the lobby lasts (wire.md §3.2).
+    wire_role: Role = "player"
+
+    def attach(self, session: SyncSession) -> None:
+        self.session = session
+
+    def admit(self, role: Role, key: bytes) -> tuple[str, str] | None:
+        """Whether a peer with *role* and identity *key* may connect now: ``None``, or the reject's
+        code and text."""
+        return None
+
+    def on_open(self, link: Link) -> None:
+        """A connection's handshake is done."""
+
+    def on_close(self, link: Link) -> None:
+        """A connection ended."""
+
+    def on_message(self, link: Link, message: Message) -> None:
+        """A ``lobby``, ``claim``, ``commit``, ``reveal`` or ``start`` arrived (the connection has
+        checked that the peer's role may send it)."""
+        self.session.refuse(link, "unexpected-message", f"{type(message).__name__.lower()}: no lobby here")
+
+    def on_error(self, link: Link, error: Error) -> None:
+        """An ``error`` that leaves the connection open arrived."""
+
+
+def _table_text(table: Sequence[LobbySeat | None]) -> str:
+    return ", ".join(f"{i}:{s.seat.name}" if s else f"{i}:open" for i, s in enumerate(table))
+
+
+# ---------------------------------------------------------------------- the host
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlan:
+    """One seat of a table the host opens.
+
+    Attributes:
+        kind: ``"open"`` (a player on the network claims it), ``"host"`` (the host's person plays it)
+            or ``"bot"`` (a bot the host runs).
+        name: The seat's name for ``host`` and ``bot`` seats (ignored for open seats).
+        colour: The seat's colour for ``host`` and ``bot`` seats, one of ``COLOURS``.
+        bot: Which bot plays a ``bot`` seat (``carcnet.bots`` name, e.g. ``"greedy"``).
+    """
+
+    kind: Literal["open", "host", "bot"]
+    name: str = ""
+    colour: str = ""
+    bot: str | None = None
+
+
+class HostTable(LobbyRole):
+    """The table of the peer that opened the game (wire.md §4.6, §5.3).
+
+    Args:
+        name: The game's name (1 to 32 characters; the ``lobby`` name and mDNS ``gname``).
+        options: The rule options.
+        plan: One :class:`SeatPlan` per seat, 2 to 6. A ``host`` seat is played with the session's
+            identity key; each ``bot`` seat gets a fresh key.
+        random: ``random(n)`` gives *n* random bytes (nonces, bot keys); ``os.urandom`` by default.
+        created: The header's creation time in seconds since 1970 (``None``: when the game starts).
+
+    Attributes:
+        table: Seat → who sits there (``None``: open).
+        owners: Seat → the connection of the player that claimed it (not the host's own seats).
+        own: Seat → the key the host plays it with (its person's seat and its bots).
+        bots: Seat → the bot name, for the bot seats the host runs.
+        locked: Whether the table is locked for commit–reveal.
+        started: The header once the game has started.
+
+    Raises:
+        ValueError: A plan of the wrong size, repeated colours, or a bad name.
+    """
+
+    wire_role: Role = "host"
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        options: Rules,
+        plan: Sequence[SeatPlan],
+        random: Callable[[int], bytes] = os.urandom,
+        created: int | None = None,
+    ) -> None:
+        if not 2 <= len(plan) <= 6:
+            raise ValueError(f"a table has 2 to 6 seats, not {len(plan)}")
+        self.name = name
+        self.options = options
+        self.random = random
+        self.created = created
+        self.plan = tuple(plan)
+        self.table: list[LobbySeat | None] = [None] * len(plan)
+        self.owners: dict[int, Link] = {}
+        self.own: dict[int, SeatKey] = {}
+        self.bots: dict[int, str] = {}
+        self.locked = False
+        self.started: WireHeader | None = None
+        self.round: SeedRound | None = None
+        self.locked_at: float | None = None
+        self._nonces: dict[int, bytes] = {}
+        Lobby(name=name, options=options, table=tuple(self.table))  # checks the name and options
+
+    def attach(self, session: SyncSession) -> None:
+        super().attach(session)
+        colours = [p.colour for p in self.plan if p.kind != "open"]
+        if len(set(colours)) != len(colours):
+            raise ValueError(f"two seats have the same colour: {', '.join(colours)}")
+        for seat, p in enumerate(self.plan):
+            if p.kind == "open":
+                continue
+            try:
+                kind = "bot" if p.kind == "bot" else "human"
+                sat = Seat(p.name, p.colour, kind, p.bot if p.kind == "bot" else None)
+            except LogFormatError as exc:
+                raise ValueError(f"seat {seat}: {exc}") from None
+            key = session.identity if p.kind == "host" else SeatKey.from_seed(self.random(32))
+            self.own[seat] = key
+            if p.kind == "bot":
+                self.bots[seat] = p.bot or "greedy"
+            self.table[seat] = LobbySeat(sat, key.public)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def lobby(self) -> Lobby:
+        """The table as the ``lobby`` message carries it."""
+        return Lobby(name=self.name, options=self.options, table=tuple(self.table), locked=self.locked)
+
+    @property
+    def seats_taken(self) -> int:
+        return sum(s is not None for s in self.table)
+
+    @property
+    def full(self) -> bool:
+        return all(s is not None for s in self.table)
+
+    # ------------------------------------------------------------------ the session's calls
+
+    def admit(self, role: Role, key: bytes) -> tuple[str, str] | None:
+        if role != "player" or self.started is not None:
+            return None
+        if any(s is not None and s.key == key for s in self.table):
+            return None  # a seated player connecting again
+        if self.locked or self.full:
+            return ("no-seat", "the table is full; come back as a spectator")
+        return None
+
+    def on_open(self, link: Link) -> None:
+        if link.role in ("player", "spectator"):
+            link.send(self.lobby)
+
+    def on_close(self, link: Link) -> None:
+        for seat, owner in list(self.owners.items()):
+            if owner is link:
+                self._free(seat, f"{link.name} left")
+
+    def on_message(self, link: Link, message: Message) -> None:
+        session = self.session
+        try:
+            if isinstance(message, Claim):
+                self._claim(link, message)
+            elif isinstance(message, Commit):
+                self._commit(link, message)
+            elif isinstance(message, Reveal):
+                self._reveal(link, message)
+            else:
+                session.refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to the host")
+        except ProtocolError as exc:
+            session.refuse(link, exc.code, exc.message, exc.seq)
+
+    def tick(self, now: float) -> None:
+        """Abandons a round that waited more than :data:`COMMIT_TIMEOUT` seconds (time from *now*,
+        the clock :meth:`lock` was given): the seats that did not commit or reveal are freed."""
+        if self.round is None or self.locked_at is None or now - self.locked_at < COMMIT_TIMEOUT:
+            return
+        late = [seat for seat in self.owners if not self._has_done(seat)]
+        log.warning("%s: commit–reveal timed out; freeing seats %s", self.session.name, late)
+        for seat in late:
+            self._free(seat, "no commitment or reveal in time", broadcast=False)
+        self._unlock()
+
+    # ------------------------------------------------------------------ claims
+
+    def _claim(self, link: Link, claim: Claim) -> None:
+        if self.locked or self.started is not None:
+            raise ProtocolError("lobby-locked", "the table is locked" if self.locked else "the game has started")
+        seat = claim.seat
+        if seat >= len(self.table):
+            raise ProtocolError("seat-taken", f"the table has {len(self.table)} seats; there is no seat {seat}")
+        mine = [s for s, owner in self.owners.items() if owner is link]
+        for other, held in enumerate(self.table):
+            if held is None or other in mine:
+                continue
+            if other == seat:
+                raise ProtocolError("seat-taken", f"seat {seat} is taken by {held.seat.name}")
+            if held.seat.colour == claim.colour:
+                raise ProtocolError("seat-taken", f"{claim.colour} is taken by {held.seat.name}")
+            if held.key == claim.key:
+                raise ProtocolError("seat-taken", "that key holds another seat")
+        try:
+            kind = "bot" if claim.bot is not None else "human"
+            sat = Seat(claim.name, claim.colour, kind, claim.bot)
+        except LogFormatError as exc:
+            raise ProtocolError("bad-message", f"claim: {exc}") from None
+        for old in mine:
+            self.table[old] = None
+            del self.owners[old]
+        self.table[seat] = LobbySeat(sat, claim.key)
+        self.owners[seat] = link
+        log.info("%s: %s sits at seat %d (%s)", self.session.name, claim.name, seat, _table_text(self.table))
+        if self.full:
+            self.lock()
+        else:
+            self._broadcast()
+
+    def _free(self, seat: int, why: str, *, broadcast: bool = True) -> None:
+        if self.started is not None or seat not in self.owners:
+            return
+        del self.owners[seat]
+        self.table[seat] = None
+        log.info("%s: seat %d is open again (%s)", self.session.name, seat, why)
+        if self.locked:
+            self._unlock()
+        elif broadcast:
+            self._broadcast()
+
+    def _broadcast(self) -> None:
+        lobby = self.lobby
+        for link in self.session.open_links():
+            if link.role in ("player", "spectator"):
+                link.send(lobby)
+        self.session.lobby_changed()
+
+    # ------------------------------------------------------------------ commit–reveal
+
+    def lock(self, now: float | None = None) -> None:
+        """Locks the full table and opens the commit–reveal round: tells everyone, then commits for
+        the host's own seats (wire.md §5.3 steps 1–2)."""
+        assert self.full
+        self.locked = True
+        self.locked_at = now if now is not None else self.session.clock()
+        keys = [s.key for s in self.table if s is not None]
+        self.round = SeedRound(self.session.game_id, keys)
+        self._nonces = {}
+        self._broadcast()
+        for seat, key in self.own.items():
+            nonce = self.random(NONCE_SIZE)
+            self._nonces[seat] = nonce
+            digest = commitment(nonce)
+            commit = Commit(seat=seat, hash=digest, sig=sign_commit(key, self.session.game_id, seat, digest))
+            self.round.commit(commit)
+            self._to_seated(commit, None)
+        self._after_commit()
+
+    def _has_done(self, seat: int) -> bool:
+        r = self.round
+        if r is None:
+            return True
+        return r.has_revealed(seat) if r.committed else r.has_committed(seat)
+
+    def _unlock(self) -> None:
+        self.locked = False
+        self.round = None
+        self.locked_at = None
+        self._nonces = {}
+        self._broadcast()
+
+    def _to_seated(self, message: Message, source: Link | None) -> None:
+        for link in set(self.owners.values()):
+            if link is not source and link.is_open:
+                link.send(message)
+
+    def _commit(self, link: Link, commit: Commit) -> None:
+        if self.round is None:
+            raise ProtocolError("unexpected-message", "commit while the table is not locked")
+        if self.owners.get(commit.seat) is not link:
+            raise ProtocolError("unexpected-message", f"seat {commit.seat} is not this peer's")
+        if self.round.commit(commit):
+            self._to_seated(commit, link)
+            self._after_commit()
+
+    def _after_commit(self) -> None:
+        r = self.round
+        if r is None or not r.committed:
+            return
+        for seat, nonce in self._nonces.items():
+            reveal = Reveal(seat=seat, nonce=nonce)
+            if r.reveal(reveal):
+                self._to_seated(reveal, None)
+        self._after_reveal()
+
+    def _reveal(self, link: Link, reveal: Reveal) -> None:
+        if self.round is None:
+            raise ProtocolError("unexpected-message", "reveal while the table is not locked")
+        try:
+            new = self.round.reveal(reveal)
+        except ProtocolError as exc:
+            if exc.code == "bad-commit":  # wire.md §5.3: the round is void
+                self.session.refuse(link, exc.code, exc.message)
+                if self.round is not None:
+                    self._unlock()
+                return
+            raise
+        if new:
+            self._to_seated(reveal, link)
+            self._after_reveal()
+
+    def _after_reveal(self) -> None:
+        r = self.round
+        if r is None or not r.done:
+            return
+        seats = [s.seat for s in self.table if s is not None]
+        keys = [s.key for s in self.table if s is not None]
+        header = WireHeader.of(
+            LogHeader.new(
+                seats,
+                nonces=r.nonces,
+                commits=r.commits,
+                options=self.options,
+                game=self.session.game_id,
+                keys=keys,
+                created=self.created,
+            )
+        )
+        self.started = header
+        self.round = None
+        start = Start(header=header)
+        log.info("%s: the game starts (seed %d)", self.session.name, header.header.seed)
+        links = [link for link in self.session.open_links() if link.role in ("player", "spectator")]
+        for link in links:
+            link.send(start)
+        self.session.begin(header, self.own, told=links)
+
+
+# ---------------------------------------------------------------------- a player
+
+
+class Seating(LobbyRole):
+    """A player looking for a seat at a host's table, then taking part in the commit–reveal.
+
+    On every ``lobby`` it claims a seat if it has none (the wanted seat if open, else the first open
+    one; its colour if free, else the first free one); when the table locks it commits to a fresh
+    nonce; once every seat has committed it reveals; on ``start`` it checks that the header has its
+    seat, key and the commitments it saw, and begins playing.
+
+    Args:
+        name: The name to sit under.
+        key: The seat key (a human's is normally the session's identity key, wire.md §3.1).
+        colour: The colour wanted (``None``: any).
+        seat: The seat wanted (``None``: any).
+        bot: The bot that will play the seat (``None``: a person).
+        random: ``random(n)`` gives *n* random bytes (the nonce).
+
+    Attributes:
+        lobby: The host's last ``lobby`` (``None`` before the first).
+        seat: This player's seat in it, or ``None``.
+        problem: Why no seat could be had (``"the table is full"``…), for the interface.
+    """
+
+    wire_role: Role = "player"
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        key: SeatKey,
+        colour: str | None = None,
+        seat: int | None = None,
+        bot: str | None = None,
+        random: Callable[[int], bytes] = os.urandom,
+    ) -> None:
+        self.name = name
+        self.key = key
+        self.colour = colour
+        self.want_seat = seat
+        self.bot = bot
+        self.random = random
+        self.lobby: Lobby | None = None
+        self.host: Link | None = None
+        self.seat: int | None = None
+        self.problem: str | None = None
+        self.round: SeedRound | None = None
+        self._nonce: bytes | None = None
+        self._claimed = False
+        self._refused = 0
+
+    def on_message(self, link: Link, message: Message) -> None:
+        try:
+            if isinstance(message, Lobby):
+                self._lobby(link, message)
+            elif isinstance(message, Commit):
+                self._commit(link, message)
+            elif isinstance(message, Reveal):
+                self._reveal(link, message)
+            elif isinstance(message, Start):
+                self._start(link, message)
+            else:
+                self.session.refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to a player")
+        except ProtocolError as exc:
+            self.session.refuse(link, exc.code, exc.message, exc.seq)
+
+    def on_error(self, link: Link, error: Error) -> None:
+        if link is self.host and error.code in ("seat-taken", "lobby-locked"):
+            self._claimed = False
+            self._refused += 1
+            self.problem = error.message
+            self.session.lobby_changed()
+
+    def on_close(self, link: Link) -> None:
+        if link is self.host:
+            self.host = None
+            self.round = None
+            self._nonce = None
+            self.session.lobby_changed()
+
+    def _lobby(self, link: Link, lobby: Lobby) -> None:
+        self.host = link
+        was_locked = self.lobby is not None and self.lobby.locked
+        self.lobby = lobby
+        self._claimed = False
+        self.seat = next(
+            (i for i, s in enumerate(lobby.table) if s is not None and s.key == self.key.public), None
+        )
+        if was_locked and not lobby.locked:
+            self.round = None  # wire.md §4.6: every commitment made so far is void
+            self._nonce = None
+        if self.seat is None and not lobby.locked:
+            self._claim(link, lobby)
+        elif self.seat is None:
+            self.problem = "the table is full"
+        else:
+            self.problem = None
+        if lobby.locked and self.seat is not None and self.round is None:
+            keys = [s.key for s in lobby.table if s is not None]
+            self.round = SeedRound(self.session.game_id, keys)
+            self._nonce = self.random(NONCE_SIZE)
+            digest = commitment(self._nonce)
+            commit = Commit(
+                seat=self.seat, hash=digest, sig=sign_commit(self.key, self.session.game_id, self.seat, digest)
+            )
+            self.round.commit(commit)
+            link.send(commit)
+        self.session.lobby_changed()
+
+    def _claim(self, link: Link, lobby: Lobby) -> None:
+        open_seats = [i for i, s in enumerate(lobby.table) if s is None]
+        if not open_seats:
+            self.problem = "the table is full"
+            return
+        if self._refused > 2 * len(lobby.table):
+            self.problem = "the host keeps refusing our claims"
+            return
+        seat = self.want_seat if self.want_seat in open_seats else open_seats[0]
+        taken = {s.seat.colour for s in lobby.table if s is not None}
+        free = [c for c in COLOURS if c not in taken]
+        colour = self.colour if self.colour in free else free[0]
+        name = self.name
+        if any(s is not None and s.seat.name == name for s in lobby.table):
+            name = f"{name[:29]} {seat + 1}"  # two "Greedy bot"s would be hard to tell apart
+        link.send(Claim(seat=seat, name=name, colour=colour, key=self.key.public, bot=self.bot))
+        self._claimed = True
+
+    def _commit(self, link: Link, commit: Commit) -> None:
+        if self.round is None:
+            raise ProtocolError("unexpected-message", "commit before this player committed")
+        if self.round.commit(commit) and self.round.committed and self._nonce is not None:
+            assert self.seat is not None and self.host is not None
+            reveal = Reveal(seat=self.seat, nonce=self._nonce)
+            self.round.reveal(reveal)
+            self.host.send(reveal)
+
+    def _reveal(self, link: Link, reveal: Reveal) -> None:
+        if self.round is None:
+            raise ProtocolError("unexpected-message", "reveal before this player committed")
+        self.round.reveal(reveal)
+
+    def _start(self, link: Link, start: Start) -> None:
+        header = start.header
+        seats = {}
+        if self.seat is not None:
+            if self.seat >= len(header.keys) or header.keys[self.seat] != self.key.public:
+                raise ProtocolError("bad-header", f"the header does not give seat {self.seat} this player's key")
+            r = self.round
+            if r is None or not r.committed or header.commits != r.commits:
+                raise ProtocolError("bad-header", "the header's commitments are not the ones relayed")
+            seats[self.seat] = self.key
+        self.session.begin(header, seats, told=[link])
+
+
+class Watching(LobbyRole):
+    """A spectator in the lobby: it keeps the host's last ``lobby`` to show and takes the header
+    ``start`` brings.
+
+    Attributes:
+        lobby: The host's last ``lobby`` (``None`` before the first).
+    """
+
+    wire_role: Role = "spectator"
+
+    def __init__(self) -> None:
+        self.lobby: Lobby | None = None
+
+    def on_message(self, link: Link, message: Message) -> None:
+        if isinstance(message, Lobby):
+            self.lobby = message
+            self.session.lobby_changed()
+        elif isinstance(message, Start):
+            try:
+                self.session.begin(message.header, {}, told=[link])
+            except ProtocolError as exc:
+                self.session.refuse(link, exc.code, exc.message, exc.seq)
+        else:
+            self.session.refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to a spectator")

@@ -1,0 +1,79 @@
+"""The network commands as separate processes on loopback, without mDNS (a typed HOST:PORT and game
+id, as where multicast is blocked): ``carcnet host --headless``, ``carcnet bot --join``,
+``carcnet spectate --headless``; then ``carcnet resume`` refuses what it should."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from carcnet.log import load
+
+SECONDS = 90.0
+
+
+def _carcnet(*args: str) -> list[str]:
+    return [sys.executable, "-m", "carcnet", *args]
+
+
+async def _spawn(*args: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        *_carcnet(*args), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+
+
+async def _read_until(proc: asyncio.subprocess.Process, prefix: str, seen: list[str]) -> str:
+    assert proc.stdout is not None
+    while True:
+        line = (await proc.stdout.readline()).decode()
+        assert line, f"the process ended before {prefix!r}: {seen}"
+        seen.append(line.rstrip("\n"))
+        if line.startswith(prefix):
+            return line.rstrip("\n")
+
+
+@pytest.mark.asyncio
+async def test_host_bot_and_spectator_processes_by_address(tmp_path: Path) -> None:
+    common = ["--no-mdns", "--timeout", str(SECONDS)]
+    procs: list[asyncio.subprocess.Process] = []
+    try:
+        async with asyncio.timeout(SECONDS + 10):
+            host = await _spawn("host", "--headless", "--seats", "random,open", "--listen", "127.0.0.1",
+                                "--data-dir", str(tmp_path / "a"), *common)
+            procs.append(host)
+            seen: list[str] = []
+            game = (await _read_until(host, "game id ", seen)).removeprefix("game id ")
+            port = (await _read_until(host, "listening on port ", seen)).removeprefix("listening on port ")
+            address = f"127.0.0.1:{port}"
+            procs.append(await _spawn("spectate", address, "--game", game, "--headless",
+                                      "--data-dir", str(tmp_path / "s"), *common))
+            procs.append(await _spawn("bot", "--join", address, "--game", game, "--bot", "random",
+                                      "--listen", "127.0.0.1", "--data-dir", str(tmp_path / "b"), *common))
+            results = [await p.communicate() for p in procs]
+    finally:
+        for p in procs:
+            if p.returncode is None:
+                p.kill()
+                await p.wait()
+    outs = [seen_lines + out.decode().splitlines() if i == 0 else out.decode().splitlines()
+            for i, ((out, _err), seen_lines) in enumerate(zip(results, [seen, [], []], strict=True))]
+    assert [p.returncode for p in procs] == [0, 0, 0], [err.decode()[-2000:] for _out, err in results]
+    paths = [Path(next(line for line in out if line.startswith("saved to ")).removeprefix("saved to ")) for out in outs]
+    assert len({p.read_bytes() for p in paths}) == 1
+    loaded = load(paths[0])
+    assert loaded.header.game == game and loaded.game.tiles_left == 0
+    # The seat keys let each player resume; a saved game is refused by resume without its keys.
+    assert paths[0].with_suffix(".keys").exists() and not paths[1].with_suffix(".keys").exists()
+    refused = subprocess.run(_carcnet("resume", str(paths[1]), "--headless", "--no-mdns"),
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "no seat keys" in refused.stderr
+
+
+def test_join_without_mdns_or_address_says_what_to_do(tmp_path: Path) -> None:
+    done = subprocess.run(_carcnet("bot", "--join", "--no-mdns", "--wait", "0.2", "--data-dir", str(tmp_path)),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "HOST:PORT --game ID" in done.stderr

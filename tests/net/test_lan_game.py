@@ -1,0 +1,103 @@
+"""Whole LAN games through :class:`carcnet.lan.LanGame` on loopback: a host opens a table, bot players
+join by address, a spectator watches; commit–reveal, play to the end, logs on disk; resume."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from carcnet.engine import Rules
+from carcnet.lan import LanGame, keys_path, plan_from_text
+from carcnet.log import load
+
+from .lan import FAST, LIMIT
+
+pytestmark = pytest.mark.asyncio
+
+LOOP = ("127.0.0.1", 0)
+
+
+async def _all(games: list[LanGame], predicate, timeout: float = LIMIT * 3) -> None:
+    """Waits until *predicate(game)* holds for every game (each checked after its own changes)."""
+    await asyncio.gather(*(g.wait_until(lambda g=g: predicate(g), timeout) for g in games))
+
+
+async def _play_table(tmp_path: Path, rules: Rules, seats: str = "greedy,open,open") -> list[LanGame]:
+    host = LanGame.host(
+        name="Ann", game_name="Loopback", rules=rules, plan=plan_from_text(seats, me="Ann"),
+        directory=tmp_path / "host", listen=LOOP, discovery=False, timing=FAST,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        joiners = [
+            LanGame.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP, dial=[address],
+                         discovery=False, timing=FAST)
+            for n in ("Bob", "Cleo")
+        ]
+        watcher = LanGame.spectate(host.game_id, name="Eve", directory=tmp_path / "Eve", dial=[address],
+                                   discovery=False, timing=FAST)
+        games = [host, *joiners, watcher]
+        async with joiners[0], joiners[1], watcher:
+            await _all(games, lambda g: g.status == "finished")
+            await _all(games, lambda g: g.session.have == host.session.have)
+        return games
+
+
+async def test_a_table_fills_agrees_on_a_seed_and_plays_to_the_end(tmp_path: Path) -> None:
+    games = await _play_table(tmp_path, Rules())
+    host = games[0]
+    header = host.header
+    assert header is not None and header.nonces is not None and len(header.keys) == 3
+    assert [s.player for s in header.header.seats] == ["bot", "bot", "bot"]
+    paths = [g.path for g in games]
+    assert all(p is not None and p.exists() for p in paths)
+    data = {p.read_bytes() for p in paths}  # type: ignore[union-attr]
+    assert len(data) == 1, "every peer saved the same bytes"
+    loaded = load(paths[0])  # type: ignore[arg-type]
+    assert loaded.damage is None and len(loaded.entries) == host.session.have
+    assert loaded.game.digest == host.session.digest
+    # Players keep their seat keys beside the log (to resume); the spectator has none.
+    for g in games[:3]:
+        assert keys_path(g.path).exists()  # type: ignore[arg-type]
+    assert not keys_path(games[3].path).exists()  # type: ignore[arg-type]
+
+
+async def test_the_river_and_the_abbot_over_the_network(tmp_path: Path) -> None:
+    """Issue 6: the LAN game works with both expansions (options travel in the lobby and header)."""
+    rules = Rules(river=True, abbot=True, river_start="omit")
+    games = await _play_table(tmp_path, rules, "greedy,open,greedy")
+    header = games[0].header
+    assert header is not None and header.header.options == rules
+    game = games[-1].game  # the spectator's copy
+    assert game is not None and game.setup.rules == rules
+    assert {g.session.digest for g in games} == {games[0].session.digest}
+    first_tiles = [m.tile for m in game.moves if hasattr(m, "tile")][:11]
+    assert all(t.startswith("R") for t in first_tiles), first_tiles
+
+
+async def test_a_game_resumes_on_the_network_after_every_peer_stopped(tmp_path: Path) -> None:
+    host = LanGame.host(
+        name="Ann", game_name="Resume", rules=Rules(), plan=plan_from_text("greedy,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        bob = LanGame.join(host.game_id, name="Bob", bot="greedy", directory=tmp_path / "b", listen=LOOP,
+                           dial=[address], discovery=False, timing=FAST)
+        async with bob:
+            await _all([host, bob], lambda g: g.session.have >= 20)
+    cut = [host.session.have, bob.session.have]
+    assert host.path is not None and bob.path is not None
+    # Both stopped mid-game; both come back from their files, Bob dialing Ann's new port.
+    again = LanGame.resume(host.path, listen=LOOP, discovery=False, timing=FAST)
+    async with again:
+        assert again.session.have == cut[0] and again.my_seats == [0]
+        address = ("127.0.0.1", again.peer.port)  # type: ignore[union-attr]
+        bob2 = LanGame.resume(bob.path, listen=LOOP, dial=[address], discovery=False, timing=FAST)
+        async with bob2:
+            await _all([again, bob2], lambda g: g.status == "finished")
+            await _all([again, bob2], lambda g: g.session.have == again.session.have)
+    assert again.path.read_bytes() == bob2.path.read_bytes()  # type: ignore[union-attr]
+    assert load(again.path).game.digest == again.session.digest  # type: ignore[arg-type]

@@ -1,0 +1,266 @@
+"""The lobby without sockets (wire.md §4.6, §5.3): sessions joined by in-memory wires, a host's table,
+players claiming seats, commit–reveal, start; and what goes wrong on the way."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+
+import pytest
+
+from carcnet.engine import Rules
+from carcnet.log import LogHeader, Seat
+from carcnet.net import Claim, Commit, Lobby, LobbySeat, Reveal, Start, WireHeader, derive_seed
+from carcnet.net.lobby import COMMIT_TIMEOUT, HostTable, LobbyRole, SeatPlan, Seating, Watching
+from carcnet.net.signing import commitment, sign_commit
+from carcnet.net.sync import SyncSession
+
+from .lan import GAME, MemoryWire, identity
+
+
+def counter_random(label: str):
+    """Deterministic random bytes for a test: SHA-256 of *label* and a counter."""
+    counter = itertools.count()
+
+    def random(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(f"{label} {next(counter)}".encode()).digest()
+        return out[:n]
+
+    return random
+
+
+def pump(*wires: MemoryWire, rounds: int = 200) -> None:
+    """Carries bytes on every wire until all are quiet."""
+    for _ in range(rounds):
+        moved = False
+        for wire in wires:
+            for src, dst in ((wire.a, wire.b), (wire.b, wire.a)):
+                data = src.data_to_send()
+                if data:
+                    moved = True
+                    dst.receive_data(data)
+        if not moved:
+            return
+    raise AssertionError("the wires kept talking")
+
+
+def host_session(plan, rules=Rules()) -> SyncSession:
+    table = HostTable(name="Friday game", options=rules, plan=plan, random=counter_random("host"), created=0)
+    return SyncSession(game=GAME, name="Ann", identity=identity("Ann"), lobby=table)
+
+
+def player_session(name: str, **kw) -> SyncSession:
+    key = identity(name)
+    seating = Seating(name=name, key=key, random=counter_random(name), **kw)
+    return SyncSession(game=GAME, name=name, identity=key, lobby=seating)
+
+
+PLAN = [SeatPlan("host", "Ann", "red"), SeatPlan("open"), SeatPlan("open"), SeatPlan("bot", "Robo", "green", "greedy")]
+
+
+def test_players_sit_down_commit_reveal_and_start_with_the_same_header() -> None:
+    rules = Rules(river=True, abbot=True, river_start="omit")
+    host = host_session(PLAN, rules)
+    bob, cleo = player_session("Bob", colour="blue"), player_session("Cleo", colour="blue")
+    watcher = SyncSession(game=GAME, name="Eve", role="spectator", identity=identity("Eve"), lobby=Watching())
+    wires = [MemoryWire(bob, host), MemoryWire(watcher, host)]
+    pump(*wires)
+    table = host.lobby
+    assert isinstance(table, HostTable)
+    assert bob.header is None and [s is not None for s in table.table] == [True, True, False, True]
+    assert isinstance(watcher.lobby, Watching) and watcher.lobby.lobby == table.lobby  # spectators see the table
+    wires.append(MemoryWire(cleo, host))
+    pump(*wires)
+    sessions = [host, bob, cleo, watcher]
+    assert all(s.header is not None for s in sessions)
+    header = host.header
+    assert header is not None
+    assert all(s.header == header for s in sessions)
+    names = [s.name for s in header.header.seats]
+    colours = [s.colour for s in header.header.seats]
+    assert names == ["Ann", "Bob", "Cleo", "Robo"]
+    assert colours[1] == "blue" and colours[2] not in ("red", "blue", "green")  # Cleo's blue was taken
+    assert header.header.seats[3].bot == "greedy" and header.header.options == rules
+    # wire.md §5.3: the seed is the nonces' seed; each nonce matches its commitment.
+    assert header.nonces is not None and header.commits is not None
+    assert header.header.seed == derive_seed(header.nonces)
+    assert [commitment(n) for n in header.nonces] == list(header.commits)
+    assert header.keys[1] == identity("Bob").public and header.keys[0] == identity("Ann").public
+    assert set(host.seats) == {0, 3} and set(bob.seats) == {1} and set(cleo.seats) == {2}
+    assert watcher.seats == {}
+    # The game plays on: the host moves for seat 0 and everyone takes the entry.
+    game = host.game
+    assert game is not None
+    from carcnet.bots import make_bot
+
+    host.submit(make_bot("greedy", 1).choose(game))
+    pump(*wires)
+    assert bob.have == cleo.have == watcher.have == 1
+
+
+def test_no_single_peer_chooses_the_seed() -> None:
+    """The same table with another player's nonce gives another seed."""
+    seeds = []
+    for label in ("Bob", "Bob again"):
+        host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
+        key = identity("Bob")
+        bob = SyncSession(
+            game=GAME, name="Bob", identity=key, lobby=Seating(name="Bob", key=key, random=counter_random(label))
+        )
+        pump(MemoryWire(bob, host))
+        assert bob.header == host.header and host.header is not None
+        seeds.append(host.header.header.seed)
+    assert seeds[0] != seeds[1]
+
+
+def test_a_claim_of_a_taken_seat_or_colour_is_refused_and_the_connection_stays() -> None:
+    host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open"), SeatPlan("open")])
+    bob = player_session("Bob", colour="red", seat=0)  # wants Ann's seat and colour
+    wire = MemoryWire(bob, host)
+    pump(wire)
+    table = host.lobby
+    assert isinstance(table, HostTable)
+    seated = table.table[1]
+    assert seated is not None and seated.seat.name == "Bob" and seated.seat.colour != "red"
+    # A hand-made claim of Ann's seat: seat-taken, the link stays open.
+    wire.a.send(Claim(seat=0, name="Bob", colour="yellow", key=identity("Bob").public))
+    pump(wire)
+    assert wire.a.is_open and wire.b.is_open
+    assert ("received", "seat-taken") in [(e.kind, e.code) for e in bob.events]
+    # Moving to another open seat frees the old one.
+    wire.a.send(Claim(seat=2, name="Bob", colour="yellow", key=identity("Bob").public))
+    pump(wire)
+    assert table.table[1] is None and table.table[2] is not None and table.table[2].seat.colour == "yellow"
+
+
+def test_a_player_leaving_a_locked_table_unlocks_it_and_voids_the_commitments() -> None:
+    host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open"), SeatPlan("open")])
+    bob = player_session("Bob")
+    # Cleo is driven by hand: she sits, then leaves after the lock without revealing.
+    cleo_key = identity("Cleo")
+    bob_wire = MemoryWire(bob, host)
+    pump(bob_wire)
+    cleo = SyncSession(game=GAME, name="Cleo", identity=cleo_key, lobby=_Silent())
+    cleo_wire = MemoryWire(cleo, host)
+    pump(bob_wire, cleo_wire)
+    cleo_wire.a.send(Claim(seat=2, name="Cleo", colour="green", key=cleo_key.public))
+    pump(bob_wire, cleo_wire)
+    table = host.lobby
+    assert isinstance(table, HostTable) and table.locked and table.round is not None
+    assert isinstance(bob.lobby, Seating) and bob.lobby.round is not None  # Bob committed
+    cleo.close_link(cleo_wire.a)
+    pump(bob_wire, cleo_wire)
+    assert not table.locked and table.round is None and table.table[2] is None
+    assert bob.lobby.lobby is not None and not bob.lobby.lobby.locked and bob.lobby.round is None
+    assert host.header is None and bob.header is None
+
+
+def test_a_nonce_that_does_not_match_its_commitment_voids_the_round() -> None:
+    host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
+    key = identity("Mallory")
+    mallory = SyncSession(game=GAME, name="Mallory", identity=key, lobby=_Silent())
+    wire = MemoryWire(mallory, host)
+    pump(wire)
+    wire.a.send(Claim(seat=1, name="Mallory", colour="blue", key=key.public))
+    pump(wire)
+    nonce = bytes(32)
+    digest = commitment(nonce)
+    wire.a.send(Commit(seat=1, hash=digest, sig=sign_commit(key, GAME, 1, digest)))
+    pump(wire)
+    wire.a.send(Reveal(seat=1, nonce=bytes([1]) * 32))  # not the committed nonce
+    pump(wire)
+    table = host.lobby
+    assert isinstance(table, HostTable)
+    assert ("sent", "bad-commit") in [(e.kind, e.code) for e in host.events]
+    assert host.header is None and not table.locked and table.table[1] is None
+
+
+def test_a_commitment_signed_by_another_key_is_refused() -> None:
+    host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
+    key = identity("Mallory")
+    mallory = SyncSession(game=GAME, name="Mallory", identity=key, lobby=_Silent())
+    wire = MemoryWire(mallory, host)
+    pump(wire)
+    wire.a.send(Claim(seat=1, name="Mallory", colour="blue", key=key.public))
+    pump(wire)
+    digest = commitment(bytes(32))
+    wire.a.send(Commit(seat=1, hash=digest, sig=sign_commit(identity("Other"), GAME, 1, digest)))
+    pump(wire)
+    assert ("sent", "bad-signature") in [(e.kind, e.code) for e in host.events]
+    assert host.header is None
+
+
+def test_a_start_without_the_players_commitment_is_refused() -> None:
+    """wire.md §5.3 step 5: a player checks its seat, key and commitment are in the header."""
+    key = identity("Bob")
+    seating = Seating(name="Bob", key=key, random=counter_random("Bob"))
+    bob = SyncSession(game=GAME, name="Bob", identity=key, lobby=seating)
+    fake_host = SyncSession(game=GAME, name="Host", identity=identity("Host"), lobby=_Hosting())
+    wire = MemoryWire(bob, fake_host)
+    pump(wire)
+    ann = identity("Ann")
+    table = (
+        LobbySeat(Seat("Ann", "red"), ann.public),
+        LobbySeat(Seat("Bob", "blue"), key.public),
+    )
+    wire.b.send(Lobby(name="g", options=Rules(), table=table, locked=True))
+    pump(wire)
+    assert seating.seat == 1 and seating.round is not None  # Bob committed
+    nonces = [bytes([7]) * 32, bytes([8]) * 32]  # not Bob's nonce
+    header = WireHeader.of(LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], nonces=nonces, game=GAME, keys=[ann.public, key.public]))
+    wire.b.send(Start(header=header))
+    pump(wire)
+    assert bob.header is None
+    assert ("sent", "bad-header") in [(e.kind, e.code) for e in bob.events]
+
+
+def test_a_full_table_rejects_another_player_with_no_seat() -> None:
+    host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
+    pump(MemoryWire(player_session("Bob"), host))
+    assert host.header is not None  # full, started
+    late = player_session("Zed")
+    wire = MemoryWire(late, host)
+    pump(wire)
+    # After the start a player without a seat may connect (it follows the log like a spectator).
+    assert late.header == host.header and late.seats == {}
+
+
+def test_a_locked_table_refuses_a_newcomer_and_a_late_round_is_abandoned() -> None:
+    host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
+    key = identity("Slow")
+    slow = SyncSession(game=GAME, name="Slow", identity=key, lobby=_Silent())
+    wire = MemoryWire(slow, host)
+    pump(wire)
+    wire.a.send(Claim(seat=1, name="Slow", colour="blue", key=key.public))
+    pump(wire)
+    table = host.lobby
+    assert isinstance(table, HostTable) and table.locked
+    late = player_session("Late")
+    late_wire = MemoryWire(late, host)
+    pump(wire, late_wire)
+    assert late_wire.a.closed and ("received", "no-seat") in [(e.kind, e.code) for e in late.events]
+    assert table.locked_at is not None
+    table.tick(table.locked_at + COMMIT_TIMEOUT - 1)
+    assert table.locked
+    table.tick(table.locked_at + COMMIT_TIMEOUT + 1)
+    assert not table.locked and table.table[1] is None  # Slow never committed: its seat is open again
+
+
+@pytest.mark.parametrize("plan", [[SeatPlan("open")], [SeatPlan("host", "A", "red"), SeatPlan("bot", "B", "red", "greedy")]])
+def test_a_bad_plan_is_refused(plan) -> None:
+    with pytest.raises(ValueError):
+        host_session(plan)
+
+
+class _Silent(LobbyRole):
+    """A lobby that takes lobby messages and does nothing: the test sends this peer's by hand."""
+
+    def on_message(self, link, message) -> None:
+        pass
+
+
+class _Hosting(_Silent):
+    wire_role = "host"
+
