@@ -165,6 +165,7 @@ class LanGame:
         self._ad_dirty: asyncio.Event | None = None  # made in __aenter__ (needs a running loop)
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
+        self._seen_keys: set[bytes] = set()
         session.add_listener(self._on_change)
 
     # ------------------------------------------------------------------ construction
@@ -260,6 +261,10 @@ class LanGame:
             for seat in saved.seats
             if header.header.seats[seat].player == "bot"
         }
+        assert session.game is not None
+        for seat, handover in enumerate(session.game.handovers):
+            if handover is not None and session.plays(seat):
+                bots[seat] = handover.bot
         kw.setdefault("directory", path.parent)
         return cls(session, kind="player", bot_names=bots, recorder=recorder, **kw)  # type: ignore[arg-type]
 
@@ -309,8 +314,11 @@ class LanGame:
 
     @property
     def my_seats(self) -> list[int]:
-        """The seats this peer plays (a person's and its bots')."""
-        return sorted(self.session.seats)
+        """The seats this peer plays (a person's, its bots', and seats handed over to its bots)."""
+        header = self.session.header
+        if header is None:
+            return sorted(self.session.seats)
+        return [s for s in range(len(header.keys)) if self.session.plays(s)]
 
     @property
     def human_seats(self) -> list[int]:
@@ -318,21 +326,53 @@ class LanGame:
         return [s for s in self.my_seats if s not in self.bot_names]
 
     def away(self) -> list[int]:
-        """The seats whose player is not connected to this peer now (wire.md §3.1: a person's seat key
-        is its peer's identity key; bot seats are present when the peer that runs them is). Seats
-        played here are never away."""
+        """The seats whose player is not connected to this peer now. Best effort: a player's seat key
+        is its peer's identity key (wire.md §3.1), so a seat is present when a connection with that key
+        is open; the host's bots have keys of their own, and are taken as present while any player is
+        connected. Seats played here are never away."""
         header = self.session.header
         if header is None:
             return []
+        game = self.session.game
+        assert game is not None
         present = {link.key for link in self.session.open_links() if link.role != "spectator"}
         out = []
-        for seat, key in enumerate(header.keys):
-            if seat in self.session.seats or key in present:
+        for seat in range(len(header.keys)):
+            signer = game.signer(seat)
+            key = header.keys[signer]
+            if self.session.plays(seat) or key in present:
                 continue
-            if header.header.seats[seat].player == "bot" and present:
-                continue  # run by some peer we cannot tell apart; shown as a bot
+            if key not in self._seen_keys and header.header.seats[signer].player == "bot" and present:
+                continue  # a bot whose peer never connected under its key (the host's): not away
             out.append(seat)
         return out
+
+    def hand_over(self, seat: int, bot: str = "greedy") -> None:
+        """Gives *seat*, whose player is gone for good, to *bot*, run by this peer from now on: a
+        ``handover`` entry in the log, made by this peer's own seat (issue 5 "Away and back"). Only
+        the seat to play can be handed over (the game waits at its turn).
+
+        Raises:
+            SyncError: This peer plays no seat of its own, or the game is not going on.
+            IllegalMoveError: Not the seat to play, already a bot's, or an unknown bot.
+            ValueError: An unknown bot name.
+        """
+        from carcnet.engine import HandOver
+        from carcnet.net.sync import SyncError
+
+        make_bot(bot, 0)
+        game, header = self.session.game, self.session.header
+        if game is None or header is None:
+            raise SyncError("no game yet")
+        own = [s for s in sorted(self.session.seats) if game.handovers[s] is None]
+        if not own:
+            raise SyncError("only a player with a seat of their own can take a seat over")
+        by = next((s for s in own if s not in self.bot_names), own[0])
+        self.session.submit(HandOver(seat, bot, by))
+        self.bot_names[seat] = bot
+        self._note(f"{header.header.seats[seat].name}'s seat is played by a {bot} bot from this peer now")
+        if self.peer is not None:
+            self.peer.set_bot(seat, make_bot(bot, bot_seed(header.header.digest, seat)))
 
     def add_listener(self, listener: Callable[[Change], None]) -> None:
         """Calls *listener(change)* after every change of the session (see ``SyncSession.add_listener``)."""
@@ -367,8 +407,12 @@ class LanGame:
         await self._stack.__aenter__()
         try:
             listen = self.listen_at
-            bots = {seat: make_bot(self.bot_names[seat], bot_seed(self.header.header.digest, seat))
-                    for seat in self.session.seats if seat in self.bot_names} if self.header else {}
+            header = self.header
+            bots = {
+                seat: make_bot(self.bot_names[seat], bot_seed(header.header.digest, seat))
+                for seat in self.my_seats
+                if seat in self.bot_names
+            } if header is not None else {}
             peer = Peer(
                 self.session,
                 host=listen[0] if listen else "127.0.0.1",
@@ -438,6 +482,8 @@ class LanGame:
         elif change == "stop" and self.session.desync is not None:
             self._note(f"The game stopped: {self.session.desync}")
         elif change in ("open", "close") and link is not None:
+            if link.key is not None and link.role != "spectator":
+                self._seen_keys.add(link.key)
             verb = "connected" if change == "open" else f"left ({link.closed_by})"
             self._note(f"{link.name} {verb}")
         if self._ad_dirty is not None and change in ("lobby", "header", "entry", "stop"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from carcnet.engine import (
+    HandOver,
     Game,
     GameSetup,
     Move,
@@ -37,6 +38,9 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
     for move in moves:
         seat = game.seat
         events = game.apply(move)
+        if isinstance(move, HandOver):
+            yield f"     {names[move.seat]}'s seat goes to a {move.bot} bot, run by {names[move.by]}"
+            continue
         if isinstance(move, PlaceTile):
             turn += 1
             line = f"{turn:3d}. {names[seat]:<{width}}  {move}"

@@ -22,12 +22,13 @@ from .events import (
     MeepleDeployed,
     MeepleReturned,
     PointsScored,
+    SeatHandedOver,
     TileDrawn,
     TilePlaced,
     TileSetAside,
 )
 from .geometry import HalfSide, Position, Rotation, Side
-from .moves import DeployMeeple, Figure, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from .moves import DeployMeeple, Figure, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
 from .notation import parse_move
 from .state import MEEPLES_PER_PLAYER, RULES_VERSION, Game, GameSetup, Phase, Rules, replay
 from .tiles import (
@@ -54,6 +55,7 @@ __all__ = [
     "Game",
     "GameEnded",
     "GameSetup",
+    "HandOver",
     "HalfSide",
     "IllegalMoveError",
     "MeepleDeployed",
@@ -64,6 +66,7 @@ __all__ = [
     "PlacedTile",
     "Placement",
     "PointsScored",
+    "SeatHandedOver",
     "Position",
     "ReturnAbbot",
     "Rotation",

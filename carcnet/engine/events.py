@@ -22,6 +22,7 @@ __all__ = [
     "MeepleDeployed",
     "MeepleReturned",
     "PointsScored",
+    "SeatHandedOver",
     "TileDrawn",
     "TilePlaced",
     "TileSetAside",
@@ -141,6 +142,15 @@ class MeepleReturned:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatHandedOver:
+    """*bot* plays *seat* from now on, run by the player of seat *by* (a :class:`~carcnet.engine.moves.HandOver`)."""
+
+    seat: int
+    bot: str
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     """The final scoring is done. *scores* is indexed by seat; *winners* holds every top seat."""
 
@@ -156,5 +166,6 @@ Event = (
     | FeatureCompleted
     | PointsScored
     | MeepleReturned
+    | SeatHandedOver
     | GameEnded
 )

@@ -2,12 +2,14 @@
 
 A turn is two moves by the seat whose turn it is (HiG basic rules, "Playing the game"):
 :class:`PlaceTile`, then one follower action: :class:`DeployMeeple` or :class:`SkipMeeple`
-(The Abbot adds :class:`ReturnAbbot`). Everything else (draws, set-aside tiles, scores, returned
+(The Abbot adds :class:`ReturnAbbot`). One move is no player's turn: :class:`HandOver`, by which
+the remaining players give the seat of a player gone for good to a bot. Everything else (draws, set-aside tiles, scores, returned
 meeples) is derived by the engine as events. Moves carry no seat: the engine knows whose turn it is,
 and the log records the author beside each move.
 
 Text forms (``str(move)``, read back by :func:`carcnet.engine.notation.parse_move`):
-``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``skip`` · ``return-abbot 1,0``.
+``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``skip`` · ``return-abbot 1,0`` ·
+``handover 2 greedy by 0``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from enum import Enum
 
 from .geometry import Position
 
-__all__ = ["DeployMeeple", "Figure", "Move", "PlaceTile", "ReturnAbbot", "SkipMeeple"]
+__all__ = ["DeployMeeple", "Figure", "HandOver", "Move", "PlaceTile", "ReturnAbbot", "SkipMeeple"]
 
 
 class Figure(str, Enum):
@@ -88,4 +90,26 @@ class ReturnAbbot:
         return f"return-abbot {self.position.x},{self.position.y}"
 
 
-Move = PlaceTile | DeployMeeple | SkipMeeple | ReturnAbbot
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """A bot takes over *seat*, whose player is gone for good (issue 5 "Away and back"; not in the
+    rulebooks: the table's agreement, recorded in the log). The game waits at *seat*'s turn, so only
+    the seat to play can be handed over; the turn and the phase do not change.
+
+    Attributes:
+        seat: The seat handed over: the seat whose turn it is.
+        bot: Which bot plays it from now on (a ``carcnet.bots`` name: 1 to 32 of ``a``–``z``,
+            ``0``–``9``, ``-``).
+        by: The seat whose player runs the bot (and, in a network game, signs the seat's entries
+            with its own key from now on); not *seat*, and not a seat handed over itself.
+    """
+
+    seat: int
+    bot: str
+    by: int
+
+    def __str__(self) -> str:
+        return f"handover {self.seat} {self.bot} by {self.by}"
+
+
+Move = PlaceTile | DeployMeeple | SkipMeeple | ReturnAbbot | HandOver

@@ -32,13 +32,14 @@ from .events import (
     MeepleDeployed,
     MeepleReturned,
     PointsScored,
+    SeatHandedOver,
     TileDrawn,
     TilePlaced,
     TileSetAside,
 )
 from .features import FeatureGraph
 from .geometry import RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
-from .moves import DeployMeeple, Figure, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from .moves import DeployMeeple, Figure, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
 from .tiles import BASE_START, RIVER_SPRING, SegmentKind, TileKind, tileset, tile_kind
 
 __all__ = [
@@ -58,6 +59,7 @@ MEEPLES_PER_PLAYER = 7
 #: Abbots each player has with The Abbot (Z14 "The Abbot": "Each player receives the abbot in their color").
 ABBOTS_PER_PLAYER = 1
 MIN_PLAYERS = 2
+_BOT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 MAX_PLAYERS = 6
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
@@ -232,6 +234,8 @@ class Game:
         #: The River: ``(key of the open position at the river's end, its side facing the river,
         #: the last turn: -1 left, 0 straight, 1 right)``; ``None`` once the lake is placed.
         self.river_end: tuple[int, int, int] | None = None
+        #: Seat → the :class:`HandOver` that gave it to a bot, or ``None`` (its own player).
+        self.handovers: list[HandOver | None] = [None] * setup.players
         events: list[Event] = []
         start = tile_kind(setup.start_tile)
         self._place_tile(start, 0, 0, None, events)
@@ -470,6 +474,11 @@ class Game:
                 self._check_recall(move)
                 self._recall_abbot(move, events)
             self._end_turn(events)
+        elif kind is HandOver:
+            assert isinstance(move, HandOver)
+            self._check_handover(move)
+            self.handovers[move.seat] = move
+            events.append(SeatHandedOver(move.seat, move.bot, move.by))
         else:
             raise IllegalMoveError("bad-move", f"not a move: {move!r}")
         self.moves.append(move)
@@ -544,6 +553,27 @@ class Game:
             raise IllegalMoveError(
                 "feature-occupied", f"{move}: that {seg.kind.label} already holds a figure elsewhere"
             )
+
+    def signer(self, seat: int) -> int:
+        """The seat whose player acts for *seat*: *seat* itself, or after a :class:`HandOver` the seat
+        that runs its bot (whose key signs its entries in a network game, ``protocol/log.md`` §6)."""
+        handover = self.handovers[seat]
+        return seat if handover is None else handover.by
+
+    def _check_handover(self, move: HandOver) -> None:
+        n = self.setup.players
+        seat, by, bot = move.seat, move.by, move.bot
+        for value, what in ((seat, "seat"), (by, "by")):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+                raise IllegalMoveError("bad-handover", f"{move}: {what} must be a seat 0-{n - 1}")
+        if not isinstance(bot, str) or not 1 <= len(bot) <= 32 or not all(c in _BOT_CHARS for c in bot):
+            raise IllegalMoveError("bad-handover", f"{move}: the bot's name must be 1-32 of a-z, 0-9, -")
+        if seat != self.seat:
+            raise IllegalMoveError("bad-handover", f"{move}: only the seat to play ({self.seat}) can be handed over")
+        if self.handovers[seat] is not None:
+            raise IllegalMoveError("bad-handover", f"{move}: seat {seat} is played by a bot already")
+        if by == seat or self.handovers[by] is not None:
+            raise IllegalMoveError("bad-handover", f"{move}: seat {by} cannot take over seat {seat}")
 
     def _check_recall(self, move: ReturnAbbot) -> None:
         if not self.setup.rules.abbot:

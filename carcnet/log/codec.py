@@ -32,6 +32,7 @@ from carcnet.engine import (
     Move,
     PlaceTile,
     Position,
+    HandOver,
     ReturnAbbot,
     Rules,
     SkipMeeple,
@@ -76,6 +77,7 @@ _MOVE_KEYS = {
     "deploy": ("type", "segment", "figure"),
     "skip": ("type",),
     "return-abbot": ("type", "pos"),
+    "handover": ("type", "seat", "bot", "by"),
 }
 
 
@@ -137,6 +139,8 @@ def to_wire(item: Item, *, format: int = FORMAT_VERSION) -> dict[str, Any]:
         return {"type": "skip"}
     if isinstance(item, ReturnAbbot):
         return _checked_move({"type": "return-abbot", "pos": _pos_out(item.position)}, "move")
+    if isinstance(item, HandOver):
+        return _checked_move({"type": "handover", "seat": item.seat, "bot": item.bot, "by": item.by}, "move")
     raise LogFormatError(f"not a header, entry or move: {item!r}")
 
 
@@ -401,6 +405,11 @@ def _move_from_map(m: dict[str, Any], where: str) -> Move:
         return DeployMeeple(_int(m, "segment", where, 0, COORD_LIMIT), Figure(figure))
     if kind == "skip":
         return SkipMeeple()
+    if kind == "handover":
+        bot = m["bot"]
+        if not isinstance(bot, str) or not 1 <= len(bot) <= 32:
+            raise LogFormatError(f"{where}.bot must be a bot name (str of 1 to 32), got {bot!r}"[:200])
+        return HandOver(_int(m, "seat", where, 0, 6), bot, _int(m, "by", where, 0, 6))
     return ReturnAbbot(_pos_in(m, where))
 
 

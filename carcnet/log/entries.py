@@ -24,6 +24,7 @@ from carcnet.engine import (
     GameSetup,
     Move,
     PlaceTile,
+    HandOver,
     ReturnAbbot,
     Rules,
     SetupError,
@@ -65,7 +66,7 @@ KEY_SIZE = 32
 SIG_SIZE = 64
 _GAME_ID = re.compile(r"[0-9a-f]{32}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot)
+_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, HandOver)
 
 
 def _is_int(value: object) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Self
 
-from carcnet.engine import Event, Game, Move, replay
+from carcnet.engine import Event, Game, HandOver, Move, replay
 
 from .entries import LogEntry, LogHeader
 from .errors import LogError
@@ -152,10 +152,10 @@ class GameRecorder:
             OSError: The write failed (the writer is then broken: resume the log to continue).
         """
         game = self.game
-        seat = game.seat
+        seat = move.by if isinstance(move, HandOver) else game.seat
         signer = None
         if self.header.keys is not None:
-            signer = self.signers.get(seat)
+            signer = self.signers.get(game.signer(seat))
             if signer is None:
                 raise LogError(
                     "no-key",
@@ -205,7 +205,7 @@ class GameRecorder:
     def _check_own(self, entry: LogEntry) -> None:
         """Never writes what a reader would refuse: the signer's signature must verify."""
         assert self.header.keys is not None
-        if not verify_entry(self.header.keys[entry.seat], self.header.game, entry, entry.sig):
+        if not verify_entry(self.header.keys[self.game.signer(entry.seat)], self.header.game, entry, entry.sig):
             raise LogError(
                 "bad-signature",
                 f"seq {entry.seq}: the signer of seat {entry.seat} does not sign with its key in the header",

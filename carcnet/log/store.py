@@ -21,7 +21,7 @@ from typing import BinaryIO, Literal, Self
 
 import platformdirs
 
-from carcnet.engine import Event, Game, IllegalMoveError
+from carcnet.engine import Event, Game, HandOver, IllegalMoveError
 
 from .codec import pack, unpack
 from .entries import FORMAT_VERSION, LogEntry, LogHeader
@@ -250,8 +250,14 @@ def apply_entry(game: Game, header: LogHeader, entry: LogEntry) -> list[Event]:
     if seq != expected:
         raise LogError("out-of-sequence", f"the next entry is seq {expected}, not {seq}", expected)
     if entry.seat < len(header.seats):  # a seat the game does not have is a forged seat, below
-        _check_signature(header, entry)
-    if entry.seat != game.seat:
+        _check_signature(header, entry, game.signer(entry.seat))
+    move = entry.move
+    if isinstance(move, HandOver):  # made by the seat that takes the bot over (log.md §6)
+        if entry.seat != move.by:
+            raise LogError(
+                "forged-seat", f"seq {seq} claims seat {entry.seat} made {move}, but it names seat {move.by}", seq
+            )
+    elif entry.seat != game.seat:
         raise LogError(
             "forged-seat",
             f"seq {seq} claims seat {entry.seat} made {entry.move}, but it was seat {game.seat}'s turn",
@@ -272,8 +278,9 @@ def apply_entry(game: Game, header: LogHeader, entry: LogEntry) -> list[Event]:
     return events
 
 
-def _check_signature(header: LogHeader, entry: LogEntry) -> None:
-    """``protocol/log.md`` §6: ``sig`` is given exactly in a signed game, and verifies."""
+def _check_signature(header: LogHeader, entry: LogEntry, signer: int) -> None:
+    """``protocol/log.md`` §6: ``sig`` is given exactly in a signed game, and verifies under the key
+    of *signer* (the entry's seat, or the seat that took it over with a ``handover``)."""
     seq = entry.seq
     if header.keys is None:
         if entry.sig is not None:
@@ -287,10 +294,11 @@ def _check_signature(header: LogHeader, entry: LogEntry) -> None:
         raise LogError(
             "bad-signature", f"seq {seq} has no signature, but every entry of this game is signed", seq
         )
-    if not verify_entry(header.keys[entry.seat], header.game, entry, entry.sig):
+    if not verify_entry(header.keys[signer], header.game, entry, entry.sig):
+        whose = f"seat {entry.seat}'s" if signer == entry.seat else f"seat {signer}'s (for seat {entry.seat})"
         raise LogError(
             "bad-signature",
-            f"seq {seq}: the signature is not seat {entry.seat}'s over this entry ({entry.move})",
+            f"seq {seq}: the signature is not {whose} over this entry ({entry.move})",
             seq,
         )
 

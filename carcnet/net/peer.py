@@ -233,7 +233,7 @@ class Peer:
         while not self._closing:
             await self._turn.wait()
             self._turn.clear()
-            while (seat := session.to_play) is not None and seat in self.bots and seat in session.seats:
+            while (seat := session.to_play) is not None and seat in self.bots and session.plays(seat):
                 game = session.game
                 assert game is not None
                 try:

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from carcnet.engine import Game, Move, Phase
+from carcnet.engine import Game, HandOver, Move, Phase
 from carcnet.log import LogEntry
 
 from .framing import MAX_FRAME, ProtocolError
@@ -526,6 +526,11 @@ class SyncSession:
             raise ValueError(f"that is not the key of seat {seat} in this game's header")
         self.seats[seat] = key
 
+    def plays(self, seat: int) -> bool:
+        """Whether this peer makes *seat*'s moves: it holds the seat's key, or the key of the seat that
+        took it over with a ``handover`` (``carcnet.engine.HandOver``)."""
+        return self.game is not None and self.game.signer(seat) in self.seats
+
     def drop_seat(self, seat: int) -> None:
         """Stops playing *seat* here (another peer takes it over)."""
         self.seats.pop(seat, None)
@@ -657,8 +662,10 @@ class SyncSession:
     # ------------------------------------------------------------------ authoring
 
     def submit(self, move: Move) -> SignedEntry:
-        """Plays *move* for the seat to play, which this peer must hold: applies it, signs the entry
-        with the seat's key, saves it and sends it to every peer (wire.md §5.5 "Authoring").
+        """Plays *move* for the seat to play, which this peer must play (:meth:`plays`): applies it,
+        signs the entry with the seat's signer's key, saves it and sends it to every peer (wire.md §5.5
+        "Authoring"). A :class:`~carcnet.engine.HandOver` is made by its ``by`` seat, which this peer
+        must hold; from then on this peer plays the seat handed over.
 
         Raises:
             SyncError: No game yet, the game is over or stopped, or the seat to play is not held here.
@@ -671,9 +678,11 @@ class SyncSession:
             raise SyncError(f"the game is stopped: {self.desync}")
         if self.over:
             raise SyncError("the game is over")
-        seat = game.seat
-        key = self.seats.get(seat)
+        seat = move.by if isinstance(move, HandOver) else game.seat
+        key = self.seats.get(game.signer(seat))
         if key is None:
+            if isinstance(move, HandOver):
+                raise SyncError(f"seat {seat} would take seat {move.seat} over, but this peer does not play it")
             raise SyncError(f"it is seat {seat}'s turn, which this peer does not play")
         game.apply(move)
         entry = LogEntry(len(game.moves), seat, move, game.digest)

@@ -101,3 +101,69 @@ async def test_a_game_resumes_on_the_network_after_every_peer_stopped(tmp_path: 
             await _all([again, bob2], lambda g: g.session.have == again.session.have)
     assert again.path.read_bytes() == bob2.path.read_bytes()  # type: ignore[union-attr]
     assert load(again.path).game.digest == again.session.digest  # type: ignore[arg-type]
+
+
+async def _three(tmp_path: Path) -> tuple[LanGame, LanGame, LanGame, tuple[str, int]]:
+    host = LanGame.host(
+        name="Ann", game_name="Away", rules=Rules(), plan=plan_from_text("random,open,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
+    )
+    return host, *(
+        LanGame.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP, discovery=False,
+                     timing=FAST)
+        for n in ("Bob", "Cleo")
+    ), LOOP  # type: ignore[return-value]
+
+
+async def test_a_player_who_drops_is_away_the_game_waits_and_they_rejoin_by_their_seat_key(tmp_path: Path) -> None:
+    host, bob, cleo, _ = await _three(tmp_path)
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        bob.dial(*address)
+        cleo.dial(*address)
+        async with cleo:
+            async with bob:
+                await _all([host, bob, cleo], lambda g: g.session.have >= 12)
+                bob_seat = bob.my_seats[0]
+            # Bob's peer is gone: everyone shows him away, and play stops at his turn.
+            await _all([host, cleo], lambda g: bob_seat in g.away() and g.session.to_play == bob_seat)
+            held = host.session.have
+            assert cleo.session.have == held and cleo.away() == [bob_seat]
+            assert bob.path is not None
+            back = LanGame.resume(bob.path, listen=LOOP, dial=[address], discovery=False, timing=FAST)
+            async with back:
+                assert back.my_seats == [bob_seat] and back.session.have <= held
+                await _all([host, cleo, back], lambda g: g.status == "finished")
+                await _all([host, cleo, back], lambda g: g.session.have == host.session.have)
+                assert host.away() == [] or bob_seat not in host.away()
+    assert host.path.read_bytes() == cleo.path.read_bytes() == back.path.read_bytes()  # type: ignore[union-attr]
+
+
+async def test_the_table_hands_a_seat_whose_player_is_gone_to_a_bot(tmp_path: Path) -> None:
+    from carcnet.engine import HandOver
+
+    host, bob, cleo, _ = await _three(tmp_path)
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        bob.dial(*address)
+        cleo.dial(*address)
+        async with cleo:
+            async with bob:
+                await _all([host, bob, cleo], lambda g: g.session.have >= 8)
+                bob_seat = bob.my_seats[0]
+            await _all([host, cleo], lambda g: g.session.to_play == bob_seat and bob_seat in g.away())
+            cleo.hand_over(bob_seat, "greedy")
+            assert cleo.my_seats == sorted([*cleo.session.seats, bob_seat])
+            await _all([host, cleo], lambda g: g.status == "finished")
+            await _all([host, cleo], lambda g: g.session.have == host.session.have)
+    log = load(host.path)  # type: ignore[arg-type]
+    handovers = [e for e in log.entries if isinstance(e.move, HandOver)]
+    assert len(handovers) == 1 and handovers[0].move.seat == bob_seat and handovers[0].seat == handovers[0].move.by
+    later = [e for e in log.entries if e.seq > handovers[0].seq and e.seat == bob_seat]
+    assert later, "the bot played Bob's seat after the handover"
+    assert log.game.handovers[bob_seat] is not None and log.game.tiles_left == 0
+    assert host.path.read_bytes() == cleo.path.read_bytes()  # type: ignore[union-attr]
+    # A resumed peer of the taker plays the handed-over seat again with its bot.
+    again = LanGame.resume(cleo.path, listen=LOOP, discovery=False, timing=FAST)  # type: ignore[arg-type]
+    assert bob_seat in again.my_seats and again.bot_names[bob_seat] == "greedy"
+    again.recorder.close()  # type: ignore[union-attr]

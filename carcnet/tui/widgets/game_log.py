@@ -13,6 +13,7 @@ from carcnet.engine import (
     GameEnded,
     MeepleDeployed,
     PointsScored,
+    SeatHandedOver,
     TilePlaced,
     TileSetAside,
 )
@@ -47,6 +48,10 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
         return line
     if isinstance(event, TileSetAside):
         return Text(f"Tile {event.tile} fits nowhere: set aside; {names[event.seat]} draws again", style="italic")
+    if isinstance(event, SeatHandedOver):
+        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
+        line.append(f"'s seat goes to a {event.bot} bot, run by {names[event.by]}", style="italic")
+        return line
     if isinstance(event, GameEnded):
         winners = " and ".join(names[s] for s in event.winners)
         return Text(f"Game over: {winners} {'win' if len(event.winners) > 1 else 'wins'}", style="bold reverse")
