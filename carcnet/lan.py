@@ -50,6 +50,10 @@ Kind = Literal["host", "player", "spectator"]
 Status = Literal["connecting", "lobby", "playing", "finished", "stopped"]
 
 
+#: Refusals after which a peer without the game's header cannot go on with the peer that sent them.
+_FATAL = frozenset({"no-seat", "wrong-game", "bad-version", "bad-header"})
+
+
 class LanError(Exception):
     """A network game cannot be opened as asked (a saved game that is not a network game, no seat
     key for it, …). The text says what to do."""
@@ -166,6 +170,9 @@ class LanGame:
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
         self._seen_keys: set[bytes] = set()
+        #: Why this peer cannot take part (refused by the only peer it reached: no seat, another
+        #: version, no such game), or ``None``.
+        self.failure: str | None = None
         session.add_listener(self._on_change)
 
     # ------------------------------------------------------------------ construction
@@ -484,6 +491,11 @@ class LanGame:
         elif change in ("open", "close") and link is not None:
             if link.key is not None and link.role != "spectator":
                 self._seen_keys.add(link.key)
+            if change == "close" and link.closed_by in _FATAL and self.session.header is None:
+                said = next((e.message for e in reversed(self.session.events) if e.code == link.closed_by), "")
+                self.failure = f"{link.closed_by}: {said}" if said else str(link.closed_by)
+                if not self.session.open_links():
+                    self._note(f"Refused: {self.failure}")
             verb = "connected" if change == "open" else f"left ({link.closed_by})"
             self._note(f"{link.name} {verb}")
         if self._ad_dirty is not None and change in ("lobby", "header", "entry", "stop"):

@@ -176,9 +176,16 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
             _say(f"listening on port {game.peer.port}")
         show("start")
         try:
-            await game.wait_until(lambda: game.status in ("finished", "stopped"), args.timeout)
+            await game.wait_until(
+                lambda: game.status in ("finished", "stopped")
+                or (game.failure is not None and game.header is None and not game.session.open_links()),
+                args.timeout,
+            )
         except TimeoutError:
             return _fail(f"the game did not end within {args.timeout:g} s (status {game.status})", EXIT_REFUSED)
+        if game.header is None and game.failure is not None:
+            show("end")
+            return _fail(f"refused: {game.failure}", EXIT_REFUSED)
         # Peers that lack the last entries get them before we leave (bounded by --linger).
         try:
             await game.wait_until(
@@ -224,6 +231,12 @@ def _host(args: argparse.Namespace) -> int:
     from carcnet.cli import _rules
     from carcnet.lan import LanGame, plan_from_text
 
+    problem = _check_names(args)
+    if problem:
+        return _fail(problem)
+    if not 1 <= len(args.game_name) <= 32:
+        return _fail(f"--game-name must be 1 to 32 characters, got {args.game_name!r}")
+
     seats = args.seats or ("greedy,open" if args.headless else "me,open")
     try:
         plan = plan_from_text(seats, me=args.name)
@@ -240,8 +253,25 @@ def _host(args: argparse.Namespace) -> int:
     return asyncio.run(_run_headless(game, args))
 
 
+def _check_names(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--name`` and ``--game``, or ``None``."""
+    import re
+
+    name = getattr(args, "name", None)
+    if name is not None and (not 1 <= len(name) <= 32 or not name.strip() or any(ord(c) < 32 for c in name)):
+        return f"--name must be 1 to 32 characters without control characters, got {name!r}"
+    game = getattr(args, "game", None)
+    if game is not None and not re.fullmatch(r"[0-9a-f]{32}", game):
+        return f"--game must be a game id: 32 lowercase hex digits (carcnet lan lists them), got {game!r}"
+    return None
+
+
 def _join_like(args: argparse.Namespace, *, kind: str) -> int:
     from carcnet.lan import LanGame
+
+    problem = _check_names(args)
+    if problem:
+        return _fail(problem)
 
     if kind != "bot" and not args.headless:
         return _tui(args, (kind, {"address": args.address, "game": args.game, "name": args.name}))
@@ -303,7 +333,7 @@ def _resume(args: argparse.Namespace) -> int:
 
 def _net_options(p: argparse.ArgumentParser, *, listen: bool = True) -> None:
     p.add_argument("--name", default=None, help="your name at the table (default: your user name)")
-    p.add_argument("--data-dir", help="folder of saved games (default: the user data folder)")
+    p.add_argument("--data-dir", help="data folder: games are saved in its games/ folder (default: the user data folder)")
     p.add_argument("--no-mdns", action="store_true", help="neither advertise nor browse (connect by address)")
     p.add_argument("--interface", action="append", metavar="IP",
                    help="an IP address of this machine to use for mDNS (repeatable; default: all)")

@@ -19,3 +19,15 @@ def test_engine_imports_nothing_impure():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_network_layer_imports_no_bots_and_no_interface():
+    """docs/architecture.md: ``carcnet.net`` speaks the protocol; bots and the interface sit above it."""
+    code = (
+        "import sys\n"
+        "import carcnet.net, carcnet.net.sync, carcnet.net.lobby, carcnet.net.peer, carcnet.net.storage\n"
+        "bad = [m for m in ('carcnet.bots', 'carcnet.tui', 'carcnet.lan', 'textual', 'zeroconf') if m in sys.modules]\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == ""

@@ -77,3 +77,38 @@ def test_join_without_mdns_or_address_says_what_to_do(tmp_path: Path) -> None:
     done = subprocess.run(_carcnet("bot", "--join", "--no-mdns", "--wait", "0.2", "--data-dir", str(tmp_path)),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "HOST:PORT --game ID" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["bot", "--join", "127.0.0.1:9", "--game", "nothex"], "--game must be a game id"),
+        (["bot", "--join", "127.0.0.1:9", "--game", "0" * 32, "--name", "x" * 40], "--name must be 1 to 32"),
+        (["host", "--headless", "--seats", "greedy,open", "--game-name", "y" * 40], "--game-name must be 1 to 32"),
+        (["host", "--headless", "--seats", "me,open"], "nobody at the keyboard"),
+    ],
+)
+def test_bad_arguments_are_refused_with_what_is_wrong(args: list[str], words: str) -> None:
+    done = subprocess.run(_carcnet(*args, "--no-mdns"), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.asyncio
+async def test_a_bot_refused_by_the_peer_it_reached_says_so_and_exits(tmp_path: Path) -> None:
+    common = ["--no-mdns", "--timeout", str(SECONDS)]
+    host = await _spawn("host", "--headless", "--seats", "random,open", "--listen", "127.0.0.1",
+                        "--data-dir", str(tmp_path / "a"), *common)
+    try:
+        async with asyncio.timeout(SECONDS):
+            seen: list[str] = []
+            game = (await _read_until(host, "game id ", seen)).removeprefix("game id ")
+            port = (await _read_until(host, "listening on port ", seen)).removeprefix("listening on port ")
+            late = await _spawn("bot", "--join", f"127.0.0.1:{port}", "--game", "f" * 32,
+                                "--data-dir", str(tmp_path / "b"), *common)
+            _out, err = await late.communicate()
+            assert late.returncode == 1 and "refused: wrong-game" in err.decode(), err.decode()[-500:]
+            assert game != "f" * 32
+    finally:
+        if host.returncode is None:
+            host.kill()
+            await host.wait()
