@@ -211,8 +211,10 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from carcnet.lancli import log_to_file
     from carcnet.tui.app import CarcnetApp
 
+    log_to_file(args.data_dir)
     app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, bot_delay=args.bot_delay)
     app.run()
     return EXIT_OK

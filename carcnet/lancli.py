@@ -211,18 +211,39 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
 
 
 def _common(args: argparse.Namespace) -> dict[str, Any]:
-    directory = Path(args.data_dir) / "games" if args.data_dir else None
+    directory = Path(args.data_dir) if args.data_dir else None
     listen = (args.listen, args.port)
     return {"directory": directory, "listen": listen, "discovery": not args.no_mdns, "interfaces": args.interface}
+
+
+def log_to_file(data_dir: str | None) -> Path | None:
+    """Sends ``carcnet`` log records (the network's refusals, connections, stops) to ``carcnet.log`` in
+    the saved-games folder while the interface owns the terminal; returns the file (``None`` if it
+    cannot be opened: the records are then dropped rather than written over the screen)."""
+    from carcnet.log.store import default_dir
+
+    folder = Path(data_dir) if data_dir else default_dir()
+    logger = logging.getLogger("carcnet")
+    logger.propagate = False
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(folder / "carcnet.log", encoding="utf-8")
+    except OSError:
+        logger.addHandler(logging.NullHandler())
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    return folder / "carcnet.log"
 
 
 def _tui(args: argparse.Namespace, start: tuple[str, dict[str, Any]]) -> int:
     from carcnet.tui.app import CarcnetApp
 
-    try:
-        app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, start=start)  # type: ignore[call-arg]
-    except TypeError:
-        return _fail("this interface cannot open network games yet; use --headless", EXIT_USAGE)
+    log_to_file(args.data_dir)
+    options = _common(args) if hasattr(args, "listen") else {}
+    options.pop("directory", None)
+    app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, start=start, lan_options=options)
     app.run()
     return EXIT_OK
 
@@ -274,7 +295,10 @@ def _join_like(args: argparse.Namespace, *, kind: str) -> int:
         return _fail(problem)
 
     if kind != "bot" and not args.headless:
-        return _tui(args, (kind, {"address": args.address, "game": args.game, "name": args.name}))
+        details = {"address": args.address, "game": args.game, "name": args.name}
+        if kind == "join":
+            details["colour"] = args.colour
+        return _tui(args, (kind, details))
 
     async def run() -> int:
         try:
@@ -333,7 +357,7 @@ def _resume(args: argparse.Namespace) -> int:
 
 def _net_options(p: argparse.ArgumentParser, *, listen: bool = True) -> None:
     p.add_argument("--name", default=None, help="your name at the table (default: your user name)")
-    p.add_argument("--data-dir", help="data folder: games are saved in its games/ folder (default: the user data folder)")
+    p.add_argument("--data-dir", help="folder of saved games, as for carcnet play (default: the user data folder's games/)")
     p.add_argument("--no-mdns", action="store_true", help="neither advertise nor browse (connect by address)")
     p.add_argument("--interface", action="append", metavar="IP",
                    help="an IP address of this machine to use for mDNS (repeatable; default: all)")
@@ -424,5 +448,7 @@ def fill_defaults(args: argparse.Namespace) -> None:
             args.name = args.default_name
     if getattr(args, "game_name", "absent") is None:
         args.game_name = f"{args.name}'s game"[:32]
-    if getattr(args, "command", None) in ("host", "join", "spectate", "bot", "resume"):
+    if getattr(args, "command", None) in ("host", "join", "spectate", "bot", "resume") and (
+        getattr(args, "headless", False)
+    ):
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")

@@ -50,6 +50,28 @@ The free spots of the placed tile are numbered; the feature of the selected spot
 | q | back to the menu: the game is saved after every move and can be resumed |
 | Ctrl+P | the command palette |
 
+## Playing on a LAN
+
+No server: the computers of a game talk to each other directly. From the menu:
+
+| key | does |
+| --- | --- |
+| h | **host** a table: the game's name, your name, and each seat: you, *open* for a player on the network, or a bot; Ctrl+S opens it |
+| j | **join** a table found on the LAN (Enter), giving your name and colour, or a bot to play for you |
+| s | **spectate**: watch a game, the same board and scoreboard, without playing |
+
+In the **lobby** the seats fill as players join. The game starts by itself once every seat is taken:
+the computers first agree on the deck's seed (commit–reveal, so nobody can pick the tiles). Escape or
+q leaves the table.
+
+Where a game does not show up in the list (multicast blocked on the network), type the address the
+host's lobby shows, e.g. `192.168.1.20:7000 --game 3f2a…` (the game id is in the lobby), then Enter.
+
+During a network game you move only on your own seats; the others' moves appear as they arrive. A
+seat marked **away** has lost its connection: the game waits for it to come back. If the computers
+ever disagree about the game it stops, and **d** shows the report. **q** leaves the game; a player
+can resume it later from *Resume a saved game* (it goes back on the network).
+
 Scoring: a completed road scores 1 per tile, a city 2 per tile and 2 per pennant, a cloister 9.
 At the end an incomplete road scores 1 per tile, a city 1 per tile and pennant, a cloister 1 plus
 1 per neighbour, and each farm's majority owner 3 per completed city it borders.

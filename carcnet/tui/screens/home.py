@@ -1,4 +1,4 @@
-"""Provides the home screen: new local game, resume, replay, the LAN entries, help and quit."""
+"""Provides the home screen: new local game, resume, replay, host / join / watch a LAN game, help and quit."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ TITLE = r"""
 
 
 class HomeScreen(Screen[None]):
-    """The first screen. Each entry opens its screen; the LAN entries wait for LAN play."""
+    """The first screen. Each entry opens its screen."""
 
     DEFAULT_CSS = """
     HomeScreen { align: center middle; }
@@ -36,10 +36,13 @@ class HomeScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "open('new')", "New game"),
         Binding("r", "open('resume')", "Resume"),
+        Binding("h", "open('host')", "Host"),
+        Binding("j", "open('join')", "Join"),
+        Binding("s", "open('spectate')", "Watch"),
         Binding("question_mark", "open('help')", "Help", key_display="?"),
         Binding("q", "open('quit')", "Quit"),
     ]
-    """Shortcuts for the entries: n new game, r resume, ? help, q quit."""
+    """Shortcuts for the entries: n new game, r resume, h host, j join, s spectate, ? help, q quit."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -50,9 +53,9 @@ class HomeScreen(Screen[None]):
                 Option("Resume a saved game", id="resume"),
                 Option("Replay a finished game", id="replay"),
                 None,
-                Option("Host a LAN game (coming with LAN play)", id="host", disabled=True),
-                Option("Join a LAN game (coming with LAN play)", id="join", disabled=True),
-                Option("Spectate a LAN game (coming with LAN play)", id="spectate", disabled=True),
+                Option("Host a LAN game: open a table for players on the network", id="host"),
+                Option("Join a LAN game", id="join"),
+                Option("Spectate a LAN game: watch without playing", id="spectate"),
                 None,
                 Option("Help", id="help"),
                 Option("Quit", id="quit"),
@@ -78,6 +81,15 @@ class HomeScreen(Screen[None]):
             from carcnet.tui.screens.saved import SavedGamesScreen
 
             app.push_screen(SavedGamesScreen(entry))
+        elif entry == "host":
+            from carcnet.tui.app import CarcnetApp
+            from carcnet.tui.screens.lan_setup import HostSetupScreen
+
+            app.push_screen(HostSetupScreen(app.player_name if isinstance(app, CarcnetApp) else ""))
+        elif entry in ("join", "spectate"):
+            from carcnet.tui.screens.lan_browse import BrowserScreen
+
+            app.push_screen(BrowserScreen(entry))  # type: ignore[arg-type]
         elif entry == "help":
             from carcnet.tui.screens.help import HelpScreen
 

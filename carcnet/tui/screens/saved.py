@@ -85,6 +85,8 @@ class SavedGamesScreen(Screen[None]):
             state = "finished" if over else f"turn {len(game.moves) // 2 + 1}"
             if loaded.damage is not None:
                 state += " (damaged tail)"
+            if loaded.header.signed:
+                state += ", LAN"
             players = ", ".join(f"{s.name} {game.scores[i]}" for i, s in enumerate(loaded.header.seats))
             table.add_row(when, state, players, path.name, key=str(path))
             self._paths[str(path)] = path
@@ -114,6 +116,9 @@ class SavedGamesScreen(Screen[None]):
             from carcnet.tui.screens.replay import ReplayScreen
 
             app.switch_screen(ReplayScreen(loaded))
+            return
+        if loaded.header.signed:  # a LAN game: back on the network with the seat keys kept beside it
+            app.resume_lan(path)
             return
         try:
             session = app.resume_session(path)

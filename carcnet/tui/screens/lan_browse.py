@@ -1,0 +1,276 @@
+"""Provides :class:`BrowserScreen`: the LAN games found by mDNS, live, to join or to watch; and an input
+for the address of a game where multicast does not get through."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from carcnet.net.discovery import GameAd
+
+from .lan import Target, ad_address, incompatibility, parse_target
+from .lan_setup import JoinChoice
+
+__all__ = ["BrowserScreen"]
+
+Mode = Literal["join", "spectate"]
+
+
+class BrowserScreen(Screen[None]):
+    """Games on the LAN, updated as they appear, change and go. *mode* ``"join"`` sits down at a
+    table; ``"spectate"`` watches a game. Games this carcnet cannot join (another version, a full table)
+    are greyed with the reason.
+
+    Args:
+        mode: ``"join"`` or ``"spectate"``.
+        typed: Prefills the address input (``host:port`` and game id); with a game id it goes on at
+            once, without one as soon as discovery finds the game at that address.
+        want: A game id to go on with as soon as discovery finds it.
+        choice: How to sit down (name, colour), so that joining asks nothing.
+    """
+
+    DEFAULT_CSS = """
+    BrowserScreen > Vertical { padding: 1 2; height: 1fr; }
+    BrowserScreen #title { text-style: bold; }
+    BrowserScreen #games { height: 1fr; min-height: 5; margin: 1 0; }
+    BrowserScreen #state { color: $text-muted; height: auto; }
+    BrowserScreen #address { margin-top: 1; }
+    BrowserScreen #error { color: $error; height: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+    ]
+    """Escape back; Enter on a game joins or watches it; Enter in the address connects there."""
+
+    def __init__(self, mode: Mode, typed: str = "", *, want: str | None = None, choice: JoinChoice | None = None) -> None:
+        super().__init__()
+        self.mode: Mode = mode
+        self.typed = typed
+        self.want = want
+        self.choice = choice
+        self._want_at: tuple[str, int] | None = None
+        self._gone_on = False
+        #: Service instance → its advertisement, as the browser last said.
+        self.ads: dict[str, GameAd] = {}
+
+    def compose(self) -> ComposeResult:
+        verb = "Join" if self.mode == "join" else "Watch"
+        with Vertical():
+            yield Static(f"{verb} a LAN game", id="title")
+            yield Static("", id="state")
+            yield OptionList(id="games")
+            yield Static(
+                "No game listed? Where multicast is blocked, type the address the host's lobby shows "
+                "(host:port and the game id), then Enter:"
+            )
+            yield Input(self.typed, placeholder="192.168.1.20:7000 --game 3f2a9c1b…", id="address")
+            yield Static("", id="error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        from carcnet.tui.app import CarcnetApp
+
+        app = self.app
+        assert isinstance(app, CarcnetApp)
+        discovery = bool(app.lan_kwargs("player").get("discovery", True))
+        if discovery:
+            self._state("Looking for games on the LAN (mDNS)…")
+            self.run_worker(self._browse(), name="carcnet browse", exclusive=True, exit_on_error=False)
+        else:
+            self._state("Looking for games is off here: type the address below.")
+            self.query_one("#games", OptionList).display = False
+        self.query_one("#address", Input).focus()
+        if self.typed:
+            try:
+                target = parse_target(self.typed)
+            except ValueError as exc:
+                self._error(str(exc))
+                return
+            if target.game is not None or not discovery:
+                self.call_after_refresh(self._connect_typed)
+            else:
+                self._want_at = (target.host, target.port)
+                self._state(f"Looking for the game at {target.host}:{target.port} (mDNS)…")
+        elif self.want is not None and discovery:
+            self._state(f"Looking for game {self.want[:8]}… on the LAN (mDNS)…")
+
+    def _state(self, text: str) -> None:
+        self.query_one("#state", Static).update(text)
+
+    def _error(self, text: str) -> None:
+        self.query_one("#error", Static).update(text)
+
+    # ------------------------------------------------------------------ discovery
+
+    async def _browse(self) -> None:
+        from carcnet.net.discovery import Browser, DiscoveryError, GameLost
+        from carcnet.tui.app import CarcnetApp
+
+        app = self.app
+        assert isinstance(app, CarcnetApp)
+        interfaces = app.lan_kwargs("player").get("interfaces")
+        try:
+            async with Browser(interfaces=interfaces) as browser:  # type: ignore[arg-type]
+                while True:
+                    try:
+                        event = await browser.next_event(timeout=5.0)
+                    except TimeoutError:
+                        continue
+                    if event is None:
+                        return
+                    if isinstance(event, GameLost):
+                        self.ads.pop(event.instance, None)
+                    else:
+                        self.ads[event.instance] = event.ad
+                    self.show_games()
+        except DiscoveryError as exc:
+            self._state(f"Cannot look for games here ({exc}): type the address below.")
+
+    def games(self) -> dict[str, list[GameAd]]:
+        """Game id → its advertisements (one per peer that accepts connections), host first."""
+        out: dict[str, list[GameAd]] = {}
+        for ad in self.ads.values():
+            out.setdefault(ad.game, []).append(ad)
+        for ads in out.values():
+            ads.sort(key=lambda a: (a.role != "host", a.peer))
+        return out
+
+    def refusal(self, ads: list[GameAd]) -> str | None:
+        """Why the game of *ads* cannot be chosen in this mode, or ``None``."""
+        ad = ads[0]
+        problem = incompatibility(ad)
+        if problem:
+            return problem
+        if self.mode == "join":
+            if ad.phase != "lobby":
+                return f"{ad.phase}: watch it instead"
+            if not any(a.joinable for a in ads):
+                return "the table is full"
+        return None
+
+    def show_games(self) -> None:
+        """Redraws the list from :attr:`ads`, keeping the highlighted game."""
+        games = self.games()
+        listing = self.query_one("#games", OptionList)
+        current = listing.highlighted_option
+        keep = current.id if current is not None else None
+        options = []
+        for game, ads in sorted(games.items(), key=lambda kv: (self.refusal(kv[1]) is not None, kv[1][0].name)):
+            ad = ads[0]
+            why = self.refusal(ads)
+            line = Text(ad.name, style="bold" if why is None else "")
+            line.append(f"  {ad.phase}, {ad.seats_taken}/{ad.seats_total} seats, {ad.role} {ad.peer}")
+            address = ad_address(ad)
+            if address is not None:
+                line.append(f"  {address[0]}:{address[1]}", style="dim")
+            if why is not None:
+                line.append(f"  ({why})", style="italic")
+            options.append(Option(line, id=game, disabled=why is not None))
+        listing.set_options(options)
+        if options:
+            listing.display = True
+        if keep is not None and keep in games:
+            listing.highlighted = listing.get_option_index(keep)
+        elif options and not options[0].disabled:
+            listing.highlighted = 0
+        field = self.query_one("#address", Input)
+        if options and not listing.has_focus and field.has_focus and not field.value:
+            listing.focus()  # something to choose: the list takes the keys (Tab goes back to the input)
+        if games:
+            usable = sum(self.refusal(ads) is None for ads in games.values())
+            self._state(f"{len(games)} game(s) found, {usable} to {'join' if self.mode == 'join' else 'watch'}. "
+                        "Enter chooses.")
+        else:
+            self._state("Looking for games on the LAN (mDNS)…")
+        self._go_on_if_wanted(games)
+
+    def _go_on_if_wanted(self, games: dict[str, list[GameAd]]) -> None:
+        """Goes on with the game the command line named (by id or address) once it is found."""
+        if self._gone_on or (self.want is None and self._want_at is None):
+            return
+        for game, ads in games.items():
+            if self.want is not None and game != self.want:
+                continue
+            if self._want_at is not None and not any(
+                a.port == self._want_at[1] and self._want_at[0] in a.addresses for a in ads
+            ):
+                continue
+            if self.refusal(ads) is None and self.is_current:
+                self._gone_on = True
+                self.choose(game)
+            return
+
+    @on(OptionList.OptionSelected, "#games")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.choose(event.option.id or "")
+
+    def choose(self, game: str) -> None:
+        """Joins or watches the listed game *game* (through one of its peers' addresses)."""
+        ads = self.games().get(game)
+        if not ads or self.refusal(ads) is not None:
+            return
+        if self.mode == "join":
+            ads = [a for a in ads if a.joinable] or ads
+        address = ad_address(ads[0])
+        if address is None:
+            self._error("That game gave no address; type it below.")
+            return
+        self.proceed(ads[0].game, address, ads[0].name)
+
+    # ------------------------------------------------------------------ typed
+
+    @on(Input.Submitted, "#address")
+    def _connect_typed(self) -> None:
+        text = self.query_one("#address", Input).value
+        try:
+            target = parse_target(text)
+        except ValueError as exc:
+            self._error(str(exc))
+            return
+        game = target.game or self._game_at(target)
+        if game is None:
+            self._error(f"Which game at {target.host}:{target.port}? Add its game id: the host's lobby shows it "
+                        "(carcnet join host:port --game <id>).")
+            return
+        self.proceed(game, (target.host, target.port), f"the game at {target.host}:{target.port}")
+
+    def _game_at(self, target: Target) -> str | None:
+        for ad in self.ads.values():
+            if ad.port == target.port and target.host in ad.addresses:
+                return ad.game
+        return None
+
+    # ------------------------------------------------------------------ going on
+
+    def proceed(self, game: str, address: tuple[str, int], title: str) -> None:
+        """Joins (asking the name and colour first) or watches game *game* at *address*."""
+        from carcnet.tui.app import CarcnetApp
+
+        app = self.app
+        assert isinstance(app, CarcnetApp)
+        self._error("")
+        if self.mode == "spectate":
+            app.open_lan("spectate", game=game, address=address)
+            return
+        if self.choice is not None:
+            app.open_lan("join", game=game, address=address, choice=self.choice)
+            return
+        from .lan_setup import JoinFormScreen
+
+        def chosen(choice: JoinChoice | None) -> None:
+            if choice is not None:
+                app.open_lan("join", game=game, address=address, choice=choice)
+
+        app.push_screen(JoinFormScreen(title, app.player_name), chosen)
+
+    def action_back(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,180 @@
+"""Provides :class:`LobbyScreen`: a LAN table filling up, for its host, the players who joined and the
+spectators: the game's name and options, the seats as they are taken, what is going on, and (for the
+host) the address others can type. The game starts by itself once every seat is taken."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from carcnet.tui.widgets.palette import seat_style
+
+from .lan import LanRun, join_command, reachable_hosts
+
+if TYPE_CHECKING:
+    from carcnet.lan import LanGame
+
+__all__ = ["LobbyScreen", "lobby_status"]
+
+
+def lobby_status(run: LanRun) -> str:
+    """One line for people: what the table is waiting for."""
+    lan = run.lan
+    if run.error is not None:
+        return f"[b red]Stopped[/]: {escape(str(run.error))}"
+    status = lan.status
+    if status == "stopped":
+        return f"[b red]The game stopped[/]: {escape(str(lan.session.desync))}"
+    if status in ("playing", "finished"):
+        return "The game has started."
+    lobby = lan.lobby
+    if lobby is None:
+        if run.ended:
+            return "Not connected."
+        return "Connecting to the table…" if lan.kind != "host" else "Opening the table…"
+    problem = getattr(lan.session.lobby, "problem", None)
+    if lobby.locked:
+        return ("Every seat is taken: the players agree on the deck's seed (commit–reveal); "
+                "the game starts in a moment…")
+    open_seats = sum(s is None for s in lobby.table)
+    if problem and lan.kind == "player" and _my_lobby_seats(run) == set():
+        return f"[b]No seat for you[/]: {escape(problem)}. Escape leaves; you can watch the game instead."
+    plural = "s" if open_seats != 1 else ""
+    return f"Waiting for {open_seats} more player{plural}. The game starts by itself when every seat is taken."
+
+
+def _my_lobby_seats(run: LanRun) -> set[int]:
+    """The seats of the lobby this peer plays (its person's and its bots')."""
+    from carcnet.net.lobby import HostTable, Seating
+
+    role = run.lan.session.lobby
+    if isinstance(role, HostTable):
+        return set(role.own)
+    if isinstance(role, Seating) and role.seat is not None:
+        return {role.seat}
+    return set()
+
+
+class LobbyScreen(Screen[None]):
+    """The table before the game: it redraws on every change of the :class:`LanRun` and opens the
+    network game screen as soon as the game starts. Escape or q leaves (a ``bye`` to the others)."""
+
+    DEFAULT_CSS = """
+    LobbyScreen > VerticalScroll { padding: 1 2; }
+    LobbyScreen #title { text-style: bold; color: $accent; }
+    LobbyScreen #seats { margin: 1 0; height: auto; }
+    LobbyScreen #status { height: auto; margin-bottom: 1; }
+    LobbyScreen #address { height: auto; margin-bottom: 1; }
+    LobbyScreen #notes { height: auto; color: $text-muted; border-top: solid $panel-lighten-2; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "leave", "Leave"),
+    ]
+    """Escape or q leaves the table."""
+
+    def __init__(self, run: LanRun) -> None:
+        super().__init__()
+        self.run = run
+        self._pending = False
+        self._started = False
+
+    @property
+    def lan(self) -> LanGame:
+        return self.run.lan
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static("", id="title")
+            yield Static("", id="options")
+            yield Static("", id="seats")
+            yield Static("", id="status")
+            yield Static("", id="address")
+            yield Static("", id="notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.run.watch(self._changed)
+        self.redraw()
+
+    def on_unmount(self) -> None:
+        if not self._started:
+            self.run.watch(None)
+
+    def _changed(self, change: str) -> None:
+        if not self._pending:
+            self._pending = True
+            self.call_later(self.redraw)
+
+    def redraw(self) -> None:
+        """Redraws from the game's state; opens the game screen once the game has started."""
+        self._pending = False
+        if not self.is_attached or self._started:
+            return
+        lan = self.lan
+        if lan.header is not None and self.run.error is None and not self.run.stopping:
+            self._started = True
+            from .lan_game import NetGameScreen
+
+            self.app.switch_screen(NetGameScreen(self.run))
+            return
+        lobby = lan.lobby
+        name = lobby.name if lobby is not None else (lan.game_name or "LAN game")
+        role = {"host": "you host it", "player": "you joined", "spectator": "you watch"}[lan.kind]
+        self.query_one("#title", Static).update(Text(f"{name}  ({role})"))
+        options = lobby.options.text() if lobby is not None else "…"
+        self.query_one("#options", Static).update(f"Rules: {options}.  Game id: {lan.game_id}")
+        self.query_one("#seats", Static).update(self._seat_table())
+        self.query_one("#status", Static).update(lobby_status(self.run))
+        self.query_one("#address", Static).update(self._address_text())
+        notes = lan.notes[-8:]
+        self.query_one("#notes", Static).update(Text("\n".join(notes)))
+
+    def _seat_table(self) -> Table | Text:
+        lobby = self.lan.lobby
+        if lobby is None:
+            return Text("(the table shows once the host answers)", style="dim")
+        mine = _my_lobby_seats(self.run)
+        table = Table(expand=False, header_style="bold", pad_edge=False, box=None, padding=(0, 2))
+        table.add_column("Seat", justify="right")
+        table.add_column("Player")
+        table.add_column("Colour")
+        table.add_column("Played by")
+        for i, sat in enumerate(lobby.table):
+            if sat is None:
+                table.add_row(str(i + 1), Text("open", style="italic dim"), "", Text("waiting for a player", style="dim"))
+                continue
+            seat = sat.seat
+            who = Text(seat.name, style=seat_style(seat.colour))
+            if i in mine:
+                who.append(" (you)" if seat.bot is None else " (your bot)", style="dim")
+            plays = f"{seat.bot} bot" if seat.bot else "a person"
+            table.add_row(str(i + 1), who, seat.colour, plays)
+        return table
+
+    def _address_text(self) -> str:
+        lan = self.lan
+        peer = lan.peer
+        if lan.kind == "spectator" or peer is None or not peer.listen:
+            return ""
+        hosts = reachable_hosts(lan.listen_at)
+        if lan.kind == "host":
+            lines = ["Where the game does not show up by itself (multicast blocked), others type:"]
+            lines += [f"  [b]{escape(join_command(h, peer.port, lan.game_id))}[/b]" for h in hosts]
+        else:
+            lines = ["Spectators can also watch through this computer:"]
+            lines += [f"  {escape(join_command(h, peer.port, lan.game_id, 'spectate'))}" for h in hosts[:1]]
+        return "\n".join(lines)
+
+    def action_leave(self) -> None:
+        self._started = True  # nothing more to show
+        self.run.stop()
+        self.dismiss(None)
