@@ -139,7 +139,7 @@ class LanGame:
         session: SyncSession,
         *,
         kind: Kind,
-        directory: Path | None = None,
+        directory: str | os.PathLike[str] | None = None,
         listen: tuple[str, int] | None = ("0.0.0.0", 0),
         dial: Sequence[tuple[str, int]] = (),
         discovery: bool = True,
@@ -151,7 +151,7 @@ class LanGame:
     ) -> None:
         self.session = session
         self.kind: Kind = kind
-        self.directory = directory
+        self.directory = Path(directory) if directory is not None else None
         self.listen_at = listen
         self.dial_first = list(dial)
         self.discovery = discovery
@@ -436,6 +436,9 @@ class LanGame:
             self._ad_dirty = asyncio.Event()
             if self.discovery:
                 self._tasks.append(asyncio.create_task(self._discover()))
+            table = self.table
+            if table is not None and table.full and table.started is None and not table.locked:
+                table.lock()  # no open seat: nobody to wait for (a game of the host's own seats)
             if self.table is not None:
                 self._tasks.append(asyncio.create_task(self._tick()))
             self._note(self._hello_text())
@@ -472,7 +475,11 @@ class LanGame:
         where = f" on port {peer.port}" if peer is not None and peer.listen else ""
         return {
             "host": f"Opened the table of game {self.game_id}{where}",
-            "player": f"Looking for the table of game {self.game_id}{where}",
+            "player": (
+                f"Back on the network with game {self.game_id}{where}"
+                if self.header is not None
+                else f"Looking for the table of game {self.game_id}{where}"
+            ),
             "spectator": f"Watching game {self.game_id}",
         }[self.kind]
 

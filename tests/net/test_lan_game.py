@@ -167,3 +167,17 @@ async def test_the_table_hands_a_seat_whose_player_is_gone_to_a_bot(tmp_path: Pa
     again = LanGame.resume(cleo.path, listen=LOOP, discovery=False, timing=FAST)  # type: ignore[arg-type]
     assert bob_seat in again.my_seats and again.bot_names[bob_seat] == "greedy"
     again.recorder.close()  # type: ignore[union-attr]
+
+
+async def test_a_table_of_the_hosts_own_seats_starts_at_once_and_spectators_watch(tmp_path: Path) -> None:
+    host = LanGame.host(
+        name="Ann", game_name="Bots only", rules=Rules(), plan=plan_from_text("random,greedy", me="Ann"),
+        directory=str(tmp_path / "a"), listen=LOOP, discovery=False, timing=FAST,
+    )
+    async with host:
+        assert host.header is not None and host.header.nonces is not None  # commit–reveal of its own seats
+        watcher = LanGame.spectate(host.game_id, name="Eve", directory=tmp_path / "e",
+                                   dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST)  # type: ignore[union-attr]
+        async with watcher:
+            await _all([host, watcher], lambda g: g.status == "finished" and g.session.have == host.session.have)
+    assert host.path.read_bytes() == watcher.path.read_bytes()  # type: ignore[union-attr]
