@@ -33,7 +33,8 @@ from carcnet.bots import make_bot
 from carcnet.engine import Game, Move, Rules
 from carcnet.log import LogError
 from carcnet.log.store import default_dir, new_path
-from carcnet.net.lobby import HostTable, LobbyRole, SeatPlan, Seating, Watching
+from carcnet.net.framing import ProtocolError
+from carcnet.net.lobby import HostTable, Seating, SeatPlan, Watching
 from carcnet.net.messages import Lobby, PeerInfo, WireHeader
 from carcnet.net.peer import Peer
 from carcnet.net.signing import SeatKey
@@ -624,7 +625,7 @@ class LanGame:
         address = next((a for a in ad.addresses if "%" not in a and ":" not in a), ad.addresses[0])
         try:
             info = PeerInfo(ad.key, ad.peer, address.split("%")[0], ad.port)
-        except Exception:
+        except ProtocolError:  # not an address a peer could be listed with
             return
         if self.kind == "spectator":
             if self.peer is not None and not session.open_links():

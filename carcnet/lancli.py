@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import sys
+from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +36,10 @@ def _say(text: str) -> None:
 # ---------------------------------------------------------------------- finding a game
 
 
-async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, Any]:
-    """Every game advertised within *seconds*: instance → GameAd."""
-    from carcnet.net.discovery import Browser, GameFound, GameLost, GameUpdated
+async def _discovery_events(seconds: float, interfaces: list[str] | None) -> AsyncGenerator[Any, None]:
+    """The mDNS discovery events of the next *seconds* (``GameFound``, ``GameUpdated``, ``GameLost``)."""
+    from carcnet.net.discovery import Browser
 
-    found: dict[str, Any] = {}
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     async with Browser(interfaces=interfaces) as browser:
@@ -46,13 +47,22 @@ async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, Any
             try:
                 event = await browser.next_event(timeout=left)
             except TimeoutError:
-                break
+                return
             if event is None:
-                break
-            if isinstance(event, GameFound | GameUpdated):
-                found[event.instance] = event.ad
-            elif isinstance(event, GameLost):
-                found.pop(event.instance, None)
+                return
+            yield event
+
+
+async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, Any]:
+    """Every game advertised within *seconds*: instance → GameAd."""
+    from carcnet.net.discovery import GameFound, GameLost, GameUpdated
+
+    found: dict[str, Any] = {}
+    async for event in _discovery_events(seconds, interfaces):
+        if isinstance(event, GameFound | GameUpdated):
+            found[event.instance] = event.ad
+        elif isinstance(event, GameLost):
+            found.pop(event.instance, None)
     return found
 
 
@@ -74,19 +84,11 @@ async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple
         return args.game, dial
     if args.no_mdns:
         raise LookupError("without mDNS (--no-mdns) give the peer and the game: carcnet join HOST:PORT --game ID")
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + args.wait
-    from carcnet.net.discovery import Browser, GameFound, GameUpdated
+    from carcnet.net.discovery import GameFound, GameUpdated
 
     _say(f"Looking for {'a table' if want == 'lobby' else 'a game'} on the network (mDNS, up to {args.wait:g} s)…")
-    async with Browser(interfaces=args.interface) as browser:
-        while (left := deadline - loop.time()) > 0:
-            try:
-                event = await browser.next_event(timeout=left)
-            except TimeoutError:
-                break
-            if event is None:
-                break
+    async with contextlib.aclosing(_discovery_events(args.wait, args.interface)) as events:
+        async for event in events:  # the browser closes when this returns (aclosing)
             if not isinstance(event, GameFound | GameUpdated):
                 continue
             ad: GameAd = event.ad
@@ -163,11 +165,12 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
                 last_lobby = lines
                 locked = game.lobby is not None and game.lobby.locked
                 _say("Table" + (" (full: agreeing on the seed)" if locked else "") + ": " + "; ".join(lines))
-        elif game.session.have // 20 != last_reported // 20 or game.session.over:
-            if game.session.have != last_reported:
-                last_reported = game.session.have
-                g = game.game
-                _say(f"move {game.session.have}: {g.tiles_left} tiles left, scores {list(g.scores)}")
+        elif game.session.have != last_reported and (
+            game.session.have // 20 != last_reported // 20 or game.session.over
+        ):
+            last_reported = game.session.have
+            g = game.game
+            _say(f"move {game.session.have}: {g.tiles_left} tiles left, scores {list(g.scores)}")
 
     game.add_listener(show)
     async with game:
@@ -383,7 +386,7 @@ def add_commands(sub: Any, add_rule_options: Any) -> None:
 
     try:
         user = getpass.getuser()[:32] or "player"
-    except Exception:  # no user name in this environment
+    except (KeyError, OSError, ImportError):  # no user name in this environment (getpass's failures)
         user = "player"
 
     lan = sub.add_parser("lan", help="list the games on the network (mDNS)")

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from carcnet.engine import (
-    HandOver,
     Game,
     GameSetup,
+    HandOver,
     Move,
     Phase,
     PlaceTile,

@@ -40,7 +40,7 @@ from .events import (
 from .features import FeatureGraph
 from .geometry import RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
 from .moves import DeployMeeple, Figure, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
-from .tiles import BASE_START, RIVER_SPRING, SegmentKind, TileKind, tileset, tile_kind
+from .tiles import BASE_START, RIVER_SPRING, SegmentKind, TileKind, tile_kind, tileset
 
 __all__ = [
     "MEEPLES_PER_PLAYER",

@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Self
 
@@ -226,3 +227,25 @@ class Lan:
             _ip("netns", "del", name, check=False)
         self._made.clear()
         return leftovers(self.tag)
+
+
+def lan_for_test(n: int) -> Iterator[Lan]:
+    """The body of a pytest fixture: a Lan of *n* hosts, skipping the test (with the reason) where
+    namespaces cannot be made, and checking afterwards that nothing of it is left behind."""
+    import pytest
+
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    remove_stale()
+    made = Lan(n)
+    try:
+        made.create()
+    except LanError as exc:
+        made.destroy()
+        pytest.skip(f"cannot build the test LAN: {exc}")
+    try:
+        yield made
+    finally:
+        left = made.destroy()
+        assert left == [], f"left behind: {left}"

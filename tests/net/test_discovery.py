@@ -467,21 +467,7 @@ PEER_SECONDS = 40.0
 
 @pytest.fixture
 def lan():
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
-    netns.remove_stale()
-    made = netns.Lan(2)
-    try:
-        made.create()
-    except netns.LanError as exc:
-        made.destroy()
-        pytest.skip(f"cannot build the test LAN: {exc}")
-    try:
-        yield made
-    finally:
-        left = made.destroy()
-        assert left == [], f"left behind: {left}"
+    yield from netns.lan_for_test(2)
 
 
 class Peer:

@@ -23,21 +23,7 @@ GAME_SECONDS = 120.0
 
 @pytest.fixture
 def lan4():
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
-    netns.remove_stale()
-    made = netns.Lan(4)
-    try:
-        made.create()
-    except netns.LanError as exc:
-        made.destroy()
-        pytest.skip(f"cannot build the test LAN: {exc}")
-    try:
-        yield made
-    finally:
-        left = made.destroy()
-        assert left == [], f"left behind: {left}"
+    yield from netns.lan_for_test(4)
 
 
 async def _lines(proc: asyncio.subprocess.Process, name: str, out: list[str], until: str | None = None) -> None:

@@ -11,7 +11,7 @@ import pytest
 from carcnet.engine import Rules
 from carcnet.log import LogHeader, Seat
 from carcnet.net import Claim, Commit, Lobby, LobbySeat, Reveal, Start, WireHeader, derive_seed
-from carcnet.net.lobby import COMMIT_TIMEOUT, HostTable, LobbyRole, SeatPlan, Seating, Watching
+from carcnet.net.lobby import COMMIT_TIMEOUT, HostTable, LobbyRole, Seating, SeatPlan, Watching
 from carcnet.net.signing import commitment, sign_commit
 from carcnet.net.sync import SyncSession
 
@@ -46,8 +46,8 @@ def pump(*wires: MemoryWire, rounds: int = 200) -> None:
     raise AssertionError("the wires kept talking")
 
 
-def host_session(plan, rules=Rules()) -> SyncSession:
-    table = HostTable(name="Friday game", options=rules, plan=plan, random=counter_random("host"), created=0)
+def host_session(plan, rules: Rules | None = None) -> SyncSession:
+    table = HostTable(name="Friday game", options=rules or Rules(), plan=plan, random=counter_random("host"), created=0)
     return SyncSession(game=GAME, name="Ann", identity=identity("Ann"), lobby=table)
 
 

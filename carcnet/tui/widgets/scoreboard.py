@@ -53,7 +53,7 @@ class Scoreboard(Static):
                 who.append(" (bot)", style="dim")
             table.add_row(Text(turn, style=style), who, Text(str(game.scores[seat]), style="bold"),
                           Text(meeples, style=style))
-        parts: list[object] = [table]
+        parts: list[Table | Text] = [table]
         if over:
             parts.append(Text("\nGame over", style="bold"))
         else:
