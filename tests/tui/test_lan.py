@@ -450,8 +450,11 @@ async def test_b_hands_the_seat_of_a_player_gone_for_good_to_a_bot(tmp_path):
         assert isinstance(screen, NetGameScreen)
         await _until(pilot, lambda: lan.session.to_play == 1 and 1 in lan.away(), "Bob away at his turn")
         await _shows(pilot, screen, "#status", "away", "press b")
+        assert screen.check_action("hand_over", ())
         await pilot.press("b")
-        await _until(pilot, lambda: isinstance(app.screen, NetFinalScreen), "the final scores")
+        game = lan.game
+        await _until(pilot, lambda: game.handovers[1] is not None, "the handover entry")
+        await _until(pilot, lambda: isinstance(app.screen, NetFinalScreen), "the final scores", timeout=2 * LIMIT)
         handovers = [e.move for e in load(lan.path).entries if isinstance(e.move, HandOver)]
         assert handovers == [HandOver(1, "greedy", 0)]
         assert lan.status == "finished" and 1 in lan.my_seats
