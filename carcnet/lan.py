@@ -187,10 +187,12 @@ class LanGame:
         rules: Rules,
         plan: Sequence[SeatPlan],
         random: Callable[[int], bytes] = os.urandom,
+        auto_start: bool = True,
         **kw: object,
     ) -> Self:
         """Opens a table: this peer holds the lobby; *plan* says which seats are open, played here
-        by a person (``host``) or by a bot this peer runs.
+        by a person (``host``) or by a bot this peer runs. With *auto_start* the game starts as soon
+        as every seat is taken; without, when :meth:`start` is called (the opener's word).
 
         Raises:
             ValueError: A bad plan (size, colours, names) or an unknown bot.
@@ -198,7 +200,7 @@ class LanGame:
         for p in plan:
             if p.kind == "bot":
                 make_bot(p.bot or "greedy", 0)
-        table = HostTable(name=game_name, options=rules, plan=plan, random=random)
+        table = HostTable(name=game_name, options=rules, plan=plan, random=random, auto_start=auto_start)
         session = SyncSession(game=new_game_id(), name=name, role="player", lobby=table)
         bots = {seat: p.bot or "greedy" for seat, p in enumerate(plan) if p.kind == "bot"}
         return cls(session, kind="host", bot_names=bots, game_name=game_name, **kw)  # type: ignore[arg-type]
@@ -397,6 +399,17 @@ class LanGame:
         """
         self.session.submit(move)
 
+    def start(self) -> None:
+        """The opener starts the game once every seat is taken (a table opened without auto_start).
+
+        Raises:
+            ValueError: Not this peer's table, a seat still open, or the game is starting already.
+        """
+        table = self.table
+        if table is None:
+            raise ValueError("only the peer that opened the table starts the game")
+        table.start()
+
     def dial(self, host: str, port: int) -> None:
         """Connects to a peer of this game at *host*:*port* (typed by hand, or found)."""
         if self.peer is not None:
@@ -438,7 +451,7 @@ class LanGame:
             if self.discovery:
                 self._tasks.append(asyncio.create_task(self._discover()))
             table = self.table
-            if table is not None and table.full and table.started is None and not table.locked:
+            if table is not None and table.auto_start and table.full and table.started is None and not table.locked:
                 table.lock()  # no open seat: nobody to wait for (a game of the host's own seats)
             if self.table is not None:
                 self._tasks.append(asyncio.create_task(self._tick()))

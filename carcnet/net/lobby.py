@@ -110,6 +110,8 @@ class HostTable(LobbyRole):
             identity key; each ``bot`` seat gets a fresh key.
         random: ``random(n)`` gives *n* random bytes (nonces, bot keys); ``os.urandom`` by default.
         created: The header's creation time in seconds since 1970 (``None``: when the game starts).
+        auto_start: Lock the table (and so start the game) as soon as every seat is taken; when
+            ``False`` the full table waits for :meth:`start` (the opener's word).
 
     Attributes:
         table: Seat → who sits there (``None``: open).
@@ -133,6 +135,7 @@ class HostTable(LobbyRole):
         plan: Sequence[SeatPlan],
         random: Callable[[int], bytes] = os.urandom,
         created: int | None = None,
+        auto_start: bool = True,
     ) -> None:
         if not 2 <= len(plan) <= 6:
             raise ValueError(f"a table has 2 to 6 seats, not {len(plan)}")
@@ -140,6 +143,7 @@ class HostTable(LobbyRole):
         self.options = options
         self.random = random
         self.created = created
+        self.auto_start = auto_start
         self.plan = tuple(plan)
         self.table: list[LobbySeat | None] = [None] * len(plan)
         self.owners: dict[int, Link] = {}
@@ -260,10 +264,23 @@ class HostTable(LobbyRole):
         self.table[seat] = LobbySeat(sat, claim.key)
         self.owners[seat] = link
         log.info("%s: %s sits at seat %d (%s)", self.session.name, claim.name, seat, _table_text(self.table))
-        if self.full:
+        if self.full and self.auto_start:
             self.lock()
         else:
             self._broadcast()
+
+    def start(self) -> None:
+        """The opener starts the game: locks the full table for commit–reveal (wire.md §5.3).
+
+        Raises:
+            ValueError: A seat is still open, or the table is locked or started already.
+        """
+        if self.started is not None or self.locked:
+            raise ValueError("the game is starting or has started")
+        if not self.full:
+            open_seats = sum(s is None for s in self.table)
+            raise ValueError(f"{open_seats} seat{'s are' if open_seats > 1 else ' is'} still open")
+        self.lock()
 
     def _free(self, seat: int, why: str, *, broadcast: bool = True) -> None:
         if self.started is not None or seat not in self.owners:

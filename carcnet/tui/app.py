@@ -247,6 +247,8 @@ class CarcnetApp(App[None]):
             kwargs.pop("listen", None)
         if kind == "resume":
             kwargs.pop("directory", None)
+        if kind == "host":
+            kwargs["auto_start"] = False  # the person who opened the table starts the game (s in the lobby)
         return kwargs
 
     def run_lan(self, lan: LanGame) -> LanRun:

@@ -264,3 +264,21 @@ class _Silent(LobbyRole):
 class _Hosting(_Silent):
     wire_role = "host"
 
+
+
+def test_a_table_without_auto_start_waits_for_the_opener() -> None:
+    table = HostTable(name="g", options=Rules(), plan=[SeatPlan("host", "Ann", "red"), SeatPlan("open")],
+                      random=counter_random("host"), auto_start=False)
+    host = SyncSession(game=GAME, name="Ann", identity=identity("Ann"), lobby=table)
+    with pytest.raises(ValueError, match="1 seat is still open"):
+        table.start()
+    bob = player_session("Bob")
+    wire = MemoryWire(bob, host)
+    pump(wire)
+    assert table.full and not table.locked and host.header is None
+    assert isinstance(bob.lobby, Seating) and bob.lobby.seat == 1 and bob.lobby.round is None
+    table.start()
+    pump(wire)
+    assert host.header is not None and bob.header == host.header
+    with pytest.raises(ValueError, match="has started"):
+        table.start()

@@ -67,9 +67,16 @@ async def _shows(pilot, screen, selector: str, *texts: str) -> None:
     await _until(pilot, lambda: all(t in _text(screen, selector) for t in texts), f"{selector} to show {texts}")
 
 
-def _bot(game_id: str, name: str, port: int, tmp_path: Path, bot: str = "random") -> LanGame:
+def _bot(game_id: str, name: str, port: int, tmp_path: Path, bot: str | None = "random") -> LanGame:
     return LanGame.join(game_id, name=name, bot=bot, directory=tmp_path / name, listen=LOOP,
                         dial=[("127.0.0.1", port)], discovery=False, timing=FAST)
+
+
+async def _start_when_full(pilot, lobby: LobbyScreen) -> None:
+    """The host presses s once every seat is taken (the opener starts the game)."""
+    await _shows(pilot, lobby, "#status", "Every seat is taken", "press s")
+    assert lobby.check_action("start", ())
+    await pilot.press("s")
 
 
 async def _open_table(pilot, app: CarcnetApp, *kinds: str) -> LobbyScreen:
@@ -98,11 +105,13 @@ async def test_host_a_table_from_the_menu_a_bot_joins_and_the_game_plays_to_the_
         lobby = await _open_table(pilot, app, "greedy", "open")
         lan = lobby.lan
         port = lan.peer.port
-        await _shows(pilot, lobby, "#status", "Waiting for 1 more player", "starts by itself")
+        await _shows(pilot, lobby, "#status", "Waiting for 1 more player", "You start the game (s)")
+        assert not lobby.check_action("start", ())
         await _shows(pilot, lobby, "#address", f"carcnet join 127.0.0.1:{port} --game {lan.game_id}")
         await _shows(pilot, lobby, "#seats", "open", "Greedy 1 (your bot)")
         bob = _bot(lan.game_id, "Bob", port, tmp_path)
         async with bob:
+            await _start_when_full(pilot, lobby)
             await _until(pilot, lambda: isinstance(app.screen, NetFinalScreen), "the final scores")
             await bob.wait_until(lambda: bob.status == "finished" and bob.session.have == lan.session.have, LIMIT)
         assert lan.status == "finished" and lan.session.digest == bob.session.digest
@@ -140,6 +149,7 @@ async def test_play_by_keys_against_a_bot_leave_and_resume_on_the_network(tmp_pa
         lan = lobby.lan
         bob = _bot(lan.game_id, "Bob", lan.peer.port, tmp_path, "greedy")
         async with bob:
+            await _start_when_full(pilot, lobby)
             await _until(pilot, lambda: isinstance(app.screen, NetGameScreen), "the game screen")
             screen = app.screen
             assert screen.marks() == {0: "you", 1: "bot"}
@@ -411,6 +421,9 @@ async def test_the_command_line_forms_host_a_table_and_join_it_without_questions
         start = ("join", {"address": f"127.0.0.1:{lan.peer.port}", "game": lan.game_id, "name": "Bob"})
         join_app = CarcnetApp(data_dir=tmp_path / "bob", bot_delay=0, lan_options=LAN, start=start)
         async with join_app.run_test(size=(120, 40)) as join_pilot:
+            await _until(join_pilot, lambda: isinstance(join_app.screen, LobbyScreen), "Bob's lobby")
+            await _shows(join_pilot, join_app.screen, "#status", "waiting for the host to start")
+            await _start_when_full(host_pilot, host_app.screen)
             await _until(join_pilot, lambda: isinstance(join_app.screen, NetGameScreen), "Bob's game screen")
             await _until(host_pilot, lambda: isinstance(host_app.screen, NetGameScreen), "Ann's game screen")
             bob = join_app.screen
@@ -443,9 +456,11 @@ async def test_b_hands_the_seat_of_a_player_gone_for_good_to_a_bot(tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         lobby = await _open_table(pilot, app, "greedy", "open")
         lan = lobby.lan
-        bob = _bot(lan.game_id, "Bob", lan.peer.port, tmp_path)
+        bob = _bot(lan.game_id, "Bob", lan.peer.port, tmp_path, bot=None)  # a person, who never moves
         async with bob:
-            await _until(pilot, lambda: isinstance(app.screen, NetGameScreen) and lan.session.have >= 6, "play")
+            await _start_when_full(pilot, lobby)
+            await _until(pilot, lambda: isinstance(app.screen, NetGameScreen) and lan.session.have >= 2, "play")
+            assert bob.human_seats == [1]
         screen = app.screen
         assert isinstance(screen, NetGameScreen)
         await _until(pilot, lambda: lan.session.to_play == 1 and 1 in lan.away(), "Bob away at his turn")

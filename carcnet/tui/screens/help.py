@@ -60,9 +60,10 @@ No server: the computers of a game talk to each other directly. From the menu:
 | j | **join** a table found on the LAN (Enter), giving your name and colour, or a bot to play for you |
 | s | **spectate**: watch a game, the same board and scoreboard, without playing |
 
-In the **lobby** the seats fill as players join. The game starts by itself once every seat is taken:
-the computers first agree on the deck's seed (commit–reveal, so nobody can pick the tiles). Escape or
-q leaves the table.
+In the **lobby** the seats fill as players join. Once every seat is taken the host presses **s** to
+start: the computers first agree on the deck's seed (commit–reveal, so nobody can pick the tiles).
+Escape or q leaves the table. In a game, **b** gives the seat of a player who is away at their turn
+(gone for good) to a bot run by your computer.
 
 Where a game does not show up in the list (multicast blocked on the network), type the address the
 host's lobby shows, e.g. `192.168.1.20:7000 --game 3f2a…` (the game id is in the lobby), then Enter.

@@ -1,6 +1,8 @@
 """Provides :class:`LobbyScreen`: a LAN table filling up, for its host, the players who joined and the
 spectators: the game's name and options, the seats as they are taken, what is going on, and (for the
-host) the address others can type. The game starts by itself once every seat is taken."""
+host) the address others can type. Once every seat is taken the host presses s and the game starts
+(commit–reveal of the seed, then the game screen); a table opened from the command line with
+``--headless`` starts by itself."""
 
 from __future__ import annotations
 
@@ -47,8 +49,18 @@ def lobby_status(run: LanRun) -> str:
     open_seats = sum(s is None for s in lobby.table)
     if problem and lan.kind == "player" and _my_lobby_seats(run) == set():
         return f"[b]No seat for you[/]: {escape(problem)}. Escape leaves; you can watch the game instead."
+    table = lan.table
+    manual = table is not None and not table.auto_start
+    if open_seats == 0:
+        if manual:
+            return "[b]Every seat is taken[/]: press [b]s[/] to start the game."
+        return "Every seat is taken: waiting for the host to start the game."
     plural = "s" if open_seats != 1 else ""
-    return f"Waiting for {open_seats} more player{plural}. The game starts by itself when every seat is taken."
+    if manual:
+        return f"Waiting for {open_seats} more player{plural}. You start the game (s) when every seat is taken."
+    if lan.kind == "host":
+        return f"Waiting for {open_seats} more player{plural}. The game starts by itself when every seat is taken."
+    return f"Waiting for {open_seats} more player{plural}. The host starts the game when every seat is taken."
 
 
 def _my_lobby_seats(run: LanRun) -> set[int]:
@@ -78,8 +90,9 @@ class LobbyScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "leave", "Leave"),
+        Binding("s", "start", "Start the game", tooltip="Every seat is taken: agree on the seed and play"),
     ]
-    """Escape or q leaves the table."""
+    """Escape or q leaves the table; s starts the game (the host, once every seat is taken)."""
 
     def __init__(self, run: LanRun) -> None:
         super().__init__()
@@ -134,6 +147,7 @@ class LobbyScreen(Screen[None]):
         self.query_one("#options", Static).update(f"Rules: {options}.  Game id: {lan.game_id}")
         self.query_one("#seats", Static).update(self._seat_table())
         self.query_one("#status", Static).update(lobby_status(self.run))
+        self.refresh_bindings()
         self.query_one("#address", Static).update(self._address_text())
         notes = lan.notes[-8:]
         self.query_one("#notes", Static).update(Text("\n".join(notes)))
@@ -173,6 +187,19 @@ class LobbyScreen(Screen[None]):
             lines = ["Spectators can also watch through this computer:"]
             lines += [f"  {escape(join_command(h, peer.port, lan.game_id, 'spectate'))}" for h in hosts[:1]]
         return "\n".join(lines)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            table = self.lan.table
+            return table is not None and table.full and not table.locked and table.started is None
+        return True
+
+    def action_start(self) -> None:
+        try:
+            self.lan.start()
+        except ValueError as exc:
+            self.notify(str(exc), title="Not yet", severity="warning")
+        self.redraw()
 
     def action_leave(self) -> None:
         self._started = True  # nothing more to show
