@@ -5,14 +5,29 @@ spectators).
 Each player peer runs in its own OS process, as on a real LAN; the spectators run in a few worker
 processes (``--workers``), each holding many spectator peers on one event loop. "Made" is when the
 seat's bot has chosen the move, just before :meth:`SyncSession.submit` signs and sends it; "applied" is
-when a peer has checked the entry (signature, turn, legality, digest) and appended it, i.e. when its
-persistence hook runs. Both are read from ``time.monotonic_ns()`` (CLOCK_MONOTONIC, one clock for every
-process of the machine). A move's latency is the latest "applied" over every other peer minus "made".
+when a peer has checked the entry (signature, turn, legality, digest) and saved it, i.e. when its
+persistence hook returns. Both are read from ``time.monotonic_ns()`` (CLOCK_MONOTONIC, one clock for
+every process of the machine). A move's latency is the latest "applied" over every other peer minus
+"made". Per move, the benchmark's own work is one ``monotonic_ns()`` and one dict store per peer.
+
+Where the peers save the log (``--save``) matters: ``memory`` keeps the entries in a dict, which
+measures the network path alone; ``disk`` is what every peer of the app does (``carcnet.lan``): a
+:class:`~carcnet.net.storage.RecorderLog` checks the entry again on its own copy of the game and writes
+it with fsync, before the session relays it. By default both are run.
 
 ``--pace MS`` waits that long before each move (a person takes seconds; bots take none): with 0 the
 author sends its place and deploy back to back and the second one queues behind the first.
 
-    .venv/bin/python benchmarks/bench_net.py                 # the three default runs, 3 games each
+Each line also gives what the figures depend on: ``cpu/move``, the CPU time every peer process spent
+between the first move and the last, summed and divided by the moves (the work one move costs the
+whole machine); and ``others``, the CPUs that processes outside the benchmark kept busy meanwhile (from
+``/proc/stat``, kernel threads included, so the disk's journal too; a memory run with others above
+~0.05 was disturbed). The ``floor`` run has no carcnet code in it: one process sends an 8-byte
+timestamp to 4 processes waiting in ``select`` on loopback TCP, which is the least any move's trip can
+cost on the machine.
+
+    .venv/bin/python benchmarks/bench_net.py                 # the default runs, 3 games each
+    .venv/bin/python benchmarks/bench_net.py --only players --pace 0 --save memory --repeat 5
     .venv/bin/python benchmarks/bench_net.py --only spectators --games 5 --workers 5 --pace 50
     .venv/bin/python benchmarks/bench_net.py --inprocess     # every peer on one event loop instead
 """
@@ -22,24 +37,31 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import hashlib
 import multiprocessing as mp
 import os
+import selectors
 import socket
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from carcnet.bots import make_bot
 from carcnet.log import COLOURS, LogHeader, Seat
 from carcnet.net import SeatKey, SignedEntry, WireHeader
 from carcnet.net.peer import Peer
+from carcnet.net.storage import RecorderLog
 from carcnet.net.sync import SyncSession
 from carcnet.net.transport import Timing
 
 GAME = "be9c4e7a0d3f4c2b8a1e6f5d4c3b2a10"
 LIMIT = 120.0
+#: A peer may dial one whose process is not listening yet: try again soon rather than after 1 s.
+QUICK_RETRY = Timing(backoff=(0.02, 0.05, 0.1, 0.2, 0.5, 1.0))
 
 
 def seat_key(seat: int) -> SeatKey:
@@ -52,14 +74,34 @@ def header(players: int, seed: int) -> WireHeader:
     return WireHeader(h, tuple(seat_key(i).public for i in range(players)))
 
 
-class Recorder:
-    """Persistence hook that notes when each entry was applied."""
+#: Where the peers save their logs (``--save disk``), or ``None`` (``--save memory``). Set by
+#: :func:`main` before the peer processes are forked.
+SAVE_TO: str | None = None
 
-    def __init__(self) -> None:
+
+class Recorder:
+    """Persistence hook that notes when each entry was applied: at once with ``--save memory``; with
+    ``--save disk`` once the peer's :class:`RecorderLog` has checked it again and written it with
+    fsync, as every peer of the app does (``carcnet.lan``, log.md §9) before it passes the entry on."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
         self.applied: dict[int, int] = {}
+        self.session: SyncSession | None = None
+        self.log: RecorderLog | None = None
 
     def on_append(self, signed: SignedEntry) -> None:
+        if SAVE_TO is not None:
+            if self.log is None:
+                assert self.session is not None and self.session.header is not None
+                path = os.path.join(SAVE_TO, f"{self.name}-{os.getpid()}-{id(self):x}.carclog")
+                self.log = RecorderLog.create(self.session.header, path)
+            self.log.on_append(signed)
         self.applied[signed.seq] = time.monotonic_ns()
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
 
 
 def free_ports(count: int) -> list[int]:
@@ -87,9 +129,10 @@ async def run_player(
     ready: asyncio.Future[None] | None,
     go: asyncio.Future[None] | None,
     sync_ready=None,
-) -> tuple[dict[int, int], dict[int, int]]:
-    """Plays *seats* with random bots once *links* connections are open; returns (made, applied)."""
-    recorder = Recorder()
+) -> tuple[dict[int, int], dict[int, int], float]:
+    """Plays *seats* with random bots once *links* connections are open; returns (made, applied, the
+    process's CPU seconds from the first move to the last)."""
+    recorder = Recorder(name)
     session = SyncSession(
         game=GAME,
         name=name,
@@ -98,12 +141,18 @@ async def run_player(
         seats={s: seat_key(s) for s in seats},
         persistence=recorder,
     )
+    recorder.session = session
     made: dict[int, int] = {}
-    async with Peer(session, port=port, timing=Timing()) as peer:
+    # Each peer dials the ones listed before it, which makes the whole mesh. Not dialing the addresses
+    # welcomes name as well keeps the setup out of the measured moves: with it, a peer sometimes dials
+    # one that is dialing it at that moment, and that duplicate (wire.md §2.1) is settled, and logged,
+    # during the first moves.
+    async with Peer(session, port=port, timing=QUICK_RETRY, dial_learned=False) as peer:
         for other in dial:
             peer.dial("127.0.0.1", other)
         await peer.wait_until(lambda: len(session.open_links()) >= links, LIMIT)
         await _rendezvous(ready, go, sync_ready)
+        cpu = time.process_time()
         bots = {s: make_bot("random", s) for s in seats}
         while not session.over:
             await peer.wait_until(lambda: session.over or session.to_play in bots, LIMIT)
@@ -117,13 +166,18 @@ async def run_player(
             made[session.have + 1] = time.monotonic_ns()
             session.submit(move)
             await asyncio.sleep(0)
+        cpu = time.process_time() - cpu
         await _rendezvous(None, None, sync_ready)  # keep serving until everyone is done
-    return made, recorder.applied
+    recorder.close()
+    return made, recorder.applied, cpu
 
 
-async def run_spectators(names: Sequence[str], port: int, sync_ready=None) -> list[dict[int, int]]:
-    """Watches with one spectator peer per name until the game is over; returns each one's applied."""
-    recorders = [Recorder() for _ in names]
+async def run_spectators(
+    names: Sequence[str], port: int, sync_ready=None
+) -> tuple[list[dict[int, int]], float]:
+    """Watches with one spectator peer per name until the game is over; returns each one's applied and
+    the process's CPU seconds from the first move to the last."""
+    recorders = [Recorder(name) for name in names]
     async with contextlib.AsyncExitStack() as stack:
         peers = []
         for name, recorder in zip(names, recorders, strict=True):
@@ -134,16 +188,20 @@ async def run_spectators(names: Sequence[str], port: int, sync_ready=None) -> li
                 identity=SeatKey.from_seed(hashlib.sha256(name.encode()).digest()),
                 persistence=recorder,
             )
+            recorder.session = session
+            stack.callback(recorder.close)
             peer = await stack.enter_async_context(Peer(session, listen=False, timing=Timing()))
             peer.dial("127.0.0.1", port)
             peers.append(peer)
         for peer in peers:
             await peer.wait_until(lambda p=peer: bool(p.session.open_links()), LIMIT)
         await _rendezvous(None, None, sync_ready)
+        cpu = time.process_time()
         for peer in peers:
             await peer.wait_until(lambda p=peer: p.session.over, LIMIT)
+        cpu = time.process_time() - cpu
         await _rendezvous(None, None, sync_ready)
-    return [r.applied for r in recorders]
+    return [r.applied for r in recorders], cpu
 
 
 async def _rendezvous(ready, go, barrier) -> None:
@@ -166,8 +224,22 @@ def _spectator_process(names, port, barrier, queue) -> None:
     queue.put(asyncio.run(run_spectators(names, port, barrier)))
 
 
-def game_in_processes(players: int, spectators: int, workers: int, seed: int, pace: float):
-    """One game; returns the latencies in ms, one per move."""
+@dataclass
+class Result:
+    """What one run measured: a latency per move (ms), and the CPU the peers spent on them."""
+
+    samples: list[float] = field(default_factory=list)
+    cpu: float = 0.0  # seconds, every peer process, from the first move to the last
+    moves: int = 0
+
+    def add(self, samples: list[float], cpu: float) -> None:
+        self.samples += samples
+        self.cpu += cpu
+        self.moves += len(samples)
+
+
+def game_in_processes(players: int, spectators: int, workers: int, seed: int, pace: float, result: Result):
+    """Plays one game; adds its latencies (ms, one per move) and its CPU time to *result*."""
     ctx = mp.get_context("fork")
     wh = header(2 if spectators else players, seed)
     queue = ctx.Queue()
@@ -204,15 +276,18 @@ def game_in_processes(players: int, spectators: int, workers: int, seed: int, pa
     for p in procs:
         p.join(LIMIT)
     made: dict[int, int] = {}
-    applied: list[dict[int, int]] = []
-    for result in results:
-        if isinstance(result, tuple):
-            m, a = result
+    applied: list = []
+    cpu = 0.0
+    for got in results:
+        if len(got) == 3:  # a player: (made, applied, cpu)
+            m, a, c = got
             made.update(m)
-            applied.append((m, a))  # type: ignore[arg-type]
-        else:
-            applied.extend(({}, a) for a in result)  # type: ignore[misc]
-    return latencies(made, applied)
+            applied.append((m, a))
+        else:  # a spectator worker: (each one's applied, cpu)
+            views, c = got
+            applied.extend(({}, a) for a in views)
+        cpu += c
+    result.add(latencies(made, applied), cpu)
 
 
 def latencies(made: dict[int, int], peers: list) -> list[float]:
@@ -223,7 +298,7 @@ def latencies(made: dict[int, int], peers: list) -> list[float]:
     return out
 
 
-async def game_in_process(players: int, spectators: int, seed: int, pace: float) -> list[float]:
+async def game_in_process(players: int, spectators: int, seed: int, pace: float) -> tuple[list[float], float]:
     wh = header(2 if spectators else players, seed)
     loop = asyncio.get_running_loop()
     if spectators:
@@ -238,8 +313,9 @@ async def game_in_process(players: int, spectators: int, seed: int, pace: float)
         )
         await asyncio.gather(*readies)
         go.set_result(None)
-        (made, applied), views = await asyncio.gather(host, watch)
-        return latencies(made, [(made, applied), *(({}, v) for v in views)])
+        cpu = time.process_time()
+        (made, applied, _), views = await asyncio.gather(host, watch)
+        return latencies(made, [(made, applied), *(({}, v) for v in views)]), time.process_time() - cpu
     ports = free_ports(players)
     readies = [loop.create_future() for _ in range(players)]
     go = loop.create_future()
@@ -251,19 +327,23 @@ async def game_in_process(players: int, spectators: int, seed: int, pace: float)
     ]
     await asyncio.gather(*readies)
     go.set_result(None)
+    cpu = time.process_time()
     results = await asyncio.gather(*tasks)
+    cpu = time.process_time() - cpu
     made = {}
-    for m, _ in results:
+    for m, _, _ in results:
         made.update(m)
-    return latencies(made, list(results))
+    return latencies(made, [(m, a) for m, a, _ in results]), cpu
 
 
 async def run_spectators_inprocess(names, port, ready, go) -> list[dict[int, int]]:
-    recorders = [Recorder() for _ in names]
+    recorders = [Recorder(name) for name in names]
     async with contextlib.AsyncExitStack() as stack:
         peers = []
         for name, recorder in zip(names, recorders, strict=True):
             session = SyncSession(game=GAME, name=name, role="spectator", persistence=recorder)
+            recorder.session = session
+            stack.callback(recorder.close)
             peer = await stack.enter_async_context(Peer(session, listen=False))
             peer.dial("127.0.0.1", port)
             peers.append(peer)
@@ -276,23 +356,147 @@ async def run_spectators_inprocess(names, port, ready, go) -> list[dict[int, int
     return [r.applied for r in recorders]
 
 
+# ---------------------------------------------------------------------- the machine's floor
+
+
+def _floor_receiver(port: int, rounds: int, queue) -> None:
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        selector = selectors.DefaultSelector()
+        selector.register(sock, selectors.EVENT_READ)
+        arrived: list[int] = []
+        pending = b""
+        while len(arrived) < rounds:
+            selector.select()
+            data = sock.recv(1 << 16)
+            now = time.monotonic_ns()
+            if not data:
+                break
+            pending += data
+            while len(pending) >= 8:
+                arrived.append(now - int.from_bytes(pending[:8], "big"))
+                pending = pending[8:]
+    queue.put(arrived)
+
+
+def floor(receivers: int, rounds: int, pace: float, result: Result) -> None:
+    """The machine's floor, without carcnet: one process sends an 8-byte timestamp to *receivers*
+    processes waiting in ``select``, *rounds* times, *pace* seconds apart; a round's latency is the
+    latest arrival."""
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        procs = [ctx.Process(target=_floor_receiver, args=(port, rounds, queue)) for _ in range(receivers)]
+        for proc in procs:
+            proc.start()
+        conns = [server.accept()[0] for _ in procs]
+    try:
+        for conn in conns:
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for _ in range(rounds):
+            time.sleep(pace)
+            stamp = time.monotonic_ns().to_bytes(8, "big")
+            for conn in conns:
+                conn.sendall(stamp)
+        arrivals = [queue.get(timeout=LIMIT) for _ in procs]
+    finally:
+        for conn in conns:
+            conn.close()
+        for proc in procs:
+            proc.join(LIMIT)
+    result.add([max(each[r] for each in arrivals) / 1e6 for r in range(rounds)], 0.0)
+
+
+# ---------------------------------------------------------------------- the report
+
+
 def summary(label: str, samples: list[float]) -> str:
     ordered = sorted(samples)
-    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+
+    def rank(q: float) -> float:
+        return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
     return (
-        f"{label:<52} moves {len(samples):4d}  median {statistics.median(samples):7.3f} ms  "
-        f"p99 {p99:7.3f} ms  max {ordered[-1]:7.3f} ms"
+        f"{label:<52} moves {len(samples):4d}  median {statistics.median(samples):6.3f}  "
+        f"p90 {rank(0.90):6.3f}  p99 {rank(0.99):6.3f}  max {ordered[-1]:6.3f} ms"
     )
 
 
-#: The default runs: (scenario, pace in ms). Bots flat out measure a burst (a seat's place and deploy
-#: 0.1 ms apart, the next seat moving the moment its turn arrives); paced moves measure one move's trip.
-DEFAULT_RUNS = (("players", 0.0), ("players", 5.0), ("spectators", 20.0))
+def _busy_seconds() -> float | None:
+    """CPU seconds the whole machine has spent in processes since boot, or given to other virtual
+    machines (steal), on Linux; else ``None``. Interrupts are left out: loopback traffic is handled
+    there, the benchmark's own included."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    user, nice, system, _idle, _iowait, _irq, _softirq, steal = map(int, fields[1:9])
+    return (user + nice + system + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_seconds() -> float:
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+#: The default runs: (scenario, pace in ms, where the logs are saved). Bots flat out measure a burst (a
+#: seat's place and deploy 0.1 ms apart, the next seat moving the moment its turn arrives); paced moves
+#: measure one move's trip. "memory" measures the network path alone; "disk" is what the app does.
+DEFAULT_RUNS = (
+    ("players", 0.0, "memory"),
+    ("players", 5.0, "memory"),
+    ("spectators", 20.0, "memory"),
+    ("players", 0.0, "disk"),
+    ("players", 5.0, "disk"),
+    ("spectators", 20.0, "disk"),
+    ("floor", 5.0, "memory"),
+)
+
+
+def run(scenario: str, pace: float, save: str, directory: str, args: argparse.Namespace) -> str:
+    """One run of *scenario* (``--games`` games), as a line of the report."""
+    global SAVE_TO
+    SAVE_TO = directory if save == "disk" else None  # before the peer processes are forked
+    result = Result()
+    spectators = args.spectators if scenario == "spectators" else 0
+    busy, own, started = _busy_seconds(), _own_seconds(), time.perf_counter()
+    if scenario == "floor":
+        floor(args.players - 1, 142 * args.games, pace / 1000, result)
+        label = f"floor: 8 bytes to {args.players - 1} processes"
+    else:
+        for game in range(args.games):
+            if args.inprocess:
+                # The games before this one left ~20,000 objects in reference cycles: collect them now,
+                # or the full collection they bring about (~40 ms) lands on one of this game's moves.
+                gc.collect()
+                samples, cpu = asyncio.run(game_in_process(args.players, spectators, 1000 + game, pace))
+                result.add(samples, cpu)
+            else:
+                game_in_processes(args.players, spectators, args.workers, 1000 + game, pace, result)
+        if spectators:
+            where = "" if args.inprocess else f" ({min(args.workers, spectators)} procs)"
+            label = f"1 player, {spectators} spectators{where}"
+        else:
+            label = f"{args.players} player peers"
+        label += f", {save}"
+    wall = time.perf_counter() - started
+    line = summary(f"{label}, pace {pace:g} ms", result.samples)
+    if result.cpu:
+        line += f"  cpu/move {1e6 * result.cpu / result.moves:5.0f} us"
+    if busy is not None:
+        others = max(0.0, (_busy_seconds() or busy) - busy - (_own_seconds() - own))
+        line += f"  others {others / wall:4.2f}"
+    return line + f"  ({wall:.1f} s)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games per run (default 3)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each scenario (default 1)")
     parser.add_argument(
         "--players", type=int, default=5, help="player peers of the first scenario (default 5)"
     )
@@ -304,10 +508,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--pace",
         type=float,
         default=None,
-        help="ms to wait before each move, for every run (default: players at 0 and at 5, spectators at 20)",
+        help="ms to wait before each move, for every run (default: players at 0 and at 5, spectators at "
+        "20, floor at 5)",
+    )
+    parser.add_argument(
+        "--save",
+        choices=("memory", "disk"),
+        default=None,
+        help="where the peers save the log, for every run: memory, or disk as the app does (checked again "
+        "by the log recorder and written with fsync, in a temporary directory); default: both",
     )
     parser.add_argument("--inprocess", action="store_true", help="every peer on one event loop")
-    parser.add_argument("--only", choices=("players", "spectators"), help="run one scenario")
+    parser.add_argument("--only", choices=("players", "spectators", "floor"), help="run one scenario")
     args = parser.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -315,24 +527,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"(load {load:.2f}), Python {sys.version.split()[0]}, "
         f"{'every peer in one process' if args.inprocess else 'one process per player peer'}"
     )
-    runs = [(scenario, pace) for scenario, pace in DEFAULT_RUNS if args.only in (None, scenario)]
+    runs = [run for run in DEFAULT_RUNS if args.only in (None, run[0])]
     if args.pace is not None:
-        runs = list(dict.fromkeys((scenario, args.pace) for scenario, _ in runs))
-    for scenario, pace in runs:
-        spectators = args.spectators if scenario == "spectators" else 0
-        samples: list[float] = []
-        started = time.perf_counter()
-        for game in range(args.games):
-            if args.inprocess:
-                samples += asyncio.run(game_in_process(args.players, spectators, 1000 + game, pace))
-            else:
-                samples += game_in_processes(args.players, spectators, args.workers, 1000 + game, pace)
-        if spectators:
-            where = "" if args.inprocess else f" in {min(args.workers, spectators)} procs"
-            label = f"1 player peer, {spectators} spectators{where}"
-        else:
-            label = f"{args.players} player peers"
-        print(summary(f"{label}, pace {pace:g} ms", samples) + f"  ({time.perf_counter() - started:.1f} s)")
+        runs = [(scenario, args.pace, save) for scenario, _, save in runs]
+    if args.save is not None:
+        runs = [(scenario, pace, args.save) for scenario, pace, _ in runs]
+    with tempfile.TemporaryDirectory(prefix="carcnet-bench-") as directory:
+        for scenario, pace, save in dict.fromkeys(runs):
+            for _ in range(args.repeat):
+                print(run(scenario, pace, save, directory, args), flush=True)
     return 0
 
 

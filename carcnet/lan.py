@@ -126,6 +126,7 @@ class LanGame:
         timing: The clocks of wire.md §2.1.
         bot_names: Seat → bot name for the seats this peer's bots play (host bots, ``carcnet bot``).
         game_name: The game's name for the advertisement (hosts know it; others learn it).
+        bot_delay: Seconds this peer's bots wait before each turn, so that people can follow.
         recorder: A resumed game's log, already open.
 
     Attributes:
@@ -149,6 +150,7 @@ class LanGame:
         bot_names: dict[int, str] | None = None,
         game_name: str | None = None,
         recorder: RecorderLog | None = None,
+        bot_delay: float = 0.0,
     ) -> None:
         self.session = session
         self.kind: Kind = kind
@@ -160,6 +162,7 @@ class LanGame:
         self.timing = timing or Timing()
         self.bot_names: dict[int, str] = dict(bot_names or {})
         self.game_name = game_name
+        self.bot_delay = bot_delay
         self.recorder = recorder
         self.peer: Peer | None = None
         self.path: Path | None = recorder.path if recorder is not None else None
@@ -441,6 +444,7 @@ class LanGame:
                 listen=listen is not None,
                 timing=self.timing,
                 bots=bots,
+                bot_delay=self.bot_delay,
             )
             self.peer = await self._stack.enter_async_context(peer)
             if listen is not None:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Protocol, Self
 
-from carcnet.engine import Game, Move
+from carcnet.engine import Game, Move, Phase
 
 from .sync import Change, Link, SyncSession
 from .transport import Channel, Timing, connect, serve
@@ -58,6 +58,7 @@ class Peer:
         timing: The clocks of wire.md §2.1.
         bots: Seat → the bot that plays it here (the session must hold the seat's key).
         dial_learned: Whether to dial the player peers that welcomes name (players: yes).
+        bot_delay: Seconds a bot waits before each of its turns, so that people can follow (0: none).
 
     Attributes:
         session: The session.
@@ -74,6 +75,7 @@ class Peer:
         timing: Timing | None = None,
         bots: Mapping[int, Chooser] | None = None,
         dial_learned: bool | None = None,
+        bot_delay: float = 0.0,
     ) -> None:
         self.session = session
         self.host = host
@@ -81,6 +83,7 @@ class Peer:
         self.listen = listen
         self.timing = timing or Timing()
         self.bots: dict[int, Chooser] = dict(bots or {})
+        self.bot_delay = bot_delay
         self.dial_learned = session.role == "player" if dial_learned is None else dial_learned
         self._tasks: asyncio.TaskGroup | None = None
         self._server: asyncio.Server | None = None
@@ -230,12 +233,19 @@ class Peer:
 
     async def _play(self) -> None:
         session = self.session
+        paused_at = -1  # the seq after which the bot last paused (once per turn, before placing)
         while not self._closing:
             await self._turn.wait()
             self._turn.clear()
             while (seat := session.to_play) is not None and seat in self.bots and session.plays(seat):
                 game = session.game
                 assert game is not None
+                if self.bot_delay > 0 and game.phase is Phase.PLACE_TILE and paused_at != session.have:
+                    paused_at = session.have
+                    await asyncio.sleep(self.bot_delay)  # pacing for people watching, not synchronisation
+                    if self._closing:
+                        return
+                    continue  # look again: the game may have moved on (a handover, a stop)
                 try:
                     session.submit(self.bots[seat].choose(game))
                 except Exception:  # a broken bot loses its seat here, not the peer

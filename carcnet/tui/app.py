@@ -241,7 +241,9 @@ class CarcnetApp(App[None]):
     def lan_kwargs(self, kind: Literal["host", "player", "spectator", "resume"]) -> dict[str, Any]:
         """The keyword arguments of a new :class:`~carcnet.lan.LanGame` of *kind*: the defaults, then
         :attr:`lan_options`. Spectators listen nowhere; a resumed game keeps its log's folder."""
-        kwargs: dict[str, Any] = {"directory": self.data_dir, "listen": ("0.0.0.0", 0), "discovery": True}
+        kwargs: dict[str, Any] = {
+            "directory": self.data_dir, "listen": ("0.0.0.0", 0), "discovery": True, "bot_delay": self.bot_delay,
+        }
         kwargs.update(self.lan_options)
         if kind == "spectator":
             kwargs.pop("listen", None)

@@ -7,6 +7,7 @@ and removed afterwards, also when the test fails. Needs root; skipped elsewhere 
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import time
 from pathlib import Path
@@ -57,6 +58,15 @@ async def test_three_players_and_a_spectator_on_four_hosts_play_a_whole_game(lan
                                "--game-name", "Four hosts", "--river", "--abbot", "--listen", host_ns.address)
             )
             await _lines(procs["host"], "host", outputs["host"], until="listening on port")
+            # `carcnet lan` on another host lists the table (found by multicast, in the lobby).
+            listing = await lan4.spawn(eve_ns, sys.executable, "-m", "carcnet", "lan", "--json", "--wait", "4",
+                                       "--interface", eve_ns.address)
+            out, err = await listing.communicate()
+            assert listing.returncode == 0, err.decode()[-2000:]
+            games = json.loads(out)
+            assert [(g["name"], g["phase"], g["seats"], g["peer"], g["addresses"]) for g in games] == [
+                ("Four hosts", "lobby", [1, 3], "Ann", [host_ns.address])
+            ], games
             for name, ns in (("bob", bob_ns), ("cleo", cleo_ns)):
                 procs[name] = await lan4.spawn(
                     ns, *argv(ns, "bot", "--join", "--name", name.capitalize(), "--bot", "random",

@@ -183,3 +183,17 @@ async def test_a_table_of_the_hosts_own_seats_starts_at_once_and_spectators_watc
         async with watcher:
             await _all([host, watcher], lambda g: g.status == "finished" and g.session.have == host.session.have)
     assert host.path.read_bytes() == watcher.path.read_bytes()  # type: ignore[union-attr]
+
+
+async def test_paced_bots_still_play_every_turn(tmp_path: Path) -> None:
+    """A bot delay (so people can follow) pauses each bot turn once; the game still ends identical."""
+    host = LanGame.host(
+        name="Ann", game_name="Paced", rules=Rules(), plan=plan_from_text("random,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST, bot_delay=0.001,
+    )
+    async with host:
+        bob = LanGame.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "b", listen=LOOP,
+                           dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST, bot_delay=0.001)  # type: ignore[union-attr]
+        async with bob:
+            await _all([host, bob], lambda g: g.status == "finished" and g.session.have == host.session.have)
+    assert host.path.read_bytes() == bob.path.read_bytes()  # type: ignore[union-attr]
