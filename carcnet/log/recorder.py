@@ -51,8 +51,9 @@ class GameRecorder:
     """A game being played and recorded: each move is applied, then appended and fsynced.
 
     Lifecycle: :meth:`create` (new game) or :meth:`resume` (saved game); :meth:`submit` once per
-    move made here, :meth:`append_signed` once per entry made by another peer; :meth:`close`. Read
-    the game through :attr:`game`; change it only through those two methods.
+    move made here, :meth:`append_signed` once per entry made by another peer (or
+    :meth:`append_admitted` for one the caller has just checked the same way); :meth:`close`. Read
+    the game through :attr:`game`; change it only through those methods.
 
     Attributes:
         header: The log's header.
@@ -75,7 +76,8 @@ class GameRecorder:
     ) -> None:
         self.header = header
         self.writer = writer
-        self.game = game
+        self._game = game
+        self._stale = False
         self.entries = entries
         self.recovery: Recovery | None = None
         self.signers: dict[int, Signer] = dict(signers or {})
@@ -85,6 +87,19 @@ class GameRecorder:
     def path(self) -> Path:
         """The log file."""
         return self.writer.path
+
+    @property
+    def game(self) -> Game:
+        """The game after the entries on disk (replayed first if :meth:`append_admitted` left it behind)."""
+        if self._stale:
+            self._game = replay(self.header.setup(), [e.move for e in self.entries])
+            self._stale = False
+        return self._game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        self._game = game
+        self._stale = False
 
     @classmethod
     def create(
@@ -201,6 +216,25 @@ class GameRecorder:
             raise
         self.entries.append(entry)
         return events
+
+    def append_admitted(self, entry: LogEntry) -> None:
+        """Records an entry the caller has just checked with :func:`~carcnet.log.store.apply_entry` on
+        its own replica of this game (a LAN session does, ``carcnet.net.protocol.admit_entry``, or made
+        and signed itself), without checking it a second time: the caller's check is the reader's
+        check. Only its place is checked here. The recorder's :attr:`game` is replayed when next read.
+
+        Raises:
+            LogError: ``"out-of-sequence"``: not the next seq (nothing is written); ``"writer-broken"``.
+            OSError: The write failed (as for :meth:`submit`).
+        """
+        expected = len(self.entries) + 1
+        if entry.seq != expected:
+            raise LogError("out-of-sequence", f"the next entry is seq {expected}, not {entry.seq}", expected)
+        if (self.header.keys is None) != (entry.sig is None):
+            raise LogError("bad-signature", f"seq {entry.seq}: signed exactly when the game has keys", entry.seq)
+        self.writer.append(entry)
+        self.entries.append(entry)
+        self._stale = True
 
     def _check_own(self, entry: LogEntry) -> None:
         """Never writes what a reader would refuse: the signer's signature must verify."""

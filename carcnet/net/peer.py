@@ -273,7 +273,7 @@ class Peer:
                 self._waiters.remove(entry)
 
     def _on_change(self, change: Change, link: Link | None) -> None:
-        if change in ("entry", "header", "stop"):
+        if change in ("entry", "header", "stop") and self.bots:  # a peer without bots has nothing to play
             self._turn.set()
         if change == "peer" and self.dial_learned and not self._closing:
             self._dial_learned()

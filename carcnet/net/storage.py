@@ -1,9 +1,11 @@
 """Provides :class:`RecorderLog`: a LAN peer's log on disk, growing as entries arrive.
 
 It is the :class:`~carcnet.net.sync.Persistence` a player peer uses outside tests: every signed
-entry, made here or received, is checked as a reader would check it and appended (with fsync) to a
-log format 2 file before the session passes it on (``protocol/log.md`` §9, ``protocol/wire.md``
-§5.4). A game stopped by every peer resumes from these files.
+entry, made here or received, is checked by the session as a reader would check it (``admit_entry``
+is the log's ``apply_entry``) and appended (with fsync) to a log format 2 file before the session
+passes it on (``protocol/log.md`` §9, ``protocol/wire.md`` §5.4); the recorder does not check it a
+second time. A game stopped by every peer resumes from these files, and loading them checks every
+entry again.
 """
 
 from __future__ import annotations
@@ -71,9 +73,10 @@ class RecorderLog:
         return [SignedEntry.of(e) for e in self.recorder.entries]
 
     def on_append(self, signed: SignedEntry) -> None:
-        """Checks and appends *signed* (``GameRecorder.append_signed``); raises ``LogError`` or
-        ``OSError`` when it cannot, and then nothing is written."""
-        self.recorder.append_signed(signed.entry)
+        """Appends *signed*, which the session has just checked as a reader would (``admit_entry``
+        is the log's ``apply_entry``) or made itself (``GameRecorder.append_admitted``: checked once,
+        not twice); raises ``LogError`` or ``OSError`` when it cannot, and then nothing is written."""
+        self.recorder.append_admitted(signed.entry)
 
     def close(self) -> None:
         self.recorder.close()

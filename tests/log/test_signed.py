@@ -330,3 +330,23 @@ def test_a_format_1_writer_refuses_a_signed_entry(tmp_path: Path):
         assert writer.path.stat().st_size == size and not writer.broken
         writer.append(entries[0])
     assert file_bytes(header, entries[:1]) == (tmp_path / "f1.carclog").read_bytes()
+
+
+def test_append_admitted_writes_what_the_caller_checked_and_replays_when_read(tmp_path: Path):
+    """A LAN session checks each entry itself; the recorder then writes it without a second check,
+    refuses one out of place, and its game catches up when read."""
+    header = keyed_header()
+    keys = signed_keys()
+    bots = [RandomBot(3 + seat) for seat in range(3)]
+    author = GameRecorder.create(header, tmp_path / "a.carclog", signers=dict(enumerate(keys)))
+    copy = GameRecorder.create(header, tmp_path / "b.carclog")
+    for _ in range(12):
+        author.submit(bots[author.game.seat].choose(author.game))
+        copy.append_admitted(author.entries[-1])
+    with pytest.raises(LogError) as refused:
+        copy.append_admitted(author.entries[3])
+    assert refused.value.reason == "out-of-sequence" and len(copy.entries) == 12
+    assert copy.game.digests == author.game.digests  # replayed on reading
+    author.close()
+    copy.close()
+    assert (tmp_path / "a.carclog").read_bytes() == (tmp_path / "b.carclog").read_bytes()
