@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.console import Group, RenderableType
 from rich.markup import escape
-from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -25,18 +23,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from carcnet.engine import (
-    MEEPLES_PER_PLAYER,
     DeployMeeple,
     Game,
     IllegalMoveError,
     Phase,
     PlaceTile,
     SkipMeeple,
-    tile_kind,
 )
 from carcnet.log import LogError
 from carcnet.net.sync import SyncError
-from carcnet.tui.render import Zoom, tile_art
 from carcnet.tui.screens.final import FinalScreen
 from carcnet.tui.screens.table import TableScreen
 from carcnet.tui.widgets.board import BoardView
@@ -59,40 +54,13 @@ class NetScoreboard(Scoreboard):
         super().__init__(names, colours, id=id)
         self.marks: Mapping[int, str] = {}
 
-    def show(self, game: Game, rotation: int | None = None, local: set[int] | None = None) -> None:
-        table = Table.grid(padding=(0, 1))
-        table.add_column(width=1)
-        table.add_column(ratio=1, no_wrap=True)
-        table.add_column(justify="right")
-        table.add_column(no_wrap=True)
-        over = game.phase is Phase.GAME_OVER
-        for seat, name in enumerate(self._names):
-            style = seat_style(self._colours[seat])
-            turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
-            supply = game.supply[seat]
-            meeples = "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
-            if game.setup.rules.abbot:
-                meeples += " A" if game.abbots[seat] else " a"
-            who = Text(name, style=style)
-            mark = self.marks.get(seat)
-            if mark:
-                who.append(f" ({mark})", style="bold red" if "away" in mark else "dim")
-            table.add_row(Text(turn, style=style), who, Text(str(game.scores[seat]), style="bold"),
-                          Text(meeples, style=style))
-        parts: list[RenderableType] = [table]
-        if over:
-            parts.append(Text("\nGame over", style="bold"))
-        else:
-            parts.append(Text(f"\n{game.tiles_left} tiles left", style="dim"))
-            drawn = game.drawn
-            seat_text = seat_style(self._colours[game.seat])
-            if drawn is not None:
-                art = tile_art(tile_kind(drawn), rotation or 0, Zoom.DETAILED, self._glyphs)
-                parts.append(Text(f"{self._names[game.seat]} draws {drawn}:", style=seat_text))
-                parts.append(Text("\n".join(art.lines())))
-            elif game.placed is not None:
-                parts.append(Text(f"{self._names[game.seat]}: deploy or skip", style=seat_text))
-        self.update(Group(*parts))
+    def who(self, seat: int, name: str, style: str, local: set[int] | None) -> Text:
+        """The name cell: the name, then this seat's mark (``you``, ``bot``, ``away``…)."""
+        who = Text(name, style=style)
+        mark = self.marks.get(seat)
+        if mark:
+            who.append(f" ({mark})", style="bold red" if "away" in mark else "dim")
+        return who
 
 
 class NetFinalScreen(FinalScreen):

@@ -33,6 +33,13 @@ class Scoreboard(Static):
         self._colours = colours
         self._glyphs = glyphs
 
+    def who(self, seat: int, name: str, style: str, local: set[int] | None) -> Text:
+        """The name cell of *seat*: its name, marked ``(bot)`` when *local* is given and lacks it."""
+        who = Text(name, style=style)
+        if local is not None and seat not in local:
+            who.append(" (bot)", style="dim")
+        return who
+
     def show(self, game: Game, rotation: int | None = None, local: set[int] | None = None) -> None:
         """Redraws from *game*; *rotation* turns the drawn tile preview; *local* marks human seats."""
         table = Table.grid(padding=(0, 1))
@@ -48,11 +55,8 @@ class Scoreboard(Static):
             meeples = "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
             if game.setup.rules.abbot:
                 meeples += " A" if game.abbots[seat] else " a"  # abbot in supply / on the board
-            who = Text(name, style=style)
-            if local is not None and seat not in local:
-                who.append(" (bot)", style="dim")
-            table.add_row(Text(turn, style=style), who, Text(str(game.scores[seat]), style="bold"),
-                          Text(meeples, style=style))
+            table.add_row(Text(turn, style=style), self.who(seat, name, style, local),
+                          Text(str(game.scores[seat]), style="bold"), Text(meeples, style=style))
         parts: list[Table | Text] = [table]
         if over:
             parts.append(Text("\nGame over", style="bold"))
