@@ -518,9 +518,17 @@ class LanGame:
                 self._seen_keys.add(link.key)
             if change == "close" and link.closed_by in _FATAL and self.session.header is None:
                 said = next((e.message for e in reversed(self.session.events) if e.code == link.closed_by), "")
-                self.failure = f"{link.closed_by}: {said}" if said else str(link.closed_by)
+                self.failure = f"refused: {link.closed_by}: {said}" if said else f"refused: {link.closed_by}"
                 if not self.session.open_links():
-                    self._note(f"Refused: {self.failure}")
+                    self._note(self.failure.capitalize())
+            elif (
+                change == "close"
+                and self.session.header is None
+                and link.role == "host"
+                and link.closed_by in ("quit", "shutdown")
+            ):
+                self.failure = f"the host ({link.name}) closed the table before the game started"
+                self._note(self.failure.capitalize())
             verb = "connected" if change == "open" else f"left ({link.closed_by})"
             self._note(f"{link.name} {verb}")
         if self._ad_dirty is not None and change in ("lobby", "header", "entry", "stop"):

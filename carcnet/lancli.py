@@ -188,7 +188,7 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
             return _fail(f"the game did not end within {args.timeout:g} s (status {game.status})", EXIT_REFUSED)
         if game.header is None and game.failure is not None:
             show("end")
-            return _fail(f"refused: {game.failure}", EXIT_REFUSED)
+            return _fail(game.failure, EXIT_REFUSED)
         # Peers that lack the last entries get them before we leave (bounded by --linger).
         try:
             await game.wait_until(

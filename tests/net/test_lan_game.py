@@ -197,3 +197,22 @@ async def test_paced_bots_still_play_every_turn(tmp_path: Path) -> None:
         async with bob:
             await _all([host, bob], lambda g: g.status == "finished" and g.session.have == host.session.have)
     assert host.path.read_bytes() == bob.path.read_bytes()  # type: ignore[union-attr]
+
+
+async def test_players_learn_that_the_host_closed_the_table_before_the_start(tmp_path: Path) -> None:
+    host = LanGame.host(
+        name="Ann", game_name="Short", rules=Rules(), plan=plan_from_text("greedy,open,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
+    )
+    async with host:
+        bob = LanGame.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "b", listen=LOOP,
+                           dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST)  # type: ignore[union-attr]
+        await bob.__aenter__()
+        try:
+            await bob.wait_until(lambda: bob.lobby is not None and bob.my_seats == [] and bob.status == "lobby", LIMIT)
+            await bob.wait_until(lambda: any(s is not None and s.seat.name == "Bob" for s in bob.lobby.table), LIMIT)  # type: ignore[union-attr]
+            host.close()
+            await bob.wait_until(lambda: bob.failure is not None, LIMIT)
+            assert "closed the table" in bob.failure and bob.header is None  # type: ignore[operator]
+        finally:
+            await bob.aclose()
