@@ -882,13 +882,22 @@ class SyncSession:
         seq, seat = signed.seq, signed.entry.seat
         text = f"seq {seq}: a different entry from the one held"
         proof = seat == held.entry.seat and verify_entry(
-            self.header.keys[seat], self.header.game, signed.entry, signed.sig
+            self.header.keys[self._signer_at(seq, seat)], self.header.game, signed.entry, signed.sig
         )
         if proof:
             self._stop(
                 link, "conflict", signed, held, f"seat {seat} signed two different entries for seq {seq}"
             )
         self.refuse(link, "conflict", text, seq)
+
+    def _signer_at(self, seq: int, seat: int) -> int:
+        """The seat whose key signed *seat*'s entry *seq*: *seat*, or the taker of a ``handover`` of
+        *seat* made before *seq* (log.md §6)."""
+        for signed in self.entries[: seq - 1]:
+            move = signed.entry.move
+            if isinstance(move, HandOver) and move.seat == seat:
+                return move.by
+        return seat
 
     def _on_want(self, link: Link, want: Want) -> None:
         if self.game is None:

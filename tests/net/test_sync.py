@@ -552,3 +552,42 @@ async def test_players_who_dialled_only_the_opener_meet_and_outlive_it():
         await until([b, c], lambda: b.session.to_play == 0 and c.session.have == b.session.have)
         assert b.session.have > left_at
         assert [lk.name for lk in b.session.open_links()] == ["Cleo"]
+
+
+def test_after_a_handover_a_seats_second_signed_entry_is_still_proof_of_a_conflict():
+    """wire.md §5.5 "What stops a game": after seat 1 was handed to seat 0's bot, two different entries
+    for seat 1 signed by seat 0's key are proof; the same signed by seat 1's old key are not."""
+    from carcnet.engine import HandOver
+
+    header = make_header(3, order=tuple("EUVKDLBJ"))
+    game = Game(header.header.setup())
+    entries = []
+
+    def add(move, seat):
+        game.apply(move)
+        entries.append(sign(LogEntry(len(game.moves), seat, move, game.digest), seat_key(0) if seat != 2 else None))
+
+    add(game.legal_moves()[0], 0)
+    add(game.legal_moves()[-1], 0)
+    add(HandOver(1, "greedy", 0), 0)  # seat 1 gone: seat 0's peer runs a bot for it
+    add(game.legal_moves()[0], 1)  # signed by seat 0's key from now on
+    session = SyncSession(game="c4dcaf0e5e1d4b7a9a0c2f3e4d5b6a79", name="Ann", identity=identity("Ann"),
+                          header=header, entries=entries)
+    assert session._signer_at(4, 1) == 0 and session._signer_at(2, 1) == 1 and session._signer_at(4, 0) == 0
+    other = Game(header.header.setup())
+    for signed in entries[:3]:
+        other.apply(signed.entry.move)
+    move = other.legal_moves()[1]
+    other.apply(move)
+    rival = LogEntry(4, 1, move, other.digest)
+    wire = MemoryWire(SyncSession(game=session.game_id, name="Rogue", identity=identity("Rogue"),
+                                  header=header, entries=entries[:3]), session)
+    wire.pump()
+    stale = sign(rival, seat_key(1))  # the old key of seat 1: junk, not proof
+    session._conflict(wire.b, session.entries[3], stale)
+    assert not session.stopped
+    wire = MemoryWire(SyncSession(game=session.game_id, name="Rogue2", identity=identity("Rogue2"),
+                                  header=header, entries=entries[:3]), session)
+    wire.pump()
+    session._conflict(wire.b, session.entries[3], sign(rival, seat_key(0)))
+    assert session.stopped and session.desync.code == "conflict" and session.desync.seq == 4
