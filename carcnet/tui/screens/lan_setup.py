@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from carcnet.engine import Rules
 from carcnet.lan import SeatPlan
 from carcnet.log import COLOURS
+from carcnet.tui.widgets.rule_options import RuleOptions
 
 from .lan import check_name
 
@@ -74,8 +75,6 @@ class HostSetupScreen(Screen[None]):
     HostSetupScreen .field Label { width: 14; padding: 1 0; }
     HostSetupScreen .field Input { width: 36; }
     HostSetupScreen #buttons { height: 3; margin-top: 1; }
-    HostSetupScreen #options { height: 3; margin-top: 1; }
-    HostSetupScreen #river-start { width: 32; }
     HostSetupScreen #error { color: $error; height: auto; }
     """
 
@@ -111,13 +110,7 @@ class HostSetupScreen(Screen[None]):
             with Horizontal(id="buttons"):
                 yield Button("+ seat", id="add")
                 yield Button("- seat", id="remove")
-            with Horizontal(id="options"):
-                yield Checkbox("The River", id="river")
-                yield Select(
-                    [("Start tile mixed in (HiG)", "mix"), ("Start tile left out (Z-Man)", "omit")],
-                    value="mix", allow_blank=False, id="river-start",
-                )
-                yield Checkbox("The Abbot", id="abbot")
+            yield RuleOptions(id="options")
             yield Static("", id="error")
             yield Button("Open the table", variant="primary", id="open")
         yield Footer()
@@ -150,11 +143,7 @@ class HostSetupScreen(Screen[None]):
         self.query_one("#error", Static).update(text)
 
     def rules(self) -> Rules:
-        return Rules(
-            river=self.query_one("#river", Checkbox).value,
-            abbot=self.query_one("#abbot", Checkbox).value,
-            river_start=str(self.query_one("#river-start", Select).value),
-        )
+        return self.query_one(RuleOptions).rules()
 
     def plan(self) -> list[SeatPlan] | str:
         """The table's :class:`~carcnet.lan.SeatPlan` list, or a message saying what is wrong."""

@@ -10,11 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from carcnet.engine import Rules
 from carcnet.log import COLOURS
 from carcnet.session import SeatPlan
+from carcnet.tui.widgets.rule_options import RuleOptions
 
 __all__ = ["NewGameScreen", "SeatRow"]
 
@@ -59,8 +59,6 @@ class NewGameScreen(Screen[None]):
     NewGameScreen > VerticalScroll { width: 72; max-width: 100%; padding: 1 2; }
     NewGameScreen #buttons { height: 3; margin-top: 1; }
     NewGameScreen #seed { width: 30; }
-    NewGameScreen #options { height: 3; margin-top: 1; }
-    NewGameScreen #river-start { width: 32; }
     NewGameScreen #error { color: $error; height: auto; }
     """
 
@@ -82,13 +80,7 @@ class NewGameScreen(Screen[None]):
                 yield Button("+ seat", id="add")
                 yield Button("- seat", id="remove")
                 yield Input(placeholder="seed (empty: random)", id="seed", restrict=r"[0-9]*")
-            with Horizontal(id="options"):
-                yield Checkbox("The River", id="river")
-                yield Select(
-                    [("Start tile mixed in (HiG)", "mix"), ("Start tile left out (Z-Man)", "omit")],
-                    value="mix", allow_blank=False, id="river-start",
-                )
-                yield Checkbox("The Abbot", id="abbot")
+            yield RuleOptions(id="options")
             yield Static("", id="error")
             yield Button("Start", variant="primary", id="start")
         yield Footer()
@@ -146,11 +138,7 @@ class NewGameScreen(Screen[None]):
 
         app = self.app
         assert isinstance(app, CarcnetApp)
-        rules = Rules(
-            river=self.query_one("#river", Checkbox).value,
-            abbot=self.query_one("#abbot", Checkbox).value,
-            river_start=str(self.query_one("#river-start", Select).value),
-        )
+        rules = self.query_one(RuleOptions).rules()
         try:
             session = app.new_session(plans, seed, rules)
         except (OSError, ValueError) as exc:
