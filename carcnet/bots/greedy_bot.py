@@ -156,9 +156,11 @@ class GreedyBot:
     def _best_deploy(self, game: Game) -> Move:
         """Deploy phase without a usable plan: preview the placement again on the game as it was
         before it (a replay of all moves but the last), then value the follow-ups still legal."""
-        place = game.moves[-1]
+        # The tile was placed by the last PlaceTile (a handover may have come after it, mid-turn).
+        at = max(i for i, move in enumerate(game.moves) if isinstance(move, PlaceTile))
+        place = game.moves[at]
         assert isinstance(place, PlaceTile)
-        before = replay(game.setup, game.moves[:-1])
+        before = replay(game.setup, game.moves[:at])
         pv = preview_placement(before, place.position, place.rotation)
         legal: list[Move] = [*game.deploy_options(), SkipMeeple()]
         best = -1e18

@@ -3,7 +3,6 @@ join by address, a spectator watches; commit–reveal, play to the end, logs on 
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from carcnet.engine.tiles import tile_kind
 from carcnet.lan import LanGame, keys_path, plan_from_text
 from carcnet.log import load
 
-from .lan import FAST, LIMIT
+from .lan import FAST, LIMIT, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -21,8 +20,9 @@ LOOP = ("127.0.0.1", 0)
 
 
 async def _all(games: list[LanGame], predicate, timeout: float = LIMIT * 3) -> None:
-    """Waits until *predicate(game)* holds for every game (each checked after its own changes)."""
-    await asyncio.gather(*(g.wait_until(lambda g=g: predicate(g), timeout) for g in games))
+    """Waits until *predicate(game)* holds for every game at once, checked after every change of any
+    of them (a predicate may compare games: one peer's last change can make another's true)."""
+    await until([g.peer for g in games], lambda: all(predicate(g) for g in games), timeout)  # type: ignore[misc]
 
 
 async def _play_table(tmp_path: Path, rules: Rules, seats: str = "greedy,open,open") -> list[LanGame]:
