@@ -57,6 +57,18 @@ def player_session(name: str, **kw) -> SyncSession:
     return SyncSession(game=GAME, name=name, identity=key, lobby=seating)
 
 
+def seated_by_hand(host: SyncSession, name: str, seat: int, colour: str, *wires: MemoryWire):
+    """A peer whose lobby messages the test sends by hand, connected to *host* and sitting at *seat*:
+    its session, its wire and its key. *wires* are pumped along."""
+    key = identity(name)
+    session = SyncSession(game=GAME, name=name, identity=key, lobby=_Silent())
+    wire = MemoryWire(session, host)
+    pump(*wires, wire)
+    wire.a.send(Claim(seat=seat, name=name, colour=colour, key=key.public))
+    pump(*wires, wire)
+    return session, wire, key
+
+
 PLAN = [SeatPlan("host", "Ann", "red"), SeatPlan("open"), SeatPlan("open"), SeatPlan("bot", "Robo", "green", "greedy")]
 
 
@@ -139,14 +151,9 @@ def test_a_player_leaving_a_locked_table_unlocks_it_and_voids_the_commitments() 
     host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open"), SeatPlan("open")])
     bob = player_session("Bob")
     # Cleo is driven by hand: she sits, then leaves after the lock without revealing.
-    cleo_key = identity("Cleo")
     bob_wire = MemoryWire(bob, host)
     pump(bob_wire)
-    cleo = SyncSession(game=GAME, name="Cleo", identity=cleo_key, lobby=_Silent())
-    cleo_wire = MemoryWire(cleo, host)
-    pump(bob_wire, cleo_wire)
-    cleo_wire.a.send(Claim(seat=2, name="Cleo", colour="green", key=cleo_key.public))
-    pump(bob_wire, cleo_wire)
+    cleo, cleo_wire, _key = seated_by_hand(host, "Cleo", 2, "green", bob_wire)
     table = host.lobby
     assert isinstance(table, HostTable) and table.locked and table.round is not None
     assert isinstance(bob.lobby, Seating) and bob.lobby.round is not None  # Bob committed
@@ -159,12 +166,7 @@ def test_a_player_leaving_a_locked_table_unlocks_it_and_voids_the_commitments() 
 
 def test_a_nonce_that_does_not_match_its_commitment_voids_the_round() -> None:
     host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
-    key = identity("Mallory")
-    mallory = SyncSession(game=GAME, name="Mallory", identity=key, lobby=_Silent())
-    wire = MemoryWire(mallory, host)
-    pump(wire)
-    wire.a.send(Claim(seat=1, name="Mallory", colour="blue", key=key.public))
-    pump(wire)
+    _mallory, wire, key = seated_by_hand(host, "Mallory", 1, "blue")
     nonce = bytes(32)
     digest = commitment(nonce)
     wire.a.send(Commit(seat=1, hash=digest, sig=sign_commit(key, GAME, 1, digest)))
@@ -179,12 +181,7 @@ def test_a_nonce_that_does_not_match_its_commitment_voids_the_round() -> None:
 
 def test_a_commitment_signed_by_another_key_is_refused() -> None:
     host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
-    key = identity("Mallory")
-    mallory = SyncSession(game=GAME, name="Mallory", identity=key, lobby=_Silent())
-    wire = MemoryWire(mallory, host)
-    pump(wire)
-    wire.a.send(Claim(seat=1, name="Mallory", colour="blue", key=key.public))
-    pump(wire)
+    _mallory, wire, _key = seated_by_hand(host, "Mallory", 1, "blue")
     digest = commitment(bytes(32))
     wire.a.send(Commit(seat=1, hash=digest, sig=sign_commit(identity("Other"), GAME, 1, digest)))
     pump(wire)
@@ -229,12 +226,7 @@ def test_a_full_table_rejects_another_player_with_no_seat() -> None:
 
 def test_a_locked_table_refuses_a_newcomer_and_a_late_round_is_abandoned() -> None:
     host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
-    key = identity("Slow")
-    slow = SyncSession(game=GAME, name="Slow", identity=key, lobby=_Silent())
-    wire = MemoryWire(slow, host)
-    pump(wire)
-    wire.a.send(Claim(seat=1, name="Slow", colour="blue", key=key.public))
-    pump(wire)
+    _slow, wire, _key = seated_by_hand(host, "Slow", 1, "blue")
     table = host.lobby
     assert isinstance(table, HostTable) and table.locked
     late = player_session("Late")
