@@ -11,7 +11,7 @@ every process of the machine). A move's latency is the latest "applied" over eve
 "made". Per move, the benchmark's own work is one ``monotonic_ns()`` and one dict store per peer.
 
 Where the peers save the log (``--save``) matters: ``memory`` keeps the entries in a dict, which
-measures the network path alone; ``disk`` is what every peer of the app does (``carcnet.lan``): a
+measures the network path alone; ``disk`` is what every peer of the app does (``carcnet.table.lan``): a
 :class:`~carcnet.net.storage.RecorderLog` checks the entry again on its own copy of the game and writes
 it with fsync, before the session relays it. By default both are run.
 
@@ -82,7 +82,7 @@ SAVE_TO: str | None = None
 class Recorder:
     """Persistence hook that notes when each entry was applied: at once with ``--save memory``; with
     ``--save disk`` once the peer's :class:`RecorderLog` has checked it again and written it with
-    fsync, as every peer of the app does (``carcnet.lan``, log.md §9) before it passes the entry on."""
+    fsync, as every peer of the app does (``carcnet.table.lan``, log.md §9) before it passes the entry on."""
 
     def __init__(self, name: str) -> None:
         self.name = name

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from carcnet.cli import EXIT_DAMAGED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, main
+from carcnet.cli import main
+from carcnet.cli.common import EXIT_DAMAGED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 
 
 @pytest.fixture

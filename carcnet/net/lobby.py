@@ -1,5 +1,5 @@
 """Provides the lobby of a LAN game, without I/O (``protocol/wire.md`` §4.6, §5.3): the host's
-:class:`HostTable`, a player's :class:`Seating` and a spectator's :class:`Watching`.
+:class:`Hosting`, a player's :class:`Seating` and a spectator's :class:`Watching`.
 
 A lobby plugs into a :class:`~carcnet.net.sync.SyncSession` that has no header yet
 (``SyncSession(lobby=…)``): the session hands it the lobby messages (``lobby``, ``claim``, ``commit``,
@@ -37,7 +37,7 @@ from .signing import NONCE_SIZE, SeatKey, commitment, sign_commit
 if TYPE_CHECKING:
     from .sync import Link, SyncSession
 
-__all__ = ["COMMIT_TIMEOUT", "HostTable", "LobbyRole", "SeatPlan", "Seating", "Watching"]
+__all__ = ["COMMIT_TIMEOUT", "Hosting", "LobbyRole", "SeatPlan", "Seating", "Watching"]
 
 log = logging.getLogger("carcnet.net")
 
@@ -100,7 +100,7 @@ class SeatPlan:
     bot: str | None = None
 
 
-class HostTable(LobbyRole):
+class Hosting(LobbyRole):
     """The table of the peer that opened the game (wire.md §4.6, §5.3).
 
     Args:

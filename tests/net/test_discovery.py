@@ -4,7 +4,6 @@ two network hosts (namespaces made by :mod:`tests.net.netns`; skipped where they
 from __future__ import annotations
 
 import asyncio
-import doctest
 import json
 import sys
 import time
@@ -253,11 +252,6 @@ def test_instance_label():
     long = replace(AD, peer="\U0001f600" * 32).instance_label  # 128 bytes of name
     assert len(long.encode()) <= 63 and long == "\U0001f600" * 15
     assert len(replace(AD, peer="é" * 32).instance_label.encode()) <= 63
-
-
-def test_doctests():
-    result = doctest.testmod(discovery, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 0
 
 
 @pytest.mark.asyncio

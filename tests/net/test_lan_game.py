@@ -1,4 +1,4 @@
-"""Whole LAN games through :class:`carcnet.lan.LanGame` on loopback: a host opens a table, bot players
+"""Whole LAN games through :class:`carcnet.table.NetTable` on loopback: a host opens a table, bot players
 join by address, a spectator watches; commit–reveal, play to the end, logs on disk; resume."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import pytest
 
 from carcnet.engine import Rules
 from carcnet.engine.tiles import tile_kind
-from carcnet.lan import LanGame, keys_path, plan_from_text
+from carcnet.table import NetTable, plan_from_text
+from carcnet.table.lan import keys_path
 from carcnet.log import load
 
 from .lan import FAST, LIMIT, until
@@ -19,25 +20,25 @@ pytestmark = pytest.mark.asyncio
 LOOP = ("127.0.0.1", 0)
 
 
-async def _all(games: list[LanGame], predicate, timeout: float = LIMIT * 3) -> None:
+async def _all(games: list[NetTable], predicate, timeout: float = LIMIT * 3) -> None:
     """Waits until *predicate(game)* holds for every game at once, checked after every change of any
     of them (a predicate may compare games: one peer's last change can make another's true)."""
     await until([g.peer for g in games], lambda: all(predicate(g) for g in games), timeout)  # type: ignore[misc]
 
 
-async def _play_table(tmp_path: Path, rules: Rules, seats: str = "greedy,open,open") -> list[LanGame]:
-    host = LanGame.host(
+async def _play_table(tmp_path: Path, rules: Rules, seats: str = "greedy,open,open") -> list[NetTable]:
+    host = NetTable.host(
         name="Ann", game_name="Loopback", rules=rules, plan=plan_from_text(seats, me="Ann"),
         directory=tmp_path / "host", listen=LOOP, discovery=False, timing=FAST,
     )
     async with host:
         address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
         joiners = [
-            LanGame.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP, dial=[address],
+            NetTable.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP, dial=[address],
                          discovery=False, timing=FAST)
             for n in ("Bob", "Cleo")
         ]
-        watcher = LanGame.spectate(host.game_id, name="Eve", directory=tmp_path / "Eve", dial=[address],
+        watcher = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "Eve", dial=[address],
                                    discovery=False, timing=FAST)
         games = [host, *joiners, watcher]
         async with joiners[0], joiners[1], watcher:
@@ -80,24 +81,24 @@ async def test_the_river_and_the_abbot_over_the_network(tmp_path: Path) -> None:
 
 
 async def test_a_game_resumes_on_the_network_after_every_peer_stopped(tmp_path: Path) -> None:
-    host = LanGame.host(
+    host = NetTable.host(
         name="Ann", game_name="Resume", rules=Rules(), plan=plan_from_text("greedy,open", me="Ann"),
         directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
     )
     async with host:
         address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
-        bob = LanGame.join(host.game_id, name="Bob", bot="greedy", directory=tmp_path / "b", listen=LOOP,
+        bob = NetTable.join(host.game_id, name="Bob", bot="greedy", directory=tmp_path / "b", listen=LOOP,
                            dial=[address], discovery=False, timing=FAST)
         async with bob:
             await _all([host, bob], lambda g: g.session.have >= 20)
     cut = [host.session.have, bob.session.have]
     assert host.path is not None and bob.path is not None
     # Both stopped mid-game; both come back from their files, Bob dialing Ann's new port.
-    again = LanGame.resume(host.path, listen=LOOP, discovery=False, timing=FAST)
+    again = NetTable.resume(host.path, listen=LOOP, discovery=False, timing=FAST)
     async with again:
         assert again.session.have == cut[0] and again.my_seats == [0]
         address = ("127.0.0.1", again.peer.port)  # type: ignore[union-attr]
-        bob2 = LanGame.resume(bob.path, listen=LOOP, dial=[address], discovery=False, timing=FAST)
+        bob2 = NetTable.resume(bob.path, listen=LOOP, dial=[address], discovery=False, timing=FAST)
         async with bob2:
             await _all([again, bob2], lambda g: g.status == "finished")
             await _all([again, bob2], lambda g: g.session.have == again.session.have)
@@ -105,13 +106,13 @@ async def test_a_game_resumes_on_the_network_after_every_peer_stopped(tmp_path: 
     assert load(again.path).game.digest == again.session.digest  # type: ignore[arg-type]
 
 
-async def _three(tmp_path: Path) -> tuple[LanGame, LanGame, LanGame, tuple[str, int]]:
-    host = LanGame.host(
+async def _three(tmp_path: Path) -> tuple[NetTable, NetTable, NetTable, tuple[str, int]]:
+    host = NetTable.host(
         name="Ann", game_name="Away", rules=Rules(), plan=plan_from_text("random,open,open", me="Ann"),
         directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
     )
     return host, *(
-        LanGame.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP, discovery=False,
+        NetTable.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP, discovery=False,
                      timing=FAST)
         for n in ("Bob", "Cleo")
     ), LOOP  # type: ignore[return-value]
@@ -132,7 +133,7 @@ async def test_a_player_who_drops_is_away_the_game_waits_and_they_rejoin_by_thei
             held = host.session.have
             assert cleo.session.have == held and cleo.away() == [bob_seat]
             assert bob.path is not None
-            back = LanGame.resume(bob.path, listen=LOOP, dial=[address], discovery=False, timing=FAST)
+            back = NetTable.resume(bob.path, listen=LOOP, dial=[address], discovery=False, timing=FAST)
             async with back:
                 assert back.my_seats == [bob_seat] and back.session.have <= held
                 await _all([host, cleo, back], lambda g: g.status == "finished")
@@ -166,19 +167,19 @@ async def test_the_table_hands_a_seat_whose_player_is_gone_to_a_bot(tmp_path: Pa
     assert log.game.handovers[bob_seat] is not None and log.game.tiles_left == 0
     assert host.path.read_bytes() == cleo.path.read_bytes()  # type: ignore[union-attr]
     # A resumed peer of the taker plays the handed-over seat again with its bot.
-    again = LanGame.resume(cleo.path, listen=LOOP, discovery=False, timing=FAST)  # type: ignore[arg-type]
+    again = NetTable.resume(cleo.path, listen=LOOP, discovery=False, timing=FAST)  # type: ignore[arg-type]
     assert bob_seat in again.my_seats and again.bot_names[bob_seat] == "greedy"
     again.recorder.close()  # type: ignore[union-attr]
 
 
 async def test_a_table_of_the_hosts_own_seats_starts_at_once_and_spectators_watch(tmp_path: Path) -> None:
-    host = LanGame.host(
+    host = NetTable.host(
         name="Ann", game_name="Bots only", rules=Rules(), plan=plan_from_text("random,greedy", me="Ann"),
         directory=str(tmp_path / "a"), listen=LOOP, discovery=False, timing=FAST,
     )
     async with host:
         assert host.header is not None and host.header.nonces is not None  # commit–reveal of its own seats
-        watcher = LanGame.spectate(host.game_id, name="Eve", directory=tmp_path / "e",
+        watcher = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "e",
                                    dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST)  # type: ignore[union-attr]
         async with watcher:
             await _all([host, watcher], lambda g: g.status == "finished" and g.session.have == host.session.have)
@@ -187,12 +188,12 @@ async def test_a_table_of_the_hosts_own_seats_starts_at_once_and_spectators_watc
 
 async def test_paced_bots_still_play_every_turn(tmp_path: Path) -> None:
     """A bot delay (so people can follow) pauses each bot turn once; the game still ends identical."""
-    host = LanGame.host(
+    host = NetTable.host(
         name="Ann", game_name="Paced", rules=Rules(), plan=plan_from_text("random,open", me="Ann"),
         directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST, bot_delay=0.001,
     )
     async with host:
-        bob = LanGame.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "b", listen=LOOP,
+        bob = NetTable.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "b", listen=LOOP,
                            dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST, bot_delay=0.001)  # type: ignore[union-attr]
         async with bob:
             await _all([host, bob], lambda g: g.status == "finished" and g.session.have == host.session.have)
@@ -200,12 +201,12 @@ async def test_paced_bots_still_play_every_turn(tmp_path: Path) -> None:
 
 
 async def test_players_learn_that_the_host_closed_the_table_before_the_start(tmp_path: Path) -> None:
-    host = LanGame.host(
+    host = NetTable.host(
         name="Ann", game_name="Short", rules=Rules(), plan=plan_from_text("greedy,open,open", me="Ann"),
         directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
     )
     async with host:
-        bob = LanGame.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "b", listen=LOOP,
+        bob = NetTable.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "b", listen=LOOP,
                            dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST)  # type: ignore[union-attr]
         await bob.__aenter__()
         try:

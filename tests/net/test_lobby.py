@@ -11,7 +11,7 @@ import pytest
 from carcnet.engine import Rules
 from carcnet.log import LogHeader, Seat
 from carcnet.net import Claim, Commit, Lobby, LobbySeat, Reveal, Start, WireHeader, derive_seed
-from carcnet.net.lobby import COMMIT_TIMEOUT, HostTable, LobbyRole, Seating, SeatPlan, Watching
+from carcnet.net.lobby import COMMIT_TIMEOUT, Hosting, LobbyRole, Seating, SeatPlan, Watching
 from carcnet.net.signing import commitment, sign_commit
 from carcnet.net.sync import SyncSession
 
@@ -47,7 +47,7 @@ def pump(*wires: MemoryWire, rounds: int = 200) -> None:
 
 
 def host_session(plan, rules: Rules | None = None) -> SyncSession:
-    table = HostTable(name="Friday game", options=rules or Rules(), plan=plan, random=counter_random("host"), created=0)
+    table = Hosting(name="Friday game", options=rules or Rules(), plan=plan, random=counter_random("host"), created=0)
     return SyncSession(game=GAME, name="Ann", identity=identity("Ann"), lobby=table)
 
 
@@ -80,7 +80,7 @@ def test_players_sit_down_commit_reveal_and_start_with_the_same_header() -> None
     wires = [MemoryWire(bob, host), MemoryWire(watcher, host)]
     pump(*wires)
     table = host.lobby
-    assert isinstance(table, HostTable)
+    assert isinstance(table, Hosting)
     assert bob.header is None and [s is not None for s in table.table] == [True, True, False, True]
     assert isinstance(watcher.lobby, Watching) and watcher.lobby.lobby == table.lobby  # spectators see the table
     wires.append(MemoryWire(cleo, host))
@@ -133,7 +133,7 @@ def test_a_claim_of_a_taken_seat_or_colour_is_refused_and_the_connection_stays()
     wire = MemoryWire(bob, host)
     pump(wire)
     table = host.lobby
-    assert isinstance(table, HostTable)
+    assert isinstance(table, Hosting)
     seated = table.table[1]
     assert seated is not None and seated.seat.name == "Bob" and seated.seat.colour != "red"
     # A hand-made claim of Ann's seat: seat-taken, the link stays open.
@@ -155,7 +155,7 @@ def test_a_player_leaving_a_locked_table_unlocks_it_and_voids_the_commitments() 
     pump(bob_wire)
     cleo, cleo_wire, _key = seated_by_hand(host, "Cleo", 2, "green", bob_wire)
     table = host.lobby
-    assert isinstance(table, HostTable) and table.locked and table.round is not None
+    assert isinstance(table, Hosting) and table.locked and table.round is not None
     assert isinstance(bob.lobby, Seating) and bob.lobby.round is not None  # Bob committed
     cleo.close_link(cleo_wire.a)
     pump(bob_wire, cleo_wire)
@@ -174,7 +174,7 @@ def test_a_nonce_that_does_not_match_its_commitment_voids_the_round() -> None:
     wire.a.send(Reveal(seat=1, nonce=bytes([1]) * 32))  # not the committed nonce
     pump(wire)
     table = host.lobby
-    assert isinstance(table, HostTable)
+    assert isinstance(table, Hosting)
     assert ("sent", "bad-commit") in [(e.kind, e.code) for e in host.events]
     assert host.header is None and not table.locked and table.table[1] is None
 
@@ -228,7 +228,7 @@ def test_a_locked_table_refuses_a_newcomer_and_a_late_round_is_abandoned() -> No
     host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
     _slow, wire, _key = seated_by_hand(host, "Slow", 1, "blue")
     table = host.lobby
-    assert isinstance(table, HostTable) and table.locked
+    assert isinstance(table, Hosting) and table.locked
     late = player_session("Late")
     late_wire = MemoryWire(late, host)
     pump(wire, late_wire)
@@ -259,7 +259,7 @@ class _Hosting(_Silent):
 
 
 def test_a_table_without_auto_start_waits_for_the_opener() -> None:
-    table = HostTable(name="g", options=Rules(), plan=[SeatPlan("host", "Ann", "red"), SeatPlan("open")],
+    table = Hosting(name="g", options=Rules(), plan=[SeatPlan("host", "Ann", "red"), SeatPlan("open")],
                       random=counter_random("host"), auto_start=False)
     host = SyncSession(game=GAME, name="Ann", identity=identity("Ann"), lobby=table)
     with pytest.raises(ValueError, match="1 seat is still open"):

@@ -37,7 +37,7 @@ async def _new_game(pilot, app: CarcnetApp, prepare=None) -> GameScreen:
 async def _until_human(pilot, screen: GameScreen) -> None:
     """Lets queued bot moves run: pauses (bounded) until a person is to move or the game is over."""
     for _ in range(50):
-        if not screen.session.is_bot_turn():
+        if (screen.table.my_turn() and screen.board.interactive) or screen.table.status != "playing":
             return
         await pilot.pause()
     raise AssertionError("the bots did not finish their turns")
@@ -47,7 +47,7 @@ async def _human_turn(pilot, screen: GameScreen) -> None:
     """One human action by keys: Tab + Enter to place at the nearest legal position, then deploy on
     spot 1 (or skip with 0 when there is none: the screen skips by itself when nothing is legal)."""
     await _until_human(pilot, screen)
-    game = screen.session.game
+    game = screen.table.game
     if game.phase is Phase.PLACE_TILE:
         await pilot.press("tab", "enter")
     elif game.phase is Phase.DEPLOY:
@@ -65,10 +65,10 @@ async def test_a_whole_game_from_the_home_screen_to_the_final_scores(tmp_path):
                 break
             await _human_turn(pilot, screen)
         assert isinstance(app.screen, FinalScreen)
-        game = screen.session.game
+        game = screen.table.game
         assert game.phase is Phase.GAME_OVER and len(game.board.tiles) == 72 - len(game.set_aside)
         # the human seat made its moves by keys: every one of its placements is in the log on disk
-        saved = load(screen.session.path)
+        saved = load(screen.table.path)
         assert saved.game.digest == game.digest and saved.game.phase is Phase.GAME_OVER
         turns = len(saved.entries) // 2
         assert [e.seat for e in saved.entries] == [t % 2 for t in range(turns) for _ in (0, 1)]
@@ -88,19 +88,19 @@ async def test_quit_mid_game_and_resume_where_it_stopped(tmp_path):
         for _ in range(6):
             await _human_turn(pilot, screen)
         await _until_human(pilot, screen)
-        if screen.session.game.phase is Phase.DEPLOY:
+        if screen.table.game.phase is Phase.DEPLOY:
             await pilot.press("0")
             await _until_human(pilot, screen)
         for _ in range(10):  # place a tile, then leave while deploying (a tile with no free spot is
-            assert screen.session.game.phase is Phase.PLACE_TILE  # skipped by itself: try the next)
+            assert screen.table.game.phase is Phase.PLACE_TILE  # skipped by itself: try the next)
             await pilot.press("tab", "enter")
             await pilot.pause()
-            if screen.session.game.phase is Phase.DEPLOY:
+            if screen.table.game.phase is Phase.DEPLOY:
                 break
             await _until_human(pilot, screen)
-        before = screen.session.game
+        before = screen.table.game
         assert before.phase is Phase.DEPLOY
-        digest, moves, path = before.digest, len(before.moves), screen.session.path
+        digest, moves, path = before.digest, len(before.moves), screen.table.path
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
@@ -111,12 +111,12 @@ async def test_quit_mid_game_and_resume_where_it_stopped(tmp_path):
         await pilot.pause()
         resumed = app.screen
         assert isinstance(resumed, GameScreen)
-        game = resumed.session.game
-        assert resumed.session.path == path
+        game = resumed.table.game
+        assert resumed.table.path == path
         assert (game.digest, len(game.moves), game.phase) == (digest, moves, Phase.DEPLOY)
         await pilot.press("0")  # the deploy choice left open is made now
         await pilot.pause()
-        assert len(resumed.session.game.moves) > moves
+        assert len(resumed.table.game.moves) > moves
 
 
 async def test_help_projection_and_command_palette_entries(tmp_path):
@@ -168,11 +168,11 @@ async def test_two_people_share_the_terminal(tmp_path):
             setup.rows()[1].query_one(".player", Select).value = "human"
 
         screen = await _new_game(pilot, app, two_people)
-        assert screen.session.bots == {} and screen.local_seats == {0, 1}
+        assert screen.table.bots == {} and screen.local_seats == {0, 1}
         for _ in range(8):  # four turns, two each
             assert screen.board.interactive
             await _human_turn(pilot, screen)
-        seats = [e.seat for e in screen.session.recorder.entries]
+        seats = [e.seat for e in screen.table.recorder.entries]
         assert seats[:8] == [0, 0, 1, 1, 0, 0, 1, 1]
 
 
@@ -188,10 +188,10 @@ async def test_new_game_with_the_river_and_the_abbot(tmp_path):
             setup.query_one("#river-start", Select).value = "omit"
 
         screen = await _new_game(pilot, app, expansions)
-        rules = screen.session.game.setup.rules
+        rules = screen.table.game.setup.rules
         assert (rules.river, rules.abbot, rules.river_start) == (True, True, "omit")
-        assert screen.session.header.options == rules
-        assert screen.session.game.tile_at(screen.session.game.board.positions()[0]).kind.letter == "R1"
+        assert screen.table.header.options == rules
+        assert screen.table.game.tile_at(screen.table.game.board.positions()[0]).kind.letter == "R1"
         await _human_turn(pilot, screen)  # a river tile, placed by keys at the river's end
-        game = screen.session.game
+        game = screen.table.game
         assert game.moves and game.tile_at(game.moves[0].position).kind.has_river

@@ -1,10 +1,10 @@
 """LAN play in the interface (issue 5 items 3, 5, 6, 8), driven by the Textual pilot on loopback: host a
-table from the home screen and let a :class:`~carcnet.lan.LanGame` join it; play by keys against a bot
-that joined, leave, resume from the saved games; watch a game between LanGames; the menu entries, the
+table from the home screen and let a :class:`~carcnet.table.NetTable` join it; play by keys against a bot
+that joined, leave, resume from the saved games; watch a game between NetTables; the menu entries, the
 browser's typed address, the setup checks.
 
 No mDNS here (``discovery=False``): peers find each other by typed address on 127.0.0.1. Waits are on
-conditions (bounded polls of the pilot, or ``LanGame.wait_until``), never fixed sleeps.
+conditions (bounded polls of the pilot, or ``NetTable.wait_until``), never fixed sleeps.
 """
 
 from __future__ import annotations
@@ -18,17 +18,18 @@ from textual.geometry import Region
 from textual.widgets import Input, OptionList, Select
 
 from carcnet.engine import Phase, Rules
-from carcnet.lan import LanGame, plan_from_text
+from carcnet.table import NetTable, plan_from_text
 from carcnet.log import load
 from carcnet.net.discovery import GameAd
 from carcnet.net.sync import Desync
 from carcnet.tui.app import CarcnetApp, Launch
 from carcnet.tui.screens.home import HomeScreen
-from carcnet.tui.screens.lan import parse_target
-from carcnet.tui.screens.lan_browse import BrowserScreen
-from carcnet.tui.screens.lan_game import DesyncScreen, NetFinalScreen, NetGameScreen
-from carcnet.tui.screens.lan_lobby import LobbyScreen
-from carcnet.tui.screens.lan_setup import HostSetupScreen, JoinFormScreen
+from carcnet.tui.addresses import parse_target
+from carcnet.tui.screens.browse import BrowserScreen
+from carcnet.tui.screens.final import FinalScreen
+from carcnet.tui.screens.game import DesyncScreen, GameScreen
+from carcnet.tui.screens.lobby import LobbyScreen
+from carcnet.tui.screens.host_setup import HostSetupScreen, JoinFormScreen
 from carcnet.tui.screens.saved import SavedGamesScreen
 
 from ..net.lan import FAST
@@ -67,8 +68,8 @@ async def _shows(pilot, screen, selector: str, *texts: str) -> None:
     await _until(pilot, lambda: all(t in _text(screen, selector) for t in texts), f"{selector} to show {texts}")
 
 
-def _bot(game_id: str, name: str, port: int, tmp_path: Path, bot: str | None = "random") -> LanGame:
-    return LanGame.join(game_id, name=name, bot=bot, directory=tmp_path / name, listen=LOOP,
+def _bot(game_id: str, name: str, port: int, tmp_path: Path, bot: str | None = "random") -> NetTable:
+    return NetTable.join(game_id, name=name, bot=bot, directory=tmp_path / name, listen=LOOP,
                         dial=[("127.0.0.1", port)], discovery=False, timing=FAST)
 
 
@@ -103,7 +104,7 @@ async def test_host_a_table_from_the_menu_a_bot_joins_and_the_game_plays_to_the_
     app = _app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         lobby = await _open_table(pilot, app, "greedy", "open")
-        lan = lobby.lan
+        lan = lobby.table
         port = lan.peer.port
         await _shows(pilot, lobby, "#status", "Waiting for 1 more player", "You start the game (s)")
         assert not lobby.check_action("start", ())
@@ -112,27 +113,27 @@ async def test_host_a_table_from_the_menu_a_bot_joins_and_the_game_plays_to_the_
         bob = _bot(lan.game_id, "Bob", port, tmp_path)
         async with bob:
             await _start_when_full(pilot, lobby)
-            await _until(pilot, lambda: isinstance(app.screen, NetFinalScreen), "the final scores")
+            await _until(pilot, lambda: isinstance(app.screen, FinalScreen), "the final scores")
             await bob.wait_until(lambda: bob.status == "finished" and bob.session.have == lan.session.have, LIMIT)
         assert lan.status == "finished" and lan.session.digest == bob.session.digest
         await _shows(pilot, app.screen, "#winner", "win")
         await pilot.press("escape")  # the final board
         screen = app.screen
-        assert isinstance(screen, NetGameScreen)
+        assert isinstance(screen, GameScreen)
         assert screen.marks()[0] == "your bot" and screen.marks()[1].startswith("bot")
         assert load(lan.path).game.digest == lan.session.digest  # saved in the app's data folder
         assert lan.path.parent == tmp_path / "tui"
         await pilot.press("q")
-        await _until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.lan_runs[0].ended, "home")
+        await _until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.runs[0].ended, "home")
 
 
-async def _my_turns(pilot, screen: NetGameScreen, turns: int) -> None:
+async def _my_turns(pilot, screen: GameScreen, turns: int) -> None:
     """Plays *turns* of the person's moves by keys (Tab + Enter places, 1 or 0 deploys), waiting for the
     bot on the other side between them."""
     done = 0
     while done < turns:
         await _until(pilot, screen.my_turn, "our turn")
-        game = screen.lan.game
+        game = screen.table.game
         if game.phase is Phase.PLACE_TILE:
             await pilot.press("tab", "enter")
         else:
@@ -146,11 +147,11 @@ async def test_play_by_keys_against_a_bot_leave_and_resume_on_the_network(tmp_pa
     app = _app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         lobby = await _open_table(pilot, app, "host", "open")
-        lan = lobby.lan
+        lan = lobby.table
         bob = _bot(lan.game_id, "Bob", lan.peer.port, tmp_path, "greedy")
         async with bob:
             await _start_when_full(pilot, lobby)
-            await _until(pilot, lambda: isinstance(app.screen, NetGameScreen), "the game screen")
+            await _until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
             screen = app.screen
             assert screen.marks() == {0: "you", 1: "bot"}
             await _my_turns(pilot, screen, 3)
@@ -160,7 +161,7 @@ async def test_play_by_keys_against_a_bot_leave_and_resume_on_the_network(tmp_pa
             await _shows(pilot, screen, "#scoreboard", "Ann (you)", "Bob (bot)")
             path = lan.path
             await pilot.press("q")  # leave: bye to Bob, who stays
-            await _until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.lan_runs[-1].ended, "home")
+            await _until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.runs[-1].ended, "home")
             await bob.wait_until(lambda: not bob.session.open_links(), LIMIT)
             # Resume from the saved games: back on the network, Bob away until he dials the new port.
             await pilot.press("r")
@@ -168,9 +169,9 @@ async def test_play_by_keys_against_a_bot_leave_and_resume_on_the_network(tmp_pa
             assert isinstance(app.screen, SavedGamesScreen)
             assert "LAN" in str(app.screen.query_one("DataTable").get_row_at(0))
             await pilot.press("enter")
-            await _until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.run.running, "resumed")
+            await _until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.run.running, "resumed")
             resumed = app.screen
-            again = resumed.lan
+            again = resumed.table
             assert again.path == path and again.session.have == moves and again.my_seats == [0]
             assert resumed.marks()[1] == "bot, away"
             if again.session.to_play == 1:
@@ -187,9 +188,9 @@ async def test_play_by_keys_against_a_bot_leave_and_resume_on_the_network(tmp_pa
     # `carcnet resume <file>` opens it straight on the network
     app = _app(tmp_path, start=Launch("resume", path=path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await _until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.run.running, "resumed")
-        assert app.screen.lan.session.have > moves
-    assert app.lan_runs[0].ended  # quitting the app left the game
+        await _until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.run.running, "resumed")
+        assert app.screen.table.session.have > moves
+    assert app.runs[0].ended  # quitting the app left the game
 
 
 @pytest.mark.asyncio
@@ -197,7 +198,7 @@ async def test_leaving_the_lobby_or_quitting_says_bye(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         lobby = await _open_table(pilot, app, "host", "open", "open")
-        lan = lobby.lan
+        lan = lobby.table
         assert len(lan.lobby.table) == 3
         bob = _bot(lan.game_id, "Bob", lan.peer.port, tmp_path)
         async with bob:
@@ -208,15 +209,15 @@ async def test_leaving_the_lobby_or_quitting_says_bye(tmp_path):
             await _until(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
             await bob.wait_until(lambda: not bob.session.open_links(), LIMIT)
             assert any("Ann left (quit)" in n for n in bob.notes)
-        assert app.lan_runs[0].ended or app.lan_runs[0].stopping
+        assert app.runs[0].ended or app.runs[0].stopping
         # quitting the app from a lobby leaves it too
         lobby = await _open_table(pilot, app, "host", "open")
-    assert app.lan_runs[-1].ended and lobby.lan.peer is not None
+    assert app.runs[-1].ended and lobby.table.peer is not None
 
 
 @pytest.mark.asyncio
 async def test_a_spectator_watches_a_game_between_lan_games_to_the_same_end(tmp_path):
-    host = LanGame.host(name="Ann", game_name="Loopback", rules=Rules(abbot=True),
+    host = NetTable.host(name="Ann", game_name="Loopback", rules=Rules(abbot=True),
                         plan=plan_from_text("greedy,open", me="Ann"), directory=tmp_path / "host",
                         listen=LOOP, discovery=False, timing=FAST)
     async with host:
@@ -229,22 +230,22 @@ async def test_a_spectator_watches_a_game_between_lan_games_to_the_same_end(tmp_
             assert isinstance(browser, BrowserScreen) and browser.mode == "spectate"
             browser.query_one("#address", Input).value = f"carcnet join 127.0.0.1:{port} --game {host.game_id}"
             await pilot.press("enter")
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.lan.lobby is not None,
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.table.lobby is not None,
                          "the spectator's lobby")
             lobby = app.screen
-            assert lobby.lan.kind == "spectator"
+            assert lobby.table.kind == "spectator"
             await _shows(pilot, lobby, "#title", "Loopback", "you watch")
             await _shows(pilot, lobby, "#status", "Waiting for 1 more player")
             bob = _bot(host.game_id, "Bob", port, tmp_path)
             async with bob:
-                await _until(pilot, lambda: isinstance(app.screen, NetFinalScreen), "the final scores")
-                watcher = lobby.lan
+                await _until(pilot, lambda: isinstance(app.screen, FinalScreen), "the final scores")
+                watcher = lobby.table
                 await watcher.wait_until(lambda: watcher.session.have == host.session.have, LIMIT)
             assert host.status == watcher.status == "finished"
             assert watcher.session.digest == host.session.digest == bob.session.digest
             await pilot.press("escape")
             screen = app.screen
-            assert isinstance(screen, NetGameScreen) and screen.spectating
+            assert isinstance(screen, GameScreen) and screen.table.spectating
             assert screen.board.interactive is False
             assert watcher.game.setup.rules.abbot
             await pilot.press("q")
@@ -339,7 +340,7 @@ async def test_host_setup_checks_the_table(tmp_path):
         await pilot.press("ctrl+s")
         await pilot.pause()
         await _shows(pilot, setup, "#error", "empty")
-        assert not app.lan_runs
+        assert not app.runs
 
 
 @pytest.mark.asyncio
@@ -416,27 +417,27 @@ async def test_the_command_line_forms_host_a_table_and_join_it_without_questions
     async with host_app.run_test(size=(120, 40)) as host_pilot:
         await _until(host_pilot, lambda: isinstance(host_app.screen, LobbyScreen) and host_app.screen.run.running,
                      "the host's lobby")
-        lan = host_app.screen.lan
-        assert lan.game_name == "Ann's game" and lan.table.plan == tuple(plan)
+        lan = host_app.screen.table
+        assert lan.game_name == "Ann's game" and lan.hosting.plan == tuple(plan)
         start = ("join", {"address": f"127.0.0.1:{lan.peer.port}", "game": lan.game_id, "name": "Bob"})
         join_app = CarcnetApp(data_dir=tmp_path / "bob", bot_delay=0, lan_options=LAN, start=start)
         async with join_app.run_test(size=(120, 40)) as join_pilot:
             await _until(join_pilot, lambda: isinstance(join_app.screen, LobbyScreen), "Bob's lobby")
             await _shows(join_pilot, join_app.screen, "#status", "waiting for the host to start")
             await _start_when_full(host_pilot, host_app.screen)
-            await _until(join_pilot, lambda: isinstance(join_app.screen, NetGameScreen), "Bob's game screen")
-            await _until(host_pilot, lambda: isinstance(host_app.screen, NetGameScreen), "Ann's game screen")
+            await _until(join_pilot, lambda: isinstance(join_app.screen, GameScreen), "Bob's game screen")
+            await _until(host_pilot, lambda: isinstance(host_app.screen, GameScreen), "Ann's game screen")
             bob = join_app.screen
-            assert join_app.player_name == "Bob" and bob.lan.human_seats == [1]
+            assert join_app.player_name == "Bob" and bob.table.human_seats == [1]
             assert bob.marks() == {1: "you"} and not bob.board.interactive
             await _shows(join_pilot, bob, "#status", "waiting for Ann")
             ann = host_app.screen
             await _shows(host_pilot, ann, "#status", "Ann: place")
             await host_pilot.press("tab", "enter")  # Ann places her tile; Bob sees it arrive
             await _shows(join_pilot, bob, "#log", "Ann placed")
-            assert bob.lan.session.have == 1
+            assert bob.table.session.have == 1
             # A desync stop (stood in for: the report set as the session would) shows its report.
-            session = bob.lan.session
+            session = bob.table.session
             session.desync = Desync("desync", 2, 0, "Ann", bytes(32), "Bob", "the digest differs", None,
                                     session.entries[0])
             bob.redraw()
@@ -455,21 +456,21 @@ async def test_b_hands_the_seat_of_a_player_gone_for_good_to_a_bot(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         lobby = await _open_table(pilot, app, "greedy", "open")
-        lan = lobby.lan
+        lan = lobby.table
         bob = _bot(lan.game_id, "Bob", lan.peer.port, tmp_path, bot=None)  # a person, who never moves
         async with bob:
             await _start_when_full(pilot, lobby)
-            await _until(pilot, lambda: isinstance(app.screen, NetGameScreen) and lan.session.have >= 2, "play")
+            await _until(pilot, lambda: isinstance(app.screen, GameScreen) and lan.session.have >= 2, "play")
             assert bob.human_seats == [1]
         screen = app.screen
-        assert isinstance(screen, NetGameScreen)
+        assert isinstance(screen, GameScreen)
         await _until(pilot, lambda: lan.session.to_play == 1 and 1 in lan.away(), "Bob away at his turn")
         await _shows(pilot, screen, "#status", "away", "press b")
         assert screen.check_action("hand_over", ())
         await pilot.press("b")
         game = lan.game
         await _until(pilot, lambda: game.handovers[1] is not None, "the handover entry")
-        await _until(pilot, lambda: isinstance(app.screen, NetFinalScreen), "the final scores", timeout=2 * LIMIT)
+        await _until(pilot, lambda: isinstance(app.screen, FinalScreen), "the final scores", timeout=2 * LIMIT)
         handovers = [e.move for e in load(lan.path).entries if isinstance(e.move, HandOver)]
         assert handovers == [HandOver(1, "greedy", 0)]
         assert lan.status == "finished" and 1 in lan.my_seats

@@ -14,6 +14,7 @@ from textual.app import App
 
 from carcnet.bots import make_bot
 from carcnet.engine import Game, GameSetup, Phase
+from carcnet.tui.app import STYLESHEET
 from carcnet.tui.screens.final import FinalScreen, ProjectionScreen
 
 NAMES = ["Ann", "Bob", "Cem"]
@@ -29,6 +30,8 @@ def finished_game(seed: int = 21) -> Game:
 
 
 class ScreenApp(App[None]):
+    CSS_PATH = STYLESHEET
+
     def __init__(self, screen_factory) -> None:
         super().__init__()
         self._factory = screen_factory

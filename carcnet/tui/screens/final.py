@@ -48,16 +48,9 @@ def score_table(
     return table
 
 
-class _ScoresModal(ModalScreen[None]):
+class _ScoresModal(ModalScreen[str | None]):
     """A framed score table over the board, for *game* with seats *names* and *colours*."""
 
-    DEFAULT_CSS = """
-    _ScoresModal { align: center middle; }
-    _ScoresModal > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
-                              border: thick $accent; background: $surface; }
-    _ScoresModal Static { width: 100%; height: auto; }
-    _ScoresModal #winner { text-style: bold; margin-bottom: 1; }
-    """
 
     def __init__(self, game: Game, names: list[str], colours: list[str]) -> None:
         super().__init__()
@@ -67,8 +60,9 @@ class _ScoresModal(ModalScreen[None]):
 
 
 class FinalScreen(_ScoresModal):
-    """The final scores with each seat's breakdown and the winner(s). Escape shows the board again;
-    Enter or ``m`` goes back to the menu."""
+    """The final scores with each seat's breakdown and the winner(s). Escape shows the board again
+    (dismissed with ``None``); Enter or ``m`` asks for the menu (dismissed with ``"menu"``: the game
+    screen under it leaves)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "board", "Look at the board"),
@@ -90,11 +84,7 @@ class FinalScreen(_ScoresModal):
         self.dismiss(None)
 
     def action_menu(self) -> None:
-        self.dismiss(None)
-        from carcnet.tui.screens.game import GameScreen
-
-        if isinstance(self.app.screen, GameScreen):
-            self.app.screen.action_leave()
+        self.dismiss("menu")
 
 
 class ProjectionScreen(_ScoresModal):

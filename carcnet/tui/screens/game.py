@@ -1,155 +1,289 @@
-"""Provides the game screen: the board, the scoreboard with the drawn tile, and the log.
+"""Provides the game screen: the board, the scoreboard with the drawn tile, and the log, for any
+:class:`~carcnet.table.Table`: a local game (people taking turns at this terminal, and bots) or a
+network game (its players and its spectators).
 
-The screen holds a :class:`~carcnet.session.GameSession` and changes the game only by submitting
-moves to it (a human's choice posted by the board, or a bot's move after a short visible pause).
-Every move is on disk before the screen shows it (the session records it).
+The screen follows its :class:`~carcnet.tui.running.TableRun`: it redraws after every change the table
+reports (moves made here, by a bot or on another laptop; peers coming and going). A person moves only
+on the seats played at this terminal, through :meth:`Table.submit`; spectators only watch. At a network
+table, seats whose player is not connected are marked *away* and ``b`` gives the away seat to play to
+a bot; a desync stop shows its report. Every move is on disk before the screen shows it.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.markup import escape
+from rich.text import Text
 from textual import on
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.timer import Timer
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
 
-from carcnet.engine import DeployMeeple, Event, IllegalMoveError, Phase, PlaceTile, SkipMeeple
+from carcnet.engine import DeployMeeple, Game, IllegalMoveError, Phase, PlaceTile, SkipMeeple
 from carcnet.log import LogError
-from carcnet.session import GameSession
-from carcnet.tui.screens.table import TableScreen
+from carcnet.table import Table, TableError
+from carcnet.tui.running import TableRun
+from carcnet.tui.screens.board_screen import BoardScreen
+from carcnet.tui.screens.final import FinalScreen
 from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.palette import seat_style
 
-__all__ = ["GameScreen"]
+__all__ = ["DesyncScreen", "GameScreen"]
 
 
-class GameScreen(TableScreen):
-    """A game at this terminal: humans (hotseat) and bots around one board.
+class DesyncScreen(ModalScreen[None]):
+    """Why a network game stopped here: two peers' logs parted (the :class:`~carcnet.net.sync.Desync`
+    report, for the people to compare and for a bug report)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,d", "close", "Close")]
+    """Escape, Enter or d closes."""
+
+    def __init__(self, report: object, path: object = None) -> None:
+        super().__init__()
+        self.report = report
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        r = self.report
+        lines = [
+            "[b]The game stopped: the peers no longer agree on it[/b]",
+            "",
+            escape(str(getattr(r, "message", r))),
+            "",
+        ]
+        for label, attr in (("What", "code"), ("Move (seq)", "seq"), ("Seat", "seat"), ("From peer", "peer"),
+                            ("Refused by", "local")):
+            value = getattr(r, attr, None)
+            if value is not None:
+                lines.append(f"{label}: {escape(str(value))}")
+        key = getattr(r, "peer_key", None)
+        if key:
+            lines.append(f"Peer key: {key.hex()}")
+        if self.path is not None:
+            lines.append(f"Log kept in: {escape(str(self.path))}")
+        lines += ["", "Nothing more is played here. Compare the logs, then leave with q."]
+        with VerticalScroll():
+            yield Static("\n".join(lines))
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class GameScreen(BoardScreen):
+    """A game: the board, scoreboard and log, kept up to date from *run*'s table.
 
     Args:
-        session: The game being played.
-        bot_delay: Seconds a bot waits before each move, so people can follow (0 in tests).
+        run: The running table (a network table's game has started).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "projection", "If it ended now", tooltip="Projected final scores with their breakdown"),
+        Binding("d", "report", "Stop report", tooltip="Why the game stopped"),
+        Binding("b", "hand_over", "Seat to a bot",
+                tooltip="The player to move is gone for good: a greedy bot run here plays their seat"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "leave", "Menu", tooltip="Back to the menu; the game is saved and can be resumed"),
+        Binding("q", "leave_network", "Leave", tooltip="Leave the game; a player can resume it from the menu"),
     ]
-    """``p`` projected final scores; ``?`` help; ``q`` back to the menu (nothing is lost)."""
+    """``p`` projected scores; ``d`` the stop report (after a desync); ``b`` hands the seat of an away
+    player to a bot (a ``handover`` entry); ``?`` help; ``q`` back to the menu (a network game: leave
+    it; a player can resume it)."""
 
-    def __init__(self, session: GameSession, *, bot_delay: float = 0.6) -> None:
-        super().__init__(session.game, session.names, session.colours)
-        self.session = session
-        self.bot_delay = bot_delay
-        self._bot_timer: Timer | None = None
-        self._bot_pending = False
+    def __init__(self, run: TableRun) -> None:
+        table = run.table
+        game = table.game
+        assert game is not None, "the game has not started"
+        super().__init__(game, table.names, table.colours)
+        self.run = run
+        self._game: Game | None = None
+        self._logged = 0
+        self._last_note: str | None = table.notes[-1] if table.notes else None
         self._rotation: int | None = None
-        self._finished_shown = False
+        self._pending = False
+        self._final_shown = False
+        self._report_shown = False
+        self._left = False
+        self._offered: tuple[bool, bool] = (False, False)
 
-    def on_mount(self) -> None:
-        game = self.session.game
-        self.log_panel.add(game.events)
-        if self.session.recovery is not None:
-            self.notify(self.session.recovery.message, title="Saved game repaired", severity="warning", timeout=10)
-        self.board.focus()
-        self._after_change()
-
-    # ----------------------------------------------------------------------- turn flow
+    @property
+    def table(self) -> Table:
+        """The game this screen shows."""
+        return self.run.table
 
     @property
     def local_seats(self) -> set[int]:
         """The seats played by people at this terminal."""
-        return {s for s in range(self.session.game.players) if s not in self.session.bots}
+        return set(self.table.human_seats)
 
-    def _after_change(self, events: list[Event] | None = None) -> None:
-        """Brings every panel up to date and schedules whatever happens next."""
-        session = self.session
-        game = session.game
-        if events:
-            self.log_panel.add(events)
-        human = not session.is_over() and not session.is_bot_turn()
-        self.board.interactive = human
+    def on_mount(self) -> None:
+        self.run.watch(self._changed)
+        if self.table.recovery is not None:
+            self.notify(self.table.recovery.message, title="Saved game repaired", severity="warning", timeout=10)
+        self.board.focus()
+        self.redraw()
+
+    def on_unmount(self) -> None:
+        self.run.watch(None)
+
+    # ----------------------------------------------------------------------- following the game
+
+    def _changed(self, change: str) -> None:
+        if not self._pending:
+            self._pending = True
+            self.call_later(self.redraw)
+
+    def my_turn(self) -> bool:
+        """Whether a person at this terminal is to move now."""
+        return self.table.my_turn()
+
+    def redraw(self) -> None:
+        """Brings every panel up to date with the game, and does what follows from it."""
+        self._pending = False
+        if not self.is_attached or self._left:
+            return
+        table = self.table
+        game = table.game
+        if game is None:
+            return
+        if game is not self._game:  # first time, or a network session rebuilt its game after a mismatch
+            if self._game is None:
+                self.log_panel.add(game.events)
+            self._game = game
+            self._logged = len(game.events)
+        elif len(game.events) > self._logged:
+            self.log_panel.add(game.events[self._logged :])
+            self._logged = len(game.events)
+        self._log_notes()
+        mine = self.my_turn()
+        self.board.interactive = mine
         self.board.refresh_game(game)
-        self.scoreboard.show(game, self._rotation, self.local_seats)
+        self.scoreboard.show(game, self._rotation if mine else None, self.marks())
         self._show_status()
-        if session.is_over():
+        offered = (table.desync is not None, table.seat_to_hand_over() is not None)
+        if offered != self._offered:  # the footer is redrawn only when what it offers changes
+            self._offered = offered
+            self.refresh_bindings()
+        if table.desync is not None and not self._report_shown:
+            self._report_shown = True
+            self.action_report()
+        if game.phase is Phase.GAME_OVER:
             self._show_final()
-        elif session.is_bot_turn():
-            self._schedule_bot()
-        elif game.phase is Phase.DEPLOY and not game.deploy_options():
+        elif mine and game.phase is Phase.DEPLOY and not game.deploy_options():
             self._submit(SkipMeeple())  # nothing to choose: no meeple left or no free segment
 
+    def _log_notes(self) -> None:
+        """Writes the table's notes for people (peers connecting, leaving…) that came since the last time."""
+        notes = self.table.notes
+        new: list[str] = []
+        for note in reversed(notes):
+            if note is self._last_note:
+                break
+            new.append(note)
+        for note in reversed(new):
+            self.log_panel.write(Text(note, style="dim italic"))
+        if notes:
+            self._last_note = notes[-1]
+
+    def marks(self) -> dict[int, str]:
+        """Seat → what the scoreboard says after its name: ``bot`` at a local table; ``you``, ``bot``,
+        ``your bot`` and ``away`` at a network table."""
+        table = self.table
+        if table.kind == "local":
+            return {seat: "bot" for seat in table.bot_seats}
+        away = set(table.away())
+        mine = set(table.my_seats)
+        out = {}
+        for seat in range(len(self.names)):
+            parts = []
+            if seat in table.bot_seats:
+                parts.append("your bot" if seat in mine else "bot")
+            elif seat in mine:
+                parts.append("you")
+            if seat in away:
+                parts.append("away")
+            if parts:
+                out[seat] = ", ".join(parts)
+        return out
+
     def _show_status(self) -> None:
-        game = self.session.game
-        if game.phase is Phase.GAME_OVER:
-            self.status.update("Game over: press Escape on the scores to look at the board, q for the menu")
+        table = self.table
+        game = table.game
+        run = self.run
+        if game is None:
             return
-        name = self.session.names[game.seat]
-        style = seat_style(self.session.colours[game.seat])
-        if self.session.is_bot_turn():
-            text = f"[{style}]{name}[/] is thinking…"
-        elif game.phase is Phase.PLACE_TILE:
-            text = (f"[{style}]{name}[/]: place {game.drawn}: Tab next spot, r rotate, Enter place, "
-                    "arrows move, z zoom")
+        leave = "q for the menu" if table.kind == "local" else "q to leave"
+        if table.desync is not None:
+            self.status.update("[b red]The game stopped[/]: the peers no longer agree (d: the report, q: leave)")
+            return
+        if game.phase is Phase.GAME_OVER:
+            self.status.update(f"Game over: press Escape on the scores to look at the board, {leave}")
+            return
+        if table.failure is not None and table.kind == "local":
+            self.status.update(f"[b red]Paused[/]: {escape(table.failure)}")
+            return
+        if not run.running and not run.stopping:
+            why = f": {escape(str(run.error))}" if run.error is not None else ""
+            self.status.update(f"[b red]Disconnected[/]{why}. q leaves; the game can be resumed from the menu.")
+            return
+        seat = game.seat
+        who = f"[{seat_style(self.colours[seat])}]{escape(self.names[seat])}[/]"
+        prefix = "Watching: " if table.spectating else ""
+        if self.my_turn():
+            if game.phase is Phase.PLACE_TILE:
+                text = f"{who}: place {game.drawn}: Tab next spot, r rotate, Enter place, arrows move, z zoom"
+            else:
+                text = f"{who}: a digit deploys a meeple on that spot, 0 or Space skips"
+        elif seat in table.away():
+            text = f"{prefix}waiting for {who} (away: not connected); the game goes on when they are back"
+            if not table.spectating:
+                text += ", or press b to give their seat to a bot"
+        elif seat in table.bot_seats:
+            text = f"{prefix}{who} (bot) is thinking…" if table.kind != "local" else f"{who} is thinking…"
         else:
-            text = f"[{style}]{name}[/]: a digit deploys a meeple on that spot, 0 or Space skips"
+            text = f"{prefix}waiting for {who}…"
         self.status.update(text)
 
-    def _schedule_bot(self) -> None:
-        if self._bot_pending:
+    def _show_final(self) -> None:
+        game = self.table.game
+        if self._final_shown or game is None:
             return
-        self._bot_pending = True
-        if self.bot_delay > 0:
-            self._bot_timer = self.set_timer(self.bot_delay, self._bot_step)
-        else:  # no pause (tests): after the screen has refreshed
-            self.call_after_refresh(self._bot_step)
+        self._final_shown = True
 
-    def _bot_step(self) -> None:
-        self._bot_timer = None
-        self._bot_pending = False
-        if not self.is_attached or self.session.recorder.writer.broken or not self.session.is_bot_turn():
-            return
-        try:
-            events = self.session.play_bot_move()
-        except (OSError, LogError) as exc:
-            self.notify(f"Could not save the move: {exc}. The game is paused; resume it from the menu.",
-                        severity="error", timeout=15)
-            return
-        self._after_change(events)
+        def closed(choice: str | None) -> None:
+            if choice == "menu":
+                self.action_leave()
+
+        self.app.push_screen(FinalScreen(game, self.names, self.colours), closed)
+
+    # ----------------------------------------------------------------------- moving
 
     def _submit(self, move: PlaceTile | DeployMeeple | SkipMeeple) -> None:
         try:
-            events = self.session.submit(move)
+            self.table.submit(move)
         except IllegalMoveError as exc:
             self.notify(str(exc), title="Not allowed", severity="error")
             return
+        except TableError as exc:
+            self.notify(str(exc), title="Not your move", severity="warning")
+            return
         except (OSError, LogError) as exc:
             self.notify(f"Could not save the move: {exc}", severity="error", timeout=15)
-            return
-        self._after_change(events)
-
-    def _show_final(self) -> None:
-        if self._finished_shown:
-            return
-        self._finished_shown = True
-        from carcnet.tui.screens.final import FinalScreen
-
-        self.app.push_screen(FinalScreen(self.session.game, self.session.names, self.session.colours))
-
-    # ----------------------------------------------------------------------- board messages
 
     @on(BoardView.PlacementChosen)
     def _placement(self, message: BoardView.PlacementChosen) -> None:
-        game = self.session.game
-        if game.phase is not Phase.PLACE_TILE or self.session.is_bot_turn() or game.drawn is None:
+        game = self.table.game
+        if game is None or game.phase is not Phase.PLACE_TILE or not self.my_turn() or game.drawn is None:
             return
         self._submit(PlaceTile(game.drawn, message.position, message.rotation))
 
     @on(BoardView.DeployChosen)
     def _deploy(self, message: BoardView.DeployChosen) -> None:
-        game = self.session.game
-        if game.phase is not Phase.DEPLOY or self.session.is_bot_turn():
+        game = self.table.game
+        if game is None or game.phase is not Phase.DEPLOY or not self.my_turn():
             return
         self._submit(SkipMeeple() if message.segment is None else DeployMeeple(message.segment))
 
@@ -157,14 +291,44 @@ class GameScreen(TableScreen):
     def _cursor(self, message: BoardView.CursorMoved) -> None:
         if message.rotation != self._rotation:
             self._rotation = message.rotation
-            self.scoreboard.show(self.session.game, self._rotation, self.local_seats)
+            game = self.table.game
+            if game is not None:
+                self.scoreboard.show(game, self._rotation if self.my_turn() else None, self.marks())
 
     # ----------------------------------------------------------------------- actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("leave", "leave_network"):
+            return (action == "leave") == (self.table.kind == "local")
+        if action == "report":
+            return self.table.desync is not None
+        if action == "hand_over":
+            return self.table.seat_to_hand_over() is not None
+        return True
+
+    def action_hand_over(self) -> None:
+        """Gives the away seat to play to a greedy bot run here (a ``handover`` entry in the log)."""
+        seat = self.table.seat_to_hand_over()
+        if seat is None:
+            return
+        try:
+            self.table.hand_over(seat, "greedy")
+        except (TableError, IllegalMoveError, ValueError) as exc:
+            self.notify(str(exc), title="Cannot hand the seat over", severity="error")
+            return
+        self.notify(f"{self.names[seat]}'s seat is played by a greedy bot from this terminal now.")
 
     def action_projection(self) -> None:
         from carcnet.tui.screens.final import ProjectionScreen
 
-        self.app.push_screen(ProjectionScreen(self.session.game, self.session.names, self.session.colours))
+        game = self.table.game
+        if game is not None:
+            self.app.push_screen(ProjectionScreen(game, self.names, self.colours))
+
+    def action_report(self) -> None:
+        desync = self.table.desync
+        if desync is not None:
+            self.app.push_screen(DesyncScreen(desync, self.table.path))
 
     def action_help(self) -> None:
         from carcnet.tui.screens.help import HelpScreen
@@ -172,9 +336,16 @@ class GameScreen(TableScreen):
         self.app.push_screen(HelpScreen())
 
     def action_leave(self) -> None:
-        if self._bot_timer is not None:
-            self._bot_timer.stop()
-            self._bot_timer = None
-        self._bot_pending = True  # nothing more after leaving
-        self.session.close()
+        """Back to the menu: a local game is saved already; a network game says ``bye`` to the others
+        and stays on disk (a player can resume it)."""
+        if self._left:
+            return
+        self._left = True
+        table = self.table
+        self.run.stop()
+        if table.kind != "local" and table.path is not None and not table.spectating and table.status == "playing":
+            self.notify(f"Left the game; it is saved in {table.path.name} and can be resumed from the menu.",
+                        timeout=6)
         self.dismiss(None)
+
+    action_leave_network = action_leave

@@ -82,11 +82,6 @@ At the end an incomplete road scores 1 per tile, a city 1 per tile and pennant, 
 class HelpScreen(ModalScreen[None]):
     """The rules in brief and every key."""
 
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 90; max-width: 100%; height: 90%; border: thick $accent;
-                                  background: $surface; padding: 0 1; }
-    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "close", "Close")]
     """Escape, ? or q closes."""

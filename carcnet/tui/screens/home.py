@@ -12,6 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from carcnet.tui.tables import TableMaker
+
 __all__ = ["HomeScreen"]
 
 TITLE = r"""
@@ -23,15 +25,12 @@ TITLE = r"""
 
 
 class HomeScreen(Screen[None]):
-    """The first screen. Each entry opens its screen."""
+    """The first screen. Each entry opens its screen.
 
-    DEFAULT_CSS = """
-    HomeScreen { align: center middle; }
-    HomeScreen > Vertical { width: 60; height: auto; }
-    HomeScreen #title { color: $accent; text-style: bold; content-align: center middle; width: 100%; }
-    HomeScreen #tagline { width: 100%; content-align: center middle; color: $text-muted; margin-bottom: 1; }
-    HomeScreen OptionList { height: auto; max-height: 16; }
+    Args:
+        tables: The app's table maker, handed to the screens that start a game.
     """
+
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "open('new')", "New game"),
@@ -43,6 +42,10 @@ class HomeScreen(Screen[None]):
         Binding("q", "open('quit')", "Quit"),
     ]
     """Shortcuts for the entries: n new game, r resume, h host, j join, s spectate, ? help, q quit."""
+
+    def __init__(self, tables: TableMaker) -> None:
+        super().__init__()
+        self.tables = tables
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -76,20 +79,19 @@ class HomeScreen(Screen[None]):
         if entry == "new":
             from carcnet.tui.screens.setup import NewGameScreen
 
-            app.push_screen(NewGameScreen())
+            app.push_screen(NewGameScreen(self.tables))
         elif entry in ("resume", "replay"):
             from carcnet.tui.screens.saved import SavedGamesScreen
 
-            app.push_screen(SavedGamesScreen(entry))
+            app.push_screen(SavedGamesScreen(self.tables, entry))
         elif entry == "host":
-            from carcnet.tui.app import CarcnetApp
-            from carcnet.tui.screens.lan_setup import HostSetupScreen
+            from carcnet.tui.screens.host_setup import HostSetupScreen
 
-            app.push_screen(HostSetupScreen(app.player_name if isinstance(app, CarcnetApp) else ""))
+            app.push_screen(HostSetupScreen(self.tables))
         elif entry in ("join", "spectate"):
-            from carcnet.tui.screens.lan_browse import BrowserScreen
+            from carcnet.tui.screens.browse import BrowserScreen
 
-            app.push_screen(BrowserScreen(entry))  # type: ignore[arg-type]
+            app.push_screen(BrowserScreen(self.tables, entry))  # type: ignore[arg-type]
         elif entry == "help":
             from carcnet.tui.screens.help import HelpScreen
 

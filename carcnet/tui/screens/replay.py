@@ -8,12 +8,12 @@ from textual.binding import Binding, BindingType
 
 from carcnet.engine import Game, Phase, replay
 from carcnet.log import LoadedLog
-from carcnet.tui.screens.table import TableScreen
+from carcnet.tui.screens.board_screen import BoardScreen
 
 __all__ = ["ReplayScreen"]
 
 
-class ReplayScreen(TableScreen):
+class ReplayScreen(BoardScreen):
     """Steps through a saved game. The board can be panned and zoomed as in play; nothing changes
     the saved game."""
 

@@ -14,6 +14,9 @@ from textual.widgets import DataTable, Footer, Static
 
 from carcnet.engine import Phase
 from carcnet.log import LoadedLog, LogError, load
+from carcnet.table import LanError
+from carcnet.tui.messages import OpenTable
+from carcnet.tui.tables import TableMaker
 
 __all__ = ["SavedGamesScreen", "saved_games"]
 
@@ -34,11 +37,6 @@ class SavedGamesScreen(Screen[None]):
     """Saved games: *mode* ``"resume"`` lists unfinished games, ``"replay"`` finished ones (and
     ``a`` shows all). Enter opens the selected game."""
 
-    DEFAULT_CSS = """
-    SavedGamesScreen #title { padding: 1 2 0 2; text-style: bold; }
-    SavedGamesScreen #empty { padding: 1 2; color: $text-muted; }
-    SavedGamesScreen DataTable { height: 1fr; margin: 1 2; }
-    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
@@ -46,8 +44,9 @@ class SavedGamesScreen(Screen[None]):
     ]
     """Escape back; a shows every saved game."""
 
-    def __init__(self, mode: str) -> None:
+    def __init__(self, tables: TableMaker, mode: str) -> None:
         super().__init__()
+        self.tables = tables
         self.mode = mode
         self.show_all = False
         self._paths: dict[str, Path] = {}
@@ -63,15 +62,12 @@ class SavedGamesScreen(Screen[None]):
         self._fill()
 
     def _fill(self) -> None:
-        from carcnet.tui.app import CarcnetApp
-
-        app = self.app
-        assert isinstance(app, CarcnetApp)
+        folder = self.tables.data_dir
         table = self.query_one(DataTable)
         table.clear(columns=True)
         table.add_columns("Date", "State", "Players", "File")
         self._paths.clear()
-        for path, loaded in saved_games(app.data_dir):
+        for path, loaded in saved_games(folder):
             if isinstance(loaded, str):
                 if self.show_all:
                     table.add_row("?", "unreadable", loaded[:60], path.name, key=str(path))
@@ -92,21 +88,17 @@ class SavedGamesScreen(Screen[None]):
             self._paths[str(path)] = path
         empty = self.query_one("#empty", Static)
         if self._paths:
-            empty.update(f"{len(self._paths)} game(s) in {app.data_dir}. Enter opens one.")
+            empty.update(f"{len(self._paths)} game(s) in {folder}. Enter opens one.")
             table.focus()
         else:
             kind = "unfinished" if self.mode == "resume" else "finished"
-            empty.update(f"No {kind} games saved in {app.data_dir}. Press a to list every game.")
+            empty.update(f"No {kind} games saved in {folder}. Press a to list every game.")
 
     @on(DataTable.RowSelected)
     def _open(self, event: DataTable.RowSelected) -> None:
         path = self._paths.get(str(event.row_key.value))
         if path is None:
             return
-        from carcnet.tui.app import CarcnetApp
-
-        app = self.app
-        assert isinstance(app, CarcnetApp)
         try:
             loaded = load(path)
         except (LogError, OSError) as exc:
@@ -115,17 +107,14 @@ class SavedGamesScreen(Screen[None]):
         if loaded.game.phase is Phase.GAME_OVER or self.mode == "replay":
             from carcnet.tui.screens.replay import ReplayScreen
 
-            app.switch_screen(ReplayScreen(loaded))
+            self.app.switch_screen(ReplayScreen(loaded))
             return
-        if loaded.header.signed:  # a LAN game: back on the network with the seat keys kept beside it
-            app.resume_lan(path)
+        try:  # a network game goes back on the network with the seat keys kept beside it
+            table = self.tables.resume(path)
+        except (LanError, LogError, OSError, ValueError) as exc:
+            self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
             return
-        try:
-            session = app.resume_session(path)
-        except (LogError, OSError) as exc:
-            self.notify(str(exc), title="Cannot resume", severity="error")
-            return
-        app.switch_screen(app.game_screen(session))
+        self.post_message(OpenTable(table))
 
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all

@@ -9,12 +9,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from carcnet.log import COLOURS
-from carcnet.session import SeatPlan
+from carcnet.log import COLOURS, Seat
+from carcnet.tui.messages import OpenTable
+from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.rule_options import RuleOptions
+
+from .seat_form import SeatFormScreen
 
 __all__ = ["NewGameScreen", "SeatRow"]
 
@@ -24,13 +26,6 @@ DEFAULT_NAMES = ("Red", "Blue", "Yellow", "Green", "Black", "Grey")
 
 class SeatRow(Horizontal):
     """One seat: name, who plays it, colour."""
-
-    DEFAULT_CSS = """
-    SeatRow { height: 3; }
-    SeatRow Input { width: 22; }
-    SeatRow Select { width: 20; }
-    SeatRow Label { width: 4; padding: 1 0; }
-    """
 
     def __init__(self, index: int, player: str) -> None:
         super().__init__(classes="seat")
@@ -44,31 +39,27 @@ class SeatRow(Horizontal):
         yield Select(PLAYERS, value=self.player, allow_blank=False, classes="player")
         yield Select([(c.capitalize(), c) for c in COLOURS], value=COLOURS[i], allow_blank=False, classes="colour")
 
-    def plan(self) -> SeatPlan:
+    def chosen(self) -> tuple[str, str, str | None]:
+        """``(name, colour, bot)``: *bot* ``None`` for a person."""
         name = self.query_one(".name", Input).value.strip()
         player = self.query_one(".player", Select).value
         colour = self.query_one(".colour", Select).value
-        return SeatPlan(name, str(colour), None if player == "human" else str(player))
+        return name, str(colour), None if player == "human" else str(player)
 
 
-class NewGameScreen(Screen[None]):
-    """Set up a local game, then start it (the game is recorded from its first move)."""
+class NewGameScreen(SeatFormScreen):
+    """Set up a local game, then start it (the game is recorded from its first move).
 
-    DEFAULT_CSS = """
-    NewGameScreen { align: center top; }
-    NewGameScreen > VerticalScroll { width: 72; max-width: 100%; padding: 1 2; }
-    NewGameScreen #buttons { height: 3; margin-top: 1; }
-    NewGameScreen #seed { width: 30; }
-    NewGameScreen #error { color: $error; height: auto; }
+    Args:
+        tables: The app's table maker (where the game is saved, how bots are paced).
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
-        Binding("ctrl+s", "start", "Start"),
-        Binding("ctrl+n", "add", "Add seat"),
-        Binding("ctrl+r", "remove", "Remove seat"),
-    ]
-    """Escape back; Ctrl+S start; Ctrl+N / Ctrl+R add or remove a seat (2 to 6)."""
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", "Start")]
+    """Ctrl+S start (and the seat form's keys)."""
+
+    def __init__(self, tables: TableMaker) -> None:
+        super().__init__()
+        self.tables = tables
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -88,43 +79,25 @@ class NewGameScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(".name", Input).focus()
 
-    def rows(self) -> list[SeatRow]:
-        return list(self.query(SeatRow))
+    def new_row(self, index: int) -> SeatRow:
+        return SeatRow(index, "greedy")
 
-    @on(Button.Pressed, "#add")
-    def action_add(self) -> None:
-        rows = self.rows()
-        if len(rows) >= 6:
-            self._error("A game has at most 6 players.")
-            return
-        self.query_one("#seats").mount(SeatRow(len(rows), "greedy"))
-        self._error("")
-
-    @on(Button.Pressed, "#remove")
-    def action_remove(self) -> None:
-        rows = self.rows()
-        if len(rows) <= 2:
-            self._error("A game needs at least 2 players.")
-            return
-        rows[-1].remove()
-        self._error("")
-
-    def _error(self, text: str) -> None:
-        self.query_one("#error", Static).update(text)
-
-    def plans(self) -> list[SeatPlan] | str:
+    def plans(self) -> list[Seat] | str:
         """The seats, or a message saying what is wrong."""
-        plans = [row.plan() for row in self.rows()]
-        for i, p in enumerate(plans):
-            if not p.name:
+        chosen = [row.chosen() for row in self.query(SeatRow)]
+        for i, (name, _, _) in enumerate(chosen):
+            if not name:
                 return f"Seat {i + 1} needs a name."
-        names = [p.name for p in plans]
+        names = [name for name, _, _ in chosen]
         if len(set(names)) != len(names):
             return "Two seats have the same name."
-        colours = [p.colour for p in plans]
+        colours = [colour for _, colour, _ in chosen]
         if len(set(colours)) != len(colours):
             return "Two seats have the same colour."
-        return plans
+        try:
+            return [Seat(name, colour, "bot" if bot else "human", bot) for name, colour, bot in chosen]
+        except ValueError as exc:
+            return f"Cannot start: {exc}"
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
@@ -134,17 +107,10 @@ class NewGameScreen(Screen[None]):
             return
         seed_text = self.query_one("#seed", Input).value
         seed = int(seed_text) % 2**64 if seed_text else None
-        from carcnet.tui.app import CarcnetApp
-
-        app = self.app
-        assert isinstance(app, CarcnetApp)
         rules = self.query_one(RuleOptions).rules()
         try:
-            session = app.new_session(plans, seed, rules)
+            table = self.tables.local(plans, seed, rules)
         except (OSError, ValueError) as exc:
             self._error(f"Cannot start: {exc}")
             return
-        app.switch_screen(app.game_screen(session))
-
-    def action_back(self) -> None:
-        self.dismiss(None)
+        self.post_message(OpenTable(table))

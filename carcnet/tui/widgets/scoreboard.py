@@ -3,6 +3,8 @@ the tiles left and the drawn tile."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -33,15 +35,17 @@ class Scoreboard(Static):
         self._colours = colours
         self._glyphs = glyphs
 
-    def who(self, seat: int, name: str, style: str, local: set[int] | None) -> Text:
-        """The name cell of *seat*: its name, marked ``(bot)`` when *local* is given and lacks it."""
+    @staticmethod
+    def who(name: str, style: str, mark: str | None) -> Text:
+        """A name cell: the name, then *mark* in brackets (``bot``, ``you``, ``away``…; red when away)."""
         who = Text(name, style=style)
-        if local is not None and seat not in local:
-            who.append(" (bot)", style="dim")
+        if mark:
+            who.append(f" ({mark})", style="bold red" if "away" in mark else "dim")
         return who
 
-    def show(self, game: Game, rotation: int | None = None, local: set[int] | None = None) -> None:
-        """Redraws from *game*; *rotation* turns the drawn tile preview; *local* marks human seats."""
+    def show(self, game: Game, rotation: int | None = None, marks: Mapping[int, str] | None = None) -> None:
+        """Redraws from *game*; *rotation* turns the drawn tile preview; *marks* (seat → text) follow
+        the names."""
         table = Table.grid(padding=(0, 1))
         table.add_column(width=1)
         table.add_column(ratio=1, no_wrap=True)
@@ -55,7 +59,7 @@ class Scoreboard(Static):
             meeples = "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
             if game.setup.rules.abbot:
                 meeples += " A" if game.abbots[seat] else " a"  # abbot in supply / on the board
-            table.add_row(Text(turn, style=style), self.who(seat, name, style, local),
+            table.add_row(Text(turn, style=style), self.who(name, style, (marks or {}).get(seat)),
                           Text(str(game.scores[seat]), style="bold"), Text(meeples, style=style))
         parts: list[Table | Text] = [table]
         if over:

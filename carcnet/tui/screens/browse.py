@@ -3,6 +3,7 @@ for the address of a game where multicast does not get through."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar, Literal
 
 from rich.text import Text
@@ -15,9 +16,12 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from carcnet.net.discovery import GameAd
+from carcnet.table import Table
+from carcnet.tui.addresses import Target, ad_address, incompatibility, parse_target
+from carcnet.tui.messages import OpenTable
+from carcnet.tui.tables import TableMaker
 
-from .lan import Target, ad_address, incompatibility, parse_target
-from .lan_setup import JoinChoice
+from .host_setup import JoinChoice, JoinFormScreen
 
 __all__ = ["BrowserScreen"]
 
@@ -30,6 +34,7 @@ class BrowserScreen(Screen[None]):
     are greyed with the reason.
 
     Args:
+        tables: The app's table maker (how to reach the network, the name to join under).
         mode: ``"join"`` or ``"spectate"``.
         typed: Prefills the address input (``host:port`` and game id); with a game id it goes on at
             once, without one as soon as discovery finds the game at that address.
@@ -37,22 +42,16 @@ class BrowserScreen(Screen[None]):
         choice: How to sit down (name, colour), so that joining asks nothing.
     """
 
-    DEFAULT_CSS = """
-    BrowserScreen > Vertical { padding: 1 2; height: 1fr; }
-    BrowserScreen #title { text-style: bold; }
-    BrowserScreen #games { height: 1fr; min-height: 5; margin: 1 0; }
-    BrowserScreen #state { color: $text-muted; height: auto; }
-    BrowserScreen #address { margin-top: 1; }
-    BrowserScreen #error { color: $error; height: auto; }
-    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
     ]
     """Escape back; Enter on a game joins or watches it; Enter in the address connects there."""
 
-    def __init__(self, mode: Mode, typed: str = "", *, want: str | None = None, choice: JoinChoice | None = None) -> None:
+    def __init__(self, tables: TableMaker, mode: Mode, typed: str = "", *, want: str | None = None,
+                 choice: JoinChoice | None = None) -> None:
         super().__init__()
+        self.tables = tables
         self.mode: Mode = mode
         self.typed = typed
         self.want = want
@@ -77,11 +76,7 @@ class BrowserScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        from carcnet.tui.app import CarcnetApp
-
-        app = self.app
-        assert isinstance(app, CarcnetApp)
-        discovery = bool(app.lan_kwargs("player").get("discovery", True))
+        discovery = self.tables.discovery
         if discovery:
             self._state("Looking for games on the LAN (mDNS)…")
             self.run_worker(self._browse(), name="carcnet browse", exclusive=True, exit_on_error=False)
@@ -113,11 +108,8 @@ class BrowserScreen(Screen[None]):
 
     async def _browse(self) -> None:
         from carcnet.net.discovery import Browser, DiscoveryError, GameLost
-        from carcnet.tui.app import CarcnetApp
 
-        app = self.app
-        assert isinstance(app, CarcnetApp)
-        interfaces = app.lan_kwargs("player").get("interfaces")
+        interfaces = self.tables.interfaces
         try:
             async with Browser(interfaces=interfaces) as browser:  # type: ignore[arg-type]
                 while True:
@@ -253,24 +245,27 @@ class BrowserScreen(Screen[None]):
 
     def proceed(self, game: str, address: tuple[str, int], title: str) -> None:
         """Joins (asking the name and colour first) or watches game *game* at *address*."""
-        from carcnet.tui.app import CarcnetApp
-
-        app = self.app
-        assert isinstance(app, CarcnetApp)
         self._error("")
         if self.mode == "spectate":
-            app.open_lan("spectate", game=game, address=address)
-            return
-        if self.choice is not None:
-            app.open_lan("join", game=game, address=address, choice=self.choice)
-            return
-        from .lan_setup import JoinFormScreen
+            self._open(lambda: self.tables.spectate(game, address))
+        elif self.choice is not None:
+            choice = self.choice
+            self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour, bot=choice.bot))
+        else:
+            def chosen(choice: JoinChoice | None) -> None:
+                if choice is not None:
+                    self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour,
+                                                        bot=choice.bot))
 
-        def chosen(choice: JoinChoice | None) -> None:
-            if choice is not None:
-                app.open_lan("join", game=game, address=address, choice=choice)
+            self.app.push_screen(JoinFormScreen(title, self.tables.player_name), chosen)
 
-        app.push_screen(JoinFormScreen(title, app.player_name), chosen)
+    def _open(self, make: Callable[[], Table]) -> None:
+        try:
+            table = make()
+        except ValueError as exc:
+            self.notify(str(exc), title="Cannot connect", severity="error")
+            return
+        self.post_message(OpenTable(table))
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -1,16 +1,16 @@
-"""Provides :class:`LanGame`: one LAN game at this peer, everything wired together.
+"""Provides :class:`NetTable`: one network game at this peer, everything wired together.
 
-The façade the command line and the interface hold for a network game, as :class:`~carcnet.session.GameSession`
-is for a local one. It composes the layers of :mod:`carcnet.net` (none of which knows the others'
-neighbours): the session (:class:`~carcnet.net.sync.SyncSession`) with its lobby
+The :class:`~carcnet.table.base.Table` the command line and the interface hold for a network game, as
+:class:`~carcnet.table.local.LocalTable` is for a local one. It composes the layers of
+:mod:`carcnet.net` (none of which knows the others' neighbours): the session (:class:`~carcnet.net.sync.SyncSession`) with its lobby
 (:mod:`carcnet.net.lobby`), the sockets (:class:`~carcnet.net.peer.Peer`), discovery
 (:mod:`carcnet.net.discovery`: this peer's advertisement, and the other peers of the game found by mDNS),
 the log on disk (:class:`~carcnet.net.storage.RecorderLog`, with the seat keys beside it so that the
 game can be resumed by this peer), and the bots (:mod:`carcnet.bots`) of the seats this peer runs.
 
-The interface reads :attr:`LanGame.session` and :attr:`LanGame.status` and changes the game only
-through :meth:`LanGame.submit`; it learns of changes through :meth:`LanGame.add_listener`. Nothing here
-touches textual.
+The interface reads it through the :class:`~carcnet.table.base.Table` queries and changes the game
+only through :meth:`NetTable.submit`, :meth:`NetTable.hand_over` and :meth:`NetTable.start`; it learns
+of changes through :meth:`NetTable.add_listener`. Nothing here touches textual.
 
 Files, in the data folder's ``games`` directory (``carcnet.log.store.default_dir``): the log
 ``<created>-<game id 8>.carclog`` and, for a player, ``<same>.keys`` (JSON, mode 0600: the game id,
@@ -30,25 +30,25 @@ from pathlib import Path
 from typing import Literal, Self
 
 from carcnet.bots import make_bot
-from carcnet.engine import Game, Move, Rules
-from carcnet.log import LogError
-from carcnet.log.store import default_dir, new_path
+from carcnet.engine import Game, HandOver, Move, Rules
+from carcnet.log import LogError, Seat, default_dir, new_path
 from carcnet.net.framing import ProtocolError
-from carcnet.net.lobby import HostTable, Seating, SeatPlan, Watching
+from carcnet.net.lobby import Hosting, Seating, SeatPlan, Watching
 from carcnet.net.messages import Lobby, PeerInfo, WireHeader
 from carcnet.net.peer import Peer
 from carcnet.net.signing import SeatKey
 from carcnet.net.storage import RecorderLog
-from carcnet.net.sync import Change, Link, SyncSession
+from carcnet.net.sync import Change, Link, SyncError, SyncSession
 from carcnet.net.transport import Timing
-from carcnet.session import bot_seed
 
-__all__ = ["Kind", "LanError", "LanGame", "SeatPlan", "Status", "keys_path", "new_game_id"]
+from .base import Status, Table, TableError, bot_seed
 
-log = logging.getLogger("carcnet.lan")
+__all__ = ["LanError", "NetKind", "NetTable", "SeatPlan", "describe_table", "keys_path", "new_game_id", "plan_from_text"]
 
-Kind = Literal["host", "player", "spectator"]
-Status = Literal["connecting", "lobby", "playing", "finished", "stopped"]
+log = logging.getLogger("carcnet.table")
+
+#: What a peer is at a network table.
+NetKind = Literal["host", "player", "spectator"]
 
 
 #: Refusals after which a peer without the game's header cannot go on with the peer that sent them.
@@ -108,7 +108,7 @@ def _read_keys(path: Path, game: str) -> _Saved:
     return _Saved(identity, seats)
 
 
-class LanGame:
+class NetTable(Table):
     """A network game at this peer: lobby, session, sockets, discovery, saved log and bots.
 
     Build with :meth:`host`, :meth:`join`, :meth:`spectate` or :meth:`resume`, then
@@ -132,15 +132,13 @@ class LanGame:
     Attributes:
         session: The :class:`SyncSession`.
         peer: The :class:`Peer` once running.
-        path: The log file once the game has started here.
-        notes: Lines for people: what happened (joined, started, errors), newest last.
     """
 
     def __init__(
         self,
         session: SyncSession,
         *,
-        kind: Kind,
+        kind: NetKind,
         directory: str | os.PathLike[str] | None = None,
         listen: tuple[str, int] | None = ("0.0.0.0", 0),
         dial: Sequence[tuple[str, int]] = (),
@@ -152,8 +150,8 @@ class LanGame:
         recorder: RecorderLog | None = None,
         bot_delay: float = 0.0,
     ) -> None:
+        super().__init__(kind, bot_delay=bot_delay)
         self.session = session
-        self.kind: Kind = kind
         self.directory = Path(directory) if directory is not None else None
         self.listen_at = listen
         self.dial_first = list(dial)
@@ -162,21 +160,15 @@ class LanGame:
         self.timing = timing or Timing()
         self.bot_names: dict[int, str] = dict(bot_names or {})
         self.game_name = game_name
-        self.bot_delay = bot_delay
         self.recorder = recorder
         self.peer: Peer | None = None
-        self.path: Path | None = recorder.path if recorder is not None else None
-        self.notes: list[str] = []
-        self._listeners: list[Callable[[Change], None]] = []
+        self._path: Path | None = recorder.path if recorder is not None else None
         self._stack = contextlib.AsyncExitStack()
         self._advertiser: object | None = None
         self._ad_dirty: asyncio.Event | None = None  # made in __aenter__ (needs a running loop)
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
         self._seen_keys: set[bytes] = set()
-        #: Why this peer cannot take part (refused by the only peer it reached: no seat, another
-        #: version, no such game), or ``None``.
-        self.failure: str | None = None
         session.add_listener(self._on_change)
 
     # ------------------------------------------------------------------ construction
@@ -203,7 +195,7 @@ class LanGame:
         for p in plan:
             if p.kind == "bot":
                 make_bot(p.bot or "greedy", 0)
-        table = HostTable(name=game_name, options=rules, plan=plan, random=random, auto_start=auto_start)
+        table = Hosting(name=game_name, options=rules, plan=plan, random=random, auto_start=auto_start)
         session = SyncSession(game=new_game_id(), name=name, role="player", lobby=table)
         bots = {seat: p.bot or "greedy" for seat, p in enumerate(plan) if p.kind == "bot"}
         return cls(session, kind="host", bot_names=bots, game_name=game_name, **kw)  # type: ignore[arg-type]
@@ -298,19 +290,52 @@ class LanGame:
         return self.session.game
 
     @property
-    def table(self) -> HostTable | None:
+    def seats(self) -> tuple[Seat, ...]:
+        header = self.session.header
+        return header.header.seats if header is not None else ()
+
+    @property
+    def path(self) -> Path | None:
+        """The log file once the game has started here."""
+        return self._path
+
+    @property
+    def to_play(self) -> int | None:
+        return self.session.to_play
+
+    @property
+    def desync(self) -> object | None:
+        return self.session.desync
+
+    @property
+    def hosting(self) -> Hosting | None:
+        """The table's lobby as held by the peer that opened it (``None`` elsewhere)."""
         lobby = self.session.lobby
-        return lobby if isinstance(lobby, HostTable) else None
+        return lobby if isinstance(lobby, Hosting) else None
 
     @property
     def lobby(self) -> Lobby | None:
         """The table as last known: the host's own, or the host's last ``lobby`` message."""
         role = self.session.lobby
-        if isinstance(role, HostTable):
+        if isinstance(role, Hosting):
             return role.lobby
         if isinstance(role, Seating | Watching):
             return role.lobby
         return None
+
+    def lobby_seats(self) -> set[int]:
+        """The seats of the lobby this peer plays (its person's and its bots'), before the start."""
+        role = self.session.lobby
+        if isinstance(role, Hosting):
+            return set(role.own)
+        if isinstance(role, Seating) and role.seat is not None:
+            return {role.seat}
+        return set()
+
+    @property
+    def lobby_problem(self) -> str | None:
+        """Why this peer has no seat at the table (the host's answer to its claim), or ``None``."""
+        return getattr(self.session.lobby, "problem", None)
 
     @property
     def status(self) -> Status:
@@ -362,45 +387,40 @@ class LanGame:
 
     def hand_over(self, seat: int, bot: str = "greedy") -> None:
         """Gives *seat*, whose player is gone for good, to *bot*, run by this peer from now on: a
-        ``handover`` entry in the log, made by this peer's own seat (issue 5 "Away and back"). Only
+        ``handover`` entry in the log, made by this peer's own seat (``protocol/log.md`` §6). Only
         the seat to play can be handed over (the game waits at its turn).
 
         Raises:
-            SyncError: This peer plays no seat of its own, or the game is not going on.
+            TableError: This peer plays no seat of its own, or the game is not going on.
             IllegalMoveError: Not the seat to play, already a bot's, or an unknown bot.
             ValueError: An unknown bot name.
         """
-        from carcnet.engine import HandOver
-        from carcnet.net.sync import SyncError
-
         make_bot(bot, 0)
         game, header = self.session.game, self.session.header
         if game is None or header is None:
-            raise SyncError("no game yet")
+            raise TableError("no game yet")
         own = [s for s in sorted(self.session.seats) if game.handovers[s] is None]
         if not own:
-            raise SyncError("only a player with a seat of their own can take a seat over")
+            raise TableError("only a player with a seat of their own can take a seat over")
         by = next((s for s in own if s not in self.bot_names), own[0])
-        self.session.submit(HandOver(seat, bot, by))
+        try:
+            self.session.submit(HandOver(seat, bot, by))
+        except SyncError as exc:
+            raise TableError(str(exc)) from None
         self.bot_names[seat] = bot
         self._note(f"{header.header.seats[seat].name}'s seat is played by a {bot} bot from this peer now")
         if self.peer is not None:
             self.peer.set_bot(seat, make_bot(bot, bot_seed(header.header.digest, seat)))
 
-    def add_listener(self, listener: Callable[[Change], None]) -> None:
-        """Calls *listener(change)* after every change of the session (see ``SyncSession.add_listener``)."""
-        self._listeners.append(listener)
-
     # ------------------------------------------------------------------ acting
 
     def submit(self, move: Move) -> None:
-        """Plays *move* for the seat to play, which a person at this terminal holds.
-
-        Raises:
-            SyncError: Not this peer's seat to play, no game yet, or the game is over or stopped.
-            IllegalMoveError: The engine refuses the move; nothing changed.
-        """
-        self.session.submit(move)
+        """Plays *move* for the seat to play, which a person at this terminal holds (see
+        :meth:`Table.submit`): signed, logged, and sent to every peer."""
+        try:
+            self.session.submit(move)
+        except SyncError as exc:
+            raise TableError(str(exc)) from None
 
     def start(self) -> None:
         """The opener starts the game once every seat is taken (a table opened without auto_start).
@@ -408,7 +428,7 @@ class LanGame:
         Raises:
             ValueError: Not this peer's table, a seat still open, or the game is starting already.
         """
-        table = self.table
+        table = self.hosting
         if table is None:
             raise ValueError("only the peer that opened the table starts the game")
         table.start()
@@ -454,23 +474,23 @@ class LanGame:
             self._ad_dirty = asyncio.Event()
             if self.discovery:
                 self._tasks.append(asyncio.create_task(self._discover()))
-            table = self.table
+            table = self.hosting
             if table is not None and table.auto_start and table.full and table.started is None and not table.locked:
                 table.lock()  # no open seat: nobody to wait for (a game of the host's own seats)
-            if self.table is not None:
+            if self.hosting is not None:
                 self._tasks.append(asyncio.create_task(self._tick()))
             self._note(self._hello_text())
         except BaseException:
             await self._stack.aclose()
             raise
+        self.running = True
+        self._changed("running")
         return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
     def close(self, reason: str = "quit") -> None:
         """Leaves the game: ``bye`` to every peer, no more listening or advertising."""
         self._closing = True
+        self.running = False
         if self.peer is not None:
             self.peer.close(reason)
         for task in self._tasks:
@@ -487,6 +507,7 @@ class LanGame:
         await self._stack.aclose()
         if self.recorder is not None:
             self.recorder.close()
+        self._changed("ended")
 
     def _hello_text(self) -> str:
         peer = self.peer
@@ -501,10 +522,9 @@ class LanGame:
             "spectator": f"Watching game {self.game_id}",
         }[self.kind]
 
-    def _note(self, text: str) -> None:
-        log.info("%s: %s", self.session.name, text)
-        self.notes.append(text)
-        del self.notes[:-200]
+    @property
+    def log_name(self) -> str:
+        return self.session.name
 
     # ------------------------------------------------------------------ reacting
 
@@ -533,8 +553,7 @@ class LanGame:
             self._note(f"{link.name} {verb}")
         if self._ad_dirty is not None and change in ("lobby", "header", "entry", "stop"):
             self._ad_dirty.set()
-        for listener in list(self._listeners):
-            listener(change)
+        self._changed(change)
 
     def _started(self) -> None:
         """The header arrived: save the log (and this peer's seat keys), start the bots."""
@@ -550,7 +569,7 @@ class LanGame:
                 self._note(f"Cannot save the game: {exc}")
                 return
             self.session.persistence = self.recorder
-            self.path = path
+            self._path = path
             self._note(f"The game started; saving it to {path}")
         # The lobby adds the seats right after the header: look once it has.
         asyncio.get_running_loop().call_soon(self._seats_known)
@@ -596,7 +615,7 @@ class LanGame:
         phase = {"lobby": "lobby", "playing": "playing", "finished": "finished"}.get(self.status)
         if phase is None:
             return None
-        role = "host" if self.table is not None and session.header is None else "player"
+        role = "host" if self.hosting is not None and session.header is None else "player"
         return GameAd(
             game=session.game_id,
             name=name,
@@ -659,7 +678,7 @@ class LanGame:
         session.add_known(info)
 
     async def _tick(self) -> None:
-        table = self.table
+        table = self.hosting
         assert table is not None
         while not self._closing and table.started is None:
             await asyncio.sleep(1.0)  # a clock for the lobby's commit–reveal timeout, not a synchronisation

@@ -1,33 +1,23 @@
-"""Provides what the LAN screens share: :class:`LanRun` (a :class:`~carcnet.lan.LanGame` running in the
-app's asyncio loop, with one screen at a time listening to it) and small helpers for people (names,
-addresses to type, typed ``host:port`` and game ids).
+"""Provides the network screens' words for people: the name to play under, this machine's addresses,
+the command others type to join, and the reading of a typed ``host:port`` and game id.
 
-The screens themselves: :mod:`.lan_setup` (host a table, the join form), :mod:`.lan_browse` (games
-found on the LAN, or typed), :mod:`.lan_lobby` (the table filling up) and :mod:`.lan_game` (the board
-of a network game, for players and spectators).
-
-Nothing here uses threads: the LanGame's listeners are called in the app's own loop, and the screens
-redraw after a ``call_later``.
+The screens that use them: :mod:`.screens.host_setup` (host a table, the join form),
+:mod:`.screens.browse` (games found on the LAN, or typed) and :mod:`.screens.lobby` (the table
+filling up).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import getpass
 import ipaddress
-import logging
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from carcnet.lan import LanGame
     from carcnet.net.discovery import GameAd
 
 __all__ = [
-    "LanRun",
     "Target",
     "check_name",
     "default_name",
@@ -37,100 +27,9 @@ __all__ = [
     "reachable_hosts",
 ]
 
-log = logging.getLogger("carcnet.tui")
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _HEX32 = re.compile(r"[0-9a-fA-F]{32}")
-
-#: Seconds the app waits for a LAN game to say bye and close its sockets when leaving or quitting.
-CLOSE_WAIT = 5.0
-
-
-class LanRun:
-    """A :class:`LanGame` running in the app's loop: ``async with lan`` in a task of its own until
-    :meth:`stop`. One screen at a time follows it (:meth:`watch`): the lobby, then the game screen.
-
-    Attributes:
-        lan: The game.
-        error: Why it could not run (e.g. the port is taken), once it ended that way.
-        running: Whether it is inside ``async with`` now.
-        stopping: Whether :meth:`stop` was called.
-    """
-
-    def __init__(self, lan: LanGame) -> None:
-        self.lan = lan
-        self.error: BaseException | None = None
-        self.running = False
-        self.stopping = False
-        self._view: Callable[[str], None] | None = None
-        self._stop = asyncio.Event()
-        self._ended = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        lan.add_listener(self._changed)
-
-    @property
-    def ended(self) -> bool:
-        """Whether it ran and stopped (or failed to start)."""
-        return self._ended.is_set()
-
-    def start(self) -> None:
-        """Starts the game's task (in the running loop)."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name=f"carcnet lan {self.lan.game_id[:8]}")
-
-    async def _run(self) -> None:
-        try:
-            async with self.lan:
-                self.running = True
-                self._tell("running")
-                await self._stop.wait()
-        except Exception as exc:  # noqa: BLE001 - shown by the screens; nothing else goes down with it
-            log.info("the LAN game %s ended: %r", self.lan.game_id, exc)
-            error: BaseException = exc
-            while isinstance(error, BaseExceptionGroup) and error.exceptions:
-                error = error.exceptions[0]  # the task group's first error says what went wrong
-            self.error = error
-        finally:
-            self.running = False
-            self._ended.set()
-            self._tell("ended")
-
-    def watch(self, view: Callable[[str], None] | None) -> None:
-        """Calls *view(change)* on every change of the game (a :data:`carcnet.net.sync.Change`, or
-        ``"running"`` / ``"ended"`` for the task), instead of the previous view; ``None``: nobody."""
-        self._view = view
-
-    def _changed(self, change: str) -> None:
-        self._tell(change)
-
-    def _tell(self, change: str) -> None:
-        view = self._view
-        if view is None:
-            return
-        try:
-            view(change)
-        except Exception:  # a listener must not raise into the network code
-            log.exception("a screen failed to take the change %r", change)
-
-    def stop(self) -> None:
-        """Leaves the game: ``bye`` to every peer now; the task closes the sockets and the log."""
-        self.stopping = True
-        self._view = None
-        if self.running:
-            self.lan.close()
-        self._stop.set()
-
-    async def aclose(self, timeout: float = CLOSE_WAIT) -> None:
-        """:meth:`stop`, then waits (at most *timeout* seconds) until everything is closed."""
-        self.stop()
-        if self._task is None:
-            return
-        try:
-            await asyncio.wait_for(asyncio.shield(self._task), timeout)
-        except (TimeoutError, asyncio.CancelledError):
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
 
 
 # ---------------------------------------------------------------------- people's words

@@ -10,15 +10,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from carcnet.engine import Rules
-from carcnet.lan import SeatPlan
 from carcnet.log import COLOURS
+from carcnet.table import SeatPlan
+from carcnet.tui.addresses import check_name
+from carcnet.tui.messages import OpenTable
+from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.rule_options import RuleOptions
 
-from .lan import check_name
+from .seat_form import SeatFormScreen
 
 __all__ = ["HostSeatRow", "HostSetupScreen", "JoinChoice", "JoinFormScreen"]
 
@@ -33,13 +36,6 @@ KINDS = (
 
 class HostSeatRow(Horizontal):
     """One seat of the table: who sits there, and its colour (an open seat's player picks their own)."""
-
-    DEFAULT_CSS = """
-    HostSeatRow { height: 3; }
-    HostSeatRow Label { width: 4; padding: 1 0; }
-    HostSeatRow .kind { width: 36; }
-    HostSeatRow .colour { width: 16; }
-    """
 
     def __init__(self, index: int, kind: str) -> None:
         super().__init__(classes="seat")
@@ -64,31 +60,22 @@ class HostSeatRow(Horizontal):
         return str(self.query_one(".kind", Select).value), str(self.query_one(".colour", Select).value)
 
 
-class HostSetupScreen(Screen[None]):
+class HostSetupScreen(SeatFormScreen):
     """Open a table on the network: the game's name, your name, each seat (you, open for a player on
-    the network, or a bot) and the rule options. Ctrl+S opens it and shows the lobby."""
+    the network, or a bot) and the rule options. Ctrl+S opens it and shows the lobby.
 
-    DEFAULT_CSS = """
-    HostSetupScreen { align: center top; }
-    HostSetupScreen > VerticalScroll { width: 78; max-width: 100%; padding: 1 2; }
-    HostSetupScreen .field { height: 3; }
-    HostSetupScreen .field Label { width: 14; padding: 1 0; }
-    HostSetupScreen .field Input { width: 36; }
-    HostSetupScreen #buttons { height: 3; margin-top: 1; }
-    HostSetupScreen #error { color: $error; height: auto; }
+    Args:
+        tables: The app's table maker (its player name is the name offered).
+        game_name: The game's name to offer (default: "<your name>'s game").
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
-        Binding("ctrl+s", "open_table", "Open the table"),
-        Binding("ctrl+n", "add", "Add seat"),
-        Binding("ctrl+r", "remove", "Remove seat"),
-    ]
-    """Escape back; Ctrl+S open the table; Ctrl+N / Ctrl+R add or remove a seat (2 to 6)."""
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "open_table", "Open the table")]
+    """Ctrl+S open the table (and the seat form's keys)."""
 
-    def __init__(self, name: str = "", game_name: str = "") -> None:
+    def __init__(self, tables: TableMaker, game_name: str = "") -> None:
         super().__init__()
-        self.my_name = name
+        self.tables = tables
+        self.my_name = tables.player_name
         self.game_name = game_name
 
     def compose(self) -> ComposeResult:
@@ -118,29 +105,8 @@ class HostSetupScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#game-name", Input).focus()
 
-    def rows(self) -> list[HostSeatRow]:
-        return list(self.query(HostSeatRow))
-
-    @on(Button.Pressed, "#add")
-    def action_add(self) -> None:
-        rows = self.rows()
-        if len(rows) >= 6:
-            self._error("A game has at most 6 players.")
-            return
-        self.query_one("#seats").mount(HostSeatRow(len(rows), "open"))
-        self._error("")
-
-    @on(Button.Pressed, "#remove")
-    def action_remove(self) -> None:
-        rows = self.rows()
-        if len(rows) <= 2:
-            self._error("A game needs at least 2 players.")
-            return
-        rows[-1].remove()
-        self._error("")
-
-    def _error(self, text: str) -> None:
-        self.query_one("#error", Static).update(text)
+    def new_row(self, index: int) -> HostSeatRow:
+        return HostSeatRow(index, "open")
 
     def rules(self) -> Rules:
         return self.query_one(RuleOptions).rules()
@@ -152,7 +118,7 @@ class HostSetupScreen(Screen[None]):
             self.query_one("#game-name", Input).value.strip(), "The game name")
         if problem:
             return problem
-        chosen = [row.chosen for row in self.rows()]
+        chosen = [row.chosen for row in self.query(HostSeatRow)]
         kinds = [k for k, _ in chosen]
         if kinds.count("host") > 1:
             return "Only one seat can be yours; the other people join over the network."
@@ -177,30 +143,14 @@ class HostSetupScreen(Screen[None]):
         if isinstance(plan, str):
             self._error(plan)
             return
-        from carcnet.lan import LanGame
-        from carcnet.tui.app import CarcnetApp
-
-        app = self.app
-        assert isinstance(app, CarcnetApp)
         me = self.query_one("#my-name", Input).value.strip()
         try:
-            lan = LanGame.host(
-                name=me,
-                game_name=self.query_one("#game-name", Input).value.strip(),
-                rules=self.rules(),
-                plan=plan,
-                **app.lan_kwargs("host"),
-            )
+            table = self.tables.host(name=me, game_name=self.query_one("#game-name", Input).value.strip(),
+                                     rules=self.rules(), plan=plan)
         except ValueError as exc:
             self._error(f"Cannot open the table: {exc}")
             return
-        app.player_name = me
-        from .lan_lobby import LobbyScreen
-
-        app.switch_screen(LobbyScreen(app.run_lan(lan)))
-
-    def action_back(self) -> None:
-        self.dismiss(None)
+        self.post_message(OpenTable(table))
 
 
 # ---------------------------------------------------------------------- joining
@@ -219,15 +169,6 @@ class JoinFormScreen(ModalScreen[JoinChoice | None]):
     """Asks a joining player's name, colour and who plays (a person here, or a bot this computer runs).
     Enter joins with what is shown; Escape goes back."""
 
-    DEFAULT_CSS = """
-    JoinFormScreen { align: center middle; }
-    JoinFormScreen > Vertical { width: 64; max-width: 100%; height: auto; padding: 1 2;
-                                border: thick $accent; background: $surface; }
-    JoinFormScreen .field { height: 3; }
-    JoinFormScreen .field Label { width: 12; padding: 1 0; }
-    JoinFormScreen .field Input, JoinFormScreen .field Select { width: 36; }
-    JoinFormScreen #error { color: $error; height: auto; }
-    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Back"),

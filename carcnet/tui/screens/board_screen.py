@@ -1,4 +1,4 @@
-"""Provides :class:`TableScreen`: the layout shared by the game and replay screens: the board, a
+"""Provides :class:`BoardScreen`: the layout shared by the game and replay screens: the board, a
 side panel with the scoreboard and the log, a status line and the footer."""
 
 from __future__ import annotations
@@ -13,19 +13,13 @@ from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.game_log import GameLog
 from carcnet.tui.widgets.scoreboard import Scoreboard
 
-__all__ = ["TableScreen"]
+__all__ = ["BoardScreen"]
 
 
-class TableScreen(Screen[None]):
+class BoardScreen(Screen[None]):
     """Board on the left, scoreboard and log on the right, status line below. Shows *game*; the
     subclass decides what changes it (a game session or a replay)."""
 
-    DEFAULT_CSS = """
-    TableScreen #main { height: 1fr; }
-    TableScreen BoardView { width: 1fr; height: 1fr; }
-    TableScreen #side { width: 34; height: 1fr; border-left: solid $panel-lighten-2; }
-    TableScreen #status { height: 1; padding: 0 1; background: $panel; }
-    """
 
     def __init__(self, game: Game, names: list[str], colours: list[str]) -> None:
         super().__init__()

@@ -6,7 +6,7 @@ host) the address others can type. Once every seat is taken the host presses s a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.markup import escape
 from rich.table import Table
@@ -17,19 +17,18 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from carcnet.table import NetTable
+from carcnet.tui.addresses import join_command, reachable_hosts
+from carcnet.tui.running import TableRun
 from carcnet.tui.widgets.palette import seat_style
-
-from .lan import LanRun, join_command, reachable_hosts
-
-if TYPE_CHECKING:
-    from carcnet.lan import LanGame
 
 __all__ = ["LobbyScreen", "lobby_status"]
 
 
-def lobby_status(run: LanRun) -> str:
+def lobby_status(run: TableRun) -> str:
     """One line for people: what the table is waiting for."""
-    lan = run.lan
+    lan = run.table
+    assert isinstance(lan, NetTable), "a lobby belongs to a network table"
     if run.error is not None:
         return f"[b red]Stopped[/]: {escape(str(run.error))}"
     status = lan.status
@@ -42,14 +41,14 @@ def lobby_status(run: LanRun) -> str:
         if run.ended:
             return "Not connected."
         return "Connecting to the table…" if lan.kind != "host" else "Opening the table…"
-    problem = getattr(lan.session.lobby, "problem", None)
+    problem = lan.lobby_problem
     if lobby.locked:
         return ("Every seat is taken: the players agree on the deck's seed (commit–reveal); "
                 "the game starts in a moment…")
     open_seats = sum(s is None for s in lobby.table)
-    if problem and lan.kind == "player" and _my_lobby_seats(run) == set():
+    if problem and lan.kind == "player" and not lan.lobby_seats():
         return f"[b]No seat for you[/]: {escape(problem)}. Escape leaves; you can watch the game instead."
-    table = lan.table
+    table = lan.hosting
     manual = table is not None and not table.auto_start
     if open_seats == 0:
         if manual:
@@ -63,30 +62,10 @@ def lobby_status(run: LanRun) -> str:
     return f"Waiting for {open_seats} more player{plural}. The host starts the game when every seat is taken."
 
 
-def _my_lobby_seats(run: LanRun) -> set[int]:
-    """The seats of the lobby this peer plays (its person's and its bots')."""
-    from carcnet.net.lobby import HostTable, Seating
-
-    role = run.lan.session.lobby
-    if isinstance(role, HostTable):
-        return set(role.own)
-    if isinstance(role, Seating) and role.seat is not None:
-        return {role.seat}
-    return set()
-
-
 class LobbyScreen(Screen[None]):
-    """The table before the game: it redraws on every change of the :class:`LanRun` and opens the
-    network game screen as soon as the game starts. Escape or q leaves (a ``bye`` to the others)."""
+    """The table before the game: it redraws on every change of the :class:`TableRun` and opens the
+    game screen as soon as the game starts. Escape or q leaves (a ``bye`` to the others)."""
 
-    DEFAULT_CSS = """
-    LobbyScreen > VerticalScroll { padding: 1 2; }
-    LobbyScreen #title { text-style: bold; color: $accent; }
-    LobbyScreen #seats { margin: 1 0; height: auto; }
-    LobbyScreen #status { height: auto; margin-bottom: 1; }
-    LobbyScreen #address { height: auto; margin-bottom: 1; }
-    LobbyScreen #notes { height: auto; color: $text-muted; border-top: solid $panel-lighten-2; }
-    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "leave", "Leave"),
@@ -94,15 +73,18 @@ class LobbyScreen(Screen[None]):
     ]
     """Escape or q leaves the table; s starts the game (the host, once every seat is taken)."""
 
-    def __init__(self, run: LanRun) -> None:
+    def __init__(self, run: TableRun) -> None:
         super().__init__()
         self.run = run
         self._pending = False
         self._started = False
 
     @property
-    def lan(self) -> LanGame:
-        return self.run.lan
+    def table(self) -> NetTable:
+        """The network table (a lobby is only shown for one)."""
+        table = self.run.table
+        assert isinstance(table, NetTable), "a lobby belongs to a network table"
+        return table
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -132,12 +114,12 @@ class LobbyScreen(Screen[None]):
         self._pending = False
         if not self.is_attached or self._started:
             return
-        lan = self.lan
+        lan = self.table
         if lan.header is not None and self.run.error is None and not self.run.stopping:
             self._started = True
-            from .lan_game import NetGameScreen
+            from .game import GameScreen
 
-            self.app.switch_screen(NetGameScreen(self.run))
+            self.app.switch_screen(GameScreen(self.run))
             return
         lobby = lan.lobby
         name = lobby.name if lobby is not None else (lan.game_name or "LAN game")
@@ -153,10 +135,10 @@ class LobbyScreen(Screen[None]):
         self.query_one("#notes", Static).update(Text("\n".join(notes)))
 
     def _seat_table(self) -> Table | Text:
-        lobby = self.lan.lobby
+        lobby = self.table.lobby
         if lobby is None:
             return Text("(the table shows once the host answers)", style="dim")
-        mine = _my_lobby_seats(self.run)
+        mine = self.table.lobby_seats()
         table = Table(expand=False, header_style="bold", pad_edge=False, box=None, padding=(0, 2))
         table.add_column("Seat", justify="right")
         table.add_column("Player")
@@ -175,7 +157,7 @@ class LobbyScreen(Screen[None]):
         return table
 
     def _address_text(self) -> str:
-        lan = self.lan
+        lan = self.table
         peer = lan.peer
         if lan.kind == "spectator" or peer is None or not peer.listen:
             return ""
@@ -190,13 +172,13 @@ class LobbyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
-            table = self.lan.table
+            table = self.table.hosting
             return table is not None and table.full and not table.locked and table.started is None
         return True
 
     def action_start(self) -> None:
         try:
-            self.lan.start()
+            self.table.start()
         except ValueError as exc:
             self.notify(str(exc), title="Not yet", severity="warning")
         self.redraw()

@@ -1,31 +1,27 @@
-"""Provides the ``carcnet`` command line (the composition root: it may import every layer).
+"""Provides the commands for one laptop: ``play`` (the default: the Textual game), ``demo``,
+``simulate``, ``replay``, ``verify`` and ``games`` (registered by :func:`add_commands`).
 
-Subcommands: ``play`` (the default: the Textual game), ``demo``, ``simulate``, ``replay``, ``verify``,
-``games``, and the network ones of :mod:`carcnet.lancli` (``lan``, ``host``, ``join``, ``spectate``,
-``bot``, ``resume``). Each has ``--help``. Exit status: 0 success; 1 the game or log is refused; 2 usage error or unreadable
-input; 3 (``verify``) the log is valid up to a damaged last record.
+Exit statuses: :mod:`carcnet.cli.common`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
-from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
-from carcnet import __version__
+from typing import Any
+
 from carcnet.bots import make_bot
-from carcnet.engine import Game, GameSetup, Phase, Rules, SetupError
-from carcnet.report import COLOURS, final_lines, result_dict, transcript
+from carcnet.engine import Game, GameSetup, Phase, SetupError
+from carcnet.log import COLOURS
 
-EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_DAMAGED = 0, 1, 2, 3
+from .common import EXIT_DAMAGED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, add_rule_options, log_to_file, rules_of
+from .common import fail as _fail
+from .report import final_lines, result_dict, transcript
 
-
-def _fail(message: str, status: int = EXIT_USAGE) -> int:
-    print(f"carcnet: {message}", file=sys.stderr)
-    return status
+__all__ = ["add_commands"]
 
 
 # ---------------------------------------------------------------------------------------- demo
@@ -33,7 +29,7 @@ def _fail(message: str, status: int = EXIT_USAGE) -> int:
 
 def _demo(args: argparse.Namespace) -> int:
     try:
-        game = Game(GameSetup(players=args.players, seed=args.seed, rules=_rules(args)))
+        game = Game(GameSetup(players=args.players, seed=args.seed, rules=rules_of(args)))
         bots = [make_bot(args.bot, args.seed * 31 + seat) for seat in range(args.players)]
     except (SetupError, ValueError) as exc:
         return _fail(str(exc))
@@ -43,7 +39,7 @@ def _demo(args: argparse.Namespace) -> int:
         from carcnet.log import GameRecorder, LogHeader, Seat
 
         seats = [Seat(names[s], COLOURS[s], "bot", args.bot) for s in range(args.players)]
-        header = LogHeader.new(seats, seed=args.seed, options=_rules(args))
+        header = LogHeader.new(seats, seed=args.seed, options=rules_of(args))
         try:
             recorder = GameRecorder.create(header, Path(args.save) if args.save else None)
         except OSError as exc:
@@ -79,7 +75,7 @@ def _simulate(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from carcnet.simulate import simulate
+    from .simulate import simulate
 
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"]
     if len(bots) == 1:  # one name plays every seat
@@ -99,12 +95,12 @@ def _simulate(args: argparse.Namespace) -> int:
             task = progress.add_task("playing", total=args.games)
             result = simulate(
                 bots, args.games, args.seed, jobs=args.jobs, on_game=lambda _: progress.advance(task),
-                rules=_rules(args),
+                rules=rules_of(args),
             )
     except ValueError as exc:
         return _fail(str(exc))
     print(
-        f"{result.games} games, {len(bots)} players, seed {args.seed}, {_rules(args).text()}, "
+        f"{result.games} games, {len(bots)} players, seed {args.seed}, {rules_of(args).text()}, "
         "seats rotated every game"
     )
     print(f"{'':3} {'bot':<10} {'wins':>6} {'win %':>7} {'shared':>7} {'mean':>7} {'stdev':>7} {'min':>5} {'max':>5}")
@@ -211,7 +207,6 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from carcnet.lancli import log_to_file
     from carcnet.tui.app import CarcnetApp
 
     log_to_file(args.data_dir)
@@ -223,28 +218,9 @@ def _play(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------- parser
 
 
-def _rules(args: argparse.Namespace) -> Rules:
-    return Rules(river=args.river, abbot=args.abbot, river_start=args.river_start)
-
-
-def _add_rule_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--river", action="store_true", help="play with The River")
-    parser.add_argument(
-        "--river-start", choices=("mix", "omit"), default="mix",
-        help="with The River: the base start tile mixed into the land tiles (mix, HiG, default) or left out (omit, Z-Man)",
-    )
-    parser.add_argument("--abbot", action="store_true", help="play with The Abbot (gardens and one abbot each)")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="carcnet",
-        description="Carcassonne for the terminal. Without a command: the game (carcnet play).",
-        epilog="Exit status: 0 ok, 1 refused, 2 usage or unreadable input, 3 damaged log tail (verify).",
-    )
-    parser.add_argument("--version", action="version", version=f"carcnet {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
+def add_commands(sub: Any) -> None:
+    """Adds ``play``, ``demo``, ``simulate``, ``replay``, ``verify`` and ``games`` to ``carcnet``'s
+    subparsers *sub*."""
     play = sub.add_parser("play", help="the game in the terminal (the default)")
     play.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving (default 0.6)")
     play.add_argument("--data-dir", help="folder of saved games (default: the user data folder)")
@@ -258,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--save", nargs="?", const="", metavar="FILE",
         help="record the game as a .carclog (default: in the user data folder)",
     )
-    _add_rule_options(demo)
+    add_rule_options(demo)
     demo.set_defaults(run=_demo)
 
     sim = sub.add_parser(
@@ -272,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--seed", type=int, default=1, help="run seed: the same seed plays the same games (default 1)")
     sim.add_argument("--jobs", type=int, default=1, help="worker processes; 0 = one per core (default 1)")
-    _add_rule_options(sim)
+    add_rule_options(sim)
     sim.set_defaults(run=_simulate)
 
     rep = sub.add_parser("replay", help="show a saved game move by move, then the final scores")
@@ -292,26 +268,3 @@ def build_parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list saved games, finished or not")
     games.add_argument("--dir", help="folder to list (default: the user data folder)")
     games.set_defaults(run=_games)
-
-    from carcnet.lancli import add_commands
-
-    add_commands(sub, _add_rule_options)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``carcnet`` console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["play"])
-    from carcnet.lancli import fill_defaults
-
-    fill_defaults(args)
-    try:
-        return int(args.run(args))
-    except BrokenPipeError:  # output piped into `head` and the like
-        sys.stderr.close()
-        return EXIT_OK
-    except KeyboardInterrupt:
-        return _fail("interrupted", 130)

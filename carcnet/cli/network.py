@@ -1,12 +1,12 @@
 """Provides the network commands of ``carcnet``: ``lan``, ``host``, ``join``, ``spectate``, ``bot`` and
-``resume`` (registered by :func:`add_commands`; ``carcnet/cli.py`` is the composition root).
+``resume`` (registered by :func:`add_commands`).
 
 ``host``, ``join``, ``spectate`` and ``resume`` open the Textual interface on the matching screen, or
 run without it with ``--headless`` (lines of progress on stdout, for scripts and tests). ``bot`` is
 always headless: a peer that sits a bot at a table. ``lan`` lists the games found on the network.
 
-Exit status: 0 the game ended (or was left) normally; 1 refused (no seat, a bad log, a stopped game);
-2 usage (bad arguments, no game found).
+Exit status (:mod:`carcnet.cli.common`): 0 the game ended (or was left) normally; 1 refused (no seat,
+a bad log, a stopped game); 2 usage (bad arguments, no game found).
 """
 
 from __future__ import annotations
@@ -16,21 +16,15 @@ import asyncio
 import contextlib
 import json
 import logging
-import sys
 from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, add_rule_options, log_to_file, rules_of
+from .common import fail as _fail
+from .common import say as _say
 
-
-def _fail(message: str, status: int = EXIT_USAGE) -> int:
-    print(f"carcnet: {message}", file=sys.stderr)
-    return status
-
-
-def _say(text: str) -> None:
-    print(text, flush=True)
+__all__ = ["add_commands", "fill_defaults"]
 
 
 # ---------------------------------------------------------------------- finding a game
@@ -148,7 +142,7 @@ def _lan(args: argparse.Namespace) -> int:
 async def _run_headless(game: Any, args: argparse.Namespace) -> int:
     """Runs *game* until it is over (or stopped), printing progress; then lingers so that peers and
     spectators get the last entries, and says bye."""
-    from carcnet.lan import describe_table
+    from carcnet.table import describe_table
 
     last_lobby: list[str] = []
     seen_notes = 0
@@ -201,7 +195,7 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
         show("end")
         if game.status == "stopped":
             return _fail(f"the game stopped: {game.session.desync}", EXIT_REFUSED)
-        from carcnet.report import final_lines
+        from .report import final_lines
 
         names = [s.name for s in game.header.header.seats]
         _say("Final scores:")
@@ -219,27 +213,6 @@ def _common(args: argparse.Namespace) -> dict[str, Any]:
     return {"directory": directory, "listen": listen, "discovery": not args.no_mdns, "interfaces": args.interface}
 
 
-def log_to_file(data_dir: str | None) -> Path | None:
-    """Sends ``carcnet`` log records (the network's refusals, connections, stops) to ``carcnet.log`` in
-    the saved-games folder while the interface owns the terminal; returns the file (``None`` if it
-    cannot be opened: the records are then dropped rather than written over the screen)."""
-    from carcnet.log.store import default_dir
-
-    folder = Path(data_dir) if data_dir else default_dir()
-    logger = logging.getLogger("carcnet")
-    logger.propagate = False
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(folder / "carcnet.log", encoding="utf-8")
-    except OSError:
-        logger.addHandler(logging.NullHandler())
-        return None
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    return folder / "carcnet.log"
-
-
 def _tui(args: argparse.Namespace, start: tuple[str, dict[str, Any]]) -> int:
     from carcnet.tui.app import CarcnetApp
 
@@ -252,8 +225,7 @@ def _tui(args: argparse.Namespace, start: tuple[str, dict[str, Any]]) -> int:
 
 
 def _host(args: argparse.Namespace) -> int:
-    from carcnet.cli import _rules
-    from carcnet.lan import LanGame, plan_from_text
+    from carcnet.table import NetTable, plan_from_text
 
     problem = _check_names(args)
     if problem:
@@ -269,9 +241,9 @@ def _host(args: argparse.Namespace) -> int:
     if args.headless and any(p.kind == "host" for p in plan):
         return _fail("--headless has nobody at the keyboard: seat bots and open seats only (e.g. --seats greedy,open,open)")
     if not args.headless:
-        return _tui(args, ("host", {"name": args.name, "game_name": args.game_name, "plan": plan, "rules": _rules(args)}))
+        return _tui(args, ("host", {"name": args.name, "game_name": args.game_name, "plan": plan, "rules": rules_of(args)}))
     try:
-        game = LanGame.host(name=args.name, game_name=args.game_name, rules=_rules(args), plan=plan, **_common(args))
+        game = NetTable.host(name=args.name, game_name=args.game_name, rules=rules_of(args), plan=plan, **_common(args))
     except ValueError as exc:
         return _fail(str(exc))
     return asyncio.run(_run_headless(game, args))
@@ -291,7 +263,7 @@ def _check_names(args: argparse.Namespace) -> str | None:
 
 
 def _join_like(args: argparse.Namespace, *, kind: str) -> int:
-    from carcnet.lan import LanGame
+    from carcnet.table import NetTable
 
     problem = _check_names(args)
     if problem:
@@ -311,9 +283,9 @@ def _join_like(args: argparse.Namespace, *, kind: str) -> int:
         common = _common(args)
         if kind == "spectate":
             common.pop("listen")
-            game = LanGame.spectate(game_id, name=args.name, dial=dial, **common)
+            game = NetTable.spectate(game_id, name=args.name, dial=dial, **common)
         else:
-            game = LanGame.join(game_id, name=args.name, bot=args.bot, colour=args.colour, dial=dial, **common)
+            game = NetTable.join(game_id, name=args.name, bot=args.bot, colour=args.colour, dial=dial, **common)
         return await _run_headless(game, args)
 
     if kind == "join":
@@ -322,7 +294,7 @@ def _join_like(args: argparse.Namespace, *, kind: str) -> int:
 
 
 def _resume(args: argparse.Namespace) -> int:
-    from carcnet.lan import LanError, LanGame
+    from carcnet.table import LanError, NetTable
     from carcnet.log import LogError, load
 
     path = Path(args.file)
@@ -346,7 +318,7 @@ def _resume(args: argparse.Namespace) -> int:
     common = _common(args)
     common.pop("directory")
     try:
-        game = LanGame.resume(path, dial=dial, **common)
+        game = NetTable.resume(path, dial=dial, **common)
     except (LogError, LanError, ValueError) as exc:
         return _fail(str(exc), EXIT_REFUSED)
     if game.human_seats:
@@ -380,7 +352,7 @@ def _find_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--wait", type=float, default=10.0, help="seconds to look for games by mDNS (default 10)")
 
 
-def add_commands(sub: Any, add_rule_options: Any) -> None:
+def add_commands(sub: Any) -> None:
     """Adds the network subcommands to ``carcnet``'s subparsers *sub*."""
     import getpass
 

@@ -1,0 +1,77 @@
+"""Provides what every ``carcnet`` command shares: exit statuses, error and progress lines, the rule
+options (``--river``, ``--river-start``, ``--abbot``), and the log file the interface writes to.
+
+Exit status (every command): :data:`EXIT_OK` 0 success or a game left normally; :data:`EXIT_REFUSED` 1
+the game, log or table refused us; :data:`EXIT_USAGE` 2 usage error or unreadable input;
+:data:`EXIT_DAMAGED` 3 (``verify``) the log is valid up to a damaged last record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from carcnet.engine import Rules
+
+__all__ = [
+    "EXIT_DAMAGED",
+    "EXIT_OK",
+    "EXIT_REFUSED",
+    "EXIT_USAGE",
+    "add_rule_options",
+    "fail",
+    "log_to_file",
+    "rules_of",
+    "say",
+]
+
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_DAMAGED = 0, 1, 2, 3
+
+
+def fail(message: str, status: int = EXIT_USAGE) -> int:
+    """Prints ``carcnet: message`` on stderr and returns *status* (for ``return fail(...)``)."""
+    print(f"carcnet: {message}", file=sys.stderr)
+    return status
+
+
+def say(text: str) -> None:
+    """Prints a line of progress on stdout at once (headless peers are read line by line)."""
+    print(text, flush=True)
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--river``, ``--river-start`` and ``--abbot`` (read back with :func:`rules_of`)."""
+    parser.add_argument("--river", action="store_true", help="play with The River")
+    parser.add_argument(
+        "--river-start", choices=("mix", "omit"), default="mix",
+        help="with The River: the base start tile mixed into the land tiles (mix, HiG, default) or left out (omit, Z-Man)",
+    )
+    parser.add_argument("--abbot", action="store_true", help="play with The Abbot (gardens and one abbot each)")
+
+
+def rules_of(args: argparse.Namespace) -> Rules:
+    """The rule options given by :func:`add_rule_options`' flags."""
+    return Rules(river=args.river, abbot=args.abbot, river_start=args.river_start)
+
+
+def log_to_file(data_dir: str | None) -> Path | None:
+    """Sends ``carcnet`` log records (the network's refusals, connections, stops) to ``carcnet.log`` in
+    the saved-games folder while the interface owns the terminal; returns the file (``None`` if it
+    cannot be opened: the records are then dropped rather than written over the screen)."""
+    from carcnet.log import default_dir
+
+    folder = Path(data_dir) if data_dir else default_dir()
+    logger = logging.getLogger("carcnet")
+    logger.propagate = False
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(folder / "carcnet.log", encoding="utf-8")
+    except OSError:
+        logger.addHandler(logging.NullHandler())
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    return folder / "carcnet.log"

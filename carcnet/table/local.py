@@ -1,0 +1,200 @@
+"""Provides :class:`LocalTable`: a game whose seats are all at this laptop (people taking turns at one
+terminal, and bots), its log a file written before each move counts (``protocol/log.md`` §9).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Self
+
+from carcnet.bots import Bot, make_bot
+from carcnet.engine import Game, Move, Phase, Rules
+from carcnet.log import GameRecorder, LogError, LogHeader, Seat, new_path
+
+from .base import Status, Table, TableError, bot_seed
+
+__all__ = ["LocalTable"]
+
+
+class LocalTable(Table):
+    """A game at this terminal: every seat is played here, by a person or a bot; the log is a file.
+
+    Build with :meth:`new` or :meth:`resume`. While ``async with table:`` runs, the bots of the bot
+    seats move by themselves (after ``bot_delay`` seconds before each placement); a person's move
+    comes in through :meth:`submit`. Leaving the block closes the log.
+
+    Args:
+        recorder: The game's open log.
+        bot_delay: Seconds a bot waits before placing its tile (0: at once).
+
+    Attributes:
+        recorder: The game's :class:`~carcnet.log.GameRecorder`.
+        bots: Seat → bot, for the bot seats.
+    """
+
+    def __init__(self, recorder: GameRecorder, *, bot_delay: float = 0.0) -> None:
+        super().__init__("local", bot_delay=bot_delay)
+        self.recorder = recorder
+        self.recovery = recorder.recovery
+        self.bots: dict[int, Bot] = {
+            i: make_bot(seat.bot or "random", bot_seed(recorder.header.digest, i))
+            for i, seat in enumerate(recorder.header.seats)
+            if seat.player == "bot"
+        }
+        self._turn: asyncio.Event | None = None  # made in __aenter__ (needs a running loop)
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    # ---------------------------------------------------------------- construction
+
+    @classmethod
+    def new(
+        cls,
+        seats: Sequence[Seat],
+        *,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        directory: str | os.PathLike[str] | None = None,
+        bot_delay: float = 0.0,
+    ) -> Self:
+        """Starts and records a new game in *directory* (default: the data folder's games directory);
+        a random seed (``os.urandom``) unless one is given.
+
+        Raises:
+            LogFormatError: A seat is invalid (name, colour, bot), or two share a colour.
+            ValueError: Unknown bot name.
+            OSError: The log cannot be created.
+        """
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "big")
+        for s in seats:
+            if s.bot:
+                make_bot(s.bot, 0)
+        header = LogHeader.new(list(seats), seed=seed, options=rules)
+        path = None
+        if directory is not None:
+            Path(directory).mkdir(parents=True, exist_ok=True)
+            path = new_path(header, Path(directory))
+        return cls(GameRecorder.create(header, path), bot_delay=bot_delay)
+
+    @classmethod
+    def resume(cls, path: str | os.PathLike[str], *, bot_delay: float = 0.0) -> Self:
+        """Continues a saved local game.
+
+        Raises:
+            LogError: The log is refused (``carcnet.log.load`` says why).
+            OSError: It cannot be read or written.
+        """
+        return cls(GameRecorder.resume(path), bot_delay=bot_delay)
+
+    # ---------------------------------------------------------------- reading
+
+    @property
+    def game(self) -> Game:
+        """The game after every recorded move. Read only."""
+        return self.recorder.game
+
+    @property
+    def header(self) -> LogHeader:
+        """The game's log header."""
+        return self.recorder.header
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.recorder.header.seats
+
+    @property
+    def path(self) -> Path:
+        return self.recorder.path
+
+    @property
+    def status(self) -> Status:
+        if self.recorder.writer.broken:
+            return "stopped"
+        return "finished" if self.game.phase is Phase.GAME_OVER else "playing"
+
+    @property
+    def to_play(self) -> int | None:
+        return self.game.seat if self.status == "playing" else None
+
+    @property
+    def my_seats(self) -> list[int]:
+        return list(range(len(self.seats)))
+
+    @property
+    def human_seats(self) -> list[int]:
+        return [s for s in range(len(self.seats)) if s not in self.bots]
+
+    def my_turn(self) -> bool:
+        seat = self.to_play
+        return seat is not None and seat not in self.bots
+
+    # ---------------------------------------------------------------- changing
+
+    def submit(self, move: Move) -> None:
+        """Plays and records *move* for the seat to move, a person's (see :meth:`Table.submit`)."""
+        if not self.my_turn():
+            raise TableError("it is not a person's turn at this table")
+        self._record(move)
+
+    def _record(self, move: Move) -> None:
+        try:
+            self.recorder.submit(move)
+        except (OSError, LogError) as exc:
+            if self.recorder.writer.broken:
+                self.failure = f"the game cannot be saved ({exc}); resume it from the menu"
+                self._note(f"Could not save the move: {exc}")
+                self._changed("stop")
+            raise
+        self._changed("entry")
+        if self._turn is not None:
+            self._turn.set()
+
+    # ---------------------------------------------------------------- running
+
+    async def __aenter__(self) -> Self:
+        self._turn = asyncio.Event()
+        self._turn.set()
+        self.running = True
+        self._task = asyncio.get_running_loop().create_task(self._play(), name="carcnet local bots")
+        self._changed("running")
+        return self
+
+    async def _play(self) -> None:
+        """Plays the bots' moves whenever a bot is to move, pausing before each placement."""
+        turn = self._turn
+        assert turn is not None
+        while not self._closed:
+            await turn.wait()
+            turn.clear()
+            while (seat := self.to_play) is not None and seat in self.bots and not self._closed:
+                if self.bot_delay > 0 and self.game.phase is Phase.PLACE_TILE:
+                    await asyncio.sleep(self.bot_delay)  # pacing for people watching, not synchronisation
+                    if self._closed or self.to_play != seat:
+                        continue
+                try:
+                    self._record(self.bots[seat].choose(self.game))
+                except (OSError, LogError):
+                    return  # noted by _record; the game is paused here and can be resumed
+                await asyncio.sleep(0)  # let the interface draw between two moves
+
+    def close(self, reason: str = "quit") -> None:
+        """Stops the bots and closes the log (everything is on disk already)."""
+        if self._closed:
+            return
+        self._closed = True
+        self.running = False
+        if self._task is not None:
+            self._task.cancel()
+        self.recorder.close()
+
+    async def aclose(self, reason: str = "quit") -> None:
+        self.close(reason)
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self._changed("ended")

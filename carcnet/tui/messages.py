@@ -1,0 +1,24 @@
+"""Provides the messages screens send to the app (they bubble up from the screen to the app)."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from carcnet.table import Table
+
+__all__ = ["OpenTable"]
+
+
+class OpenTable(Message):
+    """Show *table*: the app runs it and opens its lobby (a network table not yet started) or its game
+    screen, over the home screen (replacing the sender's screen unless *replace* is false).
+
+    Attributes:
+        table: A table made with the app's :class:`~carcnet.tui.tables.TableMaker`, not yet running.
+        replace: Whether the new screen replaces the current one (else it is pushed over it).
+    """
+
+    def __init__(self, table: Table, *, replace: bool = True) -> None:
+        super().__init__()
+        self.table = table
+        self.replace = replace

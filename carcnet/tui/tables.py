@@ -1,0 +1,127 @@
+"""Provides :class:`TableMaker`: how the interface makes the tables it shows, from the app's settings
+(where games are saved, how bots are paced, how the network is reached).
+
+The screens that start a game (new game, saved games, host setup, games browser) hold the app's
+maker, build a :class:`~carcnet.table.Table` with it, and hand it to the app with the
+:class:`~carcnet.tui.messages.OpenTable` message; they never reach into the app itself.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from carcnet.engine import Rules
+from carcnet.log import Seat, load
+from carcnet.table import LocalTable, NetTable, SeatPlan, Table
+
+__all__ = ["TableMaker"]
+
+
+@dataclass
+class TableMaker:
+    """The settings new tables are made with, and the constructors that use them.
+
+    Attributes:
+        data_dir: Folder of saved games.
+        bot_delay: Seconds a bot waits before each move so people can follow; 0 in tests.
+        seed: Deck seed for new local games (``None``: random), for tests and demos.
+        player_name: The name to play network games under; a join updates it.
+        net_options: Keyword arguments for every :class:`~carcnet.table.NetTable`, over the defaults
+            (``directory`` = *data_dir*, ``listen=("0.0.0.0", 0)``, ``discovery=True``): e.g.
+            ``listen``, ``discovery``, ``interfaces``, ``timing``. Tests listen on loopback without mDNS.
+    """
+
+    data_dir: Path
+    bot_delay: float = 0.6
+    seed: int | None = None
+    player_name: str = "Player"
+    net_options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def discovery(self) -> bool:
+        """Whether network games are looked for and advertised by mDNS."""
+        return bool(self.net_options.get("discovery", True))
+
+    @property
+    def interfaces(self) -> Sequence[str] | None:
+        """The IP addresses mDNS uses (``None``: every interface)."""
+        return self.net_options.get("interfaces")
+
+    def net_kwargs(self, kind: Literal["host", "player", "spectator", "resume"]) -> dict[str, Any]:
+        """The keyword arguments of a new :class:`~carcnet.table.NetTable` of *kind*: the defaults,
+        then :attr:`net_options`. Spectators listen nowhere; a resumed game keeps its log's folder; a
+        table opened here waits for its opener's word to start."""
+        kwargs: dict[str, Any] = {
+            "directory": self.data_dir, "listen": ("0.0.0.0", 0), "discovery": True, "bot_delay": self.bot_delay,
+        }
+        kwargs.update(self.net_options)
+        if kind == "spectator":
+            kwargs.pop("listen", None)
+        if kind == "resume":
+            kwargs.pop("directory", None)
+        if kind == "host":
+            kwargs["auto_start"] = False  # the person who opened the table starts the game (s in the lobby)
+        return kwargs
+
+    # ------------------------------------------------------------------ local
+
+    def local(self, seats: Sequence[Seat], seed: int | None = None, rules: Rules | None = None) -> LocalTable:
+        """A new local game recorded in :attr:`data_dir`.
+
+        Raises:
+            LogFormatError: A seat is invalid; ValueError: an unknown bot; OSError: no log.
+        """
+        chosen = seed if seed is not None else self.seed
+        if chosen is None:
+            chosen = int.from_bytes(os.urandom(8), "big")
+        return LocalTable.new(seats, seed=chosen, rules=rules, directory=self.data_dir, bot_delay=self.bot_delay)
+
+    def resume(self, path: Path) -> Table:
+        """The saved game at *path* opened again: a network game back on the network with the seat
+        keys kept beside its log, a local one from its log.
+
+        Raises:
+            LogError: The log is refused. LanError: no seat keys for a network game. OSError: I/O.
+        """
+        if load(path).header.signed:
+            return NetTable.resume(path, **self.net_kwargs("resume"))
+        return LocalTable.resume(path, bot_delay=self.bot_delay)
+
+    # ------------------------------------------------------------------ network
+
+    def host(self, *, game_name: str, rules: Rules, plan: Sequence[SeatPlan], name: str | None = None) -> NetTable:
+        """A table opened here for players on the network, under *name* (default: :attr:`player_name`).
+
+        Raises:
+            ValueError: A bad plan (size, colours, names) or an unknown bot.
+        """
+        name = name or self.player_name
+        table = NetTable.host(name=name, game_name=game_name or f"{name}'s game"[:32], rules=rules,
+                              plan=list(plan), **self.net_kwargs("host"))
+        self.player_name = name
+        return table
+
+    def join(self, game: str, address: tuple[str, int] | None, *, name: str, colour: str | None = None,
+             bot: str | None = None) -> NetTable:
+        """A seat claimed at game *game*'s table, dialing *address* first if given.
+
+        Raises:
+            ValueError: An unknown bot, or a malformed game id.
+        """
+        table = NetTable.join(game, name=name, colour=colour, bot=bot, dial=[address] if address else [],
+                              **self.net_kwargs("player"))
+        self.player_name = name
+        return table
+
+    def spectate(self, game: str, address: tuple[str, int] | None) -> NetTable:
+        """Game *game* watched from here, dialing *address* first if given.
+
+        Raises:
+            ValueError: A malformed game id.
+        """
+        return NetTable.spectate(game, name=self.player_name, dial=[address] if address else [],
+                                 **self.net_kwargs("spectator"))
