@@ -19,7 +19,7 @@ def test_the_import_contracts_are_kept():
     pytest.importorskip("importlinter")
     out = subprocess.run(
         [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports())"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     assert "0 broken" in out.stdout
@@ -71,6 +71,6 @@ def test_no_duplicated_code():
     out = subprocess.run(
         [sys.executable, "-m", "pylint", "--disable=all", "--enable=duplicate-code", "--min-similarity-lines=6",
          "--persistent=n", "--score=n", "carcnet"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]

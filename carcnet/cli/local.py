@@ -10,7 +10,6 @@ import argparse
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-
 from typing import Any
 
 from carcnet.bots import make_bot

@@ -20,7 +20,7 @@ from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, add_rule_options, log_to_file, rules_of
+from .common import EXIT_OK, EXIT_REFUSED, add_rule_options, log_to_file, rules_of
 from .common import fail as _fail
 from .common import say as _say
 
@@ -64,7 +64,7 @@ async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple
     """The game id and addresses to dial for ``join``/``spectate``/``bot``: from ``--game`` and a typed
     HOST:PORT, or the first matching game mDNS finds within ``--wait`` seconds (a lobby for players,
     any phase for spectators). Raises LookupError with what to do."""
-    from carcnet.net.discovery import GameAd, parse_host_port
+    from carcnet.net.adverts import GameAd, parse_host_port
 
     dial: list[tuple[str, int]] = []
     target = None
@@ -230,8 +230,10 @@ def _host(args: argparse.Namespace) -> int:
     problem = _check_names(args)
     if problem:
         return _fail(problem)
-    if not 1 <= len(args.game_name) <= 32:
-        return _fail(f"--game-name must be 1 to 32 characters, got {args.game_name!r}")
+    from carcnet.log.values import name_problem
+
+    if problem := name_problem(args.game_name):
+        return _fail(f"--game-name {problem}, got {args.game_name!r}")
 
     seats = args.seats or ("greedy,open" if args.headless else "me,open")
     try:
@@ -251,13 +253,13 @@ def _host(args: argparse.Namespace) -> int:
 
 def _check_names(args: argparse.Namespace) -> str | None:
     """What is wrong with ``--name`` and ``--game``, or ``None``."""
-    import re
+    from carcnet.log.values import is_game_id, name_problem
 
     name = getattr(args, "name", None)
-    if name is not None and (not 1 <= len(name) <= 32 or not name.strip() or any(ord(c) < 32 for c in name)):
-        return f"--name must be 1 to 32 characters without control characters, got {name!r}"
+    if name is not None and (problem := name_problem(name)):
+        return f"--name {problem}, got {name!r}"
     game = getattr(args, "game", None)
-    if game is not None and not re.fullmatch(r"[0-9a-f]{32}", game):
+    if game is not None and not is_game_id(game):
         return f"--game must be a game id: 32 lowercase hex digits (carcnet lan lists them), got {game!r}"
     return None
 
@@ -294,8 +296,8 @@ def _join_like(args: argparse.Namespace, *, kind: str) -> int:
 
 
 def _resume(args: argparse.Namespace) -> int:
-    from carcnet.table import LanError, NetTable
     from carcnet.log import LogError, load
+    from carcnet.table import LanError, NetTable
 
     path = Path(args.file)
     try:
@@ -308,7 +310,7 @@ def _resume(args: argparse.Namespace) -> int:
         return _fail(f"{path.name} is a local game: resume it with carcnet play (the Resume entry)")
     dial: list[tuple[str, int]] = []
     if args.address:
-        from carcnet.net.discovery import parse_host_port
+        from carcnet.net.adverts import parse_host_port
 
         try:
             hp = parse_host_port(args.address)

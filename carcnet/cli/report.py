@@ -20,10 +20,7 @@ from carcnet.engine import (
 )
 from carcnet.engine.state import CATEGORIES
 
-__all__ = ["COLOURS", "final_lines", "result_dict", "transcript"]
-
-#: Default seat colours, in seat order (HiG colours; a sixth from the Big Box).
-COLOURS = ("red", "blue", "yellow", "green", "black", "grey")
+__all__ = ["final_lines", "result_dict", "transcript"]
 
 
 def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) -> Iterator[str]:

@@ -242,7 +242,6 @@ class Game:
         self._placed = None
         self._draw(events)
         self.events.extend(events)
-        self.initial_events: tuple[Event, ...] = tuple(events)
         self._trail: list[tuple[object, ...]] = [self._snapshot()]
         self._digests: list[bytes] = []
 

@@ -73,8 +73,6 @@ class SegmentKind(IntEnum):
         return self.name.lower()
 
 
-#: Segment kinds whose segments reach whole sides and join across them.
-EDGE_KINDS = (SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.RIVER)
 #: Segment kinds that complete when the eight surrounding positions are filled.
 AREA_KINDS = (SegmentKind.CLOISTER, SegmentKind.GARDEN)
 _TERRAIN_OF = {SegmentKind.ROAD: Terrain.ROAD, SegmentKind.CITY: Terrain.CITY, SegmentKind.RIVER: Terrain.RIVER}

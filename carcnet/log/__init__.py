@@ -22,8 +22,8 @@ Public API: :class:`GameRecorder` (play and record), :func:`load` (read and repl
 from .codec import MAX_BODY, from_wire, pack, to_wire, unpack
 from .entries import COLOURS, FORMAT_VERSION, READ_FORMATS, LogEntry, LogHeader, Seat
 from .errors import LogError, LogFormatError, LogKeysError, LogVersionError
-from .framing import MAGIC, Record, Tail, encode_record, scan
 from .recorder import GameRecorder, Recovery
+from .records import MAGIC, Record, Tail, encode_record, scan
 from .seeding import commitment, derive_seed
 from .signatures import Signer, entry_bytes, verify_entry
 from .store import SUFFIX, Damage, LoadedLog, LogWriter, apply_entry, default_dir, load, new_path

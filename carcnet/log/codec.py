@@ -41,6 +41,7 @@ from carcnet.engine import (
 from .entries import FORMAT_VERSION, KEY_SIZE, READ_FORMATS, SIG_SIZE, LogEntry, LogHeader, Seat
 from .errors import LogFormatError, LogKeysError, LogVersionError
 from .seeding import NONCE_SIZE
+from .values import StrictError, check_fields, kind_of, unpack_strict
 
 __all__ = [
     "MAX_BODY",
@@ -185,22 +186,9 @@ def unpack(body: bytes, *, format: int = FORMAT_VERSION) -> Item:
     if not isinstance(body, bytes | bytearray | memoryview) or len(body) > MAX_BODY:
         raise LogFormatError(f"a record body is at most {MAX_BODY} bytes")
     try:
-        data = msgpack.unpackb(
-            body,
-            raw=False,
-            strict_map_key=True,
-            use_list=True,
-            timestamp=0,
-            max_str_len=MAX_BODY,
-            max_bin_len=MAX_BODY,
-            max_array_len=MAX_BODY,
-            max_map_len=MAX_BODY,
-            max_ext_len=0,
-        )
-    except Exception as exc:  # noqa: BLE001 - msgpack raises ValueError subclasses, UnicodeDecodeError, StackError...
-        raise LogFormatError(
-            f"the record body is not one msgpack value ({type(exc).__name__}: {exc})"
-        ) from None
+        data = unpack_strict(body, limit=MAX_BODY)
+    except StrictError as exc:
+        raise LogFormatError(f"the record body is not one msgpack value ({exc})") from None
     return from_wire(data, format=format)
 
 
@@ -233,7 +221,7 @@ def _header_from_map(m: dict[str, Any]) -> LogHeader:
     _keys(m, _HEADER_KEYS_2 if fmt >= 2 else _HEADER_KEYS_1, "header")
     seats_raw = m["seats"]
     if not isinstance(seats_raw, list):
-        raise LogFormatError(f"header.seats must be an array, got {_kind(seats_raw)}")
+        raise LogFormatError(f"header.seats must be an array, got {kind_of(seats_raw)}")
     seats = []
     for i, raw in enumerate(seats_raw):
         where = f"header.seats[{i}]"
@@ -286,10 +274,10 @@ def _bins_in(m: dict[str, Any], key: str, size: int) -> tuple[bytes, ...] | None
     if values is None:
         return None
     if not isinstance(values, list) or len(values) > 6:
-        raise LogFormatError(f"header.{key} must be nil or an array of at most 6 bin, got {_kind(values)}")
+        raise LogFormatError(f"header.{key} must be nil or an array of at most 6 bin, got {kind_of(values)}")
     for i, value in enumerate(values):
         if not isinstance(value, bytes) or len(value) != size:
-            raise LogFormatError(f"header.{key}[{i}] must be bin of {size} bytes, got {_kind(value)}"[:200])
+            raise LogFormatError(f"header.{key}[{i}] must be bin of {size} bytes, got {kind_of(value)}"[:200])
     return tuple(values)
 
 
@@ -382,7 +370,7 @@ def _entry_from_map(m: dict[str, Any], format: int) -> LogEntry:
     _typed(m, "digest", bytes, "entry")
     sig = m.get("sig")
     if sig is not None and (not isinstance(sig, bytes) or len(sig) != SIG_SIZE):
-        raise LogFormatError(f"entry.sig must be nil or bin of {SIG_SIZE} bytes, got {_kind(sig)}")
+        raise LogFormatError(f"entry.sig must be nil or bin of {SIG_SIZE} bytes, got {kind_of(sig)}")
     move = _move_from_map(_map(m["move"], "entry.move"), "entry.move")
     return _build(LogEntry, "entry", m["seq"], m["seat"], move, m["digest"], sig)
 
@@ -429,14 +417,9 @@ def _pos_in(m: dict[str, Any], where: str) -> Position:
 # ---------------------------------------------------------------------- checks
 
 
-def _kind(value: object) -> str:
-    names = {bool: "bool", int: "int", str: "str", bytes: "bin", list: "array", dict: "map", float: "float"}
-    return "nil" if value is None else names.get(type(value), type(value).__name__)
-
-
 def _map(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, Mapping):
-        raise LogFormatError(f"{where} must be a map, got {_kind(value)}")
+        raise LogFormatError(f"{where} must be a map, got {kind_of(value)}")
     for key in value:
         if not isinstance(key, str):
             raise LogFormatError(f"{where} has a key that is not a str: {key!r}")
@@ -444,18 +427,16 @@ def _map(value: object, where: str) -> dict[str, Any]:
 
 
 def _keys(m: dict[str, Any], expected: tuple[str, ...], where: str) -> None:
-    unknown = [k for k in m if k not in expected]
-    if unknown:
-        raise LogFormatError(f"{where} has unknown field {unknown[0]!r} (expected {', '.join(expected)})")
-    missing = [k for k in expected if k not in m]
-    if missing:
-        raise LogFormatError(f"{where} lacks field {missing[0]!r}")
+    try:
+        check_fields(m, expected, where)
+    except StrictError as exc:
+        raise LogFormatError(str(exc)) from None
 
 
 def _typed(m: dict[str, Any], key: str, kind: type, where: str) -> None:
     value = m[key]
     if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-        raise LogFormatError(f"{where}.{key} must be {_kind(kind())}, got {_kind(value)} {value!r}"[:200])
+        raise LogFormatError(f"{where}.{key} must be {kind_of(kind())}, got {kind_of(value)} {value!r}"[:200])
 
 
 def _int(m: dict[str, Any], key: str, where: str, low: int, high: int) -> int:

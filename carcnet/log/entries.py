@@ -12,7 +12,6 @@ game (its seat, its move, its digest) is checked by replaying it (:func:`carcnet
 
 from __future__ import annotations
 
-import re
 import time
 import uuid
 from collections.abc import Sequence
@@ -33,6 +32,7 @@ from carcnet.engine import (
 
 from .errors import LogFormatError, LogKeysError
 from .seeding import NONCE_SIZE, commitment, derive_seed
+from .values import COLOURS, DIGEST_SIZE, KEY_SIZE, MAX_NAME, SIG_SIZE, is_game_id, name_problem
 
 __all__ = [
     "COLOURS",
@@ -52,20 +52,8 @@ __all__ = [
 FORMAT_VERSION = 2
 #: The log formats this code reads, each by its own rules; it appends to a file in the file's format.
 READ_FORMATS = (1, 2)
-#: Seat colours, in the order a new game hands them out (``protocol/log.md`` §5).
-COLOURS = ("red", "blue", "yellow", "green", "black", "grey")
 #: Who plays a seat.
 PLAYER_KINDS = ("human", "bot")
-#: Longest seat name or bot name, in characters.
-MAX_NAME = 32
-#: Bytes in a state digest (SHA-256, ``protocol/digest.md`` §4).
-DIGEST_SIZE = 32
-#: Bytes of an Ed25519 public key (a seat key, ``protocol/wire.md`` §3.1).
-KEY_SIZE = 32
-#: Bytes of an Ed25519 signature.
-SIG_SIZE = 64
-_GAME_ID = re.compile(r"[0-9a-f]{32}")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, HandOver)
 
 
@@ -79,10 +67,9 @@ def _check_bins(what: str, values: object, size: int) -> None:
 
 
 def _check_text(what: str, value: object) -> None:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME or _CONTROL.search(value):
-        raise LogFormatError(
-            f"{what} must be 1 to {MAX_NAME} characters without control characters, got {value!r}"
-        )
+    problem = name_problem(value)
+    if problem:
+        raise LogFormatError(f"{what} {problem}, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +155,7 @@ class LogHeader:
     def __post_init__(self) -> None:
         if not _is_int(self.format) or self.format not in READ_FORMATS:
             raise LogFormatError(f"format must be one of {READ_FORMATS}, got {self.format!r}")
-        if not isinstance(self.game, str) or not _GAME_ID.fullmatch(self.game):
+        if not is_game_id(self.game):
             raise LogFormatError(f"game id must be 32 lowercase hex digits, got {self.game!r}")
         if not _is_int(self.created) or not 0 <= self.created < 2**63:
             raise LogFormatError(f"created must be whole seconds since 1970 (>= 0), got {self.created!r}")

@@ -26,7 +26,7 @@ from carcnet.engine import Event, Game, HandOver, IllegalMoveError
 from .codec import pack, unpack
 from .entries import FORMAT_VERSION, LogEntry, LogHeader
 from .errors import LogError, LogFormatError, LogVersionError
-from .framing import MAGIC, Record, encode_record, scan
+from .records import MAGIC, Record, encode_record, scan
 from .signatures import verify_entry
 
 __all__ = [

@@ -1,10 +1,16 @@
-"""LAN play without a server: the wire protocol of ``protocol/wire.md``, sans-I/O.
+"""LAN play without a server: the wire protocol of ``protocol/wire.md``.
 
-May import the log, the engine, msgpack and cryptography; never textual. This package's modules so far
-read and write no socket and start no task: :mod:`.framing` (frames ↔ bytes), :mod:`.messages` (the
-messages as values), :mod:`.signing` (seat keys, signatures, commit–reveal, the seed) and
-:mod:`.protocol` (one connection's state machine; the checks before a header or an entry is taken).
-The transport (asyncio) and discovery (zeroconf) adapters sit on top of them.
+May import the log, the engine, msgpack, cryptography and asyncio (zeroconf in :mod:`.discovery`
+only); never bots, tables or an interface (the contracts in ``pyproject.toml``). Two kinds of module:
+
+- the sans-I/O core, which reads and writes no socket and starts no task (this package's exports):
+  :mod:`.framing` (frames ↔ maps), :mod:`.messages` (the messages as values), :mod:`.signing` (seat
+  keys, signatures, commit–reveal, the seed), :mod:`.protocol` (one connection's state machine) and
+  :mod:`.admission` (the checks before a header, an entry or a seed is taken);
+- the adapters on top of it, imported by name: :mod:`.transport` (asyncio streams and clocks),
+  :mod:`.sync` (``SyncSession``: one peer's replica of the log), :mod:`.lobby` (the seats before the
+  start), :mod:`.peer` (listening, dialing, the bot driver), :mod:`.storage` (the log on disk) and
+  :mod:`.discovery` (mDNS).
 
 Public API: :class:`PeerConnection`, :class:`State`, the events :class:`Refused` and :class:`Closed`,
 :class:`LocalProtocolError`; :class:`SeedRound` (commit–reveal); :func:`check_header`, :func:`admit_entry`, :func:`compare_have`; the
@@ -17,6 +23,7 @@ messages (:class:`Hello`, :class:`Welcome`, :class:`Reject`, :class:`Entries`, :
 :class:`ProtocolError`, :class:`FramingError`, :class:`MessageError`.
 """
 
+from .admission import SeedRound, admit_entry, check_header, compare_have
 from .framing import MAX_FRAME, FrameDecoder, FramingError, ProtocolError, encode_frame
 from .messages import (
     CODES,
@@ -46,18 +53,7 @@ from .messages import (
     from_wire,
     to_wire,
 )
-from .protocol import (
-    Closed,
-    ConnectionEvent,
-    LocalProtocolError,
-    PeerConnection,
-    Refused,
-    SeedRound,
-    State,
-    admit_entry,
-    check_header,
-    compare_have,
-)
+from .protocol import Closed, ConnectionEvent, LocalProtocolError, PeerConnection, Refused, State
 from .signing import (
     SeatKey,
     check_reveal,

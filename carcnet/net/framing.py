@@ -27,6 +27,8 @@ from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
+from carcnet.log.values import MAX_DEPTH, StrictError, kind_of, unpack_strict
+
 __all__ = [
     "HEADER_SIZE",
     "MAX_DEPTH",
@@ -43,8 +45,6 @@ __all__ = [
 MAX_FRAME = 1 << 20
 #: Bytes of the length prefix.
 HEADER_SIZE = 4
-#: Deepest nesting of maps and arrays in a body; the top-level map is depth 1 (``wire.md`` §2.2).
-MAX_DEPTH = 8
 _LENGTH = struct.Struct(">I")
 
 
@@ -128,17 +128,6 @@ def _check_out(value: object, depth: int) -> None:
 # ---------------------------------------------------------------------- decoding
 
 
-def _pairs(pairs: list[tuple[object, object]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if not isinstance(key, str):
-            raise TypeError(f"map keys are str, got {type(key).__name__}")
-        if key in out:
-            raise ValueError(f"duplicate map key {key!r}")
-        out[key] = value
-    return out
-
-
 def decode_body(body: bytes) -> dict[str, Any]:
     """The map of one frame body (``wire.md`` §2.2): exactly one msgpack map, nothing after it.
 
@@ -151,27 +140,12 @@ def decode_body(body: bytes) -> dict[str, Any]:
     """
     if not body:
         raise FramingError("bad-frame", "an empty body is not a msgpack map")
-    limit = len(body)
     try:
-        value = msgpack.unpackb(
-            body,
-            raw=False,
-            strict_map_key=True,
-            use_list=True,
-            object_pairs_hook=_pairs,
-            max_str_len=limit,
-            max_bin_len=limit,
-            max_array_len=limit,
-            max_map_len=limit,
-            max_ext_len=0,
-        )
-    except Exception as exc:  # noqa: BLE001 - msgpack raises ValueError subclasses, StackError, UnicodeDecodeError…
-        raise FramingError(
-            "bad-frame", f"the body is not one msgpack map ({type(exc).__name__}: {exc})"[:200]
-        ) from None
+        value = unpack_strict(body, limit=len(body))
+    except StrictError as exc:
+        raise FramingError("bad-frame", f"the body is not one msgpack map ({exc})"[:200]) from None
     if not isinstance(value, dict):
-        raise FramingError("bad-frame", f"the body is a msgpack {_kind(value)}, not a map")
-    _check_in(value)
+        raise FramingError("bad-frame", f"the body is a msgpack {kind_of(value)}, not a map")
     return value
 
 
@@ -187,24 +161,6 @@ def decode_frame(frame: bytes, *, max_frame: int = MAX_FRAME) -> dict[str, Any]:
     if value is None or decoder.buffered:
         raise FramingError("bad-frame", f"{len(frame)} bytes are not exactly one frame")
     return value
-
-
-def _check_in(top: dict[str, Any]) -> None:
-    stack: list[tuple[object, int]] = [(top, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict | list):
-            if depth > MAX_DEPTH:
-                raise FramingError("bad-frame", f"maps and arrays nest at most {MAX_DEPTH} deep")
-            items = value.values() if isinstance(value, dict) else value
-            stack.extend((item, depth + 1) for item in items)
-        elif isinstance(value, float):
-            raise FramingError("bad-frame", "a float is not a wire type")
-
-
-def _kind(value: object) -> str:
-    names = {bool: "bool", int: "int", str: "str", bytes: "bin", list: "array", dict: "map", float: "float"}
-    return "nil" if value is None else names.get(type(value), type(value).__name__)
 
 
 class FrameDecoder:

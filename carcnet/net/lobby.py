@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Literal
 from carcnet.engine import Rules
 from carcnet.log import COLOURS, LogFormatError, LogHeader, Seat
 
+from .admission import SeedRound
 from .framing import ProtocolError
 from .messages import Claim, Commit, Error, Lobby, LobbySeat, Message, Reveal, Role, Start, WireHeader
-from .protocol import SeedRound
 from .signing import NONCE_SIZE, SeatKey, commitment, sign_commit
 
 if TYPE_CHECKING:

@@ -41,6 +41,15 @@ from carcnet.log import (
 from carcnet.log import from_wire as log_from_wire
 from carcnet.log import to_wire as log_to_wire
 from carcnet.log.codec import options_from_wire, options_to_wire
+from carcnet.log.values import (
+    DIGEST_SIZE,
+    MAX_NAME,
+    StrictError,
+    check_fields,
+    is_game_id,
+    kind_of,
+    name_problem,
+)
 
 from .framing import MAX_FRAME, ProtocolError, decode_frame, encode_frame
 from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE
@@ -48,7 +57,6 @@ from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE
 __all__ = [
     "BYE_REASONS",
     "CODES",
-    "DIGEST_SIZE",
     "MAX_ENTRIES",
     "MAX_PEERS",
     "MAX_TEXT",
@@ -121,12 +129,7 @@ MAX_ENTRIES = 256
 MAX_PEERS = 32
 #: Longest ``message`` text of a ``reject`` or ``error``, in characters.
 MAX_TEXT = 256
-#: Bytes of a state digest.
-DIGEST_SIZE = 32
-_NAME_MAX = 32
-_GAME_ID = re.compile(r"[0-9a-f]{32}")
 _CODE = re.compile(r"[a-z][a-z0-9-]{0,31}")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 class MessageError(ProtocolError):
@@ -160,17 +163,18 @@ def _check_int(value: object, where: str, low: int, high: int) -> None:
 
 def _check_bin(value: object, where: str, size: int) -> None:
     if not isinstance(value, bytes) or len(value) != size:
-        raise _bad(where, f"must be bin of {size} bytes, got {_kind(value)}")
+        raise _bad(where, f"must be bin of {size} bytes, got {kind_of(value)}")
 
 
-def _check_text(value: object, where: str, limit: int = _NAME_MAX) -> None:
-    """log.md §5's rule for names: 1 to *limit* characters, not only white space, no control characters."""
-    if not isinstance(value, str) or not value.strip() or len(value) > limit or _CONTROL.search(value):
-        raise _bad(where, f"must be 1 to {limit} characters without control characters, got {value!r}")
+def _check_text(value: object, where: str, limit: int = MAX_NAME) -> None:
+    """log.md §5's rule for names (``carcnet.log.values.name_problem``)."""
+    problem = name_problem(value, limit)
+    if problem:
+        raise _bad(where, f"{problem}, got {value!r}")
 
 
 def _check_game(value: object, where: str) -> None:
-    if not isinstance(value, str) or not _GAME_ID.fullmatch(value):
+    if not is_game_id(value):
         raise _bad(where, f"must be 32 lowercase hex digits, got {value!r}")
 
 
@@ -199,11 +203,6 @@ def _check_code(value: object, where: str) -> None:
 def _check_message_text(value: object, where: str) -> None:
     if not isinstance(value, str) or len(value) > MAX_TEXT:
         raise _bad(where, f"must be a str of at most {MAX_TEXT} characters")
-
-
-def _kind(value: object) -> str:
-    names = {bool: "bool", int: "int", str: "str", bytes: "bin", list: "array", dict: "map", float: "float"}
-    return "nil" if value is None else names.get(type(value), type(value).__name__)
 
 
 # ---------------------------------------------------------------------- parts of messages
@@ -842,7 +841,7 @@ def from_wire(data: object) -> Message:
         MessageError: ``"unknown-message"``, ``"bad-version"``, ``"bad-header"`` or ``"bad-message"``.
     """
     if not isinstance(data, Mapping):
-        raise MessageError("unknown-message", f"a message is a map, got {_kind(data)}")
+        raise MessageError("unknown-message", f"a message is a map, got {kind_of(data)}")
     m = dict(data)
     for key in m:
         if not isinstance(key, str):
@@ -862,23 +861,21 @@ def from_wire(data: object) -> Message:
 
 
 def _keys(m: dict[str, Any], expected: tuple[str, ...], where: str) -> None:
-    unknown = [k for k in m if k not in expected]
-    if unknown:
-        raise _bad(where, f"has unknown field {unknown[0]!r} (expected {', '.join(expected)})")
-    missing = [k for k in expected if k not in m]
-    if missing:
-        raise _bad(where, f"lacks field {missing[0]!r}")
+    try:
+        check_fields(m, expected, where)
+    except StrictError as exc:
+        raise MessageError("bad-message", str(exc)[:300]) from None
 
 
 def _map(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise _bad(where, f"must be a map, got {_kind(value)}")
+        raise _bad(where, f"must be a map, got {kind_of(value)}")
     return value
 
 
 def _list(value: object, where: str, limit: int) -> list[Any]:
     if not isinstance(value, list):
-        raise _bad(where, f"must be an array, got {_kind(value)}")
+        raise _bad(where, f"must be an array, got {kind_of(value)}")
     if len(value) > limit:
         raise _bad(where, f"holds at most {limit} items")
     return value
@@ -886,7 +883,7 @@ def _list(value: object, where: str, limit: int) -> list[Any]:
 
 def _str(value: object, where: str) -> str:
     if not isinstance(value, str):
-        raise _bad(where, f"must be a str, got {_kind(value)}")
+        raise _bad(where, f"must be a str, got {kind_of(value)}")
     return value
 
 

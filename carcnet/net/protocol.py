@@ -1,5 +1,5 @@
-"""Provides :class:`PeerConnection`, one connection's protocol state machine without I/O, and the checks
-a peer makes before it takes a header or an entry (``protocol/wire.md`` §3, §5, §7).
+"""Provides :class:`PeerConnection`, one connection's protocol state machine without I/O (``protocol/wire.md``
+§3, §7); the checks a peer makes before it takes a header or an entry are in :mod:`carcnet.net.admission`.
 
 In the manner of h11: bytes in, events out; messages in, bytes out; no sockets, no asyncio, no
 clocks. The transport feeds :meth:`PeerConnection.receive_data` what it reads, writes what
@@ -21,15 +21,9 @@ and closes where ``wire.md`` §6 says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import TypeAlias
-
-from carcnet.engine import Event as EngineEvent
-from carcnet.engine import Game
-from carcnet.log import LogError
-from carcnet.log.store import apply_entry
 
 from .framing import MAX_FRAME, FrameDecoder, FramingError, ProtocolError
 from .messages import (
@@ -46,16 +40,13 @@ from .messages import (
     Reject,
     Reveal,
     Role,
-    SignedEntry,
     Start,
     Want,
     Welcome,
-    WireHeader,
     closes,
     encode_message,
     from_wire,
 )
-from .signing import check_reveal, derive_seed, verify_commit
 
 __all__ = [
     "Closed",
@@ -63,11 +54,7 @@ __all__ = [
     "LocalProtocolError",
     "PeerConnection",
     "Refused",
-    "SeedRound",
     "State",
-    "admit_entry",
-    "check_header",
-    "compare_have",
 ]
 
 
@@ -149,6 +136,19 @@ _PERMITTED: dict[type, tuple[frozenset[Role], frozenset[Role]]] = {
 }
 _HANDSHAKE = (Hello, Welcome, Reject)
 
+#: wire.md §7, the handshake as a table (h11's style): (state, message we send) → the next state.
+_SENT: dict[tuple[State, type], State] = {
+    (State.SEND_HELLO, Hello): State.AWAIT_WELCOME,
+    (State.SEND_WELCOME, Welcome): State.OPEN,
+    (State.SEND_WELCOME, Reject): State.CLOSED,
+}
+#: wire.md §7: (state, message received) → the next state, once the message passed its checks.
+_RECEIVED: dict[tuple[State, type], State] = {
+    (State.AWAIT_HELLO, Hello): State.SEND_WELCOME,
+    (State.AWAIT_WELCOME, Welcome): State.OPEN,
+    (State.AWAIT_WELCOME, Reject): State.CLOSED,
+}
+
 
 class PeerConnection:
     """One connection to one peer: the handshake order, role rules and bad-input handling of
@@ -206,26 +206,17 @@ class PeerConnection:
             if isinstance(message, Bye) or closes(message.code):
                 self.state = State.CLOSED
             return data
-        if isinstance(message, Hello):
-            if state is not State.SEND_HELLO:
-                raise LocalProtocolError(
-                    f"hello is sent once, by the connecting side, first (state {state.name})"
-                )
-            self._check_game(message.game)
-            data = encode_message(message)
-            self.our_role = message.role
-            self.state = State.AWAIT_WELCOME
-            return data
-        if isinstance(message, Welcome | Reject):
-            if state is not State.SEND_WELCOME:
-                raise LocalProtocolError(f"{kind.__name__.lower()} answers a hello (state {state.name})")
-            data = encode_message(message)
-            if isinstance(message, Welcome):
+        if isinstance(message, _HANDSHAKE):
+            after = _SENT.get((state, kind))
+            if after is None:
+                what = ("hello is sent once, by the connecting side, first" if kind is Hello
+                        else f"{kind.__name__.lower()} answers a hello")
+                raise LocalProtocolError(f"{what} (state {state.name})")
+            if isinstance(message, Hello | Welcome):
                 self._check_game(message.game)
                 self.our_role = message.role
-                self.state = State.OPEN
-            else:
-                self.state = State.CLOSED
+            data = encode_message(message)
+            self.state = after
             return data
         if state is not State.OPEN:
             raise LocalProtocolError(f"{kind.__name__} only after the handshake (state {state.name})")
@@ -298,27 +289,19 @@ class PeerConnection:
                 self.state = State.CLOSED
                 return [message, Closed(message.code, message.message, True)]
             return [message]
-        if state is State.AWAIT_HELLO and isinstance(message, Hello):
-            if message.game != self.game:
-                return self._violation(
-                    ProtocolError("wrong-game", f"this peer plays game {self.game}, not {message.game}"),
-                    reject=True,
-                )
-            self.peer = message
-            self.their_role = message.role
-            self.state = State.SEND_WELCOME
-            return [message]
-        if state is State.AWAIT_WELCOME and isinstance(message, Welcome | Reject):
+        after = _RECEIVED.get((state, type(message)))
+        if after is not None:
             if isinstance(message, Reject):
-                self.state = State.CLOSED
+                self.state = after
                 return [message, Closed(message.code, message.message, True)]
+            assert isinstance(message, Hello | Welcome)
             if message.game != self.game:
-                return self._violation(
-                    ProtocolError("wrong-game", f"we asked for game {self.game}, not {message.game}")
-                )
+                text = (f"this peer plays game {self.game}, not {message.game}" if isinstance(message, Hello)
+                        else f"we asked for game {self.game}, not {message.game}")
+                return self._violation(ProtocolError("wrong-game", text), reject=isinstance(message, Hello))
             self.peer = message
             self.their_role = message.role
-            self.state = State.OPEN
+            self.state = after
             return [message]
         if state is not State.OPEN or isinstance(message, _HANDSHAKE):
             return self._violation(
@@ -350,188 +333,3 @@ class PeerConnection:
             self.state = State.CLOSED
             events.append(Closed(exc.code, text, False))
         return events
-
-
-# ---------------------------------------------------------------------- what a peer checks
-
-
-def check_header(header: WireHeader, *, game: str) -> Game:
-    """Checks a header received in a ``welcome`` or ``start`` (``wire.md`` §5.4) and returns the game
-    at its setup. The message checks (one key per seat, nonces matching commitments, the seed from the
-    nonces) were made when it was decoded; this adds the game id and the engine's setup digest.
-
-    Raises:
-        ProtocolError: ``"wrong-game"``: another game id; ``"bad-header"``: this engine computes
-            another setup digest (another deck or start state).
-    """
-    if header.game != game:
-        raise ProtocolError("wrong-game", f"the header is of game {header.game}, not {game}")
-    state = Game(header.header.setup())
-    if state.digests[0] != header.header.digest:
-        raise ProtocolError(
-            "bad-header",
-            f"the header's setup digest {header.header.digest.hex()[:16]}… differs from this engine's "
-            f"{state.digests[0].hex()[:16]}…",
-            0,
-        )
-    return state
-
-
-def admit_entry(game: Game, header: WireHeader, signed: SignedEntry) -> list[EngineEvent]:
-    """Checks the next entry of *game* and applies it (``wire.md`` §5.4): in order its seq, its
-    signature under the header's key for its seat, its author, the engine's legality, the digest.
-
-    Returns the engine's events for the move.
-
-    Raises:
-        ProtocolError: ``"bad-seq"`` (``seq`` = the one expected), ``"not-your-turn"`` (a seat that is
-            not to play, or no such seat), ``"bad-signature"``, ``"illegal-move"`` (the engine's reason
-            in the message): *game* is unchanged. ``"desync"``: the move was applied but the digest
-            differs from the entry's.
-
-    Warning:
-        After ``"desync"`` the game holds a move its log does not: rebuild it from the log.
-    """
-    try:
-        return apply_entry(game, header.header, signed.entry)
-    except LogError as exc:  # the log's reasons, in the same order (log.md §8 = wire.md §5.4)
-        code = _WIRE_CODE_OF.get(exc.reason, "bad-message")
-        raise ProtocolError(code, str(exc), exc.seq) from None
-
-
-#: The log's refusal reasons (``carcnet.log.store.apply_entry``) as wire codes (``wire.md`` §8).
-_WIRE_CODE_OF = {
-    "out-of-sequence": "bad-seq",
-    "bad-signature": "bad-signature",
-    "forged-seat": "not-your-turn",
-    "illegal-move": "illegal-move",
-    "chain-broken": "desync",
-}
-
-
-def compare_have(digests: Sequence[bytes], have: int, digest: bytes | None) -> int:
-    """Compares what a peer says it holds (``have`` and ``digest`` of its hello, welcome or heartbeat)
-    with our digests (``Game.digests``: the setup's, then one per entry), ``wire.md`` §5.5.
-
-    Returns how many of our entries the peer lacks: ``> 0`` we are ahead (send it entries from
-    ``have + 1``); ``0`` level; ``< 0`` it is ahead (send ``want`` from our last seq + 1). A peer that
-    holds no header (``digest`` ``None``) lacks all our entries (and the header: send a ``welcome`` or
-    ``start`` first).
-
-    Raises:
-        ProtocolError: ``"desync"`` (``seq`` = *have*): at a seq both hold, the digests differ.
-    """
-    ours = len(digests) - 1
-    if digest is None:
-        return ours
-    if have <= ours and digests[have] != digest:
-        raise ProtocolError(
-            "desync", f"at seq {have} the peer's digest {digest.hex()[:16]}… differs from ours", have
-        )
-    return ours - have
-
-
-class SeedRound:
-    """The commit–reveal of one locked table (``wire.md`` §5.3), without I/O: collects each seat's
-    signed commitment, then each nonce, and gives the seed and the header's ``commits`` and ``nonces``.
-
-    Lifecycle: built when the table locks, with the seat keys in seat order; :meth:`commit` for each
-    ``commit`` received (or made) until :attr:`committed`; only then :meth:`reveal` for each
-    ``reveal`` until :attr:`done`; then :attr:`seed`. A failure means the round is abandoned (the
-    table unlocks and a new round starts from scratch).
-
-    Args:
-        game: The game id.
-        keys: Each seat's 32-byte public key, in seat order.
-    """
-
-    def __init__(self, game: str, keys: Sequence[bytes]) -> None:
-        self.game = game
-        self.keys = tuple(keys)
-        self._commits: list[bytes | None] = [None] * len(self.keys)
-        self._nonces: list[bytes | None] = [None] * len(self.keys)
-
-    def commit(self, message: Commit) -> bool:
-        """Takes a seat's commitment; returns ``False`` for the same one again (relays may repeat it).
-
-        Raises:
-            ProtocolError: ``"unexpected-message"``: a seat the table does not have, or a different
-                commitment for a seat that made one; ``"bad-signature"``: not signed by the seat's key;
-                ``"bad-commit"``: equal to another seat's commitment.
-        """
-        seat = message.seat
-        if seat >= len(self.keys):
-            raise ProtocolError("unexpected-message", f"the table has no seat {seat}")
-        held = self._commits[seat]
-        if held == message.hash:
-            return False
-        if held is not None:
-            raise ProtocolError("unexpected-message", f"seat {seat} has committed already")
-        if not verify_commit(self.keys[seat], self.game, seat, message.hash, message.sig):
-            raise ProtocolError("bad-signature", f"the commitment of seat {seat} is not signed by its key")
-        if message.hash in self._commits:
-            raise ProtocolError("bad-commit", f"seat {seat} copied another seat's commitment")
-        self._commits[seat] = message.hash
-        return True
-
-    def reveal(self, message: Reveal) -> bool:
-        """Takes a seat's nonce; returns ``False`` for the same one again.
-
-        Raises:
-            ProtocolError: ``"unexpected-message"``: a seat the table does not have, a reveal before
-                every seat has committed, or a different nonce for a seat that revealed;
-                ``"bad-commit"``: the nonce does not hash to the seat's commitment.
-        """
-        seat = message.seat
-        if seat >= len(self.keys):
-            raise ProtocolError("unexpected-message", f"the table has no seat {seat}")
-        if not self.committed:
-            raise ProtocolError("unexpected-message", f"seat {seat} revealed before every seat committed")
-        held = self._nonces[seat]
-        if held == message.nonce:
-            return False
-        if held is not None:
-            raise ProtocolError("unexpected-message", f"seat {seat} has revealed already")
-        commit = self._commits[seat]
-        assert commit is not None
-        if not check_reveal(commit, message.nonce):
-            raise ProtocolError("bad-commit", f"the nonce of seat {seat} does not match its commitment")
-        self._nonces[seat] = message.nonce
-        return True
-
-    def has_committed(self, seat: int) -> bool:
-        """Whether *seat* has committed."""
-        return self._commits[seat] is not None
-
-    def has_revealed(self, seat: int) -> bool:
-        """Whether *seat* has revealed its nonce."""
-        return self._nonces[seat] is not None
-
-    @property
-    def committed(self) -> bool:
-        """Whether every seat has committed (players may reveal from now on)."""
-        return all(c is not None for c in self._commits)
-
-    @property
-    def done(self) -> bool:
-        """Whether every seat has revealed."""
-        return all(n is not None for n in self._nonces)
-
-    @property
-    def commits(self) -> tuple[bytes, ...]:
-        """The commitments in seat order (the header's ``commits``); only once :attr:`committed`."""
-        if not self.committed:
-            raise ValueError("not every seat has committed")
-        return tuple(c for c in self._commits if c is not None)
-
-    @property
-    def nonces(self) -> tuple[bytes, ...]:
-        """The nonces in seat order (the header's ``nonces``); only once :attr:`done`."""
-        if not self.done:
-            raise ValueError("not every seat has revealed")
-        return tuple(n for n in self._nonces if n is not None)
-
-    @property
-    def seed(self) -> int:
-        """The deck seed from the nonces (``wire.md`` §5.3); only once :attr:`done`."""
-        return derive_seed(self.nonces)

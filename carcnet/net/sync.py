@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from carcnet.engine import Game, HandOver, Move, Phase
 from carcnet.log import LogEntry
 
+from .admission import admit_entry, check_header, compare_have
 from .framing import MAX_FRAME, ProtocolError
 from .messages import (
     MAX_ENTRIES,
@@ -64,16 +65,7 @@ from .messages import (
     Welcome,
     WireHeader,
 )
-from .protocol import (
-    Closed,
-    ConnectionEvent,
-    PeerConnection,
-    Refused,
-    State,
-    admit_entry,
-    check_header,
-    compare_have,
-)
+from .protocol import Closed, ConnectionEvent, PeerConnection, Refused, State
 from .signing import SeatKey, sign_entry, verify_entry
 
 if TYPE_CHECKING:
@@ -399,6 +391,8 @@ class SyncSession:
         entries: Entries already saved (a peer coming back); each is checked again.
         persistence: Where new entries are saved; a :class:`MemoryLog` by default.
         clock: Seconds, for the event log and the lobby's timeouts (``time.monotonic`` by default).
+        wall_clock: Seconds since 1970-01-01 UTC, for the informative ``time`` of heartbeats
+            (``time.time`` by default).
         lobby: The lobby this peer takes part in before the game starts (:mod:`carcnet.net.lobby`):
             the host's table, a player's seating or a spectator's view; ``None`` for a session that
             gets its header from a ``welcome`` or was given one.
@@ -420,6 +414,7 @@ class SyncSession:
         entries: Sequence[SignedEntry] = (),
         persistence: Persistence | None = None,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
         lobby: LobbyRole | None = None,
     ) -> None:
         if role not in ("player", "spectator"):
@@ -430,6 +425,7 @@ class SyncSession:
         self.identity = identity if identity is not None else SeatKey.generate()
         self.persistence: Persistence = persistence if persistence is not None else MemoryLog()
         self.clock = clock
+        self.wall_clock = wall_clock
         self.header: WireHeader | None = None
         self.game: Game | None = None
         self.entries: list[SignedEntry] = []
@@ -628,7 +624,7 @@ class SyncSession:
     def send_heartbeat(self, link: Link) -> None:
         """Queues a ``heartbeat`` on *link* (once its handshake is done)."""
         if link.is_open:
-            link.send(Heartbeat(have=self.have, digest=self.digest, time=int(time.time() * 1000)))
+            link.send(Heartbeat(have=self.have, digest=self.digest, time=int(self.wall_clock() * 1000)))
 
     def time_out(self, link: Link, what: str) -> None:
         """Ends *link* with ``bye`` ``timeout`` (*what* says which timer, for the event log)."""

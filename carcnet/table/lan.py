@@ -595,7 +595,7 @@ class NetTable(Table):
     # ------------------------------------------------------------------ discovery
 
     def _ad(self) -> object | None:
-        from carcnet.net.discovery import GameAd
+        from carcnet.net.adverts import GameAd
 
         peer = self.peer
         if peer is None or not peer.listen or self.kind == "spectator":
@@ -660,7 +660,7 @@ class NetTable(Table):
             self._note(f"mDNS is not available ({exc}); connect with host:port")
 
     def _found(self, ad: object) -> None:
-        from carcnet.net.discovery import GameAd
+        from carcnet.net.adverts import GameAd
 
         assert isinstance(ad, GameAd)
         session = self.session

@@ -14,8 +14,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from carcnet.log.values import MAX_NAME, name_problem, strip_control
+
 if TYPE_CHECKING:
-    from carcnet.net.discovery import GameAd
+    from carcnet.net.adverts import GameAd
 
 __all__ = [
     "Target",
@@ -28,7 +30,6 @@ __all__ = [
 ]
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _HEX32 = re.compile(r"[0-9a-fA-F]{32}")
 
 
@@ -36,13 +37,13 @@ _HEX32 = re.compile(r"[0-9a-fA-F]{32}")
 
 
 def check_name(text: str, what: str = "A name") -> str | None:
-    """Why *text* is not a valid seat, peer or game name (1 to 32 characters, no control characters),
-    or ``None`` if it is."""
+    """Why *text* is not a valid seat, peer or game name for people to read (the rule of
+    ``carcnet.log.values.name_problem``), or ``None`` if it is."""
     if not text.strip():
         return f"{what} cannot be empty."
-    if len(text) > 32:
-        return f"{what} has at most 32 characters."
-    if _CONTROL.search(text):
+    if len(text) > MAX_NAME:
+        return f"{what} has at most {MAX_NAME} characters."
+    if name_problem(text) is not None:
         return f"{what} cannot hold control characters."
     return None
 
@@ -53,7 +54,7 @@ def default_name() -> str:
         name = getpass.getuser()
     except Exception:  # noqa: BLE001 - no user name in this environment
         name = ""
-    name = _CONTROL.sub("", name).strip()[:32]
+    name = strip_control(name).strip()[:MAX_NAME]
     return name.capitalize() if name else "Player"
 
 
@@ -112,7 +113,7 @@ def parse_target(text: str) -> Target:
     Raises:
         ValueError: No address, or a bad one (the message says what is expected).
     """
-    from carcnet.net.discovery import parse_host_port
+    from carcnet.net.adverts import parse_host_port
 
     address = None
     game = None

@@ -15,17 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from carcnet.engine import RULES_VERSION
-from carcnet.net import discovery
-from carcnet.net.discovery import (
-    SERVICE_TYPE,
-    TXT_KEYS,
-    Advertiser,
-    Browser,
-    DiscoveryError,
-    GameAd,
-    HostPort,
-    parse_host_port,
-)
+from carcnet.net.adverts import SERVICE_TYPE, TXT_KEYS, GameAd, HostPort, parse_host_port
+from carcnet.net.discovery import Advertiser, Browser, DiscoveryError
 from carcnet.net.messages import PROTO_VERSION
 
 from . import netns
@@ -372,7 +363,8 @@ async def test_closed_objects():
 #: ``browse ADDR SECONDS`` (events on stdout until stdin closes). One JSON object a line.
 PEER = r"""
 import asyncio, json, sys
-from carcnet.net.discovery import SERVICE_TYPE, Advertiser, Browser, GameAd, GameFound, GameLost
+from carcnet.net.adverts import SERVICE_TYPE, GameAd
+from carcnet.net.discovery import Advertiser, Browser, GameFound, GameLost
 
 def say(**message):
     print(json.dumps(message), flush=True)

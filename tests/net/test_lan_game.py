@@ -9,9 +9,9 @@ import pytest
 
 from carcnet.engine import Rules
 from carcnet.engine.tiles import tile_kind
+from carcnet.log import load
 from carcnet.table import NetTable, plan_from_text
 from carcnet.table.lan import keys_path
-from carcnet.log import load
 
 from .lan import FAST, LIMIT, until
 

@@ -4,10 +4,7 @@ handshake order, the role rules, and every kind of bad input answered with its c
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import struct
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given, settings

@@ -18,18 +18,18 @@ from textual.geometry import Region
 from textual.widgets import Input, OptionList, Select
 
 from carcnet.engine import Phase, Rules
-from carcnet.table import NetTable, plan_from_text
 from carcnet.log import load
-from carcnet.net.discovery import GameAd
+from carcnet.net.adverts import GameAd
 from carcnet.net.sync import Desync
-from carcnet.tui.app import CarcnetApp, Launch
-from carcnet.tui.screens.home import HomeScreen
+from carcnet.table import NetTable, plan_from_text
 from carcnet.tui.addresses import parse_target
+from carcnet.tui.app import CarcnetApp, Launch
 from carcnet.tui.screens.browse import BrowserScreen
 from carcnet.tui.screens.final import FinalScreen
 from carcnet.tui.screens.game import DesyncScreen, GameScreen
-from carcnet.tui.screens.lobby import LobbyScreen
+from carcnet.tui.screens.home import HomeScreen
 from carcnet.tui.screens.host_setup import HostSetupScreen, JoinFormScreen
+from carcnet.tui.screens.lobby import LobbyScreen
 from carcnet.tui.screens.saved import SavedGamesScreen
 
 from ..net.lan import FAST

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from carcnet.net.discovery import GameAd
+from carcnet.net.adverts import GameAd
 from carcnet.table import Table
 from carcnet.tui.addresses import Target, ad_address, incompatibility, parse_target
 from carcnet.tui.messages import OpenTable

@@ -28,6 +28,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from carcnet.engine import Game, Phase, Position, tile_kind
+from carcnet.log.values import COLOURS
 from carcnet.tui.render import (
     ROLE_LETTERS,
     UNICODE_GLYPHS,
@@ -45,10 +46,7 @@ from carcnet.tui.render import (
 if TYPE_CHECKING:
     from carcnet.engine import PlacedTile
 
-__all__ = ["DEFAULT_COLOURS", "BoardView"]
-
-#: Seat colours used when none are given, in seat order (the HiG colours, a sixth from the Big Box).
-DEFAULT_COLOURS = ("red", "blue", "yellow", "green", "black", "grey")
+__all__ = ["BoardView"]
 
 #: How the usual colour names look on the board (other names go through Textual's colour parser).
 _NAMED = {
@@ -219,7 +217,7 @@ class BoardView(ScrollView, can_focus=True):
     def __init__(
         self,
         game: Game,
-        colours: tuple[str, ...] | list[str] = DEFAULT_COLOURS,
+        colours: tuple[str, ...] | list[str] = COLOURS,
         *,
         glyphs: Glyphs = UNICODE_GLYPHS,
         zoom: Zoom = Zoom.DETAILED,
