@@ -93,15 +93,32 @@ class StrictError(ValueError):
     turns it into its own error (``LogFormatError``, the wire's ``bad-frame`` or ``bad-message``)."""
 
 
-def _pairs(pairs: list[tuple[object, object]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
+def _pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) == len(pairs) and all(key.__class__ is str for key in out):
+        return out
+    seen: set[object] = set()  # the slow path only names what is wrong
+    for key, _ in pairs:
         if not isinstance(key, str):
             raise TypeError(f"map keys are str, got {kind_of(key)}")
-        if key in out:
+        if key in seen:
             raise ValueError(f"duplicate map key {key!r}")
-        out[key] = value
+        seen.add(key)
     return out
+
+
+def _walk(value: object, depth: int) -> None:
+    """Refuses floats and nesting deeper than :data:`MAX_DEPTH` below *value* (at *depth*)."""
+    kind = value.__class__
+    if kind is dict or kind is list:
+        if depth > MAX_DEPTH:
+            raise StrictError(f"maps and arrays nest at most {MAX_DEPTH} deep")
+        for item in (value.values() if kind is dict else value):  # type: ignore[attr-defined]
+            item_kind = item.__class__
+            if item_kind is dict or item_kind is list or item_kind is float:
+                _walk(item, depth + 1)
+    elif kind is float:
+        raise StrictError("a float is not a carcnet value")
 
 
 def unpack_strict(body: bytes | bytearray | memoryview, *, limit: int) -> Any:
@@ -128,15 +145,7 @@ def unpack_strict(body: bytes | bytearray | memoryview, *, limit: int) -> Any:
         )
     except Exception as exc:  # noqa: BLE001 - msgpack raises ValueError subclasses, StackError, UnicodeDecodeError…
         raise StrictError(f"{type(exc).__name__}: {exc}"[:200]) from None
-    stack: list[tuple[object, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth > MAX_DEPTH:
-                raise StrictError(f"maps and arrays nest at most {MAX_DEPTH} deep")
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
-        elif isinstance(item, float):
-            raise StrictError("a float is not a carcnet value")
+    _walk(value, 1)
     return value
 
 

@@ -1,9 +1,13 @@
 """Provides the wire messages as values and their msgpack maps (``protocol/wire.md`` §3–4, §6).
 
-Every message is a frozen dataclass that checks itself when built, so a message that exists is well
-formed; :func:`to_wire` gives its plain map (keys in the order of the spec's tables, which is the
-canonical encoding) and :func:`from_wire` reads one back strictly: exactly the listed keys, each of its
-msgpack type and in its range, or :class:`MessageError` with the code the peer is told. The header and
+Every message is a frozen dataclass whose fields are declared once, as data: each field's Python
+name, wire name and codec (its msgpack type, range or size, and how a part is read and written). From
+the declarations come the message's own check when it is built (so a message that exists is well
+formed), :func:`to_wire` (``type``, then the fields in declaration order: the spec's tables and the
+canonical encoding) and :func:`from_wire`, which reads a map back strictly: exactly the declared keys,
+each of its msgpack type and in its range, or :class:`MessageError` with the code the peer is told.
+The checks across fields (a welcome's header and digest, consecutive entries) are each message's
+``_check_more``. The header and
 entry maps inside messages are those of log format 2 (``protocol/log.md`` §5–6), read and written by
 :mod:`carcnet.log.codec`: a header with its ``keys``, ``commits`` and ``nonces``, an entry with its
 ``sig``, exactly as a peer saves them (``wire.md`` §4.2–4.3). The wire only demands more of them:
@@ -20,12 +24,13 @@ Heartbeat(have=0, digest=None, time=None)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import ipaddress
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
 
 from carcnet.engine import RULES_VERSION, Rules
 from carcnet.log import (
@@ -60,6 +65,7 @@ __all__ = [
     "MAX_ENTRIES",
     "MAX_PEERS",
     "MAX_TEXT",
+    "MESSAGE_TYPES",
     "PROTO_VERSION",
     "ROLES",
     "Bye",
@@ -178,21 +184,12 @@ def _check_game(value: object, where: str) -> None:
         raise _bad(where, f"must be 32 lowercase hex digits, got {value!r}")
 
 
-def _check_digest(value: object, where: str) -> None:
-    if value is not None:
-        _check_bin(value, where, DIGEST_SIZE)
-
-
 def _check_have(have: object, digest: object, where: str) -> None:
     _check_int(have, f"{where}.have", 0, 2**32)
-    _check_digest(digest, f"{where}.digest")
+    if digest is not None:
+        _check_bin(digest, f"{where}.digest", DIGEST_SIZE)
     if digest is None and have != 0:
         raise _bad(f"{where}.digest", "is nil only for a peer that holds no header (have 0)")
-
-
-def _check_role(value: object, where: str) -> None:
-    if value not in ROLES:
-        raise _bad(where, f"must be one of {', '.join(ROLES)}, got {value!r}")
 
 
 def _check_code(value: object, where: str) -> None:
@@ -354,11 +351,219 @@ class PeerInfo:
         _check_int(self.port, "peer.port", 1, 65536)
 
 
+# ---------------------------------------------------------------------- field declarations
+
+
+class _Field:
+    """How one field of a message is checked, written and read (``wire.md`` §4's tables).
+
+    A message declares each field once: its Python name, its wire name (``meta(..., wire="from")``)
+    and one of these codecs. :func:`to_wire`, :func:`from_wire` and every message's check are derived
+    from the declarations, in declaration order, which is the canonical key order.
+    """
+
+    def check(self, value: object, where: str) -> None:
+        """Raises :class:`MessageError` unless *value* is a valid Python value of this field."""
+
+    def write(self, value: Any) -> Any:
+        """The field's plain wire value."""
+        return value
+
+    def read(self, raw: Any, where: str) -> Any:
+        """The Python value of a wire value (checked when the message is built)."""
+        return raw
+
+
+class _Int(_Field):
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+    def check(self, value: object, where: str) -> None:
+        _check_int(value, where, self.low, self.high)
+
+
+class _Bin(_Field):
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def check(self, value: object, where: str) -> None:
+        _check_bin(value, where, self.size)
+
+
+class _Name(_Field):
+    def check(self, value: object, where: str) -> None:
+        _check_text(value, where)
+
+
+class _GameId(_Field):
+    def check(self, value: object, where: str) -> None:
+        _check_game(value, where)
+
+
+class _OneOf(_Field):
+    def __init__(self, values: tuple[str, ...]) -> None:
+        self.values = values
+
+    def check(self, value: object, where: str) -> None:
+        if value not in self.values:
+            raise _bad(where, f"must be one of {', '.join(self.values)}, got {value!r}")
+
+
+class _Code(_Field):
+    def check(self, value: object, where: str) -> None:
+        _check_code(value, where)
+
+
+class _Text(_Field):
+    def check(self, value: object, where: str) -> None:
+        _check_message_text(value, where)
+
+
+class _Bool(_Field):
+    def check(self, value: object, where: str) -> None:
+        if not isinstance(value, bool):
+            raise _bad(where, "must be a bool")
+
+
+class _Optional(_Field):
+    """``nil`` or the inner field."""
+
+    def __init__(self, inner: _Field) -> None:
+        self.inner = inner
+
+    def check(self, value: object, where: str) -> None:
+        if value is not None:
+            self.inner.check(value, where)
+
+    def write(self, value: Any) -> Any:
+        return None if value is None else self.inner.write(value)
+
+    def read(self, raw: Any, where: str) -> Any:
+        return None if raw is None else self.inner.read(raw, where)
+
+
+class _Header(_Field):
+    """A :class:`WireHeader`: the log format 2 header map (``wire.md`` §4.2)."""
+
+    def check(self, value: object, where: str) -> None:
+        if not isinstance(value, WireHeader):
+            raise _bad(where, "must be a WireHeader")
+
+    def write(self, value: WireHeader) -> Any:
+        return _header_out(value)
+
+    def read(self, raw: Any, where: str) -> Any:
+        return _header_in(raw, where)
+
+
+class _Options(_Field):
+    """The rule options as the header's ``options`` map (``log.md`` §5)."""
+
+    def check(self, value: object, where: str) -> None:
+        if not isinstance(value, Rules):
+            raise _bad(where, "must be Rules")
+        try:
+            options_to_wire(value, where)
+        except LogFormatError as exc:
+            raise MessageError("bad-message", str(exc)[:300]) from None
+
+    def write(self, value: Rules) -> Any:
+        return options_to_wire(value)
+
+    def read(self, raw: Any, where: str) -> Any:
+        try:
+            return options_from_wire(raw, where)
+        except LogFormatError as exc:
+            raise MessageError("bad-message", str(exc)[:300]) from None
+
+
+class _Tuple(_Field):
+    """An array of at most *limit* items of one part, read into a tuple."""
+
+    def __init__(self, part: type, limit: int, *, optional: bool = False) -> None:
+        self.part, self.limit, self.optional = part, limit, optional
+
+    def check(self, value: object, where: str) -> None:
+        ok = (lambda v: v is None or isinstance(v, self.part)) if self.optional else (lambda v: isinstance(v, self.part))
+        if not isinstance(value, tuple) or not all(ok(v) for v in value):
+            raise _bad(where, f"must be a tuple of {self.part.__name__}")
+        if len(value) > self.limit:
+            raise _bad(where, f"holds at most {self.limit} items")
+
+    def write(self, value: tuple[Any, ...]) -> Any:
+        return [None if v is None else _PART_OUT[self.part](v) for v in value]
+
+    def read(self, raw: Any, where: str) -> Any:
+        items = _list(raw, where, self.limit)
+        reader = _PART_IN[self.part]
+        return tuple(None if v is None and self.optional else reader(v, f"{where}[{i}]") for i, v in enumerate(items))
+
+
+def _wire(codec: _Field, *, wire: str | None = None, default: Any = dataclasses.MISSING) -> Any:
+    """A message field: its codec and its wire name (the Python name unless given)."""
+    metadata = {"codec": codec, "wire": wire}
+    if default is dataclasses.MISSING:
+        return dataclasses.field(metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+class _Message:
+    """What every message shares: built, it checks each declared field in order, then
+    :meth:`_check_more` (the checks across fields); a message that exists is well formed."""
+
+    __slots__ = ()
+    #: The ``type`` of the message on the wire.
+    TYPE: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        for attr, codec, _, where in _declared(type(self)):
+            codec.check(getattr(self, attr), where)
+        self._check_more()
+
+    def _check_more(self) -> None:
+        """The checks across fields (none by default)."""
+
+
+def _wire_name(f: dataclasses.Field[Any]) -> str:
+    return f.metadata.get("wire") or f.name
+
+
+@functools.cache
+def _declared(cls: type) -> tuple[tuple[str, _Field, str, str], ...]:
+    """The declared fields of a message class, in order: (attribute, codec, wire name, where it is
+    named in errors: ``"<type>.<wire name>"``)."""
+    out = []
+    for f in dataclasses.fields(cls):
+        name = _wire_name(f)
+        out.append((f.name, f.metadata["codec"], name, f"{cls.TYPE}.{name}"))  # type: ignore[attr-defined]
+    return tuple(out)
+
+
+def _proto() -> Any:
+    return _wire(_Int(0, 2**32), default=PROTO_VERSION)
+
+
+def _rules() -> Any:
+    return _wire(_Int(0, 2**32), default=RULES_VERSION)
+
+
+def _have() -> Any:
+    return _wire(_Int(0, 2**32), default=0)
+
+
+def _digest() -> Any:
+    return _wire(_Optional(_Bin(DIGEST_SIZE)), default=None)
+
+
+def _seat() -> Any:
+    return _wire(_Int(0, 6))
+
+
 # ---------------------------------------------------------------------- messages
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Hello:
+class Hello(_Message):
     """The first message of a connection, from the side that connected (``wire.md`` §4.1).
 
     Attributes:
@@ -375,37 +580,30 @@ class Hello:
             tells (``welcome.peers``) can reach it.
     """
 
-    proto: int = PROTO_VERSION
-    rules: int = RULES_VERSION
-    game: str
-    role: Role
-    name: str
-    key: bytes
-    have: int = 0
-    digest: bytes | None = None
-    port: int | None = None
+    TYPE: ClassVar[str] = "hello"
+    proto: int = _proto()
+    rules: int = _rules()
+    game: str = _wire(_GameId())
+    role: Role = _wire(_OneOf(ROLES))
+    name: str = _wire(_Name())
+    key: bytes = _wire(_Bin(KEY_SIZE))
+    have: int = _have()
+    digest: bytes | None = _digest()
+    port: int | None = _wire(_Optional(_Int(1, 65536)), default=None)
 
-    def __post_init__(self) -> None:
-        _check_int(self.proto, "hello.proto", 0, 2**32)
-        _check_int(self.rules, "hello.rules", 0, 2**32)
-        _check_game(self.game, "hello.game")
-        _check_role(self.role, "hello.role")
-        _check_text(self.name, "hello.name")
-        _check_bin(self.key, "hello.key", KEY_SIZE)
+    def _check_more(self) -> None:
         _check_have(self.have, self.digest, "hello")
-        if self.port is not None:
-            _check_int(self.port, "hello.port", 1, 65536)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Welcome:
+class Welcome(_Message):
     """The accepting side's answer to an acceptable ``hello`` (``wire.md`` §4.2).
 
     Attributes:
         proto, rules, game, role, name, key, have, digest: As in :class:`Hello`, for the acceptor (a
             welcome has no *port*: the connector knows where it connected).
         header: The game's header once the game has started, ``None`` in the lobby.
-        peers: Other peers of the game the acceptor knows (may be empty).
+        peers: Other peers of the game the acceptor knows (may be empty), at most :data:`MAX_PEERS`.
 
     Raises:
         MessageError: ``"bad-message"``: a field out of range, or *header*, *have* and *digest*
@@ -413,45 +611,34 @@ class Welcome:
             have 0 the digest is the header's).
     """
 
-    proto: int = PROTO_VERSION
-    rules: int = RULES_VERSION
-    game: str
-    role: Role
-    name: str
-    key: bytes
-    have: int = 0
-    digest: bytes | None = None
-    header: WireHeader | None = None
-    peers: tuple[PeerInfo, ...] = ()
+    TYPE: ClassVar[str] = "welcome"
+    proto: int = _proto()
+    rules: int = _rules()
+    game: str = _wire(_GameId())
+    role: Role = _wire(_OneOf(ROLES))
+    name: str = _wire(_Name())
+    key: bytes = _wire(_Bin(KEY_SIZE))
+    have: int = _have()
+    digest: bytes | None = _digest()
+    header: WireHeader | None = _wire(_Optional(_Header()), default=None)
+    peers: tuple[PeerInfo, ...] = _wire(_Tuple(PeerInfo, MAX_PEERS), default=())
 
-    def __post_init__(self) -> None:
-        _check_int(self.proto, "welcome.proto", 0, 2**32)
-        _check_int(self.rules, "welcome.rules", 0, 2**32)
-        _check_game(self.game, "welcome.game")
-        _check_role(self.role, "welcome.role")
-        _check_text(self.name, "welcome.name")
-        _check_bin(self.key, "welcome.key", KEY_SIZE)
+    def _check_more(self) -> None:
         _check_have(self.have, self.digest, "welcome")
         if self.header is None:
             if self.digest is not None:
                 raise _bad("welcome.digest", "must be nil without a header")
-        else:
-            if not isinstance(self.header, WireHeader):
-                raise _bad("welcome.header", "must be a WireHeader or nil")
-            if self.header.game != self.game:
-                raise _bad("welcome.header.game", "must be the welcome's game")
-            if self.digest is None:
-                raise _bad("welcome.digest", "must be given with a header")
-            if self.have == 0 and self.digest != self.header.header.digest:
-                raise _bad("welcome.digest", "at have 0 must be the header's setup digest")
-        if not isinstance(self.peers, tuple) or not all(isinstance(p, PeerInfo) for p in self.peers):
-            raise _bad("welcome.peers", "must be a tuple of PeerInfo")
-        if len(self.peers) > MAX_PEERS:
-            raise _bad("welcome.peers", f"holds at most {MAX_PEERS} peers")
+            return
+        if self.header.game != self.game:
+            raise _bad("welcome.header.game", "must be the welcome's game")
+        if self.digest is None:
+            raise _bad("welcome.digest", "must be given with a header")
+        if self.have == 0 and self.digest != self.header.header.digest:
+            raise _bad("welcome.digest", "at have 0 must be the header's setup digest")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Reject:
+class Reject(_Message):
     """The accepting side's refusal of a ``hello``; the connection then closes (``wire.md`` §4.2).
 
     Attributes:
@@ -459,16 +646,13 @@ class Reject:
         message: Words for people, at most 256 characters (may be empty).
     """
 
-    code: str
-    message: str = ""
-
-    def __post_init__(self) -> None:
-        _check_code(self.code, "reject.code")
-        _check_message_text(self.message, "reject.message")
+    TYPE: ClassVar[str] = "reject"
+    code: str = _wire(_Code())
+    message: str = _wire(_Text(), default="")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Entries:
+class Entries(_Message):
     """Signed entries with consecutive seqs from *from_seq* (``wire.md`` §4.3).
 
     Attributes:
@@ -477,36 +661,30 @@ class Entries:
         entries: 0 to :data:`MAX_ENTRIES` entries; ``entries[i].seq == from_seq + i``.
     """
 
-    from_seq: int
-    entries: tuple[SignedEntry, ...]
+    TYPE: ClassVar[str] = "entries"
+    from_seq: int = _wire(_Int(1, 2**32), wire="from")
+    entries: tuple[SignedEntry, ...] = _wire(_Tuple(SignedEntry, MAX_ENTRIES))
 
-    def __post_init__(self) -> None:
-        _check_int(self.from_seq, "entries.from", 1, 2**32)
-        if not isinstance(self.entries, tuple) or not all(isinstance(e, SignedEntry) for e in self.entries):
-            raise _bad("entries.entries", "must be a tuple of SignedEntry")
-        if len(self.entries) > MAX_ENTRIES:
-            raise _bad("entries.entries", f"holds at most {MAX_ENTRIES} entries")
+    def _check_more(self) -> None:
         for i, e in enumerate(self.entries):
             if e.seq != self.from_seq + i:
                 raise _bad(f"entries.entries[{i}].seq", f"must be {self.from_seq + i}, got {e.seq}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Want:
+class Want(_Message):
     """A request for every entry from seq *from_seq* on (``wire.md`` §4.4).
 
     Attributes:
         from_seq: The first seq wanted (wire key ``from``), ≥ 1.
     """
 
-    from_seq: int
-
-    def __post_init__(self) -> None:
-        _check_int(self.from_seq, "want.from", 1, 2**32)
+    TYPE: ClassVar[str] = "want"
+    from_seq: int = _wire(_Int(1, 2**32), wire="from")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Heartbeat:
+class Heartbeat(_Message):
     """What the sender holds, sent at least every 5 s of silence (``wire.md`` §4.5).
 
     Attributes:
@@ -515,33 +693,29 @@ class Heartbeat:
         time: The sender's clock, milliseconds since 1970-01-01 UTC, or ``None``; informative only.
     """
 
-    have: int
-    digest: bytes | None
-    time: int | None = None
+    TYPE: ClassVar[str] = "heartbeat"
+    have: int = _wire(_Int(0, 2**32))
+    digest: bytes | None = _wire(_Optional(_Bin(DIGEST_SIZE)))
+    time: int | None = _wire(_Optional(_Int(0, 2**63)), default=None)
 
-    def __post_init__(self) -> None:
+    def _check_more(self) -> None:
         _check_have(self.have, self.digest, "heartbeat")
-        if self.time is not None:
-            _check_int(self.time, "heartbeat.time", 0, 2**63)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Bye:
+class Bye(_Message):
     """The sender closes the connection (``wire.md`` §4.7).
 
     Attributes:
         reason: One of :data:`BYE_REASONS`.
     """
 
-    reason: str
-
-    def __post_init__(self) -> None:
-        if self.reason not in BYE_REASONS:
-            raise _bad("bye.reason", f"must be one of {', '.join(BYE_REASONS)}, got {self.reason!r}")
+    TYPE: ClassVar[str] = "bye"
+    reason: str = _wire(_OneOf(BYE_REASONS))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Error:
+class Error(_Message):
     """Bad input was received; if :func:`closes` for *code*, the sender closes (``wire.md`` §4.8, §6).
 
     Attributes:
@@ -551,19 +725,14 @@ class Error:
             ``None``.
     """
 
-    code: str
-    message: str = ""
-    seq: int | None = None
-
-    def __post_init__(self) -> None:
-        _check_code(self.code, "error.code")
-        _check_message_text(self.message, "error.message")
-        if self.seq is not None:
-            _check_int(self.seq, "error.seq", 0, 2**32)
+    TYPE: ClassVar[str] = "error"
+    code: str = _wire(_Code())
+    message: str = _wire(_Text(), default="")
+    seq: int | None = _wire(_Optional(_Int(0, 2**32)), default=None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Lobby:
+class Lobby(_Message):
     """The host's table of seats before the game starts (``wire.md`` §4.6).
 
     Attributes:
@@ -575,34 +744,24 @@ class Lobby:
         locked: ``True`` once the table is full and closed for commit–reveal: no more claims.
     """
 
-    name: str
-    options: Rules
-    table: tuple[LobbySeat | None, ...]
-    locked: bool = False
+    TYPE: ClassVar[str] = "lobby"
+    name: str = _wire(_Name())
+    options: Rules = _wire(_Options())
+    table: tuple[LobbySeat | None, ...] = _wire(_Tuple(LobbySeat, 6, optional=True))
+    locked: bool = _wire(_Bool(), default=False)
 
-    def __post_init__(self) -> None:
-        _check_text(self.name, "lobby.name")
-        if not isinstance(self.options, Rules):
-            raise _bad("lobby.options", "must be Rules")
-        try:
-            options_to_wire(self.options, "lobby.options")
-        except LogFormatError as exc:
-            raise MessageError("bad-message", str(exc)[:300]) from None
-        if not isinstance(self.table, tuple) or not 2 <= len(self.table) <= 6:
+    def _check_more(self) -> None:
+        if len(self.table) < 2:
             raise _bad("lobby.table", "must be a tuple of 2 to 6 seats")
         taken = [s for s in self.table if s is not None]
-        if not all(isinstance(s, LobbySeat) for s in taken):
-            raise _bad("lobby.table", "holds LobbySeat or None")
         if len({s.seat.colour for s in taken}) != len(taken):
             raise _bad("lobby.table", "two seats have the same colour")
         if len({s.key for s in taken}) != len(taken):
             raise _bad("lobby.table", "two seats have the same key")
-        if not isinstance(self.locked, bool):
-            raise _bad("lobby.locked", "must be a bool")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Claim:
+class Claim(_Message):
     """A player asks the host for a seat (``wire.md`` §4.6).
 
     Attributes:
@@ -614,24 +773,16 @@ class Claim:
             (the header's seat ``player`` and ``bot``, ``log.md`` §5).
     """
 
-    seat: int
-    name: str
-    colour: str
-    key: bytes
-    bot: str | None = None
-
-    def __post_init__(self) -> None:
-        _check_int(self.seat, "claim.seat", 0, 6)
-        _check_text(self.name, "claim.name")
-        if self.colour not in COLOURS:
-            raise _bad("claim.colour", f"must be one of {', '.join(COLOURS)}, got {self.colour!r}")
-        _check_bin(self.key, "claim.key", KEY_SIZE)
-        if self.bot is not None:
-            _check_text(self.bot, "claim.bot")
+    TYPE: ClassVar[str] = "claim"
+    seat: int = _seat()
+    name: str = _wire(_Name())
+    colour: str = _wire(_OneOf(COLOURS))
+    key: bytes = _wire(_Bin(KEY_SIZE))
+    bot: str | None = _wire(_Optional(_Name()), default=None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Commit:
+class Commit(_Message):
     """A seat's commitment to its nonce, signed with the seat key (``wire.md`` §4.6, §5.3).
 
     Attributes:
@@ -640,18 +791,14 @@ class Commit:
         sig: The seat key's signature over :func:`carcnet.net.signing.commit_bytes`, 64 bytes.
     """
 
-    seat: int
-    hash: bytes
-    sig: bytes
-
-    def __post_init__(self) -> None:
-        _check_int(self.seat, "commit.seat", 0, 6)
-        _check_bin(self.hash, "commit.hash", 32)
-        _check_bin(self.sig, "commit.sig", SIG_SIZE)
+    TYPE: ClassVar[str] = "commit"
+    seat: int = _seat()
+    hash: bytes = _wire(_Bin(32))
+    sig: bytes = _wire(_Bin(SIG_SIZE))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Reveal:
+class Reveal(_Message):
     """A seat's nonce, sent once every seat's commitment is known (``wire.md`` §4.6, §5.3).
 
     Attributes:
@@ -659,151 +806,58 @@ class Reveal:
         nonce: The 32 random bytes committed to.
     """
 
-    seat: int
-    nonce: bytes
-
-    def __post_init__(self) -> None:
-        _check_int(self.seat, "reveal.seat", 0, 6)
-        _check_bin(self.nonce, "reveal.nonce", NONCE_SIZE)
+    TYPE: ClassVar[str] = "reveal"
+    seat: int = _seat()
+    nonce: bytes = _wire(_Bin(NONCE_SIZE))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Start:
+class Start(_Message):
     """The host starts the game with the agreed header (``wire.md`` §4.6).
 
     Attributes:
         header: The header; its commitments and nonces are given (the seed came from them).
     """
 
-    header: WireHeader
+    TYPE: ClassVar[str] = "start"
+    header: WireHeader = _wire(_Header())
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.header, WireHeader):
-            raise _bad("start.header", "must be a WireHeader")
+    def _check_more(self) -> None:
         if self.header.commits is None:
             raise MessageError("bad-header", "the header of a start holds the commitments and nonces")
 
 
 Message: TypeAlias = (
-    Hello
-    | Welcome
-    | Reject
-    | Entries
-    | Want
-    | Heartbeat
-    | Bye
-    | Error
-    | Lobby
-    | Claim
-    | Commit
-    | Reveal
-    | Start
+    Hello | Welcome | Reject | Entries | Want | Heartbeat | Bye | Error | Lobby | Claim | Commit | Reveal | Start
 )
 
-_TYPES: dict[type, str] = {
-    Hello: "hello",
-    Welcome: "welcome",
-    Reject: "reject",
-    Entries: "entries",
-    Want: "want",
-    Heartbeat: "heartbeat",
-    Bye: "bye",
-    Error: "error",
-    Lobby: "lobby",
-    Claim: "claim",
-    Commit: "commit",
-    Reveal: "reveal",
-    Start: "start",
+#: Every message class by its wire ``type`` (``wire.md`` §4).
+_BY_TYPE: dict[str, type[_Message]] = {
+    cls.TYPE: cls for cls in (Hello, Welcome, Reject, Entries, Want, Heartbeat, Bye, Error, Lobby, Claim, Commit,
+                              Reveal, Start)
 }
+#: The wire ``type`` of every message of this version, in the order of ``wire.md`` §4.
+MESSAGE_TYPES = tuple(_BY_TYPE)
+#: The messages whose ``proto`` and ``rules`` are judged before any other field (``wire.md`` §8).
+_VERSIONED = (Hello, Welcome)
 
 
 # ---------------------------------------------------------------------- encoding
 
 
 def to_wire(message: Message) -> dict[str, Any]:
-    """The plain map of a message, keys in the order of ``wire.md`` §4 (the canonical encoding).
+    """The plain map of a message: ``type``, then the declared fields in order (``wire.md`` §4; the
+    canonical encoding).
 
     Raises:
         TypeError: *message* is not a message.
     """
-    if isinstance(message, Hello | Welcome):
-        out: dict[str, Any] = {
-            "type": _TYPES[type(message)],
-            "proto": message.proto,
-            "rules": message.rules,
-            "game": message.game,
-            "role": message.role,
-            "name": message.name,
-            "key": message.key,
-            "have": message.have,
-            "digest": message.digest,
-        }
-        if isinstance(message, Hello):
-            out["port"] = message.port
-        else:
-            out["header"] = _header_out(message.header) if message.header is not None else None
-            out["peers"] = [
-                {"key": p.key, "name": p.name, "addr": p.addr, "port": p.port} for p in message.peers
-            ]
-        return out
-    if isinstance(message, Reject):
-        return {"type": "reject", "code": message.code, "message": message.message}
-    if isinstance(message, Entries):
-        return {
-            "type": "entries",
-            "from": message.from_seq,
-            "entries": [_entry_out(e) for e in message.entries],
-        }
-    if isinstance(message, Want):
-        return {"type": "want", "from": message.from_seq}
-    if isinstance(message, Heartbeat):
-        return {"type": "heartbeat", "have": message.have, "digest": message.digest, "time": message.time}
-    if isinstance(message, Bye):
-        return {"type": "bye", "reason": message.reason}
-    if isinstance(message, Error):
-        return {"type": "error", "code": message.code, "message": message.message, "seq": message.seq}
-    if isinstance(message, Lobby):
-        return {
-            "type": "lobby",
-            "name": message.name,
-            "options": options_to_wire(message.options, "lobby.options"),
-            "table": [_lobby_seat_out(s) if s is not None else None for s in message.table],
-            "locked": message.locked,
-        }
-    if isinstance(message, Claim):
-        return {
-            "type": "claim",
-            "seat": message.seat,
-            "name": message.name,
-            "colour": message.colour,
-            "key": message.key,
-            "bot": message.bot,
-        }
-    if isinstance(message, Commit):
-        return {"type": "commit", "seat": message.seat, "hash": message.hash, "sig": message.sig}
-    if isinstance(message, Reveal):
-        return {"type": "reveal", "seat": message.seat, "nonce": message.nonce}
-    if isinstance(message, Start):
-        return {"type": "start", "header": _header_out(message.header)}
-    raise TypeError(f"not a wire message: {message!r}")
-
-
-def _header_out(h: WireHeader) -> dict[str, Any]:
-    return log_to_wire(h.header)  # format 2: keys, commits and nonces come last (wire.md §4.2)
-
-
-def _entry_out(e: SignedEntry) -> dict[str, Any]:
-    return log_to_wire(e.entry, format=LOG_FORMAT)  # format 2: sig comes last (wire.md §4.3)
-
-
-def _lobby_seat_out(s: LobbySeat) -> dict[str, Any]:
-    return {
-        "name": s.seat.name,
-        "colour": s.seat.colour,
-        "player": s.seat.player,
-        "bot": s.seat.bot,
-        "key": s.key,
-    }
+    if not isinstance(message, _Message):
+        raise TypeError(f"not a wire message: {message!r}")
+    out: dict[str, Any] = {"type": message.TYPE}
+    for attr, codec, name, _ in _declared(type(message)):
+        out[name] = codec.write(getattr(message, attr))
+    return out
 
 
 def encode_message(message: Message) -> bytes:
@@ -832,8 +886,8 @@ def decode_message(frame: bytes) -> Message:
 def from_wire(data: object) -> Message:
     """The message a plain map describes, chosen by its ``type`` (``wire.md`` §4).
 
-    Reading is strict: exactly the keys listed for the type, each of its msgpack type (an int is not a
-    bool, a str is not a bin) and within its range. In a ``hello`` or ``welcome`` the ``proto`` and
+    Reading is strict: exactly the keys declared for the type, each of its msgpack type (an int is not
+    a bool, a str is not a bin) and within its range. In a ``hello`` or ``welcome`` the ``proto`` and
     ``rules`` versions are checked before anything else, so a peer of another version is refused for
     its version and not for a field this version does not know (``wire.md`` §8).
 
@@ -847,17 +901,28 @@ def from_wire(data: object) -> Message:
         if not isinstance(key, str):
             raise _bad("message", f"has a key that is not a str: {key!r}")
     kind = m.get("type")
-    reader = _READERS.get(kind) if isinstance(kind, str) else None
-    if reader is None:
+    cls = _BY_TYPE.get(kind) if isinstance(kind, str) else None
+    if cls is None:
         raise MessageError(
             "unknown-message", f"unknown message type {kind!r}" if "type" in m else "the map has no 'type'"
         )
     try:
-        return reader(m)
+        if cls in _VERSIONED:
+            _versions(m, cls.TYPE)
+        declared = _declared(cls)
+        _keys(m, _wire_keys(cls), cls.TYPE)
+        values = {attr: codec.read(m[name], where) for attr, codec, name, where in declared}
+        return cls(**values)  # type: ignore[return-value]
     except LogVersionError as exc:
         raise MessageError("bad-version", f"{kind}: {exc}"[:300]) from None
     except LogFormatError as exc:
         raise _bad(f"{kind}:", str(exc)) from None
+
+
+@functools.cache
+def _wire_keys(cls: type) -> tuple[str, ...]:
+    """The keys of a message class's map, in order: ``type``, then its declared fields."""
+    return ("type", *(name for _, _, name, _ in _declared(cls)))
 
 
 def _keys(m: dict[str, Any], expected: tuple[str, ...], where: str) -> None:
@@ -907,52 +972,6 @@ def _versions(m: dict[str, Any], kind: str) -> None:
         )
 
 
-#: The keys a ``hello`` and a ``welcome`` share, in order (wire.md §4.1–4.2).
-_HELLO_KEYS = ("type", "proto", "rules", "game", "role", "name", "key", "have", "digest")
-
-
-def _read_hello(m: dict[str, Any]) -> Hello:
-    _versions(m, "hello")
-    _keys(m, (*_HELLO_KEYS, "port"), "hello")
-    _check_role(m["role"], "hello.role")
-    return Hello(
-        proto=m["proto"],
-        rules=m["rules"],
-        game=m["game"],
-        role=m["role"],
-        name=m["name"],
-        key=m["key"],
-        have=m["have"],
-        digest=m["digest"],
-        port=m["port"],
-    )
-
-
-def _read_welcome(m: dict[str, Any]) -> Welcome:
-    _versions(m, "welcome")
-    _keys(m, (*_HELLO_KEYS, "header", "peers"), "welcome")
-    _check_role(m["role"], "welcome.role")
-    header = _header_in(m["header"], "welcome.header") if m["header"] is not None else None
-    peers = []
-    for i, raw in enumerate(_list(m["peers"], "welcome.peers", MAX_PEERS)):
-        where = f"welcome.peers[{i}]"
-        p = _map(raw, where)
-        _keys(p, ("key", "name", "addr", "port"), where)
-        peers.append(PeerInfo(p["key"], p["name"], _str(p["addr"], f"{where}.addr"), p["port"]))
-    return Welcome(
-        proto=m["proto"],
-        rules=m["rules"],
-        game=m["game"],
-        role=m["role"],
-        name=m["name"],
-        key=m["key"],
-        have=m["have"],
-        digest=m["digest"],
-        header=header,
-        peers=tuple(peers),
-    )
-
-
 def _header_in(value: object, where: str) -> WireHeader:
     m = _map(value, where)
     if m.get("type") != "header":
@@ -973,108 +992,48 @@ def _header_in(value: object, where: str) -> WireHeader:
     return WireHeader.of(header)
 
 
-def _read_reject(m: dict[str, Any]) -> Reject:
-    _keys(m, ("type", "code", "message"), "reject")
-    return Reject(code=m["code"], message=m["message"])
+def _entry_in(value: object, where: str) -> SignedEntry:
+    e = _map(value, where)
+    if e.get("type") != "entry":
+        raise _bad(f"{where}.type", "must be 'entry'")
+    entry = log_from_wire(e, format=LOG_FORMAT)
+    assert isinstance(entry, LogEntry)
+    if entry.sig is None:
+        raise _bad(f"{where}.sig", "must be bin of 64 bytes: every entry on the wire is signed")
+    return SignedEntry.of(entry)
 
 
-def _read_entries(m: dict[str, Any]) -> Entries:
-    _keys(m, ("type", "from", "entries"), "entries")
-    entries = []
-    for i, raw in enumerate(_list(m["entries"], "entries.entries", MAX_ENTRIES)):
-        where = f"entries.entries[{i}]"
-        e = _map(raw, where)
-        if e.get("type") != "entry":
-            raise _bad(f"{where}.type", "must be 'entry'")
-        entry = log_from_wire(e, format=LOG_FORMAT)
-        assert isinstance(entry, LogEntry)
-        if entry.sig is None:
-            raise _bad(f"{where}.sig", "must be bin of 64 bytes: every entry on the wire is signed")
-        entries.append(SignedEntry.of(entry))
-    return Entries(from_seq=m["from"], entries=tuple(entries))
+def _peer_in(value: object, where: str) -> PeerInfo:
+    p = _map(value, where)
+    _keys(p, _PEER_KEYS, where)
+    return PeerInfo(p["key"], p["name"], _str(p["addr"], f"{where}.addr"), p["port"])
 
 
-def _read_want(m: dict[str, Any]) -> Want:
-    _keys(m, ("type", "from"), "want")
-    return Want(from_seq=m["from"])
+def _lobby_seat_in(value: object, where: str) -> LobbySeat:
+    s = _map(value, where)
+    _keys(s, _LOBBY_SEAT_KEYS, where)
+    for key in ("name", "colour", "player"):
+        _str(s[key], f"{where}.{key}")
+    if s["bot"] is not None:
+        _str(s["bot"], f"{where}.bot")
+    return LobbySeat(Seat(s["name"], s["colour"], s["player"], s["bot"]), s["key"])
 
 
-def _read_heartbeat(m: dict[str, Any]) -> Heartbeat:
-    _keys(m, ("type", "have", "digest", "time"), "heartbeat")
-    return Heartbeat(have=m["have"], digest=m["digest"], time=m["time"])
+def _header_out(h: WireHeader) -> dict[str, Any]:
+    return log_to_wire(h.header)  # format 2: keys, commits and nonces come last (wire.md §4.2)
 
 
-def _read_bye(m: dict[str, Any]) -> Bye:
-    _keys(m, ("type", "reason"), "bye")
-    return Bye(reason=m["reason"])
-
-
-def _read_error(m: dict[str, Any]) -> Error:
-    _keys(m, ("type", "code", "message", "seq"), "error")
-    return Error(code=m["code"], message=m["message"], seq=m["seq"])
-
-
-def _read_lobby(m: dict[str, Any]) -> Lobby:
-    _keys(m, ("type", "name", "options", "table", "locked"), "lobby")
-    try:
-        options = options_from_wire(m["options"], "lobby.options")  # the header's options (log.md §5)
-    except LogFormatError as exc:
-        raise MessageError("bad-message", str(exc)[:300]) from None
-    table: list[LobbySeat | None] = []
-    for i, raw in enumerate(_list(m["table"], "lobby.table", 6)):
-        if raw is None:
-            table.append(None)
-            continue
-        where = f"lobby.table[{i}]"
-        s = _map(raw, where)
-        _keys(s, ("name", "colour", "player", "bot", "key"), where)
-        for key in ("name", "colour", "player"):
-            _str(s[key], f"{where}.{key}")
-        if s["bot"] is not None:
-            _str(s["bot"], f"{where}.bot")
-        table.append(LobbySeat(Seat(s["name"], s["colour"], s["player"], s["bot"]), s["key"]))
-    return Lobby(
-        name=m["name"],
-        options=options,
-        table=tuple(table),
-        locked=m["locked"],
-    )
-
-
-def _read_claim(m: dict[str, Any]) -> Claim:
-    _keys(m, ("type", "seat", "name", "colour", "key", "bot"), "claim")
-    if m["bot"] is not None:
-        _str(m["bot"], "claim.bot")
-    return Claim(seat=m["seat"], name=m["name"], colour=m["colour"], key=m["key"], bot=m["bot"])
-
-
-def _read_commit(m: dict[str, Any]) -> Commit:
-    _keys(m, ("type", "seat", "hash", "sig"), "commit")
-    return Commit(seat=m["seat"], hash=m["hash"], sig=m["sig"])
-
-
-def _read_reveal(m: dict[str, Any]) -> Reveal:
-    _keys(m, ("type", "seat", "nonce"), "reveal")
-    return Reveal(seat=m["seat"], nonce=m["nonce"])
-
-
-def _read_start(m: dict[str, Any]) -> Start:
-    _keys(m, ("type", "header"), "start")
-    return Start(header=_header_in(m["header"], "start.header"))
-
-
-_READERS: dict[str, Any] = {
-    "hello": _read_hello,
-    "welcome": _read_welcome,
-    "reject": _read_reject,
-    "entries": _read_entries,
-    "want": _read_want,
-    "heartbeat": _read_heartbeat,
-    "bye": _read_bye,
-    "error": _read_error,
-    "lobby": _read_lobby,
-    "claim": _read_claim,
-    "commit": _read_commit,
-    "reveal": _read_reveal,
-    "start": _read_start,
+_PEER_KEYS = ("key", "name", "addr", "port")
+_LOBBY_SEAT_KEYS = ("name", "colour", "player", "bot", "key")
+#: How each part of a message is written (maps in the order of wire.md §4) and read.
+_PART_OUT: dict[type, Callable[[Any], Any]] = {
+    SignedEntry: lambda e: log_to_wire(e.entry, format=LOG_FORMAT),  # format 2: sig comes last (wire.md §4.3)
+    PeerInfo: lambda p: {"key": p.key, "name": p.name, "addr": p.addr, "port": p.port},
+    LobbySeat: lambda s: {"name": s.seat.name, "colour": s.seat.colour, "player": s.seat.player, "bot": s.seat.bot,
+                          "key": s.key},
+}
+_PART_IN: dict[type, Callable[[Any, str], Any]] = {
+    SignedEntry: _entry_in,
+    PeerInfo: _peer_in,
+    LobbySeat: _lobby_seat_in,
 }

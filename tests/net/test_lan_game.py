@@ -13,7 +13,7 @@ from carcnet.log import load
 from carcnet.table import NetTable, plan_from_text
 from carcnet.table.lan import keys_path
 
-from .lan import FAST, LIMIT, until
+from .loopback import FAST, LIMIT, until
 
 pytestmark = pytest.mark.asyncio
 

@@ -3,9 +3,6 @@ players claiming seats, commit–reveal, start; and what goes wrong on the way."
 
 from __future__ import annotations
 
-import hashlib
-import itertools
-
 import pytest
 
 from carcnet.engine import Rules
@@ -15,35 +12,7 @@ from carcnet.net.lobby import COMMIT_TIMEOUT, Hosting, LobbyRole, Seating, SeatP
 from carcnet.net.signing import commitment, sign_commit
 from carcnet.net.sync import SyncSession
 
-from .lan import GAME, MemoryWire, identity
-
-
-def counter_random(label: str):
-    """Deterministic random bytes for a test: SHA-256 of *label* and a counter."""
-    counter = itertools.count()
-
-    def random(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(f"{label} {next(counter)}".encode()).digest()
-        return out[:n]
-
-    return random
-
-
-def pump(*wires: MemoryWire, rounds: int = 200) -> None:
-    """Carries bytes on every wire until all are quiet."""
-    for _ in range(rounds):
-        moved = False
-        for wire in wires:
-            for src, dst in ((wire.a, wire.b), (wire.b, wire.a)):
-                data = src.data_to_send()
-                if data:
-                    moved = True
-                    dst.receive_data(data)
-        if not moved:
-            return
-    raise AssertionError("the wires kept talking")
+from .loopback import GAME, MemoryWire, counter_random, identity, pump
 
 
 def host_session(plan, rules: Rules | None = None) -> SyncSession:

@@ -8,14 +8,14 @@ import pytest
 from carcnet.log import LogError, load
 from carcnet.net.storage import RecorderLog
 
-from .lan import Table, all_over, assert_identical, make_header, until
+from .loopback import LoopbackGame, all_over, assert_identical, make_header, until
 
 
 @pytest.mark.asyncio
 async def test_every_player_peer_saves_the_same_signed_log(tmp_path):
     header = make_header(3)
     stores = [RecorderLog.create(header, tmp_path / f"p{i}.carclog") for i in range(3)]
-    async with Table(header) as table:
+    async with LoopbackGame(header) as table:
         peers = []
         for i in range(3):
             peers.append(await table.player(f"P{i}", [i], dial=peers, store=stores[i]))  # type: ignore[arg-type]
@@ -35,7 +35,7 @@ async def test_a_game_resumes_after_every_peer_stopped(tmp_path):
     header = make_header(3)
     paths = [tmp_path / f"p{i}.carclog" for i in range(3)]
     stores = [RecorderLog.create(header, p) for p in paths]
-    async with Table(header) as table:
+    async with LoopbackGame(header) as table:
         peers = []
         for i in range(3):
             peers.append(await table.player(f"P{i}", [i], dial=peers, store=stores[i]))  # type: ignore[arg-type]
@@ -45,7 +45,7 @@ async def test_a_game_resumes_after_every_peer_stopped(tmp_path):
     # every peer stopped; each re-opens its own file and play continues to the end
     reopened = [RecorderLog.resume(p) for p in paths]
     assert all(len(entries) >= 40 for _, _, entries in reopened)
-    async with Table(header) as table:
+    async with LoopbackGame(header) as table:
         peers = []
         for i, (store, wire_header, entries) in enumerate(reopened):
             assert wire_header == header

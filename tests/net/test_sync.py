@@ -34,11 +34,11 @@ from carcnet.net import (
 )
 from carcnet.net.sync import MemoryLog, SyncError, SyncSession
 
-from .lan import (
+from .loopback import (
     GAME,
+    LoopbackGame,
     MemoryWire,
     RawClient,
-    Table,
     all_over,
     assert_identical,
     identity,
@@ -55,7 +55,7 @@ from .lan import (
 @pytest.mark.asyncio
 @pytest.mark.parametrize("players", [3, 5])
 async def test_a_bot_game_across_player_peers_ends_identical_everywhere(players):
-    async with Table(make_header(players)) as table:
+    async with LoopbackGame(make_header(players)) as table:
         peers = []
         for i in range(players):
             peers.append(await table.player(f"P{i}", [i], dial=peers))
@@ -70,7 +70,7 @@ async def test_a_bot_game_across_player_peers_ends_identical_everywhere(players)
 
 @pytest.mark.asyncio
 async def test_spectators_watch_from_the_start_and_from_halfway():
-    async with Table(make_header(3)) as table:
+    async with LoopbackGame(make_header(3)) as table:
         a = await table.player("Ann", [0])
         b = await table.player("Bob", [1], dial=[a])
         c = await table.player("Cleo", [2], dial=[a, b])
@@ -89,7 +89,7 @@ async def test_spectators_watch_from_the_start_and_from_halfway():
 
 @pytest.mark.asyncio
 async def test_a_late_player_catches_up_and_finds_the_others_through_the_welcome():
-    async with Table(make_header(3)) as table:
+    async with LoopbackGame(make_header(3)) as table:
         a = await table.player("Ann", [0, 2])  # Ann plays seat 2 until Cleo arrives
         b = await table.player("Bob", [1], dial=[a])
         await until([a], lambda: a.session.have >= 40)
@@ -107,7 +107,7 @@ async def test_a_late_player_catches_up_and_finds_the_others_through_the_welcome
 
 @pytest.mark.asyncio
 async def test_the_table_survives_the_opener_leaving_and_coming_back():
-    async with Table(make_header(3)) as table:
+    async with LoopbackGame(make_header(3)) as table:
         store = MemoryLog()
         a = await table.player("Ann", [0], store=store)  # the opener: everyone dialed her
         b = await table.player("Bob", [1], dial=[a])
@@ -177,7 +177,7 @@ async def stateless_bad_input(address) -> None:
 
 @pytest.mark.asyncio
 async def test_bad_input_to_a_running_peer_is_refused_and_the_game_goes_on():
-    async with Table(make_header(3)) as table:
+    async with LoopbackGame(make_header(3)) as table:
         a = await table.player("Ann", [0])
         b = await table.player("Bob", [1], dial=[a])
         c = await table.player("Cleo", [2], dial=[a, b])
@@ -270,7 +270,7 @@ async def test_bad_input_to_a_running_peer_is_refused_and_the_game_goes_on():
 # ---------------------------------------------------------------------- desync
 
 
-async def two_seat_table(table: Table):
+async def two_seat_table(table: LoopbackGame):
     """Ann plays seat 0 with a bot; seat 1 is the test's, played through a raw connection."""
     a = await table.player("Ann", [0])
     await until([a], lambda: a.session.to_play == 1)
@@ -289,7 +289,7 @@ def replica(session: SyncSession) -> Game:
 
 @pytest.mark.asyncio
 async def test_a_signed_entry_with_another_digest_stops_the_game_with_a_report():
-    async with Table(make_header(2, order=tuple("EUVKDLB"))) as table:
+    async with LoopbackGame(make_header(2, order=tuple("EUVKDLB"))) as table:
         a, raw = await two_seat_table(table)
         have, digest = a.session.have, a.session.digest
         move = replica(a.session).legal_moves()[0]
@@ -315,7 +315,7 @@ async def test_a_signed_entry_with_another_digest_stops_the_game_with_a_report()
 
 @pytest.mark.asyncio
 async def test_two_signed_entries_for_one_seq_stop_the_game_as_a_conflict():
-    async with Table(make_header(2, order=tuple("EUVKDLB"))) as table:
+    async with LoopbackGame(make_header(2, order=tuple("EUVKDLB"))) as table:
         a, raw = await two_seat_table(table)
         have = a.session.have
         game = replica(a.session)
@@ -532,7 +532,7 @@ def test_an_acceptor_lists_only_players_that_listen(role, port, remote, listed):
 async def test_players_who_dialled_only_the_opener_meet_and_outlive_it():
     """docs/lan-notes.md point 1: with host:port typed by hand (no mDNS), the opener's welcomes name
     the players that dialled it, so they form a mesh and go on when the opener leaves."""
-    async with Table(make_header(3)) as table:
+    async with LoopbackGame(make_header(3)) as table:
         a = await table.player("Ann", [0])
         b = await table.player("Bob", [1], dial=[a])
         assert b.session.listen_port == b.port and a.session.listen_port == a.port

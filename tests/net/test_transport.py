@@ -17,7 +17,18 @@ from carcnet.net.peer import Peer
 from carcnet.net.sync import SyncSession
 from carcnet.net.transport import Channel, Timing, connect, serve
 
-from .lan import FAST, GAME, LIMIT, RawClient, Table, identity, make_header, seat_key, session_until, until
+from .loopback import (
+    FAST,
+    GAME,
+    LIMIT,
+    LoopbackGame,
+    RawClient,
+    identity,
+    make_header,
+    seat_key,
+    session_until,
+    until,
+)
 
 
 def test_doctests():
@@ -73,7 +84,7 @@ async def test_connect_to_a_closed_port_raises():
 @pytest.mark.asyncio
 async def test_a_silent_connection_is_dropped_after_the_handshake_deadline():
     timing = Timing(handshake=0.2, heartbeat=0.5, dead=5)
-    async with Table(make_header(2), timing) as table:
+    async with LoopbackGame(make_header(2), timing) as table:
         a = await table.player("Ann", [0], bots=False)
         raw = await RawClient.open(a.address)
         started = time.monotonic()
@@ -87,7 +98,7 @@ async def test_a_silent_connection_is_dropped_after_the_handshake_deadline():
 @pytest.mark.asyncio
 async def test_heartbeats_flow_and_a_peer_that_says_nothing_is_dead():
     timing = Timing(handshake=2, heartbeat=0.05, dead=0.4)
-    async with Table(make_header(2), timing) as table:
+    async with LoopbackGame(make_header(2), timing) as table:
         a = await table.player("Ann", [0], bots=False)
         raw = await RawClient.open(a.address)
         started = time.monotonic()
@@ -106,7 +117,7 @@ async def test_heartbeats_flow_and_a_peer_that_says_nothing_is_dead():
 @pytest.mark.asyncio
 async def test_heartbeats_keep_a_quiet_game_alive():
     timing = Timing(handshake=2, heartbeat=0.03, dead=0.15)
-    async with Table(make_header(2), timing) as table:
+    async with LoopbackGame(make_header(2), timing) as table:
         a = await table.player("Ann", [0], bots=False)
         b = await table.player("Bob", [1], bots=False, dial=[a])
         await until([a, b], lambda: len(a.session.open_links()) == len(b.session.open_links()) == 1)
@@ -159,7 +170,7 @@ class Proxy:
 
 @pytest.mark.asyncio
 async def test_a_broken_connection_is_dialed_again_and_catches_up():
-    async with asyncio.TaskGroup() as tasks, Table(make_header(2)) as table:
+    async with asyncio.TaskGroup() as tasks, LoopbackGame(make_header(2)) as table:
         a = await table.player("Ann", [0], bots=False)
         proxy = Proxy(a.address, tasks)
         b = await table.player("Bob", [1], bots=False)
@@ -179,7 +190,7 @@ async def test_a_dialer_waits_for_a_peer_that_is_not_there_yet():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    async with Table(make_header(2)) as table:
+    async with LoopbackGame(make_header(2)) as table:
         b = await table.player("Bob", [1], bots=False)
         b.dial("127.0.0.1", port)  # refused at first; tried again after 0.05, 0.1, 0.2, 0.2 … s
         await until([b], lambda: b.unreachable.get(("127.0.0.1", port), 0) >= 3)
@@ -191,7 +202,7 @@ async def test_a_dialer_waits_for_a_peer_that_is_not_there_yet():
 
 @pytest.mark.asyncio
 async def test_two_peers_dialing_each_other_keep_one_connection():
-    async with Table(make_header(2)) as table:
+    async with LoopbackGame(make_header(2)) as table:
         a = await table.player("Ann", [0], bots=False)
         b = await table.player("Bob", [1], bots=False)
         a.dial(*b.address)
@@ -215,7 +226,7 @@ async def test_two_peers_dialing_each_other_keep_one_connection():
 
 @pytest.mark.asyncio
 async def test_leaving_says_bye_and_ends_every_task():
-    async with Table(make_header(2)) as table:
+    async with LoopbackGame(make_header(2)) as table:
         a = await table.player("Ann", [0], bots=False)
         b = await table.player("Bob", [1], bots=False, dial=[a])
         await until([a, b], lambda: len(b.session.open_links()) == 1)

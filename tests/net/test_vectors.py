@@ -19,7 +19,7 @@ from carcnet.net import (
     verify_commit,
     verify_entry,
 )
-from carcnet.net.messages import _TYPES
+from carcnet.net.messages import MESSAGE_TYPES
 from carcnet.net.signing import SEED_DOMAIN, commit_bytes, commitment
 
 from .vectors import VECTORS, dump, from_json, messages, signing_vector, to_json, vector
@@ -48,7 +48,7 @@ def test_decoding_the_bytes_gives_the_json(name):
 
 def test_every_message_type_has_a_vector():
     kinds = {vector(name)[0]["message"]["type"] for name in NAMES}
-    assert kinds == set(_TYPES.values())
+    assert kinds == set(MESSAGE_TYPES)
     assert {p.stem for p in VECTORS.glob("*.bin")} == set(NAMES)
 
 
@@ -97,7 +97,7 @@ def test_the_spec_has_a_table_for_every_message_and_code():
     from carcnet.net import CODES
 
     text = SPEC.read_text()
-    for kind in _TYPES.values():
+    for kind in MESSAGE_TYPES:
         assert f"`{kind}`" in text, kind
     for code in CODES:
         assert f"| `{code}` |" in text, code

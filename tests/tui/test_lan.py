@@ -32,7 +32,7 @@ from carcnet.tui.screens.host_setup import HostSetupScreen, JoinFormScreen
 from carcnet.tui.screens.lobby import LobbyScreen
 from carcnet.tui.screens.saved import SavedGamesScreen
 
-from ..net.lan import FAST
+from ..net.loopback import FAST
 
 LOOP = ("127.0.0.1", 0)
 LAN = {"listen": LOOP, "discovery": False, "timing": FAST}

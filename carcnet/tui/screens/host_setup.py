@@ -82,7 +82,7 @@ class HostSetupScreen(SeatFormScreen):
         with VerticalScroll():
             yield Static(
                 "[b]Host a LAN game[/b]: players on the network join the open seats. Seat 1 plays first. "
-                "Ctrl+S opens the table; the game starts by itself once every seat is taken."
+                "Ctrl+S opens the table; once every seat is taken, you start the game (s in the lobby)."
             )
             with Horizontal(classes="field"):
                 yield Label("Game name")

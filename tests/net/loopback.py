@@ -1,4 +1,4 @@
-"""Test harness for LAN play on loopback: a table of peers, a raw socket client that speaks frames by
+"""Test harness for LAN play on loopback: the peers of one game (:class:`LoopbackGame`), a raw socket client that speaks frames by
 hand, and an in-memory wire between sessions (no sockets). Shared by test_sync.py and
 test_transport.py; nothing here sleeps to synchronise: waits are on the sessions' change
 notifications, bounded by ``asyncio.wait_for``."""
@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Self
 
@@ -64,10 +65,10 @@ def sign(entry: LogEntry, key: SeatKey | None = None) -> SignedEntry:
     return SignedEntry(entry, sign_entry(key, GAME, entry))
 
 
-class Table:
+class LoopbackGame:
     """Peers of one game on loopback, entered and left together.
 
-    Lifecycle: ``async with Table(header) as table:`` then :meth:`player` / :meth:`spectator`; leaving
+    Lifecycle: ``async with LoopbackGame(header) as table:`` then :meth:`player` / :meth:`spectator`; leaving
     closes every peer (bye) and waits for every task.
     """
 
@@ -282,3 +283,31 @@ class MemoryWire:
             if not moved:
                 return
         raise AssertionError("the links kept talking")
+
+
+def counter_random(label: str):
+    """Deterministic random bytes for a test: SHA-256 of *label* and a counter."""
+    counter = itertools.count()
+
+    def random(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(f"{label} {next(counter)}".encode()).digest()
+        return out[:n]
+
+    return random
+
+
+def pump(*wires: MemoryWire, rounds: int = 200) -> None:
+    """Carries bytes on every wire until all are quiet."""
+    for _ in range(rounds):
+        moved = False
+        for wire in wires:
+            for src, dst in ((wire.a, wire.b), (wire.b, wire.a)):
+                data = src.data_to_send()
+                if data:
+                    moved = True
+                    dst.receive_data(data)
+        if not moved:
+            return
+    raise AssertionError("the wires kept talking")
