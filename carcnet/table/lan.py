@@ -209,10 +209,12 @@ class NetTable(Table):
         colour: str | None = None,
         seat: int | None = None,
         bot: str | None = None,
+        random: Callable[[int], bytes] = os.urandom,
         **kw: object,
     ) -> Self:
         """Sits down at game *game*'s table: claims a seat as *name* (a person at this terminal, or
-        *bot* played by this peer), then plays it.
+        *bot* played by this peer), then plays it. *random* gives this peer's nonce for the seed
+        (wire.md §5.3; tests fix it).
 
         Raises:
             ValueError: An unknown bot, or a malformed game id.
@@ -220,7 +222,7 @@ class NetTable(Table):
         if bot is not None:
             make_bot(bot, 0)
         key = SeatKey.generate()
-        seating = Seating(name=name, key=key, colour=colour, seat=seat, bot=bot)
+        seating = Seating(name=name, key=key, colour=colour, seat=seat, bot=bot, random=random)
         session = SyncSession(game=game, name=name, role="player", identity=key, lobby=seating)
         node = cls(session, kind="player", **kw)  # type: ignore[arg-type]
         node._bot_for_seating = bot

@@ -10,7 +10,7 @@ game itself. The command line opens the app on a network screen with :class:`Lau
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -108,6 +108,8 @@ class CarcnetApp(App[None]):
         lan_options: Keyword arguments for every :class:`~carcnet.table.NetTable` the app makes, over
             the defaults (:attr:`TableMaker.net_options`). Tests listen on loopback without mDNS.
         player_name: The name to play LAN games under (default: the login name).
+        random: The random source of this laptop's nonces at network tables (default: the system's),
+            for tests, as *seed* is for local games.
 
     Attributes:
         tables: How new tables are made (the settings above).
@@ -128,6 +130,7 @@ class CarcnetApp(App[None]):
         start: Launch | str | tuple[str, Mapping[str, Any]] | None = None,
         lan_options: Mapping[str, Any] | None = None,
         player_name: str | None = None,
+        random: Callable[[int], bytes] | None = None,
     ) -> None:
         super().__init__()
         self.launch = Launch.of(start)
@@ -137,6 +140,7 @@ class CarcnetApp(App[None]):
             seed=seed,
             player_name=player_name or self.launch.name or default_name(),
             net_options=dict(lan_options or {}),
+            random=random,
         )
         self.runs: list[TableRun] = []
 

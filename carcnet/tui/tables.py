@@ -9,7 +9,7 @@ maker, build a :class:`~carcnet.table.Table` with it, and hand it to the app wit
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -33,6 +33,8 @@ class TableMaker:
         net_options: Keyword arguments for every :class:`~carcnet.table.NetTable`, over the defaults
             (``directory`` = *data_dir*, ``listen=("0.0.0.0", 0)``, ``discovery=True``): e.g.
             ``listen``, ``discovery``, ``interfaces``, ``timing``. Tests listen on loopback without mDNS.
+        random: The random source of this laptop's nonces at a network table (``random(n)`` gives *n*
+            bytes; ``None``: the system's), as *seed* is for local games: tests fix it.
     """
 
     data_dir: Path
@@ -40,6 +42,7 @@ class TableMaker:
     seed: int | None = None
     player_name: str = "Player"
     net_options: Mapping[str, Any] = field(default_factory=dict)
+    random: Callable[[int], bytes] | None = None
 
     @property
     def discovery(self) -> bool:
@@ -101,7 +104,7 @@ class TableMaker:
         """
         name = name or self.player_name
         table = NetTable.host(name=name, game_name=game_name or f"{name}'s game"[:32], rules=rules,
-                              plan=list(plan), **self.net_kwargs("host"))
+                              plan=list(plan), **self._random(), **self.net_kwargs("host"))
         self.player_name = name
         return table
 
@@ -113,9 +116,12 @@ class TableMaker:
             ValueError: An unknown bot, or a malformed game id.
         """
         table = NetTable.join(game, name=name, colour=colour, bot=bot, dial=[address] if address else [],
-                              **self.net_kwargs("player"))
+                              **self._random(), **self.net_kwargs("player"))
         self.player_name = name
         return table
+
+    def _random(self) -> dict[str, Any]:
+        return {"random": self.random} if self.random is not None else {}
 
     def spectate(self, game: str, address: tuple[str, int] | None) -> NetTable:
         """Game *game* watched from here, dialing *address* first if given.

@@ -23,7 +23,7 @@ class BoardApp(App[None]):
         super().__init__()
         self.game = game
         self.board_options = board_options
-        self.chosen: list[BoardView.PlacementChosen | BoardView.DeployChosen] = []
+        self.chosen: list[BoardView.PlacementChosen | BoardView.DeployChosen | BoardView.RecallChosen] = []
 
     def compose(self) -> ComposeResult:
         yield BoardView(self.game, ["red", "blue"], id="board", **self.board_options)  # type: ignore[arg-type]
@@ -33,6 +33,9 @@ class BoardApp(App[None]):
         self.chosen.append(message)
 
     def on_board_view_deploy_chosen(self, message: BoardView.DeployChosen) -> None:
+        self.chosen.append(message)
+
+    def on_board_view_recall_chosen(self, message: BoardView.RecallChosen) -> None:
         self.chosen.append(message)
 
 
@@ -54,4 +57,23 @@ def seeded_game(seed: int, moves: int) -> Game:
     bot = RandomBot(seed)
     while len(game.moves) < moves and game.phase is not Phase.GAME_OVER:
         game.apply(bot.choose(game))
+    return game
+
+
+def abbot_game(moves: int) -> Game:
+    """The Abbot: B (a cloister) placed south of the start tile, then VG (a garden) west of it, then
+    A (a cloister with a road): the game after the first *moves* of these five, each deploying:
+    seat 0 puts its abbot on B's cloister; seat 1 skips on VG; seat 0 deploys on A."""
+    from carcnet.engine import DeployMeeple, Figure, Rules, SkipMeeple
+
+    game = Game(GameSetup(players=2, draw_order=("B", "VG", "A", "E"), rules=Rules(abbot=True)))
+    script = [
+        PlaceTile("B", Position(0, 1), 0),
+        DeployMeeple(0, Figure.ABBOT),
+        PlaceTile("VG", Position(-1, 0), 2),
+        SkipMeeple(),
+        PlaceTile("A", Position(-1, 1), 0),
+    ]
+    for move in script[:moves]:
+        game.apply(move)
     return game

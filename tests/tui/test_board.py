@@ -8,11 +8,11 @@ pytest.importorskip("textual")
 
 from textual import events
 
-from carcnet.engine import PlaceTile, Position
+from carcnet.engine import Figure, PlaceTile, Position
 from carcnet.tui.render import Zoom, tile_art
 from carcnet.tui.widgets.board import BoardView
 
-from .board_app import BoardApp, deploying_game, placing_game, seeded_game
+from .board_app import BoardApp, abbot_game, deploying_game, placing_game, seeded_game
 
 pytestmark = pytest.mark.asyncio
 
@@ -167,6 +167,48 @@ async def test_digits_deploy_and_zero_or_space_skip():
         assert [m.segment for m in deployments(app)] == [1, None, None]  # 9: no such spot
         await pilot.press("enter")
         assert deployments(app)[-1].segment == spots[board.spot]
+
+
+async def test_the_abbot_has_spots_of_its_own_and_a_switches_to_them():
+    """The Abbot (issue 15 item 0): B's cloister takes a meeple or the abbot; ``a`` numbers the abbot's
+    spots instead of the meeple's, and a digit deploys the figure chosen."""
+    app = BoardApp(abbot_game(1))
+    async with app.run_test() as pilot:
+        board = app.query_one(BoardView)
+        assert board.figure is Figure.MEEPLE and board.spots == (0, 1)  # the cloister, the field
+        assert board.check_action("switch_figure", ()) and not board.check_action("recall", ())
+        await pilot.press("a")
+        assert board.figure is Figure.ABBOT and board.spots == (0,) and board._highlight == {
+            Position(0, 1): frozenset({0})
+        }
+        await pilot.press("1")
+        assert (deployments(app)[-1].segment, deployments(app)[-1].figure) == (0, Figure.ABBOT)
+        await pilot.press("a", "2")
+        assert (deployments(app)[-1].segment, deployments(app)[-1].figure) == (1, Figure.MEEPLE)
+
+
+async def test_a_garden_is_a_spot_of_the_abbot_only():
+    app = BoardApp(abbot_game(3))  # seat 1 placed VG: three meeple spots, the garden the abbot's
+    async with app.run_test() as pilot:
+        board = app.query_one(BoardView)
+        assert board.figure is Figure.MEEPLE and board.spots == (0, 1, 2)
+        await pilot.press("a")
+        assert board.spots == (3,)
+        await pilot.press("enter")
+        assert (deployments(app)[-1].segment, deployments(app)[-1].figure) == (3, Figure.ABBOT)
+
+
+async def test_A_recalls_the_abbot_instead_of_deploying():
+    app = BoardApp(abbot_game(5))  # seat 0 placed A; its abbot stands on B's cloister at 0,1
+    async with app.run_test() as pilot:
+        board = app.query_one(BoardView)
+        assert board.recall_at == Position(0, 1) and board.check_action("recall", ())
+        assert not board.check_action("switch_figure", ())  # the abbot is not in the supply
+        await pilot.press("a")  # nothing to switch to
+        assert board.figure is Figure.MEEPLE and not deployments(app)
+        await pilot.press("A")
+        recalls = [m for m in app.chosen if isinstance(m, BoardView.RecallChosen)]
+        assert [m.position for m in recalls] == [Position(0, 1)]
 
 
 async def test_tab_selects_a_spot_and_highlights_its_whole_feature():

@@ -22,7 +22,17 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from carcnet.engine import DeployMeeple, Game, IllegalMoveError, Phase, PlaceTile, SkipMeeple
+from carcnet.engine import (
+    DeployMeeple,
+    Figure,
+    Game,
+    IllegalMoveError,
+    Move,
+    Phase,
+    PlaceTile,
+    ReturnAbbot,
+    SkipMeeple,
+)
 from carcnet.log import LogError
 from carcnet.table import Table, TableError
 from carcnet.tui.running import TableRun
@@ -172,8 +182,8 @@ class GameScreen(BoardScreen):
             self.action_report()
         if game.phase is Phase.GAME_OVER:
             self._show_final()
-        elif mine and game.phase is Phase.DEPLOY and not game.deploy_options():
-            self._submit(SkipMeeple())  # nothing to choose: no meeple left or no free segment
+        elif mine and game.phase is Phase.DEPLOY and game.legal_moves() == [SkipMeeple()]:
+            self._submit(SkipMeeple())  # nothing to choose: no figure left or no free segment, no abbot to recall
 
     def _log_notes(self) -> None:
         """Writes the table's notes for people (peers connecting, leaving…) that came since the last time."""
@@ -236,7 +246,7 @@ class GameScreen(BoardScreen):
             if game.phase is Phase.PLACE_TILE:
                 text = f"{who}: place {game.drawn}: Tab next spot, r rotate, Enter place, arrows move, z zoom"
             else:
-                text = f"{who}: a digit deploys a meeple on that spot, 0 or Space skips"
+                text = f"{who}: {self._deploy_prompt()}"
         elif seat in table.away():
             text = f"{prefix}waiting for {who} (away: not connected); the game goes on when they are back"
             if not table.spectating:
@@ -246,6 +256,19 @@ class GameScreen(BoardScreen):
         else:
             text = f"{prefix}waiting for {who}…"
         self.status.update(text)
+
+    def _deploy_prompt(self) -> str:
+        """What the person to move may do while deploying: the figure the numbers are for, the abbot's
+        choices (The Abbot), skipping."""
+        board = self.board
+        figure = "the abbot" if board.figure is Figure.ABBOT else "a meeple"
+        parts = [f"a digit deploys {figure} on that spot" if board.spots else f"no spot for {figure}"]
+        if board.check_action("switch_figure", ()):
+            parts.append("a: " + ("a meeple instead" if board.figure is Figure.ABBOT else "the abbot instead"))
+        where = board.recall_at
+        if where is not None:
+            parts.append(f"A: recall the abbot from {where.x},{where.y}")
+        return ", ".join(parts) + ", 0 or Space skips"
 
     def _show_final(self) -> None:
         game = self.table.game
@@ -261,7 +284,7 @@ class GameScreen(BoardScreen):
 
     # ----------------------------------------------------------------------- moving
 
-    def _submit(self, move: PlaceTile | DeployMeeple | SkipMeeple) -> None:
+    def _submit(self, move: Move) -> None:
         try:
             self.table.submit(move)
         except IllegalMoveError as exc:
@@ -285,7 +308,18 @@ class GameScreen(BoardScreen):
         game = self.table.game
         if game is None or game.phase is not Phase.DEPLOY or not self.my_turn():
             return
-        self._submit(SkipMeeple() if message.segment is None else DeployMeeple(message.segment))
+        self._submit(SkipMeeple() if message.segment is None else DeployMeeple(message.segment, message.figure))
+
+    @on(BoardView.FigureSwitched)
+    def _figure(self, message: BoardView.FigureSwitched) -> None:
+        self._show_status()
+
+    @on(BoardView.RecallChosen)
+    def _recall(self, message: BoardView.RecallChosen) -> None:
+        game = self.table.game
+        if game is None or game.phase is not Phase.DEPLOY or not self.my_turn():
+            return
+        self._submit(ReturnAbbot(message.position))
 
     @on(BoardView.CursorMoved)
     def _cursor(self, message: BoardView.CursorMoved) -> None:

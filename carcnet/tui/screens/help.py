@@ -40,6 +40,8 @@ The free spots of the placed tile are numbered; the feature of the selected spot
 | 1 – 9 | deploy on that spot |
 | Tab | select the next spot; Enter deploys on it |
 | 0, Space | no meeple this turn |
+| a | with The Abbot: number the abbot's spots (cloisters and gardens) instead of the meeple's, or back |
+| A | with The Abbot: take your abbot back instead of deploying; its cloister or garden scores now |
 
 ## Anywhere in a game
 

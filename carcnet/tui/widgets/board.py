@@ -27,7 +27,7 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from carcnet.engine import Game, Phase, Position, tile_kind
+from carcnet.engine import Figure, Game, Phase, Position, tile_kind
 from carcnet.log.values import COLOURS
 from carcnet.tui.render import (
     ROLE_LETTERS,
@@ -95,7 +95,9 @@ class _View:
     marks: dict[Position, int]
     drawn: str | None
     placed: Position | None
-    spots: tuple[int, ...]  # deploy spots (segments of the placed tile), numbered from 1
+    spots: tuple[int, ...]  # deploy spots of a meeple (segments of the placed tile), numbered from 1
+    abbot_spots: tuple[int, ...]  # deploy spots of the abbot (cloisters and gardens of the placed tile)
+    abbot_at: Position | None  # while deploying: where the seat to move has its abbot (it may recall it)
     bounds: tuple[int, int, int, int]  # min x, min y, max x, max y of the tiles and the frontier
 
 
@@ -105,10 +107,12 @@ class BoardView(ScrollView, can_focus=True):
     Lifecycle: construct with a game; mount; after every change to the game call
     :meth:`refresh_game`. In ``Phase.PLACE_TILE`` the positions where the drawn tile fits are shaded,
     and the drawn tile's ghost follows the cursor where it fits; Enter or a click posts
-    :class:`PlacementChosen`. In ``Phase.DEPLOY`` the legal spots of the placed tile are numbered,
-    the feature of the selected spot is highlighted, and a digit, Enter or a click posts
-    :class:`DeployChosen` (Space or 0 posts a skip). Set :attr:`interactive` to False while another
-    seat is to move: the board then only shows.
+    :class:`PlacementChosen`. In ``Phase.DEPLOY`` the legal spots of the placed tile for the chosen
+    :attr:`figure` are numbered, the feature of the selected spot is highlighted, and a digit, Enter
+    or a click posts :class:`DeployChosen` (Space or 0 posts a skip). With The Abbot, ``a`` switches
+    the figure between the meeple and the abbot (only the abbot's spots when no meeple is left) and
+    ``A`` posts :class:`RecallChosen` (the abbot taken back instead of deploying; The Abbot rules).
+    Set :attr:`interactive` to False while another seat is to move: the board then only shows.
 
     Args:
         game: The game to show (read only).
@@ -145,6 +149,8 @@ class BoardView(ScrollView, can_focus=True):
         Binding("1", "deploy(1)", "Spot", key_display="1-9", tooltip="Deploy a meeple on spot N"),
         *(Binding(str(n), f"deploy({n})", f"Deploy {n}", show=False) for n in range(2, 10)),
         Binding("0,space", "skip", "Skip", key_display="0", tooltip="Deploy no meeple"),
+        Binding("a", "switch_figure", "Abbot", tooltip="Deploy the abbot instead of a meeple (or back)"),
+        Binding("A", "recall", "Recall abbot", tooltip="Take the abbot back and score its cloister or garden now"),
         Binding("z", "toggle_zoom", "Zoom", tooltip="Switch between the detailed and overview zoom"),
         Binding("plus,equals_sign", "zoom(1)", "Zoom in", show=False),
         Binding("minus", "zoom(-1)", "Zoom out", show=False),
@@ -163,6 +169,8 @@ class BoardView(ScrollView, can_focus=True):
     """How large tiles are drawn."""
     spot: var[int] = var(0)
     """While deploying: index of the selected spot in the numbered spots (0 is spot 1)."""
+    figure: var[Figure] = var(Figure.MEEPLE)
+    """While deploying: the figure the numbered spots are for (the meeple, or with The Abbot the abbot)."""
     interactive: var[bool] = var(True)
     """Whether the local player is to move: shows placements and spots, and posts choices."""
 
@@ -185,11 +193,41 @@ class BoardView(ScrollView, can_focus=True):
 
     @dataclass
     class DeployChosen(Message):
-        """Posted when the player chooses a meeple spot (a digit, Enter or a click), or none (0,
-        Space, or Enter when no spot is legal)."""
+        """Posted when the player chooses a spot (a digit, Enter or a click), or none (0, Space, or
+        Enter when no spot is legal)."""
 
         segment: int | None
         """Segment of the placed tile to deploy on, or None to skip."""
+        figure: Figure = Figure.MEEPLE
+        """Which figure goes there: the meeple, or the abbot."""
+        board: BoardView | None = field(default=None, repr=False, compare=False)
+        """The board that posted it."""
+
+        @property
+        def control(self) -> BoardView | None:
+            """The board that posted it (for ``@on`` selectors)."""
+            return self.board
+
+    @dataclass
+    class FigureSwitched(Message):
+        """Posted when the figure the numbered spots are for changes (``a``, The Abbot)."""
+
+        figure: Figure
+        """The figure now chosen."""
+        board: BoardView | None = field(default=None, repr=False, compare=False)
+        """The board that posted it."""
+
+        @property
+        def control(self) -> BoardView | None:
+            """The board that posted it (for ``@on`` selectors)."""
+            return self.board
+
+    @dataclass
+    class RecallChosen(Message):
+        """Posted when the player takes the abbot back instead of deploying (``A``; The Abbot)."""
+
+        position: Position
+        """Where the abbot stands."""
         board: BoardView | None = field(default=None, repr=False, compare=False)
         """The board that posted it."""
 
@@ -242,6 +280,7 @@ class BoardView(ScrollView, can_focus=True):
         self._dragged = False
         self._centred = False
         self._view = self._read(game)
+        self._offered_before: tuple[bool, ...] = ()
         self.set_reactive(BoardView.zoom, zoom)
         self.set_reactive(BoardView.interactive, interactive)
         start = self._view.placed or Position(0, 0)
@@ -258,9 +297,16 @@ class BoardView(ScrollView, can_focus=True):
 
     @property
     def spots(self) -> tuple[int, ...]:
-        """While deploying: the segments of the placed tile a meeple may go on, as numbered (spot 1
-        first); empty otherwise."""
-        return self._view.spots if self.interactive else ()
+        """While deploying: the segments of the placed tile the chosen :attr:`figure` may go on, as
+        numbered (spot 1 first); empty otherwise."""
+        if not self.interactive:
+            return ()
+        return self._view.abbot_spots if self.figure is Figure.ABBOT else self._view.spots
+
+    @property
+    def recall_at(self) -> Position | None:
+        """While deploying: where the abbot of the seat to move stands, if it may take it back."""
+        return self._view.abbot_at if self.interactive else None
 
     @property
     def open_positions(self) -> dict[Position, tuple[int, ...]]:
@@ -290,11 +336,17 @@ class BoardView(ScrollView, can_focus=True):
         if self._view.placed is not None and self._view.placed != old.placed:
             self.set_reactive(BoardView.cursor, self._view.placed)
             self.set_reactive(BoardView.spot, 0)
+            # the meeple first; the abbot when it is the only figure with a spot
+            only_abbot = not self._view.spots and bool(self._view.abbot_spots)
+            self.set_reactive(BoardView.figure, Figure.ABBOT if only_abbot else Figure.MEEPLE)
             self._follow()
         self.set_reactive(BoardView.rotation, self._rotation_for(self.cursor, self.rotation))
         self._update_highlight()
         self.refresh()
-        self.refresh_bindings()
+        offered = self._offered()
+        if offered != self._offered_before:  # the footer is recomposed only when its keys change
+            self._offered_before = offered
+            self.refresh_bindings()
         self._post_cursor()
 
     def centre_on(self, position: Position) -> None:
@@ -335,7 +387,10 @@ class BoardView(ScrollView, can_focus=True):
             figures.setdefault(position, []).append((segment, seat, ROLE_LETTERS[figure_role(kind, figure)]))
         marks = {p: seat for seat, p in enumerate(game.last_placed) if p is not None}
         placed = game.placed
-        spots = tuple(m.segment for m in game.deploy_options()) if placed is not None else ()
+        options = game.deploy_options() if placed is not None else []
+        spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
+        abbot_spots = tuple(m.segment for m in options if m.figure is Figure.ABBOT)
+        abbot_at = game.abbot_at(game.seat) if placed is not None and game.setup.rules.abbot else None
         xs = [p.x for p in tiles]
         ys = [p.y for p in tiles]
         bounds = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
@@ -347,6 +402,8 @@ class BoardView(ScrollView, can_focus=True):
             game.drawn,
             placed,
             spots,
+            abbot_spots,
+            abbot_at,
             bounds,
         )
 
@@ -449,10 +506,19 @@ class BoardView(ScrollView, can_focus=True):
         self._forget_all()
         self.refresh()
 
+    def watch_figure(self, old: Figure, new: Figure) -> None:
+        self.spot = 0
+        self._update_highlight()
+        self._forget_all()
+        self.refresh()
+        self.refresh_bindings()
+        self.post_message(self.FigureSwitched(new, self))
+
     def watch_interactive(self, old: bool, new: bool) -> None:
         self._update_highlight()
         self._forget_all()
         self.refresh()
+        self._offered_before = self._offered()
         self.refresh_bindings()
 
     def _post_cursor(self) -> None:
@@ -494,7 +560,7 @@ class BoardView(ScrollView, can_focus=True):
             hit = self._spot_at(event)
             if hit is not None:
                 self.spot = self.spots.index(hit)
-                self.post_message(self.DeployChosen(hit, self))
+                self.post_message(self.DeployChosen(hit, self.figure, self))
                 return
         self.cursor = self._in_bounds(position)
         if position in self.open_positions:
@@ -520,6 +586,17 @@ class BoardView(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ actions
 
+    def _offered(self) -> tuple[bool, ...]:
+        """What :meth:`check_action` depends on: placing, deploying, the abbot's two choices."""
+        view = self._view
+        deploying = self.interactive and view.placed is not None
+        return (
+            self.interactive and bool(view.open),
+            deploying,
+            deploying and bool(view.abbot_spots) and bool(view.spots),
+            deploying and view.abbot_at is not None,
+        )
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Shows only the keys that do something in the current phase."""
         placing = self.interactive and bool(self._view.open)
@@ -534,6 +611,10 @@ class BoardView(ScrollView, can_focus=True):
             return deploying
         if action == "cycle":
             return placing or deploying
+        if action == "switch_figure":
+            return deploying and bool(self._view.abbot_spots) and bool(self._view.spots)
+        if action == "recall":
+            return deploying and self._view.abbot_at is not None
         return True
 
     def action_move(self, dx: int, dy: int) -> None:
@@ -581,21 +662,38 @@ class BoardView(ScrollView, can_focus=True):
         """Deploys on the selected spot, or skips when no spot is legal."""
         if self._view.placed is not None and self.interactive:
             spots = self.spots
-            self.post_message(self.DeployChosen(spots[self.spot] if spots else None, self))
+            self.post_message(self.DeployChosen(spots[self.spot] if spots else None, self.figure, self))
 
     def action_deploy(self, number: int) -> None:
-        """Deploys on spot *number* (1-based)."""
+        """Deploys the chosen figure on spot *number* (1-based)."""
         spots = self.spots
         if 1 <= number <= len(spots):
             self.spot = number - 1
-            self.post_message(self.DeployChosen(spots[number - 1], self))
+            self.post_message(self.DeployChosen(spots[number - 1], self.figure, self))
         else:
             self.app.bell()
+
+    def action_switch_figure(self) -> None:
+        """Switches the figure to deploy between the meeple and the abbot (The Abbot), where both
+        have a spot; the spots are numbered again for it."""
+        view = self._view
+        if not (self.interactive and view.placed is not None and view.spots and view.abbot_spots):
+            self.app.bell()
+            return
+        self.figure = Figure.MEEPLE if self.figure is Figure.ABBOT else Figure.ABBOT
+
+    def action_recall(self) -> None:
+        """Takes the abbot back instead of deploying (The Abbot), where it stands on the board."""
+        where = self.recall_at
+        if where is None or self._view.placed is None:
+            self.app.bell()
+            return
+        self.post_message(self.RecallChosen(where, self))
 
     def action_skip(self) -> None:
         """Deploys no meeple."""
         if self._view.placed is not None and self.interactive:
-            self.post_message(self.DeployChosen(None, self))
+            self.post_message(self.DeployChosen(None, board=self))
 
     def action_toggle_zoom(self) -> None:
         """Switches between the detailed and the overview zoom."""
@@ -696,6 +794,7 @@ class BoardView(ScrollView, can_focus=True):
         interactive = self.interactive
         if tile is not None:
             deploying = interactive and position == view.placed
+            spots = self.spots if deploying else ()
             return (
                 "tile",
                 zoom,
@@ -704,8 +803,8 @@ class BoardView(ScrollView, can_focus=True):
                 parity,
                 view.figures.get(position, ()),
                 self._highlight.get(position, frozenset()),
-                view.spots if deploying else (),
-                view.spots[min(self.spot, len(view.spots) - 1)] if deploying and view.spots else None,
+                spots,
+                spots[min(self.spot, len(spots) - 1)] if spots else None,
                 cursor,
                 None if deploying else view.marks.get(position),
             )
