@@ -3,25 +3,32 @@ options (``--river``, ``--river-start``, ``--abbot``), and the log file the inte
 
 Exit status (every command): :data:`EXIT_OK` 0 success or a game left normally; :data:`EXIT_REFUSED` 1
 the game, log or table refused us; :data:`EXIT_USAGE` 2 usage error or unreadable input;
-:data:`EXIT_DAMAGED` 3 (``verify``) the log is valid up to a damaged last record.
+:data:`EXIT_DAMAGED` 3 (``verify``) the log is valid up to a damaged last record; 128 + the signal's
+number when a signal stopped the command (130 Ctrl+C, 129 SIGHUP, 143 SIGTERM), after a clean quit:
+the game saved, ``bye`` (``quit``) said to every peer, one line on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 from pathlib import Path
 
 from carcnet.engine import Rules
+from carcnet.table.signals import QUIT_SIGNALS, on_quit_signals
 
 __all__ = [
     "EXIT_DAMAGED",
     "EXIT_OK",
     "EXIT_REFUSED",
     "EXIT_USAGE",
+    "QUIT_SIGNALS",
     "add_rule_options",
     "fail",
+    "on_quit_signals",
+    "stopped_by",
     "log_to_file",
     "rules_of",
     "say",
@@ -39,6 +46,13 @@ def fail(message: str, status: int = EXIT_USAGE) -> int:
 def say(text: str) -> None:
     """Prints a line of progress on stdout at once (headless peers are read line by line)."""
     print(text, flush=True)
+
+
+def stopped_by(signum: int, what: str) -> int:
+    """Prints that signal *signum* stopped the command after *what* (e.g. "left the game, saved to
+    …"), and returns the exit status 128 + *signum*."""
+    name = signal.Signals(signum).name
+    return fail(f"stopped by {name}: {what}", 128 + signum)
 
 
 def add_rule_options(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,16 @@ from carcnet.bots import make_bot
 from carcnet.engine import Game, GameSetup, Phase, SetupError
 from carcnet.log import COLOURS
 
-from .common import EXIT_DAMAGED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, add_rule_options, log_to_file, rules_of
+from .common import (
+    EXIT_DAMAGED,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    add_rule_options,
+    log_to_file,
+    rules_of,
+    stopped_by,
+)
 from .common import fail as _fail
 from .report import final_lines, result_dict, transcript
 
@@ -211,6 +220,8 @@ def _play(args: argparse.Namespace) -> int:
     log_to_file(args.data_dir)
     app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, bot_delay=args.bot_delay)
     app.run()
+    if app.stopped_by is not None:
+        return stopped_by(app.stopped_by, "left the interface; every game is saved")
     return EXIT_OK
 
 

@@ -20,7 +20,15 @@ from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_OK, EXIT_REFUSED, add_rule_options, log_to_file, rules_of
+from .common import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    add_rule_options,
+    log_to_file,
+    on_quit_signals,
+    rules_of,
+    stopped_by,
+)
 from .common import fail as _fail
 from .common import say as _say
 
@@ -78,8 +86,9 @@ async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple
         return args.game, dial
     if args.no_mdns:
         raise LookupError("without mDNS (--no-mdns) give the peer and the game: carcnet join HOST:PORT --game ID")
-    from carcnet.net.discovery import GameFound, GameUpdated
+    from carcnet.net.discovery import GameFound, GameUpdated, clear_socket_trouble, socket_trouble
 
+    clear_socket_trouble()
     _say(f"Looking for {'a table' if want == 'lobby' else 'a game'} on the network (mDNS, up to {args.wait:g} s)…")
     async with contextlib.aclosing(_discovery_events(args.wait, args.interface)) as events:
         async for event in events:  # the browser closes when this returns (aclosing)
@@ -95,6 +104,12 @@ async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple
             addresses = [(a.split("%")[0], ad.port) for a in ad.addresses if ":" not in a] or dial
             _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
             return ad.game, dial or addresses[:1]
+    trouble = socket_trouble()
+    if trouble is not None:
+        raise LookupError(
+            f"mDNS cannot send on this network ({trouble}: multicast is refused here); ask the host for "
+            "its address and game id: carcnet join HOST:PORT --game ID"
+        )
     if target is not None:
         raise LookupError(
             f"no game found at {args.address} by mDNS; multicast may be blocked: give the game id too "
@@ -126,6 +141,12 @@ def _lan(args: argparse.Namespace) -> int:
         ], indent=1))
         return EXIT_OK
     if not ads:
+        from carcnet.net.discovery import socket_trouble
+
+        trouble = socket_trouble()
+        if trouble is not None:
+            return _fail(f"mDNS cannot send on this network ({trouble}: multicast is refused here); join by "
+                         "address: carcnet join HOST:PORT --game ID", EXIT_REFUSED)
         _say(f"No games found in {args.wait:g} s. (Multicast blocked? Join by address: carcnet join HOST:PORT --game ID)")
         return EXIT_OK
     _say(f"{'game':<32}  {'phase':<8} {'seats':<5}  {'peer':<16} address")
@@ -141,7 +162,8 @@ def _lan(args: argparse.Namespace) -> int:
 
 async def _run_headless(game: Any, args: argparse.Namespace) -> int:
     """Runs *game* until it is over (or stopped), printing progress; then lingers so that peers and
-    spectators get the last entries, and says bye."""
+    spectators get the last entries, and says bye. SIGTERM and SIGHUP quit cleanly: ``bye`` (``quit``)
+    to every peer, the save closed, one line on stderr, exit status 128 + the signal's number."""
     from carcnet.table import describe_table
 
     last_lobby: list[str] = []
@@ -167,43 +189,74 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
             _say(f"move {game.session.have}: {g.tiles_left} tiles left, scores {list(g.scores)}")
 
     game.add_listener(show)
-    async with game:
-        _say(f"game id {game.game_id}")
-        if game.peer is not None and game.peer.listen:
-            _say(f"listening on port {game.peer.port}")
-        show("start")
-        try:
-            await game.wait_until(
-                lambda: game.status in ("finished", "stopped")
-                or (game.failure is not None and game.header is None and not game.session.open_links()),
-                args.timeout,
-            )
-        except TimeoutError:
-            return _fail(f"the game did not end within {args.timeout:g} s (status {game.status})", EXIT_REFUSED)
-        if game.header is None and game.failure is not None:
-            show("end")
-            return _fail(game.failure, EXIT_REFUSED)
-        # Peers that lack the last entries get them before we leave (bounded by --linger).
-        try:
-            await game.wait_until(
-                lambda: all(link.peer_have >= game.session.have for link in game.session.open_links()
-                            if link.role != "spectator"),
-                args.linger,
-            )
-        except TimeoutError:
-            pass
-        show("end")
-        if game.status == "stopped":
-            return _fail(f"the game stopped: {game.session.desync}", EXIT_REFUSED)
-        from .report import final_lines
+    signalled: list[int] = []
+    quit_now = asyncio.Event()
 
-        names = [s.name for s in game.header.header.seats]
-        _say("Final scores:")
-        for line in final_lines(game.game, names):
-            _say(line)
-        _say(f"digest {game.session.digest.hex()}")
-        if game.path is not None:
-            _say(f"saved to {game.path}")
+    def quit(signum: int) -> None:
+        signalled.append(signum)
+        quit_now.set()
+
+    undo = on_quit_signals(asyncio.get_running_loop(), quit)
+    try:
+        async with game:
+            _say(f"game id {game.game_id}")
+            if game.peer is not None and game.peer.listen:
+                _say(f"listening on port {game.peer.port}")
+            show("start")
+            status = await _until_over(game, args, quit_now, show)
+    finally:
+        undo()
+    if signalled:  # left the block: bye said, the save closed
+        where = f", saved to {game.path}" if game.path is not None else ""
+        return stopped_by(signalled[0], f"left the game{where}")
+    return status
+
+
+async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Event, show: Any) -> int:
+    """Waits until *game* is over or stopped, or *quit_now* is set (then it says ``bye``, ``quit``);
+    lingers for the peers that lack the last entries, and prints the end."""
+    ended = asyncio.ensure_future(game.wait_until(
+        lambda: game.status in ("finished", "stopped")
+        or (game.failure is not None and game.header is None and not game.session.open_links()),
+        args.timeout,
+    ))
+    quitting = asyncio.ensure_future(quit_now.wait())
+    try:
+        await asyncio.wait([ended, quitting], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        quitting.cancel()
+    if quit_now.is_set():
+        ended.cancel()
+        game.close("quit")
+        return EXIT_OK
+    try:
+        ended.result()
+    except TimeoutError:
+        return _fail(f"the game did not end within {args.timeout:g} s (status {game.status})", EXIT_REFUSED)
+    if game.header is None and game.failure is not None:
+        show("end")
+        return _fail(game.failure, EXIT_REFUSED)
+    # Peers that lack the last entries get them before we leave (bounded by --linger).
+    try:
+        await game.wait_until(
+            lambda: all(link.peer_have >= game.session.have for link in game.session.open_links()
+                        if link.role != "spectator"),
+            args.linger,
+        )
+    except TimeoutError:
+        pass
+    show("end")
+    if game.status == "stopped":
+        return _fail(f"the game stopped: {game.session.desync}", EXIT_REFUSED)
+    from .report import final_lines
+
+    names = [s.name for s in game.header.header.seats]
+    _say("Final scores:")
+    for line in final_lines(game.game, names):
+        _say(line)
+    _say(f"digest {game.session.digest.hex()}")
+    if game.path is not None:
+        _say(f"saved to {game.path}")
     return EXIT_OK
 
 
@@ -221,6 +274,8 @@ def _tui(args: argparse.Namespace, start: tuple[str, dict[str, Any]]) -> int:
     options.pop("directory", None)
     app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, start=start, lan_options=options)
     app.run()
+    if app.stopped_by is not None:
+        return stopped_by(app.stopped_by, "left the interface; every game is saved")
     return EXIT_OK
 
 

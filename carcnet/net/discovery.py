@@ -49,6 +49,8 @@ from .adverts import (
 
 __all__ = [
     "MAX_GAMES",
+    "clear_socket_trouble",
+    "socket_trouble",
     "RESOLVE_TIMEOUT",
     "Advertiser",
     "Browser",
@@ -80,6 +82,40 @@ MAX_EVENTS = 1024
 IpVersion: TypeAlias = Literal["v4", "v6", "all"]
 
 _IP_VERSIONS = {"v4": IPVersion.V4Only, "v6": IPVersion.V6Only, "all": IPVersion.All}
+
+
+class _SocketTrouble(logging.Filter):
+    """Keeps zeroconf's socket errors (a firewall that refuses multicast, a network that is gone) off
+    the console: they come as library WARNINGs with a Python traceback; this takes them out of the log
+    and keeps the last one, said in one line by :func:`socket_trouble`. Installed once, on the
+    ``zeroconf`` logger, when this module is imported."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last: str | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, OSError):
+            self.last = f"{type(exc).__name__}: {exc.strerror or exc}"
+            log.info("mDNS socket trouble: %s", self.last)
+            return False
+        return record.levelno >= logging.ERROR  # zeroconf's warnings are the program's to word
+
+
+_TROUBLE = _SocketTrouble()
+logging.getLogger("zeroconf").addFilter(_TROUBLE)
+
+
+def socket_trouble() -> str | None:
+    """The last error mDNS met on a socket (e.g. ``"PermissionError: Operation not permitted"`` where
+    a firewall refuses multicast), or ``None``; :func:`clear_socket_trouble` forgets it."""
+    return _TROUBLE.last
+
+
+def clear_socket_trouble() -> None:
+    """Forgets the last socket error (a new search starts)."""
+    _TROUBLE.last = None
 
 
 class DiscoveryError(Exception):

@@ -33,6 +33,9 @@ class RecorderLog:
 
     def __init__(self, recorder: GameRecorder) -> None:
         self.recorder = recorder
+        #: How many entries were in the file when it was continued (:meth:`continue_or_create`):
+        #: the session's entries up to there are compared with them, not written again.
+        self.held = len(recorder.entries)
 
     @classmethod
     def create(cls, header: WireHeader, path: str | os.PathLike[str] | None = None) -> Self:
@@ -43,6 +46,28 @@ class RecorderLog:
             OSError: The file cannot be created.
         """
         return cls(GameRecorder.create(header.header, path))
+
+    @classmethod
+    def continue_or_create(cls, header: WireHeader, path: str | os.PathLike[str]) -> Self:
+        """The log of *header*'s game at *path*: a new file, or this peer's own earlier save of the
+        same game (a peer that restarted and joined again), continued where it stops: the entries the
+        session admits up to there must be the saved ones (:meth:`on_append` compares them), and the
+        file grows from there. A log is never overwritten or forked.
+
+        Raises:
+            LogError: ``"exists"``: the file at *path* holds another header (another game, or the same
+                game id with other keys or seed): it is left untouched; or the file is refused.
+            OSError: The file cannot be read, created or written.
+        """
+        from carcnet.log import LogError
+
+        if not Path(path).exists():
+            return cls.create(header, path)
+        recorder, saved, _entries = cls.resume(path)
+        if saved.fingerprint != header.fingerprint:
+            recorder.close()
+            raise LogError("exists", f"{Path(path).name} holds another game's log: it is left untouched")
+        return recorder
 
     @classmethod
     def resume(cls, path: str | os.PathLike[str]) -> tuple[Self, WireHeader, list[SignedEntry]]:
@@ -75,7 +100,16 @@ class RecorderLog:
     def on_append(self, signed: SignedEntry) -> None:
         """Appends *signed*, which the session has just checked as a reader would (``admit_entry``
         is the log's ``apply_entry``) or made itself (``GameRecorder.append_admitted``: checked once,
-        not twice); raises ``LogError`` or ``OSError`` when it cannot, and then nothing is written."""
+        not twice); raises ``LogError`` or ``OSError`` when it cannot, and then nothing is written.
+        An entry the continued file holds already is compared, not written: ``LogError``
+        ``"conflict"`` when it differs (the file is not a prefix of the table's log)."""
+        seq = signed.entry.seq
+        if seq <= self.held:
+            from carcnet.log import LogError
+
+            if self.recorder.entries[seq - 1] != signed.entry:
+                raise LogError("conflict", f"entry {seq} of {self.path.name} is not the table's", seq)
+            return
         self.recorder.append_admitted(signed.entry)
 
     def close(self) -> None:

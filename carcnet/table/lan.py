@@ -13,8 +13,8 @@ only through :meth:`NetTable.submit`, :meth:`NetTable.hand_over` and :meth:`NetT
 of changes through :meth:`NetTable.add_listener`. Nothing here touches textual.
 
 Files, in the data folder's ``games`` directory (``carcnet.log.store.default_dir``): the log
-``<created>-<game id 8>.carclog`` and, for a player, ``<same>.keys`` (JSON, mode 0600: the game id,
-this peer's identity key and the seat keys it plays, as hex of the 32 private bytes; wire.md §3.1).
+``<created>-<game id 8>.carclog`` and, for a player, ``<same>.keys`` (JSON, mode 0600: the game id, the
+name this peer plays under, its identity key and the seat keys it plays, as hex of the 32 private bytes; wire.md §3.1).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from typing import Literal, Self
 from carcnet.bots import make_bot
 from carcnet.engine import Game, HandOver, Move, Rules
 from carcnet.log import LogError, Seat, default_dir, new_path
+from carcnet.log.values import name_problem
 from carcnet.net.framing import ProtocolError
 from carcnet.net.lobby import Hosting, Seating, SeatPlan, Watching
 from carcnet.net.messages import Lobby, PeerInfo, WireHeader
@@ -74,11 +75,13 @@ def keys_path(log_path: Path) -> Path:
 class _Saved:
     identity: SeatKey
     seats: dict[int, SeatKey]
+    name: str | None  # the peer's own name (its owner's), None in files written before it was kept
 
 
-def _write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey]) -> None:
+def _write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey], name: str) -> None:
     data = {
         "game": game,
+        "name": name,
         "identity": identity.seed.hex(),
         "seats": {str(seat): key.seed.hex() for seat, key in sorted(seats.items())},
     }
@@ -98,6 +101,9 @@ def _read_keys(path: Path, game: str) -> _Saved:
             raise LanError(f"{path.name} holds the keys of game {data['game']}, not {game}")
         identity = SeatKey.from_seed(bytes.fromhex(data["identity"]))
         seats = {int(s): SeatKey.from_seed(bytes.fromhex(k)) for s, k in data["seats"].items()}
+        name = data.get("name")
+        if name is not None and name_problem(name) is not None:
+            raise ValueError(f"the name {name!r} is not a name")
     except FileNotFoundError:
         raise LanError(
             f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
@@ -105,7 +111,7 @@ def _read_keys(path: Path, game: str) -> _Saved:
         ) from None
     except (ValueError, KeyError, TypeError) as exc:
         raise LanError(f"{path.name} is damaged: {exc}") from None
-    return _Saved(identity, seats)
+    return _Saved(identity, seats, name)
 
 
 class NetTable(Table):
@@ -248,8 +254,10 @@ class NetTable(Table):
         recorder, header, entries = RecorderLog.resume(path)
         try:
             saved = _read_keys(keys_path(path), header.game)
-            seats_names = [s.name for s in header.header.seats]
-            me = name or ", ".join(seats_names[s] for s in sorted(saved.seats)) or "carcnet"
+            seats = header.header.seats
+            people = [seats[s].name for s in sorted(saved.seats) if seats[s].player == "human"]
+            # the owner's name as it was at the table; older keys files: the person's seat, else the seats'
+            me = name or saved.name or ", ".join(people or [seats[s].name for s in sorted(saved.seats)]) or "carcnet"
             session = SyncSession(
                 game=header.game,
                 name=me[:32],
@@ -566,13 +574,16 @@ class NetTable(Table):
             directory.mkdir(parents=True, exist_ok=True)
             path = new_path(header.header, directory)
             try:
-                self.recorder = RecorderLog.create(header, path)
+                self.recorder = RecorderLog.continue_or_create(header, path)
             except (LogError, OSError) as exc:
                 self._note(f"Cannot save the game: {exc}")
                 return
             self.session.persistence = self.recorder
             self._path = path
-            self._note(f"The game started; saving it to {path}")
+            if self.recorder.held:
+                self._note(f"Back at the game; its save goes on in {path} from move {self.recorder.held + 1}")
+            else:
+                self._note(f"The game started; saving it to {path}")
         # The lobby adds the seats right after the header: look once it has.
         asyncio.get_running_loop().call_soon(self._seats_known)
 
@@ -582,7 +593,7 @@ class NetTable(Table):
             return
         if session.seats and self.kind != "spectator":
             try:
-                _write_keys(keys_path(self.path), header.game, session.identity, session.seats)
+                _write_keys(keys_path(self.path), header.game, session.identity, session.seats, session.name)
             except OSError as exc:
                 self._note(f"Cannot save the seat keys (the game cannot be resumed here): {exc}")
         if self._bot_for_seating is not None:

@@ -9,6 +9,7 @@ game itself. The command line opens the app on a network screen with :class:`Lau
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from textual.screen import Screen
 from carcnet.engine import Rules
 from carcnet.log import LogError, default_dir
 from carcnet.table import LanError, Table
+from carcnet.table.signals import on_quit_signals
 from carcnet.tui.addresses import default_name
 from carcnet.tui.messages import OpenTable
 from carcnet.tui.running import TableRun
@@ -114,6 +116,8 @@ class CarcnetApp(App[None]):
     Attributes:
         tables: How new tables are made (the settings above).
         runs: The tables run by the app, newest last.
+        stopped_by: The signal (SIGTERM or SIGHUP) that made the app quit, or ``None``: it quits as
+            ``q`` does, every table left cleanly (``bye``, the save closed).
     """
 
     TITLE = "carcnet"
@@ -143,6 +147,8 @@ class CarcnetApp(App[None]):
             random=random,
         )
         self.runs: list[TableRun] = []
+        self.stopped_by: int | None = None
+        self._undo_signals: Callable[[], None] | None = None
 
     @property
     def data_dir(self) -> Path:
@@ -155,6 +161,7 @@ class CarcnetApp(App[None]):
         return self.tables.player_name
 
     def on_mount(self) -> None:
+        self._undo_signals = on_quit_signals(asyncio.get_running_loop(), self._quit_signal)
         self.push_screen(HomeScreen(self.tables))
         gc.freeze()  # long-lived start-up objects out of the collector's way (docs/performance.md)
         if self.launch.screen != "home":
@@ -162,8 +169,15 @@ class CarcnetApp(App[None]):
 
     async def on_unmount(self) -> None:
         """Leaves every table still running (``bye`` to its peers), waiting a few seconds at most."""
+        if self._undo_signals is not None:
+            self._undo_signals()
         for run in list(self.runs):
             await run.aclose()
+
+    def _quit_signal(self, signum: int) -> None:
+        """SIGTERM or SIGHUP: quit as ``q`` does (the tables are left in :meth:`on_unmount`)."""
+        self.stopped_by = signum
+        self.exit()
 
     def open_start(self, start: Launch) -> None:
         """Opens the screen *start* names, over the home screen."""

@@ -5,6 +5,7 @@ id, as where multicast is blocked): ``carcnet host --headless``, ``carcnet bot -
 from __future__ import annotations
 
 import asyncio
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -114,3 +115,63 @@ async def test_a_bot_refused_by_the_peer_it_reached_says_so_and_exits(tmp_path: 
         if host.returncode is None:
             host.kill()
             await host.wait()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+async def test_a_headless_peer_quits_cleanly_on_sigterm_and_sighup(tmp_path: Path, signum: int) -> None:
+    """issue 12 item 6: the signal is a clean quit: the others see ``bye`` ``quit`` (not a dropped
+    link), the save is whole, one line on stderr and the exit status 128 + the signal."""
+    from carcnet.table import NetTable
+
+    from .loopback import FAST
+
+    host = await _spawn("host", "--headless", "--seats", "random,open", "--name", "Host", "--listen", "127.0.0.1",
+                        "--data-dir", str(tmp_path / "a"), "--no-mdns", "--timeout", str(SECONDS))
+    try:
+        async with asyncio.timeout(SECONDS):
+            seen: list[str] = []
+            game = (await _read_until(host, "game id ", seen)).removeprefix("game id ")
+            port = int((await _read_until(host, "listening on port ", seen)).removeprefix("listening on port "))
+            bob = NetTable.join(game, name="Bob", directory=tmp_path / "b", listen=("127.0.0.1", 0),
+                                dial=[("127.0.0.1", port)], discovery=False, timing=FAST)  # a person who never moves
+            async with bob:
+                await bob.wait_until(lambda: bob.to_play == 1, SECONDS)  # the host's bot has moved
+                host.send_signal(signum)
+                await bob.wait_until(lambda: "Host left (quit)" in bob.notes, SECONDS)
+                out, err = await host.communicate()
+    finally:
+        if host.returncode is None:
+            host.kill()
+            await host.wait()
+    text = err.decode()
+    assert host.returncode == 128 + signum, text[-2000:]
+    assert f"stopped by {signal.Signals(signum).name}: left the game, saved to " in text and "Traceback" not in text
+    path = Path(text.split("saved to ", 1)[1].strip())
+    saved = load(path)
+    assert saved.damage is None and [e.move for e in saved.entries] == [s.entry.move for s in bob.session.entries]
+
+
+#: Runs the command with every UDP send refused as a firewall that blocks multicast refuses it
+#: (EPERM): nothing leaves this machine.
+_REFUSING = """
+import errno, socket, sys
+def refused(self, *args, **kwargs):
+    raise PermissionError(errno.EPERM, "Operation not permitted")
+socket.socket.sendto = refused
+from carcnet.cli import main
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(("command", "status"), [(["bot", "--join"], 2), (["lan"], 1)])
+def test_multicast_refused_is_one_sentence_with_the_fallback(tmp_path: Path, command: list[str], status: int) -> None:
+    """issue 12 item 7: no traceback and no library warning on stderr; one line saying multicast is
+    refused here and how to join by address."""
+    done = subprocess.run([sys.executable, "-c", _REFUSING, *command, "--wait", "1.5"],
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={"HOME": str(tmp_path), "CARCNET_DATA_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == status, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "WARNING" not in done.stderr, done.stderr[-2000:]
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "multicast is refused here" in lines[0] and "HOST:PORT --game ID" in lines[0], lines

@@ -97,6 +97,7 @@ async def test_a_game_resumes_on_the_network_after_every_peer_stopped(tmp_path: 
     again = NetTable.resume(host.path, listen=LOOP, discovery=False, timing=FAST)
     async with again:
         assert again.session.have == cut[0] and again.my_seats == [0]
+        assert again.session.name == "Ann" and again.seats[0].name == "Greedy 1"  # issue 12 item 8: the owner's name
         address = ("127.0.0.1", again.peer.port)  # type: ignore[union-attr]
         bob2 = NetTable.resume(bob.path, listen=LOOP, dial=[address], discovery=False, timing=FAST)
         async with bob2:
@@ -217,3 +218,33 @@ async def test_players_learn_that_the_host_closed_the_table_before_the_start(tmp
             assert "closed the table" in bob.failure and bob.header is None  # type: ignore[operator]
         finally:
             await bob.aclose()
+
+
+async def test_a_spectator_that_comes_back_keeps_one_complete_save(tmp_path: Path) -> None:
+    """issue 12 item 5: a spectator stopped mid-game and started again on the same laptop continues its
+    own save of the game (a valid prefix of the table's log) instead of refusing to save."""
+    host = NetTable.host(
+        name="Ann", game_name="Back", rules=Rules(), plan=plan_from_text("greedy,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST, bot_delay=0.005,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        bob = NetTable.join(host.game_id, name="Bob", bot="greedy", directory=tmp_path / "b", listen=LOOP,
+                            dial=[address], discovery=False, timing=FAST, bot_delay=0.005)
+        async with bob:
+            first = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "e", dial=[address],
+                                      discovery=False, timing=FAST)
+            async with first:
+                await _all([host, first], lambda g: g.session.have >= 20)
+            cut = first.session.have
+            assert cut < 142 and len(load(first.path).entries) == cut  # type: ignore[arg-type]
+            again = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "e", dial=[address],
+                                      discovery=False, timing=FAST)
+            async with again:
+                await _all([host, again], lambda g: g.status == "finished")
+                await _all([host, again], lambda g: g.session.have == host.session.have)
+    assert again.path == first.path and len(list((tmp_path / "e").glob("*.carclog"))) == 1
+    assert any("its save goes on" in note for note in again.notes), again.notes
+    assert again.path.read_bytes() == host.path.read_bytes()  # type: ignore[union-attr]
+    saved = load(again.path)  # type: ignore[arg-type]
+    assert saved.damage is None and saved.game.tiles_left == 0

@@ -75,3 +75,27 @@ def test_start_a_game_place_a_tile_and_deploy_in_a_real_terminal(tmux, tmp_path)
     tmux.wait_for("Resume a saved game")
     assert len(list((tmp_path / "games").glob("*.carclog"))) == 1
     tmux.keys("q")
+
+
+@pytest.mark.parametrize("signum", ["TERM", "HUP"])
+def test_the_interface_quits_cleanly_on_sigterm_and_sighup(tmp_path, signum):
+    """issue 12 item 6: the signal quits as ``q`` does: the terminal is given back, one line says why,
+    and the exit status is 128 + the signal."""
+    import signal
+
+    name = f"carcnet-test-{uuid.uuid4().hex[:8]}"
+    command = f"env CARCNET_DATA_DIR={tmp_path} {sys.executable} -m carcnet; echo exit status $?; sleep 60"
+    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", command], check=True,
+                   timeout=20, env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    tmux = Tmux(name)
+    try:
+        tmux.wait_for("New local game")
+        shell = tmux.run("display-message", "-p", "-t", name, "#{pane_pid}").strip()
+        children = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True, timeout=20, check=True)
+        (pid,) = children.stdout.split()
+        subprocess.run(["kill", f"-{signum}", pid], check=True, timeout=20)
+        screen = tmux.wait_for("exit status")
+        assert f"carcnet: stopped by SIG{signum}: left the interface; every game is saved" in screen
+        assert f"exit status {128 + getattr(signal, f'SIG{signum}')}" in screen and "Traceback" not in screen
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=20, check=False)
