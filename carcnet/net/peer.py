@@ -6,7 +6,9 @@ dialer per known address that reconnects with the back-off of ``protocol/wire.md
 driver that plays the seats this peer holds bots for whenever it is their turn. Player peers form a
 mesh: a peer dials every player peer it learns of (given with :meth:`Peer.dial`, from discovery via
 :meth:`SyncSession.add_known`, or from the ``peers`` of a ``welcome``), and duplicate connections are
-resolved as wire.md §2.1 says. Spectators dial only what they are told and listen nowhere.
+resolved as wire.md §2.1 says. Spectators dial only what they are told and listen nowhere; when their
+last connection ends they fail over to the other players they know of (the ``peers`` of a ``welcome``,
+wire.md §4.2), one connection being enough.
 
 Every task is held by the peer's :class:`asyncio.TaskGroup`, entered and left with ``async with``.
 """
@@ -88,6 +90,7 @@ class Peer:
         self._tasks: asyncio.TaskGroup | None = None
         self._server: asyncio.Server | None = None
         self._dialers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._failover: set[tuple[str, int]] = set()  # addresses a spectator dials since it lost its link
         self._bot_task: asyncio.Task[None] | None = None
         self._turn = asyncio.Event()
         self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
@@ -277,7 +280,35 @@ class Peer:
             self._turn.set()
         if change == "peer" and self.dial_learned and not self._closing:
             self._dial_learned()
+        if not self.dial_learned and not self._closing:
+            if change == "close" and not self.session.open_links() and not self.session.over:
+                self._fail_over(link)
+            elif change == "open" and link is not None:
+                self._failed_over(link)
         self._check_waiters()
+
+    def _fail_over(self, lost: Link | None) -> None:
+        """A spectator lost its last connection: it dials every other player it knows of (wire.md
+        §4.2 ``peers``); the first to answer is kept (:meth:`_failed_over`)."""
+        lost_at = lost.address if lost is not None else None
+        for info in list(self.session.book.values()):
+            address = (info.addr, info.port)
+            if address == lost_at:
+                continue
+            self._failover.add(address)
+            self.dial(*address)
+
+    def _failed_over(self, link: Link) -> None:
+        """A spectator's connection opened: the other fail-over dials that have not connected stop."""
+        for address in list(self._failover):
+            if address == link.address:
+                continue
+            task = self._dialers.get(address)
+            if task is not None and not task.done() and not any(
+                other.address == address for other in self.session.open_links()
+            ):
+                task.cancel()
+        self._failover.clear()
 
     def _check_waiters(self) -> None:
         for predicate, future in list(self._waiters):

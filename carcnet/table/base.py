@@ -146,6 +146,12 @@ class Table(ABC):
         """The seats whose player is not reachable from here now (never a seat played here)."""
         return []
 
+    @property
+    def cut_off(self) -> bool:
+        """Whether this laptop has lost the rest of the table (a network table: no other seated peer
+        is connected to it); it then gives no seat away."""
+        return False
+
     def seat_to_hand_over(self) -> int | None:
         """The seat to move if its player is away and this laptop may give it to a bot, else ``None``."""
         seat = self.to_play

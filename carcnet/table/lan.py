@@ -175,6 +175,9 @@ class NetTable(Table):
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
         self._seen_keys: set[bytes] = set()
+        self._watching_through: str | None = None  # a spectator: the player it follows the game through
+        self._left: set[bytes] = set()
+        self._was_cut_off = False  # keys of peers that said bye (quit, shutdown) and did not come back
         session.add_listener(self._on_change)
 
     # ------------------------------------------------------------------ construction
@@ -395,6 +398,56 @@ class NetTable(Table):
             out.append(seat)
         return out
 
+    def seated_peers(self) -> dict[bytes, bool]:
+        """The other seated peers of the game, by identity key, and whether this peer is connected to
+        each now. A peer is known by a seat key that a connection has carried (a player's seat key is its
+        identity key, wire.md §3.1); seats played here, and bots whose runner never connected under
+        their key (the host's own bots), are not counted."""
+        header, game = self.session.header, self.session.game
+        if header is None or game is None:
+            return {}
+        open_keys = {link.key for link in self.session.open_links() if link.role != "spectator"}
+        out: dict[bytes, bool] = {}
+        for seat in range(len(header.keys)):
+            key = header.keys[game.signer(seat)]
+            if self.session.plays(seat) or key == self.session.identity.public:
+                continue
+            if header.header.seats[game.signer(seat)].player == "bot" and key not in self._seen_keys:
+                continue
+            out[key] = key in open_keys
+        return out
+
+    @property
+    def cut_off(self) -> bool:
+        """Whether this player's laptop has lost the table: the game goes on, and none of the other
+        seated peers that did not say ``bye`` is connected to it (wire.md §5.6)."""
+        if self.spectating or self.status != "playing":
+            return False
+        peers = {key: connected for key, connected in self.seated_peers().items() if key not in self._left}
+        return bool(peers) and not any(peers.values())  # those who said bye left; the others are unreachable
+
+    def may_hand_over(self, seat: int) -> bool:
+        """Whether wire.md §5.6 lets this peer hand *seat* over: its peer said ``bye`` (it left on
+        purpose); or this peer and the seated peers it is connected to are more than half of the seated
+        peers; or exactly half, with the lowest identity key of them all on this side. Two sides of a
+        split can never both pass, so they never hand each other's seats to bots."""
+        header, game = self.session.header, self.session.game
+        if header is None or game is None:
+            return False
+        key = header.keys[game.signer(seat)]
+        if key in self._left:
+            return True
+        peers = self.seated_peers()
+        side = [self.session.identity.public, *(k for k, connected in peers.items() if connected)]
+        total = 1 + len(peers)
+        if 2 * len(side) > total:
+            return True
+        return 2 * len(side) == total and min(side) == min([self.session.identity.public, *peers])
+
+    def seat_to_hand_over(self) -> int | None:
+        seat = super().seat_to_hand_over()
+        return seat if seat is not None and self.may_hand_over(seat) else None
+
     def hand_over(self, seat: int, bot: str = "greedy") -> None:
         """Gives *seat*, whose player is gone for good, to *bot*, run by this peer from now on: a
         ``handover`` entry in the log, made by this peer's own seat (``protocol/log.md`` §6). Only
@@ -409,6 +462,9 @@ class NetTable(Table):
         game, header = self.session.game, self.session.header
         if game is None or header is None:
             raise TableError("no game yet")
+        if not self.may_hand_over(seat):
+            raise TableError("this laptop does not see most of the table: it may not give a seat away "
+                             "(wire.md §5.6); wait until the others are back")
         own = [s for s in sorted(self.session.seats) if game.handovers[s] is None]
         if not own:
             raise TableError("only a player with a seat of their own can take a seat over")
@@ -546,6 +602,10 @@ class NetTable(Table):
         elif change in ("open", "close") and link is not None:
             if link.key is not None and link.role != "spectator":
                 self._seen_keys.add(link.key)
+                if change == "open":
+                    self._left.discard(link.key)
+                elif link.closed_by in ("quit", "shutdown") and self.session.link_to(link.key) is None:
+                    self._left.add(link.key)
             if change == "close" and link.closed_by in _FATAL and self.session.header is None:
                 said = next((e.message for e in reversed(self.session.events) if e.code == link.closed_by), "")
                 self.failure = f"refused: {link.closed_by}: {said}" if said else f"refused: {link.closed_by}"
@@ -561,6 +621,15 @@ class NetTable(Table):
                 self._note(self.failure.capitalize())
             verb = "connected" if change == "open" else f"left ({link.closed_by})"
             self._note(f"{link.name} {verb}")
+            cut_off = self.cut_off
+            if cut_off != self._was_cut_off:
+                self._was_cut_off = cut_off
+                self._note("You are cut off from the table: no other player is connected to this laptop"
+                           if cut_off else "Back in touch with the table")
+            if self.kind == "spectator" and change == "open" and self._watching_through not in (None, link.name):
+                self._note(f"Watching through {link.name} now ({self._watching_through} is gone)")
+            if self.kind == "spectator" and change == "open":
+                self._watching_through = link.name
         if self._ad_dirty is not None and change in ("lobby", "header", "entry", "stop"):
             self._ad_dirty.set()
         self._changed(change)

@@ -248,3 +248,31 @@ async def test_a_spectator_that_comes_back_keeps_one_complete_save(tmp_path: Pat
     assert again.path.read_bytes() == host.path.read_bytes()  # type: ignore[union-attr]
     saved = load(again.path)  # type: ignore[arg-type]
     assert saved.damage is None and saved.game.tiles_left == 0
+
+
+async def test_a_spectator_fails_over_to_another_player_when_its_peer_goes(tmp_path: Path) -> None:
+    """issue 12 item 2: a spectator that dialed only the host keeps the players the host's welcome
+    listed, and follows the game through one of them once the host is gone, to the end."""
+    host = NetTable.host(
+        name="Ann", game_name="Failover", rules=Rules(), plan=plan_from_text("open,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        players = [
+            NetTable.join(host.game_id, name=n, bot="greedy", directory=tmp_path / n, listen=LOOP, dial=[address],
+                          discovery=False, timing=FAST, bot_delay=0.005)
+            for n in ("Bob", "Cleo")
+        ]
+        async with players[0], players[1]:
+            await _all([host, *players], lambda g: g.status == "playing")
+            eve = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "e", dial=[address],
+                                    discovery=False, timing=FAST)
+            async with eve:
+                await _all([eve, *players], lambda g: eve.session.have >= 10 and len(eve.session.book) >= 2)
+                assert {link.name for link in eve.session.open_links()} == {"Ann"}
+                await host.aclose()  # the host's laptop goes: Eve's only link ends
+                await _all([eve, *players], lambda g: g.status == "finished")
+                await _all([eve, *players], lambda g: g.session.have == players[0].session.have)
+                assert any(note.startswith("Watching through ") for note in eve.notes), eve.notes
+    assert eve.session.digest == players[0].session.digest == players[1].session.digest

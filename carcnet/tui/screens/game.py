@@ -239,6 +239,10 @@ class GameScreen(BoardScreen):
             why = f": {escape(str(run.error))}" if run.error is not None else ""
             self.status.update(f"[b red]Disconnected[/]{why}. q leaves; the game can be resumed from the menu.")
             return
+        if table.cut_off:
+            self.status.update("[b red]You are cut off from the table[/]: no other player is connected to this "
+                               "laptop; the game goes on when the links come back")
+            return
         seat = game.seat
         who = f"[{seat_style(self.colours[seat])}]{escape(self.names[seat])}[/]"
         prefix = "Watching: " if table.spectating else ""
@@ -249,7 +253,7 @@ class GameScreen(BoardScreen):
                 text = f"{who}: {self._deploy_prompt()}"
         elif seat in table.away():
             text = f"{prefix}waiting for {who} (away: not connected); the game goes on when they are back"
-            if not table.spectating:
+            if table.seat_to_hand_over() == seat:
                 text += ", or press b to give their seat to a bot"
         elif seat in table.bot_seats:
             text = f"{prefix}{who} (bot) is thinking…" if table.kind != "local" else f"{who} is thinking…"

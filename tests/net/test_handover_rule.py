@@ -1,0 +1,108 @@
+"""wire.md §5.6 at the peers' tables (issue 12 item 4): who may give a seat away when links are lost.
+
+Sessions joined by in-memory wires (no sockets, so nothing reconnects by itself); a link is lost as a
+heartbeat timeout loses it (``bye`` ``timeout``), or left on purpose (``bye`` ``quit``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from carcnet.bots import make_bot
+from carcnet.net.sync import MemoryLog, SyncSession
+from carcnet.table import NetTable, TableError
+
+from .loopback import GAME, MemoryWire, make_header, seat_key
+
+
+def _table(players: int) -> tuple[list[NetTable], dict[tuple[int, int], MemoryWire]]:
+    """*players* peers, one seat each (the seat key is the peer's identity), all connected."""
+    header = make_header(players)
+    sessions = [
+        SyncSession(game=GAME, name=f"P{i}", identity=seat_key(i), header=header, seats={i: seat_key(i)},
+                    persistence=MemoryLog())
+        for i in range(players)
+    ]
+    tables = [NetTable(s, kind="player", listen=None, discovery=False) for s in sessions]
+    wires = {(a, b): MemoryWire(sessions[a], sessions[b]) for a in range(players) for b in range(a + 1, players)}
+    _pump(wires)
+    return tables, wires
+
+
+def _pump(wires: dict[tuple[int, int], MemoryWire]) -> None:
+    for _ in range(50):
+        moved = False
+        for wire in wires.values():
+            for src, dst in ((wire.a, wire.b), (wire.b, wire.a)):
+                data = src.data_to_send()
+                if data:
+                    moved = True
+                    dst.receive_data(data)
+        if not moved:
+            return
+    raise AssertionError("the wires kept talking")
+
+
+def _play_until(tables: list[NetTable], wires, seat: int) -> None:
+    """Plays (greedy bots, each at its own peer) until it is *seat*'s turn to place."""
+    bots = [make_bot("greedy", i) for i in range(len(tables))]
+    for _ in range(40):
+        to_play = tables[0].to_play
+        if to_play == seat and tables[0].game.placed is None:
+            return
+        tables[to_play].session.submit(bots[to_play].choose(tables[to_play].game))
+        _pump(wires)
+    raise AssertionError("never the seat's turn")
+
+
+def _lose(tables: list[NetTable], wires, a: int, b: int, reason: str = "timeout") -> None:
+    """The link between peers *a* and *b* ends: *a* says ``bye`` *reason*."""
+    wire = wires[(min(a, b), max(a, b))]
+    link = wire.a if a < b else wire.b
+    if reason == "timeout":
+        tables[a].session.time_out(link, "heartbeat")
+    else:
+        tables[a].session.close_link(link, reason)
+    _pump(wires)
+
+
+def test_the_side_that_holds_most_of_the_table_may_give_the_lost_seat_away():
+    tables, wires = _table(3)
+    _play_until(tables, wires, 2)
+    _lose(tables, wires, 0, 2)
+    _lose(tables, wires, 1, 2)  # P2's laptop lost both links: P0 and P1 are two of three
+    p0, p1, p2 = tables
+    assert 2 in p0.away() and p0.may_hand_over(2) and p0.seat_to_hand_over() == 2
+    assert p2.cut_off and not p0.cut_off and not p1.cut_off
+    assert "You are cut off from the table: no other player is connected to this laptop" in p2.notes
+    assert not p2.may_hand_over(0) and not p2.may_hand_over(1)  # the cut-off side gives nothing away
+    p0.hand_over(2, "greedy")
+    _pump(wires)
+    assert p1.session.have == p0.session.have and p0.game.handovers[2] is not None
+
+
+def test_a_cut_off_player_may_not_give_the_others_seats_away():
+    tables, wires = _table(3)
+    _play_until(tables, wires, 0)
+    _lose(tables, wires, 2, 0)
+    _lose(tables, wires, 2, 1)
+    p2 = tables[2]
+    assert p2.cut_off and 0 in p2.away() and p2.seat_to_hand_over() is None
+    with pytest.raises(TableError, match="does not see most of the table"):
+        p2.hand_over(0, "greedy")
+    assert p2.session.have == tables[0].session.have  # nothing was made
+
+
+def test_at_a_table_of_two_a_split_goes_to_the_lower_key_and_a_bye_to_either():
+    tables, wires = _table(2)
+    lower = min((0, 1), key=lambda i: seat_key(i).public)
+    higher = 1 - lower
+    _play_until(tables, wires, higher)
+    _lose(tables, wires, lower, higher)
+    assert tables[lower].may_hand_over(higher) and tables[lower].seat_to_hand_over() == higher
+    assert not tables[higher].may_hand_over(lower)  # the other half: never both sides
+    # A peer that said bye left on purpose: its seat may go, whatever the keys.
+    tables, wires = _table(2)
+    _play_until(tables, wires, lower)
+    _lose(tables, wires, lower, higher, reason="quit")
+    assert tables[higher].may_hand_over(lower) and tables[higher].seat_to_hand_over() == lower
