@@ -18,7 +18,7 @@ a header has keys, an entry has its signature.
 >>> from_wire({"type": "bye", "reason": "quit"})
 Bye(reason='quit')
 >>> decode_message(encode_message(Heartbeat(have=0, digest=None)))
-Heartbeat(have=0, digest=None, time=None)
+Heartbeat(have=0, digest=None, time=None, sees=(), seats=())
 """
 
 from __future__ import annotations
@@ -442,6 +442,29 @@ class _Optional(_Field):
         return None if raw is None else self.inner.read(raw, where)
 
 
+class _Array(_Field):
+    """An array of at most *limit* distinct items of one field, read into a tuple."""
+
+    def __init__(self, item: _Field, limit: int) -> None:
+        self.item, self.limit = item, limit
+
+    def check(self, value: object, where: str) -> None:
+        if not isinstance(value, tuple):
+            raise _bad(where, "must be a tuple")
+        if len(value) > self.limit:
+            raise _bad(where, f"holds at most {self.limit} items")
+        for i, item in enumerate(value):
+            self.item.check(item, f"{where}[{i}]")
+        if len(set(value)) != len(value):
+            raise _bad(where, "holds an item twice")
+
+    def write(self, value: tuple[Any, ...]) -> Any:
+        return [self.item.write(v) for v in value]
+
+    def read(self, raw: Any, where: str) -> Any:
+        return tuple(self.item.read(v, f"{where}[{i}]") for i, v in enumerate(_list(raw, where, self.limit)))
+
+
 class _Header(_Field):
     """A :class:`WireHeader`: the log format 2 header map (``wire.md`` §4.2)."""
 
@@ -685,18 +708,25 @@ class Want(_Message):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Heartbeat(_Message):
-    """What the sender holds, sent at least every 5 s of silence (``wire.md`` §4.5).
+    """What the sender holds and whom it is in touch with, sent at least every 5 s of silence and when
+    its connections change (``wire.md`` §4.5).
 
     Attributes:
         have: Seq of the sender's last entry (0: none).
         digest: The state digest at *have*, or ``None`` when the sender holds no header.
         time: The sender's clock, milliseconds since 1970-01-01 UTC, or ``None``; informative only.
+        sees: The identity keys of the players (host and players, not spectators) the sender has an
+            open connection to now, at most :data:`MAX_PEERS`, each once: the table's presence.
+        seats: The seats the sender plays now (signs the entries of: its own, its bots', those handed
+            over to its bots), each once.
     """
 
     TYPE: ClassVar[str] = "heartbeat"
     have: int = _wire(_Int(0, 2**32))
     digest: bytes | None = _wire(_Optional(_Bin(DIGEST_SIZE)))
     time: int | None = _wire(_Optional(_Int(0, 2**63)), default=None)
+    sees: tuple[bytes, ...] = _wire(_Array(_Bin(KEY_SIZE), MAX_PEERS), default=())
+    seats: tuple[int, ...] = _wire(_Array(_Int(0, 6), 6), default=())
 
     def _check_more(self) -> None:
         _check_have(self.have, self.digest, "heartbeat")

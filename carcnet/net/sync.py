@@ -228,6 +228,10 @@ class Link:
         self.opened = False
         #: Heartbeats received on this link.
         self.heartbeats = 0
+        #: What the peer's last heartbeat said (wire.md §4.5): the players it is connected to, and the
+        #: seats it plays. Empty until its first heartbeat.
+        self.sees: tuple[bytes, ...] = ()
+        self.seats: tuple[int, ...] = ()
         self._pending = bytearray()
         self._passthrough = False
         self._held_upto: int | None = None
@@ -426,6 +430,8 @@ class SyncSession:
         self.persistence: Persistence = persistence if persistence is not None else MemoryLog()
         self.clock = clock
         self.wall_clock = wall_clock
+        #: Whether :meth:`close` was called (no presence news is sent while leaving).
+        self.closing = False
         self.header: WireHeader | None = None
         self.game: Game | None = None
         self.entries: list[SignedEntry] = []
@@ -622,9 +628,26 @@ class SyncSession:
         link._notify()
 
     def send_heartbeat(self, link: Link) -> None:
-        """Queues a ``heartbeat`` on *link* (once its handshake is done)."""
+        """Queues a ``heartbeat`` on *link* (once its handshake is done): what this peer holds, the
+        players it is connected to and the seats it plays (wire.md §4.5)."""
         if link.is_open:
-            link.send(Heartbeat(have=self.have, digest=self.digest, time=int(self.wall_clock() * 1000)))
+            link.send(Heartbeat(have=self.have, digest=self.digest, time=int(self.wall_clock() * 1000),
+                                sees=self._sees(), seats=self._seats_played()))
+
+    def _sees(self) -> tuple[bytes, ...]:
+        keys = {link.key for link in self.open_links() if link.role != "spectator" and link.key is not None}
+        return tuple(sorted(keys))[:MAX_PEERS]
+
+    def _seats_played(self) -> tuple[int, ...]:
+        if self.game is None:
+            return tuple(sorted(self.seats))
+        return tuple(s for s in range(self.game.players) if self.plays(s))
+
+    def _tell_presence(self) -> None:
+        """This peer's connections changed: every open link hears it at once (wire.md §4.5), so that
+        presence is the table's, not one connection's."""
+        for link in self.open_links():
+            self.send_heartbeat(link)
 
     def time_out(self, link: Link, what: str) -> None:
         """Ends *link* with ``bye`` ``timeout`` (*what* says which timer, for the event log)."""
@@ -652,6 +675,7 @@ class SyncSession:
 
     def close(self, reason: str = "quit") -> None:
         """Says ``bye`` *reason* on every link (this peer leaves)."""
+        self.closing = True
         for link in list(self.links):
             self.close_link(link, reason)
 
@@ -820,6 +844,8 @@ class SyncSession:
             if loser is link:
                 return
         self._changed("open", link)
+        if link.role != "spectator" or self.role == "player":
+            self._tell_presence()
         if self._in_lobby:
             assert self.lobby is not None
             self.lobby.on_open(link)
@@ -910,6 +936,9 @@ class SyncSession:
 
     def _on_heartbeat(self, link: Link, beat: Heartbeat) -> None:
         link.heartbeats += 1
+        if (beat.sees, beat.seats) != (link.sees, link.seats):
+            link.sees, link.seats = beat.sees, beat.seats
+            self._changed("peer", link)
         if self.game is None:
             return
         try:
@@ -1015,6 +1044,8 @@ class SyncSession:
         self.links.remove(link)
         link.closed_by = code or link.closed_by or "closed"
         self._record("info", "closed", link.closed_by, None, link)
+        if link.opened and link.role != "spectator" and not self.closing:
+            self._tell_presence()
         if self._in_lobby and link.opened:
             assert self.lobby is not None
             self.lobby.on_close(link)

@@ -177,7 +177,9 @@ class NetTable(Table):
         self._seen_keys: set[bytes] = set()
         self._watching_through: str | None = None  # a spectator: the player it follows the game through
         self._left: set[bytes] = set()
-        self._was_cut_off = False  # keys of peers that said bye (quit, shutdown) and did not come back
+        self._was_cut_off = False
+        #: Seat → the identity key of the peer whose heartbeat last said it plays the seat (wire.md §4.5).
+        self._runners: dict[int, bytes] = {}  # keys of peers that said bye (quit, shutdown) and did not come back
         session.add_listener(self._on_change)
 
     # ------------------------------------------------------------------ construction
@@ -377,25 +379,33 @@ class NetTable(Table):
         return [s for s in self.my_seats if s not in self.bot_names]
 
     def away(self) -> list[int]:
-        """The seats whose player is not connected to this peer now. Best effort: a player's seat key
-        is its peer's identity key (wire.md §3.1), so a seat is present when a connection with that key
-        is open; the host's bots have keys of their own, and are taken as present while any player is
-        connected. Seats played here are never away."""
-        header = self.session.header
-        if header is None:
+        """The seats whose player no peer at the table is in touch with now: the table's presence, not
+        one connection's (wire.md §4.5). A seat's runner is the peer whose heartbeat says it plays the
+        seat, else the peer whose identity is the seat's key (a player's seat key is its identity,
+        §3.1); it is present when it is this peer, is connected to this peer, or is seen by a peer
+        this peer is connected to. A bot of the host's that no heartbeat has placed yet counts as
+        present while any player is connected. Seats played here are never away."""
+        header, game = self.session.header, self.session.game
+        if header is None or game is None:
             return []
-        game = self.session.game
-        assert game is not None
-        present = {link.key for link in self.session.open_links() if link.role != "spectator"}
+        links = self.session.open_links()
+        players = [link for link in links if link.role != "spectator"]
+        alive = {self.session.identity.public, *(link.key for link in players)}
+        runners = self._runners
+        for link in links:
+            alive.update(link.sees)
         out = []
         for seat in range(len(header.keys)):
-            signer = game.signer(seat)
-            key = header.keys[signer]
-            if self.session.plays(seat) or key in present:
+            if self.session.plays(seat):
                 continue
-            if key not in self._seen_keys and header.header.seats[signer].player == "bot" and present:
-                continue  # a bot whose peer never connected under its key (the host's): not away
-            out.append(seat)
+            signer = game.signer(seat)
+            runner = runners.get(seat)
+            if runner is None:
+                runner = header.keys[signer]
+                if header.header.seats[signer].player == "bot" and runner not in self._seen_keys and players:
+                    continue  # a bot whose peer never connected under its key (the host's): not placed yet
+            if runner not in alive:
+                out.append(seat)
         return out
 
     def seated_peers(self) -> dict[bytes, bool]:
@@ -599,6 +609,9 @@ class NetTable(Table):
             self._started()
         elif change == "stop" and self.session.desync is not None:
             self._note(f"The game stopped: {self.session.desync}")
+        elif change == "peer" and link is not None and link.key is not None:
+            for seat in link.seats:
+                self._runners[seat] = link.key
         elif change in ("open", "close") and link is not None:
             if link.key is not None and link.role != "spectator":
                 self._seen_keys.add(link.key)

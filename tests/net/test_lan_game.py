@@ -276,3 +276,45 @@ async def test_a_spectator_fails_over_to_another_player_when_its_peer_goes(tmp_p
                 await _all([eve, *players], lambda g: g.session.have == players[0].session.have)
                 assert any(note.startswith("Watching through ") for note in eve.notes), eve.notes
     assert eve.session.digest == players[0].session.digest == players[1].session.digest
+
+
+async def test_presence_is_the_tables_not_one_connections(tmp_path: Path) -> None:
+    """issue 12 item 3: a spectator connected only to the host sees Bob present, because the host's
+    heartbeats say it is connected to him (wire.md §4.5); and it sees him away once nobody is."""
+    host = NetTable.host(
+        name="Ann", game_name="Presence", rules=Rules(), plan=plan_from_text("greedy,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        bob = NetTable.join(host.game_id, name="Bob", directory=tmp_path / "b", listen=LOOP, dial=[address],
+                            discovery=False, timing=FAST)  # a person, who never moves
+        async with bob:
+            await _all([host, bob], lambda g: g.to_play == 1)
+            eve = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "e", dial=[address],
+                                    discovery=False, timing=FAST)
+            async with eve:
+                await _all([eve, host], lambda g: eve.to_play == 1 and any(link.sees for link in eve.session.open_links()))
+                assert {link.name for link in eve.session.open_links()} == {"Ann"}
+                assert eve.away() == [] and host.away() == []
+                await bob.aclose()
+                await _all([eve, host], lambda g: eve.away() == [1])
+                assert host.away() == [1]
+
+
+async def test_a_bot_seat_whose_laptop_is_gone_is_away(tmp_path: Path) -> None:
+    """issue 12 item 1 (its first part): the host's bot seat is marked away once the host's laptop is
+    gone, as a person's would be (its heartbeats said it plays that seat)."""
+    host = NetTable.host(
+        name="Ann", game_name="Bots", rules=Rules(), plan=plan_from_text("greedy,open,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        people = [NetTable.join(host.game_id, name=n, directory=tmp_path / n, listen=LOOP, dial=[address],
+                                discovery=False, timing=FAST) for n in ("Bob", "Cleo")]
+        async with people[0], people[1]:
+            await _all([host, *people], lambda g: g.to_play == 1 and g.away() == [])
+            await _all(people, lambda g: any(0 in link.seats for link in g.session.open_links()))
+            await host.aclose()
+            await _all(people, lambda g: g.away() == [0])

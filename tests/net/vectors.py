@@ -142,8 +142,9 @@ def messages() -> dict[str, tuple[str, Message]]:
         ),
         "want": ("Ask for every entry from seq 3 on.", Want(from_seq=3)),
         "heartbeat": (
-            "Ann holds two entries; her clock reads 2026-11-21 10:16:00 UTC.",
-            Heartbeat(have=last.seq, digest=last.digest, time=1795256160000),
+            "Ann holds two entries; her clock reads 2026-11-21 10:16:00 UTC; she is connected to Bob and "
+            "plays seat 0.",
+            Heartbeat(have=last.seq, digest=last.digest, time=1795256160000, sees=(bob.public,), seats=(0,)),
         ),
         "bye": ("The user left the game.", Bye(reason="quit")),
         "error": (
