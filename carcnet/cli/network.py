@@ -263,7 +263,8 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
 def _common(args: argparse.Namespace) -> dict[str, Any]:
     directory = Path(args.data_dir) if args.data_dir else None
     listen = (args.listen, args.port)
-    return {"directory": directory, "listen": listen, "discovery": not args.no_mdns, "interfaces": args.interface}
+    return {"directory": directory, "listen": listen, "discovery": not args.no_mdns, "interfaces": args.interface,
+            "takeover": args.takeover}
 
 
 def _tui(args: argparse.Namespace, start: tuple[str, dict[str, Any]]) -> int:
@@ -399,6 +400,9 @@ def _net_options(p: argparse.ArgumentParser, *, listen: bool = True) -> None:
     else:
         p.set_defaults(listen="0.0.0.0", port=0)
     p.add_argument("--timeout", type=float, default=3600.0, help="headless: give up after this many seconds")
+    p.add_argument("--takeover", type=float, default=None, metavar="SECONDS",
+                   help="seconds a bot seat whose laptop is gone stays away at its turn before the table "
+                   "gives it to a bot here or elsewhere (default 30; wire.md 5.6)")
     p.add_argument("--linger", type=float, default=2.0,
                    help="headless: seconds to stay after the end so that peers get the last moves (default 2)")
 

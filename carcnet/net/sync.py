@@ -549,9 +549,10 @@ class SyncSession:
 
     def begin(self, header: WireHeader, seats: Mapping[int, SeatKey], *, told: Iterable[Link] = ()) -> None:
         """Starts the game the lobby agreed on: takes *header* (checked as wire.md §5.4 says), plays
-        *seats* with their keys, and tells every other open connection, with a ``heartbeat``, that
-        this peer holds the header now (so that they send it entries). *told* are the connections
-        that know it already (those the ``start`` was sent to or came from).
+        *seats* with their keys, and tells every open connection, with a ``heartbeat``, that this peer
+        holds the header now (so that they send it entries) and which seats it plays (§4.5). *told*
+        are the connections that know the header already (those the ``start`` was sent to or came
+        from).
 
         Raises:
             ProtocolError: The header is refused (its code: ``bad-header``, ``wrong-game``…);
@@ -568,12 +569,9 @@ class SyncSession:
         self._take_header(header)
         for seat, key in seats.items():
             self.add_seat(seat, key)
-        told = list(told)
         for link in told:
             link.peer_has_header = True
-        for link in self.open_links():
-            if link not in told:
-                self.send_heartbeat(link)
+        self._tell_presence()
 
     def lobby_changed(self) -> None:
         """The lobby says its table or state changed (for listeners: ``"lobby"``)."""
@@ -710,6 +708,8 @@ class SyncSession:
         self._append(signed)
         self._relay(None)
         self._changed("entry", None)
+        if isinstance(move, HandOver):
+            self._tell_presence()  # this peer plays one seat more (wire.md §4.5)
         return signed
 
     # ------------------------------------------------------------------ receiving

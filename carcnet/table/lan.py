@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Literal, Self
 
 from carcnet.bots import make_bot
-from carcnet.engine import Game, HandOver, Move, Rules
+from carcnet.engine import Game, HandOver, IllegalMoveError, Move, Rules
 from carcnet.log import LogError, Seat, default_dir, new_path
 from carcnet.log.values import name_problem
 from carcnet.net.framing import ProtocolError
@@ -51,6 +51,11 @@ log = logging.getLogger("carcnet.table")
 #: What a peer is at a network table.
 NetKind = Literal["host", "player", "spectator"]
 
+
+#: Seconds a bot seat must be away at its turn (no peer at the table in touch with the laptop that
+#: runs it) before the table takes it over (wire.md §5.6): a little more than the 20 s in which a
+#: silent connection is taken for dead (§2.1).
+TAKEOVER = 30.0
 
 #: Refusals after which a peer without the game's header cannot go on with the peer that sent them.
 _FATAL = frozenset({"no-seat", "wrong-game", "bad-version", "bad-header"})
@@ -133,6 +138,8 @@ class NetTable(Table):
         bot_names: Seat → bot name for the seats this peer's bots play (host bots, ``carcnet bot``).
         game_name: The game's name for the advertisement (hosts know it; others learn it).
         bot_delay: Seconds this peer's bots wait before each turn, so that people can follow.
+        takeover: Seconds a bot seat must be away at its turn before the table takes it over
+            (:data:`TAKEOVER`; wire.md §5.6).
         recorder: A resumed game's log, already open.
 
     Attributes:
@@ -155,8 +162,10 @@ class NetTable(Table):
         game_name: str | None = None,
         recorder: RecorderLog | None = None,
         bot_delay: float = 0.0,
+        takeover: float | None = None,
     ) -> None:
         super().__init__(kind, bot_delay=bot_delay)
+        self.takeover = TAKEOVER if takeover is None else takeover
         self.session = session
         self.directory = Path(directory) if directory is not None else None
         self.listen_at = listen
@@ -388,25 +397,93 @@ class NetTable(Table):
         header, game = self.session.header, self.session.game
         if header is None or game is None:
             return []
-        links = self.session.open_links()
-        players = [link for link in links if link.role != "spectator"]
-        alive = {self.session.identity.public, *(link.key for link in players)}
-        runners = self._runners
-        for link in links:
-            alive.update(link.sees)
+        alive = self._alive()
+        players = any(link.role != "spectator" for link in self.session.open_links())
         out = []
         for seat in range(len(header.keys)):
             if self.session.plays(seat):
                 continue
-            signer = game.signer(seat)
-            runner = runners.get(seat)
+            runner = self._runner(seat)
             if runner is None:
-                runner = header.keys[signer]
-                if header.header.seats[signer].player == "bot" and runner not in self._seen_keys and players:
+                if players:
                     continue  # a bot whose peer never connected under its key (the host's): not placed yet
+                runner = header.keys[game.signer(seat)]
             if runner not in alive:
                 out.append(seat)
         return out
+
+    def _alive(self) -> set[bytes]:
+        """The identity keys of the players this peer hears of: itself, those it is connected to, and
+        those they say they are connected to (wire.md §4.5)."""
+        alive = {self.session.identity.public}
+        for link in self.session.open_links():
+            if link.role != "spectator" and link.key is not None:
+                alive.add(link.key)
+            alive.update(link.sees)
+        return alive
+
+    def _runner(self, seat: int) -> bytes | None:
+        """The identity key of the peer that plays *seat*: the one whose heartbeat last said so, else
+        the seat's signing key when a connection carried it (a player's seat key is its identity), else
+        ``None`` (a bot of the host's not placed yet)."""
+        header, game = self.session.header, self.session.game
+        assert header is not None and game is not None
+        if self.session.plays(seat):
+            return self.session.identity.public
+        runner = self._runners.get(seat)
+        if runner is not None:
+            return runner
+        signer = game.signer(seat)
+        key = header.keys[signer]
+        if header.header.seats[signer].player == "bot" and key not in self._seen_keys:
+            return None
+        return key
+
+    def takeover_runner(self) -> bytes | None:
+        """Who takes an away bot seat over (wire.md §5.6): the lowest identity key among the players in
+        touch with the table that play a seat of their own (not one handed over to them)."""
+        header, game = self.session.header, self.session.game
+        if header is None or game is None:
+            return None
+        alive = self._alive()
+        keys = set()
+        for seat in range(len(header.keys)):
+            if game.handovers[seat] is not None:
+                continue
+            runner = self._runner(seat)
+            if runner is not None and runner in alive:
+                keys.add(runner)
+        return min(keys) if keys else None
+
+    async def _take_over_bot_seats(self) -> None:
+        """Gives a bot seat whose laptop is gone to a bot run by the table, by the deterministic rule of
+        wire.md §5.6: once it has been away at its turn for :attr:`takeover` seconds, the peer that
+        :meth:`takeover_runner` names (if it may hand over) makes the ``handover``; the bot is the one
+        the header names."""
+        loop = asyncio.get_running_loop()
+        tick = max(0.05, min(1.0, self.takeover / 4))
+        away_since: dict[int, float] = {}
+        while not self._closing:
+            await asyncio.sleep(tick)  # the clock of the away rule, not a synchronisation
+            header, game, seat = self.session.header, self.session.game, self.to_play
+            if header is None or game is None or seat is None or self.status != "playing" or not self.my_seats:
+                away_since.clear()
+                continue
+            signer = game.signer(seat)
+            bot = header.header.seats[signer].bot
+            if header.header.seats[signer].player != "bot" or game.handovers[seat] is not None or seat not in self.away():
+                away_since.pop(seat, None)
+                continue
+            if loop.time() - away_since.setdefault(seat, loop.time()) < self.takeover:
+                continue
+            if not self.may_hand_over(seat) or self.takeover_runner() != self.session.identity.public:
+                continue
+            name = header.header.seats[seat].name
+            try:
+                self.hand_over(seat, bot or "greedy")
+            except (TableError, IllegalMoveError, ValueError) as exc:
+                self._note(f"Cannot take {name}'s seat over: {exc}")
+            away_since.pop(seat, None)
 
     def seated_peers(self) -> dict[bytes, bool]:
         """The other seated peers of the game, by identity key, and whether this peer is connected to
@@ -555,6 +632,8 @@ class NetTable(Table):
                 table.lock()  # no open seat: nobody to wait for (a game of the host's own seats)
             if self.hosting is not None:
                 self._tasks.append(asyncio.create_task(self._tick()))
+            if self.kind != "spectator":
+                self._tasks.append(asyncio.create_task(self._take_over_bot_seats()))
             self._note(self._hello_text())
         except BaseException:
             await self._stack.aclose()

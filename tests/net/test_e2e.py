@@ -104,3 +104,56 @@ async def test_three_players_and_a_spectator_on_four_hosts_play_a_whole_game(lan
     assert any(line == "Cleo connected" for line in outputs["bob"]) or any(
         line == "Bob connected" for line in outputs["cleo"]
     ), outputs["bob"]
+
+
+@pytest.mark.asyncio
+async def test_kill_9_of_the_host_running_a_bot_seat_and_the_others_finish(lan4, tmp_path: Path) -> None:
+    """issue 12 items 1 and 2 on separate hosts: the host, which runs seat 0's bot, is killed (SIGKILL)
+    mid-game; its seat is shown away and taken over by the remaining player with the lowest key
+    (``--takeover 2``: 2 s away at its turn), the spectator follows through another player if it
+    watched through the host, and everyone else ends the game with the same log, nobody acting."""
+    from carcnet.engine import HandOver
+
+    host_ns, bob_ns, cleo_ns, eve_ns = lan4.hosts
+
+    def argv(host: netns.Host, *args: str) -> list[str]:
+        return [sys.executable, "-m", "carcnet", *args, "--data-dir", str(tmp_path / host.ns),
+                "--interface", host.address, "--timeout", str(GAME_SECONDS), "--takeover", "2"]
+
+    outputs: dict[str, list[str]] = {name: [] for name in ("host", "bob", "cleo", "eve")}
+    procs: dict[str, asyncio.subprocess.Process] = {}
+    try:
+        async with asyncio.timeout(GAME_SECONDS + 30):
+            procs["host"] = await lan4.spawn(
+                host_ns, *argv(host_ns, "host", "--headless", "--seats", "greedy,open,open", "--name", "Ann",
+                               "--listen", host_ns.address)
+            )
+            await _lines(procs["host"], "host", outputs["host"], until="listening on port")
+            for name, ns in (("bob", bob_ns), ("cleo", cleo_ns)):
+                procs[name] = await lan4.spawn(
+                    ns, *argv(ns, "bot", "--join", "--name", name.capitalize(), "--bot", "random",
+                              "--listen", ns.address, "--wait", "30")
+                )
+            procs["eve"] = await lan4.spawn(eve_ns, *argv(eve_ns, "spectate", "--headless", "--name", "Eve",
+                                                          "--wait", "30"))
+            await _lines(procs["host"], "host", outputs["host"], until="move 20:")
+            procs["host"].kill()  # kill -9: no bye, no goodbye
+            await procs["host"].wait()
+            others = {n: p for n, p in procs.items() if n != "host"}
+            await asyncio.gather(*(_lines(p, n, outputs[n]) for n, p in others.items()))
+            codes = {n: await p.wait() for n, p in others.items()}
+    finally:
+        await lan4.stop_processes()
+        for name, proc in procs.items():
+            if proc.stderr is not None:
+                err = (await asyncio.wait_for(proc.stderr.read(), 5)).decode(errors="replace")
+                print(f"--- {name} stderr:\n{err[-3000:]}")
+            print(f"--- {name} stdout:\n" + "\n".join(outputs[name][-14:]))
+    assert codes == {"bob": 0, "cleo": 0, "eve": 0}, codes
+    saved = {name: Path(next(line for line in outputs[name] if line.startswith("saved to ")).removeprefix("saved to "))
+             for name in ("bob", "cleo", "eve")}
+    assert len({path.read_bytes() for path in saved.values()}) == 1, "the others saved the same log"
+    loaded = load(saved["eve"])
+    assert loaded.damage is None and loaded.game.tiles_left == 0
+    handovers = [e.move for e in loaded.entries if isinstance(e.move, HandOver)]
+    assert len(handovers) == 1 and handovers[0].seat == 0 and handovers[0].bot == "greedy"

@@ -318,3 +318,30 @@ async def test_a_bot_seat_whose_laptop_is_gone_is_away(tmp_path: Path) -> None:
             await _all(people, lambda g: any(0 in link.seats for link in g.session.open_links()))
             await host.aclose()
             await _all(people, lambda g: g.away() == [0])
+
+
+async def test_a_bot_seat_whose_laptop_is_gone_is_taken_over_and_the_game_ends(tmp_path: Path) -> None:
+    """issue 12 item 1: the host runs a bot seat and its laptop goes mid-game; once that seat has been
+    away at its turn for the away rule, the remaining player with the lowest identity key hands it to a
+    bot (wire.md §5.6) and the game finishes for everyone else with nobody acting."""
+    from carcnet.engine import HandOver
+
+    host = NetTable.host(
+        name="Ann", game_name="Takeover", rules=Rules(), plan=plan_from_text("greedy,open,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST, takeover=0.2,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        players = [NetTable.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP,
+                                 dial=[address], discovery=False, timing=FAST, takeover=0.2, bot_delay=0.002)
+                   for n in ("Bob", "Cleo")]
+        async with players[0], players[1]:
+            await _all([host, *players], lambda g: g.session.have >= 6)
+            await host.aclose()  # the laptop that runs seat 0's bot is gone
+            await _all(players, lambda g: g.status == "finished", timeout=LIMIT * 6)
+            await _all(players, lambda g: g.session.have == players[0].session.have)
+    assert players[0].session.digest == players[1].session.digest
+    taker = min(players, key=lambda g: g.session.identity.public)
+    handovers = [e.move for e in load(taker.path).entries if isinstance(e.move, HandOver)]  # type: ignore[arg-type]
+    assert handovers == [HandOver(0, "greedy", next(s for s in taker.my_seats if s != 0))]
+    assert 0 in taker.my_seats and any("seat is played by a greedy bot" in n for n in taker.notes)
