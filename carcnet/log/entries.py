@@ -77,7 +77,8 @@ class Seat:
     """One seat at the table, in seat order (seat 0 plays first).
 
     Attributes:
-        name: What the table calls the player: 1 to 32 characters, no control characters.
+        name: What the table calls the player: 1 to 32 characters, no control or invisible format
+            characters (``carcnet.log.values.name_problem``).
         colour: One of :data:`COLOURS`; distinct across the seats of a game.
         player: ``"human"`` or ``"bot"``.
         bot: Which bot plays the seat (its ``name``, e.g. ``"random"``) when *player* is ``"bot"``;

@@ -44,7 +44,8 @@ class LogError(Exception):
             ``"torn-header"``, ``"corrupt-header"``, ``"bad-header"``, ``"format-version"``,
             ``"rules-version"``, ``"corrupt-record"``, ``"bad-record"``, ``"out-of-sequence"``,
             ``"forged-seat"``, ``"bad-signature"``, ``"illegal-move"``, ``"chain-broken"``,
-            ``"changed"``, ``"writer-broken"``, ``"exists"``, ``"no-key"``, ``"conflict"`` (a continued save that is
+            ``"changed"``, ``"writer-broken"``, ``"exists"``, ``"no-key"``, ``"locked"`` (another process writes the save),
+            ``"conflict"`` (a continued save that is
             not a prefix of the table's log, ``carcnet.net.storage``).
         seq: Sequence number of the record where the log is refused (0 for the header), or ``None``
             when no record is to blame (a bad magic, an empty file).

@@ -25,6 +25,7 @@ from carcnet.engine import Event, Game, HandOver, Move, replay
 
 from .entries import LogEntry, LogHeader
 from .errors import LogError
+from .lock import SaveLock
 from .signatures import Signer, entry_bytes, verify, verify_entry
 from .store import Damage, LoadedLog, LogWriter, apply_entry, fsync_directory, load, new_path
 
@@ -141,13 +142,19 @@ class GameRecorder:
             ValueError: Bad *signers*, as for :meth:`create` (checked before anything is repaired).
             OSError: A file cannot be read, linked or written.
         """
-        loaded = load(path)
-        _check_signers(loaded.header, dict(signers or {}))
-        recovery = None
-        if loaded.damage is not None:
-            recovery = _set_damage_aside(loaded, loaded.damage)
-            loaded = load(loaded.path)
-        recorder = cls(loaded.header, LogWriter.append_to(loaded), loaded.game, list(loaded.entries), signers)
+        lock = SaveLock.acquire(path)  # before reading: nobody else writes between load and append
+        try:
+            loaded = load(path)
+            _check_signers(loaded.header, dict(signers or {}))
+            recovery = None
+            if loaded.damage is not None:
+                recovery = _set_damage_aside(loaded, loaded.damage)
+                loaded = load(loaded.path)
+            writer = LogWriter.append_to(loaded, lock)
+        except BaseException:
+            lock.release()
+            raise
+        recorder = cls(loaded.header, writer, loaded.game, list(loaded.entries), signers)
         recorder.recovery = recovery
         return recorder
 

@@ -26,6 +26,7 @@ from carcnet.engine import Event, Game, HandOver, IllegalMoveError
 from .codec import pack, unpack
 from .entries import FORMAT_VERSION, LogEntry, LogHeader
 from .errors import LogError, LogFormatError, LogVersionError
+from .lock import SaveLock
 from .records import MAGIC, Record, encode_record, scan
 from .signatures import verify_entry
 
@@ -324,12 +325,14 @@ class LogWriter:
         format: The log format of the file (its header's): entries are packed in it.
     """
 
-    def __init__(self, file: BinaryIO, path: Path, next_seq: int, format: int = FORMAT_VERSION) -> None:
+    def __init__(self, file: BinaryIO, path: Path, next_seq: int, format: int = FORMAT_VERSION,
+                 lock: SaveLock | None = None) -> None:
         self._file = file
         self.path = path
         self.next_seq = next_seq
         self.format = format
         self._broken = False
+        self._lock = lock
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], header: LogHeader) -> LogWriter:
@@ -337,43 +340,58 @@ class LogWriter:
         fsyncs the file and its directory.
 
         Raises:
-            LogError: ``"exists"``: there is already a file at *path* (a log is never overwritten).
+            LogError: ``"exists"``: there is already a file at *path* (a log is never overwritten);
+                ``"locked"``: another process writes it (:class:`~carcnet.log.lock.SaveLock`).
             OSError: The file cannot be created or written.
         """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        lock = SaveLock.acquire(path)
         try:
             file = open(path, "xb")  # noqa: SIM115 - the writer owns the file until close()
         except FileExistsError:
+            lock.release()
             raise LogError("exists", f"{path} exists already: a log is never overwritten") from None
+        except BaseException:
+            lock.release()
+            raise
         try:
             file.write(MAGIC + encode_record(pack(header)))
             file.flush()
             os.fsync(file.fileno())
         except BaseException:
             file.close()
+            lock.release()
             raise
         fsync_directory(path.parent)
-        return cls(file, path, 1, header.format)
+        return cls(file, path, 1, header.format, lock)
 
     @classmethod
-    def append_to(cls, loaded: LoadedLog) -> LogWriter:
-        """Opens the file of *loaded* to append its next entries.
+    def append_to(cls, loaded: LoadedLog, lock: SaveLock | None = None) -> LogWriter:
+        """Opens the file of *loaded* to append its next entries, holding its *lock* (taken here when
+        not given: take it before loading, so that nobody writes between the two).
 
         Raises:
             LogError: ``"changed"``: the log had damage (see :mod:`carcnet.log.recorder` for
-                repairing it) or the file's size differs from what was loaded.
+                repairing it) or the file's size differs from what was loaded; ``"locked"``: another
+                process writes it.
             OSError: The file cannot be opened.
         """
         if loaded.damage is not None:
             raise LogError(
                 "changed", f"{loaded.path.name} ends in a damaged record: repair it before appending"
             )
-        file = open(loaded.path, "ab")  # noqa: SIM115
+        lock = lock if lock is not None else SaveLock.acquire(loaded.path)
+        try:
+            file = open(loaded.path, "ab")  # noqa: SIM115
+        except BaseException:
+            lock.release()
+            raise
         if os.fstat(file.fileno()).st_size != loaded.valid_size:
             file.close()
+            lock.release()
             raise LogError("changed", f"{loaded.path.name} changed since it was loaded: load it again")
-        return cls(file, loaded.path, len(loaded.entries) + 1, loaded.header.format)
+        return cls(file, loaded.path, len(loaded.entries) + 1, loaded.header.format, lock)
 
     def append(self, entry: LogEntry) -> None:
         """Writes one entry record, flushes and fsyncs it; returns once it is on disk.
@@ -406,8 +424,10 @@ class LogWriter:
         return self._broken
 
     def close(self) -> None:
-        """Closes the file (every appended record is already on disk)."""
+        """Closes the file (every appended record is already on disk) and lets another writer have it."""
         self._file.close()
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> Self:
         return self

@@ -9,7 +9,9 @@ against the same rules, so that nothing accepted at one layer is refused at anot
 >>> name_problem("Ann") is None
 True
 >>> name_problem("A\\x7fnn")
-'must be 1 to 32 characters without control characters'
+'must be 1 to 32 characters without control characters or invisible formatting characters'
+>>> name_problem("Ann\\u202e") is None, name_problem("Zoë") is None
+(False, True)
 >>> is_game_id("3f2a9c1b" * 4), is_game_id("3F2A9C1B" * 4)
 (True, False)
 >>> unpack_strict(b"\\x81\\xa1a\\x01", limit=16)
@@ -57,17 +59,25 @@ SIG_SIZE = 64
 #: Deepest nesting of maps and arrays in a decoded body; the top-level value is depth 1 (``wire.md`` §2.2).
 MAX_DEPTH = 8
 
-#: C0 and C1 control characters and DEL: never in a name (``log.md`` §5).
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: Never in a name (``log.md`` §5): C0 and C1 controls and DEL; and the invisible format characters
+#: that change how the text around them shows: soft hyphen, Arabic letter mark, Mongolian vowel
+#: separator, zero-width and directional marks, line and paragraph separators, bidi embeddings,
+#: overrides and isolates, word joiner and invisible operators, the byte-order mark, interlinear
+#: annotation marks, and the tag characters. A fixed list, not Unicode categories, so that every Python
+#: (whatever its Unicode version) judges a name alike.
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
+    "\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
 _GAME_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def name_problem(value: object, limit: int = MAX_NAME) -> str | None:
     """What is wrong with *value* as a name (seat, bot, peer or game name: ``log.md`` §5), or
-    ``None``: a name is a str of 1 to *limit* characters, not only white space, without control
-    characters."""
+    ``None``: a name is a str of 1 to *limit* characters, not only white space, without control or
+    invisible format characters (bidi overrides, zero-width characters, tags, line separators)."""
     if not isinstance(value, str) or not value.strip() or len(value) > limit or _CONTROL.search(value):
-        return f"must be 1 to {limit} characters without control characters"
+        return f"must be 1 to {limit} characters without control characters or invisible formatting characters"
     return None
 
 

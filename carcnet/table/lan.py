@@ -99,13 +99,33 @@ def _write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatK
     os.replace(tmp, path)
 
 
-def _read_keys(path: Path, game: str) -> _Saved:
+def _read_keys(path: Path, header: WireHeader) -> _Saved:
+    """The keys file of the game *header* starts, checked as any other input: a map with the game id,
+    this peer's identity key and name, and seat → key for seats of this game whose public keys are the
+    header's (wire.md §3.1).
+
+    Raises:
+        LanError: No file, or a damaged one (the text says what is wrong; never a traceback).
+    """
+    game = header.game
     try:
         data = json.loads(path.read_text())
-        if data["game"] != game:
-            raise LanError(f"{path.name} holds the keys of game {data['game']}, not {game}")
-        identity = SeatKey.from_seed(bytes.fromhex(data["identity"]))
-        seats = {int(s): SeatKey.from_seed(bytes.fromhex(k)) for s, k in data["seats"].items()}
+        if not isinstance(data, dict):
+            raise ValueError("it is not a map")
+        if data.get("game") != game:
+            raise LanError(f"{path.name} holds the keys of game {data.get('game')!r}, not {game}")
+        identity = SeatKey.from_seed(_seed(data.get("identity"), "identity"))
+        raw = data.get("seats")
+        if not isinstance(raw, dict):
+            raise ValueError("'seats' is not a map of seat to key")
+        seats: dict[int, SeatKey] = {}
+        for text, value in raw.items():
+            if not (isinstance(text, str) and text.isdigit() and int(text) < len(header.keys)):
+                raise ValueError(f"this game has no seat {text!r}")
+            key = SeatKey.from_seed(_seed(value, f"seat {text}"))
+            if key.public != header.keys[int(text)]:
+                raise ValueError(f"the key of seat {text} is not the one the game's header names")
+            seats[int(text)] = key
         name = data.get("name")
         if name is not None and name_problem(name) is not None:
             raise ValueError(f"the name {name!r} is not a name")
@@ -114,9 +134,16 @@ def _read_keys(path: Path, game: str) -> _Saved:
             f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
             "others can watch it"
         ) from None
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, TypeError, OSError) as exc:
         raise LanError(f"{path.name} is damaged: {exc}") from None
     return _Saved(identity, seats, name)
+
+
+def _seed(value: object, what: str) -> bytes:
+    """32 private bytes written as 64 hex digits in a keys file."""
+    if not isinstance(value, str) or len(value) != 64:
+        raise ValueError(f"{what} is not 64 hex digits")
+    return bytes.fromhex(value)
 
 
 class NetTable(Table):
@@ -267,7 +294,7 @@ class NetTable(Table):
         path = Path(path)
         recorder, header, entries = RecorderLog.resume(path)
         try:
-            saved = _read_keys(keys_path(path), header.game)
+            saved = _read_keys(keys_path(path), header)
             seats = header.header.seats
             people = [seats[s].name for s in sorted(saved.seats) if seats[s].player == "human"]
             # the owner's name as it was at the table; older keys files: the person's seat, else the seats'

@@ -44,7 +44,7 @@ def check_name(text: str, what: str = "A name") -> str | None:
     if len(text) > MAX_NAME:
         return f"{what} has at most {MAX_NAME} characters."
     if name_problem(text) is not None:
-        return f"{what} cannot hold control characters."
+        return f"{what} cannot hold control or invisible formatting characters."
     return None
 
 

@@ -201,3 +201,19 @@ def test_create_without_a_path_uses_the_data_directory(tmp_path: Path, monkeypat
     with GameRecorder.create(header) as recorder:
         assert recorder.path == tmp_path / "data" / "games" / "20261121-101500-3f2a9c1b.carclog"
     assert load(recorder.path).header == header
+
+
+def test_a_save_has_one_writer(tmp_path: Path):
+    """issue 13 item 7: while one recorder appends to a save, a second is refused at once with a
+    sentence naming the file and the process; once the first closes, the save resumes whole."""
+    header = LogHeader.new([Seat("A", "red", "bot", "random"), Seat("B", "blue", "bot", "random")], seed=3)
+    path = tmp_path / "one.carclog"
+    with GameRecorder.create(header, path) as first:
+        _play(first, _bots(3), stop=10)
+        with pytest.raises(LogError, match=rf"one.carclog is being written by another carcnet \(process {os.getpid()}\)") as info:
+            GameRecorder.resume(path)
+        assert info.value.reason == "locked"
+        _play(first, _bots(3), stop=20)  # the first writer goes on, untroubled
+    with GameRecorder.resume(path) as again:
+        assert len(again.entries) == 20
+    assert load(path).damage is None and len(load(path).entries) == 20

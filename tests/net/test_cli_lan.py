@@ -175,3 +175,78 @@ def test_multicast_refused_is_one_sentence_with_the_fallback(tmp_path: Path, com
     assert "Traceback" not in done.stderr and "WARNING" not in done.stderr, done.stderr[-2000:]
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "multicast is refused here" in lines[0] and "HOST:PORT --game ID" in lines[0], lines
+
+
+@pytest.mark.asyncio
+async def test_two_resume_processes_on_one_save_the_second_is_refused(tmp_path: Path) -> None:
+    """issue 13 item 7: a second ``carcnet resume`` of a save another one is writing exits at once with
+    the reason; the first goes on, and the save loads whole."""
+    from carcnet.engine import Rules
+    from carcnet.table import NetTable, plan_from_text
+
+    from .loopback import FAST
+
+    host = NetTable.host(name="Ann", game_name="Twice", rules=Rules(), plan=plan_from_text("greedy,open", me="Ann"),
+                         directory=tmp_path / "a", listen=("127.0.0.1", 0), discovery=False, timing=FAST)
+    async with host:
+        bob = NetTable.join(host.game_id, name="Bob", directory=tmp_path / "b", listen=("127.0.0.1", 0),
+                            dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST)  # never moves
+        async with bob:
+            await host.wait_until(lambda: host.to_play == 1, SECONDS)
+    save = str(host.path)
+    first = await _spawn("resume", save, "--headless", "--no-mdns", "--listen", "127.0.0.1", "--timeout", str(SECONDS))
+    try:
+        async with asyncio.timeout(SECONDS):
+            await _read_until(first, "game id ", [])
+            second = await _spawn("resume", save, "--headless", "--no-mdns", "--listen", "127.0.0.1")
+            _out, err = await second.communicate()
+            text = err.decode()
+            assert second.returncode == 1, text[-2000:]
+            assert "is being written by another carcnet (process " in text and "Traceback" not in text
+            assert first.returncode is None  # the first goes on
+            first.send_signal(signal.SIGTERM)
+            await first.communicate()
+    finally:
+        if first.returncode is None:
+            first.kill()
+            await first.wait()
+    assert first.returncode == 128 + signal.SIGTERM
+    assert load(Path(save)).damage is None
+
+
+@pytest.mark.asyncio
+async def test_a_tampered_keys_file_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """issue 13 item 8: a ``.keys`` file is input like any other: a seat the game does not have, seats
+    as a list, a key that is not the header's, or no JSON at all: ``resume`` says so, no traceback."""
+    import json
+
+    from carcnet.engine import Rules
+    from carcnet.table import NetTable, plan_from_text
+    from carcnet.table.lan import keys_path
+
+    from .loopback import FAST
+
+    host = NetTable.host(name="Ann", game_name="Keys", rules=Rules(), plan=plan_from_text("greedy,open", me="Ann"),
+                         directory=tmp_path / "a", listen=("127.0.0.1", 0), discovery=False, timing=FAST)
+    async with host:
+        bob = NetTable.join(host.game_id, name="Bob", directory=tmp_path / "b", listen=("127.0.0.1", 0),
+                            dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST)
+        async with bob:
+            await host.wait_until(lambda: host.to_play == 1, SECONDS)
+    keys = keys_path(host.path)
+    good = json.loads(keys.read_text())
+    (seat, key), = good["seats"].items()
+    tampered = {
+        "seat 99": {**good, "seats": {"99": key}},
+        "seats as a list": {**good, "seats": [key]},
+        "another key": {**good, "seats": {seat: "ab" * 32}},
+        "not json": None,
+    }
+    for what, data in tampered.items():
+        keys.write_text("{not json" if data is None else json.dumps(data))
+        done = await asyncio.to_thread(
+            subprocess.run, _carcnet("resume", str(host.path), "--headless", "--no-mdns"),
+            capture_output=True, text=True, timeout=60, check=False,
+        )
+        assert done.returncode == 1 and "is damaged" in done.stderr, (what, done.stderr[-1500:])
+        assert "Traceback" not in done.stderr, (what, done.stderr[-1500:])
