@@ -84,6 +84,11 @@ __all__ = [
 
 log = logging.getLogger("carcnet.net")
 
+#: ``want``s a connection may send in a row with nothing new to answer them with (wire.md §4.4) before
+#: it is closed ``forbidden``: a peer answers one ``want`` per ``have``, so that a stranger pipelining
+#: ``want`` cannot make it send the whole log again and again (issue 13 item 1).
+MAX_IGNORED_WANTS = 32
+
 #: What a listener is told changed (see :meth:`SyncSession.add_listener`).
 Change = Literal["header", "entry", "open", "close", "peer", "stop", "lobby"]
 _link_ids = itertools.count(1)
@@ -232,6 +237,10 @@ class Link:
         #: seats it plays. Empty until its first heartbeat.
         self.sees: tuple[bytes, ...] = ()
         self.seats: tuple[int, ...] = ()
+        #: The ``have`` at which this peer last answered a ``want`` on this link (wire.md §4.4: at most
+        #: one answer per ``have``), and the ``want``s ignored since.
+        self.want_answered_at: int | None = None
+        self.wants_ignored = 0
         self._pending = bytearray()
         self._passthrough = False
         self._held_upto: int | None = None
@@ -858,6 +867,7 @@ class SyncSession:
             return
         if lack > 0 and link.peer_has_header:
             self._send_from(peer.have + 1, link)
+            link.want_answered_at = self.have  # the catch-up answers a want of the same range (wire.md §4.4)
 
     def _on_entries(self, link: Link, message: Entries) -> None:
         game, header = self.game, self.header
@@ -928,6 +938,12 @@ class SyncSession:
         if self.role == "spectator":
             return  # a spectator sends no entries (wire.md §3.3); the asker will find another peer
         link.peer_has_header = True  # it asks for entries: it holds the header
+        if link.want_answered_at == self.have:  # wire.md §4.4: nothing new since the last answer
+            link.wants_ignored += 1
+            if link.wants_ignored > MAX_IGNORED_WANTS:
+                self.refuse(link, "forbidden", f"more than {MAX_IGNORED_WANTS} wants with nothing new to send")
+            return
+        link.want_answered_at, link.wants_ignored = self.have, 0
         if want.from_seq > self.have:
             link.send(Entries(from_seq=want.from_seq, entries=()))
             return

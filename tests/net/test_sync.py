@@ -591,3 +591,32 @@ def test_after_a_handover_a_seats_second_signed_entry_is_still_proof_of_a_confli
     wire.pump()
     session._conflict(wire.b, session.entries[3], sign(rival, seat_key(0)))
     assert session.stopped and session.desync.code == "conflict" and session.desync.seq == 4
+
+
+@pytest.mark.asyncio
+async def test_pipelined_wants_are_answered_once_and_then_the_connection_is_closed():
+    """issue 13 item 1: a spectator connection that pipelines ``want {from: 1}`` and does not read gets
+    one answer per ``have`` (wire.md §4.4), then ``forbidden``; the peer does not send the log again
+    and again, and the game goes on."""
+    async with LoopbackGame(make_header(2)) as table:
+        a = await table.player("Ann", [0])
+        b = await table.player("Bob", [1], dial=[a])
+        await until([a, b], lambda: a.session.have >= 20)
+        b.set_bot(1, None)  # the game waits at Bob's turn: Ann's have stays put while the wants come
+        await until([a, b], lambda: a.session.to_play == 1 and a.session.have == b.session.have)
+        raw = await RawClient.open(a.address)
+        try:
+            await raw.hello("Pipe", role="spectator")
+            await raw.send_raw(encode_message(Want(from_seq=1)) * 1000)  # 20 kB in
+            answers, refusal = 0, None
+            while (message := await raw.next()) is not None:
+                if isinstance(message, Entries):
+                    answers += sum(1 for _ in message.entries)
+                elif isinstance(message, Error):
+                    refusal = message
+            assert refusal is not None and refusal.code == "forbidden", raw.received[-3:]
+            assert answers == a.session.have  # the log once, not a thousand times
+        finally:
+            await raw.aclose()
+        b.set_bot(1, make_bot("random", 7))
+        await until([a, b], lambda: a.session.have > 25)  # the game went on
