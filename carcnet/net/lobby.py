@@ -463,6 +463,8 @@ class Seating(LobbyRole):
                 self._reveal(link, message)
             elif isinstance(message, Start):
                 self._start(link, message)
+            elif isinstance(message, Claim):  # wire.md §3.3: only the host seats anyone
+                self.session.refuse(link, "lobby-locked", "this peer does not hold the table: ask the host")
             else:
                 self.session.refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to a player")
         except ProtocolError as exc:

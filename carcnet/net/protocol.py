@@ -130,7 +130,7 @@ _PERMITTED: dict[type, tuple[frozenset[Role], frozenset[Role]]] = {
     Error: (_ALL, _ALL),
     Lobby: (frozenset(("host",)), frozenset(("player", "spectator"))),
     Start: (frozenset(("host",)), frozenset(("player", "spectator"))),
-    Claim: (frozenset(("player",)), frozenset(("host",))),
+    Claim: (frozenset(("player",)), _PLAYING),  # a non-host answers lobby-locked (wire.md §3.3)
     Commit: (_PLAYING, _PLAYING),
     Reveal: (_PLAYING, _PLAYING),
 }

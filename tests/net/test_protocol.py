@@ -212,8 +212,7 @@ def test_a_spectator_may_ask_and_receive():
     [
         ("player", "player", "lobby", "acceptor"),  # only a host sends the table
         ("player", "player", "start", "acceptor"),
-        ("player", "player", "claim", "connector"),  # claims go to the host only
-        ("spectator", "host", "claim", "connector"),
+        ("spectator", "host", "claim", "connector"),  # claims come from players only
         ("spectator", "host", "commit", "connector"),
         ("spectator", "host", "reveal", "connector"),
         ("player", "host", "lobby", "connector"),
@@ -226,6 +225,14 @@ def test_lobby_messages_follow_the_roles(connector, acceptor, name, sender):
     with pytest.raises(LocalProtocolError):
         src.send(message)
     refused(dst, vector(name)[1], "forbidden")
+
+
+def test_a_claim_may_reach_a_player_whose_session_answers_it():
+    """wire.md §3.3: the connection lets a claim through to a player (e.g. the host after the start,
+    which declares ``player``); the session then answers ``lobby-locked`` (issue 13 item 10)."""
+    a, b = pair("player", "player")
+    claim = decode_message(vector("claim")[1])
+    assert b.receive_data(a.send(claim)) == [claim]
 
 
 def test_a_lobby_round_trip_between_host_and_player():

@@ -202,7 +202,7 @@ async def test_bad_input_to_a_running_peer_is_refused_and_the_game_goes_on():
         # lobby messages once the game has started
         claim = encode_message(Claim(seat=0, name="Late", colour="red", key=identity("Late").public))
         answer, closed = await refused_with(a.address, [claim])
-        assert (answer.code, closed) == ("forbidden", True)  # a claim goes to a host only
+        assert answer.code == "lobby-locked"  # wire.md §3.3: no table is open here (issue 13 item 10)
 
         seq = have + 1
         legal = game.legal_moves()[0]
