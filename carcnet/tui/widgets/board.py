@@ -598,24 +598,19 @@ class BoardView(ScrollView, can_focus=True):
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Shows only the keys that do something in the current phase."""
-        placing = self.interactive and bool(self._view.open)
-        deploying = self.interactive and self._view.placed is not None
-        if action == "rotate":
-            return placing
-        if action in ("deploy", "skip"):
-            return deploying
-        if action == "place":
-            return placing
-        if action == "deploy_selected":
-            return deploying
-        if action == "cycle":
-            return placing or deploying
-        if action == "switch_figure":
-            return deploying and bool(self._view.abbot_spots) and bool(self._view.spots)
-        if action == "recall":
-            return deploying and self._view.abbot_at is not None
-        return True
+        """Shows only the keys that do something in the current phase (from :meth:`_offered`)."""
+        placing, deploying, switch, recall = self._offered()
+        offered = {
+            "rotate": placing,
+            "place": placing,
+            "deploy": deploying,
+            "skip": deploying,
+            "deploy_selected": deploying,
+            "cycle": placing or deploying,
+            "switch_figure": switch,
+            "recall": recall,
+        }
+        return offered.get(action, True)
 
     def action_move(self, dx: int, dy: int) -> None:
         """Moves the cursor one position."""
