@@ -169,24 +169,36 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
     last_lobby: list[str] = []
     seen_notes = 0
     last_reported = -1
+    last_away: list[int] = []
 
     def show(change: str) -> None:
-        nonlocal last_lobby, seen_notes, last_reported
-        for note in game.notes[seen_notes:]:
+        nonlocal last_lobby, seen_notes, last_reported, last_away
+        fresh = min(game.notes_made - seen_notes, len(game.notes))
+        for note in game.notes[len(game.notes) - fresh:]:
             _say(note)
-        seen_notes = len(game.notes)
+        seen_notes = game.notes_made
         if game.header is None:
             lines = describe_table(game.lobby)
             if lines != last_lobby:
                 last_lobby = lines
                 locked = game.lobby is not None and game.lobby.locked
                 _say("Table" + (" (full: agreeing on the seed)" if locked else "") + ": " + "; ".join(lines))
+            return
+        names = game.names
+        if args.moves:
+            for signed in game.session.entries[max(last_reported, 0):]:
+                _say(f"move {signed.seq} {names[signed.entry.seat]}: {signed.entry.move}")
+            last_reported = game.session.have
         elif game.session.have != last_reported and (
             game.session.have // 20 != last_reported // 20 or game.session.over
         ):
             last_reported = game.session.have
             g = game.game
             _say(f"move {game.session.have}: {g.tiles_left} tiles left, scores {list(g.scores)}")
+        away = game.away() if game.status == "playing" else []
+        if away != last_away:
+            last_away = away
+            _say("Away: " + ", ".join(names[s] for s in away) if away else "Nobody is away")
 
     game.add_listener(show)
     signalled: list[int] = []
@@ -264,7 +276,7 @@ def _common(args: argparse.Namespace) -> dict[str, Any]:
     directory = Path(args.data_dir) if args.data_dir else None
     listen = (args.listen, args.port)
     return {"directory": directory, "listen": listen, "discovery": not args.no_mdns, "interfaces": args.interface,
-            "takeover": args.takeover}
+            "takeover": args.takeover, **({} if args.bot_delay is None else {"bot_delay": args.bot_delay})}
 
 
 def _tui(args: argparse.Namespace, start: tuple[str, dict[str, Any]]) -> int:
@@ -403,6 +415,10 @@ def _net_options(p: argparse.ArgumentParser, *, listen: bool = True) -> None:
     p.add_argument("--takeover", type=float, default=None, metavar="SECONDS",
                    help="seconds a bot seat whose laptop is gone stays away at its turn before the table "
                    "gives it to a bot here or elsewhere (default 30; wire.md 5.6)")
+    p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
+                   help="seconds this laptop's bots wait before each turn (default: at once headless, "
+                   "0.6 s in the interface)")
+    p.add_argument("--moves", action="store_true", help="headless: print every move (default: every 20th)")
     p.add_argument("--linger", type=float, default=2.0,
                    help="headless: seconds to stay after the end so that peers get the last moves (default 2)")
 

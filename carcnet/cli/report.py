@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from carcnet.engine import (
     Game,
     GameSetup,
+    HandBack,
     HandOver,
     Move,
     Phase,
@@ -37,6 +38,9 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
         events = game.apply(move)
         if isinstance(move, HandOver):
             yield f"     {names[move.seat]}'s seat goes to a {move.bot} bot, run by {names[move.by]}"
+            continue
+        if isinstance(move, HandBack):
+            yield f"     {names[move.seat]} is back and plays their seat again"
             continue
         if isinstance(move, PlaceTile):
             turn += 1

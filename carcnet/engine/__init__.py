@@ -22,13 +22,14 @@ from .events import (
     MeepleDeployed,
     MeepleReturned,
     PointsScored,
+    SeatHandedBack,
     SeatHandedOver,
     TileDrawn,
     TilePlaced,
     TileSetAside,
 )
 from .geometry import HalfSide, Position, Rotation, Side
-from .moves import DeployMeeple, Figure, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from .moves import DeployMeeple, Figure, HandBack, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
 from .notation import parse_move
 from .state import MEEPLES_PER_PLAYER, RULES_VERSION, Game, GameSetup, Phase, Rules, replay
 from .tiles import (
@@ -55,6 +56,7 @@ __all__ = [
     "Game",
     "GameEnded",
     "GameSetup",
+    "HandBack",
     "HandOver",
     "HalfSide",
     "IllegalMoveError",
@@ -66,6 +68,7 @@ __all__ = [
     "PlacedTile",
     "Placement",
     "PointsScored",
+    "SeatHandedBack",
     "SeatHandedOver",
     "Position",
     "ReturnAbbot",

@@ -22,6 +22,7 @@ __all__ = [
     "MeepleDeployed",
     "MeepleReturned",
     "PointsScored",
+    "SeatHandedBack",
     "SeatHandedOver",
     "TileDrawn",
     "TilePlaced",
@@ -151,6 +152,15 @@ class SeatHandedOver:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatHandedBack:
+    """*seat*'s own player plays it again; the bot run by the player of seat *by* stops (a
+    :class:`~carcnet.engine.moves.HandBack`)."""
+
+    seat: int
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     """The final scoring is done. *scores* is indexed by seat; *winners* holds every top seat."""
 
@@ -167,5 +177,6 @@ Event = (
     | PointsScored
     | MeepleReturned
     | SeatHandedOver
+    | SeatHandedBack
     | GameEnded
 )

@@ -2,14 +2,15 @@
 
 A turn is two moves by the seat whose turn it is (HiG basic rules, "Playing the game"):
 :class:`PlaceTile`, then one follower action: :class:`DeployMeeple` or :class:`SkipMeeple`
-(The Abbot adds :class:`ReturnAbbot`). One move is no player's turn: :class:`HandOver`, by which
-the remaining players give the seat of a player gone for good to a bot. Everything else (draws, set-aside tiles, scores, returned
+(The Abbot adds :class:`ReturnAbbot`). Two moves are no player's turn: :class:`HandOver`, by which
+the remaining players give the seat of a player gone for good to a bot, and :class:`HandBack`, by
+which that bot's runner gives the seat back to its player who returned. Everything else (draws, set-aside tiles, scores, returned
 meeples) is derived by the engine as events. Moves carry no seat: the engine knows whose turn it is,
 and the log records the author beside each move.
 
 Text forms (``str(move)``, read back by :func:`carcnet.engine.notation.parse_move`):
 ``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``skip`` · ``return-abbot 1,0`` ·
-``handover 2 greedy by 0``.
+``handover 2 greedy by 0`` · ``handback 2``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from enum import Enum
 
 from .geometry import Position
 
-__all__ = ["DeployMeeple", "Figure", "HandOver", "Move", "PlaceTile", "ReturnAbbot", "SkipMeeple"]
+__all__ = ["DeployMeeple", "Figure", "HandBack", "HandOver", "Move", "PlaceTile", "ReturnAbbot", "SkipMeeple"]
 
 
 class Figure(str, Enum):
@@ -112,4 +113,22 @@ class HandOver:
         return f"handover {self.seat} {self.bot} by {self.by}"
 
 
-Move = PlaceTile | DeployMeeple | SkipMeeple | ReturnAbbot | HandOver
+@dataclass(frozen=True, slots=True)
+class HandBack:
+    """*seat*'s own player is back: the bot a :class:`HandOver` gave the seat to stops playing it
+    (issue 12; not in the rulebooks). Made by the peer that ran the bot (the handover's ``by`` seat,
+    the only one that may make the seat's entries at that moment, so it races with nobody), at
+    *seat*'s turn before its tile is placed: at a turn boundary. The turn and the phase do not change;
+    the seat's own player makes its next move.
+
+    Attributes:
+        seat: The seat given back: the seat whose turn it is, handed over earlier.
+    """
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"handback {self.seat}"
+
+
+Move = PlaceTile | DeployMeeple | SkipMeeple | ReturnAbbot | HandOver | HandBack

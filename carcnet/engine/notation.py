@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .geometry import Position
-from .moves import DeployMeeple, Figure, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from .moves import DeployMeeple, Figure, HandBack, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
 
 if TYPE_CHECKING:
     from .state import Game
@@ -63,8 +63,11 @@ def parse_move(text: str) -> Move:
         return ReturnAbbot(parse_position(args[0]))
     if verb == "handover" and len(args) == 4 and args[2] == "by" and args[0].isdigit() and args[3].isdigit():
         return HandOver(int(args[0]), args[1], int(args[3]))
+    if verb == "handback" and len(args) == 1 and args[0].isdigit():
+        return HandBack(int(args[0]))
     raise ValueError(
-        f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot] | skip | return-abbot X,Y | handover S BOT by S)"
+        f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot] | skip | return-abbot X,Y | "
+        "handover S BOT by S | handback S)"
     )
 
 

@@ -32,6 +32,7 @@ from .events import (
     MeepleDeployed,
     MeepleReturned,
     PointsScored,
+    SeatHandedBack,
     SeatHandedOver,
     TileDrawn,
     TilePlaced,
@@ -39,7 +40,7 @@ from .events import (
 )
 from .features import FeatureGraph
 from .geometry import RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
-from .moves import DeployMeeple, Figure, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from .moves import DeployMeeple, Figure, HandBack, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
 from .tiles import BASE_START, RIVER_SPRING, SegmentKind, TileKind, tile_kind, tileset
 
 __all__ = [
@@ -478,6 +479,11 @@ class Game:
             self._check_handover(move)
             self.handovers[move.seat] = move
             events.append(SeatHandedOver(move.seat, move.bot, move.by))
+        elif kind is HandBack:
+            assert isinstance(move, HandBack)
+            given = self._check_handback(move)
+            self.handovers[move.seat] = None
+            events.append(SeatHandedBack(move.seat, given.by))
         else:
             raise IllegalMoveError("bad-move", f"not a move: {move!r}")
         self.moves.append(move)
@@ -558,6 +564,35 @@ class Game:
         that runs its bot (whose key signs its entries in a network game, ``protocol/log.md`` §6)."""
         handover = self.handovers[seat]
         return seat if handover is None else handover.by
+
+    def author(self, move: Move) -> tuple[int, int]:
+        """Who makes *move* now: ``(seat, signer)``, the seat its log entry names and the seat whose
+        key signs it in a network game (``protocol/log.md`` §6). The seat to play and its
+        :meth:`signer` for a turn's move; a :class:`HandOver`'s ``by`` (which signs for itself); for a
+        :class:`HandBack`, the seat that ran the bot (the handover's ``by``). Does not check that
+        *move* is legal (a :class:`HandBack` of a seat not handed over names the seat to play)."""
+        kind = type(move)
+        if kind is HandOver:
+            assert isinstance(move, HandOver)
+            return move.by, move.by
+        if kind is HandBack:
+            assert isinstance(move, HandBack)
+            seat = move.seat
+            handover = self.handovers[seat] if isinstance(seat, int) and 0 <= seat < len(self.handovers) else None
+            if handover is not None:
+                return handover.by, handover.by
+        return self.seat, self.signer(self.seat)
+
+    def _check_handback(self, move: HandBack) -> HandOver:
+        seat = move.seat
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.setup.players:
+            raise IllegalMoveError("bad-handback", f"{move}: seat must be a seat 0-{self.setup.players - 1}")
+        handover = self.handovers[seat]
+        if handover is None:
+            raise IllegalMoveError("bad-handback", f"{move}: seat {seat} is played by its own player")
+        if seat != self.seat or self.phase is not Phase.PLACE_TILE:
+            raise IllegalMoveError("bad-handback", f"{move}: a seat is given back at its turn, before it places")
+        return handover
 
     def _check_handover(self, move: HandOver) -> None:
         n = self.setup.players

@@ -29,6 +29,7 @@ from carcnet.engine import (
     RULES_VERSION,
     DeployMeeple,
     Figure,
+    HandBack,
     HandOver,
     Move,
     PlaceTile,
@@ -79,6 +80,7 @@ _MOVE_KEYS = {
     "skip": ("type",),
     "return-abbot": ("type", "pos"),
     "handover": ("type", "seat", "bot", "by"),
+    "handback": ("type", "seat"),
 }
 
 
@@ -142,6 +144,8 @@ def to_wire(item: Item, *, format: int = FORMAT_VERSION) -> dict[str, Any]:
         return _checked_move({"type": "return-abbot", "pos": _pos_out(item.position)}, "move")
     if isinstance(item, HandOver):
         return _checked_move({"type": "handover", "seat": item.seat, "bot": item.bot, "by": item.by}, "move")
+    if isinstance(item, HandBack):
+        return _checked_move({"type": "handback", "seat": item.seat}, "move")
     raise LogFormatError(f"not a header, entry or move: {item!r}")
 
 
@@ -398,6 +402,8 @@ def _move_from_map(m: dict[str, Any], where: str) -> Move:
         if not isinstance(bot, str) or not 1 <= len(bot) <= 32:
             raise LogFormatError(f"{where}.bot must be a bot name (str of 1 to 32), got {bot!r}"[:200])
         return HandOver(_int(m, "seat", where, 0, 6), bot, _int(m, "by", where, 0, 6))
+    if kind == "handback":
+        return HandBack(_int(m, "seat", where, 0, 6))
     return ReturnAbbot(_pos_in(m, where))
 
 

@@ -21,6 +21,7 @@ from carcnet.engine import (
     DeployMeeple,
     Game,
     GameSetup,
+    HandBack,
     HandOver,
     Move,
     PlaceTile,
@@ -54,7 +55,7 @@ FORMAT_VERSION = 2
 READ_FORMATS = (1, 2)
 #: Who plays a seat.
 PLAYER_KINDS = ("human", "bot")
-_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, HandOver)
+_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, HandOver, HandBack)
 
 
 def _is_int(value: object) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Self
 
-from carcnet.engine import Event, Game, HandOver, Move, replay
+from carcnet.engine import Event, Game, Move, replay
 
 from .entries import LogEntry, LogHeader
 from .errors import LogError
@@ -174,10 +174,10 @@ class GameRecorder:
             OSError: The write failed (the writer is then broken: resume the log to continue).
         """
         game = self.game
-        seat = move.by if isinstance(move, HandOver) else game.seat
+        seat, signing_seat = game.author(move)
         signer = None
         if self.header.keys is not None:
-            signer = self.signers.get(game.signer(seat))
+            signer = self.signers.get(signing_seat)
             if signer is None:
                 raise LogError(
                     "no-key",
@@ -190,7 +190,7 @@ class GameRecorder:
         try:
             if signer is not None:
                 entry = replace(entry, sig=signer.sign(entry_bytes(self.header.game, entry)))
-                self._check_own(entry)
+                self._check_own(entry, signing_seat)
             self.writer.append(entry)
         except BaseException:
             self.game = replay(self.header.setup(), [e.move for e in self.entries])
@@ -243,10 +243,10 @@ class GameRecorder:
         self.entries.append(entry)
         self._stale = True
 
-    def _check_own(self, entry: LogEntry) -> None:
-        """Never writes what a reader would refuse: the signer's signature must verify."""
+    def _check_own(self, entry: LogEntry, signer: int) -> None:
+        """Never writes what a reader would refuse: the signature by seat *signer*'s key must verify."""
         assert self.header.keys is not None
-        if not verify_entry(self.header.keys[self.game.signer(entry.seat)], self.header.game, entry, entry.sig):
+        if not verify_entry(self.header.keys[signer], self.header.game, entry, entry.sig):
             raise LogError(
                 "bad-signature",
                 f"seq {entry.seq}: the signer of seat {entry.seat} does not sign with its key in the header",

@@ -21,7 +21,7 @@ from typing import BinaryIO, Literal, Self
 
 import platformdirs
 
-from carcnet.engine import Event, Game, HandOver, IllegalMoveError
+from carcnet.engine import Event, Game, HandBack, HandOver, IllegalMoveError
 
 from .codec import pack, unpack
 from .entries import FORMAT_VERSION, LogEntry, LogHeader
@@ -250,20 +250,15 @@ def apply_entry(game: Game, header: LogHeader, entry: LogEntry) -> list[Event]:
     expected = len(game.moves) + 1
     if seq != expected:
         raise LogError("out-of-sequence", f"the next entry is seq {expected}, not {seq}", expected)
-    if entry.seat < len(header.seats):  # a seat the game does not have is a forged seat, below
-        _check_signature(header, entry, game.signer(entry.seat))
     move = entry.move
-    if isinstance(move, HandOver):  # made by the seat that takes the bot over (log.md §6)
-        if entry.seat != move.by:
-            raise LogError(
-                "forged-seat", f"seq {seq} claims seat {entry.seat} made {move}, but it names seat {move.by}", seq
-            )
-    elif entry.seat != game.seat:
-        raise LogError(
-            "forged-seat",
-            f"seq {seq} claims seat {entry.seat} made {entry.move}, but it was seat {game.seat}'s turn",
-            seq,
+    author, signer = game.author(move)  # log.md §6: the seat to play, or a handover's or handback's maker
+    if entry.seat < len(header.seats):  # a seat the game does not have is a forged seat, below
+        _check_signature(header, entry, signer if entry.seat == author else game.signer(entry.seat))
+    if entry.seat != author:
+        why = {HandOver: f"it names seat {author}", HandBack: f"seat {author} runs its bot"}.get(
+            type(move), f"it was seat {author}'s turn"
         )
+        raise LogError("forged-seat", f"seq {seq} claims seat {entry.seat} made {move}, but {why}", seq)
     try:
         events = game.apply(entry.move)
     except IllegalMoveError as exc:
@@ -281,7 +276,8 @@ def apply_entry(game: Game, header: LogHeader, entry: LogEntry) -> list[Event]:
 
 def _check_signature(header: LogHeader, entry: LogEntry, signer: int) -> None:
     """``protocol/log.md`` §6: ``sig`` is given exactly in a signed game, and verifies under the key
-    of *signer* (the entry's seat, or the seat that took it over with a ``handover``)."""
+    of *signer* (the entry's seat, or the seat that took it over with a ``handover``; for a ``handover``
+    or a ``handback``, the seat that makes it)."""
     seq = entry.seq
     if header.keys is None:
         if entry.sig is not None:

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from carcnet.engine import Game, HandOver, Move, Phase
+from carcnet.engine import Game, HandBack, HandOver, Move, Phase
 from carcnet.log import LogEntry
 
 from .admission import admit_entry, check_header, compare_have
@@ -705,11 +705,13 @@ class SyncSession:
             raise SyncError(f"the game is stopped: {self.desync}")
         if self.over:
             raise SyncError("the game is over")
-        seat = move.by if isinstance(move, HandOver) else game.seat
-        key = self.seats.get(game.signer(seat))
+        seat, signer = game.author(move)
+        key = self.seats.get(signer)
         if key is None:
             if isinstance(move, HandOver):
                 raise SyncError(f"seat {seat} would take seat {move.seat} over, but this peer does not play it")
+            if isinstance(move, HandBack):
+                raise SyncError(f"{move}: seat {seat} runs the seat's bot, and this peer does not play it")
             raise SyncError(f"it is seat {seat}'s turn, which this peer does not play")
         game.apply(move)
         entry = LogEntry(len(game.moves), seat, move, game.digest)
@@ -717,8 +719,8 @@ class SyncSession:
         self._append(signed)
         self._relay(None)
         self._changed("entry", None)
-        if isinstance(move, HandOver):
-            self._tell_presence()  # this peer plays one seat more (wire.md §4.5)
+        if isinstance(move, HandOver | HandBack):
+            self._tell_presence()  # this peer plays one seat more or fewer (wire.md §4.5)
         return signed
 
     # ------------------------------------------------------------------ receiving
@@ -923,13 +925,16 @@ class SyncSession:
         self.refuse(link, "conflict", text, seq)
 
     def _signer_at(self, seq: int, seat: int) -> int:
-        """The seat whose key signed *seat*'s entry *seq*: *seat*, or the taker of a ``handover`` of
-        *seat* made before *seq* (log.md §6)."""
+        """The seat whose key signed *seat*'s entry *seq*: *seat*, or the taker of the last ``handover``
+        of *seat* made before *seq* unless a ``handback`` gave it back since (log.md §6)."""
+        signer = seat
         for signed in self.entries[: seq - 1]:
             move = signed.entry.move
             if isinstance(move, HandOver) and move.seat == seat:
-                return move.by
-        return seat
+                signer = move.by
+            elif isinstance(move, HandBack) and move.seat == seat:
+                signer = seat
+        return signer
 
     def _on_want(self, link: Link, want: Want) -> None:
         if self.game is None:

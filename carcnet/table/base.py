@@ -59,7 +59,8 @@ class Table(ABC):
     Attributes:
         kind: What this laptop is at the table (:data:`Kind`).
         bot_delay: Seconds this laptop's bots wait before each turn, so people can follow (0: none).
-        notes: Lines for people (a peer connected, the game was saved to …), newest last, at most 200.
+        notes: Lines for people (a peer connected, the game was saved to …), newest last, at most 200;
+            each new one is a change ``"note"`` to the listeners.
         failure: Why this table cannot go on here (refused by the network, the log cannot be
             written), or ``None``.
         recovery: What opening a saved game did with a damaged last record, if anything.
@@ -70,6 +71,9 @@ class Table(ABC):
         self.kind: Kind = kind
         self.bot_delay = bot_delay
         self.notes: list[str] = []
+        #: How many notes were ever made (``notes`` keeps the last 200): new ones since a count *n* are
+        #: ``notes[len(notes) - (notes_made - n):]``.
+        self.notes_made = 0
         self.failure: str | None = None
         self.recovery: Recovery | None = None
         self.running = False
@@ -206,6 +210,8 @@ class Table(ABC):
         log.info("%s: %s", self.log_name, text)
         self.notes.append(text)
         del self.notes[:-200]
+        self.notes_made += 1
+        self._changed("note")
 
     # ------------------------------------------------------------------ running
 

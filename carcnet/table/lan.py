@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Literal, Self
 
 from carcnet.bots import make_bot
-from carcnet.engine import Game, HandOver, IllegalMoveError, Move, Rules
+from carcnet.engine import Game, HandBack, HandOver, IllegalMoveError, Move, Phase, Rules
 from carcnet.log import LogError, Seat, default_dir, new_path
 from carcnet.log.values import name_problem
 from carcnet.net.framing import ProtocolError
@@ -212,10 +212,15 @@ class NetTable(Table):
         self._closing = False
         self._seen_keys: set[bytes] = set()
         self._watching_through: str | None = None  # a spectator: the player it follows the game through
-        self._left: set[bytes] = set()
+        self._left: set[bytes] = set()  # keys of peers that said bye (quit, shutdown) and did not come back
         self._was_cut_off = False
         #: Seat → the identity key of the peer whose heartbeat last said it plays the seat (wire.md §4.5).
-        self._runners: dict[int, bytes] = {}  # keys of peers that said bye (quit, shutdown) and did not come back
+        self._runners: dict[int, bytes] = {}
+        #: Seat → the identity key of the peer that played it while it was its own (not handed over):
+        #: the peer that gets it back when it returns (wire.md §5.6).
+        self._owners: dict[int, bytes] = {}
+        self._hand_back_soon = False
+        self._said_connected: set[bytes | None] = set()  # peers whose coming was said and not their going
         session.add_listener(self._on_change)
 
     # ------------------------------------------------------------------ construction
@@ -490,6 +495,7 @@ class NetTable(Table):
         loop = asyncio.get_running_loop()
         tick = max(0.05, min(1.0, self.takeover / 4))
         away_since: dict[int, float] = {}
+        refused: tuple[int, int] | None = None  # the seat and move count last refused (said once)
         while not self._closing:
             await asyncio.sleep(tick)  # the clock of the away rule, not a synchronisation
             header, game, seat = self.session.header, self.session.game, self.to_play
@@ -503,9 +509,16 @@ class NetTable(Table):
                 continue
             if loop.time() - away_since.setdefault(seat, loop.time()) < self.takeover:
                 continue
-            if not self.may_hand_over(seat) or self.takeover_runner() != self.session.identity.public:
-                continue
             name = header.header.seats[seat].name
+            if not self.may_hand_over(seat):
+                if refused != (seat, len(game.moves)):
+                    refused = (seat, len(game.moves))
+                    why = ("this laptop is cut off from the table" if self.cut_off
+                           else "this laptop does not see most of the table")
+                    self._note(f"Not taking {name}'s seat over: {why} (wire.md 5.6)")
+                continue
+            if self.takeover_runner() != self.session.identity.public:
+                continue
             try:
                 self.hand_over(seat, bot or "greedy")
             except (TableError, IllegalMoveError, ValueError) as exc:
@@ -514,21 +527,22 @@ class NetTable(Table):
 
     def seated_peers(self) -> dict[bytes, bool]:
         """The other seated peers of the game, by identity key, and whether this peer is connected to
-        each now. A peer is known by a seat key that a connection has carried (a player's seat key is its
-        identity key, wire.md §3.1); seats played here, and bots whose runner never connected under
-        their key (the host's own bots), are not counted."""
+        each now. A seat's peer is the one that plays its signer's seat (wire.md §5.6): the peer whose
+        heartbeat lists that seat, else the one whose identity is the seat's key once a connection has
+        carried it (a player's seat key is its identity key, §3.1). A seat whose peer is not known yet
+        (a bot of the host's before the host's first heartbeat) is not counted; nor are seats played
+        here."""
         header, game = self.session.header, self.session.game
         if header is None or game is None:
             return {}
+        own = self.session.identity.public
         open_keys = {link.key for link in self.session.open_links() if link.role != "spectator"}
         out: dict[bytes, bool] = {}
         for seat in range(len(header.keys)):
-            key = header.keys[game.signer(seat)]
-            if self.session.plays(seat) or key == self.session.identity.public:
+            runner = self._runner(game.signer(seat))
+            if runner is None or runner == own:
                 continue
-            if header.header.seats[game.signer(seat)].player == "bot" and key not in self._seen_keys:
-                continue
-            out[key] = key in open_keys
+            out[runner] = runner in open_keys
         return out
 
     @property
@@ -548,8 +562,8 @@ class NetTable(Table):
         header, game = self.session.header, self.session.game
         if header is None or game is None:
             return False
-        key = header.keys[game.signer(seat)]
-        if key in self._left:
+        key = self._runner(game.signer(seat))
+        if key is not None and key in self._left:
             return True
         peers = self.seated_peers()
         side = [self.session.identity.public, *(k for k, connected in peers.items() if connected)]
@@ -591,6 +605,42 @@ class NetTable(Table):
         self._note(f"{header.header.seats[seat].name}'s seat is played by a {bot} bot from this peer now")
         if self.peer is not None:
             self.peer.set_bot(seat, make_bot(bot, bot_seed(header.header.digest, seat)))
+
+    def _hand_back(self) -> None:
+        """wire.md §5.6 "Coming back": a seat handed over to a bot here goes back to its own peer when
+        that peer is connected to this one again. From then on this peer's bot leaves the seat alone,
+        and at the seat's next turn, before its tile is placed, this peer (the only one that may make
+        the seat's entries then) makes the ``handback``; if the owner goes again first, the bot plays
+        on. On the owner's side, a seat given back to a bot of its own is played by that bot again."""
+        self._hand_back_soon = False
+        header, game, peer = self.session.header, self.session.game, self.peer
+        if header is None or game is None or peer is None or self.status != "playing" or self._closing:
+            return
+        connected = {link.key for link in self.session.open_links() if link.role != "spectator"}
+        for seat, handover in enumerate(game.handovers):
+            if handover is None:
+                if seat in self.session.seats and seat in self.bot_names and seat not in peer.bots:
+                    peer.set_bot(seat, make_bot(self.bot_names[seat], bot_seed(header.header.digest, seat)))
+                continue
+            if seat in self.session.seats or not self.session.plays(seat):
+                continue  # not run here
+            if self._owners.get(seat, header.keys[seat]) not in connected:
+                if seat not in peer.bots:
+                    bot = self.bot_names.setdefault(seat, handover.bot)
+                    peer.set_bot(seat, make_bot(bot, bot_seed(header.header.digest, seat)))
+                continue
+            if self.to_play == seat and game.phase is not Phase.PLACE_TILE:
+                continue  # mid-turn: the bot finishes it, the seat goes back at its next turn
+            if seat in peer.bots:
+                peer.set_bot(seat, None)
+            if self.to_play == seat:
+                try:
+                    self.session.submit(HandBack(seat))
+                except (SyncError, IllegalMoveError) as exc:
+                    self._note(f"Cannot give {header.header.seats[seat].name}'s seat back: {exc}")
+                    continue
+                self.bot_names.pop(seat, None)
+                self._note(f"{header.header.seats[seat].name} is back and plays their seat again")
 
     # ------------------------------------------------------------------ acting
 
@@ -716,8 +766,11 @@ class NetTable(Table):
         elif change == "stop" and self.session.desync is not None:
             self._note(f"The game stopped: {self.session.desync}")
         elif change == "peer" and link is not None and link.key is not None:
+            game = self.session.game
             for seat in link.seats:
                 self._runners[seat] = link.key
+                if game is not None and seat < game.players and game.handovers[seat] is None:
+                    self._owners[seat] = link.key
         elif change in ("open", "close") and link is not None:
             if link.key is not None and link.role != "spectator":
                 self._seen_keys.add(link.key)
@@ -738,8 +791,15 @@ class NetTable(Table):
             ):
                 self.failure = f"the host ({link.name}) closed the table before the game started"
                 self._note(self.failure.capitalize())
-            verb = "connected" if change == "open" else f"left ({link.closed_by})"
-            self._note(f"{link.name} {verb}")
+            # One line per peer coming and going: a second connection of a pair is no news.
+            if change == "open" and link.key not in self._said_connected:
+                self._said_connected.add(link.key)
+                self._note(f"{link.name} connected")
+            elif change == "close" and link.opened and link.closed_by != "duplicate" and (
+                link.key is None or self.session.link_to(link.key) is None
+            ):
+                self._said_connected.discard(link.key)
+                self._note(f"{link.name} left ({link.closed_by})")
             cut_off = self.cut_off
             if cut_off != self._was_cut_off:
                 self._was_cut_off = cut_off
@@ -749,6 +809,9 @@ class NetTable(Table):
                 self._note(f"Watching through {link.name} now ({self._watching_through} is gone)")
             if self.kind == "spectator" and change == "open":
                 self._watching_through = link.name
+        if change in ("entry", "open", "close", "peer") and self.peer is not None and not self._hand_back_soon:
+            self._hand_back_soon = True  # after the change is handled: the session is not re-entered
+            asyncio.get_running_loop().call_soon(self._hand_back)
         if self._ad_dirty is not None and change in ("lobby", "header", "entry", "stop"):
             self._ad_dirty.set()
         self._changed(change)

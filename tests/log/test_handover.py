@@ -8,7 +8,17 @@ import hashlib
 
 import pytest
 
-from carcnet.engine import Game, GameSetup, HandOver, IllegalMoveError, SeatHandedOver, SkipMeeple, parse_move
+from carcnet.engine import (
+    Game,
+    GameSetup,
+    HandBack,
+    HandOver,
+    IllegalMoveError,
+    SeatHandedBack,
+    SeatHandedOver,
+    SkipMeeple,
+    parse_move,
+)
 from carcnet.log import LogEntry, LogError, LogHeader, Seat
 from carcnet.log.codec import from_wire, to_wire
 from carcnet.log.store import apply_entry
@@ -91,3 +101,75 @@ def test_a_signed_log_checks_the_handed_over_seat_under_the_takers_key(tmp_path)
     assert stale.value.reason == "bad-signature" and "for seat 1" in str(stale.value)
     apply_entry(game, header, entry(move, 1, keys[2]))
     assert game.signer(1) == 2 and len(game.moves) == 4
+
+
+def test_a_seat_handed_over_is_given_back_at_its_turn_before_it_places() -> None:
+    game = Game(GameSetup(players=3, seed=7))
+    with pytest.raises(IllegalMoveError, match="played by its own player"):
+        game.apply(HandBack(0))
+    game.apply(HandOver(0, "greedy", 1))
+    assert game.author(HandBack(0)) == (1, 1) and game.author(SkipMeeple()) == (0, 1)
+    game.apply(_first_legal(game))
+    with pytest.raises(IllegalMoveError, match="before it places"):
+        game.apply(HandBack(0))  # mid-turn: the bot finishes the turn
+    game.apply(SkipMeeple())
+    with pytest.raises(IllegalMoveError, match="at its turn"):
+        game.apply(HandBack(0))  # seat 1's turn now
+    for _ in range(4):  # seats 1 and 2 play; seat 0's turn again
+        game.apply(_first_legal(game))
+    assert game.seat == 0 and game.drawn is not None
+    for bad in (HandBack(3), HandBack(-1)):
+        with pytest.raises(IllegalMoveError, match="must be a seat"):
+            game.apply(bad)
+    events = game.apply(HandBack(0))
+    assert events == [SeatHandedBack(0, 1)] and game.signer(0) == 0 and game.handovers[0] is None
+    assert game.seat == 0 and game.drawn is not None  # the turn and the phase are unchanged
+    assert game.author(_first_legal(game)) == (0, 0)
+    game.apply(HandOver(0, "random", 2))  # and it may be handed over again
+    assert game.signer(0) == 2
+
+
+def test_a_handback_has_a_log_form_and_a_text_form_that_read_back() -> None:
+    move = HandBack(2)
+    assert to_wire(move) == {"type": "handback", "seat": 2}
+    assert from_wire(to_wire(move)) == move
+    assert parse_move(str(move)) == move == parse_move("handback 2")
+
+
+def test_a_signed_log_takes_the_handback_from_the_bots_runner_only(tmp_path) -> None:
+    header, keys = _header()
+    game = Game(header.setup())
+
+    def entry(move, seat, key):
+        g = Game(header.setup())
+        for m in game.moves:
+            g.apply(m)
+        g.apply(move)
+        e = LogEntry(len(game.moves) + 1, seat, move, g.digest)
+        return dataclasses.replace(e, sig=sign_entry(key, header.game, e))
+
+    apply_entry(game, header, entry(HandOver(0, "greedy", 2), 2, keys[2]))
+    for _ in range(6):  # a round: seat 0 (signed by seat 2), seats 1 and 2
+        move = _first_legal(game)
+        seat, signer = game.author(move)
+        apply_entry(game, header, entry(move, seat, keys[signer]))
+    assert game.seat == 0 and game.signer(0) == 2
+    # The seat's own player cannot take it back by itself (it would race the bot's runner): seat 0's
+    # entries are signed by seat 2 now (the signature is checked first), and seat 2 named as seat 0 is
+    # a forged seat.
+    with pytest.raises(LogError) as own:
+        apply_entry(game, header, entry(HandBack(0), 0, keys[0]))
+    assert own.value.reason == "bad-signature"
+    with pytest.raises(LogError) as named:
+        apply_entry(game, header, entry(HandBack(0), 0, keys[2]))
+    assert named.value.reason == "forged-seat"
+    with pytest.raises(LogError) as badsig:
+        apply_entry(game, header, entry(HandBack(0), 2, keys[0]))
+    assert badsig.value.reason == "bad-signature"
+    apply_entry(game, header, entry(HandBack(0), 2, keys[2]))
+    move = _first_legal(game)
+    with pytest.raises(LogError) as stale:  # the runner's key no longer signs for seat 0
+        apply_entry(game, header, entry(move, 0, keys[2]))
+    assert stale.value.reason == "bad-signature"
+    apply_entry(game, header, entry(move, 0, keys[0]))
+    assert game.signer(0) == 0

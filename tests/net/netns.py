@@ -197,6 +197,17 @@ class Lan:
         self._procs.append(proc)
         return proc
 
+    def cut(self, host: Host) -> None:
+        """Unplugs *host*: its port on the bridge goes down, so nothing passes either way (as when a
+        laptop's network goes), while the host keeps its interface, address and routes."""
+        i = self.hosts.index(host) + 1
+        _ip("-n", self.switch, "link", "set", f"{self.tag}-h{i}", "down")
+
+    def mend(self, host: Host) -> None:
+        """Plugs *host* back in (undoes :meth:`cut`)."""
+        i = self.hosts.index(host) + 1
+        _ip("-n", self.switch, "link", "set", f"{self.tag}-h{i}", "up")
+
     async def stop_processes(self, timeout: float = 5.0) -> None:
         """Kill the spawned processes still running and wait for them, at most *timeout* seconds."""
         for proc in self._procs:
@@ -227,6 +238,20 @@ class Lan:
             _ip("netns", "del", name, check=False)
         self._made.clear()
         return leftovers(self.tag)
+
+
+async def read_lines(proc: asyncio.subprocess.Process, out: list[str], until: str | None = None) -> str | None:
+    """Reads *proc*'s stdout into *out* until a line that starts with *until* (returned), or the end
+    (``None``). Bounded by the process: it returns when the process closes its stdout."""
+    assert proc.stdout is not None
+    while True:
+        line = await proc.stdout.readline()
+        if not line:
+            return None
+        text = line.decode(errors="replace").rstrip("\n")
+        out.append(text)
+        if until is not None and text.startswith(until):
+            return text
 
 
 def lan_for_test(n: int) -> Iterator[Lan]:

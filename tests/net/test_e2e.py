@@ -29,15 +29,7 @@ def lan4():
 
 async def _lines(proc: asyncio.subprocess.Process, name: str, out: list[str], until: str | None = None) -> None:
     """Reads *proc*'s stdout into *out* until the line starting with *until* (or the end)."""
-    assert proc.stdout is not None
-    while True:
-        line = await proc.stdout.readline()
-        if not line:
-            return
-        text = line.decode(errors="replace").rstrip("\n")
-        out.append(text)
-        if until is not None and text.startswith(until):
-            return
+    await netns.read_lines(proc, out, until)
 
 
 @pytest.mark.asyncio

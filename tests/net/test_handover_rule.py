@@ -15,11 +15,14 @@ from carcnet.table import NetTable, TableError
 from .loopback import GAME, MemoryWire, make_header, seat_key
 
 
-def _table(players: int) -> tuple[list[NetTable], dict[tuple[int, int], MemoryWire]]:
-    """*players* peers, one seat each (the seat key is the peer's identity), all connected."""
+def _table(players: int, *, bot_host: bool = False) -> tuple[list[NetTable], dict[tuple[int, int], MemoryWire]]:
+    """*players* peers, one seat each (the seat key is the peer's identity), all connected. With
+    *bot_host*, peer 0 plays seat 0 as a host plays a bot seat: with a seat key that is not its
+    identity, so that only its heartbeats tell the others which peer plays seat 0."""
     header = make_header(players)
     sessions = [
-        SyncSession(game=GAME, name=f"P{i}", identity=seat_key(i), header=header, seats={i: seat_key(i)},
+        SyncSession(game=GAME, name=f"P{i}", identity=seat_key(9 if bot_host and i == 0 else i), header=header,
+                    seats={i: seat_key(i)},
                     persistence=MemoryLog())
         for i in range(players)
     ]
@@ -106,3 +109,19 @@ def test_at_a_table_of_two_a_split_goes_to_the_lower_key_and_a_bye_to_either():
     _play_until(tables, wires, lower)
     _lose(tables, wires, lower, higher, reason="quit")
     assert tables[higher].may_hand_over(lower) and tables[higher].seat_to_hand_over() == lower
+
+
+def test_a_peer_that_plays_only_a_bot_seat_counts_at_the_table():
+    """The opener of a table that plays only a bot seat is known by its heartbeats, not by a seat key
+    (seen at six hosts: a cut-off player counted the table as itself and one other, and gave both
+    other seats away)."""
+    tables, wires = _table(3, bot_host=True)
+    _play_until(tables, wires, 1)
+    host_identity = seat_key(9).public
+    assert set(tables[2].seated_peers()) == {host_identity, seat_key(1).public}
+    _lose(tables, wires, 2, 0)
+    _lose(tables, wires, 2, 1)
+    p0, p1, p2 = tables
+    assert p2.cut_off and set(p2.away()) == {0, 1}
+    assert not p2.may_hand_over(0) and not p2.may_hand_over(1) and p2.seat_to_hand_over() is None
+    assert p0.may_hand_over(2) and p1.may_hand_over(2)

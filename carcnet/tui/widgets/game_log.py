@@ -13,6 +13,7 @@ from carcnet.engine import (
     GameEnded,
     MeepleDeployed,
     PointsScored,
+    SeatHandedBack,
     SeatHandedOver,
     TilePlaced,
     TileSetAside,
@@ -51,6 +52,10 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
     if isinstance(event, SeatHandedOver):
         line = Text(names[event.seat], style=seat_style(colours[event.seat]))
         line.append(f"'s seat goes to a {event.bot} bot, run by {names[event.by]}", style="italic")
+        return line
+    if isinstance(event, SeatHandedBack):
+        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
+        line.append(" is back and plays their seat again", style="italic")
         return line
     if isinstance(event, GameEnded):
         winners = " and ".join(names[s] for s in event.winners)
