@@ -81,8 +81,9 @@ SAVE_TO: str | None = None
 
 class Recorder:
     """Persistence hook that notes when each entry was applied: at once with ``--save memory``; with
-    ``--save disk`` once the peer's :class:`RecorderLog` has checked it again and written it with
-    fsync, as every peer of the app does (``carcnet.table.lan``, log.md §9) before it passes the entry on."""
+    ``--save disk`` once the peer's :class:`RecorderLog` has written it, as every peer of the app does
+    (``carcnet.table.lan``, log.md §9) before it passes the entry on: an entry the peer signed is
+    fsynced before it is sent; a received one is fsynced by the peer in a worker thread just after."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -90,14 +91,23 @@ class Recorder:
         self.session: SyncSession | None = None
         self.log: RecorderLog | None = None
 
+    def open(self, *_: object) -> None:
+        """Creates the log file once the session holds the header, as the app does when a game starts
+        (before the first move, so that creating the file is not counted in move 1)."""
+        if SAVE_TO is not None and self.log is None and self.session is not None and self.session.header:
+            path = os.path.join(SAVE_TO, f"{self.name}-{os.getpid()}-{id(self):x}.carclog")
+            self.log = RecorderLog.create(self.session.header, path)
+
     def on_append(self, signed: SignedEntry) -> None:
         if SAVE_TO is not None:
-            if self.log is None:
-                assert self.session is not None and self.session.header is not None
-                path = os.path.join(SAVE_TO, f"{self.name}-{os.getpid()}-{id(self):x}.carclog")
-                self.log = RecorderLog.create(self.session.header, path)
+            self.open()
+            assert self.log is not None
             self.log.on_append(signed)
         self.applied[signed.seq] = time.monotonic_ns()
+
+    def sync(self) -> None:
+        if self.log is not None:
+            self.log.sync()
 
     def close(self) -> None:
         if self.log is not None:
@@ -142,6 +152,7 @@ async def run_player(
         persistence=recorder,
     )
     recorder.session = session
+    recorder.open()
     made: dict[int, int] = {}
     # Each peer dials the ones listed before it, which makes the whole mesh. Not dialing the addresses
     # welcomes name as well keeps the setup out of the measured moves: with it, a peer sometimes dials
@@ -189,6 +200,7 @@ async def run_spectators(
                 persistence=recorder,
             )
             recorder.session = session
+            session.add_listener(recorder.open)  # creates the file when the welcome brings the header
             stack.callback(recorder.close)
             peer = await stack.enter_async_context(Peer(session, listen=False, timing=Timing()))
             peer.dial("127.0.0.1", port)
@@ -343,6 +355,7 @@ async def run_spectators_inprocess(names, port, ready, go) -> list[dict[int, int
         for name, recorder in zip(names, recorders, strict=True):
             session = SyncSession(game=GAME, name=name, role="spectator", persistence=recorder)
             recorder.session = session
+            session.add_listener(recorder.open)  # creates the file when the welcome brings the header
             stack.callback(recorder.close)
             peer = await stack.enter_async_context(Peer(session, listen=False))
             peer.dial("127.0.0.1", port)

@@ -224,11 +224,13 @@ class GameRecorder:
         self.entries.append(entry)
         return events
 
-    def append_admitted(self, entry: LogEntry) -> None:
+    def append_admitted(self, entry: LogEntry, *, sync: bool = True) -> None:
         """Records an entry the caller has just checked with :func:`~carcnet.log.store.apply_entry` on
         its own replica of this game (a LAN session does, ``carcnet.net.protocol.admit_entry``, or made
         and signed itself), without checking it a second time: the caller's check is the reader's
         check. Only its place is checked here. The recorder's :attr:`game` is replayed when next read.
+        With ``sync=False`` the entry is written but not fsynced (:meth:`LogWriter.append`); :meth:`sync`
+        makes it durable.
 
         Raises:
             LogError: ``"out-of-sequence"``: not the next seq (nothing is written); ``"writer-broken"``.
@@ -239,9 +241,22 @@ class GameRecorder:
             raise LogError("out-of-sequence", f"the next entry is seq {expected}, not {entry.seq}", expected)
         if (self.header.keys is None) != (entry.sig is None):
             raise LogError("bad-signature", f"seq {entry.seq}: signed exactly when the game has keys", entry.seq)
-        self.writer.append(entry)
+        self.writer.append(entry, sync=sync)
         self.entries.append(entry)
         self._stale = True
+
+    def sync(self) -> None:
+        """Makes every entry written so far durable (:meth:`LogWriter.sync`; may run in a worker thread).
+
+        Raises:
+            OSError: The fsync failed; the writer is then broken.
+        """
+        self.writer.sync()
+
+    @property
+    def unsynced(self) -> int:
+        """Entries written but not yet fsynced (``append_admitted(…, sync=False)``)."""
+        return self.writer.unsynced
 
     def _check_own(self, entry: LogEntry, signer: int) -> None:
         """Never writes what a reader would refuse: the signature by seat *signer*'s key must verify."""

@@ -2,8 +2,9 @@
 (``protocol/log.md`` §2, §8–9).
 
 :class:`LogWriter` only ever appends: it creates a file exclusively, writes the magic and the header,
-then one record per :meth:`LogWriter.append`, each flushed and fsynced before the call returns; it
-never seeks back. :func:`load` reads a file, checks every record and replays every move through the
+then one record per :meth:`LogWriter.append`, each flushed and fsynced before the call returns (or,
+for a LAN peer's received entries, written at once and fsynced by :meth:`LogWriter.sync`); it never
+seeks back. :func:`load` reads a file, checks every record and replays every move through the
 engine, so a :class:`LoadedLog` is always a game the engine agrees with. A torn or corrupt *last*
 record is dropped and reported as :class:`Damage`; anything else wrong is refused with
 :class:`~carcnet.log.errors.LogError`. In a signed game (a header with seat keys) every entry's
@@ -14,6 +15,7 @@ signature is verified too. :func:`apply_entry` is that check of one entry, share
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -329,6 +331,9 @@ class LogWriter:
         self.format = format
         self._broken = False
         self._lock = lock
+        self._written = 0  # records written since the file was opened …
+        self._synced = 0  # … and how many of them an fsync has made durable
+        self._sync_lock = threading.Lock()  # :meth:`sync` may run in a worker thread; close waits for it
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], header: LogHeader) -> LogWriter:
@@ -389,8 +394,12 @@ class LogWriter:
             raise LogError("changed", f"{loaded.path.name} changed since it was loaded: load it again")
         return cls(file, loaded.path, len(loaded.entries) + 1, loaded.header.format, lock)
 
-    def append(self, entry: LogEntry) -> None:
+    def append(self, entry: LogEntry, *, sync: bool = True) -> None:
         """Writes one entry record, flushes and fsyncs it; returns once it is on disk.
+
+        With ``sync=False`` the record is written to the operating system (a crash of this program
+        cannot lose it) but not fsynced: a power loss can, until :meth:`sync` (or :meth:`close`)
+        returns. A LAN peer writes the entries it receives this way (``protocol/log.md`` §9).
 
         Raises:
             ValueError: ``entry.seq`` is not :attr:`next_seq`.
@@ -408,11 +417,37 @@ class LogWriter:
         try:
             self._file.write(record)
             self._file.flush()
-            os.fsync(self._file.fileno())
         except BaseException:
             self._broken = True
             raise
+        self._written += 1
         self.next_seq += 1
+        if sync:
+            self.sync()
+
+    def sync(self) -> None:
+        """Makes every record written so far durable (one fsync, none when they are already). Safe to
+        call from a worker thread while this thread appends: what was written before the call is
+        covered.
+
+        Raises:
+            OSError: The fsync failed; the writer is then broken.
+        """
+        with self._sync_lock:
+            written = self._written
+            if self._synced >= written or self._file.closed:
+                return
+            try:
+                os.fsync(self._file.fileno())
+            except BaseException:
+                self._broken = True
+                raise
+            self._synced = written
+
+    @property
+    def unsynced(self) -> int:
+        """How many records are written but not yet made durable by :meth:`sync`."""
+        return self._written - self._synced
 
     @property
     def broken(self) -> bool:
@@ -420,10 +455,19 @@ class LogWriter:
         return self._broken
 
     def close(self) -> None:
-        """Closes the file (every appended record is already on disk) and lets another writer have it."""
-        self._file.close()
-        if self._lock is not None:
-            self._lock.release()
+        """Makes every appended record durable, closes the file and lets another writer have it.
+
+        Raises:
+            OSError: The last fsync failed (the file is closed all the same).
+        """
+        try:
+            if not self._broken:
+                self.sync()
+        finally:
+            with self._sync_lock:
+                self._file.close()
+            if self._lock is not None:
+                self._lock.release()
 
     def __enter__(self) -> Self:
         return self

@@ -34,6 +34,9 @@ log = logging.getLogger("carcnet.net")
 #: Ways a connection may end after which its dialer tries again (wire.md §2.1): the stream broke or
 #: went quiet. After ``bye`` quit/shutdown/game-over/duplicate, a reject or an error, it does not.
 _RETRY = frozenset({"eof", "timeout"})
+#: Seconds from a received entry to the fsync that makes it durable, with every entry received
+#: meanwhile (protocol/log.md §9: a received entry is written at once, durable soon after).
+SYNC_DELAY = 0.05
 
 
 class Chooser(Protocol):
@@ -96,6 +99,8 @@ class Peer:
         self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
         self._closing = False
         self._channels: set[asyncio.Task[object]] = set()
+        self._syncing = False  # an fsync of received entries is due or running (in a worker thread)
+        self._sync_again = False
         #: Address → failed connection attempts in a row (for the interface: "cannot reach …").
         self.unreachable: dict[tuple[str, int], int] = {}
         session.add_listener(self._on_change)
@@ -276,6 +281,8 @@ class Peer:
                 self._waiters.remove(entry)
 
     def _on_change(self, change: Change, link: Link | None) -> None:
+        if change == "entry" and link is not None:
+            self._sync_soon()
         if change in ("entry", "header", "stop") and self.bots:  # a peer without bots has nothing to play
             self._turn.set()
         if change == "peer" and self.dial_learned and not self._closing:
@@ -286,6 +293,29 @@ class Peer:
             elif change == "open" and link is not None:
                 self._failed_over(link)
         self._check_waiters()
+
+    def _sync_soon(self) -> None:
+        """Makes the entries just received durable (``Persistence.sync``) in a worker thread, off the
+        event loop, :data:`SYNC_DELAY` seconds after the first of them: one fsync for every entry
+        received meanwhile, and one fsync at a time (``protocol/log.md`` §9)."""
+        if self._syncing:
+            self._sync_again = True
+            return
+        self._syncing, self._sync_again = True, False
+        asyncio.get_running_loop().call_later(SYNC_DELAY, self._start_sync)
+
+    def _start_sync(self) -> None:
+        loop = asyncio.get_running_loop()
+        loop.run_in_executor(None, self.session.persistence.sync).add_done_callback(self._synced)
+
+    def _synced(self, future: asyncio.Future[None]) -> None:
+        self._syncing = False
+        if not future.cancelled() and (exc := future.exception()) is not None:
+            # The writer is broken now: the next entry's save fails and says so (Persistence.on_append).
+            log.error("%s: cannot make the saved game durable: %s", self.session.name, exc)
+            return
+        if self._sync_again:
+            self._sync_soon()
 
     def _fail_over(self, lost: Link | None) -> None:
         """A spectator lost its last connection: it dials every other player it knows of (wire.md

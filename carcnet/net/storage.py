@@ -2,9 +2,10 @@
 
 It is the :class:`~carcnet.net.sync.Persistence` a player peer uses outside tests: every signed
 entry, made here or received, is checked by the session as a reader would check it (``admit_entry``
-is the log's ``apply_entry``) and appended (with fsync) to a log format 2 file before the session
-passes it on (``protocol/log.md`` §9, ``protocol/wire.md`` §5.4); the recorder does not check it a
-second time. A game stopped by every peer resumes from these files, and loading them checks every
+is the log's ``apply_entry``) and written to a log format 2 file before the session passes it on;
+an entry this peer signed is fsynced before it is sent, a received one by :meth:`RecorderLog.sync`
+soon after, in a worker thread (``protocol/log.md`` §9, ``protocol/wire.md`` §5.4). The recorder
+does not check an entry a second time. A game stopped by every peer resumes from these files, and loading them checks every
 entry again.
 """
 
@@ -110,7 +111,15 @@ class RecorderLog:
             if self.recorder.entries[seq - 1] != signed.entry:
                 raise LogError("conflict", f"entry {seq} of {self.path.name} is not the table's", seq)
             return
-        self.recorder.append_admitted(signed.entry)
+        self.recorder.append_admitted(signed.entry, sync=False)
+
+    def sync(self) -> None:
+        """Makes every entry written so far durable (one fsync; may run in a worker thread).
+
+        Raises:
+            OSError: The fsync failed; later appends are refused (``"writer-broken"``).
+        """
+        self.recorder.sync()
 
     def close(self) -> None:
         self.recorder.close()

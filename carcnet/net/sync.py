@@ -106,9 +106,16 @@ class Persistence(Protocol):
     """
 
     def on_append(self, signed: SignedEntry) -> None:
-        """Saves *signed*, the next entry of the log. Called before the entry is passed on to peers.
-        An exception propagates to the caller of :meth:`SyncSession.submit` or, for a received entry,
-        ends that connection with ``internal``."""
+        """Saves *signed*, the next entry of the log, where a crash of this program cannot lose it
+        (written to the operating system); :meth:`sync` makes it durable. Called before the entry is
+        passed on to peers. An exception propagates to the caller of :meth:`SyncSession.submit` or,
+        for a received entry, ends that connection with ``internal``."""
+        ...
+
+    def sync(self) -> None:
+        """Makes every entry saved so far durable (fsync: a power loss cannot lose it). The session
+        calls it before it sends an entry this peer signed (``log.md`` §9); the peer calls it in a
+        worker thread after received entries, so it must be safe beside :meth:`on_append`."""
         ...
 
 
@@ -120,6 +127,9 @@ class MemoryLog:
 
     def on_append(self, signed: SignedEntry) -> None:
         self.entries.append(signed)
+
+    def sync(self) -> None:
+        """Nothing to do: memory is all there is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -717,6 +727,7 @@ class SyncSession:
         entry = LogEntry(len(game.moves), seat, move, game.digest)
         signed = SignedEntry(entry, sign_entry(key, header.game, entry))
         self._append(signed)
+        self.persistence.sync()  # log.md §9: what this peer signs is on disk before anyone sees it
         self._relay(None)
         self._changed("entry", None)
         if isinstance(move, HandOver | HandBack):

@@ -367,3 +367,61 @@ def test_encode_record_bounds():
         encode_record(b"x" * 65537)
     header, _ = scripted_game()
     assert len(encode_record(pack(header))) == len(pack(header)) + 12
+
+
+def test_unsynced_appends_are_written_at_once_and_fsynced_by_sync_or_close(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """log.md §9 "Received entries": written to the file before the call returns (a reader sees them
+    at once), fsynced by one ``sync`` for all of them, and by ``close`` when nobody synced them."""
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd)))
+    header, entries = scripted_game()
+    path = tmp_path / "r.carclog"
+    writer = LogWriter.create(path, header)
+    created = len(synced)
+    writer.append(entries[0], sync=False)
+    writer.append(entries[1], sync=False)
+    assert len(synced) == created and writer.unsynced == 2
+    assert [e.seq for e in load(path).entries] == [1, 2]  # in the file, not only in a buffer
+    writer.sync()
+    writer.sync()  # nothing new: no second fsync
+    assert len(synced) == created + 1 and writer.unsynced == 0
+    writer.append(entries[2], sync=False)
+    writer.append(entries[3])  # an own entry: one fsync covers both
+    assert len(synced) == created + 2 and writer.unsynced == 0
+    writer.append(entries[4], sync=False)
+    writer.close()
+    assert len(synced) == created + 3
+    assert [e.seq for e in load(path).entries] == [1, 2, 3, 4, 5]
+
+
+def test_sync_from_another_thread_while_appending_loses_nothing(tmp_path: Path):
+    """The LAN peer fsyncs received entries in a worker thread while its event loop appends more:
+    every record ends up in the file, in order, and close waits for a sync in progress."""
+    import threading
+
+    header, entries = scripted_game()
+    path = tmp_path / "t.carclog"
+    writer = LogWriter.create(path, header)
+    stop = threading.Event()
+    syncs = 0
+
+    def syncing() -> None:
+        nonlocal syncs
+        while not stop.is_set():
+            writer.sync()
+            syncs += 1
+
+    worker = threading.Thread(target=syncing)
+    worker.start()
+    try:
+        for entry in entries:
+            writer.append(entry, sync=False)
+    finally:
+        stop.set()
+        worker.join(10)
+    writer.close()
+    assert syncs >= 1 and not worker.is_alive()
+    assert [e.seq for e in load(path).entries] == [e.seq for e in entries]

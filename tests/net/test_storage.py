@@ -3,6 +3,8 @@ stopped (issue 5, items 4 and 7)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from carcnet.log import LogError, load
@@ -66,3 +68,65 @@ def test_resume_refuses_a_local_game(tmp_path):
     GameRecorder.create(header, tmp_path / "local.carclog").close()
     with pytest.raises(LogError, match="not a network game"):
         RecorderLog.resume(tmp_path / "local.carclog")
+
+
+class _Watched(RecorderLog):
+    """A peer's real log, noting in one shared list when it saves, syncs and sends."""
+
+    def __init__(self, recorder, events: list, name: str) -> None:
+        super().__init__(recorder)
+        self.events, self.name = events, name
+        self.durable = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
+
+    def on_append(self, signed) -> None:
+        super().on_append(signed)
+        self.events.append((self.name, "append", signed.seq))
+        self.durable.clear()
+
+    def sync(self) -> None:  # on the loop (own entries) or in a worker thread (received ones)
+        super().sync()
+        if self.recorder.unsynced == 0:
+            self.loop.call_soon_threadsafe(self.durable.set)
+        self.events.append((self.name, "sync", len(self.recorder.entries)))
+
+
+@pytest.mark.asyncio
+async def test_own_entries_are_on_disk_before_they_are_sent_and_received_ones_soon_after(tmp_path, monkeypatch):
+    """log.md §9: an entry a peer signs is fsynced before any frame carrying it is queued; an entry it
+    receives is written before it counts and fsynced in the background, so every save ends durable."""
+    from carcnet.net.sync import Link
+
+    events: list = []
+    header = make_header(3)
+    stores = [_Watched(RecorderLog.create(header, tmp_path / f"p{i}.carclog").recorder, events, f"P{i}")
+              for i in range(3)]
+    sending = Link.queue
+
+    def queue(link, frame):
+        events.append((link.session.name, "send", link.session.have))
+        sending(link, frame)
+
+    monkeypatch.setattr(Link, "queue", queue)
+    async with LoopbackGame(header) as table:
+        peers = []
+        for i in range(3):
+            peers.append(await table.player(f"P{i}", [i], dial=peers, store=stores[i]))  # type: ignore[arg-type]
+        await all_over(peers)
+        for store in stores:
+            await asyncio.wait_for(store.durable.wait(), 10)
+    own = {(p.session.name, s.seq) for p in peers for s in p.session.entries if s.entry.seat in p.session.seats}
+    assert own
+    for name, seq in own:
+        mine = [e for e in events if e[0] == name]
+        at = mine.index((name, "append", seq))
+        after = [e for e in mine[at + 1:] if e[1] in ("sync", "send")]
+        assert after[0][1] == "sync" and after[0][2] >= seq, (name, seq, after[:2])
+    received = len(peers[0].session.entries) - sum(1 for n, _ in own if n == "P0")
+    syncs = sum(1 for e in events if e[:2] == ("P0", "sync"))
+    assert syncs < len(peers[0].session.entries), "received entries are fsynced together, not one by one"
+    assert received > 0
+    for store in stores:
+        assert store.recorder.unsynced == 0
+        store.close()
+    assert len(load(tmp_path / "p1.carclog").entries) == len(peers[0].session.entries)
