@@ -100,6 +100,7 @@ class Peer:
         self._closing = False
         self._channels: set[asyncio.Task[object]] = set()
         self._syncing = False  # an fsync of received entries is due or running (in a worker thread)
+        self._sync_timer: asyncio.TimerHandle | None = None
         self._sync_again = False
         #: Address → failed connection attempts in a row (for the interface: "cannot reach …").
         self.unreachable: dict[tuple[str, int], int] = {}
@@ -147,6 +148,10 @@ class Peer:
         for _, future in self._waiters:
             if not future.done():
                 future.cancel()
+        if self._sync_timer is not None:  # the entries received last are made durable now
+            self._sync_timer.cancel()
+            self._sync_timer = None
+            self._sync_now()
 
     async def aclose(self, reason: str = "quit") -> None:
         """:meth:`close`, then waits until every connection's socket is closed (each channel bounds
@@ -302,11 +307,23 @@ class Peer:
             self._sync_again = True
             return
         self._syncing, self._sync_again = True, False
-        asyncio.get_running_loop().call_later(SYNC_DELAY, self._start_sync)
+        self._sync_timer = asyncio.get_running_loop().call_later(SYNC_DELAY, self._start_sync)
 
     def _start_sync(self) -> None:
-        loop = asyncio.get_running_loop()
-        loop.run_in_executor(None, self.session.persistence.sync).add_done_callback(self._synced)
+        self._sync_timer = None
+        try:
+            syncing = asyncio.get_running_loop().run_in_executor(None, self.session.persistence.sync)
+        except RuntimeError:  # the loop is shutting down and has no worker threads any more
+            self._sync_now()
+            return
+        syncing.add_done_callback(self._synced)
+
+    def _sync_now(self) -> None:
+        self._syncing = False
+        try:
+            self.session.persistence.sync()
+        except OSError as exc:
+            log.error("%s: cannot make the saved game durable: %s", self.session.name, exc)
 
     def _synced(self, future: asyncio.Future[None]) -> None:
         self._syncing = False
