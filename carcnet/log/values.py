@@ -131,11 +131,15 @@ def _walk(value: object, depth: int) -> None:
         raise StrictError("a float is not a carcnet value")
 
 
-def unpack_strict(body: bytes | bytearray | memoryview, *, limit: int) -> Any:
+def unpack_strict(
+    body: bytes | bytearray | memoryview, *, limit: int, max_array: int | None = None,
+    max_map: int | None = None, max_str: int | None = None, max_bin: int | None = None,
+) -> Any:
     """The one msgpack value of *body*, nothing after it, read strictly: map keys are str and unique,
     strings valid UTF-8, no extension types (timestamps included), no float, maps and arrays nested at
-    most :data:`MAX_DEPTH` deep, no str, bin, array or map longer than *limit*. Arrays come back as
-    ``list``.
+    most :data:`MAX_DEPTH` deep, no str, bin, array or map longer than *limit* (or than its own
+    *max_array* items, *max_map* pairs, *max_str* or *max_bin* bytes, when given: the wire's real
+    maxima, refused by the C unpacker before any Python object is made). Arrays come back as ``list``.
 
     Raises:
         StrictError: What is wrong, starting with the msgpack error's class name.
@@ -147,10 +151,10 @@ def unpack_strict(body: bytes | bytearray | memoryview, *, limit: int) -> Any:
             strict_map_key=True,
             use_list=True,
             object_pairs_hook=_pairs,
-            max_str_len=limit,
-            max_bin_len=limit,
-            max_array_len=limit,
-            max_map_len=limit,
+            max_str_len=limit if max_str is None else max_str,
+            max_bin_len=limit if max_bin is None else max_bin,
+            max_array_len=limit if max_array is None else max_array,
+            max_map_len=limit if max_map is None else max_map,
             max_ext_len=0,
         )
     except Exception as exc:  # noqa: BLE001 - msgpack raises ValueError subclasses, StackError, UnicodeDecodeError…

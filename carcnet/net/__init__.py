@@ -12,9 +12,9 @@ only); never bots, tables or an interface (the contracts in ``pyproject.toml``).
   start), :mod:`.peer` (listening, dialing, the bot driver), :mod:`.storage` (the log on disk) and
   :mod:`.discovery` (mDNS).
 
-Public API: :class:`PeerConnection`, :class:`State`, the events :class:`Refused` and :class:`Closed`,
+Public API: :class:`PeerConnection`, :class:`State`, the events :class:`Proven`, :class:`Refused` and :class:`Closed`,
 :class:`LocalProtocolError`; :class:`SeedRound` (commit–reveal); :func:`check_header`, :func:`admit_entry`, :func:`compare_have`; the
-messages (:class:`Hello`, :class:`Welcome`, :class:`Reject`, :class:`Entries`, :class:`Want`,
+messages (:class:`Hello`, :class:`Welcome`, :class:`Reject`, :class:`Proof`, :class:`Entries`, :class:`Want`,
 :class:`Heartbeat`, :class:`Bye`, :class:`Error`, :class:`Lobby`, :class:`Claim`, :class:`Commit`,
 :class:`Reveal`, :class:`Start`) and their parts (:class:`WireHeader`, :class:`SignedEntry`,
 :class:`LobbySeat`, :class:`PeerInfo`); :func:`to_wire`, :func:`from_wire`, :func:`encode_message`,
@@ -40,6 +40,7 @@ from .messages import (
     Message,
     MessageError,
     PeerInfo,
+    Proof,
     Reject,
     Reveal,
     SignedEntry,
@@ -53,7 +54,7 @@ from .messages import (
     from_wire,
     to_wire,
 )
-from .protocol import Closed, ConnectionEvent, LocalProtocolError, PeerConnection, Refused, State
+from .protocol import Closed, ConnectionEvent, LocalProtocolError, PeerConnection, Proven, Refused, State
 from .signing import (
     SeatKey,
     check_reveal,
@@ -63,8 +64,10 @@ from .signing import (
     new_nonce,
     sign_commit,
     sign_entry,
+    sign_proof,
     verify_commit,
     verify_entry,
+    verify_proof,
 )
 
 __all__ = [
@@ -89,7 +92,9 @@ __all__ = [
     "MessageError",
     "PeerConnection",
     "PeerInfo",
+    "Proof",
     "ProtocolError",
+    "Proven",
     "Refused",
     "Reject",
     "Reveal",
@@ -116,7 +121,9 @@ __all__ = [
     "new_nonce",
     "sign_commit",
     "sign_entry",
+    "sign_proof",
     "to_wire",
     "verify_commit",
     "verify_entry",
+    "verify_proof",
 ]

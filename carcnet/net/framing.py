@@ -43,6 +43,12 @@ __all__ = [
 
 #: Largest frame body in bytes: 1 MiB (``protocol/wire.md`` §2.1). The length prefix is not counted.
 MAX_FRAME = 1 << 20
+#: The largest array, map, str and bin any message of this version holds (``wire.md`` §2.2): 256
+#: entries in an ``entries`` (a header's draw order has at most 84 letters), 16 keys in a map (32 to
+#: spare), a text of 256 characters of at most 4 bytes, a signature of 64 bytes. The unpacker refuses
+#: anything longer before it builds a Python object, so a frame of a million tiny items costs
+#: microseconds, not seconds.
+MAX_ARRAY, MAX_MAP, MAX_STR, MAX_BIN = 256, 32, 1024, 64
 #: Bytes of the length prefix.
 HEADER_SIZE = 4
 _LENGTH = struct.Struct(">I")
@@ -132,7 +138,8 @@ def decode_body(body: bytes) -> dict[str, Any]:
     """The map of one frame body (``wire.md`` §2.2): exactly one msgpack map, nothing after it.
 
     Strict: keys are str and unique in every map; values are int, str (valid UTF-8), bin, bool, nil,
-    array or map, nested at most :data:`MAX_DEPTH` deep; no float, no ext (timestamps included).
+    array or map, nested at most :data:`MAX_DEPTH` deep, no longer than :data:`MAX_ARRAY`,
+    :data:`MAX_MAP`, :data:`MAX_STR`, :data:`MAX_BIN`; no float, no ext (timestamps included).
     Arrays come back as ``list``.
 
     Raises:
@@ -141,7 +148,9 @@ def decode_body(body: bytes) -> dict[str, Any]:
     if not body:
         raise FramingError("bad-frame", "an empty body is not a msgpack map")
     try:
-        value = unpack_strict(body, limit=len(body))
+        value = unpack_strict(
+            body, limit=len(body), max_array=MAX_ARRAY, max_map=MAX_MAP, max_str=MAX_STR, max_bin=MAX_BIN
+        )
     except StrictError as exc:
         raise FramingError("bad-frame", f"the body is not one msgpack map ({exc})"[:200]) from None
     if not isinstance(value, dict):
@@ -181,6 +190,9 @@ class FrameDecoder:
         self.max_frame = max_frame
         self._buffer = bytearray()
         self._error: FramingError | None = None
+        #: The body (bytes, no length prefix) of the frame :meth:`next_frame` returned last: what a
+        #: handshake proof hashes (``wire.md`` §3.4).
+        self.last_body = b""
 
     def feed(self, data: bytes | bytearray | memoryview) -> None:
         """Appends received bytes.
@@ -218,6 +230,7 @@ class FrameDecoder:
                 return None
             body = bytes(buffer[HEADER_SIZE:end])
             del buffer[:end]
+            self.last_body = body
             return decode_body(body)
         except FramingError as exc:
             self._error = exc

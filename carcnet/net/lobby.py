@@ -75,6 +75,24 @@ class LobbyRole:
         """An ``error`` that leaves the connection open arrived."""
 
 
+class _HostPin:
+    """wire.md §4.6 "Whose table": a player or spectator in a lobby takes ``lobby``, ``commit``,
+    ``reveal`` and ``start`` only over a connection it dialled itself (to the table it chose), and
+    only from the host identity of the first ``lobby`` it took; a peer that dialled it and claims to
+    be a host, or another identity on a later connection, is refused ``forbidden``."""
+
+    host_key: bytes | None = None
+
+    def _check_host(self, link: Link, message: Message) -> None:
+        kind = type(message).__name__.lower()
+        if not link.conn.initiator:
+            raise ProtocolError("forbidden", f"{kind} from a peer that dialled this one: only the table it joined counts")
+        if self.host_key is None and isinstance(message, Lobby):
+            self.host_key = link.key
+        if link.key != self.host_key:
+            raise ProtocolError("forbidden", f"{kind} from another host than the one this peer sat down with")
+
+
 def _table_text(table: Sequence[LobbySeat | None]) -> str:
     return ", ".join(f"{i}:{s.seat.name}" if s else f"{i}:open" for i, s in enumerate(table))
 
@@ -404,7 +422,7 @@ class Hosting(LobbyRole):
 # ---------------------------------------------------------------------- a player
 
 
-class Seating(LobbyRole):
+class Seating(_HostPin, LobbyRole):
     """A player looking for a seat at a host's table, then taking part in the commit–reveal.
 
     On every ``lobby`` it claims a seat if it has none (the wanted seat if open, else the first open
@@ -455,6 +473,8 @@ class Seating(LobbyRole):
 
     def on_message(self, link: Link, message: Message) -> None:
         try:
+            if not isinstance(message, Claim):
+                self._check_host(link, message)
             if isinstance(message, Lobby):
                 self._lobby(link, message)
             elif isinstance(message, Commit):
@@ -558,7 +578,7 @@ class Seating(LobbyRole):
         self.session.begin(header, seats, told=[link])
 
 
-class Watching(LobbyRole):
+class Watching(_HostPin, LobbyRole):
     """A spectator in the lobby: it keeps the host's last ``lobby`` to show and takes the header
     ``start`` brings.
 
@@ -572,6 +592,12 @@ class Watching(LobbyRole):
         self.lobby: Lobby | None = None
 
     def on_message(self, link: Link, message: Message) -> None:
+        if isinstance(message, Lobby | Start):
+            try:
+                self._check_host(link, message)
+            except ProtocolError as exc:
+                self.session.refuse(link, exc.code, exc.message, exc.seq)
+                return
         if isinstance(message, Lobby):
             self.lobby = message
             self.session.lobby_changed()

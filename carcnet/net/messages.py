@@ -57,7 +57,7 @@ from carcnet.log.values import (
 )
 
 from .framing import MAX_FRAME, ProtocolError, decode_frame, encode_frame
-from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE
+from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE, new_nonce
 
 __all__ = [
     "BYE_REASONS",
@@ -80,6 +80,7 @@ __all__ = [
     "Message",
     "MessageError",
     "PeerInfo",
+    "Proof",
     "Reject",
     "Reveal",
     "Role",
@@ -522,9 +523,15 @@ class _Tuple(_Field):
         return tuple(None if v is None and self.optional else reader(v, f"{where}[{i}]") for i, v in enumerate(items))
 
 
-def _wire(codec: _Field, *, wire: str | None = None, default: Any = dataclasses.MISSING) -> Any:
-    """A message field: its codec and its wire name (the Python name unless given)."""
+def _wire(
+    codec: _Field, *, wire: str | None = None, default: Any = dataclasses.MISSING,
+    factory: Callable[[], Any] | None = None,
+) -> Any:
+    """A message field: its codec and its wire name (the Python name unless given); its default, or
+    a *factory* that makes a fresh one for each message."""
     metadata = {"codec": codec, "wire": wire}
+    if factory is not None:
+        return dataclasses.field(default_factory=factory, metadata=metadata)
     if default is dataclasses.MISSING:
         return dataclasses.field(metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
@@ -601,6 +608,8 @@ class Hello(_Message):
         port: The TCP port the sender listens on, 1 to 65535, or ``None`` when it does not listen (a
             spectator): with the address it connected from, where the acceptor and the peers it
             tells (``welcome.peers``) can reach it.
+        nonce: 32 fresh random bytes, new for every connection (a fresh one by default): the
+            acceptor's ``proof`` signs them (``wire.md`` §3.4).
     """
 
     TYPE: ClassVar[str] = "hello"
@@ -613,6 +622,7 @@ class Hello(_Message):
     have: int = _have()
     digest: bytes | None = _digest()
     port: int | None = _wire(_Optional(_Int(1, 65536)), default=None)
+    nonce: bytes = _wire(_Bin(NONCE_SIZE), factory=new_nonce)
 
     def _check_more(self) -> None:
         _check_have(self.have, self.digest, "hello")
@@ -627,6 +637,8 @@ class Welcome(_Message):
             welcome has no *port*: the connector knows where it connected).
         header: The game's header once the game has started, ``None`` in the lobby.
         peers: Other peers of the game the acceptor knows (may be empty), at most :data:`MAX_PEERS`.
+        nonce: 32 fresh random bytes, new for every connection (a fresh one by default): the
+            connector's ``proof`` signs them (``wire.md`` §3.4).
 
     Raises:
         MessageError: ``"bad-message"``: a field out of range, or *header*, *have* and *digest*
@@ -645,6 +657,7 @@ class Welcome(_Message):
     digest: bytes | None = _digest()
     header: WireHeader | None = _wire(_Optional(_Header()), default=None)
     peers: tuple[PeerInfo, ...] = _wire(_Tuple(PeerInfo, MAX_PEERS), default=())
+    nonce: bytes = _wire(_Bin(NONCE_SIZE), factory=new_nonce)
 
     def _check_more(self) -> None:
         _check_have(self.have, self.digest, "welcome")
@@ -672,6 +685,20 @@ class Reject(_Message):
     TYPE: ClassVar[str] = "reject"
     code: str = _wire(_Code())
     message: str = _wire(_Text(), default="")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Proof(_Message):
+    """Each side's proof that it holds the identity key it named: its signature over the handshake's
+    transcript (``wire.md`` §3.4, :func:`carcnet.net.signing.proof_bytes`). The acceptor sends it
+    right after its ``welcome``, the connector as soon as it has the ``welcome``.
+
+    Attributes:
+        sig: The identity key's signature, 64 bytes.
+    """
+
+    TYPE: ClassVar[str] = "proof"
+    sig: bytes = _wire(_Bin(SIG_SIZE))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -858,13 +885,14 @@ class Start(_Message):
 
 
 Message: TypeAlias = (
-    Hello | Welcome | Reject | Entries | Want | Heartbeat | Bye | Error | Lobby | Claim | Commit | Reveal | Start
+    Hello | Welcome | Reject | Proof | Entries | Want | Heartbeat | Bye | Error | Lobby | Claim | Commit | Reveal
+    | Start
 )
 
 #: Every message class by its wire ``type`` (``wire.md`` §4).
 _BY_TYPE: dict[str, type[_Message]] = {
-    cls.TYPE: cls for cls in (Hello, Welcome, Reject, Entries, Want, Heartbeat, Bye, Error, Lobby, Claim, Commit,
-                              Reveal, Start)
+    cls.TYPE: cls for cls in (Hello, Welcome, Reject, Proof, Entries, Want, Heartbeat, Bye, Error, Lobby, Claim,
+                              Commit, Reveal, Start)
 }
 #: The wire ``type`` of every message of this version, in the order of ``wire.md`` §4.
 MESSAGE_TYPES = tuple(_BY_TYPE)

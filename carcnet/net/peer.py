@@ -34,6 +34,12 @@ log = logging.getLogger("carcnet.net")
 #: Ways a connection may end after which its dialer tries again (wire.md §2.1): the stream broke or
 #: went quiet. After ``bye`` quit/shutdown/game-over/duplicate, a reject or an error, it does not.
 _RETRY = frozenset({"eof", "timeout"})
+#: wire.md §2.1 budgets: connections a peer has accepted and not closed, in all; and of those still
+#: in their handshake (not proven), from one IP address. A table has at most 6 players and some
+#: spectators; more is someone spending our memory (each connection may hold an incomplete frame of
+#: up to 1 MiB for Timing.frame seconds, an unproven one for Timing.handshake seconds).
+MAX_ACCEPTED = 64
+MAX_HANDSHAKES_PER_ADDRESS = 8
 #: Seconds from a received entry to the fsync that makes it durable, with every entry received
 #: meanwhile (protocol/log.md §9: a received entry is written at once, durable soon after).
 SYNC_DELAY = 0.05
@@ -99,6 +105,8 @@ class Peer:
         self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
         self._closing = False
         self._channels: set[asyncio.Task[object]] = set()
+        #: Connections refused at once by the budgets of wire.md §2.1 (for tests and the log).
+        self.refused_connections = 0
         self._syncing = False  # an fsync of received entries is due or running (in a worker thread)
         self._sync_timer: asyncio.TimerHandle | None = None
         self._sync_again = False
@@ -203,6 +211,18 @@ class Peer:
     async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self._closing:
             writer.close()
+            return
+        peername = writer.get_extra_info("peername")
+        ip = str(peername[0]) if isinstance(peername, tuple) and peername else "?"
+        accepted = [link for link in self.session.links if not link.conn.initiator and not link.closed]
+        handshaking = sum(1 for link in accepted if link.remote == ip and not link.is_open)
+        if len(accepted) >= MAX_ACCEPTED or handshaking >= MAX_HANDSHAKES_PER_ADDRESS:
+            # wire.md §2.1: closed before a byte is read; nothing is kept of it
+            self.refused_connections += 1
+            if self.refused_connections in (1, 10, 100, 1000) or self.refused_connections % 10000 == 0:
+                log.warning("%s: refused %d connections over the budget (last from %s)", self.session.name,
+                            self.refused_connections, ip)
+            writer.transport.abort()
             return
         await self._run_channel(reader, writer, self.session.accept_link())
 

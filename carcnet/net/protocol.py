@@ -8,22 +8,32 @@ clocks. The transport feeds :meth:`PeerConnection.receive_data` what it reads, w
 connection itself: it queues the ``error`` (or ``reject``) frame, reports a :class:`Refused` event,
 and closes where ``wire.md`` §6 says so.
 
+Before anything the other side says counts, each side proves that it holds the identity key it
+named: it signs the handshake's transcript, which holds the other side's fresh nonce (``wire.md``
+§3.4). The connection does this itself: the acceptor's :meth:`PeerConnection.send` of its
+``welcome`` adds its ``proof``; the connector queues its own on reading the ``welcome`` and reports
+the ``welcome`` only once the acceptor's proof verifies.
+
 >>> from carcnet.net.messages import Hello, Welcome
->>> a = PeerConnection(game="0" * 32, initiator=True)
->>> b = PeerConnection(game="0" * 32, initiator=False)
->>> hello = Hello(game="0" * 32, role="player", name="Ann", key=bytes(32))
+>>> from carcnet.net.signing import SeatKey
+>>> ann, bob = SeatKey.from_seed(bytes(32)), SeatKey.from_seed(bytes([1]) * 32)
+>>> a = PeerConnection(game="0" * 32, initiator=True, identity=ann)
+>>> b = PeerConnection(game="0" * 32, initiator=False, identity=bob)
+>>> hello = Hello(game="0" * 32, role="player", name="Ann", key=ann.public)
 >>> [type(e).__name__ for e in b.receive_data(a.send(hello))], b.state.name
 (['Hello'], 'SEND_WELCOME')
->>> welcome = Welcome(game="0" * 32, role="host", name="Bob", key=bytes([1]) * 32)
+>>> welcome = Welcome(game="0" * 32, role="host", name="Bob", key=bob.public)
 >>> [type(e).__name__ for e in a.receive_data(b.send(welcome))], a.state.name, b.state.name
-(['Welcome'], 'OPEN', 'OPEN')
+(['Proven', 'Welcome'], 'OPEN', 'AWAIT_PROOF')
+>>> [type(e).__name__ for e in b.receive_data(a.data_to_send())], a.state.name, b.state.name
+(['Proven'], 'OPEN', 'OPEN')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 from .framing import MAX_FRAME, FrameDecoder, FramingError, ProtocolError
 from .messages import (
@@ -37,6 +47,7 @@ from .messages import (
     Lobby,
     Message,
     MessageError,
+    Proof,
     Reject,
     Reveal,
     Role,
@@ -47,12 +58,14 @@ from .messages import (
     encode_message,
     from_wire,
 )
+from .signing import SeatKey, sign_proof, verify_proof
 
 __all__ = [
     "Closed",
     "ConnectionEvent",
     "LocalProtocolError",
     "PeerConnection",
+    "Proven",
     "Refused",
     "State",
 ]
@@ -70,8 +83,11 @@ class State(Enum):
     SEND_WELCOME = "send-welcome"
     """Their ``hello`` is in and passed the version and game checks: we must answer ``welcome`` or
     ``reject``."""
+    AWAIT_PROOF = "await-proof"
+    """Hello and welcome are exchanged and our proof is sent: we wait for theirs (``wire.md`` §3.4)."""
     OPEN = "open"
-    """Handshake done: lobby and replication messages flow both ways, within each side's role."""
+    """Handshake done, the other side's identity proven: lobby and replication messages flow both
+    ways, within each side's role."""
     CLOSED = "closed"
     """Nothing more is sent or read; the transport closes the socket."""
 
@@ -101,6 +117,19 @@ class Refused:
 
 
 @dataclass(frozen=True, slots=True)
+class Proven:
+    """The other side proved that it holds the private half of the identity key it named
+    (``wire.md`` §3.4); the connection is :attr:`State.OPEN` from here. On the connecting side the
+    :class:`Welcome` event follows it at once.
+
+    Attributes:
+        key: The proven identity key (32 bytes).
+    """
+
+    key: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Closed:
     """The connection closed while reading: always the last event of a connection.
 
@@ -117,7 +146,7 @@ class Closed:
     by_peer: bool
 
 
-ConnectionEvent: TypeAlias = Message | Refused | Closed
+ConnectionEvent: TypeAlias = Message | Proven | Refused | Closed
 
 _ALL: frozenset[Role] = frozenset(("host", "player", "spectator"))
 _PLAYING: frozenset[Role] = frozenset(("host", "player"))
@@ -134,19 +163,21 @@ _PERMITTED: dict[type, tuple[frozenset[Role], frozenset[Role]]] = {
     Commit: (_PLAYING, _PLAYING),
     Reveal: (_PLAYING, _PLAYING),
 }
-_HANDSHAKE = (Hello, Welcome, Reject)
+_HANDSHAKE = (Hello, Welcome, Reject, Proof)
 
 #: wire.md §7, the handshake as a table (h11's style): (state, message we send) → the next state.
+#: A proof is never sent by the application: the connection sends its own (wire.md §3.4).
 _SENT: dict[tuple[State, type], State] = {
     (State.SEND_HELLO, Hello): State.AWAIT_WELCOME,
-    (State.SEND_WELCOME, Welcome): State.OPEN,
+    (State.SEND_WELCOME, Welcome): State.AWAIT_PROOF,
     (State.SEND_WELCOME, Reject): State.CLOSED,
 }
 #: wire.md §7: (state, message received) → the next state, once the message passed its checks.
 _RECEIVED: dict[tuple[State, type], State] = {
     (State.AWAIT_HELLO, Hello): State.SEND_WELCOME,
-    (State.AWAIT_WELCOME, Welcome): State.OPEN,
+    (State.AWAIT_WELCOME, Welcome): State.AWAIT_PROOF,
     (State.AWAIT_WELCOME, Reject): State.CLOSED,
+    (State.AWAIT_PROOF, Proof): State.OPEN,
 }
 
 
@@ -158,13 +189,17 @@ class PeerConnection:
     Lifecycle: the connecting side starts in :attr:`State.SEND_HELLO` and sends :class:`Hello`; the
     accepting side starts in :attr:`State.AWAIT_HELLO`, receives it, and answers :class:`Welcome` or
     :class:`Reject`. The connection checks the hello's protocol and rules versions and game id itself
-    and rejects a mismatch; anything else (a full lobby, a duplicate peer) is the application's call.
-    Then :attr:`State.OPEN` until a ``bye``, a ``reject``, a closing ``error`` either way, or the end
-    of the stream: :attr:`State.CLOSED`.
+    and rejects a mismatch; anything else (a full lobby) is the application's call, made on claims
+    nobody has proven yet, so it may only refuse. Then each side proves its identity key
+    (:attr:`State.AWAIT_PROOF`, ``wire.md`` §3.4; the connection signs and checks the proofs itself):
+    :attr:`State.OPEN`, announced by a :class:`Proven` event, until a ``bye``, a ``reject``, a
+    closing ``error`` either way, or the end of the stream: :attr:`State.CLOSED`.
 
     Args:
         game: The game id this side plays or hosts.
         initiator: ``True`` for the side that connected.
+        identity: This side's identity key: the ``key`` of the hello or welcome it sends, and the key
+            that signs its proof.
         max_frame: Largest frame body accepted (the protocol's 1 MiB by default).
 
     Attributes:
@@ -173,17 +208,25 @@ class PeerConnection:
         our_role: The role we declared in our hello or welcome (``None`` before).
         their_role: The role they declared (``None`` before).
         peer: Their :class:`Hello` or :class:`Welcome` (``None`` before): name, key, have, digest.
+            Claims only until :attr:`proven`.
+        proven: Whether the other side proved its key (then the state is :attr:`State.OPEN` or
+            :attr:`State.CLOSED`).
     """
 
-    def __init__(self, *, game: str, initiator: bool, max_frame: int = MAX_FRAME) -> None:
+    def __init__(self, *, game: str, initiator: bool, identity: SeatKey, max_frame: int = MAX_FRAME) -> None:
         self.game = game
         self.initiator = initiator
+        self.identity = identity
         self.state = State.SEND_HELLO if initiator else State.AWAIT_HELLO
         self.our_role: Role | None = None
         self.their_role: Role | None = None
         self.peer: Hello | Welcome | None = None
+        self.proven = False
         self._decoder = FrameDecoder(max_frame)
         self._outbox = bytearray()
+        self._hello = b""  # the transcript: the hello's and the welcome's bodies as sent (wire.md §3.4)
+        self._welcome = b""
+        self._welcomed: Welcome | None = None  # the connector's welcome, reported once proven
 
     # ------------------------------------------------------------------ sending
 
@@ -210,13 +253,21 @@ class PeerConnection:
             after = _SENT.get((state, kind))
             if after is None:
                 what = ("hello is sent once, by the connecting side, first" if kind is Hello
+                        else "the connection sends its proof itself" if kind is Proof
                         else f"{kind.__name__.lower()} answers a hello")
                 raise LocalProtocolError(f"{what} (state {state.name})")
             if isinstance(message, Hello | Welcome):
                 self._check_game(message.game)
+                if message.key != self.identity.public:
+                    raise LocalProtocolError("the key of a hello or welcome is this side's identity key")
                 self.our_role = message.role
             data = encode_message(message)
             self.state = after
+            if isinstance(message, Hello):
+                self._hello = data[4:]
+            elif isinstance(message, Welcome):
+                self._welcome = data[4:]
+                data += self._proof("acceptor")
             return data
         if state is not State.OPEN:
             raise LocalProtocolError(f"{kind.__name__} only after the handshake (state {state.name})")
@@ -232,11 +283,20 @@ class PeerConnection:
         move…): ``send(Error(code=code, message=message, seq=seq))``, closing where the code closes."""
         return self.send(Error(code=code, message=message[:256], seq=seq))
 
+    @property
+    def buffered(self) -> int:
+        """Bytes received that do not make a whole frame yet."""
+        return self._decoder.buffered
+
     def data_to_send(self) -> bytes:
-        """The frames the connection queued on its own (answers to bad input), emptying the queue."""
+        """The frames the connection queued on its own (answers to bad input, its proof), emptying
+        the queue."""
         data = bytes(self._outbox)
         self._outbox.clear()
         return data
+
+    def _proof(self, side: Literal["connector", "acceptor"]) -> bytes:
+        return encode_message(Proof(sig=sign_proof(self.identity, side, self._hello, self._welcome)))
 
     def _check_game(self, game: str) -> None:
         if game != self.game:
@@ -294,6 +354,8 @@ class PeerConnection:
             if isinstance(message, Reject):
                 self.state = after
                 return [message, Closed(message.code, message.message, True)]
+            if isinstance(message, Proof):
+                return self._check_proof(message)
             assert isinstance(message, Hello | Welcome)
             if message.game != self.game:
                 text = (f"this peer plays game {self.game}, not {message.game}" if isinstance(message, Hello)
@@ -302,7 +364,13 @@ class PeerConnection:
             self.peer = message
             self.their_role = message.role
             self.state = after
-            return [message]
+            if isinstance(message, Hello):
+                self._hello = self._decoder.last_body
+                return [message]
+            self._welcome = self._decoder.last_body
+            self._welcomed = message
+            self._outbox += self._proof("connector")  # ours goes out at once; theirs is due next
+            return []
         if state is not State.OPEN or isinstance(message, _HANDSHAKE):
             return self._violation(
                 ProtocolError(
@@ -319,6 +387,22 @@ class PeerConnection:
                 )
             )
         return [message]
+
+    def _check_proof(self, proof: Proof) -> list[ConnectionEvent]:
+        """wire.md §3.4: their signature over the transcript, under the key they named."""
+        assert self.peer is not None
+        side: Literal["connector", "acceptor"] = "acceptor" if self.initiator else "connector"
+        if not verify_proof(self.peer.key, side, self._hello, self._welcome, proof.sig):
+            return self._violation(
+                ProtocolError("bad-signature", "the proof does not verify under the key this peer named")
+            )
+        self.state = State.OPEN
+        self.proven = True
+        events: list[ConnectionEvent] = [Proven(self.peer.key)]
+        if self._welcomed is not None:
+            events.append(self._welcomed)
+            self._welcomed = None
+        return events
 
     def _violation(self, exc: ProtocolError, *, reject: bool = False) -> list[ConnectionEvent]:
         """Queues the answer to bad input; closes where the code closes (every code found here does)."""

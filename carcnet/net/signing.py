@@ -18,7 +18,9 @@ module's own.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+from typing import Literal
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
@@ -30,6 +32,7 @@ from carcnet.log.signatures import game_bytes as _game_bytes
 
 __all__ = [
     "COMMIT_DOMAIN",
+    "PROOF_DOMAIN",
     "ENTRY_DOMAIN",
     "KEY_SIZE",
     "NONCE_SIZE",
@@ -42,15 +45,20 @@ __all__ = [
     "derive_seed",
     "entry_bytes",
     "new_nonce",
+    "proof_bytes",
     "sign_commit",
     "sign_entry",
+    "sign_proof",
     "verify",
     "verify_commit",
     "verify_entry",
+    "verify_proof",
 ]
 
 #: Domain separation of a commitment's signed bytes (``wire.md`` §5.3).
 COMMIT_DOMAIN = b"carcnet/commit/v1\x00"
+#: Domain separation of a handshake proof's signed bytes (``wire.md`` §3.4).
+PROOF_DOMAIN = b"carcnet/proof/v1\x00"
 
 
 class SeatKey:
@@ -147,3 +155,32 @@ def verify_commit(public_key: bytes, game_id: str, seat: int, commit: bytes, sig
     except ValueError:
         return False
     return verify(public_key, data, sig)
+
+
+# ---------------------------------------------------------------------- proofs of identity
+
+
+def proof_bytes(side: Literal["connector", "acceptor"], hello: bytes, welcome: bytes) -> bytes:
+    """The canonical byte string a ``proof`` signs (``wire.md`` §3.4)::
+
+        "carcnet/proof/v1" 0x00 | "c" or "a" (whose proof) | SHA-256(hello body) | SHA-256(welcome body)
+
+    *hello* and *welcome* are the two frame bodies exactly as sent (no length prefix): the
+    connection's transcript, with both sides' fresh nonces, keys, roles and the game id in it.
+    """
+    mark = b"c" if side == "connector" else b"a"
+    return PROOF_DOMAIN + mark + hashlib.sha256(hello).digest() + hashlib.sha256(welcome).digest()
+
+
+def sign_proof(key: SeatKey, side: Literal["connector", "acceptor"], hello: bytes, welcome: bytes) -> bytes:
+    """The identity key's 64-byte signature over :func:`proof_bytes`: proof that the signer holds the
+    private half of the key it named in this very handshake."""
+    return key.sign(proof_bytes(side, hello, welcome))
+
+
+def verify_proof(
+    public_key: bytes, side: Literal["connector", "acceptor"], hello: bytes, welcome: bytes, sig: bytes
+) -> bool:
+    """Whether *sig* is *side*'s proof for the transcript (*hello*, *welcome*) under *public_key*.
+    Never raises."""
+    return verify(public_key, proof_bytes(side, hello, welcome), sig)

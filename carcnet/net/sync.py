@@ -34,6 +34,7 @@ from __future__ import annotations
 import itertools
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -65,7 +66,7 @@ from .messages import (
     Welcome,
     WireHeader,
 )
-from .protocol import Closed, ConnectionEvent, PeerConnection, Refused, State
+from .protocol import Closed, ConnectionEvent, PeerConnection, Proven, Refused, State
 from .signing import SeatKey, sign_entry, verify_entry
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ log = logging.getLogger("carcnet.net")
 #: it is closed ``forbidden``: a peer answers one ``want`` per ``have``, so that a stranger pipelining
 #: ``want`` cannot make it send the whole log again and again (issue 13 item 1).
 MAX_IGNORED_WANTS = 32
+#: Events a session keeps (its connection log, ``SyncSession.events``): the newest ones.
+MAX_EVENTS = 1000
 
 #: What a listener is told changed (see :meth:`SyncSession.add_listener`).
 Change = Literal["header", "entry", "open", "close", "peer", "stop", "lobby"]
@@ -241,6 +244,8 @@ class Link:
         self.peer_has_header = False
         self.closed_by: str | None = None
         self.opened = False
+        #: Whether our welcome carried the header (an acceptor's link, until the peer is proven).
+        self.welcomed_with_header = False
         #: Heartbeats received on this link.
         self.heartbeats = 0
         #: What the peer's last heartbeat said (wire.md §4.5): the players it is connected to, and the
@@ -324,12 +329,18 @@ class Link:
         self._out.clear()
         return data
 
+    @property
+    def buffered(self) -> int:
+        """Bytes received that do not make a whole frame yet (the transport's frame deadline)."""
+        return len(self._pending) + self.conn.buffered
+
     def heartbeat(self) -> None:
         """Nothing was sent for a while (wire.md §2.1): queue a ``heartbeat``."""
         self.session.send_heartbeat(self)
 
     def time_out(self, what: str) -> None:
-        """The handshake took too long or nothing was received for too long: ``bye`` ``timeout``."""
+        """The handshake or a frame took too long, or nothing was received for too long: ``bye``
+        ``timeout``."""
         self.session.time_out(self, what)
 
     def set_waker(self, wake: Callable[[], None] | None) -> None:
@@ -377,12 +388,15 @@ class Link:
         """Queues *message*; ``False`` (and nothing queued) when the connection is closed already."""
         if self.conn.state is State.CLOSED:
             return False
-        self._out += self.conn.send(message)
+        frame = self.conn.send(message)
+        self._out += self.conn.data_to_send()  # what the connection queued itself (its proof) goes first
+        self._out += frame
         self._notify()
         return True
 
     def queue(self, frame: bytes) -> None:
         """Queues an encoded frame the connection has already allowed (see ``SyncSession._send_from``)."""
+        self._out += self.conn.data_to_send()
         self._out += frame
         self._notify()
 
@@ -463,7 +477,9 @@ class SyncSession:
         #: the transport (:class:`~carcnet.net.peer.Peer`) once it listens.
         self.listen_port: int | None = None
         self.desync: Desync | None = None
-        self.events: list[NetEvent] = []
+        #: The last :data:`MAX_EVENTS` things that happened on the connections (oldest first): bounded,
+        #: so that a stranger opening and spoiling connections forever costs no memory (wire.md §2.1).
+        self.events: deque[NetEvent] = deque(maxlen=MAX_EVENTS)
         #: Recent ``entries`` frames whose entries are held (see :meth:`Link.receive_data`).
         self.seen = _SeenFrames()
         self._listeners: list[Callable[[Change, Link | None], None]] = []
@@ -609,7 +625,7 @@ class SyncSession:
 
     def connect_link(self, address: tuple[str, int] | None = None) -> Link:
         """A link for a connection this side made to *address*; its ``hello`` is queued."""
-        link = Link(self, PeerConnection(game=self.game_id, initiator=True), address)
+        link = Link(self, PeerConnection(game=self.game_id, initiator=True, identity=self.identity), address)
         self.links.append(link)
         link.send(
             Hello(
@@ -626,7 +642,7 @@ class SyncSession:
 
     def accept_link(self) -> Link:
         """A link for a connection a peer made to this side; it waits for the peer's ``hello``."""
-        link = Link(self, PeerConnection(game=self.game_id, initiator=False), None)
+        link = Link(self, PeerConnection(game=self.game_id, initiator=False, identity=self.identity), None)
         self.links.append(link)
         return link
 
@@ -756,6 +772,9 @@ class SyncSession:
             log.warning("%s was refused by %s: %s (%s)", self.name, link.address, event.code, event.message)
         elif isinstance(event, Hello):
             self._on_hello(link, event)
+        elif isinstance(event, Proven):
+            if not link.conn.initiator:  # the connector's Welcome event follows; it opens the link
+                self._on_proven(link)
         elif isinstance(event, Welcome):
             self._on_welcome(link, event)
         elif isinstance(event, Entries):
@@ -800,18 +819,31 @@ class SyncSession:
                 peers=self._peer_list(hello.key),
             )
         )
+        link.welcomed_with_header = self.header is not None
+
+    def _on_proven(self, link: Link) -> None:
+        """The connector proved its key (wire.md §3.4): from here what its hello said counts."""
         # wire.md §4.1: a player that listens says on which port; with the address it dialed from,
         # this peer can list it in its own welcomes (done now that the link is open, so that the
         # "peer" change does not make the transport dial a peer it is connected to).
-        if hello.role != "spectator" and hello.port is not None and link.remote is not None:
-            for addr in (link.remote, link.remote.split("%", 1)[0]):  # without an IPv6 %scope if need be
-                try:
-                    info = PeerInfo(hello.key, hello.name, addr, hello.port)
-                except ProtocolError:  # not an IP address
-                    continue
-                self.add_known(info)
-                break
-        self._opened(link, sent_header=self.header is not None)
+        info = self._where_it_listens(link)
+        if info is not None:
+            self.add_known(info)
+        self._opened(link, sent_header=link.welcomed_with_header)
+
+    @staticmethod
+    def _where_it_listens(link: Link) -> PeerInfo | None:
+        """Where the player that dialled *link* listens: the connection's source address and its
+        hello's ``port`` (wire.md §4.1), or ``None`` (a spectator, no port, no address)."""
+        hello = link.peer
+        if not isinstance(hello, Hello) or hello.role == "spectator" or hello.port is None or link.remote is None:
+            return None
+        for addr in (link.remote, link.remote.split("%", 1)[0]):  # without an IPv6 %scope if need be
+            try:
+                return PeerInfo(hello.key, hello.name, addr, hello.port)
+            except ProtocolError:  # not an IP address
+                continue
+        return None
 
     def _reject(self, link: Link, code: str, message: str) -> None:
         self._record("sent", code, message, None, link)
@@ -1067,7 +1099,17 @@ class SyncSession:
     # ------------------------------------------------------------------ helpers
 
     def _peer_list(self, exclude: bytes) -> tuple[PeerInfo, ...]:
+        """The ``peers`` of a welcome (wire.md §4.2): the book, then the players whose handshake with
+        this peer is under way (their proof is due any moment: two players that dial the table at
+        once must learn each other), for keys the book does not hold. A dialler checks the key it
+        reaches (§3.4), so a listed address proves nothing by itself."""
         infos = [info for key, info in self.book.items() if key != exclude]
+        for link in self.links:
+            if link.conn.initiator or link.is_open or link.closed:
+                continue
+            info = self._where_it_listens(link)
+            if info is not None and info.key != exclude and info.key not in self.book:
+                infos.append(info)
         return tuple(infos[:MAX_PEERS])
 
     def _lost(self, link: Link, code: str | None) -> None:

@@ -50,6 +50,8 @@ class Timing:
         handshake: The handshake must be done this long after the TCP connection.
         heartbeat: Send a ``heartbeat`` after this long without sending anything.
         dead: A connection on which nothing arrived for this long is dead: ``bye`` ``timeout``.
+        frame: A frame must be whole this long after its first byte arrived (a peer that trickles a
+            frame byte by byte holds up to 1 MiB of our memory).
         connect: Longest wait for a TCP connection to be made.
         close: Longest wait for a closing socket to flush.
         backoff: Waits between reconnection attempts; the last one repeats.
@@ -58,6 +60,7 @@ class Timing:
     handshake: float = 10.0
     heartbeat: float = 5.0
     dead: float = 20.0
+    frame: float = 10.0
     connect: float = 10.0
     close: float = 2.0
     backoff: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
@@ -92,8 +95,13 @@ class Endpoint(Protocol):
         """Nothing was sent for :attr:`Timing.heartbeat` seconds."""
         ...
 
+    @property
+    def buffered(self) -> int:
+        """Bytes received that do not make a whole frame yet."""
+        ...
+
     def time_out(self, what: str) -> None:
-        """A deadline passed (``"handshake"``, ``"dead"``, ``"unsent"``): end the connection."""
+        """A deadline passed (``"handshake"``, ``"dead"``, ``"frame"``, ``"unsent"``): end the connection."""
         ...
 
     def set_waker(self, wake: Callable[[], None] | None) -> None:
@@ -134,6 +142,8 @@ class Channel:
         self._last_out = now
         self._done = asyncio.Event()
         self._opened = asyncio.Event()
+        self._partial_since: float | None = None  # when the incomplete frame held now began to arrive
+        self._poke = asyncio.Event()  # a deadline moved: the timer looks again
 
     @property
     def peername(self) -> tuple[str, int] | None:
@@ -167,6 +177,7 @@ class Channel:
         if state is State.OPEN:
             if not self._opened.is_set():
                 self._opened.set()
+                self._poke.set()
         elif state is State.CLOSED:
             self._done.set()
 
@@ -190,35 +201,47 @@ class Channel:
                 data = b""
             self._last_in = self._loop.time()
             endpoint.receive_data(data)
+            if not endpoint.buffered:
+                self._partial_since = None
+            elif self._partial_since is None:
+                self._partial_since = self._last_in
+                self._poke.set()
             self.flush()
             if not data:
                 break
         self._done.set()
 
     async def _timer_loop(self) -> None:
-        endpoint, timing = self.endpoint, self.timing
-        if endpoint.state is not State.OPEN:
-            remaining = self._started + timing.handshake - self._loop.time()
-            try:
-                await asyncio.wait_for(self._opened.wait(), max(remaining, 0.0))
-            except TimeoutError:
-                if endpoint.state is not State.CLOSED:
-                    endpoint.time_out("handshake")
-                    self.flush()
-                self._done.set()
-                return
-        while endpoint.state is State.OPEN:
-            now = self._loop.time()
-            if now >= self._last_in + timing.dead:
-                endpoint.time_out("dead")
+        """The clocks of wire.md §2.1: the handshake deadline, then silence (dead) and heartbeats; the
+        frame deadline throughout. Sleeps until the next one is due, or until :attr:`_poke` says a
+        deadline moved (the connection opened, a frame began)."""
+        endpoint, timing, loop = self.endpoint, self.timing, self._loop
+        while endpoint.state is not State.CLOSED:
+            now = loop.time()
+            opened = endpoint.state is State.OPEN
+            partial = self._partial_since
+            expired = (
+                "handshake" if not opened and now >= self._started + timing.handshake
+                else "dead" if opened and now >= self._last_in + timing.dead
+                else "frame" if partial is not None and now >= partial + timing.frame
+                else None
+            )
+            if expired is not None:
+                endpoint.time_out(expired)
                 self.flush()
                 break
-            if now >= self._last_out + timing.heartbeat:
+            if opened and now >= self._last_out + timing.heartbeat:
                 endpoint.heartbeat()
                 self.flush()
                 self._last_out = now  # even if nothing could be written
-            due = min(self._last_in + timing.dead, self._last_out + timing.heartbeat)
-            await asyncio.sleep(max(due - self._loop.time(), 0.001))
+            due = self._last_in + timing.dead if opened else self._started + timing.handshake
+            if opened:
+                due = min(due, self._last_out + timing.heartbeat)
+            if partial is not None:
+                due = min(due, partial + timing.frame)
+            self._poke.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poke.wait(), max(due - loop.time(), 0.001))
         self._done.set()
 
     async def _close_socket(self) -> None:

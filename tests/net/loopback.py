@@ -21,6 +21,7 @@ from carcnet.net import (
     FrameDecoder,
     Hello,
     Message,
+    Proof,
     Reject,
     SeatKey,
     SignedEntry,
@@ -29,6 +30,8 @@ from carcnet.net import (
     encode_message,
     from_wire,
     sign_entry,
+    sign_proof,
+    verify_proof,
 )
 from carcnet.net.peer import Peer
 from carcnet.net.sync import MemoryLog, SyncSession
@@ -212,13 +215,24 @@ class RawClient:
         await self.writer.drain()
 
     async def hello(
-        self, name: str, *, role: str = "player", have: int = 0, digest: bytes | None = None, **kw: Any
+        self, name: str, *, role: str = "player", have: int = 0, digest: bytes | None = None,
+        prove: bool = True, key: SeatKey | None = None, **kw: Any,
     ) -> Welcome:
-        await self.send(
-            Hello(game=GAME, role=role, name=name, key=identity(name).public, have=have, digest=digest, **kw)  # type: ignore[arg-type]
-        )
+        """The handshake as *name* (its identity key from :func:`identity`, or *key*): hello, the
+        welcome and its proof (checked), then this side's proof (wire.md §3.4) unless not *prove*."""
+        kw.setdefault("key", identity(name).public)
+        hello = Hello(game=GAME, role=role, name=name, have=have, digest=digest, **kw)  # type: ignore[arg-type]
+        frame = encode_message(hello)
+        await self.send_raw(frame)
         message = await self.next()
         assert isinstance(message, Welcome), message
+        welcome_body = self.decoder.last_body
+        proof = await self.next()
+        assert isinstance(proof, Proof), proof
+        assert verify_proof(message.key, "acceptor", frame[4:], welcome_body, proof.sig)
+        if prove:
+            signer = key if key is not None else identity(name)
+            await self.send(Proof(sig=sign_proof(signer, "connector", frame[4:], welcome_body)))
         return message
 
     async def next(self, timeout: float = LIMIT) -> Message | None:

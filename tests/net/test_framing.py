@@ -108,13 +108,29 @@ def test_a_too_large_length_is_refused_as_soon_as_it_arrives():
     assert decoder.buffered == 0  # nothing of the stream is kept after it
 
 
+def _largest(extra: int = 0) -> dict:
+    """A map of exactly MAX_FRAME + *extra* bytes packed, within the shape limits of wire.md §2.2:
+    arrays of at most 256 strings of at most 1024 bytes."""
+    target = MAX_FRAME + extra
+    value: dict = {k: [] for k in "abcd"}
+    for k in "abcd":
+        while len(value[k]) < 255 and len(msgpack.packb(value)) + 1027 + 2 <= target:
+            value[k].append("x" * 1024)
+    last = value["d"]
+    for n in range(1024, -1, -1):
+        if len(msgpack.packb({**value, "d": [*last, "x" * n]})) == target:
+            return {**value, "d": [*last, "x" * n]}
+    raise AssertionError("no exact fit")
+
+
 def test_the_largest_frame_is_accepted_and_one_more_byte_is_not():
-    body = msgpack.packb({"x": b"\0" * (MAX_FRAME - 8)}, use_bin_type=True)
+    largest = _largest()
+    body = msgpack.packb(largest, use_bin_type=True)
     assert len(body) == MAX_FRAME
-    assert FrameDecoder().decode(frame_of(body)) == [{"x": b"\0" * (MAX_FRAME - 8)}]
-    assert encode_frame({"x": b"\0" * (MAX_FRAME - 8)}) == frame_of(body)
+    assert FrameDecoder().decode(frame_of(body)) == [largest]
+    assert encode_frame(largest) == frame_of(body)
     with pytest.raises(FramingError) as info:
-        encode_frame({"x": b"\0" * (MAX_FRAME - 7)})
+        encode_frame(_largest(1))
     assert info.value.code == "too-large"
     assert code_of(struct.pack(">I", MAX_FRAME + 1) + b"\x80" * 10) == "too-large"
 

@@ -243,3 +243,46 @@ def test_a_table_without_auto_start_waits_for_the_opener() -> None:
     assert host.header is not None and bob.header == host.header
     with pytest.raises(ValueError, match="has started"):
         table.start()
+
+
+def test_a_peer_that_dials_a_waiting_player_and_claims_to_host_is_refused() -> None:
+    """Issue 13 item 3 (wire.md §4.6 "Whose table"): Mallory opens a table under the same game id and
+    dials Bob, who waits at Ann's: her lobby is refused, Bob never takes her seat, commit or start,
+    and the real table starts as if she had not been there."""
+    host = host_session(PLAN)
+    bob, cleo = player_session("Bob", colour="blue"), player_session("Cleo")
+    to_ann = MemoryWire(bob, host)
+    pump(to_ann)
+    real = host.lobby.lobby if isinstance(host.lobby, Hosting) else None
+    assert isinstance(bob.lobby, Seating) and bob.lobby.seat == 1
+    mallory = host_session([SeatPlan("host", "Mallory", "red"), SeatPlan("open")])
+    mallory.identity = identity("Mallory")
+    to_bob = MemoryWire(mallory, bob)  # Mallory dials Bob
+    pump(to_ann, to_bob)
+    assert ("sent", "forbidden") in [(e.kind, e.code) for e in bob.events]
+    assert bob.lobby.lobby == real and bob.lobby.seat == 1 and to_bob.b.closed
+    # Bob dials a second "host" himself: another identity than Ann's is refused too
+    mallory2 = host_session([SeatPlan("host", "Mal", "red"), SeatPlan("open")])
+    mallory2.identity = identity("Mal")
+    to_mal = MemoryWire(bob, mallory2)
+    pump(to_ann, to_mal)
+    assert bob.lobby.lobby == real and to_mal.a.closed
+    wires = [to_ann, MemoryWire(cleo, host)]
+    pump(*wires)
+    assert bob.header is not None and bob.header == host.header and cleo.header == host.header
+    assert mallory.header is None
+
+
+def test_a_spectator_takes_the_lobby_and_start_only_from_the_table_it_dialled() -> None:
+    host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
+    watcher = SyncSession(game=GAME, name="Eve", role="spectator", identity=identity("Eve"), lobby=Watching())
+    to_ann = MemoryWire(watcher, host)
+    pump(to_ann)
+    real = watcher.lobby.lobby if isinstance(watcher.lobby, Watching) else None
+    assert real is not None
+    mallory = host_session([SeatPlan("host", "Mallory", "red"), SeatPlan("bot", "R", "blue", "greedy")])
+    mallory.identity = identity("Mallory")
+    to_eve = MemoryWire(mallory, watcher)  # dials Eve, and her table is full: she starts at once
+    pump(to_ann, to_eve)
+    assert isinstance(watcher.lobby, Watching) and watcher.lobby.lobby == real
+    assert watcher.header is None

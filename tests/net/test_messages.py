@@ -316,12 +316,14 @@ def test_hello_defaults_are_this_version():
 # ---------------------------------------------------------------------- hello.port (wire.md §4.1)
 
 
-def test_hello_ends_with_the_listening_port_or_nil():
+def test_hello_ends_with_the_listening_port_or_nil_then_its_nonce():
     m = wire("hello")
-    assert list(m)[-2:] == ["digest", "port"] and m["port"] == 40123
+    assert list(m)[-3:] == ["digest", "port", "nonce"] and m["port"] == 40123
     assert from_wire(m).port == 40123  # type: ignore[union-attr]
     spectator = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
-    assert spectator.port is None and list(to_wire(spectator))[-1] == "port"
+    assert spectator.port is None and list(to_wire(spectator))[-2:] == ["port", "nonce"]
+    again = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
+    assert len(spectator.nonce) == 32 and again.nonce != spectator.nonce  # fresh for every hello
     assert from_wire(to_wire(spectator)) == spectator
     assert from_wire(edit(m, ("port",), 1)).port == 1  # type: ignore[union-attr]
     assert from_wire(edit(m, ("port",), 65535)).port == 65535  # type: ignore[union-attr]

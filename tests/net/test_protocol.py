@@ -22,10 +22,13 @@ from carcnet.net import (
     Lobby,
     LocalProtocolError,
     PeerConnection,
+    Proof,
     ProtocolError,
+    Proven,
     Refused,
     Reject,
     Reveal,
+    SeatKey,
     SeedRound,
     SignedEntry,
     State,
@@ -41,32 +44,55 @@ from carcnet.net import (
     encode_message,
     sign_commit,
     sign_entry,
+    sign_proof,
     to_wire,
 )
 from carcnet.net.framing import FrameDecoder
 
-from .vectors import GAME, NONCES, from_json, messages, seat_keys, signed_entries, vector, wire_header
+from .vectors import (
+    GAME,
+    HELLO_NONCE,
+    NONCES,
+    WELCOME_NONCE,
+    from_json,
+    messages,
+    seat_keys,
+    signed_entries,
+    vector,
+    wire_header,
+)
 
 ANN, BOB = seat_keys()
 
 
 def hello(role: str = "player", **kw) -> Hello:
+    kw.setdefault("nonce", HELLO_NONCE)
     return Hello(game=GAME, role=role, name="Bob", key=BOB.public, **kw)  # type: ignore[arg-type]
 
 
 def welcome(role: str = "host") -> Welcome:
-    return Welcome(game=GAME, role=role, name="Ann", key=ANN.public)  # type: ignore[arg-type]
+    return Welcome(game=GAME, role=role, name="Ann", key=ANN.public, nonce=WELCOME_NONCE)  # type: ignore[arg-type]
+
+
+def connector(game: str = GAME) -> PeerConnection:
+    """Bob's side of a connection he dials."""
+    return PeerConnection(game=game, initiator=True, identity=BOB)
+
+
+def acceptor(game: str = GAME) -> PeerConnection:
+    """Ann's side of a connection she accepts."""
+    return PeerConnection(game=game, initiator=False, identity=ANN)
 
 
 def pair(
     connector_role: str = "player", acceptor_role: str = "host"
 ) -> tuple[PeerConnection, PeerConnection]:
     """A connected pair after the handshake: (connector, acceptor)."""
-    a = PeerConnection(game=GAME, initiator=True)
-    b = PeerConnection(game=GAME, initiator=False)
+    a, b = connector(), acceptor()
     assert b.receive_data(a.send(hello(connector_role))) == [hello(connector_role)]
-    assert a.receive_data(b.send(welcome(acceptor_role))) == [welcome(acceptor_role)]
-    assert a.state is b.state is State.OPEN
+    assert a.receive_data(b.send(welcome(acceptor_role))) == [Proven(ANN.public), welcome(acceptor_role)]
+    assert b.receive_data(a.data_to_send()) == [Proven(BOB.public)]
+    assert a.state is b.state is State.OPEN and a.proven and b.proven
     return a, b
 
 
@@ -94,23 +120,28 @@ def refused(
 
 
 def test_a_handshake_from_the_vectors():
-    a = PeerConnection(game=GAME, initiator=True)
-    b = PeerConnection(game=GAME, initiator=False)
+    a = connector()
+    b = acceptor()
     h = decode_message(vector("hello")[1])
     w = decode_message(vector("welcome-lobby")[1])
     assert a.send(h) == vector("hello")[1]
     assert b.receive_data(vector("hello")[1]) == [h]
     assert b.state is State.SEND_WELCOME and b.peer == h and b.their_role == "player"
-    assert b.send(w) == vector("welcome-lobby")[1]
-    assert a.receive_data(vector("welcome-lobby")[1]) == [w]
+    assert b.send(w) == vector("welcome-lobby")[1] + vector("proof")[1]  # Ann's proof goes with it
+    assert b.state is State.AWAIT_PROOF
+    assert a.receive_data(vector("welcome-lobby")[1]) == []  # nothing counts before the proof
+    assert a.state is State.AWAIT_PROOF and not a.proven
+    assert a.receive_data(vector("proof")[1]) == [Proven(ANN.public), w]
     assert a.our_role == "player" and a.their_role == "host" and b.our_role == "host"
+    assert b.receive_data(a.data_to_send()) == [Proven(BOB.public)]  # Bob's proof, queued on the welcome
+    assert a.state is b.state is State.OPEN
     assert a.data_to_send() == b.data_to_send() == b""
 
 
 def test_hello_comes_first():
-    b = PeerConnection(game=GAME, initiator=False)
+    b = acceptor()
     refused(b, encode_message(Want(from_seq=1)), "unexpected-message")
-    a = PeerConnection(game=GAME, initiator=True)
+    a = connector()
     with pytest.raises(LocalProtocolError):
         a.send(Want(from_seq=1))
     with pytest.raises(LocalProtocolError):
@@ -122,8 +153,8 @@ def test_hello_comes_first():
 
 
 def test_the_connector_waits_for_the_welcome_before_sending_more():
-    a = PeerConnection(game=GAME, initiator=True)
-    b = PeerConnection(game=GAME, initiator=False)
+    a = connector()
+    b = acceptor()
     data = a.send(hello()) + encode_message(Want(from_seq=1))
     events = b.receive_data(data)
     assert events[0] == hello() and isinstance(events[1], Refused) and events[1].code == "unexpected-message"
@@ -142,14 +173,14 @@ def test_the_connector_waits_for_the_welcome_before_sending_more():
     ],
 )
 def test_a_bad_hello_is_rejected(change, code):
-    b = PeerConnection(game=GAME, initiator=False)
+    b = acceptor()
     m = {**to_wire(hello()), **change}
     refused(b, encode_frame(m), code, reply="reject")
     assert b.peer is None
 
 
 def test_a_reject_ends_the_connection_for_the_connector():
-    a = PeerConnection(game=GAME, initiator=True)
+    a = connector()
     a.send(hello())
     events = a.receive_data(vector("reject")[1])
     assert isinstance(events[0], Reject) and events[1] == Closed("bad-version", events[0].message, True)
@@ -159,8 +190,8 @@ def test_a_reject_ends_the_connection_for_the_connector():
 
 
 def test_the_acceptor_may_reject_for_its_own_reasons():
-    b = PeerConnection(game=GAME, initiator=False)
-    b.receive_data(PeerConnection(game=GAME, initiator=True).send(hello()))
+    b = acceptor()
+    b.receive_data(connector().send(hello()))
     with pytest.raises(LocalProtocolError):
         b.send(Want(from_seq=1))  # it must answer first
     data = b.send(Reject(code="no-seat", message="the table is full; join as a spectator"))
@@ -170,13 +201,13 @@ def test_the_acceptor_may_reject_for_its_own_reasons():
 
 def test_a_welcome_for_another_game_or_version_is_refused():
     for change, code in (({"game": "0" * 32}, "wrong-game"), ({"proto": 9}, "bad-version")):
-        a = PeerConnection(game=GAME, initiator=True)
+        a = connector()
         a.send(hello())
         refused(a, encode_frame({**to_wire(welcome()), **change}), code)
 
 
 def test_our_own_messages_must_be_for_our_game():
-    a = PeerConnection(game="0" * 32, initiator=True)
+    a = connector("0" * 32)
     with pytest.raises(LocalProtocolError):
         a.send(hello())
     assert a.state is State.SEND_HELLO
@@ -319,9 +350,9 @@ def test_any_split_of_a_conversation_gives_the_same_events(data):
     names = ["lobby", "commit", "start", "entries", "heartbeat", "bye"]
     frames = [vector(n)[1] for n in names]
     frames.insert(-1, encode_message(Error(code="seat-taken", message="blue is taken")))  # does not close
-    a = PeerConnection(game=GAME, initiator=True)
-    a.send(hello())
-    stream = encode_message(welcome()) + b"".join(frames)
+    a, b = connector(), acceptor()
+    b.receive_data(a.send(hello()))
+    stream = b.send(welcome()) + b"".join(frames)  # the welcome, Ann's proof, then the rest
     cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=10)))
     events = []
     start = 0
@@ -329,7 +360,7 @@ def test_any_split_of_a_conversation_gives_the_same_events(data):
         if cut > start:  # b"" would mean the end of the stream
             events += a.receive_data(stream[start:cut])
         start = cut
-    expected = [welcome(), *(decode_message(f) for f in frames)]
+    expected = [Proven(ANN.public), welcome(), *(decode_message(f) for f in frames)]
     assert events == [*expected, Closed("quit", "the peer said bye (quit)", True)]
 
 
@@ -482,3 +513,66 @@ def test_commitments_must_be_signed_by_the_seat_and_not_copied():
     )
     assert round_code(lambda: r.commit(commit_of(0, NONCES[1]))) == "unexpected-message"
     assert round_code(lambda: r.commit(Commit(seat=2, hash=bytes(32), sig=bytes(64)))) == "unexpected-message"
+
+
+# ---------------------------------------------------------------------- proofs of identity (wire.md §3.4)
+
+
+def test_a_hello_with_someone_elses_key_never_opens():
+    """The eclipse of issue 13 item 2: Mallory names Bob's key (read from a welcome) but holds only her
+    own private key: Ann answers, then refuses the proof, and the connection never counts."""
+    mallory = SeatKey.from_seed(bytes([7]) * 32)
+    b = acceptor()
+    forged = Hello(game=GAME, role="player", name="Bob", key=BOB.public, nonce=HELLO_NONCE)
+    hello_body = encode_message(forged)[4:]
+    assert b.receive_data(encode_message(forged)) == [forged]
+    b.send(welcome())
+    assert b.state is State.AWAIT_PROOF and not b.proven
+    # the best she can do: her own key's signature over exactly this transcript
+    own = encode_message(Proof(sig=sign_proof(mallory, "connector", hello_body, b._welcome)))
+
+    refused(b, own, "bad-signature")
+    assert not b.proven
+
+
+def test_a_proof_from_another_handshake_does_not_verify():
+    """A proof signs both fresh nonces: Bob's proof of one connection is worthless on another."""
+    a1, b1 = connector(), acceptor()
+    b1.receive_data(a1.send(hello()))
+    a1.receive_data(b1.send(welcome()))
+    bobs_proof = a1.data_to_send()
+    a2, b2 = connector(), acceptor()
+    b2.receive_data(a2.send(hello(nonce=bytes(32))))  # another hello nonce: another transcript
+    b2.send(welcome())
+    refused(b2, bobs_proof, "bad-signature")
+
+
+def test_the_connector_reports_no_welcome_until_the_acceptors_proof_verifies():
+    a, b = connector(), acceptor()
+    b.receive_data(a.send(hello()))
+    data = b.send(welcome())
+    frame_end = 4 + int.from_bytes(data[:4], "big")
+    assert a.receive_data(data[:frame_end]) == []  # the welcome alone: nothing yet
+    assert a.state is State.AWAIT_PROOF
+    assert [f["type"] for f in answers(a)] == ["proof"]  # Bob's own proof went out at once
+    forged = encode_message(Proof(sig=bytes(64)))
+    events = refused(a, forged, "bad-signature")
+    assert not any(isinstance(e, Welcome | Proven) for e in events)
+
+
+def test_only_the_proof_is_taken_while_waiting_for_it():
+    a, b = connector(), acceptor()
+    b.receive_data(a.send(hello()))
+    b.send(welcome())
+    refused(b, encode_message(Heartbeat(have=0, digest=None)), "unexpected-message")
+    a, b = pair()
+    refused(b, encode_message(Proof(sig=bytes(64))), "unexpected-message")  # a second proof
+
+
+def test_the_application_neither_sends_a_proof_nor_names_a_key_it_does_not_hold():
+    a = connector()
+    with pytest.raises(LocalProtocolError, match="its proof itself"):
+        a.send(Proof(sig=bytes(64)))
+    with pytest.raises(LocalProtocolError, match="identity key"):
+        a.send(Hello(game=GAME, role="player", name="Ann", key=ANN.public))
+    assert a.state is State.SEND_HELLO

@@ -21,6 +21,7 @@ from carcnet.net import (
     Heartbeat,
     Hello,
     PeerConnection,
+    Proof,
     Reject,
     SignedEntry,
     Start,
@@ -28,9 +29,11 @@ from carcnet.net import (
     Welcome,
     WireHeader,
     commitment,
+    decode_message,
     derive_seed,
     encode_frame,
     encode_message,
+    sign_proof,
 )
 from carcnet.net.sync import MemoryLog, SyncError, SyncSession
 
@@ -404,8 +407,11 @@ def test_a_gap_is_answered_bad_seq_and_filled_from_there():
     fresh = session("Fresh", entries=full.entries[:1])
     wire = MemoryWire(full, fresh)
     wire.b.receive_data(wire.a.data_to_send())  # Full's hello
-    wire.a.receive_data(wire.b.data_to_send())  # Fresh's welcome: Full sends 2..6 at once …
-    wire.a.data_to_send()  # … which are lost
+    wire.a.receive_data(wire.b.data_to_send())  # Fresh's welcome and proof: Full sends its proof, 2..6 …
+    data = wire.a.data_to_send()
+    proof_end = 4 + int.from_bytes(data[:4], "big")
+    assert decode_message(data[:proof_end]).TYPE == "proof"
+    wire.b.receive_data(data[:proof_end])  # … the proof arrives, the entries are lost
     wire.a.peer_have = 3  # and Full believes Fresh holds 3
     full.submit(make_bot("random", 1).choose(full.game))  # Full's next move goes out as 4..7
     wire.b.receive_data(wire.a.data_to_send())
@@ -474,10 +480,11 @@ def test_a_start_brings_the_header_to_a_watcher_and_a_second_start_is_refused():
     agreed = WireHeader(seeded, keys, tuple(map(commitment, nonces)), nonces)
     watcher = SyncSession(game=GAME, name="Watcher", role="spectator", identity=identity("Watcher"))
     link = watcher.connect_link()
-    host = PeerConnection(game=GAME, initiator=False)  # a lobby's host, played by hand
+    host = PeerConnection(game=GAME, initiator=False, identity=identity("Host"))  # a host played by hand
     host.receive_data(link.data_to_send())
     link.receive_data(host.send(Welcome(game=GAME, role="host", name="Host", key=identity("Host").public)))
-    assert watcher.header is None and link.is_open
+    host.receive_data(link.data_to_send())  # the watcher's proof
+    assert watcher.header is None and link.is_open and host.state.name == "OPEN"
     link.receive_data(host.send(Start(header=agreed)))
     assert watcher.header == agreed and watcher.game is not None and watcher.have == 0
     link.receive_data(host.send(Start(header=agreed)))
@@ -517,9 +524,13 @@ def test_an_acceptor_lists_a_player_that_dialled_it_where_its_hello_says_it_list
 def test_an_acceptor_lists_only_players_that_listen(role, port, remote, listed):
     host = session("Host", seats=(0,))
     hello = Hello(game=GAME, role=role, name="Dan", key=identity("Dan").public, port=port)
+    dan = PeerConnection(game=GAME, initiator=True, identity=identity("Dan"))
     link = host.accept_link()
     link.remote = remote
-    link.receive_data(encode_message(hello))
+    link.receive_data(dan.send(hello))
+    dan.receive_data(link.data_to_send())  # the welcome and the host's proof
+    assert host.book.get(identity("Dan").public) is None  # nothing counts before Dan's proof
+    link.receive_data(dan.data_to_send())
     assert link.is_open
     info = host.book.get(identity("Dan").public)
     if listed is None:
@@ -620,3 +631,51 @@ async def test_pipelined_wants_are_answered_once_and_then_the_connection_is_clos
             await raw.aclose()
         b.set_bot(1, make_bot("random", 7))
         await until([a, b], lambda: a.session.have > 25)  # the game went on
+
+
+def test_an_unproven_hello_puts_no_address_in_the_book():
+    """Issue 13 item 4: a hello naming someone else's key, with a port, teaches the peer nothing."""
+    host = session("Host", seats=(0,))
+    link = host.accept_link()
+    link.remote = "192.168.1.66"
+    hello = Hello(game=GAME, role="player", name="Dan", key=identity("Dan").public, port=40123)
+    link.receive_data(encode_message(hello))
+    assert not link.is_open and host.book == {}
+    # Mallory cannot sign for the key she named; her own key's signature does not do either
+    welcome_body = link.conn._welcome  # the transcript as the host holds it
+    sig = sign_proof(identity("Mallory"), "connector", encode_message(hello)[4:], welcome_body)
+    link.receive_data(encode_message(Proof(sig=sig)))
+    assert link.closed and host.book == {}
+    assert [e.code for e in host.events if e.kind == "sent"] == ["bad-signature"]
+
+
+@pytest.mark.asyncio
+async def test_a_hello_with_a_players_key_neither_closes_its_real_link_nor_stops_the_game():
+    """Issue 13 item 2, the eclipse: Mallory dials Bob naming Ann's key (anyone can read it). Bob
+    welcomes her, she cannot prove the key, and Bob keeps his real link to Ann: the game goes on."""
+    async with LoopbackGame(make_header(3)) as table:
+        a = await table.player("Ann", [0])
+        b = await table.player("Bob", [1], dial=[a])
+        c = await table.player("Cleo", [2], dial=[a, b])
+        peers = [a, b, c]
+        await until(peers, lambda: a.session.have >= 6)
+        real = b.session.link_to(identity("Ann").public)
+        assert real is not None
+        # a proof signed with her own key; then no proof at all, but a heartbeat
+        for how, frames, code in (
+            ("signs", [], "bad-signature"),
+            ("skips", [encode_message(Heartbeat(have=0, digest=None))], "unexpected-message"),
+        ):
+            raw = await RawClient.open(b.address)
+            try:
+                await raw.hello("Ann", key=identity("Mallory"), prove=how == "signs")
+                for frame in frames:
+                    await raw.send_raw(frame)
+                answer = await raw.refusal()
+                assert (answer.code, await raw.closed()) == (code, True), how
+            finally:
+                await raw.aclose()
+            assert b.session.link_to(identity("Ann").public) is real and real.is_open
+        await all_over(peers)
+        assert_identical(peers)
+        assert not any(e.code == "duplicate" for p in peers for e in p.session.events)

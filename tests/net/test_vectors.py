@@ -20,7 +20,7 @@ from carcnet.net import (
     verify_entry,
 )
 from carcnet.net.messages import MESSAGE_TYPES
-from carcnet.net.signing import SEED_DOMAIN, commit_bytes, commitment
+from carcnet.net.signing import SEED_DOMAIN, commit_bytes, commitment, proof_bytes, verify_proof
 
 from .vectors import VECTORS, dump, from_json, messages, signing_vector, to_json, vector
 
@@ -101,3 +101,22 @@ def test_the_spec_has_a_table_for_every_message_and_code():
         assert f"`{kind}`" in text, kind
     for code in CODES:
         assert f"| `{code}` |" in text, code
+
+
+def test_proof_vectors_hold_byte_for_byte():
+    """wire.md §3.4: each side's proof over hello.bin and welcome-lobby.bin; proof.bin is Ann's."""
+    import json
+
+    vec = json.loads((VECTORS / "signing.json").read_text())
+    hello, welcome = vector("hello")[1][4:], vector("welcome-lobby")[1][4:]
+    seeds = {s["public"]: bytes.fromhex(s["seed"]) for s in vec["seats"]}
+    assert {p["side"] for p in vec["proofs"]} == {"connector", "acceptor"}
+    for item in vec["proofs"]:
+        assert proof_bytes(item["side"], hello, welcome).hex() == item["signed"]
+        key = SeatKey.from_seed(seeds[item["key"]])
+        assert key.sign(bytes.fromhex(item["signed"])).hex() == item["sig"]
+        assert verify_proof(key.public, item["side"], hello, welcome, bytes.fromhex(item["sig"]))
+        other = "connector" if item["side"] == "acceptor" else "acceptor"
+        assert not verify_proof(key.public, other, hello, welcome, bytes.fromhex(item["sig"]))
+    acceptor = next(p for p in vec["proofs"] if p["side"] == "acceptor")
+    assert decode_message(vector("proof")[1]).sig.hex() == acceptor["sig"]  # type: ignore[union-attr]

@@ -31,6 +31,7 @@ from carcnet.net import (
     LobbySeat,
     Message,
     PeerInfo,
+    Proof,
     Reject,
     Reveal,
     SeatKey,
@@ -47,7 +48,7 @@ from carcnet.net import (
     sign_entry,
     to_wire,
 )
-from carcnet.net.signing import SEED_DOMAIN, commit_bytes
+from carcnet.net.signing import SEED_DOMAIN, commit_bytes, proof_bytes, sign_proof
 from tests.jsonform import BIN_KEYS, BIN_LIST_KEYS, from_json, to_json  # noqa: F401  (re-exported)
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors" / "wire"
@@ -64,6 +65,8 @@ def _h(label: str) -> bytes:
 SEAT_SEEDS = (_h("carcnet vector seat 0"), _h("carcnet vector seat 1"))
 SPECTATOR_SEED = _h("carcnet vector spectator")
 NONCES = (_h("carcnet vector nonce 0"), _h("carcnet vector nonce 1"))
+#: The fresh nonces of the handshake's hello and welcomes (wire.md §3.4).
+HELLO_NONCE, WELCOME_NONCE = _h("carcnet vector hello nonce"), _h("carcnet vector welcome nonce")
 SEATS = (Seat("Ann", "red"), Seat("Bob", "blue"))
 
 
@@ -101,17 +104,19 @@ def messages() -> dict[str, tuple[str, Message]]:
     last = entries[-1].entry
     taken = LobbySeat(SEATS[0], ann.public)
     commit1 = commitment(NONCES[1])
+    hello = Hello(game=GAME, role="player", name="Bob", key=bob.public, port=40123, nonce=HELLO_NONCE)
+    welcome_lobby = Welcome(game=GAME, role="host", name="Ann", key=ann.public, nonce=WELCOME_NONCE)
     return {
         "hello": (
             (
                 "Bob, a player, connects to Ann's lobby; he holds no header yet (have 0, digest nil) "
                 "and listens on port 40123."
             ),
-            Hello(game=GAME, role="player", name="Bob", key=bob.public, port=40123),
+            Hello(game=GAME, role="player", name="Bob", key=bob.public, port=40123, nonce=HELLO_NONCE),
         ),
         "welcome-lobby": (
             "Ann, the host, welcomes Bob before the game has started: no header, no peers yet.",
-            Welcome(game=GAME, role="host", name="Ann", key=ann.public),
+            Welcome(game=GAME, role="host", name="Ann", key=ann.public, nonce=WELCOME_NONCE),
         ),
         "welcome": (
             (
@@ -127,7 +132,13 @@ def messages() -> dict[str, tuple[str, Message]]:
                 digest=last.digest,
                 header=wh,
                 peers=(PeerInfo(SeatKey.from_seed(SPECTATOR_SEED).public, "Cleo", "192.168.1.23", 40123),),
+                nonce=WELCOME_NONCE,
             ),
+        ),
+        "proof": (
+            "Ann's proof, sent right after welcome-lobby: her identity key's signature over the transcript "
+            "of hello and welcome-lobby (signing.json, proofs).",
+            Proof(sig=sign_proof(ann, "acceptor", _body(hello), _body(welcome_lobby))),
         ),
         "reject": (
             "A hello from a peer of protocol version 2 is refused.",
@@ -168,6 +179,11 @@ def messages() -> dict[str, tuple[str, Message]]:
     }
 
 
+def _body(message: Message) -> bytes:
+    """A message's frame body: the bytes a proof hashes (wire.md §3.4)."""
+    return encode_message(message)[4:]
+
+
 def signing_vector() -> dict[str, Any]:
     """Keys, the signed byte strings and signatures, commit–reveal and the seed, in hex."""
     keys = seat_keys()
@@ -176,7 +192,8 @@ def signing_vector() -> dict[str, Any]:
     return {
         "description": "carcnet wire protocol 1 signing vectors (protocol/wire.md §5): Ed25519 seat keys from "
         "their 32-byte private seeds; the exact bytes an entry's and a commitment's signatures cover; "
-        "commit-reveal and the seed. bin values are hex; the seed is a decimal string.",
+        "commit-reveal and the seed; the handshake proofs (§3.4) of hello.bin and welcome-lobby.bin. bin "
+        "values are hex; the seed is a decimal string.",
         "game": GAME,
         "seats": [{"seed": s.hex(), "public": k.public.hex()} for s, k in zip(SEAT_SEEDS, keys, strict=True)],
         "entries": [
@@ -199,6 +216,18 @@ def signing_vector() -> dict[str, Any]:
         ],
         "seed_input": (SEED_DOMAIN + b"".join(NONCES)).hex(),
         "seed": str(derive_seed(NONCES)),
+        "proofs": [
+            {
+                "side": side,
+                "hello": "hello.bin",
+                "welcome": "welcome-lobby.bin",
+                "key": key.public.hex(),
+                "signed": proof_bytes(side, hello, welcome).hex(),
+                "sig": sign_proof(key, side, hello, welcome).hex(),
+            }
+            for side, key in (("acceptor", keys[0]), ("connector", keys[1]))
+            for hello, welcome in [(_body(messages()["hello"][1]), _body(messages()["welcome-lobby"][1]))]
+        ],
     }
 
 
