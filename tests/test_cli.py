@@ -48,7 +48,7 @@ def test_verify_replay_and_games_agree_on_a_saved_game(saved, capsys):
 
     assert main(["games"]) == EXIT_OK
     listing = capsys.readouterr().out
-    assert saved.name in listing and "finished" in listing and "Red " in listing
+    assert saved.name in listing and "142 moves" in listing and "Red, Blue, Yellow" in listing
 
 
 def test_verify_reports_a_torn_tail_and_keeps_the_prefix(saved, tmp_path, capsys):
@@ -126,3 +126,15 @@ def test_python_dash_m_runs_the_cli():
         [sys.executable, "-m", "carcnet", "--version"], capture_output=True, text=True, timeout=60, check=True
     )
     assert out.stdout.startswith("carcnet ")
+
+
+def test_games_lists_a_folder_at_once_without_replaying_a_crafted_save(saved, data_dir, capsys, monkeypatch):
+    """Issue 13 item 9: ``carcnet games`` reads headers; no move of any save is replayed."""
+    import carcnet.log.store as store
+
+    monkeypatch.setattr(store, "apply_entry", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
+    junk = data_dir / "games" / "junk.carclog"
+    junk.write_bytes(b"not a log at all" * 1000)
+    assert main(["games"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert saved.name in out and "junk.carclog: unreadable" in out

@@ -188,7 +188,9 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _games(args: argparse.Namespace) -> int:
-    from carcnet.log import LogError, default_dir, load
+    """Lists the saves of a folder from their headers (``log.summarize``): no move is replayed, so the
+    list comes at once whatever the files hold; ``carcnet verify`` and ``replay`` check a game whole."""
+    from carcnet.log import LogError, default_dir, summarize
 
     folder = Path(args.dir) if args.dir else default_dir()
     files = sorted(folder.glob("*.carclog")) if folder.is_dir() else []
@@ -198,16 +200,16 @@ def _games(args: argparse.Namespace) -> int:
     print(f"saved games in {folder}:")
     for path in files:
         try:
-            loaded = load(path)
+            summary = summarize(path)
         except (LogError, OSError) as exc:
             print(f"  {path.name}: unreadable: {exc}")
             continue
-        header, game = loaded.header, loaded.game
+        header = summary.header
         when = datetime.fromtimestamp(header.created, timezone.utc).strftime("%Y-%m-%d %H:%M")
-        state = "finished" if game.phase is Phase.GAME_OVER else f"turn {len(game.moves) // 2 + 1}"
-        players = ", ".join(f"{s.name} {game.scores[i]}" for i, s in enumerate(header.seats))
-        note = " (damaged tail)" if loaded.damage is not None else ""
-        print(f"  {when}  {state:<9} {players}  {path.name}{note}")
+        moves = f"{summary.records} move{'s' if summary.records != 1 else ''}"
+        players = ", ".join(s.name for s in header.seats)
+        note = " (damaged)" if summary.damaged else ""
+        print(f"  {when}  {moves:<10} {players}  {path.name}{note}")
     return EXIT_OK
 
 

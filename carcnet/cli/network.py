@@ -55,8 +55,24 @@ async def _discovery_events(seconds: float, interfaces: list[str] | None) -> Asy
             yield event
 
 
-async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, Any]:
-    """Every game advertised within *seconds*: instance → GameAd."""
+#: Tables a command confirms by a handshake at most (discovery.md §4): a flood of forged records
+#: costs a bounded number of probes, each bounded in time.
+MAX_PROBES = 16
+
+
+async def _confirmed(ad: Any) -> tuple[str, int] | None:
+    """The first address of *ad* where its key proves itself for its game (``net.probe``), or None."""
+    from carcnet.net.probe import confirm_table
+
+    for addr in [a.split("%")[0] for a in ad.addresses if ":" not in a][:2]:
+        if await confirm_table((addr, ad.port), ad.game, ad.key):
+            return addr, ad.port
+    return None
+
+
+async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, tuple[Any, bool]]:
+    """Every game advertised within *seconds*: instance → (GameAd, confirmed). The first
+    :data:`MAX_PROBES` compatible games are confirmed by a handshake with the advertised peer."""
     from carcnet.net.discovery import GameFound, GameLost, GameUpdated
 
     found: dict[str, Any] = {}
@@ -65,7 +81,10 @@ async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, Any
             found[event.instance] = event.ad
         elif isinstance(event, GameLost):
             found.pop(event.instance, None)
-    return found
+    probed = [name for name, ad in found.items() if ad.compatible][:MAX_PROBES]
+    results = await asyncio.gather(*(_confirmed(found[name]) for name in probed))
+    confirmed = {name for name, where in zip(probed, results, strict=True) if where is not None}
+    return {name: (ad, name in confirmed) for name, ad in found.items()}
 
 
 async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple[str, int]]]:
@@ -90,6 +109,7 @@ async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple
 
     clear_socket_trouble()
     _say(f"Looking for {'a table' if want == 'lobby' else 'a game'} on the network (mDNS, up to {args.wait:g} s)…")
+    probes = 0
     async with contextlib.aclosing(_discovery_events(args.wait, args.interface)) as events:
         async for event in events:  # the browser closes when this returns (aclosing)
             if not isinstance(event, GameFound | GameUpdated):
@@ -101,9 +121,17 @@ async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple
                 continue
             if want == "lobby" and not ad.joinable:
                 continue
-            addresses = [(a.split("%")[0], ad.port) for a in ad.addresses if ":" not in a] or dial
+            if not dial:  # discovery.md §4: a record is a claim; the table proves its key before we sit
+                if probes >= MAX_PROBES:
+                    continue
+                probes += 1
+                where = await _confirmed(ad)
+                if where is None:
+                    _say(f"Skipping {ad.name!r} at {ad.peer}: nothing there proves the key it advertises")
+                    continue
+                dial = [where]
             _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
-            return ad.game, dial or addresses[:1]
+            return ad.game, dial
     trouble = socket_trouble()
     if trouble is not None:
         raise LookupError(
@@ -131,12 +159,15 @@ def _lan(args: argparse.Namespace) -> int:
         found = asyncio.run(_browse(args.wait, args.interface))
     except DiscoveryError as exc:
         return _fail(f"mDNS is not available here: {exc}", EXIT_REFUSED)
-    ads = sorted(found.values(), key=lambda ad: (ad.name, ad.game, ad.peer))
+    # confirmed tables first (discovery.md §4): forged records cannot push a real table down the list
+    listed = sorted(found.values(), key=lambda item: (not item[1], item[0].name, item[0].game, item[0].peer))
+    ads = [ad for ad, _ in listed]
+    sure = {id(ad) for ad, ok in listed if ok}
     if args.json:
         print(json.dumps([
             {"game": ad.game, "name": ad.name, "phase": ad.phase, "seats": [ad.seats_taken, ad.seats_total],
              "peer": ad.peer, "role": ad.role, "addresses": list(ad.addresses), "port": ad.port,
-             "proto": ad.proto, "rules": ad.rules, "compatible": ad.compatible}
+             "proto": ad.proto, "rules": ad.rules, "compatible": ad.compatible, "confirmed": id(ad) in sure}
             for ad in ads
         ], indent=1))
         return EXIT_OK
@@ -152,7 +183,8 @@ def _lan(args: argparse.Namespace) -> int:
     _say(f"{'game':<32}  {'phase':<8} {'seats':<5}  {'peer':<16} address")
     for ad in ads:
         addr = f"{ad.addresses[0] if ad.addresses else '?'}:{ad.port}"
-        note = "" if ad.compatible else f"  (protocol {ad.proto}, rules {ad.rules}: not this version's)"
+        note = ("" if id(ad) in sure else "  (unconfirmed: no answer with its key)") if ad.compatible else (
+            f"  (protocol {ad.proto}, rules {ad.rules}: not this version's)")
         _say(f"{ad.name:<32}  {ad.phase:<8} {ad.seats_taken}/{ad.seats_total}    {ad.peer:<16} {addr}  {ad.game}{note}")
     return EXIT_OK
 

@@ -26,7 +26,18 @@ from .recorder import GameRecorder, Recovery
 from .records import MAGIC, Record, Tail, encode_record, scan
 from .seeding import commitment, derive_seed
 from .signatures import Signer, entry_bytes, verify_entry
-from .store import SUFFIX, Damage, LoadedLog, LogWriter, apply_entry, default_dir, load, new_path
+from .store import (
+    SUFFIX,
+    Damage,
+    LoadedLog,
+    LogSummary,
+    LogWriter,
+    apply_entry,
+    default_dir,
+    load,
+    new_path,
+    summarize,
+)
 
 __all__ = [
     "COLOURS",
@@ -43,6 +54,7 @@ __all__ = [
     "LogFormatError",
     "LogHeader",
     "LogKeysError",
+    "LogSummary",
     "LogVersionError",
     "LogWriter",
     "Record",
@@ -61,6 +73,7 @@ __all__ = [
     "new_path",
     "pack",
     "scan",
+    "summarize",
     "to_wire",
     "unpack",
     "verify_entry",

@@ -37,12 +37,14 @@ __all__ = [
     "SUFFIX",
     "Damage",
     "LoadedLog",
+    "LogSummary",
     "LogWriter",
     "apply_entry",
     "default_dir",
     "fsync_directory",
     "load",
     "new_path",
+    "summarize",
 ]
 
 #: File name suffix of a log.
@@ -198,6 +200,45 @@ def load(path: str | os.PathLike[str]) -> LoadedLog:
             f"its {tail.size} bytes were ignored and the {len(entries)} moves before it kept",
         )
     return LoadedLog(path, header, entries, game, damage, valid_size)
+
+
+@dataclass(frozen=True, slots=True)
+class LogSummary:
+    """What :func:`summarize` tells of a log without replaying it: enough to list saves.
+
+    Attributes:
+        path: The file.
+        header: Its header (checked as :func:`load` checks it: versions, fields).
+        records: Entry records after the header whose framing and checksum are intact (each may
+            still be refused on replay: only :func:`load` says the game is valid).
+        damaged: Whether the file ends in a damaged record or holds one in the middle.
+    """
+
+    path: Path
+    header: LogHeader
+    records: int
+    damaged: bool
+
+
+def summarize(path: str | os.PathLike[str]) -> LogSummary:
+    """The header and the number of intact records of a log, read without replaying any move or
+    checking any signature (``protocol/log.md`` §3, §5): its cost is one read of the file and a
+    checksum per record, so a folder of saves lists in milliseconds whatever they hold.
+
+    Raises:
+        LogError: The file cannot be read, is not a log, or its header is refused (as :func:`load`).
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
+    if not data.startswith(MAGIC):
+        raise LogError("bad-magic", f"{path.name} is not a carcnet log: it does not start with {MAGIC!r}")
+    records, tail = scan(data)
+    if not records:
+        raise LogError("torn-header", f"{path.name}: the header record is missing or damaged", 0)
+    return LogSummary(path, _decode_header(records[0], path.name), len(records) - 1, tail is not None)
 
 
 def _decode_header(record: Record, name: str) -> LogHeader:

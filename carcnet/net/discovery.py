@@ -409,7 +409,8 @@ class Browser:
         interfaces: IP addresses of this host to listen on; ``None``: every interface.
         ip_version: As for :class:`Advertiser`.
         resolve_timeout: Seconds to wait for one instance's records.
-        max_games: Most instances tracked and resolved at once; further ones are ignored (logged).
+        max_games: Most instances tracked and resolved at once: when full, a newly resolved one takes
+            the place of the oldest (reported lost); resolutions beyond it are ignored (logged).
     """
 
     def __init__(
@@ -435,6 +436,8 @@ class Browser:
         self._closed = False
         self.dropped_events = 0
         """Events dropped because the queue was full (the reader fell behind by :data:`MAX_EVENTS`)."""
+        self.evicted = 0
+        """Records dropped to make room for newer ones (more than *max_games* at once)."""
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -519,9 +522,6 @@ class Browser:
                 if self._games.pop(name, None) is not None:
                     self._emit(GameLost(name))
                 return
-            if name not in self._games and len(self._games) >= self._max_games:
-                log.warning("ignoring %r: %d games tracked already", name, self._max_games)
-                return
             old = self._resolving.pop(name, None)
             if old is not None:
                 old.cancel()  # resolve again: the records changed meanwhile
@@ -568,7 +568,12 @@ class Browser:
         if old == ad:
             return
         if old is None and len(self._games) >= self._max_games:
-            return
+            # discovery.md §4: full, the oldest record makes room, so that a flood of forged records
+            # cannot keep a real table from being seen (joining confirms a table by its key anyway)
+            oldest = next(iter(self._games))
+            del self._games[oldest]
+            self._emit(GameLost(oldest))
+            self.evicted += 1
         self._games[name] = ad
         self._emit(GameFound(ad, name) if old is None else GameUpdated(ad, name))
 

@@ -78,7 +78,8 @@ class LobbyRole:
 class _HostPin:
     """wire.md §4.6 "Whose table": a player or spectator in a lobby takes ``lobby``, ``commit``,
     ``reveal`` and ``start`` only over a connection it dialled itself (to the table it chose), and
-    only from the host identity of the first ``lobby`` it took; a peer that dialled it and claims to
+    only from the host identity of the first of them it took (a ``lobby``, or a ``start`` when it came
+    as the table locked); a peer that dialled it and claims to
     be a host, or another identity on a later connection, is refused ``forbidden``."""
 
     host_key: bytes | None = None
@@ -87,7 +88,7 @@ class _HostPin:
         kind = type(message).__name__.lower()
         if not link.conn.initiator:
             raise ProtocolError("forbidden", f"{kind} from a peer that dialled this one: only the table it joined counts")
-        if self.host_key is None and isinstance(message, Lobby):
+        if self.host_key is None:  # the first lobby (or, to a late spectator, start) it takes
             self.host_key = link.key
         if link.key != self.host_key:
             raise ProtocolError("forbidden", f"{kind} from another host than the one this peer sat down with")

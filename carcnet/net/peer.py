@@ -40,6 +40,9 @@ _RETRY = frozenset({"eof", "timeout"})
 #: up to 1 MiB for Timing.frame seconds, an unproven one for Timing.handshake seconds).
 MAX_ACCEPTED = 64
 MAX_HANDSHAKES_PER_ADDRESS = 8
+#: Attempts in a row after which a learned address whose key is not confirmed is given up and
+#: forgotten (wire.md §4.2): about a minute with the back-off of §2.1.
+MAX_HINT_FAILURES = 6
 #: Seconds from a received entry to the fsync that makes it durable, with every entry received
 #: meanwhile (protocol/log.md §9: a received entry is written at once, durable soon after).
 SYNC_DELAY = 0.05
@@ -175,18 +178,20 @@ class Peer:
 
     # ------------------------------------------------------------------ connections
 
-    def dial(self, host: str, port: int) -> None:
+    def dial(self, host: str, port: int, *, learned: bool = False) -> None:
         """Connects to the peer at *host*:*port*, and again after the connection breaks (back-off of
-        wire.md §2.1), until it ends for another reason or this peer closes. Idempotent per address."""
+        wire.md §2.1), until it ends for another reason or this peer closes. Idempotent per address.
+        A *learned* address (from the book, not from the user) whose key is not confirmed is given up
+        after :data:`MAX_HINT_FAILURES` attempts in a row that did not open, and forgotten (§4.2)."""
         address = (host, port)
         if self._closing or self._tasks is None:
             return
         task = self._dialers.get(address)
         if task is not None and not task.done():
             return
-        self._dialers[address] = self._tasks.create_task(self._dial(address))
+        self._dialers[address] = self._tasks.create_task(self._dial(address, learned))
 
-    async def _dial(self, address: tuple[str, int]) -> None:
+    async def _dial(self, address: tuple[str, int], learned: bool = False) -> None:
         attempt = 0
         while not self._closing:
             try:
@@ -202,11 +207,21 @@ class Peer:
                 if link.opened:
                     attempt = 0
                 if link.closed_by not in _RETRY or (link.key and self.session.link_to(link.key)):
+                    if learned and not link.opened:
+                        self.session.forget(address)  # it refused us, or no key proved itself there
                     return
             if self._closing:
                 return
+            if learned and attempt + 1 >= MAX_HINT_FAILURES and not self._confirmed(address):
+                self.session.forget(address)
+                self._check_waiters()
+                return
             await asyncio.sleep(self.timing.retry_delay(attempt))
             attempt += 1
+
+    def _confirmed(self, address: tuple[str, int]) -> bool:
+        session = self.session
+        return any((info.addr, info.port) == address and key in session.confirmed for key, info in session.book.items())
 
     async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self._closing:
@@ -251,7 +266,7 @@ class Peer:
             address = (info.addr, info.port)
             if address in dialing or session.link_to(key) is not None:
                 continue
-            self.dial(*address)
+            self.dial(*address, learned=True)
 
     # ------------------------------------------------------------------ bots
 

@@ -91,6 +91,8 @@ log = logging.getLogger("carcnet.net")
 MAX_IGNORED_WANTS = 32
 #: Events a session keeps (its connection log, ``SyncSession.events``): the newest ones.
 MAX_EVENTS = 1000
+#: Addresses a session's book holds at most (wire.md §4.2): as many as a welcome lists.
+MAX_BOOK = MAX_PEERS
 
 #: What a listener is told changed (see :meth:`SyncSession.add_listener`).
 Change = Literal["header", "entry", "open", "close", "peer", "stop", "lobby"]
@@ -473,6 +475,8 @@ class SyncSession:
         #: Identity key → where that player peer listens (learned by dialing it, from welcomes, or
         #: given with :meth:`add_known`); sent in this peer's welcomes.
         self.book: dict[bytes, PeerInfo] = {}
+        #: The keys of :attr:`book` whose address is confirmed: that key proved itself there (§3.4).
+        self.confirmed: set[bytes] = set()
         #: The TCP port this peer listens on, sent in its hellos (``None``: it does not listen). Set by
         #: the transport (:class:`~carcnet.net.peer.Peer`) once it listens.
         self.listen_port: int | None = None
@@ -612,14 +616,35 @@ class SyncSession:
         """The lobby says its table or state changed (for listeners: ``"lobby"``)."""
         self._changed("lobby", None)
 
-    def add_known(self, info: PeerInfo) -> None:
-        """Records where a player peer listens (from discovery or the lobby); sent on in welcomes."""
-        if info.key == self.identity.public:
+    def add_known(self, info: PeerInfo, *, confirmed: bool = False) -> None:
+        """Records where a player peer listens (wire.md §4.2 "The address book"): a *confirmed*
+        address is one where that key proved itself to this peer (§3.4); anything else (mDNS, a
+        welcome's ``peers``) is a hint. A hint never replaces a confirmed address, the book holds at
+        most :data:`MAX_BOOK` entries (a hint finds no room; a confirmed address takes a hint's), and
+        only confirmed addresses are passed on in this peer's welcomes."""
+        key = info.key
+        if key == self.identity.public:
             return
-        new = self.book.get(info.key) != info
-        self.book[info.key] = info
+        if not confirmed and key in self.confirmed:
+            return
+        if key not in self.book and len(self.book) >= MAX_BOOK:
+            hints = [k for k in self.book if k not in self.confirmed]
+            if not confirmed or not hints:
+                return
+            del self.book[hints[0]]
+        new = self.book.get(key) != info
+        self.book[key] = info
+        if confirmed:
+            self.confirmed.add(key)
         if new:
             self._changed("peer", None)
+
+    def forget(self, address: tuple[str, int]) -> None:
+        """Drops the unconfirmed entries of the book at *address* (wire.md §4.2): it never answered, or
+        another key answered there. They are neither dialled nor passed on any more."""
+        for key, info in list(self.book.items()):
+            if (info.addr, info.port) == address and key not in self.confirmed:
+                del self.book[key]
 
     # ------------------------------------------------------------------ links
 
@@ -827,8 +852,10 @@ class SyncSession:
         # this peer can list it in its own welcomes (done now that the link is open, so that the
         # "peer" change does not make the transport dial a peer it is connected to).
         info = self._where_it_listens(link)
-        if info is not None:
-            self.add_known(info)
+        if info is not None and (self.header is None or info.key in self.header.keys):
+            # wire.md §4.2: once the game has started only a seated player's address is kept here; a
+            # peer that runs a seat under another key is kept when its heartbeat says so
+            self.add_known(info, confirmed=True)
         self._opened(link, sent_header=link.welcomed_with_header)
 
     @staticmethod
@@ -864,8 +891,11 @@ class SyncSession:
             elif welcome.header.fingerprint != self.header.fingerprint:
                 self.refuse(link, "desync", "the peer's header of this game differs from ours", 0)
                 return
-        if link.address is not None and welcome.role != "spectator":
-            self.add_known(PeerInfo(welcome.key, welcome.name, link.address[0], link.address[1]))
+        if link.address is not None:
+            # wire.md §4.2: whoever the book said listens there, the key that proved itself does
+            self.forget(link.address)
+            if welcome.role != "spectator":
+                self.add_known(PeerInfo(welcome.key, welcome.name, *link.address), confirmed=True)
         for info in welcome.peers:
             self.add_known(info)
         self._opened(link, sent_header=False)
@@ -897,6 +927,15 @@ class SyncSession:
             self.close_link(loser, "duplicate")
             if loser is link:
                 return
+        header = self.header
+        if (
+            header is not None and not link.peer_has_header and header.commits is not None
+            and link.conn.our_role == "host" and link.role != "host"
+        ):
+            # the game started while this peer's proof was on its way (welcomed in the lobby, opened
+            # after the start): the host gives it the start it would have had (wire.md §4.6)
+            link.send(Start(header=header))
+            link.peer_has_header = True
         self._changed("open", link)
         if link.role != "spectator" or self.role == "player":
             self._tell_presence()
@@ -1002,6 +1041,8 @@ class SyncSession:
         link.heartbeats += 1
         if (beat.sees, beat.seats) != (link.sees, link.seats):
             link.sees, link.seats = beat.sees, beat.seats
+            if beat.seats and link.key not in self.confirmed and (info := self._where_it_listens(link)):
+                self.add_known(info, confirmed=True)  # it plays a seat: its address is worth passing on
             self._changed("peer", link)
         if self.game is None:
             return
@@ -1103,7 +1144,7 @@ class SyncSession:
         this peer is under way (their proof is due any moment: two players that dial the table at
         once must learn each other), for keys the book does not hold. A dialler checks the key it
         reaches (§3.4), so a listed address proves nothing by itself."""
-        infos = [info for key, info in self.book.items() if key != exclude]
+        infos = [info for key, info in self.book.items() if key != exclude and key in self.confirmed]
         for link in self.links:
             if link.conn.initiator or link.is_open or link.closed:
                 continue

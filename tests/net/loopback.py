@@ -282,8 +282,10 @@ class RawClient:
 class MemoryWire:
     """Two sessions' links joined in memory: :meth:`pump` carries bytes both ways until both are quiet."""
 
-    def __init__(self, connector: SyncSession, acceptor: SyncSession) -> None:
-        self.a = connector.connect_link(("127.0.0.1", 1))
+    def __init__(
+        self, connector: SyncSession, acceptor: SyncSession, address: tuple[str, int] = ("127.0.0.1", 1)
+    ) -> None:
+        self.a = connector.connect_link(address)
         self.b = acceptor.accept_link()
 
     def pump(self, rounds: int = 1000) -> None:

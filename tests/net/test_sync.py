@@ -523,16 +523,17 @@ def test_an_acceptor_lists_a_player_that_dialled_it_where_its_hello_says_it_list
 )
 def test_an_acceptor_lists_only_players_that_listen(role, port, remote, listed):
     host = session("Host", seats=(0,))
-    hello = Hello(game=GAME, role=role, name="Dan", key=identity("Dan").public, port=port)
-    dan = PeerConnection(game=GAME, initiator=True, identity=identity("Dan"))
+    dan_key = seat_key(1)  # Dan sits in seat 1, under his identity key (wire.md §3.1)
+    hello = Hello(game=GAME, role=role, name="Dan", key=dan_key.public, port=port)
+    dan = PeerConnection(game=GAME, initiator=True, identity=dan_key)
     link = host.accept_link()
     link.remote = remote
     link.receive_data(dan.send(hello))
     dan.receive_data(link.data_to_send())  # the welcome and the host's proof
-    assert host.book.get(identity("Dan").public) is None  # nothing counts before Dan's proof
+    assert host.book.get(dan_key.public) is None  # nothing counts before Dan's proof
     link.receive_data(dan.data_to_send())
     assert link.is_open
-    info = host.book.get(identity("Dan").public)
+    info = host.book.get(dan_key.public)
     if listed is None:
         assert info is None
     else:
