@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import contextlib
 import hashlib
+import logging
 import multiprocessing as mp
 import os
 import statistics
@@ -239,6 +240,7 @@ def one_game(kind: str, seed: int) -> tuple[list[float], float, int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    logging.getLogger("carcnet").setLevel(logging.CRITICAL)  # the refusals are the point, not news
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=ATTACKS, action="append", help="run only these (repeatable)")
     parser.add_argument("--games", type=int, default=1, help="games per attack (default 1)")

@@ -33,6 +33,7 @@ __all__ = [
     "HEADER_SIZE",
     "MAX_DEPTH",
     "MAX_FRAME",
+    "SMALL_FRAME",
     "FrameDecoder",
     "FramingError",
     "ProtocolError",
@@ -49,6 +50,10 @@ MAX_FRAME = 1 << 20
 #: anything longer before it builds a Python object, so a frame of a million tiny items costs
 #: microseconds, not seconds.
 MAX_ARRAY, MAX_MAP, MAX_STR, MAX_BIN = 256, 32, 1024, 64
+#: Largest frame body from a connection that may not need more (``wire.md`` §2.2 "Budgets by
+#: role"): in its handshake, a spectator, or a player that plays no seat. The largest message such a
+#: peer sends (a welcome with a header and 32 peers, a start, a heartbeat) is a few KiB.
+SMALL_FRAME = 16 << 10
 #: Bytes of the length prefix.
 HEADER_SIZE = 4
 _LENGTH = struct.Struct(">I")

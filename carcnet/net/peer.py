@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Protocol, Self
@@ -40,6 +41,10 @@ _RETRY = frozenset({"eof", "timeout"})
 #: up to 1 MiB for Timing.frame seconds, an unproven one for Timing.handshake seconds).
 MAX_ACCEPTED = 64
 MAX_HANDSHAKES_PER_ADDRESS = 8
+#: New connections a peer accepts from one IP address within one second (wire.md §2.1): a table needs
+#: a handful; a stranger opening connection after connection makes us do a handshake (a signature,
+#: a verification, a welcome) for each.
+MAX_NEW_PER_ADDRESS_PER_SECOND = 16
 #: Attempts in a row after which a learned address whose key is not confirmed is given up and
 #: forgotten (wire.md §4.2): about a minute with the back-off of §2.1.
 MAX_HINT_FAILURES = 6
@@ -110,6 +115,7 @@ class Peer:
         self._channels: set[asyncio.Task[object]] = set()
         #: Connections refused at once by the budgets of wire.md §2.1 (for tests and the log).
         self.refused_connections = 0
+        self._recent_accepts: dict[str, deque[float]] = {}  # remote IP → accept times in the last second
         self._syncing = False  # an fsync of received entries is due or running (in a worker thread)
         self._sync_timer: asyncio.TimerHandle | None = None
         self._sync_again = False
@@ -231,7 +237,18 @@ class Peer:
         ip = str(peername[0]) if isinstance(peername, tuple) and peername else "?"
         accepted = [link for link in self.session.links if not link.conn.initiator and not link.closed]
         handshaking = sum(1 for link in accepted if link.remote == ip and not link.is_open)
-        if len(accepted) >= MAX_ACCEPTED or handshaking >= MAX_HANDSHAKES_PER_ADDRESS:
+        now = asyncio.get_running_loop().time()
+        recent = self._recent_accepts.setdefault(ip, deque())
+        while recent and recent[0] <= now - 1.0:
+            recent.popleft()
+        if len(self._recent_accepts) > 4 * MAX_ACCEPTED:  # forget quiet addresses (bounded memory)
+            for quiet in [k for k, v in self._recent_accepts.items() if not v or v[-1] <= now - 1.0]:
+                del self._recent_accepts[quiet]
+            recent = self._recent_accepts.setdefault(ip, recent)
+        if (
+            len(accepted) >= MAX_ACCEPTED or handshaking >= MAX_HANDSHAKES_PER_ADDRESS
+            or len(recent) >= MAX_NEW_PER_ADDRESS_PER_SECOND
+        ):
             # wire.md §2.1: closed before a byte is read; nothing is kept of it
             self.refused_connections += 1
             if self.refused_connections in (1, 10, 100, 1000) or self.refused_connections % 10000 == 0:
@@ -239,6 +256,7 @@ class Peer:
                             self.refused_connections, ip)
             writer.transport.abort()
             return
+        recent.append(now)
         await self._run_channel(reader, writer, self.session.accept_link())
 
     async def _run_channel(

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal, TypeAlias
 
-from .framing import MAX_FRAME, FrameDecoder, FramingError, ProtocolError
+from .framing import SMALL_FRAME, FrameDecoder, FramingError, ProtocolError
 from .messages import (
     Bye,
     Claim,
@@ -200,7 +200,8 @@ class PeerConnection:
         initiator: ``True`` for the side that connected.
         identity: This side's identity key: the ``key`` of the hello or welcome it sends, and the key
             that signs its proof.
-        max_frame: Largest frame body accepted (the protocol's 1 MiB by default).
+        max_frame: Largest frame body accepted at first (16 KiB: what a handshake needs, wire.md
+            §2.2); the application raises it with :attr:`max_frame` for a seated player.
 
     Attributes:
         game: The game id.
@@ -213,7 +214,7 @@ class PeerConnection:
             :attr:`State.CLOSED`).
     """
 
-    def __init__(self, *, game: str, initiator: bool, identity: SeatKey, max_frame: int = MAX_FRAME) -> None:
+    def __init__(self, *, game: str, initiator: bool, identity: SeatKey, max_frame: int = SMALL_FRAME) -> None:
         self.game = game
         self.initiator = initiator
         self.identity = identity
@@ -282,6 +283,16 @@ class PeerConnection:
         """The ``error`` frame for bad input the application found (a bad signature, an illegal
         move…): ``send(Error(code=code, message=message, seq=seq))``, closing where the code closes."""
         return self.send(Error(code=code, message=message[:256], seq=seq))
+
+    @property
+    def max_frame(self) -> int:
+        """Largest frame body this connection accepts now (a larger one is ``too-large``, refused as
+        soon as its length is read)."""
+        return self._decoder.max_frame
+
+    @max_frame.setter
+    def max_frame(self, size: int) -> None:
+        self._decoder.max_frame = size
 
     @property
     def buffered(self) -> int:

@@ -43,7 +43,7 @@ from carcnet.engine import Game, HandBack, HandOver, Move, Phase
 from carcnet.log import LogEntry
 
 from .admission import admit_entry, check_header, compare_have
-from .framing import MAX_FRAME, ProtocolError
+from .framing import MAX_FRAME, SMALL_FRAME, ProtocolError
 from .messages import (
     MAX_ENTRIES,
     MAX_PEERS,
@@ -292,7 +292,7 @@ class Link:
         start = 0
         while len(buffer) - start >= 4:
             length = int.from_bytes(buffer[start : start + 4], "big")
-            if length == 0 or length > MAX_FRAME:
+            if length == 0 or length > self.conn.max_frame:
                 self._passthrough = True  # the connection refuses it; nothing after it is read
                 break
             end = start + 4 + length
@@ -911,10 +911,21 @@ class SyncSession:
             return
         link.peer_has_header = True
 
+    def _frame_budget(self, link: Link) -> None:
+        """wire.md §2.2 "Budgets by role": 1 MiB frames only from a player that plays at the table
+        (a seat key of the header, or its heartbeat lists seats) once the game has started; 16 KiB
+        from anyone else, which is all their messages need."""
+        header = self.header
+        big = header is not None and link.is_open and link.role != "spectator" and (
+            link.key in header.keys or bool(link.seats)
+        )
+        link.conn.max_frame = MAX_FRAME if big else SMALL_FRAME
+
     def _opened(self, link: Link, *, sent_header: bool) -> None:
         peer = link.peer
         assert peer is not None
         link.opened = True
+        self._frame_budget(link)
         link.peer_have = peer.have
         link.peer_has_header = peer.digest is not None or sent_header
         self._record("info", "open", f"{peer.role} {peer.name}", None, link)
@@ -1043,6 +1054,7 @@ class SyncSession:
             link.sees, link.seats = beat.sees, beat.seats
             if beat.seats and link.key not in self.confirmed and (info := self._where_it_listens(link)):
                 self.add_known(info, confirmed=True)  # it plays a seat: its address is worth passing on
+            self._frame_budget(link)
             self._changed("peer", link)
         if self.game is None:
             return
@@ -1071,6 +1083,8 @@ class SyncSession:
     def _take_header(self, header: WireHeader) -> None:
         self.game = check_header(header, game=self.game_id)
         self.header = header
+        for link in self.links:
+            self._frame_budget(link)
         self._changed("header", None)
 
     def _append(self, signed: SignedEntry) -> None:

@@ -46,7 +46,7 @@ async def test_a_frame_that_never_completes_is_cut_off_and_the_game_goes_on():
                 if handshake:
                     await raw.hello("Mallory", role="spectator")
                 started = time.monotonic()
-                await raw.send_raw(struct.pack(">I", 1 << 20) + b"\x81")  # 1 MiB announced, 1 byte sent
+                await raw.send_raw(struct.pack(">I", 8 << 10) + b"\x81")  # 8 KiB announced, 1 byte sent
                 assert await raw.closed(timeout=10)  # the deadline, not the 30 s of silence
                 assert time.monotonic() - started < 10
             finally:
@@ -118,3 +118,30 @@ def test_the_connection_log_is_bounded():
     messages = [e.message for e in session.events]
     assert f"stranger {MAX_EVENTS + 249}" in messages and "stranger 0" not in messages  # the newest kept
     assert session.links == []  # nothing else is kept of a closed connection
+
+
+@pytest.mark.asyncio
+async def test_a_big_frame_is_taken_only_from_a_player_at_the_table():
+    """wire.md §2.2 "Budgets by role": 1 MiB is announced; from a stranger in its handshake, a
+    spectator, or a proven key that plays no seat, it is refused at its length (no byte of its body
+    is read); a seated player's big catch-up is taken (a resumed peer gets the whole log at once)."""
+    async with LoopbackGame(make_header(2)) as table:
+        a = await table.player("Ann", [0])
+        b = await table.player("Bob", [1], dial=[a])
+        await until([a, b], lambda: a.session.have >= 40)
+        announce = struct.pack(">I", 1 << 20)
+        for how in ("handshake", "spectator", "player"):
+            raw = await RawClient.open(a.address)
+            try:
+                if how != "handshake":
+                    await raw.hello("Mallory", role=how)
+                await raw.send_raw(announce)
+                answer = await raw.refusal()
+                assert (answer.code, await raw.closed()) == ("too-large", True), how
+            finally:
+                await raw.aclose()
+        await all_over([a, b])
+        assert_identical([a, b])
+        # Cleo comes late to watch and is sent the whole log in big frames by seated Ann: taken
+        late = await table.spectator("Cleo", dial=[a])
+        await until([late], lambda: late.session.have == a.session.have)
