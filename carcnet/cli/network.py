@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import AsyncGenerator
@@ -55,8 +54,8 @@ async def _discovery_events(seconds: float, interfaces: list[str] | None) -> Asy
             yield event
 
 
-#: Tables a command confirms by a handshake at most (discovery.md §4): a flood of forged records
-#: costs a bounded number of probes, each bounded in time.
+#: Tables ``carcnet lan`` confirms by a handshake at most (discovery.md §4): a flood of forged
+#: records costs a bounded number of probes, each bounded in time.
 MAX_PROBES = 16
 
 
@@ -87,11 +86,82 @@ async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, tup
     return {name: (ad, name in confirmed) for name, ad in found.items()}
 
 
+async def _first_confirmed(
+    args: argparse.Namespace, want: str, target: Any, dial: list[tuple[str, int]]
+) -> tuple[str, list[tuple[str, int]]] | None:
+    """The first game mDNS finds within ``--wait`` that fits (``_find``) and, unless the user gave an
+    address, whose advertised key proves itself at its address (discovery.md §4). Records are probed
+    as they come, 16 at a time, each for at most 3 s, within ``--wait``: a flood of forged records
+    costs short probes in a bounded time and cannot keep the real table from being tried (the
+    browser queues what it cannot resolve at once, discovery.md §4)."""
+    from carcnet.net.adverts import GameAd
+    from carcnet.net.discovery import Browser, GameFound, GameUpdated
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + args.wait
+    slots = asyncio.Semaphore(16)
+    probes: set[asyncio.Task[tuple[GameAd, tuple[str, int] | None]]] = set()
+    tried: set[tuple[str, bytes]] = set()
+    skipped = 0
+
+    async def probe(ad: GameAd) -> tuple[GameAd, tuple[str, int] | None]:
+        async with slots:
+            return ad, await _confirmed(ad)
+
+    async with Browser(interfaces=args.interface) as browser:
+        listening: asyncio.Task[Any] | None = asyncio.ensure_future(browser.__anext__())
+        try:
+            while listening is not None or probes:
+                left = deadline - loop.time()
+                if left <= 0:
+                    return None
+                waiting: set[asyncio.Future[Any]] = {*probes, *([listening] if listening else [])}
+                done, _ = await asyncio.wait(waiting, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    if task is listening:
+                        try:
+                            event = task.result()
+                        except StopAsyncIteration:
+                            listening = None
+                            continue
+                        listening = asyncio.ensure_future(browser.__anext__())
+                        if not isinstance(event, GameFound | GameUpdated):
+                            continue
+                        ad: GameAd = event.ad
+                        if not ad.compatible or (args.game and ad.game != args.game):
+                            continue
+                        if target is not None and ad.port != target.port:
+                            continue
+                        if want == "lobby" and not ad.joinable:
+                            continue
+                        if dial:  # the user gave the address: mDNS only told the game id
+                            _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
+                            return ad.game, dial
+                        if (ad.game, ad.key) in tried:
+                            continue
+                        tried.add((ad.game, ad.key))
+                        probes.add(asyncio.ensure_future(probe(ad)))
+                    else:
+                        probes.discard(task)  # type: ignore[arg-type]
+                        ad, where = task.result()
+                        if where is None:
+                            skipped += 1
+                            if skipped <= 3:  # a flood of forged records would fill the screen
+                                _say(f"Skipping {ad.name!r} at {ad.peer}: nothing there proves the key it advertises")
+                            continue
+                        _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
+                        return ad.game, [where]
+            return None
+        finally:
+            for task in [*probes, *([listening] if listening else [])]:
+                task.cancel()
+
+
 async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple[str, int]]]:
     """The game id and addresses to dial for ``join``/``spectate``/``bot``: from ``--game`` and a typed
     HOST:PORT, or the first matching game mDNS finds within ``--wait`` seconds (a lobby for players,
     any phase for spectators). Raises LookupError with what to do."""
-    from carcnet.net.adverts import GameAd, parse_host_port
+    from carcnet.net.adverts import parse_host_port
 
     dial: list[tuple[str, int]] = []
     target = None
@@ -105,33 +175,13 @@ async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple
         return args.game, dial
     if args.no_mdns:
         raise LookupError("without mDNS (--no-mdns) give the peer and the game: carcnet join HOST:PORT --game ID")
-    from carcnet.net.discovery import GameFound, GameUpdated, clear_socket_trouble, socket_trouble
+    from carcnet.net.discovery import clear_socket_trouble, socket_trouble
 
     clear_socket_trouble()
     _say(f"Looking for {'a table' if want == 'lobby' else 'a game'} on the network (mDNS, up to {args.wait:g} s)…")
-    probes = 0
-    async with contextlib.aclosing(_discovery_events(args.wait, args.interface)) as events:
-        async for event in events:  # the browser closes when this returns (aclosing)
-            if not isinstance(event, GameFound | GameUpdated):
-                continue
-            ad: GameAd = event.ad
-            if not ad.compatible or (args.game and ad.game != args.game):
-                continue
-            if target is not None and ad.port != target.port:
-                continue
-            if want == "lobby" and not ad.joinable:
-                continue
-            if not dial:  # discovery.md §4: a record is a claim; the table proves its key before we sit
-                if probes >= MAX_PROBES:
-                    continue
-                probes += 1
-                where = await _confirmed(ad)
-                if where is None:
-                    _say(f"Skipping {ad.name!r} at {ad.peer}: nothing there proves the key it advertises")
-                    continue
-                dial = [where]
-            _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
-            return ad.game, dial
+    found = await _first_confirmed(args, want, target, dial)
+    if found is not None:
+        return found
     trouble = socket_trouble()
     if trouble is not None:
         raise LookupError(

@@ -73,6 +73,8 @@ OP_TIMEOUT = 10.0
 CLOSE_TIMEOUT = 5.0
 #: Most instances a :class:`Browser` tracks (and resolves at once); more are ignored.
 MAX_GAMES = 256
+#: Most instances waiting for a resolution slot (a flood beyond it drops the oldest waiting).
+MAX_WAITING = 4096
 #: Most events a :class:`Browser` queues for a reader that does not read; more are dropped (the
 #: :attr:`Browser.games` snapshot stays right).
 MAX_EVENTS = 1024
@@ -431,6 +433,7 @@ class Browser:
         self._browser: AsyncServiceBrowser | None = None
         self._games: dict[str, GameAd] = {}
         self._resolving: dict[str, asyncio.Task[None]] = {}  # instance -> its current resolution
+        self._waiting: dict[str, None] = {}  # instances waiting for a free resolution slot, oldest first
         self._tasks: set[asyncio.Task[None]] = set()  # every resolution not finished, cancelled or not
         self._events: asyncio.Queue[DiscoveryEvent | None] = asyncio.Queue(MAX_EVENTS + 1)
         self._closed = False
@@ -495,6 +498,7 @@ class Browser:
                 await asyncio.wait_for(browser.async_cancel(), CLOSE_TIMEOUT)
         tasks = list(self._tasks)
         self._resolving.clear()
+        self._waiting.clear()
         for task in tasks:
             task.cancel()
         if tasks:
@@ -519,6 +523,7 @@ class Browser:
                 task = self._resolving.pop(name, None)
                 if task is not None:
                     task.cancel()
+                self._waiting.pop(name, None)
                 if self._games.pop(name, None) is not None:
                     self._emit(GameLost(name))
                 return
@@ -526,14 +531,22 @@ class Browser:
             if old is not None:
                 old.cancel()  # resolve again: the records changed meanwhile
             elif len(self._tasks) >= self._max_games:
-                log.warning("ignoring %r: %d resolutions under way", name, self._max_games)
+                # discovery.md §4: wait for a free slot rather than ignore it, so that a flood of
+                # records cannot keep a real table from being resolved; the oldest waiting one goes
+                self._waiting.pop(name, None)
+                self._waiting[name] = None
+                if len(self._waiting) > MAX_WAITING:
+                    del self._waiting[next(iter(self._waiting))]
                 return
-            task = asyncio.get_running_loop().create_task(self._resolve(name), name=f"carcnet resolve {name}")
-            self._resolving[name] = task
-            self._tasks.add(task)
-            task.add_done_callback(functools.partial(self._resolved, name))
+            self._start_resolving(name)
         except Exception:  # a bug here must not reach zeroconf's record handling
             log.exception("discovery: handling %s of %r", state_change, name)
+
+    def _start_resolving(self, name: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._resolve(name), name=f"carcnet resolve {name}")
+        self._resolving[name] = task
+        self._tasks.add(task)
+        task.add_done_callback(functools.partial(self._resolved, name))
 
     def _resolved(self, name: str, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
@@ -541,6 +554,11 @@ class Browser:
             del self._resolving[name]
         if not task.cancelled() and task.exception() is not None:
             log.error("discovery: resolving %r failed", name, exc_info=task.exception())
+        while self._waiting and not self._closed and len(self._tasks) < self._max_games:
+            waiting = next(iter(self._waiting))
+            del self._waiting[waiting]
+            if waiting not in self._resolving:
+                self._start_resolving(waiting)
 
     async def _resolve(self, name: str) -> None:
         aiozc = self._aiozc
