@@ -245,10 +245,13 @@ class Peer:
             for quiet in [k for k, v in self._recent_accepts.items() if not v or v[-1] <= now - 1.0]:
                 del self._recent_accepts[quiet]
             recent = self._recent_accepts.setdefault(ip, recent)
-        if (
-            len(accepted) >= MAX_ACCEPTED or handshaking >= MAX_HANDSHAKES_PER_ADDRESS
-            or len(recent) >= MAX_NEW_PER_ADDRESS_PER_SECOND
-        ):
+        crowded = len(accepted) >= MAX_ACCEPTED
+        if crowded and (victim := self._crowding(accepted)) is not None:
+            # wire.md §2.1: full of connections that play no seat: the address that holds the most of
+            # them gives up its oldest, so strangers cannot keep a player from coming back
+            self.session.close_link(victim, "timeout")
+            crowded = False
+        if crowded or handshaking >= MAX_HANDSHAKES_PER_ADDRESS or len(recent) >= MAX_NEW_PER_ADDRESS_PER_SECOND:
             # wire.md §2.1: closed before a byte is read; nothing is kept of it
             self.refused_connections += 1
             if self.refused_connections in (1, 10, 100, 1000) or self.refused_connections % 10000 == 0:
@@ -258,6 +261,19 @@ class Peer:
             return
         recent.append(now)
         await self._run_channel(reader, writer, self.session.accept_link())
+
+    def _crowding(self, accepted: list[Link]) -> Link | None:
+        """The accepted connection to close to make room: the oldest of those that play no seat, from
+        the IP address that holds the most of them; ``None`` when every one plays a seat."""
+        session = self.session
+        idle = [link for link in accepted if not session.seated(link)]
+        if not idle:
+            return None
+        counts: dict[str | None, int] = {}
+        for link in idle:
+            counts[link.remote] = counts.get(link.remote, 0) + 1
+        worst = max(counts, key=lambda address: counts[address])
+        return next(link for link in idle if link.remote == worst)
 
     async def _run_channel(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, link: Link

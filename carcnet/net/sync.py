@@ -911,15 +911,19 @@ class SyncSession:
             return
         link.peer_has_header = True
 
+    def seated(self, link: Link) -> bool:
+        """Whether *link*'s peer, proven, plays at the started game: its key is a seat key of the header,
+        or its heartbeat lists the seats it plays (wire.md §2.1–2.2 budgets)."""
+        header = self.header
+        return header is not None and link.is_open and link.role != "spectator" and (
+            link.key in header.keys or bool(link.seats)
+        )
+
     def _frame_budget(self, link: Link) -> None:
         """wire.md §2.2 "Budgets by role": 1 MiB frames only from a player that plays at the table
         (a seat key of the header, or its heartbeat lists seats) once the game has started; 16 KiB
         from anyone else, which is all their messages need."""
-        header = self.header
-        big = header is not None and link.is_open and link.role != "spectator" and (
-            link.key in header.keys or bool(link.seats)
-        )
-        link.conn.max_frame = MAX_FRAME if big else SMALL_FRAME
+        link.conn.max_frame = MAX_FRAME if self.seated(link) else SMALL_FRAME
 
     def _opened(self, link: Link, *, sent_header: bool) -> None:
         peer = link.peer

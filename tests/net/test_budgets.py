@@ -145,3 +145,27 @@ async def test_a_big_frame_is_taken_only_from_a_player_at_the_table():
         # Cleo comes late to watch and is sent the whole log in big frames by seated Ann: taken
         late = await table.spectator("Cleo", dial=[a])
         await until([late], lambda: late.session.have == a.session.have)
+
+
+@pytest.mark.asyncio
+async def test_a_player_comes_back_to_a_peer_full_of_strangers(monkeypatch):
+    """wire.md §2.1: when the accepted connections are at the cap, the address holding the most that
+    play no seat gives up its oldest: a flood of proven spectators cannot keep Bob out."""
+    import carcnet.net.peer as peer_module
+
+    monkeypatch.setattr(peer_module, "MAX_ACCEPTED", 4)
+    monkeypatch.setattr(peer_module, "MAX_NEW_PER_ADDRESS_PER_SECOND", 100)
+    async with LoopbackGame(make_header(2)) as table:
+        a = await table.player("Ann", [0])
+        strangers = []
+        for i in range(4):
+            raw = await RawClient.open(a.address)
+            await raw.hello(f"Stranger {i}", role="spectator")
+            strangers.append(raw)
+        await until([a], lambda: len(a.session.open_links()) == 4)
+        b = await table.player("Bob", [1], dial=[a])  # the fifth: the oldest stranger makes room
+        assert await strangers[0].closed(timeout=5)
+        await all_over([a, b])
+        assert_identical([a, b])
+        for raw in strangers:
+            await raw.aclose()
