@@ -24,7 +24,7 @@ Attacks (each on P0's port, from 127.0.0.1):
   (item 5: CPU per frame).
 
 Not here: the lobby hijack (item 3: a lobby, no game to pace; see tests/net/test_lobby.py) and mDNS
-floods (item 6: needs multicast; see protocol/discovery.md §4).
+floods (item 6: needs multicast between hosts; see tests/net/test_e2e_flood.py).
 """
 
 from __future__ import annotations
