@@ -245,13 +245,16 @@ class Peer:
             for quiet in [k for k, v in self._recent_accepts.items() if not v or v[-1] <= now - 1.0]:
                 del self._recent_accepts[quiet]
             recent = self._recent_accepts.setdefault(ip, recent)
-        crowded = len(accepted) >= MAX_ACCEPTED
-        if crowded and (victim := self._crowding(accepted)) is not None:
+        refused = handshaking >= MAX_HANDSHAKES_PER_ADDRESS or len(recent) >= MAX_NEW_PER_ADDRESS_PER_SECOND
+        if not refused and len(accepted) >= MAX_ACCEPTED:
             # wire.md §2.1: full of connections that play no seat: the address that holds the most of
             # them gives up its oldest, so strangers cannot keep a player from coming back
-            self.session.close_link(victim, "timeout")
-            crowded = False
-        if crowded or handshaking >= MAX_HANDSHAKES_PER_ADDRESS or len(recent) >= MAX_NEW_PER_ADDRESS_PER_SECOND:
+            victim = self._crowding(accepted)
+            if victim is None:
+                refused = True
+            else:
+                self.session.close_link(victim, "timeout")
+        if refused:
             # wire.md §2.1: closed before a byte is read; nothing is kept of it
             self.refused_connections += 1
             if self.refused_connections in (1, 10, 100, 1000) or self.refused_connections % 10000 == 0:
