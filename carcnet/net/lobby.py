@@ -438,6 +438,8 @@ class Seating(_HostPin, LobbyRole):
         seat: The seat wanted (``None``: any).
         bot: The bot that will play the seat (``None``: a person).
         random: ``random(n)`` gives *n* random bytes (the nonce).
+        host_key: The identity key of the host to sit with, when known (an mDNS record's ``key``):
+            lobby messages from any other identity are refused (wire.md §4.6 "Whose table").
 
     Attributes:
         lobby: The host's last ``lobby`` (``None`` before the first).
@@ -456,7 +458,9 @@ class Seating(_HostPin, LobbyRole):
         seat: int | None = None,
         bot: str | None = None,
         random: Callable[[int], bytes] = os.urandom,
+        host_key: bytes | None = None,
     ) -> None:
+        self.host_key = host_key
         self.name = name
         self.key = key
         self.colour = colour
@@ -589,7 +593,8 @@ class Watching(_HostPin, LobbyRole):
 
     wire_role: Role = "spectator"
 
-    def __init__(self) -> None:
+    def __init__(self, host_key: bytes | None = None) -> None:
+        self.host_key = host_key  # as for Seating: the host to follow, when known
         self.lobby: Lobby | None = None
 
     def on_message(self, link: Link, message: Message) -> None:

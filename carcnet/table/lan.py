@@ -262,11 +262,13 @@ class NetTable(Table):
         seat: int | None = None,
         bot: str | None = None,
         random: Callable[[int], bytes] = os.urandom,
+        host_key: bytes | None = None,
         **kw: object,
     ) -> Self:
         """Sits down at game *game*'s table: claims a seat as *name* (a person at this terminal, or
         *bot* played by this peer), then plays it. *random* gives this peer's nonce for the seed
-        (wire.md §5.3; tests fix it).
+        (wire.md §5.3; tests fix it). *host_key*, when known (the table's mDNS record), is the only
+        host identity whose lobby this peer takes (wire.md §4.6).
 
         Raises:
             ValueError: An unknown bot, or a malformed game id.
@@ -274,16 +276,17 @@ class NetTable(Table):
         if bot is not None:
             make_bot(bot, 0)
         key = SeatKey.generate()
-        seating = Seating(name=name, key=key, colour=colour, seat=seat, bot=bot, random=random)
+        seating = Seating(name=name, key=key, colour=colour, seat=seat, bot=bot, random=random, host_key=host_key)
         session = SyncSession(game=game, name=name, role="player", identity=key, lobby=seating)
         node = cls(session, kind="player", **kw)  # type: ignore[arg-type]
         node._bot_for_seating = bot
         return node
 
     @classmethod
-    def spectate(cls, game: str, *, name: str, **kw: object) -> Self:
-        """Watches game *game*: the whole log, then live moves; sends nothing that changes it."""
-        session = SyncSession(game=game, name=name, role="spectator", lobby=Watching())
+    def spectate(cls, game: str, *, name: str, host_key: bytes | None = None, **kw: object) -> Self:
+        """Watches game *game*: the whole log, then live moves; sends nothing that changes it. In the
+        lobby it follows only the host of identity *host_key*, when given (wire.md §4.6)."""
+        session = SyncSession(game=game, name=name, role="spectator", lobby=Watching(host_key))
         kw.setdefault("listen", None)
         return cls(session, kind="spectator", **kw)  # type: ignore[arg-type]
 

@@ -109,25 +109,27 @@ class TableMaker:
         return table
 
     def join(self, game: str, address: tuple[str, int] | None, *, name: str, colour: str | None = None,
-             bot: str | None = None) -> NetTable:
-        """A seat claimed at game *game*'s table, dialing *address* first if given.
+             bot: str | None = None, host_key: bytes | None = None) -> NetTable:
+        """A seat claimed at game *game*'s table, dialing *address* first if given; *host_key*: the
+        host identity its mDNS record named, the only one whose lobby counts.
 
         Raises:
             ValueError: An unknown bot, or a malformed game id.
         """
         table = NetTable.join(game, name=name, colour=colour, bot=bot, dial=[address] if address else [],
-                              **self._random(), **self.net_kwargs("player"))
+                              host_key=host_key, **self._random(), **self.net_kwargs("player"))
         self.player_name = name
         return table
 
     def _random(self) -> dict[str, Any]:
         return {"random": self.random} if self.random is not None else {}
 
-    def spectate(self, game: str, address: tuple[str, int] | None) -> NetTable:
-        """Game *game* watched from here, dialing *address* first if given.
+    def spectate(self, game: str, address: tuple[str, int] | None, host_key: bytes | None = None) -> NetTable:
+        """Game *game* watched from here, dialing *address* first if given (*host_key*: as for
+        :meth:`join`).
 
         Raises:
             ValueError: A malformed game id.
         """
         return NetTable.spectate(game, name=self.player_name, dial=[address] if address else [],
-                                 **self.net_kwargs("spectator"))
+                                 host_key=host_key, **self.net_kwargs("spectator"))

@@ -286,3 +286,22 @@ def test_a_spectator_takes_the_lobby_and_start_only_from_the_table_it_dialled() 
     pump(to_ann, to_eve)
     assert isinstance(watcher.lobby, Watching) and watcher.lobby.lobby == real
     assert watcher.header is None
+
+
+def test_a_player_that_knows_its_host_key_takes_no_lobby_from_a_forged_table() -> None:
+    """wire.md §4.6 with a known host key (an mDNS record's ``key``, the interface's browser): the
+    record pointed at Mallory's table, which proves Mallory's key: her lobby is refused, Bob sits
+    nowhere, and a later dial to Ann's real table seats him there."""
+    ann = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
+    mallory = host_session([SeatPlan("host", "Mallory", "red"), SeatPlan("open")])
+    mallory.identity = identity("Mallory")
+    key = identity("Bob")
+    bob = SyncSession(game=GAME, name="Bob", identity=key,
+                      lobby=Seating(name="Bob", key=key, random=counter_random("Bob"), host_key=identity("Ann").public))
+    forged = MemoryWire(bob, mallory)
+    pump(forged)
+    assert ("sent", "forbidden") in [(e.kind, e.code) for e in bob.events] and forged.a.closed
+    assert isinstance(bob.lobby, Seating) and bob.lobby.lobby is None and bob.lobby.seat is None
+    real = MemoryWire(bob, ann)
+    pump(real)
+    assert bob.header is not None and bob.header == ann.header

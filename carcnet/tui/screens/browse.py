@@ -216,7 +216,9 @@ class BrowserScreen(Screen[None]):
         if address is None:
             self._error("That game gave no address; type it below.")
             return
-        self.proceed(ads[0].game, address, ads[0].name)
+        # wire.md §4.6: the record's host is the only one whose lobby counts (a forged record's table
+        # proves another key and is refused)
+        self.proceed(ads[0].game, address, ads[0].name, ads[0].key if ads[0].role == "host" else None)
 
     # ------------------------------------------------------------------ typed
 
@@ -243,19 +245,21 @@ class BrowserScreen(Screen[None]):
 
     # ------------------------------------------------------------------ going on
 
-    def proceed(self, game: str, address: tuple[str, int], title: str) -> None:
-        """Joins (asking the name and colour first) or watches game *game* at *address*."""
+    def proceed(self, game: str, address: tuple[str, int], title: str, host_key: bytes | None = None) -> None:
+        """Joins (asking the name and colour first) or watches game *game* at *address*; *host_key*:
+        the host identity its record named, when it came from mDNS."""
         self._error("")
         if self.mode == "spectate":
-            self._open(lambda: self.tables.spectate(game, address))
+            self._open(lambda: self.tables.spectate(game, address, host_key))
         elif self.choice is not None:
             choice = self.choice
-            self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour, bot=choice.bot))
+            self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour, bot=choice.bot,
+                                                host_key=host_key))
         else:
             def chosen(choice: JoinChoice | None) -> None:
                 if choice is not None:
                     self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour,
-                                                        bot=choice.bot))
+                                                        bot=choice.bot, host_key=host_key))
 
             self.app.push_screen(JoinFormScreen(title, self.tables.player_name), chosen)
 
