@@ -141,7 +141,7 @@ class Channel:
         self._last_in = now
         self._last_out = now
         self._done = asyncio.Event()
-        self._opened = asyncio.Event()
+        self._was_open = False  # the timer is told once when the connection opens
         self._partial_since: float | None = None  # when the incomplete frame held now began to arrive
         self._poke = asyncio.Event()  # a deadline moved: the timer looks again
 
@@ -175,8 +175,8 @@ class Channel:
         self._write(self.endpoint.data_to_send())
         state = self.endpoint.state
         if state is State.OPEN:
-            if not self._opened.is_set():
-                self._opened.set()
+            if not self._was_open:
+                self._was_open = True
                 self._poke.set()
         elif state is State.CLOSED:
             self._done.set()
