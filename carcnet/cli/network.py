@@ -54,25 +54,18 @@ async def _discovery_events(seconds: float, interfaces: list[str] | None) -> Asy
             yield event
 
 
-#: Tables ``carcnet lan`` confirms by a handshake at most (discovery.md §4): a flood of forged
-#: records costs a bounded number of probes, each bounded in time.
-MAX_PROBES = 16
-
-
 async def _confirmed(ad: Any) -> tuple[str, int] | None:
     """The first address of *ad* where its key proves itself for its game (``net.probe``), or None."""
-    from carcnet.net.probe import confirm_table
+    from carcnet.net.probe import confirm_ad
 
-    for addr in [a.split("%")[0] for a in ad.addresses if ":" not in a][:2]:
-        if await confirm_table((addr, ad.port), ad.game, ad.key):
-            return addr, ad.port
-    return None
+    return await confirm_ad(ad)
 
 
 async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, tuple[Any, bool]]:
     """Every game advertised within *seconds*: instance → (GameAd, confirmed). The first
     :data:`MAX_PROBES` compatible games are confirmed by a handshake with the advertised peer."""
     from carcnet.net.discovery import GameFound, GameLost, GameUpdated
+    from carcnet.net.probe import MAX_PROBES
 
     found: dict[str, Any] = {}
     async for event in _discovery_events(seconds, interfaces):
@@ -96,10 +89,11 @@ async def _first_confirmed(
     browser queues what it cannot resolve at once, discovery.md §4)."""
     from carcnet.net.adverts import GameAd
     from carcnet.net.discovery import Browser, GameFound, GameUpdated
+    from carcnet.net.probe import MAX_PROBES
 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + args.wait
-    slots = asyncio.Semaphore(16)
+    slots = asyncio.Semaphore(MAX_PROBES)
     probes: set[asyncio.Task[tuple[GameAd, tuple[str, int] | None]]] = set()
     tried: set[tuple[str, bytes]] = set()
     skipped = 0

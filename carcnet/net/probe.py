@@ -14,13 +14,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+from .adverts import GameAd
 from .framing import ProtocolError
 from .messages import Bye, Hello, Welcome
 from .protocol import PeerConnection, Proven, State
 from .signing import SeatKey
 from .transport import READ_SIZE, connect
 
-__all__ = ["confirm_table"]
+__all__ = ["MAX_PROBES", "confirm_ad", "confirm_table"]
+
+MAX_PROBES = 16
+"""Probes a program runs at once (discovery.md §4): a flood of forged records costs short probes, in
+turn, and cannot make us open more connections than this."""
 
 
 async def confirm_table(address: tuple[str, int], game: str, key: bytes, *, timeout: float = 3.0) -> bool:
@@ -34,6 +39,15 @@ async def confirm_table(address: tuple[str, int], game: str, key: bytes, *, time
             return await _probe(address, game, key, timeout)
     except (TimeoutError, OSError, ProtocolError, ValueError):
         return False
+
+
+async def confirm_ad(ad: GameAd, *, timeout: float = 3.0) -> tuple[str, int] | None:
+    """The first IPv4 address of *ad* (of at most two tried) where the key it advertises proves itself
+    for its game (:func:`confirm_table`), or ``None``. Never raises for anything the network does."""
+    for addr in [a.split("%")[0] for a in ad.addresses if ":" not in a][:2]:
+        if await confirm_table((addr, ad.port), ad.game, ad.key, timeout=timeout):
+            return addr, ad.port
+    return None
 
 
 async def _probe(address: tuple[str, int], game: str, key: bytes, timeout: float) -> bool:

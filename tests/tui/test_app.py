@@ -195,3 +195,52 @@ async def test_new_game_with_the_river_and_the_abbot(tmp_path):
         await _human_turn(pilot, screen)  # a river tile, placed by keys at the river's end
         game = screen.table.game
         assert game.moves and game.tile_at(game.moves[0].position).kind.has_river
+
+
+async def test_saved_games_list_at_once_and_are_checked_in_the_background(tmp_path, monkeypatch):
+    """Issue 13 item 9 in the interface: the saved-games list shows every save from its header before
+    any game is replayed; the replays run off the event loop and then drop the games this list is not
+    for (a finished game from Resume) and fill in state and scores."""
+    import asyncio
+    import threading
+
+    import carcnet.tui.screens.saved as saved_screen
+    from carcnet.cli import main
+
+    monkeypatch.setenv("CARCNET_DATA_DIR", str(tmp_path))
+    assert main(["demo", "--players", "2", "--bot", "greedy", "--seed", "5", "--save"]) == 0
+    (finished,) = (tmp_path / "games").glob("*.carclog")
+    cut = finished.with_name("0-cut.carclog")  # sorts last: the list is newest (by name) first
+    data = finished.read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    release = threading.Event()
+    real_load = saved_screen.load
+
+    def slow_load(path):
+        assert release.wait(30), "the test never released the replays"
+        return real_load(path)
+
+    monkeypatch.setattr(saved_screen, "load", slow_load)
+    app = CarcnetApp(data_dir=tmp_path / "games", bot_delay=0, seed=3)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SavedGamesScreen)
+        table = screen.query_one("DataTable")
+        assert table.row_count == 2  # listed from the headers while no replay has finished
+        assert "checking" in str(table.get_row_at(0)[1])
+        release.set()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30
+        while table.row_count != 1 or "checking" in str(table.get_row_at(0)[1]):
+            assert loop.time() < deadline, "the replays never finished"
+            await pilot.pause(0.01)
+        state = str(table.get_row_at(0)[1])
+        assert state.startswith("turn ") and "damaged tail" in state
+        assert str(table.get_row_at(0)[3]) == cut.name
+        await pilot.press("a")  # every game, the finished one too
+        while table.row_count != 2 or any("checking" in str(table.get_row_at(i)[1]) for i in range(2)):
+            assert loop.time() < deadline, "the replays never finished"
+            await pilot.pause(0.01)
+        assert {str(table.get_row_at(i)[1]).split(" ")[0] for i in range(2)} == {"finished", "turn"}

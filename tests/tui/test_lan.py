@@ -474,3 +474,59 @@ async def test_b_hands_the_seat_of_a_player_gone_for_good_to_a_bot(tmp_path):
         handovers = [e.move for e in load(lan.path).entries if isinstance(e.move, HandOver)]
         assert handovers == [HandOver(1, "greedy", 0)]
         assert lan.status == "finished" and 1 in lan.my_seats
+
+
+@pytest.mark.asyncio
+async def test_the_browser_confirms_each_table_by_a_handshake_and_lists_the_proven_first(tmp_path, monkeypatch):
+    """Issue 13 item 6 in the interface (discovery.md §4): every record the browser finds is probed; a
+    table whose peer proves the advertised key is listed first with ✓, a record nobody proves is
+    greyed, and a forged record sharing a real game's id is never the one chosen. The mDNS browser is
+    stood in for by the records it would report; the probes are real handshakes on loopback."""
+    import carcnet.net.discovery as discovery
+    from carcnet.net.discovery import GameFound
+
+    from ..net.loopback import LoopbackGame, identity, make_header
+
+    header = make_header(2)
+    async with LoopbackGame(header) as table:
+        ann = await table.player("Ann", [0], bots=False)
+        port = ann.address[1]
+        real = _ad(header.game, "Zed's real table", phase="playing", seats_taken=2, key=identity("Ann").public,
+                   port=port, addresses=("127.0.0.1",))
+        twin = _ad(header.game, "Zed's real table", phase="playing", seats_taken=2, peer="Ann", role="host",
+                   key=identity("Mallory").public, port=port, addresses=("127.0.0.1",))
+        fake = _ad("f" * 32, "A forged table", phase="playing", seats_taken=2, key=identity("Mallory").public,
+                   port=port, addresses=("127.0.0.1",))
+        events = [GameFound(fake, "fake"), GameFound(twin, "twin"), GameFound(real, "real")]
+
+        class FakeBrowser:
+            def __init__(self, **_kw) -> None:
+                pass
+
+            async def __aenter__(self):
+                return self
+
+            async def __aexit__(self, *exc) -> None:
+                return None
+
+            async def next_event(self, timeout: float):
+                return events.pop(0) if events else None
+
+        monkeypatch.setattr(discovery, "Browser", FakeBrowser)
+        app = CarcnetApp(data_dir=tmp_path / "tui", bot_delay=0, player_name="Ann",
+                         lan_options={**LAN, "discovery": True})
+        async with app.run_test(size=(140, 30)) as pilot:
+            await pilot.press("s")  # watch a game
+            await _until(pilot, lambda: isinstance(app.screen, BrowserScreen), "the browser")
+            browser = app.screen
+            await _until(pilot, lambda: len(browser.checks) == 3 and None not in browser.checks.values(), "probes")
+            assert browser.checks[(header.game, identity("Ann").public, port)] is True
+            assert browser.checks[(header.game, identity("Mallory").public, port)] is False
+            listing = browser.query_one("#games", OptionList)
+            assert [o.id for o in listing.options] == [header.game, "f" * 32]  # the proven first
+            assert "✓" in str(listing.options[0].prompt) and not listing.options[0].disabled
+            assert listing.options[1].disabled and "forged" in str(listing.options[1].prompt)
+            chosen = []
+            monkeypatch.setattr(browser, "proceed", lambda *args: chosen.append(args))
+            browser.choose(header.game)
+            assert chosen == [(header.game, ("127.0.0.1", port), "Zed's real table", identity("Ann").public)]

@@ -3,6 +3,7 @@ for the address of a game where multicast does not get through."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import ClassVar, Literal
 
@@ -16,6 +17,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from carcnet.net.adverts import GameAd
+from carcnet.net.probe import MAX_PROBES, confirm_ad
 from carcnet.table import Table
 from carcnet.tui.addresses import Target, ad_address, incompatibility, parse_target
 from carcnet.tui.messages import OpenTable
@@ -60,6 +62,9 @@ class BrowserScreen(Screen[None]):
         self._gone_on = False
         #: Service instance → its advertisement, as the browser last said.
         self.ads: dict[str, GameAd] = {}
+        #: (game, advertised key, port) → whether that peer proved the key for the game there
+        #: (``net.probe``, discovery.md §4); ``None`` while its probe runs. Absent: not probed.
+        self.checks: dict[tuple[str, bytes, int], bool | None] = {}
 
     def compose(self) -> ComposeResult:
         verb = "Join" if self.mode == "join" else "Watch"
@@ -110,8 +115,15 @@ class BrowserScreen(Screen[None]):
         from carcnet.net.discovery import Browser, DiscoveryError, GameLost
 
         interfaces = self.tables.interfaces
+        slots = asyncio.Semaphore(MAX_PROBES)
+
+        async def probe(ad: GameAd, check: tuple[str, bytes, int]) -> None:
+            async with slots:
+                self.checks[check] = await confirm_ad(ad) is not None
+            self.show_games()
+
         try:
-            async with Browser(interfaces=interfaces) as browser:  # type: ignore[arg-type]
+            async with Browser(interfaces=interfaces) as browser, asyncio.TaskGroup() as probes:  # type: ignore[arg-type]
                 while True:
                     try:
                         event = await browser.next_event(timeout=5.0)
@@ -122,7 +134,12 @@ class BrowserScreen(Screen[None]):
                     if isinstance(event, GameLost):
                         self.ads.pop(event.instance, None)
                     else:
-                        self.ads[event.instance] = event.ad
+                        ad = event.ad
+                        self.ads[event.instance] = ad
+                        check = (ad.game, ad.key, ad.port)
+                        if check not in self.checks and incompatibility(ad) is None:
+                            self.checks[check] = None  # confirmed by a handshake before it counts
+                            probes.create_task(probe(ad, check))
                     self.show_games()
         except DiscoveryError as exc:
             self._state(f"Cannot look for games here ({exc}): type the address below.")
@@ -136,12 +153,24 @@ class BrowserScreen(Screen[None]):
             ads.sort(key=lambda a: (a.role != "host", a.peer))
         return out
 
+    def proved(self, ads: list[GameAd]) -> bool | None:
+        """Whether a peer of the game of *ads* proved the key its record advertises (``True``), all that
+        were probed failed (``False``), or none is known yet (``None``; also when nothing was probed)."""
+        results = [self.checks.get((a.game, a.key, a.port)) for a in ads]
+        if any(results):
+            return True
+        if results and all(r is False for r in results):
+            return False
+        return None
+
     def refusal(self, ads: list[GameAd]) -> str | None:
         """Why the game of *ads* cannot be chosen in this mode, or ``None``."""
         ad = ads[0]
         problem = incompatibility(ad)
         if problem:
             return problem
+        if self.proved(ads) is False:
+            return "it did not answer as its record says: a stale or forged record"
         if self.mode == "join":
             if ad.phase != "lobby":
                 return f"{ad.phase}: watch it instead"
@@ -156,10 +185,15 @@ class BrowserScreen(Screen[None]):
         current = listing.highlighted_option
         keep = current.id if current is not None else None
         options = []
-        for game, ads in sorted(games.items(), key=lambda kv: (self.refusal(kv[1]) is not None, kv[1][0].name)):
+        order = sorted(games.items(), key=lambda kv: (
+            self.refusal(kv[1]) is not None, self.proved(kv[1]) is not True, kv[1][0].name, kv[0]
+        ))
+        for game, ads in order:
             ad = ads[0]
             why = self.refusal(ads)
             line = Text(ad.name, style="bold" if why is None else "")
+            if why is None and self.proved(ads):
+                line.append("  ✓", style="green")
             line.append(f"  {ad.phase}, {ad.seats_taken}/{ad.seats_total} seats, {ad.role} {ad.peer}")
             address = ad_address(ad)
             if address is not None:
@@ -179,8 +213,14 @@ class BrowserScreen(Screen[None]):
             listing.focus()  # something to choose: the list takes the keys (Tab goes back to the input)
         if games:
             usable = sum(self.refusal(ads) is None for ads in games.values())
+            checking = sum(
+                self.proved(ads) is None and any((a.game, a.key, a.port) in self.checks for a in ads)
+                for ads in games.values()
+            )
+            proved = " ✓: it proved who it is." if any(self.proved(ads) for ads in games.values()) else ""
+            more = f" Checking {checking} by a handshake…" if checking else ""
             self._state(f"{len(games)} game(s) found, {usable} to {'join' if self.mode == 'join' else 'watch'}. "
-                        "Enter chooses.")
+                        f"Enter chooses.{proved}{more}")
         else:
             self._state("Looking for games on the LAN (mDNS)…")
         self._go_on_if_wanted(games)
@@ -196,6 +236,8 @@ class BrowserScreen(Screen[None]):
                 a.port == self._want_at[1] and self._want_at[0] in a.addresses for a in ads
             ):
                 continue
+            if self.proved(ads) is None and any((a.game, a.key, a.port) in self.checks for a in ads):
+                continue  # its probe runs: go on once it proved its key (discovery.md §4)
             if self.refusal(ads) is None and self.is_current:
                 self._gone_on = True
                 self.choose(game)
@@ -212,6 +254,8 @@ class BrowserScreen(Screen[None]):
             return
         if self.mode == "join":
             ads = [a for a in ads if a.joinable] or ads
+        # a record whose peer proved its key comes first (a forged record may share the game id)
+        ads = sorted(ads, key=lambda a: self.checks.get((a.game, a.key, a.port)) is not True)
         address = ad_address(ads[0])
         if address is None:
             self._error("That game gave no address; type it below.")
