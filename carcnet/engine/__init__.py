@@ -13,6 +13,7 @@ Public API: :class:`Game` (state, :meth:`Game.apply`, queries), :class:`GameSetu
 """
 
 from .board import PlacedTile, Placement
+from .draws import TableDraws
 from .errors import IllegalMoveError, SetupError
 from .events import (
     Event,
@@ -29,7 +30,17 @@ from .events import (
     TileSetAside,
 )
 from .geometry import HalfSide, Position, Rotation, Side
-from .moves import DeployMeeple, Figure, HandBack, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from .moves import (
+    DeployMeeple,
+    DrawTile,
+    Figure,
+    HandBack,
+    HandOver,
+    Move,
+    PlaceTile,
+    ReturnAbbot,
+    SkipMeeple,
+)
 from .notation import parse_move
 from .state import MEEPLES_PER_PLAYER, RULES_VERSION, Game, GameSetup, Phase, Rules, replay
 from .tiles import (
@@ -49,6 +60,7 @@ __all__ = [
     "MEEPLES_PER_PLAYER",
     "RULES_VERSION",
     "DeployMeeple",
+    "DrawTile",
     "Event",
     "FeatureCompleted",
     "FeatureInfo",
@@ -78,6 +90,7 @@ __all__ = [
     "SegmentKind",
     "SetupError",
     "Side",
+    "TableDraws",
     "SkipMeeple",
     "Terrain",
     "TileDrawn",

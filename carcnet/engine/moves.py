@@ -4,13 +4,15 @@ A turn is two moves by the seat whose turn it is (HiG basic rules, "Playing the 
 :class:`PlaceTile`, then one follower action: :class:`DeployMeeple` or :class:`SkipMeeple`
 (The Abbot adds :class:`ReturnAbbot`). Two moves are no player's turn: :class:`HandOver`, by which
 the remaining players give the seat of a player gone for good to a bot, and :class:`HandBack`, by
-which that bot's runner gives the seat back to its player who returned. Everything else (draws, set-aside tiles, scores, returned
-meeples) is derived by the engine as events. Moves carry no seat: the engine knows whose turn it is,
+which that bot's runner gives the seat back to its player who returned. At a network table whose
+draws come from the players (``protocol/deck.md`` §5), :class:`DrawTile` records the values a draw
+was made from. Everything else (draws from a seeded or given order, set-aside tiles, scores,
+returned meeples) is derived by the engine as events. Moves carry no seat: the engine knows whose turn it is,
 and the log records the author beside each move.
 
 Text forms (``str(move)``, read back by :func:`carcnet.engine.notation.parse_move`):
 ``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``skip`` · ``return-abbot 1,0`` ·
-``handover 2 greedy by 0`` · ``handback 2``.
+``handover 2 greedy by 0`` · ``handback 2`` · ``draw <64 hex digits or -, one per seat>``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from enum import Enum
 
 from .geometry import Position
 
-__all__ = ["DeployMeeple", "Figure", "HandBack", "HandOver", "Move", "PlaceTile", "ReturnAbbot", "SkipMeeple"]
+__all__ = [
+    "DeployMeeple", "DrawTile", "Figure", "HandBack", "HandOver", "Move", "PlaceTile", "ReturnAbbot", "SkipMeeple",
+]
 
 
 class Figure(str, Enum):
@@ -131,4 +135,22 @@ class HandBack:
         return f"handback {self.seat}"
 
 
-Move = PlaceTile | DeployMeeple | SkipMeeple | ReturnAbbot | HandOver | HandBack
+@dataclass(frozen=True, slots=True)
+class DrawTile:
+    """The table draws the next tile from the seats' chain values (``protocol/deck.md`` §5): no
+    player's move, and only in a game whose draws come from the table (``GameSetup.table``), in
+    ``Phase.DRAW``. Anyone may make it once every contributing seat revealed its value for the draw;
+    every peer makes the same one.
+
+    Attributes:
+        values: One entry per seat, in seat order: the seat's 32-byte chain value for this draw, or
+            ``None`` for a seat that does not contribute (one handed over to a bot).
+    """
+
+    values: tuple[bytes | None, ...]
+
+    def __str__(self) -> str:
+        return "draw " + " ".join("-" if v is None else v.hex() for v in self.values)
+
+
+Move = PlaceTile | DeployMeeple | SkipMeeple | ReturnAbbot | HandOver | HandBack | DrawTile

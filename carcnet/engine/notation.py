@@ -6,6 +6,9 @@ Move text (the form ``str(move)`` gives, see :mod:`carcnet.engine.moves`)::
     deploy <segment> [abbot]             deploy 3
     skip
     return-abbot <x>,<y>
+    handover <seat> <bot> by <seat>
+    handback <seat>
+    draw <value|-> …                     one 64-hex-digit chain value or - per seat
 """
 
 from __future__ import annotations
@@ -13,7 +16,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .geometry import Position
-from .moves import DeployMeeple, Figure, HandBack, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from .moves import (
+    DeployMeeple,
+    DrawTile,
+    Figure,
+    HandBack,
+    HandOver,
+    Move,
+    PlaceTile,
+    ReturnAbbot,
+    SkipMeeple,
+)
 
 if TYPE_CHECKING:
     from .state import Game
@@ -65,10 +78,16 @@ def parse_move(text: str) -> Move:
         return HandOver(int(args[0]), args[1], int(args[3]))
     if verb == "handback" and len(args) == 1 and args[0].isdigit():
         return HandBack(int(args[0]))
+    if verb == "draw" and 2 <= len(args) <= 6 and all(a == "-" or _is_value(a) for a in args):
+        return DrawTile(tuple(None if a == "-" else bytes.fromhex(a) for a in args))
     raise ValueError(
         f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot] | skip | return-abbot X,Y | "
-        "handover S BOT by S | handback S)"
+        "handover S BOT by S | handback S | draw V…)"
     )
+
+
+def _is_value(word: str) -> bool:
+    return len(word) == 64 and all(c in "0123456789abcdef" for c in word)
 
 
 def script_moves(script: str) -> list[Move]:

@@ -23,6 +23,7 @@ from enum import Enum
 
 from . import deck as _deck
 from .board import Board, PlacedTile, Placement
+from .draws import TableDraws, check_reveal, draw_index, draw_value
 from .errors import IllegalMoveError, SetupError
 from .events import (
     Event,
@@ -40,7 +41,17 @@ from .events import (
 )
 from .features import FeatureGraph
 from .geometry import RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
-from .moves import DeployMeeple, Figure, HandBack, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from .moves import (
+    DeployMeeple,
+    DrawTile,
+    Figure,
+    HandBack,
+    HandOver,
+    Move,
+    PlaceTile,
+    ReturnAbbot,
+    SkipMeeple,
+)
 from .tiles import BASE_START, RIVER_SPRING, SegmentKind, TileKind, tile_kind, tileset
 
 __all__ = [
@@ -76,6 +87,9 @@ CATEGORIES = ("road", "city", "cloister", "garden", "field")
 class Phase(str, Enum):
     """What the game waits for."""
 
+    DRAW = "draw"
+    """The table must draw the current seat's tile (:class:`~carcnet.engine.moves.DrawTile`): only
+    in a game whose draws come from the table (``GameSetup.table``)."""
     PLACE_TILE = "place"
     """The current seat must place the drawn tile."""
     DEPLOY = "deploy"
@@ -112,13 +126,17 @@ class Rules:
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """Everything a game starts from. Give exactly one of *seed* and *draw_order*.
+    """Everything a game starts from. Give exactly one of *seed*, *draw_order* and *table*: where
+    the tiles come from.
 
     Attributes:
         players: Number of seats, 2 to 6. Seat 0 plays first, then clockwise (seat order).
-        seed: Integer in ``[0, 2**64)``; the draw order is shuffled from it (``protocol/deck.md``).
+        seed: Integer in ``[0, 2**64)``; the draw order is shuffled from it (``protocol/deck.md`` §1–4).
         draw_order: The tiles after the start tile, in drawing order, as design letters: for tests,
             tutorials and reproducing a real game. Any known designs, in any number.
+        table: The draws are made one at a time by the players together, from their hash chains
+            (``protocol/deck.md`` §5): no order exists before each draw. The game waits in
+            ``Phase.DRAW`` for a :class:`~carcnet.engine.moves.DrawTile` before each tile.
         rules: Rule options.
     """
 
@@ -126,12 +144,16 @@ class GameSetup:
     seed: int | None = None
     draw_order: tuple[str, ...] | None = None
     rules: Rules = field(default_factory=Rules)
+    table: TableDraws | None = None
 
     def deck(self) -> tuple[str, ...]:
-        """The draw order this setup gives (start tile excluded). Raises ``SetupError`` when invalid."""
+        """The draw order this setup gives (start tile excluded); empty for table draws, whose
+        order does not exist before the draws. Raises ``SetupError`` when invalid."""
         self.validate()
         if self.draw_order is not None:
             return tuple(self.draw_order)
+        if self.table is not None:
+            return ()
         assert self.seed is not None
         _start, groups = self.tiles()
         shuffled = _deck.shuffled_groups(self.seed, [_deck.canonical_group(g) for g in groups])
@@ -153,8 +175,12 @@ class GameSetup:
             raise SetupError(f"players must be an integer, got {self.players!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise SetupError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
-        if (self.seed is None) == (self.draw_order is None):
-            raise SetupError("give exactly one of seed and draw_order")
+        if (self.seed is not None) + (self.draw_order is not None) + (self.table is not None) != 1:
+            raise SetupError("give exactly one of seed, draw_order and table")
+        if self.table is not None:
+            problem = self.table.problem(self.players) if isinstance(self.table, TableDraws) else "not TableDraws"
+            if problem is not None:
+                raise SetupError(f"table draws: {problem}")
         if self.seed is not None:
             if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < _deck.SEED_LIMIT:
                 raise SetupError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
@@ -175,7 +201,12 @@ class GameSetup:
 
     def canonical(self) -> str:
         """The setup as canonical text, the first input of the state digest (``protocol/digest.md``)."""
-        source = f"seed {self.seed}" if self.seed is not None else "order " + " ".join(self.draw_order or ())
+        if self.table is not None:
+            source = self.table.text()
+        elif self.seed is not None:
+            source = f"seed {self.seed}"
+        else:
+            source = "order " + " ".join(self.draw_order or ())
         rules = self.rules
         river_start = f" start={rules.river_start}" if rules.river else ""
         return (
@@ -217,8 +248,19 @@ class Game:
         self.abbots = [ABBOTS_PER_PLAYER if setup.rules.abbot else 0] * n
         #: Per seat: category → [points during the game, points in the final scoring].
         self.breakdown: list[dict[str, list[int]]] = [{c: [0, 0] for c in CATEGORIES} for _ in range(n)]
+        #: The draw order (seed or explicit order); empty with table draws (see :attr:`bag`).
         self.deck = deck
+        #: Tiles drawn so far (set-aside ones included): the next draw is number ``deck_index + 1``.
         self.deck_index = 0
+        table = setup.table
+        #: Table draws (deck.md §5): the tiles left, per group in order, each in canonical order; the
+        #: last value each seat revealed, ``(draw, value)``, starting from ``(0, root)``. ``None``
+        #: otherwise: a seeded or given order draws from :attr:`deck` at no cost.
+        self.bag: list[list[str]] | None = None
+        self.revealed: list[tuple[int, bytes]] | None = None
+        if table is not None:
+            self.bag = [_deck.canonical_group(group) for group in setup.tiles()[1]]
+            self.revealed = [(0, root) for root in table.roots]
         self.set_aside: list[str] = []
         self.seat = 0
         self.phase = Phase.PLACE_TILE
@@ -279,14 +321,26 @@ class Game:
     @property
     def tiles_left(self) -> int:
         """Tiles still face down (the drawn tile not included)."""
+        if self.bag is not None:
+            return sum(map(len, self.bag))
         return len(self.deck) - self.deck_index
 
     def remaining(self) -> dict[str, int]:
-        """Letter → count of the tiles still face down, in letter order (the drawn tile not included)."""
+        """Letter → count of the tiles still face down, in letter order (the drawn tile not included).
+
+        What every player may know: the bag's contents, never its order."""
+        left = [t for group in self.bag for t in group] if self.bag is not None else self.deck[self.deck_index :]
         counts: dict[str, int] = {}
-        for letter in sorted(self.deck[self.deck_index :]):
+        for letter in sorted(left):
             counts[letter] = counts.get(letter, 0) + 1
         return counts
+
+    def contributors(self) -> tuple[int, ...]:
+        """The seats whose chain values the next table draw needs (deck.md §5.2): every seat not
+        handed over to a bot, in seat order. Empty unless the draws come from the table."""
+        if self.bag is None:
+            return ()
+        return tuple(s for s, given in enumerate(self.handovers) if given is None)
 
     def legal_placements(self) -> list[Placement]:
         """Where the drawn tile fits: positions sorted by (x, y), each with its distinct legal rotations.
@@ -456,6 +510,8 @@ class Game:
             raise IllegalMoveError("game-over", f"the game is over; {move} is not possible")
         if kind is PlaceTile:
             if phase is not Phase.PLACE_TILE:
+                if phase is Phase.DRAW:
+                    raise IllegalMoveError("wrong-phase", f"{move}: the tile is not drawn yet")
                 raise IllegalMoveError("wrong-phase", f"{move}: the tile is placed; deploy or skip first")
             assert isinstance(move, PlaceTile)
             key, rotation = self._check_place(move)
@@ -464,6 +520,8 @@ class Game:
             self.phase = Phase.DEPLOY
         elif kind is DeployMeeple or kind is SkipMeeple or kind is ReturnAbbot:
             if phase is not Phase.DEPLOY:
+                if phase is Phase.DRAW:
+                    raise IllegalMoveError("wrong-phase", f"{move}: the tile is not drawn yet")
                 raise IllegalMoveError("wrong-phase", f"{move}: place the drawn tile {self.drawn} first")
             if kind is DeployMeeple:
                 assert isinstance(move, DeployMeeple)
@@ -484,6 +542,10 @@ class Game:
             given = self._check_handback(move)
             self.handovers[move.seat] = None
             events.append(SeatHandedBack(move.seat, given.by))
+        elif kind is DrawTile:
+            assert isinstance(move, DrawTile)
+            values = self._check_draw(move)
+            self._table_draw(values, events)
         else:
             raise IllegalMoveError("bad-move", f"not a move: {move!r}")
         self.moves.append(move)
@@ -590,7 +652,7 @@ class Game:
         handover = self.handovers[seat]
         if handover is None:
             raise IllegalMoveError("bad-handback", f"{move}: seat {seat} is played by its own player")
-        if seat != self.seat or self.phase is not Phase.PLACE_TILE:
+        if seat != self.seat or self.phase not in (Phase.PLACE_TILE, Phase.DRAW):
             raise IllegalMoveError("bad-handback", f"{move}: a seat is given back at its turn, before it places")
         return handover
 
@@ -602,12 +664,43 @@ class Game:
                 raise IllegalMoveError("bad-handover", f"{move}: {what} must be a seat 0-{n - 1}")
         if not isinstance(bot, str) or not 1 <= len(bot) <= 32 or not all(c in _BOT_CHARS for c in bot):
             raise IllegalMoveError("bad-handover", f"{move}: the bot's name must be 1-32 of a-z, 0-9, -")
-        if seat != self.seat:
-            raise IllegalMoveError("bad-handover", f"{move}: only the seat to play ({self.seat}) can be handed over")
+        if seat != self.seat and self.phase is not Phase.DRAW:
+            raise IllegalMoveError(
+                "bad-handover", f"{move}: only the seat to play ({self.seat}), or any seat while the table draws, "
+                "can be handed over"
+            )
         if self.handovers[seat] is not None:
             raise IllegalMoveError("bad-handover", f"{move}: seat {seat} is played by a bot already")
         if by == seat or self.handovers[by] is not None:
             raise IllegalMoveError("bad-handover", f"{move}: seat {by} cannot take over seat {seat}")
+
+    def _check_draw(self, move: DrawTile) -> list[bytes | None]:
+        """deck.md §5: a value from each contributing seat, none from the others, each the next
+        value of its seat's chain."""
+        table = self.setup.table
+        if table is None or self.revealed is None:
+            raise IllegalMoveError("no-table-draws", f"{move}: this game's tiles are not drawn by the table")
+        if self.phase is not Phase.DRAW:
+            raise IllegalMoveError("wrong-phase", f"{move}: the table draws only before a tile is placed")
+        values = move.values
+        n = self.players
+        if not isinstance(values, tuple) or len(values) != n:
+            raise IllegalMoveError("bad-draw", f"draw: one value or - per seat ({n}) expected")
+        draw = self.deck_index + 1
+        out: list[bytes | None] = []
+        for seat, value in enumerate(values):
+            contributes = self.handovers[seat] is None
+            if value is None:
+                if contributes:
+                    raise IllegalMoveError("bad-draw", f"draw {draw}: seat {seat}'s value is missing")
+            elif not contributes:
+                raise IllegalMoveError("bad-draw", f"draw {draw}: seat {seat} is played by a bot and reveals nothing")
+            elif not check_reveal(table.game, seat, value, draw, self.revealed[seat]):
+                raise IllegalMoveError(
+                    "bad-reveal", f"draw {draw}: seat {seat}'s value does not match its chain (deck.md §5.1)"
+                )
+            out.append(value)
+        return out
 
     def _check_recall(self, move: ReturnAbbot) -> None:
         if not self.setup.rules.abbot:
@@ -715,8 +808,41 @@ class Game:
         if not self._draw(events):
             self._final(events)
 
+    def _table_draw(self, values: list[bytes | None], events: list[Event]) -> None:
+        """Applies a checked :class:`DrawTile` (deck.md §5.2): the tile it picks leaves the bag; one
+        that fits nowhere is set aside and the table draws again, or the game ends."""
+        bag, revealed, table = self.bag, self.revealed, self.setup.table
+        assert bag is not None and revealed is not None and table is not None
+        draw = self.deck_index + 1
+        for seat, value in enumerate(values):
+            if value is not None:
+                revealed[seat] = (draw, value)
+        group = next(g for g in bag if g)
+        letter = group.pop(draw_index(draw_value(table.game, draw, values), len(group)))
+        self.deck_index = draw
+        kind = tile_kind(letter)
+        events.append(TileDrawn(self.seat, letter))
+        if self._fitting(kind) if kind.has_river else self.board.fits_somewhere(kind):
+            self._drawn = kind
+            self._placements = None
+            self.phase = Phase.PLACE_TILE
+            return
+        self.set_aside.append(letter)
+        events.append(TileSetAside(self.seat, letter))
+        if not any(bag):
+            self._drawn = None
+            self._final(events)
+
     def _draw(self, events: list[Event]) -> bool:
-        """Draws for the current seat until a tile fits; False when the deck runs out first."""
+        """Draws for the current seat until a tile fits; False when the deck runs out first. With
+        table draws, only waits for the table (``Phase.DRAW``) while tiles are left."""
+        if self.bag is not None:
+            self._drawn = None
+            self._placements = None
+            if any(self.bag):
+                self.phase = Phase.DRAW
+                return True
+            return False
         deck = self.deck
         while self.deck_index < len(deck):
             letter = deck[self.deck_index]

@@ -6,11 +6,23 @@ with these files, so regenerating them after an accidental change would hide it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 from carcnet.bots import RandomBot
-from carcnet.engine import Game, GameSetup, Phase, Rules, base_tile_counts, deck
+from carcnet.engine import (
+    DrawTile,
+    Game,
+    GameSetup,
+    Phase,
+    Rules,
+    TableDraws,
+    TileDrawn,
+    base_tile_counts,
+    deck,
+    draws,
+)
 
 HERE = Path(__file__).parent
 U64_MAX = 2**64 - 1
@@ -64,9 +76,84 @@ def digest_vector(rules: Rules | None = None) -> dict:
     }
 
 
+def _secret(seat: int) -> bytes:
+    return hashlib.sha256(f"carcnet vector chain {seat}".encode()).digest()
+
+
+def draws_vectors() -> dict:
+    """deck.md §5: chains, draw values and indices, a table game's draw order, and a whole table game."""
+    game_id = "3f2a9c1b5d6e4f708192a3b4c5d6e7f8"
+    vec: dict = {
+        "description": "carcnet table draws (deck version 2) golden vectors (protocol/deck.md §5). Bytes are "
+        "lowercase hex; secrets are SHA-256 of 'carcnet vector chain <seat>'.",
+        "game": game_id,
+        "chains": [],
+        "draw_values": [],
+        "draw_index": [],
+    }
+    for seat in (0, 1, 5):
+        values = draws.chain(game_id, seat, _secret(seat), 4)
+        vec["chains"].append({"seat": seat, "secret": _secret(seat).hex(), "length": 4,
+                              "values": [v.hex() for v in values]})
+    chains3 = [draws.chain(game_id, seat, _secret(seat), 4) for seat in range(3)]
+    for k, present in ((1, (0, 1, 2)), (2, (0, 2)), (4, (1,))):
+        values = [chains3[s][k] if s in present else None for s in range(3)]
+        vec["draw_values"].append({
+            "draw": k, "values": [v.hex() if v else None for v in values],
+            "value": draws.draw_value(game_id, k, values).hex(),
+        })
+    for entry in vec["draw_values"]:
+        value = bytes.fromhex(entry["value"])
+        vec["draw_index"].append({"value": entry["value"], "size": [1, 2, 71, 12],
+                                  "index": [draws.draw_index(value, n) for n in (1, 2, 71, 12)]})
+    for players, rules in ((3, Rules()), (2, Rules(river=True, abbot=True))):
+        setup, chains = _table_setup(game_id, players, rules)
+        game = Game(setup)
+        bot = RandomBot(2026)
+        while game.phase is not Phase.GAME_OVER:
+            if game.phase is Phase.DRAW:
+                k = game.deck_index + 1
+                game.apply(DrawTile(tuple(chains[s][k] for s in range(players))))
+            else:
+                game.apply(bot.choose(game))
+        key = "table_deck" if players == 3 else "table_deck_expansions"
+        vec[key] = {"players": players, "river": rules.river, "abbot": rules.abbot, "roots": [
+            c[0].hex() for c in chains], "order": [e.tile for e in game.events if isinstance(e, TileDrawn)]}
+    return vec
+
+
+def _table_setup(game_id: str, players: int, rules: Rules) -> tuple[GameSetup, list[list[bytes]]]:
+    length = sum(sum(g.values()) for g in GameSetup(players=players, seed=0, rules=rules).tiles()[1])
+    chains = [draws.chain(game_id, s, _secret(s), length) for s in range(players)]
+    table = TableDraws(game_id, tuple(c[0] for c in chains))
+    return GameSetup(players=players, table=table, rules=rules), chains
+
+
+def table_digest_vector() -> dict:
+    """digest.md with table draws: a 2-player game whose draws come from the vector chains."""
+    setup, chains = _table_setup("3f2a9c1b5d6e4f708192a3b4c5d6e7f8", 2, Rules())
+    game = Game(setup)
+    bot = RandomBot(2026)
+    while game.phase is not Phase.GAME_OVER:
+        if game.phase is Phase.DRAW:
+            game.apply(DrawTile(tuple(c[game.deck_index + 1] for c in chains)))
+        else:
+            game.apply(bot.choose(game))
+    return {
+        "description": "carcnet state digest v1 with table draws (protocol/digest.md, deck.md §5): a 2-player "
+        "game, chain secrets SHA-256('carcnet vector chain <seat>'). digests[0] is after the setup.",
+        "setup_text": setup.canonical(),
+        "final_scores": game.scores,
+        "moves": [str(m) for m in game.moves],
+        "digests": [d.hex() for d in game.digests],
+    }
+
+
 def main() -> None:
     for name, vec, indent in (
         ("deck.json", deck_vectors(), 2),
+        ("draws.json", draws_vectors(), 1),
+        ("digest-table.json", table_digest_vector(), 1),
         ("digest.json", digest_vector(), 1),
         ("digest-expansions.json", digest_vector(Rules(river=True, abbot=True)), 1),
     ):

@@ -113,7 +113,7 @@ def test_explicit_draw_order_is_used_as_is():
     [
         (GameSetup(players=1, seed=1), "2 to 6 players"),
         (GameSetup(players=7, seed=1), "2 to 6 players"),
-        (GameSetup(players=2), "exactly one of seed and draw_order"),
+        (GameSetup(players=2), "exactly one of seed, draw_order and table"),
         (GameSetup(players=2, seed=1, draw_order=("A",)), "exactly one"),
         (GameSetup(players=2, draw_order=("A", "Z")), "draw_order\\[1\\] = 'Z'"),
     ],
