@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 BIN_KEYS = frozenset({"key", "digest", "sig", "hash", "nonce"})
-BIN_LIST_KEYS = frozenset({"keys", "commits", "nonces", "sees"})
+BIN_LIST_KEYS = frozenset({"keys", "commits", "nonces", "sees", "values"})
 
 
 def to_json(value: Any, key: str = "") -> Any:

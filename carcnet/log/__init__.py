@@ -20,7 +20,16 @@ Public API: :class:`GameRecorder` (play and record), :func:`load` (read and repl
 """
 
 from .codec import MAX_BODY, from_wire, pack, to_wire, unpack
-from .entries import COLOURS, FORMAT_VERSION, READ_FORMATS, LogEntry, LogHeader, Seat
+from .entries import (
+    COLOURS,
+    DEFAULT_FORMAT,
+    FORMAT_VERSION,
+    READ_FORMATS,
+    TABLE_FORMAT,
+    LogEntry,
+    LogHeader,
+    Seat,
+)
 from .errors import LogError, LogFormatError, LogKeysError, LogVersionError
 from .recorder import GameRecorder, Recovery
 from .records import MAGIC, Record, Tail, encode_record, scan
@@ -41,10 +50,12 @@ from .store import (
 
 __all__ = [
     "COLOURS",
+    "DEFAULT_FORMAT",
     "FORMAT_VERSION",
     "MAGIC",
     "MAX_BODY",
     "READ_FORMATS",
+    "TABLE_FORMAT",
     "SUFFIX",
     "Damage",
     "GameRecorder",

@@ -7,9 +7,9 @@ a map must hold exactly the fields of its ``"type"``, each with its msgpack type
 msgpack extension types are refused.
 
 A header says which log format it is in (``format``; §7). Entries do not: they are read and written
-in the format of their file's header, given as *format* (default :data:`FORMAT_VERSION`, the format
-the wire carries too). Format 2 adds ``keys``, ``commits`` and ``nonces`` to the header and ``sig``
-to each entry.
+in the format of their file's header, given as *format* (default :data:`DEFAULT_FORMAT`). Format 2
+adds ``keys``, ``commits`` and ``nonces`` to the header and ``sig`` to each entry; format 3 adds
+table draws: chain roots in ``commits`` without ``nonces``, and the ``draw`` move.
 
 >>> from carcnet.engine import parse_move
 >>> to_wire(parse_move("place V 1,-2 90"))
@@ -28,6 +28,7 @@ import msgpack  # type: ignore[import-untyped]
 from carcnet.engine import (
     RULES_VERSION,
     DeployMeeple,
+    DrawTile,
     Figure,
     HandBack,
     HandOver,
@@ -39,7 +40,17 @@ from carcnet.engine import (
     SkipMeeple,
 )
 
-from .entries import FORMAT_VERSION, KEY_SIZE, READ_FORMATS, SIG_SIZE, LogEntry, LogHeader, Seat
+from .entries import (
+    DEFAULT_FORMAT,
+    FORMAT_VERSION,
+    KEY_SIZE,
+    READ_FORMATS,
+    SIG_SIZE,
+    TABLE_FORMAT,
+    LogEntry,
+    LogHeader,
+    Seat,
+)
 from .errors import LogFormatError, LogKeysError, LogVersionError
 from .seeding import NONCE_SIZE
 from .values import StrictError, check_fields, kind_of, unpack_strict
@@ -81,13 +92,16 @@ _MOVE_KEYS = {
     "return-abbot": ("type", "pos"),
     "handover": ("type", "seat", "bot", "by"),
     "handback": ("type", "seat"),
+    "draw": ("type", "values"),
 }
+#: Chain values are 32 bytes (``protocol/deck.md`` §5.1).
+VALUE_SIZE = 32
 
 
 # ---------------------------------------------------------------------- encoding
 
 
-def to_wire(item: Item, *, format: int = FORMAT_VERSION) -> dict[str, Any]:
+def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
     """The plain map of a header, an entry or a move, keys in the order of ``protocol/log.md``.
 
     A header is written in its own format (``item.format``); an entry in *format*, that of its
@@ -120,11 +134,13 @@ def to_wire(item: Item, *, format: int = FORMAT_VERSION) -> dict[str, Any]:
         return out
     if isinstance(item, LogEntry):
         _check_format(format)
+        if isinstance(item.move, DrawTile) and format < TABLE_FORMAT:
+            raise LogFormatError(f"entry seq {item.seq} is a table draw, which needs log format {TABLE_FORMAT}")
         out = {
             "type": "entry",
             "seq": item.seq,
             "seat": item.seat,
-            "move": to_wire(item.move),
+            "move": to_wire(item.move, format=TABLE_FORMAT),
             "digest": item.digest,
         }
         if format >= 2:
@@ -146,10 +162,13 @@ def to_wire(item: Item, *, format: int = FORMAT_VERSION) -> dict[str, Any]:
         return _checked_move({"type": "handover", "seat": item.seat, "bot": item.bot, "by": item.by}, "move")
     if isinstance(item, HandBack):
         return _checked_move({"type": "handback", "seat": item.seat}, "move")
+    if isinstance(item, DrawTile):
+        values = list(item.values) if isinstance(item.values, tuple) else item.values
+        return _checked_move({"type": "draw", "values": values}, "move", TABLE_FORMAT)
     raise LogFormatError(f"not a header, entry or move: {item!r}")
 
 
-def pack(item: Item, *, format: int = FORMAT_VERSION) -> bytes:
+def pack(item: Item, *, format: int = DEFAULT_FORMAT) -> bytes:
     """The msgpack body of *item* (``protocol/log.md`` §4): one map, shortest int forms, str as
     msgpack str, digests, keys and signatures as msgpack bin. An entry is packed in *format*.
     Raises ``LogFormatError`` as :func:`to_wire` does."""
@@ -172,15 +191,15 @@ def _pos_out(position: object) -> object:
     return position  # refused by _checked_move
 
 
-def _checked_move(out: dict[str, Any], where: str) -> dict[str, Any]:
-    _move_from_map(out, where)  # the same checks as decoding: never write what could not be read
+def _checked_move(out: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
+    _move_from_map(out, where, format)  # the same checks as decoding: never write what could not be read
     return out
 
 
 # ---------------------------------------------------------------------- decoding
 
 
-def unpack(body: bytes, *, format: int = FORMAT_VERSION) -> Item:
+def unpack(body: bytes, *, format: int = DEFAULT_FORMAT) -> Item:
     """Reads one msgpack body: exactly one map, then :func:`from_wire` (an entry in *format*).
 
     Raises:
@@ -196,7 +215,7 @@ def unpack(body: bytes, *, format: int = FORMAT_VERSION) -> Item:
     return from_wire(data, format=format)
 
 
-def from_wire(data: object, *, format: int = FORMAT_VERSION) -> Item:
+def from_wire(data: object, *, format: int = DEFAULT_FORMAT) -> Item:
     """The header, entry or move a plain map describes, chosen by its ``"type"``.
 
     A header's ``format`` and ``rules`` are checked before anything else in it, so that a header
@@ -216,7 +235,7 @@ def from_wire(data: object, *, format: int = FORMAT_VERSION) -> Item:
         _check_format(format)
         return _entry_from_map(m, format)
     if kind in _MOVE_KEYS:
-        return _move_from_map(m, "move")
+        return _move_from_map(m, "move", format)
     raise LogFormatError(f"record type must be header, entry or a move type, got {kind!r}")
 
 
@@ -375,15 +394,16 @@ def _entry_from_map(m: dict[str, Any], format: int) -> LogEntry:
     sig = m.get("sig")
     if sig is not None and (not isinstance(sig, bytes) or len(sig) != SIG_SIZE):
         raise LogFormatError(f"entry.sig must be nil or bin of {SIG_SIZE} bytes, got {kind_of(sig)}")
-    move = _move_from_map(_map(m["move"], "entry.move"), "entry.move")
+    move = _move_from_map(_map(m["move"], "entry.move"), "entry.move", format)
     return _build(LogEntry, "entry", m["seq"], m["seat"], move, m["digest"], sig)
 
 
-def _move_from_map(m: dict[str, Any], where: str) -> Move:
+def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) -> Move:
     kind = m.get("type")
     keys = _MOVE_KEYS.get(kind) if isinstance(kind, str) else None
-    if keys is None:
-        raise LogFormatError(f"{where}.type must be one of {', '.join(_MOVE_KEYS)}, got {kind!r}")
+    if keys is None or (kind == "draw" and format < TABLE_FORMAT):
+        known = [k for k in _MOVE_KEYS if k != "draw" or format >= TABLE_FORMAT]
+        raise LogFormatError(f"{where}.type must be one of {', '.join(known)} (log format {format}), got {kind!r}")
     _keys(m, keys, where)
     if kind == "place":
         tile = m["tile"]
@@ -404,6 +424,14 @@ def _move_from_map(m: dict[str, Any], where: str) -> Move:
         return HandOver(_int(m, "seat", where, 0, 6), bot, _int(m, "by", where, 0, 6))
     if kind == "handback":
         return HandBack(_int(m, "seat", where, 0, 6))
+    if kind == "draw":
+        values = m["values"]
+        if (
+            not isinstance(values, list) or not 2 <= len(values) <= 6
+            or not all(v is None or (isinstance(v, bytes) and len(v) == VALUE_SIZE) for v in values)
+        ):
+            raise LogFormatError(f"{where}.values must be an array of 2 to 6 (bin of {VALUE_SIZE} bytes or nil)")
+        return DrawTile(tuple(values))
     return ReturnAbbot(_pos_in(m, where))
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from carcnet.engine import (
     DeployMeeple,
+    DrawTile,
     Game,
     GameSetup,
     HandBack,
@@ -29,6 +30,7 @@ from carcnet.engine import (
     Rules,
     SetupError,
     SkipMeeple,
+    TableDraws,
 )
 
 from .errors import LogFormatError, LogKeysError
@@ -37,6 +39,7 @@ from .values import COLOURS, DIGEST_SIZE, KEY_SIZE, MAX_NAME, SIG_SIZE, is_game_
 
 __all__ = [
     "COLOURS",
+    "DEFAULT_FORMAT",
     "DIGEST_SIZE",
     "FORMAT_VERSION",
     "KEY_SIZE",
@@ -44,18 +47,25 @@ __all__ = [
     "PLAYER_KINDS",
     "READ_FORMATS",
     "SIG_SIZE",
+    "TABLE_FORMAT",
     "LogEntry",
     "LogHeader",
     "Seat",
 ]
 
-#: Version of the log format this code writes (``protocol/log.md`` §7).
-FORMAT_VERSION = 2
+#: The newest log format this code reads and writes (``protocol/log.md`` §7). A new file is written
+#: in the lowest format that holds its game: 3 for table draws (:data:`TABLE_FORMAT`), else 2.
+FORMAT_VERSION = 3
+#: The format a new game is written in unless its draws come from the table.
+DEFAULT_FORMAT = 2
+#: The format that adds table draws (``protocol/deck.md`` §5): chain roots in ``commits`` without
+#: ``nonces``, and ``draw`` entries.
+TABLE_FORMAT = 3
 #: The log formats this code reads, each by its own rules; it appends to a file in the file's format.
-READ_FORMATS = (1, 2)
+READ_FORMATS = (1, 2, 3)
 #: Who plays a seat.
 PLAYER_KINDS = ("human", "bot")
-_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, HandOver, HandBack)
+_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, HandOver, HandBack, DrawTile)
 
 
 def _is_int(value: object) -> bool:
@@ -116,7 +126,9 @@ class LogHeader:
 
     A LAN game's header (format 2) records the seat keys that sign its entries and, when the seed
     was agreed by commit–reveal, each seat's commitment and nonce (``protocol/wire.md`` §4.2, §5.3).
-    A local game has none of them.
+    A LAN game whose draws come from the table (format 3, ``protocol/deck.md`` §5) has neither seed
+    nor order: its ``commits`` are the seats' chain roots, without nonces (:attr:`table`). A local
+    game has none of them.
 
     Attributes:
         game: Game id, 32 lowercase hex digits (a UUID4 without dashes).
@@ -125,16 +137,18 @@ class LogHeader:
         digest: The engine's state digest after the setup (``Game(setup).digests[0]``, 32 bytes):
             a reader whose engine computes another one refuses the log.
         options: Rule options.
-        seed: The deck seed in ``[0, 2**64)`` (``protocol/deck.md``), or ``None`` with *order*.
-        order: An explicit draw order (start tile excluded) as design letters, or ``None`` with *seed*.
+        seed: The deck seed in ``[0, 2**64)`` (``protocol/deck.md``), or ``None`` with *order* or
+            table draws.
+        order: An explicit draw order (start tile excluded) as design letters, or ``None``.
         keys: Each seat's 32-byte Ed25519 public key, in seat order, pairwise distinct; every entry
             is then signed by its seat's key. ``None`` for an unsigned (local) game.
-        commits: Each seat's commitment ``SHA-256(nonce)`` in seat order, pairwise distinct; ``None``
-            when the seed was not agreed by commit–reveal. Only with *keys*.
-        nonces: Each seat's revealed 32-byte nonce; ``None`` exactly when *commits* is. With them,
-            *seed* is the seed the nonces give (:func:`~carcnet.log.seeding.derive_seed`).
+        commits: Each seat's commitment in seat order, pairwise distinct, only with *keys*: with
+            *nonces*, ``SHA-256(nonce)`` of the seed's commit–reveal; without them (format 3), the
+            root of the seat's hash chain for table draws; ``None`` otherwise.
+        nonces: Each seat's revealed 32-byte nonce, or ``None``. With them, *seed* is the seed the
+            nonces give (:func:`~carcnet.log.seeding.derive_seed`).
         format: The log format the header (and its file) is written in: 1 (no keys, no
-            signatures) or 2.
+            signatures), 2, or 3 (table draws).
 
     Raises:
         LogFormatError: A field is out of range or the setup cannot start (the engine's
@@ -152,7 +166,7 @@ class LogHeader:
     keys: tuple[bytes, ...] | None = None
     commits: tuple[bytes, ...] | None = None
     nonces: tuple[bytes, ...] | None = None
-    format: int = FORMAT_VERSION
+    format: int = DEFAULT_FORMAT
 
     def __post_init__(self) -> None:
         if not _is_int(self.format) or self.format not in READ_FORMATS:
@@ -195,18 +209,32 @@ class LogHeader:
             raise LogKeysError("commitments and nonces come with the seat keys that committed them")
         if len(set(self.keys)) != n:
             raise LogKeysError("two seats have the same key")
-        if self.commits is None or self.nonces is None:
-            if self.commits is not None or self.nonces is not None:
-                raise LogKeysError("commits and nonces are both nil or both given")
+        if self.nonces is not None and self.commits is None:
+            raise LogKeysError("commits and nonces are both nil or both given")
+        if self.commits is None:
             return
         if len(set(self.commits)) != n:
             raise LogKeysError("two seats have the same commitment")
+        if self.nonces is None:
+            if self.format < TABLE_FORMAT:
+                raise LogKeysError(f"commits and nonces are both nil or both given (log format {self.format})")
+            if self.seed is not None or self.order is not None:
+                raise LogKeysError("a game with table draws (chain roots, no nonces) has neither seed nor order")
+            return
         for i, (commit, nonce) in enumerate(zip(self.commits, self.nonces, strict=True)):
             if commitment(nonce) != commit:
                 raise LogKeysError(f"the nonce of seat {i} does not match its commitment")
         seed = derive_seed(self.nonces)
         if self.seed != seed:
             raise LogKeysError(f"the header's seed {self.seed} is not the nonces' seed {seed}")
+
+    @property
+    def table(self) -> TableDraws | None:
+        """The table draws of this game (``protocol/deck.md`` §5): its id and the seats' chain roots
+        (the ``commits`` of a header without nonces), or ``None`` for a seeded or ordered game."""
+        if self.commits is None or self.nonces is not None or self.seed is not None or self.order is not None:
+            return None
+        return TableDraws(self.game, self.commits)
 
     @property
     def signed(self) -> bool:
@@ -230,7 +258,10 @@ class LogHeader:
         """A header for a new game, in :data:`FORMAT_VERSION`: a fresh game id and the current time
         unless given, and the setup digest computed by the engine. Give exactly one of *seed* and
         *order*, or *nonces* instead of both (the seed is then the nonces' seed, and *commits*
-        default to the nonces' commitments).
+        default to the nonces' commitments), or *commits* alone with *keys*: the seats' chain roots
+        of table draws (``protocol/deck.md`` §5; then *game* is needed, the chains being bound to
+        it, and the header is in :data:`TABLE_FORMAT`). Otherwise the format is
+        :data:`DEFAULT_FORMAT`.
 
         >>> h = LogHeader.new([Seat("Ann", "red"), Seat("Bot", "blue", "bot", "random")], order=("E",))
         >>> h.setup().players, len(h.game), len(h.digest), h.format, h.signed
@@ -250,13 +281,19 @@ class LogHeader:
                     commits = tuple(commitment(n) for n in revealed)
             except ValueError as exc:
                 raise LogFormatError(f"the header's nonces: {exc}") from None
-        setup = GameSetup(players=len(seats), seed=seed, draw_order=draw, rules=rules)
+        table = None
+        game_id = game if game is not None else uuid.uuid4().hex
+        if commits is not None and revealed is None and seed is None and draw is None:
+            if game is None:
+                raise LogFormatError("table draws are bound to their game id: give it")
+            table = TableDraws(game_id, tuple(commits))
+        setup = GameSetup(players=len(seats), seed=seed, draw_order=draw, rules=rules, table=table)
         try:
             digest = Game(setup).digests[0]
         except SetupError as exc:
             raise LogFormatError(f"the header's setup cannot start: {exc}") from None
         return cls(
-            game=game if game is not None else uuid.uuid4().hex,
+            game=game_id,
             created=created if created is not None else int(time.time()),
             seats=tuple(seats),
             digest=digest,
@@ -266,11 +303,14 @@ class LogHeader:
             keys=tuple(keys) if keys is not None else None,
             commits=tuple(commits) if commits is not None else None,
             nonces=revealed,
+            format=TABLE_FORMAT if table is not None else DEFAULT_FORMAT,
         )
 
     def setup(self) -> GameSetup:
         """The engine setup this header describes (players = number of seats)."""
-        return GameSetup(players=len(self.seats), seed=self.seed, draw_order=self.order, rules=self.options)
+        return GameSetup(
+            players=len(self.seats), seed=self.seed, draw_order=self.order, rules=self.options, table=self.table
+        )
 
 
 @dataclass(frozen=True, slots=True)

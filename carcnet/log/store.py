@@ -23,7 +23,7 @@ from typing import BinaryIO, Literal, Self
 
 import platformdirs
 
-from carcnet.engine import Event, Game, HandBack, HandOver, IllegalMoveError
+from carcnet.engine import DrawTile, Event, Game, HandBack, HandOver, IllegalMoveError
 
 from .codec import pack, unpack
 from .entries import FORMAT_VERSION, LogEntry, LogHeader
@@ -276,7 +276,8 @@ def apply_entry(game: Game, header: LogHeader, entry: LogEntry) -> list[Event]:
 
     In order: its ``seq`` is the next one; its signature (in a game whose header has keys, the
     entry's ``sig`` must verify under its seat's key over
-    :func:`~carcnet.log.signatures.entry_bytes`; in a game without keys it has none); its ``seat``
+    :func:`~carcnet.log.signatures.entry_bytes`; in a game without keys it has none; a table draw
+    has none, its values being checked against the seats' chains by the engine); its ``seat``
     is the seat whose turn it is; the engine accepts the move; the engine's digest after it is the
     entry's. This is the order of ``protocol/wire.md`` §5.4, so a peer and a reader agree on why an
     entry is refused.
@@ -295,7 +296,10 @@ def apply_entry(game: Game, header: LogHeader, entry: LogEntry) -> list[Event]:
         raise LogError("out-of-sequence", f"the next entry is seq {expected}, not {seq}", expected)
     move = entry.move
     author, signer = game.author(move)  # log.md §6: the seat to play, or a handover's or handback's maker
-    if entry.seat < len(header.seats):  # a seat the game does not have is a forged seat, below
+    if type(move) is DrawTile:  # log.md §6: a draw's values prove themselves against the chains
+        if entry.sig is not None:
+            raise LogError("bad-signature", f"seq {seq} is a table draw: it carries no signature", seq)
+    elif entry.seat < len(header.seats):  # a seat the game does not have is a forged seat, below
         _check_signature(header, entry, signer if entry.seat == author else game.signer(entry.seat))
     if entry.seat != author:
         why = {HandOver: f"it names seat {author}", HandBack: f"seat {author} runs its bot"}.get(

@@ -1,7 +1,7 @@
 """Regenerates the log format's golden vectors: ``python -m tests.log.make_vectors [--dump]``.
 
 Writes protocol/vectors/<name>.json and <name>.bin for log and log-seeded (format 1), log2 and
-log2-signed (format 2); ``--dump`` prints the annotated hex dump of log2.bin used in protocol/log.md
+log2-signed (format 2), log3-table (format 3); ``--dump`` prints the annotated hex dump of log2.bin used in protocol/log.md
 §10. Only for a deliberate, versioned change (protocol/CHANGELOG.md): the tests compare the code with
 these files. The format-1 vectors are never to change: they prove that old files still load.
 """
@@ -32,6 +32,11 @@ DESCRIPTIONS = {
     "'seat_key_seeds' are the seats' private seeds (SHA-256 of 'carcnet log vector seat <i>'; the "
     "nonces are SHA-256 of 'carcnet log vector nonce <i>'), so the signatures can be rebuilt. "
     "log2-signed.bin holds the exact file bytes. bin values are hex; the seed a decimal string.",
+    "log3-table": "carcnet log format 3 golden vector (protocol/log.md): a 3-seat LAN game in progress "
+    "whose draws the table makes (protocol/deck.md §5): the header's commits are the seats' chain roots "
+    "(chain secrets SHA-256 of 'carcnet log vector chain <i>'), with neither nonces nor seed; a draw "
+    "entry, unsigned, holds every seat's chain value before each turn; the other entries are signed as "
+    "in log2-signed. log3-table.bin holds the exact file bytes. bin values are hex.",
 }
 
 

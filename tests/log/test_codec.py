@@ -215,7 +215,7 @@ def test_other_rules_version_is_refused_naming_both():
         ({"game": "3F2A9C1B5D6E4F708192A3B4C5D6E7F8"}, "game id"),
         ({"created": -1}, "header.created"),
         ({"seats": []}, "2 to 6 players"),
-        ({"seed": 7}, "exactly one of seed and draw_order"),
+        ({"seed": 7}, "exactly one of seed, draw_order and table"),
         ({"seed": 2**64 - 1, "order": None, "extra": 0}, "unknown field 'extra'"),
         ({"order": ["E", "Z"]}, "draw_order\\[1\\] = 'Z' is not a tile design"),
         ({"options": {"river": True, "abbot": False}}, "lacks field 'river-start'"),

@@ -124,7 +124,7 @@ def test_the_messages_quoted_in_the_docs_are_the_real_ones(tmp_path: Path):
         data[: last + 40],
         bytes(corrupt),
         bytes(middle),
-        edited(0, format=3),
+        edited(0, format=4),
         edited(0, rules=2),
         edited(3, seat=0),
         edited(4, digest=bytes(32)),

@@ -18,9 +18,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from carcnet.engine import Game, Move, parse_move
+from carcnet.engine import DrawTile, Game, Move, parse_move
+from carcnet.engine.draws import chain
 from carcnet.log import (
-    FORMAT_VERSION,
+    DEFAULT_FORMAT,
     MAGIC,
     LogEntry,
     LogHeader,
@@ -37,7 +38,7 @@ from tests.jsonform import to_json as _json_out
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
 #: Vector name → its log format.
-NAMES = {"log": 1, "log-seeded": 1, "log2": 2, "log2-signed": 2}
+NAMES = {"log": 1, "log-seeded": 1, "log2": 2, "log2-signed": 2, "log3-table": 3}
 
 #: The first six moves of log-seeded.json (once chosen by a RandomBot; fixed here so that the vector
 #: does not depend on the bot).
@@ -78,7 +79,7 @@ def signed_keys() -> tuple[SeatKey, ...]:
     return tuple(SeatKey.from_seed(s) for s in SIGNED_SEEDS)
 
 
-def scripted_game(format: int = FORMAT_VERSION) -> tuple[LogHeader, list[LogEntry]]:
+def scripted_game(format: int = DEFAULT_FORMAT) -> tuple[LogHeader, list[LogEntry]]:
     """log.json (format 1) and log2.json (format 2): a finished 2-player game from an explicit draw
     order."""
     header = LogHeader.new(
@@ -121,6 +122,35 @@ def signed_game() -> tuple[LogHeader, list[LogEntry]]:
     return header, _play(header, [parse_move(m) for m in SIGNED_MOVES], keys)
 
 
+#: The turns of log3-table.json after each draw (fixed, so that the vector does not depend on the
+#: order of legal moves); a ``draw`` entry comes before each turn.
+TABLE_MOVES = (("place V -1,0 180", "deploy 0"), ("place V -2,0 0", "skip"), ("place S -3,0 270", "deploy 2"))
+TABLE_GAME = "7a1c3e5f7092b4d6f8a0c2e4a6b8d0f2"
+#: The chain secrets of log3-table's seats: SHA-256 of labels, as the seat keys' seeds are.
+TABLE_SECRETS = tuple(_h(f"carcnet log vector chain {i}") for i in range(3))
+
+
+def table_game() -> tuple[LogHeader, list[LogEntry]]:
+    """log3-table.json (format 3): a LAN game in progress whose draws the table makes (deck.md §5):
+    the seats' chain roots in ``commits`` (no nonces, no seed), a ``draw`` entry (unsigned: its values
+    prove themselves) before each turn, every other entry signed by its seat's key."""
+    keys = signed_keys()
+    length = 71
+    chains = [chain(TABLE_GAME, i, TABLE_SECRETS[i], length) for i in range(3)]
+    header = LogHeader.new(
+        [Seat("Ann", "red"), Seat("Bob", "blue"), Seat("Random", "yellow", "bot", "random")],
+        keys=[k.public for k in keys],
+        commits=[c[0] for c in chains],
+        created=1795256700,  # 2026-11-21 10:25:00 UTC
+        game=TABLE_GAME,
+    )
+    moves: list[Move] = []
+    for k, turn in enumerate(TABLE_MOVES, 1):
+        moves.append(DrawTile(tuple(c[k] for c in chains)))
+        moves.extend(parse_move(m) for m in turn)
+    return header, _play(header, moves, keys)
+
+
 def _play(header: LogHeader, moves: list[Move], keys: tuple[SeatKey, ...] | None = None) -> list[LogEntry]:
     game = Game(header.setup())
     entries = []
@@ -128,7 +158,7 @@ def _play(header: LogHeader, moves: list[Move], keys: tuple[SeatKey, ...] | None
         seat = game.seat
         game.apply(move)
         entry = LogEntry(seq, seat, move, game.digest)
-        if keys is not None:
+        if keys is not None and not isinstance(move, DrawTile):
             entry = dataclasses.replace(entry, sig=keys[seat].sign(entry_bytes(header.game, entry)))
         entries.append(entry)
     return entries
@@ -141,6 +171,7 @@ def games() -> dict[str, tuple[LogHeader, list[LogEntry]]]:
         "log-seeded": seeded_game(1),
         "log2": scripted_game(2),
         "log2-signed": signed_game(),
+        "log3-table": table_game(),
     }
 
 
@@ -149,12 +180,12 @@ def file_bytes(header: LogHeader, entries: list[LogEntry]) -> bytes:
     return MAGIC + b"".join(encode_record(pack(item, format=header.format)) for item in [header, *entries])
 
 
-def to_json(item: LogHeader | LogEntry, format: int = FORMAT_VERSION) -> dict[str, Any]:
+def to_json(item: LogHeader | LogEntry, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
     """The JSON form of a header or entry (an entry in *format*)."""
     return _json_out(to_wire(item, format=format))
 
 
-def from_json(data: dict[str, Any], format: int = FORMAT_VERSION) -> LogHeader | LogEntry:
+def from_json(data: dict[str, Any], format: int = DEFAULT_FORMAT) -> LogHeader | LogEntry:
     """The header or entry of a JSON form (an entry in *format*)."""
     item = from_wire(_json_in(data), format=format)
     assert isinstance(item, LogHeader | LogEntry)
