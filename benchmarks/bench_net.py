@@ -1,6 +1,15 @@
 """LAN replication latency on loopback: the time from a move being made to it being applied on every
 other peer (issue 5: targets p99 < 5 ms with 5 player peers, < 50 ms with 1 player peer serving 50
-spectators).
+spectators); and the time from a turn's last move being made to the next tile being known on every
+peer (issue 14: with table draws at most 5 ms more at p99 than with the seeded order).
+
+``--draws table`` plays games whose tiles the table draws (protocol 2, wire.md §5.7: every peer sends
+its chain value once it has admitted the turn's last move, and each peer makes the draw once it holds
+them all); ``--draws seed`` the seeded order of games saved under protocol 1, where the tile is known
+as soon as the turn's last move arrives. By default the player runs are made both ways. "Next tile
+known" is, for each move that ends a turn, the latest time over every peer at which it held the next
+tile: with table draws when it appended the draw entry, with the seeded order when it applied the move
+(the author knows at once).
 
 Each player peer runs in its own OS process, as on a real LAN; the spectators run in a few worker
 processes (``--workers``), each holding many spectator peers on one event loop. "Made" is when the
@@ -51,14 +60,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from carcnet.bots import make_bot
+from carcnet.engine import PlaceTile, Rules
 from carcnet.log import COLOURS, LogHeader, Seat
 from carcnet.net import SeatKey, SignedEntry, WireHeader
 from carcnet.net.peer import Peer
+from carcnet.net.signing import seat_chain
 from carcnet.net.storage import RecorderLog
 from carcnet.net.sync import SyncSession
 from carcnet.net.transport import Timing
 
 GAME = "be9c4e7a0d3f4c2b8a1e6f5d4c3b2a10"
+#: ``"table"`` (table draws, protocol 2) or ``"seed"``; set by :func:`run` before processes fork.
+DRAWS = "table"
 LIMIT = 120.0
 #: A peer may dial one whose process is not listening yet: try again soon rather than after 1 s.
 QUICK_RETRY = Timing(backoff=(0.02, 0.05, 0.1, 0.2, 0.5, 1.0))
@@ -69,9 +82,17 @@ def seat_key(seat: int) -> SeatKey:
 
 
 def header(players: int, seed: int) -> WireHeader:
+    """A game of *players* bot seats: table draws from the seat keys' chains (:data:`DRAWS` ``"table"``,
+    then *seed* names the game), or the seeded order."""
     seats = [Seat(f"Bot{i}", COLOURS[i], "bot", "random") for i in range(players)]
+    keys = [seat_key(i) for i in range(players)]
+    if DRAWS == "table":
+        game = hashlib.sha256(f"bench game {seed}".encode()).hexdigest()[:32]
+        roots = [seat_chain(k, game, i, Rules().pile_size())[0] for i, k in enumerate(keys)]
+        h = LogHeader.new(seats, keys=[k.public for k in keys], commits=roots, created=0, game=game)
+        return WireHeader.of(h)
     h = LogHeader.new(seats, seed=seed, created=0, game=GAME)
-    return WireHeader(h, tuple(seat_key(i).public for i in range(players)))
+    return WireHeader(h, tuple(k.public for k in keys))
 
 
 #: Where the peers save their logs (``--save disk``), or ``None`` (``--save memory``). Set by
@@ -139,12 +160,12 @@ async def run_player(
     ready: asyncio.Future[None] | None,
     go: asyncio.Future[None] | None,
     sync_ready=None,
-) -> tuple[dict[int, int], dict[int, int], float]:
+) -> tuple[dict[int, int], dict[int, int], float, list[int]]:
     """Plays *seats* with random bots once *links* connections are open; returns (made, applied, the
-    process's CPU seconds from the first move to the last)."""
+    process's CPU seconds from the first move to the last, the seqs of the moves that ended a turn)."""
     recorder = Recorder(name)
     session = SyncSession(
-        game=GAME,
+        game=wh.game,
         name=name,
         identity=SeatKey.from_seed(hashlib.sha256(name.encode()).digest()),
         header=wh,
@@ -154,6 +175,7 @@ async def run_player(
     recorder.session = session
     recorder.open()
     made: dict[int, int] = {}
+    ends: list[int] = []
     # Each peer dials the ones listed before it, which makes the whole mesh. Not dialing the addresses
     # welcomes name as well keeps the setup out of the measured moves: with it, a peer sometimes dials
     # one that is dialing it at that moment, and that duplicate (wire.md §2.1) is settled, and logged,
@@ -175,16 +197,18 @@ async def run_player(
             assert game is not None
             move = bots[game.seat].choose(game)
             made[session.have + 1] = time.monotonic_ns()
+            if not isinstance(move, PlaceTile):
+                ends.append(session.have + 1)
             session.submit(move)
             await asyncio.sleep(0)
         cpu = time.process_time() - cpu
         await _rendezvous(None, None, sync_ready)  # keep serving until everyone is done
     recorder.close()
-    return made, recorder.applied, cpu
+    return made, recorder.applied, cpu, ends
 
 
 async def run_spectators(
-    names: Sequence[str], port: int, sync_ready=None
+    names: Sequence[str], port: int, sync_ready=None, game: str = GAME
 ) -> tuple[list[dict[int, int]], float]:
     """Watches with one spectator peer per name until the game is over; returns each one's applied and
     the process's CPU seconds from the first move to the last."""
@@ -193,7 +217,7 @@ async def run_spectators(
         peers = []
         for name, recorder in zip(names, recorders, strict=True):
             session = SyncSession(
-                game=GAME,
+                game=game,
                 name=name,
                 role="spectator",
                 identity=SeatKey.from_seed(hashlib.sha256(name.encode()).digest()),
@@ -232,8 +256,8 @@ def _player_process(args, queue) -> None:
     queue.put(asyncio.run(run_player(*args)))
 
 
-def _spectator_process(names, port, barrier, queue) -> None:
-    queue.put(asyncio.run(run_spectators(names, port, barrier)))
+def _spectator_process(names, port, barrier, game, queue) -> None:
+    queue.put(asyncio.run(run_spectators(names, port, barrier, game)))
 
 
 @dataclass
@@ -243,11 +267,14 @@ class Result:
     samples: list[float] = field(default_factory=list)
     cpu: float = 0.0  # seconds, every peer process, from the first move to the last
     moves: int = 0
+    #: Per move that ended a turn: ms until every peer knew the next tile.
+    tiles: list[float] = field(default_factory=list)
 
-    def add(self, samples: list[float], cpu: float) -> None:
+    def add(self, samples: list[float], cpu: float, tiles: Sequence[float] = ()) -> None:
         self.samples += samples
         self.cpu += cpu
         self.moves += len(samples)
+        self.tiles += tiles
 
 
 def game_in_processes(players: int, spectators: int, workers: int, seed: int, pace: float, result: Result):
@@ -266,7 +293,7 @@ def game_in_processes(players: int, spectators: int, workers: int, seed: int, pa
             )
         ]
         procs += [
-            ctx.Process(target=_spectator_process, args=([f"Spec{i}" for i in g], port, barrier, queue))
+            ctx.Process(target=_spectator_process, args=([f"Spec{i}" for i in g], port, barrier, wh.game, queue))
             for g in groups
         ]
     else:
@@ -289,17 +316,19 @@ def game_in_processes(players: int, spectators: int, workers: int, seed: int, pa
         p.join(LIMIT)
     made: dict[int, int] = {}
     applied: list = []
+    ends: list[int] = []
     cpu = 0.0
     for got in results:
-        if len(got) == 3:  # a player: (made, applied, cpu)
-            m, a, c = got
+        if len(got) == 4:  # a player: (made, applied, cpu, ends)
+            m, a, c, e = got
             made.update(m)
             applied.append((m, a))
+            ends += e
         else:  # a spectator worker: (each one's applied, cpu)
             views, c = got
             applied.extend(({}, a) for a in views)
         cpu += c
-    result.add(latencies(made, applied), cpu)
+    result.add(latencies(made, applied), cpu, tile_latencies(made, ends, applied))
 
 
 def latencies(made: dict[int, int], peers: list) -> list[float]:
@@ -307,6 +336,20 @@ def latencies(made: dict[int, int], peers: list) -> list[float]:
     for seq, t0 in made.items():
         others = [a[seq] for m, a in peers if seq not in m]
         out.append((max(others) - t0) / 1e6)
+    return out
+
+
+def tile_latencies(made: dict[int, int], ends: Sequence[int], peers: list) -> list[float]:
+    """For each move that ended a turn: ms until every peer held the next tile (see the module)."""
+    out = []
+    for seq in sorted(ends):
+        if DRAWS == "table":
+            times = [a.get(seq + 1) for _, a in peers]  # the draw entry, made by every peer itself
+        else:
+            times = [a.get(seq) for m, a in peers if seq not in m]
+        if None in times or not times:
+            continue  # the game's last move: no tile follows
+        out.append((max(times) - made[seq]) / 1e6)  # type: ignore[type-var]
     return out
 
 
@@ -321,12 +364,12 @@ async def game_in_process(players: int, spectators: int, seed: int, pace: float)
             run_player("Host", wh, [0, 1], port, [], spectators, pace / 1000, readies[0], go)
         )
         watch = asyncio.ensure_future(
-            run_spectators_inprocess([f"Spec{i}" for i in range(spectators)], port, readies[1], go)
+            run_spectators_inprocess([f"Spec{i}" for i in range(spectators)], port, readies[1], go, wh.game)
         )
         await asyncio.gather(*readies)
         go.set_result(None)
         cpu = time.process_time()
-        (made, applied, _), views = await asyncio.gather(host, watch)
+        (made, applied, _, _), views = await asyncio.gather(host, watch)
         return latencies(made, [(made, applied), *(({}, v) for v in views)]), time.process_time() - cpu
     ports = free_ports(players)
     readies = [loop.create_future() for _ in range(players)]
@@ -343,17 +386,17 @@ async def game_in_process(players: int, spectators: int, seed: int, pace: float)
     results = await asyncio.gather(*tasks)
     cpu = time.process_time() - cpu
     made = {}
-    for m, _, _ in results:
+    for m, _, _, _ in results:
         made.update(m)
-    return latencies(made, [(m, a) for m, a, _ in results]), cpu
+    return latencies(made, [(m, a) for m, a, _, _ in results]), cpu
 
 
-async def run_spectators_inprocess(names, port, ready, go) -> list[dict[int, int]]:
+async def run_spectators_inprocess(names, port, ready, go, game: str = GAME) -> list[dict[int, int]]:
     recorders = [Recorder(name) for name in names]
     async with contextlib.AsyncExitStack() as stack:
         peers = []
         for name, recorder in zip(names, recorders, strict=True):
-            session = SyncSession(game=GAME, name=name, role="spectator", persistence=recorder)
+            session = SyncSession(game=game, name=name, role="spectator", persistence=recorder)
             recorder.session = session
             session.add_listener(recorder.open)  # creates the file when the welcome brings the header
             stack.callback(recorder.close)
@@ -470,10 +513,11 @@ DEFAULT_RUNS = (
 )
 
 
-def run(scenario: str, pace: float, save: str, directory: str, args: argparse.Namespace) -> str:
-    """One run of *scenario* (``--games`` games), as a line of the report."""
-    global SAVE_TO
+def run(scenario: str, pace: float, save: str, directory: str, args: argparse.Namespace, draws: str = "table") -> str:
+    """One run of *scenario* (``--games`` games) with *draws*, as lines of the report."""
+    global SAVE_TO, DRAWS
     SAVE_TO = directory if save == "disk" else None  # before the peer processes are forked
+    DRAWS = draws
     result = Result()
     spectators = args.spectators if scenario == "spectators" else 0
     busy, own, started = _busy_seconds(), _own_seconds(), time.perf_counter()
@@ -495,7 +539,7 @@ def run(scenario: str, pace: float, save: str, directory: str, args: argparse.Na
             label = f"1 player, {spectators} spectators{where}"
         else:
             label = f"{args.players} player peers"
-        label += f", {save}"
+        label += f", {save}, {draws}"
     wall = time.perf_counter() - started
     line = summary(f"{label}, pace {pace:g} ms", result.samples)
     if result.cpu:
@@ -503,7 +547,10 @@ def run(scenario: str, pace: float, save: str, directory: str, args: argparse.Na
     if busy is not None:
         others = max(0.0, (_busy_seconds() or busy) - busy - (_own_seconds() - own))
         line += f"  others {others / wall:4.2f}"
-    return line + f"  ({wall:.1f} s)"
+    line += f"  ({wall:.1f} s)"
+    if result.tiles:
+        line += "\n" + summary("  ... turn's last move -> next tile known on every peer", result.tiles)
+    return line
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -532,6 +579,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "by the log recorder and written with fsync, in a temporary directory); default: both",
     )
     parser.add_argument("--inprocess", action="store_true", help="every peer on one event loop")
+    parser.add_argument(
+        "--draws", choices=("table", "seed"), default=None,
+        help="table draws (protocol 2) or the seeded order; default: player runs both ways, others table",
+    )
     parser.add_argument("--only", choices=("players", "spectators", "floor"), help="run one scenario")
     args = parser.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -547,8 +598,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         runs = [(scenario, pace, args.save) for scenario, pace, _ in runs]
     with tempfile.TemporaryDirectory(prefix="carcnet-bench-") as directory:
         for scenario, pace, save in dict.fromkeys(runs):
-            for _ in range(args.repeat):
-                print(run(scenario, pace, save, directory, args), flush=True)
+            ways = [args.draws] if args.draws else (["seed", "table"] if scenario == "players" else ["table"])
+            for draws in ways:
+                for _ in range(args.repeat):
+                    print(run(scenario, pace, save, directory, args, draws), flush=True)
     return 0
 
 

@@ -258,12 +258,23 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
             if lines != last_lobby:
                 last_lobby = lines
                 locked = game.lobby is not None and game.lobby.locked
-                _say("Table" + (" (full: agreeing on the seed)" if locked else "") + ": " + "; ".join(lines))
+                _say("Table" + (" (full: committing to the draws)" if locked else "") + ": " + "; ".join(lines))
             return
         names = game.names
         if args.moves:
-            for signed in game.session.entries[max(last_reported, 0):]:
-                _say(f"move {signed.seq} {names[signed.entry.seat]}: {signed.entry.move}")
+            from carcnet.engine import DrawTile, TileDrawn
+
+            entries = game.session.entries
+            drawn = [e.tile for e in game.game.events if isinstance(e, TileDrawn)] if game.game else []
+            draws = sum(isinstance(e.entry.move, DrawTile) for e in entries[: max(last_reported, 0)])
+            for signed in entries[max(last_reported, 0):]:
+                who = names[signed.entry.seat]
+                if isinstance(signed.entry.move, DrawTile):  # wire.md §5.7: the table's draw, no one's move
+                    draws += 1
+                    tile = drawn[draws - 1] if draws <= len(drawn) else "?"
+                    _say(f"draw {signed.seq} for {who}: {tile}")
+                    continue
+                _say(f"move {signed.seq} {who}: {signed.entry.move}")
             last_reported = game.session.have
         elif game.session.have != last_reported and (
             game.session.have // 20 != last_reported // 20 or game.session.over

@@ -114,6 +114,16 @@ class Rules:
     abbot: bool = False
     river_start: str = "mix"
 
+    def pile_size(self) -> int:
+        """Tiles in the draw pile under these rules (start tile excluded): the number of draws a
+        game makes, and the length of each seat's chain with table draws (``deck.md`` §4–5).
+
+        >>> Rules().pile_size(), Rules(river=True).pile_size()
+        (71, 83)
+        """
+        _start, groups = tileset(river=self.river, abbot=self.abbot, river_start=self.river_start)
+        return sum(sum(group.values()) for group in groups)
+
     def text(self) -> str:
         """Short English, e.g. ``"base game"`` or ``"The River (start tile mixed in), The Abbot"``."""
         parts = []

@@ -186,11 +186,11 @@ class LogHeader:
             raise LogFormatError("options must be Rules")
         if self.order is not None and not isinstance(self.order, tuple):
             raise LogFormatError("order must be a tuple of tile letters")
+        self._check_keys()  # first: keys, commitments and nonces that disagree are LogKeysError
         try:
             self.setup().validate()
         except SetupError as exc:
             raise LogFormatError(f"the header's setup cannot start: {exc}") from None
-        self._check_keys()
 
     def _check_keys(self) -> None:
         """``protocol/log.md`` §5: keys, commits and nonces, one per seat, and the seed they give."""

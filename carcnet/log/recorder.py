@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Self
 
-from carcnet.engine import Event, Game, Move, replay
+from carcnet.engine import DrawTile, Event, Game, Move, replay
 
 from .entries import LogEntry, LogHeader
 from .errors import LogError
@@ -176,7 +176,7 @@ class GameRecorder:
         game = self.game
         seat, signing_seat = game.author(move)
         signer = None
-        if self.header.keys is not None:
+        if self.header.keys is not None and not isinstance(move, DrawTile):  # a draw is never signed
             signer = self.signers.get(signing_seat)
             if signer is None:
                 raise LogError(
@@ -239,10 +239,27 @@ class GameRecorder:
         expected = len(self.entries) + 1
         if entry.seq != expected:
             raise LogError("out-of-sequence", f"the next entry is seq {expected}, not {entry.seq}", expected)
-        if (self.header.keys is None) != (entry.sig is None):
-            raise LogError("bad-signature", f"seq {entry.seq}: signed exactly when the game has keys", entry.seq)
+        signed = self.header.keys is not None and not isinstance(entry.move, DrawTile)  # log.md §6
+        if signed != (entry.sig is not None):
+            raise LogError(
+                "bad-signature", f"seq {entry.seq}: signed exactly when the game has keys and it is no draw", entry.seq
+            )
         self.writer.append(entry, sync=sync)
         self.entries.append(entry)
+        self._stale = True
+
+    def take_back(self, seq: int) -> None:
+        """Removes the last entry, *seq*, from the file and from :attr:`entries` (:meth:`LogWriter.take_back`:
+        a table draw a signed handover beat, ``protocol/wire.md`` §5.7).
+
+        Raises:
+            ValueError: *seq* is not the last entry.
+            OSError: The file could not be truncated.
+        """
+        if not self.entries or self.entries[-1].seq != seq:
+            raise ValueError(f"seq {seq} is not the last entry")
+        self.writer.take_back(seq)
+        self.entries.pop()
         self._stale = True
 
     def sync(self) -> None:

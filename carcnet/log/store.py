@@ -376,6 +376,7 @@ class LogWriter:
         self.format = format
         self._broken = False
         self._lock = lock
+        self._taken_back_from: int | None = None  # the file's size before the last record (take_back)
         self._written = 0  # records written since the file was opened …
         self._synced = 0  # … and how many of them an fsync has made durable
         self._sync_lock = threading.Lock()  # :meth:`sync` may run in a worker thread; close waits for it
@@ -460,8 +461,11 @@ class LogWriter:
             raise ValueError(f"the next entry is seq {self.next_seq}, not {entry.seq}")
         record = encode_record(pack(entry, format=self.format))
         try:
+            self._file.flush()
+            size = os.fstat(self._file.fileno()).st_size
             self._file.write(record)
             self._file.flush()
+            self._taken_back_from = size
         except BaseException:
             self._broken = True
             raise
@@ -488,6 +492,31 @@ class LogWriter:
                 self._broken = True
                 raise
             self._synced = written
+
+    def take_back(self, seq: int) -> None:
+        """Removes the last entry written, *seq*, from the file (truncated to its size before it, and
+        fsynced): only a table draw that a signed ``handover`` for the same seq beat (wire.md §5.7 "A
+        draw racing a handover"), the one case where a peer's last entry is not final.
+
+        Raises:
+            ValueError: *seq* is not the last entry this writer wrote.
+            OSError: The truncation failed; the writer is then broken.
+        """
+        if seq != self.next_seq - 1 or self._taken_back_from is None or self._broken:
+            raise ValueError(f"seq {seq} is not the last entry written here")
+        with self._sync_lock:
+            try:
+                self._file.flush()
+                os.ftruncate(self._file.fileno(), self._taken_back_from)
+                self._file.seek(self._taken_back_from)  # a file not opened to append writes where it is
+                os.fsync(self._file.fileno())
+            except BaseException:
+                self._broken = True
+                raise
+            self._written -= 1
+            self._synced = min(self._synced, self._written)
+        self.next_seq -= 1
+        self._taken_back_from = None
 
     @property
     def unsynced(self) -> int:

@@ -13,7 +13,7 @@ only); never bots, tables or an interface (the contracts in ``pyproject.toml``).
   :mod:`.discovery` (mDNS).
 
 Public API: :class:`PeerConnection`, :class:`State`, the events :class:`Proven`, :class:`Refused` and :class:`Closed`,
-:class:`LocalProtocolError`; :class:`SeedRound` (commit–reveal); :func:`check_header`, :func:`admit_entry`, :func:`compare_have`; the
+:class:`LocalProtocolError`; :class:`CommitRound` (the commitments of a locked table); :func:`check_header`, :func:`admit_entry`, :func:`compare_have`; the
 messages (:class:`Hello`, :class:`Welcome`, :class:`Reject`, :class:`Proof`, :class:`Entries`, :class:`Want`,
 :class:`Heartbeat`, :class:`Bye`, :class:`Error`, :class:`Lobby`, :class:`Claim`, :class:`Commit`,
 :class:`Reveal`, :class:`Start`) and their parts (:class:`WireHeader`, :class:`SignedEntry`,
@@ -23,7 +23,7 @@ messages (:class:`Hello`, :class:`Welcome`, :class:`Reject`, :class:`Proof`, :cl
 :class:`ProtocolError`, :class:`FramingError`, :class:`MessageError`.
 """
 
-from .admission import SeedRound, admit_entry, check_header, compare_have
+from .admission import CommitRound, admit_entry, check_header, compare_have
 from .framing import MAX_FRAME, FrameDecoder, FramingError, ProtocolError, encode_frame
 from .messages import (
     CODES,
@@ -99,7 +99,7 @@ __all__ = [
     "Reject",
     "Reveal",
     "SeatKey",
-    "SeedRound",
+    "CommitRound",
     "SignedEntry",
     "Start",
     "State",

@@ -1,6 +1,6 @@
 """Provides the checks a peer makes before it takes a header, an entry or a seed (``protocol/wire.md``
-§5.3–5.5): :func:`check_header`, :func:`admit_entry`, :func:`compare_have` and the commit–reveal of a
-locked table (:class:`SeedRound`). Without I/O; the connection state machine they sit beside is
+§5.3–5.5): :func:`check_header`, :func:`admit_entry`, :func:`compare_have` and the commitments of a
+locked table (:class:`CommitRound`). Without I/O; the connection state machine they sit beside is
 :mod:`carcnet.net.protocol`, the session that calls them :mod:`carcnet.net.sync`.
 """
 
@@ -14,10 +14,10 @@ from carcnet.log import LogError
 from carcnet.log.store import apply_entry
 
 from .framing import ProtocolError
-from .messages import Commit, Reveal, SignedEntry, WireHeader
-from .signing import check_reveal, derive_seed, verify_commit
+from .messages import Commit, SignedEntry, WireHeader
+from .signing import verify_commit
 
-__all__ = ["SeedRound", "admit_entry", "check_header", "compare_have"]
+__all__ = ["CommitRound", "admit_entry", "check_header", "compare_have"]
 
 
 def check_header(header: WireHeader, *, game: str) -> Game:
@@ -96,14 +96,13 @@ def compare_have(digests: Sequence[bytes], have: int, digest: bytes | None) -> i
     return ours - have
 
 
-class SeedRound:
-    """The commit–reveal of one locked table (``wire.md`` §5.3), without I/O: collects each seat's
-    signed commitment, then each nonce, and gives the seed and the header's ``commits`` and ``nonces``.
+class CommitRound:
+    """The commitments of one locked table (``wire.md`` §5.3), without I/O: collects each seat's
+    signed chain root (``deck.md`` §5.1) and gives the header's ``commits``.
 
     Lifecycle: built when the table locks, with the seat keys in seat order; :meth:`commit` for each
-    ``commit`` received (or made) until :attr:`committed`; only then :meth:`reveal` for each
-    ``reveal`` until :attr:`done`; then :attr:`seed`. A failure means the round is abandoned (the
-    table unlocks and a new round starts from scratch).
+    ``commit`` received (or made) until :attr:`committed`. A failure means the round is abandoned
+    (the table unlocks and a new round starts from scratch).
 
     Args:
         game: The game id.
@@ -114,7 +113,6 @@ class SeedRound:
         self.game = game
         self.keys = tuple(keys)
         self._commits: list[bytes | None] = [None] * len(self.keys)
-        self._nonces: list[bytes | None] = [None] * len(self.keys)
 
     def commit(self, message: Commit) -> bool:
         """Takes a seat's commitment; returns ``False`` for the same one again (relays may repeat it).
@@ -139,48 +137,18 @@ class SeedRound:
         self._commits[seat] = message.hash
         return True
 
-    def reveal(self, message: Reveal) -> bool:
-        """Takes a seat's nonce; returns ``False`` for the same one again.
-
-        Raises:
-            ProtocolError: ``"unexpected-message"``: a seat the table does not have, a reveal before
-                every seat has committed, or a different nonce for a seat that revealed;
-                ``"bad-commit"``: the nonce does not hash to the seat's commitment.
-        """
-        seat = message.seat
-        if seat >= len(self.keys):
-            raise ProtocolError("unexpected-message", f"the table has no seat {seat}")
-        if not self.committed:
-            raise ProtocolError("unexpected-message", f"seat {seat} revealed before every seat committed")
-        held = self._nonces[seat]
-        if held == message.nonce:
-            return False
-        if held is not None:
-            raise ProtocolError("unexpected-message", f"seat {seat} has revealed already")
-        commit = self._commits[seat]
-        assert commit is not None
-        if not check_reveal(commit, message.nonce):
-            raise ProtocolError("bad-commit", f"the nonce of seat {seat} does not match its commitment")
-        self._nonces[seat] = message.nonce
-        return True
-
     def has_committed(self, seat: int) -> bool:
         """Whether *seat* has committed."""
         return self._commits[seat] is not None
 
-    def has_revealed(self, seat: int) -> bool:
-        """Whether *seat* has revealed its nonce."""
-        return self._nonces[seat] is not None
+    def commit_of(self, seat: int) -> bytes | None:
+        """*seat*'s commitment, or ``None`` before it committed."""
+        return self._commits[seat]
 
     @property
     def committed(self) -> bool:
-        """Whether every seat has committed (players may reveal from now on)."""
+        """Whether every seat has committed (the host may start the game)."""
         return all(c is not None for c in self._commits)
-
-    @property
-    def done(self) -> bool:
-        """Whether every seat has revealed."""
-        return all(n is not None for n in self._nonces)
 
     @property
     def commits(self) -> tuple[bytes, ...]:
@@ -188,15 +156,3 @@ class SeedRound:
         if not self.committed:
             raise ValueError("not every seat has committed")
         return tuple(c for c in self._commits if c is not None)
-
-    @property
-    def nonces(self) -> tuple[bytes, ...]:
-        """The nonces in seat order (the header's ``nonces``); only once :attr:`done`."""
-        if not self.done:
-            raise ValueError("not every seat has revealed")
-        return tuple(n for n in self._nonces if n is not None)
-
-    @property
-    def seed(self) -> int:
-        """The deck seed from the nonces (``wire.md`` §5.3); only once :attr:`done`."""
-        return derive_seed(self.nonces)

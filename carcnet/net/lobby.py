@@ -3,19 +3,20 @@
 
 A lobby plugs into a :class:`~carcnet.net.sync.SyncSession` that has no header yet
 (``SyncSession(lobby=…)``): the session hands it the lobby messages (``lobby``, ``claim``, ``commit``,
-``reveal``, ``start``), tells it when a connection opens or closes and when an ``error`` arrives, and
+``start``), tells it when a connection opens or closes and when an ``error`` arrives, and
 declares its role in handshakes (``host`` for the table's holder). Once the game starts the lobby
 gives the session its header and seats (:meth:`SyncSession.begin`) and has nothing more to do.
 
 The exchange (wire.md §5.3): players ``claim`` seats; the host answers with the new ``lobby`` to
-everyone; when every seat is taken the host locks the table, and every seat commits to a fresh
-nonce (``commit``, signed by the seat key), the host relaying each commitment to every seated player;
-once every seat has committed each reveals its nonce (``reveal``), relayed the same way; with every
-nonce in, the host builds the header (seed from the nonces, seat keys, commitments, nonces) and sends
+everyone; when every seat is taken the host locks the table, and every seat commits to the root of
+its hash chain for the game's draws (``commit``, signed by the seat key; ``deck.md`` §5.1), the host
+relaying each commitment to every seated player; with every commitment in, the host builds the
+header (seat keys and chain roots; no seed: the table draws each tile, ``wire.md`` §5.7) and sends
 ``start``. Each player checks that its seat, key and commitment are in it before it plays.
 
-Randomness (the nonces, the bots' keys) comes from the *random* function given (``os.urandom`` by
-default) so that tests can fix it; clocks likewise (*now* arguments).
+Randomness (the bots' keys) comes from the *random* function given (``os.urandom`` by default) so
+that tests can fix it; a seat's chain comes from its key (:func:`~carcnet.net.signing.seat_chain`);
+clocks likewise (*now* arguments).
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ from typing import TYPE_CHECKING, Literal
 from carcnet.engine import Rules
 from carcnet.log import COLOURS, LogFormatError, LogHeader, Seat
 
-from .admission import SeedRound
+from .admission import CommitRound
 from .framing import ProtocolError
-from .messages import Claim, Commit, Error, Lobby, LobbySeat, Message, Reveal, Role, Start, WireHeader
-from .signing import NONCE_SIZE, SeatKey, commitment, sign_commit
+from .messages import Claim, Commit, Error, Lobby, LobbySeat, Message, Role, Start, WireHeader
+from .signing import SeatKey, seat_chain, sign_commit
 
 if TYPE_CHECKING:
     from .sync import Link, SyncSession
@@ -41,8 +42,8 @@ __all__ = ["COMMIT_TIMEOUT", "Hosting", "LobbyRole", "SeatPlan", "Seating", "Wat
 
 log = logging.getLogger("carcnet.net")
 
-#: Seconds a host waits for the commitments and reveals of a locked table before it abandons the
-#: round (wire.md §5.3).
+#: Seconds a host waits for the commitments of a locked table before it abandons the round
+#: (wire.md §5.3).
 COMMIT_TIMEOUT = 60.0
 
 
@@ -127,7 +128,7 @@ class Hosting(LobbyRole):
         options: The rule options.
         plan: One :class:`SeatPlan` per seat, 2 to 6. A ``host`` seat is played with the session's
             identity key; each ``bot`` seat gets a fresh key.
-        random: ``random(n)`` gives *n* random bytes (nonces, bot keys); ``os.urandom`` by default.
+        random: ``random(n)`` gives *n* random bytes (bot keys); ``os.urandom`` by default.
         created: The header's creation time in seconds since 1970 (``None``: when the game starts).
         auto_start: Lock the table (and so start the game) as soon as every seat is taken; when
             ``False`` the full table waits for :meth:`start` (the opener's word).
@@ -137,7 +138,7 @@ class Hosting(LobbyRole):
         owners: Seat → the connection of the player that claimed it (not the host's own seats).
         own: Seat → the key the host plays it with (its person's seat and its bots).
         bots: Seat → the bot name, for the bot seats the host runs.
-        locked: Whether the table is locked for commit–reveal.
+        locked: Whether the table is locked for the commitments.
         started: The header once the game has started.
 
     Raises:
@@ -170,9 +171,8 @@ class Hosting(LobbyRole):
         self.bots: dict[int, str] = {}
         self.locked = False
         self.started: WireHeader | None = None
-        self.round: SeedRound | None = None
+        self.round: CommitRound | None = None
         self.locked_at: float | None = None
-        self._nonces: dict[int, bytes] = {}
         Lobby(name=name, options=options, table=tuple(self.table))  # checks the name and options
 
     def attach(self, session: SyncSession) -> None:
@@ -236,8 +236,6 @@ class Hosting(LobbyRole):
                 self._claim(link, message)
             elif isinstance(message, Commit):
                 self._commit(link, message)
-            elif isinstance(message, Reveal):
-                self._reveal(link, message)
             else:
                 session.refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to the host")
         except ProtocolError as exc:
@@ -249,9 +247,9 @@ class Hosting(LobbyRole):
         if self.round is None or self.locked_at is None or now - self.locked_at < COMMIT_TIMEOUT:
             return
         late = [seat for seat in self.owners if not self._has_done(seat)]
-        log.warning("%s: commit–reveal timed out; freeing seats %s", self.session.name, late)
+        log.warning("%s: the commitments timed out; freeing seats %s", self.session.name, late)
         for seat in late:
-            self._free(seat, "no commitment or reveal in time", broadcast=False)
+            self._free(seat, "no commitment in time", broadcast=False)
         self._unlock()
 
     # ------------------------------------------------------------------ claims
@@ -289,7 +287,7 @@ class Hosting(LobbyRole):
             self._broadcast()
 
     def start(self) -> None:
-        """The opener starts the game: locks the full table for commit–reveal (wire.md §5.3).
+        """The opener starts the game: locks the full table for the commitments (wire.md §5.3).
 
         Raises:
             ValueError: A seat is still open, or the table is locked or started already.
@@ -319,38 +317,33 @@ class Hosting(LobbyRole):
                 link.send(lobby)
         self.session.lobby_changed()
 
-    # ------------------------------------------------------------------ commit–reveal
+    # ------------------------------------------------------------------ the commitments
 
     def lock(self, now: float | None = None) -> None:
-        """Locks the full table and opens the commit–reveal round: tells everyone, then commits for
-        the host's own seats (wire.md §5.3 steps 1–2)."""
+        """Locks the full table and opens the round of commitments: tells everyone, then commits the
+        chain roots of the host's own seats (wire.md §5.3 steps 1–2)."""
         assert self.full
         self.locked = True
         self.locked_at = now if now is not None else self.session.clock()
         keys = [s.key for s in self.table if s is not None]
-        self.round = SeedRound(self.session.game_id, keys)
-        self._nonces = {}
+        self.round = CommitRound(self.session.game_id, keys)
         self._broadcast()
+        length = self.options.pile_size()
         for seat, key in self.own.items():
-            nonce = self.random(NONCE_SIZE)
-            self._nonces[seat] = nonce
-            digest = commitment(nonce)
-            commit = Commit(seat=seat, hash=digest, sig=sign_commit(key, self.session.game_id, seat, digest))
+            root = seat_chain(key, self.session.game_id, seat, length)[0]
+            commit = Commit(seat=seat, hash=root, sig=sign_commit(key, self.session.game_id, seat, root))
             self.round.commit(commit)
             self._to_seated(commit, None)
         self._after_commit()
 
     def _has_done(self, seat: int) -> bool:
         r = self.round
-        if r is None:
-            return True
-        return r.has_revealed(seat) if r.committed else r.has_committed(seat)
+        return r is None or r.has_committed(seat)
 
     def _unlock(self) -> None:
         self.locked = False
         self.round = None
         self.locked_at = None
-        self._nonces = {}
         self._broadcast()
 
     def _to_seated(self, message: Message, source: Link | None) -> None:
@@ -368,41 +361,16 @@ class Hosting(LobbyRole):
             self._after_commit()
 
     def _after_commit(self) -> None:
+        """wire.md §5.3 step 4: with every seat's chain root in, the host builds the header (format 3:
+        table draws, no seed) and starts the game."""
         r = self.round
         if r is None or not r.committed:
-            return
-        for seat, nonce in self._nonces.items():
-            reveal = Reveal(seat=seat, nonce=nonce)
-            if r.reveal(reveal):
-                self._to_seated(reveal, None)
-        self._after_reveal()
-
-    def _reveal(self, link: Link, reveal: Reveal) -> None:
-        if self.round is None:
-            raise ProtocolError("unexpected-message", "reveal while the table is not locked")
-        try:
-            new = self.round.reveal(reveal)
-        except ProtocolError as exc:
-            if exc.code == "bad-commit":  # wire.md §5.3: the round is void
-                self.session.refuse(link, exc.code, exc.message)
-                if self.round is not None:
-                    self._unlock()
-                return
-            raise
-        if new:
-            self._to_seated(reveal, link)
-            self._after_reveal()
-
-    def _after_reveal(self) -> None:
-        r = self.round
-        if r is None or not r.done:
             return
         seats = [s.seat for s in self.table if s is not None]
         keys = [s.key for s in self.table if s is not None]
         header = WireHeader.of(
             LogHeader.new(
                 seats,
-                nonces=r.nonces,
                 commits=r.commits,
                 options=self.options,
                 game=self.session.game_id,
@@ -413,7 +381,7 @@ class Hosting(LobbyRole):
         self.started = header
         self.round = None
         start = Start(header=header)
-        log.info("%s: the game starts (seed %d)", self.session.name, header.header.seed)
+        log.info("%s: the game starts (table draws)", self.session.name)
         links = [link for link in self.session.open_links() if link.role in ("player", "spectator")]
         for link in links:
             link.send(start)
@@ -424,12 +392,12 @@ class Hosting(LobbyRole):
 
 
 class Seating(_HostPin, LobbyRole):
-    """A player looking for a seat at a host's table, then taking part in the commit–reveal.
+    """A player looking for a seat at a host's table, then committing to its chain.
 
     On every ``lobby`` it claims a seat if it has none (the wanted seat if open, else the first open
-    one; its colour if free, else the first free one); when the table locks it commits to a fresh
-    nonce; once every seat has committed it reveals; on ``start`` it checks that the header has its
-    seat, key and the commitments it saw, and begins playing.
+    one; its colour if free, else the first free one); when the table locks it commits to the root of
+    its seat's hash chain (``deck.md`` §5.1); on ``start`` it checks that the header has its seat, key
+    and commitment, and the other commitments it saw relayed, and begins playing.
 
     Args:
         name: The name to sit under.
@@ -437,7 +405,8 @@ class Seating(_HostPin, LobbyRole):
         colour: The colour wanted (``None``: any).
         seat: The seat wanted (``None``: any).
         bot: The bot that will play the seat (``None``: a person).
-        random: ``random(n)`` gives *n* random bytes (the nonce).
+        random: ``random(n)`` gives *n* random bytes (unused: a seat's chain comes from its key;
+            kept so that callers may pass one).
         host_key: The identity key of the host to sit with, when known (an mDNS record's ``key``):
             lobby messages from any other identity are refused (wire.md §4.6 "Whose table").
 
@@ -471,8 +440,8 @@ class Seating(_HostPin, LobbyRole):
         self.host: Link | None = None
         self.seat: int | None = None
         self.problem: str | None = None
-        self.round: SeedRound | None = None
-        self._nonce: bytes | None = None
+        self.round: CommitRound | None = None
+        self._root: bytes | None = None
         self._claimed = False
         self._refused = 0
 
@@ -484,8 +453,6 @@ class Seating(_HostPin, LobbyRole):
                 self._lobby(link, message)
             elif isinstance(message, Commit):
                 self._commit(link, message)
-            elif isinstance(message, Reveal):
-                self._reveal(link, message)
             elif isinstance(message, Start):
                 self._start(link, message)
             elif isinstance(message, Claim):  # wire.md §3.3: only the host seats anyone
@@ -506,7 +473,7 @@ class Seating(_HostPin, LobbyRole):
         if link is self.host:
             self.host = None
             self.round = None
-            self._nonce = None
+            self._root = None
             self.session.lobby_changed()
 
     def _lobby(self, link: Link, lobby: Lobby) -> None:
@@ -519,7 +486,7 @@ class Seating(_HostPin, LobbyRole):
         )
         if was_locked and not lobby.locked:
             self.round = None  # wire.md §4.6: every commitment made so far is void
-            self._nonce = None
+            self._root = None
         if self.seat is None and not lobby.locked:
             self._claim(link, lobby)
         elif self.seat is None:
@@ -528,12 +495,10 @@ class Seating(_HostPin, LobbyRole):
             self.problem = None
         if lobby.locked and self.seat is not None and self.round is None:
             keys = [s.key for s in lobby.table if s is not None]
-            self.round = SeedRound(self.session.game_id, keys)
-            self._nonce = self.random(NONCE_SIZE)
-            digest = commitment(self._nonce)
-            commit = Commit(
-                seat=self.seat, hash=digest, sig=sign_commit(self.key, self.session.game_id, self.seat, digest)
-            )
+            self.round = CommitRound(self.session.game_id, keys)
+            game = self.session.game_id
+            self._root = root = seat_chain(self.key, game, self.seat, lobby.options.pile_size())[0]
+            commit = Commit(seat=self.seat, hash=root, sig=sign_commit(self.key, game, self.seat, root))
             self.round.commit(commit)
             link.send(commit)
         self.session.lobby_changed()
@@ -559,16 +524,7 @@ class Seating(_HostPin, LobbyRole):
     def _commit(self, link: Link, commit: Commit) -> None:
         if self.round is None:
             raise ProtocolError("unexpected-message", "commit before this player committed")
-        if self.round.commit(commit) and self.round.committed and self._nonce is not None:
-            assert self.seat is not None and self.host is not None
-            reveal = Reveal(seat=self.seat, nonce=self._nonce)
-            self.round.reveal(reveal)
-            self.host.send(reveal)
-
-    def _reveal(self, link: Link, reveal: Reveal) -> None:
-        if self.round is None:
-            raise ProtocolError("unexpected-message", "reveal before this player committed")
-        self.round.reveal(reveal)
+        self.round.commit(commit)
 
     def _start(self, link: Link, start: Start) -> None:
         header = start.header
@@ -577,8 +533,12 @@ class Seating(_HostPin, LobbyRole):
             if self.seat >= len(header.keys) or header.keys[self.seat] != self.key.public:
                 raise ProtocolError("bad-header", f"the header does not give seat {self.seat} this player's key")
             r = self.round
-            if r is None or not r.committed or header.commits != r.commits:
-                raise ProtocolError("bad-header", "the header's commitments are not the ones relayed")
+            commits = header.commits or ()
+            if r is None or self.seat >= len(commits) or commits[self.seat] != self._root:
+                raise ProtocolError("bad-header", "the header does not hold this player's chain root")
+            for seat in range(len(commits)):  # those relayed before the start must be the header's
+                if r.has_committed(seat) and r.commit_of(seat) != commits[seat]:
+                    raise ProtocolError("bad-header", "the header's commitments are not the ones relayed")
             seats[self.seat] = self.key
         self.session.begin(header, seats, told=[link])
 

@@ -32,10 +32,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias
 
-from carcnet.engine import RULES_VERSION, Rules
+from carcnet.engine import RULES_VERSION, DrawTile, Rules
+from carcnet.engine.draws import MAX_CHAIN
 from carcnet.log import (
     COLOURS,
     READ_FORMATS,
+    TABLE_FORMAT,
     LogEntry,
     LogFormatError,
     LogHeader,
@@ -97,9 +99,12 @@ __all__ = [
 ]
 
 #: The wire protocol version this code speaks (``wire.md`` §8).
-PROTO_VERSION = 1
-#: The log format of the header and entry maps the wire carries (``wire.md`` §8).
+PROTO_VERSION = 2
+#: The lowest log format of the header and entry maps the wire carries (``wire.md`` §8).
 LOG_FORMAT = 2
+#: The log formats of the headers the wire carries: 2 (a seeded game resumed from an older save)
+#: and 3 (table draws, every new game). Entries of both have the same keys (``log.md`` §7).
+WIRE_FORMATS = (2, 3)
 #: What a peer is to a game: the host holds the lobby (``wire.md`` §3.3).
 ROLES = ("host", "player", "spectator")
 Role: TypeAlias = Literal["host", "player", "spectator"]
@@ -121,6 +126,7 @@ CODES: dict[str, bool] = {
     "seat-taken": False,
     "lobby-locked": False,
     "bad-commit": True,
+    "bad-reveal": True,
     "bad-header": True,
     "bad-signature": True,
     "not-your-turn": True,
@@ -240,7 +246,8 @@ class WireHeader:
             raise MessageError("bad-header", "a header on the wire holds the seat keys")
         try:
             header = dataclasses.replace(
-                self.header, keys=self.keys, commits=self.commits, nonces=self.nonces, format=LOG_FORMAT
+                self.header, keys=self.keys, commits=self.commits, nonces=self.nonces,
+                format=max(self.header.format, LOG_FORMAT),
             )
         except LogKeysError as exc:
             raise MessageError("bad-header", f"header: {exc}"[:300]) from None
@@ -280,16 +287,21 @@ class SignedEntry:
     Attributes:
         entry: The entry, its ``sig`` = *sig*.
         sig: The 64-byte Ed25519 signature of the entry's seat key over
-            :func:`carcnet.net.signing.entry_bytes`.
+            :func:`carcnet.net.signing.entry_bytes`; ``None`` for a table draw (``log.md`` §6),
+            whose values prove themselves, and only for one.
     """
 
     entry: LogEntry
-    sig: bytes
+    sig: bytes | None
 
     def __post_init__(self) -> None:
         if not isinstance(self.entry, LogEntry):
             raise _bad("entry", "must be a LogEntry")
-        _check_bin(self.sig, "entry.sig", SIG_SIZE)
+        if isinstance(self.entry.move, DrawTile):
+            if self.sig is not None:
+                raise _bad("entry.sig", "must be nil: a draw is not signed")
+        else:
+            _check_bin(self.sig, "entry.sig", SIG_SIZE)
         if self.entry.sig != self.sig:
             object.__setattr__(self, "entry", dataclasses.replace(self.entry, sig=self.sig))
 
@@ -856,16 +868,20 @@ class Commit(_Message):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reveal(_Message):
-    """A seat's nonce, sent once every seat's commitment is known (``wire.md`` §4.6, §5.3).
+    """A seat's chain value for one draw of a game with table draws (``wire.md`` §5.7,
+    ``deck.md`` §5): sent by the peer that plays the seat once it has admitted every entry before the
+    draw. It proves itself: hashed down the seat's chain it gives a value already known.
 
     Attributes:
         seat: The seat, 0 to 5.
-        nonce: The 32 random bytes committed to.
+        draw: The draw it is for: 1 for the game's first, ≤ :data:`~carcnet.engine.draws.MAX_CHAIN`.
+        value: The seat's 32-byte chain value for that draw.
     """
 
     TYPE: ClassVar[str] = "reveal"
     seat: int = _seat()
-    nonce: bytes = _wire(_Bin(NONCE_SIZE))
+    draw: int = _wire(_Int(1, MAX_CHAIN + 1))
+    value: bytes = _wire(_Bin(32))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -880,8 +896,8 @@ class Start(_Message):
     header: WireHeader = _wire(_Header())
 
     def _check_more(self) -> None:
-        if self.header.commits is None:
-            raise MessageError("bad-header", "the header of a start holds the commitments and nonces")
+        if self.header.header.table is None:
+            raise MessageError("bad-header", "the header of a start holds the seats' chain roots (table draws)")
 
 
 Message: TypeAlias = (
@@ -1037,10 +1053,11 @@ def _header_in(value: object, where: str) -> WireHeader:
     # log.md §7: the format and rules versions are judged first (codec.from_wire does); a header of
     # log format 1, which the log still reads, is not one the wire carries (wire.md §8).
     fmt = m.get("format")
-    if fmt in READ_FORMATS and fmt != LOG_FORMAT and not isinstance(fmt, bool):
+    if fmt in READ_FORMATS and fmt not in WIRE_FORMATS and not isinstance(fmt, bool):
         raise MessageError(
             "bad-version",
-            f"{where} is in log format {fmt}; protocol {PROTO_VERSION} carries log format {LOG_FORMAT}",
+            f"{where} is in log format {fmt}; protocol {PROTO_VERSION} carries log formats "
+            f"{' and '.join(map(str, WIRE_FORMATS))}",
         )
     try:
         header = log_from_wire(m)
@@ -1054,10 +1071,12 @@ def _entry_in(value: object, where: str) -> SignedEntry:
     e = _map(value, where)
     if e.get("type") != "entry":
         raise _bad(f"{where}.type", "must be 'entry'")
-    entry = log_from_wire(e, format=LOG_FORMAT)
+    entry = log_from_wire(e, format=TABLE_FORMAT)  # entries of formats 2 and 3 have the same keys
     assert isinstance(entry, LogEntry)
-    if entry.sig is None:
-        raise _bad(f"{where}.sig", "must be bin of 64 bytes: every entry on the wire is signed")
+    draw = isinstance(entry.move, DrawTile)
+    if (entry.sig is None) != draw:
+        raise _bad(f"{where}.sig", "must be bin of 64 bytes: every entry on the wire but a draw is signed"
+                   if not draw else "must be nil: a draw is not signed")
     return SignedEntry.of(entry)
 
 
@@ -1085,7 +1104,7 @@ _PEER_KEYS = ("key", "name", "addr", "port")
 _LOBBY_SEAT_KEYS = ("name", "colour", "player", "bot", "key")
 #: How each part of a message is written (maps in the order of wire.md §4) and read.
 _PART_OUT: dict[type, Callable[[Any], Any]] = {
-    SignedEntry: lambda e: log_to_wire(e.entry, format=LOG_FORMAT),  # format 2: sig comes last (wire.md §4.3)
+    SignedEntry: lambda e: log_to_wire(e.entry, format=TABLE_FORMAT),  # format 2: sig comes last (wire.md §4.3)
     PeerInfo: lambda p: {"key": p.key, "name": p.name, "addr": p.addr, "port": p.port},
     LobbySeat: lambda s: {"name": s.seat.name, "colour": s.seat.colour, "player": s.seat.player, "bot": s.seat.bot,
                           "key": s.key},

@@ -25,12 +25,14 @@ from typing import Literal
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
+from carcnet.engine.draws import chain
 from carcnet.log import LogEntry
 from carcnet.log.seeding import NONCE_SIZE, SEED_DOMAIN, commitment, derive_seed
 from carcnet.log.signatures import ENTRY_DOMAIN, KEY_SIZE, SIG_SIZE, entry_bytes, verify, verify_entry
 from carcnet.log.signatures import game_bytes as _game_bytes
 
 __all__ = [
+    "CHAIN_SECRET_DOMAIN",
     "COMMIT_DOMAIN",
     "PROOF_DOMAIN",
     "ENTRY_DOMAIN",
@@ -39,6 +41,7 @@ __all__ = [
     "SEED_DOMAIN",
     "SIG_SIZE",
     "SeatKey",
+    "chain_secret",
     "check_reveal",
     "commit_bytes",
     "commitment",
@@ -47,6 +50,7 @@ __all__ = [
     "new_nonce",
     "proof_bytes",
     "sign_commit",
+    "seat_chain",
     "sign_entry",
     "sign_proof",
     "verify",
@@ -110,6 +114,29 @@ def sign_entry(key: SeatKey, game_id: str, entry: LogEntry) -> bytes:
     """The 64-byte signature of *entry* by *key* (the key of ``entry.seat``), over
     :func:`entry_bytes`."""
     return key.sign(entry_bytes(game_id, entry))
+
+
+# ---------------------------------------------------------------------- table draws
+
+#: Domain of a seat's chain secret (``deck.md`` §5.1, wire.md §5.3): 25 ASCII bytes and a zero byte.
+CHAIN_SECRET_DOMAIN = b"carcnet/chain-secret/v1\x00"
+
+
+def chain_secret(key: SeatKey, game_id: str, seat: int) -> bytes:
+    """The 32-byte secret at the end of *seat*'s hash chain in game *game_id* (``deck.md`` §5.1):
+    ``SHA-256("carcnet/chain-secret/v1" 0x00 ‖ the seat key's private seed ‖ game id ‖ seat)``.
+
+    Derived from the seat key's private bytes, it is as secret as they are and needs no storage of
+    its own: a player who resumes a game with its seat keys (kept 0600) has its chain again, and a
+    peer that took a seat over (without its key) cannot compute it.
+    """
+    return hashlib.sha256(CHAIN_SECRET_DOMAIN + key.seed + game_id.encode("ascii") + bytes([seat])).digest()
+
+
+def seat_chain(key: SeatKey, game_id: str, seat: int, length: int) -> list[bytes]:
+    """*seat*'s whole chain for a game of *length* draws: value 0 (the root, its commitment) to
+    value *length* (:func:`chain_secret`), ``carcnet.engine.draws.chain``."""
+    return chain(game_id, seat, chain_secret(key, game_id, seat), length)
 
 
 # ---------------------------------------------------------------------- commit–reveal

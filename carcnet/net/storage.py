@@ -113,6 +113,17 @@ class RecorderLog:
             return
         self.recorder.append_admitted(signed.entry, sync=False)
 
+    def on_take_back(self, seq: int) -> None:
+        """Removes the last entry, *seq* (a table draw a signed handover beat, wire.md §5.7).
+
+        Raises:
+            ValueError: *seq* is not the last entry, or one the continued file held already.
+            OSError: The file could not be truncated.
+        """
+        if seq <= self.held:
+            raise ValueError(f"entry {seq} was in {self.path.name} before: it is not taken back")
+        self.recorder.take_back(seq)
+
     def sync(self) -> None:
         """Makes every entry written so far durable (one fsync; may run in a worker thread).
 

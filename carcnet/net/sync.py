@@ -39,7 +39,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from carcnet.engine import Game, HandBack, HandOver, Move, Phase
+from carcnet.engine import DrawTile, Game, HandBack, HandOver, IllegalMoveError, Move, Phase
+from carcnet.engine.draws import check_reveal
 from carcnet.log import LogEntry
 
 from .admission import admit_entry, check_header, compare_have
@@ -67,7 +68,7 @@ from .messages import (
     WireHeader,
 )
 from .protocol import Closed, ConnectionEvent, PeerConnection, Proven, Refused, State
-from .signing import SeatKey, sign_entry, verify_entry
+from .signing import SeatKey, seat_chain, sign_entry, verify_entry
 
 if TYPE_CHECKING:
     from .lobby import LobbyRole
@@ -104,6 +105,18 @@ class SyncError(Exception):
     peer's fault): a move for a seat this peer does not hold, a move once the game stopped, …"""
 
 
+def _draw_race(held: SignedEntry, other: SignedEntry) -> str | None:
+    """wire.md §5.7: for two different entries of one seq, a draw and a handover, which wins:
+    ``"theirs"`` (this peer holds the draw, *other* is the handover), ``"ours"`` (the reverse), or
+    ``None`` when they are not a draw and a handover."""
+    mine, theirs = type(held.entry.move), type(other.entry.move)
+    if mine is DrawTile and theirs is HandOver:
+        return "theirs"
+    if mine is HandOver and theirs is DrawTile:
+        return "ours"
+    return None
+
+
 class Persistence(Protocol):
     """Where a session saves its log as it grows (``log.md`` §9: on disk before it counts).
 
@@ -115,6 +128,11 @@ class Persistence(Protocol):
         (written to the operating system); :meth:`sync` makes it durable. Called before the entry is
         passed on to peers. An exception propagates to the caller of :meth:`SyncSession.submit` or,
         for a received entry, ends that connection with ``internal``."""
+        ...
+
+    def on_take_back(self, seq: int) -> None:
+        """Removes the last entry saved, *seq*: a table draw that a signed ``handover`` for the same
+        seq beat (wire.md §5.7 "A draw racing a handover"), the one entry a peer ever takes back."""
         ...
 
     def sync(self) -> None:
@@ -132,6 +150,10 @@ class MemoryLog:
 
     def on_append(self, signed: SignedEntry) -> None:
         self.entries.append(signed)
+
+    def on_take_back(self, seq: int) -> None:
+        assert self.entries and self.entries[-1].seq == seq
+        self.entries.pop()
 
     def sync(self) -> None:
         """Nothing to do: memory is all there is."""
@@ -248,8 +270,9 @@ class Link:
         self.opened = False
         #: Whether our welcome carried the header (an acceptor's link, until the peer is proven).
         self.welcomed_with_header = False
-        #: Heartbeats received on this link.
+        #: Heartbeats received on this link, and when the last one came (the session's clock).
         self.heartbeats = 0
+        self.last_heartbeat: float | None = None
         #: What the peer's last heartbeat said (wire.md §4.5): the players it is connected to, and the
         #: seats it plays. Empty until its first heartbeat.
         self.sees: tuple[bytes, ...] = ()
@@ -487,6 +510,13 @@ class SyncSession:
         #: Recent ``entries`` frames whose entries are held (see :meth:`Link.receive_data`).
         self.seen = _SeenFrames()
         self._listeners: list[Callable[[Change, Link | None], None]] = []
+        #: Table draws (wire.md §5.7): draw → seat → the chain value received (checked) or made here,
+        #: for the current draw and the next only.
+        self.reveals: dict[int, dict[int, bytes]] = {}
+        #: Seat → its whole chain, for the seats whose keys this peer holds (made on first use).
+        self._chains: dict[int, list[bytes] | None] = {}
+        #: The draw the game waits for and since when (:attr:`clock`), or ``None``.
+        self.waiting: tuple[int, float] | None = None
         self.lobby = lobby
         if lobby is not None:
             lobby.attach(self)
@@ -506,6 +536,7 @@ class SyncSession:
             self.entries.append(signed)
         for seat, key in (seats or {}).items():
             self.add_seat(seat, key)
+        self._draw_step()  # a game resumed while it waited for a draw: this peer's values are ready
 
     # ------------------------------------------------------------------ state
 
@@ -531,8 +562,9 @@ class SyncSession:
 
     @property
     def to_play(self) -> int | None:
-        """The seat whose move is next, ``None`` without a game or once it is over or stopped."""
-        if self.game is None or self.over or self.stopped:
+        """The seat whose move is next, ``None`` without a game, once it is over or stopped, and while
+        the table draws (wire.md §5.7: nobody moves until the draw is made)."""
+        if self.game is None or self.over or self.stopped or self.game.phase is Phase.DRAW:
             return None
         return self.game.seat
 
@@ -611,6 +643,12 @@ class SyncSession:
         for link in told:
             link.peer_has_header = True
         self._tell_presence()
+        self._draw_step()
+
+    def presence_changed(self) -> None:
+        """Something about who is at the table changed without a message (a clock ran out): tells
+        the listeners (``"peer"``)."""
+        self._changed("peer", None)
 
     def lobby_changed(self) -> None:
         """The lobby says its table or state changed (for listeners: ``"lobby"``)."""
@@ -773,6 +811,7 @@ class SyncSession:
         self._changed("entry", None)
         if isinstance(move, HandOver | HandBack):
             self._tell_presence()  # this peer plays one seat more or fewer (wire.md §4.5)
+        self._draw_step()
         return signed
 
     # ------------------------------------------------------------------ receiving
@@ -808,16 +847,18 @@ class SyncSession:
             self._on_want(link, event)
         elif isinstance(event, Heartbeat):
             self._on_heartbeat(link, event)
-        elif isinstance(event, Lobby | Claim | Commit | Reveal | Start) and self._in_lobby:
+        elif isinstance(event, Reveal):
+            self._on_reveal(link, event)
+        elif isinstance(event, Lobby | Claim | Commit | Start) and self._in_lobby:
             assert self.lobby is not None
             self.lobby.on_message(link, event)
         elif isinstance(event, Claim):  # wire.md §3.3: too late for a seat; the connection stays
             self.refuse(link, "lobby-locked", "the game has started")
         elif isinstance(event, Start) and self.header is None:
             self._on_start(link, event)
-        elif isinstance(event, Lobby | Commit | Reveal | Start):
+        elif isinstance(event, Lobby | Commit | Start):
             # wire.md §3.3: once a header is held the lobby is over (a second start included); the
-            # lobby itself (claims, commit–reveal) is not this session's business.
+            # lobby itself (claims, commitments) is not this session's business.
             self.refuse(link, "unexpected-message", f"{type(event).__name__.lower()}: the game has started")
 
     def _on_hello(self, link: Link, hello: Hello) -> None:
@@ -962,11 +1003,14 @@ class SyncSession:
         try:
             lack = compare_have(self.game.digests, peer.have, peer.digest)
         except ProtocolError as exc:
-            self.refuse(link, exc.code, exc.message, exc.seq)
+            if not self._draw_raced(link, exc.seq):
+                self.refuse(link, exc.code, exc.message, exc.seq)
             return
         if lack > 0 and link.peer_has_header:
             self._send_from(peer.have + 1, link)
             link.want_answered_at = self.have  # the catch-up answers a want of the same range (wire.md §4.4)
+        if link.role != "spectator":
+            self._reveal_to(link)
 
     def _on_entries(self, link: Link, message: Entries) -> None:
         game, header = self.game, self.header
@@ -982,6 +1026,12 @@ class SyncSession:
             if seq <= have:
                 held = self.entries[seq - 1]
                 if held != signed:
+                    race = _draw_race(held, signed)
+                    if race == "theirs" and seq == have and self._take_back_draw(signed):
+                        appended += 1  # the handover took the draw's place: carry on from it
+                        continue
+                    if race is not None:
+                        break  # wire.md §5.7: a draw a handover beats is ignored; the sender takes it back
                     self._conflict(link, held, signed)
                     break
                 continue
@@ -1005,6 +1055,51 @@ class SyncSession:
         if appended:
             self._relay(link)
             self._changed("entry", link)
+            self._draw_step()
+
+    def _draw_raced(self, link: Link, seq: int | None) -> bool:
+        """wire.md §5.7 "A draw racing a handover", seen in a handshake or heartbeat: the peer's digest
+        at its last seq *seq* differs from ours, and our entry there is a handover or a draw, so the
+        peer may hold the other. Not a desync yet: the entries settle it. We send ours from *seq* (a
+        handover, which the peer takes in place of its draw) or ask for theirs (a draw of ours, which
+        their handover replaces); a real desync shows up there, signed. Returns whether it was such a
+        case."""
+        if seq is None or not 1 <= seq <= self.have or link.role == "spectator" and self.role == "spectator":
+            return False
+        move = self.entries[seq - 1].entry.move
+        if isinstance(move, HandOver):
+            link.peer_has_header = True
+            link.peer_have = seq - 1
+            self._send_from(seq, link)
+            return True
+        if isinstance(move, DrawTile) and link.role != "spectator":
+            link.send(Want(from_seq=seq))
+            return True
+        return False
+
+    def _take_back_draw(self, handover: SignedEntry) -> bool:
+        """wire.md §5.7 "A draw racing a handover": this peer's last entry is a draw, and *handover*,
+        for the same seq, is accepted in the state before it: the draw is taken back (from the log,
+        the game and the file), the handover appended, and every peer is sent it again. Returns
+        whether it was."""
+        header = self.header
+        assert header is not None and self.entries
+        game = Game(header.header.setup())
+        for signed in self.entries[:-1]:
+            game.apply(signed.entry.move)
+        try:
+            admit_entry(game, header, handover)
+        except ProtocolError:
+            return False
+        seq = handover.seq
+        self.persistence.on_take_back(seq)
+        self.entries.pop()
+        self.game = game
+        self._append(handover)
+        for link in self.links:
+            link.peer_have = min(link.peer_have, seq - 1)  # they may hold the draw: send them the handover
+        log.info("%s: a handover beat the draw of seq %d; the draw is taken back", self.name, seq)
+        return True
 
     def _conflict(self, link: Link, held: SignedEntry, signed: SignedEntry) -> None:
         """wire.md §5.5 "Overlaps": a different entry for a seq held. Signed by the same seat, it proves
@@ -1012,7 +1107,7 @@ class SyncSession:
         assert self.header is not None
         seq, seat = signed.seq, signed.entry.seat
         text = f"seq {seq}: a different entry from the one held"
-        proof = seat == held.entry.seat and verify_entry(
+        proof = seat == held.entry.seat and signed.sig is not None and verify_entry(
             self.header.keys[self._signer_at(seq, seat)], self.header.game, signed.entry, signed.sig
         )
         if proof:
@@ -1054,6 +1149,7 @@ class SyncSession:
 
     def _on_heartbeat(self, link: Link, beat: Heartbeat) -> None:
         link.heartbeats += 1
+        link.last_heartbeat = self.clock()
         if (beat.sees, beat.seats) != (link.sees, link.seats):
             link.sees, link.seats = beat.sees, beat.seats
             if beat.seats and link.key not in self.confirmed and (info := self._where_it_listens(link)):
@@ -1065,7 +1161,8 @@ class SyncSession:
         try:
             lack = compare_have(self.game.digests, beat.have, beat.digest)
         except ProtocolError as exc:
-            self.refuse(link, exc.code, exc.message, exc.seq)
+            if not self._draw_raced(link, exc.seq):
+                self.refuse(link, exc.code, exc.message, exc.seq)
             return
         if beat.digest is None:
             return
@@ -1075,6 +1172,107 @@ class SyncSession:
             self._send_from(link.peer_have + 1, link)
         elif lack < 0 and link.role != "spectator":
             link.send(Want(from_seq=self.have + 1))
+
+    # ------------------------------------------------------------------ table draws (wire.md §5.7)
+
+    def _chain(self, seat: int) -> list[bytes] | None:
+        """The chain of *seat* if this peer holds the seat's key and it gives the header's root."""
+        if seat not in self._chains:
+            header, key = self.header, self.seats.get(seat)
+            values = None
+            if header is not None and key is not None and header.header.table is not None:
+                values = seat_chain(key, header.game, seat, header.header.options.pile_size())
+                if header.commits is None or values[0] != header.commits[seat]:
+                    log.warning("%s: seat %d's key does not give the header's chain root", self.name, seat)
+                    values = None
+            self._chains[seat] = values
+        return self._chains[seat]
+
+    def _draw_step(self) -> None:
+        """While the game waits for a draw: sends this peer's values for it (once per draw and link),
+        and once every contributing seat's value is held, makes the draw (wire.md §5.7). A tile set
+        aside makes another draw at once: loops."""
+        game, header = self.game, self.header
+        while game is not None and header is not None and not self.stopped and game.phase is Phase.DRAW:
+            draw = game.deck_index + 1
+            if self.waiting is None or self.waiting[0] != draw:
+                self.waiting = (draw, self.clock())
+            held = self.reveals.setdefault(draw, {})
+            for old in [d for d in self.reveals if d < draw]:
+                del self.reveals[old]
+            contributors = game.contributors()
+            for seat in contributors:
+                values = self._chain(seat) if seat in self.seats else None
+                if values is not None and seat not in held:
+                    held[seat] = values[draw]
+                    self._send_reveal(Reveal(seat=seat, draw=draw, value=values[draw]))
+            if any(seat not in held for seat in contributors):
+                return
+            move = DrawTile(tuple(held.get(s) if s in contributors else None for s in range(game.players)))
+            drawer = game.seat  # log.md §6: a draw's entry names the seat whose tile it draws
+            try:
+                game.apply(move)
+            except IllegalMoveError as exc:  # values were checked on receipt: a bug, never input
+                log.error("%s: the draw %d was refused: %s", self.name, draw, exc)
+                return
+            self._append(SignedEntry(LogEntry(len(game.moves), drawer, move, game.digest), None))
+            self._relay(None)
+            self._changed("entry", None)
+
+    def missing(self) -> list[int]:
+        """The seats whose value the draw the game waits for still lacks (wire.md §5.7), in seat
+        order; empty when the game does not wait for a draw."""
+        game = self.game
+        if game is None or game.phase is not Phase.DRAW or self.stopped:
+            return []
+        held = self.reveals.get(game.deck_index + 1, {})
+        return [seat for seat in game.contributors() if seat not in held]
+
+    def _reveal_to(self, link: Link) -> None:
+        """Sends a newly opened player link this peer's values for the draw the game waits for."""
+        game = self.game
+        if game is None or game.phase is not Phase.DRAW or self.stopped:
+            return
+        draw = game.deck_index + 1
+        for seat, value in sorted(self.reveals.get(draw, {}).items()):
+            if seat in self.seats:
+                self._send_reveal(Reveal(seat=seat, draw=draw, value=value), link)
+
+    def _send_reveal(self, reveal: Reveal, *links: Link) -> None:
+        """Sends one of this peer's chain values to the players it is connected to (spectators get
+        the draw entry instead), or to *links*."""
+        frame: bytes | None = None
+        for link in links or tuple(self.links):
+            if not link.is_open or link.role == "spectator":
+                continue
+            if frame is None:
+                frame = link.conn.send(reveal)
+            link.queue(frame)
+
+    def _on_reveal(self, link: Link, reveal: Reveal) -> None:
+        """wire.md §5.7: a value for the current draw or the next, from a seat that contributes,
+        checked against the seat's chain at once (``bad-reveal`` closes otherwise). Others are
+        ignored: a value for a draw made already, or one far ahead of this peer."""
+        game, header = self.game, self.header
+        if game is None or header is None:
+            self.refuse(link, "unexpected-message", "reveal before this peer holds the header")
+            return
+        if header.header.table is None:
+            self.refuse(link, "unexpected-message", "reveal in a game whose draws are seeded")
+            return
+        current = game.deck_index + 1  # the draw the game waits for, or the next one
+        draw, seat = reveal.draw, reveal.seat
+        if not current <= draw <= current + 1 or seat >= game.players or game.handovers[seat] is not None:
+            return
+        held = self.reveals.setdefault(draw, {})
+        if held.get(seat) == reveal.value:
+            return
+        known = game.revealed[seat] if game.revealed is not None else (0, b"")
+        if seat in held or not check_reveal(header.game, seat, reveal.value, draw, known):
+            self.refuse(link, "bad-reveal", f"seat {seat}'s value for draw {draw} does not match its chain")
+            return
+        held[seat] = reveal.value
+        self._draw_step()
 
     def _resend(self, link: Link, seq: int) -> None:
         """The peer answered ``bad-seq``: it holds ``seq - 1``; send it everything from *seq*."""

@@ -150,6 +150,16 @@ class Table(ABC):
         """The seats whose player is not reachable from here now (never a seat played here)."""
         return []
 
+    def draw_waits_for(self) -> list[int]:
+        """While the table draws (``Phase.DRAW``, protocol/deck.md §5), the seats whose value the draw
+        still lacks; empty otherwise (a local table never waits for one)."""
+        return []
+
+    def draws_known_to(self) -> str | None:
+        """Who can compute the draws before they are made, when that is one laptop: the name of the
+        only peer still contributing to them (protocol/wire.md §5.7), else ``None``."""
+        return None
+
     @property
     def cut_off(self) -> bool:
         """Whether this laptop has lost the rest of the table (a network table: no other seated peer

@@ -56,6 +56,10 @@ NetKind = Literal["host", "player", "spectator"]
 #: runs it) before the table takes it over (wire.md §5.6): a little more than the 20 s in which a
 #: silent connection is taken for dead (§2.1).
 TAKEOVER = 30.0
+#: Seconds a seat's value for a draw may be missing before the seat counts as away (wire.md §5.7): a
+#: peer sends its value as soon as it has admitted the entry before the draw, in milliseconds; 10 s
+#: leaves room for a slow laptop and is half the time in which a silent connection is dead (§2.1).
+REVEAL_WAIT = 10.0
 
 #: Refusals after which a peer without the game's header cannot go on with the peer that sent them.
 _FATAL = frozenset({"no-seat", "wrong-game", "bad-version", "bad-header"})
@@ -167,6 +171,8 @@ class NetTable(Table):
         bot_delay: Seconds this peer's bots wait before each turn, so that people can follow.
         takeover: Seconds a bot seat must be away at its turn before the table takes it over
             (:data:`TAKEOVER`; wire.md §5.6).
+        reveal_wait: Seconds a seat's value for a draw may be missing before the seat counts as away
+            (:data:`REVEAL_WAIT`; wire.md §5.7 "Withholding").
         recorder: A resumed game's log, already open.
 
     Attributes:
@@ -190,9 +196,11 @@ class NetTable(Table):
         recorder: RecorderLog | None = None,
         bot_delay: float = 0.0,
         takeover: float | None = None,
+        reveal_wait: float | None = None,
     ) -> None:
         super().__init__(kind, bot_delay=bot_delay)
         self.takeover = TAKEOVER if takeover is None else takeover
+        self.reveal_wait = REVEAL_WAIT if reveal_wait is None else reveal_wait
         self.session = session
         self.directory = Path(directory) if directory is not None else None
         self.listen_at = listen
@@ -219,6 +227,9 @@ class NetTable(Table):
         #: Seat → the identity key of the peer that played it while it was its own (not handed over):
         #: the peer that gets it back when it returns (wire.md §5.6).
         self._owners: dict[int, bytes] = {}
+        #: Seat → the identity key of the peer it was taken from while still connected (it withheld
+        #: its draw value, wire.md §5.7): not given back until that peer has left and come back.
+        self._withheld: dict[int, bytes] = {}
         self._hand_back_soon = False
         self._said_connected: set[bytes | None] = set()  # peers whose coming was said and not their going
         session.add_listener(self._on_change)
@@ -422,9 +433,67 @@ class NetTable(Table):
         """The seats played by a person at this terminal."""
         return [s for s in self.my_seats if s not in self.bot_names]
 
+    def withholding(self) -> list[int]:
+        """The seats whose value for the draw the table waits for has been missing for more than
+        :attr:`reveal_wait` seconds although their peer is connected here and alive: it sent a
+        heartbeat since the draw began (wire.md §5.7). The table treats them as away. A peer that
+        has not been heard from since is not judged: this laptop may be the one cut off, which the
+        dead-connection clock tells (§2.1, §5.6). Never a seat played here."""
+        waiting = self.session.waiting
+        if waiting is None or self.session.clock() - waiting[1] < self.reveal_wait:
+            return []
+        out = []
+        for seat in self.session.missing():
+            runner = self._runner(seat) if not self.session.plays(seat) else None
+            link = self.session.link_to(runner) if runner is not None else None
+            if link is not None and link.last_heartbeat is not None and link.last_heartbeat > waiting[1]:
+                out.append(seat)
+        return out
+
+    def draw_waits_for(self) -> list[int]:
+        return self.session.missing()
+
+    def draws_known_to(self) -> str | None:
+        """The name of the one peer that plays every seat still contributing to the draws (so knows
+        every value of every future draw: deck.md §5.3), or ``None`` when two or more peers
+        contribute, or in a game without table draws. A seat's peer is :meth:`_runner`'s; a bot of
+        the host's not placed yet counts as the host's."""
+        header, game = self.session.header, self.session.game
+        if header is None or game is None or header.header.table is None or game.phase is Phase.GAME_OVER:
+            return None
+        me = self.session.identity.public
+        host = me if self.kind == "host" else next(
+            (link.key for link in self.session.links if link.role == "host" and link.key is not None), None
+        )
+        runners = {self._runner(seat) or host for seat in game.contributors()}
+        if len(runners) != 1 or None in runners:
+            return None
+        (runner,) = runners
+        if runner == me:
+            return "you"
+        names = {link.key: link.name for link in self.session.links if link.key is not None}
+        seat = next((s for s in game.contributors() if (self._runner(s) or host) == runner), None)
+        return names.get(runner) or (header.header.seats[seat].name if seat is not None else None)
+
+    def blocking(self) -> list[int]:
+        """The seats the game waits for now: the seat to play, or while the table draws, the seats
+        whose value is missing (wire.md §5.7)."""
+        seat = self.to_play
+        return [seat] if seat is not None else self.session.missing()
+
+    def seat_to_hand_over(self) -> int | None:
+        """A seat the game waits for whose player is away (or withholds its draw value) and that this
+        laptop may give to a bot (wire.md §5.6–5.7), else ``None``."""
+        if self.spectating:
+            return None
+        for seat in self.blocking():
+            if seat not in self.my_seats and seat in self.away() and self.may_hand_over(seat):
+                return seat
+        return None
+
     def away(self) -> list[int]:
         """The seats whose player no peer at the table is in touch with now: the table's presence, not
-        one connection's (wire.md §4.5). A seat's runner is the peer whose heartbeat says it plays the
+        one connection's (wire.md §4.5); and the seats that withhold their draw value (:meth:`withholding`). A seat's runner is the peer whose heartbeat says it plays the
         seat, else the peer whose identity is the seat's key (a player's seat key is its identity,
         §3.1); it is present when it is this peer, is connected to this peer, or is seen by a peer
         this peer is connected to. A bot of the host's that no heartbeat has placed yet counts as
@@ -445,7 +514,7 @@ class NetTable(Table):
                 runner = header.keys[game.signer(seat)]
             if runner not in alive:
                 out.append(seat)
-        return out
+        return sorted(set(out) | set(self.withholding()))
 
     def _alive(self) -> set[bytes]:
         """The identity keys of the players this peer hears of: itself, those it is connected to, and
@@ -501,17 +570,25 @@ class NetTable(Table):
         refused: tuple[int, int] | None = None  # the seat and move count last refused (said once)
         while not self._closing:
             await asyncio.sleep(tick)  # the clock of the away rule, not a synchronisation
-            header, game, seat = self.session.header, self.session.game, self.to_play
-            if header is None or game is None or seat is None or self.status != "playing" or not self.my_seats:
+            header, game = self.session.header, self.session.game
+            blocking = self.blocking()
+            if header is None or game is None or not blocking or self.status != "playing" or not self.my_seats:
                 away_since.clear()
                 continue
-            signer = game.signer(seat)
-            bot = header.header.seats[signer].bot
-            if header.header.seats[signer].player != "bot" or game.handovers[seat] is not None or seat not in self.away():
-                away_since.pop(seat, None)
+            for gone in [s for s in away_since if s not in blocking]:
+                del away_since[gone]
+            away = self.away()
+            due = []
+            for seat in blocking:
+                signer = game.signer(seat)
+                if header.header.seats[signer].player != "bot" or game.handovers[seat] is not None or seat not in away:
+                    away_since.pop(seat, None)
+                elif loop.time() - away_since.setdefault(seat, loop.time()) >= self.takeover:
+                    due.append(seat)
+            if not due:
                 continue
-            if loop.time() - away_since.setdefault(seat, loop.time()) < self.takeover:
-                continue
+            seat = due[0]
+            bot = header.header.seats[game.signer(seat)].bot
             name = header.header.seats[seat].name
             if not self.may_hand_over(seat):
                 if refused != (seat, len(game.moves)):
@@ -575,14 +652,11 @@ class NetTable(Table):
             return True
         return 2 * len(side) == total and min(side) == min([self.session.identity.public, *peers])
 
-    def seat_to_hand_over(self) -> int | None:
-        seat = super().seat_to_hand_over()
-        return seat if seat is not None and self.may_hand_over(seat) else None
-
     def hand_over(self, seat: int, bot: str = "greedy") -> None:
         """Gives *seat*, whose player is gone for good, to *bot*, run by this peer from now on: a
         ``handover`` entry in the log, made by this peer's own seat (``protocol/log.md`` §6). Only
-        the seat to play can be handed over (the game waits at its turn).
+        the seat to play can be handed over (the game waits at its turn), or while the table draws,
+        any seat (one whose value is missing, wire.md §5.7).
 
         Raises:
             TableError: This peer plays no seat of its own, or the game is not going on.
@@ -600,10 +674,13 @@ class NetTable(Table):
         if not own:
             raise TableError("only a player with a seat of their own can take a seat over")
         by = next((s for s in own if s not in self.bot_names), own[0])
+        owner = self._runner(game.signer(seat))
         try:
             self.session.submit(HandOver(seat, bot, by))
         except SyncError as exc:
             raise TableError(str(exc)) from None
+        if owner is not None and self.session.link_to(owner) is not None:
+            self._withheld[seat] = owner  # still connected: it withheld its draw value, it did not leave
         self.bot_names[seat] = bot
         self._note(f"{header.header.seats[seat].name}'s seat is played by a {bot} bot from this peer now")
         if self.peer is not None:
@@ -625,8 +702,8 @@ class NetTable(Table):
                 if seat in self.session.seats and seat in self.bot_names and seat not in peer.bots:
                     peer.set_bot(seat, make_bot(self.bot_names[seat], bot_seed(header.header.digest, seat)))
                 continue
-            if seat in self.session.seats or not self.session.plays(seat):
-                continue  # not run here
+            if seat in self.session.seats or not self.session.plays(seat) or seat in self._withheld:
+                continue  # not run here, or taken from a laptop that withheld its value and never left
             if self._owners.get(seat, header.keys[seat]) not in connected:
                 if seat not in peer.bots:
                     bot = self.bot_names.setdefault(seat, handover.bot)
@@ -714,6 +791,7 @@ class NetTable(Table):
                 self._tasks.append(asyncio.create_task(self._tick()))
             if self.kind != "spectator":
                 self._tasks.append(asyncio.create_task(self._take_over_bot_seats()))
+            self._tasks.append(asyncio.create_task(self._watch_withholding()))
             self._note(self._hello_text())
         except BaseException:
             await self._stack.aclose()
@@ -801,6 +879,8 @@ class NetTable(Table):
             elif change == "close" and link.opened and link.closed_by != "duplicate" and (
                 link.key is None or self.session.link_to(link.key) is None
             ):
+                for seat in [s for s, key in self._withheld.items() if key == link.key]:
+                    del self._withheld[seat]  # gone now: coming back is coming back (wire.md §5.6)
                 self._said_connected.discard(link.key)
                 self._note(f"{link.name} left ({link.closed_by})")
             cut_off = self.cut_off
@@ -943,6 +1023,26 @@ class NetTable(Table):
                 self.peer.dial(info.addr, info.port)
             return
         session.add_known(info)
+
+    async def _watch_withholding(self) -> None:
+        """Tells the table's listeners when a seat starts or stops withholding its draw value
+        (:meth:`withholding` changes with time alone, wire.md §5.7), and says so once per draw."""
+        tick = max(0.02, min(0.5, self.reveal_wait / 4))
+        last: list[int] = []
+        said: set[tuple[int, int]] = set()
+        while not self._closing:
+            await asyncio.sleep(tick)  # the clock of the withholding rule, not a synchronisation
+            now = self.withholding()
+            if now == last:
+                continue
+            last = now
+            header, waiting = self.session.header, self.session.waiting
+            for seat in now:
+                if header is not None and waiting is not None and (waiting[0], seat) not in said:
+                    said.add((waiting[0], seat))
+                    self._note(f"Waiting for {header.header.seats[seat].name}'s draw value: "
+                               f"the seat counts as away (wire.md 5.7)")
+            self.session.presence_changed()
 
     async def _tick(self) -> None:
         table = self.hosting

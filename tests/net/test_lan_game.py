@@ -1,5 +1,6 @@
 """Whole LAN games through :class:`carcnet.table.NetTable` on loopback: a host opens a table, bot players
-join by address, a spectator watches; commit–reveal, play to the end, logs on disk; resume."""
+join by address, a spectator watches; the commitments, table draws, play to the end, logs on disk;
+resume."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from carcnet.engine import Rules
+from carcnet.engine import DrawTile, Rules
 from carcnet.engine.tiles import tile_kind
 from carcnet.log import load
 from carcnet.table import NetTable, plan_from_text
@@ -47,11 +48,15 @@ async def _play_table(tmp_path: Path, rules: Rules, seats: str = "greedy,open,op
         return games
 
 
-async def test_a_table_fills_agrees_on_a_seed_and_plays_to_the_end(tmp_path: Path) -> None:
+async def test_a_table_fills_commits_draws_together_and_plays_to_the_end(tmp_path: Path) -> None:
     games = await _play_table(tmp_path, Rules())
     host = games[0]
     header = host.header
-    assert header is not None and header.nonces is not None and len(header.keys) == 3
+    assert header is not None and header.nonces is None and header.header.seed is None and len(header.keys) == 3
+    assert header.header.table is not None and header.header.format == 3  # wire.md §5.3: chain roots
+    draws = [e for e in host.session.entries if isinstance(e.entry.move, DrawTile)]
+    assert len(draws) == Rules().pile_size() and all(e.sig is None for e in draws)  # every tile, by the table
+    assert all(None not in e.entry.move.values for e in draws)  # every seat contributed to every draw
     assert [s.player for s in header.header.seats] == ["bot", "bot", "bot"]
     paths = [g.path for g in games]
     assert all(p is not None and p.exists() for p in paths)
@@ -129,8 +134,9 @@ async def test_a_player_who_drops_is_away_the_game_waits_and_they_rejoin_by_thei
             async with bob:
                 await _all([host, bob, cleo], lambda g: g.session.have >= 12)
                 bob_seat = bob.my_seats[0]
-            # Bob's peer is gone: everyone shows him away, and play stops at his turn.
-            await _all([host, cleo], lambda g: bob_seat in g.away() and g.session.to_play == bob_seat)
+            # Bob's peer is gone: everyone shows him away, and play stops at the next draw, which
+            # needs his value, or at his turn (wire.md §5.7).
+            await _all([host, cleo], lambda g: bob_seat in g.away() and bob_seat in g.blocking())
             held = host.session.have
             assert cleo.session.have == held and cleo.away() == [bob_seat]
             assert bob.path is not None
@@ -155,7 +161,8 @@ async def test_the_table_hands_a_seat_whose_player_is_gone_to_a_bot(tmp_path: Pa
             async with bob:
                 await _all([host, bob, cleo], lambda g: g.session.have >= 8)
                 bob_seat = bob.my_seats[0]
-            await _all([host, cleo], lambda g: g.session.to_play == bob_seat and bob_seat in g.away())
+            await _all([host, cleo], lambda g: bob_seat in g.blocking() and bob_seat in g.away())
+            assert cleo.seat_to_hand_over() == bob_seat
             cleo.hand_over(bob_seat, "greedy")
             assert cleo.my_seats == sorted([*cleo.session.seats, bob_seat])
             await _all([host, cleo], lambda g: g.status == "finished")
@@ -179,10 +186,13 @@ async def test_a_table_of_the_hosts_own_seats_starts_at_once_and_spectators_watc
         directory=str(tmp_path / "a"), listen=LOOP, discovery=False, timing=FAST,
     )
     async with host:
-        assert host.header is not None and host.header.nonces is not None  # commit–reveal of its own seats
+        assert host.header is not None and host.header.header.table is not None  # chain roots of its own seats
         watcher = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "e",
                                    dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST)  # type: ignore[union-attr]
         async with watcher:
+            await _all([host, watcher], lambda g: g.session.have >= 1 and bool(g.session.open_links()))
+            if host.status == "playing":  # wire.md §5.7: every draw is the host's laptop's to compute
+                assert host.draws_known_to() == "you" and watcher.draws_known_to() in ("Ann", None)
             await _all([host, watcher], lambda g: g.status == "finished" and g.session.have == host.session.have)
     assert host.path.read_bytes() == watcher.path.read_bytes()  # type: ignore[union-attr]
 
@@ -345,3 +355,41 @@ async def test_a_bot_seat_whose_laptop_is_gone_is_taken_over_and_the_game_ends(t
     handovers = [e.move for e in load(taker.path).entries if isinstance(e.move, HandOver)]  # type: ignore[arg-type]
     assert handovers == [HandOver(0, "greedy", next(s for s in taker.my_seats if s != 0))]
     assert 0 in taker.my_seats and any("seat is played by a greedy bot" in n for n in taker.notes)
+
+
+async def test_a_player_who_withholds_its_draw_value_is_away_and_its_seat_is_handed_over(tmp_path: Path) -> None:
+    """Issue 14: a withheld value makes the table wait and mark the seat away exactly like a player who
+    left (wire.md §5.7): Bob stays connected but stops revealing; after the wait his seat shows away
+    on every other laptop, Cleo hands it to a bot while the table draws, and the game ends without
+    his values."""
+    from carcnet.engine import DrawTile, HandOver
+
+    host = NetTable.host(
+        name="Ann", game_name="Withhold", rules=Rules(), plan=plan_from_text("random,open,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST, reveal_wait=0.3,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        bob, cleo = (
+            NetTable.join(host.game_id, name=n, bot="random", bot_delay=0.01, directory=tmp_path / n, listen=LOOP,
+                          dial=[address], discovery=False, timing=FAST, reveal_wait=0.3)
+            for n in ("Bob", "Cleo")
+        )
+        async with bob, cleo:
+            await _all([host, bob, cleo], lambda g: g.session.have >= 9)
+            bob_seat = bob.my_seats[0]
+            # a lying laptop: it keeps its chain to itself (no reveal, and so no draw of its own to relay)
+            bob.session._chain = lambda seat: None  # type: ignore[method-assign]
+            await _all([host, cleo], lambda g: bob_seat in g.session.missing() and bob_seat in g.away(),
+                       timeout=LIMIT)
+            assert bob.session.open_links(), "Bob is still connected: he withholds, he did not leave"
+            assert cleo.seat_to_hand_over() == bob_seat
+            cleo.hand_over(bob_seat, "greedy")
+            await _all([host, cleo], lambda g: g.status == "finished")
+            await _all([host, cleo], lambda g: g.session.have == host.session.have)
+    assert host.session.digest == cleo.session.digest
+    moves = [e.entry.move for e in host.session.entries]
+    handover = next(i for i, m in enumerate(moves) if isinstance(m, HandOver))
+    assert moves[handover].seat == bob_seat  # type: ignore[union-attr]
+    later = [m for m in moves[handover:] if isinstance(m, DrawTile)]
+    assert later and all(m.values[bob_seat] is None for m in later)

@@ -1,15 +1,15 @@
 """The lobby without sockets (wire.md §4.6, §5.3): sessions joined by in-memory wires, a host's table,
-players claiming seats, commit–reveal, start; and what goes wrong on the way."""
+players claiming seats, the commitments to chain roots, start; and what goes wrong on the way."""
 
 from __future__ import annotations
 
 import pytest
 
-from carcnet.engine import Rules
+from carcnet.engine import Phase, Rules
 from carcnet.log import LogHeader, Seat
-from carcnet.net import Claim, Commit, Lobby, LobbySeat, Reveal, Start, WireHeader, derive_seed
+from carcnet.net import Claim, Commit, Lobby, LobbySeat, Start, WireHeader
 from carcnet.net.lobby import COMMIT_TIMEOUT, Hosting, LobbyRole, Seating, SeatPlan, Watching
-from carcnet.net.signing import commitment, sign_commit
+from carcnet.net.signing import commitment, seat_chain, sign_commit
 from carcnet.net.sync import SyncSession
 
 from .loopback import GAME, MemoryWire, counter_random, identity, pump
@@ -41,7 +41,7 @@ def seated_by_hand(host: SyncSession, name: str, seat: int, colour: str, *wires:
 PLAN = [SeatPlan("host", "Ann", "red"), SeatPlan("open"), SeatPlan("open"), SeatPlan("bot", "Robo", "green", "greedy")]
 
 
-def test_players_sit_down_commit_reveal_and_start_with_the_same_header() -> None:
+def test_players_sit_down_commit_their_chains_and_start_with_the_same_header() -> None:
     rules = Rules(river=True, abbot=True, river_start="omit")
     host = host_session(PLAN, rules)
     bob, cleo = player_session("Bob", colour="blue"), player_session("Cleo", colour="blue")
@@ -64,36 +64,42 @@ def test_players_sit_down_commit_reveal_and_start_with_the_same_header() -> None
     assert names == ["Ann", "Bob", "Cleo", "Robo"]
     assert colours[1] == "blue" and colours[2] not in ("red", "blue", "green")  # Cleo's blue was taken
     assert header.header.seats[3].bot == "greedy" and header.header.options == rules
-    # wire.md §5.3: the seed is the nonces' seed; each nonce matches its commitment.
-    assert header.nonces is not None and header.commits is not None
-    assert header.header.seed == derive_seed(header.nonces)
-    assert [commitment(n) for n in header.nonces] == list(header.commits)
+    # wire.md §5.3: each seat's commitment is its chain's root (from its key); no seed, no nonces.
+    assert header.nonces is None and header.header.seed is None and header.header.format == 3
+    length = rules.pile_size()
+    keys = {0: identity("Ann"), 1: identity("Bob"), 2: identity("Cleo")}
+    for seat, key in keys.items():
+        assert header.commits[seat] == seat_chain(key, GAME, seat, length)[0]  # type: ignore[index]
     assert header.keys[1] == identity("Bob").public and header.keys[0] == identity("Ann").public
     assert set(host.seats) == {0, 3} and set(bob.seats) == {1} and set(cleo.seats) == {2}
     assert watcher.seats == {}
-    # The game plays on: the host moves for seat 0 and everyone takes the entry.
+    # wire.md §5.7: every player revealed its value for draw 1 and everyone made the same draw,
+    # the spectator included (it gets the draw entry).
+    assert host.have == bob.have == cleo.have == watcher.have == 1
     game = host.game
-    assert game is not None
+    assert game is not None and game.phase is Phase.PLACE_TILE and game.deck_index == 1
+    assert {s.digest for s in sessions} == {host.digest}
+    # The game plays on: the host moves for seat 0 and everyone takes the entry (and the next draw).
     from carcnet.bots import make_bot
 
     host.submit(make_bot("greedy", 1).choose(game))
+    host.submit(make_bot("greedy", 1).choose(game))
     pump(*wires)
-    assert bob.have == cleo.have == watcher.have == 1
+    assert bob.have == cleo.have == watcher.have == host.have == 4 and bob.game.phase is Phase.PLACE_TILE  # type: ignore[union-attr]
 
 
-def test_no_single_peer_chooses_the_seed() -> None:
-    """The same table with another player's nonce gives another seed."""
-    seeds = []
-    for label in ("Bob", "Bob again"):
+def test_no_single_peer_chooses_the_first_tile() -> None:
+    """The same table with another player's key (so another chain) draws another first tile, while
+    the host's chain stays the same: the draw depends on every seat's value (deck.md §5.2)."""
+    firsts = set()
+    for name in ("Bob", "Bert", "Bea", "Bo"):
         host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
-        key = identity("Bob")
-        bob = SyncSession(
-            game=GAME, name="Bob", identity=key, lobby=Seating(name="Bob", key=key, random=counter_random(label))
-        )
+        key = identity(name)
+        bob = SyncSession(game=GAME, name=name, identity=key, lobby=Seating(name=name, key=key))
         pump(MemoryWire(bob, host))
-        assert bob.header == host.header and host.header is not None
-        seeds.append(host.header.header.seed)
-    assert seeds[0] != seeds[1]
+        assert bob.header == host.header and host.header is not None and host.game is not None
+        firsts.add(host.game.drawn)
+    assert len(firsts) > 1
 
 
 def test_a_claim_of_a_taken_seat_or_colour_is_refused_and_the_connection_stays() -> None:
@@ -133,19 +139,14 @@ def test_a_player_leaving_a_locked_table_unlocks_it_and_voids_the_commitments() 
     assert host.header is None and bob.header is None
 
 
-def test_a_nonce_that_does_not_match_its_commitment_voids_the_round() -> None:
+def test_a_commitment_that_copies_anothers_root_is_refused() -> None:
     host = host_session([SeatPlan("host", "Ann", "red"), SeatPlan("open")])
     _mallory, wire, key = seated_by_hand(host, "Mallory", 1, "blue")
-    nonce = bytes(32)
-    digest = commitment(nonce)
-    wire.a.send(Commit(seat=1, hash=digest, sig=sign_commit(key, GAME, 1, digest)))
+    ann_root = seat_chain(identity("Ann"), GAME, 0, Rules().pile_size())[0]
+    wire.a.send(Commit(seat=1, hash=ann_root, sig=sign_commit(key, GAME, 1, ann_root)))
     pump(wire)
-    wire.a.send(Reveal(seat=1, nonce=bytes([1]) * 32))  # not the committed nonce
-    pump(wire)
-    table = host.lobby
-    assert isinstance(table, Hosting)
     assert ("sent", "bad-commit") in [(e.kind, e.code) for e in host.events]
-    assert host.header is None and not table.locked and table.table[1] is None
+    assert host.header is None
 
 
 def test_a_commitment_signed_by_another_key_is_refused() -> None:
@@ -159,7 +160,7 @@ def test_a_commitment_signed_by_another_key_is_refused() -> None:
 
 
 def test_a_start_without_the_players_commitment_is_refused() -> None:
-    """wire.md §5.3 step 5: a player checks its seat, key and commitment are in the header."""
+    """wire.md §5.3 step 3: a player checks its seat, key and chain root are in the header."""
     key = identity("Bob")
     seating = Seating(name="Bob", key=key, random=counter_random("Bob"))
     bob = SyncSession(game=GAME, name="Bob", identity=key, lobby=seating)
@@ -174,8 +175,9 @@ def test_a_start_without_the_players_commitment_is_refused() -> None:
     wire.b.send(Lobby(name="g", options=Rules(), table=table, locked=True))
     pump(wire)
     assert seating.seat == 1 and seating.round is not None  # Bob committed
-    nonces = [bytes([7]) * 32, bytes([8]) * 32]  # not Bob's nonce
-    header = WireHeader.of(LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], nonces=nonces, game=GAME, keys=[ann.public, key.public]))
+    roots = [bytes([7]) * 32, bytes([8]) * 32]  # not Bob's root
+    header = WireHeader.of(LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], commits=roots, game=GAME,
+                                         keys=[ann.public, key.public]))
     wire.b.send(Start(header=header))
     pump(wire)
     assert bob.header is None

@@ -26,7 +26,27 @@ from carcnet.net import (
 )
 from carcnet.net.messages import MAX_ENTRIES, MAX_PEERS, Entries, Error, Hello, Lobby, Welcome
 
-from .vectors import GAME, NONCES, from_json, messages, seat_keys, signed_entries, vector, wire_header
+from .vectors import (
+    GAME,
+    SEATS,
+    _h,
+    chains,
+    from_json,
+    messages,
+    seat_keys,
+    signed_entries,
+    vector,
+    wire_header,
+)
+
+#: A seed agreed by commit–reveal (protocol 1): format-2 headers of games saved then still hold it.
+NONCES = (_h("carcnet vector nonce 0"), _h("carcnet vector nonce 1"))
+
+
+def seeded_wire_header() -> WireHeader:
+    """A format-2 header whose seed came from commit–reveal (a game saved under protocol 1)."""
+    header = LogHeader.new(SEATS, seed=derive_seed(NONCES), created=0, game=GAME)
+    return WireHeader(header, tuple(k.public for k in seat_keys()), tuple(map(commitment, NONCES)), NONCES)
 
 NAMES = sorted(messages())
 
@@ -147,7 +167,7 @@ def test_unknown_and_missing_types_are_unknown_messages():
 
 @pytest.mark.parametrize("name", ["hello", "welcome"])
 def test_another_version_is_refused_for_its_version_before_its_fields(name):
-    newer = {**wire(name), "proto": 2, "capabilities": ["river"]}
+    newer = {**wire(name), "proto": 3, "capabilities": ["river"]}
     assert code_of(newer) == "bad-version"
     assert code_of({**wire(name), "rules": 2}) == "bad-version"
     assert code_of({**wire(name), "proto": True}) == "bad-message"
@@ -156,8 +176,8 @@ def test_another_version_is_refused_for_its_version_before_its_fields(name):
 
 def test_a_header_of_another_log_format_is_a_version_error():
     m = wire("start")
-    assert m["header"]["format"] == 2  # protocol 1 carries log format 2 (wire.md §8)
-    assert code_of(edit(m, ("header", "format"), 3)) == "bad-version"
+    assert m["header"]["format"] == 3  # protocol 2 carries log formats 2 and 3 (wire.md §8)
+    assert code_of(edit(m, ("header", "format"), 4)) == "bad-version"
     assert code_of(edit(m, ("header", "format"), 1)) == "bad-version"  # the log reads it; the wire does not
     assert code_of(edit(m, ("header", "format"), True)) == "bad-message"
     assert code_of(edit(m, ("header", "rules"), 2)) == "bad-version"
@@ -220,7 +240,9 @@ def test_a_header_of_another_log_format_is_a_version_error():
         ("claim", ("colour",), "purple"),
         ("commit", ("hash",), bytes(33)),
         ("commit", ("sig",), bytes(32)),
-        ("reveal", ("nonce",), bytes(16)),
+        ("reveal", ("value",), bytes(16)),
+        ("reveal", ("draw",), 0),
+        ("reveal", ("draw",), 257),
         ("start", ("header",), None),
         ("start", ("header", "keys", 0), bytes(31)),
     ],
@@ -254,8 +276,6 @@ def test_too_many_entries_are_refused():
         ("keys", lambda wh: (wh.keys[0], wh.keys[0])),
         ("commits", lambda wh: (wh.commits[0], wh.commits[0])),
         ("commits", lambda wh: wh.commits[:1]),
-        ("nonces", lambda wh: (wh.nonces[1], wh.nonces[0])),  # nonces that do not match the commitments
-        ("nonces", lambda wh: None),  # commits without nonces
     ],
 )
 def test_inconsistent_headers_are_bad_headers(field, value):
@@ -271,11 +291,40 @@ def test_inconsistent_headers_are_bad_headers(field, value):
     assert code == "bad-header"
 
 
+def test_a_header_without_its_draws_is_malformed():
+    """Neither seed, order nor chain roots: the setup cannot start (wire.md §4.2)."""
+    assert code_of(edit(wire("start"), ("header", "commits"), None)) == "bad-message"
+
+
+@pytest.mark.parametrize(
+    "nonces",
+    [lambda wh: (wh.nonces[1], wh.nonces[0]), lambda wh: None],  # not the commitments' nonces; commits alone
+)
+def test_a_seeded_header_needs_nonces_that_match_its_commitments(nonces):
+    """A format-2 header (a game saved under protocol 1): its nonces give its commitments and seed."""
+    wh = seeded_wire_header()
+    with pytest.raises(MessageError) as info:
+        WireHeader(wh.header, wh.keys, wh.commits, nonces(wh))
+    assert info.value.code == "bad-header"
+
+
 def test_a_seed_that_is_not_the_nonces_seed_is_a_bad_header():
-    wh = wire_header()
+    wh = seeded_wire_header()
     other = LogHeader.new(wh.header.seats, seed=derive_seed(NONCES) ^ 1, created=0, game=GAME)
     with pytest.raises(MessageError) as info:
         WireHeader(other, wh.keys, wh.commits, wh.nonces)
+    assert info.value.code == "bad-header"
+
+
+def test_a_seeded_header_still_travels_but_cannot_start_a_game():
+    """wire.md §8: protocol 2 carries format-2 headers (resumed games) in welcomes; a start has table draws."""
+    wh = seeded_wire_header()
+    assert wh.header.format == 2
+    keys = seat_keys()
+    welcome = Welcome(game=GAME, role="player", name="Ann", key=keys[0].public, digest=wh.header.digest, header=wh)
+    assert from_wire(to_wire(welcome)) == welcome
+    with pytest.raises(MessageError) as info:
+        Start(header=wh)
     assert info.value.code == "bad-header"
 
 
@@ -309,7 +358,7 @@ def test_error_codes_from_newer_peers_are_read_and_close():
 
 def test_hello_defaults_are_this_version():
     h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
-    assert to_wire(h)["proto"] == 1 and to_wire(h)["rules"] == 1
+    assert to_wire(h)["proto"] == 2 and to_wire(h)["rules"] == 1
     assert commitment(NONCES[0]) != commitment(NONCES[1])
 
 
@@ -386,24 +435,26 @@ def test_a_lobby_refuses_options_it_could_not_write():
 
 
 def test_the_wire_carries_what_a_peer_saves(tmp_path):
-    """The header of a start and the entries of an entries message are log format 2 values: a peer
-    records them as they are, signatures included, and its file loads and verifies them."""
+    """The header of a start and the entries of an entries message are log format 3 values: a peer
+    records them as they are, signatures included (none on a draw), and its file loads and verifies
+    them, every draw's values against the chain roots."""
     from carcnet.log import GameRecorder, load
 
     start = from_wire(wire("start"))
     header = start.header.header  # type: ignore[union-attr]
-    assert header.format == 2 and header.keys == start.header.keys and header.nonces == NONCES  # type: ignore[union-attr]
+    assert header.format == 3 and header.keys == start.header.keys and header.nonces is None  # type: ignore[union-attr]
+    assert header.commits == tuple(c[0] for c in chains()) and header.seed is None
     entries = from_wire(wire("entries")).entries  # type: ignore[union-attr]
-    assert all(e.entry.sig == e.sig for e in entries)
+    assert all(e.entry.sig == e.sig for e in entries) and entries[0].sig is None
     bob = seat_keys()[1]
     with GameRecorder.create(header, tmp_path / "bob.carclog", signers={1: bob}) as recorder:
-        for signed in entries:
+        for signed in [*entries, signed_entries(4)[3]]:  # then the second draw, for Bob's turn
             recorder.append_signed(signed.entry)
-        later = signed_entries(3)[2]
+        later = signed_entries(5)[4]
         recorder.submit(later.entry.move)  # Bob's own move: the same signed entry as the vectors'
         assert recorder.entries[-1] == later.entry
     loaded = load(tmp_path / "bob.carclog")
-    assert [e.sig for e in loaded.entries] == [e.sig for e in signed_entries(3)]
+    assert [e.sig for e in loaded.entries] == [e.sig for e in signed_entries(5)]
 
 
 def test_keys_and_signatures_are_required_on_the_wire():
@@ -412,4 +463,5 @@ def test_keys_and_signatures_are_required_on_the_wire():
     with pytest.raises(MessageError) as info:
         WireHeader.of(LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], seed=1))
     assert info.value.code == "bad-header"
-    assert code_of(edit(wire("entries"), ("entries", 0, "sig"), None)) == "bad-message"
+    assert code_of(edit(wire("entries"), ("entries", 1, "sig"), None)) == "bad-message"
+    assert code_of(edit(wire("entries"), ("entries", 0, "sig"), bytes(64))) == "bad-message"  # a draw is not signed

@@ -10,12 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carcnet.engine import Game, PlaceTile, Position
-from carcnet.log import LogEntry, LogHeader
+from carcnet.engine import DrawTile, Game, PlaceTile, Position
+from carcnet.log import LogEntry, LogError, LogHeader
+from carcnet.log.store import apply_entry
 from carcnet.net import (
     Bye,
     Closed,
     Commit,
+    CommitRound,
     Error,
     Heartbeat,
     Hello,
@@ -27,9 +29,7 @@ from carcnet.net import (
     Proven,
     Refused,
     Reject,
-    Reveal,
     SeatKey,
-    SeedRound,
     SignedEntry,
     State,
     Want,
@@ -37,7 +37,6 @@ from carcnet.net import (
     WireHeader,
     admit_entry,
     check_header,
-    commitment,
     compare_have,
     decode_message,
     encode_frame,
@@ -48,12 +47,13 @@ from carcnet.net import (
     to_wire,
 )
 from carcnet.net.framing import FrameDecoder
+from carcnet.net.messages import MessageError
 
 from .vectors import (
     GAME,
     HELLO_NONCE,
-    NONCES,
     WELCOME_NONCE,
+    chains,
     from_json,
     messages,
     seat_keys,
@@ -163,7 +163,7 @@ def test_the_connector_waits_for_the_welcome_before_sending_more():
 @pytest.mark.parametrize(
     ("change", "code"),
     [
-        ({"proto": 2, "features": ["river"]}, "bad-version"),
+        ({"proto": 3, "features": ["river"]}, "bad-version"),
         ({"proto": 0}, "bad-version"),
         ({"rules": 2}, "bad-version"),
         ({"game": "0" * 32}, "wrong-game"),
@@ -273,8 +273,8 @@ def test_a_lobby_round_trip_between_host_and_player():
         ("claim", a, b),
         ("commit", a, b),
         ("commit", b, a),
-        ("reveal", a, b),
         ("start", b, a),
+        ("reveal", a, b),  # during the game (wire.md §5.7)
     ):
         message = decode_message(vector(name)[1])
         assert dst.receive_data(src.send(message)) == [message], name
@@ -400,34 +400,54 @@ def test_an_entry_out_of_sequence_is_a_bad_seq():
     assert admit_code(second)[:2] == ("bad-seq", 1)
 
 
+#: The vectors' first signed entry is seq 2 (Ann's place), after the first draw (seq 1, unsigned).
+FIRST = 1
+
+
 def test_a_forged_signature_is_a_bad_signature():
-    first = signed_entries(1)[0]
-    assert admit_code(resign(first.entry, seat=1))[:2] == ("bad-signature", 1)
+    first = signed_entries(2)[FIRST]
+    assert admit_code(resign(first.entry, seat=1), before=1)[:2] == ("bad-signature", 2)
     sig = bytearray(first.sig)
     sig[0] ^= 1
-    assert admit_code(SignedEntry(first.entry, bytes(sig)))[0] == "bad-signature"
+    assert admit_code(SignedEntry(first.entry, bytes(sig)), before=1)[0] == "bad-signature"
 
 
 def test_a_seat_that_is_not_to_play_is_refused():
-    first = signed_entries(1)[0].entry
+    first = signed_entries(2)[FIRST].entry
     out_of_turn = dataclasses.replace(first, seat=1)
-    assert admit_code(resign(out_of_turn))[:2] == ("not-your-turn", 1)
-    assert admit_code(resign(dataclasses.replace(first, seat=5), seat=0))[0] == "not-your-turn"
+    assert admit_code(resign(out_of_turn), before=1)[:2] == ("not-your-turn", 2)
+    assert admit_code(resign(dataclasses.replace(first, seat=5), seat=0), before=1)[0] == "not-your-turn"
 
 
 def test_an_illegal_move_is_refused_with_the_engines_reason():
-    game, _ = game_at_start()
-    first = signed_entries(1)[0].entry
-    far = PlaceTile(game.drawn, Position(40, 40), 0)  # type: ignore[arg-type]
-    code, seq, _ = admit_code(resign(dataclasses.replace(first, move=far)))
-    assert (code, seq) == ("illegal-move", 1)
+    first = signed_entries(2)[FIRST].entry
+    far = PlaceTile(first.move.tile, Position(40, 40), 0)  # type: ignore[union-attr]
+    code, seq, _ = admit_code(resign(dataclasses.replace(first, move=far)), before=1)
+    assert (code, seq) == ("illegal-move", 2)
 
 
 def test_a_wrong_digest_is_a_desync():
-    first = signed_entries(1)[0].entry
-    code, seq, game = admit_code(resign(dataclasses.replace(first, digest=bytes(32))))
-    assert (code, seq) == ("desync", 1)
-    assert len(game.moves) == 1  # applied: the warning of admit_entry
+    first = signed_entries(2)[FIRST].entry
+    code, seq, game = admit_code(resign(dataclasses.replace(first, digest=bytes(32))), before=1)
+    assert (code, seq) == ("desync", 2)
+    assert len(game.moves) == 2  # applied: the warning of admit_entry
+
+
+def test_a_draw_proves_itself_and_carries_no_signature():
+    """wire.md §5.4, §5.7: a draw's values are checked against the chains (a changed one is an illegal
+    move with the engine's reason); a draw is never signed."""
+    draw = signed_entries(1)[0].entry
+    values = list(draw.move.values)  # type: ignore[union-attr]
+    values[1] = bytes(32)
+    forged = dataclasses.replace(draw, move=DrawTile(tuple(values)))
+    code, seq, _ = admit_code(SignedEntry(forged, None))
+    assert (code, seq) == ("illegal-move", 1)
+    with pytest.raises(MessageError):
+        SignedEntry(draw, bytes(64))
+    game, wh = game_at_start()
+    with pytest.raises(LogError) as info:  # a signed draw, as a hand-made save could hold one
+        apply_entry(game, wh.header, dataclasses.replace(draw, sig=bytes(64)))
+    assert info.value.reason == "bad-signature" and not game.moves
 
 
 def test_headers_are_checked_against_the_game_and_the_engine():
@@ -436,7 +456,8 @@ def test_headers_are_checked_against_the_game_and_the_engine():
         check_header(wh, game="0" * 32)
     assert info.value.code == "wrong-game"
     h = wh.header
-    forged = LogHeader(game=h.game, created=h.created, seats=h.seats, digest=bytes(32), seed=h.seed)
+    forged = LogHeader(game=h.game, created=h.created, seats=h.seats, digest=bytes(32), keys=h.keys,
+                       commits=h.commits, format=h.format)
     with pytest.raises(ProtocolError) as info:
         check_header(WireHeader(forged, wh.keys, wh.commits, wh.nonces), game=GAME)
     assert info.value.code == "bad-header"
@@ -461,16 +482,15 @@ def test_vectors_module_is_consistent():
     assert from_json({"seed": "5"}) == {"seed": 5}
 
 
-# ---------------------------------------------------------------------- commit–reveal
+# ---------------------------------------------------------------------- the commitments (wire.md §5.3)
 
 
-def seed_round() -> SeedRound:
-    return SeedRound(GAME, [k.public for k in seat_keys()])
+def commit_round() -> CommitRound:
+    return CommitRound(GAME, [k.public for k in seat_keys()])
 
 
-def commit_of(seat: int, nonce: bytes, key=None) -> Commit:
-    h = commitment(nonce)
-    return Commit(seat=seat, hash=h, sig=sign_commit(key or seat_keys()[seat], GAME, seat, h))
+def commit_of(seat: int, root: bytes, key=None) -> Commit:
+    return Commit(seat=seat, hash=root, sig=sign_commit(key or seat_keys()[seat], GAME, seat, root))
 
 
 def round_code(action) -> str:
@@ -479,39 +499,28 @@ def round_code(action) -> str:
     return info.value.code
 
 
-def test_a_seed_round_gives_the_headers_seed():
-    r = seed_round()
-    assert r.commit(commit_of(1, NONCES[1])) and not r.commit(commit_of(1, NONCES[1]))
-    assert round_code(lambda: r.reveal(Reveal(seat=1, nonce=NONCES[1]))) == "unexpected-message"
-    assert r.commit(commit_of(0, NONCES[0])) and r.committed and not r.done
-    for seat in (0, 1):
-        assert r.reveal(Reveal(seat=seat, nonce=NONCES[seat]))
-    assert not r.reveal(Reveal(seat=1, nonce=NONCES[1]))
-    wh = wire_header()
-    assert r.done and r.seed == wh.header.seed
-    assert (r.commits, r.nonces) == (wh.commits, wh.nonces)
-
-
-def test_a_reveal_that_does_not_match_is_a_bad_commit():
-    r = seed_round()
-    r.commit(commit_of(0, NONCES[0]))
-    r.commit(commit_of(1, NONCES[1]))
-    assert round_code(lambda: r.reveal(Reveal(seat=1, nonce=NONCES[0]))) == "bad-commit"
-    assert not r.done
+def test_a_commit_round_gives_the_headers_chain_roots():
+    roots = [c[0] for c in chains()]
+    r = commit_round()
+    assert r.commit(commit_of(1, roots[1])) and not r.commit(commit_of(1, roots[1]))
+    assert not r.committed
     with pytest.raises(ValueError):
-        r.seed  # noqa: B018
+        r.commits  # noqa: B018
+    assert r.commit(commit_of(0, roots[0])) and r.committed
+    assert r.commits == wire_header().commits and r.commit_of(1) == roots[1]
 
 
 def test_commitments_must_be_signed_by_the_seat_and_not_copied():
-    r = seed_round()
-    assert round_code(lambda: r.commit(commit_of(1, NONCES[1], key=seat_keys()[0]))) == "bad-signature"
-    r.commit(commit_of(0, NONCES[0]))
-    copied = commitment(NONCES[0])
+    roots = [c[0] for c in chains()]
+    r = commit_round()
+    assert round_code(lambda: r.commit(commit_of(1, roots[1], key=seat_keys()[0]))) == "bad-signature"
+    r.commit(commit_of(0, roots[0]))
+    copied = roots[0]
     assert (
         round_code(lambda: r.commit(Commit(seat=1, hash=copied, sig=sign_commit(BOB, GAME, 1, copied))))
         == "bad-commit"
     )
-    assert round_code(lambda: r.commit(commit_of(0, NONCES[1]))) == "unexpected-message"
+    assert round_code(lambda: r.commit(commit_of(0, roots[1]))) == "unexpected-message"
     assert round_code(lambda: r.commit(Commit(seat=2, hash=bytes(32), sig=bytes(64)))) == "unexpected-message"
 
 

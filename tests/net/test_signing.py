@@ -26,7 +26,10 @@ from carcnet.net import (
 from carcnet.net.messages import Entries
 from carcnet.net.signing import verify
 
-from .vectors import GAME, NONCES, seat_keys, signed_entries, vector
+from .vectors import GAME, _h, seat_keys, signed_entries, vector
+
+#: Nonces of a seed agreed by commit–reveal (protocol 1; format-2 headers still hold them).
+NONCES = (_h("carcnet vector nonce 0"), _h("carcnet vector nonce 1"))
 
 
 def test_a_key_is_its_seed():
@@ -42,7 +45,7 @@ def test_a_key_is_its_seed():
 
 def test_signatures_are_deterministic_and_verify():
     key = seat_keys()[0]
-    entry = signed_entries(1)[0].entry
+    entry = signed_entries(2)[1].entry
     sig = sign_entry(key, GAME, entry)
     assert sig == sign_entry(key, GAME, entry) and len(sig) == 64
     assert verify_entry(key.public, GAME, entry, sig)
@@ -51,7 +54,7 @@ def test_signatures_are_deterministic_and_verify():
 
 def test_flipping_any_byte_of_the_signed_bytes_or_the_signature_fails():
     key = seat_keys()[0]
-    signed = signed_entries(1)[0]
+    signed = signed_entries(2)[1]  # seq 2, the first signed entry (seq 1 is a draw)
     data = entry_bytes(GAME, signed.entry)
     assert verify(key.public, data, signed.sig)
     for i in range(len(data)):
@@ -70,10 +73,10 @@ def test_flipping_any_byte_of_the_signed_bytes_or_the_signature_fails():
 
 def test_changing_any_field_of_the_entry_fails():
     key = seat_keys()[0]
-    signed = signed_entries(1)[0]
+    signed = signed_entries(2)[1]  # seq 2, the first signed entry (seq 1 is a draw)
     entry = signed.entry
     changed = [
-        dataclasses.replace(entry, seq=2),
+        dataclasses.replace(entry, seq=3),
         dataclasses.replace(entry, seat=1),
         dataclasses.replace(entry, digest=bytes(32)),
         dataclasses.replace(entry, move=SkipMeeple()),
@@ -158,3 +161,22 @@ def test_commitment_signatures_bind_game_seat_and_hash():
     assert not verify_commit(key.public, GAME, 9, c, sig)
     with pytest.raises(ValueError):
         sign_commit(key, GAME, 1, c[:5])
+
+
+# ---------------------------------------------------------------------- chains (wire.md §5.3, deck.md §5.1)
+
+
+def test_a_seats_chain_comes_from_its_key_and_differs_for_every_seat_game_and_key():
+    from carcnet.engine.draws import check_reveal as chain_check
+    from carcnet.net.signing import chain_secret, seat_chain
+
+    ann, bob = seat_keys()
+    secrets_seen = {
+        chain_secret(key, game, seat) for key in (ann, bob) for game in (GAME, "0" * 32) for seat in (0, 1)
+    }
+    assert len(secrets_seen) == 8 and all(len(x) == 32 for x in secrets_seen)
+    values = seat_chain(bob, GAME, 1, 71)
+    assert len(values) == 72 and values[-1] == chain_secret(bob, GAME, 1)
+    assert values == seat_chain(bob, GAME, 1, 71)  # the same key gives the same chain: a resumed seat has it
+    assert chain_check(GAME, 1, values[5], 5, (0, values[0]))
+    assert not chain_check(GAME, 1, seat_chain(ann, GAME, 1, 71)[5], 5, (0, values[0]))

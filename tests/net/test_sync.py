@@ -28,9 +28,7 @@ from carcnet.net import (
     Want,
     Welcome,
     WireHeader,
-    commitment,
     decode_message,
-    derive_seed,
     encode_frame,
     encode_message,
     sign_proof,
@@ -169,7 +167,7 @@ async def stateless_bad_input(address) -> None:
         answer, closed = await refused_with(address, frames)
         assert (type(answer), answer.code, closed) == (Error, code, True), frames
     # another protocol version: refused in the handshake
-    old = Hello(proto=2, game=GAME, role="player", name="Old", key=identity("Old").public)
+    old = Hello(proto=3, game=GAME, role="player", name="Old", key=identity("Old").public)
     answer, closed = await refused_with(address, [encode_message(old)], hello=None)
     assert (type(answer), answer.code, closed) == (Reject, "bad-version", True)
     # another game: refused in the handshake
@@ -474,10 +472,9 @@ def test_a_repeated_entries_frame_is_skipped_for_players_and_refused_for_spectat
 
 
 def test_a_start_brings_the_header_to_a_watcher_and_a_second_start_is_refused():
-    nonces = (b"\x01" * 32, b"\x02" * 32)
-    seeded = LogHeader.new(SHORT.header.seats, seed=derive_seed(nonces), created=0, game=GAME)
     keys = tuple(seat_key(i).public for i in range(2))
-    agreed = WireHeader(seeded, keys, tuple(map(commitment, nonces)), nonces)
+    roots = (b"\x01" * 32, b"\x02" * 32)  # chain roots (wire.md §5.3)
+    agreed = WireHeader.of(LogHeader.new(SHORT.header.seats, keys=keys, commits=roots, created=0, game=GAME))
     watcher = SyncSession(game=GAME, name="Watcher", role="spectator", identity=identity("Watcher"))
     link = watcher.connect_link()
     host = PeerConnection(game=GAME, initiator=False, identity=identity("Host"))  # a host played by hand

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from carcnet.engine.draws import chain, step
 from carcnet.net import (
     SeatKey,
     decode_message,
-    derive_seed,
     encode_frame,
     encode_message,
     entry_bytes,
@@ -20,7 +20,7 @@ from carcnet.net import (
     verify_entry,
 )
 from carcnet.net.messages import MESSAGE_TYPES
-from carcnet.net.signing import SEED_DOMAIN, commit_bytes, commitment, proof_bytes, verify_proof
+from carcnet.net.signing import chain_secret, commit_bytes, proof_bytes, verify_proof
 
 from .vectors import VECTORS, dump, from_json, messages, signing_vector, to_json, vector
 
@@ -80,13 +80,14 @@ def test_signing_vectors_hold_byte_for_byte():
         assert key.sign(bytes.fromhex(item["signed"])).hex() == item["sig"]
         assert verify_entry(key.public, game, entry, bytes.fromhex(item["sig"]))
     for item in vec["commits"]:
-        nonce, seat = bytes.fromhex(item["nonce"]), item["seat"]
-        assert commitment(nonce).hex() == item["hash"]
-        assert commit_bytes(game, seat, commitment(nonce)).hex() == item["signed"]
-        assert verify_commit(publics[seat].public, game, seat, commitment(nonce), bytes.fromhex(item["sig"]))
-    nonces = [bytes.fromhex(c["nonce"]) for c in vec["commits"]]
-    assert (SEED_DOMAIN + b"".join(nonces)).hex() == vec["seed_input"]
-    assert str(derive_seed(nonces)) == vec["seed"]
+        seat, root = item["seat"], bytes.fromhex(item["hash"])
+        secret = chain_secret(publics[seat], game, seat)
+        assert secret.hex() == item["secret"]
+        values = chain(game, seat, secret, item["length"])
+        assert values[0] == root and [v.hex() for v in values[1:3]] == item["values"]
+        assert step(game, seat, bytes.fromhex(item["values"][0])) == root
+        assert commit_bytes(game, seat, root).hex() == item["signed"]
+        assert verify_commit(publics[seat].public, game, seat, root, bytes.fromhex(item["sig"]))
 
 
 def test_the_hex_dump_in_the_spec_matches_the_vector():

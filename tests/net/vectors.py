@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from carcnet.engine import Game, Rules
+from carcnet.engine import DrawTile, Game, Phase, Rules
 from carcnet.log import LogEntry, LogHeader, Seat
 from carcnet.net import (
     Bye,
@@ -40,15 +40,13 @@ from carcnet.net import (
     Want,
     Welcome,
     WireHeader,
-    commitment,
-    derive_seed,
     encode_message,
     entry_bytes,
     sign_commit,
     sign_entry,
     to_wire,
 )
-from carcnet.net.signing import SEED_DOMAIN, commit_bytes, proof_bytes, sign_proof
+from carcnet.net.signing import chain_secret, commit_bytes, proof_bytes, seat_chain, sign_proof
 from tests.jsonform import BIN_KEYS, BIN_LIST_KEYS, from_json, to_json  # noqa: F401  (re-exported)
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors" / "wire"
@@ -64,7 +62,6 @@ def _h(label: str) -> bytes:
 #: Private seeds of the vectors' keys: SHA-256 of a label, so anyone can rebuild them.
 SEAT_SEEDS = (_h("carcnet vector seat 0"), _h("carcnet vector seat 1"))
 SPECTATOR_SEED = _h("carcnet vector spectator")
-NONCES = (_h("carcnet vector nonce 0"), _h("carcnet vector nonce 1"))
 #: The fresh nonces of the handshake's hello and welcomes (wire.md §3.4).
 HELLO_NONCE, WELCOME_NONCE = _h("carcnet vector hello nonce"), _h("carcnet vector welcome nonce")
 SEATS = (Seat("Ann", "red"), Seat("Bob", "blue"))
@@ -74,21 +71,35 @@ def seat_keys() -> tuple[SeatKey, ...]:
     return tuple(SeatKey.from_seed(s) for s in SEAT_SEEDS)
 
 
+def chains() -> list[list[bytes]]:
+    """Each seat's hash chain for the base game's 71 draws, from its key (wire.md §5.3, deck.md §5.1)."""
+    return [seat_chain(key, GAME, seat, Rules().pile_size()) for seat, key in enumerate(seat_keys())]
+
+
 def wire_header() -> WireHeader:
-    """Ann (seat 0, red, the host) and Bob (seat 1, blue); the seed from the two nonces."""
+    """Ann (seat 0, red, the host) and Bob (seat 1, blue); table draws from their chain roots."""
     keys = seat_keys()
-    header = LogHeader.new(SEATS, seed=derive_seed(NONCES), created=CREATED, game=GAME)
-    return WireHeader(header, tuple(k.public for k in keys), tuple(commitment(n) for n in NONCES), NONCES)
+    header = LogHeader.new(
+        SEATS, keys=[k.public for k in keys], commits=[c[0] for c in chains()], created=CREATED, game=GAME
+    )
+    return WireHeader.of(header)
 
 
-def signed_entries(count: int = 2) -> list[SignedEntry]:
-    """The first *count* moves of the game, each the engine's first legal move, signed by its seat."""
+def signed_entries(count: int = 3) -> list[SignedEntry]:
+    """The first *count* entries of the game: the first draw (unsigned), then each move the engine's
+    first legal one, signed by its seat."""
     wh = wire_header()
     keys = seat_keys()
+    values = chains()
     game = Game(wh.header.setup())
     out = []
     for seq in range(1, count + 1):
         seat = game.seat
+        if game.phase is Phase.DRAW:
+            move = DrawTile(tuple(c[game.deck_index + 1] for c in values))
+            game.apply(move)
+            out.append(SignedEntry(LogEntry(seq, seat, move, game.digest), None))
+            continue
         move = game.legal_moves()[0]
         game.apply(move)
         entry = LogEntry(seq, seat, move, game.digest)
@@ -103,7 +114,7 @@ def messages() -> dict[str, tuple[str, Message]]:
     entries = signed_entries()
     last = entries[-1].entry
     taken = LobbySeat(SEATS[0], ann.public)
-    commit1 = commitment(NONCES[1])
+    commit1 = chains()[1][0]
     hello = Hello(game=GAME, role="player", name="Bob", key=bob.public, port=40123, nonce=HELLO_NONCE)
     welcome_lobby = Welcome(game=GAME, role="host", name="Ann", key=ann.public, nonce=WELCOME_NONCE)
     return {
@@ -120,8 +131,8 @@ def messages() -> dict[str, tuple[str, Message]]:
         ),
         "welcome": (
             (
-                "Ann welcomes a returning Bob during the game: the header (with keys, commitments, "
-                "nonces), her last seq and digest, and one more peer she knows."
+                "Ann welcomes a returning Bob during the game: the header (with keys and the seats' "
+                "chain roots), her last seq and digest, and one more peer she knows."
             ),
             Welcome(
                 game=GAME,
@@ -141,19 +152,20 @@ def messages() -> dict[str, tuple[str, Message]]:
             Proof(sig=sign_proof(ann, "acceptor", _body(hello), _body(welcome_lobby))),
         ),
         "reject": (
-            "A hello from a peer of protocol version 2 is refused.",
+            "A hello from a peer of protocol version 3 is refused.",
             Reject(
                 code="bad-version",
-                message="the peer speaks carcnet protocol version 2; this carcnet speaks version 1",
+                message="the peer speaks carcnet protocol version 3; this carcnet speaks version 2",
             ),
         ),
         "entries": (
-            "The first two entries of the game (Ann's place and deploy-or-skip), each signed with seat 0's key.",
+            "The first three entries of the game: the first draw (unsigned: its values prove themselves), "
+            "then Ann's place and deploy-or-skip, each signed with seat 0's key.",
             Entries(from_seq=1, entries=tuple(entries)),
         ),
         "want": ("Ask for every entry from seq 3 on.", Want(from_seq=3)),
         "heartbeat": (
-            "Ann holds two entries; her clock reads 2026-11-21 10:16:00 UTC; she is connected to Bob and "
+            "Ann holds three entries; her clock reads 2026-11-21 10:16:00 UTC; she is connected to Bob and "
             "plays seat 0.",
             Heartbeat(have=last.seq, digest=last.digest, time=1795256160000, sees=(bob.public,), seats=(0,)),
         ),
@@ -171,10 +183,13 @@ def messages() -> dict[str, tuple[str, Message]]:
             Claim(seat=1, name="Bob", colour="blue", key=bob.public),
         ),
         "commit": (
-            "Bob's commitment to his nonce, signed with seat 1's key.",
+            "Bob's commitment to the root of his chain (deck.md §5.1), signed with seat 1's key.",
             Commit(seat=1, hash=commit1, sig=sign_commit(bob, GAME, 1, commit1)),
         ),
-        "reveal": ("Bob's nonce, once both commitments are known.", Reveal(seat=1, nonce=NONCES[1])),
+        "reveal": (
+            "Bob's chain value for draw 1, sent once his peer holds the header (wire.md §5.7).",
+            Reveal(seat=1, draw=1, value=chains()[1][1]),
+        ),
         "start": ("Ann starts the game with the agreed header.", Start(header=wh)),
     }
 
@@ -185,15 +200,15 @@ def _body(message: Message) -> bytes:
 
 
 def signing_vector() -> dict[str, Any]:
-    """Keys, the signed byte strings and signatures, commit–reveal and the seed, in hex."""
+    """Keys, the signed byte strings and signatures, the chains and commitments, in hex."""
     keys = seat_keys()
-    entries = signed_entries()
-    commits = [commitment(n) for n in NONCES]
+    entries = [e for e in signed_entries() if e.sig is not None]
+    values = chains()
     return {
-        "description": "carcnet wire protocol 1 signing vectors (protocol/wire.md §5): Ed25519 seat keys from "
-        "their 32-byte private seeds; the exact bytes an entry's and a commitment's signatures cover; "
-        "commit-reveal and the seed; the handshake proofs (§3.4) of hello.bin and welcome-lobby.bin. bin "
-        "values are hex; the seed is a decimal string.",
+        "description": "carcnet wire protocol 2 signing vectors (protocol/wire.md §5): Ed25519 seat keys from "
+        "their 32-byte private seeds; the exact bytes an entry's and a commitment's signatures cover; each "
+        "seat's chain secret (from its key), root (its commitment) and first two values (deck.md §5.1); "
+        "the handshake proofs (§3.4) of hello.bin and welcome-lobby.bin. bin values are hex.",
         "game": GAME,
         "seats": [{"seed": s.hex(), "public": k.public.hex()} for s, k in zip(SEAT_SEEDS, keys, strict=True)],
         "entries": [
@@ -207,15 +222,15 @@ def signing_vector() -> dict[str, Any]:
         "commits": [
             {
                 "seat": i,
-                "nonce": n.hex(),
-                "hash": c.hex(),
-                "signed": commit_bytes(GAME, i, c).hex(),
-                "sig": sign_commit(keys[i], GAME, i, c).hex(),
+                "secret": chain_secret(keys[i], GAME, i).hex(),
+                "length": len(c) - 1,
+                "hash": c[0].hex(),
+                "values": [c[1].hex(), c[2].hex()],
+                "signed": commit_bytes(GAME, i, c[0]).hex(),
+                "sig": sign_commit(keys[i], GAME, i, c[0]).hex(),
             }
-            for i, (n, c) in enumerate(zip(NONCES, commits, strict=True))
+            for i, c in enumerate(values)
         ],
-        "seed_input": (SEED_DOMAIN + b"".join(NONCES)).hex(),
-        "seed": str(derive_seed(NONCES)),
         "proofs": [
             {
                 "side": side,
@@ -254,9 +269,9 @@ def main() -> None:
     for name, (description, message) in messages().items():
         frame = encode_message(message)
         vec = {
-            "description": f"carcnet wire protocol 1 golden vector (protocol/wire.md §4): {description} "
+            "description": f"carcnet wire protocol 2 golden vector (protocol/wire.md §4): {description} "
             f"{name}.bin holds the exact frame (4-byte length, then the msgpack body); bin values are "
-            "hex, the seed a decimal string.",
+            "hex.",
             "message": to_json(to_wire(message)),
             "size": len(frame),
         }

@@ -15,7 +15,7 @@ pytest.importorskip("pytest_textual_snapshot")
 from textual.app import App
 
 from carcnet.bots import make_bot
-from carcnet.engine import Rules
+from carcnet.engine import DrawTile, Rules
 from carcnet.net.adverts import GameAd
 from carcnet.net.lobby import Hosting, Seating, SeatPlan
 from carcnet.net.sync import SyncSession
@@ -67,7 +67,7 @@ def _table(*, start: bool, moves: int = 0) -> tuple[NetTable, list[MemoryWire]]:
         pump(*wires)
         assert host.game is not None
         bots = {seat: make_bot("greedy", seat) for seat in range(3)}
-        for _ in range(moves):
+        for _ in range(moves):  # player moves; the table's draws come between them by themselves
             seat = host.game.seat
             (host if seat != 1 else bob).submit(bots[seat].choose(host.game))
             pump(*wires)
@@ -91,7 +91,7 @@ def test_games_list(snap_compare, tmp_path):
         "b": GameAd(game="9c1b3f2a" * 4, name="Full table", phase="lobby", seats_taken=4, seats_total=4,
                     peer="Cleo", role="host", key=bytes([1]) * 32, port=7001, addresses=("192.168.1.21",)),
         "c": GameAd(game="1b3f2a9c" * 4, name="Newer game", phase="lobby", seats_taken=1, seats_total=2,
-                    peer="Dan", role="host", key=bytes([2]) * 32, port=7002, addresses=("192.168.1.22",), proto=2),
+                    peer="Dan", role="host", key=bytes([2]) * 32, port=7002, addresses=("192.168.1.22",), proto=3),
     }
 
     async def show(pilot) -> None:
@@ -115,5 +115,41 @@ def test_lobby_of_the_host(snap_compare):
 def test_network_game_of_the_host(snap_compare):
     """The same table seven moves in, at Ann's laptop: the marks, the scores, the log, whose turn."""
     table, _wires = _table(start=True, moves=7)
-    assert table.status == "playing" and table.game is not None and len(table.game.moves) == 7
+    assert table.status == "playing" and table.game is not None
+    assert len([m for m in table.game.moves if not isinstance(m, DrawTile)]) == 7
     assert snap_compare(ScreenApp(lambda: GameScreen(TableRun(table))), terminal_size=SIZE)
+
+
+@pytest.mark.asyncio
+async def test_the_status_line_says_whose_draw_value_is_missing_and_offers_the_seat_to_a_bot():
+    """Issue 14 in the interface: Ann's turn ends while Bob's laptop hears nothing (its wire is not
+    pumped), so the table waits for Bob's value for the next draw: the status line says so; once
+    Bob's value has been missing for the wait (0 s here) his seat counts as away and b gives it to a
+    bot, after which the draw is made without him."""
+    table, wires = _table(start=True, moves=0)
+    table.reveal_wait = 0.0
+    session = table.session
+    game = session.game
+    assert game is not None and table.draws_known_to() is None  # Ann and Bob both contribute
+    for _ in range(2):  # Ann (seat 0) places and deploys; Bob does not hear of it
+        session.submit(make_bot("greedy", 0).choose(game))
+    assert session.missing() == [1] and table.blocking() == [1]
+    (wire,) = wires  # Bob's laptop is alive (a heartbeat comes through) but sends no value
+    wire.a.session.send_heartbeat(wire.a)
+    wire.b.receive_data(wire.a.data_to_send())
+    assert table.withholding() == [1]
+    app = ScreenApp(lambda: GameScreen(TableRun(table)))
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen.redraw()
+        await pilot.pause()
+        text = str(screen.query_one("#status").render())
+        assert "waiting for Bob" in text and "withholding the draw value" in text and "press b" in text, text
+        await pilot.press("b")
+        await pilot.pause()
+        assert game.handovers[1] is not None and session.missing() == [] and game.phase.value == "place"
+        assert table.draws_known_to() == "you"  # Ann's laptop now plays every contributing seat
+        screen.redraw()
+        await pilot.pause()
+        assert "draws known to you" in str(screen.query_one("#status").render())

@@ -246,6 +246,11 @@ class GameScreen(BoardScreen):
         seat = game.seat
         who = f"[{seat_style(self.colours[seat])}]{escape(self.names[seat])}[/]"
         prefix = "Watching: " if table.spectating else ""
+        known = table.draws_known_to()
+        suffix = f" · [b]draws known to {escape(known)}[/]" if known is not None else ""
+        if game.phase is Phase.DRAW:
+            self.status.update(f"{prefix}{self._draw_status(who)}{suffix}")
+            return
         if self.my_turn():
             if game.phase is Phase.PLACE_TILE:
                 text = f"{who}: place {game.drawn}: Tab next spot, r rotate, Enter place, arrows move, z zoom"
@@ -259,7 +264,23 @@ class GameScreen(BoardScreen):
             text = f"{prefix}{who} (bot) is thinking…" if table.kind != "local" else f"{who} is thinking…"
         else:
             text = f"{prefix}waiting for {who}…"
-        self.status.update(text)
+        self.status.update(text + suffix)
+
+    def _draw_status(self, who: str) -> str:
+        """What the status line says while the table draws (protocol/wire.md §5.7): a moment, unless
+        a seat's value does not come."""
+        table = self.table
+        missing = table.draw_waits_for()
+        if not missing:
+            return f"drawing {who}'s tile…"
+        away = set(table.away())
+        names = ", ".join(f"[{seat_style(self.colours[s])}]{escape(self.names[s])}[/]" for s in missing)
+        if not away & set(missing):
+            return f"drawing {who}'s tile: waiting for {names}'s draw value…"
+        text = f"drawing {who}'s tile: waiting for {names} (away, or withholding the draw value)"
+        if table.seat_to_hand_over() in missing:
+            text += "; press b to give the seat to a bot"
+        return text
 
     def _deploy_prompt(self) -> str:
         """What the person to move may do while deploying: the figure the numbers are for, the abbot's

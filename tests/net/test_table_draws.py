@@ -1,0 +1,236 @@
+"""Table draws over the wire (wire.md §5.7, deck.md §5; issue 14): sessions joined by in-memory wires
+play whole games whose every tile is drawn from every seat's chain value; no peer or spectator ever
+holds, before the last value of a draw is sent, the messages it would need to compute that draw; a
+forged value is refused and the game goes on; a missing value stops the table until the seat is
+handed over, after which draws go on without it; a resumed seat has its chain again."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carcnet.bots import make_bot
+from carcnet.engine import DrawTile, HandOver, Phase, Rules
+from carcnet.log import COLOURS, LogHeader, Seat
+from carcnet.net import Reveal, WireHeader
+from carcnet.net.signing import seat_chain
+from carcnet.net.sync import Link, SyncSession
+
+from .loopback import GAME, MemoryWire, identity, pump, seat_key
+
+
+def table_header(players: int, rules: Rules = Rules()) -> WireHeader:
+    """A network game with table draws: seat *i*'s key is ``seat_key(i)``, its root that key's chain."""
+    seats = [Seat(f"Seat{i}", COLOURS[i], "bot", "random") for i in range(players)]
+    keys = [seat_key(i) for i in range(players)]
+    roots = [seat_chain(k, GAME, i, rules.pile_size())[0] for i, k in enumerate(keys)]
+    return WireHeader.of(LogHeader.new(seats, keys=[k.public for k in keys], commits=roots, options=rules,
+                                       created=0, game=GAME))
+
+
+def chains(players: int, rules: Rules = Rules()) -> list[list[bytes]]:
+    return [seat_chain(seat_key(i), GAME, i, rules.pile_size()) for i in range(players)]
+
+
+def table(players: int, spectators: int = 1, rules: Rules = Rules()) -> tuple[list[SyncSession], list[MemoryWire]]:
+    """One player session per seat and *spectators* watchers, every player connected to every other,
+    each spectator to player 0 only."""
+    header = table_header(players, rules)
+    sessions = [
+        SyncSession(game=GAME, name=f"P{i}", identity=seat_key(i), header=header, seats={i: seat_key(i)})
+        for i in range(players)
+    ]
+    watchers = [SyncSession(game=GAME, name=f"S{j}", role="spectator", identity=identity(f"S{j}"), header=header)
+                for j in range(spectators)]
+    wires = [MemoryWire(a, b) for a, b in itertools.combinations(sessions, 2)]
+    wires += [MemoryWire(w, sessions[0]) for w in watchers]
+    return [*sessions, *watchers], wires
+
+
+def play_out(sessions: Sequence[SyncSession], wires: Sequence[MemoryWire], seed: int = 1, limit: int = 2000) -> None:
+    """Pumps the wires and lets each seat's owner play with a random bot until the game is over."""
+    bots = {s.name: make_bot("random", seed + i) for i, s in enumerate(sessions)}
+    for _ in range(limit):
+        pump(*wires)
+        first = sessions[0]
+        if first.over:
+            return
+        seat = first.to_play
+        assert seat is not None, f"the table waits: missing {first.missing()}"
+        owner = next(s for s in sessions if s.role == "player" and s.plays(seat))
+        owner.submit(bots[owner.name].choose(owner.game))  # type: ignore[arg-type]
+    raise AssertionError("the game did not end")
+
+
+# ---------------------------------------------------------------- whole games
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 2**16), st.booleans())
+def test_whole_games_draw_every_tile_from_every_seat_and_end_identical(players, seed, river):
+    rules = Rules(river=river, abbot=river)
+    sessions, wires = table(players, rules=rules)
+    play_out(sessions, wires, seed)
+    first = sessions[0]
+    assert {s.digest for s in sessions} == {first.digest} and {s.have for s in sessions} == {first.have}
+    draws = [e.entry for e in first.entries if isinstance(e.entry.move, DrawTile)]
+    assert len(draws) == rules.pile_size() and all(d.sig is None for d in draws)
+    own = chains(players, rules)
+    for k, entry in enumerate(draws, 1):
+        assert entry.move.values == tuple(c[k] for c in own)  # type: ignore[union-attr]
+
+
+def test_no_peer_or_spectator_receives_a_draw_before_its_last_value_is_sent():
+    """Issue 14 must-show: every frame each peer and spectator receives is recorded with a global
+    clock, as is every value a peer sends. For every draw k and every receiver, the frames it received
+    before the last value of draw k was sent do not hold every contributing value of draw k: the
+    draw depends on a value not among them. (The peer whose value comes last computes the draw a
+    moment before the others from its own chain: deck.md §5.3.)"""
+    players = 4
+    sessions, wires = table(players, spectators=2)
+    clock = itertools.count()
+    received: dict[str, list[tuple[int, bytes]]] = {s.name: [] for s in sessions}
+    sent: dict[tuple[int, int], int] = {}  # (draw, seat) → when its value was first sent
+    for session in sessions:
+        original = session._send_reveal
+
+        def send(reveal: Reveal, *links: Link, _original=original) -> None:
+            sent.setdefault((reveal.draw, reveal.seat), next(clock))
+            _original(reveal, *links)
+
+        session._send_reveal = send  # type: ignore[method-assign]
+        for link in session.links:
+            receive = link.receive_data
+
+            def record(data: bytes, _receive=receive, _name=session.name) -> None:
+                received[_name].append((next(clock), data))
+                _receive(data)
+
+            link.receive_data = record  # type: ignore[method-assign]
+    play_out(sessions, wires, 7)
+    values = chains(players)
+    draws = Rules().pile_size()
+    assert {k for k, _ in sent} == set(range(1, draws + 1))
+    checked = 0
+    for k in range(1, draws + 1):
+        last = max(sent[(k, seat)] for seat in range(players))
+        for name, frames in received.items():
+            before = b"".join(data for at, data in frames if at < last)
+            held = [values[seat][k] in before for seat in range(players)]
+            assert not all(held), f"{name} held every value of draw {k} before the last was sent"
+            checked += 1
+    assert checked == draws * len(sessions)
+
+
+# ---------------------------------------------------------------- bad values, missing values
+
+
+def test_a_forged_value_is_refused_and_the_game_goes_on():
+    sessions, wires = table(3, spectators=0)
+    pump(*wires)
+    p0, p1 = sessions[0], sessions[1]
+    assert p0.have == 1 and p0.game.phase is Phase.PLACE_TILE  # type: ignore[union-attr]
+    link = next(link for link in p0.links if link.key == p1.identity.public)
+    # p1 sends a value for draw 2 that is not its chain's (after Ann's turn the table waits for it)
+    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    forged = Reveal(seat=1, draw=2, value=bytes(32))
+    wire = next(w for w in wires if {w.a, w.b} & {link})
+    peer_side = wire.a if wire.b is link else wire.b
+    peer_side.send(forged)
+    pump(*wires)
+    assert ("sent", "bad-reveal") in [(e.kind, e.code) for e in p0.events]
+    assert link.closed
+    # the others go on: p0 still gets p1's true value through... nobody (no relays of reveals), so
+    # the draw comes from p2, which holds every value, as an entry
+    assert {s.have for s in sessions} == {4} and {s.digest for s in sessions} == {p0.digest}
+
+
+def test_a_missing_value_stops_the_table_until_the_seat_is_handed_over():
+    """wire.md §5.7 "Withholding": seat 2's peer is gone; the table waits at the next draw for its
+    value; seat 0 hands it over while the table draws (not its turn) and the draw is made without it;
+    later draws need only the seats not handed over."""
+    sessions, wires = table(3, spectators=1)
+    p0, p1, p2, watcher = sessions
+    live = [w for w in wires if p2 not in (w.a.session, w.b.session)]
+    pump(*wires)
+    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    pump(*live)  # p2 is unreachable: its value for draw 2 never comes
+    assert p0.to_play is None and p0.missing() == [2] and p1.missing() == [2]
+    held = p0.have
+    p0.submit(HandOver(2, "greedy", 0))  # seat 2 is not the seat to play: legal while the table draws
+    pump(*live)
+    game = p0.game
+    assert game is not None and game.handovers[2] is not None and game.phase is Phase.PLACE_TILE
+    draw = p0.entries[held + 1].entry.move
+    assert isinstance(draw, DrawTile) and draw.values[2] is None and None not in draw.values[:2]
+    assert {p0.digest, p1.digest, watcher.digest} == {p0.digest} and p1.have == watcher.have == held + 2
+    # the rest of the game is drawn by seats 0 and 1, seat 2 played by p0's bot
+    remaining = [p0, p1, watcher]
+    play_out(remaining, live, 3)
+    assert p0.over and {s.digest for s in remaining} == {p0.digest}
+    later = [e.entry.move for e in p0.entries[held + 1:] if isinstance(e.entry.move, DrawTile)]
+    assert later and all(m.values[2] is None for m in later)
+
+
+def test_a_resumed_seat_reveals_from_its_key_and_the_game_goes_on():
+    """A player that stopped while the table waited for a draw comes back with its saved entries and
+    its seat key: its chain is its key's, so it reveals and the table draws."""
+    sessions, wires = table(2, spectators=0)
+    p0, p1 = sessions
+    pump(*wires)
+    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    # p1 is gone before it hears of the turn: the table waits for its value of draw 2
+    assert p0.missing() == [1]
+    saved = list(p1.entries)
+    p1.close()
+    pump(*wires)
+    assert not p0.open_links() and p0.missing() == [1]
+    back = SyncSession(game=GAME, name="P1", identity=seat_key(1), header=p1.header, seats={1: seat_key(1)},
+                       entries=saved)
+    wire = MemoryWire(back, p0)
+    pump(wire)
+    assert back.have == p0.have == 4 and back.digest == p0.digest and p0.to_play == 1
+
+
+def test_a_handover_beats_a_draw_made_at_the_same_seq_and_the_draw_is_taken_back(tmp_path):
+    """wire.md §5.7 "A draw racing a handover": seat 2's late value reaches P1, which draws, while P0,
+    which never got it, hands seat 2 over at the same seq. When they meet, P1 takes its draw back (from
+    its log and its file too), appends the handover and draws again without seat 2; P0 ignores the
+    draw. Everyone ends with one log."""
+    from carcnet.log import load
+    from carcnet.net.storage import RecorderLog
+
+    header = table_header(3)
+    recorder = RecorderLog.create(header, tmp_path / "p1.carclog")
+    p0 = SyncSession(game=GAME, name="P0", identity=seat_key(0), header=header, seats={0: seat_key(0)})
+    p1 = SyncSession(game=GAME, name="P1", identity=seat_key(1), header=header, seats={1: seat_key(1)},
+                     persistence=recorder)
+    p2 = SyncSession(game=GAME, name="P2", identity=seat_key(2), header=header, seats={2: seat_key(2)})
+    a, b, c = MemoryWire(p0, p1), MemoryWire(p0, p2), MemoryWire(p1, p2)
+    pump(a, b, c)
+    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    pump(a)  # P1 knows the turn; P2 does not yet
+    seq = p0.have + 1
+    assert p0.missing() == [2] and p1.missing() == [2]
+    p0.submit(HandOver(2, "greedy", 0))  # P0 gives up on seat 2 ...
+    pump(c)  # ... while P2's turn and its value reach P1 only, which draws
+    assert p1.have == seq and isinstance(p1.entries[-1].entry.move, DrawTile)
+    assert isinstance(p0.entries[seq - 1].entry.move, HandOver)  # and P0 drew without seat 2 at once
+    assert p0.have == seq + 1 and p0.entries[seq].entry.move.values[2] is None  # type: ignore[union-attr]
+    pump(a)  # they meet
+    assert isinstance(p1.entries[seq - 1].entry.move, HandOver) and isinstance(p0.entries[seq - 1].entry.move, HandOver)
+    assert p0.have == p1.have == seq + 1 and p0.digest == p1.digest
+    redraw = p1.entries[seq].entry.move
+    assert isinstance(redraw, DrawTile) and redraw.values[2] is None
+    assert not [e for e in p1.events if e.code == "conflict"] and not [e for e in p0.events if e.code == "conflict"]
+    recorder.sync()
+    saved = load(tmp_path / "p1.carclog")
+    assert [e.entry for e in p1.entries] == list(saved.entries) and saved.game.digest == p1.digest
+    recorder.close()
