@@ -244,3 +244,27 @@ async def test_saved_games_list_at_once_and_are_checked_in_the_background(tmp_pa
             assert loop.time() < deadline, "the replays never finished"
             await pilot.pause(0.01)
         assert {str(table.get_row_at(i)[1]).split(" ")[0] for i in range(2)} == {"finished", "turn"}
+
+
+async def test_t_shows_the_bag_its_designs_and_counts_never_its_order(tmp_path):
+    """Issue 14 (the interface): the bag dialog lists every design still to come and how many, as
+    the game's remaining() says, and nothing of the order."""
+    from carcnet.tui.screens.bag import BagScreen
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _new_game(pilot, app)
+        game = screen.table.game
+        await pilot.press("t")
+        await pilot.pause()
+        bag = app.screen
+        assert isinstance(bag, BagScreen)
+        text = str(bag.query_one("#bag-text").render())
+        assert f"{game.tiles_left} tiles left in the bag" in text
+        for letter, count in game.remaining().items():
+            assert f"{letter:<5}×{count}" in text, letter
+        deck = "".join(game.deck[game.deck_index :])
+        assert deck not in text.replace(" ", "")  # the order is nowhere
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen

@@ -92,6 +92,7 @@ class GameScreen(BoardScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "projection", "If it ended now", tooltip="Projected final scores with their breakdown"),
+        Binding("t", "bag", "Bag", show=False, tooltip="The tiles left in the bag: designs and counts"),
         Binding("d", "report", "Stop report", tooltip="Why the game stopped"),
         Binding("b", "hand_over", "Seat to a bot",
                 tooltip="The player to move is gone for good: a greedy bot run here plays their seat"),
@@ -376,6 +377,14 @@ class GameScreen(BoardScreen):
             self.notify(str(exc), title="Cannot hand the seat over", severity="error")
             return
         self.notify(f"{self.names[seat]}'s seat is played by a greedy bot from this terminal now.")
+
+    def action_bag(self) -> None:
+        """Shows the tiles left in the bag (designs and counts, never their order)."""
+        from carcnet.tui.screens.bag import BagScreen
+
+        game = self.table.game
+        if game is not None:
+            self.app.push_screen(BagScreen(game))
 
     def action_projection(self) -> None:
         from carcnet.tui.screens.final import ProjectionScreen

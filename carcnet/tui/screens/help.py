@@ -48,6 +48,7 @@ The free spots of the placed tile are numbered; the feature of the selected spot
 | key | does |
 | --- | --- |
 | p | the scores if the game ended now, with their breakdown |
+| t | the tiles left in the bag: every design and how many (everyone may know the bag's contents, never its order) |
 | ? | this help |
 | q | back to the menu: the game is saved after every move and can be resumed |
 | Ctrl+P | the command palette |

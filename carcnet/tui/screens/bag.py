@@ -1,0 +1,94 @@
+"""Provides the bag screen (``t``): every tile design still to come and how many, as pictures.
+
+What every player may know of the bag is its contents, never its order: at a network table the order
+does not exist before each draw (``protocol/deck.md`` §5), and a local game's seeded order is not shown
+either. Reads the game (``Game.remaining()``); changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from carcnet.engine import Game, SegmentKind, tile_kind
+from carcnet.tui.render import Role, Zoom, tile_art
+
+__all__ = ["BagScreen", "bag_text"]
+
+#: The board's terrain colours (foreground, background) by what a cell shows.
+_COLOURS = {
+    Role.FIELD: ("#8fc26a", "#3d6e2b"),
+    Role.ROAD: ("#f6efd9", "#3d6e2b"),
+    Role.JUNCTION: ("#f6efd9", "#3d6e2b"),
+    Role.CITY: ("#6e5232", "#b08d5c"),
+    Role.PENNANT: ("#ffffff", "#2d5fc4"),
+    Role.CLOISTER: ("#f0503c", "#3d6e2b"),
+    Role.GARDEN: ("#ffb3de", "#3d6e2b"),
+    Role.RIVER: ("#d3ecff", "#2e6fb0"),
+}
+_PER_ROW = 7
+
+
+def bag_text(game: Game) -> Text:
+    """The bag as text: per design its picture (9 × 5 cells, unrotated) and ``×count``, seven to a
+    row; then how many tiles left hold each kind of feature."""
+    remaining = game.remaining()
+    out = Text()
+    total = sum(remaining.values())
+    out.append(f"{total} tile{'s' if total != 1 else ''} left in the bag", style="bold")
+    out.append("  (its contents, which everyone may know; never its order)\n\n", style="dim")
+    letters = list(remaining)
+    for start in range(0, len(letters), _PER_ROW):
+        row = letters[start : start + _PER_ROW]
+        arts = [tile_art(tile_kind(letter), 0, Zoom.DETAILED) for letter in row]
+        for r in range(Zoom.DETAILED.size[1]):
+            for art in arts:
+                for cell in art.cells[r]:
+                    fg, bg = _COLOURS.get(cell.role, ("#ffffff", "#000000"))
+                    out.append(cell.char, style=Style(color=fg, bgcolor=bg))
+                out.append("  ")
+            out.append("\n")
+        for letter in row:
+            out.append(f"{letter:<5}×{remaining[letter]:<3}  ", style="bold")
+        out.append("\n\n")
+    kinds = {"city": 0, "road": 0, "cloister": 0, "garden": 0, "river": 0, "pennant": 0}
+    for letter, count in remaining.items():
+        kind = tile_kind(letter)
+        seen = {seg.kind for seg in kind.segments}
+        for name, segment_kind in (("city", SegmentKind.CITY), ("road", SegmentKind.ROAD),
+                                   ("cloister", SegmentKind.CLOISTER), ("garden", SegmentKind.GARDEN),
+                                   ("river", SegmentKind.RIVER)):
+            if segment_kind in seen:
+                kinds[name] += count
+        if any(getattr(seg, "pennant", False) for seg in kind.segments):
+            kinds["pennant"] += count
+    shown = ", ".join(f"{n} with a {name}" for name, n in kinds.items() if n)
+    if shown:
+        out.append(f"Tiles left: {shown}.", style="dim")
+    return out
+
+
+class BagScreen(ModalScreen[None]):
+    """The tiles left in the bag (``t``; Escape closes)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,t,enter", "close", "Close")]
+    """Escape, t or Enter closes."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="bag"):
+            yield Static(bag_text(self.game), id="bag-text")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
