@@ -106,18 +106,20 @@ class Recorder:
     (``carcnet.table.lan``, log.md §9) before it passes the entry on: an entry the peer signed is
     fsynced before it is sent; a received one is fsynced by the peer in a worker thread just after."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, header: WireHeader | None = None) -> None:
         self.name = name
         self.applied: dict[int, int] = {}
         self.session: SyncSession | None = None
+        self.header = header  # a player's, known before its session is (which may draw at once)
         self.log: RecorderLog | None = None
 
     def open(self, *_: object) -> None:
         """Creates the log file once the session holds the header, as the app does when a game starts
         (before the first move, so that creating the file is not counted in move 1)."""
-        if SAVE_TO is not None and self.log is None and self.session is not None and self.session.header:
+        header = self.header or (self.session.header if self.session is not None else None)
+        if SAVE_TO is not None and self.log is None and header is not None:
             path = os.path.join(SAVE_TO, f"{self.name}-{os.getpid()}-{id(self):x}.carclog")
-            self.log = RecorderLog.create(self.session.header, path)
+            self.log = RecorderLog.create(header, path)
 
     def on_append(self, signed: SignedEntry) -> None:
         if SAVE_TO is not None:
@@ -163,7 +165,7 @@ async def run_player(
 ) -> tuple[dict[int, int], dict[int, int], float, list[int]]:
     """Plays *seats* with random bots once *links* connections are open; returns (made, applied, the
     process's CPU seconds from the first move to the last, the seqs of the moves that ended a turn)."""
-    recorder = Recorder(name)
+    recorder = Recorder(name, wh)
     session = SyncSession(
         game=wh.game,
         name=name,
