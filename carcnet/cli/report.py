@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from carcnet.engine import (
+    DrawTile,
     Game,
     GameSetup,
     HandBack,
@@ -41,6 +42,11 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
             continue
         if isinstance(move, HandBack):
             yield f"     {names[move.seat]} is back and plays their seat again"
+            continue
+        if isinstance(move, DrawTile):  # the table's draw (deck.md §5): only a tile set aside is news
+            for ev in events:
+                if isinstance(ev, TileSetAside):
+                    yield f"     tile {ev.tile} fits nowhere: set aside, {names[ev.seat]} draws again"
             continue
         if isinstance(move, PlaceTile):
             turn += 1

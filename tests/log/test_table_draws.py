@@ -91,3 +91,12 @@ def test_a_table_game_needs_its_game_id_and_distinct_roots():
         LogHeader.new(seats, keys=keys, commits=[bytes([3]) * 32] * 2, game=TABLE_GAME)
     header = LogHeader.new(seats, keys=keys, commits=[bytes([3]) * 32, bytes([4]) * 32], game=TABLE_GAME)
     assert header.format == 3 and header.setup().table is not None
+
+
+def test_the_replay_transcript_shows_turns_not_draw_values(capsys):
+    """`carcnet replay` of a table game: one line per turn, as for a seeded game; the draws' values
+    are the log's business, not the reader's."""
+    assert main(["replay", str(VECTORS / "log3-table.bin")]) == EXIT_OK
+    out = capsys.readouterr().out
+    turns = [line for line in out.splitlines() if line[:4].strip().rstrip(".").isdigit()]
+    assert [t.split()[1] for t in turns] == ["Ann", "Bob", "Random"] and "draw" not in out

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 
-from carcnet.engine import Game, Phase, replay
+from carcnet.engine import DrawTile, Game, Phase, replay
 from carcnet.log import LoadedLog
 from carcnet.tui.screens.board_screen import BoardScreen
 
@@ -34,6 +34,10 @@ class ReplayScreen(BoardScreen):
         super().__init__(loaded.game, [s.name for s in seats], [s.colour for s in seats])
         self.loaded = loaded
         self.moves = list(loaded.game.moves)
+        #: The positions replay stops at: a number of moves after which the next is no table draw
+        #: (deck.md §5: a draw is the table's, shown with the move before it), and the end.
+        self.stops = [p for p in range(len(self.moves) + 1)
+                      if p == len(self.moves) or not isinstance(self.moves[p], DrawTile)]
         self.step = len(self.moves)
         self.game: Game = loaded.game
 
@@ -50,13 +54,17 @@ class ReplayScreen(BoardScreen):
         self.log_panel.clear()
         self.log_panel.add(self.game.events)
         end = " (end)" if self.game.phase is Phase.GAME_OVER else ""
-        self.status.update(f"Replay: move {self.step} of {len(self.moves)}{end}. n next, b back, End last move")
+        played = sum(not isinstance(m, DrawTile) for m in self.moves)
+        done = sum(not isinstance(m, DrawTile) for m in self.moves[: self.step])
+        self.status.update(f"Replay: move {done} of {played}{end}. n next, b back, End last move")
 
     def action_step(self, delta: int) -> None:
-        self.action_goto(max(0, min(len(self.moves), self.step + delta)))
+        at = self.stops.index(self.step) if self.step in self.stops else len(self.stops) - 1
+        self.step = self.stops[max(0, min(len(self.stops) - 1, at + delta))]
+        self._show()
 
     def action_goto(self, step: int) -> None:
-        self.step = len(self.moves) if step < 0 else step
+        self.step = self.stops[-1] if step < 0 else self.stops[0] if step == 0 else step
         self._show()
 
     def action_final(self) -> None:
