@@ -1084,9 +1084,7 @@ class SyncSession:
         whether it was."""
         header = self.header
         assert header is not None and self.entries
-        game = Game(header.header.setup())
-        for signed in self.entries[:-1]:
-            game.apply(signed.entry.move)
+        game = self._replayed(len(self.entries) - 1)
         try:
             admit_entry(game, header, handover)
         except ProtocolError:
@@ -1295,11 +1293,15 @@ class SyncSession:
 
     def _rebuild(self) -> None:
         """After a digest mismatch the game holds a move its log does not: replay the log."""
+        self.game = self._replayed(len(self.entries))
+
+    def _replayed(self, count: int) -> Game:
+        """The game after the first *count* entries of the log, replayed (they were checked)."""
         assert self.header is not None
         game = Game(self.header.header.setup())
-        for signed in self.entries:
+        for signed in self.entries[:count]:
             game.apply(signed.entry.move)
-        self.game = game
+        return game
 
     def _relay(self, source: Link | None) -> None:
         """Sends what each other link's peer lacks (wire.md §5.5 "Relaying"); spectators relay nothing.

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from carcnet.bots import make_bot
 from carcnet.engine import DrawTile, HandOver, Phase, Rules
 from carcnet.log import COLOURS, LogHeader, Seat
-from carcnet.net import Reveal, WireHeader
+from carcnet.net import Reveal, WireHeader, encode_message
 from carcnet.net.signing import seat_chain
 from carcnet.net.sync import Link, SyncSession
 
@@ -234,3 +234,28 @@ def test_a_handover_beats_a_draw_made_at_the_same_seq_and_the_draw_is_taken_back
     saved = load(tmp_path / "p1.carclog")
     assert [e.entry for e in p1.entries] == list(saved.entries) and saved.game.digest == p1.digest
     recorder.close()
+
+
+def test_reveals_out_of_place_are_ignored_or_refused_and_cost_nothing_held():
+    """wire.md §5.7 budgets: a peer holds values for the draw its game waits for and the next only; a
+    value for a draw made already, one far ahead, or for a seat handed over is ignored (the link
+    stays); a spectator may not send one; the same value twice is taken once."""
+    sessions, wires = table(3, spectators=1)
+    p0, p1, _p2, watcher = sessions
+    pump(*wires)
+    values = chains(3)
+    link = next(link for link in p0.links if link.key == p1.identity.public)
+    peer_side = next(w.a if w.b is link else w.b for w in wires if link in (w.a, w.b))
+    for reveal in (Reveal(seat=1, draw=1, value=values[1][1]),  # draw 1 is made already
+                   Reveal(seat=1, draw=40, value=values[1][40]),  # far ahead
+                   Reveal(seat=1, draw=2, value=values[1][2]),  # the next draw: held
+                   Reveal(seat=1, draw=2, value=values[1][2])):  # the same again
+        peer_side.send(reveal)
+        pump(*wires)
+    assert link.is_open and set(p0.reveals) <= {1, 2, 3} and p0.reveals.get(2, {}).get(1) == values[1][2]
+    assert all(len(held) <= 3 for held in p0.reveals.values())
+    # a spectator's reveal closes its connection: spectators contribute nothing (wire.md §3.3)
+    host_side = next(w.b for w in wires if w.a.session is watcher)
+    host_side.receive_data(encode_message(Reveal(seat=0, draw=2, value=values[0][2])))
+    assert host_side.closed and ("sent", "forbidden") in [(e.kind, e.code) for e in p0.events]
+    assert 0 not in p0.reveals.get(2, {})  # not taken: p0 makes its own value when draw 2 comes

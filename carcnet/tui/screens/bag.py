@@ -18,21 +18,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from carcnet.engine import Game, SegmentKind, tile_kind
-from carcnet.tui.render import Role, Zoom, tile_art
+from carcnet.tui.render import Zoom, tile_art
+from carcnet.tui.widgets.board import TERRAIN
 
 __all__ = ["BagScreen", "bag_text"]
 
-#: The board's terrain colours (foreground, background) by what a cell shows.
-_COLOURS = {
-    Role.FIELD: ("#8fc26a", "#3d6e2b"),
-    Role.ROAD: ("#f6efd9", "#3d6e2b"),
-    Role.JUNCTION: ("#f6efd9", "#3d6e2b"),
-    Role.CITY: ("#6e5232", "#b08d5c"),
-    Role.PENNANT: ("#ffffff", "#2d5fc4"),
-    Role.CLOISTER: ("#f0503c", "#3d6e2b"),
-    Role.GARDEN: ("#ffb3de", "#3d6e2b"),
-    Role.RIVER: ("#d3ecff", "#2e6fb0"),
-}
 _PER_ROW = 7
 
 
@@ -51,7 +41,7 @@ def bag_text(game: Game) -> Text:
         for r in range(Zoom.DETAILED.size[1]):
             for art in arts:
                 for cell in art.cells[r]:
-                    fg, bg = _COLOURS.get(cell.role, ("#ffffff", "#000000"))
+                    fg, bg, _ = TERRAIN.get(cell.role, ("#ffffff", "#000000", ""))
                     out.append(cell.char, style=Style(color=fg, bgcolor=bg))
                 out.append("  ")
             out.append("\n")

@@ -63,8 +63,8 @@ _NAMED = {
     "orange": "#ff8c1a",
 }
 
-# terrain: (foreground, background at parity 0, background at parity 1)
-_TERRAIN = {
+#: Terrain colours by what a cell shows: (foreground, background at parity 0, background at parity 1).
+TERRAIN = {
     Role.FIELD: ("#8fc26a", "#3d6e2b", "#386828"),
     Role.ROAD: ("#f6efd9", "#3d6e2b", "#386828"),
     Role.JUNCTION: ("#f6efd9", "#3d6e2b", "#386828"),
@@ -881,7 +881,7 @@ class BoardView(ScrollView, can_focus=True):
         )
 
     def _terrain(self, role: int, mode: int, parity: int) -> tuple[str, str]:
-        fg, bg0, bg1 = _TERRAIN[Role(role)]
+        fg, bg0, bg1 = TERRAIN[Role(role)]
         bg = bg1 if parity else bg0
         if mode == Mode.GHOST:
             fgc, bgc = Color.parse(fg), Color.parse(bg)
