@@ -194,7 +194,7 @@ async def test_a_garden_is_a_spot_of_the_abbot_only():
         assert board.figure is Figure.MEEPLE and board.spots == (0, 1, 2)
         await pilot.press("a")
         assert board.spots == (3,)
-        await pilot.press("enter")
+        await pilot.press("tab", "enter")
         assert (deployments(app)[-1].segment, deployments(app)[-1].figure) == (3, Figure.ABBOT)
 
 
@@ -220,6 +220,8 @@ async def test_tab_selects_a_spot_and_highlights_its_whole_feature():
             Position(0, 0): frozenset({1}),
             Position(1, 0): frozenset({0}),
         }  # the road
+        await pilot.press("tab")  # the first Tab chooses spot 1, the road (issue 15 item 1)
+        assert board.spot == 0 and board.spot_chosen
         await pilot.press("tab")
         assert board.spot == 1
         assert Position(1, 0) in board._highlight and board._highlight[Position(1, 0)] == frozenset({1})
@@ -335,3 +337,42 @@ async def test_the_board_never_changes_the_game():
         await pilot.press("tab", "tab", "1", "enter", "space", "z", "left", "r", "c")
         await pilot.click(BoardView, offset=(10, 5))
     assert game.digest == digest and len(game.moves) == 15
+
+
+async def test_enter_deploys_only_a_chosen_spot_so_a_second_enter_spends_nothing():
+    """Issue 15 item 1: Tab, Enter (placed), Enter: the second Enter used to deploy on spot 1, which
+    was selected without being chosen. Now it says how to choose; a Tab then Enter deploys."""
+    app = BoardApp(deploying_game())
+    async with app.run_test() as pilot:
+        board = app.query_one(BoardView)
+        assert board.spots and not board.spot_chosen
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not deployments(app)
+        assert any("Choose a spot first" in n.message for n in app._notifications)
+        await pilot.press("tab", "enter")
+        assert [m.segment for m in deployments(app)] == [board.spots[0]]
+
+
+async def test_enter_where_the_tile_cannot_go_says_why():
+    """Issue 15 item 4: Enter on a square where the drawn tile does not fit used to do nothing."""
+    app = BoardApp(seeded_game(11, 40))
+    async with app.run_test() as pilot:
+        board = app.query_one(BoardView)
+        occupied = Position(0, 0)
+        far = Position(30, 30)
+        for where, words in ((occupied, "There is a tile at 0,0"), (far, "touches no tile")):
+            board.cursor = where
+            await pilot.press("enter")
+            await pilot.pause()
+            assert not placements(app)
+            assert any(words in n.message for n in app._notifications), words
+        from carcnet.engine.geometry import position_of
+
+        frontier = sorted(position_of(k) for k in board._game.board.frontier)
+        misfit = next(p for p in frontier if p not in board.open_positions)  # next to tiles, no match
+        board.cursor = misfit
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not placements(app)
+        assert any("in no rotation" in n.message for n in app._notifications)

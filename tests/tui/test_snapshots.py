@@ -32,9 +32,9 @@ class TestBoardSnapshots:
 
     def test_meeple_chooser_with_a_feature_highlighted(self, snap_compare):
         """Seed 13: seat 1 (the second) has placed an O (city, road, two fields); its four legal
-        spots are numbered; Tab selected spot 2, the road, whose whole feature (four tiles) is
-        highlighted."""
-        assert snap_compare(BoardApp(seeded_game(13, 15)), press=["tab"], terminal_size=(80, 24))
+        spots are numbered; Tab chose spot 1 and a second Tab spot 2, the road, whose whole feature
+        (four tiles) is highlighted."""
+        assert snap_compare(BoardApp(seeded_game(13, 15)), press=["tab", "tab"], terminal_size=(80, 24))
 
     def test_finished_game_overview(self, snap_compare):
         """All 72 tiles of the seed-5 game, farmers left on the board, in the overview at 120×40."""

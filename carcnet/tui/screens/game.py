@@ -288,7 +288,7 @@ class GameScreen(BoardScreen):
         choices (The Abbot), skipping."""
         board = self.board
         figure = "the abbot" if board.figure is Figure.ABBOT else "a meeple"
-        parts = [f"a digit deploys {figure} on that spot" if board.spots else f"no spot for {figure}"]
+        parts = [f"a digit (or Tab, Enter) deploys {figure} on that spot" if board.spots else f"no spot for {figure}"]
         if board.check_action("switch_figure", ()):
             parts.append("a: " + ("a meeple instead" if board.figure is Figure.ABBOT else "the abbot instead"))
         where = board.recall_at

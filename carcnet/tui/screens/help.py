@@ -38,7 +38,7 @@ The free spots of the placed tile are numbered; the feature of the selected spot
 | key | does |
 | --- | --- |
 | 1 – 9 | deploy on that spot |
-| Tab | select the next spot; Enter deploys on it |
+| Tab, a click | choose a spot (the first Tab: spot 1); Enter deploys on it. Enter before a spot is chosen deploys nothing, so a second Enter after placing cannot spend a meeple |
 | 0, Space | no meeple this turn |
 | a | with The Abbot: number the abbot's spots (cloisters and gardens) instead of the meeple's, or back |
 | A | with The Abbot: take your abbot back instead of deploying; its cloister or garden scores now |

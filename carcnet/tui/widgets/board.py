@@ -265,6 +265,9 @@ class BoardView(ScrollView, can_focus=True):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
+        #: While deploying: whether the player chose the selected spot (Tab, a click, hovering); Enter
+        #: deploys only then.
+        self.spot_chosen = False
         self._game = game
         self._colours = tuple(_hex(c) for c in colours)
         self._glyphs = glyphs
@@ -336,6 +339,7 @@ class BoardView(ScrollView, can_focus=True):
         if self._view.placed is not None and self._view.placed != old.placed:
             self.set_reactive(BoardView.cursor, self._view.placed)
             self.set_reactive(BoardView.spot, 0)
+            self.spot_chosen = False  # Enter deploys only once a spot is chosen (issue 15 item 1)
             # the meeple first; the abbot when it is the only figure with a spot
             only_abbot = not self._view.spots and bool(self._view.abbot_spots)
             self.set_reactive(BoardView.figure, Figure.ABBOT if only_abbot else Figure.MEEPLE)
@@ -508,6 +512,7 @@ class BoardView(ScrollView, can_focus=True):
 
     def watch_figure(self, old: Figure, new: Figure) -> None:
         self.spot = 0
+        self.spot_chosen = False
         self._update_highlight()
         self._forget_all()
         self.refresh()
@@ -542,6 +547,7 @@ class BoardView(ScrollView, can_focus=True):
             hit = self._spot_at(event)
             if hit is not None:
                 self.spot = self.spots.index(hit)
+                self.spot_chosen = True
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         if self._drag is not None:
@@ -621,6 +627,12 @@ class BoardView(ScrollView, can_focus=True):
         while deploying, the next or previous meeple spot."""
         spots = self.spots
         if spots:
+            if not self.spot_chosen:  # the first Tab picks spot 1 (Shift+Tab the last)
+                self.spot_chosen = True
+                self.spot = 0 if step > 0 else len(spots) - 1
+                self._update_highlight()
+                self.refresh()
+                return
             self.spot = (self.spot + step) % len(spots)
             return
         open_ = self.open_positions
@@ -647,16 +659,43 @@ class BoardView(ScrollView, can_focus=True):
         self.rotation = later[0] if later else rotations[0]
 
     def action_place(self) -> None:
-        """Places the drawn tile at the cursor with the ghost's rotation (if it fits there)."""
+        """Places the drawn tile at the cursor with the ghost's rotation (if it fits there); else
+        says why not (issue 15 item 4)."""
         if self.cursor in self.open_positions:
             self.post_message(self.PlacementChosen(self.cursor, self.rotation, self))
-        else:
-            self.app.bell()
+            return
+        self.app.bell()
+        self.notify(self.why_not_here(self.cursor), title="The tile cannot go there", severity="warning",
+                    timeout=4)
+
+    def why_not_here(self, position: Position) -> str:
+        """Why the drawn tile cannot be placed at *position*, in a sentence (HiG "Place a tile")."""
+        game = self._game
+        letter = game.drawn if game is not None else None
+        if game is None or letter is None:
+            return "There is no tile to place now."
+        where = f"{position.x},{position.y}"
+        if game.tile_at(position) is not None:
+            return f"There is a tile at {where} already."
+        neighbours = [Position(position.x + dx, position.y + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))]
+        if not any(game.tile_at(n) is not None for n in neighbours):
+            return f"{where} touches no tile along a side: a tile goes next to one."
+        if tile_kind(letter).has_river:
+            return f"{letter} is a river tile: it must continue the river where it ends, without a U-turn."
+        return (f"{letter} fits at {where} in no rotation: every side must match its neighbour's (city to city, "
+                "road to road, field to field). Tab shows where it fits.")
 
     def action_deploy_selected(self) -> None:
-        """Deploys on the selected spot, or skips when no spot is legal."""
+        """Deploys on the chosen spot, or skips when no spot is legal. Before a spot is chosen (Tab,
+        a digit, a click) Enter deploys nothing and says how to choose, so that the Enter that placed
+        the tile, pressed twice, cannot spend a meeple (issue 15 item 1)."""
         if self._view.placed is not None and self.interactive:
             spots = self.spots
+            if spots and not self.spot_chosen:
+                self.app.bell()
+                self.notify("Choose a spot first: Tab or a click, then Enter; or a digit. 0 or Space deploys nothing.",
+                            title="Deploy where?", timeout=4)
+                return
             self.post_message(self.DeployChosen(spots[self.spot] if spots else None, self.figure, self))
 
     def action_deploy(self, number: int) -> None:
@@ -664,6 +703,7 @@ class BoardView(ScrollView, can_focus=True):
         spots = self.spots
         if 1 <= number <= len(spots):
             self.spot = number - 1
+            self.spot_chosen = True
             self.post_message(self.DeployChosen(spots[number - 1], self.figure, self))
         else:
             self.app.bell()
