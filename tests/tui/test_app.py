@@ -268,3 +268,18 @@ async def test_t_shows_the_bag_its_designs_and_counts_never_its_order(tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
+
+
+async def test_the_log_panel_wraps_its_lines_and_has_no_horizontal_scrollbar(tmp_path):
+    """Issue 15 item 3: lines like "Blue +18: city, 13 tiles, 5 penn…" were cut at the panel's edge,
+    with a horizontal scrollbar (RichLog rendered them at least 78 cells wide)."""
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=11)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await _new_game(pilot, app)
+        for _ in range(8):
+            await _human_turn(pilot, screen)
+        await pilot.pause()
+        log = screen.log_panel
+        width = log.scrollable_content_region.width
+        assert log.lines and max(len(line.text) for line in log.lines) <= width
+        assert not log.show_horizontal_scrollbar

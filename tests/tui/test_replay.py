@@ -48,3 +48,21 @@ async def test_replay_steps_over_the_tables_draws(name):
         await pilot.press("n")
         await pilot.pause()
         assert "move 1 of" in str(screen.status.render()) and screen.game.drawn is None
+
+
+async def test_home_and_end_jump_to_the_start_and_the_end_and_N_B_go_twenty():
+    """Issue 15 item 2: Home and End reached the focused board (which scrolled) instead of the
+    replay; N and B were hidden."""
+    loaded = load(VECTORS / "log2-signed.bin")
+    screen = ReplayScreen(loaded)
+    async with _App(screen).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        end = screen.step
+        await pilot.press("home")
+        await pilot.pause()
+        assert screen.step == 0 and "move 0 of" in str(screen.status.render())
+        await pilot.press("end")
+        await pilot.pause()
+        assert screen.step == end
+        shown = {b.binding.key_display for b in screen.active_bindings.values() if b.binding.show}
+        assert {"N", "B"} <= shown

@@ -20,10 +20,11 @@ class ReplayScreen(BoardScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,right_square_bracket", "step(1)", "Next move", key_display="n"),
         Binding("b,left_square_bracket", "step(-1)", "Back", key_display="b"),
-        Binding("N", "step(20)", "+20", show=False),
-        Binding("B", "step(-20)", "-20", show=False),
-        Binding("home", "goto(0)", "Start", show=False),
-        Binding("end", "goto(-1)", "End"),
+        Binding("N", "step(20)", "+20 moves", key_display="N"),
+        Binding("B", "step(-20)", "-20 moves", key_display="B"),
+        # priority: the focused board scrolls on Home and End otherwise (issue 15 item 2)
+        Binding("home", "goto(0)", "Start", priority=True),
+        Binding("end", "goto(-1)", "End", priority=True),
         Binding("f", "final", "Scores"),
         Binding("escape,q", "back", "Menu"),
     ]
@@ -56,7 +57,8 @@ class ReplayScreen(BoardScreen):
         end = " (end)" if self.game.phase is Phase.GAME_OVER else ""
         played = sum(not isinstance(m, DrawTile) for m in self.moves)
         done = sum(not isinstance(m, DrawTile) for m in self.moves[: self.step])
-        self.status.update(f"Replay: move {done} of {played}{end}. n next, b back, End last move")
+        self.status.update(f"Replay: move {done} of {played}{end}. n / b next / back, N / B twenty, Home start, "
+                           "End last move")
 
     def action_step(self, delta: int) -> None:
         at = self.stops.index(self.step) if self.step in self.stops else len(self.stops) - 1

@@ -67,11 +67,13 @@ class GameLog(RichLog):
     """The log panel. :meth:`add` writes the lines of a move's events."""
 
     DEFAULT_CSS = """
-    GameLog { height: 1fr; border-top: solid $panel-lighten-2; scrollbar-size-vertical: 1; }
+    GameLog { height: 1fr; border-top: solid $panel-lighten-2; scrollbar-size-vertical: 1; overflow-x: hidden;
+              scrollbar-gutter: stable; }
     """
 
     def __init__(self, names: list[str], colours: list[str], *, id: str | None = None) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, id=id)
+        # min_width: RichLog renders lines at least 78 cells wide by default, wider than the panel
+        super().__init__(wrap=True, markup=False, highlight=False, min_width=10, id=id)
         self._names = names
         self._colours = colours
 
