@@ -376,3 +376,20 @@ async def test_enter_where_the_tile_cannot_go_says_why():
         await pilot.pause()
         assert not placements(app)
         assert any("in no rotation" in n.message for n in app._notifications)
+
+
+async def test_pennants_and_cloisters_are_in_no_seats_colour():
+    """Issue 15 item 5: pennants were always blue and cloisters always red, whoever held them, and read
+    as those seats' figures. Their colours must stay far from every seat colour."""
+    from carcnet.log import COLOURS
+    from carcnet.tui.render import Role
+    from carcnet.tui.widgets.board import _NAMED, TERRAIN
+
+    def rgb(text: str) -> tuple[int, int, int]:
+        return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
+
+    seats = [rgb(_NAMED[c]) for c in COLOURS]
+    for role in (Role.PENNANT, Role.CLOISTER):
+        for colour in TERRAIN[role]:
+            nearest = min(sum((a - b) ** 2 for a, b in zip(rgb(colour), seat, strict=True)) ** 0.5 for seat in seats)
+            assert nearest > 80, (role, colour, nearest)

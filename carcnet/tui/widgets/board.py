@@ -69,8 +69,10 @@ TERRAIN = {
     Role.ROAD: ("#f6efd9", "#3d6e2b", "#386828"),
     Role.JUNCTION: ("#f6efd9", "#3d6e2b", "#386828"),
     Role.CITY: ("#6e5232", "#b08d5c", "#a98656"),
-    Role.PENNANT: ("#ffffff", "#2d5fc4", "#2d5fc4"),
-    Role.CLOISTER: ("#f0503c", "#3d6e2b", "#386828"),
+    # pennants and cloisters in no seat's colour (issue 15 item 5: a blue pennant, a red cloister read
+    # as Blue's and Red's): a pale gold pennant on the city, a cream cloister on the field
+    Role.PENNANT: ("#ffe9a0", "#8a6a3e", "#836539"),
+    Role.CLOISTER: ("#fff4dc", "#3d6e2b", "#386828"),
     Role.GARDEN: ("#ffb3de", "#3d6e2b", "#386828"),
     Role.RIVER: ("#d3ecff", "#2e6fb0", "#2b69a8"),
 }
