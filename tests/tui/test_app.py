@@ -283,3 +283,22 @@ async def test_the_log_panel_wraps_its_lines_and_has_no_horizontal_scrollbar(tmp
         width = log.scrollable_content_region.width
         assert log.lines and max(len(line.text) for line in log.lines) <= width
         assert not log.show_horizontal_scrollbar
+
+
+async def test_the_drawn_tiles_preview_is_in_the_boards_colours(tmp_path, monkeypatch):
+    """Issue 15 item 6 (its first half): the sidebar's picture of the drawn tile had no colour."""
+    from rich.console import Group
+    from rich.text import Text
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await _new_game(pilot, app)
+        shown = []
+        monkeypatch.setattr(screen.scoreboard, "update", shown.append)
+        screen.scoreboard.show(screen.table.game)
+        (group,) = shown
+        assert isinstance(group, Group)
+        picture = group.renderables[-1]
+        assert isinstance(picture, Text) and len(picture.plain.splitlines()) == 5
+        backgrounds = {span.style.bgcolor.name for span in picture.spans if span.style.bgcolor}  # type: ignore[union-attr]
+        assert len(backgrounds) >= 1 and all(span.style.color for span in picture.spans)  # type: ignore[union-attr]

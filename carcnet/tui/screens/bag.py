@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -19,7 +18,7 @@ from textual.widgets import Footer, Static
 
 from carcnet.engine import Game, SegmentKind, tile_kind
 from carcnet.tui.render import Zoom, tile_art
-from carcnet.tui.widgets.board import TERRAIN
+from carcnet.tui.widgets.board import art_line
 
 __all__ = ["BagScreen", "bag_text"]
 
@@ -40,9 +39,7 @@ def bag_text(game: Game) -> Text:
         arts = [tile_art(tile_kind(letter), 0, Zoom.DETAILED) for letter in row]
         for r in range(Zoom.DETAILED.size[1]):
             for art in arts:
-                for cell in art.cells[r]:
-                    fg, bg, _ = TERRAIN.get(cell.role, ("#ffffff", "#000000", ""))
-                    out.append(cell.char, style=Style(color=fg, bgcolor=bg))
+                out.append_text(art_line(art, r))
                 out.append("  ")
             out.append("\n")
         for letter in row:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.color import Color
@@ -36,6 +37,7 @@ from carcnet.tui.render import (
     Mode,
     Paint,
     Role,
+    TileArt,
     Zoom,
     compose_empty,
     compose_tile,
@@ -46,7 +48,7 @@ from carcnet.tui.render import (
 if TYPE_CHECKING:
     from carcnet.engine import PlacedTile
 
-__all__ = ["BoardView"]
+__all__ = ["TERRAIN", "BoardView", "art_line"]
 
 #: How the usual colour names look on the board (other names go through Textual's colour parser).
 _NAMED = {
@@ -76,6 +78,18 @@ TERRAIN = {
     Role.GARDEN: ("#ffb3de", "#3d6e2b", "#386828"),
     Role.RIVER: ("#d3ecff", "#2e6fb0", "#2b69a8"),
 }
+
+
+def art_line(art: TileArt, row: int) -> Text:
+    """Row *row* of a drawn tile in the board's terrain colours (parity 0), for pictures outside the
+    board: the drawn tile's preview, the bag."""
+    out = Text()
+    for cell in art.cells[row]:
+        fg, bg, _ = TERRAIN.get(cell.role, ("#ffffff", "#000000", ""))
+        out.append(cell.char, style=Style(color=fg, bgcolor=bg))
+    return out
+
+
 _GHOST_TINT = Color.parse("#a0a8ff")
 _HIGHLIGHT = Color.parse("#ffd24a")
 _CURSOR = "#ffff3a"

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from carcnet.engine import MEEPLES_PER_PLAYER, Game, Phase, tile_kind
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, tile_art
+from carcnet.tui.widgets.board import art_line
 
 from .palette import seat_style
 
@@ -70,7 +71,7 @@ class Scoreboard(Static):
             if drawn is not None:
                 art = tile_art(tile_kind(drawn), rotation or 0, Zoom.DETAILED, self._glyphs)
                 parts.append(Text(f"{self._names[game.seat]} draws {drawn}:", style=seat_style(self._colours[game.seat])))
-                parts.append(Text("\n".join(art.lines())))
+                parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour (item 6)
             elif game.placed is not None:
                 parts.append(Text(f"{self._names[game.seat]}: deploy or skip", style=seat_style(self._colours[game.seat])))
         self.update(Group(*parts))
