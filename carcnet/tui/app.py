@@ -155,6 +155,23 @@ class CarcnetApp(App[None]):
         """Folder of saved games."""
         return self.tables.data_dir
 
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Saves an SVG of the screen (the palette's Screenshot) to *path*, by default the user's
+        Downloads folder, or where there is none (a server, a fresh account) a ``screenshots`` folder
+        beside the saved games, created as needed (issue 15 item 8); says where."""
+        import platformdirs
+
+        if path is None:
+            downloads = Path(platformdirs.user_downloads_dir())
+            target = downloads if downloads.is_dir() else self.data_dir.parent / "screenshots"
+            target.mkdir(parents=True, exist_ok=True)
+            path = str(target)
+        key = super().deliver_screenshot(filename, path, time_format)
+        self.notify(f"Screenshot saved in {path}", title="Screenshot")
+        return key
+
     @property
     def player_name(self) -> str:
         """The name network games are played under (a join updates it)."""

@@ -302,3 +302,20 @@ async def test_the_drawn_tiles_preview_is_in_the_boards_colours(tmp_path, monkey
         assert isinstance(picture, Text) and len(picture.plain.splitlines()) == 5
         backgrounds = {span.style.bgcolor.name for span in picture.spans if span.style.bgcolor}  # type: ignore[union-attr]
         assert len(backgrounds) >= 1 and all(span.style.color for span in picture.spans)  # type: ignore[union-attr]
+
+
+async def test_a_screenshot_is_saved_where_there_is_no_downloads_folder(tmp_path, monkeypatch):
+    """Issue 15 item 8: Palette -> Screenshot failed when ~/Downloads did not exist."""
+    import platformdirs
+
+    monkeypatch.setattr(platformdirs, "user_downloads_dir", lambda: str(tmp_path / "no-such-folder"))
+    app = CarcnetApp(data_dir=tmp_path / "data" / "games", bot_delay=0, seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.deliver_screenshot(filename="shot.svg")
+        await pilot.pause()
+        saved = tmp_path / "data" / "screenshots" / "shot.svg"
+        for _ in range(100):  # the file is written by a worker: bounded wait on its appearance
+            if saved.exists() and saved.stat().st_size:
+                break
+            await pilot.pause(0.02)
+        assert saved.read_text().startswith("<svg")
