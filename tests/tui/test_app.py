@@ -319,3 +319,12 @@ async def test_a_screenshot_is_saved_where_there_is_no_downloads_folder(tmp_path
                 break
             await pilot.pause(0.02)
         assert saved.read_text().startswith("<svg")
+
+
+async def test_p_on_the_home_screen_opens_the_finished_games_to_replay(tmp_path):
+    """Issue 15 item 8: Replay had no key on the home screen."""
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, SavedGamesScreen) and app.screen.mode == "replay"

@@ -35,13 +35,14 @@ class HomeScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "open('new')", "New game"),
         Binding("r", "open('resume')", "Resume"),
+        Binding("p", "open('replay')", "Replay"),
         Binding("h", "open('host')", "Host"),
         Binding("j", "open('join')", "Join"),
         Binding("s", "open('spectate')", "Watch"),
         Binding("question_mark", "open('help')", "Help", key_display="?"),
         Binding("q", "open('quit')", "Quit"),
     ]
-    """Shortcuts for the entries: n new game, r resume, h host, j join, s spectate, ? help, q quit."""
+    """Shortcuts for the entries: n new game, r resume, p replay, h host, j join, s spectate, ? help, q quit."""
 
     def __init__(self, tables: TableMaker) -> None:
         super().__init__()
