@@ -76,6 +76,17 @@ async def test_a_whole_game_from_the_home_screen_to_the_final_scores(tmp_path):
         assert "wins" in text or "win " in text
         await pilot.press("escape")  # back to the final board
         assert isinstance(app.screen, GameScreen)
+        # issue 15 item 8: after the game the footer offers the final scores, not "If it ended now",
+        # and the status line no longer points at a table that is closed
+        assert not screen.check_action("projection", ()) and screen.check_action("final", ())
+        await pilot.pause()
+        status = str(screen.query_one("#status").render())
+        assert "f shows the final scores" in status and "Escape on the scores" not in status
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, FinalScreen)
+        await pilot.press("escape")
+        await pilot.pause()
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)

@@ -92,6 +92,7 @@ class GameScreen(BoardScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "projection", "If it ended now", tooltip="Projected final scores with their breakdown"),
+        Binding("f", "final", "Final scores", tooltip="The final score table again"),
         Binding("t", "bag", "Bag", show=False, tooltip="The tiles left in the bag: designs and counts"),
         Binding("d", "report", "Stop report", tooltip="Why the game stopped"),
         Binding("b", "hand_over", "Seat to a bot",
@@ -118,7 +119,7 @@ class GameScreen(BoardScreen):
         self._final_shown = False
         self._report_shown = False
         self._left = False
-        self._offered: tuple[bool, bool] = (False, False)
+        self._offered: tuple[bool, bool, bool] = (False, False, False)
 
     @property
     def table(self) -> Table:
@@ -174,7 +175,7 @@ class GameScreen(BoardScreen):
         self.board.refresh_game(game)
         self.scoreboard.show(game, self._rotation if mine else None, self.marks())
         self._show_status()
-        offered = (table.desync is not None, table.seat_to_hand_over() is not None)
+        offered = (table.desync is not None, table.seat_to_hand_over() is not None, game.phase is Phase.GAME_OVER)
         if offered != self._offered:  # the footer is redrawn only when what it offers changes
             self._offered = offered
             self.refresh_bindings()
@@ -231,7 +232,7 @@ class GameScreen(BoardScreen):
             self.status.update("[b red]The game stopped[/]: the peers no longer agree (d: the report, q: leave)")
             return
         if game.phase is Phase.GAME_OVER:
-            self.status.update(f"Game over: press Escape on the scores to look at the board, {leave}")
+            self.status.update(f"Game over: f shows the final scores, {leave}")
             return
         if table.failure is not None and table.kind == "local":
             self.status.update(f"[b red]Paused[/]: {escape(table.failure)}")
@@ -301,12 +302,7 @@ class GameScreen(BoardScreen):
         if self._final_shown or game is None:
             return
         self._final_shown = True
-
-        def closed(choice: str | None) -> None:
-            if choice == "menu":
-                self.action_leave()
-
-        self.app.push_screen(FinalScreen(game, self.names, self.colours), closed)
+        self.action_final()
 
     # ----------------------------------------------------------------------- moving
 
@@ -364,6 +360,9 @@ class GameScreen(BoardScreen):
             return self.table.desync is not None
         if action == "hand_over":
             return self.table.seat_to_hand_over() is not None
+        if action in ("projection", "final"):  # before the end: what if it ended now; after: the scores
+            game = self.table.game
+            return (game is not None and game.phase is Phase.GAME_OVER) == (action == "final")
         return True
 
     def action_hand_over(self) -> None:
@@ -385,6 +384,18 @@ class GameScreen(BoardScreen):
         game = self.table.game
         if game is not None:
             self.app.push_screen(BagScreen(game))
+
+    def action_final(self) -> None:
+        """Shows the final score table again (after the game)."""
+        game = self.table.game
+        if game is None or game.phase is not Phase.GAME_OVER:
+            return
+
+        def closed(choice: str | None) -> None:
+            if choice == "menu":
+                self.action_leave()
+
+        self.app.push_screen(FinalScreen(game, self.names, self.colours), closed)
 
     def action_projection(self) -> None:
         from carcnet.tui.screens.final import ProjectionScreen
