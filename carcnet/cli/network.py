@@ -54,18 +54,11 @@ async def _discovery_events(seconds: float, interfaces: list[str] | None) -> Asy
             yield event
 
 
-async def _confirmed(ad: Any) -> tuple[str, int] | None:
-    """The first address of *ad* where its key proves itself for its game (``net.probe``), or None."""
-    from carcnet.net.probe import confirm_ad
-
-    return await confirm_ad(ad)
-
-
 async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, tuple[Any, bool]]:
     """Every game advertised within *seconds*: instance → (GameAd, confirmed). The first
     :data:`MAX_PROBES` compatible games are confirmed by a handshake with the advertised peer."""
     from carcnet.net.discovery import GameFound, GameLost, GameUpdated
-    from carcnet.net.probe import MAX_PROBES
+    from carcnet.net.probe import MAX_PROBES, confirm_ad
 
     found: dict[str, Any] = {}
     async for event in _discovery_events(seconds, interfaces):
@@ -74,7 +67,7 @@ async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, tup
         elif isinstance(event, GameLost):
             found.pop(event.instance, None)
     probed = [name for name, ad in found.items() if ad.compatible][:MAX_PROBES]
-    results = await asyncio.gather(*(_confirmed(found[name]) for name in probed))
+    results = await asyncio.gather(*(confirm_ad(found[name]) for name in probed))
     confirmed = {name for name, where in zip(probed, results, strict=True) if where is not None}
     return {name: (ad, name in confirmed) for name, ad in found.items()}
 
@@ -89,7 +82,7 @@ async def _first_confirmed(
     browser queues what it cannot resolve at once, discovery.md §4)."""
     from carcnet.net.adverts import GameAd
     from carcnet.net.discovery import Browser, GameFound, GameUpdated
-    from carcnet.net.probe import MAX_PROBES
+    from carcnet.net.probe import MAX_PROBES, confirm_ad
 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + args.wait
@@ -100,7 +93,7 @@ async def _first_confirmed(
 
     async def probe(ad: GameAd) -> tuple[GameAd, tuple[str, int] | None]:
         async with slots:
-            return ad, await _confirmed(ad)
+            return ad, await confirm_ad(ad)
 
     async with Browser(interfaces=args.interface) as browser:
         listening: asyncio.Task[Any] | None = asyncio.ensure_future(browser.__anext__())

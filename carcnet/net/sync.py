@@ -1064,7 +1064,7 @@ class SyncSession:
         handover, which the peer takes in place of its draw) or ask for theirs (a draw of ours, which
         their handover replaces); a real desync shows up there, signed. Returns whether it was such a
         case."""
-        if seq is None or not 1 <= seq <= self.have or link.role == "spectator" and self.role == "spectator":
+        if seq is None or not 1 <= seq <= self.have:
             return False
         move = self.entries[seq - 1].entry.move
         if isinstance(move, HandOver):
