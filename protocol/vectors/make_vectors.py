@@ -123,7 +123,7 @@ def draws_vectors() -> dict:
 
 
 def _table_setup(game_id: str, players: int, rules: Rules) -> tuple[GameSetup, list[list[bytes]]]:
-    length = sum(sum(g.values()) for g in GameSetup(players=players, seed=0, rules=rules).tiles()[1])
+    length = rules.pile_size()
     chains = [draws.chain(game_id, s, _secret(s), length) for s in range(players)]
     table = TableDraws(game_id, tuple(c[0] for c in chains))
     return GameSetup(players=players, table=table, rules=rules), chains

@@ -63,7 +63,7 @@ def secret(seat: int) -> bytes:
 
 
 def table_game(players: int, rules: Rules = Rules(), game: str = GAME) -> tuple[Game, list[list[bytes]]]:
-    n = sum(sum(g.values()) for g in GameSetup(players=players, seed=0, rules=rules).tiles()[1])
+    n = rules.pile_size()
     chains = [chain(game, s, secret(s), n) for s in range(players)]
     return Game(GameSetup(players=players, table=TableDraws(game, tuple(c[0] for c in chains)), rules=rules)), chains
 
