@@ -61,6 +61,13 @@ class Board:
         self.tiles: dict[int, PlacedTile] = {}
         self.frontier: dict[int, int] = {}
 
+    def copy(self) -> Board:
+        """An independent copy (the placed tiles themselves never change, so they are shared)."""
+        other = Board.__new__(Board)
+        other.tiles = dict(self.tiles)
+        other.frontier = dict(self.frontier)
+        return other
+
     def place(self, tile: PlacedTile) -> None:
         """Puts *tile* on the board and updates the frontier around it. Does not check legality."""
         key = tile.key

@@ -74,6 +74,23 @@ class FeatureGraph:
     def __len__(self) -> int:
         return len(self.parent)
 
+    def copy(self) -> FeatureGraph:
+        """An independent copy: changing either graph leaves the other as it was (for search and for
+        trying a move, :meth:`carcnet.engine.Game.copy`)."""
+        other = FeatureGraph.__new__(FeatureGraph)
+        other.parent = self.parent[:]
+        other.size = self.size[:]
+        other.first = self.first[:]
+        other.kind = self.kind[:]
+        other.tile = self.tile[:]
+        other.index = self.index[:]
+        other.open = self.open[:]
+        other.tiles = [None if t is None else set(t) for t in self.tiles]
+        other.pennants = self.pennants[:]
+        other.meeples = [None if m is None else m[:] for m in self.meeples]
+        other.borders = [None if b is None else b[:] for b in self.borders]
+        return other
+
     def add_tile(self, key: int, variant: TileVariant) -> int:
         """Adds every segment of *variant* placed at *key*, each as its own feature; returns the node
         of segment 0 (segment ``i`` is that plus ``i``). Cloisters and gardens start with 8 open."""

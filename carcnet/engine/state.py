@@ -506,6 +506,45 @@ class Game:
 
     # ------------------------------------------------------------------ moves
 
+    def copy(self) -> Game:
+        """An independent copy of the game as it is now: moves applied to either leave the other as
+        it was, and the copy's state, digests, events and legal moves are those of a fresh
+        :func:`replay` of the same setup and moves. For trying a move and dropping it (a turn not
+        confirmed yet, a search). Costs a copy of the board and the feature graph: linear in the
+        tiles placed (about 0.1 ms for a whole game's board).
+        """
+        other = Game.__new__(Game)
+        other.setup = self.setup
+        other.players = self.players
+        other.board = self.board.copy()
+        other.graph = self.graph.copy()
+        other.scores = self.scores[:]
+        other.supply = self.supply[:]
+        other.abbots = self.abbots[:]
+        other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
+        other.deck = self.deck
+        other.deck_index = self.deck_index
+        other.bag = None if self.bag is None else [group[:] for group in self.bag]
+        other.revealed = None if self.revealed is None else self.revealed[:]
+        other.set_aside = self.set_aside[:]
+        other.seat = self.seat
+        other.phase = self.phase
+        other._drawn = self._drawn
+        other._placements = None if self._placements is None else self._placements[:]
+        other._placed = self._placed
+        other._pending = self._pending[:]
+        other._areas = dict(self._areas)
+        other._meeple_nodes = self._meeple_nodes[:]
+        other.last_placed = self.last_placed[:]
+        other.moves = self.moves[:]
+        other.events = self.events[:]
+        other.winners = self.winners
+        other.river_end = self.river_end
+        other.handovers = self.handovers[:]
+        other._trail = self._trail[:]
+        other._digests = self._digests[:]
+        return other
+
     def apply(self, move: Move) -> list[Event]:
         """Validates *move* for the current seat and applies it; returns the events it caused.
 

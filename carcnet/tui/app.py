@@ -19,17 +19,20 @@ from typing import Any, Literal
 from textual import on
 from textual.app import App, SystemCommand
 from textual.screen import Screen
+from textual.theme import Theme
 
 from carcnet.engine import Rules
 from carcnet.log import LogError, default_dir
 from carcnet.table import LanError, Table
 from carcnet.table.signals import on_quit_signals
 from carcnet.tui.addresses import default_name
-from carcnet.tui.messages import OpenTable
+from carcnet.tui.messages import ChangeSettings, OpenTable
 from carcnet.tui.running import TableRun
 from carcnet.tui.screens.game import GameScreen
 from carcnet.tui.screens.home import HomeScreen
+from carcnet.tui.settings import Settings
 from carcnet.tui.tables import TableMaker
+from carcnet.tui.widgets.palette import use_palette
 
 __all__ = ["STYLESHEET", "CarcnetApp", "Launch"]
 
@@ -112,6 +115,8 @@ class CarcnetApp(App[None]):
         player_name: The name to play LAN games under (default: the login name).
         random: The random source of this laptop's nonces at network tables (default: the system's),
             for tests, as *seed* is for local games.
+        settings: The player's settings (default: read from the configuration folder,
+            :func:`carcnet.tui.settings.config_dir`); changes are saved where they were read.
 
     Attributes:
         tables: How new tables are made (the settings above).
@@ -135,16 +140,19 @@ class CarcnetApp(App[None]):
         lan_options: Mapping[str, Any] | None = None,
         player_name: str | None = None,
         random: Callable[[int], bytes] | None = None,
+        settings: Settings | None = None,
     ) -> None:
         super().__init__()
         self.launch = Launch.of(start)
+        self.settings = settings if settings is not None else Settings.load()
         self.tables = TableMaker(
             data_dir=Path(data_dir) if data_dir is not None else default_dir(),
             bot_delay=bot_delay,
             seed=seed,
-            player_name=player_name or self.launch.name or default_name(),
+            player_name=player_name or self.launch.name or self.settings.name or default_name(),
             net_options=dict(lan_options or {}),
             random=random,
+            settings=self.settings,
         )
         self.runs: list[TableRun] = []
         self.stopped_by: int | None = None
@@ -177,7 +185,40 @@ class CarcnetApp(App[None]):
         """The name network games are played under (a join updates it)."""
         return self.tables.player_name
 
+    def change_settings(self, **values: Any) -> Settings:
+        """Changes and saves the settings (:meth:`Settings.changed`), and applies them: the theme at
+        once, the others from the next screen they matter on. A failed save is said, and the
+        settings hold for this run anyway.
+
+        Raises:
+            ValueError: A value that is not one of its setting's.
+        """
+        settings = self.settings.changed(**values)
+        try:
+            settings = settings.save()
+        except OSError as exc:
+            self.notify(f"Settings not saved: {exc}", severity="error", timeout=10)
+        self.settings = self.tables.settings = settings
+        if "name" in values and values["name"]:
+            self.tables.player_name = values["name"]
+        if "theme" in values and self.theme != settings.theme:
+            self.theme = settings.theme
+        if "palette" in values:
+            use_palette(settings.palette)
+        return settings
+
+    def _theme_chosen(self, theme: Theme) -> None:
+        """The theme changed (the palette's Theme command, the settings screen): it is kept."""
+        if theme.name != self.settings.theme:
+            self.change_settings(theme=theme.name)
+
     def on_mount(self) -> None:
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        use_palette(self.settings.palette)
+        self.theme_changed_signal.subscribe(self, self._theme_chosen)
+        if self.settings.problem is not None:
+            self.notify(self.settings.problem, title="Settings", severity="warning", timeout=10)
         self._undo_signals = on_quit_signals(asyncio.get_running_loop(), self._quit_signal)
         self.push_screen(HomeScreen(self.tables))
         gc.freeze()  # long-lived start-up objects out of the collector's way (docs/performance.md)
@@ -234,6 +275,19 @@ class CarcnetApp(App[None]):
 
     # ------------------------------------------------------------------ tables
 
+    @on(ChangeSettings)
+    def _change_settings(self, message: ChangeSettings) -> None:
+        try:
+            self.change_settings(**message.values)
+        except ValueError as exc:
+            self.notify(str(exc), title="Settings", severity="error")
+
+    def action_settings(self) -> None:
+        """Opens the settings screen."""
+        from carcnet.tui.screens.settings_screen import SettingsScreen
+
+        self.push_screen(SettingsScreen(self.settings, list(self.available_themes), default_name()))
+
     @on(OpenTable)
     def _open_table(self, message: OpenTable) -> None:
         self.show_table(message.table, replace=message.replace and not isinstance(self.screen, HomeScreen))
@@ -248,11 +302,11 @@ class CarcnetApp(App[None]):
         run.start()
         screen: Screen[None]
         if table.game is not None:
-            screen = GameScreen(run)
+            screen = GameScreen(run, settings=self.settings)
         else:
             from carcnet.tui.screens.lobby import LobbyScreen
 
-            screen = LobbyScreen(run)
+            screen = LobbyScreen(run, self.settings)
         self.switch_screen(screen) if replace else self.push_screen(screen)
         return run
 
@@ -268,6 +322,7 @@ class CarcnetApp(App[None]):
                 yield SystemCommand("Back to the menu", "The game is saved and can be resumed", screen.action_leave)
             else:
                 yield SystemCommand("Leave the game", "Say bye to the others; a player can resume it", screen.action_leave)
+        yield SystemCommand("Settings", "Name, theme, turn confirmation, glyphs, colours, bell", self.action_settings)
         yield SystemCommand("Help", "How to play and every key", self.action_show_help)
 
     def action_show_help(self) -> None:

@@ -6,7 +6,7 @@ from textual.message import Message
 
 from carcnet.table import Table
 
-__all__ = ["OpenTable"]
+__all__ = ["ChangeSettings", "OpenTable"]
 
 
 class OpenTable(Message):
@@ -22,3 +22,16 @@ class OpenTable(Message):
         super().__init__()
         self.table = table
         self.replace = replace
+
+
+class ChangeSettings(Message):
+    """Change and save the player's settings (:meth:`carcnet.tui.settings.Settings.changed`): the app
+    applies them (the theme at once) and keeps them for the next start.
+
+    Attributes:
+        values: Setting name → new value.
+    """
+
+    def __init__(self, **values: object) -> None:
+        super().__init__()
+        self.values = values

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from carcnet.engine import Rules
 from carcnet.log import Seat, load
 from carcnet.table import LocalTable, NetTable, SeatPlan, Table
+from carcnet.tui.settings import Settings
 
 __all__ = ["TableMaker"]
 
@@ -35,6 +36,8 @@ class TableMaker:
             ``listen``, ``discovery``, ``interfaces``, ``timing``. Tests listen on loopback without mDNS.
         random: The random source of this laptop's nonces at a network table (``random(n)`` gives *n*
             bytes; ``None``: the system's), as *seed* is for local games: tests fix it.
+        settings: The player's settings (the app keeps them current): the new-game form's seats, the
+            glyphs of the boards the screens open.
     """
 
     data_dir: Path
@@ -43,6 +46,7 @@ class TableMaker:
     player_name: str = "Player"
     net_options: Mapping[str, Any] = field(default_factory=dict)
     random: Callable[[int], bytes] | None = None
+    settings: Settings = field(default_factory=Settings)
 
     @property
     def discovery(self) -> bool:

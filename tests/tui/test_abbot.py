@@ -50,7 +50,7 @@ class AbbotPlan:
 
     def keys(self, screen: GameScreen) -> list[str]:
         """The keys for this deployment, read off the board the person sees."""
-        game = screen.table.game
+        game = screen.shown_game
         board = screen.board
         wanted = [k for k in ("cloister", "garden") if k not in self.done]
         status = str(screen.status.render())
@@ -92,10 +92,15 @@ async def _play_to_the_end(pilot, app: CarcnetApp, screen: GameScreen, plan: Abb
             return
         game = screen.table.game
         moves = len(game.moves)
-        if game.phase is Phase.PLACE_TILE:
+        if game.phase is Phase.PLACE_TILE:  # placed, shown, not played until the turn is confirmed
             await pilot.press("tab", "enter")
-        else:
+            await _until(pilot, lambda: screen.shown_game.phase is not Phase.PLACE_TILE, "the tile tried")
+            assert len(screen.table.game.moves) == moves
+        if not screen.confirming:
             await pilot.press(*plan.keys(screen))
+        await _until(pilot, lambda: screen.confirming, "the turn to confirm")
+        assert len(screen.table.game.moves) == moves and "Enter confirms" in str(screen.status.render())
+        await pilot.press("enter")
         await _until(pilot, lambda: len(screen.table.game.moves) > moves or isinstance(app.screen, FinalScreen),
                      "the move to be made")
     raise AssertionError("the game did not end")

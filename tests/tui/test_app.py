@@ -14,6 +14,7 @@ from carcnet.tui.screens.help import HelpScreen
 from carcnet.tui.screens.home import HomeScreen
 from carcnet.tui.screens.saved import SavedGamesScreen
 from carcnet.tui.screens.setup import NewGameScreen
+from carcnet.tui.settings import Settings
 
 pytestmark = pytest.mark.asyncio
 
@@ -37,7 +38,7 @@ async def _new_game(pilot, app: CarcnetApp, prepare=None) -> GameScreen:
 async def _until_human(pilot, screen: GameScreen) -> None:
     """Lets queued bot moves run: pauses (bounded) until a person is to move or the game is over."""
     for _ in range(50):
-        if (screen.table.my_turn() and screen.board.interactive) or screen.table.status != "playing":
+        if (screen.table.my_turn() and (screen.board.interactive or screen.confirming)) or screen.table.status != "playing":
             return
         await pilot.pause()
     raise AssertionError("the bots did not finish their turns")
@@ -45,10 +46,13 @@ async def _until_human(pilot, screen: GameScreen) -> None:
 
 async def _human_turn(pilot, screen: GameScreen) -> None:
     """One human action by keys: Tab + Enter to place at the nearest legal position, then deploy on
-    spot 1 (or skip with 0 when there is none: the screen skips by itself when nothing is legal)."""
+    spot 1 (or skip with 0 when there is none: the screen skips by itself when nothing is legal),
+    then Enter to confirm the turn (with confirmation on, the default)."""
     await _until_human(pilot, screen)
-    game = screen.table.game
-    if game.phase is Phase.PLACE_TILE:
+    game = screen.shown_game
+    if screen.confirming:
+        await pilot.press("enter")
+    elif game.phase is Phase.PLACE_TILE:
         await pilot.press("tab", "enter")
     elif game.phase is Phase.DEPLOY:
         await pilot.press("1" if game.deploy_options() else "0")
@@ -60,7 +64,7 @@ async def test_a_whole_game_from_the_home_screen_to_the_final_scores(tmp_path):
     async with app.run_test(size=(100, 30)) as pilot:
         assert isinstance(app.screen, HomeScreen)
         screen = await _new_game(pilot, app)  # seat 1 a person, seat 2 a greedy bot
-        for _ in range(300):  # bounded: 36 human turns of at most 3 presses
+        for _ in range(300):  # bounded: 36 human turns of at most 3 actions
             if isinstance(app.screen, FinalScreen):
                 break
             await _human_turn(pilot, screen)
@@ -93,7 +97,9 @@ async def test_a_whole_game_from_the_home_screen_to_the_final_scores(tmp_path):
 
 
 async def test_quit_mid_game_and_resume_where_it_stopped(tmp_path):
-    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=11)
+    """With confirmation off, a placement is played at once: leave while deploying, and the deploy
+    choice is still open on resuming."""
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=11, settings=Settings(confirm=False))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await _new_game(pilot, app)
         for _ in range(6):
@@ -180,8 +186,8 @@ async def test_two_people_share_the_terminal(tmp_path):
 
         screen = await _new_game(pilot, app, two_people)
         assert screen.table.bots == {} and screen.local_seats == {0, 1}
-        for _ in range(8):  # four turns, two each
-            assert screen.board.interactive
+        for _ in range(12):  # four turns, two each, each confirmed
+            assert screen.board.interactive or screen.confirming
             await _human_turn(pilot, screen)
         seats = [e.seat for e in screen.table.recorder.entries]
         assert seats[:8] == [0, 0, 1, 1, 0, 0, 1, 1]
@@ -203,7 +209,10 @@ async def test_new_game_with_the_river_and_the_abbot(tmp_path):
         assert (rules.river, rules.abbot, rules.river_start) == (True, True, "omit")
         assert screen.table.header.options == rules
         assert screen.table.game.tile_at(screen.table.game.board.positions()[0]).kind.letter == "R1"
-        await _human_turn(pilot, screen)  # a river tile, placed by keys at the river's end
+        for _ in range(3):  # a river tile, placed by keys at the river's end; no deploy; confirmed
+            await _human_turn(pilot, screen)
+            if screen.table.game.moves:
+                break
         game = screen.table.game
         assert game.moves and game.tile_at(game.moves[0].position).kind.has_river
 

@@ -383,12 +383,13 @@ async def test_pennants_and_cloisters_are_in_no_seats_colour():
     as those seats' figures. Their colours must stay far from every seat colour."""
     from carcnet.log import COLOURS
     from carcnet.tui.render import Role
-    from carcnet.tui.widgets.board import _NAMED, TERRAIN
+    from carcnet.tui.widgets.board import TERRAIN
+    from carcnet.tui.widgets.palette import PALETTE_NAMES
 
     def rgb(text: str) -> tuple[int, int, int]:
         return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
 
-    seats = [rgb(_NAMED[c]) for c in COLOURS]
+    seats = [rgb(shades[c]) for shades, _ in PALETTE_NAMES.values() for c in COLOURS]  # in either palette
     for role in (Role.PENNANT, Role.CLOISTER):
         for colour in TERRAIN[role]:
             nearest = min(sum((a - b) ** 2 for a, b in zip(rgb(colour), seat, strict=True)) ** 0.5 for seat in seats)

@@ -67,8 +67,11 @@ def test_start_a_game_place_a_tile_and_deploy_in_a_real_terminal(tmux, tmp_path)
     tmux.keys("Tab")
     tmux.keys("Enter")
     screen = tmux.wait_for("deploys a meeple")
-    assert "Red placed" in screen
+    assert "Red placed" not in screen  # tried, not played: the turn waits for confirmation
     tmux.keys("1")
+    screen = tmux.wait_for("Enter confirms")
+    assert "Red placed" not in screen
+    tmux.keys("Enter")
     screen = tmux.wait_for("Blue placed")  # the bot answered
     assert "Red deployed" in screen
     tmux.keys("q")

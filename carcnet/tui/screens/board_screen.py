@@ -9,11 +9,17 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from carcnet.engine import Game
+from carcnet.tui.render import ASCII_GLYPHS, UNICODE_GLYPHS, Glyphs
 from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.game_log import GameLog
 from carcnet.tui.widgets.scoreboard import Scoreboard
 
-__all__ = ["BoardScreen"]
+__all__ = ["BoardScreen", "glyphs_named"]
+
+
+def glyphs_named(name: str) -> Glyphs:
+    """The glyph set of the settings' ``glyphs`` (``"unicode"`` or ``"ascii"``)."""
+    return ASCII_GLYPHS if name == "ascii" else UNICODE_GLYPHS
 
 
 class BoardScreen(Screen[None]):
@@ -21,12 +27,12 @@ class BoardScreen(Screen[None]):
     subclass decides what changes it (a game session or a replay)."""
 
 
-    def __init__(self, game: Game, names: list[str], colours: list[str]) -> None:
+    def __init__(self, game: Game, names: list[str], colours: list[str], *, glyphs: Glyphs = UNICODE_GLYPHS) -> None:
         super().__init__()
         self.names = names
         self.colours = colours
-        self.board = BoardView(game, colours, interactive=False, id="board")
-        self.scoreboard = Scoreboard(names, colours, id="scoreboard")
+        self.board = BoardView(game, colours, glyphs=glyphs, interactive=False, id="board")
+        self.scoreboard = Scoreboard(names, colours, glyphs=glyphs, id="scoreboard")
         self.log_panel = GameLog(names, colours, id="log")
         self.status = Static("", id="status")
 

@@ -30,14 +30,16 @@ from carcnet.engine import (
     Move,
     Phase,
     PlaceTile,
+    PointsScored,
     ReturnAbbot,
     SkipMeeple,
 )
 from carcnet.log import LogError
 from carcnet.table import Table, TableError
 from carcnet.tui.running import TableRun
-from carcnet.tui.screens.board_screen import BoardScreen
+from carcnet.tui.screens.board_screen import BoardScreen, glyphs_named
 from carcnet.tui.screens.final import FinalScreen
+from carcnet.tui.settings import Settings
 from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.palette import seat_style
 
@@ -86,11 +88,22 @@ class DesyncScreen(ModalScreen[None]):
 class GameScreen(BoardScreen):
     """A game: the board, scoreboard and log, kept up to date from *run*'s table.
 
+    Turn confirmation (issue 15): with the settings' ``confirm`` on, the placement and the deployment chosen on the
+    board are tried on a copy of the game (:meth:`carcnet.engine.Game.copy`) and shown, but nothing
+    is submitted (so at a network table nothing is signed or sent) until the player confirms the
+    turn; before that, undo takes back the deployment, then the placement. A change of the game
+    meanwhile (a handover of the seat, a desync) drops the turn not confirmed.
+
     Args:
         run: The running table (a network table's game has started).
+        settings: The player's settings: ``confirm`` (off, every choice on the board is submitted at
+            once), ``glyphs``, ``bell``.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "confirm", "Confirm turn", tooltip="Play the tile and the deployment as shown"),
+        Binding("backspace,u", "undo", "Undo", key_display="⌫",
+                tooltip="Take back the deployment, then the placement (before the turn is confirmed)"),
         Binding("p", "projection", "If it ended now", tooltip="Projected final scores with their breakdown"),
         Binding("f", "final", "Final scores", tooltip="The final score table again"),
         Binding("t", "bag", "Bag", show=False, tooltip="The tiles left in the bag: designs and counts"),
@@ -101,15 +114,18 @@ class GameScreen(BoardScreen):
         Binding("q", "leave", "Menu", tooltip="Back to the menu; the game is saved and can be resumed"),
         Binding("q", "leave_network", "Leave", tooltip="Leave the game; a player can resume it from the menu"),
     ]
-    """``p`` projected scores; ``d`` the stop report (after a desync); ``b`` hands the seat of an away
+    """Enter confirms the turn shown, Backspace or ``u`` takes back its last step (with
+    confirmation on); ``p`` projected scores; ``d`` the stop report (after a desync); ``b`` hands the seat of an away
     player to a bot (a ``handover`` entry); ``?`` help; ``q`` back to the menu (a network game: leave
     it; a player can resume it)."""
 
-    def __init__(self, run: TableRun) -> None:
+    def __init__(self, run: TableRun, *, settings: Settings | None = None) -> None:
         table = run.table
         game = table.game
         assert game is not None, "the game has not started"
-        super().__init__(game, table.names, table.colours)
+        settings = settings if settings is not None else Settings()
+        super().__init__(game, table.names, table.colours, glyphs=glyphs_named(settings.glyphs))
+        self.settings = settings
         self.run = run
         self._game: Game | None = None
         self._logged = 0
@@ -119,7 +135,13 @@ class GameScreen(BoardScreen):
         self._final_shown = False
         self._report_shown = False
         self._left = False
-        self._offered: tuple[bool, bool, bool] = (False, False, False)
+        self._offered: tuple[bool, ...] = ()
+        #: Whether a turn waits for confirmation (the settings' ``confirm``).
+        self.confirm = settings.confirm
+        #: The moves of this turn not confirmed yet, and the game after each (copies of the table's).
+        self._provisional: list[Move] = []
+        self._trials: list[Game] = []
+        self._trial_base: tuple[Game, int] | None = None
 
     @property
     def table(self) -> Table:
@@ -171,11 +193,19 @@ class GameScreen(BoardScreen):
             self._logged = len(game.events)
         self._log_notes()
         mine = self.my_turn()
-        self.board.interactive = mine
-        self.board.refresh_game(game)
-        self.scoreboard.show(game, self._rotation if mine else None, self.marks())
+        if self._provisional and (self._trial_base != (game, len(game.moves)) or not mine
+                                  or table.desync is not None):
+            self._drop_turn()
+            self.notify("The game changed before you confirmed: your turn is back to its start.",
+                        title="Turn not played", severity="warning")
+        shown = self.shown_game
+        confirming = self.confirming
+        self.board.interactive = mine and not confirming
+        self.board.refresh_game(shown)
+        self._show_scores()
         self._show_status()
-        offered = (table.desync is not None, table.seat_to_hand_over() is not None, game.phase is Phase.GAME_OVER)
+        offered = (table.desync is not None, table.seat_to_hand_over() is not None, game.phase is Phase.GAME_OVER,
+                   bool(self._provisional), confirming)
         if offered != self._offered:  # the footer is redrawn only when what it offers changes
             self._offered = offered
             self.refresh_bindings()
@@ -184,8 +214,33 @@ class GameScreen(BoardScreen):
             self.action_report()
         if game.phase is Phase.GAME_OVER:
             self._show_final()
-        elif mine and game.phase is Phase.DEPLOY and game.legal_moves() == [SkipMeeple()]:
+        elif mine and game.phase is Phase.DEPLOY and not self._provisional and game.legal_moves() == [SkipMeeple()]:
             self._submit(SkipMeeple())  # nothing to choose: no figure left or no free segment, no abbot to recall
+
+    @property
+    def shown_game(self) -> Game:
+        """The game on the board: the table's, or with the turn not confirmed yet tried on it."""
+        if self._trials:
+            return self._trials[-1]
+        game = self.table.game
+        assert game is not None
+        return game
+
+    def _show_scores(self) -> None:
+        note = "Enter confirms the turn" if self.confirming else None
+        self.scoreboard.show(self._scored_game(), self._rotation if self.my_turn() else None, self.marks(), note)
+
+    def _scored_game(self) -> Game:
+        """The game the scoreboard shows: the board's, except that a whole turn waiting for
+        confirmation is shown before its deployment (after it, the next tile would be drawn)."""
+        if self.confirming:
+            return self._trials[-2] if len(self._trials) > 1 else self.table.game  # type: ignore[return-value]
+        return self.shown_game
+
+    @property
+    def confirming(self) -> bool:
+        """Whether the whole turn is chosen and waits for the player's confirmation."""
+        return bool(self._provisional) and not isinstance(self._provisional[-1], PlaceTile)
 
     def _log_notes(self) -> None:
         """Writes the table's notes for people (peers connecting, leaving…) that came since the last time."""
@@ -253,7 +308,9 @@ class GameScreen(BoardScreen):
         if game.phase is Phase.DRAW:
             self.status.update(f"{prefix}{self._draw_status(who)}{suffix}")
             return
-        if self.my_turn():
+        if self.my_turn() and self._provisional:
+            text = f"{who}: {self._turn_prompt()}"
+        elif self.my_turn():
             if game.phase is Phase.PLACE_TILE:
                 text = f"{who}: place {game.drawn}: Tab next spot, r rotate, Enter place, arrows move, z zoom"
             else:
@@ -267,6 +324,34 @@ class GameScreen(BoardScreen):
         else:
             text = f"{prefix}waiting for {who}…"
         self.status.update(text + suffix)
+
+    def _turn_prompt(self) -> str:
+        """What the status line says while a turn waits for confirmation: what it plays and scores."""
+        if not self.confirming:
+            return f"{self._deploy_prompt()}; Backspace takes the tile back"
+        moves = self._provisional
+        done = []
+        for move in moves:
+            if isinstance(move, PlaceTile):
+                done.append(f"{move.tile} at {move.position.x},{move.position.y}")
+            elif isinstance(move, DeployMeeple):
+                trial = self._scored_game()
+                assert trial.placed is not None
+                info = trial.feature_at(trial.placed, move.segment)
+                figure = "the abbot" if move.figure is Figure.ABBOT else "a meeple"
+                done.append(f"{figure} on the {info.kind.label}")
+            elif isinstance(move, ReturnAbbot):
+                done.append(f"the abbot recalled from {move.position.x},{move.position.y}")
+            else:
+                done.append("no meeple")
+        game = self.table.game
+        assert game is not None
+        first = len(game.events)
+        points = [e for e in self._trials[-1].events[first:] if isinstance(e, PointsScored)]
+        scored = "; ".join(f"{' and '.join(escape(self.names[s]) for s in e.seats)} {escape(e.describe())}"
+                           for e in points)
+        return (f"[b]Enter confirms[/]: {escape(', '.join(done))}" + (f" ({scored})" if scored else "")
+                + "; Backspace undoes")
 
     def _draw_status(self, who: str) -> str:
         """What the status line says while the table draws (protocol/wire.md §5.7): a moment, unless
@@ -306,31 +391,87 @@ class GameScreen(BoardScreen):
 
     # ----------------------------------------------------------------------- moving
 
-    def _submit(self, move: Move) -> None:
+    def _submit(self, move: Move) -> bool:
+        """Submits *move* to the table; says why not and returns False when it is refused."""
         try:
             self.table.submit(move)
         except IllegalMoveError as exc:
             self.notify(str(exc), title="Not allowed", severity="error")
-            return
+            return False
         except TableError as exc:
             self.notify(str(exc), title="Not your move", severity="warning")
-            return
+            return False
         except (OSError, LogError) as exc:
             self.notify(f"Could not save the move: {exc}", severity="error", timeout=15)
+            return False
+        return True
+
+    def _choose(self, move: Move) -> None:
+        """A choice made on the board: submitted at once, or with confirmation on tried on a copy of
+        the game and shown until the turn is confirmed or undone."""
+        if not self.confirm:
+            self._submit(move)
+            return
+        game = self.table.game
+        assert game is not None
+        trial = self.shown_game.copy()
+        try:
+            trial.apply(move)
+        except IllegalMoveError as exc:
+            self.notify(str(exc), title="Not allowed", severity="error")
+            return
+        if not self._provisional:
+            self._trial_base = (game, len(game.moves))
+        self._provisional.append(move)
+        self._trials.append(trial)
+        if trial.phase is Phase.DEPLOY and trial.legal_moves() == [SkipMeeple()]:
+            self._choose(SkipMeeple())  # nothing to deploy: the turn is whole, to confirm
+            return
+        self.redraw()
+
+    def _drop_turn(self) -> None:
+        self._provisional.clear()
+        self._trials.clear()
+        self._trial_base = None
+
+    def action_confirm(self) -> None:
+        """Plays the turn shown: its moves are submitted (signed and sent at a network table) in order."""
+        if not self.confirming:
+            return
+        moves = list(self._provisional)
+        self._drop_turn()
+        for move in moves:
+            if not self._submit(move):
+                break
+        self.redraw()
+
+    def action_undo(self) -> None:
+        """Takes back the last step of the turn not confirmed: the deployment, then the placement
+        (a deployment that offered nothing to choose goes back with its placement)."""
+        if not self._provisional:
+            return
+        self._provisional.pop()
+        self._trials.pop()
+        while self._trials and self._trials[-1].legal_moves() == [SkipMeeple()] and self._provisional:
+            self._provisional.pop()  # the placement of a tile that offered no deployment
+            self._trials.pop()
+        if not self._provisional:
+            self._trial_base = None
+        self.redraw()
 
     @on(BoardView.PlacementChosen)
     def _placement(self, message: BoardView.PlacementChosen) -> None:
-        game = self.table.game
-        if game is None or game.phase is not Phase.PLACE_TILE or not self.my_turn() or game.drawn is None:
+        game = self.shown_game
+        if game.phase is not Phase.PLACE_TILE or not self.my_turn() or game.drawn is None or self.confirming:
             return
-        self._submit(PlaceTile(game.drawn, message.position, message.rotation))
+        self._choose(PlaceTile(game.drawn, message.position, message.rotation))
 
     @on(BoardView.DeployChosen)
     def _deploy(self, message: BoardView.DeployChosen) -> None:
-        game = self.table.game
-        if game is None or game.phase is not Phase.DEPLOY or not self.my_turn():
+        game = self.shown_game
+        if game.phase is not Phase.DEPLOY or not self.my_turn() or self.confirming:
             return
-        self._submit(SkipMeeple() if message.segment is None else DeployMeeple(message.segment, message.figure))
+        self._choose(SkipMeeple() if message.segment is None else DeployMeeple(message.segment, message.figure))
 
     @on(BoardView.FigureSwitched)
     def _figure(self, message: BoardView.FigureSwitched) -> None:
@@ -338,22 +479,25 @@ class GameScreen(BoardScreen):
 
     @on(BoardView.RecallChosen)
     def _recall(self, message: BoardView.RecallChosen) -> None:
-        game = self.table.game
-        if game is None or game.phase is not Phase.DEPLOY or not self.my_turn():
+        game = self.shown_game
+        if game.phase is not Phase.DEPLOY or not self.my_turn() or self.confirming:
             return
-        self._submit(ReturnAbbot(message.position))
+        self._choose(ReturnAbbot(message.position))
 
     @on(BoardView.CursorMoved)
     def _cursor(self, message: BoardView.CursorMoved) -> None:
         if message.rotation != self._rotation:
             self._rotation = message.rotation
-            game = self.table.game
-            if game is not None:
-                self.scoreboard.show(game, self._rotation if self.my_turn() else None, self.marks())
+            if self.table.game is not None:
+                self._show_scores()
 
     # ----------------------------------------------------------------------- actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "confirm":
+            return self.confirming
+        if action == "undo":
+            return bool(self._provisional)
         if action in ("leave", "leave_network"):
             return (action == "leave") == (self.table.kind == "local")
         if action == "report":

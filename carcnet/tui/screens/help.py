@@ -43,6 +43,20 @@ The free spots of the placed tile are numbered; the feature of the selected spot
 | a | with The Abbot: number the abbot's spots (cloisters and gardens) instead of the meeple's, or back |
 | A | with The Abbot: take your abbot back instead of deploying; its cloister or garden scores now |
 
+## Confirming the turn
+
+The tile and the meeple go on the board as you choose them, but the turn is only played when you
+confirm it (at a network table, only then is it signed and sent): the status line says what it plays
+and scores.
+
+| key | does |
+| --- | --- |
+| Enter | confirm the turn |
+| Backspace, u | take back the deployment, then the placement |
+
+Players who want speed turn confirmation off in the settings (o on the menu): each choice is then
+played at once.
+
 ## Anywhere in a game
 
 | key | does |
@@ -64,7 +78,8 @@ No server: the computers of a game talk to each other directly. From the menu:
 | s | **spectate**: watch a game, the same board and scoreboard, without playing |
 
 In the **lobby** the seats fill as players join. Once every seat is taken the host presses **s** to
-start: the computers first agree on the deck's seed (commit–reveal, so nobody can pick the tiles).
+start. Every tile is drawn by all the players' computers together (each reveals a value it committed
+to before the game), so nobody can pick the tiles or know them before they are drawn.
 Escape or q leaves the table. In a game, **b** gives the seat of a player who is away at their turn
 (gone for good) to a bot run by your computer.
 

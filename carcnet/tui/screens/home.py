@@ -39,10 +39,12 @@ class HomeScreen(Screen[None]):
         Binding("h", "open('host')", "Host"),
         Binding("j", "open('join')", "Join"),
         Binding("s", "open('spectate')", "Watch"),
+        Binding("o", "open('settings')", "Settings"),
         Binding("question_mark", "open('help')", "Help", key_display="?"),
         Binding("q", "open('quit')", "Quit"),
     ]
-    """Shortcuts for the entries: n new game, r resume, p replay, h host, j join, s spectate, ? help, q quit."""
+    """Shortcuts for the entries: n new game, r resume, p replay, h host, j join, s spectate, o settings,
+    ? help, q quit."""
 
     def __init__(self, tables: TableMaker) -> None:
         super().__init__()
@@ -61,6 +63,7 @@ class HomeScreen(Screen[None]):
                 Option("Join a LAN game", id="join"),
                 Option("Spectate a LAN game: watch without playing", id="spectate"),
                 None,
+                Option("Settings", id="settings"),
                 Option("Help", id="help"),
                 Option("Quit", id="quit"),
                 id="menu",
@@ -93,6 +96,11 @@ class HomeScreen(Screen[None]):
             from carcnet.tui.screens.browse import BrowserScreen
 
             app.push_screen(BrowserScreen(self.tables, entry))  # type: ignore[arg-type]
+        elif entry == "settings":
+            from carcnet.tui.addresses import default_name
+            from carcnet.tui.screens.settings_screen import SettingsScreen
+
+            app.push_screen(SettingsScreen(self.tables.settings, list(app.available_themes), default_name()))
         elif entry == "help":
             from carcnet.tui.screens.help import HelpScreen
 

@@ -20,6 +20,7 @@ from textual.widgets import Footer, Static
 from carcnet.table import NetTable
 from carcnet.tui.addresses import join_command, reachable_hosts
 from carcnet.tui.running import TableRun
+from carcnet.tui.settings import Settings
 from carcnet.tui.widgets.palette import seat_style
 
 __all__ = ["LobbyScreen", "lobby_status"]
@@ -73,9 +74,10 @@ class LobbyScreen(Screen[None]):
     ]
     """Escape or q leaves the table; s starts the game (the host, once every seat is taken)."""
 
-    def __init__(self, run: TableRun) -> None:
+    def __init__(self, run: TableRun, settings: Settings | None = None) -> None:
         super().__init__()
         self.run = run
+        self.settings = settings if settings is not None else Settings()
         self._pending = False
         self._started = False
 
@@ -119,7 +121,7 @@ class LobbyScreen(Screen[None]):
             self._started = True
             from .game import GameScreen
 
-            self.app.switch_screen(GameScreen(self.run))
+            self.app.switch_screen(GameScreen(self.run, settings=self.settings))
             return
         lobby = lan.lobby
         name = lobby.name if lobby is not None else (lan.game_name or "LAN game")

@@ -8,6 +8,7 @@ from textual.binding import Binding, BindingType
 
 from carcnet.engine import DrawTile, Game, Phase, replay
 from carcnet.log import LoadedLog
+from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
 from carcnet.tui.screens.board_screen import BoardScreen
 
 __all__ = ["ReplayScreen"]
@@ -30,9 +31,9 @@ class ReplayScreen(BoardScreen):
     ]
     """n / b one move on or back (N / B twenty); Home / End the start or the end; f the score table."""
 
-    def __init__(self, loaded: LoadedLog) -> None:
+    def __init__(self, loaded: LoadedLog, *, glyphs: Glyphs = UNICODE_GLYPHS) -> None:
         seats = loaded.header.seats
-        super().__init__(loaded.game, [s.name for s in seats], [s.colour for s in seats])
+        super().__init__(loaded.game, [s.name for s in seats], [s.colour for s in seats], glyphs=glyphs)
         self.loaded = loaded
         self.moves = list(loaded.game.moves)
         #: The positions replay stops at: a number of moves after which the next is no table draw

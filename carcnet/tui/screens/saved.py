@@ -17,6 +17,7 @@ from carcnet.engine import Phase
 from carcnet.log import LoadedLog, LogError, LogSummary, load, summarize
 from carcnet.table import LanError
 from carcnet.tui.messages import OpenTable
+from carcnet.tui.screens.board_screen import glyphs_named
 from carcnet.tui.tables import TableMaker
 
 __all__ = ["SavedGamesScreen", "saved_games"]
@@ -170,7 +171,7 @@ class SavedGamesScreen(Screen[None]):
         if loaded.game.phase is Phase.GAME_OVER or self.mode == "replay":
             from carcnet.tui.screens.replay import ReplayScreen
 
-            self.app.switch_screen(ReplayScreen(loaded))
+            self.app.switch_screen(ReplayScreen(loaded, glyphs=glyphs_named(self.tables.settings.glyphs)))
             return
         try:  # a network game goes back on the network with the seat keys kept beside it
             table = self.tables.resume(path)

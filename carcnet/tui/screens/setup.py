@@ -12,7 +12,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from carcnet.log import COLOURS, Seat
-from carcnet.tui.messages import OpenTable
+from carcnet.tui.messages import ChangeSettings, OpenTable
+from carcnet.tui.settings import SeatDefault
 from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.rule_options import RuleOptions
 
@@ -25,19 +26,21 @@ DEFAULT_NAMES = ("Red", "Blue", "Yellow", "Green", "Black", "Grey")
 
 
 class SeatRow(Horizontal):
-    """One seat: name, who plays it, colour."""
+    """One seat: name, who plays it, colour (by default the seat's own: Red, Blue…)."""
 
-    def __init__(self, index: int, player: str) -> None:
+    def __init__(self, index: int, player: str, name: str | None = None, colour: str | None = None) -> None:
         super().__init__(classes="seat")
         self.index = index
-        self.player = player
+        self.player = player if player in dict((v, k) for k, v in PLAYERS) else "greedy"
+        self.seat_name = name or DEFAULT_NAMES[index]
+        self.colour = colour if colour in COLOURS else COLOURS[index]
 
     def compose(self) -> ComposeResult:
         i = self.index
         yield Label(f"{i + 1}.")
-        yield Input(DEFAULT_NAMES[i], placeholder="name", max_length=32, classes="name")
+        yield Input(self.seat_name, placeholder="name", max_length=32, classes="name")
         yield Select(PLAYERS, value=self.player, allow_blank=False, classes="player")
-        yield Select([(c.capitalize(), c) for c in COLOURS], value=COLOURS[i], allow_blank=False, classes="colour")
+        yield Select([(c.capitalize(), c) for c in COLOURS], value=self.colour, allow_blank=False, classes="colour")
 
     def chosen(self) -> tuple[str, str, str | None]:
         """``(name, colour, bot)``: *bot* ``None`` for a person."""
@@ -64,9 +67,9 @@ class NewGameScreen(SeatFormScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static("[b]New local game[/b]: seat 1 plays first. People share this terminal. Ctrl+S starts.")
-            with Vertical(id="seats"):
-                yield SeatRow(0, "human")
-                yield SeatRow(1, "greedy")
+            with Vertical(id="seats"):  # the seats of the last game started here (the settings)
+                for i, seat in enumerate(self.tables.settings.seats[:6]):
+                    yield SeatRow(i, seat.player, seat.name, seat.colour)
             with Horizontal(id="buttons"):
                 yield Button("+ seat", id="add")
                 yield Button("- seat", id="remove")
@@ -113,4 +116,7 @@ class NewGameScreen(SeatFormScreen):
         except (OSError, ValueError) as exc:
             self._error(f"Cannot start: {exc}")
             return
+        seats = tuple(SeatDefault(p.name, p.colour, p.bot or "human") for p in plans)
+        if seats != self.tables.settings.seats:  # the form opens with these seats next time
+            self.post_message(ChangeSettings(seats=seats))
         self.post_message(OpenTable(table))

@@ -44,26 +44,12 @@ from carcnet.tui.render import (
     figure_role,
     tile_art,
 )
+from carcnet.tui.widgets.palette import seat_hex
 
 if TYPE_CHECKING:
     from carcnet.engine import PlacedTile
 
 __all__ = ["TERRAIN", "BoardView", "art_line"]
-
-#: How the usual colour names look on the board (other names go through Textual's colour parser).
-_NAMED = {
-    "red": "#e0383b",
-    "blue": "#3a7bff",
-    "yellow": "#f2d027",
-    "green": "#3fcf5a",
-    "black": "#1a1a1a",
-    "grey": "#9a9a9a",
-    "gray": "#9a9a9a",
-    "white": "#f4f4f4",
-    "pink": "#ff7eb6",
-    "purple": "#a05cff",
-    "orange": "#ff8c1a",
-}
 
 #: Terrain colours by what a cell shows: (foreground, background at parity 0, background at parity 1).
 TERRAIN = {
@@ -953,5 +939,5 @@ class BoardView(ScrollView, can_focus=True):
 
 def _hex(name: str) -> str:
     """A seat colour as ``#rrggbb``."""
-    named = _NAMED.get(name.lower())
+    named = seat_hex(name)
     return named if named is not None else Color.parse(name).hex

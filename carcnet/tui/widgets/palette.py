@@ -1,11 +1,30 @@
-"""Provides the seat colours used across the interface (text styles; the board has its own shades)."""
+"""Provides the seat colours used across the interface: text styles, and the shades the board paints
+a seat's meeples and marks with, in two palettes (the settings' ``palette``): the board game's
+colours, or shades that people with any colour vision tell apart (Okabe and Ito's palette, "Color
+Universal Design", 2008: vermillion, sky blue, yellow, bluish green).
+
+:func:`use_palette` switches the palette for the screens opened after it (the app calls it at start
+and when the setting changes); the tables are read when a widget is made.
+"""
 
 from __future__ import annotations
 
-__all__ = ["SEAT_STYLES", "seat_style"]
+__all__ = ["PALETTE_NAMES", "SEAT_HEX", "SEAT_STYLES", "seat_hex", "seat_style", "use_palette"]
 
-#: Text style per seat colour name (carcnet.log.COLOURS).
-SEAT_STYLES = {
+_STANDARD_HEX = {
+    "red": "#e0383b",
+    "blue": "#3a7bff",
+    "yellow": "#f2d027",
+    "green": "#3fcf5a",
+    "black": "#1a1a1a",
+    "grey": "#9a9a9a",
+    "gray": "#9a9a9a",
+    "white": "#f4f4f4",
+    "pink": "#ff7eb6",
+    "purple": "#a05cff",
+    "orange": "#ff8c1a",
+}
+_STANDARD_STYLES = {
     "red": "bold #ff5f5f",
     "blue": "bold #5fafff",
     "yellow": "bold #ffd75f",
@@ -13,6 +32,34 @@ SEAT_STYLES = {
     "black": "bold #d0d0d0 on #303030",
     "grey": "bold #a8a8a8",
 }
+# Okabe-Ito: red -> vermillion, blue -> sky blue, green -> bluish green, yellow -> yellow; black
+# and grey are told by lightness already.
+_SAFE_HEX = {**_STANDARD_HEX, "red": "#d55e00", "blue": "#56b4e9", "yellow": "#f0e442", "green": "#009e73"}
+_SAFE_STYLES = {**_STANDARD_STYLES, "red": "bold #e66a10", "blue": "bold #56b4e9", "yellow": "bold #f0e442",
+                "green": "bold #00b383"}
+
+#: The palettes by the settings' name: (board shades, text styles).
+PALETTE_NAMES = {"standard": (_STANDARD_HEX, _STANDARD_STYLES), "colour-blind": (_SAFE_HEX, _SAFE_STYLES)}
+
+#: How the usual colour names look on the board in the palette in use (``#rrggbb``).
+SEAT_HEX: dict[str, str] = dict(_STANDARD_HEX)
+#: Text style per seat colour name (carcnet.log.COLOURS) in the palette in use.
+SEAT_STYLES: dict[str, str] = dict(_STANDARD_STYLES)
+
+
+def use_palette(name: str) -> None:
+    """Uses the palette *name* (a key of :data:`PALETTE_NAMES`; an unknown name: the standard one)
+    from now on."""
+    shades, styles = PALETTE_NAMES.get(name, PALETTE_NAMES["standard"])
+    SEAT_HEX.clear()
+    SEAT_HEX.update(shades)
+    SEAT_STYLES.clear()
+    SEAT_STYLES.update(styles)
+
+
+def seat_hex(colour: str) -> str | None:
+    """The board shade of a seat colour name in the palette in use, or ``None`` for another name."""
+    return SEAT_HEX.get(colour.lower())
 
 
 def seat_style(colour: str) -> str:

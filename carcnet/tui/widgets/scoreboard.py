@@ -44,9 +44,10 @@ class Scoreboard(Static):
             who.append(f" ({mark})", style="bold red" if "away" in mark else "dim")
         return who
 
-    def show(self, game: Game, rotation: int | None = None, marks: Mapping[int, str] | None = None) -> None:
+    def show(self, game: Game, rotation: int | None = None, marks: Mapping[int, str] | None = None,
+             note: str | None = None) -> None:
         """Redraws from *game*; *rotation* turns the drawn tile preview; *marks* (seat → text) follow
-        the names."""
+        the names; *note* replaces the line under a placed tile ("deploy or skip")."""
         table = Table.grid(padding=(0, 1))
         table.add_column(width=1)
         table.add_column(ratio=1, no_wrap=True)
@@ -73,7 +74,8 @@ class Scoreboard(Static):
                 parts.append(Text(f"{self._names[game.seat]} draws {drawn}:", style=seat_style(self._colours[game.seat])))
                 parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour (item 6)
             elif game.placed is not None:
-                parts.append(Text(f"{self._names[game.seat]}: deploy or skip", style=seat_style(self._colours[game.seat])))
+                parts.append(Text(f"{self._names[game.seat]}: {note or 'deploy or skip'}",
+                                  style=seat_style(self._colours[game.seat])))
         self.update(Group(*parts))
 
 

@@ -1,0 +1,121 @@
+"""Provides the settings screen (``o`` on the menu, or the command palette's Settings): every
+setting of :class:`~carcnet.tui.settings.Settings`, saved as soon as it is changed."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+
+from carcnet.tui.addresses import check_name
+from carcnet.tui.messages import ChangeSettings
+from carcnet.tui.settings import SeatDefault, Settings
+
+__all__ = ["SettingsScreen"]
+
+GLYPH_CHOICES = (("Unicode: box drawing and blocks", "unicode"), ("ASCII: for plain terminals", "ascii"))
+PALETTE_CHOICES = (("The board game's colours", "standard"), ("Colour-blind safe (Okabe-Ito)", "colour-blind"))
+
+
+def describe_seats(seats: tuple[SeatDefault, ...]) -> str:
+    """The new-game seats in words: ``Red (you), Blue (greedy bot)``."""
+    return ", ".join(f"{s.name} ({'a person' if s.player == 'human' else s.player + ' bot'}, {s.colour})"
+                     for s in seats)
+
+
+class SettingsScreen(Screen[None]):
+    """The player's settings, each saved when changed (a :class:`ChangeSettings` to the app).
+
+    Args:
+        settings: The settings as they are now.
+        themes: The names of the themes to offer.
+        login: The name network games use when *name* is empty (the placeholder).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back")]
+    """Escape back to the menu."""
+
+    def __init__(self, settings: Settings, themes: list[str], login: str) -> None:
+        super().__init__()
+        self.settings = settings
+        self.themes = themes
+        self.login = login
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        with VerticalScroll():
+            yield Static("[b]Settings[/b]: saved as soon as they change, kept for the next start.")
+            with Horizontal(classes="field"):
+                yield Label("Your name")
+                yield Input(s.name, placeholder=f"{self.login} (your login name)", max_length=32, id="name")
+            with Horizontal(classes="field"):
+                yield Label("Theme")
+                themes = sorted(set(self.themes) | {s.theme})
+                yield Select([(t, t) for t in themes], value=s.theme, allow_blank=False, id="theme")
+            with Horizontal(classes="field"):
+                yield Label("Confirm turns")
+                yield Switch(s.confirm, id="confirm")
+                yield Static("Enter plays the turn shown; off: each choice is played at once", classes="hint")
+            with Horizontal(classes="field"):
+                yield Label("Glyphs")
+                yield Select(GLYPH_CHOICES, value=s.glyphs, allow_blank=False, id="glyphs")
+            with Horizontal(classes="field"):
+                yield Label("Seat colours")
+                yield Select(PALETTE_CHOICES, value=s.palette, allow_blank=False, id="palette")
+            with Horizontal(classes="field"):
+                yield Label("Turn bell")
+                yield Switch(s.bell, id="bell")
+                yield Static("the terminal bell when your turn comes at a network table", classes="hint")
+            with Horizontal(classes="field"):
+                yield Label("New-game seats")
+                yield Static(describe_seats(s.seats), id="seats")
+            yield Static("The new-game form opens with the seats of the last game started there.", classes="hint")
+            yield Button("Reset the seats", id="reset-seats")
+            yield Static("", id="error")
+        yield Footer()
+
+    def _change(self, **values: object) -> None:
+        self.post_message(ChangeSettings(**values))
+        self.query_one("#error", Static).update("")
+
+    @on(Input.Submitted, "#name")
+    @on(Input.Blurred, "#name")
+    def _name(self, event: Input.Submitted | Input.Blurred) -> None:
+        name = event.value.strip()
+        if name == self.settings.name:
+            return
+        problem = check_name(name, "Your name") if name else None
+        if problem is not None:
+            self.query_one("#error", Static).update(problem)
+            return
+        self.settings = self.settings.changed(name=name)
+        self._change(name=name)
+
+    @on(Select.Changed)
+    def _select(self, event: Select.Changed) -> None:
+        key = event.select.id
+        if key in ("theme", "glyphs", "palette") and event.value != getattr(self.settings, key):
+            self.settings = self.settings.changed(**{key: event.value})
+            self._change(**{key: event.value})
+
+    @on(Switch.Changed)
+    def _switch(self, event: Switch.Changed) -> None:
+        key = event.switch.id
+        if key in ("confirm", "bell") and event.value != getattr(self.settings, key):
+            self.settings = self.settings.changed(**{key: event.value})
+            self._change(**{key: event.value})
+
+    @on(Button.Pressed, "#reset-seats")
+    def _reset_seats(self) -> None:
+        seats = Settings().seats
+        self.settings = self.settings.changed(seats=seats)
+        self._change(seats=seats)
+        self.query_one("#seats", Static).update(describe_seats(seats))
+
+    def action_back(self) -> None:
+        self.dismiss(None)
