@@ -29,7 +29,11 @@ The cursor walks a snake over the whole board (right along a row, down, left alo
 so some presses only move the cursor and some also scroll the view; both kinds are reported, and
 the first ``--warmup`` presses (filling the caches) are left out. Two scenes: the finished game
 (``over``), and the same board one tile short with the last tile to place (``place``: the positions
-where it fits are shaded and its ghost follows the cursor).
+where it fits are shaded and its ghost follows the cursor); and the finished game on the game's board
+screen (``inspect``: the board beside the scoreboard and the inspector, which names the features of
+the tile under the cursor at every press and outlines one of them on the board, issue 15), beside
+the same screen with the inspector idle (``screen``: the board is narrower there, so more presses
+scroll it).
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ from textual.app import App, ComposeResult
 
 from carcnet.bots import RandomBot
 from carcnet.engine import Game, GameSetup, Phase
+from carcnet.tui.app import STYLESHEET
+from carcnet.tui.screens.board_screen import BoardScreen
 from carcnet.tui.widgets.board import BoardView
 
 TARGET_MS = 10.0
@@ -63,14 +69,26 @@ def full_game(seed: int, stop_before_last: bool = False) -> Game:
 
 
 class BenchApp(App[None]):
-    """Just the board, full screen."""
+    """Just the board, full screen; or with *inspector*, the game's board screen: the board, the
+    scoreboard, and the inspector following the cursor and outlining a feature of every tile it is on."""
 
-    def __init__(self, game: Game) -> None:
+    CSS_PATH = STYLESHEET
+
+    def __init__(self, game: Game, screen: str = "") -> None:
         super().__init__()
         self.game = game
+        self.screen_kind = screen
 
     def compose(self) -> ComposeResult:
-        yield BoardView(self.game, ["red", "blue"])
+        if not self.screen_kind:
+            yield BoardView(self.game, ["red", "blue"])
+
+    def on_mount(self) -> None:
+        if self.screen_kind:
+            screen = BoardScreen(self.game, ["Ann", "Bob"], ["red", "blue"])
+            if self.screen_kind == "screen":  # the same screen with the inspector idle, to compare
+                screen.refresh_inspector = lambda *args, **kwargs: None  # type: ignore[method-assign]
+            self.push_screen(screen)
 
 
 def snake(board: BoardView) -> list[str]:
@@ -92,14 +110,14 @@ def percentile(samples: list[float], p: float) -> float:
 
 
 async def measure(
-    game: Game, size: tuple[int, int], presses: int, warmup: int, interval: float
+    game: Game, size: tuple[int, int], presses: int, warmup: int, interval: float, screen: str = ""
 ) -> dict[str, list[float]]:
     """Milliseconds from key to encoded screen update, split by whether the view scrolled."""
-    app = BenchApp(game)
+    app = BenchApp(game, screen)
     results: dict[str, list[float]] = {"all": [], "move": [], "scroll": []}
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        board = app.query_one(BoardView)
+        board = app.screen.query_one(BoardView)
         board.focus()
         await pilot.pause()
         driver = app._driver
@@ -158,11 +176,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{'move only (n, median)':>22}   {'with scroll (n, median)':>24}"
     )
     worst_median = 0.0
-    for scene in ("over", "place"):
+    for scene in ("over", "place", "screen", "inspect"):
         game = full_game(args.seed, stop_before_last=scene == "place")
         tiles = len(game.board.tiles)
         for size in sizes:
-            r = asyncio.run(measure(game, size, args.presses, args.warmup, args.interval))
+            screen = scene if scene in ("screen", "inspect") else ""
+            r = asyncio.run(measure(game, size, args.presses, args.warmup, args.interval, screen))
             a = r["all"]
             med = statistics.median(a)
             worst_median = max(worst_median, med)

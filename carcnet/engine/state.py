@@ -475,6 +475,38 @@ class Game:
         root = g.find(self._node(position, segment))
         return [(position_of(g.tile[n]), g.index[n]) for n in g.members(root)]
 
+    def open_sides(self, position: Position, segment: int) -> int:
+        """How far the feature holding that segment is from complete: for a road, city or river the
+        tile sides through which it still leads to an empty position; for a cloister or garden the
+        empty positions around it; 0 for a field (never complete). Raises ``KeyError`` if no tile."""
+        g = self.graph
+        root = g.find(self._node(position, segment))
+        return 0 if g.kind[root] is _FIELD else g.open[root]
+
+    def worth(self, feature: FeatureInfo) -> tuple[int, int | None]:
+        """What *feature* is worth to whoever holds it: ``(now, if_completed)``.
+
+        *now* is what it scores if the game ended now (HiG "Final scoring": an incomplete road 1 per
+        tile, city 1 per tile and pennant, cloister or garden 1 plus 1 per neighbour; a farm 3 per
+        completed city it supplies), or for a completed feature what it scored on completion.
+        *if_completed* is what an incomplete road, city, cloister or garden would score once
+        completed (HiG "Scoring summary": road 1 per tile, city 2 per tile and pennant, cloister or
+        garden 9), counting only the tiles it has now; ``None`` for a field, a river, or a
+        completed feature. Pure; for the interface and bots.
+        """
+        kind = feature.kind
+        if kind is _FIELD:
+            return 3 * len(feature.cities), None
+        if kind is _RIVER:
+            return 0, None
+        if feature.complete:
+            return _value(feature, final=False), None
+        now = _value(feature, final=True)
+        if kind in _AREA:
+            return now, 9
+        n = len(feature.tiles)
+        return now, n if kind is _ROAD else 2 * (n + feature.pennants)
+
     def features(self) -> list[FeatureInfo]:
         """Every feature on the board, ordered by its first-placed segment."""
         g = self.graph
@@ -511,7 +543,7 @@ class Game:
         it was, and the copy's state, digests, events and legal moves are those of a fresh
         :func:`replay` of the same setup and moves. For trying a move and dropping it (a turn not
         confirmed yet, a search). Costs a copy of the board and the feature graph: linear in the
-        tiles placed (about 0.1 ms for a whole game's board).
+        tiles placed (about 0.04 ms for a whole game's board).
         """
         other = Game.__new__(Game)
         other.setup = self.setup

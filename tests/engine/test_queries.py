@@ -74,3 +74,46 @@ def test_remaining_counts_the_face_down_tiles_by_design():
     assert sum(remaining.values()) == game.tiles_left == 70
     assert list(remaining) == sorted(remaining)
     assert remaining.get(game.drawn, 0) == GameSetup(players=2, seed=4).deck().count(game.drawn) - 1
+
+
+def test_worth_and_open_sides_of_a_small_position():
+    game = play_script(
+        """
+        place E 0,-1 180          # closes the start tile's city: complete, 2 tiles, scored 4
+        place U 1,0 90; deploy 0  # a road east of the start tile, open at both ends
+        """,
+        then=("V",),
+    )
+    city = game.feature_at(Position(0, 0), 0)
+    assert game.worth(city) == (4, None) and game.open_sides(Position(0, 0), 0) == 0
+    road = game.feature_at(Position(1, 0), 0)
+    assert game.worth(road) == (2, 2) and game.open_sides(Position(1, 0), 0) == 2
+    farm = game.feature_at(Position(1, 0), 1)
+    assert farm.kind is SegmentKind.FIELD and game.open_sides(Position(1, 0), 1) == 0
+    assert game.worth(farm) == (3 * len(farm.cities), None) and len(farm.cities) in (0, 1)
+
+
+def test_an_open_city_with_a_pennant_is_worth_half_now_of_what_it_would_be_closed():
+    game = play_script("place C 0,-1 0", then=("V",))  # C: a city on every side, with a pennant
+    city = game.feature_at(Position(0, -1), 0)
+    assert (len(city.tiles), city.pennants, city.complete) == (2, 1, False)
+    assert game.worth(city) == (3, 6) and game.open_sides(Position(0, -1), 0) == 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_worth_now_is_what_the_projection_and_the_completions_score(seed):
+    """Every feature held at any point of a random game is projected at ``worth(f)[0]``, and every
+    feature scored on completion scored ``worth(f)[0]`` of the feature as completed."""
+    played = _random_game(seed, 2 + seed % 4)
+    game = Game(played.setup)
+    for move in played.moves:
+        for event in game.apply(move):
+            if type(event).__name__ == "PointsScored" and not event.final:
+                assert event.points == game.worth(event.feature)[0]
+        if game.phase is Phase.GAME_OVER:
+            break
+        for event in game.projected_final()[1]:
+            if event.feature.kind is not SegmentKind.FIELD:
+                assert event.points == game.worth(event.feature)[0]
+            else:
+                assert event.points == game.worth(event.feature)[0] == 3 * len(event.feature.cities)

@@ -1,17 +1,22 @@
 """Provides :class:`BoardScreen`: the layout shared by the game and replay screens: the board, a
-side panel with the scoreboard and the log, a status line and the footer."""
+side panel with the scoreboard, the inspector and the log, a status line and the footer."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from carcnet.engine import Game
+from carcnet.engine import Game, Position
 from carcnet.tui.render import ASCII_GLYPHS, UNICODE_GLYPHS, Glyphs
 from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.game_log import GameLog
+from carcnet.tui.widgets.inspector import Inspector, outline, tile_features
 from carcnet.tui.widgets.scoreboard import Scoreboard
 
 __all__ = ["BoardScreen", "glyphs_named"]
@@ -23,9 +28,19 @@ def glyphs_named(name: str) -> Glyphs:
 
 
 class BoardScreen(Screen[None]):
-    """Board on the left, scoreboard and log on the right, status line below. Shows *game*; the
-    subclass decides what changes it (a game session or a replay)."""
+    """Board on the left, scoreboard, inspector and log on the right, status line below. Shows
+    *game*; the subclass decides what changes it (a game session or a replay).
 
+    The inspector (:class:`~carcnet.tui.widgets.inspector.Inspector`) follows the cursor and the
+    mouse: on a placed tile it lists the tile's features and outlines the chosen one (``i`` the
+    next); while the player deploys it lists the spots with their points instead.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("i", "inspect_next", "Next feature", show=False,
+                tooltip="Outline the next feature of the tile under the cursor"),
+    ]
+    """``i`` outlines the next feature of the tile under the cursor."""
 
     def __init__(self, game: Game, names: list[str], colours: list[str], *, glyphs: Glyphs = UNICODE_GLYPHS) -> None:
         super().__init__()
@@ -33,14 +48,63 @@ class BoardScreen(Screen[None]):
         self.colours = colours
         self.board = BoardView(game, colours, glyphs=glyphs, interactive=False, id="board")
         self.scoreboard = Scoreboard(names, colours, glyphs=glyphs, id="scoreboard")
+        self.inspector = Inspector(names, colours, id="inspector")
         self.log_panel = GameLog(names, colours, id="log")
         self.status = Static("", id="status")
+        #: What the inspector shows: (game, moves, position, chosen feature index), to skip redoing it.
+        self._inspected: tuple[Game, int, Position, int] | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             yield self.board
             with Vertical(id="side"):
                 yield self.scoreboard
+                yield self.inspector
                 yield self.log_panel
         yield self.status
         yield Footer()
+
+    def refresh_inspector(self, at: tuple[Position, int] | None = None, *, step: int = 0) -> None:
+        """Brings the inspector up to date: the deploy choice while the player deploys, else the tile
+        at the cursor (or *at*: the tile and segment under the mouse, whose feature is then chosen;
+        *step* chooses the next feature)."""
+        board = self.board
+        game = board.game
+        if board.deploying:
+            self._inspected = None
+            board.set_outline({})
+            self.inspector.show_spots(game, board.spots, board.figure,
+                                      abbot_too=bool(board.check_action("switch_figure", ())), recall=board.recall_at)
+            return
+        position = at[0] if at is not None else board.cursor
+        before = self._inspected
+        same_tile = before is not None and before[0] is game and before[1] == len(game.moves) and before[2] == position
+        if same_tile and at is None and not step:
+            return  # nothing changed: the cursor moved within the same tile, or a redraw
+        features = tile_features(game, position)
+        if features is None or not features.features:
+            self._inspected = None
+            board.set_outline({})
+            self.inspector.clear()
+            return
+        count = len(features.features)
+        chosen = before[3] if same_tile and before is not None else 0
+        if at is not None:
+            anchor = game.feature_at(position, at[1]).anchor
+            chosen = next((i for i, (_, info) in enumerate(features.features) if info.anchor == anchor), chosen)
+        chosen = (min(chosen, count - 1) + step) % count
+        self._inspected = (game, len(game.moves), position, chosen)
+        board.set_outline(outline(game, position, features.features[chosen][0]))
+        self.inspector.show_tile(game, features, chosen)
+
+    def action_inspect_next(self) -> None:
+        """Outlines the next feature of the tile under the cursor."""
+        self.refresh_inspector(step=1)
+
+    @on(BoardView.CursorMoved)
+    def _inspect_cursor(self, message: BoardView.CursorMoved) -> None:
+        self.refresh_inspector()
+
+    @on(BoardView.Hovered)
+    def _inspect_hovered(self, message: BoardView.Hovered) -> None:
+        self.refresh_inspector((message.position, message.segment))

@@ -476,6 +476,7 @@ class GameScreen(BoardScreen):
     @on(BoardView.FigureSwitched)
     def _figure(self, message: BoardView.FigureSwitched) -> None:
         self._show_status()
+        self.refresh_inspector()
 
     @on(BoardView.RecallChosen)
     def _recall(self, message: BoardView.RecallChosen) -> None:

@@ -33,7 +33,9 @@ cities and cloisters score and their meeples come back. Farmers stay until the e
 
 ## Deploying a meeple
 
-The free spots of the placed tile are numbered; the feature of the selected spot is highlighted.
+The free spots of the placed tile are numbered; the feature of the selected spot is highlighted. The
+panel under the scores lists each spot with its feature and what it would score ("city, 3 tiles,
+1 pennant: 8 if closed; 4 now").
 
 | key | does |
 | --- | --- |
@@ -61,6 +63,7 @@ played at once.
 
 | key | does |
 | --- | --- |
+| i | the panel under the scores names the features of the tile under the cursor (or the mouse): tiles, pennants, open sides, who holds them, what they are worth now and if closed; i outlines the next one on the board (a farm with the cities it supplies) |
 | p | the scores if the game ended now, with their breakdown |
 | t | the tiles left in the bag: every design and how many (everyone may know the bag's contents, never its order) |
 | ? | this help |

@@ -239,6 +239,22 @@ class BoardView(ScrollView, can_focus=True):
             return self.board
 
     @dataclass
+    class Hovered(Message):
+        """Posted when the mouse comes over another segment of a placed tile (for the inspector)."""
+
+        position: Position
+        """The tile under the mouse."""
+        segment: int
+        """The segment of it under the mouse."""
+        board: BoardView | None = field(default=None, repr=False, compare=False)
+        """The board that posted it."""
+
+        @property
+        def control(self) -> BoardView | None:
+            """The board that posted it (for ``@on`` selectors)."""
+            return self.board
+
+    @dataclass
     class CursorMoved(Message):
         """Posted when the cursor moves or the ghost turns (for a status line or tile preview)."""
 
@@ -281,6 +297,8 @@ class BoardView(ScrollView, can_focus=True):
         self._cycle: tuple[list[Position], int] | None = None
         self._cycle_at: Position | None = None
         self._highlight: dict[Position, frozenset[int]] = {}
+        self._outline: dict[Position, frozenset[int]] = {}
+        self._hovered: tuple[Position, int] | None = None
         self._drag: tuple[int, int, float, float] | None = None
         self._dragged = False
         self._centred = False
@@ -307,6 +325,11 @@ class BoardView(ScrollView, can_focus=True):
         if not self.interactive:
             return ()
         return self._view.abbot_spots if self.figure is Figure.ABBOT else self._view.spots
+
+    @property
+    def deploying(self) -> bool:
+        """Whether the player to move here is deploying on the tile just placed."""
+        return self.interactive and self._view.placed is not None
 
     @property
     def recall_at(self) -> Position | None:
@@ -354,6 +377,18 @@ class BoardView(ScrollView, can_focus=True):
             self._offered_before = offered
             self.refresh_bindings()
         self._post_cursor()
+
+    def set_outline(self, segments: dict[Position, frozenset[int]]) -> None:
+        """Outlines *segments* (position → segments of the tile there) with the highlight the deploy
+        spot's feature gets (the inspector's feature); ``{}`` outlines nothing. Redraws only the
+        positions that change."""
+        old = self._outline
+        if segments == old:
+            return
+        self._outline = segments
+        changed = [p for p in old.keys() | segments.keys() if old.get(p) != segments.get(p)]
+        self._forget(*changed)
+        self.refresh(*(self.tile_region(p) for p in changed))
 
     def centre_on(self, position: Position) -> None:
         """Scrolls so that *position* is in the middle of the view (as far as the board allows)."""
@@ -550,6 +585,11 @@ class BoardView(ScrollView, can_focus=True):
             if hit is not None:
                 self.spot = self.spots.index(hit)
                 self.spot_chosen = True
+        elif self._drag is None:
+            hovered = self._segment_at(event)
+            if hovered is not None and hovered != self._hovered:
+                self._hovered = hovered
+                self.post_message(self.Hovered(hovered[0], hovered[1], self))
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         if self._drag is not None:
@@ -573,6 +613,20 @@ class BoardView(ScrollView, can_focus=True):
         self.cursor = self._in_bounds(position)
         if position in self.open_positions:
             self.post_message(self.PlacementChosen(position, self.rotation, self))
+
+    def _segment_at(self, event: events.MouseEvent) -> tuple[Position, int] | None:
+        """The placed tile and its segment under the mouse, or ``None`` (no tile there)."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return None
+        position = self.position_at(offset.x, offset.y)
+        tile = self._view.tiles.get(position)
+        if tile is None:
+            return None
+        region = self.tile_region(position)
+        art = tile_art(tile.kind, tile.rotation, self.zoom, self._glyphs)
+        segment = art.cell(offset.x - region.x, offset.y - region.y).segment
+        return None if segment is None else (position, segment)
 
     def _spot_at(self, event: events.MouseEvent) -> int | None:
         """The deploy spot (segment) under the mouse: its number, or a cell of its segment."""
@@ -839,7 +893,7 @@ class BoardView(ScrollView, can_focus=True):
                 tile.rotation,
                 parity,
                 view.figures.get(position, ()),
-                self._highlight.get(position, frozenset()),
+                self._highlight.get(position) or self._outline.get(position, frozenset()),
                 spots,
                 spots[min(self.spot, len(spots) - 1)] if spots else None,
                 cursor,
