@@ -3,13 +3,14 @@ game with table draws steps over its draws (they come with the move before them)
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 from textual.app import App
 
 from carcnet.engine import DrawTile, Phase
-from carcnet.log import load
+from carcnet.log import LoadedLog, load
 from carcnet.tui.app import STYLESHEET
 from carcnet.tui.screens.replay import ReplayScreen
 
@@ -66,3 +67,81 @@ async def test_home_and_end_jump_to_the_start_and_the_end_and_N_B_go_twenty():
         assert screen.step == end
         shown = {b.binding.key_display for b in screen.active_bindings.values() if b.binding.show}
         assert {"N", "B"} <= shown
+
+
+def _finished_game(tmp_path: Path) -> LoadedLog:
+    """A whole seeded game of three greedy bots, saved as any game is, and loaded."""
+    from carcnet.bots import make_bot
+    from carcnet.log import GameRecorder, LogHeader, Seat
+
+    seats = [Seat(n, c, "bot", "greedy") for n, c in (("Ann", "red"), ("Bob", "blue"), ("Cem", "green"))]
+    path = tmp_path / "game.carclog"
+    with GameRecorder.create(LogHeader.new(seats, seed=21), path) as recorder:
+        bots = [make_bot("greedy", 21 + s) for s in range(3)]
+        while recorder.game.phase is not Phase.GAME_OVER:
+            recorder.submit(bots[recorder.game.seat].choose(recorder.game))
+    return load(path)
+
+
+async def test_go_to_a_move_play_pause_and_speed(tmp_path):
+    loaded = _finished_game(tmp_path)
+    screen = ReplayScreen(loaded)
+    played = sum(not isinstance(m, DrawTile) for m in loaded.game.moves)
+    async with _App(screen).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("1", "2", "enter")
+        await pilot.pause()
+        assert f"move 12 of {played}" in str(screen.status.render())
+        assert len(screen.game.moves) == screen.step and screen._move_number(screen.step) == 12
+        await pilot.press("g", "9", "9", "9", "enter")  # past the end: refused, the dialog stays
+        await pilot.pause()
+        assert "A move from 0 to" in str(pilot.app.screen.query_one("#error").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is screen and screen._move_number(screen.step) == 12
+
+        await pilot.press("greater_than_sign", "greater_than_sign")  # 2 -> 4 -> 8 moves a second
+        assert screen.speed == 8.0
+        await pilot.press("space")  # plays: the moves go on by themselves
+        assert screen.playing and "Playing, 8 moves/s" in str(screen.status.render())
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while screen._move_number(screen.step) < 14 and loop.time() < deadline:
+            await pilot.pause(0.02)
+        assert screen._move_number(screen.step) >= 14
+        await pilot.press("space")  # pauses
+        await pilot.pause()
+        assert not screen.playing and screen._timer is None  # no timer left to move it on
+        await pilot.press("end", "space")  # at the end, Space plays again from the start
+        assert screen.playing and screen._move_number(screen.step) <= 1
+        await pilot.press("space")
+
+
+async def test_the_score_chart_shows_every_seats_score_over_the_game_with_the_move_marked(tmp_path):
+    from carcnet.tui.screens.replay import ChartScreen
+    from carcnet.tui.widgets.chart import ScoreChart, score_history
+
+    loaded = _finished_game(tmp_path)
+    screen = ReplayScreen(loaded)
+    async with _App(screen).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen.go_to_move(20)
+        await pilot.press("s")
+        await pilot.pause()
+        chart_screen = pilot.app.screen
+        assert isinstance(chart_screen, ChartScreen)
+        chart = chart_screen.query_one(ScoreChart)
+        history = chart.history
+        assert history is not None and history.scores[0] == (0,) * loaded.game.players
+        assert history.scores[-1] == tuple(loaded.game.scores)  # the end, final scoring included
+        assert chart.marked == 10  # 20 moves: 10 turns of a placement and a deployment
+        # every point is the score of a fresh replay of the game up to that turn
+        from carcnet.engine import replay
+
+        for point, moves in zip(history.scores, history.moves, strict=True):
+            assert point == tuple(replay(loaded.header.setup(), loaded.game.moves[:moves]).scores)
+        assert history == score_history(loaded.game)
+        await pilot.press("escape")
+        assert pilot.app.screen is screen

@@ -54,3 +54,13 @@ def test_projection_screen_mid_game(snap_compare):
 
     mid = replay(game.setup, game.moves[:60])
     assert snap_compare(ScreenApp(lambda: ProjectionScreen(mid, NAMES, COLOURS)), terminal_size=(80, 24))
+
+
+def test_score_chart_screen(snap_compare):
+    """The replay's chart of the same game: one line per seat in its colour, the turn shown marked."""
+    from carcnet.tui.screens.replay import ChartScreen
+    from carcnet.tui.widgets.chart import score_history
+
+    game = finished_game()
+    history = score_history(game)
+    assert snap_compare(ScreenApp(lambda: ChartScreen(history, NAMES, COLOURS, 30)), terminal_size=(100, 30))

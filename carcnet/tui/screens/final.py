@@ -1,5 +1,6 @@
 """Provides the final-scoring screen and the "if the game ended now" projection: each seat's points
-by feature kind, during the game and at the end, and the winner (HiG "Final scoring")."""
+by feature kind, during the game and at the end, and the winner (HiG "Final scoring"); the final
+screen draws every seat's score over the game below the table."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from textual.widgets import Footer, Static
 
 from carcnet.engine import Game, Phase
 from carcnet.engine.state import CATEGORIES
+from carcnet.tui.widgets.chart import ScoreChart, score_history
 from carcnet.tui.widgets.palette import seat_style
 
 __all__ = ["FinalScreen", "ProjectionScreen", "score_table"]
@@ -78,7 +80,11 @@ class FinalScreen(_ScoresModal):
             yield Static(Text(f"{winners} {verb} with {max(game.scores)} points!"), id="winner")
             yield Static(score_table(self.names, self.colours, game.breakdown, game.scores, game.winners),
                          id="table")
+            yield ScoreChart(self.names, self.colours, id="chart")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(ScoreChart).show(score_history(self.game))
 
     def action_board(self) -> None:
         self.dismiss(None)

@@ -1,17 +1,88 @@
-"""Provides the replay screen: a saved game move by move on the board, with the log and scores."""
+"""Provides the replay screen: a saved game move by move on the board, with the log and scores:
+start, end, one or twenty moves on or back, a jump to any move, play and pause at a chosen speed,
+and the chart of every seat's score over the game (issue 15)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import on
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Static
 
 from carcnet.engine import DrawTile, Game, Phase, replay
 from carcnet.log import LoadedLog
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
 from carcnet.tui.screens.board_screen import BoardScreen
+from carcnet.tui.widgets.chart import ScoreChart, ScoreHistory, score_history
 
-__all__ = ["ReplayScreen"]
+__all__ = ["SPEEDS", "ChartScreen", "JumpScreen", "ReplayScreen"]
+
+#: Play speeds, moves a second (``>`` and ``<`` step through them).
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+
+
+class JumpScreen(ModalScreen["int | None"]):
+    """Asks for a move number (0 to *last*); dismissed with it, or ``None`` (Escape)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, last: int, now: int) -> None:
+        super().__init__()
+        self.last = last
+        self.now = now
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Go to move (0 to {self.last}):")
+            yield Input(str(self.now), restrict=r"[0-9]*", max_length=4, id="move")
+            yield Static("", id="error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        field = self.query_one(Input)
+        field.focus()
+        field.select_all()
+
+    @on(Input.Submitted)
+    def _go(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text or int(text) > self.last:
+            self.query_one("#error", Static).update(f"A move from 0 to {self.last}.")
+            return
+        self.dismiss(int(text))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChartScreen(ModalScreen[None]):
+    """Every seat's score over the game, the move shown marked."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,s,q", "close", "Close")]
+
+    def __init__(self, history: ScoreHistory, names: list[str], colours: list[str], marked: int | None) -> None:
+        super().__init__()
+        self.history = history
+        self.names = names
+        self.colours = colours
+        self.marked = marked
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Scores over the game (the line: the move shown)")
+            yield ScoreChart(self.names, self.colours, id="chart")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(ScoreChart).show(self.history, self.marked)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class ReplayScreen(BoardScreen):
@@ -26,10 +97,16 @@ class ReplayScreen(BoardScreen):
         # priority: the focused board scrolls on Home and End otherwise (issue 15 item 2)
         Binding("home", "goto(0)", "Start", priority=True),
         Binding("end", "goto(-1)", "End", priority=True),
+        Binding("space", "play", "Play/pause"),
+        Binding("greater_than_sign", "speed(1)", "Faster", key_display=">"),
+        Binding("less_than_sign", "speed(-1)", "Slower", key_display="<", show=False),
+        Binding("g", "jump", "Go to move"),
+        Binding("s", "chart", "Chart"),
         Binding("f", "final", "Scores"),
         Binding("escape,q", "back", "Menu"),
     ]
-    """n / b one move on or back (N / B twenty); Home / End the start or the end; f the score table."""
+    """n / b one move on or back (N / B twenty); Home / End the start or the end; Space plays or
+    pauses, > and < change the speed; g goes to a move; s the score chart; f the score table."""
 
     def __init__(self, loaded: LoadedLog, *, glyphs: Glyphs = UNICODE_GLYPHS) -> None:
         seats = loaded.header.seats
@@ -42,6 +119,10 @@ class ReplayScreen(BoardScreen):
                       if p == len(self.moves) or not isinstance(self.moves[p], DrawTile)]
         self.step = len(self.moves)
         self.game: Game = loaded.game
+        #: Play speed, moves a second; the timer while playing.
+        self.speed = 2.0
+        self._timer: Timer | None = None
+        self._history: ScoreHistory | None = None
 
     def on_mount(self) -> None:
         self.board.focus()
@@ -56,10 +137,20 @@ class ReplayScreen(BoardScreen):
         self.log_panel.clear()
         self.log_panel.add(self.game.events)
         end = " (end)" if self.game.phase is Phase.GAME_OVER else ""
-        played = sum(not isinstance(m, DrawTile) for m in self.moves)
-        done = sum(not isinstance(m, DrawTile) for m in self.moves[: self.step])
-        self.status.update(f"Replay: move {done} of {played}{end}. n / b next / back, N / B twenty, Home start, "
-                           "End last move")
+        played = self._move_number(len(self.moves))
+        done = self._move_number(self.step)
+        playing = f" Playing, {self.speed:g} moves/s (Space pauses, > < speed)." if self.playing else ""
+        self.status.update(f"Replay: move {done} of {played}{end}.{playing} n/b ±1, N/B ±20, Home/End, "
+                           "g go to, Space play, s chart")
+
+    def _move_number(self, step: int) -> int:
+        """The move number people see after *step* log moves: the table's draws are not counted."""
+        return sum(not isinstance(m, DrawTile) for m in self.moves[:step])
+
+    @property
+    def playing(self) -> bool:
+        """Whether the replay plays by itself."""
+        return self._timer is not None
 
     def action_step(self, delta: int) -> None:
         at = self.stops.index(self.step) if self.step in self.stops else len(self.stops) - 1
@@ -69,6 +160,58 @@ class ReplayScreen(BoardScreen):
     def action_goto(self, step: int) -> None:
         self.step = self.stops[-1] if step < 0 else self.stops[0] if step == 0 else step
         self._show()
+
+    def go_to_move(self, number: int) -> None:
+        """Shows the game after move *number* (as the status line counts them; past the end: the end)."""
+        self.step = next((p for p in self.stops if self._move_number(p) >= number), self.stops[-1])
+        self._show()
+
+    def action_jump(self) -> None:
+        """Asks for a move number and goes there."""
+        def chosen(number: int | None) -> None:
+            if number is not None:
+                self.go_to_move(number)
+
+        self.app.push_screen(JumpScreen(self._move_number(len(self.moves)), self._move_number(self.step)), chosen)
+
+    def action_play(self) -> None:
+        """Plays from here at :attr:`speed` (from the start when at the end), or pauses."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        else:
+            if self.step == self.stops[-1]:
+                self.step = self.stops[0]
+                self._show()
+            self._timer = self.set_interval(1 / self.speed, self._tick)
+        self._show()
+
+    def _tick(self) -> None:
+        if self.step == self.stops[-1]:
+            self.action_play()  # the end: pause
+            return
+        self.action_step(1)
+
+    def action_speed(self, delta: int) -> None:
+        """The next speed up (*delta* 1) or down (-1) of :data:`SPEEDS`."""
+        i = SPEEDS.index(self.speed) if self.speed in SPEEDS else 2
+        self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, i + delta))]
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = self.set_interval(1 / self.speed, self._tick)
+        self._show()
+
+    @property
+    def history(self) -> ScoreHistory:
+        """Every seat's score after each turn of the whole game (computed once)."""
+        if self._history is None:
+            self._history = score_history(self.loaded.game, self.moves)
+        return self._history
+
+    def action_chart(self) -> None:
+        """The chart of every seat's score over the game, the move shown marked."""
+        marked = self.history.turn_at(self.step)
+        self.app.push_screen(ChartScreen(self.history, self.names, self.colours, marked))
 
     def action_final(self) -> None:
         from carcnet.tui.screens.final import ProjectionScreen
