@@ -3,7 +3,7 @@ layer (``docs/architecture.md``).
 
 Modules: :mod:`.common` (exit statuses, error lines, rule options), :mod:`.local` (``play``, ``demo``,
 ``simulate``, ``replay``, ``verify``, ``games``), :mod:`.network` (``lan``, ``host``, ``join``,
-``spectate``, ``bot``, ``resume``), :mod:`.simulate` (many bot games) and :mod:`.report`
+``spectate``, ``bot``, ``resume``), :mod:`.serve` (``serve``: the game in a browser), :mod:`.simulate` (many bot games) and :mod:`.report`
 (transcripts and score tables). Each command has ``--help``.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from carcnet import __version__
 
-from . import local, network
+from . import local, network, serve
 from .common import EXIT_OK, fail
 
 __all__ = ["build_parser", "main"]
@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     local.add_commands(sub)
     network.add_commands(sub)
+    serve.add_commands(sub)
     return parser
 
 
