@@ -654,7 +654,8 @@ def compose_tile(
         parity: ``(x + y) % 2`` of its position.
         ghost: Paint it as the drawn tile on trial (the ghost).
         highlight: Segments to paint as part of the selected feature.
-        figures: ``(segment, seat, role letter)`` of each figure on the tile.
+        figures: ``(segment, seat, role letter)`` of each figure on the tile: the letter and the seat
+            number where the segment has room for two cells, else the seat number alone.
         spots: ``(segment, label)`` of each deploy spot (label: a digit).
         selected: The segment whose spot is selected.
         cursor: Draw the cursor's corner marks.
@@ -694,9 +695,11 @@ def compose_tile(
             over(c, r, char, "cursor")
     for segment, seat, letter in figures:
         c, r = art.anchors[segment]
-        over(c, r, letter, "meeple", seat)
-        if art.pairs[segment]:
+        if art.pairs[segment]:  # the role letter and the seat number
+            over(c, r, letter, "meeple", seat)
             over(c + 1, r, str(seat + 1), "seat", seat)
+        else:  # one cell (the overview): the seat number, which colour alone would tell (issue 15 item 8)
+            over(c, r, str(seat + 1), "meeple", seat)
     for segment, label in spots:
         c, r = art.anchors[segment]
         over(c, r, label, "chosen" if segment == selected else "spot")

@@ -348,3 +348,46 @@ async def test_p_on_the_home_screen_opens_the_finished_games_to_replay(tmp_path)
         await pilot.press("p")
         await pilot.pause()
         assert isinstance(app.screen, SavedGamesScreen) and app.screen.mode == "replay"
+
+
+async def test_at_80x24_the_new_game_form_scrolls_to_every_seat_and_the_footer_keeps_help_and_menu(tmp_path):
+    """Issue 15 item 7: at 80x24 the new-game form cut seats 3-6 off with no scrollbar; the river's
+    start-tile choice wrapped, used jargon ("mixed in (HiG)") and showed with The River off; the game
+    screen's footer dropped ? Help and q Menu."""
+    from textual.containers import VerticalScroll
+    from textual.widgets import Checkbox, Select
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewGameScreen)
+        for _ in range(4):
+            await pilot.press("ctrl+n")
+        await pilot.pause()
+        rows = form.rows()
+        assert len(rows) == 6 and all(row.region.height == 3 for row in rows)  # none cut to nothing
+        scroll = form.query_one(VerticalScroll)
+        assert scroll.max_scroll_y > 0
+        scroll.scroll_to_widget(rows[5], animate=False)
+        await pilot.pause()
+        assert form.region.contains_region(rows[5].region)  # seat 6 can be brought into view
+
+        start = form.query_one("#river-start", Select)
+        assert not start.display  # no river, no start-tile question
+        form.query_one("#river", Checkbox).value = True
+        await pilot.pause()
+        assert start.display and start.region.height == 3  # on one line
+        labels = [str(label) for label, _ in start._options]
+        assert all("HiG" not in label and "Z-Man" not in label for label in labels)
+        form.query_one("#river", Checkbox).value = False
+        for _ in range(4):
+            await pilot.press("ctrl+r")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.pause()
+        shown = [b.binding.action for b in screen.active_bindings.values() if b.binding.show]
+        assert shown[:2] == ["help", "leave"]  # first: never cut off by a narrow terminal

@@ -394,3 +394,36 @@ async def test_pennants_and_cloisters_are_in_no_seats_colour():
         for colour in TERRAIN[role]:
             nearest = min(sum((a - b) ** 2 for a, b in zip(rgb(colour), seat, strict=True)) ** 0.5 for seat in seats)
             assert nearest > 80, (role, colour, nearest)
+
+
+async def test_neighbouring_tiles_differ_enough_to_count_them():
+    """Issue 15 item 6 (second half): tile edges did not show between tiles: the two backgrounds of
+    each terrain (the board alternates them like a chessboard) were almost the same shade."""
+    from carcnet.tui.widgets.board import TERRAIN
+
+    def rgb(text: str) -> tuple[int, int, int]:
+        return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
+
+    for role, (_, even, odd) in TERRAIN.items():
+        distance = sum((a - b) ** 2 for a, b in zip(rgb(even), rgb(odd), strict=True)) ** 0.5
+        assert distance >= 20, (role, even, odd, distance)
+
+
+async def test_the_overview_tells_a_figures_seat_and_the_highlight_without_colour():
+    """Issue 15 item 8: in the overview zoom a meeple's seat (a letter on the seat's colour) and the
+    feature highlight (a gold tint) were told by colour alone."""
+    from carcnet.engine import tile_kind
+    from carcnet.tui.render import Mode, Paint, compose_tile
+
+    art = tile_art(tile_kind("D"), 0, Zoom.OVERVIEW)
+    grid = compose_tile(art, figures=[(0, 2, "K")], highlight=[1])
+    c, r = art.anchors[0]
+    assert grid[r][c][0] == "3"  # seat 3's knight: its number, in one cell
+    detailed = tile_art(tile_kind("D"), 0, Zoom.DETAILED)
+    grid = compose_tile(detailed, figures=[(0, 2, "K")])
+    c, r = detailed.anchors[0]
+    assert (grid[r][c][0], grid[r][c + 1][0]) == ("K", "3")  # room for both: the role and the seat
+    board = BoardView(seeded_game(3, 20), ["red", "blue"])
+    for role in (1, 2, 3):
+        assert board._make_style(Paint("tile", role, Mode.HIGHLIGHT, 0)).underline
+        assert not board._make_style(Paint("tile", role, Mode.NORMAL, 0)).underline

@@ -42,19 +42,37 @@ class Tmux:
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
 
 
+def _last_line(screen: str) -> str:
+    """The footer: the last line with anything on it."""
+    return [line for line in screen.splitlines() if line.strip()][-1]
+
+
 @pytest.fixture
-def tmux(tmp_path):
-    name = f"carcnet-test-{uuid.uuid4().hex[:8]}"
-    # exactly what the README's first command runs: `carcnet` with no arguments
-    command = f"env CARCNET_DATA_DIR={tmp_path} {sys.executable} -m carcnet"
-    subprocess.run(
-        ["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", command],
-        check=True,
-        timeout=20,
-        env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
-    )
-    yield Tmux(name)
-    subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=20)
+def terminal(tmp_path):
+    """Starts the app in a new tmux session of a given size: ``terminal(width, height)``."""
+    names = []
+
+    def start(width: int = 100, height: int = 30) -> Tmux:
+        name = f"carcnet-test-{uuid.uuid4().hex[:8]}"
+        names.append(name)
+        # exactly what the README's first command runs: `carcnet` with no arguments
+        command = f"env CARCNET_DATA_DIR={tmp_path} {sys.executable} -m carcnet"
+        subprocess.run(
+            ["tmux", "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), command],
+            check=True,
+            timeout=20,
+            env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        )
+        return Tmux(name)
+
+    yield start
+    for name in names:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=20)
+
+
+@pytest.fixture
+def tmux(terminal):
+    return terminal(100, 30)
 
 
 def test_start_a_game_place_a_tile_and_deploy_in_a_real_terminal(tmux, tmp_path):
@@ -77,6 +95,59 @@ def test_start_a_game_place_a_tile_and_deploy_in_a_real_terminal(tmux, tmp_path)
     tmux.keys("q")
     tmux.wait_for("Resume a saved game")
     assert len(list((tmp_path / "games").glob("*.carclog"))) == 1
+    tmux.keys("q")
+
+
+def test_at_80x24_a_turn_is_played_and_every_key_is_in_the_footer(terminal, tmp_path):
+    """Issue 15 item 7: at 80 columns the footer dropped ? Help and q Menu."""
+    tmux = terminal(80, 24)
+    tmux.wait_for("New local game")
+    tmux.keys("n")
+    tmux.wait_for("New local game: seat 1 plays first")
+    tmux.keys("C-s")
+    tmux.wait_for("Tab next spot")
+    screen = tmux.wait_for("q Menu")
+    footer = _last_line(screen)
+    assert "? Help" in footer and "q Menu" in footer and "Place" in footer
+    tmux.keys("Tab")
+    tmux.keys("Enter")
+    tmux.wait_for("deploys a meeple")
+    screen = tmux.wait_for("Undo")
+    footer = _last_line(screen)
+    assert "? Help" in footer and "q Menu" in footer and "Undo" in footer
+    tmux.keys("0")
+    tmux.wait_for("Enter confirms")
+    assert "Confirm" in _last_line(tmux.wait_for("Confirm turn"))
+    tmux.keys("Enter")
+    tmux.wait_for("Blue placed")
+    tmux.keys("q")
+    tmux.wait_for("Resume a saved game")
+    tmux.keys("q")
+
+
+def test_at_60x18_the_side_panel_narrows_and_the_cursor_tile_shows_whole(terminal):
+    """Issue 15 item 7: at 60x18 the side panel kept 34 columns and the cursor tile was cut off."""
+    tmux = terminal(60, 18)
+    tmux.wait_for("New local game")
+    tmux.keys("n")
+    tmux.wait_for("New local game")
+    tmux.keys("C-s")
+    tmux.wait_for("tiles left")
+    screen = tmux.wait_for("7●")  # the supplies drawn as counts: the narrow layout is in place
+    lines = screen.splitlines()
+    bar = [line.index("│") for line in lines[:10] if "│" in line]
+    assert bar and min(bar) >= 60 - 25, (bar, screen)  # the side panel is at most 24 columns + its border
+    assert "Red" in screen and " 0 7●" in screen  # the scores and supplies still show
+    tmux.keys("Tab")
+    screen = tmux.wait_for("? Help")
+    board = [line[: min(bar)] for line in screen.splitlines()[:-2]]
+    top = [i for i, line in enumerate(board) if "┏" in line]
+    bottom = [i for i, line in enumerate(board) if "┛" in line]
+    assert top and bottom and bottom[0] - top[0] == 4, screen  # the cursor's 5 rows, top and bottom corners
+    assert "┓" in board[top[0]] and "┗" in board[bottom[0]]
+    assert "? Help" in _last_line(screen)
+    tmux.keys("q")
+    tmux.wait_for("Resume a saved game")
     tmux.keys("q")
 
 

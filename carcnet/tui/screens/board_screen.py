@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -63,6 +63,29 @@ class BoardScreen(Screen[None]):
                 yield self.log_panel
         yield self.status
         yield Footer()
+
+    #: The actions the footer shows first, so that a narrow terminal never cuts them off.
+    FOOTER_FIRST = ("help", "leave", "leave_network", "back", "confirm", "undo")
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The active bindings (for the footer), :data:`FOOTER_FIRST` first: at 80 columns the footer
+        dropped ``? Help`` and ``q Menu`` (issue 15 item 7), which came after the board's keys."""
+        bindings = super().active_bindings
+        first = {key: b for key, b in bindings.items() if b.binding.action in self.FOOTER_FIRST}
+        first = dict(sorted(first.items(), key=lambda item: self.FOOTER_FIRST.index(item[1].binding.action)))
+        return {**first, **{key: b for key, b in bindings.items() if key not in first}}
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fits the layout to the terminal (issue 15 item 7): under 140 columns a compact footer
+        without the palette hint (Ctrl+P still opens it), so that more keys stay shown; under 72 columns a narrower
+        side panel; under 30 rows a shorter inspector, so that the log keeps a few lines."""
+        width, height = event.size
+        footer = self.query_one(Footer)
+        footer.compact = width < 140
+        footer.show_command_palette = width >= 140
+        self.set_class(width < 72, "-narrow")
+        self.set_class(height < 30, "-short")
 
     def refresh_inspector(self, at: tuple[Position, int] | None = None, *, step: int = 0) -> None:
         """Brings the inspector up to date: the deploy choice while the player deploys, else the tile

@@ -52,17 +52,19 @@ if TYPE_CHECKING:
 __all__ = ["TERRAIN", "BoardView", "art_line"]
 
 #: Terrain colours by what a cell shows: (foreground, background at parity 0, background at parity 1).
+#: The two backgrounds differ enough that neighbouring tiles read as separate tiles, like a
+#: chessboard (issue 15 item 6: with barely different shades the tile edges did not show).
 TERRAIN = {
-    Role.FIELD: ("#8fc26a", "#3d6e2b", "#386828"),
-    Role.ROAD: ("#f6efd9", "#3d6e2b", "#386828"),
-    Role.JUNCTION: ("#f6efd9", "#3d6e2b", "#386828"),
-    Role.CITY: ("#6e5232", "#b08d5c", "#a98656"),
+    Role.FIELD: ("#8fc26a", "#3d6e2b", "#4b8037"),
+    Role.ROAD: ("#f6efd9", "#3d6e2b", "#4b8037"),
+    Role.JUNCTION: ("#f6efd9", "#3d6e2b", "#4b8037"),
+    Role.CITY: ("#6e5232", "#b08d5c", "#c29d69"),
     # pennants and cloisters in no seat's colour (issue 15 item 5: a blue pennant, a red cloister read
     # as Blue's and Red's): a pale gold pennant on the city, a cream cloister on the field
-    Role.PENNANT: ("#ffe9a0", "#8a6a3e", "#836539"),
-    Role.CLOISTER: ("#fff4dc", "#3d6e2b", "#386828"),
-    Role.GARDEN: ("#ffb3de", "#3d6e2b", "#386828"),
-    Role.RIVER: ("#d3ecff", "#2e6fb0", "#2b69a8"),
+    Role.PENNANT: ("#ffe9a0", "#8a6a3e", "#9a7848"),
+    Role.CLOISTER: ("#fff4dc", "#3d6e2b", "#4b8037"),
+    Role.GARDEN: ("#ffb3de", "#3d6e2b", "#4b8037"),
+    Role.RIVER: ("#d3ecff", "#2e6fb0", "#3a80c4"),
 }
 
 
@@ -974,6 +976,7 @@ class BoardView(ScrollView, can_focus=True):
             color=fg,
             bgcolor=bg,
             bold=role in (Role.ROAD, Role.PENNANT, Role.CLOISTER) or mode == Mode.HIGHLIGHT,
+            underline=mode == Mode.HIGHLIGHT,  # the highlight told without colour too (issue 15 item 8)
         )
 
     def _terrain(self, role: int, mode: int, parity: int) -> tuple[str, str]:

@@ -3,6 +3,7 @@ The Abbot), shared by the local new-game screen and the host's table setup."""
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Checkbox, Select
@@ -13,21 +14,29 @@ __all__ = ["RuleOptions"]
 
 
 class RuleOptions(Horizontal):
-    """A row of the rule options: ``#river`` (checkbox), ``#river-start`` (``mix``: the base start tile
-    mixed into the land tiles, HiG; ``omit``: left out, Z-Man) and ``#abbot`` (checkbox)."""
+    """A row of the rule options: ``#river`` (checkbox), ``#abbot`` (checkbox) and, shown only with
+    The River on, ``#river-start``: what becomes of the base game's start tile (``mix``: shuffled in
+    with the land tiles, HiG; ``omit``: left in the box, Z-Man), in plain words (issue 15 item 7)."""
 
     DEFAULT_CSS = """
     RuleOptions { height: 3; margin-top: 1; }
     RuleOptions #river-start { width: 32; }
+    RuleOptions #river-start.-off { display: none; }
     """
 
     def compose(self) -> ComposeResult:
         yield Checkbox("The River", id="river")
-        yield Select(
-            [("Start tile mixed in (HiG)", "mix"), ("Start tile left out (Z-Man)", "omit")],
-            value="mix", allow_blank=False, id="river-start",
-        )
         yield Checkbox("The Abbot", id="abbot")
+        yield Select(
+            [("Start tile: shuffled in", "mix"), ("Start tile: left out", "omit")],
+            value="mix", allow_blank=False, id="river-start", classes="-off",
+            tooltip="With The River, the base game's start tile is shuffled into the land tiles (HiG) "
+            "or left in the box (Z-Man)",
+        )
+
+    @on(Checkbox.Changed, "#river")
+    def _river(self, event: Checkbox.Changed) -> None:
+        self.query_one("#river-start", Select).set_class(not event.value, "-off")
 
     def rules(self) -> Rules:
         """The options as the engine's :class:`~carcnet.engine.Rules`."""

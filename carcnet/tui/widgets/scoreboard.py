@@ -35,6 +35,11 @@ class Scoreboard(Static):
         self._names = names
         self._colours = colours
         self._glyphs = glyphs
+        self._shown: tuple[Game, int | None, Mapping[int, str] | None, str | None] | None = None
+
+    def on_resize(self) -> None:
+        if self._shown is not None:  # the supply is drawn as a count in a narrow panel
+            self.show(*self._shown)
 
     @staticmethod
     def who(name: str, style: str, mark: str | None) -> Text:
@@ -48,6 +53,7 @@ class Scoreboard(Static):
              note: str | None = None) -> None:
         """Redraws from *game*; *rotation* turns the drawn tile preview; *marks* (seat → text) follow
         the names; *note* replaces the line under a placed tile ("deploy or skip")."""
+        self._shown = (game, rotation, marks, note)
         table = Table.grid(padding=(0, 1))
         table.add_column(width=1)
         table.add_column(ratio=1, no_wrap=True)
@@ -58,7 +64,8 @@ class Scoreboard(Static):
             style = seat_style(self._colours[seat])
             turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
             supply = game.supply[seat]
-            meeples = "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
+            narrow = 0 < self.size.width < 30  # a narrow side panel (issue 15 item 7): a count, not 7 dots
+            meeples = f"{supply}●" if narrow else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
             if game.setup.rules.abbot:
                 meeples += " A" if game.abbots[seat] else " a"  # abbot in supply / on the board
             table.add_row(Text(turn, style=style), self.who(name, style, (marks or {}).get(seat)),
