@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-BIN_KEYS = frozenset({"value", "key", "digest", "sig", "hash", "nonce"})
+BIN_KEYS = frozenset({"value", "key", "digest", "sig", "hash", "nonce", "id"})
 BIN_LIST_KEYS = frozenset({"keys", "commits", "nonces", "sees", "values"})
 
 

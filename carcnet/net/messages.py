@@ -63,7 +63,9 @@ from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE, new_nonce
 
 __all__ = [
     "BYE_REASONS",
+    "CHAT_ID_SIZE",
     "CODES",
+    "MAX_CHAT",
     "MAX_ENTRIES",
     "MAX_PEERS",
     "MAX_TEXT",
@@ -71,6 +73,7 @@ __all__ = [
     "PROTO_VERSION",
     "ROLES",
     "Bye",
+    "Chat",
     "Claim",
     "Commit",
     "Entries",
@@ -99,7 +102,7 @@ __all__ = [
 ]
 
 #: The wire protocol version this code speaks (``wire.md`` §8).
-PROTO_VERSION = 2
+PROTO_VERSION = 3
 #: The lowest log format of the header and entry maps the wire carries (``wire.md`` §8).
 LOG_FORMAT = 2
 #: The log formats of the headers the wire carries: 2 (a seeded game resumed from an older save)
@@ -127,6 +130,7 @@ CODES: dict[str, bool] = {
     "lobby-locked": False,
     "bad-commit": True,
     "bad-reveal": True,
+    "bad-chat": True,
     "bad-header": True,
     "bad-signature": True,
     "not-your-turn": True,
@@ -142,6 +146,10 @@ MAX_ENTRIES = 256
 MAX_PEERS = 32
 #: Longest ``message`` text of a ``reject`` or ``error``, in characters.
 MAX_TEXT = 256
+#: Characters of a chat line at most (``wire.md`` §4.9).
+MAX_CHAT = 200
+#: Bytes of a chat line's id.
+CHAT_ID_SIZE = 8
 _CODE = re.compile(r"[a-z][a-z0-9-]{0,31}")
 
 
@@ -430,6 +438,11 @@ class _Code(_Field):
 class _Text(_Field):
     def check(self, value: object, where: str) -> None:
         _check_message_text(value, where)
+
+
+class _ChatText(_Field):
+    def check(self, value: object, where: str) -> None:
+        _check_text(value, where, MAX_CHAT)
 
 
 class _Bool(_Field):
@@ -885,6 +898,29 @@ class Reveal(_Message):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Chat(_Message):
+    """A line of table talk from a seat's player, signed with the seat key and passed on by every
+    peer to the others once (``wire.md`` §4.9). Not part of the game: never in the log.
+
+    Attributes:
+        seat: The seat that speaks, 0 to 5: its name in the header is the speaker's.
+        id: 8 random bytes naming the line, with *seat*, to pass it on once.
+        time: The writer's clock, milliseconds since 1970-01-01 UTC: a line more than
+            :data:`~carcnet.net.sync.CHAT_AGE` seconds off a receiver's clock is dropped (a replay).
+        text: 1 to :data:`MAX_CHAT` characters under the rule of names (log.md §5): no control or
+            invisible formatting characters.
+        sig: The seat key's signature over :func:`carcnet.net.signing.chat_bytes`, 64 bytes.
+    """
+
+    TYPE: ClassVar[str] = "chat"
+    seat: int = _seat()
+    id: bytes = _wire(_Bin(CHAT_ID_SIZE))
+    time: int = _wire(_Int(0, 2**63))
+    text: str = _wire(_ChatText())
+    sig: bytes = _wire(_Bin(SIG_SIZE))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Start(_Message):
     """The host starts the game with the agreed header (``wire.md`` §4.6).
 
@@ -902,13 +938,13 @@ class Start(_Message):
 
 Message: TypeAlias = (
     Hello | Welcome | Reject | Proof | Entries | Want | Heartbeat | Bye | Error | Lobby | Claim | Commit | Reveal
-    | Start
+    | Start | Chat
 )
 
 #: Every message class by its wire ``type`` (``wire.md`` §4).
 _BY_TYPE: dict[str, type[_Message]] = {
     cls.TYPE: cls for cls in (Hello, Welcome, Reject, Proof, Entries, Want, Heartbeat, Bye, Error, Lobby, Claim,
-                              Commit, Reveal, Start)
+                              Commit, Reveal, Start, Chat)
 }
 #: The wire ``type`` of every message of this version, in the order of ``wire.md`` §4.
 MESSAGE_TYPES = tuple(_BY_TYPE)

@@ -38,6 +38,7 @@ from typing import Literal, TypeAlias
 from .framing import SMALL_FRAME, FrameDecoder, FramingError, ProtocolError
 from .messages import (
     Bye,
+    Chat,
     Claim,
     Commit,
     Entries,
@@ -162,6 +163,7 @@ _PERMITTED: dict[type, tuple[frozenset[Role], frozenset[Role]]] = {
     Claim: (frozenset(("player",)), _PLAYING),  # a non-host answers lobby-locked (wire.md §3.3)
     Commit: (_PLAYING, _PLAYING),
     Reveal: (_PLAYING, _PLAYING),
+    Chat: (_PLAYING, _ALL),  # spoken by a seat's player; passed on to spectators too (wire.md §4.9)
 }
 _HANDSHAKE = (Hello, Welcome, Reject, Proof)
 

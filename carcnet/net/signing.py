@@ -33,6 +33,7 @@ from carcnet.log.signatures import game_bytes as _game_bytes
 
 __all__ = [
     "CHAIN_SECRET_DOMAIN",
+    "CHAT_DOMAIN",
     "COMMIT_DOMAIN",
     "PROOF_DOMAIN",
     "ENTRY_DOMAIN",
@@ -42,6 +43,7 @@ __all__ = [
     "SIG_SIZE",
     "SeatKey",
     "chain_secret",
+    "chat_bytes",
     "check_reveal",
     "commit_bytes",
     "commitment",
@@ -49,11 +51,13 @@ __all__ = [
     "entry_bytes",
     "new_nonce",
     "proof_bytes",
+    "sign_chat",
     "sign_commit",
     "seat_chain",
     "sign_entry",
     "sign_proof",
     "verify",
+    "verify_chat",
     "verify_commit",
     "verify_entry",
     "verify_proof",
@@ -61,6 +65,8 @@ __all__ = [
 
 #: Domain separation of a commitment's signed bytes (``wire.md`` §5.3).
 COMMIT_DOMAIN = b"carcnet/commit/v1\x00"
+#: Domain separation of a chat line's signed bytes (``wire.md`` §4.9).
+CHAT_DOMAIN = b"carcnet/chat/v1\x00"
 #: Domain separation of a handshake proof's signed bytes (``wire.md`` §3.4).
 PROOF_DOMAIN = b"carcnet/proof/v1\x00"
 
@@ -180,6 +186,41 @@ def verify_commit(public_key: bytes, game_id: str, seat: int, commit: bytes, sig
     try:
         data = commit_bytes(game_id, seat, commit)
     except ValueError:
+        return False
+    return verify(public_key, data, sig)
+
+
+def chat_bytes(game_id: str, seat: int, chat_id: bytes, time_ms: int, text: str) -> bytes:
+    """The canonical byte string a ``chat`` message's signature covers (``wire.md`` §4.9)::
+
+        "carcnet/chat/v1" 0x00 | game id (32 ASCII hex digits) | seat (u8) | id (8)
+        | time (u64, big-endian) | text (UTF-8)
+
+    Raises:
+        ValueError: A bad game id, a seat outside 0–5, an id that is not 8 bytes, a time outside
+            0 to 2**63 - 1.
+    """
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 6:
+        raise ValueError(f"a seat is 0 to 5, got {seat!r}")
+    if not isinstance(chat_id, bytes) or len(chat_id) != 8:
+        raise ValueError("a chat id is 8 bytes")
+    if not isinstance(time_ms, int) or not 0 <= time_ms < 2**63:
+        raise ValueError("a chat time is 0 to 2**63 - 1 milliseconds")
+    return CHAT_DOMAIN + _game_bytes(game_id) + bytes([seat]) + chat_id + time_ms.to_bytes(8, "big") + text.encode()
+
+
+def sign_chat(key: SeatKey, game_id: str, seat: int, chat_id: bytes, time_ms: int, text: str) -> bytes:
+    """The seat key's signature of a chat line, over :func:`chat_bytes`: only the holder of the seat
+    key speaks under the seat's name, and no peer passing the line on can change it."""
+    return key.sign(chat_bytes(game_id, seat, chat_id, time_ms, text))
+
+
+def verify_chat(public_key: bytes, game_id: str, seat: int, chat_id: bytes, time_ms: int, text: str,
+                sig: bytes) -> bool:
+    """Whether *sig* signs that chat line under *public_key*. Never raises."""
+    try:
+        data = chat_bytes(game_id, seat, chat_id, time_ms, text)
+    except (ValueError, UnicodeEncodeError):
         return False
     return verify(public_key, data, sig)
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -42,13 +43,17 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from carcnet.engine import DrawTile, Game, HandBack, HandOver, IllegalMoveError, Move, Phase
 from carcnet.engine.draws import check_reveal
 from carcnet.log import LogEntry
+from carcnet.log.values import name_problem
 
 from .admission import admit_entry, check_header, compare_have
 from .framing import MAX_FRAME, SMALL_FRAME, ProtocolError
 from .messages import (
+    CHAT_ID_SIZE,
+    MAX_CHAT,
     MAX_ENTRIES,
     MAX_PEERS,
     Bye,
+    Chat,
     Claim,
     Commit,
     Entries,
@@ -68,13 +73,18 @@ from .messages import (
     WireHeader,
 )
 from .protocol import Closed, ConnectionEvent, PeerConnection, Proven, Refused, State
-from .signing import SeatKey, seat_chain, sign_entry, verify_entry
+from .signing import SeatKey, seat_chain, sign_chat, sign_entry, verify_chat, verify_entry
 
 if TYPE_CHECKING:
     from .lobby import LobbyRole
 
 __all__ = [
+    "CHAT_AGE",
+    "CHAT_RATE",
+    "CHAT_WINDOW",
+    "MAX_CHATS",
     "Change",
+    "ChatLine",
     "Desync",
     "Link",
     "MemoryLog",
@@ -96,8 +106,34 @@ MAX_EVENTS = 1000
 MAX_BOOK = MAX_PEERS
 
 #: What a listener is told changed (see :meth:`SyncSession.add_listener`).
-Change = Literal["header", "entry", "open", "close", "peer", "stop", "lobby"]
+Change = Literal["header", "entry", "open", "close", "peer", "stop", "lobby", "chat"]
 _link_ids = itertools.count(1)
+
+#: wire.md §4.9 budgets: chat lines kept (for the interface), lines remembered to pass each on once,
+#: lines taken per seat in :data:`CHAT_WINDOW` seconds (more are dropped, not passed on), and how far
+#: off this peer's clock a line's time may be (an older one is a replay: dropped).
+MAX_CHATS = 200
+CHAT_SEEN = 512
+CHAT_RATE = 5
+CHAT_WINDOW = 10.0
+CHAT_AGE = 600.0
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """A line of table talk, checked (wire.md §4.9).
+
+    Attributes:
+        seat: The seat that spoke (its name is the header's).
+        text: What it said.
+        time: When it was written, by the writer's clock (seconds since 1970-01-01 UTC).
+        mine: Whether this peer wrote it.
+    """
+
+    seat: int
+    text: str
+    time: float
+    mine: bool = False
 
 
 class SyncError(Exception):
@@ -517,6 +553,12 @@ class SyncSession:
         self._chains: dict[int, list[bytes] | None] = {}
         #: The draw the game waits for and since when (:attr:`clock`), or ``None``.
         self.waiting: tuple[int, float] | None = None
+        #: Table talk (wire.md §4.9): the last :data:`MAX_CHATS` lines, oldest first; never in the log.
+        self.chats: deque[ChatLine] = deque(maxlen=MAX_CHATS)
+        #: How many lines were ever kept (:attr:`chats` holds the last :data:`MAX_CHATS`).
+        self.chats_made = 0
+        self._chat_seen: deque[tuple[int, bytes]] = deque(maxlen=CHAT_SEEN)
+        self._chat_times: dict[int, deque[float]] = {}
         self.lobby = lobby
         if lobby is not None:
             lobby.attach(self)
@@ -847,6 +889,8 @@ class SyncSession:
             self._on_want(link, event)
         elif isinstance(event, Heartbeat):
             self._on_heartbeat(link, event)
+        elif isinstance(event, Chat):
+            self._on_chat(link, event)
         elif isinstance(event, Reveal):
             self._on_reveal(link, event)
         elif isinstance(event, Lobby | Claim | Commit | Start) and self._in_lobby:
@@ -1271,6 +1315,77 @@ class SyncSession:
             return
         held[seat] = reveal.value
         self._draw_step()
+
+    # ------------------------------------------------------------------ table talk (wire.md §4.9)
+
+    def say(self, text: str, seat: int | None = None) -> ChatLine:
+        """Says *text* at the table as *seat* (default: the first seat this peer plays): signed with
+        the seat key, sent to every peer this one is connected to, who pass it on.
+
+        Raises:
+            SyncError: No header yet, or no seat of this peer's to speak for.
+            ValueError: *text* is not 1 to :data:`MAX_CHAT` characters under the rule of names.
+        """
+        header = self.header
+        if header is None:
+            raise SyncError("there is no game to talk at yet")
+        if seat is None:
+            seat = min(self.seats) if self.seats else -1
+        key = self.seats.get(seat)
+        if key is None:
+            raise SyncError("only a player at the table speaks, for a seat it plays")
+        problem = name_problem(text, MAX_CHAT)
+        if problem is not None:
+            raise ValueError(f"a chat line {problem}")
+        chat_id = secrets.token_bytes(CHAT_ID_SIZE)
+        time_ms = int(self.wall_clock() * 1000)
+        message = Chat(seat=seat, id=chat_id, time=time_ms, text=text,
+                       sig=sign_chat(key, header.game, seat, chat_id, time_ms, text))
+        self._chat_seen.append((seat, chat_id))
+        line = ChatLine(seat, text, time_ms / 1000, mine=True)
+        self.chats.append(line)
+        self.chats_made += 1
+        self._pass_on(message, None)
+        self._changed("chat", None)
+        return line
+
+    def _on_chat(self, link: Link, chat: Chat) -> None:
+        """A line from a player's peer (the writer's or a relay's): checked under the seat's key
+        (``bad-chat`` closes otherwise), then kept and passed on once, unless it was seen already,
+        is too old or too far ahead (a replay), or its seat spoke too often (dropped)."""
+        header, game = self.header, self.game
+        if header is None or game is None:
+            self.refuse(link, "unexpected-message", "chat before this peer holds the header")
+            return
+        seat = chat.seat
+        if seat >= game.players or not verify_chat(header.header.keys[seat], header.game, seat, chat.id, chat.time,
+                                                   chat.text, chat.sig):
+            self.refuse(link, "bad-chat", f"a chat line for seat {seat} not signed by the seat's key")
+            return
+        if (seat, chat.id) in self._chat_seen:
+            return
+        self._chat_seen.append((seat, chat.id))
+        if abs(chat.time / 1000 - self.wall_clock()) > CHAT_AGE:
+            return
+        now = self.clock()
+        times = self._chat_times.setdefault(seat, deque(maxlen=CHAT_RATE))
+        if len(times) == CHAT_RATE and now - times[0] < CHAT_WINDOW:
+            return
+        times.append(now)
+        self.chats.append(ChatLine(seat, chat.text, chat.time / 1000))
+        self.chats_made += 1
+        self._pass_on(chat, link)
+        self._changed("chat", link)
+
+    def _pass_on(self, chat: Chat, source: Link | None) -> None:
+        """Sends a chat line to every open link but the one it came from."""
+        frame: bytes | None = None
+        for link in tuple(self.links):
+            if link is source or not link.is_open:
+                continue
+            if frame is None:
+                frame = link.conn.send(chat)
+            link.queue(frame)
 
     def _resend(self, link: Link, seq: int) -> None:
         """The peer answered ``bad-seq``: it holds ``seq - 1``; send it everything from *seq*."""

@@ -193,6 +193,30 @@ class Table(ABC):
         """
         raise TableError("every seat of this game is played here")
 
+    @property
+    def can_chat(self) -> bool:
+        """Whether a person here can talk to the others at this table (a network table's player)."""
+        return False
+
+    def chats(self) -> list[tuple[int, str, bool]]:
+        """The table talk so far (protocol/wire.md §4.9), the last 200 lines, oldest first:
+        ``(seat, text, mine)``; a ``"chat"`` change says a line came. Empty at a local table."""
+        return []
+
+    @property
+    def chats_made(self) -> int:
+        """How many lines of table talk there ever were here (:meth:`chats` keeps the last 200)."""
+        return 0
+
+    def say(self, text: str) -> None:
+        """Says *text* to the others at the table, as this laptop's (first) seat.
+
+        Raises:
+            TableError: Nobody to talk to (a local table, a spectator, no game yet).
+            ValueError: *text* is empty, too long (200 characters) or holds control characters.
+        """
+        raise TableError("everyone at this table is at this terminal")
+
     # ------------------------------------------------------------------ listening
 
     def add_listener(self, listener: Callable[[Change], None]) -> None:

@@ -724,6 +724,25 @@ class NetTable(Table):
 
     # ------------------------------------------------------------------ acting
 
+    @property
+    def can_chat(self) -> bool:
+        return self.session.header is not None and bool(self.session.seats)
+
+    def chats(self) -> list[tuple[int, str, bool]]:
+        return [(line.seat, line.text, line.mine) for line in self.session.chats]
+
+    @property
+    def chats_made(self) -> int:
+        return self.session.chats_made
+
+    def say(self, text: str) -> None:
+        """Says *text* to the table (protocol/wire.md §4.9): signed with this laptop's first seat key,
+        sent to every peer it is connected to, who pass it on; never part of the game's log."""
+        try:
+            self.session.say(text)
+        except SyncError as exc:
+            raise TableError(str(exc)) from None
+
     def submit(self, move: Move) -> None:
         """Plays *move* for the seat to play, which a person at this terminal holds (see
         :meth:`Table.submit`): signed, logged, and sent to every peer."""

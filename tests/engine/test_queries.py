@@ -117,3 +117,24 @@ def test_worth_now_is_what_the_projection_and_the_completions_score(seed):
                 assert event.points == game.worth(event.feature)[0]
             else:
                 assert event.points == game.worth(event.feature)[0] == 3 * len(event.feature.cities)
+
+
+def test_dead_spots_are_the_open_positions_no_tile_left_fits():
+    """A spot no tile still to come can fill (issue 15, the bag): with only V (a road curve) left,
+    the spot north of the start tile needs a city side and is dead; where V fits, nothing is dead."""
+    from carcnet.engine import Game, GameSetup, tile_kind
+    from carcnet.engine.geometry import Position as P
+
+    game = Game(GameSetup(players=2, draw_order=("V",)))
+    dead = game.dead_spots()
+    assert P(0, -1) in dead
+    fits = {p.position for p in game.legal_placements()}
+    assert not fits & set(dead) and dead == sorted(dead)
+    # a position is dead exactly when no design left (the drawn one included) fits it in any rotation
+    designs = [tile_kind(letter) for letter in {*game.remaining(), game.drawn}]
+    for key, pattern in game.board.frontier.items():
+        from carcnet.engine.geometry import position_of
+
+        assert (position_of(key) in dead) == (not any(d.fitting_rotations(pattern) for d in designs))
+    full = Game(GameSetup(players=2, seed=4))  # the whole bag: every spot can still be filled
+    assert full.dead_spots() == []

@@ -24,7 +24,7 @@ from carcnet.net import (
     from_wire,
     to_wire,
 )
-from carcnet.net.messages import MAX_ENTRIES, MAX_PEERS, Entries, Error, Hello, Lobby, Welcome
+from carcnet.net.messages import MAX_ENTRIES, MAX_PEERS, PROTO_VERSION, Entries, Error, Hello, Lobby, Welcome
 
 from .vectors import (
     GAME,
@@ -167,7 +167,7 @@ def test_unknown_and_missing_types_are_unknown_messages():
 
 @pytest.mark.parametrize("name", ["hello", "welcome"])
 def test_another_version_is_refused_for_its_version_before_its_fields(name):
-    newer = {**wire(name), "proto": 3, "capabilities": ["river"]}
+    newer = {**wire(name), "proto": PROTO_VERSION + 1, "capabilities": ["river"]}
     assert code_of(newer) == "bad-version"
     assert code_of({**wire(name), "rules": 2}) == "bad-version"
     assert code_of({**wire(name), "proto": True}) == "bad-message"
@@ -176,7 +176,7 @@ def test_another_version_is_refused_for_its_version_before_its_fields(name):
 
 def test_a_header_of_another_log_format_is_a_version_error():
     m = wire("start")
-    assert m["header"]["format"] == 3  # protocol 2 carries log formats 2 and 3 (wire.md §8)
+    assert m["header"]["format"] == 3  # protocol 3 carries log formats 2 and 3 (wire.md §8)
     assert code_of(edit(m, ("header", "format"), 4)) == "bad-version"
     assert code_of(edit(m, ("header", "format"), 1)) == "bad-version"  # the log reads it; the wire does not
     assert code_of(edit(m, ("header", "format"), True)) == "bad-message"
@@ -358,7 +358,7 @@ def test_error_codes_from_newer_peers_are_read_and_close():
 
 def test_hello_defaults_are_this_version():
     h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
-    assert to_wire(h)["proto"] == 2 and to_wire(h)["rules"] == 1
+    assert to_wire(h)["proto"] == PROTO_VERSION == 3 and to_wire(h)["rules"] == 1
     assert commitment(NONCES[0]) != commitment(NONCES[1])
 
 

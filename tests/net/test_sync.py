@@ -167,7 +167,7 @@ async def stateless_bad_input(address) -> None:
         answer, closed = await refused_with(address, frames)
         assert (type(answer), answer.code, closed) == (Error, code, True), frames
     # another protocol version: refused in the handshake
-    old = Hello(proto=3, game=GAME, role="player", name="Old", key=identity("Old").public)
+    old = Hello(proto=4, game=GAME, role="player", name="Old", key=identity("Old").public)
     answer, closed = await refused_with(address, [encode_message(old)], hello=None)
     assert (type(answer), answer.code, closed) == (Reject, "bad-version", True)
     # another game: refused in the handshake

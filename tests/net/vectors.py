@@ -46,13 +46,24 @@ from carcnet.net import (
     sign_entry,
     to_wire,
 )
-from carcnet.net.signing import chain_secret, commit_bytes, proof_bytes, seat_chain, sign_proof
+from carcnet.net.messages import Chat
+from carcnet.net.signing import (
+    chain_secret,
+    chat_bytes,
+    commit_bytes,
+    proof_bytes,
+    seat_chain,
+    sign_chat,
+    sign_proof,
+)
 from tests.jsonform import BIN_KEYS, BIN_LIST_KEYS, from_json, to_json  # noqa: F401  (re-exported)
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors" / "wire"
 
 GAME = "3f2a9c1b5d6e4f708192a3b4c5d6e7f8"
 CREATED = 1795256100  # 2026-11-21 10:15:00 UTC
+CHAT_ID = bytes.fromhex("0123456789abcdef")
+CHAT_TIME = 1795256160000  # a minute after the game was created, in milliseconds
 
 
 def _h(label: str) -> bytes:
@@ -155,7 +166,7 @@ def messages() -> dict[str, tuple[str, Message]]:
             "A hello from a peer of protocol version 3 is refused.",
             Reject(
                 code="bad-version",
-                message="the peer speaks carcnet protocol version 3; this carcnet speaks version 2",
+                message="the peer speaks carcnet protocol version 4; this carcnet speaks version 3",
             ),
         ),
         "entries": (
@@ -191,6 +202,11 @@ def messages() -> dict[str, tuple[str, Message]]:
             Reveal(seat=1, draw=1, value=chains()[1][1]),
         ),
         "start": ("Ann starts the game with the agreed header.", Start(header=wh)),
+        "chat": (
+            "Bob says a line at the table (wire.md §4.9), signed with seat 1's key.",
+            Chat(seat=1, id=CHAT_ID, time=CHAT_TIME, text="good luck!",
+                 sig=sign_chat(bob, GAME, 1, CHAT_ID, CHAT_TIME, "good luck!")),
+        ),
     }
 
 
@@ -205,7 +221,7 @@ def signing_vector() -> dict[str, Any]:
     entries = [e for e in signed_entries() if e.sig is not None]
     values = chains()
     return {
-        "description": "carcnet wire protocol 2 signing vectors (protocol/wire.md §5): Ed25519 seat keys from "
+        "description": "carcnet wire protocol 3 signing vectors (protocol/wire.md §5): Ed25519 seat keys from "
         "their 32-byte private seeds; the exact bytes an entry's and a commitment's signatures cover; each "
         "seat's chain secret (from its key), root (its commitment) and first two values (deck.md §5.1); "
         "the handshake proofs (§3.4) of hello.bin and welcome-lobby.bin. bin values are hex.",
@@ -231,6 +247,14 @@ def signing_vector() -> dict[str, Any]:
             }
             for i, c in enumerate(values)
         ],
+        "chat": {
+            "seat": 1,
+            "id": CHAT_ID.hex(),
+            "time": CHAT_TIME,
+            "text": "good luck!",
+            "signed": chat_bytes(GAME, 1, CHAT_ID, CHAT_TIME, "good luck!").hex(),
+            "sig": sign_chat(keys[1], GAME, 1, CHAT_ID, CHAT_TIME, "good luck!").hex(),
+        },
         "proofs": [
             {
                 "side": side,
@@ -269,7 +293,7 @@ def main() -> None:
     for name, (description, message) in messages().items():
         frame = encode_message(message)
         vec = {
-            "description": f"carcnet wire protocol 2 golden vector (protocol/wire.md §4): {description} "
+            "description": f"carcnet wire protocol 3 golden vector (protocol/wire.md §4): {description} "
             f"{name}.bin holds the exact frame (4-byte length, then the msgpack body); bin values are "
             "hex.",
             "message": to_json(to_wire(message)),

@@ -17,6 +17,7 @@ from textual.app import App
 from carcnet.bots import make_bot
 from carcnet.engine import DrawTile, Rules
 from carcnet.net.adverts import GameAd
+from carcnet.net.messages import PROTO_VERSION
 from carcnet.net.lobby import Hosting, Seating, SeatPlan
 from carcnet.net.sync import SyncSession
 from carcnet.table import NetTable
@@ -91,7 +92,7 @@ def test_games_list(snap_compare, tmp_path):
         "b": GameAd(game="9c1b3f2a" * 4, name="Full table", phase="lobby", seats_taken=4, seats_total=4,
                     peer="Cleo", role="host", key=bytes([1]) * 32, port=7001, addresses=("192.168.1.21",)),
         "c": GameAd(game="1b3f2a9c" * 4, name="Newer game", phase="lobby", seats_taken=1, seats_total=2,
-                    peer="Dan", role="host", key=bytes([2]) * 32, port=7002, addresses=("192.168.1.22",), proto=3),
+                    peer="Dan", role="host", key=bytes([2]) * 32, port=7002, addresses=("192.168.1.22",), proto=PROTO_VERSION + 1),
     }
 
     async def show(pilot) -> None:

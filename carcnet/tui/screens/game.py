@@ -18,9 +18,9 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 
 from carcnet.engine import (
     DeployMeeple,
@@ -43,7 +43,7 @@ from carcnet.tui.settings import Settings
 from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.palette import seat_style
 
-__all__ = ["DesyncScreen", "GameScreen"]
+__all__ = ["ChatScreen", "DesyncScreen", "GameScreen"]
 
 
 class DesyncScreen(ModalScreen[None]):
@@ -85,6 +85,28 @@ class DesyncScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class ChatScreen(ModalScreen["str | None"]):
+    """Asks for a line to say at the table; dismissed with it (Enter) or ``None`` (Escape)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Say to the table (Enter sends, Escape cancels):")
+            yield Input(placeholder="a line for everyone at the table", max_length=200, id="line")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _send(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class GameScreen(BoardScreen):
     """A game: the board, scoreboard and log, kept up to date from *run*'s table.
 
@@ -107,6 +129,7 @@ class GameScreen(BoardScreen):
         Binding("p", "projection", "If it ended now", tooltip="Projected final scores with their breakdown"),
         Binding("f", "final", "Final scores", tooltip="The final score table again"),
         Binding("t", "bag", "Bag", show=False, tooltip="The tiles left in the bag: designs and counts"),
+        Binding("slash", "chat", "Chat", key_display="/", tooltip="Say something to the others at the table"),
         Binding("d", "report", "Stop report", tooltip="Why the game stopped"),
         Binding("b", "hand_over", "Seat to a bot",
                 tooltip="The player to move is gone for good: a greedy bot run here plays their seat"),
@@ -142,6 +165,8 @@ class GameScreen(BoardScreen):
         self._provisional: list[Move] = []
         self._trials: list[Game] = []
         self._trial_base: tuple[Game, int] | None = None
+        self._was_mine = False
+        self._chats_seen = 0
 
     @property
     def table(self) -> Table:
@@ -192,7 +217,11 @@ class GameScreen(BoardScreen):
             self.log_panel.add(game.events[self._logged :])
             self._logged = len(game.events)
         self._log_notes()
+        self._log_chats()
         mine = self.my_turn()
+        if mine and not self._was_mine and table.kind != "local" and self.settings.bell:
+            self.app.bell()  # the turn comes to this laptop at a network table (the settings' bell)
+        self._was_mine = mine
         if self._provisional and (self._trial_base != (game, len(game.moves)) or not mine
                                   or table.desync is not None):
             self._drop_turn()
@@ -254,6 +283,32 @@ class GameScreen(BoardScreen):
             self.log_panel.write(Text(note, style="dim italic"))
         if notes:
             self._last_note = notes[-1]
+
+    def _log_chats(self) -> None:
+        """Writes the table talk that came since the last time into the log panel: ``Bob: text``."""
+        table = self.table
+        made = table.chats_made
+        if made == self._chats_seen:
+            return
+        lines = table.chats()
+        for seat, text, _mine in lines[max(0, len(lines) - (made - self._chats_seen)):]:
+            line = Text(self.names[seat], style=seat_style(self.colours[seat]))
+            line.append(": ")
+            line.append(text, style="italic")
+            self.log_panel.write(line)
+        self._chats_seen = made
+
+    def action_chat(self) -> None:
+        """Asks for a line and says it to the table (protocol/wire.md §4.9)."""
+        def said(text: str | None) -> None:
+            if not text:
+                return
+            try:
+                self.table.say(text)
+            except (TableError, ValueError) as exc:
+                self.notify(str(exc), title="Not sent", severity="error")
+
+        self.app.push_screen(ChatScreen(), said)
 
     def marks(self) -> dict[int, str]:
         """Seat → what the scoreboard says after its name: ``bot`` at a local table; ``you``, ``bot``,
@@ -503,6 +558,8 @@ class GameScreen(BoardScreen):
             return (action == "leave") == (self.table.kind == "local")
         if action == "report":
             return self.table.desync is not None
+        if action == "chat":
+            return self.table.can_chat
         if action == "hand_over":
             return self.table.seat_to_hand_over() is not None
         if action in ("projection", "final"):  # before the end: what if it ended now; after: the scores

@@ -80,6 +80,10 @@ No server: the computers of a game talk to each other directly. From the menu:
 | j | **join** a table found on the LAN (Enter), giving your name and colour, or a bot to play for you |
 | s | **spectate**: watch a game, the same board and scoreboard, without playing |
 
+In a game, **/** says a line to everyone at the table (spectators read it); it is shown in the log
+panel under your seat's name and is not saved with the game. The terminal bell rings when the turn
+comes to you (the settings turn it off).
+
 In the **lobby** the seats fill as players join. Once every seat is taken the host presses **s** to
 start. Every tile is drawn by all the players' computers together (each reveals a value it committed
 to before the game), so nobody can pick the tiles or know them before they are drawn.

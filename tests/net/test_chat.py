@@ -1,0 +1,129 @@
+"""Table talk (protocol/wire.md §4.9): a ``chat`` line signed with a seat key, passed on by every
+peer once, kept out of the game's log; forged, replayed, flooding and malformed lines.
+
+Sessions joined in memory (no sockets), as in test_sync.py; the end-to-end test with two real peers
+and the interface is tests/tui/test_chat_ui.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from carcnet.net import SeatKey
+from carcnet.net.messages import Chat, MessageError, decode_message, encode_message
+from carcnet.net.signing import chat_bytes, sign_chat, verify_chat
+from carcnet.net.sync import CHAT_AGE, CHAT_RATE, CHAT_WINDOW, SyncError
+
+from .loopback import GAME, MemoryWire, seat_key
+from .test_sync import session
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_line_reaches_every_peer_through_relays_and_spectators_see_it():
+    a, b, c = session("A", seats=(0,)), session("B", seats=(1,)), session("C", role="spectator")
+    ab, bc = MemoryWire(b, a), MemoryWire(c, b)  # a line: A – B – C
+    ab.pump()
+    bc.pump()
+    line = a.say("good luck, everyone")
+    ab.pump()
+    bc.pump()
+    assert [(x.seat, x.text) for x in b.chats] == [(0, "good luck, everyone")]
+    assert [(x.seat, x.text, x.mine) for x in c.chats] == [(0, "good luck, everyone", False)]
+    assert line.mine and a.chats[-1] is line
+    b.say("thanks")
+    ab.pump()
+    bc.pump()
+    assert [x.text for x in a.chats] == ["good luck, everyone", "thanks"]
+    assert [x.text for x in c.chats] == ["good luck, everyone", "thanks"]
+    # passed on once: B does not send A's line back to A, nor twice to C
+    assert len(a.chats) == len(b.chats) == len(c.chats) == 2
+    # table talk is not the game: nothing entered any log
+    assert a.have == b.have == c.have == 0
+
+
+def test_a_spectator_cannot_speak_and_a_player_speaks_only_for_its_seats():
+    watcher = session("W", role="spectator")
+    with pytest.raises(SyncError):
+        watcher.say("hello")
+    a = session("A", seats=(0,))
+    with pytest.raises(SyncError):
+        a.say("as Bob", seat=1)
+    for bad in ("", " ", "x" * 201, "bell\x07", "right\u202eto left"):
+        with pytest.raises(ValueError):
+            a.say(bad)
+
+
+def _line(seat: int, text: str, key: SeatKey, *, chat_id: bytes = b"\1" * 8, time_ms: int = 1_800_000_000_000) -> Chat:
+    return Chat(seat=seat, id=chat_id, time=time_ms, text=text, sig=sign_chat(key, GAME, seat, chat_id, time_ms, text))
+
+
+def _feed(receiver, sender, *messages: Chat) -> MemoryWire:
+    """Joins *sender* to *receiver* and sends *messages* from the sender's side, as raw frames."""
+    wire = MemoryWire(sender, receiver)
+    wire.pump()
+    for message in messages:
+        wire.b.receive_data(wire.a.conn.send(message))
+    return wire
+
+
+def test_a_line_signed_by_another_key_than_its_seats_closes_the_connection():
+    clock = Clock()
+    b = session("B", seats=(1,))
+    b.wall_clock = clock
+    mallory = session("M", seats=(0,))
+    forged = _line(1, "I resign", seat_key(0))  # seat 1's name, seat 0's key
+    wire = _feed(b, mallory, forged)
+    assert not b.chats
+    assert any(e.code == "bad-chat" for e in b.events)
+    assert wire.b.closed
+
+
+def test_replays_stale_lines_and_floods_are_dropped_without_closing():
+    clock = Clock()
+    b = session("B", seats=(1,))
+    b.wall_clock = clock
+    b.clock = lambda: 0.0  # the rate window: every line in the same instant
+    a = session("A", seats=(0,))
+    now_ms = int(clock.now * 1000)
+    first = _line(0, "hi", seat_key(0), time_ms=now_ms)
+    stale = _line(0, "old news", seat_key(0), chat_id=b"\2" * 8, time_ms=now_ms - int(CHAT_AGE * 1000) - 1)
+    flood = [_line(0, f"spam {i}", seat_key(0), chat_id=bytes([10 + i]) * 8, time_ms=now_ms) for i in range(10)]
+    wire = _feed(b, a, first, first, stale, *flood)
+    texts = [x.text for x in b.chats]
+    assert texts[0] == "hi" and "old news" not in texts
+    assert texts.count("hi") == 1  # the same line twice is kept once
+    assert len(texts) == CHAT_RATE  # the seat's budget: CHAT_RATE lines per CHAT_WINDOW seconds
+    assert not wire.b.closed
+    b.clock = lambda: CHAT_WINDOW + 1  # later, the seat speaks again
+    wire.b.receive_data(wire.a.conn.send(_line(0, "sorry", seat_key(0), chat_id=b"\x7f" * 8, time_ms=now_ms)))
+    assert b.chats[-1].text == "sorry"
+
+
+def test_a_malformed_line_is_refused():
+    good = _line(0, "hello", seat_key(0))
+    assert decode_message(encode_message(good)) == good
+    for field, value in (("text", "x" * 201), ("text", "tab\there"), ("text", ""), ("id", b"\0" * 7),
+                         ("seat", 6), ("sig", b"\0" * 63)):
+        with pytest.raises(MessageError):
+            dataclasses.replace(good, **{field: value})
+
+
+def test_the_signed_bytes_are_those_of_the_spec():
+    data = chat_bytes(GAME, 1, b"\xab" * 8, 1_800_000_000_000, "gg")
+    assert data == (b"carcnet/chat/v1\0" + GAME.encode() + b"\x01" + b"\xab" * 8
+                    + (1_800_000_000_000).to_bytes(8, "big") + b"gg")
+    key = seat_key(1)
+    sig = sign_chat(key, GAME, 1, b"\xab" * 8, 1_800_000_000_000, "gg")
+    assert verify_chat(key.public, GAME, 1, b"\xab" * 8, 1_800_000_000_000, "gg", sig)
+    assert not verify_chat(key.public, GAME, 1, b"\xab" * 8, 1_800_000_000_000, "GG", sig)

@@ -1,0 +1,69 @@
+"""At a network table (issue 15): chat between two peers in the log panel, and the bell when the
+turn comes to this laptop. The host is the app, driven by keys; the other player is a NetTable on
+loopback, as in test_lan.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from carcnet.tui.screens.game import ChatScreen, GameScreen
+from carcnet.tui.settings import Settings
+
+from .test_lan import _app, _bot, _open_table, _shows, _start_when_full, _until
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _game(pilot, app, tmp_path, bot: str | None):
+    lobby = await _open_table(pilot, app, "host", "open")
+    lan = lobby.table
+    bob = _bot(lan.game_id, "Bob", lan.peer.port, tmp_path, bot)
+    return lobby, lan, bob
+
+
+async def test_chat_between_two_peers_shows_in_the_log_panel_under_the_seats_names(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        lobby, lan, bob = await _game(pilot, app, tmp_path, None)  # Bob: a person at another laptop
+        async with bob:
+            await _start_when_full(pilot, lobby)
+            await _until(pilot, lambda: isinstance(app.screen, GameScreen) and bob.session.header is not None,
+                         "the game on both laptops")
+            screen = app.screen
+            assert screen.check_action("chat", ())
+            bob.say("good luck, Ann [b]not bold[/b]")
+            await _shows(pilot, screen, "#log", "Bob: good luck, Ann [b]not bold[/b]")  # plain text, no markup
+            await pilot.press("slash")
+            await _until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat line")
+            await pilot.press(*"thanks Bob", "enter")
+            await _until(pilot, lambda: any(text == "thanks Bob" for _, text, _ in bob.chats()), "Bob to hear it")
+            assert bob.chats()[-1] == (0, "thanks Bob", False)
+            await _shows(pilot, screen, "#log", "Ann: thanks Bob")
+            # a line with a control character is refused, and says why; nothing is sent
+            await pilot.press("slash")
+            await _until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat line")
+            app.screen.query_one("#line").value = "ring\x07"
+            await pilot.press("enter")
+            await _until(pilot, lambda: app.screen is screen, "back to the game")
+            assert len(bob.chats()) == 2
+            # table talk is not the game: neither log holds it
+            assert all(b"thanks Bob" not in path.read_bytes() for path in (lan.path, bob.path))
+
+
+async def test_the_bell_rings_when_the_turn_comes_and_not_when_turned_off(tmp_path):
+    for bell in (True, False):
+        app = _app(tmp_path / str(bell), settings=Settings(bell=bell, confirm=False))
+        rings = []
+        app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+        async with app.run_test(size=(120, 40)) as pilot:
+            lobby, lan, bob = await _game(pilot, app, tmp_path / str(bell), "greedy")
+            async with bob:
+                await _start_when_full(pilot, lobby)
+                await _until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.my_turn(), "Ann's turn")
+                screen = app.screen
+                first = len(rings)
+                assert first == (1 if bell else 0)
+                await pilot.press("tab", "enter", "0")  # a turn; the bot answers; the turn comes back
+                await _until(pilot, lambda: screen.my_turn() and len(lan.session.entries) >= 4, "Ann's turn again")
+                assert len(rings) == (2 if bell else 0)
