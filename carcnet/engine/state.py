@@ -345,6 +345,18 @@ class Game:
             counts[letter] = counts.get(letter, 0) + 1
         return counts
 
+    def dead_spots(self) -> list[Position]:
+        """The open positions (next to a placed tile) that no tile still to come fits in any
+        rotation: neither a design left in the bag nor the drawn tile. Sorted by (x, y). A
+        dead spot stays empty for the rest of the game, so a cloister or garden beside it can
+        never be completed. What every player may know: it follows from the bag's contents alone.
+        """
+        letters = sorted({*self.remaining(), *((self._drawn.letter,) if self._drawn is not None else ())})
+        fits = [tile_kind(letter)._fits for letter in letters]
+        dead = [position_of(key) for key, pattern in self.board.frontier.items() if not any(f[pattern] for f in fits)]
+        dead.sort()
+        return dead
+
     def contributors(self) -> tuple[int, ...]:
         """The seats whose chain values the next table draw needs (deck.md §5.2): every seat not
         handed over to a bot, in seat order. Empty unless the draws come from the table."""

@@ -391,3 +391,29 @@ async def test_at_80x24_the_new_game_form_scrolls_to_every_seat_and_the_footer_k
         await pilot.pause()
         shown = [b.binding.action for b in screen.active_bindings.values() if b.binding.show]
         assert shown[:2] == ["help", "leave"]  # first: never cut off by a narrow terminal
+
+
+async def test_the_bag_names_the_dead_spots_no_tile_left_can_fill():
+    """Issue 15 (the bag): the dead spots, the open positions no tile left fits, with where they are."""
+    from textual.app import App
+
+    from carcnet.engine import Game, GameSetup
+    from carcnet.tui.app import STYLESHEET
+    from carcnet.tui.screens.bag import BagScreen, bag_text
+
+    game = Game(GameSetup(players=2, draw_order=("V",)))  # only a road curve left: no city side
+    dead = game.dead_spots()
+    assert dead
+    text = bag_text(game).plain
+    assert f"Dead spots: {len(dead)}" in text and all(f"{p.x},{p.y}" in text for p in dead)
+    assert "No dead spot" in bag_text(Game(GameSetup(players=2, seed=4))).plain
+
+    class _App(App[None]):
+        CSS_PATH = STYLESHEET
+
+        def on_mount(self) -> None:
+            self.push_screen(BagScreen(game))
+
+    async with _App().run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert "Dead spots" in str(pilot.app.screen.query_one("#bag-text").render())

@@ -17,8 +17,8 @@ from textual.app import App
 from carcnet.bots import make_bot
 from carcnet.engine import DrawTile, Rules
 from carcnet.net.adverts import GameAd
-from carcnet.net.messages import PROTO_VERSION
 from carcnet.net.lobby import Hosting, Seating, SeatPlan
+from carcnet.net.messages import PROTO_VERSION
 from carcnet.net.sync import SyncSession
 from carcnet.table import NetTable
 from carcnet.tui.app import STYLESHEET

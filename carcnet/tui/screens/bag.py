@@ -27,7 +27,8 @@ _PER_ROW = 7
 
 def bag_text(game: Game) -> Text:
     """The bag as text: per design its picture (9 × 5 cells, unrotated) and ``×count``, seven to a
-    row; then how many tiles left hold each kind of feature."""
+    row; then how many tiles left hold each kind of feature; then the dead spots, the open positions
+    no tile left fits (``Game.dead_spots``)."""
     remaining = game.remaining()
     out = Text()
     total = sum(remaining.values())
@@ -59,6 +60,15 @@ def bag_text(game: Game) -> Text:
     shown = ", ".join(f"{n} with a {name}" for name, n in kinds.items() if n)
     if shown:
         out.append(f"Tiles left: {shown}.", style="dim")
+    dead = game.dead_spots()
+    out.append("\n\n")
+    if dead:
+        where = ", ".join(f"{p.x},{p.y}" for p in dead)
+        out.append(f"Dead spots: {len(dead)}", style="bold")
+        out.append(f" (no tile left fits there; they stay empty, and a cloister beside one is never "
+                   f"completed): {where}.", style="dim")
+    else:
+        out.append("No dead spot: a tile left fits every open position.", style="dim")
     return out
 
 
