@@ -390,10 +390,20 @@ def _host(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if args.headless and any(p.kind == "host" for p in plan):
         return _fail("--headless has nobody at the keyboard: seat bots and open seats only (e.g. --seats greedy,open,open)")
+    clock = None
+    if args.clock:
+        from carcnet.table import TurnClock
+
+        try:
+            clock = TurnClock.parse(args.clock)
+        except ValueError as exc:
+            return _fail(f"--clock: {exc}")
     if not args.headless:
-        return _tui(args, ("host", {"name": args.name, "game_name": args.game_name, "plan": plan, "rules": rules_of(args)}))
+        return _tui(args, ("host", {"name": args.name, "game_name": args.game_name, "plan": plan, "rules": rules_of(args),
+                                    "clock": clock}))
     try:
-        game = NetTable.host(name=args.name, game_name=args.game_name, rules=rules_of(args), plan=plan, **_common(args))
+        game = NetTable.host(name=args.name, game_name=args.game_name, rules=rules_of(args), plan=plan, clock=clock,
+                             **_common(args))
     except ValueError as exc:
         return _fail(str(exc))
     return asyncio.run(_run_headless(game, args))
@@ -533,6 +543,9 @@ def add_commands(sub: Any) -> None:
     host.add_argument("--seats", help="comma-separated seats: me, open, greedy, random (default me,open)")
     host.add_argument("--game-name", default=None, help="the game's name on the network (default: NAME's game)")
     host.add_argument("--headless", action="store_true", help="no interface: bots and open seats only")
+    host.add_argument("--clock", metavar="TURN+BANK",
+                      help="a turn clock: seconds a turn, then a bank of seconds a seat, e.g. 60+300 (default: none); "
+                      "a seat that runs out has its turn played by the greedy bot on its own laptop")
     add_rule_options(host)
     host.set_defaults(run=_host)
 

@@ -132,6 +132,7 @@ class Hosting(LobbyRole):
         created: The header's creation time in seconds since 1970 (``None``: when the game starts).
         auto_start: Lock the table (and so start the game) as soon as every seat is taken; when
             ``False`` the full table waits for :meth:`start` (the opener's word).
+        clock: The turn clock, ``(seconds a turn, seconds of bank)``, or ``None`` (wire.md §4.6).
 
     Attributes:
         table: Seat → who sits there (``None``: open).
@@ -156,6 +157,7 @@ class Hosting(LobbyRole):
         random: Callable[[int], bytes] = os.urandom,
         created: int | None = None,
         auto_start: bool = True,
+        clock: tuple[int, int] | None = None,
     ) -> None:
         if not 2 <= len(plan) <= 6:
             raise ValueError(f"a table has 2 to 6 seats, not {len(plan)}")
@@ -173,7 +175,8 @@ class Hosting(LobbyRole):
         self.started: WireHeader | None = None
         self.round: CommitRound | None = None
         self.locked_at: float | None = None
-        Lobby(name=name, options=options, table=tuple(self.table))  # checks the name and options
+        self.clock = clock
+        Lobby(name=name, options=options, table=tuple(self.table), clock=clock)  # checks the name, options, clock
 
     def attach(self, session: SyncSession) -> None:
         super().attach(session)
@@ -199,7 +202,8 @@ class Hosting(LobbyRole):
     @property
     def lobby(self) -> Lobby:
         """The table as the ``lobby`` message carries it."""
-        return Lobby(name=self.name, options=self.options, table=tuple(self.table), locked=self.locked)
+        return Lobby(name=self.name, options=self.options, table=tuple(self.table), locked=self.locked,
+                     clock=self.clock)
 
     @property
     def seats_taken(self) -> int:

@@ -469,10 +469,10 @@ class _Optional(_Field):
 
 
 class _Array(_Field):
-    """An array of at most *limit* distinct items of one field, read into a tuple."""
+    """An array of at most *limit* items of one field, read into a tuple; distinct unless *repeats*."""
 
-    def __init__(self, item: _Field, limit: int) -> None:
-        self.item, self.limit = item, limit
+    def __init__(self, item: _Field, limit: int, *, repeats: bool = False) -> None:
+        self.item, self.limit, self.repeats = item, limit, repeats
 
     def check(self, value: object, where: str) -> None:
         if not isinstance(value, tuple):
@@ -481,7 +481,7 @@ class _Array(_Field):
             raise _bad(where, f"holds at most {self.limit} items")
         for i, item in enumerate(value):
             self.item.check(item, f"{where}[{i}]")
-        if len(set(value)) != len(value):
+        if not self.repeats and len(set(value)) != len(value):
             raise _bad(where, "holds an item twice")
 
     def write(self, value: tuple[Any, ...]) -> Any:
@@ -824,6 +824,8 @@ class Lobby(_Message):
         table: One item per seat, 2 to 6: ``None`` for an open seat, else a :class:`LobbySeat`.
             Taken seats have distinct colours and keys.
         locked: ``True`` once the table is full and closed for commit–reveal: no more claims.
+        clock: The turn clock the table plays with, ``(seconds a turn, seconds of bank a seat)``, or
+            ``None`` for none (``wire.md`` §4.6, §5.8).
     """
 
     TYPE: ClassVar[str] = "lobby"
@@ -831,8 +833,11 @@ class Lobby(_Message):
     options: Rules = _wire(_Options())
     table: tuple[LobbySeat | None, ...] = _wire(_Tuple(LobbySeat, 6, optional=True))
     locked: bool = _wire(_Bool(), default=False)
+    clock: tuple[int, ...] | None = _wire(_Optional(_Array(_Int(0, 36000), 2, repeats=True)), default=None)
 
     def _check_more(self) -> None:
+        if self.clock is not None and (len(self.clock) != 2 or not 1 <= self.clock[0] <= 3600):
+            raise _bad("lobby.clock", "is [turn seconds 1 to 3600, bank seconds 0 to 36000] or nil")
         if len(self.table) < 2:
             raise _bad("lobby.table", "must be a tuple of 2 to 6 seats")
         taken = [s for s in self.table if s is not None]

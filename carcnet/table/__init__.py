@@ -11,6 +11,7 @@ change a game only through it.
 """
 
 from .base import Change, Kind, Status, Table, TableError, bot_seed
+from .clock import SeatClocks, TurnClock
 from .lan import LanError, NetTable, SeatPlan, describe_table, plan_from_text
 from .local import LocalTable
 
@@ -20,10 +21,12 @@ __all__ = [
     "LanError",
     "LocalTable",
     "NetTable",
+    "SeatClocks",
     "SeatPlan",
     "Status",
     "Table",
     "TableError",
+    "TurnClock",
     "bot_seed",
     "describe_table",
     "plan_from_text",

@@ -193,6 +193,11 @@ class Table(ABC):
         """
         raise TableError("every seat of this game is played here")
 
+    def seat_clock(self, seat: int) -> str | None:
+        """What the turn clock shows for *seat* (``0:42 +5:00`` while its turn runs, else its bank
+        ``+5:00``), or ``None`` at a table without a clock (protocol/wire.md §5.8)."""
+        return None
+
     @property
     def can_chat(self) -> bool:
         """Whether a person here can talk to the others at this table (a network table's player)."""

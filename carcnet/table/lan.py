@@ -43,6 +43,7 @@ from carcnet.net.sync import Change, Link, SyncError, SyncSession
 from carcnet.net.transport import Timing
 
 from .base import Status, Table, TableError, bot_seed
+from .clock import SeatClocks, TurnClock
 
 __all__ = ["LanError", "NetKind", "NetTable", "SeatPlan", "describe_table", "keys_path", "new_game_id", "plan_from_text"]
 
@@ -85,15 +86,19 @@ class _Saved:
     identity: SeatKey
     seats: dict[int, SeatKey]
     name: str | None  # the peer's own name (its owner's), None in files written before it was kept
+    clock: TurnClock | None = None  # the table's turn clock (wire.md §4.6), None without one
 
 
-def _write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey], name: str) -> None:
-    data = {
+def _write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey], name: str,
+                clock: TurnClock | None = None) -> None:
+    data: dict[str, object] = {
         "game": game,
         "name": name,
         "identity": identity.seed.hex(),
         "seats": {str(seat): key.seed.hex() for seat, key in sorted(seats.items())},
     }
+    if clock is not None:
+        data["clock"] = [clock.turn, clock.bank]
     tmp = path.with_suffix(".keys.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -133,6 +138,12 @@ def _read_keys(path: Path, header: WireHeader) -> _Saved:
         name = data.get("name")
         if name is not None and name_problem(name) is not None:
             raise ValueError(f"the name {name!r} is not a name")
+        raw_clock = data.get("clock")
+        clock = None
+        if raw_clock is not None:
+            if not (isinstance(raw_clock, list) and len(raw_clock) == 2):
+                raise ValueError("'clock' is not [turn seconds, bank seconds]")
+            clock = TurnClock(*raw_clock)
     except FileNotFoundError:
         raise LanError(
             f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
@@ -140,7 +151,7 @@ def _read_keys(path: Path, header: WireHeader) -> _Saved:
         ) from None
     except (ValueError, TypeError, OSError) as exc:
         raise LanError(f"{path.name} is damaged: {exc}") from None
-    return _Saved(identity, seats, name)
+    return _Saved(identity, seats, name, clock)
 
 
 def _seed(value: object, what: str) -> bytes:
@@ -232,6 +243,10 @@ class NetTable(Table):
         self._withheld: dict[int, bytes] = {}
         self._hand_back_soon = False
         self._said_connected: set[bytes | None] = set()  # peers whose coming was said and not their going
+        #: The turn clock as this laptop measures it (:mod:`carcnet.table.clock`), once the game has
+        #: started at a table that plays with one; a resumed game's comes from its keys file.
+        self.clocks: SeatClocks | None = None
+        self._saved_clock: TurnClock | None = None
         session.add_listener(self._on_change)
 
     # ------------------------------------------------------------------ construction
@@ -246,11 +261,13 @@ class NetTable(Table):
         plan: Sequence[SeatPlan],
         random: Callable[[int], bytes] = os.urandom,
         auto_start: bool = True,
+        clock: TurnClock | None = None,
         **kw: object,
     ) -> Self:
         """Opens a table: this peer holds the lobby; *plan* says which seats are open, played here
         by a person (``host``) or by a bot this peer runs. With *auto_start* the game starts as soon
-        as every seat is taken; without, when :meth:`start` is called (the opener's word).
+        as every seat is taken; without, when :meth:`start` is called (the opener's word). *clock*:
+        the turn clock the table plays with (:mod:`carcnet.table.clock`), shown in the lobby.
 
         Raises:
             ValueError: A bad plan (size, colours, names) or an unknown bot.
@@ -258,7 +275,8 @@ class NetTable(Table):
         for p in plan:
             if p.kind == "bot":
                 make_bot(p.bot or "greedy", 0)
-        table = Hosting(name=game_name, options=rules, plan=plan, random=random, auto_start=auto_start)
+        table = Hosting(name=game_name, options=rules, plan=plan, random=random, auto_start=auto_start,
+                        clock=(clock.turn, clock.bank) if clock is not None else None)
         session = SyncSession(game=new_game_id(), name=name, role="player", lobby=table)
         bots = {seat: p.bot or "greedy" for seat, p in enumerate(plan) if p.kind == "bot"}
         return cls(session, kind="host", bot_names=bots, game_name=game_name, **kw)  # type: ignore[arg-type]
@@ -341,7 +359,10 @@ class NetTable(Table):
             if handover is not None and session.plays(seat):
                 bots[seat] = handover.bot
         kw.setdefault("directory", path.parent)
-        return cls(session, kind="player", bot_names=bots, recorder=recorder, **kw)  # type: ignore[arg-type]
+        table = cls(session, kind="player", bot_names=bots, recorder=recorder, **kw)  # type: ignore[arg-type]
+        table._saved_clock = saved.clock  # the clocks start again with full banks (wire.md §5.8)
+        table._clock_update()
+        return table
 
     _bot_for_seating: str | None = None
 
@@ -811,6 +832,8 @@ class NetTable(Table):
             if self.kind != "spectator":
                 self._tasks.append(asyncio.create_task(self._take_over_bot_seats()))
             self._tasks.append(asyncio.create_task(self._watch_withholding()))
+            if self.kind != "spectator":
+                self._tasks.append(asyncio.create_task(self._watch_clock()))
             self._note(self._hello_text())
         except BaseException:
             await self._stack.aclose()
@@ -916,6 +939,8 @@ class NetTable(Table):
             asyncio.get_running_loop().call_soon(self._hand_back)
         if self._ad_dirty is not None and change in ("lobby", "header", "entry", "stop"):
             self._ad_dirty.set()
+        if change in ("header", "entry", "stop"):
+            self._clock_update()
         self._changed(change)
 
     def _started(self) -> None:
@@ -946,7 +971,8 @@ class NetTable(Table):
             return
         if session.seats and self.kind != "spectator":
             try:
-                _write_keys(keys_path(self.path), header.game, session.identity, session.seats, session.name)
+                _write_keys(keys_path(self.path), header.game, session.identity, session.seats, session.name,
+                            self.clock)
             except OSError as exc:
                 self._note(f"Cannot save the seat keys (the game cannot be resumed here): {exc}")
         if self._bot_for_seating is not None:
@@ -1062,6 +1088,65 @@ class NetTable(Table):
                     self._note(f"Waiting for {header.header.seats[seat].name}'s draw value: "
                                f"the seat counts as away (wire.md 5.7)")
             self.session.presence_changed()
+
+    @property
+    def clock(self) -> TurnClock | None:
+        """The turn clock the table agreed on in its lobby (wire.md §4.6), or ``None``."""
+        lobby = self.lobby
+        if lobby is not None and lobby.clock is not None:
+            return TurnClock(*lobby.clock)
+        return self._saved_clock
+
+    def seat_clock(self, seat: int) -> str | None:
+        clocks = self.clocks
+        return clocks.describe(seat, self.session.clock()) if clocks is not None else None
+
+    def _clock_update(self) -> None:
+        """Starts and stops the seats' clocks as the turn passes (the seat to move, not while drawing)."""
+        game = self.session.game
+        if game is None:
+            return
+        if self.clocks is None:
+            clock = self.clock
+            if clock is None:
+                return
+            self.clocks = SeatClocks(clock, game.players)
+        to_play = game.seat if game.phase in (Phase.PLACE_TILE, Phase.DEPLOY) and not self.session.stopped else None
+        self.clocks.update(to_play, self.session.clock())
+
+    async def _watch_clock(self) -> None:
+        """wire.md §5.8: when the turn of a seat a person plays here runs out (its turn and its bank
+        used up), this laptop plays the rest of the turn with the greedy bot's choice, and says so.
+        Redraws the clocks once a second meanwhile."""
+        said: set[tuple[int, int]] = set()
+        shown = -1
+        while not self._closing:
+            await asyncio.sleep(0.25 if self.clocks is not None else 1.0)  # the clock's tick, not a synchronisation
+            clocks, game = self.clocks, self.session.game
+            if clocks is None or game is None or clocks.running is None or not self.running:
+                continue
+            seat = clocks.running[0]
+            second = int(self.session.clock())
+            if second != shown:  # the figures shown change once a second
+                shown = second
+                self._changed("clock")
+            if seat not in self.human_seats or not clocks.expired(seat, self.session.clock()):
+                continue
+            turn = (seat, game.deck_index)
+            if turn not in said:
+                said.add(turn)
+                self._note(f"{self.names[seat]}'s time ran out: the greedy bot plays the turn")
+            header = self.session.header
+            bot = make_bot("greedy", bot_seed(header.header.digest, seat) if header is not None else 0)
+            for _ in range(2):  # the placement, then the deployment
+                game = self.session.game
+                if game is None or game.seat != seat or game.phase not in (Phase.PLACE_TILE, Phase.DEPLOY):
+                    break
+                try:
+                    self.submit(bot.choose(game))
+                except (TableError, IllegalMoveError, SyncError) as exc:
+                    log.info("the clock's move for seat %s was refused: %s", seat, exc)
+                    break
 
     async def _tick(self) -> None:
         table = self.hosting

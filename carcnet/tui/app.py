@@ -23,7 +23,7 @@ from textual.theme import Theme
 
 from carcnet.engine import Rules
 from carcnet.log import LogError, default_dir
-from carcnet.table import LanError, Table
+from carcnet.table import LanError, Table, TurnClock
 from carcnet.table.signals import on_quit_signals
 from carcnet.tui.addresses import default_name
 from carcnet.tui.messages import ChangeSettings, OpenTable
@@ -60,6 +60,7 @@ class Launch:
         game_name: The name of a hosted game.
         plan: The seats of a hosted game (:class:`carcnet.table.SeatPlan`).
         rules: The rule options of a hosted game.
+        clock: The turn clock of a hosted game (``None``: none).
     """
 
     screen: Literal["home", "host", "join", "spectate", "resume"] = "home"
@@ -71,6 +72,7 @@ class Launch:
     game_name: str | None = None
     plan: Sequence[Any] | None = None
     rules: Rules | None = None
+    clock: TurnClock | None = None
 
     @classmethod
     def of(cls, start: Launch | str | tuple[str, Mapping[str, Any]] | None) -> Launch:
@@ -245,6 +247,7 @@ class CarcnetApp(App[None]):
             if start.plan:
                 try:
                     table = self.tables.host(game_name=start.game_name or "", rules=start.rules or Rules(),
+                                             clock=start.clock,
                                              plan=list(start.plan))
                 except ValueError as exc:
                     self.notify(f"Cannot open the table: {exc}", severity="error", timeout=10)

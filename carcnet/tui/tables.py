@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from carcnet.engine import Rules
 from carcnet.log import Seat, load
-from carcnet.table import LocalTable, NetTable, SeatPlan, Table
+from carcnet.table import LocalTable, NetTable, SeatPlan, Table, TurnClock
 from carcnet.tui.settings import Settings
 
 __all__ = ["TableMaker"]
@@ -100,15 +100,17 @@ class TableMaker:
 
     # ------------------------------------------------------------------ network
 
-    def host(self, *, game_name: str, rules: Rules, plan: Sequence[SeatPlan], name: str | None = None) -> NetTable:
-        """A table opened here for players on the network, under *name* (default: :attr:`player_name`).
+    def host(self, *, game_name: str, rules: Rules, plan: Sequence[SeatPlan], name: str | None = None,
+             clock: TurnClock | None = None) -> NetTable:
+        """A table opened here for players on the network, under *name* (default: :attr:`player_name`),
+        with the turn clock *clock* (``None``: none).
 
         Raises:
             ValueError: A bad plan (size, colours, names) or an unknown bot.
         """
         name = name or self.player_name
         table = NetTable.host(name=name, game_name=game_name or f"{name}'s game"[:32], rules=rules,
-                              plan=list(plan), **self._random(), **self.net_kwargs("host"))
+                              plan=list(plan), clock=clock, **self._random(), **self.net_kwargs("host"))
         self.player_name = name
         return table
 

@@ -187,7 +187,7 @@ def messages() -> dict[str, tuple[str, Message]]:
         ),
         "lobby": (
             "Ann's table: she sits in seat 0, seat 1 is open.",
-            Lobby(name="Friday game", options=Rules(), table=(taken, None)),
+            Lobby(name="Friday game", options=Rules(), table=(taken, None), clock=(60, 300)),
         ),
         "claim": (
             "Bob asks for seat 1 in blue, with his key.",

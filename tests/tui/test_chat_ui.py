@@ -67,3 +67,33 @@ async def test_the_bell_rings_when_the_turn_comes_and_not_when_turned_off(tmp_pa
                 await pilot.press("tab", "enter", "0")  # a turn; the bot answers; the turn comes back
                 await _until(pilot, lambda: screen.my_turn() and len(lan.session.entries) >= 4, "Ann's turn again")
                 assert len(rings) == (2 if bell else 0)
+
+
+async def test_the_turn_clock_shows_for_every_seat_and_a_turn_that_runs_out_is_played_for_the_player(tmp_path):
+    """Issue 15: the turn clock, agreed at the table, shown for every seat; when Ann's turn and bank
+    run out (1 s each here) while she has only tried a placement, her own laptop plays the turn with
+    the greedy bot's choice: her tried turn is dropped and the log says why (wire.md §5.8)."""
+    from carcnet.engine import DrawTile
+    from carcnet.table import TurnClock, plan_from_text
+    from carcnet.tui.app import Launch
+    from carcnet.tui.screens.lobby import LobbyScreen
+
+    plan = plan_from_text("me,open", me="Ann")
+    app = _app(tmp_path, start=Launch("host", name="Ann", plan=plan, clock=TurnClock(1, 1)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.run.running, "the lobby")
+        lobby = app.screen
+        lan = lobby.table
+        await _shows(pilot, lobby, "#options", "Turn clock: 1 s a turn + 0:01 bank")
+        bob = _bot(lan.game_id, "Bob", lan.peer.port, tmp_path, "greedy")
+        async with bob:
+            await _start_when_full(pilot, lobby)
+            await _until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.my_turn(), "Ann's turn")
+            screen = app.screen
+            await _shows(pilot, screen, "#scoreboard", "Ann (", "+0:0")  # her clock runs, Bob's bank shows
+            await pilot.press("tab", "enter")  # a placement tried, not confirmed
+            await _until(pilot, lambda: any("time ran out" in n for n in lan.notes), "Ann's time to run out", 15)
+            await _until(pilot, lambda: sum(1 for e in bob.session.entries if e.entry.seat == 0
+                                            and not isinstance(e.entry.move, DrawTile)) >= 2, "her turn played")
+            await _shows(pilot, screen, "#log", "Ann's time ran out")
+            assert not screen._provisional  # the tried turn was dropped, and she was told

@@ -16,7 +16,7 @@ from carcnet.tui.screens.game import GameScreen
 from carcnet.tui.settings import Settings
 
 from .test_app import _new_game
-from .test_lan import _app, _bot, _open_table, _shows, _start_when_full, _until
+from .test_lan import _app, _open_table, _shows, _start_when_full, _until
 
 
 def _status(screen: GameScreen) -> str:
@@ -112,11 +112,17 @@ async def test_confirmation_off_plays_each_choice_at_once(tmp_path):
 
 @pytest.mark.asyncio
 async def test_at_a_network_table_nothing_is_signed_or_sent_before_the_confirmation(tmp_path):
-    app = _app(tmp_path)
+    from carcnet.table import NetTable
+
+    from ..net.loopback import FAST, counter_random
+
+    app = _app(tmp_path, random=counter_random("Ann"))  # fixed keys, so fixed tiles: the first fits two ways
     async with app.run_test(size=(120, 40)) as pilot:
         lobby = await _open_table(pilot, app, "host", "open")
         lan = lobby.table
-        bob = _bot(lan.game_id, "Bob", lan.peer.port, tmp_path, "greedy")
+        bob = NetTable.join(lan.game_id, name="Bob", bot="greedy", directory=tmp_path / "Bob",
+                            listen=("127.0.0.1", 0), dial=[("127.0.0.1", lan.peer.port)], discovery=False,
+                            timing=FAST, random=counter_random("Bob"))
         async with bob:
             await _start_when_full(pilot, lobby)
             await _until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.my_turn(), "Ann's turn")

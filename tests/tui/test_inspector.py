@@ -17,7 +17,7 @@ from carcnet.engine.notation import play_script
 from carcnet.tui.app import STYLESHEET, CarcnetApp
 from carcnet.tui.screens.board_screen import BoardScreen
 from carcnet.tui.screens.game import GameScreen
-from carcnet.tui.widgets.inspector import worth_text
+from carcnet.tui.widgets.inspector import tile_features, worth_text
 
 from .test_app import _new_game
 
@@ -163,3 +163,44 @@ def test_snapshot_the_inspector_on_a_farm(snap_compare):
         await pilot.pause()
 
     assert snap_compare(ScreenApp(position()), terminal_size=(100, 30), run_before=choose_the_farm)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", [SegmentKind.GARDEN, SegmentKind.RIVER])
+async def test_the_inspector_on_a_garden_and_on_the_river(kind):
+    """The other feature kinds (The Abbot's gardens, The River): named, a garden with its neighbours
+    and points, the river as not scored."""
+    from carcnet.bots import RandomBot
+    from carcnet.engine import GameSetup, Phase, Rules
+
+    rules = Rules(abbot=True) if kind is SegmentKind.GARDEN else Rules(river=True)
+    game, where = None, None
+    for seed in range(40):  # a random game until a tile with such a segment is on the board
+        game = Game(GameSetup(players=2, seed=seed, rules=rules))
+        bot = RandomBot(seed)
+        while game.phase is not Phase.GAME_OVER and len(game.moves) < 40:
+            game.apply(bot.choose(game))
+        where = next((t.position for t in game.board.tiles.values()
+                      if any(s.kind is kind for s in t.variant.segments)), None)
+        if where is not None:
+            break
+    assert game is not None and where is not None
+    app = ScreenApp(game)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        screen.board.cursor = where
+        await pilot.pause()
+        tile = game.tile_at(where)
+        features = [info for _, info in tile_features(game, where).features]
+        index = next(i for i, info in enumerate(features) if info.kind is kind)
+        for _ in range(index):
+            await pilot.press("i")
+        text = _panel(screen)
+        info = features[index]
+        assert f"▸ {info.describe()}" in text
+        if kind is SegmentKind.GARDEN:
+            assert "to place around" in text and worth_text(game, info) in text
+        else:
+            assert "not scored" in text
+        segment = next(s for s, seg in enumerate(tile.variant.segments) if seg.kind is kind)
+        assert all(s in screen.board._outline.get(p, ()) for p, s in game.feature_segments(where, segment))

@@ -64,3 +64,14 @@ def test_score_chart_screen(snap_compare):
     game = finished_game()
     history = score_history(game)
     assert snap_compare(ScreenApp(lambda: ChartScreen(history, NAMES, COLOURS, 30)), terminal_size=(100, 30))
+
+
+def test_bag_screen(snap_compare):
+    """The bag of the same game after 60 moves: every design left as a picture with its count, the
+    count per feature kind, and the dead spots."""
+    from carcnet.engine import replay
+    from carcnet.tui.screens.bag import BagScreen
+
+    game = finished_game()
+    mid = replay(game.setup, game.moves[:60])
+    assert snap_compare(ScreenApp(lambda: BagScreen(mid)), terminal_size=(100, 40))

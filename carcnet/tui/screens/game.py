@@ -191,6 +191,9 @@ class GameScreen(BoardScreen):
     # ----------------------------------------------------------------------- following the game
 
     def _changed(self, change: str) -> None:
+        if change == "clock":  # only the clocks' figures moved: the scoreboard, not the board
+            self.call_later(self._show_scores)
+            return
         if not self._pending:
             self._pending = True
             self.call_later(self.redraw)
@@ -256,6 +259,8 @@ class GameScreen(BoardScreen):
         return game
 
     def _show_scores(self) -> None:
+        if not self.is_attached or self._left or self.table.game is None:
+            return
         note = "Enter confirms the turn" if self.confirming else None
         self.scoreboard.show(self._scored_game(), self._rotation if self.my_turn() else None, self.marks(), note)
 
@@ -321,6 +326,9 @@ class GameScreen(BoardScreen):
         out = {}
         for seat in range(len(self.names)):
             parts = []
+            clock = table.seat_clock(seat)
+            if clock is not None:
+                parts.append(clock)
             if seat in table.bot_seats:
                 parts.append("your bot" if seat in mine else "bot")
             elif seat in mine:

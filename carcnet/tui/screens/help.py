@@ -80,6 +80,9 @@ No server: the computers of a game talk to each other directly. From the menu:
 | j | **join** a table found on the LAN (Enter), giving your name and colour, or a bot to play for you |
 | s | **spectate**: watch a game, the same board and scoreboard, without playing |
 
+A table may play with a **turn clock** (the host chooses it): the scoreboard shows each seat's time;
+when a player's turn and bank run out, their laptop plays the turn with the greedy bot's choice.
+
 In a game, **/** says a line to everyone at the table (spectators read it); it is shown in the log
 panel under your seat's name and is not saved with the game. The terminal bell rings when the turn
 comes to you (the settings turn it off).

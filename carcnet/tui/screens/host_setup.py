@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from carcnet.engine import Rules
 from carcnet.log import COLOURS
-from carcnet.table import SeatPlan
+from carcnet.table import SeatPlan, TurnClock
 from carcnet.tui.addresses import check_name
 from carcnet.tui.messages import OpenTable
 from carcnet.tui.tables import TableMaker
@@ -60,6 +60,15 @@ class HostSeatRow(Horizontal):
         return str(self.query_one(".kind", Select).value), str(self.query_one(".colour", Select).value)
 
 
+#: The turn clocks offered: none, or seconds a turn + a bank a seat (carcnet.table.clock).
+CLOCK_CHOICES = (
+    ("No clock", ""),
+    ("30 s a turn + 2 min bank", "30+120"),
+    ("60 s a turn + 5 min bank", "60+300"),
+    ("2 min a turn + 10 min bank", "120+600"),
+)
+
+
 class HostSetupScreen(SeatFormScreen):
     """Open a table on the network: the game's name, your name, each seat (you, open for a player on
     the network, or a bot) and the rule options. Ctrl+S opens it and shows the lobby.
@@ -98,6 +107,11 @@ class HostSetupScreen(SeatFormScreen):
                 yield Button("+ seat", id="add")
                 yield Button("- seat", id="remove")
             yield RuleOptions(id="options")
+            with Horizontal(classes="field"):
+                yield Label("Turn clock")
+                yield Select(CLOCK_CHOICES, value="", allow_blank=False, id="clock",
+                             tooltip="Seconds a turn, then a bank a seat; when both run out, the player's "
+                             "own laptop plays the turn with the greedy bot's choice")
             yield Static("", id="error")
             yield Button("Open the table", variant="primary", id="open")
         yield Footer()
@@ -110,6 +124,11 @@ class HostSetupScreen(SeatFormScreen):
 
     def rules(self) -> Rules:
         return self.query_one(RuleOptions).rules()
+
+    def clock(self) -> TurnClock | None:
+        """The turn clock chosen, or ``None`` (no clock)."""
+        chosen = str(self.query_one("#clock", Select).value)
+        return TurnClock.parse(chosen) if chosen else None
 
     def plan(self) -> list[SeatPlan] | str:
         """The table's :class:`~carcnet.lan.SeatPlan` list, or a message saying what is wrong."""
@@ -146,7 +165,7 @@ class HostSetupScreen(SeatFormScreen):
         me = self.query_one("#my-name", Input).value.strip()
         try:
             table = self.tables.host(name=me, game_name=self.query_one("#game-name", Input).value.strip(),
-                                     rules=self.rules(), plan=plan)
+                                     rules=self.rules(), plan=plan, clock=self.clock())
         except ValueError as exc:
             self._error(f"Cannot open the table: {exc}")
             return

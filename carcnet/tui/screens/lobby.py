@@ -128,7 +128,9 @@ class LobbyScreen(Screen[None]):
         role = {"host": "you host it", "player": "you joined", "spectator": "you watch"}[lan.kind]
         self.query_one("#title", Static).update(Text(f"{name}  ({role})"))
         options = lobby.options.text() if lobby is not None else "…"
-        self.query_one("#options", Static).update(f"Rules: {options}.  Game id: {lan.game_id}")
+        clock = lan.clock
+        timing = f"  Turn clock: {clock.describe()}." if clock is not None else ""
+        self.query_one("#options", Static).update(f"Rules: {options}.{timing}  Game id: {lan.game_id}")
         self.query_one("#seats", Static).update(self._seat_table())
         self.query_one("#status", Static).update(lobby_status(self.run))
         self.refresh_bindings()
