@@ -167,3 +167,30 @@ def test_snapshot_a_turn_waiting_for_confirmation(snap_compare, tmp_path):
 
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
     assert snap_compare(app, terminal_size=(100, 30), run_before=try_a_turn)
+
+
+@pytest.mark.asyncio
+async def test_a_tried_turn_survives_a_game_rebuilt_the_same_and_is_dropped_when_it_no_longer_fits(tmp_path):
+    """When the table's game changes under a tried turn (a network session rebuilds its game, another
+    seat is handed over), the turn is tried again on the new game and kept if it is still legal there;
+    otherwise it is dropped and the player told."""
+    from carcnet.engine import replay
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await _new_game(pilot, app)
+        table = screen.table
+        await pilot.press("tab", "enter", "1")
+        await pilot.pause()
+        assert screen.confirming
+        tried = list(screen._provisional)
+        recorder = table.recorder
+        recorder.game = replay(table.game.setup, table.game.moves)  # the same game, a new object
+        screen.redraw()
+        assert screen._provisional == tried and screen.confirming
+        assert screen._trials[0].moves[-1] == tried[0]
+        other = replay(table.game.setup, [])  # a game where the tried placement is someone else's
+        other.apply(tried[0])
+        recorder.game = other
+        screen.redraw()
+        assert not screen._provisional

@@ -227,9 +227,10 @@ class GameScreen(BoardScreen):
         self._was_mine = mine
         if self._provisional and (self._trial_base != (game, len(game.moves)) or not mine
                                   or table.desync is not None):
-            self._drop_turn()
-            self.notify("The game changed before you confirmed: your turn is back to its start.",
-                        title="Turn not played", severity="warning")
+            if not (mine and table.desync is None and self._try_again(game)):
+                self._drop_turn()
+                self.notify("The game changed before you confirmed: your turn is back to its start.",
+                            title="Turn not played", severity="warning")
         shown = self.shown_game
         confirming = self.confirming
         self.board.interactive = mine and not confirming
@@ -491,6 +492,22 @@ class GameScreen(BoardScreen):
             self._choose(SkipMeeple())  # nothing to deploy: the turn is whole, to confirm
             return
         self.redraw()
+
+    def _try_again(self, game: Game) -> bool:
+        """The tried turn on the game as it is now (something else was appended meanwhile, e.g. a
+        handover of another seat): kept if every step of it is still legal there."""
+        trials = []
+        current = game
+        for move in self._provisional:
+            current = current.copy()
+            try:
+                current.apply(move)
+            except IllegalMoveError:
+                return False
+            trials.append(current)
+        self._trials = trials
+        self._trial_base = (game, len(game.moves))
+        return True
 
     def _drop_turn(self) -> None:
         self._provisional.clear()
