@@ -194,7 +194,7 @@ class Table(ABC):
         raise TableError("every seat of this game is played here")
 
     def seat_clock(self, seat: int) -> str | None:
-        """What the turn clock shows for *seat* (``0:42 +5:00`` while its turn runs, else its bank
+        """What the turn clock shows for *seat* (``0:42+5:00`` while its turn runs, else its bank
         ``+5:00``), or ``None`` at a table without a clock (protocol/wire.md §5.8)."""
         return None
 

@@ -110,8 +110,8 @@ class SeatClocks:
         return running is not None and running[0] == seat and sum(self.left(seat, now)) <= 0
 
     def describe(self, seat: int, now: float) -> str:
-        """What the scoreboard shows: ``0:42 +5:00`` while the seat's turn runs, else ``+5:00``
+        """What the scoreboard shows: ``0:42+5:00`` while the seat's turn runs, else ``+5:00``
         (the bank)."""
         turn, bank = self.left(seat, now)
         running = self.running is not None and self.running[0] == seat
-        return f"{clock_text(turn)} +{clock_text(bank)}" if running else f"+{clock_text(bank)}"
+        return f"{clock_text(turn)}+{clock_text(bank)}" if running else f"+{clock_text(bank)}"

@@ -26,7 +26,7 @@ LOOP = ("127.0.0.1", 0)
 def test_a_turn_takes_its_seconds_first_then_the_bank():
     clocks = SeatClocks(TurnClock(30, 60), 2)
     clocks.update(0, 100.0)
-    assert clocks.left(0, 110.0) == (20.0, 60.0) and clocks.describe(0, 110.0) == "0:20 +1:00"
+    assert clocks.left(0, 110.0) == (20.0, 60.0) and clocks.describe(0, 110.0) == "0:20+1:00"
     assert clocks.left(0, 150.0) == (0.0, 40.0)  # 20 s over the turn: out of the bank
     assert not clocks.expired(0, 189.9) and clocks.expired(0, 190.0)
     clocks.update(1, 150.0)  # seat 0 moved at 150: its bank keeps 40 s

@@ -154,3 +154,31 @@ async def test_the_status_line_says_whose_draw_value_is_missing_and_offers_the_s
         screen.redraw()
         await pilot.pause()
         assert "draws known to you" in str(screen.query_one("#status").render())
+
+
+def test_network_game_with_table_talk_and_a_turn_clock(snap_compare):
+    """The same table with a turn clock (60 s + 5 min, Ann's turn 18 s in) and a line from Bob: the
+    scoreboard shows each seat's clock, the log panel the line under Bob's name."""
+    from carcnet.table import TurnClock
+
+    table, wires = _table(start=True, moves=7)
+    bob = wires[0].a.session
+    bob.say("good luck, Ann")
+    pump(*wires)
+    table._saved_clock = TurnClock(60, 300)
+    table.session.clock = lambda: 1000.0
+    table._clock_update()
+    table.session.clock = lambda: 1018.0
+    assert table.chats() == [(1, "good luck, Ann", False)]
+    assert table.seat_clock(table.game.seat) == "0:42+5:00"
+    assert snap_compare(ScreenApp(lambda: GameScreen(TableRun(table))), terminal_size=SIZE)
+
+
+def test_settings_screen(snap_compare):
+    """The settings as they open with the defaults: name (the login name offered), theme,
+    confirmation, glyphs, seat colours, bell, the new-game seats."""
+    from carcnet.tui.screens.settings_screen import SettingsScreen
+    from carcnet.tui.settings import Settings
+
+    themes = ["textual-dark", "textual-light", "nord", "gruvbox"]
+    assert snap_compare(ScreenApp(lambda: SettingsScreen(Settings(), themes, "Ann")), terminal_size=SIZE)

@@ -263,7 +263,10 @@ class GameScreen(BoardScreen):
         if not self.is_attached or self._left or self.table.game is None:
             return
         note = "Enter confirms the turn" if self.confirming else None
-        self.scoreboard.show(self._scored_game(), self._rotation if self.my_turn() else None, self.marks(), note)
+        table = self.table
+        clocks = {seat: text for seat in range(len(self.names)) if (text := table.seat_clock(seat)) is not None}
+        self.scoreboard.show(self._scored_game(), self._rotation if self.my_turn() else None, self.marks(), note,
+                             clocks or None)
 
     def _scored_game(self) -> Game:
         """The game the scoreboard shows: the board's, except that a whole turn waiting for
@@ -327,9 +330,6 @@ class GameScreen(BoardScreen):
         out = {}
         for seat in range(len(self.names)):
             parts = []
-            clock = table.seat_clock(seat)
-            if clock is not None:
-                parts.append(clock)
             if seat in table.bot_seats:
                 parts.append("your bot" if seat in mine else "bot")
             elif seat in mine:

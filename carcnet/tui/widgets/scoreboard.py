@@ -35,7 +35,8 @@ class Scoreboard(Static):
         self._names = names
         self._colours = colours
         self._glyphs = glyphs
-        self._shown: tuple[Game, int | None, Mapping[int, str] | None, str | None] | None = None
+        self._shown: tuple[Game, int | None, Mapping[int, str] | None, str | None,
+                           Mapping[int, str] | None] | None = None
 
     def on_resize(self) -> None:
         if self._shown is not None:  # the supply is drawn as a count in a narrow panel
@@ -50,13 +51,20 @@ class Scoreboard(Static):
         return who
 
     def show(self, game: Game, rotation: int | None = None, marks: Mapping[int, str] | None = None,
-             note: str | None = None) -> None:
+             note: str | None = None, clocks: Mapping[int, str] | None = None) -> None:
         """Redraws from *game*; *rotation* turns the drawn tile preview; *marks* (seat → text) follow
-        the names; *note* replaces the line under a placed tile ("deploy or skip")."""
-        self._shown = (game, rotation, marks, note)
+        the names; *note* replaces the line under a placed tile ("deploy or skip"); *clocks* (seat →
+        ``0:42+5:00``) get a column of their own (a table with a turn clock)."""
+        self._shown = (game, rotation, marks, note, clocks)
         table = Table.grid(padding=(0, 1))
         table.add_column(width=1)
-        table.add_column(ratio=1, no_wrap=True)
+        if clocks and self.size.width:  # the names give way to the clocks (cut with an ellipsis)
+            others = 1 + max(map(len, clocks.values())) + len(str(max(game.scores))) + 4 + 4
+            table.add_column(no_wrap=True, overflow="ellipsis", max_width=max(4, self.size.width - 2 - others))
+        else:
+            table.add_column(ratio=1, no_wrap=True)
+        if clocks:
+            table.add_column(no_wrap=True, style="dim")
         table.add_column(justify="right")
         table.add_column(no_wrap=True)
         over = game.phase is Phase.GAME_OVER
@@ -64,12 +72,15 @@ class Scoreboard(Static):
             style = seat_style(self._colours[seat])
             turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
             supply = game.supply[seat]
-            narrow = 0 < self.size.width < 30  # a narrow side panel (issue 15 item 7): a count, not 7 dots
+            # a narrow side panel (issue 15 item 7), or room for the clocks: a count, not 7 dots
+            narrow = 0 < self.size.width < 30 or bool(clocks)
             meeples = f"{supply}●" if narrow else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
             if game.setup.rules.abbot:
-                meeples += " A" if game.abbots[seat] else " a"  # abbot in supply / on the board
-            table.add_row(Text(turn, style=style), self.who(name, style, (marks or {}).get(seat)),
-                          Text(str(game.scores[seat]), style="bold"), Text(meeples, style=style))
+                meeples += ("A" if game.abbots[seat] else "a") if narrow else (" A" if game.abbots[seat] else " a")
+            cells = [Text(turn, style=style), self.who(name, style, (marks or {}).get(seat))]
+            if clocks:
+                cells.append(Text(clocks.get(seat, "")))
+            table.add_row(*cells, Text(str(game.scores[seat]), style="bold"), Text(meeples, style=style))
         parts: list[Table | Text] = [table]
         if over:
             parts.append(Text("\nGame over", style="bold"))
