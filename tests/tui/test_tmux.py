@@ -102,6 +102,8 @@ def test_at_80x24_a_turn_is_played_and_every_key_is_in_the_footer(terminal, tmp_
     """Issue 15 item 7: at 80 columns the footer dropped ? Help and q Menu."""
     tmux = terminal(80, 24)
     tmux.wait_for("New local game")
+    home = _last_line(tmux.wait_for("o Settings"))  # the menu's every key fits too
+    assert "? Help" in home and "q Quit" in home
     tmux.keys("n")
     tmux.wait_for("New local game: seat 1 plays first")
     tmux.keys("C-s")

@@ -19,7 +19,15 @@ from carcnet.tui.widgets.game_log import GameLog
 from carcnet.tui.widgets.inspector import Inspector, outline, tile_features
 from carcnet.tui.widgets.scoreboard import Scoreboard
 
-__all__ = ["BoardScreen", "glyphs_named"]
+__all__ = ["BoardScreen", "footer_first", "glyphs_named"]
+
+
+def footer_first(bindings: dict[str, ActiveBinding], actions: tuple[str, ...]) -> dict[str, ActiveBinding]:
+    """*bindings* (a screen's active bindings, which its footer shows in order) with those of
+    *actions* first, in that order: a narrow terminal cuts the footer's end, never its start."""
+    first = {key: b for key, b in bindings.items() if b.binding.action in actions}
+    first = dict(sorted(first.items(), key=lambda item: actions.index(item[1].binding.action)))
+    return {**first, **{key: b for key, b in bindings.items() if key not in first}}
 
 
 def glyphs_named(name: str) -> Glyphs:
@@ -71,10 +79,7 @@ class BoardScreen(Screen[None]):
     def active_bindings(self) -> dict[str, ActiveBinding]:
         """The active bindings (for the footer), :data:`FOOTER_FIRST` first: at 80 columns the footer
         dropped ``? Help`` and ``q Menu`` (issue 15 item 7), which came after the board's keys."""
-        bindings = super().active_bindings
-        first = {key: b for key, b in bindings.items() if b.binding.action in self.FOOTER_FIRST}
-        first = dict(sorted(first.items(), key=lambda item: self.FOOTER_FIRST.index(item[1].binding.action)))
-        return {**first, **{key: b for key, b in bindings.items() if key not in first}}
+        return footer_first(super().active_bindings, self.FOOTER_FIRST)
 
     def on_resize(self, event: events.Resize) -> None:
         """Fits the layout to the terminal (issue 15 item 7): under 140 columns a compact footer

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from carcnet.tui.screens.board_screen import footer_first
 from carcnet.tui.tables import TableMaker
 
 __all__ = ["HomeScreen"]
@@ -49,6 +50,17 @@ class HomeScreen(Screen[None]):
     def __init__(self, tables: TableMaker) -> None:
         super().__init__()
         self.tables = tables
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Under 100 columns a compact footer without the palette hint (Ctrl+P still opens it)."""
+        footer = self.query_one(Footer)
+        footer.compact = event.size.width < 100
+        footer.show_command_palette = event.size.width >= 100
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Help and Quit first in the footer, so that 80 columns show them (issue 15 item 7)."""
+        return footer_first(super().active_bindings, ("open('help')", "open('quit')"))
 
     def compose(self) -> ComposeResult:
         with Vertical():
