@@ -71,9 +71,10 @@ class LanError(Exception):
     key for it, …). The text says what to do."""
 
 
-def new_game_id() -> str:
-    """A fresh game id: 32 lowercase hex digits from the system's random source."""
-    return os.urandom(16).hex()
+def new_game_id(random: Callable[[int], bytes] = os.urandom) -> str:
+    """A fresh game id: 32 lowercase hex digits from *random* (the system's random source; tests
+    give a fixed one, so that a whole network game, its draws included, plays the same every run)."""
+    return random(16).hex()
 
 
 def keys_path(log_path: Path) -> Path:
@@ -277,7 +278,7 @@ class NetTable(Table):
                 make_bot(p.bot or "greedy", 0)
         table = Hosting(name=game_name, options=rules, plan=plan, random=random, auto_start=auto_start,
                         clock=(clock.turn, clock.bank) if clock is not None else None)
-        session = SyncSession(game=new_game_id(), name=name, role="player", lobby=table)
+        session = SyncSession(game=new_game_id(random), name=name, role="player", lobby=table)
         bots = {seat: p.bot or "greedy" for seat, p in enumerate(plan) if p.kind == "bot"}
         return cls(session, kind="host", bot_names=bots, game_name=game_name, **kw)  # type: ignore[arg-type]
 
