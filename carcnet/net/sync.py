@@ -1283,12 +1283,16 @@ class SyncSession:
     def _send_reveal(self, reveal: Reveal, *links: Link) -> None:
         """Sends one of this peer's chain values to the players it is connected to (spectators get
         the draw entry instead), or to *links*."""
+        self._send_once(reveal, [link for link in links or self.links if link.role != "spectator"])
+
+    def _send_once(self, message: Message, links: Iterable[Link]) -> None:
+        """Sends *message* on every open link of *links*, encoded once."""
         frame: bytes | None = None
-        for link in links or tuple(self.links):
-            if not link.is_open or link.role == "spectator":
+        for link in tuple(links):
+            if not link.is_open:
                 continue
             if frame is None:
-                frame = link.conn.send(reveal)
+                frame = link.conn.send(message)
             link.queue(frame)
 
     def _on_reveal(self, link: Link, reveal: Reveal) -> None:
@@ -1379,13 +1383,7 @@ class SyncSession:
 
     def _pass_on(self, chat: Chat, source: Link | None) -> None:
         """Sends a chat line to every open link but the one it came from."""
-        frame: bytes | None = None
-        for link in tuple(self.links):
-            if link is source or not link.is_open:
-                continue
-            if frame is None:
-                frame = link.conn.send(chat)
-            link.queue(frame)
+        self._send_once(chat, [link for link in self.links if link is not source])
 
     def _resend(self, link: Link, seq: int) -> None:
         """The peer answered ``bad-seq``: it holds ``seq - 1``; send it everything from *seq*."""
