@@ -11,6 +11,8 @@ import pytest
 
 from carcnet.cli import main
 from carcnet.cli.common import EXIT_DAMAGED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from carcnet.engine import Rules
+from carcnet.log import load
 
 
 @pytest.fixture
@@ -100,6 +102,25 @@ def test_simulate_is_reproducible_and_independent_of_jobs(capsys):
 
 
 @pytest.mark.parametrize(
+    ("flags", "rules"),
+    [
+        (["--small-city", "--farms", "city"], Rules(small_city=True, farms="city")),
+        (["--no-farmers", "--river", "--river-start", "river"], Rules(river=True, river_start="river", farms="off")),
+        (["--river"], Rules(river=True, river_start="after")),
+    ],
+)
+def test_the_rule_options_on_the_command_line_reach_the_saved_header(flags, rules, data_dir, capsys):
+    """Issue 16: the variants as flags; the saved game's header carries them and it verifies."""
+    assert main(["demo", "--players", "2", "--bot", "greedy", "--seed", "3", "--save", *flags]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert rules.text() in out.splitlines()[0]
+    path = Path(out.strip().splitlines()[-1].removeprefix("saved to "))
+    loaded = load(path)
+    assert loaded.header.options == rules and loaded.game.setup.rules == rules
+    assert main(["verify", str(path)]) == EXIT_OK
+
+
+@pytest.mark.parametrize(
     "args, words",
     [
         (["simulate", "--bots", "greedy,nobot"], "unknown bot 'nobot'"),
@@ -111,6 +132,19 @@ def test_simulate_is_reproducible_and_independent_of_jobs(capsys):
 def test_bad_arguments_get_a_clear_error(args, words, capsys):
     assert main(args) == EXIT_USAGE
     assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["demo", "--farms", "none"], "invalid choice: 'none' (choose from 'farm', 'city', 'off')"),
+        (["simulate", "--river-start", "mix"], "invalid choice: 'mix' (choose from 'after', 'river', 'omit')"),
+    ],
+)
+def test_a_rule_option_that_does_not_exist_names_those_that_do(args, words, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == EXIT_USAGE and words in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", ["demo", "simulate", "replay", "verify", "games"])

@@ -30,7 +30,13 @@ from carcnet.engine import (
     SkipMeeple,
     replay,
 )
-from carcnet.engine.preview import JoinedFeature, PlacementPreview, SegmentPreview, preview_placement
+from carcnet.engine.preview import (
+    JoinedFeature,
+    PlacementPreview,
+    SegmentPreview,
+    completed_points,
+    preview_placement,
+)
 
 __all__ = ["GreedyBot"]
 
@@ -57,6 +63,9 @@ CLOISTER_FILL = 0.85
 CLOISTER_FILL_TILES = 40
 #: Share of an incomplete bordering city expected to be completed by the end, with plenty of tiles.
 FARM_CITY_LATER = 0.5
+#: What a farm is worth per completed city it supplies, by ``Rules.farms``: 3 (HiG); 4 with
+#: first-edition farms (each city once, to the most farmers around it); nothing without farmers.
+FARM_CITY_POINTS = {"farm": 3.0, "city": 4.0, "off": 0.0}
 #: Tiles left at which that share starts to fall off.
 FARM_CITY_TILES = 40
 #: Value of a meeple in supply for the rest of the game, at most (points).
@@ -187,7 +196,7 @@ class _Turn:
     """The valuation context of one turn: who plays, how far the game is, each seat's meeple value,
     and a cache of the values of existing features (the same for every placement of the turn)."""
 
-    __slots__ = ("cache", "close", "fill", "grow", "later", "meeple", "n", "seat", "tiles_left")
+    __slots__ = ("cache", "close", "farm", "fill", "grow", "later", "meeple", "n", "seat", "small_city", "tiles_left")
 
     def __init__(self, game: Game) -> None:
         n = game.players
@@ -199,6 +208,9 @@ class _Turn:
         self.grow = min(1.0, left / ROAD_GROWTH_TILES)
         self.fill = CLOISTER_FILL * min(1.0, left / CLOISTER_FILL_TILES)
         self.later = FARM_CITY_LATER * min(1.0, left / FARM_CITY_TILES)
+        rules = game.setup.rules
+        self.farm = FARM_CITY_POINTS[rules.farms]
+        self.small_city = rules.small_city
         turns = left / n  # each seat's future turns, roughly
         base = MEEPLE_VALUE * min(1.0, turns / MEEPLE_TURNS)
         self.meeple = [
@@ -218,7 +230,7 @@ class _Turn:
         if kind is _ROAD:
             return tiles + ROAD_GROWTH * open_ * self.grow
         if kind is _FIELD:
-            return 3.0 * (cities + self.later * open_cities)
+            return self.farm * (cities + self.later * open_cities)
         if kind is _CLOISTER or kind is _GARDEN:
             return tiles + (9 - tiles) * self.fill
         return 0.0
@@ -235,9 +247,7 @@ class _Turn:
         """Worth of the merged feature after the placement: its points if complete, else estimated."""
         tiles = sp.tiles or 0
         if sp.complete:
-            if sp.kind is _CITY:
-                return 2.0 * (tiles + sp.pennants)
-            return float(tiles)  # road 1 per tile; cloister 9
+            return float(completed_points(sp.kind, tiles, sp.pennants, self.small_city))
         return self.estimate(sp.kind, sp.open, tiles, sp.pennants, sp.cities, sp.open_cities)
 
     # ------------------------------------------------------------------ one placement

@@ -56,18 +56,37 @@ def stopped_by(signum: int, what: str) -> int:
 
 
 def add_rule_options(parser: argparse.ArgumentParser) -> None:
-    """Adds ``--river``, ``--river-start`` and ``--abbot`` (read back with :func:`rules_of`)."""
-    parser.add_argument("--river", action="store_true", help="play with The River")
-    parser.add_argument(
-        "--river-start", choices=("mix", "omit"), default="mix",
-        help="with The River: the base start tile mixed into the land tiles (mix, HiG, default) or left out (omit, Z-Man)",
+    """Adds the rule options (read back with :func:`rules_of`): ``--river``, ``--river-start``,
+    ``--abbot``, ``--small-city``, ``--farms`` and its short form ``--no-farmers``."""
+    from carcnet.engine import FARM_RULES, RIVER_STARTS
+
+    group = parser.add_argument_group("rules", "the expansions and the editions' variants (docs/rules.md)")
+    group.add_argument("--river", action="store_true", help="play with The River")
+    group.add_argument(
+        "--river-start", choices=RIVER_STARTS, default="after",
+        help="with The River, the base game's start tile: placed right after the river (after, HiG, default), "
+        "shuffled into the river tiles (river, HiG) or left out (omit, Z-Man)",
     )
-    parser.add_argument("--abbot", action="store_true", help="play with The Abbot (gardens and one abbot each)")
+    group.add_argument("--abbot", action="store_true", help="play with The Abbot (gardens and one abbot each)")
+    group.add_argument(
+        "--small-city", action="store_true",
+        help="a completed city of two tiles scores 2, its pennants 1 each (RGG edition)",
+    )
+    group.add_argument(
+        "--farms", choices=FARM_RULES, default="farm",
+        help="farm scoring: per farm, 3 a city (farm, HiG, default), per city, 4 to the most farmers around it "
+        "(city, first edition), or no farmers (off)",
+    )
+    group.add_argument(
+        "--no-farmers", dest="farms", action="store_const", const="off", help="the same as --farms off"
+    )
 
 
 def rules_of(args: argparse.Namespace) -> Rules:
     """The rule options given by :func:`add_rule_options`' flags."""
-    return Rules(river=args.river, abbot=args.abbot, river_start=args.river_start)
+    return Rules(
+        river=args.river, abbot=args.abbot, river_start=args.river_start, small_city=args.small_city, farms=args.farms
+    )
 
 
 def log_to_file(data_dir: str | None) -> Path | None:

@@ -42,7 +42,19 @@ from .moves import (
     SkipMeeple,
 )
 from .notation import parse_move
-from .state import MEEPLES_PER_PLAYER, RULES_VERSION, Game, GameSetup, Phase, Rules, replay
+from .state import (
+    FARM_RULES,
+    FARM_TEXT,
+    MEEPLES_PER_PLAYER,
+    RIVER_START_TEXT,
+    RIVER_STARTS,
+    RULES_VERSION,
+    Game,
+    GameSetup,
+    Phase,
+    Rules,
+    replay,
+)
 from .tiles import (
     BASE_DESIGNS,
     BASE_START,
@@ -59,6 +71,10 @@ __all__ = [
     "BASE_START",
     "MEEPLES_PER_PLAYER",
     "RULES_VERSION",
+    "FARM_RULES",
+    "FARM_TEXT",
+    "RIVER_STARTS",
+    "RIVER_START_TEXT",
     "DeployMeeple",
     "DrawTile",
     "Event",

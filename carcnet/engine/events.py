@@ -126,9 +126,20 @@ class PointsScored:
     points: int
     feature: FeatureInfo
     final: bool
+    farmers: bool = False
+    """True when the points are the farmers' for the completed city *feature*: first-edition farm
+    scoring (``Rules.farms == "city"``, HA FN 27), where *seats* hold the most farmers in the farms
+    that supply it. They count as farm points."""
+
+    @property
+    def category(self) -> str:
+        """The score category the points go to: ``"field"`` for farmers, else the feature's kind."""
+        return "field" if self.farmers else self.feature.kind.label
 
     def describe(self) -> str:
-        """``"+8: city, 3 tiles, 1 pennant"``."""
+        """``"+8: city, 3 tiles, 1 pennant"``; ``"+4: farmers supplying a city, 3 tiles"``."""
+        if self.farmers:
+            return f"+{self.points}: farmers supplying a {self.feature.describe()}"
         return f"+{self.points}: {self.feature.describe()}"
 
 

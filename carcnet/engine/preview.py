@@ -34,6 +34,7 @@ from .tiles import SegmentKind
 
 __all__ = [
     "AreaPreview",
+    "completed_points",
     "Completion",
     "JoinedFeature",
     "PlacementPreview",
@@ -180,6 +181,7 @@ class PlacementPreview:
             engine's order (west column, middle column, east column; north to south).
         completions: The features this placement completes, in the order the engine scores them:
             the new tile's features by lowest segment index, then the neighbouring cloisters.
+        farmers: Whether meeples may go on fields (``Rules.farms`` is not ``"off"``).
     """
 
     tile: str
@@ -190,6 +192,7 @@ class PlacementPreview:
     segments: tuple[SegmentPreview, ...]
     areas: tuple[AreaPreview, ...]
     completions: tuple[Completion, ...]
+    farmers: bool = True
 
     def deploy_options(self) -> tuple[int, ...]:
         """Segments the seat could deploy on after this placement; ``Game.deploy_options`` to be."""
@@ -209,6 +212,8 @@ class PlacementPreview:
         seg = segments[deploy]
         if seg.kind is _RIVER or seg.kind is _GARDEN:
             raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
+        if seg.kind is _FIELD and not self.farmers:
+            raise IllegalMoveError("bad-segment", f"{move}: this game is played without farmers")
         if self.supply == 0:
             raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
         if any(seg.figures):
@@ -284,6 +289,8 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
     n_seats = game.players
     seat = game.seat
     supply = game.supply[seat]
+    rules = game.setup.rules
+    barred = _NO_FARMERS if rules.farms == "off" else _NO_MEEPLE
     variant = kind.variant(rotation)
     segs = variant.segments
     k = len(segs)
@@ -437,7 +444,7 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
         c = comp[i]
         anchor, joins, open_, complete, tiles, pennants, figures = data[c]
         skind = seg.kind
-        deployable = supply > 0 and skind is not _RIVER and skind is not _GARDEN and figures is zero
+        deployable = supply > 0 and skind not in barred and figures is zero
         done = undone = 0
         if skind is _FIELD:
             if c == i:
@@ -493,23 +500,30 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
             skind = segs[c].kind
             assert tiles is not None
             completions.append(
-                Completion(skind, anchor, c, tiles, pennants, figures, _points(skind, tiles, pennants))
+                Completion(skind, anchor, c, tiles, pennants, figures, completed_points(skind, tiles, pennants, rules.small_city))
             )
     for a in areas:
         if a.complete:
             completions.append(Completion(a.kind, a.anchor, None, 9, 0, a.figures, 9))
 
     return PlacementPreview(
-        kind.letter, here, rotation, seat, supply, tuple(out), tuple(areas), tuple(completions)
+        kind.letter, here, rotation, seat, supply, tuple(out), tuple(areas), tuple(completions), rules.farms != "off"
     )
 
 
-def _points(kind: SegmentKind, tiles: int, pennants: int) -> int:
-    """Points for a completed feature (HiG "Scoring summary"); 0 for a river (it takes no figures)."""
+#: Segment kinds a meeple never goes on; and with farmers off.
+_NO_MEEPLE = frozenset({_RIVER, _GARDEN})
+_NO_FARMERS = frozenset({_RIVER, _GARDEN, _FIELD})
+
+
+def completed_points(kind: SegmentKind, tiles: int, pennants: int, small_city: bool = False) -> int:
+    """Points for a completed feature of *tiles* tiles and *pennants* pennants (HiG "Scoring
+    summary"): road 1 per tile, city 2 per tile and pennant (1 each for a city of two tiles under
+    the small-city rule, HA FN 16), cloister or garden 9 (*tiles* is 9); 0 for a river or field."""
     if kind is _ROAD:
         return tiles
     if kind is _CITY:
-        return 2 * (tiles + pennants)
+        return (1 if small_city and tiles == 2 else 2) * (tiles + pennants)
     if kind in _AREA:
         return tiles
     return 0

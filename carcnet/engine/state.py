@@ -65,7 +65,20 @@ __all__ = [
 ]
 
 #: Version of the rules this engine implements; a log made under another version is not replayed.
-RULES_VERSION = 1
+#: 2 (issue 16): the river tiles R6 and R7 corrected, the river kept finishable, the start tile's
+#: options of HiG and Z-Man, and the small-city and farm variants.
+RULES_VERSION = 2
+#: What becomes of the base start tile with The River (HA "THE RIVER"; Z14 "The River"):
+#: ``"after"`` placed as soon as the river is complete (HiG), ``"river"`` shuffled into the river
+#: tiles (HiG), ``"omit"`` left in the box (Z-Man). The first is the default (``docs/rules.md``).
+RIVER_STARTS = ("after", "river", "omit")
+#: How farms are scored: ``"farm"`` each farm scores 3 per completed city it supplies (HiG "Scoring
+#: farms", the third-edition method); ``"city"`` each completed city scores 4 for the majority of the
+#: farmers supplying it (first edition, HA FN 26-27); ``"off"`` no farmers at all.
+FARM_RULES = ("farm", "city", "off")
+#: River tiles the finishable-river check looks ahead at most: The River's 10 between spring and lake,
+#: which bounds the search to C(10, 5) = 252 sequences of straight and curved tiles.
+RIVER_LOOKAHEAD = 10
 #: Followers each player has in supply at the start (HiG "Preparation": 8 less the scoring marker).
 MEEPLES_PER_PLAYER = 7
 #: Abbots each player has with The Abbot (Z14 "The Abbot": "Each player receives the abbot in their color").
@@ -80,6 +93,9 @@ _EDGE = frozenset({_ROAD, _CITY, _RIVER})
 _AREA = frozenset({_CLOISTER, _GARDEN})
 _MEEPLE = Figure.MEEPLE
 _ABBOT = Figure.ABBOT
+#: Points a farm scores per completed city it supplies, by ``Rules.farms`` (4 for first-edition farms,
+#: whose holder must also have the most farmers around the city).
+_FARM_POINTS = {"farm": 3, "city": 4, "off": 0}
 #: Score categories, in the order breakdowns list them.
 CATEGORIES = ("road", "city", "cloister", "garden", "field")
 
@@ -100,19 +116,27 @@ class Phase(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Rule options. The base game with farmers is always on.
+    """Rule options: the expansions and the editions' scoring variants (``docs/rules.md``).
 
     Attributes:
         river: The River: the spring at (0, 0), the river tiles drawn first, the lake last
             (HA "THE RIVER"; Z14 "The River").
         abbot: The Abbot: one abbot per player and gardens on some tiles (Z14 "The Abbot").
-        river_start: With The River, what happens to the base start tile: ``"mix"`` (mixed into the
-            land tiles, HiG) or ``"omit"`` (left out, Z-Man). Ignored without The River.
+        river_start: With The River, what becomes of the base start tile, one of
+            :data:`RIVER_STARTS`: ``"after"`` (placed as soon as the river is complete, HiG; the
+            default), ``"river"`` (shuffled into the river tiles, HiG) or ``"omit"`` (left out,
+            Z-Man). Ignored without The River.
+        small_city: The small-city rule of the RGG edition (HA FN 16): a completed city of two
+            tiles scores 2 points, and each of its pennants 1.
+        farms: How farms score, one of :data:`FARM_RULES`: ``"farm"`` (HiG, the default),
+            ``"city"`` (first edition, HA FN 26-27) or ``"off"`` (no farmers).
     """
 
     river: bool = False
     abbot: bool = False
-    river_start: str = "mix"
+    river_start: str = "after"
+    small_city: bool = False
+    farms: str = "farm"
 
     def pile_size(self) -> int:
         """Tiles in the draw pile under these rules (start tile excluded): the number of draws a
@@ -124,14 +148,41 @@ class Rules:
         _start, groups = tileset(river=self.river, abbot=self.abbot, river_start=self.river_start)
         return sum(sum(group.values()) for group in groups)
 
+    def problem(self) -> str | None:
+        """Why these options cannot be played (a wrong type or value), or ``None``."""
+        for name in ("river", "abbot", "small_city"):
+            if not isinstance(getattr(self, name), bool):
+                return f"{name} must be true or false, got {getattr(self, name)!r}"
+        if self.river_start not in RIVER_STARTS:
+            return f"river_start must be one of {', '.join(RIVER_STARTS)}, got {self.river_start!r}"
+        if self.farms not in FARM_RULES:
+            return f"farms must be one of {', '.join(FARM_RULES)}, got {self.farms!r}"
+        return None
+
     def text(self) -> str:
-        """Short English, e.g. ``"base game"`` or ``"The River (start tile mixed in), The Abbot"``."""
+        """Short English, e.g. ``"base game"`` or ``"The River (start tile after the river), The Abbot,
+        small cities, first-edition farms"``."""
         parts = []
         if self.river:
-            parts.append("The River (start tile " + ("mixed in)" if self.river_start == "mix" else "left out)"))
+            parts.append(f"The River (start tile {RIVER_START_TEXT[self.river_start]})")
         if self.abbot:
             parts.append("The Abbot")
+        parts.extend(self.variants())
         return ", ".join(parts) or "base game"
+
+    def variants(self) -> list[str]:
+        """The scoring variants in play, in short English: ``[]`` for the HiG scoring, else some of
+        ``"small cities"`` and ``"first-edition farms"`` or ``"no farmers"``."""
+        out = ["small cities"] if self.small_city else []
+        if self.farms != "farm":
+            out.append(FARM_TEXT[self.farms])
+        return out
+
+
+#: Plain words for each :data:`RIVER_STARTS` value, after "start tile".
+RIVER_START_TEXT = {"after": "after the river", "river": "among the river tiles", "omit": "left out"}
+#: Plain words for each :data:`FARM_RULES` value.
+FARM_TEXT = {"farm": "farms scored per farm", "city": "first-edition farms", "off": "no farmers"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +236,11 @@ class GameSetup:
             raise SetupError(f"players must be an integer, got {self.players!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise SetupError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
+        if not isinstance(self.rules, Rules):
+            raise SetupError("rules must be a Rules")
+        problem = self.rules.problem()
+        if problem is not None:
+            raise SetupError(problem)
         if (self.seed is not None) + (self.draw_order is not None) + (self.table is not None) != 1:
             raise SetupError("give exactly one of seed, draw_order and table")
         if self.table is not None:
@@ -204,10 +260,6 @@ class GameSetup:
                 for expansion in kind.expansion.split("+"):
                     if expansion != "base" and not needs[expansion]:
                         raise SetupError(f"draw_order[{i}] = {letter!r} needs {expansion}, which is off")
-        if not isinstance(self.rules, Rules):
-            raise SetupError("rules must be a Rules")
-        if self.rules.river_start not in ("mix", "omit"):
-            raise SetupError(f"river_start must be 'mix' or 'omit', got {self.rules.river_start!r}")
 
     def canonical(self) -> str:
         """The setup as canonical text, the first input of the state digest (``protocol/digest.md``)."""
@@ -220,7 +272,8 @@ class GameSetup:
         rules = self.rules
         river_start = f" start={rules.river_start}" if rules.river else ""
         return (
-            f"carcnet/state/v1\nrules {RULES_VERSION} river={int(rules.river)} abbot={int(rules.abbot)}{river_start}\n"
+            f"carcnet/state/v1\nrules {RULES_VERSION} river={int(rules.river)} abbot={int(rules.abbot)}{river_start} "
+            f"small-city={int(rules.small_city)} farms={rules.farms}\n"
             f"players {self.players}\n{source}\n"
         )
 
@@ -289,6 +342,11 @@ class Game:
         self.river_end: tuple[int, int, int] | None = None
         #: Seat → the :class:`HandOver` that gave it to a bot, or ``None`` (its own player).
         self.handovers: list[HandOver | None] = [None] * setup.players
+        rules = setup.rules
+        #: Whether meeples may go on fields (every farm rule but ``"off"``).
+        self._farmers = rules.farms != "off"
+        #: Whether the small-city rule scores completed cities (``Rules.small_city``).
+        self._small_city = rules.small_city
         events: list[Event] = []
         start = tile_kind(setup.start_tile)
         self._place_tile(start, 0, 0, None, events)
@@ -379,17 +437,71 @@ class Game:
     def _fitting(self, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:
         """``(key, rotations)`` where *kind* may go: the frontier lookup, and for a river tile only the
         river's open end with the turns the U-turn rule allows (HA "THE RIVER", FN 31)."""
-        if not kind.has_river:
-            return self.board.placements(kind)
         end = self.river_end
+        if not kind.has_river:
+            placements = self.board.placements(kind)
+            if end is None:
+                return placements
+            # a land tile among the river tiles (the start tile, river_start "river") must leave the river finishable
+            return [(key, rotations) for key, rotations in placements if self._river_unblocked(key)]
         if end is None:
             return []
         key = end[0]
         pattern = self.board.frontier.get(key)
         if pattern is None:
             return []
-        rotations = tuple(r for r in kind.fitting_rotations(pattern) if self._river_turn(kind, r) is not None)
+        rotations = tuple(
+            r for r in kind.fitting_rotations(pattern)
+            if self._river_turn(kind, r) is not None and self._river_finishable(kind, r)
+        )
         return [(key, rotations)] if rotations else []
+
+    def _river_left(self) -> tuple[int, int]:
+        """``(straight, curved)``: the river tiles still face down, the lake not counted (it is drawn last)."""
+        straight = curved = 0
+        for letter, count in self.remaining().items():
+            shape = _RIVER_SHAPES.get(letter)
+            if shape is None:
+                kind = tile_kind(letter)
+                shape = _RIVER_SHAPES[letter] = _river_shape(kind)
+            if shape == 1:
+                straight += count
+            elif shape == 2:
+                curved += count
+        if straight + curved > RIVER_LOOKAHEAD:  # only a given order holds more (a test's): look 10 tiles ahead
+            curved = min(curved, RIVER_LOOKAHEAD - min(straight, RIVER_LOOKAHEAD // 2))
+            straight = min(straight, RIVER_LOOKAHEAD - curved)
+        return straight, curved
+
+    def _river_finishable(self, kind: TileKind, rotation: int) -> bool:
+        """Whether the river tile *kind*, turned *rotation* at the river's end, leaves the river
+        finishable with the river tiles left, whatever order they come in (``docs/rules.md``, "The
+        river is always finished"). The lake ends the river: always finishable."""
+        end = self.river_end
+        assert end is not None
+        key, enter, _last = end
+        sides = next(seg.sides for seg in kind.variant(rotation).segments if seg.kind is _RIVER)
+        exits = [s for s in sides if s != enter]
+        if not exits:
+            return True
+        turn = self._river_turn(kind, rotation)
+        assert turn is not None
+        straight, curved = self._river_left()
+        return _river_step(set(self.board.tiles), key, exits[0], turn, straight, curved)
+
+    def _river_unblocked(self, key: int) -> bool:
+        """Whether a land tile at *key* leaves the open river finishable (see :meth:`_river_finishable`)."""
+        end = self.river_end
+        assert end is not None
+        river_key, enter, last = end
+        straight, curved = self._river_left()
+        if _distance(key, river_key) > straight + curved + 1:
+            return True  # the rest of the river cannot come near it
+        if any(key == river_key + SIDE_OFFSETS[s] for s in range(4) if s != enter):
+            return False  # it would touch the river's open end
+        occupied = set(self.board.tiles)
+        occupied.add(key)
+        return key != river_key and _river_next(occupied, river_key, (enter + 2) % 4, last, straight, curved)
 
     def _river_turn(self, kind: TileKind, rotation: int) -> int | None:
         """The turn a river tile makes at the river's end (-1 left, 0 straight, 1 right; 0 for the
@@ -428,7 +540,7 @@ class Game:
                 kind = seg.kind
                 if kind is _RIVER or meeples[find(base + i)] is not None:
                     continue
-                if meeple and kind is not _GARDEN:
+                if meeple and kind is not _GARDEN and (kind is not _FIELD or self._farmers):
                     out.append(DeployMeeple(i))
                 if abbot and kind in _AREA:
                     out.append(DeployMeeple(i, _ABBOT))
@@ -500,7 +612,9 @@ class Game:
 
         *now* is what it scores if the game ended now (HiG "Final scoring": an incomplete road 1 per
         tile, city 1 per tile and pennant, cloister or garden 1 plus 1 per neighbour; a farm 3 per
-        completed city it supplies), or for a completed feature what it scored on completion.
+        completed city it supplies, or with first-edition farms 4 per city, which its holder gets
+        only with the most farmers around that city), or for a completed feature what it scored on
+        completion (a small city 1 per tile and pennant under the small-city rule).
         *if_completed* is what an incomplete road, city, cloister or garden would score once
         completed (HiG "Scoring summary": road 1 per tile, city 2 per tile and pennant, cloister or
         garden 9), counting only the tiles it has now; ``None`` for a field, a river, or a
@@ -508,11 +622,11 @@ class Game:
         """
         kind = feature.kind
         if kind is _FIELD:
-            return 3 * len(feature.cities), None
+            return _FARM_POINTS[self.setup.rules.farms] * len(feature.cities), None
         if kind is _RIVER:
             return 0, None
         if feature.complete:
-            return _value(feature, final=False), None
+            return _value(feature, final=False, small_city=self.setup.rules.small_city), None
         now = _value(feature, final=True)
         if kind in _AREA:
             return now, 9
@@ -545,7 +659,7 @@ class Game:
         out = [{c: list(v) for c, v in seat.items()} for seat in self.breakdown]
         for ev in self.projected_final()[1]:
             for s in ev.seats:
-                out[s][ev.feature.kind.label][1] += ev.points
+                out[s][ev.category][1] += ev.points
         return out
 
     # ------------------------------------------------------------------ moves
@@ -585,6 +699,8 @@ class Game:
         other.winners = self.winners
         other.river_end = self.river_end
         other.handovers = self.handovers[:]
+        other._farmers = self._farmers
+        other._small_city = self._small_city
         other._trail = self._trail[:]
         other._digests = self._digests[:]
         return other
@@ -673,6 +789,12 @@ class Game:
                 raise IllegalMoveError(
                     "river", f"{move}: the river may not turn twice in a row in the same direction"
                 )
+            if drawn.fits(rotation, pattern) and not self._river_finishable(drawn, rotation):
+                raise IllegalMoveError(
+                    "river", f"{move}: the river could then not be finished with the river tiles left"
+                )
+        elif self.river_end is not None and not self._river_unblocked(key):
+            raise IllegalMoveError("river", f"{move}: it would leave the river no way to be finished")
         if not drawn.fits(rotation, pattern):
             bad = self.board.mismatch(key, drawn.variant(rotation))
             assert bad is not None
@@ -704,6 +826,8 @@ class Game:
         elif move.figure is _MEEPLE:
             if seg.kind is _RIVER or seg.kind is _GARDEN:
                 raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
+            if seg.kind is _FIELD and not self._farmers:
+                raise IllegalMoveError("bad-segment", f"{move}: this game is played without farmers")
             if self.supply[self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
         else:
@@ -915,9 +1039,8 @@ class Game:
         self.deck_index = draw
         kind = tile_kind(letter)
         events.append(TileDrawn(self.seat, letter))
-        if self._fitting(kind) if kind.has_river else self.board.fits_somewhere(kind):
+        if self._fits_somewhere(kind):
             self._drawn = kind
-            self._placements = None
             self.phase = Phase.PLACE_TILE
             return
         self.set_aside.append(letter)
@@ -925,6 +1048,16 @@ class Game:
         if not any(bag):
             self._drawn = None
             self._final(events)
+
+    def _fits_somewhere(self, kind: TileKind) -> bool:
+        """Whether the tile just drawn can be placed; sets :attr:`_placements` when that took the
+        whole enumeration (the river), else clears it for :meth:`legal_placements`."""
+        if kind.has_river or self.river_end is not None:
+            fits = self._fitting(kind)
+            self._placements = [Placement(position_of(k), r) for k, r in fits]
+            return bool(fits)
+        self._placements = None
+        return self.board.fits_somewhere(kind)
 
     def _draw(self, events: list[Event]) -> bool:
         """Draws for the current seat until a tile fits; False when the deck runs out first. With
@@ -942,9 +1075,13 @@ class Game:
             self.deck_index += 1
             kind = tile_kind(letter)
             events.append(TileDrawn(self.seat, letter))
-            if (self._fitting(kind) if kind.has_river else self.board.fits_somewhere(kind)):
-                self._drawn = kind
+            if kind.has_river or self.river_end is not None:
+                fits = self._fits_somewhere(kind)
+            else:  # the base game's path: no river to keep finishable
                 self._placements = None
+                fits = self.board.fits_somewhere(kind)
+            if fits:
+                self._drawn = kind
                 self.phase = Phase.PLACE_TILE
                 return True
             self.set_aside.append(letter)
@@ -961,7 +1098,7 @@ class Game:
         if not meeples:
             return
         seats = _majority(meeples)
-        points = _value(info, final=False)
+        points = _value(info, final=False, small_city=self._small_city)
         category = info.kind.label
         for s in seats:
             self.scores[s] += points
@@ -1027,6 +1164,9 @@ class Game:
                     tiles = field_tiles.get(find(n))
                     if tiles is not None:
                         tiles.add(g.tile[n])
+        if self.setup.rules.farms == "city":
+            events.extend(self._city_farmers(fields))
+            return events
         for r in fields:
             meeples = g.meeples[r]
             assert meeples
@@ -1034,9 +1174,30 @@ class Game:
             events.append(PointsScored(_majority(meeples), 3 * len(info.cities), info, True))
         return events
 
+    def _city_farmers(self, fields: list[int]) -> list[PointsScored]:
+        """First-edition farm scoring (HA FN 27, ``Rules.farms == "city"``): every completed city
+        that a farm with farmers supplies is scored once, 4 points to the seats with the most
+        farmers in all the farms supplying it (ties all score). *fields* are the farms with
+        farmers, in the order of their first farmer; cities follow in that order."""
+        g = self.graph
+        find = g.find
+        supplied: dict[int, list[int]] = {}  # city root → farms supplying it, each once
+        for r in fields:
+            for c in g.borders[r] or ():
+                cr = find(c)
+                if g.open[cr] == 0:
+                    farms = supplied.setdefault(cr, [])
+                    if r not in farms:
+                        farms.append(r)
+        events = []
+        for cr, farms in supplied.items():
+            farmers = [m for r in farms for m in g.meeples[r] or ()]
+            events.append(PointsScored(_majority(farmers), 4, self._info(cr), True, farmers=True))
+        return events
+
     def _final(self, events: list[Event]) -> None:
         for ev in self._final_scoring():
-            category = ev.feature.kind.label
+            category = ev.category
             for s in ev.seats:
                 self.scores[s] += ev.points
                 self.breakdown[s][category][1] += ev.points
@@ -1144,22 +1305,83 @@ def _majority(meeples: list[tuple[int, Figure, int]]) -> tuple[int, ...]:
     return tuple(sorted(s for s, c in counts.items() if c == best))
 
 
-def _value(info: FeatureInfo, *, final: bool) -> int:
+def _value(info: FeatureInfo, *, final: bool, small_city: bool = False) -> int:
     """Points a road, city, cloister or garden is worth (HiG "Scoring summary").
 
-    Completed: road 1 per tile, city 2 per tile + 2 per pennant, cloister/garden 9. Incomplete at the
-    end: road 1 per tile, city 1 per tile + 1 per pennant, cloister/garden 1 + 1 per neighbour.
+    Completed: road 1 per tile, city 2 per tile + 2 per pennant, cloister/garden 9; with
+    *small_city* (HA FN 16) a completed city of two tiles 1 per tile + 1 per pennant. Incomplete at
+    the end: road 1 per tile, city 1 per tile + 1 per pennant, cloister/garden 1 + 1 per neighbour.
     """
     kind = info.kind
     n = len(info.tiles)
     if kind is _ROAD:
         return n
     if kind is _CITY:
-        per = 1 if final and not info.complete else 2
+        per = 1 if (final and not info.complete) or (small_city and n == 2 and info.complete) else 2
         return per * (n + info.pennants)
     if kind in _AREA:
         return n  # the tile itself plus its placed neighbours; 9 when complete
     raise ValueError(f"{kind.label} is not scored this way")
+
+
+#: Letter → 1 for a straight river tile, 2 for a curve, 0 for any other tile (the spring and the
+#: lake included); filled on first use.
+_RIVER_SHAPES: dict[str, int] = {}
+
+
+def _river_shape(kind: TileKind) -> int:
+    if not kind.has_river:
+        return 0
+    sides = next(seg.sides for seg in kind.segments if seg.kind is _RIVER)
+    if len(sides) != 2:
+        return 0
+    return 1 if (sides[1] - sides[0]) % 4 == 2 else 2
+
+
+def _distance(a: int, b: int) -> int:
+    """Manhattan distance between two position keys."""
+    pa, pb = position_of(a), position_of(b)
+    return abs(pa.x - pb.x) + abs(pa.y - pb.y)
+
+
+def _river_next(occupied: set[int], end: int, heading: int, last: int, straight: int, curved: int) -> bool:
+    """Whether the river, flowing *heading* (a side) into the empty position *end* after a turn
+    *last* (-1, 0, 1), can be finished with *straight* straight and *curved* curved tiles left
+    whatever their order, then the lake (``docs/rules.md``, "The river is always finished").
+
+    Each tile must be placeable when it comes: for every kind left (straight, curve) some legal
+    way to lay it (a curve not turning the way the last curve did, HA FN 31) leads to a position
+    that is again empty with no placed neighbour but the tile before it, from which the rest can
+    be laid. A position with one placed neighbour takes any river tile and the lake. The search
+    visits at most one node per sequence of kinds, C(10, 4) = 210 sequences for the full river.
+    """
+    if straight and not _river_step(occupied, end, heading, 0, straight - 1, curved):
+        return False
+    if curved and not (
+        (last != 1 and _river_step(occupied, end, (heading + 1) % 4, 1, straight, curved - 1))
+        or (last != -1 and _river_step(occupied, end, (heading + 3) % 4, -1, straight, curved - 1))
+    ):
+        return False
+    return True
+
+
+def _river_step(occupied: set[int], at: int, exit: int, turn: int, straight: int, curved: int) -> bool:
+    """Lays a river tile at *at* leaving through side *exit* (see :func:`_river_next`)."""
+    offsets = SIDE_OFFSETS
+    nxt = at + offsets[exit]
+    if nxt in occupied:
+        return False
+    back = (exit + 2) % 4
+    for side in range(4):
+        if side != back and nxt + offsets[side] in occupied:
+            return False
+    if not straight and not curved:
+        return True
+    occupied.add(at)
+    try:
+        return _river_next(occupied, nxt, exit, turn, straight, curved)
+    finally:
+        occupied.discard(at)
 
 
 def replay(setup: GameSetup, moves: Iterable[Move]) -> Game:

@@ -295,6 +295,71 @@ def _validate(letter: str, segments: tuple[Segment, ...]) -> None:
                 raise ValueError(f"tile {letter}: half-side {h.name} is field on a city side")
             if side_kind.get(s) != SegmentKind.CITY and h not in half_owner:
                 raise ValueError(f"tile {letter}: half-side {h.name} belongs to no field")
+    _check_cuts(letter, segments, side_kind, half_owner)
+
+
+def _check_cuts(
+    letter: str, segments: tuple[Segment, ...], side_kind: dict[Side, SegmentKind], half_owner: dict[HalfSide, int]
+) -> None:
+    """Checks that every road and river separates the fields beside it (issue 16), as on every printed
+    tile: no field reaches both sides of a *cut*, a line a road or river draws across the tile.
+
+    Going round the tile clockwise, the half-sides are ``NL NR EL ER SL SR WL WR`` (indices 0–7) and
+    a side ``s`` lies between its halves ``2s`` and ``2s + 1``. A road or river reaching two sides
+    cuts the tile between them. One reaching a single side ends inside the tile:
+
+    * at a **junction**, where three or four single-side roads meet (L, W, X): cut between each pair;
+    * at a **city** gate, on a tile with a city and no cloister (S, T; R6, whose road crosses the river
+      to the gate): cut from its side to the city, both ways round;
+    * otherwise at a **cloister**, **spring** or **lake** standing in its field (A, R1, R2): the field
+      may go round that end only when nothing else on the tile divides it, that is when the one
+      field holds every field half-side of the tile; else the two halves beside the road differ (R7,
+      whose road crosses the river to its cloister, splits the south bank).
+
+    Raises ``ValueError`` naming the design, the road or river and the field that crosses it.
+    """
+    def crossing(arc_a: list[int], arc_b: list[int]) -> int | None:
+        fields_a = {half_owner[HalfSide(h)] for h in arc_a if HalfSide(h) in half_owner}
+        return next((half_owner[HalfSide(h)] for h in arc_b if half_owner.get(HalfSide(h)) in fields_a), None)
+
+    def between(a: int, b: int) -> tuple[list[int], list[int]]:  # halves clockwise from side a to side b, and the rest
+        first = [(2 * a + 1 + i) % 8 for i in range((2 * b - 2 * a) % 8)]
+        return first, [h for h in range(8) if h not in first]
+
+    def fail(i: int, field_index: int, what: str) -> None:
+        raise ValueError(f"tile {letter}: field {field_index} crosses {segments[i].kind.label} {i} ({what})")
+
+    single = [i for i, seg in enumerate(segments) if seg.kind is SegmentKind.ROAD and len(seg.sides) == 1]
+    has_city = any(seg.kind is SegmentKind.CITY for seg in segments)
+    has_cloister = any(seg.kind is SegmentKind.CLOISTER for seg in segments)
+    fields = {h for h in half_owner}
+    for i, seg in enumerate(segments):
+        if seg.kind not in (SegmentKind.ROAD, SegmentKind.RIVER):
+            continue
+        if len(seg.sides) == 2:
+            bad = crossing(*between(seg.sides[0], seg.sides[1]))
+            if bad is not None:
+                fail(i, bad, "it runs from side to side")
+            continue
+        (s,) = seg.sides
+        if seg.kind is SegmentKind.ROAD and len(single) >= 3:
+            for j in single:
+                if j != i:
+                    bad = crossing(*between(s, segments[j].sides[0]))
+                    if bad is not None:
+                        fail(i, bad, "it meets other roads at a junction")
+        elif seg.kind is SegmentKind.ROAD and has_city and not has_cloister:
+            ahead = [(2 * s + 1 + k) % 8 for k in range(8)]
+            behind = [(2 * s - k) % 8 for k in range(8)]
+            arcs = [arc[: next(n for n, h in enumerate(arc) if side_kind.get(Side(h // 2)) is SegmentKind.CITY)]
+                    for arc in (ahead, behind)]
+            bad = crossing(arcs[0], arcs[1])
+            if bad is not None:
+                fail(i, bad, "it runs to the city")
+        else:
+            left, right = half_owner.get(HalfSide(2 * s)), half_owner.get(HalfSide(2 * s + 1))
+            if left is not None and left == right and {h for h, f in half_owner.items() if f == left} != fields:
+                fail(i, left, "it ends in the tile and something else divides the field")
 
 
 def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
@@ -374,10 +439,10 @@ _RIVER_ROWS: tuple[tuple[TileKind, int], ...] = (
     (_design("R4", "river S W", "field N E SL WR", "field SR WL", expansion="river"),           2),  # curve
     (_design("R5", "city N", "city S", "river E W",
              "field EL WR borders 0", "field ER WL borders 1", expansion="river"),              1),  # between two cities
-    (_design("R6", "city N", "river E W", "road S",
-             "field EL WR borders 0", "field ER SL", "field SR WL", expansion="river"),          1),  # city and road end
-    (_design("R7", "river E W", "road S", "cloister", "field N EL WR", "field ER S WL",
-             expansion="river"),                                                                1),  # cloister and road
+    (_design("R6", "city N", "river E W", "road S", "field EL borders 0", "field WR borders 0",
+             "field ER SL", "field SR WL", expansion="river"),                                  1),  # road over the river to a city
+    (_design("R7", "river E W", "road S", "cloister", "field N EL WR", "field ER SL", "field SR WL",
+             expansion="river"),                                                                1),  # road over the river to a cloister
     (_design("R8", "road N S", "river E W",
              "field NR EL", "field ER SL", "field SR WL", "field WR NL", expansion="river"),     1),  # bridge
     (_design("R9", "city N E", "river S W", "field SL WR borders 0", "field SR WL",
@@ -437,32 +502,38 @@ def base_tile_counts() -> dict[str, int]:
     return {kind.letter: count for kind, count in _BASE_ROWS}
 
 
-def tileset(*, river: bool = False, abbot: bool = False, river_start: str = "mix") -> tuple[str, list[dict[str, int]]]:
+def tileset(*, river: bool = False, abbot: bool = False, river_start: str = "after") -> tuple[str, list[dict[str, int]]]:
     """The tiles of a game: the tile placed at (0, 0), and the groups drawn one after another (each
     shuffled on its own, ``protocol/deck.md`` §4), as id → count.
 
     Base game: start tile D; one group, the other 71 tiles. With The River (HA "THE RIVER"): the
-    spring R1 at (0, 0); the 10 river tiles; the lake R2; then the land tiles, with the base start
-    tile mixed in (*river_start* ``"mix"``, HiG) or left out (``"omit"``, Z-Man). With The Abbot: one
-    copy each of E, H, I, M, N, R, U, V (and one R4) is its garden variant.
+    spring R1 at (0, 0); the 10 river tiles; the lake R2; then the land tiles. The base start tile
+    D, by *river_start* (``docs/rules.md``): ``"after"``, a group of its own between the lake and
+    the land tiles (HA: "placed as soon as the river has been completed"); ``"river"``, shuffled
+    into the river tiles (HA: "mixed into the stack of river tiles"); ``"omit"``, left out (Z14:
+    "return the start tile to the box"). With The Abbot: one copy each of E, H, I, M, N, R, U, V
+    (and one R4) is its garden variant.
 
     Raises:
-        ValueError: *river_start* is neither ``"mix"`` nor ``"omit"``.
+        ValueError: *river_start* is none of ``"after"``, ``"river"``, ``"omit"``.
     """
-    if river_start not in ("mix", "omit"):
-        raise ValueError(f"river_start must be 'mix' or 'omit', got {river_start!r}")
+    if river_start not in ("after", "river", "omit"):
+        raise ValueError(f"river_start must be 'after', 'river' or 'omit', got {river_start!r}")
     land = base_tile_counts()
     if abbot:
         for letter in GARDEN_DESIGNS:
             land[letter] -= 1
             land[f"{letter}G"] = 1
+    land[BASE_START] -= 1
     if not river:
-        land[BASE_START] -= 1
         return BASE_START, [land]
-    if river_start == "omit":
-        land[BASE_START] -= 1
     flow = {kind.letter: count for kind, count in _RIVER_ROWS if kind.letter not in (RIVER_SPRING, RIVER_LAKE)}
     if abbot:
         flow[GARDEN_RIVER_DESIGN] -= 1
         flow[f"{GARDEN_RIVER_DESIGN}G"] = 1
-    return RIVER_SPRING, [flow, {RIVER_LAKE: 1}, land]
+    if river_start == "river":
+        flow[BASE_START] = 1
+    groups = [flow, {RIVER_LAKE: 1}]
+    if river_start == "after":
+        groups.append({BASE_START: 1})
+    return RIVER_SPRING, [*groups, land]

@@ -26,6 +26,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 from carcnet.engine import (
+    FARM_RULES,
     RULES_VERSION,
     DeployMeeple,
     DrawTile,
@@ -39,6 +40,7 @@ from carcnet.engine import (
     Rules,
     SkipMeeple,
 )
+from carcnet.engine import RIVER_STARTS as _RIVER_STARTS
 
 from .entries import (
     DEFAULT_FORMAT,
@@ -56,6 +58,7 @@ from .seeding import NONCE_SIZE
 from .values import StrictError, check_fields, kind_of, unpack_strict
 
 __all__ = [
+    "FARM_RULES",
     "MAX_BODY",
     "RIVER_STARTS",
     "from_wire",
@@ -77,11 +80,13 @@ _HEADER_KEYS_1 = ("type", "format", "rules", "game", "created", "seats", "option
 #: Format 2 adds the seat keys and the commit–reveal of the seed (protocol/log.md §5, wire.md §4.2).
 _HEADER_KEYS_2 = (*_HEADER_KEYS_1, "keys", "commits", "nonces")
 _SEAT_KEYS = ("name", "colour", "player", "bot")
-_OPTION_KEYS = ("river", "abbot")
+_FLAG_KEYS = ("river", "abbot", "small-city")
+_OPTION_KEYS = ("river", "abbot", "small-city", "farms")
 #: With The River, the options also say what happened to the base start tile (protocol/log.md §5).
-_RIVER_OPTION_KEYS = ("river", "abbot", "river-start")
-#: The values of ``river-start``: the base start tile mixed into the land tiles (HiG) or left out (Z-Man).
-RIVER_STARTS = ("mix", "omit")
+_RIVER_OPTION_KEYS = (*_OPTION_KEYS, "river-start")
+#: The values of ``river-start`` (the engine's ``RIVER_STARTS``): the base start tile placed after the
+#: river or shuffled into the river tiles (HiG), or left out (Z-Man).
+RIVER_STARTS = _RIVER_STARTS
 _ENTRY_KEYS_1 = ("type", "seq", "seat", "move", "digest")
 #: Format 2 adds the seat's signature (protocol/log.md §6).
 _ENTRY_KEYS_2 = (*_ENTRY_KEYS_1, "sig")
@@ -305,21 +310,24 @@ def _bins_in(m: dict[str, Any], key: str, size: int) -> tuple[bytes, ...] | None
 
 
 def options_to_wire(rules: Rules, where: str = "options") -> dict[str, Any]:
-    """The ``options`` map of *rules* (``protocol/log.md`` §5): ``river`` and ``abbot``, then
-    ``river-start`` exactly when ``river`` is true. A header's ``options`` and a wire ``lobby``'s
-    (``protocol/wire.md`` §4.6) are this map.
+    """The ``options`` map of *rules* (``protocol/log.md`` §5): ``river``, ``abbot``,
+    ``small-city`` and ``farms``, then ``river-start`` exactly when ``river`` is true. A header's
+    ``options`` and a wire ``lobby``'s (``protocol/wire.md`` §4.6) are this map.
 
     >>> options_to_wire(Rules(river=True, river_start="omit"))
-    {'river': True, 'abbot': False, 'river-start': 'omit'}
+    {'river': True, 'abbot': False, 'small-city': False, 'farms': 'farm', 'river-start': 'omit'}
 
     Raises:
         LogFormatError: *rules* is not a :class:`~carcnet.engine.Rules`, or holds what
-            :func:`options_from_wire` would refuse (a flag that is not a bool; with ``river``, a
-            ``river_start`` other than :data:`RIVER_STARTS`). *where* names the map in the message.
+            :func:`options_from_wire` would refuse (a flag that is not a bool, a ``farms`` other
+            than :data:`FARM_RULES`; with ``river``, a ``river_start`` other than
+            :data:`RIVER_STARTS`). *where* names the map in the message.
     """
     if not isinstance(rules, Rules):
         raise LogFormatError(f"{where} must be Rules, got {type(rules).__name__}")
-    out: dict[str, Any] = {"river": rules.river, "abbot": rules.abbot}
+    out: dict[str, Any] = {
+        "river": rules.river, "abbot": rules.abbot, "small-city": rules.small_city, "farms": rules.farms
+    }
     if rules.river:
         out["river-start"] = rules.river_start
     options_from_wire(out, where)  # the same checks as reading: never write what could not be read
@@ -328,11 +336,12 @@ def options_to_wire(rules: Rules, where: str = "options") -> dict[str, Any]:
 
 def options_from_wire(value: object, where: str = "options") -> Rules:
     """The rule options an ``options`` map describes (``protocol/log.md`` §5), read strictly: exactly
-    ``river`` and ``abbot`` (bools), and ``river-start`` (one of :data:`RIVER_STARTS`) exactly when
-    ``river`` is true. Without The River, ``river_start`` is the default, ``"mix"``.
+    ``river``, ``abbot`` and ``small-city`` (bools), ``farms`` (one of :data:`FARM_RULES`), and
+    ``river-start`` (one of :data:`RIVER_STARTS`) exactly when ``river`` is true. Without The River,
+    ``river_start`` is the default, ``"after"``.
 
-    >>> options_from_wire({"river": True, "abbot": False, "river-start": "omit"})
-    Rules(river=True, abbot=False, river_start='omit')
+    >>> options_from_wire({"river": True, "abbot": False, "small-city": False, "farms": "city", "river-start": "omit"})
+    Rules(river=True, abbot=False, river_start='omit', small_city=False, farms='city')
 
     Raises:
         LogFormatError: Not a map, a missing or unknown key, a wrong type or value; the message
@@ -343,15 +352,24 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
         _typed(options, "river", bool, where)
     river = options.get("river") is True
     _keys(options, _RIVER_OPTION_KEYS if river else _OPTION_KEYS, where)
-    for key in _OPTION_KEYS:
+    for key in _FLAG_KEYS:
         _typed(options, key, bool, where)
-    river_start = "mix"
+    _typed(options, "farms", str, where)
+    farms = options["farms"]
+    if farms not in FARM_RULES:
+        raise LogFormatError(f"{where}.farms must be one of {', '.join(FARM_RULES)}, got {farms!r}"[:200])
+    river_start = "after"
     if river:
         _typed(options, "river-start", str, where)
         river_start = options["river-start"]
         if river_start not in RIVER_STARTS:
-            raise LogFormatError(f"{where}.river-start must be 'mix' or 'omit', got {river_start!r}"[:200])
-    return Rules(river=options["river"], abbot=options["abbot"], river_start=river_start)
+            raise LogFormatError(
+                f"{where}.river-start must be one of {', '.join(RIVER_STARTS)}, got {river_start!r}"[:200]
+            )
+    return Rules(
+        river=options["river"], abbot=options["abbot"], river_start=river_start,
+        small_city=options["small-city"], farms=farms,
+    )
 
 
 def _check_versions(m: dict[str, Any]) -> int:

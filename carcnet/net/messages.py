@@ -102,7 +102,7 @@ __all__ = [
 ]
 
 #: The wire protocol version this code speaks (``wire.md`` §8).
-PROTO_VERSION = 3
+PROTO_VERSION = 4
 #: The lowest log format of the header and entry maps the wire carries (``wire.md`` §8).
 LOG_FORMAT = 2
 #: The log formats of the headers the wire carries: 2 (a seeded game resumed from an older save)
@@ -230,7 +230,7 @@ class WireHeader:
     the header a peer saves in its log (``GameRecorder.create(wh.header, …)``).
 
     Attributes:
-        header: The log header (format 2, rules 1), holding *keys*, *commits* and *nonces*.
+        header: The log header (format 2 or 3, rules 2), holding *keys*, *commits* and *nonces*.
         keys: The 32-byte Ed25519 public key of each seat, in seat order; pairwise distinct.
         commits: Each seat's commitment ``SHA-256(nonce)``, in seat order; ``None`` for a game whose
             seed was not agreed by commit–reveal (a local game shown to spectators, a test game).

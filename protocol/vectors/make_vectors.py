@@ -12,6 +12,7 @@ from pathlib import Path
 
 from carcnet.bots import RandomBot
 from carcnet.engine import (
+    RULES_VERSION,
     DrawTile,
     Game,
     GameSetup,
@@ -48,7 +49,11 @@ def deck_vectors() -> dict:
     for seed in (0, 1, 7, U64_MAX):
         vec["base_deck"].append({"seed": str(seed), "order": "".join(GameSetup(players=2, seed=seed).deck())})
     vec["expansion_deck"] = []
-    for seed, rules in ((3, Rules(river=True)), (3, Rules(river=True, abbot=True, river_start="omit"))):
+    for seed, rules in (
+        (3, Rules(river=True)),
+        (3, Rules(river=True, abbot=True, river_start="omit")),
+        (3, Rules(river=True, river_start="river")),
+    ):
         vec["expansion_deck"].append({
             "seed": str(seed), "river": rules.river, "abbot": rules.abbot, "river_start": rules.river_start,
             "order": list(GameSetup(players=2, seed=seed, rules=rules).deck()),
@@ -66,8 +71,9 @@ def digest_vector(rules: Rules | None = None) -> dict:
         "description": "carcnet state digest v1 golden vector (protocol/digest.md): a seeded 2-player game. "
         "digests[0] is after the setup, digests[i] after moves[i-1].",
         "setup": {
-            "players": 2, "seed": "2026", "rules": 1, "river": setup.rules.river, "abbot": setup.rules.abbot,
-            "river_start": setup.rules.river_start,
+            "players": 2, "seed": "2026", "rules": RULES_VERSION, "river": setup.rules.river,
+            "abbot": setup.rules.abbot, "river_start": setup.rules.river_start,
+            "small_city": setup.rules.small_city, "farms": setup.rules.farms,
         },
         "setup_text": setup.canonical(),
         "final_scores": game.scores,
@@ -156,6 +162,7 @@ def main() -> None:
         ("digest-table.json", table_digest_vector(), 1),
         ("digest.json", digest_vector(), 1),
         ("digest-expansions.json", digest_vector(Rules(river=True, abbot=True)), 1),
+        ("digest-variants.json", digest_vector(Rules(small_city=True, farms="city")), 1),
     ):
         (HERE / name).write_text(json.dumps(vec, indent=indent) + "\n")
         print(f"wrote {HERE / name}")

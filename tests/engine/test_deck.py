@@ -123,7 +123,7 @@ def test_bad_setups_name_the_problem(setup, words):
         Game(setup)
 
 
-@pytest.mark.parametrize("case", VECTORS["expansion_deck"], ids=lambda c: f"{c['river']}-{c['abbot']}")
+@pytest.mark.parametrize("case", VECTORS["expansion_deck"], ids=lambda c: f"{c['river_start']}-{c['abbot']}")
 def test_expansion_decks_match_golden_vectors(case):
     from carcnet.engine import Rules
 

@@ -6,6 +6,8 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
 from carcnet.engine import Game, GameSetup, parse_move, replay
 
 VECTOR = json.loads((Path(__file__).parents[2] / "protocol" / "vectors" / "digest.json").read_text())
@@ -54,14 +56,20 @@ def test_digest_distinguishes_setups_and_moves():
     assert g1.digest != g2.digest
 
 
-def test_expansion_game_replays_to_its_recorded_digests():
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [("digest-expansions.json", " start=after small-city=0 farms=farm"), ("digest-variants.json", " small-city=1 farms=city")],
+)
+def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
     from carcnet.engine import Rules
 
-    vector = json.loads((Path(__file__).parents[2] / "protocol" / "vectors" / "digest-expansions.json").read_text())
+    vector = json.loads((Path(__file__).parents[2] / "protocol" / "vectors" / name).read_text())
     s = vector["setup"]
-    rules = Rules(river=s["river"], abbot=s["abbot"], river_start=s["river_start"])
+    rules = Rules(
+        river=s["river"], abbot=s["abbot"], river_start=s["river_start"], small_city=s["small_city"], farms=s["farms"]
+    )
     setup = GameSetup(players=s["players"], seed=int(s["seed"]), rules=rules)
-    assert setup.canonical() == vector["setup_text"] and " start=mix" in vector["setup_text"]
+    assert setup.canonical() == vector["setup_text"] and words in vector["setup_text"]
     game = replay(setup, [parse_move(m) for m in vector["moves"]])
     assert [d.hex() for d in game.digests] == vector["digests"]
     assert game.scores == vector["final_scores"]

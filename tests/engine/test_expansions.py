@@ -54,11 +54,14 @@ def _play(rules: Rules, order: tuple[str, ...], script: list[str], players: int 
 
 def test_river_has_twelve_tiles_and_gardens_replace_one_copy_each():
     start, groups = GameSetup(players=2, seed=1, rules=RIVER).tiles()
-    assert start == "R1" and [sum(g.values()) for g in groups] == [10, 1, 72]  # start tile D mixed in
+    # the default: the start tile D is placed as soon as the river is complete (HA "THE RIVER")
+    assert start == "R1" and [sum(g.values()) for g in groups] == [10, 1, 1, 71] and groups[2] == {"D": 1}
+    _, among = GameSetup(players=2, seed=1, rules=Rules(river=True, river_start="river")).tiles()
+    assert [sum(g.values()) for g in among] == [11, 1, 71] and among[0]["D"] == 1 and among[2]["D"] == 3
     _, omitted = GameSetup(players=2, seed=1, rules=Rules(river=True, river_start="omit")).tiles()
-    assert omitted[2]["D"] == 3 and sum(omitted[2].values()) == 71
+    assert [sum(g.values()) for g in omitted] == [10, 1, 71] and omitted[2]["D"] == 3
     _, gardens = GameSetup(players=2, seed=1, rules=BOTH).tiles()
-    land = gardens[2]
+    land = gardens[3]
     for letter in "EHIMNRUV":
         assert land[letter] == base_tile_counts()[letter] - 1 and land[f"{letter}G"] == 1
     assert gardens[0]["R4"] == 1 and gardens[0]["R4G"] == 1

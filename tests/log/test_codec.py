@@ -207,6 +207,9 @@ def test_other_rules_version_is_refused_naming_both():
         assert info.value.field == "rules"
 
 
+_BASE = {"river": False, "abbot": False, "small-city": False, "farms": "farm"}
+
+
 @pytest.mark.parametrize(
     ("changes", "words"),
     [
@@ -218,10 +221,14 @@ def test_other_rules_version_is_refused_naming_both():
         ({"seed": 7}, "exactly one of seed, draw_order and table"),
         ({"seed": 2**64 - 1, "order": None, "extra": 0}, "unknown field 'extra'"),
         ({"order": ["E", "Z"]}, "draw_order\\[1\\] = 'Z' is not a tile design"),
-        ({"options": {"river": True, "abbot": False}}, "lacks field 'river-start'"),
-        ({"options": {"river": True, "abbot": False, "river-start": "early"}}, "must be 'mix' or 'omit'"),
-        ({"options": {"river": False, "abbot": False, "river-start": "mix"}}, "unknown field 'river-start'"),
-        ({"options": {"river": 0, "abbot": False}}, "header.options.river must be bool"),
+        ({"options": {**_BASE, "river": True}}, "lacks field 'river-start'"),
+        ({"options": {**_BASE, "river": True, "river-start": "mix"}}, "must be one of after, river, omit"),
+        ({"options": {**_BASE, "river-start": "after"}}, "unknown field 'river-start'"),
+        ({"options": {**_BASE, "river": 0}}, "header.options.river must be bool"),
+        ({"options": {"river": False, "abbot": False}}, "lacks field 'small-city'"),
+        ({"options": {**_BASE, "small-city": 1}}, "header.options.small-city must be bool"),
+        ({"options": {**_BASE, "farms": "none"}}, "farms must be one of farm, city, off"),
+        ({"options": {**_BASE, "farms": True}}, "header.options.farms must be str"),
         ({"digest": b"\0" * 16}, "32 bytes"),
     ],
 )

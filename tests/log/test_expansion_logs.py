@@ -1,14 +1,26 @@
-"""Saved games with The River and The Abbot resume and replay like any other (issue 6)."""
+"""Saved games with The River, The Abbot and the editions' variants resume and replay like any other
+(issues 6 and 16)."""
 
 from __future__ import annotations
 
+import pytest
+
 from carcnet.bots import make_bot
-from carcnet.engine import Phase, Rules
+from carcnet.engine import MeepleDeployed, Phase, PointsScored, Rules, SegmentKind
 from carcnet.log import GameRecorder, LogHeader, Seat, load
 
 
-def test_expansion_game_saved_resumed_and_replayed(tmp_path):
-    rules = Rules(river=True, abbot=True, river_start="omit")
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(river=True, abbot=True, river_start="omit"),
+        Rules(river=True, river_start="river", small_city=True),
+        Rules(river=True, abbot=True, farms="city"),
+        Rules(river=True, farms="off"),
+    ],
+    ids=["omit-abbot", "river-small-city", "after-first-edition-farms", "after-no-farmers"],
+)
+def test_expansion_game_saved_resumed_and_replayed(tmp_path, rules):
     header = LogHeader.new(
         [Seat("Ann", "red", "bot", "greedy"), Seat("Bob", "blue", "bot", "random")], seed=77, options=rules
     )
@@ -26,3 +38,8 @@ def test_expansion_game_saved_resumed_and_replayed(tmp_path):
     assert loaded.header.options == rules
     assert loaded.game.digests == final.digests and loaded.game.scores == final.scores
     assert any(t.kind.letter == "R2" for t in loaded.game.board.tiles.values())
+    events = loaded.game.events
+    farmers = [e for e in events if isinstance(e, MeepleDeployed) and e.kind is SegmentKind.FIELD]
+    assert bool(farmers) == (rules.farms != "off")  # the greedy bot deploys farmers when it may
+    farm_points = [e for e in events if isinstance(e, PointsScored) and e.category == "field"]
+    assert all(e.farmers == (rules.farms == "city") for e in farm_points)

@@ -86,8 +86,8 @@ ads = st.builds(
 
 def test_txt_is_the_spec_example():
     assert items(AD) == [
-        b"proto=3",
-        b"rules=1",
+        b"proto=4",
+        b"rules=2",
         b"game=" + GAME.encode(),
         b"gname=Friday game",
         b"phase=lobby",
@@ -129,8 +129,8 @@ def test_reading_is_lenient_where_rfc_6763_says_so():
     assert GameAd.from_txt(txt(*base, b"phase=bogus"), port=7000) == AD  # the first of a key counts
     with pytest.raises(ValueError, match="phase"):
         GameAd.from_txt(txt(b"phase=bogus", *base), port=7000)
-    other = GameAd.from_txt(txt(b"proto=4", *base[1:]), port=7000)  # shown, not connected to (§3)
-    assert other.proto == 4 and not other.compatible and not other.joinable
+    other = GameAd.from_txt(txt(b"proto=5", *base[1:]), port=7000)  # shown, not connected to (§3)
+    assert other.proto == 5 and not other.compatible and not other.joinable
     assert not replace(AD, seats_taken=2).joinable and not replace(AD, role="player").joinable
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from carcnet.engine import DrawTile, Rules
+from carcnet.engine import DrawTile, MeepleDeployed, Phase, PointsScored, Rules, SegmentKind
 from carcnet.engine.tiles import tile_kind
 from carcnet.log import load
 from carcnet.table import NetTable, plan_from_text
@@ -83,6 +83,29 @@ async def test_the_river_and_the_abbot_over_the_network(tmp_path: Path) -> None:
     tiles = [m.tile for m in game.moves if hasattr(m, "tile")]
     river = [i for i, t in enumerate(tiles) if tile_kind(t).has_river]
     assert river and river == list(range(len(river))), tiles[:14]  # the river first (a tile may be set aside)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(small_city=True, farms="city"), Rules(river=True, river_start="river", farms="off")],
+    ids=["small-city-first-edition-farms", "start-among-the-river-no-farmers"],
+)
+async def test_the_editions_variants_over_the_network(tmp_path: Path, rules: Rules) -> None:
+    """Issue 16: the variants travel in the lobby and the header, and every peer plays by them."""
+    games = await _play_table(tmp_path, rules, "greedy,open,greedy")
+    header = games[0].header
+    assert header is not None and header.header.options == rules
+    assert {g.session.digest for g in games} == {games[0].session.digest}
+    game = games[-1].game  # the spectator's copy
+    assert game is not None and game.setup.rules == rules and game.phase is Phase.GAME_OVER
+    farmers = [e for e in game.events if isinstance(e, MeepleDeployed) and e.kind is SegmentKind.FIELD]
+    farm_points = [e for e in game.events if isinstance(e, PointsScored) and e.category == "field"]
+    if rules.farms == "off":
+        assert not farmers and not farm_points
+    else:
+        assert farmers and all(e.farmers and e.points == 4 for e in farm_points)
+    if rules.river:
+        assert game.river_end is None  # the whole river placed, the start tile among it
 
 
 async def test_a_game_resumes_on_the_network_after_every_peer_stopped(tmp_path: Path) -> None:

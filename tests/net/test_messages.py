@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carcnet.engine import Rules
+from carcnet.engine import RULES_VERSION, Rules
 from carcnet.log import LogHeader, Seat
 from carcnet.log import to_wire as log_to_wire
 from carcnet.net import (
@@ -169,7 +169,8 @@ def test_unknown_and_missing_types_are_unknown_messages():
 def test_another_version_is_refused_for_its_version_before_its_fields(name):
     newer = {**wire(name), "proto": PROTO_VERSION + 1, "capabilities": ["river"]}
     assert code_of(newer) == "bad-version"
-    assert code_of({**wire(name), "rules": 2}) == "bad-version"
+    assert code_of({**wire(name), "rules": RULES_VERSION - 1}) == "bad-version"
+    assert code_of({**wire(name), "rules": RULES_VERSION + 1}) == "bad-version"
     assert code_of({**wire(name), "proto": True}) == "bad-message"
     assert code_of({**wire(name), "proto": -1}) == "bad-message"
 
@@ -180,7 +181,7 @@ def test_a_header_of_another_log_format_is_a_version_error():
     assert code_of(edit(m, ("header", "format"), 4)) == "bad-version"
     assert code_of(edit(m, ("header", "format"), 1)) == "bad-version"  # the log reads it; the wire does not
     assert code_of(edit(m, ("header", "format"), True)) == "bad-message"
-    assert code_of(edit(m, ("header", "rules"), 2)) == "bad-version"
+    assert code_of(edit(m, ("header", "rules"), RULES_VERSION - 1)) == "bad-version"
 
 
 @pytest.mark.parametrize(
@@ -358,7 +359,7 @@ def test_error_codes_from_newer_peers_are_read_and_close():
 
 def test_hello_defaults_are_this_version():
     h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
-    assert to_wire(h)["proto"] == PROTO_VERSION == 3 and to_wire(h)["rules"] == 1
+    assert to_wire(h)["proto"] == PROTO_VERSION == 4 and to_wire(h)["rules"] == RULES_VERSION == 2
     assert commitment(NONCES[0]) != commitment(NONCES[1])
 
 
@@ -395,13 +396,16 @@ RIVER_OMIT = Rules(river=True, abbot=True, river_start="omit")
 
 
 def river_lobby() -> dict[str, Any]:
-    return edit(wire("lobby"), ("options",), {"river": True, "abbot": True, "river-start": "omit"})
+    return edit(wire("lobby"), ("options",), RIVER_OMIT_MAP)
+
+
+RIVER_OMIT_MAP = {"river": True, "abbot": True, "small-city": False, "farms": "farm", "river-start": "omit"}
 
 
 def test_a_lobby_carries_the_headers_options_river_start_included():
     lobby = from_wire(river_lobby())
     assert isinstance(lobby, Lobby) and lobby.options == RIVER_OMIT
-    assert to_wire(lobby)["options"] == {"river": True, "abbot": True, "river-start": "omit"}
+    assert to_wire(lobby)["options"] == RIVER_OMIT_MAP
     assert from_wire(to_wire(lobby)) == lobby
     again = decode_message(encode_message(Lobby(name="River", options=RIVER_OMIT, table=lobby.table)))
     assert isinstance(again, Lobby) and again.options == RIVER_OMIT
@@ -410,22 +414,24 @@ def test_a_lobby_carries_the_headers_options_river_start_included():
         [Seat("Ann", "red"), Seat("Bob", "blue")], seed=1, created=0, game=GAME, options=RIVER_OMIT
     )
     assert to_wire(lobby)["options"] == log_to_wire(header)["options"]
-    mixed = edit(river_lobby(), ("options", "river-start"), "mix")
-    assert from_wire(mixed).options == Rules(river=True, abbot=True, river_start="mix")  # type: ignore[union-attr]
+    among = edit(edit(river_lobby(), ("options", "river-start"), "river"), ("options", "farms"), "city")
+    assert from_wire(among).options == Rules(river=True, abbot=True, river_start="river", farms="city")  # type: ignore[union-attr]
     assert from_wire(wire("lobby")).options == Rules()  # type: ignore[union-attr]
 
 
 def test_a_river_lobby_is_read_as_strictly_as_a_header():
     m = river_lobby()
-    for key in ("river", "abbot", "river-start"):
+    for key in ("river", "abbot", "small-city", "farms", "river-start"):
         assert code_of(edit(m, ("options", key), delete=True)) == "bad-message", key
+    assert code_of(edit(m, ("options", "river-start"), "mix")) == "bad-message"  # rules 1's value
+    assert code_of(edit(m, ("options", "farms"), "none")) == "bad-message"
     assert code_of(edit(m, ("options", "extra"), 1)) == "bad-message"
     assert code_of(edit(m, ("options", "river"), False)) == "bad-message"  # river-start without river
 
 
 def test_a_lobby_refuses_options_it_could_not_write():
     taken = from_wire(wire("lobby")).table  # type: ignore[union-attr]
-    for options in (Rules(river=True, river_start="sideways"), Rules(river=1), "river"):  # type: ignore[arg-type]
+    for options in (Rules(river=True, river_start="sideways"), Rules(river=1), Rules(farms="fields"), "river"):  # type: ignore[arg-type]
         with pytest.raises(MessageError) as info:
             Lobby(name="Odd", options=options, table=taken)  # type: ignore[arg-type]
         assert info.value.code == "bad-message"

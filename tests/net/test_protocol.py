@@ -163,9 +163,9 @@ def test_the_connector_waits_for_the_welcome_before_sending_more():
 @pytest.mark.parametrize(
     ("change", "code"),
     [
-        ({"proto": 4, "features": ["river"]}, "bad-version"),
+        ({"proto": 5, "features": ["river"]}, "bad-version"),
         ({"proto": 0}, "bad-version"),
-        ({"rules": 2}, "bad-version"),
+        ({"rules": 1}, "bad-version"),
         ({"game": "0" * 32}, "wrong-game"),
         ({"name": ""}, "bad-message"),
         ({"role": "referee"}, "bad-message"),

@@ -14,6 +14,7 @@ from carcnet.bots import make_bot
 from carcnet.engine import Game, IllegalMoveError, PlaceTile, Position
 from carcnet.log import LogEntry, LogHeader
 from carcnet.net import (
+    PROTO_VERSION,
     Bye,
     Claim,
     Entries,
@@ -167,7 +168,7 @@ async def stateless_bad_input(address) -> None:
         answer, closed = await refused_with(address, frames)
         assert (type(answer), answer.code, closed) == (Error, code, True), frames
     # another protocol version: refused in the handshake
-    old = Hello(proto=4, game=GAME, role="player", name="Old", key=identity("Old").public)
+    old = Hello(proto=PROTO_VERSION - 1, game=GAME, role="player", name="Old", key=identity("Old").public)
     answer, closed = await refused_with(address, [encode_message(old)], hello=None)
     assert (type(answer), answer.code, closed) == (Reject, "bad-version", True)
     # another game: refused in the handshake

@@ -94,7 +94,10 @@ async def _play_to_the_end(pilot, app: CarcnetApp, screen: GameScreen, plan: Abb
         moves = len(game.moves)
         if game.phase is Phase.PLACE_TILE:  # placed, shown, not played until the turn is confirmed
             await pilot.press("tab", "enter")
-            await _until(pilot, lambda: screen.shown_game.phase is not Phase.PLACE_TILE, "the tile tried")
+            # tried; with no figure to deploy anywhere (no meeple left, no abbot spot) the turn goes
+            # straight to its confirmation
+            await _until(pilot, lambda: screen.confirming or screen.shown_game.phase is not Phase.PLACE_TILE,
+                         "the tile tried")
             assert len(screen.table.game.moves) == moves
         if not screen.confirming:
             await pilot.press(*plan.keys(screen))

@@ -217,6 +217,44 @@ async def test_new_game_with_the_river_and_the_abbot(tmp_path):
         assert game.moves and game.tile_at(game.moves[0].position).kind.has_river
 
 
+async def test_new_game_with_the_editions_variants_shows_them_in_the_game(tmp_path):
+    """Issue 16: the farm scoring and small cities are chosen in the new-game screen, in plain words;
+    the game is played by them and says so: the scoreboard, the help, the scores if it ended now."""
+    from textual.widgets import Checkbox, Markdown, Select, Static
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        labels: list[str] = []
+
+        def variants(setup: NewGameScreen) -> None:
+            farms = setup.query_one("#farms", Select)
+            labels.extend(str(label) for label, _ in farms._options)
+            farms.value = "city"
+            setup.query_one("#small-city", Checkbox).value = True
+
+        screen = await _new_game(pilot, app, variants)
+        assert labels == ["Farmers: 3 a city, each farm", "Farmers: 4 a city, 1st edition", "No farmers"]
+        rules = screen.table.game.setup.rules
+        assert (rules.farms, rules.small_city, rules.river) == ("city", True, False)
+        assert screen.table.header.options == rules
+        from textual.geometry import Region
+
+        board = screen.query_one("#scoreboard")
+        lines = board.render_lines(Region(0, 0, board.size.width, board.size.height))
+        assert "small cities · first-edition farms" in " ".join(" ".join(line.text.split()) for line in lines)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen.query_one(Markdown).source
+        assert text.startswith("## This game: small cities, first-edition farms") and "4 points" in text
+        await pilot.press("escape", "p")
+        await pilot.pause()
+        assert isinstance(app.screen, ProjectionScreen)
+        title = app.screen.query_one(Static)
+        assert "If the game ended now (small cities, first-edition farms)" in " ".join(
+            line.text for line in title.render_lines(Region(0, 0, title.size.width, title.size.height)))
+
+
 async def test_saved_games_list_at_once_and_are_checked_in_the_background(tmp_path, monkeypatch):
     """Issue 13 item 9 in the interface: the saved-games list shows every save from its header before
     any game is replayed; the replays run off the event loop and then drop the games this list is not

@@ -4,6 +4,7 @@ screen draws every seat's score over the game below the table."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.table import Table
@@ -26,9 +27,10 @@ _LABELS = {"road": "Roads", "city": "Cities", "cloister": "Cloisters", "garden":
 
 def score_table(
     names: list[str], colours: list[str], breakdown: list[dict[str, list[int]]], totals: list[int],
-    winners: tuple[int, ...],
+    winners: tuple[int, ...], variants: Sequence[str] = (),
 ) -> Table:
-    """A table: one row per seat (best first), one column per feature kind with "in play + final"."""
+    """A table: one row per seat (best first), one column per feature kind with "in play + final";
+    the caption names the scoring *variants* in play (``Rules.variants``)."""
     shown = [c for c in CATEGORIES if any(sum(b[c]) for b in breakdown)] or ["road", "city", "cloister", "field"]
     table = Table(expand=False, header_style="bold", pad_edge=False)
     table.add_column("")
@@ -46,7 +48,7 @@ def score_table(
             cells.append(cell)
         mark = "★" if seat in winners else ""
         table.add_row(mark, Text(names[seat], style=seat_style(colours[seat])), *cells, str(totals[seat]))
-    table.caption = "a + b: a points during the game, b in the final scoring"
+    table.caption = "a + b: a points during the game, b in the final scoring" + "".join(f"; {v}" for v in variants)
     return table
 
 
@@ -78,8 +80,8 @@ class FinalScreen(_ScoresModal):
         verb = "win" if len(game.winners) > 1 else "wins"
         with Vertical():
             yield Static(Text(f"{winners} {verb} with {max(game.scores)} points!"), id="winner")
-            yield Static(score_table(self.names, self.colours, game.breakdown, game.scores, game.winners),
-                         id="table")
+            yield Static(score_table(self.names, self.colours, game.breakdown, game.scores, game.winners,
+                                     game.setup.rules.variants()), id="table")
             yield ScoreChart(self.names, self.colours, id="chart")
         yield Footer()
 
@@ -106,6 +108,9 @@ class ProjectionScreen(_ScoresModal):
         best = max(totals)
         leaders = tuple(s for s in range(game.players) if totals[s] == best)
         title = "Final scores" if game.phase is Phase.GAME_OVER else "If the game ended now"
+        variants = game.setup.rules.variants()
+        if variants:
+            title += f" ({', '.join(variants)})"
         with Vertical():
             yield Static(Text(title, style="bold"))
             yield Static(score_table(self.names, self.colours, game.projected_breakdown(), totals, leaders))

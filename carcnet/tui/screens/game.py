@@ -639,7 +639,8 @@ class GameScreen(BoardScreen):
     def action_help(self) -> None:
         from carcnet.tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        game = self.table.game
+        self.app.push_screen(HelpScreen(game.setup.rules if game is not None else None))
 
     def action_leave(self) -> None:
         """Back to the menu: a local game is saved already; a network game says ``bye`` to the others

@@ -10,6 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown
 
+from carcnet.engine import Rules
+
 __all__ = ["HELP_TEXT", "HelpScreen"]
 
 HELP_TEXT = """\
@@ -103,12 +105,45 @@ can resume it later from *Resume a saved game* (it goes back on the network).
 
 Scoring: a completed road scores 1 per tile, a city 2 per tile and 2 per pennant, a cloister 9.
 At the end an incomplete road scores 1 per tile, a city 1 per tile and pennant, a cloister 1 plus
-1 per neighbour, and each farm's majority owner 3 per completed city it borders.
+1 per neighbour, and each farm's majority owner 3 per completed city it borders. A table may play
+the editions' variants instead (chosen in the new-game and host screens): small cities, first-edition
+farms, no farmers.
 """
+
+#: What each rule option changes, for the help of a game played with it (docs/rules.md).
+RULE_NOTES = {
+    "small_city": "**Small cities**: a completed city of two tiles scores 2, and its pennants 1 each.",
+    "city": "**First-edition farms**: at the end each completed city is scored once: 4 points to the "
+    "player(s) with the most farmers in all the farms around it.",
+    "off": "**No farmers**: no meeple goes on a field, and farms score nothing.",
+    "after": "**The River**: the start tile comes right after the lake, like any tile.",
+    "river": "**The River**: the start tile is among the river tiles; it may not go where the river "
+    "could no longer be finished.",
+    "omit": "**The River**: the start tile is left out.",
+}
+
+
+def rules_help(rules: Rules) -> str:
+    """The help's paragraph on the rules of the game at hand: its options, then what each changes."""
+    lines = [f"## This game: {rules.text()}", ""]
+    if rules.river:
+        lines.append("- " + RULE_NOTES[rules.river_start] + " The river is always finished: a river tile goes "
+                     "only where every river tile left can still follow.")
+    if rules.abbot:
+        lines.append("- **The Abbot**: `a` switches to the abbot (a cloister or a garden), `A` recalls it.")
+    if rules.small_city:
+        lines.append("- " + RULE_NOTES["small_city"])
+    if rules.farms != "farm":
+        lines.append("- " + RULE_NOTES[rules.farms])
+    return "\n".join(lines) + "\n\n"
 
 
 class HelpScreen(ModalScreen[None]):
-    """The rules in brief and every key."""
+    """The rules in brief and every key; opened from a game, the rules of that game first."""
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        super().__init__()
+        self.rules = rules
 
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "close", "Close")]
@@ -116,7 +151,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Markdown(HELP_TEXT)
+            yield Markdown((rules_help(self.rules) if self.rules is not None else "") + HELP_TEXT)
         yield Footer()
 
     def action_close(self) -> None:

@@ -85,7 +85,8 @@ class Scoreboard(Static):
         if over:
             parts.append(Text("\nGame over", style="bold"))
         else:
-            parts.append(Text(f"\n{game.tiles_left} tiles left", style="dim"))
+            variants = game.setup.rules.variants()  # the scoring the table plays, when not HiG's
+            parts.append(Text(f"\n{game.tiles_left} tiles left" + "".join(f" · {v}" for v in variants), style="dim"))
             drawn = game.drawn
             if drawn is not None:
                 art = tile_art(tile_kind(drawn), rotation or 0, Zoom.DETAILED, self._glyphs)
