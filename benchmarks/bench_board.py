@@ -64,7 +64,7 @@ def full_game(seed: int, stop_before_last: bool = False) -> Game:
     while game.phase is not Phase.GAME_OVER:
         if stop_before_last and game.phase is Phase.PLACE_TILE and game.tiles_left == 0:
             break
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     return game
 
 

@@ -197,7 +197,7 @@ async def run_player(
                 await asyncio.sleep(pace)
             game = session.game
             assert game is not None
-            move = bots[game.seat].choose(game)
+            move = bots[game.seat].choose(game.view())
             made[session.have + 1] = time.monotonic_ns()
             if not isinstance(move, PlaceTile):
                 ends.append(session.have + 1)

@@ -32,7 +32,7 @@ def play(seed: int, start: str) -> tuple[bool, int, float]:
     game = Game(GameSetup(players=2 + seed % 3, seed=seed, rules=rules))
     bot = RandomBot(seed)
     while game.phase is not Phase.GAME_OVER:
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     took = time.perf_counter() - began
     river = [e.tile for e in game.events if isinstance(e, TilePlaced) and tile_kind(e.tile).has_river]
     aside = sum(1 for t in game.set_aside if tile_kind(t).has_river or (start == "river" and t == "D"))

@@ -1,26 +1,52 @@
-"""Bots: programs that choose a legal move for a seat. May import the engine only.
+"""Bots: programs that choose a legal move for a seat from what its player knows. May import the
+engine only.
 
 >>> make_bot("greedy", seed=3).name
 'greedy'
+>>> make_bot("hard", seed=3).name
+'hard'
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable
 
 from .base import Bot
 from .greedy_bot import GreedyBot
-from .random_bot import RandomBot
+from .random_bot import RandomBot, random_move
+from .search_bot import LEVELS, SearchBot
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
-
-#: Bot name → class, in the order help texts list them.
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+__all__ = ["BOTS", "LEVELS", "Bot", "GreedyBot", "RandomBot", "SearchBot", "is_slow", "make_bot", "random_move"]
 
 
-def make_bot(name: str, seed: int) -> Bot:
-    """A new bot of the kind called *name* (``"random"`` or ``"greedy"``), seeded with *seed*.
+def _level(name: str) -> Callable[[int], Bot]:
+    return lambda seed: SearchBot(seed, name)
+
+
+#: Bot name → a maker taking a seed, weakest first: the one-ply bots, then the search bot's levels.
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    **{name: _level(name) for name in LEVELS},
+}
+
+
+def make_bot(name: str, seed: int, *, time_cap: float | None = None) -> Bot:
+    """A new bot of the kind called *name* (``random``, ``greedy``, or a search level ``easy``,
+    ``medium``, ``hard``), seeded with *seed*. *time_cap* caps a search bot's think time per turn
+    in seconds (the interface's cap; the one-ply bots take about a millisecond and ignore it).
 
     Raises:
         ValueError: No bot has that name; the message lists the known names.
     """
-    cls = BOTS.get(name)
-    if cls is None:
+    maker = BOTS.get(name)
+    if maker is None:
         raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}")
-    return cls(seed)
+    if name in LEVELS:
+        return SearchBot(seed, name, time_cap=time_cap)
+    return maker(seed)
+
+
+def is_slow(bot: Bot) -> bool:
+    """Whether *bot* thinks long enough (a search) that a table runs it off its event loop."""
+    return bool(getattr(bot, "slow", False))

@@ -1,17 +1,49 @@
-"""Provides the bot interface: a game in, one legal move out."""
+"""Provides the bot interface: a player's view in, one legal move out (issue 17)."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from carcnet.engine import Game, Move
+from carcnet.engine import Game, Move, PlaceTile, PlayerView
 
 
 class Bot(Protocol):
-    """Chooses a move for the seat whose turn it is. Must not change *game*."""
+    """Chooses a move for the seat whose turn it is, from what that seat's player knows: a
+    :class:`~carcnet.engine.PlayerView` (``game.view()``), which holds the board, scores, supplies,
+    the drawn tile and the bag's contents, never the order of the tiles face down."""
 
     name: str
 
-    def choose(self, game: Game) -> Move:
-        """A legal move for ``game.seat`` in ``game.phase``."""
+    def choose(self, view: PlayerView) -> Move:
+        """A legal move for ``view.seat`` in ``view.game.phase``. Must not change ``view.game``."""
         ...
+
+
+class TurnPlan:
+    """A bot's placement and the follow-up it chose with it, kept from the placement phase to the
+    deploy phase of the same game, and given back only if that turn is still the one it planned for
+    (a view shares its game's list of moves, so the plan survives the fresh view of the next call)."""
+
+    __slots__ = ("_plan",)
+
+    def __init__(self) -> None:
+        self._plan: tuple[int, int, PlaceTile, Move] | None = None
+
+    def keep(self, game: Game, place: PlaceTile, follow: Move) -> PlaceTile:
+        """Remembers *follow* for after *place* in *game*; returns *place*."""
+        self._plan = (id(game.moves), len(game.moves) + 1, place, follow)
+        return place
+
+    def take(self, game: Game) -> Move | None:
+        """The planned follow-up if *game* is in the deploy phase right after the planned placement
+        and the follow-up is still legal; else ``None`` (a seat taken over mid-turn). Forgets it."""
+        plan, self._plan = self._plan, None
+        if (
+            plan is not None
+            and plan[0] == id(game.moves)
+            and plan[1] == len(game.moves)
+            and game.moves[-1] == plan[2]
+            and plan[3] in game.legal_moves()
+        ):
+            return plan[3]
+        return None

@@ -24,6 +24,7 @@ from carcnet.engine import (
     Move,
     Phase,
     PlaceTile,
+    PlayerView,
     Position,
     ReturnAbbot,
     SegmentKind,
@@ -38,9 +39,13 @@ from carcnet.engine.preview import (
     preview_placement,
 )
 
+from .base import TurnPlan
+
 __all__ = ["GreedyBot"]
 
 _T = TypeVar("_T")
+#: The moves of a seat's turns: what rebuilds a board (a draw or a handover moves no tile).
+_TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot)
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 _CLOISTER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.GARDEN
@@ -94,34 +99,24 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
-        #: (id of the game, number of moves after the placement, the placement, the planned follow-up)
-        self._plan: tuple[int, int, PlaceTile, Move] | None = None
+        self._plan = TurnPlan()
 
-    def choose(self, game: Game) -> Move:
-        """The best move for ``game.seat``: a :class:`PlaceTile` in the placement phase (the deploy
-        is planned with it), the planned or best :class:`DeployMeeple` or :class:`SkipMeeple` after.
+    def choose(self, view: PlayerView) -> Move:
+        """The best move for the seat to play: a :class:`PlaceTile` in the placement phase (the
+        deploy is planned with it), the planned or best :class:`DeployMeeple` or :class:`SkipMeeple`
+        after. Reads only what the player sees (the bag's contents matter to it, never their order).
 
         Raises:
             ValueError: The game is over.
         """
+        game = view.game
         if game.phase is Phase.PLACE_TILE:
-            place, follow = self._best_turn(game)
-            self._plan = (id(game), len(game.moves) + 1, place, follow)
-            return place
+            return self._plan.keep(game, *self._best_turn(game))
         if game.phase is Phase.DEPLOY:
-            plan, self._plan = self._plan, None
-            if (
-                plan is not None
-                and plan[0] == id(game)
-                and plan[1] == len(game.moves)
-                and game.moves[-1] == plan[2]
-                and game.placed == plan[2].position
-            ):
-                follow = plan[3]
-                if isinstance(follow, SkipMeeple) or follow in game.deploy_options():
-                    return self._abbot_instead(game) if isinstance(follow, SkipMeeple) else follow
-            move = self._best_deploy(game)
-            return self._abbot_instead(game) if isinstance(move, SkipMeeple) else move
+            follow = self._plan.take(game)
+            if follow is None:
+                follow = self._best_deploy(game)
+            return self._abbot_instead(game) if isinstance(follow, SkipMeeple) else follow
         raise ValueError("no legal move: the game is over")
 
     def _abbot_instead(self, game: Game) -> Move:
@@ -162,6 +157,28 @@ class GreedyBot:
                         tied.append((PlaceTile(letter, placement.position, rotation), follow))
         return self._pick(tied)
 
+    def ranked_turns(self, game: Game) -> list[tuple[float, PlaceTile, Move]]:
+        """Every turn of the seat to play (each legal placement with each follow-up: a deploy, the
+        skip, or with The Abbot the abbot's moves) with this bot's heuristic value, best first (ties
+        in the order of the legal placements). *game* is in ``Phase.PLACE_TILE``; it is read only.
+        The search bot's candidates and prior."""
+        turn = _Turn(game)
+        letter = game.drawn
+        assert letter is not None
+        out: list[tuple[float, PlaceTile, Move]] = []
+        for placement in game.legal_placements():
+            for rotation in placement.rotations:
+                pv = preview_placement(game, placement.position, rotation)
+                place = PlaceTile(letter, placement.position, rotation)
+                out.extend((score, place, follow) for follow, score in turn.evaluate(pv))
+        out.sort(key=lambda t: -t[0])  # stable: ties keep the legal order
+        return out
+
+    def best_turn(self, game: Game) -> tuple[PlaceTile, Move]:
+        """The turn this bot plays in *game* (``Phase.PLACE_TILE``): its placement and planned
+        follow-up. On a game, not a view: for a search playing on its own determinisations."""
+        return self._best_turn(game)
+
     def _best_deploy(self, game: Game) -> Move:
         """Deploy phase without a usable plan: preview the placement again on the game as it was
         before it (a replay of all moves but the last), then value the follow-ups still legal."""
@@ -169,7 +186,9 @@ class GreedyBot:
         at = max(i for i, move in enumerate(game.moves) if isinstance(move, PlaceTile))
         place = game.moves[at]
         assert isinstance(place, PlaceTile)
-        before = replay(game.setup, game.moves[:at])
+        # the turns alone: a view's game draws from its own order, so the table's draws and the
+        # handovers (which move no tile) are left out of the replay
+        before = replay(game.setup, [m for m in game.moves[:at] if type(m) in _TURN_MOVES])
         pv = preview_placement(before, place.position, place.rotation)
         legal: list[Move] = [*game.deploy_options(), SkipMeeple()]
         best = -1e18

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 
-from carcnet.engine import Game, Move, Phase, PlaceTile
+from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView
+
+__all__ = ["RandomBot", "random_move"]
 
 
 class RandomBot:
@@ -20,17 +22,26 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
 
-    def choose(self, game: Game) -> Move:
-        if game.phase is Phase.PLACE_TILE:
-            # uniform over (position, rotation) pairs, without building every PlaceTile
-            placements = game.legal_placements()
-            pick = int(self._rng.random() * sum(len(p.rotations) for p in placements))
-            for p in placements:
-                if pick < len(p.rotations):
-                    return PlaceTile(game.drawn or "", p.position, p.rotations[pick])
-                pick -= len(p.rotations)
-            raise AssertionError("unreachable: pick is below the number of pairs")
-        moves = game.legal_moves()
-        if not moves:
-            raise ValueError("no legal move: the game is over")
-        return moves[int(self._rng.random() * len(moves))]
+    def choose(self, view: PlayerView) -> Move:
+        """A uniformly random legal move for the seat to play. Raises ``ValueError`` when the game is over."""
+        return random_move(view.game, self._rng)
+
+
+def random_move(game: Game, rng: random.Random) -> Move:
+    """A uniformly random legal move of *game*, drawn with ``rng.random()`` alone: over every
+    (position, rotation) pair when placing, every legal deployment, recall or skip after. What the
+    random bot plays, and the engine benchmark's and a search's playout policy (on a game, no view:
+    the engine's own speed). Raises ``ValueError`` when the game is over."""
+    if game.phase is Phase.PLACE_TILE:
+        # uniform over (position, rotation) pairs, without building every PlaceTile
+        placements = game.legal_placements()
+        pick = int(rng.random() * sum([len(p[1]) for p in placements]))
+        for position, rotations in placements:
+            if pick < len(rotations):
+                return PlaceTile(game.drawn or "", position, rotations[pick])
+            pick -= len(rotations)
+        raise AssertionError("unreachable: pick is below the number of pairs")
+    moves = game.legal_moves()
+    if not moves:
+        raise ValueError("no legal move: the game is over")
+    return moves[int(rng.random() * len(moves))]

@@ -58,7 +58,7 @@ def _demo(args: argparse.Namespace) -> int:
         f"{game.tiles_left + 1} tiles to draw"
     )
     while game.phase is not Phase.GAME_OVER:
-        move = bots[game.seat].choose(game)
+        move = bots[game.seat].choose(game.view())
         if recorder is not None:
             recorder.submit(move)
         else:
@@ -111,11 +111,14 @@ def _simulate(args: argparse.Namespace) -> int:
         f"{result.games} games, {len(bots)} players, seed {args.seed}, {rules_of(args).text()}, "
         "seats rotated every game"
     )
-    print(f"{'':3} {'bot':<10} {'wins':>6} {'win %':>7} {'shared':>7} {'mean':>7} {'stdev':>7} {'min':>5} {'max':>5}")
+    print(f"{'':3} {'bot':<10} {'wins':>6} {'win %':>7} {'95% interval':>14} {'shared':>7} {'mean':>7} {'stdev':>7} "
+          f"{'min':>5} {'max':>5}")
     for i, name in enumerate(bots):
         scores = result.scores(i)
+        low, high = result.interval(i)
         print(
             f"{i + 1:<3} {name:<10} {result.wins(i):>6} {100 * result.wins(i) / result.games:>6.1f}% "
+            f"{f'{100 * low:.1f}-{100 * high:.1f}%':>14} "
             f"{result.shared(i):>7} {result.mean(i):>7.1f} {result.stdev(i):>7.1f} {min(scores):>5} {max(scores):>5}"
         )
     print(f"{result.games_per_second:.1f} games/s ({result.seconds:.2f} s, {args.jobs or 'all'} job(s))")
@@ -241,7 +244,7 @@ def add_commands(sub: Any) -> None:
     demo = sub.add_parser("demo", help="watch a headless game between bots")
     demo.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")
     demo.add_argument("--seed", type=int, default=1, help="deck and bot seed (default 1)")
-    demo.add_argument("--bot", default="random", help="bot for every seat: random or greedy (default random)")
+    demo.add_argument("--bot", default="random", help="bot for every seat: random, greedy, easy, medium or hard (default random)")
     demo.add_argument(
         "--save", nargs="?", const="", metavar="FILE",
         help="record the game as a .carclog (default: in the user data folder)",
@@ -256,7 +259,8 @@ def add_commands(sub: Any) -> None:
         "scores per bot, and games per second.",
     )
     sim.add_argument("--players", type=int, help="number of seats (default: the number of --bots, or 2)")
-    sim.add_argument("--bots", help="comma-separated bot per seat, e.g. greedy,random (default: greedy for all)")
+    sim.add_argument("--bots", help="comma-separated bot per seat, e.g. hard,greedy: random, greedy, or the search bot's "
+                     "levels easy, medium, hard (default: greedy for all)")
     sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--seed", type=int, default=1, help="run seed: the same seed plays the same games (default 1)")
     sim.add_argument("--jobs", type=int, default=1, help="worker processes; 0 = one per core (default 1)")

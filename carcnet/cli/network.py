@@ -540,7 +540,7 @@ def add_commands(sub: Any) -> None:
         "open (a player on the network), or a bot (greedy, random); e.g. me,open,open,greedy.",
     )
     _net_options(host)
-    host.add_argument("--seats", help="comma-separated seats: me, open, greedy, random (default me,open)")
+    host.add_argument("--seats", help="comma-separated seats: me, open, or a bot: random, greedy, easy, medium, hard (default me,open)")
     host.add_argument("--game-name", default=None, help="the game's name on the network (default: NAME's game)")
     host.add_argument("--headless", action="store_true", help="no interface: bots and open seats only")
     host.add_argument("--clock", metavar="TURN+BANK",
@@ -569,7 +569,9 @@ def add_commands(sub: Any) -> None:
     bot.add_argument("--join", action="store_true", required=True, help="join a table (the only thing a bot does)")
     _find_options(bot)
     _net_options(bot)
-    bot.add_argument("--bot", default="greedy", help="greedy or random (default greedy)")
+    bot.add_argument("--bot", default="greedy", help="random, greedy, or a search level: easy, medium, hard (default greedy)")
+    bot.add_argument("--level", dest="bot", choices=("easy", "medium", "hard"),
+                     help="the search bot at this level (the same as --bot LEVEL)")
     bot.add_argument("--colour", help="the colour it would like")
     bot.set_defaults(run=lambda a: _join_like(a, kind="bot"), headless=True)
 

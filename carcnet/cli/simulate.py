@@ -9,6 +9,7 @@ bot entry ``(s + i) mod players``, so every entry plays every seat equally often
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import statistics
 import time
@@ -47,7 +48,7 @@ def play_bot_game(bots: Sequence[str], seed: int, index: int, rules: Rules | Non
     start = time.perf_counter()
     game = Game(GameSetup(players=players, seed=deck_seed, rules=rules or Rules()))
     while game.phase is not Phase.GAME_OVER:
-        game.apply(seat_bots[game.seat].choose(game))
+        game.apply(seat_bots[game.seat].choose(game.view()))
     scores = [0] * players
     for seat, entry in enumerate(entry_of_seat):
         scores[entry] = game.scores[seat]
@@ -86,6 +87,18 @@ class SimulationResult:
     def shared(self, entry: int) -> int:
         """Of those, games where the top score was shared."""
         return sum(entry in o.winners and len(o.winners) > 1 for o in self.outcomes)
+
+    def interval(self, entry: int) -> tuple[float, float]:
+        """The 95 % Wilson score interval of the entry's share of games won (a shared top score
+        counts as won), as fractions: ``(low, high)``; ``(0, 1)`` before any game."""
+        n = self.games
+        if n == 0:
+            return 0.0, 1.0
+        z = 1.959963984540054
+        p = self.wins(entry) / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
 
     def scores(self, entry: int) -> list[int]:
         return [o.scores[entry] for o in self.outcomes]

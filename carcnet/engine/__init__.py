@@ -65,12 +65,15 @@ from .tiles import (
     base_tile_counts,
     tile_kind,
 )
+from .view import PlayerView, RandomSource
 
 __all__ = [
     "BASE_DESIGNS",
     "BASE_START",
     "MEEPLES_PER_PLAYER",
     "RULES_VERSION",
+    "PlayerView",
+    "RandomSource",
     "FARM_RULES",
     "FARM_TEXT",
     "RIVER_STARTS",

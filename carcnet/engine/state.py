@@ -20,6 +20,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from . import deck as _deck
 from .board import Board, PlacedTile, Placement
@@ -40,7 +41,7 @@ from .events import (
     TileSetAside,
 )
 from .features import FeatureGraph
-from .geometry import RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
+from .geometry import _POSITIONS, RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
 from .moves import (
     DeployMeeple,
     DrawTile,
@@ -52,7 +53,10 @@ from .moves import (
     ReturnAbbot,
     SkipMeeple,
 )
-from .tiles import BASE_START, RIVER_SPRING, SegmentKind, TileKind, tile_kind, tileset
+from .tiles import BASE_START, MAX_SEGMENTS, RIVER_SPRING, SegmentKind, TileKind, tile_kind, tileset
+
+if TYPE_CHECKING:
+    from .view import PlayerView
 
 __all__ = [
     "MEEPLES_PER_PLAYER",
@@ -112,6 +116,22 @@ class Phase(str, Enum):
     """The current seat may deploy a figure on the tile just placed (or skip)."""
     GAME_OVER = "over"
     """The final scoring is done."""
+
+
+_PLACE = Phase.PLACE_TILE
+#: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
+_MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
+_ABBOT_ON = tuple(DeployMeeple(i, _ABBOT) for i in range(MAX_SEGMENTS))
+_SKIP = SkipMeeple()
+#: ``(seat, letter)`` → its :class:`TileDrawn` (events are immutable too).
+_DRAWN: dict[tuple[int, str], TileDrawn] = {}
+
+
+def _drawn_event(seat: int, letter: str) -> TileDrawn:
+    event = _DRAWN.get((seat, letter))
+    if event is None:
+        event = _DRAWN[seat, letter] = TileDrawn(seat, letter)
+    return event
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +329,9 @@ class Game:
         self.supply = [MEEPLES_PER_PLAYER] * n
         #: Abbots in supply per seat (The Abbot: 1 each; 0 without it).
         self.abbots = [ABBOTS_PER_PLAYER if setup.rules.abbot else 0] * n
+        #: Per seat: the graph node its abbot stands on, or ``None``.
+        self._abbot_nodes: list[int | None] = [None] * n
+        self._abbot_rule = setup.rules.abbot
         #: Per seat: category → [points during the game, points in the final scoring].
         self.breakdown: list[dict[str, list[int]]] = [{c: [0, 0] for c in CATEGORIES} for _ in range(n)]
         #: The draw order (seed or explicit order); empty with table draws (see :attr:`bag`).
@@ -431,7 +454,15 @@ class Game:
         if self.phase is not Phase.PLACE_TILE or self._drawn is None:
             return []
         if self._placements is None:  # once per turn, on first request
-            self._placements = [Placement(position_of(k), r) for k, r in self._fitting(self._drawn)]
+            make, known = tuple.__new__, _POSITIONS.get  # a Placement without NamedTuple's constructor call
+            kind = self._drawn
+            if kind.has_river or self.river_end is not None:
+                fitting = self._fitting(kind)
+            else:  # the base game's path: one pass over the frontier (Board.placements, inlined)
+                fits = kind._fits
+                fitting = [(k, r) for k, p in self.board.frontier.items() if (r := fits[p])]
+                fitting.sort()
+            self._placements = [make(Placement, (known(k) or position_of(k), r)) for k, r in fitting]
         return list(self._placements)
 
     def _fitting(self, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:
@@ -541,17 +572,15 @@ class Game:
                 if kind is _RIVER or meeples[find(base + i)] is not None:
                     continue
                 if meeple and kind is not _GARDEN and (kind is not _FIELD or self._farmers):
-                    out.append(DeployMeeple(i))
+                    out.append(_MEEPLE_ON[i])
                 if abbot and kind in _AREA:
-                    out.append(DeployMeeple(i, _ABBOT))
+                    out.append(_ABBOT_ON[i])
         return out
 
     def abbot_at(self, seat: int) -> Position | None:
-        """Where *seat*'s abbot stands, or ``None`` (in supply, or no Abbot)."""
-        for s, figure, position, _segment in self.figures():
-            if s == seat and figure is _ABBOT:
-                return position
-        return None
+        """Where *seat*'s abbot stands, or ``None`` (in supply, or no Abbot). Constant time."""
+        node = self._abbot_nodes[seat]
+        return None if node is None else position_of(self.graph.tile[node])
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, in a fixed order: placements by (x, y) then rotation; deployments by
@@ -562,9 +591,12 @@ class Game:
             assert letter is not None
             return [PlaceTile(letter, p.position, r) for p in self.legal_placements() for r in p.rotations]
         if self.phase is Phase.DEPLOY:
-            abbot = self.abbot_at(self.seat)
-            recall = [ReturnAbbot(abbot)] if abbot is not None else []
-            return [*self.deploy_options(), *recall, SkipMeeple()]
+            options: list[Move] = self.deploy_options()  # type: ignore[assignment]
+            node = self._abbot_nodes[self.seat]
+            if node is not None:  # never without The Abbot: no figure scan
+                options.append(ReturnAbbot(position_of(self.graph.tile[node])))
+            options.append(_SKIP)
+            return options
         return []
 
     @property
@@ -664,6 +696,14 @@ class Game:
 
     # ------------------------------------------------------------------ moves
 
+    def view(self) -> PlayerView:
+        """What the player of the seat to play knows of this game: a :class:`~carcnet.engine.view.PlayerView`
+        (board, figures, scores, supplies, the drawn tile, the bag's contents), never the order of
+        the tiles face down. What bots are given (issue 17). About 10 µs; shares the board."""
+        from .view import PlayerView
+
+        return PlayerView.of(self)
+
     def copy(self) -> Game:
         """An independent copy of the game as it is now: moves applied to either leave the other as
         it was, and the copy's state, digests, events and legal moves are those of a fresh
@@ -679,6 +719,8 @@ class Game:
         other.scores = self.scores[:]
         other.supply = self.supply[:]
         other.abbots = self.abbots[:]
+        other._abbot_nodes = self._abbot_nodes[:]
+        other._abbot_rule = self._abbot_rule
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
         other.deck = self.deck
         other.deck_index = self.deck_index
@@ -1012,6 +1054,7 @@ class Game:
         self._meeple_nodes.append(node)
         if move.figure is _ABBOT:
             self.abbots[seat] -= 1
+            self._abbot_nodes[seat] = node
         else:
             self.supply[seat] -= 1
         events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
@@ -1038,7 +1081,7 @@ class Game:
         letter = group.pop(draw_index(draw_value(table.game, draw, values), len(group)))
         self.deck_index = draw
         kind = tile_kind(letter)
-        events.append(TileDrawn(self.seat, letter))
+        events.append(_drawn_event(self.seat, letter))
         if self._fits_somewhere(kind):
             self._drawn = kind
             self.phase = Phase.PLACE_TILE
@@ -1074,7 +1117,7 @@ class Game:
             letter = deck[self.deck_index]
             self.deck_index += 1
             kind = tile_kind(letter)
-            events.append(TileDrawn(self.seat, letter))
+            events.append(_drawn_event(self.seat, letter))
             if kind.has_river or self.river_end is not None:
                 fits = self._fits_somewhere(kind)
             else:  # the base game's path: no river to keep finishable
@@ -1113,6 +1156,7 @@ class Game:
     def _to_supply(self, seat: int, figure: Figure) -> None:
         if figure is _ABBOT:
             self.abbots[seat] += 1
+            self._abbot_nodes[seat] = None
         else:
             self.supply[seat] += 1
 
@@ -1270,9 +1314,11 @@ class Game:
 
     def _snapshot(self) -> tuple[object, ...]:
         """What the state line of ``protocol/digest.md`` §3 needs, taken after each move."""
+        phase, drawn = self.phase, self._drawn
         return (
-            self.phase.value, self.seat, self.drawn or "-", self.deck_index, len(self.set_aside),
-            tuple(self.scores), tuple(self.supply), tuple(self.abbots) if self.setup.rules.abbot else None,
+            phase, self.seat, drawn.letter if drawn is not None and phase is _PLACE else "-", self.deck_index,
+            len(self.set_aside), tuple(self.scores), tuple(self.supply),
+            tuple(self.abbots) if self._abbot_rule else None,
         )
 
 
@@ -1280,7 +1326,7 @@ def _state_line(snapshot: tuple[object, ...]) -> str:
     """The state line of ``protocol/digest.md`` §3."""
     phase, seat, drawn, drawn_count, aside, scores, supply, abbots = snapshot
     line = (
-        f"{phase} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
+        f"{phase.value} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
         f"scores={','.join(map(str, scores))} supply={','.join(map(str, supply))}"  # type: ignore[call-overload]
     )
     if abbots is not None:  # only with The Abbot, so base-game digests are unchanged

@@ -271,8 +271,14 @@ def _parse_segment(spec: str) -> Segment:
     return Segment(kind, tuple(sorted(sides)), tuple(sorted(halves)), pennant, tuple(borders))
 
 
+#: The most segments a design may have.
+MAX_SEGMENTS = 32
+
+
 def _validate(letter: str, segments: tuple[Segment, ...]) -> None:
     """Checks a design is well formed; raises ``ValueError`` naming the design and the fault."""
+    if not 1 <= len(segments) <= MAX_SEGMENTS:
+        raise ValueError(f"tile {letter}: a design has 1 to {MAX_SEGMENTS} segments, not {len(segments)}")
     side_kind: dict[Side, SegmentKind] = {}
     half_owner: dict[HalfSide, int] = {}
     for i, seg in enumerate(segments):

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Protocol, Self
 
-from carcnet.engine import Game, Move, Phase
+from carcnet.engine import Game, Move, Phase, PlayerView
 
 from .sync import Change, Link, SyncSession
 from .transport import Channel, Timing, connect, serve
@@ -55,10 +55,12 @@ SYNC_DELAY = 0.05
 
 class Chooser(Protocol):
     """What plays a seat automatically: a bot of :mod:`carcnet.bots` (structurally; the LAN layer does
-    not import the bots, ``docs/architecture.md``)."""
+    not import the bots, ``docs/architecture.md``). A bot with a true ``slow`` attribute (a search)
+    is run in a worker thread on a view of its own, with its ``time_cap`` set to the peer's
+    :attr:`Peer.think_cap`."""
 
-    def choose(self, game: Game) -> Move:
-        """A legal move for ``game.seat``; must not change *game*."""
+    def choose(self, view: PlayerView) -> Move:
+        """A legal move for the seat to play, from what its player knows; must not change the view."""
         ...
 
 
@@ -102,6 +104,10 @@ class Peer:
         self.listen = listen
         self.timing = timing or Timing()
         self.bots: dict[int, Chooser] = dict(bots or {})
+        #: Seconds a slow bot (a search) may think per turn here; ``None``: its own budget alone.
+        self.think_cap: float | None = None
+        #: Called with the seat whose slow bot starts thinking, then with ``None`` when it is done.
+        self.on_thinking: Callable[[int | None], None] | None = None
         self.bot_delay = bot_delay
         self.dial_learned = session.role == "player" if dial_learned is None else dial_learned
         self._tasks: asyncio.TaskGroup | None = None
@@ -332,11 +338,33 @@ class Peer:
                         return
                     continue  # look again: the game may have moved on (a handover, a stop)
                 try:
-                    session.submit(self.bots[seat].choose(game))
+                    bot = self.bots[seat]
+                    if getattr(bot, "slow", False):  # a search: off the loop, so the connections run
+                        have = session.have
+                        move = await self._think(seat, bot, game)
+                        if self._closing or session.have != have or session.to_play != seat:
+                            continue  # the game moved on meanwhile (a handover, a draw): look again
+                    else:
+                        move = bot.choose(game.view())
+                    session.submit(move)
                 except Exception:  # a broken bot loses its seat here, not the peer
                     log.exception("%s: the bot of seat %d failed; it stops playing", session.name, seat)
                     self.bots.pop(seat, None)
                 await asyncio.sleep(0)  # let the connections run between two moves
+
+    async def _think(self, seat: int, bot: Chooser, game: Game) -> Move:
+        """*bot*'s move for *seat* from a detached view of *game*, in a worker thread; tells
+        :attr:`on_thinking` when it starts (the seat) and ends (``None``)."""
+        view = game.view()
+        detached = PlayerView(view.seat, view.game.copy(), view.groups)
+        bot.time_cap = self.think_cap  # type: ignore[attr-defined]
+        if self.on_thinking is not None:
+            self.on_thinking(seat)
+        try:
+            return await asyncio.to_thread(bot.choose, detached)
+        finally:
+            if self.on_thinking is not None:
+                self.on_thinking(None)
 
     # ------------------------------------------------------------------ waiting
 

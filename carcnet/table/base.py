@@ -11,14 +11,17 @@ the seats played here move by themselves while the table runs (``async with tabl
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Self
 
-from carcnet.engine import Game, Move
+from carcnet.bots import Bot, is_slow
+from carcnet.engine import Game, Move, PlayerView
 
 if TYPE_CHECKING:
     from carcnet.log import Recovery, Seat
@@ -65,7 +68,13 @@ class Table(ABC):
             written), or ``None``.
         recovery: What opening a saved game did with a damaged last record, if anything.
         running: Whether the table is inside ``async with`` now.
+        thinking: The seat whose search bot is thinking here now (off the event loop), and since
+            when (``time.monotonic()``); ``None`` otherwise. Each change is a change ``"thinking"``.
+        think_cap: Seconds a search bot of this laptop may think per turn (the interface's cap).
     """
+
+    #: The interface's default cap on a search bot's think time, in seconds.
+    THINK_CAP = 10.0
 
     def __init__(self, kind: Kind, *, bot_delay: float = 0.0) -> None:
         self.kind: Kind = kind
@@ -77,6 +86,8 @@ class Table(ABC):
         self.failure: str | None = None
         self.recovery: Recovery | None = None
         self.running = False
+        self.thinking: tuple[int, float] | None = None
+        self.think_cap: float | None = self.THINK_CAP
         self._listeners: list[Callable[[Change], None]] = []
 
     # ------------------------------------------------------------------ reading
@@ -251,6 +262,23 @@ class Table(ABC):
         del self.notes[:-200]
         self.notes_made += 1
         self._changed("note")
+
+    async def _think(self, seat: int, bot: Bot, game: Game) -> Move:
+        """The move *bot* chooses for *seat* in *game*: at once for a one-ply bot; for a search bot
+        in a worker thread, on a view of its own (the live game may be read by the interface
+        meanwhile), with :attr:`thinking` set while it runs and its cap on think time applied."""
+        view = game.view()
+        if not is_slow(bot):
+            return bot.choose(view)
+        bot.time_cap = self.think_cap  # type: ignore[attr-defined]  # a search bot's cap: the table's
+        detached = PlayerView(view.seat, view.game.copy(), view.groups)
+        self.thinking = (seat, time.monotonic())
+        self._changed("thinking")
+        try:
+            return await asyncio.to_thread(bot.choose, detached)
+        finally:
+            self.thinking = None
+            self._changed("thinking")
 
     # ------------------------------------------------------------------ running
 

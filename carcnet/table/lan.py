@@ -24,6 +24,7 @@ import contextlib
 import json
 import logging
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -674,6 +675,11 @@ class NetTable(Table):
             return True
         return 2 * len(side) == total and min(side) == min([self.session.identity.public, *peers])
 
+    def _thinking(self, seat: int | None) -> None:
+        """The peer's slow bot for *seat* started thinking (``None``: it is done): :attr:`thinking`."""
+        self.thinking = None if seat is None else (seat, time.monotonic())
+        self._changed("thinking")
+
     def hand_over(self, seat: int, bot: str = "greedy") -> None:
         """Gives *seat*, whose player is gone for good, to *bot*, run by this peer from now on: a
         ``handover`` entry in the log, made by this peer's own seat (``protocol/log.md`` §6). Only
@@ -817,6 +823,8 @@ class NetTable(Table):
                 bots=bots,
                 bot_delay=self.bot_delay,
             )
+            peer.think_cap = self.think_cap
+            peer.on_thinking = self._thinking
             self.peer = await self._stack.enter_async_context(peer)
             if listen is not None:
                 self.session.listen_port = peer.port
@@ -1144,7 +1152,7 @@ class NetTable(Table):
                 if game is None or game.seat != seat or game.phase not in (Phase.PLACE_TILE, Phase.DEPLOY):
                     break
                 try:
-                    self.submit(bot.choose(game))
+                    self.submit(bot.choose(game.view()))
                 except (TableError, IllegalMoveError, SyncError) as exc:
                     log.info("the clock's move for seat %s was refused: %s", seat, exc)
                     break

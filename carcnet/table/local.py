@@ -177,7 +177,10 @@ class LocalTable(Table):
                     if self._closed or self.to_play != seat:
                         continue
                 try:
-                    self._record(self.bots[seat].choose(self.game))
+                    move = await self._think(seat, self.bots[seat], self.game)
+                    if self._closed or self.to_play != seat:
+                        continue
+                    self._record(move)
                 except (OSError, LogError):
                     return  # noted by _record; the game is paused here and can be resumed
                 await asyncio.sleep(0)  # let the interface draw between two moves

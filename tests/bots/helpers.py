@@ -20,7 +20,7 @@ def play(seed: int, bots: Sequence[Bot], *, check_legal: bool = False) -> Game:
     game = Game(GameSetup(players=len(bots), seed=seed))
     while game.phase is not Phase.GAME_OVER:
         assert len(game.moves) < MAX_MOVES, "the game did not end after the last tile"
-        move = bots[game.seat].choose(game)
+        move = bots[game.seat].choose(game.view())
         if check_legal:
             assert move in game.legal_moves(), f"seed {seed}, move {len(game.moves)}: {move} is not legal"
         game.apply(move)

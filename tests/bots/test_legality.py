@@ -65,4 +65,4 @@ def test_bots_make_only_legal_moves_and_games_end_with_final_scoring(players):
 def test_a_bot_refuses_to_move_when_the_game_is_over(name):
     game = play(5, [make_bot(name, 1), make_bot(name, 2)])
     with pytest.raises(ValueError):
-        make_bot(name, 3).choose(game)
+        make_bot(name, 3).choose(game.view())

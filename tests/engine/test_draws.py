@@ -79,7 +79,7 @@ def play_out(game: Game, chains: list[list[bytes]], bot_seed: int = 1) -> Game:
         if game.phase is Phase.DRAW:
             draw_now(game, chains)
         else:
-            game.apply(bot.choose(game))
+            game.apply(bot.choose(game.view()))
     return game
 
 
@@ -241,8 +241,8 @@ def test_a_seat_handed_over_while_the_table_draws_stops_contributing_and_can_com
     game, chains = table_game(3)
     draw_now(game, chains)
     bot = RandomBot(3)
-    game.apply(bot.choose(game))
-    game.apply(bot.choose(game))  # seat 0's turn done: the table draws for seat 1
+    game.apply(bot.choose(game.view()))
+    game.apply(bot.choose(game.view()))  # seat 0's turn done: the table draws for seat 1
     assert game.phase is Phase.DRAW and game.seat == 1
     game.apply(HandOver(2, "greedy", 0))  # seat 2, not the seat to play, withholds: handed over
     assert game.contributors() == (0, 1)
@@ -253,7 +253,7 @@ def test_a_seat_handed_over_while_the_table_draws_stops_contributing_and_can_com
         if game.phase is Phase.DRAW:
             draw_now(game, chains)
         else:
-            game.apply(bot.choose(game))
+            game.apply(bot.choose(game.view()))
     assert game.handovers[2] is not None and game.revealed[2] == (1, chains[2][1])  # its last: draw 1
     game.apply(HandBack(2))
     assert game.contributors() == (0, 1, 2)

@@ -261,7 +261,7 @@ def test_random_games_with_expansions_keep_the_invariants(seed, players, rules, 
     seats = [make_bot(bots if s % 2 == 0 else "random", seed + s) for s in range(players)]
     land_started = False
     while game.phase is not Phase.GAME_OVER:
-        move = seats[game.seat].choose(game)
+        move = seats[game.seat].choose(game.view())
         if isinstance(move, PlaceTile) and rules.river:
             is_river = tile_kind(move.tile).has_river
             assert not (is_river and land_started), "a river tile after a land tile"

@@ -186,7 +186,7 @@ def play_to(seed: int, players: int, turns: set[int]) -> Counter[str]:
             if turn in turns:
                 seen += check_turn(game)
             turn += 1
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     return seen
 
 
@@ -314,9 +314,9 @@ def test_preview_is_pure():
     game = Game(GameSetup(players=3, seed=5))
     bot = RandomBot(5)
     for _ in range(50):
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     if game.phase is not Phase.PLACE_TILE:
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     before = (game.digest, list(game.scores), list(game.supply), game.features(), game.legal_placements())
     for placement in game.legal_placements():
         for rotation in range(4):

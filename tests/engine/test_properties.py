@@ -178,7 +178,7 @@ def drive(
     bot = RandomBot(seed)
     while game.phase is not Phase.GAME_OVER:
         assert len(game.moves) < MAX_MOVES, "the game did not end after every tile was placed"
-        move = bot.choose(game)
+        move = bot.choose(game.view())
         if before is not None:
             before(game, move)
         events = game.apply(move)
@@ -701,7 +701,7 @@ for seed, players in json.loads(sys.argv[1]):
     game = Game(GameSetup(players=players, seed=seed))
     bot = RandomBot(seed)
     while game.phase is not Phase.GAME_OVER:
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     out.append([game.digest.hex(), game.scores, hashlib.sha256(repr(game.events).encode()).hexdigest()])
 print(json.dumps(out))
 """

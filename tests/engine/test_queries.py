@@ -13,7 +13,7 @@ def _random_game(seed: int, players: int) -> Game:
     game = Game(GameSetup(players=players, seed=seed))
     bot = RandomBot(seed)
     while game.phase is not Phase.GAME_OVER:
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     return game
 
 
@@ -39,7 +39,7 @@ def test_projection_is_pure():
     game = Game(GameSetup(players=3, seed=11))
     bot = RandomBot(3)
     for _ in range(60):
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     digest, scores, supply = game.digest, list(game.scores), list(game.supply)
     first = game.projected_final()
     assert game.projected_final() == first

@@ -201,7 +201,7 @@ def _random_river_game(seed: int, rules: Rules) -> Game:
     game = Game(GameSetup(players=2 + seed % 3, seed=seed, rules=rules))
     bot = RandomBot(seed)
     while game.phase is not Phase.GAME_OVER:
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     return game
 
 
@@ -344,7 +344,7 @@ def test_every_variant_conserves_figures_scores_only_up_and_replays_to_the_same_
     seen = 0
     while game.phase is not Phase.GAME_OVER:
         moves = game.legal_moves()
-        game.apply(moves[0] if rng.random() < 0.05 else bot.choose(game))
+        game.apply(moves[0] if rng.random() < 0.05 else bot.choose(game.view()))
         on_board = [0] * game.players
         for seat, figure, _position, _segment in game.figures():
             on_board[seat] += figure is Figure.MEEPLE

@@ -28,11 +28,11 @@ def test_expansion_game_saved_resumed_and_replayed(tmp_path, rules):
     bots = [make_bot("greedy", 1), make_bot("random", 2)]
     with GameRecorder.create(header, path) as recorder:
         for _ in range(60):  # stop mid-game, past the river
-            recorder.submit(bots[recorder.game.seat].choose(recorder.game))
+            recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
     with GameRecorder.resume(path) as recorder:
         assert recorder.header.options == rules and len(recorder.entries) == 60
         while recorder.game.phase is not Phase.GAME_OVER:
-            recorder.submit(bots[recorder.game.seat].choose(recorder.game))
+            recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
         final = recorder.game
     loaded = load(path)
     assert loaded.header.options == rules

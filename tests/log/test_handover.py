@@ -38,7 +38,7 @@ def _header(n: int = 3) -> tuple[LogHeader, list[SeatKey]]:
 def _first_legal(game: Game):
     from carcnet.bots import make_bot
 
-    return make_bot("random", len(game.moves)).choose(game)
+    return make_bot("random", len(game.moves)).choose(game.view())
 
 
 def test_only_the_seat_to_play_can_be_handed_over_once_by_another_seat() -> None:

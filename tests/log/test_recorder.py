@@ -30,7 +30,7 @@ def _bots(seed: int) -> list[RandomBot]:
 
 def _play(recorder: GameRecorder, bots: list[RandomBot], stop: int | None = None) -> None:
     while recorder.game.phase is not Phase.GAME_OVER and (stop is None or len(recorder.entries) < stop):
-        recorder.submit(bots[recorder.game.seat].choose(recorder.game))
+        recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
 
 
 def test_bot_game_saved_loaded_and_replayed_agrees_after_every_move(tmp_path: Path):
@@ -161,7 +161,7 @@ def test_write_failure_restores_the_game_and_resume_recovers(tmp_path: Path, kee
     recorder = GameRecorder.create(header, path)
     _play(recorder, bots, stop=10)
     before = recorder.game.digests
-    move = bots[recorder.game.seat].choose(recorder.game)
+    move = bots[recorder.game.seat].choose(recorder.game.view())
     recorder.writer._file = _FailingFile(recorder.writer._file, keep)  # type: ignore[assignment]
     with pytest.raises(OSError, match="No space"):
         recorder.submit(move)

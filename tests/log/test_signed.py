@@ -69,7 +69,7 @@ def test_a_signed_game_saved_and_loaded_verifies(tmp_path: Path):
     path = tmp_path / "lan.carclog"
     with GameRecorder.create(header, path, signers=dict(enumerate(keys))) as recorder:
         while len(recorder.entries) < 30:
-            recorder.submit(bots[recorder.game.seat].choose(recorder.game))
+            recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
         played = recorder.game.digests
     loaded = load(path)
     assert loaded.header == header and loaded.header.signed and loaded.header.format == 2
@@ -79,7 +79,7 @@ def test_a_signed_game_saved_and_loaded_verifies(tmp_path: Path):
         assert entry.sig == keys[entry.seat].sign(entry_bytes(header.game, entry))
     with GameRecorder.resume(path, signers=dict(enumerate(keys))) as again:
         while again.game.phase is not Phase.GAME_OVER:
-            again.submit(bots[again.game.seat].choose(again.game))
+            again.submit(bots[again.game.seat].choose(again.game.view()))
     assert load(path).game.phase is Phase.GAME_OVER
 
 
@@ -94,7 +94,7 @@ def test_peers_recording_one_game_write_the_same_file(tmp_path: Path):
     while len(ann.entries) < 40:
         seat = ann.game.seat
         author, other = (ann, bob) if seat == 0 else (bob, ann)
-        author.submit(bots[seat].choose(author.game))
+        author.submit(bots[seat].choose(author.game.view()))
         other.append_signed(author.entries[-1])
     ann.close()
     bob.close()
@@ -341,7 +341,7 @@ def test_append_admitted_writes_what_the_caller_checked_and_replays_when_read(tm
     author = GameRecorder.create(header, tmp_path / "a.carclog", signers=dict(enumerate(keys)))
     copy = GameRecorder.create(header, tmp_path / "b.carclog")
     for _ in range(12):
-        author.submit(bots[author.game.seat].choose(author.game))
+        author.submit(bots[author.game.seat].choose(author.game.view()))
         copy.append_admitted(author.entries[-1])
     with pytest.raises(LogError) as refused:
         copy.append_admitted(author.entries[3])

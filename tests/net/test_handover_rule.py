@@ -53,7 +53,7 @@ def _play_until(tables: list[NetTable], wires, seat: int) -> None:
         to_play = tables[0].to_play
         if to_play == seat and tables[0].game.placed is None:
             return
-        tables[to_play].session.submit(bots[to_play].choose(tables[to_play].game))
+        tables[to_play].session.submit(bots[to_play].choose(tables[to_play].game.view()))
         _pump(wires)
     raise AssertionError("never the seat's turn")
 

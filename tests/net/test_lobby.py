@@ -82,8 +82,8 @@ def test_players_sit_down_commit_their_chains_and_start_with_the_same_header() -
     # The game plays on: the host moves for seat 0 and everyone takes the entry (and the next draw).
     from carcnet.bots import make_bot
 
-    host.submit(make_bot("greedy", 1).choose(game))
-    host.submit(make_bot("greedy", 1).choose(game))
+    host.submit(make_bot("greedy", 1).choose(game.view()))
+    host.submit(make_bot("greedy", 1).choose(game.view()))
     pump(*wires)
     assert bob.have == cleo.have == watcher.have == host.have == 4 and bob.game.phase is Phase.PLACE_TILE  # type: ignore[union-attr]
 

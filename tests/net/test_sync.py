@@ -364,7 +364,7 @@ def play(s: SyncSession, moves: int) -> None:
     bots = {seat: make_bot("random", seat) for seat in s.seats}
     for _ in range(moves):
         assert s.game is not None
-        s.submit(bots[s.game.seat].choose(s.game))
+        s.submit(bots[s.game.seat].choose(s.game.view()))
 
 
 def test_a_newcomer_takes_the_longest_log_of_the_peers_it_meets():
@@ -389,7 +389,7 @@ def test_entries_are_relayed_and_submitted_moves_reach_everyone_in_memory():
     bot = make_bot("random", 3)
     for _ in range(6):
         s = a if a.to_play == 0 else b
-        s.submit(bot.choose(s.game))
+        s.submit(bot.choose(s.game.view()))
         ab.pump()
         bc.pump()
     assert a.entries == b.entries == c.entries and a.have == 6
@@ -412,7 +412,7 @@ def test_a_gap_is_answered_bad_seq_and_filled_from_there():
     assert decode_message(data[:proof_end]).TYPE == "proof"
     wire.b.receive_data(data[:proof_end])  # … the proof arrives, the entries are lost
     wire.a.peer_have = 3  # and Full believes Fresh holds 3
-    full.submit(make_bot("random", 1).choose(full.game))  # Full's next move goes out as 4..7
+    full.submit(make_bot("random", 1).choose(full.game.view()))  # Full's next move goes out as 4..7
     wire.b.receive_data(wire.a.data_to_send())
     assert fresh.have == 1
     assert [(e.code, e.seq) for e in fresh.events if e.kind == "sent"] == [("bad-seq", 2)]

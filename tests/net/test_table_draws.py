@@ -61,7 +61,7 @@ def play_out(sessions: Sequence[SyncSession], wires: Sequence[MemoryWire], seed:
         seat = first.to_play
         assert seat is not None, f"the table waits: missing {first.missing()}"
         owner = next(s for s in sessions if s.role == "player" and s.plays(seat))
-        owner.submit(bots[owner.name].choose(owner.game))  # type: ignore[arg-type]
+        owner.submit(bots[owner.name].choose(owner.game.view()))  # type: ignore[arg-type]
     raise AssertionError("the game did not end")
 
 
@@ -135,8 +135,8 @@ def test_a_forged_value_is_refused_and_the_game_goes_on():
     assert p0.have == 1 and p0.game.phase is Phase.PLACE_TILE  # type: ignore[union-attr]
     link = next(link for link in p0.links if link.key == p1.identity.public)
     # p1 sends a value for draw 2 that is not its chain's (after Ann's turn the table waits for it)
-    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
-    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
     forged = Reveal(seat=1, draw=2, value=bytes(32))
     wire = next(w for w in wires if {w.a, w.b} & {link})
     peer_side = wire.a if wire.b is link else wire.b
@@ -157,8 +157,8 @@ def test_a_missing_value_stops_the_table_until_the_seat_is_handed_over():
     p0, p1, p2, watcher = sessions
     live = [w for w in wires if p2 not in (w.a.session, w.b.session)]
     pump(*wires)
-    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
-    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
     pump(*live)  # p2 is unreachable: its value for draw 2 never comes
     assert p0.to_play is None and p0.missing() == [2] and p1.missing() == [2]
     held = p0.have
@@ -183,8 +183,8 @@ def test_a_resumed_seat_reveals_from_its_key_and_the_game_goes_on():
     sessions, wires = table(2, spectators=0)
     p0, p1 = sessions
     pump(*wires)
-    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
-    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
     # p1 is gone before it hears of the turn: the table waits for its value of draw 2
     assert p0.missing() == [1]
     saved = list(p1.entries)
@@ -214,8 +214,8 @@ def test_a_handover_beats_a_draw_made_at_the_same_seq_and_the_draw_is_taken_back
     p2 = SyncSession(game=GAME, name="P2", identity=seat_key(2), header=header, seats={2: seat_key(2)})
     a, b, c = MemoryWire(p0, p1), MemoryWire(p0, p2), MemoryWire(p1, p2)
     pump(a, b, c)
-    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
-    p0.submit(make_bot("random", 1).choose(p0.game))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
+    p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
     pump(a)  # P1 knows the turn; P2 does not yet
     seq = p0.have + 1
     assert p0.missing() == [2] and p1.missing() == [2]

@@ -56,7 +56,7 @@ def seeded_game(seed: int, moves: int) -> Game:
     game = Game(GameSetup(players=2, seed=seed))
     bot = RandomBot(seed)
     while len(game.moves) < moves and game.phase is not Phase.GAME_OVER:
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     return game
 
 

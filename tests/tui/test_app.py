@@ -255,6 +255,53 @@ async def test_new_game_with_the_editions_variants_shows_them_in_the_game(tmp_pa
             line.text for line in title.render_lines(Region(0, 0, title.size.width, title.size.height)))
 
 
+async def test_a_search_bot_thinks_off_the_loop_with_its_clock_shown_and_its_cap_applied(tmp_path, monkeypatch):
+    """Issue 17: the hard search bot chosen in the new-game screen; it thinks in a worker thread, the
+    status line says so with its seconds and the cap, and the cap stops it. Its budget is made
+    endless here, so that only the cap can end its turn."""
+    from textual.geometry import Region
+    from textual.widgets import Select
+
+    import carcnet.bots.search_bot as search
+    from carcnet.bots import SearchBot
+
+    monkeypatch.setitem(search.LEVELS, "hard", search.Level("hard", 10**9, 4, 1))
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=6)
+    async with app.run_test(size=(100, 30)) as pilot:
+        choices: list[str] = []
+
+        def hard(setup: NewGameScreen) -> None:
+            player = setup.rows()[1].query_one(".player", Select)
+            choices.extend(str(label) for label, _ in player._options)
+            player.value = "hard"
+
+        screen = await _new_game(pilot, app, hard)
+        assert choices[-3:] == ["Search bot: easy", "Search bot: medium", "Search bot: hard"]
+        table = screen.table
+        bot = table.bots[1]
+        assert isinstance(bot, SearchBot) and bot.name == "hard"
+        table.think_cap = 1.0
+        status = screen.status
+
+        def status_text() -> str:
+            return " ".join(line.text for line in status.render_lines(Region(0, 0, status.size.width, 2)))
+
+        shown: list[str] = []
+
+        def on_change(change: str) -> None:  # as the bot starts thinking: what the status line says
+            if change == "thinking" and table.thinking is not None:
+                screen._show_status()
+                shown.append(status_text())
+
+        table.add_listener(on_change)
+        for _ in range(20):  # bounded: the person's turn by keys, until the bot has thought once
+            if shown and table.thinking is None and table.game.seat == 0:
+                break
+            await _human_turn(pilot, screen)
+        assert shown and "(hard bot) is thinking… 0.0 s (at most 1 s)" in shown[0], shown
+        assert bot.stats.capped and bot.stats.iterations < 10**9 and table.game.seat == 0
+
+
 async def test_saved_games_list_at_once_and_are_checked_in_the_background(tmp_path, monkeypatch):
     """Issue 13 item 9 in the interface: the saved-games list shows every save from its header before
     any game is replayed; the replays run off the event loop and then drop the games this list is not

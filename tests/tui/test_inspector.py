@@ -179,7 +179,7 @@ async def test_the_inspector_on_a_garden_and_on_the_river(kind):
         game = Game(GameSetup(players=2, seed=seed, rules=rules))
         bot = RandomBot(seed)
         while game.phase is not Phase.GAME_OVER and len(game.moves) < 40:
-            game.apply(bot.choose(game))
+            game.apply(bot.choose(game.view()))
         where = next((t.position for t in game.board.tiles.values()
                       if any(s.kind is kind for s in t.variant.segments)), None)
         if where is not None:

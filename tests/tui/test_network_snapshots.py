@@ -70,7 +70,7 @@ def _table(*, start: bool, moves: int = 0) -> tuple[NetTable, list[MemoryWire]]:
         bots = {seat: make_bot("greedy", seat) for seat in range(3)}
         for _ in range(moves):  # player moves; the table's draws come between them by themselves
             seat = host.game.seat
-            (host if seat != 1 else bob).submit(bots[seat].choose(host.game))
+            (host if seat != 1 else bob).submit(bots[seat].choose(host.game.view()))
             pump(*wires)
     # The table wraps the session once the game is as wanted (as a resumed one does): nothing is saved.
     table = NetTable(host, kind="host", listen=None, discovery=False, game_name="Friday game",
@@ -133,7 +133,7 @@ async def test_the_status_line_says_whose_draw_value_is_missing_and_offers_the_s
     game = session.game
     assert game is not None and table.draws_known_to() is None  # Ann and Bob both contribute
     for _ in range(2):  # Ann (seat 0) places and deploys; Bob does not hear of it
-        session.submit(make_bot("greedy", 0).choose(game))
+        session.submit(make_bot("greedy", 0).choose(game.view()))
     assert session.missing() == [1] and table.blocking() == [1]
     (wire,) = wires  # Bob's laptop is alive (a heartbeat comes through) but sends no value
     wire.a.session.send_heartbeat(wire.a)

@@ -79,7 +79,7 @@ def _finished_game(tmp_path: Path) -> LoadedLog:
     with GameRecorder.create(LogHeader.new(seats, seed=21), path) as recorder:
         bots = [make_bot("greedy", 21 + s) for s in range(3)]
         while recorder.game.phase is not Phase.GAME_OVER:
-            recorder.submit(bots[recorder.game.seat].choose(recorder.game))
+            recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
     return load(path)
 
 

@@ -25,7 +25,7 @@ def finished_game(seed: int = 21) -> Game:
     game = Game(GameSetup(players=3, seed=seed))
     bots = [make_bot("greedy", seed + s) for s in range(3)]
     while game.phase is not Phase.GAME_OVER:
-        game.apply(bots[game.seat].choose(game))
+        game.apply(bots[game.seat].choose(game.view()))
     return game
 
 

@@ -11,6 +11,7 @@ a bot; a desync stop shows its report. Every move is on disk before the screen s
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 from rich.markup import escape
@@ -180,10 +181,15 @@ class GameScreen(BoardScreen):
 
     def on_mount(self) -> None:
         self.run.watch(self._changed)
+        self.set_interval(0.25, self._thinking_tick)  # the search bot's clock on the status line
         if self.table.recovery is not None:
             self.notify(self.table.recovery.message, title="Saved game repaired", severity="warning", timeout=10)
         self.board.focus()
         self.redraw()
+
+    def _thinking_tick(self) -> None:
+        if self.table.thinking is not None and self.is_attached and not self._left:
+            self._show_status()
 
     def on_unmount(self) -> None:
         self.run.watch(None)
@@ -385,6 +391,11 @@ class GameScreen(BoardScreen):
                 text += ", or press b to give their seat to a bot"
         elif seat in table.bot_seats:
             text = f"{prefix}{who} (bot) is thinking…" if table.kind != "local" else f"{who} is thinking…"
+            thinking = table.thinking
+            if thinking is not None and thinking[0] == seat:  # a search bot here, off the event loop
+                level = table.seats[seat].bot or "search"
+                cap = f" (at most {table.think_cap:g} s)" if table.think_cap else ""
+                text = f"{prefix}{who} ({level} bot) is thinking… {time.monotonic() - thinking[1]:.1f} s{cap}"
         else:
             text = f"{prefix}waiting for {who}…"
         self.status.update(text + suffix)

@@ -31,6 +31,9 @@ KINDS = (
     ("Open: a player on the LAN", "open"),
     ("Random bot", "random"),
     ("Greedy bot", "greedy"),
+    ("Search bot: easy", "easy"),
+    ("Search bot: medium", "medium"),
+    ("Search bot: hard", "hard"),
 )
 
 
@@ -212,8 +215,8 @@ class JoinFormScreen(ModalScreen[JoinChoice | None]):
                              value="any", allow_blank=False, id="colour")
             with Horizontal(classes="field"):
                 yield Label("Played by")
-                yield Select([("Me, at this terminal", "human"), ("Random bot", "random"),
-                              ("Greedy bot", "greedy")], value="human", allow_blank=False, id="player")
+                yield Select([("Me, at this terminal", "human"), *KINDS[2:]], value="human", allow_blank=False,
+                             id="player")
             yield Static("", id="error")
             yield Button("Join", variant="primary", id="join")
         yield Footer()

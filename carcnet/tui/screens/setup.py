@@ -21,7 +21,10 @@ from .seat_form import SeatFormScreen
 
 __all__ = ["NewGameScreen", "SeatRow"]
 
-PLAYERS = (("Person", "human"), ("Random bot", "random"), ("Greedy bot", "greedy"))
+PLAYERS = (
+    ("Person", "human"), ("Random bot", "random"), ("Greedy bot", "greedy"),
+    ("Search bot: easy", "easy"), ("Search bot: medium", "medium"), ("Search bot: hard", "hard"),
+)
 DEFAULT_NAMES = ("Red", "Blue", "Yellow", "Green", "Black", "Grey")
 
 

@@ -1,0 +1,226 @@
+"""Provides the search bot: Monte Carlo search over what a player knows, at three levels (issue 17).
+
+How it decides a turn (``docs/bots.md``):
+
+1. **Candidates.** The greedy bot ranks every turn (each legal placement of the drawn tile with
+   each follow-up: a deploy, the skip, the abbot's moves) by its one-ply estimate; the search keeps
+   the best *candidates* of them. The estimate is the prior: the search only reorders turns the
+   heuristic thinks reasonable, and spends its time on them.
+2. **Determinisations.** The bot is given a :class:`~carcnet.engine.PlayerView`: the bag's contents,
+   never its order. Each iteration draws one possible future from the view
+   (:meth:`PlayerView.sample`, the face-down tiles shuffled by the bot's own seeded generator): an
+   information-set search over determinisations, as in the Carcassonne literature (Cowling, Powley
+   and Whitehouse 2012, "Information Set Monte Carlo Tree Search").
+3. **Selection.** Candidates are chosen by UCB1 (each tried once first, in prior order), with an
+   exploration constant in points.
+4. **Playout.** On the sampled game the candidate turn is played, then the next *horizon* turns
+   (the opponents' replies and the bot's own next turns) by the greedy policy: a fair model of the
+   opponents the bot meets, and far better than random moves at showing what a turn gives away.
+5. **Evaluation.** The position reached is scored as if the game ended there
+   (``Game.projected_final``: incomplete features at their final value, farms), plus each seat's
+   meeples in supply, each worth a little while tiles are left; the value of the turn is the bot's
+   total minus the best other seat's. At the end of the game it is the real margin.
+6. **Choice.** The candidate with the best mean value; ties go to the prior's order.
+
+Deterministic for a given seed and level (the budget is counted in iterations); a *time_cap* (the
+interface's cap on think time) stops the search early, which makes the move depend on the machine's
+speed, as a person's clock does.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView, SegmentKind, SkipMeeple
+
+from .base import TurnPlan
+from .greedy_bot import GreedyBot
+
+__all__ = ["LEVELS", "Level", "SearchBot"]
+
+_FIELD = SegmentKind.FIELD
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How hard a search bot tries.
+
+    Attributes:
+        name: ``easy``, ``medium`` or ``hard``.
+        iterations: Determinisations played per turn (the budget; deterministic).
+        candidates: Turns searched: the greedy estimate's best ones.
+        horizon: Turns played by the greedy policy after the bot's turn before the evaluation.
+    """
+
+    name: str
+    iterations: int
+    candidates: int
+    horizon: int
+
+
+#: The levels, weakest first. Budgets measured in docs/bots.md (time per move on this machine).
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", 16, 3, 1),
+    "medium": Level("medium", 64, 6, 2),
+    "hard": Level("hard", 200, 8, 3),
+}
+#: UCB1's exploration constant, in points of margin.
+EXPLORE = 6.0
+#: A meeple in supply is worth this many points at the start, falling to 0 as the tiles run out.
+MEEPLE_WORTH = 1.0
+
+
+@dataclass(slots=True)
+class Stats:
+    """What the last search did (for the interface and the tests)."""
+
+    iterations: int = 0
+    candidates: int = 0
+    seconds: float = 0.0
+    capped: bool = False
+
+
+class SearchBot:
+    """The search bot at one :class:`Level` (see the module docstring).
+
+    Args:
+        seed: Seeds the determinisations and the playouts' tie-breaks.
+        level: A key of :data:`LEVELS` (its name is the bot's name).
+        time_cap: Seconds a turn's search may take at most (``None``: the iterations alone).
+
+    Raises:
+        ValueError: An unknown level, naming the known ones.
+    """
+
+    slow = True
+    """Takes long enough that a table runs it off the event loop, with a "thinking" indicator."""
+
+    def __init__(self, seed: int = 0, level: str = "hard", time_cap: float | None = None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; known levels: {', '.join(LEVELS)}")
+        self.level = LEVELS[level]
+        self.name = level
+        self.time_cap = time_cap
+        self.stats = Stats()
+        self._rng = random.Random(seed)
+        self._policy = GreedyBot(seed)
+        self._plan = TurnPlan()
+
+    def choose(self, view: PlayerView) -> Move:
+        """The move for the seat to play: the searched turn's placement, then its follow-up.
+
+        Raises:
+            ValueError: The game is over.
+        """
+        game = view.game
+        if game.phase is Phase.PLACE_TILE:
+            return self._plan.keep(game, *self._search(view))
+        if game.phase is Phase.DEPLOY:
+            follow = self._plan.take(game)
+            return follow if follow is not None else self._policy.choose(view)  # a seat taken over mid-turn
+        raise ValueError("no legal move: the game is over")
+
+    # ------------------------------------------------------------------ search
+
+    def _search(self, view: PlayerView) -> tuple[PlaceTile, Move]:
+        """Sequential halving over the candidates with common determinisations: in each round every
+        surviving candidate is played out on the same sampled futures (so that tile luck cancels
+        out of their comparison), then the worse half is dropped; the budget is spread evenly over
+        the rounds."""
+        began = time.perf_counter()
+        game = view.game
+        seat = game.seat
+        level = self.level
+        ranked = self._policy.ranked_turns(game)
+        candidates = [(place, follow) for _score, place, follow in ranked[: level.candidates]]
+        self.stats = Stats(candidates=len(candidates))
+        if len(candidates) == 1:
+            return candidates[0]
+        rng = self._rng
+        policy = GreedyBot(int(rng.random() * 2**32))  # the playouts' tie-breaks, seeded per turn
+        totals = [0.0] * len(candidates)
+        alive = list(range(len(candidates)))
+        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        budget = level.iterations
+        done = 0
+        cap = self.time_cap
+        for r in range(rounds):
+            share = budget // (rounds - r) if r < rounds - 1 else budget
+            samples = max(1, share // len(alive))
+            for _ in range(samples):
+                if cap is not None and done and time.perf_counter() - began > cap:
+                    self.stats.capped = True
+                    break
+                future = view.sample(rng)
+                for c in alive:
+                    played = future.copy()
+                    place, follow = candidates[c]
+                    played.apply(place)
+                    played.apply(follow)
+                    _play_out(played, policy, level.horizon)
+                    totals[c] += _margin(played, seat)
+                    done += 1
+                    budget -= 1
+            if self.stats.capped or len(alive) == 1:
+                break
+            alive.sort(key=lambda c: (-totals[c], c))  # every survivor saw the same futures
+            alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
+        self.stats.iterations = done
+        self.stats.seconds = time.perf_counter() - began
+        best = min(alive, key=lambda c: (-totals[c], c))
+        return candidates[best]
+
+
+def _play_out(game: Game, policy: GreedyBot, turns: int) -> None:
+    """Plays *turns* whole turns of *game* by the greedy policy (fewer if it ends)."""
+    for _ in range(turns):
+        if game.phase is not Phase.PLACE_TILE:
+            return
+        place, follow = policy.best_turn(game)
+        game.apply(place)
+        game.apply(follow if follow in game.legal_moves() else SkipMeeple())
+
+
+#: The chance an incomplete road, city, cloister or garden is completed, by how far it is from it
+#: (open sides; empty neighbours for a cloister or garden), with plenty of tiles left.
+_COMPLETES = (1.0, 0.8, 0.6, 0.4, 0.3, 0.2, 0.15, 0.1, 0.05)
+
+
+def _margin(game: Game, seat: int) -> float:
+    """What the position is worth to the bot, in points: its total minus the best other seat's.
+
+    A seat's total is its score if the game ended now (``Game.projected_final``), plus, while tiles
+    are left, what each incomplete road, city, cloister or garden it holds would add if completed
+    (``Game.worth``) times the chance it is, and a little per meeple in supply. At the end of the
+    game it is the real margin."""
+    totals, _events = game.projected_final()
+    values = [float(t) for t in totals]
+    if game.phase is not Phase.GAME_OVER:
+        left = game.tiles_left
+        soon = min(1.0, left / 30)
+        fade = MEEPLE_WORTH * min(1.0, left / 40)
+        for s, supply in enumerate(game.supply):
+            values[s] += fade * supply
+        seen: set[tuple[object, int]] = set()
+        for _s, _figure, position, segment in game.figures():
+            info = game.feature_at(position, segment)
+            if info.kind is _FIELD or info.anchor in seen:
+                continue
+            seen.add(info.anchor)
+            now, full = game.worth(info)
+            if full is None or full <= now:
+                continue
+            gap = game.open_sides(position, segment)
+            gain = (full - now) * _COMPLETES[min(gap, len(_COMPLETES) - 1)] * soon
+            counts: dict[int, int] = {}
+            for holder, _f in info.meeples:
+                counts[holder] = counts.get(holder, 0) + 1
+            most = max(counts.values())
+            for holder, c in counts.items():
+                if c == most:
+                    values[holder] += gain
+    mine = values[seat]
+    return mine - max(v for s, v in enumerate(values) if s != seat)
