@@ -276,7 +276,7 @@ async def test_a_search_bot_thinks_off_the_loop_with_its_clock_shown_and_its_cap
             player.value = "hard"
 
         screen = await _new_game(pilot, app, hard)
-        assert choices[-3:] == ["Search bot: easy", "Search bot: medium", "Search bot: hard"]
+        assert choices[-3:] == ["Easy bot", "Medium bot", "Hard bot"]
         table = screen.table
         bot = table.bots[1]
         assert isinstance(bot, SearchBot) and bot.name == "hard"

@@ -31,9 +31,9 @@ KINDS = (
     ("Open: a player on the LAN", "open"),
     ("Random bot", "random"),
     ("Greedy bot", "greedy"),
-    ("Search bot: easy", "easy"),
-    ("Search bot: medium", "medium"),
-    ("Search bot: hard", "hard"),
+    ("Easy bot", "easy"),
+    ("Medium bot", "medium"),
+    ("Hard bot", "hard"),
 )
 
 

@@ -23,7 +23,7 @@ __all__ = ["NewGameScreen", "SeatRow"]
 
 PLAYERS = (
     ("Person", "human"), ("Random bot", "random"), ("Greedy bot", "greedy"),
-    ("Search bot: easy", "easy"), ("Search bot: medium", "medium"), ("Search bot: hard", "hard"),
+    ("Easy bot", "easy"), ("Medium bot", "medium"), ("Hard bot", "hard"),
 )
 DEFAULT_NAMES = ("Red", "Blue", "Yellow", "Green", "Black", "Grey")
 
