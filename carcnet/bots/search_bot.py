@@ -11,8 +11,9 @@ How it decides a turn (``docs/bots.md``):
    (:meth:`PlayerView.sample`, the face-down tiles shuffled by the bot's own seeded generator): an
    information-set search over determinisations, as in the Carcassonne literature (Cowling, Powley
    and Whitehouse 2012, "Information Set Monte Carlo Tree Search").
-3. **Selection.** Candidates are chosen by UCB1 (each tried once first, in prior order), with an
-   exploration constant in points.
+3. **Common futures, sequential halving.** In each round every surviving candidate is played out on
+   the same sampled futures (so the luck of the tiles cancels out of their comparison), then the
+   worse half is dropped; the budget is spread evenly over the rounds.
 4. **Playout.** On the sampled game the candidate turn is played, then the next *horizon* turns
    (the opponents' replies and the bot's own next turns) by the greedy policy: a fair model of the
    opponents the bot meets, and far better than random moves at showing what a turn gives away.
@@ -20,7 +21,8 @@ How it decides a turn (``docs/bots.md``):
    (``Game.projected_final``: incomplete features at their final value, farms), plus each seat's
    meeples in supply, each worth a little while tiles are left; the value of the turn is the bot's
    total minus the best other seat's. At the end of the game it is the real margin.
-6. **Choice.** The candidate with the best mean value; ties go to the prior's order.
+6. **Choice.** The survivor with the best total over the futures it was played on; ties go to the
+   prior's order.
 
 Deterministic for a given seed and level (the budget is counted in iterations); a *time_cap* (the
 interface's cap on think time) stops the search early, which makes the move depend on the machine's
@@ -67,8 +69,6 @@ LEVELS: dict[str, Level] = {
     "medium": Level("medium", 64, 6, 2),
     "hard": Level("hard", 200, 8, 3),
 }
-#: UCB1's exploration constant, in points of margin.
-EXPLORE = 6.0
 #: A meeple in supply is worth this many points at the start, falling to 0 as the tiles run out.
 MEEPLE_WORTH = 1.0
 
