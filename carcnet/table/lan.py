@@ -675,6 +675,18 @@ class NetTable(Table):
             return True
         return 2 * len(side) == total and min(side) == min([self.session.identity.public, *peers])
 
+    @property
+    def think_cap(self) -> float | None:
+        """Seconds this laptop's search bots may think per turn (``Table.think_cap``); set at any time."""
+        return self._think_cap
+
+    @think_cap.setter
+    def think_cap(self, seconds: float | None) -> None:
+        self._think_cap = seconds
+        peer = getattr(self, "peer", None)
+        if peer is not None:
+            peer.think_cap = seconds
+
     def _thinking(self, seat: int | None) -> None:
         """The peer's slow bot for *seat* started thinking (``None``: it is done): :attr:`thinking`."""
         self.thinking = None if seat is None else (seat, time.monotonic())

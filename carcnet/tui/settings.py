@@ -28,6 +28,8 @@ FILE_NAME = "settings.json"
 GLYPHS = ("unicode", "ascii")
 #: Seat palettes: the board game's colours, or shades told apart with any colour vision (Okabe–Ito).
 PALETTES = ("standard", "colour-blind")
+#: The caps on a search bot's think time the settings offer, in seconds (as text, like the file's).
+THINK_CAPS = ("2", "5", "10", "30")
 
 
 def config_dir() -> Path:
@@ -65,6 +67,7 @@ class Settings:
         glyphs: One of :data:`GLYPHS`.
         palette: One of :data:`PALETTES`.
         bell: Whether the terminal bell rings when a turn at a network table becomes yours.
+        think_cap: The most seconds a search bot of this laptop thinks per turn, one of :data:`THINK_CAPS`.
         path: The file they were read from and are saved to (``None``: not saved).
         problem: What was wrong with the file when it was read, for the interface to say; else ``None``.
     """
@@ -76,6 +79,7 @@ class Settings:
     glyphs: str = "unicode"
     palette: str = "standard"
     bell: bool = True
+    think_cap: str = "10"
     path: Path | None = field(default=None, compare=False)
     problem: str | None = field(default=None, compare=False)
 
@@ -168,6 +172,7 @@ def _check(name: str, value: Any, kind: type) -> Any:
         return value if isinstance(value, bool) else None
     if not isinstance(value, str):
         return None
-    if name == "glyphs" and value not in GLYPHS or name == "palette" and value not in PALETTES:
+    if (name == "glyphs" and value not in GLYPHS or name == "palette" and value not in PALETTES
+            or name == "think_cap" and value not in THINK_CAPS):
         return None
     return value

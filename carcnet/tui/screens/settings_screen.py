@@ -14,12 +14,13 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from carcnet.tui.addresses import check_name
 from carcnet.tui.messages import ChangeSettings
-from carcnet.tui.settings import SeatDefault, Settings
+from carcnet.tui.settings import THINK_CAPS, SeatDefault, Settings
 
 __all__ = ["SettingsScreen"]
 
 GLYPH_CHOICES = (("Unicode: box drawing and blocks", "unicode"), ("ASCII: for plain terminals", "ascii"))
 PALETTE_CHOICES = (("The board game's colours", "standard"), ("Colour-blind safe (Okabe-Ito)", "colour-blind"))
+THINK_CHOICES = tuple((f"At most {cap} s", cap) for cap in THINK_CAPS)
 
 
 def describe_seats(seats: tuple[SeatDefault, ...]) -> str:
@@ -72,6 +73,10 @@ class SettingsScreen(Screen[None]):
                 yield Switch(s.bell, id="bell")
                 yield Static("the terminal bell when your turn comes at a network table", classes="hint")
             with Horizontal(classes="field"):
+                yield Label("Bot think time")
+                yield Select(THINK_CHOICES, value=s.think_cap, allow_blank=False, id="think_cap")
+                yield Static("the most an easy, medium or hard bot thinks per turn", classes="hint")
+            with Horizontal(classes="field"):
                 yield Label("New-game seats")
                 yield Static(describe_seats(s.seats), id="seats")
             yield Static("The new-game form opens with the seats of the last game started there.", classes="hint")
@@ -99,7 +104,7 @@ class SettingsScreen(Screen[None]):
     @on(Select.Changed)
     def _select(self, event: Select.Changed) -> None:
         key = event.select.id
-        if key in ("theme", "glyphs", "palette") and event.value != getattr(self.settings, key):
+        if key in ("theme", "glyphs", "palette", "think_cap") and event.value != getattr(self.settings, key):
             self.settings = self.settings.changed(**{key: event.value})
             self._change(**{key: event.value})
 
