@@ -108,6 +108,28 @@ async def test_the_editions_variants_over_the_network(tmp_path: Path, rules: Rul
         assert game.river_end is None  # the whole river placed, the start tile among it
 
 
+async def test_search_bots_play_a_network_game_off_the_event_loop(tmp_path: Path) -> None:
+    """Issue 17: the host's search bot and a joiner's think in worker threads (the peers keep
+    answering meanwhile) with the table's cap, say so through ``thinking``, and finish the game."""
+    host = NetTable.host(
+        name="Ann", game_name="Search", rules=Rules(river=True), plan=plan_from_text("easy,open", me="Ann"),
+        directory=tmp_path / "host", listen=LOOP, discovery=False, timing=FAST,
+    )
+    seen: list[tuple[str, int | None]] = []
+    host.add_listener(lambda change: seen.append(("Ann", host.thinking[0] if host.thinking else None))
+                      if change == "thinking" else None)
+    async with host:
+        bob = NetTable.join(host.game_id, name="Bob", bot="easy", directory=tmp_path / "bob", listen=LOOP,
+                            dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST)  # type: ignore[union-attr]
+        bob.add_listener(lambda change: seen.append(("Bob", bob.thinking[0] if bob.thinking else None))
+                         if change == "thinking" else None)
+        async with bob:
+            await _all([host, bob], lambda g: g.status == "finished")
+            assert host.session.digest == bob.session.digest
+    assert ("Ann", 0) in seen and ("Bob", 1) in seen and seen[-1][1] is None
+    assert host.think_cap == bob.think_cap == NetTable.THINK_CAP and host.thinking is None
+
+
 async def test_a_game_resumes_on_the_network_after_every_peer_stopped(tmp_path: Path) -> None:
     host = NetTable.host(
         name="Ann", game_name="Resume", rules=Rules(), plan=plan_from_text("greedy,open", me="Ann"),
