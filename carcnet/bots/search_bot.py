@@ -75,7 +75,14 @@ MEEPLE_WORTH = 1.0
 
 @dataclass(slots=True)
 class Stats:
-    """What the last search did (for the interface and the tests)."""
+    """What the bot's last search did (for the interface and the tests).
+
+    Attributes:
+        iterations: Candidate turns played out on a sampled future (the budget spent).
+        candidates: Turns searched (at most the level's *candidates*; 1: no search was needed).
+        seconds: Wall time of the search.
+        capped: Whether the time cap ended it before its budget.
+    """
 
     iterations: int = 0
     candidates: int = 0
