@@ -1,0 +1,68 @@
+"""Bot benchmark (issue 17): what a turn costs each bot, at positions of real games.
+
+Run: ``python benchmarks/bench_bots.py [--positions N]``. Figures go to docs/bots.md and
+docs/performance.md.
+
+For each bot (``random``, ``greedy``, and the search bot's levels) it times whole turns (the
+placement, then the deploy planned with it) from the player's view, at N positions taken along
+seeded 2-player games played by the greedy bot (early, middle and late game alike), base game and
+The River with The Abbot, and prints the median, the 90th percentile and the worst, in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from carcnet.bots import BOTS, make_bot
+from carcnet.engine import Game, GameSetup, Phase, Rules
+
+
+def positions(count: int, rules: Rules) -> list[Game]:
+    """*count* games in ``Phase.PLACE_TILE``, spread over the turns of greedy games."""
+    out: list[Game] = []
+    seed = 0
+    while len(out) < count:
+        game = Game(GameSetup(players=2, seed=1000 + seed, rules=rules))
+        bot = make_bot("greedy", seed)
+        every = max(1, 70 // max(1, count // 4))
+        turn = 0
+        while game.phase is not Phase.GAME_OVER and len(out) < count:
+            if game.phase is Phase.PLACE_TILE:
+                if turn % every == seed % every:
+                    out.append(game.copy())
+                turn += 1
+            game.apply(bot.choose(game.view()))
+        seed += 1
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=24, help="positions per bot and rules (default 24)")
+    args = parser.parse_args(argv)
+    print(f"python {sys.version.split()[0]}; ms per whole turn at {args.positions} positions of 2-player games")
+    print(f"{'bot':<8} {'rules':<22} {'median':>8} {'p90':>8} {'worst':>8}")
+    for rules, label in ((Rules(), "base game"), (Rules(river=True, abbot=True), "The River, The Abbot")):
+        games = positions(args.positions, rules)
+        for name in BOTS:
+            times = []
+            for i, game in enumerate(games):
+                bot = make_bot(name, i)
+                played = game.copy()
+                began = time.perf_counter()
+                for _ in range(2):  # the placement, then the deploy it planned
+                    if played.phase is Phase.GAME_OVER:
+                        break
+                    played.apply(bot.choose(played.view()))
+                times.append(1000 * (time.perf_counter() - began))
+            times.sort()
+            p90 = times[int(0.9 * (len(times) - 1))]
+            print(f"{name:<8} {label:<22} {statistics.median(times):8.1f} {p90:8.1f} {times[-1]:8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
