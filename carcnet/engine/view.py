@@ -81,9 +81,9 @@ class PlayerView:
 
     def sample(self, rng: RandomSource) -> Game:
         """An independent game in the view's state whose face-down tiles are each group shuffled
-        by *rng* (Fisher–Yates from the top, like ``protocol/deck.md`` §3, drawing with
-        ``rng.random()``): one possible future, for a search to play on. Deterministic for a given
-        *rng* state."""
+        by *rng* (Fisher–Yates from the last tile down, each index ``int(rng.random() * (i + 1))``):
+        one possible future, for a search to play on. Deterministic for a given *rng* state. Not
+        the deck's own shuffle (``protocol/deck.md``): no peer needs to agree on a bot's futures."""
         game = self.game.copy()
         future: list[str] = []
         for group in self.groups:
