@@ -356,7 +356,7 @@ class Peer:
         """*bot*'s move for *seat* from a detached view of *game*, in a worker thread; tells
         :attr:`on_thinking` when it starts (the seat) and ends (``None``)."""
         view = game.view()
-        detached = PlayerView(view.seat, view.game.copy(), view.groups)
+        detached = view.detached()
         bot.time_cap = self.think_cap  # type: ignore[attr-defined]
         if self.on_thinking is not None:
             self.on_thinking(seat)

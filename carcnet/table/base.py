@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Self
 
 from carcnet.bots import Bot, is_slow
-from carcnet.engine import Game, Move, PlayerView
+from carcnet.engine import Game, Move
 
 if TYPE_CHECKING:
     from carcnet.log import Recovery, Seat
@@ -271,7 +271,7 @@ class Table(ABC):
         if not is_slow(bot):
             return bot.choose(view)
         bot.time_cap = self.think_cap  # type: ignore[attr-defined]  # a search bot's cap: the table's
-        detached = PlayerView(view.seat, view.game.copy(), view.groups)
+        detached = view.detached()
         self.thinking = (seat, time.monotonic())
         self._changed("thinking")
         try:
