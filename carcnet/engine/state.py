@@ -123,15 +123,6 @@ _PLACE = Phase.PLACE_TILE
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _ABBOT_ON = tuple(DeployMeeple(i, _ABBOT) for i in range(MAX_SEGMENTS))
 _SKIP = SkipMeeple()
-#: ``(seat, letter)`` → its :class:`TileDrawn` (events are immutable too).
-_DRAWN: dict[tuple[int, str], TileDrawn] = {}
-
-
-def _drawn_event(seat: int, letter: str) -> TileDrawn:
-    event = _DRAWN.get((seat, letter))
-    if event is None:
-        event = _DRAWN[seat, letter] = TileDrawn(seat, letter)
-    return event
 
 
 @dataclass(frozen=True, slots=True)
@@ -1081,7 +1072,7 @@ class Game:
         letter = group.pop(draw_index(draw_value(table.game, draw, values), len(group)))
         self.deck_index = draw
         kind = tile_kind(letter)
-        events.append(_drawn_event(self.seat, letter))
+        events.append(TileDrawn(self.seat, letter))
         if self._fits_somewhere(kind):
             self._drawn = kind
             self.phase = Phase.PLACE_TILE
@@ -1117,7 +1108,7 @@ class Game:
             letter = deck[self.deck_index]
             self.deck_index += 1
             kind = tile_kind(letter)
-            events.append(_drawn_event(self.seat, letter))
+            events.append(TileDrawn(self.seat, letter))
             if kind.has_river or self.river_end is not None:
                 fits = self._fits_somewhere(kind)
             else:  # the base game's path: no river to keep finishable
