@@ -53,7 +53,8 @@ class Level:
     Attributes:
         name: ``easy``, ``medium`` or ``hard``.
         iterations: Determinisations played per turn (the budget; deterministic).
-        candidates: Turns searched: the greedy estimate's best ones.
+        candidates: Turns searched: the greedy estimate's best ones, each at a different place or
+            turn of the tile (the best follow-up of each, by the estimate) while there are enough.
         horizon: Turns played by the greedy policy after the bot's turn before the evaluation.
     """
 
@@ -67,7 +68,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 16, 3, 1),
     "medium": Level("medium", 64, 6, 2),
-    "hard": Level("hard", 200, 8, 3),
+    "hard": Level("hard", 500, 8, 3),
 }
 #: A meeple in supply is worth this many points at the start, falling to 0 as the tiles run out.
 MEEPLE_WORTH = 1.0
@@ -141,8 +142,7 @@ class SearchBot:
         game = view.game
         seat = game.seat
         level = self.level
-        ranked = self._policy.ranked_turns(game)
-        candidates = [(place, follow) for _score, place, follow in ranked[: level.candidates]]
+        candidates = _candidates(self._policy.ranked_turns(game), level.candidates)
         self.stats = Stats(candidates=len(candidates))
         if len(candidates) == 1:
             return candidates[0]
@@ -181,6 +181,25 @@ class SearchBot:
         return candidates[best]
 
 
+def _candidates(ranked: list[tuple[float, PlaceTile, Move]], count: int) -> list[tuple[PlaceTile, Move]]:
+    """The *count* turns to search: the best turn of each placement, best first (a placement's
+    other follow-ups would mostly spend the budget telling apart turns the playouts barely tell
+    apart); when there are fewer placements, the next best turns after them, in the prior's order."""
+    first: list[tuple[PlaceTile, Move]] = []
+    rest: list[tuple[PlaceTile, Move]] = []
+    seen: set[PlaceTile] = set()
+    for _score, place, follow in ranked:
+        if place in seen:
+            if len(rest) < count:
+                rest.append((place, follow))
+        else:
+            seen.add(place)
+            first.append((place, follow))
+            if len(first) == count:
+                return first
+    return first + rest[: count - len(first)]
+
+
 def _play_out(game: Game, policy: GreedyBot, turns: int) -> None:
     """Plays *turns* whole turns of *game* by the greedy policy (fewer if it ends)."""
     for _ in range(turns):
@@ -213,8 +232,11 @@ def _margin(game: Game, seat: int) -> float:
             values[s] += fade * supply
         seen: set[tuple[object, int]] = set()
         for _s, _figure, position, segment in game.figures():
+            tile = game.tile_at(position)
+            if tile is None or tile.variant.segments[segment].kind is _FIELD:
+                continue  # a farm's worth is in the projected scores already (and a field's info scans the board)
             info = game.feature_at(position, segment)
-            if info.kind is _FIELD or info.anchor in seen:
+            if info.anchor in seen:
                 continue
             seen.add(info.anchor)
             now, full = game.worth(info)

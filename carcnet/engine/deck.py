@@ -17,6 +17,7 @@ the golden vectors in ``protocol/vectors/deck.json``:
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterable, Sequence
 
 __all__ = ["SEED_LIMIT", "DeckStream", "canonical_group", "shuffled_groups"]
@@ -24,6 +25,7 @@ __all__ = ["SEED_LIMIT", "DeckStream", "canonical_group", "shuffled_groups"]
 #: Seeds are integers in ``[0, SEED_LIMIT)``: unsigned 64-bit, so msgpack and JSON carry them exactly.
 SEED_LIMIT = 2**64
 _DOMAIN = b"carcnet/deck/v1"
+_FOUR_U64 = struct.Struct(">4Q")  # a SHA-256 block as four big-endian 64-bit numbers
 
 
 class DeckStream:
@@ -60,10 +62,25 @@ class DeckStream:
                 return u % n
 
     def shuffle(self, items: list[str]) -> None:
-        """Fisher–Yates in place, from the last index down (``protocol/deck.md`` §3)."""
+        """Fisher–Yates in place, from the last index down (``protocol/deck.md`` §3): ``j =
+        below(i + 1)``, with :meth:`below` and :meth:`next_u64` written out in the loop (every
+        game's setup runs it; the same numbers, as the golden vectors check)."""
+        prefix, block, buffer = self._prefix, self._block, self._buffer
+        sha256, unpack = hashlib.sha256, _FOUR_U64.unpack
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = SEED_LIMIT - SEED_LIMIT % n
+            while True:
+                if not buffer:
+                    buffer = list(unpack(sha256(prefix + block.to_bytes(4, "big")).digest()))
+                    buffer.reverse()  # popped from the end: the block's first number first
+                    block += 1
+                u = buffer.pop()
+                if u < limit:
+                    break
+            j = u % n
             items[i], items[j] = items[j], items[i]
+        self._block, self._buffer = block, buffer
 
 
 def canonical_group(counts: dict[str, int]) -> list[str]:

@@ -41,7 +41,7 @@ from .events import (
     TileSetAside,
 )
 from .features import FeatureGraph
-from .geometry import _POSITIONS, RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
+from .geometry import KEY_LIMIT, KEY_STRIDE, RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
 from .moves import (
     DeployMeeple,
     DrawTile,
@@ -445,7 +445,6 @@ class Game:
         if self.phase is not Phase.PLACE_TILE or self._drawn is None:
             return []
         if self._placements is None:  # once per turn, on first request
-            make, known = tuple.__new__, _POSITIONS.get  # a Placement without NamedTuple's constructor call
             kind = self._drawn
             if kind.has_river or self.river_end is not None:
                 fitting = self._fitting(kind)
@@ -453,7 +452,14 @@ class Game:
                 fits = kind._fits
                 fitting = [(k, r) for k, p in self.board.frontier.items() if (r := fits[p])]
                 fitting.sort()
-            self._placements = [make(Placement, (known(k) or position_of(k), r)) for k, r in fitting]
+            # each Placement is immutable, so one object per (key, rotations) serves every game
+            made, out = _PLACEMENTS.get, []
+            for pair in fitting:
+                placement = made(pair)
+                if placement is None:
+                    placement = _PLACEMENTS[pair] = Placement(position_of(pair[0]), pair[1])
+                out.append(placement)
+            self._placements = out
         return list(self._placements)
 
     def _fitting(self, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:
@@ -807,11 +813,11 @@ class Game:
             key = _key(move.position)
         except (ValueError, TypeError):
             raise IllegalMoveError("not-adjacent", f"{move}: {move.position!r} is not a board position") from None
-        pos = position_of(key)
-        if key in self.board.tiles:
-            raise IllegalMoveError("occupied", f"{move}: there is already a tile at {pos}")
         pattern = self.board.frontier.get(key)
         if pattern is None:
+            pos = position_of(key)
+            if key in self.board.tiles:
+                raise IllegalMoveError("occupied", f"{move}: there is already a tile at {pos}")
             raise IllegalMoveError("not-adjacent", f"{move}: {pos} touches no placed tile along a side")
         if drawn.has_river:
             end = self.river_end
@@ -829,6 +835,7 @@ class Game:
         elif self.river_end is not None and not self._river_unblocked(key):
             raise IllegalMoveError("river", f"{move}: it would leave the river no way to be finished")
         if not drawn.fits(rotation, pattern):
+            pos = position_of(key)
             bad = self.board.mismatch(key, drawn.variant(rotation))
             assert bad is not None
             side, ours, theirs = bad
@@ -974,7 +981,7 @@ class Game:
         board.place(placed)
         # one node per segment; cloisters and gardens start with their empty neighbours open
         g.add_tile(key, variant)
-        area_nodes = [base + i for i in variant.area_segments]
+        area_nodes = [base + i for i in variant.area_segments] if variant.area_segments else None
         if area_nodes:
             empty = 8 - sum(1 for o in RING_OFFSETS if key + o in tiles)
             for n in area_nodes:
@@ -1000,19 +1007,19 @@ class Game:
         completed: list[int] = []
         find = g.find
         open_ = g.open
-        for i, seg in enumerate(variant.segments):
-            if seg.kind is not _FIELD:
-                r = find(base + i)
-                if open_[r] == 0 and r not in completed:
-                    completed.append(r)
+        for i in variant.closable:
+            r = find(base + i)
+            if open_[r] == 0 and r not in completed:
+                completed.append(r)
         areas = self._areas
-        for o in RING_OFFSETS:
-            nodes = areas.get(key + o)
-            if nodes:
-                for n in nodes:
-                    open_[n] -= 1
-                    if open_[n] == 0:
-                        completed.append(n)
+        if areas:  # cloisters and gardens on the board: this tile may be a neighbour of some
+            for o in RING_OFFSETS:
+                nodes = areas.get(key + o)
+                if nodes:
+                    for n in nodes:
+                        open_[n] -= 1
+                        if open_[n] == 0:
+                            completed.append(n)
         if area_nodes:
             areas[key] = area_nodes
         if kind.has_river:
@@ -1325,8 +1332,15 @@ def _state_line(snapshot: tuple[object, ...]) -> str:
     return line + "\n"
 
 
+#: The Placement of each ``(key, rotations)`` met so far (immutable values, shared by every game;
+#: at most one per open position and set of rotations, a few thousand in practice).
+_PLACEMENTS: dict[tuple[int, tuple[int, ...]], Placement] = {}
+
+
 def _key(position: Position) -> int:
     x, y = position
+    if type(x) is int and type(y) is int and -KEY_LIMIT <= x <= KEY_LIMIT and -KEY_LIMIT <= y <= KEY_LIMIT:
+        return x * KEY_STRIDE + y  # key_of without the call (bool is not int here: it takes the checks below)
     if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, int) or not isinstance(y, int):
         raise TypeError(f"position coordinates must be integers, got {position!r}")
     return key_of(x, y)

@@ -136,6 +136,8 @@ class TileVariant:
         node_kinds, node_open, node_pennants, node_borders, node_ones: Per segment, the initial
             feature data the feature graph copies when the tile is placed (kind; open sides, or 8
             for a cloister or garden; pennants; bordering city indices for fields, else ``None``; 1).
+        closable: Indices of the segments that can be completed (every kind but the field), in
+            row order: the features a placement may complete.
     """
 
     kind: TileKind
@@ -151,6 +153,7 @@ class TileVariant:
     node_pennants: tuple[int, ...]
     node_borders: tuple[tuple[int, ...] | None, ...]
     node_ones: tuple[int, ...]
+    closable: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -394,6 +397,7 @@ def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
         node_pennants=tuple(int(seg.pennant) for seg in segments),
         node_borders=tuple(seg.borders if seg.kind == SegmentKind.FIELD else None for seg in segments),
         node_ones=(1,) * len(segments),
+        closable=tuple(i for i, seg in enumerate(segments) if seg.kind != SegmentKind.FIELD),
     )
 
 

@@ -95,3 +95,18 @@ def test_a_bot_given_a_seat_mid_turn_at_a_table_that_draws_deploys_from_its_view
     game.apply(HandOver(seat, name, (seat + 1) % 3))
     move = make_bot(name, 1).choose(game.view())
     assert move in game.legal_moves()
+
+
+def test_the_candidates_are_the_best_turn_of_each_placement_then_the_next_best_turns():
+    from carcnet.bots.search_bot import _candidates
+    from carcnet.engine import DeployMeeple, PlaceTile, Position, SkipMeeple
+
+    a, b, c = (PlaceTile("D", Position(x, 0), 0) for x in (1, 2, 3))
+    ranked = [(9.0, a, DeployMeeple(1)), (8.0, a, SkipMeeple()), (7.0, b, SkipMeeple()),
+              (6.0, a, DeployMeeple(0)), (5.0, c, DeployMeeple(2)), (4.0, b, DeployMeeple(0))]
+    assert _candidates(ranked, 3) == [(a, DeployMeeple(1)), (b, SkipMeeple()), (c, DeployMeeple(2))]
+    assert _candidates(ranked, 2) == [(a, DeployMeeple(1)), (b, SkipMeeple())]
+    # fewer placements than candidates: the next best turns fill in, in the prior's order
+    assert _candidates(ranked, 5) == [(a, DeployMeeple(1)), (b, SkipMeeple()), (c, DeployMeeple(2)),
+                                      (a, SkipMeeple()), (a, DeployMeeple(0))]
+    assert _candidates(ranked[:1], 4) == [(a, DeployMeeple(1))]

@@ -48,6 +48,17 @@ def test_illegal_placements_name_what_is_wrong(move, reason, words):
     assert game.digest == before and len(game.board.tiles) == 1
 
 
+@pytest.mark.parametrize("position", [(True, 0), (0, False), (0.0, -1), ("0", -1), (501, 0), (0, -501)])
+def test_a_position_that_is_not_a_board_position_is_refused_whole(position):
+    from carcnet.engine import PlaceTile
+
+    game = Game(GameSetup(players=2, draw_order=("E", "U")))
+    before = game.digest
+    with pytest.raises(IllegalMoveError, match="not a board position") as info:
+        game.apply(PlaceTile("E", position, 0))
+    assert info.value.reason == "not-adjacent" and game.digest == before
+
+
 def test_rotation_out_of_range_is_refused():
     from carcnet.engine import PlaceTile
 
