@@ -75,11 +75,11 @@ class Board:
         frontier = self.frontier
         tiles[key] = tile
         frontier.pop(key, None)
-        terrain = tile.variant.terrain
+        bits = tile.variant.facing
         for s in range(4):
             nk = key + SIDE_OFFSETS[s]
             if nk not in tiles:
-                frontier[nk] = frontier.get(nk, 0) | ((terrain[s] + 1) << (3 * ((s + 2) % 4)))
+                frontier[nk] = frontier.get(nk, 0) | bits[s]
 
     def placements(self, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:
         """``(key, rotations)`` for every frontier position where *kind* fits, sorted by key (x, then y)."""

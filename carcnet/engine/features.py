@@ -95,19 +95,19 @@ class FeatureGraph:
         """Adds every segment of *variant* placed at *key*, each as its own feature; returns the node
         of segment 0 (segment ``i`` is that plus ``i``). Cloisters and gardens start with 8 open."""
         base = len(self.parent)
-        count = len(variant.segments)
+        count = len(variant.node_ones)
         nodes = range(base, base + count)
-        self.parent.extend(nodes)
-        self.first.extend(nodes)
-        self.size.extend(variant.node_ones)
-        self.kind.extend(variant.node_kinds)
-        self.tile.extend([key] * count)
-        self.index.extend(range(count))
-        self.open.extend(variant.node_open)
-        self.tiles.extend([None if k is _FIELD else {key} for k in variant.node_kinds])
-        self.pennants.extend(variant.node_pennants)
-        self.meeples.extend([None] * count)
-        self.borders.extend([None if b is None else [base + i for i in b] for b in variant.node_borders])
+        self.parent += nodes
+        self.first += nodes
+        self.size += variant.node_ones
+        self.kind += variant.node_kinds
+        self.tile += [key] * count
+        self.index += variant.node_indices
+        self.open += variant.node_open
+        self.tiles += [None if k is _FIELD else {key} for k in variant.node_kinds]
+        self.pennants += variant.node_pennants
+        self.meeples += variant.node_nones
+        self.borders += [None if b is None else [base + i for i in b] for b in variant.node_borders]
         return base
 
     def find(self, n: int) -> int:

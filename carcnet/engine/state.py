@@ -1201,11 +1201,12 @@ class Game:
             events.append(PointsScored(_majority(meeples), _value(info, final=True), info, True))
         field_tiles: dict[int, set[int]] = {r: set() for r in fields}
         if fields:  # one pass over the graph for the tiles of every farm with farmers
-            for n in range(len(g)):
-                if g.kind[n] is _FIELD:
+            tile_of = g.tile
+            for n, kind in enumerate(g.kind):
+                if kind is _FIELD:
                     tiles = field_tiles.get(find(n))
                     if tiles is not None:
-                        tiles.add(g.tile[n])
+                        tiles.add(tile_of[n])
         if self.setup.rules.farms == "city":
             events.extend(self._city_farmers(fields))
             return events

@@ -138,6 +138,9 @@ class TileVariant:
             for a cloister or garden; pennants; bordering city indices for fields, else ``None``; 1).
         closable: Indices of the segments that can be completed (every kind but the field), in
             row order: the features a placement may complete.
+        node_indices, node_nones: ``0 … n-1`` and ``None`` per segment (what the graph copies).
+        facing: Per side ``s``, what this tile adds to the pattern of the open position beyond that
+            side: ``(terrain[s] + 1) << 3 * ((s + 2) % 4)`` (see :meth:`TileKind.fitting_rotations`).
     """
 
     kind: TileKind
@@ -154,6 +157,9 @@ class TileVariant:
     node_borders: tuple[tuple[int, ...] | None, ...]
     node_ones: tuple[int, ...]
     closable: tuple[int, ...]
+    node_indices: tuple[int, ...]
+    node_nones: tuple[None, ...]
+    facing: tuple[int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -398,6 +404,9 @@ def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
         node_borders=tuple(seg.borders if seg.kind == SegmentKind.FIELD else None for seg in segments),
         node_ones=(1,) * len(segments),
         closable=tuple(i for i, seg in enumerate(segments) if seg.kind != SegmentKind.FIELD),
+        node_indices=tuple(range(len(segments))),
+        node_nones=(None,) * len(segments),
+        facing=tuple((int(t) + 1) << (3 * ((s + 2) % 4)) for s, t in enumerate(terrain)),  # type: ignore[arg-type]
     )
 
 
