@@ -116,13 +116,15 @@ class GreedyBot:
             follow = self._plan.take(game)
             if follow is None:
                 follow = self._best_deploy(game)
-            return self._abbot_instead(game) if isinstance(follow, SkipMeeple) else follow
+            return self.abbot_instead(game) if isinstance(follow, SkipMeeple) else follow
         raise ValueError("no legal move: the game is over")
 
-    def _abbot_instead(self, game: Game) -> Move:
-        """The Abbot, on a turn with nothing better to deploy: put the abbot on this tile's cloister
-        or garden; else take it back once its cloister or garden is worth 6 or more, or when few
-        tiles are left (it then scores 1 + 1 per neighbour, as at the end)."""
+    def abbot_instead(self, game: Game) -> Move:
+        """The follow-up this bot plays for a planned skip (*game* in ``Phase.DEPLOY``). With The
+        Abbot, on a turn with nothing better to deploy: put the abbot on this tile's cloister or
+        garden; else take it back once its cloister or garden is worth 6 or more, or when few tiles
+        are left (it then scores 1 + 1 per neighbour, as at the end). Otherwise the skip. The
+        search bot plays it too, in its turns and its playouts."""
         for option in game.deploy_options():
             if option.figure is Figure.ABBOT:
                 return option

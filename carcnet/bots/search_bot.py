@@ -128,7 +128,9 @@ class SearchBot:
             return self._plan.keep(game, *self._search(view))
         if game.phase is Phase.DEPLOY:
             follow = self._plan.take(game)
-            return follow if follow is not None else self._policy.choose(view)  # a seat taken over mid-turn
+            if follow is None:
+                return self._policy.choose(view)  # a seat taken over mid-turn
+            return self._policy.abbot_instead(game) if type(follow) is SkipMeeple else follow
         raise ValueError("no legal move: the game is over")
 
     # ------------------------------------------------------------------ search
@@ -166,7 +168,7 @@ class SearchBot:
                     played = future.copy()
                     place, follow = candidates[c]
                     played.apply(place)
-                    played.apply(follow)
+                    played.apply(policy.abbot_instead(played) if type(follow) is SkipMeeple else follow)
                     _play_out(played, policy, level.horizon)
                     totals[c] += _margin(played, seat)
                     done += 1
@@ -207,7 +209,9 @@ def _play_out(game: Game, policy: GreedyBot, turns: int) -> None:
             return
         place, follow = policy.best_turn(game)
         game.apply(place)
-        game.apply(follow if follow in game.legal_moves() else SkipMeeple())
+        if type(follow) is SkipMeeple or follow not in game.legal_moves():
+            follow = policy.abbot_instead(game)  # the greedy bot's abbot (the skip without The Abbot)
+        game.apply(follow)
 
 
 #: The chance an incomplete road, city, cloister or garden is completed, by how far it is from it

@@ -10,7 +10,7 @@ roads, cities or cloisters"), majorities included.
 
 Everything is computed from the feature graph as it stands, by merging the data of the roots the new
 tile would join: the game is neither copied nor changed (``FeatureGraph.find`` compresses paths,
-which changes no feature). It is a bot's and a UI's "what if" query, about 15–40 µs per placement;
+which changes no feature). It is a bot's and a UI's "what if" query, about 16 µs per placement (median);
 the per-feature parts are named tuples (immutable, and several times cheaper to make than frozen
 dataclasses, which matters to the bots' playouts).
 

@@ -110,3 +110,22 @@ def test_the_candidates_are_the_best_turn_of_each_placement_then_the_next_best_t
     assert _candidates(ranked, 5) == [(a, DeployMeeple(1)), (b, SkipMeeple()), (c, DeployMeeple(2)),
                                       (a, SkipMeeple()), (a, DeployMeeple(0))]
     assert _candidates(ranked[:1], 4) == [(a, DeployMeeple(1))]
+
+
+def test_the_search_bot_plays_its_abbot_as_the_greedy_bot_does():
+    """With The Abbot a planned skip becomes the greedy bot's abbot move (on this tile's cloister or
+    garden, or its recall), in the bot's own turns and in its playouts: a search bot that never
+    used its abbot lost two games in three to greedy with The River and The Abbot."""
+    from carcnet.engine import DeployMeeple, Figure, ReturnAbbot
+
+    for seed in (3, 4):
+        game = Game(GameSetup(players=2, seed=seed, rules=Rules(river=True, abbot=True)))
+        bots = [SearchBot(seed, "easy"), make_bot("greedy", seed)]
+        abbot_moves = 0
+        while game.phase is not Phase.GAME_OVER:
+            seat = game.seat
+            move = bots[seat].choose(game.view())
+            if seat == 0 and (isinstance(move, ReturnAbbot) or (isinstance(move, DeployMeeple) and move.figure is Figure.ABBOT)):
+                abbot_moves += 1
+            game.apply(move)
+        assert abbot_moves >= 1, seed
