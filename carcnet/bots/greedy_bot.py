@@ -160,10 +160,10 @@ class GreedyBot:
         return self._pick(tied)
 
     def ranked_turns(self, game: Game) -> list[tuple[float, PlaceTile, Move]]:
-        """Every turn of the seat to play (each legal placement with each follow-up: a deploy, the
-        skip, or with The Abbot the abbot's moves) with this bot's heuristic value, best first (ties
-        in the order of the legal placements). *game* is in ``Phase.PLACE_TILE``; it is read only.
-        The search bot's candidates and prior."""
+        """Every turn of the seat to play (each legal placement with each follow-up: a meeple's
+        deploy, or the skip, which with The Abbot stands for :meth:`abbot_instead`) with this bot's
+        heuristic value, best first (ties in the order of the legal placements). *game* is in
+        ``Phase.PLACE_TILE``; it is read only. The search bot's candidates and prior."""
         turn = _Turn(game)
         letter = game.drawn
         assert letter is not None
