@@ -3,8 +3,9 @@
 How it decides a turn (``docs/bots.md``):
 
 1. **Candidates.** The greedy bot ranks every turn (each legal placement of the drawn tile with
-   each follow-up: a deploy, the skip, the abbot's moves) by its one-ply estimate; the search keeps
-   the best *candidates* of them. The estimate is the prior: the search only reorders turns the
+   each follow-up: a meeple's deploy or the skip, which with The Abbot is the greedy bot's abbot
+   move) by its one-ply estimate; the search keeps the best turn of each placement, best first, up
+   to the level's *candidates*. The estimate is the prior: the search only reorders turns the
    heuristic thinks reasonable, and spends its time on them.
 2. **Determinisations.** The bot is given a :class:`~carcnet.engine.PlayerView`: the bag's contents,
    never its order. Each iteration draws one possible future from the view
