@@ -116,8 +116,13 @@ class GreedyBot:
             follow = self._plan.take(game)
             if follow is None:
                 follow = self._best_deploy(game)
-            return self.abbot_instead(game) if isinstance(follow, SkipMeeple) else follow
+            return self.follow_up(game, follow)
         raise ValueError("no legal move: the game is over")
+
+    def follow_up(self, game: Game, planned: Move) -> Move:
+        """*planned*, a turn's follow-up, as this bot plays it in *game*'s deploy phase: a skip
+        becomes :meth:`abbot_instead` (the skip itself without The Abbot)."""
+        return self.abbot_instead(game) if type(planned) is SkipMeeple else planned
 
     def abbot_instead(self, game: Game) -> Move:
         """The follow-up this bot plays for a planned skip (*game* in ``Phase.DEPLOY``). With The

@@ -131,7 +131,7 @@ class SearchBot:
             follow = self._plan.take(game)
             if follow is None:
                 return self._policy.choose(view)  # a seat taken over mid-turn
-            return self._policy.abbot_instead(game) if type(follow) is SkipMeeple else follow
+            return self._policy.follow_up(game, follow)
         raise ValueError("no legal move: the game is over")
 
     # ------------------------------------------------------------------ search
@@ -169,7 +169,7 @@ class SearchBot:
                     played = future.copy()
                     place, follow = candidates[c]
                     played.apply(place)
-                    played.apply(policy.abbot_instead(played) if type(follow) is SkipMeeple else follow)
+                    played.apply(policy.follow_up(played, follow))
                     _play_out(played, policy, level.horizon)
                     totals[c] += _margin(played, seat)
                     done += 1
@@ -210,9 +210,7 @@ def _play_out(game: Game, policy: GreedyBot, turns: int) -> None:
             return
         place, follow = policy.best_turn(game)
         game.apply(place)
-        if type(follow) is SkipMeeple or follow not in game.legal_moves():
-            follow = policy.abbot_instead(game)  # the greedy bot's abbot (the skip without The Abbot)
-        game.apply(follow)
+        game.apply(policy.follow_up(game, follow if follow in game.legal_moves() else SkipMeeple()))
 
 
 #: The chance an incomplete road, city, cloister or garden is completed, by how far it is from it
