@@ -18,10 +18,11 @@ How it decides a turn (``docs/bots.md``):
 4. **Playout.** On the sampled game the candidate turn is played, then the next *horizon* turns
    (the opponents' replies and the bot's own next turns) by the greedy policy: a fair model of the
    opponents the bot meets, and far better than random moves at showing what a turn gives away.
-5. **Evaluation.** The position reached is scored as if the game ended there
-   (``Game.projected_final``: incomplete features at their final value, farms), plus each seat's
-   meeples in supply, each worth a little while tiles are left; the value of the turn is the bot's
-   total minus the best other seat's. At the end of the game it is the real margin.
+5. **Evaluation.** The position reached is scored by :mod:`carcnet.bots.evaluation`: each seat's
+   score plus a linear function of its position (what it would score if the game ended now, its
+   incomplete cities by how open they are, its cloisters' and farms' prospects, its meeples in
+   supply), fitted to what greedy players went on to score from such positions; the value of the
+   turn is the bot's value minus the best other seat's. At the end of the game, the real margin.
 6. **Choice.** The survivor with the best total over the futures it was played on; ties go to the
    prior's order.
 
@@ -37,15 +38,13 @@ import random
 import time
 from dataclasses import dataclass
 
-from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView, SegmentKind, SkipMeeple
+from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView, SkipMeeple
 
 from .base import TurnPlan
+from .evaluation import margin, weights_for
 from .greedy_bot import GreedyBot
 
 __all__ = ["LEVELS", "Level", "SearchBot"]
-
-_FIELD = SegmentKind.FIELD
-
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -71,8 +70,6 @@ LEVELS: dict[str, Level] = {
     "medium": Level("medium", 64, 6, 2),
     "hard": Level("hard", 500, 8, 3),
 }
-#: A meeple in supply is worth this many points at the start, falling to 0 as the tiles run out.
-MEEPLE_WORTH = 1.0
 
 
 @dataclass(slots=True)
@@ -151,6 +148,7 @@ class SearchBot:
             return candidates[0]
         rng = self._rng
         policy = GreedyBot(int(rng.random() * 2**32))  # the playouts' tie-breaks, seeded per turn
+        weights = weights_for(game.setup.rules)
         totals = [0.0] * len(candidates)
         alive = list(range(len(candidates)))
         rounds = max(1, math.ceil(math.log2(len(candidates))))
@@ -171,7 +169,7 @@ class SearchBot:
                     played.apply(place)
                     played.apply(policy.follow_up(played, follow))
                     _play_out(played, policy, level.horizon)
-                    totals[c] += _margin(played, seat)
+                    totals[c] += margin(played, seat, weights)
                     done += 1
                     budget -= 1
             if self.stats.capped or len(alive) == 1:
@@ -211,48 +209,3 @@ def _play_out(game: Game, policy: GreedyBot, turns: int) -> None:
         place, follow = policy.best_turn(game)
         game.apply(place)
         game.apply(policy.follow_up(game, follow if follow in game.legal_moves() else SkipMeeple()))
-
-
-#: The chance an incomplete road, city, cloister or garden is completed, by how far it is from it
-#: (open sides; empty neighbours for a cloister or garden), with plenty of tiles left.
-_COMPLETES = (1.0, 0.8, 0.6, 0.4, 0.3, 0.2, 0.15, 0.1, 0.05)
-
-
-def _margin(game: Game, seat: int) -> float:
-    """What the position is worth to the bot, in points: its total minus the best other seat's.
-
-    A seat's total is its score if the game ended now (``Game.projected_final``), plus, while tiles
-    are left, what each incomplete road, city, cloister or garden it holds would add if completed
-    (``Game.worth``) times the chance it is, and a little per meeple in supply. At the end of the
-    game it is the real margin."""
-    totals, _events = game.projected_final()
-    values = [float(t) for t in totals]
-    if game.phase is not Phase.GAME_OVER:
-        left = game.tiles_left
-        soon = min(1.0, left / 30)
-        fade = MEEPLE_WORTH * min(1.0, left / 40)
-        for s, supply in enumerate(game.supply):
-            values[s] += fade * supply
-        seen: set[tuple[object, int]] = set()
-        for _s, _figure, position, segment in game.figures():
-            tile = game.tile_at(position)
-            if tile is None or tile.variant.segments[segment].kind is _FIELD:
-                continue  # a farm's worth is in the projected scores already (and a field's info scans the board)
-            info = game.feature_at(position, segment)
-            if info.anchor in seen:
-                continue
-            seen.add(info.anchor)
-            now, full = game.worth(info)
-            if full is None or full <= now:
-                continue
-            gap = game.open_sides(position, segment)
-            gain = (full - now) * _COMPLETES[min(gap, len(_COMPLETES) - 1)] * soon
-            counts: dict[int, int] = {}
-            for holder, _f in info.meeples:
-                counts[holder] = counts.get(holder, 0) + 1
-            most = max(counts.values())
-            for holder, c in counts.items():
-                if c == most:
-                    values[holder] += gain
-    mine = values[seat]
-    return mine - max(v for s, v in enumerate(values) if s != seat)

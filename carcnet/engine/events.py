@@ -9,6 +9,7 @@ and "Final scoring").
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .geometry import Position
 from .moves import Figure
@@ -19,6 +20,7 @@ __all__ = [
     "FeatureCompleted",
     "FeatureInfo",
     "GameEnded",
+    "HeldFeature",
     "MeepleDeployed",
     "MeepleReturned",
     "PointsScored",
@@ -28,6 +30,28 @@ __all__ = [
     "TilePlaced",
     "TileSetAside",
 ]
+
+
+class HeldFeature(NamedTuple):
+    """A feature with figures on it, in counts only: what a bot's evaluation reads of it
+    (:meth:`carcnet.engine.Game.held_features`; a named tuple, as dozens are made a turn).
+
+    Attributes:
+        kind: Road, city, cloister, garden or field.
+        tiles: Distinct tiles it covers; for a cloister or garden its own tile and the placed
+            tiles around it; 0 for a field (its size scores nothing).
+        pennants: Pennants in a city; 0 otherwise.
+        open: How far it is from complete: open sides of a road or city, empty positions around a
+            cloister or garden; for a field, the incomplete cities it borders (which may yet
+            score for it).
+        figures: Figures on it per seat (meeples and abbots), indexed by seat.
+    """
+
+    kind: SegmentKind
+    tiles: int
+    pennants: int
+    open: int
+    figures: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

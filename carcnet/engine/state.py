@@ -31,6 +31,7 @@ from .events import (
     FeatureCompleted,
     FeatureInfo,
     GameEnded,
+    HeldFeature,
     MeepleDeployed,
     MeepleReturned,
     PointsScored,
@@ -666,6 +667,37 @@ class Game:
         """Every feature on the board, ordered by its first-placed segment."""
         g = self.graph
         return [self._info(n) for n in range(len(g)) if g.find(n) == n]
+
+    def held_features(self) -> list[HeldFeature]:
+        """Every feature with a figure on it, as counts (:class:`HeldFeature`), in the order of its
+        first figure's deployment. Cheap (no positions, no sorting, no scan of the board): a bot's
+        evaluation calls it on every position it reaches. Pure."""
+        g = self.graph
+        find, kinds, opens, pennants, meeples, tiles = g.find, g.kind, g.open, g.pennants, g.meeples, g.tiles
+        n = self.players
+        out: list[HeldFeature] = []
+        seen: set[int] = set()
+        for node in self._meeple_nodes:
+            root = find(node)
+            if root in seen:
+                continue
+            seen.add(root)
+            counts = [0] * n
+            for seat, _figure, _node in meeples[root] or ():
+                counts[seat] += 1
+            kind = kinds[root]
+            if kind is _FIELD:
+                cities: set[int] = set()
+                for city in g.borders[root] or ():
+                    cities.add(find(city))
+                unfinished = sum(1 for c in cities if opens[c])
+                out.append(HeldFeature(kind, 0, 0, unfinished, tuple(counts)))
+            elif kind in _AREA:
+                out.append(HeldFeature(kind, 9 - opens[root], 0, opens[root], tuple(counts)))
+            else:
+                covered = tiles[root]
+                out.append(HeldFeature(kind, len(covered) if covered else 0, pennants[root], opens[root], tuple(counts)))
+        return out
 
     def projected_final(self) -> tuple[list[int], list[PointsScored]]:
         """Scores if the game ended now, and the final-scoring events that would produce them.

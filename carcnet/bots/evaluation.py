@@ -1,0 +1,116 @@
+"""Provides the search bot's evaluation: what a position is worth, fitted to games (issue 17).
+
+A position is worth, to each seat, its score plus a linear function of a few counts of the seat's
+position, with weights fitted by least squares to the points the seat went on to score, more or
+less than its opponent, in games of the greedy bot against itself (``benchmarks/fit_evaluation.py``
+makes the games and prints the table below; docs/bots.md says how it was chosen and measured).
+
+The counts (:func:`features`), per seat, each taken twice: as they are, and times the share of
+the tiles still in the bag (``tiles_left / 72``), so that a weight can change as the game runs out:
+
+====== ==================================================================================
+proj   Points the seat would get if the game ended now (``Game.projected_final``), over its
+       score: its incomplete roads, cities, cloisters and gardens and its farms.
+city1  Size (tiles and pennants) of the incomplete cities it holds with 1 open side or none.
+city2  The same, 2 open sides.
+city3  The same, 3 or more open sides.
+area   Empty positions around the cloisters and gardens it holds.
+farm   Incomplete cities bordering the farms it holds (each may yet score for the farm).
+supply Meeples in its supply.
+placed Its figures on the board (meeples and abbot).
+====== ==================================================================================
+
+"Holds" is HiG's majority: the seat has the most figures on the feature, ties included.
+"""
+
+from __future__ import annotations
+
+from carcnet.engine import Game, Phase, Rules, SegmentKind
+
+__all__ = ["FEATURES", "WEIGHTS", "features", "margin", "values", "weights_for"]
+
+_CITY = SegmentKind.CITY
+_FIELD = SegmentKind.FIELD
+_AREA = (SegmentKind.CLOISTER, SegmentKind.GARDEN)
+
+#: The counts of :func:`features`, in order (module docstring).
+FEATURES = ("proj", "city1", "city2", "city3", "area", "farm", "supply", "placed")
+
+#: The tiles of a base game (the share of the bag left is ``tiles_left / TILES``).
+TILES = 72
+
+#: Fitted weights per rule set: for each count of :data:`FEATURES`, its weight as it is, then its
+#: weight times the share of the bag left. ``base``: without The Abbot (the River changes little of
+#: the middle game); ``abbot``: with it (a figure more, and gardens). Made by
+#: ``python benchmarks/fit_evaluation.py --games 4000`` (and ``--river --abbot``): 2 seats,
+#: 284,000 and 332,000 positions, R² 0.23 and 0.21 (most of what is to come is the tiles' luck).
+WEIGHTS: dict[str, tuple[float, ...]] = {
+    "base": (
+        0.972, 0.141, 0.082, 0.022, -0.060, 0.110, 2.281, -2.281,
+        -0.194, 1.159, 0.641, 0.183, 0.389, 0.625, -1.758, 1.758,
+    ),
+    "abbot": (
+        1.002, 0.130, -0.010, 0.037, -0.044, 0.013, 3.039, -1.215,
+        -0.238, 1.260, 0.970, 0.111, 0.355, 1.204, -1.956, 0.198,
+    ),
+}  # fmt: skip
+
+
+def weights_for(rules: Rules) -> tuple[float, ...]:
+    """The row of :data:`WEIGHTS` for a game played under *rules*."""
+    return WEIGHTS["abbot" if rules.abbot else "base"]
+
+
+def features(game: Game) -> list[list[float]]:
+    """Per seat (indexed by seat), the counts of :data:`FEATURES` in that order. Pure."""
+    n = game.players
+    totals, _events = game.projected_final()
+    scores = game.scores
+    supply = game.supply
+    out = [[float(totals[s] - scores[s]), 0.0, 0.0, 0.0, 0.0, 0.0, float(supply[s]), 0.0] for s in range(n)]
+    for held in game.held_features():
+        figures = held.figures
+        most = max(figures)
+        kind = held.kind
+        if kind is _CITY:
+            slot = 1 if held.open <= 1 else 2 if held.open == 2 else 3
+            worth = held.tiles + held.pennants
+        elif kind is _FIELD:
+            slot, worth = 5, held.open
+        elif kind in _AREA:
+            slot, worth = 4, held.open
+        else:
+            slot, worth = 0, 0
+        for s in range(n):
+            c = figures[s]
+            if c:
+                out[s][7] += c
+                if c == most and slot:
+                    out[s][slot] += worth
+    return out
+
+
+def values(game: Game, weights: tuple[float, ...] | None = None) -> list[float]:
+    """Per seat, what the position is worth in points: the score plus the weighted counts (the
+    real final scores once the game is over). *weights*: a row of :data:`WEIGHTS` (default: the
+    one for the game's rules)."""
+    if game.phase is Phase.GAME_OVER:
+        return [float(s) for s in game.scores]
+    w = weights_for(game.setup.rules) if weights is None else weights
+    share = game.tiles_left / TILES
+    k = len(FEATURES)
+    out = []
+    for score, counts in zip(game.scores, features(game), strict=True):
+        v = float(score)
+        for i, x in enumerate(counts):
+            if x:
+                v += x * (w[i] + w[k + i] * share)
+        out.append(v)
+    return out
+
+
+def margin(game: Game, seat: int, weights: tuple[float, ...] | None = None) -> float:
+    """What the position is worth to *seat*, in points: its value (:func:`values`) minus the best
+    other seat's. At the end of the game, the real margin."""
+    v = values(game, weights)
+    return v[seat] - max(x for s, x in enumerate(v) if s != seat)
