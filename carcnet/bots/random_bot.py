@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 
 from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView
 
 __all__ = ["RandomBot", "random_move"]
+
+_ROTATIONS = itemgetter(1)  # a Placement's rotations
 
 
 class RandomBot:
@@ -35,7 +38,7 @@ def random_move(game: Game, rng: random.Random) -> Move:
     if game.phase is Phase.PLACE_TILE:
         # uniform over (position, rotation) pairs, without building every PlaceTile
         placements = game.legal_placements()
-        pick = int(rng.random() * sum([len(p[1]) for p in placements]))
+        pick = int(rng.random() * sum(map(len, map(_ROTATIONS, placements))))
         for position, rotations in placements:
             if pick < len(rotations):
                 return PlaceTile(game.drawn or "", position, rotations[pick])

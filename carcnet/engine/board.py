@@ -90,8 +90,11 @@ class Board:
 
     def fits_somewhere(self, kind: TileKind) -> bool:
         """True when *kind* fits at some frontier position (stops at the first)."""
-        fits = kind._fits
-        return any(fits[p] for p in self.frontier.values())
+        fits = kind._fit_bits
+        for p in self.frontier.values():
+            if fits[p]:
+                return True
+        return False
 
     def mismatch(self, key: int, variant: TileVariant) -> tuple[Side, Terrain, Terrain] | None:
         """The first side of *variant* at *key* that does not match its neighbour, as

@@ -54,7 +54,16 @@ from .moves import (
     ReturnAbbot,
     SkipMeeple,
 )
-from .tiles import BASE_START, MAX_SEGMENTS, RIVER_SPRING, SegmentKind, TileKind, tile_kind, tileset
+from .tiles import (
+    BASE_START,
+    MAX_SEGMENTS,
+    RIVER_SPRING,
+    ROTATIONS_OF_BITS,
+    SegmentKind,
+    TileKind,
+    tile_kind,
+    tileset,
+)
 
 if TYPE_CHECKING:
     from .view import PlayerView
@@ -448,18 +457,14 @@ class Game:
         if self._placements is None:  # once per turn, on first request
             kind = self._drawn
             if kind.has_river or self.river_end is not None:
-                fitting = self._fitting(kind)
+                codes = [key << 4 | sum(1 << r for r in rotations) for key, rotations in self._fitting(kind)]
             else:  # the base game's path: one pass over the frontier (Board.placements, inlined)
-                fits = kind._fits
-                fitting = [(k, r) for k, p in self.board.frontier.items() if (r := fits[p])]
-                fitting.sort()
+                bits = kind._fit_bits
+                codes = [key << 4 | b for key, p in self.board.frontier.items() if (b := bits[p])]
+                codes.sort()  # by key: (x, y)
             # each Placement is immutable, so one object per (key, rotations) serves every game
-            made, out = _PLACEMENTS.get, []
-            for pair in fitting:
-                placement = made(pair)
-                if placement is None:
-                    placement = _PLACEMENTS[pair] = Placement(position_of(pair[0]), pair[1])
-                out.append(placement)
+            made = _PLACEMENTS.get
+            out = [made(code) or _placement(code) for code in codes]
             self._placements = out
         return list(self._placements)
 
@@ -1006,8 +1011,8 @@ class Game:
         board = self.board
         tiles = board.tiles
         g = self.graph
-        variant = kind.variant(rotation)
-        base = len(g)
+        variant = kind._variants[rotation]
+        base = len(g.parent)
         position = position_of(key)
         placed = PlacedTile(kind, variant, key, position, rotation, base, seat)
         board.place(placed)
@@ -1345,17 +1350,16 @@ class Game:
 
     def _snapshot(self) -> tuple[object, ...]:
         """What the state line of ``protocol/digest.md`` §3 needs, taken after each move."""
-        phase, drawn = self.phase, self._drawn
         return (
-            phase, self.seat, drawn.letter if drawn is not None and phase is _PLACE else "-", self.deck_index,
-            len(self.set_aside), tuple(self.scores), tuple(self.supply),
-            tuple(self.abbots) if self._abbot_rule else None,
+            self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
+            tuple(self.scores), tuple(self.supply), tuple(self.abbots) if self._abbot_rule else None,
         )
 
 
 def _state_line(snapshot: tuple[object, ...]) -> str:
     """The state line of ``protocol/digest.md`` §3."""
-    phase, seat, drawn, drawn_count, aside, scores, supply, abbots = snapshot
+    phase, seat, kind, drawn_count, aside, scores, supply, abbots = snapshot
+    drawn = kind.letter if kind is not None and phase is _PLACE else "-"  # type: ignore[attr-defined]
     line = (
         f"{phase.value} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
         f"scores={','.join(map(str, scores))} supply={','.join(map(str, supply))}"  # type: ignore[call-overload]
@@ -1365,9 +1369,15 @@ def _state_line(snapshot: tuple[object, ...]) -> str:
     return line + "\n"
 
 
-#: The Placement of each ``(key, rotations)`` met so far (immutable values, shared by every game;
-#: at most one per open position and set of rotations, a few thousand in practice).
-_PLACEMENTS: dict[tuple[int, tuple[int, ...]], Placement] = {}
+#: The Placement of each ``key << 4 | rotation bits`` met so far (immutable values, shared by every
+#: game; at most one per open position and set of rotations, a few thousand in practice).
+_PLACEMENTS: dict[int, Placement] = {}
+
+
+def _placement(code: int) -> Placement:
+    """Makes and remembers the :class:`Placement` of ``key << 4 | rotation bits``."""
+    placement = _PLACEMENTS[code] = Placement(position_of(code >> 4), ROTATIONS_OF_BITS[code & 15])
+    return placement
 
 
 def _key(position: Position) -> int:

@@ -177,6 +177,7 @@ class TileKind:
     expansion: str = "base"
     _variants: list[TileVariant] = field(default_factory=list, repr=False)
     _fits: _FitTable = field(init=False, repr=False)
+    _fit_bits: _FitBits = field(init=False, repr=False)
     _distinct: list[int] = field(default_factory=list, repr=False)
     has_river: bool = field(init=False, repr=False)
     """Whether the design shows a river (The River's placement rules apply to it)."""
@@ -184,6 +185,7 @@ class TileKind:
     def __post_init__(self) -> None:
         _validate(self.letter, self.segments)
         object.__setattr__(self, "_fits", _FitTable(self))
+        object.__setattr__(self, "_fit_bits", _FitBits(self._fits))
         object.__setattr__(self, "has_river", any(seg.kind == SegmentKind.RIVER for seg in self.segments))
         for r in range(4):
             self._variants.append(_make_variant(self, r))
@@ -252,6 +254,28 @@ class _FitTable(dict[int, tuple[int, ...]]):
         fits = tuple(r for r in kind.distinct_rotations if kind.variant(r).signature & mask == pattern)
         self[pattern] = fits
         return fits
+
+
+class _FitBits(dict[int, int]):
+    """Pattern → the same rotations as :class:`_FitTable`, as bits (rotation ``r`` is ``1 << r``;
+    0: none fits), filled on first use: an int to pack with a position's key into one sort key."""
+
+    __slots__ = ("_fits",)
+
+    def __init__(self, fits: _FitTable) -> None:
+        super().__init__()
+        self._fits = fits
+
+    def __missing__(self, pattern: int) -> int:
+        bits = sum(1 << r for r in self._fits[pattern])
+        self[pattern] = bits
+        return bits
+
+
+#: The rotations of each 4-bit set of :class:`_FitBits`, smallest first.
+ROTATIONS_OF_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(4) if bits >> r & 1) for bits in range(16)
+)
 
 
 def _parse_segment(spec: str) -> Segment:
