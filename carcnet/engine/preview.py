@@ -486,15 +486,16 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
         )
 
     areas: list[AreaPreview] = []
-    for o in RING_OFFSETS:
-        t = board.get(key + o)
-        if t is not None and t.variant.area_segments:
-            for i in t.variant.area_segments:
-                node = t.base + i
-                left = g_open[node] - 1
-                areas.append(
-                    AreaPreview((t.position, i), g.kind[node], 9 - left, left == 0, counts(g_meeples[node]))
+    around = game._watch.get(key)  # the cloisters and gardens around, in ring order
+    if around:
+        for _ring, node in sorted(around):
+            left = g_open[node] - 1
+            areas.append(
+                AreaPreview(
+                    (position_of(g_tile[node]), g_index[node]), g.kind[node], 9 - left, left == 0,
+                    counts(g_meeples[node]),
                 )
+            )
 
     completions: list[Completion] = []
     for c in sorted(set(comp)):

@@ -355,7 +355,10 @@ class Game:
         self._placements: list[Placement] | None = None
         self._placed: PlacedTile | None = None
         self._pending: list[int] = []
-        self._areas: dict[int, list[int]] = {}
+        # empty position's key -> (ring index, node) of each cloister or garden around it, the
+        # ring index being that of the area's offset from the position in RING_OFFSETS: a tile
+        # placed there takes one from each, in ring order (the order completions are scored in)
+        self._watch: dict[int, tuple[tuple[int, int], ...]] = {}
         self._meeple_nodes: list[int] = []
         self.last_placed: list[Position | None] = [None] * n
         self.moves: list[Move] = []
@@ -767,7 +770,7 @@ class Game:
         other._placements = None if self._placements is None else self._placements[:]
         other._placed = self._placed
         other._pending = self._pending[:]
-        other._areas = dict(self._areas)
+        other._watch = dict(self._watch)
         other._meeple_nodes = self._meeple_nodes[:]
         other.last_placed = self.last_placed[:]
         other.moves = self.moves[:]
@@ -1018,9 +1021,15 @@ class Game:
         board.place(placed)
         # one node per segment; cloisters and gardens start with their empty neighbours open
         g.add_tile(key, variant)
-        area_nodes = [base + i for i in variant.area_segments] if variant.area_segments else None
-        if area_nodes:
-            empty = 8 - sum(1 for o in RING_OFFSETS if key + o in tiles)
+        watch = self._watch
+        if variant.area_segments:  # a cloister or garden: it watches its empty neighbours
+            area_nodes = [base + i for i in variant.area_segments]
+            empty = 0
+            for o in RING_OFFSETS:
+                k = key + o
+                if k not in tiles:
+                    empty += 1
+                    watch[k] = watch.get(k, ()) + tuple((_RING_INDEX[-o], n) for n in area_nodes)
             for n in area_nodes:
                 g.open[n] = empty
         # join across each touching side
@@ -1048,17 +1057,12 @@ class Game:
             r = find(base + i)
             if open_[r] == 0 and r not in completed:
                 completed.append(r)
-        areas = self._areas
-        if areas:  # cloisters and gardens on the board: this tile may be a neighbour of some
-            for o in RING_OFFSETS:
-                nodes = areas.get(key + o)
-                if nodes:
-                    for n in nodes:
-                        open_[n] -= 1
-                        if open_[n] == 0:
-                            completed.append(n)
-        if area_nodes:
-            areas[key] = area_nodes
+        around = watch.pop(key, None)  # the cloisters and gardens this tile neighbours
+        if around:
+            for _ring, n in sorted(around) if len(around) > 1 else around:
+                open_[n] -= 1
+                if open_[n] == 0:
+                    completed.append(n)
         if kind.has_river:
             self._advance_river(kind, key, rotation)
         if seat is not None:
@@ -1336,12 +1340,12 @@ class Game:
                 cr = g.find(c)
                 if g.open[cr] == 0 and cr not in seen:
                     seen.append(cr)
-            cities = tuple(tuple(position_of(k) for k in sorted(g.tiles[c] or ())) for c in seen)
+            cities = tuple(tuple(map(position_of, sorted(g.tiles[c] or ()))) for c in seen)
         meeples = tuple((s, f) for s, f, _ in g.meeples[root] or ())
         return FeatureInfo(
             kind,
             (position_of(g.tile[first]), g.index[first]),
-            tuple(position_of(k) for k in keys),
+            tuple(map(position_of, keys)),
             kind is not _FIELD and g.open[root] == 0,
             g.pennants[root],
             cities,
@@ -1368,6 +1372,8 @@ def _state_line(snapshot: tuple[object, ...]) -> str:
         line += f" abbots={','.join(map(str, abbots))}"  # type: ignore[call-overload]
     return line + "\n"
 
+
+_RING_INDEX = {o: i for i, o in enumerate(RING_OFFSETS)}
 
 #: The Placement of each ``key << 4 | rotation bits`` met so far (immutable values, shared by every
 #: game; at most one per open position and set of rotations, a few thousand in practice).
