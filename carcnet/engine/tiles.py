@@ -224,7 +224,7 @@ class TileKind:
 
     def fits(self, rotation: int, pattern: int) -> bool:
         """True when the design turned by *rotation* matches *pattern* (see :meth:`fitting_rotations`)."""
-        return self._variants[rotation].signature & _pattern_mask(pattern) == pattern
+        return self._variants[rotation].signature & _MASKS[pattern] == pattern
 
 
 def _pattern_mask(pattern: int) -> int:
@@ -234,6 +234,17 @@ def _pattern_mask(pattern: int) -> int:
         if (pattern >> (3 * s)) & 7:
             mask |= 7 << (3 * s)
     return mask
+
+
+class _MaskTable(dict[int, int]):
+    """:func:`_pattern_mask` of each pattern met (at most 4096), computed once."""
+
+    def __missing__(self, pattern: int) -> int:
+        mask = self[pattern] = _pattern_mask(pattern)
+        return mask
+
+
+_MASKS = _MaskTable()
 
 
 class _FitTable(dict[int, tuple[int, ...]]):
