@@ -46,6 +46,7 @@ from .greedy_bot import GreedyBot
 
 __all__ = ["LEVELS", "Level", "SearchBot"]
 
+
 @dataclass(frozen=True, slots=True)
 class Level:
     """How hard a search bot tries.
