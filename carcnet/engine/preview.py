@@ -488,7 +488,7 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
     areas: list[AreaPreview] = []
     around = game._watch.get(key)  # the cloisters and gardens around, in ring order
     if around:
-        for _ring, node in sorted(around):
+        for _ring, node in around:
             left = g_open[node] - 1
             areas.append(
                 AreaPreview(

@@ -355,8 +355,8 @@ class Game:
         self._placements: list[Placement] | None = None
         self._placed: PlacedTile | None = None
         self._pending: list[int] = []
-        # empty position's key -> (ring index, node) of each cloister or garden around it, the
-        # ring index being that of the area's offset from the position in RING_OFFSETS: a tile
+        # empty position's key -> (ring index, node) of each cloister or garden around it, sorted,
+        # the ring index being that of the area's offset from the position in RING_OFFSETS: a tile
         # placed there takes one from each, in ring order (the order completions are scored in)
         self._watch: dict[int, tuple[tuple[int, int], ...]] = {}
         self._meeple_nodes: list[int] = []
@@ -1029,7 +1029,8 @@ class Game:
                 k = key + o
                 if k not in tiles:
                     empty += 1
-                    watch[k] = watch.get(k, ()) + tuple((_RING_INDEX[-o], n) for n in area_nodes)
+                    mine = tuple((_RING_INDEX[-o], n) for n in area_nodes)
+                    watch[k] = tuple(sorted(watch[k] + mine)) if k in watch else mine
             for n in area_nodes:
                 g.open[n] = empty
         # join across each touching side
@@ -1059,7 +1060,7 @@ class Game:
                 completed.append(r)
         around = watch.pop(key, None)  # the cloisters and gardens this tile neighbours
         if around:
-            for _ring, n in sorted(around) if len(around) > 1 else around:
+            for _ring, n in around:
                 open_[n] -= 1
                 if open_[n] == 0:
                     completed.append(n)
