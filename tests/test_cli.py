@@ -11,6 +11,7 @@ import pytest
 
 from carcnet.cli import main
 from carcnet.cli.common import EXIT_DAMAGED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from carcnet.cli.local import speed_text
 from carcnet.engine import Rules
 from carcnet.log import load
 
@@ -90,6 +91,13 @@ def test_simulate_prints_wins_spread_and_speed(capsys):
     assert [r[1] for r in rows] == ["greedy", "random"]
     assert int(rows[0][2]) + int(rows[1][2]) >= 6  # every game has a winner
     assert "games/s" in lines[-1]
+
+
+def test_simulate_speed_reads_as_seconds_a_game_when_slow():
+    # a hard table runs at 0.04 games/s: "0.0 games/s" told nothing
+    assert speed_text(200, 46.75) == "4.3 games/s (46.75 s)"
+    assert speed_text(200, 4653.4) == "23.3 s a game (4653.40 s, 77.6 min)"
+    assert speed_text(0, 0.0) == "0.0 games/s (0.00 s)"
 
 
 def test_simulate_is_reproducible_and_independent_of_jobs(capsys):

@@ -121,8 +121,20 @@ def _simulate(args: argparse.Namespace) -> int:
             f"{f'{100 * low:.1f}-{100 * high:.1f}%':>14} "
             f"{result.shared(i):>7} {result.mean(i):>7.1f} {result.stdev(i):>7.1f} {min(scores):>5} {max(scores):>5}"
         )
-    print(f"{result.games_per_second:.1f} games/s ({result.seconds:.2f} s, {args.jobs or 'all'} job(s))")
+    print(f"{speed_text(result.games, result.seconds)} ({args.jobs or 'all'} job(s))")
     return EXIT_OK
+
+
+def speed_text(games: int, seconds: float) -> str:
+    """How fast a table ran, for people: games a second, or seconds a game when that is under one.
+
+    *seconds* is the table's wall time. ``speed_text(200, 46.75)`` is ``"4.3 games/s (46.75 s)"``;
+    ``speed_text(200, 4653.4)`` is ``"23.3 s a game (4653.40 s, 77.6 min)"``.
+    """
+    rate = games / seconds if seconds > 0 else 0.0
+    head = f"{rate:.1f} games/s" if rate >= 1 or games == 0 else f"{seconds / games:.1f} s a game"
+    wall = f"{seconds:.2f} s" + (f", {seconds / 60:.1f} min" if seconds >= 120 else "")
+    return f"{head} ({wall})"
 
 
 # --------------------------------------------------------------------------- replay / verify / games
