@@ -270,6 +270,9 @@ class NetTable(Table):
         by a person (``host``) or by a bot this peer runs. With *auto_start* the game starts as soon
         as every seat is taken; without, when :meth:`start` is called (the opener's word). *clock*:
         the turn clock the table plays with (:mod:`carcnet.table.clock`), shown in the lobby.
+        *random* (``random(n)`` gives *n* bytes; the system's by default) gives the game id, this
+        peer's seat key, whose draw chain follows from it, and its bots' keys: tests fix it, so that
+        a whole network game, its draws included, plays the same every run.
 
         Raises:
             ValueError: A bad plan (size, colours, names) or an unknown bot.
@@ -279,7 +282,8 @@ class NetTable(Table):
                 make_bot(p.bot or "greedy", 0)
         table = Hosting(name=game_name, options=rules, plan=plan, random=random, auto_start=auto_start,
                         clock=(clock.turn, clock.bank) if clock is not None else None)
-        session = SyncSession(game=new_game_id(random), name=name, role="player", lobby=table)
+        identity = SeatKey.from_seed(random(32))  # the host's seat key; its draw chain comes from it
+        session = SyncSession(game=new_game_id(random), name=name, role="player", lobby=table, identity=identity)
         bots = {seat: p.bot or "greedy" for seat, p in enumerate(plan) if p.kind == "bot"}
         return cls(session, kind="host", bot_names=bots, game_name=game_name, **kw)  # type: ignore[arg-type]
 
@@ -297,8 +301,8 @@ class NetTable(Table):
         **kw: object,
     ) -> Self:
         """Sits down at game *game*'s table: claims a seat as *name* (a person at this terminal, or
-        *bot* played by this peer), then plays it. *random* gives this peer's nonce for the seed
-        (wire.md §5.3; tests fix it). *host_key*, when known (the table's mDNS record), is the only
+        *bot* played by this peer), then plays it. *random* gives this peer's seat key, whose
+        draw chain follows from it (wire.md §5.3, deck.md §5.1; tests fix it). *host_key*, when known (the table's mDNS record), is the only
         host identity whose lobby this peer takes (wire.md §4.6).
 
         Raises:
@@ -306,7 +310,7 @@ class NetTable(Table):
         """
         if bot is not None:
             make_bot(bot, 0)
-        key = SeatKey.generate()
+        key = SeatKey.from_seed(random(32))  # the seat key; the seat's draw chain comes from it
         seating = Seating(name=name, key=key, colour=colour, seat=seat, bot=bot, random=random, host_key=host_key)
         session = SyncSession(game=game, name=name, role="player", identity=key, lobby=seating)
         node = cls(session, kind="player", **kw)  # type: ignore[arg-type]
