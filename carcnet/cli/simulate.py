@@ -110,10 +110,6 @@ class SimulationResult:
         s = self.scores(entry)
         return statistics.stdev(s) if len(s) > 1 else 0.0
 
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else 0.0
-
 
 def simulate(
     bots: Sequence[str],
