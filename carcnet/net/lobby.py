@@ -409,8 +409,6 @@ class Seating(_HostPin, LobbyRole):
         colour: The colour wanted (``None``: any).
         seat: The seat wanted (``None``: any).
         bot: The bot that will play the seat (``None``: a person).
-        random: ``random(n)`` gives *n* random bytes (unused: a seat's chain comes from its key;
-            kept so that callers may pass one).
         host_key: The identity key of the host to sit with, when known (an mDNS record's ``key``):
             lobby messages from any other identity are refused (wire.md §4.6 "Whose table").
 
@@ -430,7 +428,6 @@ class Seating(_HostPin, LobbyRole):
         colour: str | None = None,
         seat: int | None = None,
         bot: str | None = None,
-        random: Callable[[int], bytes] = os.urandom,
         host_key: bytes | None = None,
     ) -> None:
         self.host_key = host_key
@@ -439,7 +436,6 @@ class Seating(_HostPin, LobbyRole):
         self.colour = colour
         self.want_seat = seat
         self.bot = bot
-        self.random = random
         self.lobby: Lobby | None = None
         self.host: Link | None = None
         self.seat: int | None = None

@@ -301,9 +301,10 @@ class NetTable(Table):
         **kw: object,
     ) -> Self:
         """Sits down at game *game*'s table: claims a seat as *name* (a person at this terminal, or
-        *bot* played by this peer), then plays it. *random* gives this peer's seat key, whose
-        draw chain follows from it (wire.md §5.3, deck.md §5.1; tests fix it). *host_key*, when known (the table's mDNS record), is the only
-        host identity whose lobby this peer takes (wire.md §4.6).
+        *bot* played by this peer), then plays it. *random* (``random(n)`` gives *n* bytes; the
+        system's by default) gives this peer's seat key, whose draw chain follows from it (deck.md
+        §5.1; tests fix it). *host_key*, when known (the table's mDNS record), is the only host
+        identity whose lobby this peer takes (wire.md §4.6).
 
         Raises:
             ValueError: An unknown bot, or a malformed game id.
@@ -311,7 +312,7 @@ class NetTable(Table):
         if bot is not None:
             make_bot(bot, 0)
         key = SeatKey.from_seed(random(32))  # the seat key; the seat's draw chain comes from it
-        seating = Seating(name=name, key=key, colour=colour, seat=seat, bot=bot, random=random, host_key=host_key)
+        seating = Seating(name=name, key=key, colour=colour, seat=seat, bot=bot, host_key=host_key)
         session = SyncSession(game=game, name=name, role="player", identity=key, lobby=seating)
         node = cls(session, kind="player", **kw)  # type: ignore[arg-type]
         node._bot_for_seating = bot

@@ -22,7 +22,7 @@ def host_session(plan, rules: Rules | None = None) -> SyncSession:
 
 def player_session(name: str, **kw) -> SyncSession:
     key = identity(name)
-    seating = Seating(name=name, key=key, random=counter_random(name), **kw)
+    seating = Seating(name=name, key=key, **kw)
     return SyncSession(game=GAME, name=name, identity=key, lobby=seating)
 
 
@@ -162,7 +162,7 @@ def test_a_commitment_signed_by_another_key_is_refused() -> None:
 def test_a_start_without_the_players_commitment_is_refused() -> None:
     """wire.md §5.3 step 3: a player checks its seat, key and chain root are in the header."""
     key = identity("Bob")
-    seating = Seating(name="Bob", key=key, random=counter_random("Bob"))
+    seating = Seating(name="Bob", key=key)
     bob = SyncSession(game=GAME, name="Bob", identity=key, lobby=seating)
     fake_host = SyncSession(game=GAME, name="Host", identity=identity("Host"), lobby=_Hosting())
     wire = MemoryWire(bob, fake_host)
@@ -299,7 +299,7 @@ def test_a_player_that_knows_its_host_key_takes_no_lobby_from_a_forged_table() -
     mallory.identity = identity("Mallory")
     key = identity("Bob")
     bob = SyncSession(game=GAME, name="Bob", identity=key,
-                      lobby=Seating(name="Bob", key=key, random=counter_random("Bob"), host_key=identity("Ann").public))
+                      lobby=Seating(name="Bob", key=key, host_key=identity("Ann").public))
     forged = MemoryWire(bob, mallory)
     pump(forged)
     assert ("sent", "forbidden") in [(e.kind, e.code) for e in bob.events] and forged.a.closed

@@ -60,7 +60,7 @@ def _table(*, start: bool, moves: int = 0) -> tuple[NetTable, list[MemoryWire]]:
     host = SyncSession(game=GAME, name="Ann", identity=identity("Ann"), lobby=hosting)
     bob_key = identity("Bob")
     bob = SyncSession(game=GAME, name="Bob", identity=bob_key,
-                      lobby=Seating(name="Bob", key=bob_key, colour="blue", random=counter_random("Bob")))
+                      lobby=Seating(name="Bob", key=bob_key, colour="blue"))
     wires = [MemoryWire(bob, host)]
     pump(*wires)
     if start:
