@@ -185,7 +185,7 @@ async def run_player(
     async with Peer(session, port=port, timing=QUICK_RETRY, dial_learned=False) as peer:
         for other in dial:
             peer.dial("127.0.0.1", other)
-        await peer.wait_until(lambda: len(session.open_links()) >= links, LIMIT)
+        await peer.wait_until(lambda: len(session.connections.open_links()) >= links, LIMIT)
         await _rendezvous(ready, go, sync_ready)
         cpu = time.process_time()
         bots = {s: make_bot("random", s) for s in seats}
@@ -232,7 +232,7 @@ async def run_spectators(
             peer.dial("127.0.0.1", port)
             peers.append(peer)
         for peer in peers:
-            await peer.wait_until(lambda p=peer: bool(p.session.open_links()), LIMIT)
+            await peer.wait_until(lambda p=peer: bool(p.session.connections.open_links()), LIMIT)
         await _rendezvous(None, None, sync_ready)
         cpu = time.process_time()
         for peer in peers:
@@ -406,7 +406,7 @@ async def run_spectators_inprocess(names, port, ready, go, game: str = GAME) -> 
             peer.dial("127.0.0.1", port)
             peers.append(peer)
         for peer in peers:
-            await peer.wait_until(lambda p=peer: bool(p.session.open_links()), LIMIT)
+            await peer.wait_until(lambda p=peer: bool(p.session.connections.open_links()), LIMIT)
         ready.set_result(None)
         await go
         for peer in peers:

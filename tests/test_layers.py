@@ -25,6 +25,87 @@ def test_the_import_contracts_are_kept():
     assert "0 broken" in out.stdout
 
 
+def _import_circles() -> list[list[str]]:
+    """The circles of imports among carcnet's modules (Tarjan's strongly connected components of the
+    import graph), imports made only for type checking (``if TYPE_CHECKING:``) included."""
+    import grimp
+
+    graph = grimp.build_graph("carcnet", exclude_type_checking_imports=False)
+    edges = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in sorted(graph.modules)}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in edges[module]:
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            part = []
+            while True:
+                other = stack.pop()
+                part.append(other)
+                if other == module:
+                    break
+            if len(part) > 1:
+                circles.append(sorted(part))
+
+    for module in edges:
+        if module not in index:
+            visit(module)
+    return circles
+
+
+def test_no_module_takes_part_in_an_import_circle():
+    """No circle of imports anywhere in carcnet/, at the type level too (docs/architecture.md)."""
+    pytest.importorskip("grimp")
+    assert _import_circles() == []
+
+
+#: The size of a room (docs/architecture.md): no module of the network layer or the tables over this
+#: many lines, no class there with more methods of its own than this.
+MAX_MODULE_LINES = 800
+MAX_CLASS_METHODS = 35
+
+
+def _oversized(folders: tuple[str, ...] = ("net", "table")) -> list[str]:
+    found = []
+    for folder in folders:
+        for path in sorted((PACKAGE / folder).glob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            name = path.relative_to(ROOT).as_posix()
+            if text.count("\n") > MAX_MODULE_LINES:
+                found.append(f"{name}: {text.count(chr(10))} lines")
+            for node in ast.walk(ast.parse(text, name)):
+                if isinstance(node, ast.ClassDef):
+                    methods = sum(isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef) for b in node.body)
+                    if methods > MAX_CLASS_METHODS:
+                        found.append(f"{name}: class {node.name} has {methods} methods")
+    return found
+
+
+def test_the_network_and_the_tables_are_in_small_parts():
+    """No module of carcnet/net or carcnet/table over 800 lines, no class there over 35 methods."""
+    assert _oversized() == []
+
+
+def test_the_size_check_finds_a_big_class(tmp_path, monkeypatch):
+    """The check above can fail: a class of 36 methods and a module of 801 lines are reported."""
+    folder = tmp_path / "carcnet" / "net"
+    folder.mkdir(parents=True)
+    methods = "".join(f"    def m{i}(self):\n        pass\n" for i in range(36))
+    (folder / "big.py").write_text("class Big:\n" + methods + "#\n" * 801)
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "carcnet")
+    assert _oversized(("net",)) == ["carcnet/net/big.py: 874 lines", "carcnet/net/big.py: class Big has 36 methods"]
+
+
 def _package_of(module: str) -> str:
     """``carcnet.net.sync`` → ``carcnet.net``; top-level modules are their own package."""
     parts = module.split(".")

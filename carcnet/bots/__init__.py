@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .base import Bot
+from .base import Bot, Capped
 from .greedy_bot import GreedyBot
 from .random_bot import RandomBot, random_move
 from .search_bot import LEVELS, SearchBot
 
-__all__ = ["BOTS", "LEVELS", "Bot", "GreedyBot", "RandomBot", "SearchBot", "is_slow", "make_bot", "random_move"]
+__all__ = [
+    "BOTS", "LEVELS", "Bot", "Capped", "GreedyBot", "RandomBot", "SearchBot",
+    "is_slow", "make_bot", "random_move", "set_time_cap",
+]
 
 
 def _level(name: str) -> Callable[[int], Bot]:
@@ -50,3 +53,10 @@ def make_bot(name: str, seed: int, *, time_cap: float | None = None) -> Bot:
 def is_slow(bot: Bot) -> bool:
     """Whether *bot* thinks long enough (a search) that a table runs it off its event loop."""
     return bool(getattr(bot, "slow", False))
+
+
+def set_time_cap(bot: Bot, seconds: float | None) -> None:
+    """Caps *bot*'s think time per turn at *seconds* (``None``: its own budget alone) if it is a bot
+    that can be capped (:class:`Capped`: the search bot); the one-ply bots need no cap."""
+    if isinstance(bot, Capped):
+        bot.time_cap = seconds

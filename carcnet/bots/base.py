@@ -1,8 +1,8 @@
-"""Provides the bot interface: a player's view in, one legal move out (issue 17)."""
+"""Provides the bot interface: a player's view in, one legal move out."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from carcnet.engine import Game, Move, PlaceTile, PlayerView
 
@@ -17,6 +17,14 @@ class Bot(Protocol):
     def choose(self, view: PlayerView) -> Move:
         """A legal move for ``view.seat`` in ``view.game.phase``. Must not change ``view.game``."""
         ...
+
+
+@runtime_checkable
+class Capped(Protocol):
+    """A bot whose think time per turn can be capped (the search bot): *time_cap* in seconds, or
+    ``None`` for its own budget alone."""
+
+    time_cap: float | None
 
 
 class TurnPlan:

@@ -1,4 +1,4 @@
-"""Provides the search bot's evaluation: what a position is worth, fitted to games (issue 17).
+"""Provides the search bot's evaluation: what a position is worth, fitted to games.
 
 A position is worth, to each seat, its score plus a linear function of a few counts of the seat's
 position, with weights fitted by least squares to the points the seat went on to score, more or

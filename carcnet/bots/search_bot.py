@@ -1,4 +1,4 @@
-"""Provides the search bot: Monte Carlo search over what a player knows, at three levels (issue 17).
+"""Provides the search bot: Monte Carlo search over what a player knows, at three levels.
 
 How it decides a turn (``docs/bots.md``):
 

@@ -309,7 +309,7 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
     lingers for the peers that lack the last entries, and prints the end."""
     ended = asyncio.ensure_future(game.wait_until(
         lambda: game.status in ("finished", "stopped")
-        or (game.failure is not None and game.header is None and not game.session.open_links()),
+        or (game.failure is not None and game.header is None and not game.session.connections.open_links()),
         args.timeout,
     ))
     quitting = asyncio.ensure_future(quit_now.wait())
@@ -331,7 +331,7 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
     # Peers that lack the last entries get them before we leave (bounded by --linger).
     try:
         await game.wait_until(
-            lambda: all(link.peer_have >= game.session.have for link in game.session.open_links()
+            lambda: all(link.peer_have >= game.session.have for link in game.session.connections.open_links()
                         if link.role != "spectator"),
             args.linger,
         )

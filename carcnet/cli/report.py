@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from carcnet.engine import (
+    CATEGORIES,
     DrawTile,
     Game,
     GameSetup,
@@ -20,7 +21,6 @@ from carcnet.engine import (
     PointsScored,
     TileSetAside,
 )
-from carcnet.engine.state import CATEGORIES
 
 __all__ = ["final_lines", "result_dict", "transcript"]
 

@@ -1,4 +1,4 @@
-"""Provides ``carcnet serve``: the game in a web browser, served with textual-serve (issue 15).
+"""Provides ``carcnet serve``: the game in a web browser, served with textual-serve.
 
 Every browser tab that opens the page starts its own ``carcnet play`` process, whose screen is
 streamed to the page over a websocket. The server listens on 127.0.0.1 unless ``--host`` says

@@ -97,7 +97,7 @@ class ReturnAbbot:
 
 @dataclass(frozen=True, slots=True)
 class HandOver:
-    """A bot takes over *seat*, whose player is gone for good (issue 5 "Away and back"; not in the
+    """A bot takes over *seat*, whose player is gone for good (not in the
     rulebooks: the table's agreement, recorded in the log). The game waits at *seat*'s turn, so only
     the seat to play can be handed over; the turn and the phase do not change.
 
@@ -120,7 +120,7 @@ class HandOver:
 @dataclass(frozen=True, slots=True)
 class HandBack:
     """*seat*'s own player is back: the bot a :class:`HandOver` gave the seat to stops playing it
-    (issue 12; not in the rulebooks). Made by the peer that ran the bot (the handover's ``by`` seat,
+    (not in the rulebooks). Made by the peer that ran the bot (the handover's ``by`` seat,
     the only one that may make the seat's entries at that moment, so it races with nobody), at
     *seat*'s turn before its tile is placed: at a turn boundary. The turn and the phase do not change;
     the seat's own player makes its next move.
@@ -138,7 +138,7 @@ class HandBack:
 @dataclass(frozen=True, slots=True)
 class DrawTile:
     """The table draws the next tile from the seats' chain values (``protocol/deck.md`` §5): no
-    player's move, and only in a game whose draws come from the table (``GameSetup.table``), in
+    player's move, and only in a game whose draws come from the table (``GameSetup.draws``), in
     ``Phase.DRAW``. Anyone may make it once every contributing seat revealed its value for the draw;
     every peer makes the same one.
 

@@ -26,28 +26,31 @@ dataclasses, which matters to the bots' playouts).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .board import PlacedTile
 from .errors import IllegalMoveError
+from .features import FeatureGraph
 from .geometry import RING_OFFSETS, SIDE_OFFSETS, Position, position_of
 from .moves import DeployMeeple, Figure, PlaceTile
+from .scoring import completed_points
 from .state import Game, Phase
-from .tiles import SegmentKind
+from .tiles import SegmentKind, TileVariant
 
 __all__ = [
     "AreaPreview",
-    "completed_points",
     "Completion",
     "JoinedFeature",
     "PlacementPreview",
     "SegmentPreview",
+    "completed_points",
     "preview_placement",
 ]
 
-_ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
-_CLOISTER, _RIVER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.RIVER, SegmentKind.GARDEN
-_AREA = (_CLOISTER, _GARDEN)
+_FIELD, _RIVER, _GARDEN = SegmentKind.FIELD, SegmentKind.RIVER, SegmentKind.GARDEN
+_AREA = (SegmentKind.CLOISTER, _GARDEN)
 
 Anchor = tuple[Position, int]
 """``(position, segment)`` of a feature's first-placed segment, as in ``FeatureInfo.anchor``."""
@@ -108,7 +111,7 @@ class SegmentPreview(NamedTuple):
         open_cities: For fields: incomplete cities bordering the merged farm after the placement.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index, as a named tuple may
     kind: SegmentKind
     feature: int
     anchor: Anchor
@@ -262,8 +265,8 @@ class PlacementPreview:
 def preview_placement(game: Game, position: Position, rotation: int) -> PlacementPreview:
     """What placing the drawn tile at *position*, turned *rotation* clockwise quarter turns, would do.
 
-    Pure: the game is not changed (see the module docstring). Reads the engine's internals (the
-    drawn design, the placement check, the feature graph), as a part of the engine may.
+    Pure: the game is not changed (see the module docstring). Reads the feature graph, as a part of
+    the engine may.
 
     Warning:
         A preview describes the game as it was when it was made; after the next move it is stale.
@@ -271,53 +274,69 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
     Raises:
         IllegalMoveError: ``Game.apply(PlaceTile(game.drawn, position, rotation))`` would raise, with
             the same reason: ``"game-over"``, ``"wrong-phase"``, ``"bad-rotation"``,
-            ``"not-adjacent"``, ``"occupied"`` or ``"side-mismatch"``.
+            ``"not-adjacent"``, ``"occupied"``, ``"river"`` or ``"side-mismatch"``.
     """
-    kind = game._drawn
+    kind = game.drawn_kind
     move = PlaceTile(kind.letter if kind is not None else "-", position, rotation)
     if game.phase is Phase.GAME_OVER:
         raise IllegalMoveError("game-over", f"the game is over; {move} is not possible")
     if game.phase is not Phase.PLACE_TILE:
         raise IllegalMoveError("wrong-phase", f"{move}: the tile is placed; deploy or skip first")
     assert kind is not None
-    key, rotation = game._check_place(move)
+    key, rotation = game.check_placement(move)
 
     g = game.graph
-    find = g.find
     board = game.board.tiles
-    n_seats = game.players
     seat = game.seat
     supply = game.supply[seat]
     rules = game.setup.rules
-    barred = _NO_FARMERS if rules.farms == "off" else _NO_MEEPLE
     variant = kind.variant(rotation)
-    segs = variant.segments
-    k = len(segs)
     here = position_of(key)
+    zero = (0,) * game.players
+    comp, owner, closed = _join_tile(g, board, key, variant)
+    # per component (keyed by its lowest segment): its segments, and the roots it joins in order
+    members: dict[int, list[int]] = {}
+    for i, c in enumerate(comp):
+        members.setdefault(c, []).append(i)
+    comp_roots: dict[int, list[int]] = {}
+    for root, i in owner.items():
+        comp_roots.setdefault(comp[i], []).append(root)
+    first = g.first
+    for roots in comp_roots.values():
+        roots.sort(key=first.__getitem__)
+    ring = sum(1 for o in RING_OFFSETS if key + o in board) if variant.area_segments else 0
+    field_cities = _field_cities(g, owner)
+    data = _merged_features(g, variant, here, members, comp_roots, closed, field_cities, ring, zero)
+    barred = _NO_FARMERS if rules.farms == "off" else _NO_MEEPLE
+    out = _segment_previews(
+        g, variant, comp, members, comp_roots, owner, field_cities, data, supply > 0, barred, zero
+    )
+    around = game.areas_around(key)
+    areas = _areas(g, around, zero) if around else ()
+    completions = _completions(variant, members, data, areas, rules.small_city)
+    return PlacementPreview(
+        kind.letter, here, rotation, seat, supply, out, areas, completions, rules.farms != "off"
+    )
 
-    # A tiny union-find over the new tile's segments: two of them are one feature when they join the
-    # same existing root. ``owner`` maps each joined root to the first segment that joined it.
+
+def _join_tile(
+    g: FeatureGraph, board: dict[int, PlacedTile], key: int, variant: TileVariant
+) -> tuple[list[int], dict[int, int], list[int]]:
+    """How the turned tile's segments join the placed features around *key* (HiG "Place a tile").
+
+    A tiny union-find over the tile's segments: two of them are one feature when they join the same
+    existing root.
+
+    Returns:
+        ``(comp, owner, closed)``: per segment, the lowest segment of its component; each joined root
+        → the first segment that joined it; per segment, the sides it closes (2 per touching side,
+        as ``Game`` joins them).
+    """
+    find = g.find
+    k = len(variant.segments)
     lp = list(range(k))
     owner: dict[int, int] = {}
     closed = [0] * k
-
-    def lfind(i: int) -> int:
-        while lp[i] != i:
-            i = lp[i]
-        return i
-
-    def link(i: int, root: int) -> None:
-        j = owner.get(root)
-        if j is None:
-            owner[root] = i
-            return
-        a, b = lfind(i), lfind(j)
-        if a != b:
-            if a < b:
-                lp[b] = a
-            else:
-                lp[a] = b
-
     side_segment = variant.side_segment
     half_segment = variant.half_segment
     for s in range(4):
@@ -327,53 +346,67 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
         o = (s + 2) % 4
         ss = side_segment[s]
         if ss >= 0:  # road, city or river side: both sides close (engine: join(..., 2))
-            link(ss, find(nt.base + nt.variant.side_segment[o]))
+            _link(lp, owner, ss, find(nt.base + nt.variant.side_segment[o]))
             closed[ss] += 2
         theirs = nt.variant.half_segment
         h = 2 * s
         if half_segment[h] >= 0:
-            link(half_segment[h], find(nt.base + theirs[2 * o + 1]))
+            _link(lp, owner, half_segment[h], find(nt.base + theirs[2 * o + 1]))
         if half_segment[h + 1] >= 0:
-            link(half_segment[h + 1], find(nt.base + theirs[2 * o]))
-
-    comp = [lfind(i) for i in range(k)]
-    comp_roots: dict[int, list[int]] = {}
-    for root, i in owner.items():
-        comp_roots.setdefault(comp[i], []).append(root)
-    first = g.first
-    for roots in comp_roots.values():
-        roots.sort(key=first.__getitem__)
-
-    ring = sum(1 for o in RING_OFFSETS if key + o in board) if variant.area_segments else 0
-    g_open, g_tiles, g_pennants, g_meeples = g.open, g.tiles, g.pennants, g.meeples
-    g_tile, g_index = g.tile, g.index
-    node_open, node_pennants = variant.node_open, variant.node_pennants
-
-    zero = (0,) * n_seats
-
-    def counts(meeples: list[tuple[int, Figure, int]] | None) -> tuple[int, ...]:
-        if not meeples:
-            return zero
-        c = [0] * n_seats
-        for st, _, _ in meeples:
-            c[st] += 1
-        return tuple(c)
-
-    # the distinct cities (roots) bordering each joined field, found once
-    field_cities: dict[int, set[int]] = {}
-    for r in owner:
-        if g.kind[r] is _FIELD:
-            field_cities[r] = {find(cn) for cn in g.borders[r] or ()}
-
-    # per component (keyed by its lowest segment): the merged feature's data
-    members: dict[int, list[int]] = {}
+            _link(lp, owner, half_segment[h + 1], find(nt.base + theirs[2 * o]))
+    comp = []
     for i in range(k):
-        members.setdefault(comp[i], []).append(i)
-    data: dict[
-        int, tuple[Anchor, tuple[JoinedFeature, ...], int, bool, int | None, int, tuple[int, ...]]
-    ] = {}
+        top = i
+        while lp[top] != top:
+            top = lp[top]
+        comp.append(top)
+    return comp, owner, closed
+
+
+def _link(lp: list[int], owner: dict[int, int], i: int, root: int) -> None:
+    """Segment *i* joins *root*: one component with the segment that joined *root* first, if any
+    (the lower of the two becomes the component's root)."""
+    j = owner.get(root)
+    if j is None:
+        owner[root] = i
+        return
+    while lp[i] != i:
+        i = lp[i]
+    while lp[j] != j:
+        j = lp[j]
+    if i < j:
+        lp[j] = i
+    elif j < i:
+        lp[i] = j
+
+
+def _field_cities(g: FeatureGraph, owner: dict[int, int]) -> dict[int, set[int]]:
+    """Joined field root → the distinct cities (roots) bordering it, found once."""
+    kinds, borders, find = g.kind, g.borders, g.find
+    return {r: {find(cn) for cn in borders[r] or ()} for r in owner if kinds[r] is _FIELD}
+
+
+#: A merged feature: ``(anchor, joins, open, complete, tiles, pennants, figures)``.
+_Merged = tuple[Anchor, tuple[JoinedFeature, ...], int, bool, int | None, int, tuple[int, ...]]
+
+
+def _merged_features(
+    g: FeatureGraph,
+    variant: TileVariant,
+    here: Position,
+    members: dict[int, list[int]],
+    comp_roots: dict[int, list[int]],
+    closed: list[int],
+    field_cities: dict[int, set[int]],
+    ring: int,
+    zero: tuple[int, ...],
+) -> dict[int, _Merged]:
+    """Component → the feature it is after the placement: the tile's own segments (less the sides
+    they close) plus the roots they join; a cloister or garden with its *ring* placed neighbours."""
+    segs = variant.segments
+    node_open, node_pennants = variant.node_open, variant.node_pennants
+    data: dict[int, _Merged] = {}
     for c, mine in members.items():
-        roots = comp_roots.get(c, [])
         skind = segs[c].kind
         if skind in _AREA:
             data[c] = ((here, c), (), 8 - ring, ring == 8, 1 + ring, 0, zero)
@@ -384,150 +417,193 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
         else:
             open_ = sum(node_open[i] - closed[i] for i in mine)
             pennants = sum(node_pennants[i] for i in mine)
+        roots = comp_roots.get(c)
         if not roots:
-            data[c] = (
-                (here, c),
-                (),
-                open_,
-                skind is not _FIELD and open_ == 0,
-                None if skind is _FIELD else 1,
-                pennants,
-                zero,
-            )
+            field = skind is _FIELD
+            data[c] = ((here, c), (), open_, not field and open_ == 0, None if field else 1, pennants, zero)
             continue
-        joins_: list[JoinedFeature] = []
-        figures = zero
-        tile_sets: list[set[int]] = []
-        for r in roots:
-            rt = g_tiles[r]
-            if rt is not None:
-                tile_sets.append(rt)
-            fig = counts(g_meeples[r])
-            if fig is not zero:
-                figures = fig if figures is zero else tuple(a + b for a, b in zip(figures, fig, strict=True))
-            done = undone = 0
-            if skind is _FIELD:
-                cities = field_cities[r]
-                done = sum(1 for cr in cities if g_open[cr] == 0)
-                undone = len(cities) - done
-            f = first[r]
-            joins_.append(
-                JoinedFeature(
-                    (position_of(g_tile[f]), g_index[f]),
-                    skind,
-                    g_open[r],
-                    None if rt is None else len(rt),
-                    g_pennants[r],
-                    fig,
-                    done,
-                    undone,
-                )
-            )
-            open_ += g_open[r]
-            pennants += g_pennants[r]
+        joins, figures, tile_sets = _joined(g, roots, skind, field_cities, zero)
+        for joined in joins:
+            open_ += joined.open
+            pennants += joined.pennants
         if skind is _FIELD:
             tiles: int | None = None
         elif len(tile_sets) == 1:
             tiles = len(tile_sets[0]) + 1
         else:
             tiles = len(set().union(*tile_sets)) + 1
-        joins = tuple(joins_)
-        data[c] = (
-            joins[0].anchor,
-            joins,
-            open_,
-            skind is not _FIELD and open_ == 0,
-            tiles,
-            pennants,
-            figures,
-        )
+        complete = skind is not _FIELD and open_ == 0
+        data[c] = (joins[0].anchor, joins, open_, complete, tiles, pennants, figures)
+    return data
 
-    out: list[SegmentPreview] = []
-    for i, seg in enumerate(segs):
-        c = comp[i]
-        anchor, joins, open_, complete, tiles, pennants, figures = data[c]
-        skind = seg.kind
-        deployable = supply > 0 and skind not in barred and figures is zero
+
+def _joined(
+    g: FeatureGraph,
+    roots: list[int],
+    skind: SegmentKind,
+    field_cities: dict[int, set[int]],
+    zero: tuple[int, ...],
+) -> tuple[tuple[JoinedFeature, ...], tuple[int, ...], list[set[int]]]:
+    """The existing features *roots* (in placement order) as they are before the placement.
+
+    Returns:
+        ``(joins, figures, tile_sets)``: a :class:`JoinedFeature` per root; their figures summed per
+        seat (*zero* itself when there are none); the tile sets of those that keep one (not fields).
+    """
+    g_open, g_tiles, g_pennants, g_meeples, first = g.open, g.tiles, g.pennants, g.meeples, g.first
+    joins: list[JoinedFeature] = []
+    figures = zero
+    tile_sets: list[set[int]] = []
+    for r in roots:
+        rt = g_tiles[r]
+        if rt is not None:
+            tile_sets.append(rt)
+        fig = _counts(g_meeples[r], zero)
+        if fig is not zero:
+            figures = fig if figures is zero else tuple(a + b for a, b in zip(figures, fig, strict=True))
         done = undone = 0
         if skind is _FIELD:
-            if c == i:
-                # the bordering cities after the placement: a joined city becomes its component
-                seen: dict[int, bool] = {}
-                for j in members[c]:
-                    for b in variant.node_borders[j] or ():
-                        seen[-1 - comp[b]] = data[comp[b]][3]
-                for r in comp_roots.get(c, ()):
-                    for cr in field_cities[r]:
-                        oi = owner.get(cr)
-                        if oi is None:
-                            seen[cr] = g_open[cr] == 0
-                        else:
-                            seen[-1 - comp[oi]] = data[comp[oi]][3]
-                done = sum(seen.values())
-                undone = len(seen) - done
-            else:
-                done, undone = out[c].cities, out[c].open_cities
-        out.append(
-            SegmentPreview(
-                i,
+            cities = field_cities[r]
+            done = sum(1 for cr in cities if g_open[cr] == 0)
+            undone = len(cities) - done
+        f = first[r]
+        joins.append(
+            JoinedFeature(
+                (position_of(g.tile[f]), g.index[f]),
                 skind,
-                c,
-                anchor,
-                joins,
-                open_,
-                complete,
-                tiles,
-                pennants,
-                figures,
-                deployable,
+                g_open[r],
+                None if rt is None else len(rt),
+                g_pennants[r],
+                fig,
                 done,
                 undone,
             )
         )
+    return tuple(joins), figures, tile_sets
 
-    areas: list[AreaPreview] = []
-    around = game._watch.get(key)  # the cloisters and gardens around, in ring order
-    if around:
-        for _ring, node in around:
-            left = g_open[node] - 1
-            areas.append(
-                AreaPreview(
-                    (position_of(g_tile[node]), g_index[node]), g.kind[node], 9 - left, left == 0,
-                    counts(g_meeples[node]),
+
+def _counts(meeples: list[tuple[int, Figure, int]] | None, zero: tuple[int, ...]) -> tuple[int, ...]:
+    """Figures per seat (*zero* itself when there are none)."""
+    if not meeples:
+        return zero
+    c = [0] * len(zero)
+    for st, _, _ in meeples:
+        c[st] += 1
+    return tuple(c)
+
+
+def _segment_previews(
+    g: FeatureGraph,
+    variant: TileVariant,
+    comp: list[int],
+    members: dict[int, list[int]],
+    comp_roots: dict[int, list[int]],
+    owner: dict[int, int],
+    field_cities: dict[int, set[int]],
+    data: dict[int, _Merged],
+    has_meeple: bool,
+    barred: frozenset[SegmentKind],
+    zero: tuple[int, ...],
+) -> tuple[SegmentPreview, ...]:
+    """One :class:`SegmentPreview` per segment of the turned tile, from its component's data."""
+    out: list[SegmentPreview] = []
+    for i, seg in enumerate(variant.segments):
+        c = comp[i]
+        anchor, joins, open_, complete, tiles, pennants, figures = data[c]
+        skind = seg.kind
+        deployable = has_meeple and skind not in barred and figures is zero
+        done = undone = 0
+        if skind is _FIELD:
+            if c == i:
+                done, undone = _farm_cities(
+                    g, variant, comp, members[c], comp_roots.get(c, ()), owner, field_cities, data
                 )
+            else:
+                done, undone = out[c].cities, out[c].open_cities
+        out.append(
+            SegmentPreview(
+                i, skind, c, anchor, joins, open_, complete, tiles, pennants, figures, deployable, done,
+                undone,
             )
+        )
+    return tuple(out)
 
+
+def _farm_cities(
+    g: FeatureGraph,
+    variant: TileVariant,
+    comp: list[int],
+    mine: list[int],
+    roots: Iterable[int],
+    owner: dict[int, int],
+    field_cities: dict[int, set[int]],
+    data: dict[int, _Merged],
+) -> tuple[int, int]:
+    """``(completed, incomplete)`` cities bordering a merged farm after the placement (HiG "Scoring
+    farms"): those its segments *mine* border on the tile and those its joined *roots* border, a
+    city the tile joins counted once, as its component."""
+    g_open = g.open
+    node_borders = variant.node_borders
+    seen: dict[int, bool] = {}
+    for j in mine:
+        for b in node_borders[j] or ():
+            seen[-1 - comp[b]] = data[comp[b]][3]
+    for r in roots:
+        for cr in field_cities[r]:
+            oi = owner.get(cr)
+            if oi is None:
+                seen[cr] = g_open[cr] == 0
+            else:
+                seen[-1 - comp[oi]] = data[comp[oi]][3]
+    done = sum(seen.values())
+    return done, len(seen) - done
+
+
+def _areas(
+    g: FeatureGraph, around: tuple[tuple[int, int], ...], zero: tuple[int, ...]
+) -> tuple[AreaPreview, ...]:
+    """The cloisters and gardens *around* the placement (``Game.areas_around``) as they would be
+    after it, in ring order."""
+    g_open, g_tile, g_index, g_kind, g_meeples = g.open, g.tile, g.index, g.kind, g.meeples
+    areas = []
+    for _ring, node in around:
+        left = g_open[node] - 1
+        areas.append(
+            AreaPreview(
+                (position_of(g_tile[node]), g_index[node]),
+                g_kind[node],
+                9 - left,
+                left == 0,
+                _counts(g_meeples[node], zero),
+            )
+        )
+    return tuple(areas)
+
+
+def _completions(
+    variant: TileVariant,
+    members: dict[int, list[int]],
+    data: dict[int, _Merged],
+    areas: tuple[AreaPreview, ...],
+    small_city: bool,
+) -> tuple[Completion, ...]:
+    """What the placement completes, in the order the engine scores it: the tile's features by
+    lowest segment, then the cloisters and gardens around."""
     completions: list[Completion] = []
-    for c in sorted(set(comp)):
+    segs = variant.segments
+    for c in members:  # components by lowest segment: each first appears at its own index
         anchor, _, _, complete, tiles, pennants, figures = data[c]
         if complete:
             skind = segs[c].kind
             assert tiles is not None
-            completions.append(
-                Completion(skind, anchor, c, tiles, pennants, figures, completed_points(skind, tiles, pennants, rules.small_city))
-            )
+            points = completed_points(skind, tiles, pennants, small_city)
+            completions.append(Completion(skind, anchor, c, tiles, pennants, figures, points))
     for a in areas:
         if a.complete:
             completions.append(Completion(a.kind, a.anchor, None, 9, 0, a.figures, 9))
-
-    return PlacementPreview(
-        kind.letter, here, rotation, seat, supply, tuple(out), tuple(areas), tuple(completions), rules.farms != "off"
-    )
+    return tuple(completions)
 
 
 #: Segment kinds a meeple never goes on; and with farmers off.
 _NO_MEEPLE = frozenset({_RIVER, _GARDEN})
 _NO_FARMERS = frozenset({_RIVER, _GARDEN, _FIELD})
-
-
-def completed_points(kind: SegmentKind, tiles: int, pennants: int, small_city: bool = False) -> int:
-    """Points for a completed feature of *tiles* tiles and *pennants* pennants (HiG "Scoring
-    summary"): road 1 per tile, city 2 per tile and pennant (1 each for a city of two tiles under
-    the small-city rule, HA FN 16), cloister or garden 9 (*tiles* is 9); 0 for a river or field."""
-    if kind is _ROAD:
-        return tiles
-    if kind is _CITY:
-        return (1 if small_city and tiles == 2 else 2) * (tiles + pennants)
-    if kind in _AREA:
-        return tiles
-    return 0

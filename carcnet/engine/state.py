@@ -20,7 +20,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from . import deck as _deck
 from .board import Board, PlacedTile, Placement
@@ -54,9 +54,12 @@ from .moves import (
     ReturnAbbot,
     SkipMeeple,
 )
+from .river import advance_river, river_finishable, river_turn, river_unblocked
+from .scoring import FARM_POINTS, feature_value, majority
 from .tiles import (
     BASE_START,
     MAX_SEGMENTS,
+    RIVER_LAKE,
     RIVER_SPRING,
     ROTATIONS_OF_BITS,
     SegmentKind,
@@ -65,21 +68,21 @@ from .tiles import (
     tileset,
 )
 
-if TYPE_CHECKING:
-    from .view import PlayerView
-
 __all__ = [
+    "CATEGORIES",
     "MEEPLES_PER_PLAYER",
     "RULES_VERSION",
     "Game",
     "GameSetup",
     "Phase",
+    "PlayerView",
+    "RandomSource",
     "Rules",
     "replay",
 ]
 
 #: Version of the rules this engine implements; a log made under another version is not replayed.
-#: 2 (issue 16): the river tiles R6 and R7 corrected, the river kept finishable, the start tile's
+#: 2: the river tiles R6 and R7 corrected, the river kept finishable, the start tile's
 #: options of HiG and Z-Man, and the small-city and farm variants.
 RULES_VERSION = 2
 #: What becomes of the base start tile with The River (HA "THE RIVER"; Z14 "The River"):
@@ -90,9 +93,6 @@ RIVER_STARTS = ("after", "river", "omit")
 #: farms", the third-edition method); ``"city"`` each completed city scores 4 for the majority of the
 #: farmers supplying it (first edition, HA FN 26-27); ``"off"`` no farmers at all.
 FARM_RULES = ("farm", "city", "off")
-#: River tiles the finishable-river check looks ahead at most: The River's 10 between spring and lake,
-#: which bounds the search to C(10, 5) = 252 sequences of straight and curved tiles.
-RIVER_LOOKAHEAD = 10
 #: Followers each player has in supply at the start (HiG "Preparation": 8 less the scoring marker).
 MEEPLES_PER_PLAYER = 7
 #: Abbots each player has with The Abbot (Z14 "The Abbot": "Each player receives the abbot in their color").
@@ -107,9 +107,6 @@ _EDGE = frozenset({_ROAD, _CITY, _RIVER})
 _AREA = frozenset({_CLOISTER, _GARDEN})
 _MEEPLE = Figure.MEEPLE
 _ABBOT = Figure.ABBOT
-#: Points a farm scores per completed city it supplies, by ``Rules.farms`` (4 for first-edition farms,
-#: whose holder must also have the most farmers around the city).
-_FARM_POINTS = {"farm": 3, "city": 4, "off": 0}
 #: Score categories, in the order breakdowns list them.
 CATEGORIES = ("road", "city", "cloister", "garden", "field")
 
@@ -119,7 +116,7 @@ class Phase(str, Enum):
 
     DRAW = "draw"
     """The table must draw the current seat's tile (:class:`~carcnet.engine.moves.DrawTile`): only
-    in a game whose draws come from the table (``GameSetup.table``)."""
+    in a game whose draws come from the table (``GameSetup.draws``)."""
     PLACE_TILE = "place"
     """The current seat must place the drawn tile."""
     DEPLOY = "deploy"
@@ -129,6 +126,11 @@ class Phase(str, Enum):
 
 
 _PLACE = Phase.PLACE_TILE
+#: What a state line needs (``protocol/digest.md`` §3), taken after each move: phase, seat, drawn
+#: design, tiles drawn, tiles set aside, scores, supplies, abbots in supply (``None`` without The Abbot).
+_Snapshot = tuple[
+    Phase, int, TileKind | None, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...] | None
+]
 #: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _ABBOT_ON = tuple(DeployMeeple(i, _ABBOT) for i in range(MAX_SEGMENTS))
@@ -216,7 +218,7 @@ class GameSetup:
         seed: Integer in ``[0, 2**64)``; the draw order is shuffled from it (``protocol/deck.md`` §1–4).
         draw_order: The tiles after the start tile, in drawing order, as design letters: for tests,
             tutorials and reproducing a real game. Any known designs, in any number.
-        table: The draws are made one at a time by the players together, from their hash chains
+        draws: The draws are made one at a time by the players together, from their hash chains
             (``protocol/deck.md`` §5): no order exists before each draw. The game waits in
             ``Phase.DRAW`` for a :class:`~carcnet.engine.moves.DrawTile` before each tile.
         rules: Rule options.
@@ -226,7 +228,7 @@ class GameSetup:
     seed: int | None = None
     draw_order: tuple[str, ...] | None = None
     rules: Rules = field(default_factory=Rules)
-    table: TableDraws | None = None
+    draws: TableDraws | None = None
 
     def deck(self) -> tuple[str, ...]:
         """The draw order this setup gives (start tile excluded); empty for table draws, whose
@@ -234,7 +236,7 @@ class GameSetup:
         self.validate()
         if self.draw_order is not None:
             return tuple(self.draw_order)
-        if self.table is not None:
+        if self.draws is not None:
             return ()
         assert self.seed is not None
         _start, groups = self.tiles()
@@ -262,10 +264,10 @@ class GameSetup:
         problem = self.rules.problem()
         if problem is not None:
             raise SetupError(problem)
-        if (self.seed is not None) + (self.draw_order is not None) + (self.table is not None) != 1:
+        if (self.seed is not None) + (self.draw_order is not None) + (self.draws is not None) != 1:
             raise SetupError("give exactly one of seed, draw_order and table")
-        if self.table is not None:
-            problem = self.table.problem(self.players) if isinstance(self.table, TableDraws) else "not TableDraws"
+        if self.draws is not None:
+            problem = self.draws.problem(self.players) if isinstance(self.draws, TableDraws) else "not TableDraws"
             if problem is not None:
                 raise SetupError(f"table draws: {problem}")
         if self.seed is not None:
@@ -284,8 +286,8 @@ class GameSetup:
 
     def canonical(self) -> str:
         """The setup as canonical text, the first input of the state digest (``protocol/digest.md``)."""
-        if self.table is not None:
-            source = self.table.text()
+        if self.draws is not None:
+            source = self.draws.text()
         elif self.seed is not None:
             source = f"seed {self.seed}"
         else:
@@ -339,7 +341,7 @@ class Game:
         self.deck = deck
         #: Tiles drawn so far (set-aside ones included): the next draw is number ``deck_index + 1``.
         self.deck_index = 0
-        table = setup.table
+        table = setup.draws
         #: Table draws (deck.md §5): the tiles left, per group in order, each in canonical order; the
         #: last value each seat revealed, ``(draw, value)``, starting from ``(0, root)``. ``None``
         #: otherwise: a seeded or given order draws from :attr:`deck` at no cost.
@@ -380,7 +382,7 @@ class Game:
         self._placed = None
         self._draw(events)
         self.events.extend(events)
-        self._trail: list[tuple[object, ...]] = [self._snapshot()]
+        self._trail: list[_Snapshot] = [self._snapshot()]
         self._digests: list[bytes] = []
 
     # ------------------------------------------------------------------ queries
@@ -389,6 +391,25 @@ class Game:
     def drawn(self) -> str | None:
         """Letter of the tile the current seat must place, or ``None`` outside ``Phase.PLACE_TILE``."""
         return self._drawn.letter if self._drawn is not None and self.phase is Phase.PLACE_TILE else None
+
+    @property
+    def drawn_kind(self) -> TileKind | None:
+        """The design of the tile drawn this turn (:attr:`drawn` is its letter while it waits): the
+        tile to place in ``Phase.PLACE_TILE``, the tile just placed in ``Phase.DEPLOY``; ``None``
+        while the table draws (``Phase.DRAW``) and once the game is over."""
+        return self._drawn
+
+    def areas_around(self, key: int) -> tuple[tuple[int, int], ...]:
+        """The cloisters and gardens next to the empty position of board key *key*
+        (:func:`~carcnet.engine.geometry.key_of`), for the engine's own look-ahead (previews).
+
+        Returns:
+            ``(ring, node)`` for each, sorted: *ring* indexes ``RING_OFFSETS`` (the area's offset
+            from the position), *node* is its feature-graph node. A tile placed there fills one of
+            each one's 8 surrounding positions, and completed ones are scored in this order (HiG "A
+            completed cloister"). Empty when there are none, or *key* is not an empty position.
+        """
+        return self._watch.get(key, ())
 
     @property
     def digest(self) -> bytes:
@@ -480,7 +501,8 @@ class Game:
             if end is None:
                 return placements
             # a land tile among the river tiles (the start tile, river_start "river") must leave the river finishable
-            return [(key, rotations) for key, rotations in placements if self._river_unblocked(key)]
+            tiles, remaining = self.board.tiles, self.remaining
+            return [(key, rots) for key, rots in placements if river_unblocked(tiles, end, key, remaining)]
         if end is None:
             return []
         key = end[0]
@@ -489,73 +511,10 @@ class Game:
             return []
         rotations = tuple(
             r for r in kind.fitting_rotations(pattern)
-            if self._river_turn(kind, r) is not None and self._river_finishable(kind, r)
+            if river_turn(end, kind, r) is not None
+            and river_finishable(self.board.tiles, end, kind, r, self.remaining)
         )
         return [(key, rotations)] if rotations else []
-
-    def _river_left(self) -> tuple[int, int]:
-        """``(straight, curved)``: the river tiles still face down, the lake not counted (it is drawn last)."""
-        straight = curved = 0
-        for letter, count in self.remaining().items():
-            shape = _RIVER_SHAPES.get(letter)
-            if shape is None:
-                kind = tile_kind(letter)
-                shape = _RIVER_SHAPES[letter] = _river_shape(kind)
-            if shape == 1:
-                straight += count
-            elif shape == 2:
-                curved += count
-        if straight + curved > RIVER_LOOKAHEAD:  # only a given order holds more (a test's): look 10 tiles ahead
-            curved = min(curved, RIVER_LOOKAHEAD - min(straight, RIVER_LOOKAHEAD // 2))
-            straight = min(straight, RIVER_LOOKAHEAD - curved)
-        return straight, curved
-
-    def _river_finishable(self, kind: TileKind, rotation: int) -> bool:
-        """Whether the river tile *kind*, turned *rotation* at the river's end, leaves the river
-        finishable with the river tiles left, whatever order they come in (``docs/rules.md``, "The
-        river is always finished"). The lake ends the river: always finishable."""
-        end = self.river_end
-        assert end is not None
-        key, enter, _last = end
-        sides = next(seg.sides for seg in kind.variant(rotation).segments if seg.kind is _RIVER)
-        exits = [s for s in sides if s != enter]
-        if not exits:
-            return True
-        turn = self._river_turn(kind, rotation)
-        assert turn is not None
-        straight, curved = self._river_left()
-        return _river_step(set(self.board.tiles), key, exits[0], turn, straight, curved)
-
-    def _river_unblocked(self, key: int) -> bool:
-        """Whether a land tile at *key* leaves the open river finishable (see :meth:`_river_finishable`)."""
-        end = self.river_end
-        assert end is not None
-        river_key, enter, last = end
-        straight, curved = self._river_left()
-        if _distance(key, river_key) > straight + curved + 1:
-            return True  # the rest of the river cannot come near it
-        if any(key == river_key + SIDE_OFFSETS[s] for s in range(4) if s != enter):
-            return False  # it would touch the river's open end
-        occupied = set(self.board.tiles)
-        occupied.add(key)
-        return key != river_key and _river_next(occupied, river_key, (enter + 2) % 4, last, straight, curved)
-
-    def _river_turn(self, kind: TileKind, rotation: int) -> int | None:
-        """The turn a river tile makes at the river's end (-1 left, 0 straight, 1 right; 0 for the
-        lake), or ``None`` when it would be the second turn in a row in the same direction."""
-        end = self.river_end
-        assert end is not None
-        _key, enter, last = end
-        sides = next(seg.sides for seg in kind.variant(rotation).segments if seg.kind is _RIVER)
-        if enter not in sides:
-            return None
-        exits = [s for s in sides if s != enter]
-        if not exits:
-            return 0
-        turn = {0: 0, 1: 1, 3: -1}[(exits[0] - (enter + 2)) % 4]
-        if turn != 0 and turn == last:
-            return None
-        return turn
 
     def deploy_options(self) -> list[DeployMeeple]:
         """Legal deployments on the tile just placed, by segment index (empty outside ``Phase.DEPLOY``).
@@ -660,12 +619,12 @@ class Game:
         """
         kind = feature.kind
         if kind is _FIELD:
-            return _FARM_POINTS[self.setup.rules.farms] * len(feature.cities), None
+            return FARM_POINTS[self.setup.rules.farms] * len(feature.cities), None
         if kind is _RIVER:
             return 0, None
         if feature.complete:
-            return _value(feature, final=False, small_city=self.setup.rules.small_city), None
-        now = _value(feature, final=True)
+            return feature_value(feature, final=False, small_city=self.setup.rules.small_city), None
+        now = feature_value(feature, final=True)
         if kind in _AREA:
             return now, 9
         n = len(feature.tiles)
@@ -734,11 +693,9 @@ class Game:
     # ------------------------------------------------------------------ moves
 
     def view(self) -> PlayerView:
-        """What the player of the seat to play knows of this game: a :class:`~carcnet.engine.view.PlayerView`
+        """What the player of the seat to play knows of this game: a :class:`PlayerView`
         (board, figures, scores, supplies, the drawn tile, the bag's contents), never the order of
-        the tiles face down. What bots are given (issue 17). About 16 µs; shares the board."""
-        from .view import PlayerView
-
+        the tiles face down. What bots get: no more than a player knows. About 16 µs; shares the board."""
         return PlayerView.of(self)
 
     def copy(self) -> Game:
@@ -797,12 +754,8 @@ class Game:
         if phase is Phase.GAME_OVER:
             raise IllegalMoveError("game-over", f"the game is over; {move} is not possible")
         if kind is PlaceTile:
-            if phase is not Phase.PLACE_TILE:
-                if phase is Phase.DRAW:
-                    raise IllegalMoveError("wrong-phase", f"{move}: the tile is not drawn yet")
-                raise IllegalMoveError("wrong-phase", f"{move}: the tile is placed; deploy or skip first")
             assert isinstance(move, PlaceTile)
-            key, rotation = self._check_place(move)
+            key, rotation = self.check_placement(move)
             assert self._drawn is not None
             self._place_tile(self._drawn, key, rotation, self.seat, events)
             self.phase = Phase.DEPLOY
@@ -841,7 +794,26 @@ class Game:
         self._trail.append(self._snapshot())
         return events
 
-    def _check_place(self, move: PlaceTile) -> tuple[int, int]:
+    def check_placement(self, move: PlaceTile) -> tuple[int, int]:
+        """Checks the placement *move* as :meth:`apply` does, without placing the tile (HiG "Place a
+        tile"; HA "THE RIVER" for river tiles and the tiles placed while the river is open).
+
+        Returns:
+            ``(key, rotation)``: the board key of ``move.position``
+            (:func:`~carcnet.engine.geometry.key_of`) and the rotation, 0–3.
+
+        Raises:
+            IllegalMoveError: The reason :meth:`apply` would give: ``"game-over"``,
+                ``"wrong-phase"``, ``"wrong-tile"``, ``"bad-rotation"``, ``"not-adjacent"``,
+                ``"occupied"``, ``"river"`` or ``"side-mismatch"``. The game is unchanged.
+        """
+        phase = self.phase
+        if phase is not _PLACE:
+            if phase is Phase.GAME_OVER:
+                raise IllegalMoveError("game-over", f"the game is over; {move} is not possible")
+            if phase is Phase.DRAW:
+                raise IllegalMoveError("wrong-phase", f"{move}: the tile is not drawn yet")
+            raise IllegalMoveError("wrong-phase", f"{move}: the tile is placed; deploy or skip first")
         drawn = self._drawn
         assert drawn is not None
         if move.tile != drawn.letter:
@@ -859,21 +831,8 @@ class Game:
             if key in self.board.tiles:
                 raise IllegalMoveError("occupied", f"{move}: there is already a tile at {pos}")
             raise IllegalMoveError("not-adjacent", f"{move}: {pos} touches no placed tile along a side")
-        if drawn.has_river:
-            end = self.river_end
-            if end is None or end[0] != key:
-                where = "the river is complete" if end is None else f"it must continue the river at {position_of(end[0])}"
-                raise IllegalMoveError("river", f"{move}: {where}")
-            if drawn.fits(rotation, pattern) and self._river_turn(drawn, rotation) is None:
-                raise IllegalMoveError(
-                    "river", f"{move}: the river may not turn twice in a row in the same direction"
-                )
-            if drawn.fits(rotation, pattern) and not self._river_finishable(drawn, rotation):
-                raise IllegalMoveError(
-                    "river", f"{move}: the river could then not be finished with the river tiles left"
-                )
-        elif self.river_end is not None and not self._river_unblocked(key):
-            raise IllegalMoveError("river", f"{move}: it would leave the river no way to be finished")
+        if drawn.has_river or self.river_end is not None:
+            self._check_river(move, drawn, key, rotation, pattern)
         if not drawn.fits(rotation, pattern):
             pos = position_of(key)
             bad = self.board.mismatch(key, drawn.variant(rotation))
@@ -885,6 +844,32 @@ class Game:
                 f"{pos.neighbour(side)} shows {theirs.name.lower()} there",
             )
         return key, rotation
+
+    def _check_river(self, move: PlaceTile, drawn: TileKind, key: int, rotation: int, pattern: int) -> None:
+        """The river rules of :meth:`check_placement` (HA "THE RIVER"; reason ``"river"``): a river
+        tile continues the river's open end, never turns twice the same way, and leaves the river
+        finishable; a land tile placed while the river is open leaves it finishable."""
+        end = self.river_end
+        if drawn.has_river:
+            if end is None or end[0] != key:
+                where = (
+                    "the river is complete"
+                    if end is None
+                    else f"it must continue the river at {position_of(end[0])}"
+                )
+                raise IllegalMoveError("river", f"{move}: {where}")
+            if drawn.fits(rotation, pattern) and river_turn(end, drawn, rotation) is None:
+                raise IllegalMoveError(
+                    "river", f"{move}: the river may not turn twice in a row in the same direction"
+                )
+            if drawn.fits(rotation, pattern) and not river_finishable(
+                self.board.tiles, end, drawn, rotation, self.remaining
+            ):
+                raise IllegalMoveError(
+                    "river", f"{move}: the river could then not be finished with the river tiles left"
+                )
+        elif end is not None and not river_unblocked(self.board.tiles, end, key, self.remaining):
+            raise IllegalMoveError("river", f"{move}: it would leave the river no way to be finished")
 
     def _check_deploy(self, move: DeployMeeple) -> None:
         placed = self._placed
@@ -974,7 +959,7 @@ class Game:
     def _check_draw(self, move: DrawTile) -> list[bytes | None]:
         """deck.md §5: a value from each contributing seat, none from the others, each the next
         value of its seat's chain."""
-        table = self.setup.table
+        table = self.setup.draws
         if table is None or self.revealed is None:
             raise IllegalMoveError("no-table-draws", f"{move}: this game's tiles are not drawn by the table")
         if self.phase is not Phase.DRAW:
@@ -1010,7 +995,9 @@ class Game:
 
     # ------------------------------------------------------------------ transitions
 
-    def _place_tile(self, kind, key: int, rotation: int, seat: int | None, events: list[Event]) -> None:
+    def _place_tile(
+        self, kind: TileKind, key: int, rotation: int, seat: int | None, events: list[Event]
+    ) -> None:
         board = self.board
         tiles = board.tiles
         g = self.graph
@@ -1064,24 +1051,13 @@ class Game:
                 open_[n] -= 1
                 if open_[n] == 0:
                     completed.append(n)
-        if kind.has_river:
-            self._advance_river(kind, key, rotation)
+        if kind.has_river:  # it moves the river's open end on
+            self.river_end = advance_river(self.river_end, kind, key, rotation)
         if seat is not None:
             self.last_placed[seat] = position
         self._placed = placed
         self._pending = completed
         events.append(TilePlaced(seat, kind.letter, position, rotation))
-
-    def _advance_river(self, kind: TileKind, key: int, rotation: int) -> None:
-        """Moves the river's open end past a river tile just placed (the spring starts it)."""
-        sides = next(seg.sides for seg in kind.variant(rotation).segments if seg.kind is _RIVER)
-        end = self.river_end
-        if end is None:  # the spring: its river side is the open end
-            turn, exits = 0, list(sides)
-        else:
-            turn = self._river_turn(kind, rotation) or 0
-            exits = [s for s in sides if s != end[1]]
-        self.river_end = (key + SIDE_OFFSETS[exits[0]], (exits[0] + 2) % 4, turn) if exits else None
 
     def _deploy(self, move: DeployMeeple, events: list[Event]) -> None:
         placed = self._placed
@@ -1111,7 +1087,7 @@ class Game:
     def _table_draw(self, values: list[bytes | None], events: list[Event]) -> None:
         """Applies a checked :class:`DrawTile` (deck.md §5.2): the tile it picks leaves the bag; one
         that fits nowhere is set aside and the table draws again, or the game ends."""
-        bag, revealed, table = self.bag, self.revealed, self.setup.table
+        bag, revealed, table = self.bag, self.revealed, self.setup.draws
         assert bag is not None and revealed is not None and table is not None
         draw = self.deck_index + 1
         for seat, value in enumerate(values):
@@ -1180,8 +1156,8 @@ class Game:
         meeples = g.meeples[root]
         if not meeples:
             return
-        seats = _majority(meeples)
-        points = _value(info, final=False, small_city=self._small_city)
+        seats = majority(meeples)
+        points = feature_value(info, final=False, small_city=self._small_city)
         category = info.kind.label
         for s in seats:
             self.scores[s] += points
@@ -1210,7 +1186,7 @@ class Game:
             for seat, figure, n in figures:
                 if n == node and seat == self.seat and figure is _ABBOT:
                     info = self._info(root)
-                    points = _value(info, final=True)
+                    points = feature_value(info, final=True)
                     self.scores[seat] += points
                     self.breakdown[seat][info.kind.label][0] += points
                     events.append(PointsScored((seat,), points, info, False))
@@ -1240,7 +1216,7 @@ class Game:
             meeples = g.meeples[r]
             assert meeples
             info = self._info(r)
-            events.append(PointsScored(_majority(meeples), _value(info, final=True), info, True))
+            events.append(PointsScored(majority(meeples), feature_value(info, final=True), info, True))
         field_tiles: dict[int, set[int]] = {r: set() for r in fields}
         if fields:  # one pass over the graph for the tiles of every farm with farmers
             tile_of = g.tile
@@ -1256,7 +1232,7 @@ class Game:
             meeples = g.meeples[r]
             assert meeples
             info = self._info(r, field_tiles[r])
-            events.append(PointsScored(_majority(meeples), 3 * len(info.cities), info, True))
+            events.append(PointsScored(majority(meeples), 3 * len(info.cities), info, True))
         return events
 
     def _city_farmers(self, fields: list[int]) -> list[PointsScored]:
@@ -1277,7 +1253,7 @@ class Game:
         events = []
         for cr, farms in supplied.items():
             farmers = [m for r in farms for m in g.meeples[r] or ()]
-            events.append(PointsScored(_majority(farmers), 4, self._info(cr), True, farmers=True))
+            events.append(PointsScored(majority(farmers), 4, self._info(cr), True, farmers=True))
         return events
 
     def _final(self, events: list[Event]) -> None:
@@ -1353,7 +1329,7 @@ class Game:
             meeples,
         )
 
-    def _snapshot(self) -> tuple[object, ...]:
+    def _snapshot(self) -> _Snapshot:
         """What the state line of ``protocol/digest.md`` §3 needs, taken after each move."""
         return (
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
@@ -1361,16 +1337,16 @@ class Game:
         )
 
 
-def _state_line(snapshot: tuple[object, ...]) -> str:
+def _state_line(snapshot: _Snapshot) -> str:
     """The state line of ``protocol/digest.md`` §3."""
     phase, seat, kind, drawn_count, aside, scores, supply, abbots = snapshot
-    drawn = kind.letter if kind is not None and phase is _PLACE else "-"  # type: ignore[attr-defined]
+    drawn = kind.letter if kind is not None and phase is _PLACE else "-"
     line = (
         f"{phase.value} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
-        f"scores={','.join(map(str, scores))} supply={','.join(map(str, supply))}"  # type: ignore[call-overload]
+        f"scores={','.join(map(str, scores))} supply={','.join(map(str, supply))}"
     )
     if abbots is not None:  # only with The Abbot, so base-game digests are unchanged
-        line += f" abbots={','.join(map(str, abbots))}"  # type: ignore[call-overload]
+        line += f" abbots={','.join(map(str, abbots))}"
     return line + "\n"
 
 
@@ -1396,93 +1372,6 @@ def _key(position: Position) -> int:
     return key_of(x, y)
 
 
-def _majority(meeples: list[tuple[int, Figure, int]]) -> tuple[int, ...]:
-    """Seats with the most figures on a feature, in seat order (HiG: "In the case of a draw, all
-    players involved score the full number of points")."""
-    counts: dict[int, int] = {}
-    for seat, _, _ in meeples:
-        counts[seat] = counts.get(seat, 0) + 1
-    best = max(counts.values())
-    return tuple(sorted(s for s, c in counts.items() if c == best))
-
-
-def _value(info: FeatureInfo, *, final: bool, small_city: bool = False) -> int:
-    """Points a road, city, cloister or garden is worth (HiG "Scoring summary").
-
-    Completed: road 1 per tile, city 2 per tile + 2 per pennant, cloister/garden 9; with
-    *small_city* (HA FN 16) a completed city of two tiles 1 per tile + 1 per pennant. Incomplete at
-    the end: road 1 per tile, city 1 per tile + 1 per pennant, cloister/garden 1 + 1 per neighbour.
-    """
-    kind = info.kind
-    n = len(info.tiles)
-    if kind is _ROAD:
-        return n
-    if kind is _CITY:
-        per = 1 if (final and not info.complete) or (small_city and n == 2 and info.complete) else 2
-        return per * (n + info.pennants)
-    if kind in _AREA:
-        return n  # the tile itself plus its placed neighbours; 9 when complete
-    raise ValueError(f"{kind.label} is not scored this way")
-
-
-#: Letter → 1 for a straight river tile, 2 for a curve, 0 for any other tile (the spring and the
-#: lake included); filled on first use.
-_RIVER_SHAPES: dict[str, int] = {}
-
-
-def _river_shape(kind: TileKind) -> int:
-    if not kind.has_river:
-        return 0
-    sides = next(seg.sides for seg in kind.segments if seg.kind is _RIVER)
-    if len(sides) != 2:
-        return 0
-    return 1 if (sides[1] - sides[0]) % 4 == 2 else 2
-
-
-def _distance(a: int, b: int) -> int:
-    """Manhattan distance between two position keys."""
-    pa, pb = position_of(a), position_of(b)
-    return abs(pa.x - pb.x) + abs(pa.y - pb.y)
-
-
-def _river_next(occupied: set[int], end: int, heading: int, last: int, straight: int, curved: int) -> bool:
-    """Whether the river, flowing *heading* (a side) into the empty position *end* after a turn
-    *last* (-1, 0, 1), can be finished with *straight* straight and *curved* curved tiles left
-    whatever their order, then the lake (``docs/rules.md``, "The river is always finished").
-
-    Each tile must be placeable when it comes: for every kind left (straight, curve) some legal
-    way to lay it (a curve not turning the way the last curve did, HA FN 31) leads to a position
-    that is again empty with no placed neighbour but the tile before it, from which the rest can
-    be laid. A position with one placed neighbour takes any river tile and the lake. The search
-    visits at most one node per sequence of kinds, C(10, 4) = 210 sequences for the full river.
-    """
-    if straight and not _river_step(occupied, end, heading, 0, straight - 1, curved):
-        return False
-    if curved and not (
-        (last != 1 and _river_step(occupied, end, (heading + 1) % 4, 1, straight, curved - 1))
-        or (last != -1 and _river_step(occupied, end, (heading + 3) % 4, -1, straight, curved - 1))
-    ):
-        return False
-    return True
-
-
-def _river_step(occupied: set[int], at: int, exit: int, turn: int, straight: int, curved: int) -> bool:
-    """Lays a river tile at *at* leaving through side *exit* (see :func:`_river_next`)."""
-    offsets = SIDE_OFFSETS
-    nxt = at + offsets[exit]
-    if nxt in occupied:
-        return False
-    back = (exit + 2) % 4
-    for side in range(4):
-        if side != back and nxt + offsets[side] in occupied:
-            return False
-    if not straight and not curved:
-        return True
-    occupied.add(at)
-    try:
-        return _river_next(occupied, nxt, exit, turn, straight, curved)
-    finally:
-        occupied.discard(at)
 
 
 def replay(setup: GameSetup, moves: Iterable[Move]) -> Game:
@@ -1495,4 +1384,131 @@ def replay(setup: GameSetup, moves: Iterable[Move]) -> Game:
         except IllegalMoveError as exc:
             raise IllegalMoveError(exc.reason, f"move {i}: {exc}") from None
     return game
+
+
+# ---------------------------------------------------------------------- what a player knows
+# Provides :class:`PlayerView`: what one player at the table knows of a game, and nothing more.
+#
+# A player sees the board, the figures, the scores and supplies, the tile just drawn, the tiles drawn
+# and set aside so far, and the **contents** of the bag (which designs are still face down, and how
+# many, in which group: the river tiles before the land tiles). A player never sees the **order** of
+# the tiles still face down: with a seeded deck the engine knows it (``Game.deck``), and with table
+# draws (``protocol/deck.md`` §5) nobody does. Bots get a view, never the game, so a bot
+# cannot play on knowledge a person at the table does not have.
+#
+# A view holds a :class:`~carcnet.engine.Game` of its own, :attr:`PlayerView.game`, in the same state
+# as the real one, whose face-down tiles are in canonical order (each group sorted by id): every
+# query works on it (``legal_moves``, ``preview_placement``, ``projected_final``, …), and nothing in
+# it is the real order, the seed or the table's chain roots. To look ahead, a bot asks for
+# :meth:`PlayerView.sample`: an independent game whose face-down tiles are shuffled by the bot's own
+# random source (a *determinisation*, as information-set search does).
+#
+# Cost: a view shares the game's board and feature graph (it copies nothing but the list of the tiles
+# left, about 16 µs); :meth:`sample` is a :meth:`Game.copy` (about 43 µs on a full board).
+
+
+class RandomSource(Protocol):
+    """What :meth:`PlayerView.sample` draws from: ``random.Random`` or anything with ``random()``
+    returning a float in [0, 1). Only ``random()`` is used, whose sequence Python keeps stable across
+    versions (``shuffle`` and ``randrange`` are not)."""
+
+    def random(self) -> float: ...
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PlayerView:
+    """A player's view of a game (see the module docstring). Made by :meth:`Game.view`.
+
+    Attributes:
+        seat: The seat to play when the view was made (bots get the view of the seat they play).
+        game: The game as a player sees it: the real state, the face-down tiles in canonical order.
+            Read it; it shares the real game's board, so it must not be changed (try moves on
+            :meth:`sample` or ``game.copy()``).
+        groups: The face-down tiles still to come, group by group (river tiles, the lake, the start
+            tile after the river, the land tiles), each group in canonical order: the bag's contents.
+    """
+
+    seat: int
+    game: Game
+    groups: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def of(cls, real: Game) -> PlayerView:
+        """The view of *real* for the seat to play. *real* is neither changed nor referenced."""
+        groups = _groups_left(real)
+        if real.bag is None:
+            drawn = real.deck[: real.deck_index]
+        else:  # table draws: the tiles drawn so far are in the events
+            drawn = tuple(e.tile for e in real.events if type(e) is TileDrawn)
+        order = tuple([*drawn, *(t for group in groups for t in group)])  # a new tuple, never the real deck
+        setup = GameSetup(players=real.players, draw_order=order, rules=real.setup.rules)
+        game = Game.__new__(Game)
+        game.__dict__.update(real.__dict__)  # the same state (shared: the view is read only) …
+        game.setup = setup  # … but where the tiles come from
+        game.deck = order
+        game.deck_index = len(drawn)
+        game.bag = None
+        game.revealed = None
+        game._digests = []
+        return cls(real.seat, game, groups)
+
+    def detached(self) -> PlayerView:
+        """The same view with a game of its own (a :meth:`Game.copy`, about 40 µs): safe to search
+        from another thread while the real game moves on."""
+        return PlayerView(self.seat, self.game.copy(), self.groups)
+
+    def remaining(self) -> dict[str, int]:
+        """Id → count of the face-down tiles, in id order (``Game.remaining``)."""
+        return self.game.remaining()
+
+    def sample(self, rng: RandomSource) -> Game:
+        """An independent game in the view's state whose face-down tiles are each group shuffled
+        by *rng* (Fisher–Yates from the last tile down, each index ``int(rng.random() * (i + 1))``):
+        one possible future, for a search to play on. Deterministic for a given *rng* state. Not
+        the deck's own shuffle (``protocol/deck.md``): no peer needs to agree on a bot's futures."""
+        game = self.game.copy()
+        future: list[str] = []
+        for group in self.groups:
+            tiles = list(group)
+            for i in range(len(tiles) - 1, 0, -1):
+                j = int(rng.random() * (i + 1))
+                tiles[i], tiles[j] = tiles[j], tiles[i]
+            future.extend(tiles)
+        game.deck = game.deck[: game.deck_index] + tuple(future)
+        return game
+
+
+#: Rules → the sizes of the deck's groups (``tileset``), filled on first use.
+_GROUP_SIZES: dict[object, list[int]] = {}
+
+
+def _groups_left(game: Game) -> tuple[tuple[str, ...], ...]:
+    """The face-down tiles of *game*, group by group, each in canonical order."""
+    if game.bag is not None:  # table draws: the bag is kept in groups, canonical order
+        return tuple(tuple(group) for group in game.bag if group)
+    left = game.deck[game.deck_index :]
+    setup = game.setup
+    if setup.seed is not None:
+        sizes = _GROUP_SIZES.get(setup.rules)
+        if sizes is None:
+            sizes = _GROUP_SIZES[setup.rules] = [sum(group.values()) for group in setup.tiles()[1]]
+    else:  # a given order: runs of river tiles, the lake, and the rest, as a seeded deck has them
+        sizes = []
+        last = None
+        for tile in game.deck:
+            kind = 0 if tile_kind(tile).has_river and tile != RIVER_LAKE else 1 if tile == RIVER_LAKE else 2
+            if kind == last:
+                sizes[-1] += 1
+            else:
+                sizes.append(1)
+                last = kind
+    out = []
+    start = 0
+    for size in sizes:
+        end = start + size
+        if end > game.deck_index:
+            out.append(tuple(sorted(game.deck[max(start, game.deck_index) : end])))
+        start = end
+    assert sum(map(len, out)) == len(left)
+    return tuple(out)
 

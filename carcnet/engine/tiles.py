@@ -351,7 +351,7 @@ def _validate(letter: str, segments: tuple[Segment, ...]) -> None:
 def _check_cuts(
     letter: str, segments: tuple[Segment, ...], side_kind: dict[Side, SegmentKind], half_owner: dict[HalfSide, int]
 ) -> None:
-    """Checks that every road and river separates the fields beside it (issue 16), as on every printed
+    """Checks that every road and river separates the fields beside it, as on every printed
     tile: no field reaches both sides of a *cut*, a line a road or river draws across the tile.
 
     Going round the tile clockwise, the half-sides are ``NL NR EL ER SL SR WL WR`` (indices 0–7) and
@@ -508,7 +508,7 @@ _RIVER_ROWS: tuple[tuple[TileKind, int], ...] = (
 #: The River's spring (placed at (0, 0) instead of the start tile) and lake (drawn last of the river).
 RIVER_SPRING, RIVER_LAKE = "R1", "R2"
 
-#: Designs of which The Abbot's edition prints one copy with a garden (Z14 "The Abbot"; issue 6):
+#: Designs of which The Abbot's edition prints one copy with a garden (Z14 "The Abbot"):
 #: the garden variant is the same design plus a ``garden`` segment (last in the row), id ``<id>G``.
 GARDEN_DESIGNS = ("E", "H", "I", "M", "N", "R", "U", "V")
 #: The river design with a garden on one of its two copies.

@@ -21,9 +21,9 @@ table draws: chain roots in ``commits`` without ``nonces``, and the ``draw`` mov
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-import msgpack  # type: ignore[import-untyped]
+import msgpack  # type: ignore[import-untyped]  # msgpack ships no type hints
 
 from carcnet.engine import (
     FARM_RULES,
@@ -190,7 +190,8 @@ def _check_format(format: int) -> None:
         raise LogFormatError(f"log format {format!r} is not one this carcnet reads {READ_FORMATS}")
 
 
-def _pos_out(position: object) -> object:
+def _pos_out(position: Position) -> list[int] | Position:
+    """``[x, y]``; anything but a pair as it is, for :func:`_checked_move` to refuse."""
     if isinstance(position, tuple) and len(position) == 2:
         return [position[0], position[1]]
     return position  # refused by _checked_move
@@ -498,7 +499,10 @@ def _int(m: dict[str, Any], key: str, where: str, low: int, high: int) -> int:
     return value
 
 
-def _build(cls: Any, where: str, *args: Any, **kwargs: Any) -> Any:
+_T = TypeVar("_T")
+
+
+def _build(cls: type[_T], where: str, *args: Any, **kwargs: Any) -> _T:
     try:
         return cls(*args, **kwargs)
     except LogKeysError as exc:

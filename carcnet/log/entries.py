@@ -127,7 +127,7 @@ class LogHeader:
     A LAN game's header (format 2) records the seat keys that sign its entries and, when the seed
     was agreed by commit–reveal, each seat's commitment and nonce (``protocol/wire.md`` §4.2, §5.3).
     A LAN game whose draws come from the table (format 3, ``protocol/deck.md`` §5) has neither seed
-    nor order: its ``commits`` are the seats' chain roots, without nonces (:attr:`table`). A local
+    nor order: its ``commits`` are the seats' chain roots, without nonces (:attr:`draws`). A local
     game has none of them.
 
     Attributes:
@@ -229,7 +229,7 @@ class LogHeader:
             raise LogKeysError(f"the header's seed {self.seed} is not the nonces' seed {seed}")
 
     @property
-    def table(self) -> TableDraws | None:
+    def draws(self) -> TableDraws | None:
         """The table draws of this game (``protocol/deck.md`` §5): its id and the seats' chain roots
         (the ``commits`` of a header without nonces), or ``None`` for a seeded or ordered game."""
         if self.commits is None or self.nonces is not None or self.seed is not None or self.order is not None:
@@ -287,7 +287,7 @@ class LogHeader:
             if game is None:
                 raise LogFormatError("table draws are bound to their game id: give it")
             table = TableDraws(game_id, tuple(commits))
-        setup = GameSetup(players=len(seats), seed=seed, draw_order=draw, rules=rules, table=table)
+        setup = GameSetup(players=len(seats), seed=seed, draw_order=draw, rules=rules, draws=table)
         try:
             digest = Game(setup).digests[0]
         except SetupError as exc:
@@ -309,7 +309,7 @@ class LogHeader:
     def setup(self) -> GameSetup:
         """The engine setup this header describes (players = number of seats)."""
         return GameSetup(
-            players=len(self.seats), seed=self.seed, draw_order=self.order, rules=self.options, table=self.table
+            players=len(self.seats), seed=self.seed, draw_order=self.order, rules=self.options, draws=self.draws
         )
 
 

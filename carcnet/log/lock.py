@@ -16,7 +16,7 @@ from .errors import LogError
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # None stands for the missing module
 
 __all__ = ["SaveLock"]
 

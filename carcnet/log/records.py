@@ -88,7 +88,8 @@ def _intact_at(data: bytes, pos: int) -> bool:
     stop = pos + 8 + length
     if stop + 4 > len(data):
         return False
-    return zlib.crc32(data[pos + 8 : stop]) == _U32.unpack_from(data, stop)[0]
+    stored: int = _U32.unpack_from(data, stop)[0]
+    return zlib.crc32(data[pos + 8 : stop]) == stored
 
 
 def scan(data: bytes, start: int = len(MAGIC)) -> tuple[list[Record], Tail | None]:

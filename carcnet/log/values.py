@@ -25,10 +25,10 @@ carcnet.log.values.StrictError: ValueError: duplicate map key 'a'
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-import msgpack  # type: ignore[import-untyped]
+import msgpack  # type: ignore[import-untyped]  # msgpack ships no type hints
 
 __all__ = [
     "COLOURS",
@@ -119,16 +119,21 @@ def _pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
 
 def _walk(value: object, depth: int) -> None:
     """Refuses floats and nesting deeper than :data:`MAX_DEPTH` below *value* (at *depth*)."""
-    kind = value.__class__
-    if kind is dict or kind is list:
-        if depth > MAX_DEPTH:
-            raise StrictError(f"maps and arrays nest at most {MAX_DEPTH} deep")
-        for item in (value.values() if kind is dict else value):  # type: ignore[attr-defined]
-            item_kind = item.__class__
-            if item_kind is dict or item_kind is list or item_kind is float:
-                _walk(item, depth + 1)
-    elif kind is float:
-        raise StrictError("a float is not a carcnet value")
+    items: Iterable[object]
+    if type(value) is dict:
+        items = value.values()
+    elif type(value) is list:
+        items = value
+    else:
+        if type(value) is float:
+            raise StrictError("a float is not a carcnet value")
+        return
+    if depth > MAX_DEPTH:
+        raise StrictError(f"maps and arrays nest at most {MAX_DEPTH} deep")
+    for item in items:
+        item_kind = item.__class__
+        if item_kind is dict or item_kind is list or item_kind is float:
+            _walk(item, depth + 1)
 
 
 def unpack_strict(

@@ -4,13 +4,19 @@ May import the log, the engine, msgpack, cryptography and asyncio (zeroconf in :
 only); never bots, tables or an interface (the contracts in ``pyproject.toml``). Two kinds of module:
 
 - the sans-I/O core, which reads and writes no socket and starts no task (this package's exports):
-  :mod:`.framing` (frames ↔ maps), :mod:`.messages` (the messages as values), :mod:`.signing` (seat
-  keys, signatures, commit–reveal, the seed), :mod:`.protocol` (one connection's state machine) and
+  :mod:`.framing` (frames ↔ maps), :mod:`.messages` (the messages as values; their fields' codecs in
+  :mod:`.fields`, their parts — header, signed entry, lobby seat, peer — in :mod:`.parts`),
+  :mod:`.signing` (seat keys, signatures, commit–reveal, the seed), :mod:`.protocol` (one
+  connection's state machine) and
   :mod:`.admission` (the checks before a header, an entry or a seed is taken);
-- the adapters on top of it, imported by name: :mod:`.transport` (asyncio streams and clocks),
-  :mod:`.sync` (``SyncSession``: one peer's replica of the log), :mod:`.lobby` (the seats before the
-  start), :mod:`.peer` (listening, dialing, the bot driver), :mod:`.storage` (the log on disk) and
-  :mod:`.discovery` (mDNS).
+- the rooms of a game at one peer, sans-I/O too, imported by name: :mod:`.sync` (``SyncSession``, the
+  face the table holds), :mod:`.routing` (what to do with each message: a dispatch table),
+  :mod:`.replica` (the log), :mod:`.connections` (the links, the address book of :mod:`.book`, the
+  event log), :mod:`.link` (one connection), :mod:`.draws` (this peer's part in the table's draws),
+  :mod:`.chat`, :mod:`.lobby` (the seats before the start) and :mod:`.presence` (who is away, who runs
+  a seat);
+- the adapters, imported by name: :mod:`.transport` (asyncio streams and clocks), :mod:`.peer`
+  (listening, dialing, fail-over), :mod:`.storage` (the log on disk) and :mod:`.discovery` (mDNS).
 
 Public API: :class:`PeerConnection`, :class:`State`, the events :class:`Proven`, :class:`Refused` and :class:`Closed`,
 :class:`LocalProtocolError`; :class:`CommitRound` (the commitments of a locked table); :func:`check_header`, :func:`admit_entry`, :func:`compare_have`; the
@@ -19,8 +25,8 @@ messages (:class:`Hello`, :class:`Welcome`, :class:`Reject`, :class:`Proof`, :cl
 :class:`Reveal`, :class:`Start`) and their parts (:class:`WireHeader`, :class:`SignedEntry`,
 :class:`LobbySeat`, :class:`PeerInfo`); :func:`to_wire`, :func:`from_wire`, :func:`encode_message`,
 :func:`decode_message`; :func:`encode_frame`, :class:`FrameDecoder`; :class:`SeatKey`,
-:func:`sign_entry`, :func:`verify_entry`, :func:`commitment`, :func:`derive_seed`; the errors
-:class:`ProtocolError`, :class:`FramingError`, :class:`MessageError`.
+:func:`sign_entry`, :func:`verify_entry`, :func:`commitment`, :func:`opens_commitment`,
+:func:`derive_seed`; the errors :class:`ProtocolError`, :class:`FramingError`, :class:`MessageError`.
 """
 
 from .admission import CommitRound, admit_entry, check_header, compare_have
@@ -57,11 +63,11 @@ from .messages import (
 from .protocol import Closed, ConnectionEvent, LocalProtocolError, PeerConnection, Proven, Refused, State
 from .signing import (
     SeatKey,
-    check_reveal,
     commitment,
     derive_seed,
     entry_bytes,
     new_nonce,
+    opens_commitment,
     sign_commit,
     sign_entry,
     sign_proof,
@@ -108,7 +114,6 @@ __all__ = [
     "WireHeader",
     "admit_entry",
     "check_header",
-    "check_reveal",
     "closes",
     "commitment",
     "compare_have",
@@ -119,6 +124,7 @@ __all__ = [
     "entry_bytes",
     "from_wire",
     "new_nonce",
+    "opens_commitment",
     "sign_commit",
     "sign_entry",
     "sign_proof",

@@ -74,7 +74,8 @@ def _check_name(value: object, what: str) -> str:
     problem = name_problem(value)
     if problem:
         raise ValueError(f"{what} {problem}, got {value!r}")
-    return value  # type: ignore[return-value]
+    assert isinstance(value, str)  # name_problem finds no problem only in a str
+    return value
 
 
 def _is_int(value: object) -> bool:
@@ -256,7 +257,7 @@ class GameAd:
                 seats_taken=int(seats[1]),
                 seats_total=int(seats[2]),
                 peer=text["peer"],
-                role=text["role"],  # type: ignore[arg-type]
+                role=text["role"],  # type: ignore[arg-type]  # checked by __post_init__
                 key=bytes.fromhex(text["key"]),
                 port=port,
                 addresses=tuple(addresses),
@@ -267,7 +268,7 @@ class GameAd:
             raise ValueError(f"TXT record refused: {exc}") from None
 
 
-def _txt_fields(txt: object) -> dict[str, bytes | str | None]:
+def _txt_fields(txt: bytes | Mapping[str | bytes, str | bytes | None]) -> dict[str, bytes | str | None]:
     """The first value of each key, keys lowercased (RFC 6763 §6.4–6.5). ValueError if unreadable."""
     fields: dict[str, bytes | str | None] = {}
     if isinstance(txt, bytes | bytearray | memoryview):
@@ -281,14 +282,14 @@ def _txt_fields(txt: object) -> dict[str, bytes | str | None]:
             if len(item) != length:
                 raise ValueError(f"TXT RDATA truncated at byte {pos}")
             pos += 1 + length
-            raw_key, sep, value = item.partition(b"=")
+            raw_key, sep, raw_value = item.partition(b"=")
             if not raw_key:
                 continue  # an empty string or one starting with '=' (§6.4, §6.1)
             try:
                 key = raw_key.decode("ascii").lower()
             except UnicodeDecodeError:
                 continue  # not a key of ours (§6.4: printable US-ASCII)
-            fields.setdefault(key, value if sep else None)
+            fields.setdefault(key, raw_value if sep else None)
         return fields
     if isinstance(txt, Mapping):
         for raw, value in txt.items():

@@ -25,7 +25,7 @@ import struct
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import msgpack  # type: ignore[import-untyped]
+import msgpack  # type: ignore[import-untyped]  # msgpack ships no type hints
 
 from carcnet.log.values import MAX_DEPTH, StrictError, kind_of, unpack_strict
 

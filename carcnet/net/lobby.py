@@ -2,10 +2,17 @@
 :class:`Hosting`, a player's :class:`Seating` and a spectator's :class:`Watching`.
 
 A lobby plugs into a :class:`~carcnet.net.sync.SyncSession` that has no header yet
-(``SyncSession(lobby=…)``): the session hands it the lobby messages (``lobby``, ``claim``, ``commit``,
-``start``), tells it when a connection opens or closes and when an ``error`` arrives, and
-declares its role in handshakes (``host`` for the table's holder). Once the game starts the lobby
-gives the session its header and seats (:meth:`SyncSession.begin`) and has nothing more to do.
+(``SyncSession(lobby=…)``), built like :class:`~carcnet.net.admission.CommitRound` and
+:class:`~carcnet.net.protocol.PeerConnection`: values in, values out, no pointer back to its owner.
+At :meth:`LobbyRole.attach` the session gives it a :class:`LobbyContext` (game id, this peer's name
+and identity key); then it hands it the lobby messages (``lobby``, ``claim``, ``commit``, ``start``),
+tells it when a connection opens or closes and when an ``error`` arrives (with the open connections
+and the clock's *now* where the lobby needs them), and asks it whether a peer may connect
+(:meth:`LobbyRole.admit`, declaring its role in handshakes: ``host`` for the table's holder). Every
+such call returns the :data:`LobbyAction` values the session carries out in order
+(:meth:`SyncSession.apply_lobby`): messages to send (:class:`Send`), input to refuse
+(:class:`Refuse`), the game to begin with its header and seats (:class:`Begin`, after which the lobby
+has nothing more to do), and news for the session's listeners (:class:`LobbyChanged`).
 
 The exchange (wire.md §5.3): players ``claim`` seats; the host answers with the new ``lobby`` to
 everyone; when every seat is taken the host locks the table, and every seat commits to the root of
@@ -23,22 +30,33 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, TypeAlias
 
 from carcnet.engine import Rules
 from carcnet.log import COLOURS, LogFormatError, LogHeader, Seat
 
 from .admission import CommitRound
 from .framing import ProtocolError
+from .link import Link
 from .messages import Claim, Commit, Error, Lobby, LobbySeat, Message, Role, Start, WireHeader
 from .signing import SeatKey, seat_chain, sign_commit
 
-if TYPE_CHECKING:
-    from .sync import Link, SyncSession
-
-__all__ = ["COMMIT_TIMEOUT", "Hosting", "LobbyRole", "SeatPlan", "Seating", "Watching"]
+__all__ = [
+    "COMMIT_TIMEOUT",
+    "Begin",
+    "Hosting",
+    "LobbyAction",
+    "LobbyChanged",
+    "LobbyContext",
+    "LobbyRole",
+    "Refuse",
+    "SeatPlan",
+    "Seating",
+    "Send",
+    "Watching",
+]
 
 log = logging.getLogger("carcnet.net")
 
@@ -47,33 +65,127 @@ log = logging.getLogger("carcnet.net")
 COMMIT_TIMEOUT = 60.0
 
 
+# ---------------------------------------------------------------------- what goes in and out
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyContext:
+    """What a lobby knows of the session it is plugged into, given once at :meth:`LobbyRole.attach`.
+
+    Attributes:
+        game: The game id (the commitments and the header are made for it).
+        name: This peer's name (for its log lines).
+        identity: This peer's identity key (wire.md §3.1): the host's person plays its seat with it.
+    """
+
+    game: str
+    name: str
+    identity: SeatKey
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Queue *message* on *link* (a closed link drops it, :meth:`Link.send`)."""
+
+    link: Link
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse:
+    """Answer bad input from *link* with ``error`` *code* (closing where wire.md §6 says), as
+    :meth:`SyncSession.refuse` does.
+
+    Attributes:
+        link: The connection the input came on.
+        code: The error code (wire.md §8), e.g. ``"seat-taken"``, ``"forbidden"``.
+        message: The text (cut to 256 characters when sent).
+        seq: The seq concerned, or ``None``.
+    """
+
+    link: Link
+    code: str
+    message: str
+    seq: int | None = None
+
+    @classmethod
+    def of(cls, link: Link, exc: ProtocolError) -> Refuse:
+        """The refusal of *exc*'s code, text and seq on *link*."""
+        return cls(link, exc.code, exc.message, exc.seq)
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """Start the game the lobby agreed on (:meth:`SyncSession.begin`, wire.md §5.3 step 4).
+
+    Attributes:
+        header: The game's header.
+        seats: Seat → the key this peer plays it with (a spectator's: none).
+        told: The connections that know the header already (the ``start`` went to or came from them).
+        source: The connection whose message started the game: a header the session refuses (a
+            :class:`~carcnet.net.framing.ProtocolError`) is answered there with ``error``. ``None``
+            (the opener's own word, a table of the host's own seats): the error is raised to the caller.
+    """
+
+    header: WireHeader
+    seats: Mapping[int, SeatKey]
+    told: tuple[Link, ...]
+    source: Link | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    """The lobby's table or state changed: the session tells its listeners (``"lobby"``)."""
+
+
+#: One thing a lobby asks its session to do; a lobby call returns them in the order they are done.
+LobbyAction: TypeAlias = Send | Refuse | Begin | LobbyChanged
+
+
+# ---------------------------------------------------------------------- the roles
+
+
 class LobbyRole:
-    """What a session without a header asks of its lobby. The default does nothing."""
+    """What a session without a header asks of its lobby. The default takes no lobby message.
+
+    Attributes:
+        context: The session's game id, name and identity, from :meth:`attach`.
+    """
 
     #: The role this peer declares in its handshakes while the lobby lasts (wire.md §3.2).
     wire_role: Role = "player"
+    context: LobbyContext
 
-    def attach(self, session: SyncSession) -> None:
-        self.session = session
+    def attach(self, context: LobbyContext) -> None:
+        """Plugs the lobby into the session *context* describes (once, before any other call).
+
+        Raises:
+            ValueError: The lobby cannot serve that session (see :class:`Hosting`).
+        """
+        self.context = context
 
     def admit(self, role: Role, key: bytes) -> tuple[str, str] | None:
         """Whether a peer with *role* and identity *key* may connect now: ``None``, or the reject's
         code and text."""
         return None
 
-    def on_open(self, link: Link) -> None:
+    def on_open(self, link: Link) -> list[LobbyAction]:
         """A connection's handshake is done."""
+        return []
 
-    def on_close(self, link: Link) -> None:
-        """A connection ended."""
+    def on_close(self, link: Link, *, links: Sequence[Link]) -> list[LobbyAction]:
+        """A connection ended; *links* are the connections still open."""
+        return []
 
-    def on_message(self, link: Link, message: Message) -> None:
+    def on_message(self, link: Link, message: Message, *, links: Sequence[Link], now: float) -> list[LobbyAction]:
         """A ``lobby``, ``claim``, ``commit``, ``reveal`` or ``start`` arrived (the connection has
-        checked that the peer's role may send it)."""
-        self.session.refuse(link, "unexpected-message", f"{type(message).__name__.lower()}: no lobby here")
+        checked that the peer's role may send it); *links* are the open connections, *now* the
+        session's clock in seconds."""
+        return [Refuse(link, "unexpected-message", f"{type(message).__name__.lower()}: no lobby here")]
 
-    def on_error(self, link: Link, error: Error) -> None:
+    def on_error(self, link: Link, error: Error) -> list[LobbyAction]:
         """An ``error`` that leaves the connection open arrived."""
+        return []
 
 
 class _HostPin:
@@ -143,7 +255,7 @@ class Hosting(LobbyRole):
         started: The header once the game has started.
 
     Raises:
-        ValueError: A plan of the wrong size, repeated colours, or a bad name.
+        ValueError: A plan of the wrong size, repeated colours (at :meth:`attach`), or a bad name.
     """
 
     wire_role: Role = "host"
@@ -178,8 +290,14 @@ class Hosting(LobbyRole):
         self.clock = clock
         Lobby(name=name, options=options, table=tuple(self.table), clock=clock)  # checks the name, options, clock
 
-    def attach(self, session: SyncSession) -> None:
-        super().attach(session)
+    def attach(self, context: LobbyContext) -> None:
+        """Seats the host's own seats: its person's with *context*'s identity key, each bot with a
+        fresh key.
+
+        Raises:
+            ValueError: Two seats of the plan have the same colour, or a bad seat name or colour.
+        """
+        super().attach(context)
         colours = [p.colour for p in self.plan if p.kind != "open"]
         if len(set(colours)) != len(colours):
             raise ValueError(f"two seats have the same colour: {', '.join(colours)}")
@@ -191,7 +309,7 @@ class Hosting(LobbyRole):
                 sat = Seat(p.name, p.colour, kind, p.bot if p.kind == "bot" else None)
             except LogFormatError as exc:
                 raise ValueError(f"seat {seat}: {exc}") from None
-            key = session.identity if p.kind == "host" else SeatKey.from_seed(self.random(32))
+            key = context.identity if p.kind == "host" else SeatKey.from_seed(self.random(32))
             self.own[seat] = key
             if p.kind == "bot":
                 self.bots[seat] = p.bot or "greedy"
@@ -224,41 +342,52 @@ class Hosting(LobbyRole):
             return ("no-seat", "the table is full; come back as a spectator")
         return None
 
-    def on_open(self, link: Link) -> None:
-        if link.role in ("player", "spectator"):
-            link.send(self.lobby)
+    def on_open(self, link: Link) -> list[LobbyAction]:
+        """A player or spectator connected: it is sent the table."""
+        return [Send(link, self.lobby)] if link.role in ("player", "spectator") else []
 
-    def on_close(self, link: Link) -> None:
+    def on_close(self, link: Link, *, links: Sequence[Link]) -> list[LobbyAction]:
+        """The seat of a player that left is open again; everyone still connected hears of it."""
+        out: list[LobbyAction] = []
         for seat, owner in list(self.owners.items()):
             if owner is link:
-                self._free(seat, f"{link.name} left")
+                self._free(seat, f"{link.name} left", links, out)
+        return out
 
-    def on_message(self, link: Link, message: Message) -> None:
-        session = self.session
+    def on_message(self, link: Link, message: Message, *, links: Sequence[Link], now: float) -> list[LobbyAction]:
+        """A ``claim`` (a seat for the player, then the table to everyone; the lock when that filled
+        it and the table starts by itself, *now* being the lock's time) or a ``commit`` (relayed to
+        the other seated players; the start with the last one). Bad ones are refused with their code
+        (``seat-taken``, ``lobby-locked``, ``bad-commit``…), the connection staying open."""
+        out: list[LobbyAction] = []
         try:
             if isinstance(message, Claim):
-                self._claim(link, message)
+                self._claim(link, message, links, now, out)
             elif isinstance(message, Commit):
-                self._commit(link, message)
+                self._commit(link, message, links, out)
             else:
-                session.refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to the host")
+                out.append(Refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to the host"))
         except ProtocolError as exc:
-            session.refuse(link, exc.code, exc.message, exc.seq)
+            out.append(Refuse.of(link, exc))
+        return out
 
-    def tick(self, now: float) -> None:
+    def tick(self, now: float, *, links: Sequence[Link]) -> list[LobbyAction]:
         """Abandons a round that waited more than :data:`COMMIT_TIMEOUT` seconds (time from *now*,
-        the clock :meth:`lock` was given): the seats that did not commit or reveal are freed."""
+        the clock :meth:`lock` was given): the seats that did not commit or reveal are freed, and
+        the table, open again, goes to every connection of *links*."""
+        out: list[LobbyAction] = []
         if self.round is None or self.locked_at is None or now - self.locked_at < COMMIT_TIMEOUT:
-            return
+            return out
         late = [seat for seat in self.owners if not self._has_done(seat)]
-        log.warning("%s: the commitments timed out; freeing seats %s", self.session.name, late)
+        log.warning("%s: the commitments timed out; freeing seats %s", self.context.name, late)
         for seat in late:
-            self._free(seat, "no commitment in time", broadcast=False)
-        self._unlock()
+            self._free(seat, "no commitment in time", links, out, broadcast=False)
+        self._unlock(links, out)
+        return out
 
     # ------------------------------------------------------------------ claims
 
-    def _claim(self, link: Link, claim: Claim) -> None:
+    def _claim(self, link: Link, claim: Claim, links: Sequence[Link], now: float, out: list[LobbyAction]) -> None:
         if self.locked or self.started is not None:
             raise ProtocolError("lobby-locked", "the table is locked" if self.locked else "the game has started")
         seat = claim.seat
@@ -284,14 +413,15 @@ class Hosting(LobbyRole):
             del self.owners[old]
         self.table[seat] = LobbySeat(sat, claim.key)
         self.owners[seat] = link
-        log.info("%s: %s sits at seat %d (%s)", self.session.name, claim.name, seat, _table_text(self.table))
+        log.info("%s: %s sits at seat %d (%s)", self.context.name, claim.name, seat, _table_text(self.table))
         if self.full and self.auto_start:
-            self.lock()
+            self._lock(links, now, out, source=link)
         else:
-            self._broadcast()
+            self._broadcast(links, out)
 
-    def start(self) -> None:
-        """The opener starts the game: locks the full table for the commitments (wire.md §5.3).
+    def start(self, *, links: Sequence[Link], now: float) -> list[LobbyAction]:
+        """The opener starts the game: locks the full table for the commitments (wire.md §5.3), as
+        :meth:`lock` does with *links* and *now*.
 
         Raises:
             ValueError: A seat is still open, or the table is locked or started already.
@@ -301,70 +431,75 @@ class Hosting(LobbyRole):
         if not self.full:
             open_seats = sum(s is None for s in self.table)
             raise ValueError(f"{open_seats} seat{'s are' if open_seats > 1 else ' is'} still open")
-        self.lock()
+        return self.lock(links=links, now=now)
 
-    def _free(self, seat: int, why: str, *, broadcast: bool = True) -> None:
+    def _free(self, seat: int, why: str, links: Sequence[Link], out: list[LobbyAction], *,
+              broadcast: bool = True) -> None:
         if self.started is not None or seat not in self.owners:
             return
         del self.owners[seat]
         self.table[seat] = None
-        log.info("%s: seat %d is open again (%s)", self.session.name, seat, why)
+        log.info("%s: seat %d is open again (%s)", self.context.name, seat, why)
         if self.locked:
-            self._unlock()
+            self._unlock(links, out)
         elif broadcast:
-            self._broadcast()
+            self._broadcast(links, out)
 
-    def _broadcast(self) -> None:
+    def _broadcast(self, links: Sequence[Link], out: list[LobbyAction]) -> None:
         lobby = self.lobby
-        for link in self.session.open_links():
-            if link.role in ("player", "spectator"):
-                link.send(lobby)
-        self.session.lobby_changed()
+        out.extend(Send(link, lobby) for link in links if link.role in ("player", "spectator"))
+        out.append(LobbyChanged())
 
     # ------------------------------------------------------------------ the commitments
 
-    def lock(self, now: float | None = None) -> None:
-        """Locks the full table and opens the round of commitments: tells everyone, then commits the
-        chain roots of the host's own seats (wire.md §5.3 steps 1–2)."""
+    def lock(self, *, links: Sequence[Link], now: float) -> list[LobbyAction]:
+        """Locks the full table and opens the round of commitments at time *now* (seconds, the clock
+        :meth:`tick` is given): tells everyone on *links*, then commits the chain roots of the host's
+        own seats (wire.md §5.3 steps 1–2), and starts the game at once when those were all the seats.
+        A header the session then refuses is raised by :meth:`SyncSession.apply_lobby`."""
+        out: list[LobbyAction] = []
+        self._lock(links, now, out, source=None)
+        return out
+
+    def _lock(self, links: Sequence[Link], now: float, out: list[LobbyAction], *, source: Link | None) -> None:
         assert self.full
         self.locked = True
-        self.locked_at = now if now is not None else self.session.clock()
+        self.locked_at = now
+        game = self.context.game
         keys = [s.key for s in self.table if s is not None]
-        self.round = CommitRound(self.session.game_id, keys)
-        self._broadcast()
+        self.round = CommitRound(game, keys)
+        self._broadcast(links, out)
         length = self.options.pile_size()
         for seat, key in self.own.items():
-            root = seat_chain(key, self.session.game_id, seat, length)[0]
-            commit = Commit(seat=seat, hash=root, sig=sign_commit(key, self.session.game_id, seat, root))
+            root = seat_chain(key, game, seat, length)[0]
+            commit = Commit(seat=seat, hash=root, sig=sign_commit(key, game, seat, root))
             self.round.commit(commit)
-            self._to_seated(commit, None)
-        self._after_commit()
+            self._to_seated(commit, None, out)
+        self._after_commit(links, out, source)
 
     def _has_done(self, seat: int) -> bool:
         r = self.round
         return r is None or r.has_committed(seat)
 
-    def _unlock(self) -> None:
+    def _unlock(self, links: Sequence[Link], out: list[LobbyAction]) -> None:
         self.locked = False
         self.round = None
         self.locked_at = None
-        self._broadcast()
+        self._broadcast(links, out)
 
-    def _to_seated(self, message: Message, source: Link | None) -> None:
-        for link in set(self.owners.values()):
-            if link is not source and link.is_open:
-                link.send(message)
+    def _to_seated(self, message: Message, source: Link | None, out: list[LobbyAction]) -> None:
+        out.extend(Send(link, message) for link in set(self.owners.values()) if link is not source and link.is_open)
 
-    def _commit(self, link: Link, commit: Commit) -> None:
+    def _commit(self, link: Link, commit: Commit, links: Sequence[Link], out: list[LobbyAction]) -> None:
         if self.round is None:
             raise ProtocolError("unexpected-message", "commit while the table is not locked")
         if self.owners.get(commit.seat) is not link:
             raise ProtocolError("unexpected-message", f"seat {commit.seat} is not this peer's")
         if self.round.commit(commit):
-            self._to_seated(commit, link)
-            self._after_commit()
+            self._to_seated(commit, link, out)
+            self._after_commit(links, out, link)
 
-    def _after_commit(self) -> None:
+    def _after_commit(self, links: Sequence[Link], out: list[LobbyAction], source: Link | None) -> None:
         """wire.md §5.3 step 4: with every seat's chain root in, the host builds the header (format 3:
         table draws, no seed) and starts the game."""
         r = self.round
@@ -377,7 +512,7 @@ class Hosting(LobbyRole):
                 seats,
                 commits=r.commits,
                 options=self.options,
-                game=self.session.game_id,
+                game=self.context.game,
                 keys=keys,
                 created=self.created,
             )
@@ -385,11 +520,10 @@ class Hosting(LobbyRole):
         self.started = header
         self.round = None
         start = Start(header=header)
-        log.info("%s: the game starts (table draws)", self.session.name)
-        links = [link for link in self.session.open_links() if link.role in ("player", "spectator")]
-        for link in links:
-            link.send(start)
-        self.session.begin(header, self.own, told=links)
+        log.info("%s: the game starts (table draws)", self.context.name)
+        told = tuple(link for link in links if link.role in ("player", "spectator"))
+        out.extend(Send(link, start) for link in told)
+        out.append(Begin(header, dict(self.own), told, source))
 
 
 # ---------------------------------------------------------------------- a player
@@ -445,38 +579,49 @@ class Seating(_HostPin, LobbyRole):
         self._claimed = False
         self._refused = 0
 
-    def on_message(self, link: Link, message: Message) -> None:
+    def on_message(self, link: Link, message: Message, *, links: Sequence[Link], now: float) -> list[LobbyAction]:
+        """The host's ``lobby`` (a claim when seatless, a commitment when the table locked), a relayed
+        ``commit`` (kept to check the header), or ``start`` (checked, then :class:`Begin`); each only
+        from the pinned host over a connection this peer dialled (``forbidden`` otherwise). A ``claim``
+        is refused ``lobby-locked``: only the host seats anyone (wire.md §3.3)."""
+        out: list[LobbyAction] = []
         try:
             if not isinstance(message, Claim):
                 self._check_host(link, message)
             if isinstance(message, Lobby):
-                self._lobby(link, message)
+                self._lobby(link, message, out)
             elif isinstance(message, Commit):
                 self._commit(link, message)
             elif isinstance(message, Start):
-                self._start(link, message)
+                self._start(link, message, out)
             elif isinstance(message, Claim):  # wire.md §3.3: only the host seats anyone
-                self.session.refuse(link, "lobby-locked", "this peer does not hold the table: ask the host")
+                out.append(Refuse(link, "lobby-locked", "this peer does not hold the table: ask the host"))
             else:
-                self.session.refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to a player")
+                out.append(Refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to a player"))
         except ProtocolError as exc:
-            self.session.refuse(link, exc.code, exc.message, exc.seq)
+            out.append(Refuse.of(link, exc))
+        return out
 
-    def on_error(self, link: Link, error: Error) -> None:
+    def on_error(self, link: Link, error: Error) -> list[LobbyAction]:
+        """The host refused this player's claim (``seat-taken``, ``lobby-locked``): it claims again
+        with the next ``lobby``."""
         if link is self.host and error.code in ("seat-taken", "lobby-locked"):
             self._claimed = False
             self._refused += 1
             self.problem = error.message
-            self.session.lobby_changed()
+            return [LobbyChanged()]
+        return []
 
-    def on_close(self, link: Link) -> None:
+    def on_close(self, link: Link, *, links: Sequence[Link]) -> list[LobbyAction]:
+        """The connection to the host ended: the round this player committed in is void."""
         if link is self.host:
             self.host = None
             self.round = None
             self._root = None
-            self.session.lobby_changed()
+            return [LobbyChanged()]
+        return []
 
-    def _lobby(self, link: Link, lobby: Lobby) -> None:
+    def _lobby(self, link: Link, lobby: Lobby, out: list[LobbyAction]) -> None:
         self.host = link
         was_locked = self.lobby is not None and self.lobby.locked
         self.lobby = lobby
@@ -488,22 +633,22 @@ class Seating(_HostPin, LobbyRole):
             self.round = None  # wire.md §4.6: every commitment made so far is void
             self._root = None
         if self.seat is None and not lobby.locked:
-            self._claim(link, lobby)
+            self._claim(link, lobby, out)
         elif self.seat is None:
             self.problem = "the table is full"
         else:
             self.problem = None
         if lobby.locked and self.seat is not None and self.round is None:
+            game = self.context.game
             keys = [s.key for s in lobby.table if s is not None]
-            self.round = CommitRound(self.session.game_id, keys)
-            game = self.session.game_id
+            self.round = CommitRound(game, keys)
             self._root = root = seat_chain(self.key, game, self.seat, lobby.options.pile_size())[0]
             commit = Commit(seat=self.seat, hash=root, sig=sign_commit(self.key, game, self.seat, root))
             self.round.commit(commit)
-            link.send(commit)
-        self.session.lobby_changed()
+            out.append(Send(link, commit))
+        out.append(LobbyChanged())
 
-    def _claim(self, link: Link, lobby: Lobby) -> None:
+    def _claim(self, link: Link, lobby: Lobby, out: list[LobbyAction]) -> None:
         open_seats = [i for i, s in enumerate(lobby.table) if s is None]
         if not open_seats:
             self.problem = "the table is full"
@@ -518,7 +663,7 @@ class Seating(_HostPin, LobbyRole):
         name = self.name
         if any(s is not None and s.seat.name == name for s in lobby.table):
             name = f"{name[:29]} {seat + 1}"  # two "Greedy bot"s would be hard to tell apart
-        link.send(Claim(seat=seat, name=name, colour=colour, key=self.key.public, bot=self.bot))
+        out.append(Send(link, Claim(seat=seat, name=name, colour=colour, key=self.key.public, bot=self.bot)))
         self._claimed = True
 
     def _commit(self, link: Link, commit: Commit) -> None:
@@ -526,7 +671,7 @@ class Seating(_HostPin, LobbyRole):
             raise ProtocolError("unexpected-message", "commit before this player committed")
         self.round.commit(commit)
 
-    def _start(self, link: Link, start: Start) -> None:
+    def _start(self, link: Link, start: Start, out: list[LobbyAction]) -> None:
         header = start.header
         seats = {}
         if self.seat is not None:
@@ -540,7 +685,7 @@ class Seating(_HostPin, LobbyRole):
                 if r.has_committed(seat) and r.commit_of(seat) != commits[seat]:
                     raise ProtocolError("bad-header", "the header's commitments are not the ones relayed")
             seats[self.seat] = self.key
-        self.session.begin(header, seats, told=[link])
+        out.append(Begin(header, seats, (link,), link))
 
 
 class Watching(_HostPin, LobbyRole):
@@ -557,20 +702,18 @@ class Watching(_HostPin, LobbyRole):
         self.host_key = host_key  # as for Seating: the host to follow, when known
         self.lobby: Lobby | None = None
 
-    def on_message(self, link: Link, message: Message) -> None:
+    def on_message(self, link: Link, message: Message, *, links: Sequence[Link], now: float) -> list[LobbyAction]:
+        """The host's ``lobby`` (kept, :class:`LobbyChanged`) or ``start`` (:class:`Begin` with no
+        seat), each only from the pinned host over a connection this peer dialled (``forbidden``
+        otherwise); anything else is refused ``unexpected-message``."""
         if isinstance(message, Lobby | Start):
             try:
                 self._check_host(link, message)
             except ProtocolError as exc:
-                self.session.refuse(link, exc.code, exc.message, exc.seq)
-                return
+                return [Refuse.of(link, exc)]
         if isinstance(message, Lobby):
             self.lobby = message
-            self.session.lobby_changed()
-        elif isinstance(message, Start):
-            try:
-                self.session.begin(message.header, {}, told=[link])
-            except ProtocolError as exc:
-                self.session.refuse(link, exc.code, exc.message, exc.seq)
-        else:
-            self.session.refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to a spectator")
+            return [LobbyChanged()]
+        if isinstance(message, Start):
+            return [Begin(message.header, {}, (link,), link)]
+        return [Refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to a spectator")]

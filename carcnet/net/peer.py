@@ -1,9 +1,9 @@
-"""Provides :class:`Peer`: a :class:`~carcnet.net.sync.SyncSession` on the network, with its bots.
+"""Provides :class:`Peer`: a :class:`~carcnet.net.sync.SyncSession` on the network.
 
 The composition of the LAN layers (as pynvim's ``session()`` stacks its own): one listening socket
-(:func:`~carcnet.net.transport.serve`), one :class:`~carcnet.net.transport.Channel` per connection, a
-dialer per known address that reconnects with the back-off of ``protocol/wire.md`` §2.1, and a bot
-driver that plays the seats this peer holds bots for whenever it is their turn. Player peers form a
+(:func:`~carcnet.net.transport.serve`), one :class:`~carcnet.net.transport.Channel` per connection, and a
+dialer per known address that reconnects with the back-off of ``protocol/wire.md`` §2.1; this peer's
+own moves come in through :meth:`SyncSession.submit`, from whoever plays its seats. Player peers form a
 mesh: a peer dials every player peer it learns of (given with :meth:`Peer.dial`, from discovery via
 :meth:`SyncSession.add_known`, or from the ``peers`` of a ``welcome``), and duplicate connections are
 resolved as wire.md §2.1 says. Spectators dial only what they are told and listen nowhere; when their
@@ -19,16 +19,15 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from types import TracebackType
-from typing import Protocol, Self
+from typing import Self
 
-from carcnet.engine import Game, Move, Phase, PlayerView
-
-from .sync import Change, Link, SyncSession
+from .link import Link
+from .sync import SessionChange, SyncSession
 from .transport import Channel, Timing, connect, serve
 
-__all__ = ["Chooser", "Peer"]
+__all__ = ["Peer"]
 
 log = logging.getLogger("carcnet.net")
 
@@ -53,23 +52,12 @@ MAX_HINT_FAILURES = 6
 SYNC_DELAY = 0.05
 
 
-class Chooser(Protocol):
-    """What plays a seat automatically: a bot of :mod:`carcnet.bots` (structurally; the LAN layer does
-    not import the bots, ``docs/architecture.md``). A bot with a true ``slow`` attribute (a search)
-    is run in a worker thread on a view of its own, with its ``time_cap`` set to the peer's
-    :attr:`Peer.think_cap`."""
-
-    def choose(self, view: PlayerView) -> Move:
-        """A legal move for the seat to play, from what its player knows; must not change the view."""
-        ...
-
-
 class Peer:
-    """A running LAN peer: the session's sockets, reconnection and bots.
+    """A running LAN peer: the session's sockets, reconnection, fail-over and durable saves.
 
-    Lifecycle: ``async with Peer(session, …) as peer:`` starts listening (when *listen*) and the bot
-    driver; :meth:`dial` adds peers to connect to; leaving the block (or :meth:`aclose`) says ``bye``
-    on every connection, stops listening and ends every task.
+    Lifecycle: ``async with Peer(session, …) as peer:`` starts listening (when *listen*); :meth:`dial`
+    adds peers to connect to; leaving the block (or :meth:`aclose`) says ``bye`` on every connection,
+    stops listening and ends every task.
 
     Args:
         session: The game's session.
@@ -77,13 +65,10 @@ class Peer:
         port: The port to listen on (0: any free port, see :attr:`port`).
         listen: Whether to accept connections (spectators need not).
         timing: The clocks of wire.md §2.1.
-        bots: Seat → the bot that plays it here (the session must hold the seat's key).
         dial_learned: Whether to dial the player peers that welcomes name (players: yes).
-        bot_delay: Seconds a bot waits before each of its turns, so that people can follow (0: none).
 
     Attributes:
         session: The session.
-        bots: Seat → bot, for the seats this peer plays itself.
     """
 
     def __init__(
@@ -94,28 +79,18 @@ class Peer:
         port: int = 0,
         listen: bool = True,
         timing: Timing | None = None,
-        bots: Mapping[int, Chooser] | None = None,
         dial_learned: bool | None = None,
-        bot_delay: float = 0.0,
     ) -> None:
         self.session = session
         self.host = host
         self.port = port
         self.listen = listen
         self.timing = timing or Timing()
-        self.bots: dict[int, Chooser] = dict(bots or {})
-        #: Seconds a slow bot (a search) may think per turn here; ``None``: its own budget alone.
-        self.think_cap: float | None = None
-        #: Called with the seat whose slow bot starts thinking, then with ``None`` when it is done.
-        self.on_thinking: Callable[[int | None], None] | None = None
-        self.bot_delay = bot_delay
         self.dial_learned = session.role == "player" if dial_learned is None else dial_learned
         self._tasks: asyncio.TaskGroup | None = None
         self._server: asyncio.Server | None = None
         self._dialers: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._failover: set[tuple[str, int]] = set()  # addresses a spectator dials since it lost its link
-        self._bot_task: asyncio.Task[None] | None = None
-        self._turn = asyncio.Event()
         self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
         self._closing = False
         self._channels: set[asyncio.Task[object]] = set()
@@ -138,11 +113,9 @@ class Peer:
             if self.listen:
                 self._server = await serve(self.host, self.port, self._accepted, self._tasks)
                 self.port = self._server.sockets[0].getsockname()[1]
-                self.session.listen_port = self.port  # told in every hello (wire.md §4.1)
+                self.session.connections.set_listen_port(self.port)  # told in every hello (wire.md §4.1)
             else:
-                self.session.listen_port = None
-            self._bot_task = self._tasks.create_task(self._play())
-            self._turn.set()
+                self.session.connections.set_listen_port(None)
         except BaseException as exc:
             await self._tasks.__aexit__(type(exc), exc, exc.__traceback__)
             raise
@@ -156,7 +129,7 @@ class Peer:
         await self._tasks.__aexit__(kind, exc, tb)
 
     def close(self, reason: str = "quit") -> None:
-        """Leaves: ``bye`` *reason* on every connection, no more listening, dialing or playing. The
+        """Leaves: ``bye`` *reason* on every connection, no more listening or dialing. The
         tasks end on their own; leaving the ``async with`` block waits for them."""
         if self._closing:
             return
@@ -166,8 +139,6 @@ class Peer:
             self._server.close()
         for task in self._dialers.values():
             task.cancel()
-        if self._bot_task is not None:
-            self._bot_task.cancel()
         for _, future in self._waiters:
             if not future.done():
                 future.cancel()
@@ -218,14 +189,14 @@ class Peer:
                 await self._run_channel(reader, writer, link)
                 if link.opened:
                     attempt = 0
-                if link.closed_by not in _RETRY or (link.key and self.session.link_to(link.key)):
+                if link.closed_by not in _RETRY or (link.key and self.session.connections.link_to(link.key)):
                     if learned and not link.opened:
-                        self.session.forget(address)  # it refused us, or no key proved itself there
+                        self.session.connections.forget(address)  # it refused us, or no key proved itself there
                     return
             if self._closing:
                 return
             if learned and attempt + 1 >= MAX_HINT_FAILURES and not self._confirmed(address):
-                self.session.forget(address)
+                self.session.connections.forget(address)
                 self._check_waiters()
                 return
             await asyncio.sleep(self.timing.retry_delay(attempt))
@@ -233,7 +204,7 @@ class Peer:
 
     def _confirmed(self, address: tuple[str, int]) -> bool:
         session = self.session
-        return any((info.addr, info.port) == address and key in session.confirmed for key, info in session.book.items())
+        return session.connections.addresses.is_confirmed(address)
 
     async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self._closing:
@@ -241,7 +212,7 @@ class Peer:
             return
         peername = writer.get_extra_info("peername")
         ip = str(peername[0]) if isinstance(peername, tuple) and peername else "?"
-        accepted = [link for link in self.session.links if not link.conn.initiator and not link.closed]
+        accepted = [link for link in self.session.connections.links if not link.conn.initiator and not link.closed]
         handshaking = sum(1 for link in accepted if link.remote == ip and not link.is_open)
         now = asyncio.get_running_loop().time()
         recent = self._recent_accepts.setdefault(ip, deque())
@@ -259,7 +230,7 @@ class Peer:
             if victim is None:
                 refused = True
             else:
-                self.session.close_link(victim, "timeout")
+                self.session.connections.close_link(victim, "timeout")
         if refused:
             # wire.md §2.1: closed before a byte is read; nothing is kept of it
             self.refused_connections += 1
@@ -269,13 +240,13 @@ class Peer:
             writer.transport.abort()
             return
         recent.append(now)
-        await self._run_channel(reader, writer, self.session.accept_link())
+        await self._run_channel(reader, writer, self.session.connections.accept_link())
 
     def _crowding(self, accepted: list[Link]) -> Link | None:
         """The accepted connection to close to make room: the oldest of those that play no seat, from
         the IP address that holds the most of them; ``None`` when every one plays a seat."""
         session = self.session
-        idle = [link for link in accepted if not session.seated(link)]
+        idle = [link for link in accepted if not session.connections.seated(link)]
         if not idle:
             return None
         counts: dict[str | None, int] = {}
@@ -305,66 +276,11 @@ class Peer:
     def _dial_learned(self) -> None:
         session = self.session
         dialing = set(self._dialers)
-        for key, info in list(session.book.items()):
+        for key, info in list(session.connections.addresses.entries.items()):
             address = (info.addr, info.port)
-            if address in dialing or session.link_to(key) is not None:
+            if address in dialing or session.connections.link_to(key) is not None:
                 continue
             self.dial(*address, learned=True)
-
-    # ------------------------------------------------------------------ bots
-
-    def set_bot(self, seat: int, bot: Chooser | None) -> None:
-        """Lets *bot* play *seat* from now on (``None``: nobody here plays it automatically; moves come
-        from :meth:`SyncSession.submit`)."""
-        if bot is None:
-            self.bots.pop(seat, None)
-        else:
-            self.bots[seat] = bot
-        self._turn.set()
-
-    async def _play(self) -> None:
-        session = self.session
-        paused_at = -1  # the seq after which the bot last paused (once per turn, before placing)
-        while not self._closing:
-            await self._turn.wait()
-            self._turn.clear()
-            while (seat := session.to_play) is not None and seat in self.bots and session.plays(seat):
-                game = session.game
-                assert game is not None
-                if self.bot_delay > 0 and game.phase is Phase.PLACE_TILE and paused_at != session.have:
-                    paused_at = session.have
-                    await asyncio.sleep(self.bot_delay)  # pacing for people watching, not synchronisation
-                    if self._closing:
-                        return
-                    continue  # look again: the game may have moved on (a handover, a stop)
-                try:
-                    bot = self.bots[seat]
-                    if getattr(bot, "slow", False):  # a search: off the loop, so the connections run
-                        have = session.have
-                        move = await self._think(seat, bot, game)
-                        if self._closing or session.have != have or session.to_play != seat:
-                            continue  # the game moved on meanwhile (a handover, a draw): look again
-                    else:
-                        move = bot.choose(game.view())
-                    session.submit(move)
-                except Exception:  # a broken bot loses its seat here, not the peer
-                    log.exception("%s: the bot of seat %d failed; it stops playing", session.name, seat)
-                    self.bots.pop(seat, None)
-                await asyncio.sleep(0)  # let the connections run between two moves
-
-    async def _think(self, seat: int, bot: Chooser, game: Game) -> Move:
-        """*bot*'s move for *seat* from a detached view of *game*, in a worker thread; tells
-        :attr:`on_thinking` when it starts (the seat) and ends (``None``)."""
-        view = game.view()
-        detached = view.detached()
-        bot.time_cap = self.think_cap  # type: ignore[attr-defined]
-        if self.on_thinking is not None:
-            self.on_thinking(seat)
-        try:
-            return await asyncio.to_thread(bot.choose, detached)
-        finally:
-            if self.on_thinking is not None:
-                self.on_thinking(None)
 
     # ------------------------------------------------------------------ waiting
 
@@ -385,15 +301,13 @@ class Peer:
             with contextlib.suppress(ValueError):
                 self._waiters.remove(entry)
 
-    def _on_change(self, change: Change, link: Link | None) -> None:
+    def _on_change(self, change: SessionChange, link: Link | None) -> None:
         if change == "entry" and link is not None:
             self._sync_soon()
-        if change in ("entry", "header", "stop") and self.bots:  # a peer without bots has nothing to play
-            self._turn.set()
         if change == "peer" and self.dial_learned and not self._closing:
             self._dial_learned()
         if not self.dial_learned and not self._closing:
-            if change == "close" and not self.session.open_links() and not self.session.over:
+            if change == "close" and not self.session.connections.open_links() and not self.session.over:
                 self._fail_over(link)
             elif change == "open" and link is not None:
                 self._failed_over(link)
@@ -412,7 +326,7 @@ class Peer:
     def _start_sync(self) -> None:
         self._sync_timer = None
         try:
-            syncing = asyncio.get_running_loop().run_in_executor(None, self.session.persistence.sync)
+            syncing = asyncio.get_running_loop().run_in_executor(None, self.session.replica.persistence.sync)
         except RuntimeError:  # the loop is shutting down and has no worker threads any more
             self._sync_now()
             return
@@ -421,7 +335,7 @@ class Peer:
     def _sync_now(self) -> None:
         self._syncing = False
         try:
-            self.session.persistence.sync()
+            self.session.replica.persistence.sync()
         except OSError as exc:
             log.error("%s: cannot make the saved game durable: %s", self.session.name, exc)
 
@@ -438,7 +352,7 @@ class Peer:
         """A spectator lost its last connection: it dials every other player it knows of (wire.md
         §4.2 ``peers``); the first to answer is kept (:meth:`_failed_over`)."""
         lost_at = lost.address if lost is not None else None
-        for info in list(self.session.book.values()):
+        for info in list(self.session.connections.addresses.entries.values()):
             address = (info.addr, info.port)
             if address == lost_at:
                 continue
@@ -452,7 +366,7 @@ class Peer:
                 continue
             task = self._dialers.get(address)
             if task is not None and not task.done() and not any(
-                other.address == address for other in self.session.open_links()
+                other.address == address for other in self.session.connections.open_links()
             ):
                 task.cancel()
         self._failover.clear()

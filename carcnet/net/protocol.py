@@ -325,7 +325,8 @@ class PeerConnection:
         event reports it, and a :class:`Closed` event follows when it closes the connection. After
         :attr:`State.CLOSED`, bytes are ignored.
         """
-        if self.state is State.CLOSED:
+        state = self.state  # a local: mypy would hold self.state narrowed through the loop below
+        if state is State.CLOSED:
             return []
         if not data:
             self.state = State.CLOSED

@@ -44,12 +44,12 @@ __all__ = [
     "SeatKey",
     "chain_secret",
     "chat_bytes",
-    "check_reveal",
     "commit_bytes",
     "commitment",
     "derive_seed",
     "entry_bytes",
     "new_nonce",
+    "opens_commitment",
     "proof_bytes",
     "sign_chat",
     "sign_commit",
@@ -153,8 +153,9 @@ def new_nonce() -> bytes:
     return secrets.token_bytes(NONCE_SIZE)
 
 
-def check_reveal(commit: bytes, nonce: bytes) -> bool:
-    """Whether *nonce* (32 bytes) is the one *commit* commits to. Never raises."""
+def opens_commitment(commit: bytes, nonce: bytes) -> bool:
+    """Whether *nonce* (32 bytes) is the one *commit* (32 bytes) commits to: the reveal of a seed's
+    commit–reveal (``wire.md`` §5.3). Never raises."""
     if not isinstance(nonce, bytes) or len(nonce) != NONCE_SIZE:
         return False
     return secrets.compare_digest(commitment(nonce), commit) if isinstance(commit, bytes) else False

@@ -20,7 +20,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from .protocol import State
 
@@ -262,7 +262,7 @@ class Channel:
 async def serve(
     host: str,
     port: int,
-    on_connection: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Coroutine[object, object, None]],
+    on_connection: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Coroutine[Any, Any, None]],
     tasks: asyncio.TaskGroup,
 ) -> asyncio.Server:
     """Listens on *host*:*port* (0: any free port); each accepted connection runs

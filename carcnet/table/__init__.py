@@ -8,6 +8,7 @@ change a game only through it.
 - :mod:`.base`: :class:`Table`, :class:`TableError`, :func:`bot_seed`.
 - :mod:`.local`: :class:`LocalTable`: every seat at this terminal; the log is a file.
 - :mod:`.lan`: :class:`NetTable`: the seats spread over peers; the log is replicated and signed.
+- :mod:`.driver`: :class:`~carcnet.table.driver.BotDriver`: plays the bot seats of either table.
 """
 
 from .base import Change, Kind, Status, Table, TableError, bot_seed

@@ -11,7 +11,6 @@ the seats played here move by themselves while the table runs (``async with tabl
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import time
@@ -20,11 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Self
 
-from carcnet.bots import Bot, is_slow
 from carcnet.engine import Game, Move
 
 if TYPE_CHECKING:
     from carcnet.log import Recovery, Seat
+    from carcnet.net.replica import Desync
 
 __all__ = ["Change", "Kind", "Status", "Table", "TableError", "bot_seed"]
 
@@ -89,6 +88,8 @@ class Table(ABC):
         self.thinking: tuple[int, float] | None = None
         self.think_cap: float | None = self.THINK_CAP
         self._listeners: list[Callable[[Change], None]] = []
+        #: Who this table is in the program's log records (a network table: the peer's name).
+        self.log_name: str = kind
 
     # ------------------------------------------------------------------ reading
 
@@ -148,7 +149,7 @@ class Table(ABC):
         return self.kind == "spectator" or (self.game is not None and not self.my_seats)
 
     @property
-    def desync(self) -> object | None:
+    def desync(self) -> Desync | None:
         """Why a network game stopped (a report naming the move, seat and peers), else ``None``."""
         return None
 
@@ -251,11 +252,6 @@ class Table(ABC):
             except Exception:  # a listener must not break the table (nor the network code under it)
                 log.exception("a listener failed to take the change %r", change)
 
-    @property
-    def log_name(self) -> str:
-        """Who this table is in the program's log records (a network table: the peer's name)."""
-        return self.kind
-
     def _note(self, text: str) -> None:
         log.info("%s: %s", self.log_name, text)
         self.notes.append(text)
@@ -263,22 +259,11 @@ class Table(ABC):
         self.notes_made += 1
         self._changed("note")
 
-    async def _think(self, seat: int, bot: Bot, game: Game) -> Move:
-        """The move *bot* chooses for *seat* in *game*: at once for a one-ply bot; for a search bot
-        in a worker thread, on a view of its own (the live game may be read by the interface
-        meanwhile), with :attr:`thinking` set while it runs and its cap on think time applied."""
-        view = game.view()
-        if not is_slow(bot):
-            return bot.choose(view)
-        bot.time_cap = self.think_cap  # type: ignore[attr-defined]  # a search bot's cap: the table's
-        detached = view.detached()
-        self.thinking = (seat, time.monotonic())
+    def _thinking(self, seat: int | None) -> None:
+        """A search bot of this laptop started thinking for *seat* (``None``: it is done): sets
+        :attr:`thinking` and tells the listeners (``"thinking"``)."""
+        self.thinking = None if seat is None else (seat, time.monotonic())
         self._changed("thinking")
-        try:
-            return await asyncio.to_thread(bot.choose, detached)
-        finally:
-            self.thinking = None
-            self._changed("thinking")
 
     # ------------------------------------------------------------------ running
 

@@ -1,4 +1,4 @@
-"""Provides the turn clock of a network table (issue 15; protocol/wire.md §4.6 ``clock``, §5.8):
+"""Provides the turn clock of a network table (protocol/wire.md §4.6 ``clock``, §5.8):
 seconds for each turn and a bank per seat, agreed in the lobby.
 
 A seat's turn runs from the moment this laptop sees it is the seat's turn to place its tile (its tile

@@ -16,6 +16,7 @@ from carcnet.engine import Game, Move, Phase, Rules
 from carcnet.log import GameRecorder, LogError, LogHeader, Seat, new_path
 
 from .base import Status, Table, TableError, bot_seed
+from .driver import BotDriver
 
 __all__ = ["LocalTable"]
 
@@ -45,7 +46,16 @@ class LocalTable(Table):
             for i, seat in enumerate(recorder.header.seats)
             if seat.player == "bot"
         }
-        self._turn: asyncio.Event | None = None  # made in __aenter__ (needs a running loop)
+        self._driver = BotDriver(
+            _LocalTurns(self),
+            self._record,
+            bots=self.bots,
+            delay=bot_delay,
+            think_cap=lambda: self.think_cap,
+            on_thinking=self._thinking,
+            stop_on=(OSError, LogError),
+            name="local",
+        )
         self._task: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -151,39 +161,15 @@ class LocalTable(Table):
                 self._changed("stop")
             raise
         self._changed("entry")
-        if self._turn is not None:
-            self._turn.set()
+        self._driver.wake()
 
     # ---------------------------------------------------------------- running
 
     async def __aenter__(self) -> Self:
-        self._turn = asyncio.Event()
-        self._turn.set()
         self.running = True
-        self._task = asyncio.get_running_loop().create_task(self._play(), name="carcnet local bots")
+        self._task = asyncio.get_running_loop().create_task(self._driver.run(), name="carcnet local bots")
         self._changed("running")
         return self
-
-    async def _play(self) -> None:
-        """Plays the bots' moves whenever a bot is to move, pausing before each placement."""
-        turn = self._turn
-        assert turn is not None
-        while not self._closed:
-            await turn.wait()
-            turn.clear()
-            while (seat := self.to_play) is not None and seat in self.bots and not self._closed:
-                if self.bot_delay > 0 and self.game.phase is Phase.PLACE_TILE:
-                    await asyncio.sleep(self.bot_delay)  # pacing for people watching, not synchronisation
-                    if self._closed or self.to_play != seat:
-                        continue
-                try:
-                    move = await self._think(seat, self.bots[seat], self.game)
-                    if self._closed or self.to_play != seat:
-                        continue
-                    self._record(move)
-                except (OSError, LogError):
-                    return  # noted by _record; the game is paused here and can be resumed
-                await asyncio.sleep(0)  # let the interface draw between two moves
 
     def close(self, reason: str = "quit") -> None:
         """Stops the bots and closes the log (everything is on disk already)."""
@@ -201,3 +187,28 @@ class LocalTable(Table):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         self._changed("ended")
+
+
+class _LocalTurns:
+    """A local table's game as its :class:`~carcnet.table.driver.BotDriver` reads it: every seat is
+    played here; the moves held are the game's moves."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self, table: LocalTable) -> None:
+        self._table = table
+
+    @property
+    def to_play(self) -> int | None:
+        return self._table.to_play
+
+    @property
+    def game(self) -> Game:
+        return self._table.game
+
+    @property
+    def have(self) -> int:
+        return len(self._table.game.moves)
+
+    def plays(self, seat: int) -> bool:
+        return True

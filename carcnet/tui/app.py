@@ -170,7 +170,7 @@ class CarcnetApp(App[None]):
     ) -> str | None:
         """Saves an SVG of the screen (the palette's Screenshot) to *path*, by default the user's
         Downloads folder, or where there is none (a server, a fresh account) a ``screenshots`` folder
-        beside the saved games, created as needed (issue 15 item 8); says where."""
+        beside the saved games, created as needed; says where."""
         import platformdirs
 
         if path is None:

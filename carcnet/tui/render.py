@@ -28,13 +28,13 @@ How a design becomes cells (:func:`tile_art`), for any design and any odd size, 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from carcnet.engine import Figure, Position, SegmentKind, Terrain, TileKind
+from carcnet.engine import Figure, Position, Segment, SegmentKind, Terrain, TileKind, TileVariant
 
 if TYPE_CHECKING:
     from carcnet.engine import Game
@@ -330,160 +330,260 @@ def tile_art(
     return _tile_art(kind, rotation % 4, size[0], size[1], glyphs)
 
 
+#: What a cloister or garden segment draws, and a road or river segment.
+_AREA_ROLES = {SegmentKind.CLOISTER: Role.CLOISTER, SegmentKind.GARDEN: Role.GARDEN}
+_PATH_ROLES = {SegmentKind.ROAD: Role.ROAD, SegmentKind.RIVER: Role.RIVER}
+_PATH_TERRAINS = (Terrain.ROAD, Terrain.RIVER)
+_Owners = list[list[int]]  # per cell: the segment index, or -1
+_Roles = list[list[Role | None]]  # per cell: what it shows, or None while not drawn
+
+
+@dataclass(slots=True)
+class _Draft:
+    """A tile being drawn: per cell, the segment it belongs to (-1: none, or a road junction) and
+    what it shows (``None``: not drawn yet). Each step of :func:`_tile_art` draws on free cells only."""
+
+    width: int
+    height: int
+    geo: tuple[tuple[_Geometry, ...], ...]
+    owner: _Owners
+    role: _Roles
+
+    @classmethod
+    def empty(cls, width: int, height: int) -> _Draft:
+        return cls(
+            width,
+            height,
+            _geometry(width, height),
+            [[-1] * width for _ in range(height)],
+            [[None] * width for _ in range(height)],
+        )
+
+    @property
+    def centre(self) -> tuple[int, int]:
+        """``(col, row)`` of the centre cell."""
+        return self.width // 2, self.height // 2
+
+    def free(self, c: int, r: int) -> bool:
+        return self.role[r][c] is None
+
+    def claim(self, c: int, r: int, segment: int, what: Role) -> None:
+        self.owner[r][c] = segment
+        self.role[r][c] = what
+
+
 @lru_cache(maxsize=4096)
 def _tile_art(kind: TileKind, rotation: int, width: int, height: int, glyphs: Glyphs) -> TileArt:
     if width < 3 or height < 3 or width % 2 == 0 or height % 2 == 0:
         raise ValueError(f"a tile is drawn in an odd number of cells, at least 3 × 3, not {width} × {height}")
     variant = kind.variant(rotation)
     segments = variant.segments
-    geo = _geometry(width, height)
-    cx, cy = width // 2, height // 2
-    owner = [[-1] * width for _ in range(height)]
-    role: list[list[Role | None]] = [[None] * width for _ in range(height)]
-
-    def claim(c: int, r: int, seg: int, what: Role) -> None:
-        owner[r][c] = seg
-        role[r][c] = what
-
-    # cities
-    city_depth: dict[tuple[int, int], float] = {}
-    for i, seg in enumerate(segments):
-        if seg.kind is not SegmentKind.CITY:
-            continue
-        sides = {int(s) for s in seg.sides}
-        opposite = {0, 2} <= sides or {1, 3} <= sides
-        for r in range(height):
-            for c in range(width):
-                g = geo[r][c]
-                corner = len(g.border) == 2
-                if not corner and any(s not in sides for s in g.border):
-                    continue  # a border cell shows its own side's terrain
-                if len(sides) == 1:
-                    (s,) = sides
-                    along = g.u if s in (0, 2) else g.v
-                    inside = (
-                        not corner and g.depth[s] <= _DOME * math.sqrt(max(0.0, 1 - along * along)) + _EPS
-                    )
-                elif g.half < 0:
-                    inside = opposite or len(sides) >= 3
-                else:
-                    inside = (
-                        (g.half // 2 in sides and g.other // 2 in sides)  # on a diagonal: both wedges
-                        or ({0, 2} <= sides and abs(g.u) <= _BAND + _EPS)
-                        or ({1, 3} <= sides and abs(g.v) <= _BAND + _EPS)
-                    )
-                if inside and role[r][c] is None:
-                    claim(c, r, i, Role.CITY)
-                    city_depth[(c, r)] = min(g.depth[s] for s in sides)
-    _separate_cities(owner, role, geo, city_depth)
-
-    # cloisters and gardens: a building on the centre
-    roof = cy - 1
-    for i, seg in enumerate(segments):
-        if seg.kind not in _AREA_KINDS:
-            continue
-        what = Role.CLOISTER if seg.kind is SegmentKind.CLOISTER else Role.GARDEN
-        block = [(cx, cy)]
-        if width >= 5 and height >= 5:
-            # roof then walls, on the centre; below it when a road or river comes from the north
-            paths = [t in (Terrain.ROAD, Terrain.RIVER) for t in variant.terrain]
-            roof = cy if paths[0] and not paths[2] else cy - 1
-            block = [(c, r) for r in (roof, roof + 1) for c in (cx - 1, cx, cx + 1)]
-        for c, r in block:
-            if role[r][c] is None:
-                claim(c, r, i, what)
-
-    # roads and rivers: from each side's midpoint to the centre
-    ends: list[int] = []
-    for i, seg in enumerate(segments):
-        if seg.kind not in _EDGE_PATH_KINDS:
-            continue
-        what = Role.ROAD if seg.kind is SegmentKind.ROAD else Role.RIVER
-        for s in seg.sides:
-            dc, dr = _STEPS[s]
-            c, r = cx + dc * cx, cy + dr * cy
-            while (c, r) != (cx, cy) and role[r][c] is None:
-                claim(c, r, i, what)
-                c, r = c - dc, r - dr
-        if len(seg.sides) >= 2:
-            if role[cy][cx] is None:
-                claim(cx, cy, i, what)
-        else:
-            ends.append(i)
-
-    # a junction (or lake) where single-side roads (rivers) end at a free centre
-    if ends and role[cy][cx] is None:
-        rivers = [i for i in ends if segments[i].kind is SegmentKind.RIVER]
-        if len(rivers) == len(ends):
-            claim(cx, cy, rivers[0], Role.RIVER)
-        else:
-            claim(cx, cy, -1, Role.JUNCTION)
-
-    # fields: the rest, by wedge
-    half_segment = variant.half_segment
-    blocked = [t in (Terrain.ROAD, Terrain.RIVER) for t in variant.terrain]  # such sides cut their field
-    for r in range(height):
-        for c in range(width):
-            if role[r][c] is not None:
-                continue
-            h = geo[r][c].half
-            seg_i = _field_of_half(h, half_segment, blocked) if h >= 0 else -1
-            claim(c, r, seg_i, Role.FIELD)
-    if owner[cy][cx] == -1 and role[cy][cx] is Role.FIELD:
-        owner[cy][cx] = _centre_field(owner, role, cx, cy, segments)
-
-    anchors, pairs = _anchors(owner, segments, width, height)
-
-    # characters
-    chars = [[" "] * width for _ in range(height)]
-    for r in range(height):
-        for c in range(width):
-            shown = role[r][c]
-            if shown is Role.FIELD:
-                chars[r][c] = glyphs.field[(c + 2 * r) % len(glyphs.field)]
-            elif shown is Role.CITY:
-                chars[r][c] = glyphs.city
-            elif shown is Role.ROAD or shown is Role.RIVER:
-                table = glyphs.road if shown is Role.ROAD else glyphs.river
-                chars[r][c] = table[_joins(owner, role, c, r, width, height, cx, cy)]
-            elif shown is Role.JUNCTION:
-                chars[r][c] = glyphs.junction
-            elif shown is Role.GARDEN:
-                chars[r][c] = glyphs.garden
-    if role[cy][cx] is Role.RIVER and owner[cy][cx] in ends:
-        chars[cy][cx] = glyphs.lake
-    for i, seg in enumerate(segments):
-        if seg.kind is SegmentKind.CLOISTER:
-            building = [
-                (c, r)
-                for r in range(height)
-                for c in range(width)
-                if owner[r][c] == i and role[r][c] is Role.CLOISTER
-            ]
-            if len(building) == 1:
-                c, r = building[0]
-                chars[r][c] = glyphs.cloister_small
-            else:
-                for c, r in building:
-                    chars[r][c] = glyphs.cloister[r - roof][c - (cx - 1)]
-    # pennants: next to the anchor, never on it (or on the meeple's digit cell)
-    for i, seg in enumerate(segments):
-        if seg.kind is SegmentKind.CITY and seg.pennant:
-            spot = _pennant_cell(owner, role, i, anchors[i], pairs[i], width, height)
-            if spot is not None:
-                c, r = spot
-                chars[r][c] = glyphs.pennant
-                role[r][c] = Role.PENNANT
-
+    draft = _Draft.empty(width, height)
+    # in this order: a cell drawn by one step is not drawn again by a later one
+    _draw_cities(draft, segments)
+    _draw_buildings(draft, variant)
+    ends = _draw_paths(draft, segments)
+    _draw_path_ends(draft, segments, ends)
+    _draw_fields(draft, variant)
+    anchors, pairs = _anchors(draft.owner, segments, width, height)
+    chars = _characters(draft, variant, ends, glyphs)
+    _draw_pennants(draft, chars, segments, anchors, pairs, glyphs)
     cells = tuple(
-        tuple(Cell(chars[r][c], role[r][c] or Role.FIELD, owner[r][c]) for c in range(width))
+        tuple(Cell(chars[r][c], draft.role[r][c] or Role.FIELD, draft.owner[r][c]) for c in range(width))
         for r in range(height)
     )
     return TileArt(kind.letter, rotation, width, height, cells, anchors, pairs)
 
 
+def _draw_cities(draft: _Draft, segments: Sequence[Segment]) -> None:
+    """Draws each city segment on the cells :func:`_in_city` gives it, then parts touching cities."""
+    depth: dict[tuple[int, int], float] = {}
+    for i, seg in enumerate(segments):
+        if seg.kind is not SegmentKind.CITY:
+            continue
+        sides = {int(s) for s in seg.sides}
+        for r, row in enumerate(draft.geo):
+            for c, g in enumerate(row):
+                if _in_city(g, sides) and draft.free(c, r):
+                    draft.claim(c, r, i, Role.CITY)
+                    depth[(c, r)] = min(g.depth[s] for s in sides)
+    _separate_cities(draft.owner, draft.role, draft.geo, depth)
+
+
+def _in_city(g: _Geometry, sides: set[int]) -> bool:
+    """Whether a cell lies in a city reaching *sides* (see :func:`_in_dome`, :func:`_in_wedges`); a
+    border cell only on a side the city reaches, or on a corner."""
+    corner = len(g.border) == 2
+    if not corner and any(s not in sides for s in g.border):
+        return False  # a border cell shows its own side's terrain
+    if len(sides) == 1:
+        (s,) = sides
+        return not corner and _in_dome(g, s)
+    return _in_wedges(g, sides)
+
+
+def _in_dome(g: _Geometry, side: int) -> bool:
+    """Whether a cell lies in the dome of a city reaching only *side*: within an ellipse against it."""
+    along = g.u if side in (0, 2) else g.v
+    return g.depth[side] <= _DOME * math.sqrt(max(0.0, 1 - along * along)) + _EPS
+
+
+def _in_wedges(g: _Geometry, sides: set[int]) -> bool:
+    """Whether a cell lies in a city reaching two *sides* or more: their wedges, the band between
+    opposite sides, and the centre when the city joins opposite sides or three."""
+    if g.half < 0:
+        return {0, 2} <= sides or {1, 3} <= sides or len(sides) >= 3
+    return (
+        (g.half // 2 in sides and g.other // 2 in sides)  # on a diagonal: both wedges
+        or ({0, 2} <= sides and abs(g.u) <= _BAND + _EPS)
+        or ({1, 3} <= sides and abs(g.v) <= _BAND + _EPS)
+    )
+
+
+def _roof(variant: TileVariant, cy: int) -> int:
+    """Row of a building's roof: just above the centre row; on it when a road or river comes from
+    the north and none from the south (the building stands below its end)."""
+    paths = [t in _PATH_TERRAINS for t in variant.terrain]
+    return cy if paths[0] and not paths[2] else cy - 1
+
+
+def _draw_buildings(draft: _Draft, variant: TileVariant) -> None:
+    """Draws cloisters and gardens: the centre cell, or a roof and walls row of three cells each
+    from 5 × 5 cells up."""
+    cx, cy = draft.centre
+    block = [(cx, cy)]
+    if draft.width >= 5 and draft.height >= 5:
+        roof = _roof(variant, cy)
+        block = [(c, r) for r in (roof, roof + 1) for c in (cx - 1, cx, cx + 1)]
+    for i, seg in enumerate(variant.segments):
+        what = _AREA_ROLES.get(seg.kind)
+        if what is None:
+            continue
+        for c, r in block:
+            if draft.free(c, r):
+                draft.claim(c, r, i, what)
+
+
+def _draw_paths(draft: _Draft, segments: Sequence[Segment]) -> list[int]:
+    """Draws roads and rivers from each side's midpoint towards the centre, through it for a segment
+    with two sides or more. Returns the single-side segments: those ending in the tile."""
+    cx, cy = draft.centre
+    ends: list[int] = []
+    for i, seg in enumerate(segments):
+        what = _PATH_ROLES.get(seg.kind)
+        if what is None:
+            continue
+        for s in seg.sides:
+            dc, dr = _STEPS[s]
+            c, r = cx + dc * cx, cy + dr * cy
+            while (c, r) != (cx, cy) and draft.free(c, r):
+                draft.claim(c, r, i, what)
+                c, r = c - dc, r - dr
+        if len(seg.sides) < 2:
+            ends.append(i)
+        elif draft.free(cx, cy):
+            draft.claim(cx, cy, i, what)
+    return ends
+
+
+def _draw_path_ends(draft: _Draft, segments: Sequence[Segment], ends: list[int]) -> None:
+    """Where single-side roads (rivers) end at a free centre: a junction, or a lake of the first river."""
+    cx, cy = draft.centre
+    if not ends or not draft.free(cx, cy):
+        return
+    rivers = [i for i in ends if segments[i].kind is SegmentKind.RIVER]
+    if len(rivers) == len(ends):
+        draft.claim(cx, cy, rivers[0], Role.RIVER)
+    else:
+        draft.claim(cx, cy, -1, Role.JUNCTION)
+
+
+def _draw_fields(draft: _Draft, variant: TileVariant) -> None:
+    """Draws every cell left as the field of its wedge (see :func:`_field_of_half`); a free centre
+    goes to the field around it (:func:`_centre_field`)."""
+    half_segment = variant.half_segment
+    blocked = [t in _PATH_TERRAINS for t in variant.terrain]  # such sides cut their field
+    for r, row in enumerate(draft.geo):
+        for c, g in enumerate(row):
+            if draft.free(c, r):
+                field = _field_of_half(g.half, half_segment, blocked) if g.half >= 0 else -1
+                draft.claim(c, r, field, Role.FIELD)
+    cx, cy = draft.centre
+    if draft.owner[cy][cx] == -1 and draft.role[cy][cx] is Role.FIELD:
+        draft.owner[cy][cx] = _centre_field(draft.owner, draft.role, cx, cy, variant.segments)
+
+
+#: The character of a cell by its role: ``(glyphs, draft, col, row) -> char``. A cloister's cells
+#: are drawn by :func:`_draw_cloisters`, pennants by :func:`_draw_pennants`.
+_CHAR_OF_ROLE: dict[Role | None, Callable[[Glyphs, _Draft, int, int], str]] = {
+    Role.FIELD: lambda glyphs, draft, c, r: glyphs.field[(c + 2 * r) % len(glyphs.field)],
+    Role.CITY: lambda glyphs, draft, c, r: glyphs.city,
+    Role.ROAD: lambda glyphs, draft, c, r: glyphs.road[_joins(draft, c, r)],
+    Role.RIVER: lambda glyphs, draft, c, r: glyphs.river[_joins(draft, c, r)],
+    Role.JUNCTION: lambda glyphs, draft, c, r: glyphs.junction,
+    Role.GARDEN: lambda glyphs, draft, c, r: glyphs.garden,
+}
+
+
+def _blank(glyphs: Glyphs, draft: _Draft, c: int, r: int) -> str:
+    return " "
+
+
+def _characters(draft: _Draft, variant: TileVariant, ends: list[int], glyphs: Glyphs) -> list[list[str]]:
+    """The characters of the drawn cells (pennants still to come)."""
+    chars = [
+        [_CHAR_OF_ROLE.get(draft.role[r][c], _blank)(glyphs, draft, c, r) for c in range(draft.width)]
+        for r in range(draft.height)
+    ]
+    cx, cy = draft.centre
+    if draft.role[cy][cx] is Role.RIVER and draft.owner[cy][cx] in ends:
+        chars[cy][cx] = glyphs.lake
+    _draw_cloisters(draft, chars, variant, glyphs)
+    return chars
+
+
+def _draw_cloisters(draft: _Draft, chars: list[list[str]], variant: TileVariant, glyphs: Glyphs) -> None:
+    """The cloister building: one cell, or its roof and walls rows (whatever cells it kept)."""
+    cx, cy = draft.centre
+    roof = _roof(variant, cy)
+    for i, seg in enumerate(variant.segments):
+        if seg.kind is not SegmentKind.CLOISTER:
+            continue
+        building = [
+            (c, r)
+            for r in range(draft.height)
+            for c in range(draft.width)
+            if draft.owner[r][c] == i and draft.role[r][c] is Role.CLOISTER
+        ]
+        if len(building) == 1:
+            c, r = building[0]
+            chars[r][c] = glyphs.cloister_small
+        else:
+            for c, r in building:
+                chars[r][c] = glyphs.cloister[r - roof][c - (cx - 1)]
+
+
+def _draw_pennants(
+    draft: _Draft,
+    chars: list[list[str]],
+    segments: Sequence[Segment],
+    anchors: Sequence[tuple[int, int]],
+    pairs: Sequence[bool],
+    glyphs: Glyphs,
+) -> None:
+    """A pennant on each city that shows one: next to its anchor, never on it (or on the meeple's
+    digit cell)."""
+    for i, seg in enumerate(segments):
+        if seg.kind is SegmentKind.CITY and seg.pennant:
+            spot = _pennant_cell(draft.owner, draft.role, i, anchors[i], pairs[i], draft.width, draft.height)
+            if spot is not None:
+                c, r = spot
+                chars[r][c] = glyphs.pennant
+                draft.role[r][c] = Role.PENNANT
+
+
 def _separate_cities(
-    owner: list[list[int]], role: list[list[Role | None]], geo, depth: dict[tuple[int, int], float]
+    owner: _Owners, role: _Roles, geo: tuple[tuple[_Geometry, ...], ...], depth: dict[tuple[int, int], float]
 ) -> None:
     """Gives back to the field the deeper of any two touching cells of different cities (corners first)."""
     height, width = len(owner), len(owner[0])
@@ -533,7 +633,7 @@ def _field_of_half(half: int, half_segment: Sequence[int], blocked: Sequence[boo
     return -1
 
 
-def _centre_field(owner, role, cx: int, cy: int, segments) -> int:
+def _centre_field(owner: _Owners, role: _Roles, cx: int, cy: int, segments: Sequence[Segment]) -> int:
     """The field most of the centre's neighbours belong to (lowest index on a tie)."""
     counts: dict[int, int] = {}
     for dc, dr in _STEPS:
@@ -546,14 +646,16 @@ def _centre_field(owner, role, cx: int, cy: int, segments) -> int:
     return fields[0] if fields else -1
 
 
-def _joins(owner, role, c: int, r: int, width: int, height: int, cx: int, cy: int) -> int:
+def _joins(draft: _Draft, c: int, r: int) -> int:
     """Direction mask (N=1, E=2, S=4, W=8) of a road or river cell's joins: along its own segment,
     into a junction or lake, and out through the side at a side's midpoint."""
+    owner, role = draft.owner, draft.role
+    cx, cy = draft.centre
     mask = 0
     me = owner[r][c]
     for s, (dc, dr) in enumerate(_STEPS):
         c2, r2 = c + dc, r + dr
-        if not (0 <= c2 < width and 0 <= r2 < height):
+        if not (0 <= c2 < draft.width and 0 <= r2 < draft.height):
             if (c2 == cx or r2 == cy) and (c == cx or r == cy):
                 mask |= 1 << s  # leaves the tile through a side's midpoint
             continue
@@ -563,7 +665,7 @@ def _joins(owner, role, c: int, r: int, width: int, height: int, cx: int, cy: in
 
 
 def _anchors(
-    owner, segments, width: int, height: int
+    owner: _Owners, segments: Sequence[Segment], width: int, height: int
 ) -> tuple[tuple[tuple[int, int], ...], tuple[bool, ...]]:
     """For each segment, the cell nearest its cells' centre (preferring one with its right neighbour
     in the same segment); a segment with no cell (possible in the overview) gets the free cell nearest
@@ -572,49 +674,57 @@ def _anchors(
     pairs: list[bool] = []
     for i in range(len(segments)):
         cells = [(c, r) for r in range(height) for c in range(width) if owner[r][c] == i]
-        if not cells:
-            anchors.append(None)
-            pairs.append(False)
-            continue
-        mc = sum(c for c, _ in cells) / len(cells)
-        mr = sum(r for _, r in cells) / len(cells)
-
-        def dist(cell: tuple[int, int], mc: float = mc, mr: float = mr) -> tuple[float, int, int]:
-            c, r = cell
-            return ((c - mc) ** 2 + (2 * (r - mr)) ** 2, r, c)
-
-        best = min(cells, key=dist)
-        paired = [(c, r) for c, r in cells if c + 1 < width and owner[r][c + 1] == i] if width >= 5 else []
-        if paired:
-            best_pair = min(paired, key=dist)
-            if dist(best_pair)[0] <= dist(best)[0] + 2.5:
-                best = best_pair
-        anchors.append(best)
-        pairs.append(best in paired)
-    cx, cy = width // 2, height // 2
+        anchor, paired = _anchor_of_cells(owner, i, cells, width) if cells else (None, False)
+        anchors.append(anchor)
+        pairs.append(paired)
     for i, seg in enumerate(segments):
-        if anchors[i] is not None:
-            continue
-        du = dv = 0.0
-        for s in seg.sides:
-            du += _STEPS[s][0]
-            dv += _STEPS[s][1]
-        for h in seg.halves:
-            side_dc, side_dr = _STEPS[h // 2]
-            along = 1 if h % 2 else -1  # L is left of the axis as seen from the centre
-            du += side_dc - side_dr * along * 0.5
-            dv += side_dr + side_dc * along * 0.5
-        n = max(1, len(seg.sides) + len(seg.halves))
-        want = (cx + du / n * cx, cy + dv / n * cy)
-        used = {a for a in anchors if a is not None}
-        free = [(c, r) for r in range(height) for c in range(width) if (c, r) not in used]
-        anchors[i] = min(
-            free, key=lambda p: ((p[0] - want[0]) ** 2 + (2 * (p[1] - want[1])) ** 2, p[1], p[0])
-        )
+        if anchors[i] is None:
+            anchors[i] = _free_anchor(seg, {a for a in anchors if a is not None}, width, height)
     return tuple(a for a in anchors if a is not None), tuple(pairs)
 
 
-def _pennant_cell(owner, role, segment: int, anchor: tuple[int, int], pair: bool, width: int, height: int):
+def _anchor_of_cells(
+    owner: _Owners, segment: int, cells: list[tuple[int, int]], width: int
+) -> tuple[tuple[int, int], bool]:
+    """``(anchor, paired)``: the cell of *cells* nearest their centre, or a paired one (its right
+    neighbour in *segment* too, from 5 cells across) not much farther."""
+    mc = sum(c for c, _ in cells) / len(cells)
+    mr = sum(r for _, r in cells) / len(cells)
+
+    def dist(cell: tuple[int, int]) -> tuple[float, int, int]:
+        c, r = cell
+        return ((c - mc) ** 2 + (2 * (r - mr)) ** 2, r, c)
+
+    best = min(cells, key=dist)
+    paired = [(c, r) for c, r in cells if c + 1 < width and owner[r][c + 1] == segment] if width >= 5 else []
+    if paired:
+        best_pair = min(paired, key=dist)
+        if dist(best_pair)[0] <= dist(best)[0] + 2.5:
+            best = best_pair
+    return best, best in paired
+
+
+def _free_anchor(seg: Segment, used: set[tuple[int, int]], width: int, height: int) -> tuple[int, int]:
+    """For a segment without cells: the cell not in *used* nearest to where its sides and half-sides are."""
+    cx, cy = width // 2, height // 2
+    du = dv = 0.0
+    for s in seg.sides:
+        du += _STEPS[s][0]
+        dv += _STEPS[s][1]
+    for h in seg.halves:
+        side_dc, side_dr = _STEPS[h // 2]
+        along = 1 if h % 2 else -1  # L is left of the axis as seen from the centre
+        du += side_dc - side_dr * along * 0.5
+        dv += side_dr + side_dc * along * 0.5
+    n = max(1, len(seg.sides) + len(seg.halves))
+    want = (cx + du / n * cx, cy + dv / n * cy)
+    free = [(c, r) for r in range(height) for c in range(width) if (c, r) not in used]
+    return min(free, key=lambda p: ((p[0] - want[0]) ** 2 + (2 * (p[1] - want[1])) ** 2, p[1], p[0]))
+
+
+def _pennant_cell(
+    owner: _Owners, role: _Roles, segment: int, anchor: tuple[int, int], pair: bool, width: int, height: int
+) -> tuple[int, int] | None:
     """A city cell of *segment* next to its anchor (not the anchor or the digit cell right of it)."""
     ac, ar = anchor
     taken = {anchor, (ac + 1, ar)} if pair else {anchor}
@@ -698,7 +808,7 @@ def compose_tile(
         if art.pairs[segment]:  # the role letter and the seat number
             over(c, r, letter, "meeple", seat)
             over(c + 1, r, str(seat + 1), "seat", seat)
-        else:  # one cell (the overview): the seat number, which colour alone would tell (issue 15 item 8)
+        else:  # one cell (the overview): the seat number, so the seat is not told by colour alone
             over(c, r, str(seat + 1), "meeple", seat)
     for segment, label in spots:
         c, r = art.anchors[segment]

@@ -1,4 +1,4 @@
-"""Provides :class:`Settings`: what a player sets once and finds again on the next start (issue 15):
+"""Provides :class:`Settings`: what a player sets once and finds again on the next start:
 the theme, the name to play under, the new-game seats, turn confirmation, the glyphs, the seat
 palette and the turn bell.
 

@@ -65,7 +65,7 @@ def secret(seat: int) -> bytes:
 def table_game(players: int, rules: Rules = Rules(), game: str = GAME) -> tuple[Game, list[list[bytes]]]:
     n = rules.pile_size()
     chains = [chain(game, s, secret(s), n) for s in range(players)]
-    return Game(GameSetup(players=players, table=TableDraws(game, tuple(c[0] for c in chains)), rules=rules)), chains
+    return Game(GameSetup(players=players, draws=TableDraws(game, tuple(c[0] for c in chains)), rules=rules)), chains
 
 
 def draw_now(game: Game, chains: list[list[bytes]]) -> None:
@@ -280,6 +280,6 @@ def test_handover_outside_a_draw_is_still_only_for_the_seat_to_play():
 ])
 def test_bad_table_setups_name_the_problem(table, words):
     with pytest.raises(SetupError, match=words):
-        Game(GameSetup(players=2, table=table))
+        Game(GameSetup(players=2, draws=table))
     with pytest.raises(SetupError, match="exactly one"):
-        Game(GameSetup(players=2, seed=1, table=TableDraws(GAME, (b"\0" * 32, b"\1" * 32))))
+        Game(GameSetup(players=2, seed=1, draws=TableDraws(GAME, (b"\0" * 32, b"\1" * 32))))

@@ -138,3 +138,81 @@ def test_dead_spots_are_the_open_positions_no_tile_left_fits():
         assert (position_of(key) in dead) == (not any(d.fitting_rotations(pattern) for d in designs))
     full = Game(GameSetup(players=2, seed=4))  # the whole bag: every spot can still be filled
     assert full.dead_spots() == []
+
+
+@pytest.mark.parametrize(
+    ("position", "rotation", "reason"),
+    [
+        (Position(0, -1), 2, None),
+        (Position(0, -1), 0, "side-mismatch"),
+        (Position(0, -1), 4, "bad-rotation"),
+        (Position(0, 0), 2, "occupied"),
+        (Position(5, 5), 2, "not-adjacent"),
+    ],
+)
+def test_check_placement_gives_the_key_or_the_reason_apply_gives(position, rotation, reason):
+    from carcnet.engine import IllegalMoveError, PlaceTile
+    from carcnet.engine.geometry import key_of
+
+    game = Game(GameSetup(players=2, draw_order=("E", "V")))
+    move = PlaceTile("E", position, rotation)
+    if reason is None:
+        assert game.check_placement(move) == (key_of(position.x, position.y), rotation)
+        assert game.moves == []  # only checked
+        return
+    with pytest.raises(IllegalMoveError) as checked:
+        game.check_placement(move)
+    with pytest.raises(IllegalMoveError) as applied:
+        game.apply(move)
+    assert (checked.value.reason, str(checked.value)) == (applied.value.reason, str(applied.value))
+
+
+def test_check_placement_outside_the_placing_phase_raises_as_apply():
+    from carcnet.engine import IllegalMoveError, PlaceTile
+
+    game = Game(GameSetup(players=2, draw_order=("E",)))
+    game.apply(PlaceTile("E", Position(0, -1), 2))
+    move = PlaceTile("E", Position(1, 0), 0)
+    for phase in (Phase.DEPLOY, Phase.GAME_OVER):
+        assert game.phase is phase
+        with pytest.raises(IllegalMoveError) as checked:
+            game.check_placement(move)
+        with pytest.raises(IllegalMoveError) as applied:
+            game.apply(move)
+        assert (checked.value.reason, str(checked.value)) == (applied.value.reason, str(applied.value))
+        if phase is Phase.DEPLOY:
+            game.apply(SkipMeeple())  # the last tile: the game ends
+
+
+def test_drawn_kind_is_the_design_to_place_then_the_one_placed():
+    from carcnet.engine import PlaceTile, tile_kind
+
+    game = Game(GameSetup(players=2, draw_order=("E",)))
+    assert game.drawn_kind is tile_kind("E") and game.drawn == "E"
+    game.apply(PlaceTile("E", Position(0, -1), 2))
+    assert game.drawn_kind is tile_kind("E") and game.drawn is None
+    game.apply(SkipMeeple())
+    assert game.phase is Phase.GAME_OVER and game.drawn_kind is None
+
+
+def test_areas_around_are_the_cloisters_next_to_an_empty_position():
+    from carcnet.engine import PlaceTile
+    from carcnet.engine.geometry import RING_OFFSETS, key_of
+
+    game = Game(GameSetup(players=2, draw_order=("B", "E")))
+    game.apply(PlaceTile("B", Position(0, 1), 0))  # a cloister south of the start tile
+    cloister = game.graph.find(game.tile_at(Position(0, 1)).base)
+    for x, y in ((1, 1), (1, 2), (0, 2), (-1, 0)):
+        around = game.areas_around(key_of(x, y))
+        assert [node for _, node in around] == [cloister]
+        (ring, _), = around
+        assert key_of(x, y) + RING_OFFSETS[ring] == key_of(0, 1)  # ring: the offset to the cloister
+    assert game.areas_around(key_of(3, 3)) == ()
+    assert game.areas_around(key_of(0, 1)) == ()  # not empty
+
+
+def test_score_categories_are_public():
+    from carcnet import engine
+
+    assert "CATEGORIES" in engine.__all__
+    assert engine.CATEGORIES == ("road", "city", "cloister", "garden", "field")

@@ -54,7 +54,7 @@ def test_a_view_holds_no_draw_order(seed, moves, river):
     reached = _reachable(view)
     ids = {id(o) for o in reached}
     assert id(real) not in ids and id(real.setup) not in ids and id(real.deck) not in ids
-    assert view.game.setup.seed is None and view.game.setup.table is None
+    assert view.game.setup.seed is None and view.game.setup.draws is None
     if len(future) > 2 and list(future) != sorted(future):
         assert not [o for o in reached if isinstance(o, (tuple, list)) and len(o) >= len(future)
                     and tuple(o[-len(future):]) == future]
@@ -102,7 +102,7 @@ def test_a_view_of_a_game_whose_draws_the_table_makes():
     view = game.view()
     assert isinstance(view, PlayerView) and view.game.bag is None and view.game.drawn == game.drawn
     assert view.remaining() == game.remaining() and view.game.legal_moves() == game.legal_moves()
-    assert view.game.setup.table is None
+    assert view.game.setup.draws is None
 
 
 def test_bots_play_from_a_view_and_the_greedy_bot_keeps_its_planned_deploy():

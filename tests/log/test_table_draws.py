@@ -22,7 +22,7 @@ def test_a_table_game_replays_offline_from_its_save(tmp_path: Path):
     loaded = load(VECTORS / "log3-table.bin")
     header = loaded.header
     assert header.format == 3 and header.seed is None and header.nonces is None
-    assert header.table is not None and header.table.roots == header.commits
+    assert header.draws is not None and header.draws.roots == header.commits
     draws = [e for e in loaded.entries if isinstance(e.move, DrawTile)]
     assert [e.seq for e in draws] == [1, 4, 7] and all(e.sig is None for e in draws)
     assert all(e.sig is not None for e in loaded.entries if not isinstance(e.move, DrawTile))
@@ -90,7 +90,7 @@ def test_a_table_game_needs_its_game_id_and_distinct_roots():
     with pytest.raises(LogFormatError, match="same commitment|same chain root"):
         LogHeader.new(seats, keys=keys, commits=[bytes([3]) * 32] * 2, game=TABLE_GAME)
     header = LogHeader.new(seats, keys=keys, commits=[bytes([3]) * 32, bytes([4]) * 32], game=TABLE_GAME)
-    assert header.format == 3 and header.setup().table is not None
+    assert header.format == 3 and header.setup().draws is not None
 
 
 def test_the_replay_transcript_shows_turns_not_draw_values(capsys):

@@ -9,10 +9,11 @@ import asyncio
 import contextlib
 import hashlib
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import TracebackType
 from typing import Any, Self
 
-from carcnet.bots import make_bot
+from carcnet.bots import Bot, make_bot
 from carcnet.engine import Game
 from carcnet.log import COLOURS, LogEntry, LogHeader, Seat
 from carcnet.net import (
@@ -33,9 +34,11 @@ from carcnet.net import (
     sign_proof,
     verify_proof,
 )
+from carcnet.net.link import Link
 from carcnet.net.peer import Peer
-from carcnet.net.sync import MemoryLog, SyncSession
+from carcnet.net.sync import MemoryLog, SessionChange, SyncSession
 from carcnet.net.transport import Timing
+from carcnet.table.driver import BotDriver
 
 GAME = "c4dcaf0e5e1d4b7a9a0c2f3e4d5b6a79"
 #: Short clocks for tests; heartbeats flow during games, nothing is slow enough to be taken for dead.
@@ -66,6 +69,40 @@ def sign(entry: LogEntry, key: SeatKey | None = None) -> SignedEntry:
     """*entry* signed by *key* (its seat's key by default)."""
     key = key or seat_key(entry.seat)
     return SignedEntry(entry, sign_entry(key, GAME, entry))
+
+
+class BotPeer(Peer):
+    """A peer with the bots of its seats, composed as a network table composes them: a
+    :class:`~carcnet.table.driver.BotDriver` (:attr:`driver`) woken by the session's changes plays
+    them until the peer closes. *bots*: seat → bot; the other arguments are :class:`Peer`'s."""
+
+    def __init__(self, session: SyncSession, *, bots: Mapping[int, Bot], timing: Timing) -> None:
+        super().__init__(session, timing=timing)
+        self.driver = BotDriver(session, session.submit, bots=bots, name=session.name)
+        self._driving: asyncio.Task[None] | None = None
+        session.add_listener(self._wake)
+
+    def _wake(self, change: SessionChange, link: Link | None) -> None:
+        if change in ("entry", "header", "stop"):
+            self.driver.wake()
+
+    async def __aenter__(self) -> Self:
+        await super().__aenter__()
+        self._driving = asyncio.create_task(self.driver.run())
+        return self
+
+    def close(self, reason: str = "quit") -> None:
+        if self._driving is not None:
+            self._driving.cancel()
+        super().close(reason)
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await super().__aexit__(kind, exc, tb)
+        if self._driving is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._driving
 
 
 class LoopbackGame:
@@ -99,7 +136,7 @@ class LoopbackGame:
         bots: bool = True,
         entries: Sequence[SignedEntry] = (),
         store: MemoryLog | None = None,
-    ) -> Peer:
+    ) -> BotPeer:
         seats = list(seats)
         session = SyncSession(
             game=GAME,
@@ -111,7 +148,9 @@ class LoopbackGame:
             persistence=store if store is not None else MemoryLog(entries),
         )
         robots = {s: make_bot("random", 100 + s) for s in seats} if bots else {}
-        return await self._add(Peer(session, timing=self.timing, bots=robots), dial)
+        player = BotPeer(session, timing=self.timing, bots=robots)
+        await self._add(player, dial)
+        return player
 
     async def spectator(self, name: str, *, dial: Iterable[Peer] = (), header: bool = False) -> Peer:
         session = SyncSession(
@@ -185,12 +224,12 @@ def assert_identical(peers: Sequence[Peer]) -> None:
         assert s.digest == first.digest == replayed.digest, s.name
         assert s.game.scores == replayed.scores, s.name
         assert not s.stopped, s.desync
-        assert s.persistence.entries == s.entries, s.name  # type: ignore[attr-defined]  # saved as it grew
+        assert s.replica.persistence.entries == s.entries, s.name  # type: ignore[attr-defined]  # saved as it grew
 
 
 def refusals(peer: Peer) -> list[tuple[str, str]]:
     """(kind, code) of every error or reject this peer sent or received."""
-    return [(e.kind, e.code) for e in peer.session.events if e.kind in ("sent", "received")]
+    return [(e.kind, e.code) for e in peer.session.connections.events if e.kind in ("sent", "received")]
 
 
 class RawClient:
@@ -285,8 +324,9 @@ class MemoryWire:
     def __init__(
         self, connector: SyncSession, acceptor: SyncSession, address: tuple[str, int] = ("127.0.0.1", 1)
     ) -> None:
+        self.connector, self.acceptor = connector, acceptor
         self.a = connector.connect_link(address)
-        self.b = acceptor.accept_link()
+        self.b = acceptor.connections.accept_link()
 
     def pump(self, rounds: int = 1000) -> None:
         for _ in range(rounds):

@@ -10,7 +10,8 @@ import pytest
 
 from carcnet.net import PeerInfo
 from carcnet.net.peer import MAX_HINT_FAILURES
-from carcnet.net.sync import MAX_BOOK, SyncSession
+from carcnet.net.book import MAX_BOOK
+from carcnet.net.sync import SyncSession
 
 from .loopback import LoopbackGame, MemoryWire, all_over, assert_identical, identity, make_header, seat_key
 
@@ -29,17 +30,17 @@ def _info(name: str, port: int, addr: str = "192.168.1.50") -> PeerInfo:
 def test_hints_are_bounded_and_never_replace_a_confirmed_address():
     host = session("Host", seats=(0,))
     bob = session("Bob", seats=(1,))
-    bob.listen_port = 40123
+    bob.connections.listen_port = 40123
     wire = MemoryWire(bob, host)
     wire.b.remote = "192.168.1.7"
     wire.pump()
     bob_key = identity("Bob").public
-    assert bob_key in host.confirmed and host.book[bob_key].addr == "192.168.1.7"
-    host.add_known(_info("Bob", 666, "10.0.0.66"))  # a forged mDNS record for Bob's key
-    assert host.book[bob_key].addr == "192.168.1.7" and host.book[bob_key].port == 40123
+    assert bob_key in host.connections.addresses.confirmed and host.connections.addresses.entries[bob_key].addr == "192.168.1.7"
+    host.connections.add_known(_info("Bob", 666, "10.0.0.66"))  # a forged mDNS record for Bob's key
+    assert host.connections.addresses.entries[bob_key].addr == "192.168.1.7" and host.connections.addresses.entries[bob_key].port == 40123
     for i in range(4 * MAX_BOOK):  # 20,000 hellos in the issue; a flood of records here
-        host.add_known(_info(f"Stranger {i}", 1000 + i))
-    assert len(host.book) == MAX_BOOK and bob_key in host.book
+        host.connections.add_known(_info(f"Stranger {i}", 1000 + i))
+    assert len(host.connections.addresses.entries) == MAX_BOOK and bob_key in host.connections.addresses.entries
     # only confirmed addresses are passed on: a newcomer's welcome lists Bob, not the strangers
     cleo = session("Cleo")
     to_host = MemoryWire(cleo, host)
@@ -50,11 +51,11 @@ def test_hints_are_bounded_and_never_replace_a_confirmed_address():
 def test_an_address_where_another_key_answers_is_forgotten():
     host = session("Host", seats=(0,))
     bob = session("Bob", seats=(1,))
-    bob.add_known(PeerInfo(identity("Ann").public, "Ann", "127.0.0.1", 40999))  # a hint: "Ann is there"
+    bob.connections.add_known(PeerInfo(identity("Ann").public, "Ann", "127.0.0.1", 40999))  # a hint: "Ann is there"
     wire = MemoryWire(bob, host, address=("127.0.0.1", 40999))  # but Host answers there
     wire.pump()
-    assert identity("Ann").public not in bob.book
-    assert bob.book[identity("Host").public].port == 40999 and identity("Host").public in bob.confirmed
+    assert identity("Ann").public not in bob.connections.addresses.entries
+    assert bob.connections.addresses.entries[identity("Host").public].port == 40999 and identity("Host").public in bob.connections.addresses.confirmed
 
 
 @pytest.mark.asyncio
@@ -66,9 +67,9 @@ async def test_a_hint_that_never_answers_is_given_up_and_the_game_goes_on():
         a = await table.player("Ann", [0])
         b = await table.player("Bob", [1], dial=[a])
         ghost = PeerInfo(identity("Ghost").public, "Ghost", "127.0.0.1", dead_port)
-        a.session.add_known(ghost)
-        assert ghost.key in a.session.book
-        await a.wait_until(lambda: ghost.key not in a.session.book, 30)
+        a.session.connections.add_known(ghost)
+        assert ghost.key in a.session.connections.addresses.entries
+        await a.wait_until(lambda: ghost.key not in a.session.connections.addresses.entries, 30)
         assert a.unreachable.get(("127.0.0.1", dead_port), 0) >= MAX_HINT_FAILURES - 1
         await all_over([a, b])
         assert_identical([a, b])
@@ -80,9 +81,9 @@ def test_a_stranger_that_proves_its_own_key_after_the_start_is_not_in_the_book()
     host = session("Host", seats=(0,))
     for i in range(50):
         stranger = session(f"Stranger {i}")
-        stranger.listen_port = 20000 + i
+        stranger.connections.listen_port = 20000 + i
         wire = MemoryWire(stranger, host)
         wire.b.remote = "192.168.1.66"
         wire.pump()
         assert wire.b.is_open
-    assert host.book == {} and host.confirmed == set()
+    assert host.connections.addresses.entries == {} and host.connections.addresses.confirmed == set()

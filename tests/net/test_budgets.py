@@ -16,7 +16,8 @@ from carcnet.net import FramingError, decode_message, encode_message
 from carcnet.net.framing import MAX_ARRAY, FrameDecoder, decode_body
 from carcnet.net.messages import Entries
 from carcnet.net.peer import MAX_HANDSHAKES_PER_ADDRESS
-from carcnet.net.sync import MAX_EVENTS, SyncSession
+from carcnet.net.connections import MAX_EVENTS
+from carcnet.net.sync import SyncSession
 
 from .loopback import (
     FAST,
@@ -51,9 +52,9 @@ async def test_a_frame_that_never_completes_is_cut_off_and_the_game_goes_on():
                 assert time.monotonic() - started < 10
             finally:
                 await raw.aclose()
-        timeouts = [e for e in a.session.events if e.code == "timeout" and e.message.startswith("frame")]
+        timeouts = [e for e in a.session.connections.events if e.code == "timeout" and e.message.startswith("frame")]
         assert len(timeouts) == 2
-        b.set_bot(1, make_bot("random", 1))
+        b.driver.set_bot(1, make_bot("random", 1))
         await all_over([a, b])
         assert_identical([a, b])
 
@@ -64,7 +65,7 @@ async def test_unproven_connections_from_one_address_are_capped_and_proven_ones_
         a = await table.player("Ann", [0], bots=False)
         silent = [await RawClient.open(a.address) for _ in range(MAX_HANDSHAKES_PER_ADDRESS)]
         # each of them is accepted and waits for its hello; the next one is over the budget
-        await until([a], lambda: sum(1 for lk in a.session.links if not lk.conn.initiator) == len(silent))
+        await until([a], lambda: sum(1 for lk in a.session.connections.links if not lk.conn.initiator) == len(silent))
         extra = await RawClient.open(a.address)
         try:
             assert await extra.next(timeout=5) is None  # closed before a byte was read
@@ -76,7 +77,7 @@ async def test_unproven_connections_from_one_address_are_capped_and_proven_ones_
             await raw.hello(f"Watcher {i}", role="spectator")
         # proven connections do not count against the per-address budget: Bob gets in and plays
         b = await table.player("Bob", [1], dial=[a])
-        a.set_bot(0, make_bot("random", 0))
+        a.driver.set_bot(0, make_bot("random", 0))
         await all_over([a, b])
         assert_identical([a, b])
         for raw in silent:
@@ -113,11 +114,11 @@ def test_the_largest_honest_frames_still_decode():
 def test_the_connection_log_is_bounded():
     session = SyncSession(game=GAME, name="Ann", identity=identity("Ann"))
     for i in range(MAX_EVENTS + 250):
-        session.refuse(session.accept_link(), "bad-frame", f"stranger {i}")
-    assert len(session.events) == MAX_EVENTS
-    messages = [e.message for e in session.events]
+        session.connections.refuse(session.connections.accept_link(), "bad-frame", f"stranger {i}")
+    assert len(session.connections.events) == MAX_EVENTS
+    messages = [e.message for e in session.connections.events]
     assert f"stranger {MAX_EVENTS + 249}" in messages and "stranger 0" not in messages  # the newest kept
-    assert session.links == []  # nothing else is kept of a closed connection
+    assert session.connections.links == []  # nothing else is kept of a closed connection
 
 
 @pytest.mark.asyncio
@@ -162,7 +163,7 @@ async def test_a_player_comes_back_to_a_peer_full_of_strangers(monkeypatch):
             raw = await RawClient.open(a.address)
             await raw.hello(f"Stranger {i}", role="spectator")
             strangers.append(raw)
-        await until([a], lambda: len(a.session.open_links()) == 4)
+        await until([a], lambda: len(a.session.connections.open_links()) == 4)
         b = await table.player("Bob", [1], dial=[a])  # the fifth: the oldest stranger makes room
         assert await strangers[0].closed(timeout=5)
         await all_over([a, b])

@@ -14,7 +14,8 @@ import pytest
 from carcnet.net import SeatKey
 from carcnet.net.messages import Chat, MessageError, decode_message, encode_message
 from carcnet.net.signing import chat_bytes, sign_chat, verify_chat
-from carcnet.net.sync import CHAT_AGE, CHAT_RATE, CHAT_WINDOW, SyncError
+from carcnet.net.chat import CHAT_AGE, CHAT_RATE, CHAT_WINDOW
+from carcnet.net.sync import SyncError
 
 from .loopback import GAME, MemoryWire, seat_key
 from .test_sync import session
@@ -38,16 +39,16 @@ def test_a_line_reaches_every_peer_through_relays_and_spectators_see_it():
     line = a.say("good luck, everyone")
     ab.pump()
     bc.pump()
-    assert [(x.seat, x.text) for x in b.chats] == [(0, "good luck, everyone")]
-    assert [(x.seat, x.text, x.mine) for x in c.chats] == [(0, "good luck, everyone", False)]
-    assert line.mine and a.chats[-1] is line
+    assert [(x.seat, x.text) for x in b.chat.lines] == [(0, "good luck, everyone")]
+    assert [(x.seat, x.text, x.mine) for x in c.chat.lines] == [(0, "good luck, everyone", False)]
+    assert line.mine and a.chat.lines[-1] is line
     b.say("thanks")
     ab.pump()
     bc.pump()
-    assert [x.text for x in a.chats] == ["good luck, everyone", "thanks"]
-    assert [x.text for x in c.chats] == ["good luck, everyone", "thanks"]
+    assert [x.text for x in a.chat.lines] == ["good luck, everyone", "thanks"]
+    assert [x.text for x in c.chat.lines] == ["good luck, everyone", "thanks"]
     # passed on once: B does not send A's line back to A, nor twice to C
-    assert len(a.chats) == len(b.chats) == len(c.chats) == 2
+    assert len(a.chat.lines) == len(b.chat.lines) == len(c.chat.lines) == 2
     # table talk is not the game: nothing entered any log
     assert a.have == b.have == c.have == 0
 
@@ -79,35 +80,33 @@ def _feed(receiver, sender, *messages: Chat) -> MemoryWire:
 
 def test_a_line_signed_by_another_key_than_its_seats_closes_the_connection():
     clock = Clock()
-    b = session("B", seats=(1,))
-    b.wall_clock = clock
+    b = session("B", seats=(1,), wall_clock=clock)
     mallory = session("M", seats=(0,))
     forged = _line(1, "I resign", seat_key(0))  # seat 1's name, seat 0's key
     wire = _feed(b, mallory, forged)
-    assert not b.chats
-    assert any(e.code == "bad-chat" for e in b.events)
+    assert not b.chat.lines
+    assert any(e.code == "bad-chat" for e in b.connections.events)
     assert wire.b.closed
 
 
 def test_replays_stale_lines_and_floods_are_dropped_without_closing():
     clock = Clock()
-    b = session("B", seats=(1,))
-    b.wall_clock = clock
-    b.clock = lambda: 0.0  # the rate window: every line in the same instant
+    now = [0.0]  # the rate window's clock: every line in the same instant
+    b = session("B", seats=(1,), wall_clock=clock, clock=lambda: now[0])
     a = session("A", seats=(0,))
     now_ms = int(clock.now * 1000)
     first = _line(0, "hi", seat_key(0), time_ms=now_ms)
     stale = _line(0, "old news", seat_key(0), chat_id=b"\2" * 8, time_ms=now_ms - int(CHAT_AGE * 1000) - 1)
     flood = [_line(0, f"spam {i}", seat_key(0), chat_id=bytes([10 + i]) * 8, time_ms=now_ms) for i in range(10)]
     wire = _feed(b, a, first, first, stale, *flood)
-    texts = [x.text for x in b.chats]
+    texts = [x.text for x in b.chat.lines]
     assert texts[0] == "hi" and "old news" not in texts
     assert texts.count("hi") == 1  # the same line twice is kept once
     assert len(texts) == CHAT_RATE  # the seat's budget: CHAT_RATE lines per CHAT_WINDOW seconds
     assert not wire.b.closed
-    b.clock = lambda: CHAT_WINDOW + 1  # later, the seat speaks again
+    now[0] = CHAT_WINDOW + 1  # later, the seat speaks again
     wire.b.receive_data(wire.a.conn.send(_line(0, "sorry", seat_key(0), chat_id=b"\x7f" * 8, time_ms=now_ms)))
-    assert b.chats[-1].text == "sorry"
+    assert b.chat.lines[-1].text == "sorry"
 
 
 def test_a_malformed_line_is_refused():

@@ -87,7 +87,7 @@ async def test_three_players_and_a_spectator_on_four_hosts_play_a_whole_game(lan
     data = {name: path.read_bytes() for name, path in saved.items()}
     assert len(set(data.values())) == 1, "every host saved the same log, byte for byte"
     loaded = load(saved["eve"])
-    assert loaded.damage is None and loaded.header.signed and loaded.header.table is not None  # table draws (wire.md §5.7)
+    assert loaded.damage is None and loaded.header.signed and loaded.header.draws is not None  # table draws (wire.md §5.7)
     assert loaded.game.tiles_left == 0 and len(loaded.header.seats) == 3
     assert loaded.header.options.river and loaded.header.options.abbot
     digests = {line for out in outputs.values() for line in out if line.startswith("digest ")}

@@ -63,9 +63,9 @@ def _lose(tables: list[NetTable], wires, a: int, b: int, reason: str = "timeout"
     wire = wires[(min(a, b), max(a, b))]
     link = wire.a if a < b else wire.b
     if reason == "timeout":
-        tables[a].session.time_out(link, "heartbeat")
+        tables[a].session.connections.time_out(link, "heartbeat")
     else:
-        tables[a].session.close_link(link, reason)
+        tables[a].session.connections.close_link(link, reason)
     _pump(wires)
 
 

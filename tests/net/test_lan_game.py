@@ -53,7 +53,7 @@ async def test_a_table_fills_commits_draws_together_and_plays_to_the_end(tmp_pat
     host = games[0]
     header = host.header
     assert header is not None and header.nonces is None and header.header.seed is None and len(header.keys) == 3
-    assert header.header.table is not None and header.header.format == 3  # wire.md §5.3: chain roots
+    assert header.header.draws is not None and header.header.format == 3  # wire.md §5.3: chain roots
     draws = [e for e in host.session.entries if isinstance(e.entry.move, DrawTile)]
     assert len(draws) == Rules().pile_size() and all(e.sig is None for e in draws)  # every tile, by the table
     assert all(None not in e.entry.move.values for e in draws)  # every seat contributed to every draw
@@ -231,11 +231,11 @@ async def test_a_table_of_the_hosts_own_seats_starts_at_once_and_spectators_watc
         directory=str(tmp_path / "a"), listen=LOOP, discovery=False, timing=FAST,
     )
     async with host:
-        assert host.header is not None and host.header.header.table is not None  # chain roots of its own seats
+        assert host.header is not None and host.header.header.draws is not None  # chain roots of its own seats
         watcher = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "e",
                                    dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST)  # type: ignore[union-attr]
         async with watcher:
-            await _all([host, watcher], lambda g: g.session.have >= 1 and bool(g.session.open_links()))
+            await _all([host, watcher], lambda g: g.session.have >= 1 and bool(g.session.connections.open_links()))
             if host.status == "playing":  # wire.md §5.7: every draw is the host's laptop's to compute
                 assert host.draws_known_to() == "you" and watcher.draws_known_to() in ("Ann", None)
             await _all([host, watcher], lambda g: g.status == "finished" and g.session.have == host.session.have)
@@ -324,8 +324,8 @@ async def test_a_spectator_fails_over_to_another_player_when_its_peer_goes(tmp_p
             eve = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "e", dial=[address],
                                     discovery=False, timing=FAST)
             async with eve:
-                await _all([eve, *players], lambda g: eve.session.have >= 10 and len(eve.session.book) >= 2)
-                assert {link.name for link in eve.session.open_links()} == {"Ann"}
+                await _all([eve, *players], lambda g: eve.session.have >= 10 and len(eve.session.connections.addresses.entries) >= 2)
+                assert {link.name for link in eve.session.connections.open_links()} == {"Ann"}
                 await host.aclose()  # the host's laptop goes: Eve's only link ends
                 await _all([eve, *players], lambda g: g.status == "finished")
                 await _all([eve, *players], lambda g: g.session.have == players[0].session.have)
@@ -349,8 +349,8 @@ async def test_presence_is_the_tables_not_one_connections(tmp_path: Path) -> Non
             eve = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "e", dial=[address],
                                     discovery=False, timing=FAST)
             async with eve:
-                await _all([eve, host], lambda g: eve.to_play == 1 and any(link.sees for link in eve.session.open_links()))
-                assert {link.name for link in eve.session.open_links()} == {"Ann"}
+                await _all([eve, host], lambda g: eve.to_play == 1 and any(link.sees for link in eve.session.connections.open_links()))
+                assert {link.name for link in eve.session.connections.open_links()} == {"Ann"}
                 assert eve.away() == [] and host.away() == []
                 await bob.aclose()
                 await _all([eve, host], lambda g: eve.away() == [1])
@@ -370,7 +370,7 @@ async def test_a_bot_seat_whose_laptop_is_gone_is_away(tmp_path: Path) -> None:
                                 discovery=False, timing=FAST) for n in ("Bob", "Cleo")]
         async with people[0], people[1]:
             await _all([host, *people], lambda g: g.to_play == 1 and g.away() == [])
-            await _all(people, lambda g: any(0 in link.seats for link in g.session.open_links()))
+            await _all(people, lambda g: any(0 in link.seats for link in g.session.connections.open_links()))
             await host.aclose()
             await _all(people, lambda g: g.away() == [0])
 
@@ -424,10 +424,10 @@ async def test_a_player_who_withholds_its_draw_value_is_away_and_its_seat_is_han
             await _all([host, bob, cleo], lambda g: g.session.have >= 9)
             bob_seat = bob.my_seats[0]
             # a lying laptop: it keeps its chain to itself (no reveal, and so no draw of its own to relay)
-            bob.session._chain = lambda seat: None  # type: ignore[method-assign]
+            bob.session.draws.chain = lambda header, seat, key: None  # type: ignore[method-assign]
             await _all([host, cleo], lambda g: bob_seat in g.session.missing() and bob_seat in g.away(),
                        timeout=LIMIT)
-            assert bob.session.open_links(), "Bob is still connected: he withholds, he did not leave"
+            assert bob.session.connections.open_links(), "Bob is still connected: he withholds, he did not leave"
             assert cleo.seat_to_hand_over() == bob_seat
             cleo.hand_over(bob_seat, "greedy")
             await _all([host, cleo], lambda g: g.status == "finished")

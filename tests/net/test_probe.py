@@ -24,7 +24,7 @@ async def test_a_real_table_confirms_and_a_forged_record_of_it_does_not():
         assert not await confirm_table(a.address, header.game, identity("Mallory").public)  # another key
         assert not await confirm_table(a.address, "0" * 32, ann)  # another game: refused wrong-game
         # the probe left nothing behind: no link, and Ann's game is as it was
-        await a.wait_until(lambda: not a.session.links, 5)
+        await a.wait_until(lambda: not a.session.connections.links, 5)
         assert a.session.have == 0
 
 

@@ -12,12 +12,12 @@ from carcnet.net import (
     FramingError,
     MessageError,
     SeatKey,
-    check_reveal,
     commitment,
     decode_message,
     derive_seed,
     entry_bytes,
     new_nonce,
+    opens_commitment,
     sign_commit,
     sign_entry,
     verify_commit,
@@ -123,17 +123,17 @@ def test_bad_keys_and_signatures_verify_false_without_raising():
 # ---------------------------------------------------------------------- commit–reveal
 
 
-def test_a_reveal_must_match_its_commitment():
+def test_a_nonce_must_open_its_commitment():
     nonce = new_nonce()
     c = commitment(nonce)
     assert len(nonce) == 32 and len(c) == 32 and c != commitment(new_nonce())
-    assert check_reveal(c, nonce)
+    assert opens_commitment(c, nonce)
     for i in range(32):
         other = bytearray(nonce)
         other[i] ^= 1
-        assert not check_reveal(c, bytes(other))
-    assert not check_reveal(c, nonce[:31])
-    assert not check_reveal(c[:31], nonce)
+        assert not opens_commitment(c, bytes(other))
+    assert not opens_commitment(c, nonce[:31])
+    assert not opens_commitment(c[:31], nonce)
     with pytest.raises(ValueError):
         commitment(nonce[:16])
 

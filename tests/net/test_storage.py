@@ -95,7 +95,7 @@ class _Watched(RecorderLog):
 async def test_own_entries_are_on_disk_before_they_are_sent_and_received_ones_soon_after(tmp_path, monkeypatch):
     """log.md §9: an entry a peer signs is fsynced before any frame carrying it is queued; an entry it
     receives is written before it counts and fsynced in the background, so every save ends durable."""
-    from carcnet.net.sync import Link
+    from carcnet.net.link import Link
 
     events: list = []
     header = make_header(3)
@@ -103,8 +103,11 @@ async def test_own_entries_are_on_disk_before_they_are_sent_and_received_ones_so
               for i in range(3)]
     sending = Link.queue
 
+    saved = {store.name: store for store in stores}
+
     def queue(link, frame):
-        events.append((link.session.name, "send", link.session.have))
+        name = link._owner.name  # the peer whose connections queue it
+        events.append((name, "send", len(saved[name].recorder.entries)))
         sending(link, frame)
 
     monkeypatch.setattr(Link, "queue", queue)

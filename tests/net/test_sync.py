@@ -65,9 +65,9 @@ async def test_a_bot_game_across_player_peers_ends_identical_everywhere(players)
         assert_identical(peers)
         assert peers[0].session.have > 100
         for peer in peers:  # a full mesh, and nobody refused anything
-            assert len(peer.session.open_links()) == players - 1
+            assert len(peer.session.connections.open_links()) == players - 1
             assert refusals(peer) == []
-            assert peer.session.persistence.entries == peer.session.entries  # saved as it grew
+            assert peer.session.replica.persistence.entries == peer.session.entries  # saved as it grew
 
 
 @pytest.mark.asyncio
@@ -85,8 +85,8 @@ async def test_spectators_watch_from_the_start_and_from_halfway():
         assert late.session.header == a.session.header
         # spectators authored nothing and relayed nothing; players never dialed them
         for s in [late, *early]:
-            assert s.session.seats == {} and [lk.role for lk in s.session.open_links()] == ["player"]
-        assert not any(e.kind == "sent" for p in (a, b, c) for e in p.session.events)
+            assert s.session.seats == {} and [lk.role for lk in s.session.connections.open_links()] == ["player"]
+        assert not any(e.kind == "sent" for p in (a, b, c) for e in p.session.connections.events)
 
 
 @pytest.mark.asyncio
@@ -95,7 +95,7 @@ async def test_a_late_player_catches_up_and_finds_the_others_through_the_welcome
         a = await table.player("Ann", [0, 2])  # Ann plays seat 2 until Cleo arrives
         b = await table.player("Bob", [1], dial=[a])
         await until([a], lambda: a.session.have >= 40)
-        a.set_bot(2, None)
+        a.driver.set_bot(2, None)
         a.session.drop_seat(2)
         await until([a, b], lambda: a.session.to_play == 2 and b.session.have == a.session.have)
         waiting = a.session.have
@@ -103,7 +103,7 @@ async def test_a_late_player_catches_up_and_finds_the_others_through_the_welcome
         await until([c], lambda: c.session.have >= waiting)
         await all_over([a, b, c])
         assert_identical([a, b, c])
-        assert {lk.name for lk in c.session.open_links()} == {"Ann", "Bob"}
+        assert {lk.name for lk in c.session.connections.open_links()} == {"Ann", "Bob"}
         assert c.session.entries[waiting].entry.seat == 2  # the first move after joining is Cleo's
 
 
@@ -117,17 +117,17 @@ async def test_the_table_survives_the_opener_leaving_and_coming_back():
         await until([a], lambda: a.session.have >= 30 and a.session.to_play == 1)
         left_at = a.session.have
         await a.aclose()
-        assert a.session.links == []
+        assert a.session.connections.links == []
         # Bob and Cleo go on between themselves until it is Ann's turn again
         await until([b, c], lambda: b.session.to_play == 0 and c.session.have == b.session.have)
         assert b.session.have > left_at
-        assert [lk.name for lk in b.session.open_links()] == ["Cleo"]
-        assert ("received", "quit") in [(e.kind, e.code) for e in b.session.events]
+        assert [lk.name for lk in b.session.connections.open_links()] == ["Cleo"]
+        assert ("received", "quit") in [(e.kind, e.code) for e in b.session.connections.events]
         # Ann comes back with what she saved, dials Cleo only and learns Bob's address from Cleo
         back = await table.player("Ann", [0], dial=[c], entries=list(store.entries))
         await all_over([back, b, c])
         assert_identical([back, b, c])
-        assert {lk.name for lk in back.session.open_links()} == {"Bob", "Cleo"}
+        assert {lk.name for lk in back.session.connections.open_links()} == {"Bob", "Cleo"}
 
 
 # ---------------------------------------------------------------------- bad input
@@ -187,7 +187,7 @@ async def test_bad_input_to_a_running_peer_is_refused_and_the_game_goes_on():
         # Cleo's seat becomes a human's that does not move: the game waits at seat 2's turn, so that
         # entries can be aimed at the exact next seq.
         await until([a], lambda: a.session.have >= 10)
-        c.set_bot(2, None)
+        c.driver.set_bot(2, None)
         await until(peers, lambda: a.session.to_play == 2 and len({p.session.have for p in peers}) == 1)
         have, digest, game = a.session.have, a.session.digest, a.session.game
 
@@ -252,19 +252,19 @@ async def test_bad_input_to_a_running_peer_is_refused_and_the_game_goes_on():
         await raw.send(Bye(reason="quit"))
         assert await raw.closed()
         await raw.aclose()
-        assert not [e for e in a.session.events if e.peer == "Echo" and e.kind == "sent"]
+        assert not [e for e in a.session.connections.events if e.peer == "Echo" and e.kind == "sent"]
 
         # Nothing changed: same log, no stop, the mesh intact; every refusal in Ann's own log.
         assert (a.session.have, a.session.digest, a.session.stopped) == (have, digest, False)
-        assert {lk.name for lk in a.session.open_links()} == {"Bob", "Cleo"}
-        sent = {e.code for e in a.session.events if e.kind == "sent"}
+        assert {lk.name for lk in a.session.connections.open_links()} == {"Bob", "Cleo"}
+        sent = {e.code for e in a.session.connections.events if e.kind == "sent"}
         expected = {code for _, code in STATELESS} | {code for _, code, _ in entry_cases}
         assert expected | {"bad-version", "wrong-game", "forbidden", "desync", "conflict"} <= sent
-        mallory = [e for e in a.session.events if e.peer == "Mallory" and e.kind == "sent"]
+        mallory = [e for e in a.session.connections.events if e.peer == "Mallory" and e.kind == "sent"]
         assert mallory and all(e.peer_key == identity("Mallory").public for e in mallory)
 
         # The game goes on to its end, with more bad input thrown at Bob while it runs.
-        c.set_bot(2, make_bot("random", 7))
+        c.driver.set_bot(2, make_bot("random", 7))
         await asyncio.gather(all_over(peers), stateless_bad_input(b.address))
         assert_identical(peers)
 
@@ -347,7 +347,9 @@ async def test_two_signed_entries_for_one_seq_stop_the_game_as_a_conflict():
 SHORT = make_header(2, order=tuple("EUVKDLBJ"))
 
 
-def session(name: str, seats=(), entries=(), header=SHORT, role="player") -> SyncSession:
+def session(name: str, seats=(), entries=(), header=SHORT, role="player", **clocks) -> SyncSession:
+    """A session of game GAME named *name* (its identity from the name) holding *seats*; *clocks*:
+    ``clock`` and ``wall_clock`` when the test sets the time."""
     return SyncSession(
         game=GAME,
         name=name,
@@ -356,6 +358,7 @@ def session(name: str, seats=(), entries=(), header=SHORT, role="player") -> Syn
         header=header,
         seats={s: seat_key(s) for s in seats},
         entries=entries,
+        **clocks,
     )
 
 
@@ -415,7 +418,7 @@ def test_a_gap_is_answered_bad_seq_and_filled_from_there():
     full.submit(make_bot("random", 1).choose(full.game.view()))  # Full's next move goes out as 4..7
     wire.b.receive_data(wire.a.data_to_send())
     assert fresh.have == 1
-    assert [(e.code, e.seq) for e in fresh.events if e.kind == "sent"] == [("bad-seq", 2)]
+    assert [(e.code, e.seq) for e in fresh.connections.events if e.kind == "sent"] == [("bad-seq", 2)]
     assert wire.b.is_open
     wire.pump()
     assert fresh.entries == full.entries and fresh.have == 7
@@ -463,12 +466,12 @@ def test_a_repeated_entries_frame_is_skipped_for_players_and_refused_for_spectat
     to_relay.a.receive_data(frame[:7])  # the same frame again, in two pieces (a relay's copy)
     to_relay.a.receive_data(frame[7:])
     assert relay.have == 1 and decoded == [frame]  # decoded once; the repeat was known by its bytes
-    assert to_relay.a.peer_have == 1 and not [e for e in relay.events if e.kind == "sent"]
+    assert to_relay.a.peer_have == 1 and not [e for e in relay.connections.events if e.kind == "sent"]
     # the spectator received it from the relay; the same bytes from a spectator are refused all the same
     to_watcher.pump()
     assert watcher.have == 1
     to_watcher.b.receive_data(frame)
-    assert [e.code for e in relay.events if e.kind == "sent"] == ["forbidden"]
+    assert [e.code for e in relay.connections.events if e.kind == "sent"] == ["forbidden"]
     assert to_watcher.b.closed and relay.have == 1
 
 
@@ -486,7 +489,7 @@ def test_a_start_brings_the_header_to_a_watcher_and_a_second_start_is_refused():
     link.receive_data(host.send(Start(header=agreed)))
     assert watcher.header == agreed and watcher.game is not None and watcher.have == 0
     link.receive_data(host.send(Start(header=agreed)))
-    assert [e.code for e in watcher.events if e.kind == "sent"] == ["unexpected-message"] and link.closed
+    assert [e.code for e in watcher.connections.events if e.kind == "sent"] == ["unexpected-message"] and link.closed
 
 
 # ---------------------------------------------------------------------- hello.port (wire.md §4.1)
@@ -496,18 +499,18 @@ def test_an_acceptor_lists_a_player_that_dialled_it_where_its_hello_says_it_list
     from carcnet.net import PeerInfo
 
     host, bob, cleo = session("Host", seats=(0,)), session("Bob", seats=(1,)), session("Cleo")
-    bob.listen_port = 40123
+    bob.connections.listen_port = 40123
     to_host = MemoryWire(bob, host)
     to_host.b.remote = "192.168.1.7"  # what the transport reads from the socket
     to_host.pump()
     assert to_host.b.is_open and to_host.b.peer.port == 40123  # type: ignore[union-attr]
     bob_key = identity("Bob").public
-    assert host.book == {bob_key: PeerInfo(bob_key, "Bob", "192.168.1.7", 40123)}
+    assert host.connections.addresses.entries == {bob_key: PeerInfo(bob_key, "Bob", "192.168.1.7", 40123)}
     # the next peer to arrive learns from the welcome where Bob listens (and dials him, with a Peer)
     MemoryWire(cleo, host).pump()
-    assert cleo.book[bob_key] == PeerInfo(bob_key, "Bob", "192.168.1.7", 40123)
-    assert cleo.listen_port is None  # Cleo said she listens nowhere: nobody lists her
-    assert identity("Cleo").public not in host.book
+    assert cleo.connections.addresses.entries[bob_key] == PeerInfo(bob_key, "Bob", "192.168.1.7", 40123)
+    assert cleo.connections.listen_port is None  # Cleo said she listens nowhere: nobody lists her
+    assert identity("Cleo").public not in host.connections.addresses.entries
 
 
 @pytest.mark.parametrize(
@@ -524,14 +527,14 @@ def test_an_acceptor_lists_only_players_that_listen(role, port, remote, listed):
     dan_key = seat_key(1)  # Dan sits in seat 1, under his identity key (wire.md §3.1)
     hello = Hello(game=GAME, role=role, name="Dan", key=dan_key.public, port=port)
     dan = PeerConnection(game=GAME, initiator=True, identity=dan_key)
-    link = host.accept_link()
+    link = host.connections.accept_link()
     link.remote = remote
     link.receive_data(dan.send(hello))
     dan.receive_data(link.data_to_send())  # the welcome and the host's proof
-    assert host.book.get(dan_key.public) is None  # nothing counts before Dan's proof
+    assert host.connections.addresses.entries.get(dan_key.public) is None  # nothing counts before Dan's proof
     link.receive_data(dan.data_to_send())
     assert link.is_open
-    info = host.book.get(dan_key.public)
+    info = host.connections.addresses.entries.get(dan_key.public)
     if listed is None:
         assert info is None
     else:
@@ -545,23 +548,23 @@ async def test_players_who_dialled_only_the_opener_meet_and_outlive_it():
     async with LoopbackGame(make_header(3)) as table:
         a = await table.player("Ann", [0])
         b = await table.player("Bob", [1], dial=[a])
-        assert b.session.listen_port == b.port and a.session.listen_port == a.port
-        await until([a], lambda: identity("Bob").public in a.session.book)
-        info = a.session.book[identity("Bob").public]
+        assert b.session.connections.listen_port == b.port and a.session.connections.listen_port == a.port
+        await until([a], lambda: identity("Bob").public in a.session.connections.addresses.entries)
+        info = a.session.connections.addresses.entries[identity("Bob").public]
         assert (info.addr, info.port) == b.address
         c = await table.player("Cleo", [2], dial=[a])  # knows Ann's address only
 
         def mesh() -> bool:
-            return all(len(p.session.open_links()) == 2 for p in (a, b, c))
+            return all(len(p.session.connections.open_links()) == 2 for p in (a, b, c))
 
         await until([a, b, c], mesh)
-        assert {lk.name for lk in c.session.open_links()} == {"Ann", "Bob"}
+        assert {lk.name for lk in c.session.connections.open_links()} == {"Ann", "Bob"}
         await until([a], lambda: a.session.have >= 20 and a.session.to_play == 1)
         left_at = a.session.have
         await a.aclose()
         await until([b, c], lambda: b.session.to_play == 0 and c.session.have == b.session.have)
         assert b.session.have > left_at
-        assert [lk.name for lk in b.session.open_links()] == ["Cleo"]
+        assert [lk.name for lk in b.session.connections.open_links()] == ["Cleo"]
 
 
 def test_after_a_handover_a_seats_second_signed_entry_is_still_proof_of_a_conflict():
@@ -583,7 +586,8 @@ def test_after_a_handover_a_seats_second_signed_entry_is_still_proof_of_a_confli
     add(game.legal_moves()[0], 1)  # signed by seat 0's key from now on
     session = SyncSession(game="c4dcaf0e5e1d4b7a9a0c2f3e4d5b6a79", name="Ann", identity=identity("Ann"),
                           header=header, entries=entries)
-    assert session._signer_at(4, 1) == 0 and session._signer_at(2, 1) == 1 and session._signer_at(4, 0) == 0
+    signer_at = session.replica.signer_at
+    assert signer_at(4, 1) == 0 and signer_at(2, 1) == 1 and signer_at(4, 0) == 0
     other = Game(header.header.setup())
     for signed in entries[:3]:
         other.apply(signed.entry.move)
@@ -594,12 +598,12 @@ def test_after_a_handover_a_seats_second_signed_entry_is_still_proof_of_a_confli
                                   header=header, entries=entries[:3]), session)
     wire.pump()
     stale = sign(rival, seat_key(1))  # the old key of seat 1: junk, not proof
-    session._conflict(wire.b, session.entries[3], stale)
+    session._router._on_entries(wire.b, Entries(from_seq=4, entries=(stale,)))
     assert not session.stopped
     wire = MemoryWire(SyncSession(game=session.game_id, name="Rogue2", identity=identity("Rogue2"),
                                   header=header, entries=entries[:3]), session)
     wire.pump()
-    session._conflict(wire.b, session.entries[3], sign(rival, seat_key(0)))
+    session._router._on_entries(wire.b, Entries(from_seq=4, entries=(sign(rival, seat_key(0)),)))
     assert session.stopped and session.desync.code == "conflict" and session.desync.seq == 4
 
 
@@ -612,7 +616,7 @@ async def test_pipelined_wants_are_answered_once_and_then_the_connection_is_clos
         a = await table.player("Ann", [0])
         b = await table.player("Bob", [1], dial=[a])
         await until([a, b], lambda: a.session.have >= 20)
-        b.set_bot(1, None)  # the game waits at Bob's turn: Ann's have stays put while the wants come
+        b.driver.set_bot(1, None)  # the game waits at Bob's turn: Ann's have stays put while the wants come
         await until([a, b], lambda: a.session.to_play == 1 and a.session.have == b.session.have)
         raw = await RawClient.open(a.address)
         try:
@@ -628,24 +632,24 @@ async def test_pipelined_wants_are_answered_once_and_then_the_connection_is_clos
             assert answers == a.session.have  # the log once, not a thousand times
         finally:
             await raw.aclose()
-        b.set_bot(1, make_bot("random", 7))
+        b.driver.set_bot(1, make_bot("random", 7))
         await until([a, b], lambda: a.session.have > 25)  # the game went on
 
 
 def test_an_unproven_hello_puts_no_address_in_the_book():
     """Issue 13 item 4: a hello naming someone else's key, with a port, teaches the peer nothing."""
     host = session("Host", seats=(0,))
-    link = host.accept_link()
+    link = host.connections.accept_link()
     link.remote = "192.168.1.66"
     hello = Hello(game=GAME, role="player", name="Dan", key=identity("Dan").public, port=40123)
     link.receive_data(encode_message(hello))
-    assert not link.is_open and host.book == {}
+    assert not link.is_open and host.connections.addresses.entries == {}
     # Mallory cannot sign for the key she named; her own key's signature does not do either
     welcome_body = link.conn._welcome  # the transcript as the host holds it
     sig = sign_proof(identity("Mallory"), "connector", encode_message(hello)[4:], welcome_body)
     link.receive_data(encode_message(Proof(sig=sig)))
-    assert link.closed and host.book == {}
-    assert [e.code for e in host.events if e.kind == "sent"] == ["bad-signature"]
+    assert link.closed and host.connections.addresses.entries == {}
+    assert [e.code for e in host.connections.events if e.kind == "sent"] == ["bad-signature"]
 
 
 @pytest.mark.asyncio
@@ -658,7 +662,7 @@ async def test_a_hello_with_a_players_key_neither_closes_its_real_link_nor_stops
         c = await table.player("Cleo", [2], dial=[a, b])
         peers = [a, b, c]
         await until(peers, lambda: a.session.have >= 6)
-        real = b.session.link_to(identity("Ann").public)
+        real = b.session.connections.link_to(identity("Ann").public)
         assert real is not None
         # a proof signed with her own key; then no proof at all, but a heartbeat
         for how, frames, code in (
@@ -674,7 +678,7 @@ async def test_a_hello_with_a_players_key_neither_closes_its_real_link_nor_stops
                 assert (answer.code, await raw.closed()) == (code, True), how
             finally:
                 await raw.aclose()
-            assert b.session.link_to(identity("Ann").public) is real and real.is_open
+            assert b.session.connections.link_to(identity("Ann").public) is real and real.is_open
         await all_over(peers)
         assert_identical(peers)
-        assert not any(e.code == "duplicate" for p in peers for e in p.session.events)
+        assert not any(e.code == "duplicate" for p in peers for e in p.session.connections.events)

@@ -7,7 +7,7 @@ handed over, after which draws go on without it; a resumed seat has its chain ag
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from carcnet.bots import make_bot
 from carcnet.engine import DrawTile, HandOver, Phase, Rules
 from carcnet.log import COLOURS, LogHeader, Seat
-from carcnet.net import Reveal, WireHeader, encode_message
+from carcnet.net import Message, Reveal, WireHeader, encode_message
 from carcnet.net.signing import seat_chain
-from carcnet.net.sync import Link, SyncSession
+from carcnet.net.link import Link
+from carcnet.net.sync import SyncSession
 
 from .loopback import GAME, MemoryWire, identity, pump, seat_key
 
@@ -95,14 +96,15 @@ def test_no_peer_or_spectator_receives_a_draw_before_its_last_value_is_sent():
     received: dict[str, list[tuple[int, bytes]]] = {s.name: [] for s in sessions}
     sent: dict[tuple[int, int], int] = {}  # (draw, seat) → when its value was first sent
     for session in sessions:
-        original = session._send_reveal
+        original = session._router.send_once
 
-        def send(reveal: Reveal, *links: Link, _original=original) -> None:
-            sent.setdefault((reveal.draw, reveal.seat), next(clock))
-            _original(reveal, *links)
+        def send(message: Message, links: Iterable[Link], _original=original) -> None:
+            if isinstance(message, Reveal):  # every value a peer sends goes out here
+                sent.setdefault((message.draw, message.seat), next(clock))
+            _original(message, links)
 
-        session._send_reveal = send  # type: ignore[method-assign]
-        for link in session.links:
+        session._router.send_once = send  # type: ignore[method-assign]
+        for link in session.connections.links:
             receive = link.receive_data
 
             def record(data: bytes, _receive=receive, _name=session.name) -> None:
@@ -133,7 +135,7 @@ def test_a_forged_value_is_refused_and_the_game_goes_on():
     pump(*wires)
     p0, p1 = sessions[0], sessions[1]
     assert p0.have == 1 and p0.game.phase is Phase.PLACE_TILE  # type: ignore[union-attr]
-    link = next(link for link in p0.links if link.key == p1.identity.public)
+    link = next(link for link in p0.connections.links if link.key == p1.identity.public)
     # p1 sends a value for draw 2 that is not its chain's (after Ann's turn the table waits for it)
     p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
     p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
@@ -142,7 +144,7 @@ def test_a_forged_value_is_refused_and_the_game_goes_on():
     peer_side = wire.a if wire.b is link else wire.b
     peer_side.send(forged)
     pump(*wires)
-    assert ("sent", "bad-reveal") in [(e.kind, e.code) for e in p0.events]
+    assert ("sent", "bad-reveal") in [(e.kind, e.code) for e in p0.connections.events]
     assert link.closed
     # the others go on: p0 still gets p1's true value through... nobody (no relays of reveals), so
     # the draw comes from p2, which holds every value, as an entry
@@ -155,7 +157,7 @@ def test_a_missing_value_stops_the_table_until_the_seat_is_handed_over():
     later draws need only the seats not handed over."""
     sessions, wires = table(3, spectators=1)
     p0, p1, p2, watcher = sessions
-    live = [w for w in wires if p2 not in (w.a.session, w.b.session)]
+    live = [w for w in wires if w.a not in p2.connections.links and w.b not in p2.connections.links]
     pump(*wires)
     p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
     p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
@@ -190,7 +192,7 @@ def test_a_resumed_seat_reveals_from_its_key_and_the_game_goes_on():
     saved = list(p1.entries)
     p1.close()
     pump(*wires)
-    assert not p0.open_links() and p0.missing() == [1]
+    assert not p0.connections.open_links() and p0.missing() == [1]
     back = SyncSession(game=GAME, name="P1", identity=seat_key(1), header=p1.header, seats={1: seat_key(1)},
                        entries=saved)
     wire = MemoryWire(back, p0)
@@ -229,7 +231,7 @@ def test_a_handover_beats_a_draw_made_at_the_same_seq_and_the_draw_is_taken_back
     assert p0.have == p1.have == seq + 1 and p0.digest == p1.digest
     redraw = p1.entries[seq].entry.move
     assert isinstance(redraw, DrawTile) and redraw.values[2] is None
-    assert not [e for e in p1.events if e.code == "conflict"] and not [e for e in p0.events if e.code == "conflict"]
+    assert not [e for e in p1.connections.events if e.code == "conflict"] and not [e for e in p0.connections.events if e.code == "conflict"]
     recorder.sync()
     saved = load(tmp_path / "p1.carclog")
     assert [e.entry for e in p1.entries] == list(saved.entries) and saved.game.digest == p1.digest
@@ -244,7 +246,7 @@ def test_reveals_out_of_place_are_ignored_or_refused_and_cost_nothing_held():
     p0, p1, _p2, watcher = sessions
     pump(*wires)
     values = chains(3)
-    link = next(link for link in p0.links if link.key == p1.identity.public)
+    link = next(link for link in p0.connections.links if link.key == p1.identity.public)
     peer_side = next(w.a if w.b is link else w.b for w in wires if link in (w.a, w.b))
     for reveal in (Reveal(seat=1, draw=1, value=values[1][1]),  # draw 1 is made already
                    Reveal(seat=1, draw=40, value=values[1][40]),  # far ahead
@@ -252,10 +254,10 @@ def test_reveals_out_of_place_are_ignored_or_refused_and_cost_nothing_held():
                    Reveal(seat=1, draw=2, value=values[1][2])):  # the same again
         peer_side.send(reveal)
         pump(*wires)
-    assert link.is_open and set(p0.reveals) <= {1, 2, 3} and p0.reveals.get(2, {}).get(1) == values[1][2]
-    assert all(len(held) <= 3 for held in p0.reveals.values())
+    assert link.is_open and set(p0.draws.reveals) <= {1, 2, 3} and p0.draws.reveals.get(2, {}).get(1) == values[1][2]
+    assert all(len(held) <= 3 for held in p0.draws.reveals.values())
     # a spectator's reveal closes its connection: spectators contribute nothing (wire.md §3.3)
-    host_side = next(w.b for w in wires if w.a.session is watcher)
+    host_side = next(w.b for w in wires if w.a in watcher.connections.links)
     host_side.receive_data(encode_message(Reveal(seat=0, draw=2, value=values[0][2])))
-    assert host_side.closed and ("sent", "forbidden") in [(e.kind, e.code) for e in p0.events]
-    assert 0 not in p0.reveals.get(2, {})  # not taken: p0 makes its own value when draw 2 comes
+    assert host_side.closed and ("sent", "forbidden") in [(e.kind, e.code) for e in p0.connections.events]
+    assert 0 not in p0.draws.reveals.get(2, {})  # not taken: p0 makes its own value when draw 2 comes

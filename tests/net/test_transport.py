@@ -54,7 +54,7 @@ async def test_serve_and_connect_drive_two_sessions():
     async with asyncio.TaskGroup() as tasks:
 
         async def accepted(reader, writer):
-            await Channel(reader, writer, a.accept_link(), FAST).run()
+            await Channel(reader, writer, a.connections.accept_link(), FAST).run()
 
         server = await serve("127.0.0.1", 0, accepted, tasks)
         port = server.sockets[0].getsockname()[1]
@@ -65,11 +65,11 @@ async def test_serve_and_connect_drive_two_sessions():
         a.submit(a.game.legal_moves()[0])
         await session_until(b, lambda: b.have == 1)
         assert b.entries == a.entries
-        b.close_link(link, "quit")
+        b.connections.close_link(link, "quit")
         await asyncio.wait_for(channel, LIMIT)
         server.close()
-    assert a.links == [] and b.links == []
-    assert [(e.kind, e.code) for e in a.events][-2:] == [("received", "quit"), ("info", "closed")]
+    assert a.connections.links == [] and b.connections.links == []
+    assert [(e.kind, e.code) for e in a.connections.events][-2:] == [("received", "quit"), ("info", "closed")]
 
 
 @pytest.mark.asyncio
@@ -91,7 +91,7 @@ async def test_a_silent_connection_is_dropped_after_the_handshake_deadline():
         assert await raw.next() == Bye(reason="timeout")
         assert await raw.next() is None  # closed
         assert 0.15 < time.monotonic() - started < 2
-        assert ("sent", "timeout") in [(e.kind, e.code) for e in a.session.events]
+        assert ("sent", "timeout") in [(e.kind, e.code) for e in a.session.connections.events]
         await raw.aclose()
 
 
@@ -120,11 +120,11 @@ async def test_heartbeats_keep_a_quiet_game_alive():
     async with LoopbackGame(make_header(2), timing) as table:
         a = await table.player("Ann", [0], bots=False)
         b = await table.player("Bob", [1], bots=False, dial=[a])
-        await until([a, b], lambda: len(a.session.open_links()) == len(b.session.open_links()) == 1)
+        await until([a, b], lambda: len(a.session.connections.open_links()) == len(b.session.connections.open_links()) == 1)
         await asyncio.sleep(0.6)  # four dead-peer intervals without a move: a timing check, not a sync
-        assert len(a.session.open_links()) == len(b.session.open_links()) == 1
-        assert a.session.links[0].heartbeats >= 5 and b.session.links[0].heartbeats >= 5
-        assert not [e for p in (a, b) for e in p.session.events if e.code == "timeout"]
+        assert len(a.session.connections.open_links()) == len(b.session.connections.open_links()) == 1
+        assert a.session.connections.links[0].heartbeats >= 5 and b.session.connections.links[0].heartbeats >= 5
+        assert not [e for p in (a, b) for e in p.session.connections.events if e.code == "timeout"]
 
 
 class Proxy:
@@ -175,10 +175,10 @@ async def test_a_broken_connection_is_dialed_again_and_catches_up():
         proxy = Proxy(a.address, tasks)
         b = await table.player("Bob", [1], bots=False)
         b.dial(*await proxy.start())
-        await until([a, b], lambda: len(a.session.open_links()) == len(b.session.open_links()) == 1)
+        await until([a, b], lambda: len(a.session.connections.open_links()) == len(b.session.connections.open_links()) == 1)
         proxy.cut()
-        await until([a, b], lambda: not a.session.open_links() and not b.session.open_links())
-        assert b.session.links == [] and ("info", "closed") in [(e.kind, e.code) for e in b.session.events]
+        await until([a, b], lambda: not a.session.connections.open_links() and not b.session.connections.open_links())
+        assert b.session.connections.links == [] and ("info", "closed") in [(e.kind, e.code) for e in b.session.connections.events]
         a.session.submit(a.session.game.legal_moves()[0])  # made while they are apart
         await until([a, b], lambda: b.session.have == 1)  # Bob dialed again and caught up
         assert proxy.accepted == 2 and b.session.entries == a.session.entries
@@ -196,7 +196,7 @@ async def test_a_dialer_waits_for_a_peer_that_is_not_there_yet():
         await until([b], lambda: b.unreachable.get(("127.0.0.1", port), 0) >= 3)
         session = player_session("Ann", seats=(0,), header=table.header)
         a = await table._add(Peer(session, port=port, timing=FAST), [])
-        await until([a, b], lambda: len(b.session.open_links()) == 1)
+        await until([a, b], lambda: len(b.session.connections.open_links()) == 1)
         assert a.port == port
 
 
@@ -210,7 +210,7 @@ async def test_two_peers_dialing_each_other_keep_one_connection():
         smaller = min(identity("Ann").public, identity("Bob").public)
 
         def settled() -> bool:
-            la, lb = a.session.links, b.session.links
+            la, lb = a.session.connections.links, b.session.connections.links
             return (
                 len(la) == len(lb) == 1
                 and la[0].is_open
@@ -229,11 +229,11 @@ async def test_leaving_says_bye_and_ends_every_task():
     async with LoopbackGame(make_header(2)) as table:
         a = await table.player("Ann", [0], bots=False)
         b = await table.player("Bob", [1], bots=False, dial=[a])
-        await until([a, b], lambda: len(b.session.open_links()) == 1)
+        await until([a, b], lambda: len(b.session.connections.open_links()) == 1)
         started = time.monotonic()
         await a.aclose()
-        await until([b], lambda: not b.session.links)
+        await until([b], lambda: not b.session.connections.links)
         assert time.monotonic() - started < 1
-        assert a.session.links == []
-        assert [(e.kind, e.code) for e in b.session.events][-2:] == [("received", "quit"), ("info", "closed")]
-        assert [(e.kind, e.code) for e in a.session.events][-2:] == [("sent", "quit"), ("info", "closed")]
+        assert a.session.connections.links == []
+        assert [(e.kind, e.code) for e in b.session.connections.events][-2:] == [("received", "quit"), ("info", "closed")]
+        assert [(e.kind, e.code) for e in a.session.connections.events][-2:] == [("sent", "quit"), ("info", "closed")]

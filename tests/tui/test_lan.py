@@ -165,7 +165,7 @@ async def test_play_by_keys_against_a_bot_leave_and_resume_on_the_network(tmp_pa
             path = lan.path
             await pilot.press("q")  # leave: bye to Bob, who stays
             await _until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.runs[-1].ended, "home")
-            await bob.wait_until(lambda: not bob.session.open_links(), LIMIT)
+            await bob.wait_until(lambda: not bob.session.connections.open_links(), LIMIT)
             # Resume from the saved games: back on the network, Bob away until he dials the new port.
             await pilot.press("r")
             await pilot.pause()
@@ -207,10 +207,10 @@ async def test_leaving_the_lobby_or_quitting_says_bye(tmp_path):
         async with bob:
             await _shows(pilot, lobby, "#seats", "Ann (you)", "Bob", "random bot")
             await _shows(pilot, lobby, "#status", "Waiting for 1 more player")
-            await bob.wait_until(lambda: bob.session.open_links(), LIMIT)
+            await bob.wait_until(lambda: bob.session.connections.open_links(), LIMIT)
             await pilot.press("escape")
             await _until(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
-            await bob.wait_until(lambda: not bob.session.open_links(), LIMIT)
+            await bob.wait_until(lambda: not bob.session.connections.open_links(), LIMIT)
             assert any("Ann left (quit)" in n for n in bob.notes)
         assert app.runs[0].ended or app.runs[0].stopping
         # quitting the app from a lobby leaves it too
@@ -441,8 +441,8 @@ async def test_the_command_line_forms_host_a_table_and_join_it_without_questions
             assert bob.table.session.have >= 3  # the first draw, her place and her skip
             # A desync stop (stood in for: the report set as the session would) shows its report.
             session = bob.table.session
-            session.desync = Desync("desync", 2, 0, "Ann", bytes(32), "Bob", "the digest differs", None,
-                                    session.entries[0])
+            session.replica.stop(Desync("desync", 2, 0, "Ann", bytes(32), "Bob", "the digest differs", None,
+                                             session.entries[0]))
             bob.redraw()
             await _until(join_pilot, lambda: isinstance(join_app.screen, DesyncScreen), "the report")
             await _shows(join_pilot, join_app.screen, "Static", "the digest differs", "From peer: Ann")

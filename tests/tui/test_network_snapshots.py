@@ -64,7 +64,7 @@ def _table(*, start: bool, moves: int = 0) -> tuple[NetTable, list[MemoryWire]]:
     wires = [MemoryWire(bob, host)]
     pump(*wires)
     if start:
-        hosting.start()
+        host.apply_lobby(hosting.start(links=host.connections.open_links(), now=host.clock()))
         pump(*wires)
         assert host.game is not None
         bots = {seat: make_bot("greedy", seat) for seat in range(3)}
@@ -136,7 +136,7 @@ async def test_the_status_line_says_whose_draw_value_is_missing_and_offers_the_s
         session.submit(make_bot("greedy", 0).choose(game.view()))
     assert session.missing() == [1] and table.blocking() == [1]
     (wire,) = wires  # Bob's laptop is alive (a heartbeat comes through) but sends no value
-    wire.a.session.send_heartbeat(wire.a)
+    wire.connector.connections.send_heartbeat(wire.a)
     wire.b.receive_data(wire.a.data_to_send())
     assert table.withholding() == [1]
     app = ScreenApp(lambda: GameScreen(TableRun(table)))
@@ -162,7 +162,7 @@ def test_network_game_with_table_talk_and_a_turn_clock(snap_compare):
     from carcnet.table import TurnClock
 
     table, wires = _table(start=True, moves=7)
-    bob = wires[0].a.session
+    bob = wires[0].connector
     bob.say("good luck, Ann")
     pump(*wires)
     table._saved_clock = TurnClock(60, 300)

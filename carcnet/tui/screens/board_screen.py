@@ -78,11 +78,11 @@ class BoardScreen(Screen[None]):
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         """The active bindings (for the footer), :data:`FOOTER_FIRST` first: at 80 columns the footer
-        dropped ``? Help`` and ``q Menu`` (issue 15 item 7), which came after the board's keys."""
+        dropped ``? Help`` and ``q Menu``, which came after the board's keys."""
         return footer_first(super().active_bindings, self.FOOTER_FIRST)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fits the layout to the terminal (issue 15 item 7): under 140 columns a compact footer
+        """Fits the layout to the terminal: under 140 columns a compact footer
         without the palette hint (Ctrl+P still opens it), so that more keys stay shown; under 72 columns a narrower
         side panel; under 30 rows a shorter inspector, so that the log keeps a few lines."""
         width, height = event.size

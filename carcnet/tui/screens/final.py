@@ -15,8 +15,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from carcnet.engine import Game, Phase
-from carcnet.engine.state import CATEGORIES
+from carcnet.engine import CATEGORIES, Game, Phase
 from carcnet.tui.widgets.chart import ScoreChart, score_history
 from carcnet.tui.widgets.palette import seat_style
 

@@ -111,7 +111,7 @@ class ChatScreen(ModalScreen["str | None"]):
 class GameScreen(BoardScreen):
     """A game: the board, scoreboard and log, kept up to date from *run*'s table.
 
-    Turn confirmation (issue 15): with the settings' ``confirm`` on, the placement and the deployment chosen on the
+    Turn confirmation: with the settings' ``confirm`` on, the placement and the deployment chosen on the
     board are tried on a copy of the game (:meth:`carcnet.engine.Game.copy`) and shown, but nothing
     is submitted (so at a network table nothing is signed or sent) until the player confirms the
     turn; before that, undo takes back the deployment, then the placement. A change of the game

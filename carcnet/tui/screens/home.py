@@ -59,7 +59,7 @@ class HomeScreen(Screen[None]):
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        """Help and Quit first in the footer, so that 80 columns show them (issue 15 item 7)."""
+        """Help and Quit first in the footer, so that 80 columns show them."""
         return footer_first(super().active_bindings, ("open('help')", "open('quit')"))
 
     def compose(self) -> ComposeResult:

@@ -1,6 +1,6 @@
 """Provides the replay screen: a saved game move by move on the board, with the log and scores:
 start, end, one or twenty moves on or back, a jump to any move, play and pause at a chosen speed,
-and the chart of every seat's score over the game (issue 15)."""
+and the chart of every seat's score over the game."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ class ReplayScreen(BoardScreen):
         Binding("b,left_square_bracket", "step(-1)", "Back", key_display="b"),
         Binding("N", "step(20)", "+20 moves", key_display="N"),
         Binding("B", "step(-20)", "-20 moves", key_display="B"),
-        # priority: the focused board scrolls on Home and End otherwise (issue 15 item 2)
+        # priority: the focused board scrolls on Home and End otherwise
         Binding("home", "goto(0)", "Start", priority=True),
         Binding("end", "goto(-1)", "End", priority=True),
         Binding("space", "play", "Play/pause"),

@@ -53,13 +53,13 @@ __all__ = ["TERRAIN", "BoardView", "art_line"]
 
 #: Terrain colours by what a cell shows: (foreground, background at parity 0, background at parity 1).
 #: The two backgrounds differ enough that neighbouring tiles read as separate tiles, like a
-#: chessboard (issue 15 item 6: with barely different shades the tile edges did not show).
+#: chessboard (with barely different shades the tile edges did not show).
 TERRAIN = {
     Role.FIELD: ("#8fc26a", "#3d6e2b", "#4b8037"),
     Role.ROAD: ("#f6efd9", "#3d6e2b", "#4b8037"),
     Role.JUNCTION: ("#f6efd9", "#3d6e2b", "#4b8037"),
     Role.CITY: ("#6e5232", "#b08d5c", "#c29d69"),
-    # pennants and cloisters in no seat's colour (issue 15 item 5: a blue pennant, a red cloister read
+    # pennants and cloisters in no seat's colour (a blue pennant, a red cloister read
     # as Blue's and Red's): a pale gold pennant on the city, a cream cloister on the field
     Role.PENNANT: ("#ffe9a0", "#8a6a3e", "#9a7848"),
     Role.CLOISTER: ("#fff4dc", "#3d6e2b", "#4b8037"),
@@ -366,7 +366,7 @@ class BoardView(ScrollView, can_focus=True):
         if self._view.placed is not None and self._view.placed != old.placed:
             self.set_reactive(BoardView.cursor, self._view.placed)
             self.set_reactive(BoardView.spot, 0)
-            self.spot_chosen = False  # Enter deploys only once a spot is chosen (issue 15 item 1)
+            self.spot_chosen = False  # Enter deploys only once a spot is chosen: not on a second Enter
             # the meeple first; the abbot when it is the only figure with a spot
             only_abbot = not self._view.spots and bool(self._view.abbot_spots)
             self.set_reactive(BoardView.figure, Figure.ABBOT if only_abbot else Figure.MEEPLE)
@@ -718,7 +718,7 @@ class BoardView(ScrollView, can_focus=True):
 
     def action_place(self) -> None:
         """Places the drawn tile at the cursor with the ghost's rotation (if it fits there); else
-        says why not (issue 15 item 4)."""
+        says why not."""
         if self.cursor in self.open_positions:
             self.post_message(self.PlacementChosen(self.cursor, self.rotation, self))
             return
@@ -746,7 +746,7 @@ class BoardView(ScrollView, can_focus=True):
     def action_deploy_selected(self) -> None:
         """Deploys on the chosen spot, or skips when no spot is legal. Before a spot is chosen (Tab,
         a digit, a click) Enter deploys nothing and says how to choose, so that the Enter that placed
-        the tile, pressed twice, cannot spend a meeple (issue 15 item 1)."""
+        the tile, pressed twice, cannot spend a meeple."""
         if self._view.placed is not None and self.interactive:
             spots = self.spots
             if spots and not self.spot_chosen:
@@ -976,7 +976,7 @@ class BoardView(ScrollView, can_focus=True):
             color=fg,
             bgcolor=bg,
             bold=role in (Role.ROAD, Role.PENNANT, Role.CLOISTER) or mode == Mode.HIGHLIGHT,
-            underline=mode == Mode.HIGHLIGHT,  # the highlight told without colour too (issue 15 item 8)
+            underline=mode == Mode.HIGHLIGHT,  # colour-blind players see the highlight too
         )
 
     def _terrain(self, role: int, mode: int, parity: int) -> tuple[str, str]:

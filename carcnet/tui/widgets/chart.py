@@ -1,4 +1,4 @@
-"""Provides the score chart (issue 15): every seat's score over the game, one line per seat in its
+"""Provides the score chart: every seat's score over the game, one line per seat in its
 colour, drawn with textual-plotext; on the replay screen (``s``, with the move shown marked) and on
 the final-scores screen.
 

@@ -1,4 +1,4 @@
-"""Provides the side panel under the scoreboard that explains the board (issue 15):
+"""Provides the side panel under the scoreboard that explains the board:
 
 * while the player deploys, **the deploy choice**: every numbered spot with its feature and what it
   would score (``1 city, 3 tiles, 1 pennant: 8 if closed; 4 now``), for the meeple or the abbot, and

@@ -17,8 +17,8 @@ __all__ = ["RuleOptions"]
 class RuleOptions(Vertical):
     """The rule options, in two rows. First the expansions: ``#river`` (checkbox), ``#abbot``
     (checkbox) and, shown only with The River on, ``#river-start``: what becomes of the base game's
-    start tile (:data:`~carcnet.engine.RIVER_STARTS`), in plain words (issue 15 item 7). Then the
-    editions' scoring (issue 16): ``#farms`` (:data:`~carcnet.engine.FARM_RULES`) and
+    start tile (:data:`~carcnet.engine.RIVER_STARTS`), in plain words. Then the
+    editions' scoring: ``#farms`` (:data:`~carcnet.engine.FARM_RULES`) and
     ``#small-city`` (checkbox). Defaults are those of :class:`~carcnet.engine.Rules`."""
 
     DEFAULT_CSS = """

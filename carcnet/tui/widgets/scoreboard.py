@@ -72,7 +72,7 @@ class Scoreboard(Static):
             style = seat_style(self._colours[seat])
             turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
             supply = game.supply[seat]
-            # a narrow side panel (issue 15 item 7), or room for the clocks: a count, not 7 dots
+            # a narrow side panel (at 80 columns), or room for the clocks: a count, not 7 dots
             narrow = 0 < self.size.width < 30 or bool(clocks)
             meeples = f"{supply}●" if narrow else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
             if game.setup.rules.abbot:
@@ -91,7 +91,7 @@ class Scoreboard(Static):
             if drawn is not None:
                 art = tile_art(tile_kind(drawn), rotation or 0, Zoom.DETAILED, self._glyphs)
                 parts.append(Text(f"{self._names[game.seat]} draws {drawn}:", style=seat_style(self._colours[game.seat])))
-                parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour (item 6)
+                parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour
             elif game.placed is not None:
                 parts.append(Text(f"{self._names[game.seat]}: {note or 'deploy or skip'}",
                                   style=seat_style(self._colours[game.seat])))

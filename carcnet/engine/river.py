@@ -1,0 +1,183 @@
+"""Provides The River's placement rules (HA "THE RIVER"; Z14 "The River"): each river tile continues
+the river's open end, never turns twice in a row the same way (HA FN 31), and leaves the river
+finishable with the river tiles left, whatever order they come in (``docs/rules.md``, "The river is
+always finished"); a land tile placed while the river is open must leave it finishable too.
+
+The river's open end is ``(key, enter, last)``: the board key (:func:`~carcnet.engine.geometry.key_of`)
+of the empty position the river flows into, its side facing the river, and the last turn (-1 left,
+0 straight, 1 right). :class:`~carcnet.engine.Game` keeps it (``Game.river_end``, ``None`` before
+the spring and once the lake is placed) and asks the functions here, which are pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from .geometry import SIDE_OFFSETS, Side, position_of
+from .tiles import SegmentKind, TileKind, tile_kind
+
+__all__ = [
+    "RIVER_LOOKAHEAD",
+    "RiverEnd",
+    "advance_river",
+    "river_finishable",
+    "river_tiles_left",
+    "river_turn",
+    "river_unblocked",
+]
+
+#: River tiles the finishable-river check looks ahead at most: The River's 10 between spring and lake,
+#: which bounds the search to C(10, 5) = 252 sequences of straight and curved tiles.
+RIVER_LOOKAHEAD = 10
+
+RiverEnd = tuple[int, int, int]
+"""``(key, enter, last)``: see the module docstring."""
+
+_RIVER = SegmentKind.RIVER
+#: Letter → 1 for a straight river tile, 2 for a curve, 0 for any other tile (the spring and the
+#: lake included); filled on first use.
+_RIVER_SHAPES: dict[str, int] = {}
+
+
+def _river_sides(kind: TileKind, rotation: int) -> tuple[Side, ...]:
+    """The sides the river of *kind* turned *rotation* reaches."""
+    return next(seg.sides for seg in kind.variant(rotation).segments if seg.kind is _RIVER)
+
+
+def river_turn(end: RiverEnd, kind: TileKind, rotation: int) -> int | None:
+    """The turn a river tile makes at the river's *end* (-1 left, 0 straight, 1 right; 0 for the
+    lake), or ``None`` when it would be the second turn in a row in the same direction (or does not
+    take the river in)."""
+    _key, enter, last = end
+    sides = _river_sides(kind, rotation)
+    if enter not in sides:
+        return None
+    exits = [s for s in sides if s != enter]
+    if not exits:
+        return 0
+    turn = {0: 0, 1: 1, 3: -1}[(exits[0] - (enter + 2)) % 4]
+    if turn != 0 and turn == last:
+        return None
+    return turn
+
+
+def advance_river(end: RiverEnd | None, kind: TileKind, key: int, rotation: int) -> RiverEnd | None:
+    """The river's open end after the river tile *kind* is placed at *key* turned *rotation* (the
+    spring starts the river, *end* being ``None``); ``None`` once the lake is placed."""
+    sides = _river_sides(kind, rotation)
+    if end is None:  # the spring: its river side is the open end
+        turn, exits = 0, list(sides)
+    else:
+        turn = river_turn(end, kind, rotation) or 0
+        exits = [s for s in sides if s != end[1]]
+    return (key + SIDE_OFFSETS[exits[0]], (exits[0] + 2) % 4, turn) if exits else None
+
+
+def river_tiles_left(remaining: dict[str, int]) -> tuple[int, int]:
+    """``(straight, curved)``: the river tiles among *remaining* (letter → count face down), the
+    lake not counted (it is drawn last); at most :data:`RIVER_LOOKAHEAD` in all."""
+    straight = curved = 0
+    for letter, count in remaining.items():
+        shape = _RIVER_SHAPES.get(letter)
+        if shape is None:
+            kind = tile_kind(letter)
+            shape = _RIVER_SHAPES[letter] = _river_shape(kind)
+        if shape == 1:
+            straight += count
+        elif shape == 2:
+            curved += count
+    if straight + curved > RIVER_LOOKAHEAD:  # only a given order holds more (a test's): look 10 tiles ahead
+        curved = min(curved, RIVER_LOOKAHEAD - min(straight, RIVER_LOOKAHEAD // 2))
+        straight = min(straight, RIVER_LOOKAHEAD - curved)
+    return straight, curved
+
+
+def river_finishable(
+    occupied: Collection[int],
+    end: RiverEnd,
+    kind: TileKind,
+    rotation: int,
+    remaining: Callable[[], dict[str, int]],
+) -> bool:
+    """Whether the river tile *kind*, turned *rotation* at the river's *end*, leaves the river
+    finishable with the river tiles left (*remaining*, asked only when needed, as
+    ``Game.remaining``), whatever order they come in. *occupied*: the keys of the placed tiles. The
+    lake ends the river: always finishable."""
+    key, enter, _last = end
+    exits = [s for s in _river_sides(kind, rotation) if s != enter]
+    if not exits:
+        return True
+    turn = river_turn(end, kind, rotation)
+    assert turn is not None
+    straight, curved = river_tiles_left(remaining())
+    return _river_step(set(occupied), key, exits[0], turn, straight, curved)
+
+
+def river_unblocked(
+    occupied: Collection[int], end: RiverEnd, key: int, remaining: Callable[[], dict[str, int]]
+) -> bool:
+    """Whether a land tile at *key* leaves the open river finishable (see :func:`river_finishable`)."""
+    river_key, enter, last = end
+    straight, curved = river_tiles_left(remaining())
+    if _distance(key, river_key) > straight + curved + 1:
+        return True  # the rest of the river cannot come near it
+    if any(key == river_key + SIDE_OFFSETS[s] for s in range(4) if s != enter):
+        return False  # it would touch the river's open end
+    taken = set(occupied)
+    taken.add(key)
+    return key != river_key and _river_next(taken, river_key, (enter + 2) % 4, last, straight, curved)
+
+
+def _river_shape(kind: TileKind) -> int:
+    if not kind.has_river:
+        return 0
+    sides = next(seg.sides for seg in kind.segments if seg.kind is _RIVER)
+    if len(sides) != 2:
+        return 0
+    return 1 if (sides[1] - sides[0]) % 4 == 2 else 2
+
+
+def _distance(a: int, b: int) -> int:
+    """Manhattan distance between two position keys."""
+    pa, pb = position_of(a), position_of(b)
+    return abs(pa.x - pb.x) + abs(pa.y - pb.y)
+
+
+def _river_next(occupied: set[int], end: int, heading: int, last: int, straight: int, curved: int) -> bool:
+    """Whether the river, flowing *heading* (a side) into the empty position *end* after a turn
+    *last* (-1, 0, 1), can be finished with *straight* straight and *curved* curved tiles left
+    whatever their order, then the lake (``docs/rules.md``, "The river is always finished").
+
+    Each tile must be placeable when it comes: for every kind left (straight, curve) some legal
+    way to lay it (a curve not turning the way the last curve did, HA FN 31) leads to a position
+    that is again empty with no placed neighbour but the tile before it, from which the rest can
+    be laid. A position with one placed neighbour takes any river tile and the lake. The search
+    visits at most one node per sequence of kinds, C(10, 4) = 210 sequences for the full river.
+    """
+    if straight and not _river_step(occupied, end, heading, 0, straight - 1, curved):
+        return False
+    if curved and not (
+        (last != 1 and _river_step(occupied, end, (heading + 1) % 4, 1, straight, curved - 1))
+        or (last != -1 and _river_step(occupied, end, (heading + 3) % 4, -1, straight, curved - 1))
+    ):
+        return False
+    return True
+
+
+def _river_step(occupied: set[int], at: int, exit: int, turn: int, straight: int, curved: int) -> bool:
+    """Lays a river tile at *at* leaving through side *exit* (see :func:`_river_next`)."""
+    offsets = SIDE_OFFSETS
+    nxt = at + offsets[exit]
+    if nxt in occupied:
+        return False
+    back = (exit + 2) % 4
+    for side in range(4):
+        if side != back and nxt + offsets[side] in occupied:
+            return False
+    if not straight and not curved:
+        return True
+    occupied.add(at)
+    try:
+        return _river_next(occupied, nxt, exit, turn, straight, curved)
+    finally:
+        occupied.discard(at)

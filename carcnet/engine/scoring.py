@@ -1,0 +1,61 @@
+"""Provides the scoring values (HiG "Scoring summary", "Final scoring"; HA FN 16 and 26-27 for the
+variants): what a feature scores and who scores it. Pure functions of counts; ``Game`` applies them
+when features complete and at the end, previews and bots to look ahead.
+"""
+
+from __future__ import annotations
+
+from .events import FeatureInfo
+from .moves import Figure
+from .tiles import SegmentKind
+
+__all__ = ["FARM_POINTS", "completed_points", "feature_value", "majority"]
+
+_ROAD, _CITY = SegmentKind.ROAD, SegmentKind.CITY
+_AREA = (SegmentKind.CLOISTER, SegmentKind.GARDEN)
+
+#: Points a farm scores per completed city it supplies, by ``Rules.farms`` (4 for first-edition farms,
+#: whose holder must also have the most farmers around the city).
+FARM_POINTS = {"farm": 3, "city": 4, "off": 0}
+
+
+def majority(meeples: list[tuple[int, Figure, int]]) -> tuple[int, ...]:
+    """Seats with the most figures on a feature, in seat order (HiG: "In the case of a draw, all
+    players involved score the full number of points")."""
+    counts: dict[int, int] = {}
+    for seat, _, _ in meeples:
+        counts[seat] = counts.get(seat, 0) + 1
+    best = max(counts.values())
+    return tuple(sorted(s for s, c in counts.items() if c == best))
+
+
+def feature_value(info: FeatureInfo, *, final: bool, small_city: bool = False) -> int:
+    """Points a road, city, cloister or garden is worth (HiG "Scoring summary").
+
+    Completed: road 1 per tile, city 2 per tile + 2 per pennant, cloister/garden 9; with
+    *small_city* (HA FN 16) a completed city of two tiles 1 per tile + 1 per pennant. Incomplete at
+    the end: road 1 per tile, city 1 per tile + 1 per pennant, cloister/garden 1 + 1 per neighbour.
+    """
+    kind = info.kind
+    n = len(info.tiles)
+    if kind is _ROAD:
+        return n
+    if kind is _CITY:
+        per = 1 if (final and not info.complete) or (small_city and n == 2 and info.complete) else 2
+        return per * (n + info.pennants)
+    if kind in _AREA:
+        return n  # the tile itself plus its placed neighbours; 9 when complete
+    raise ValueError(f"{kind.label} is not scored this way")
+
+
+def completed_points(kind: SegmentKind, tiles: int, pennants: int, small_city: bool = False) -> int:
+    """Points for a completed feature of *tiles* tiles and *pennants* pennants (HiG "Scoring
+    summary"): road 1 per tile, city 2 per tile and pennant (1 each for a city of two tiles under
+    the small-city rule, HA FN 16), cloister or garden 9 (*tiles* is 9); 0 for a river or field."""
+    if kind is _ROAD:
+        return tiles
+    if kind is _CITY:
+        return (1 if small_city and tiles == 2 else 2) * (tiles + pennants)
+    if kind in _AREA:
+        return tiles
+    return 0

@@ -1,0 +1,340 @@
+"""Provides :class:`Connections`: one peer's connections to the others, without I/O
+(``protocol/wire.md`` §2.1, §3, §4.1–4.2, §4.8).
+
+The room of the links (:class:`~carcnet.net.link.Link`, one per connection): it makes them
+(:meth:`Connections.connect_link`, :meth:`Connections.accept_link`), is their
+:class:`~carcnet.net.link.LinkOwner` (bytes in, heartbeats and timers), closes them
+(:meth:`Connections.refuse`, :meth:`Connections.close_link`, :meth:`Connections.time_out`), keeps
+one connection per pair of peers (§2.1), the frame budget of each (§2.2), the address book of where
+the player peers listen (:class:`~carcnet.net.book.AddressBook`, §4.2) and this peer's own log of
+events (:class:`NetEvent`, §4.8, bounded). What the connections carry is its owner's business: every
+event of a connection goes to :meth:`ConnectionsOwner.deliver` (the session's dispatch table), and
+the owner hears when a link is gone and when the book learned an address.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from .book import AddressBook
+from .framing import MAX_FRAME, SMALL_FRAME, ProtocolError
+from .link import Link, SeenFrames
+from .messages import Bye, Error, Heartbeat, Hello, PeerInfo, Reject, WireHeader
+from .protocol import ConnectionEvent, PeerConnection, Refused, State
+from .signing import SeatKey
+
+__all__ = ["MAX_EVENTS", "Connections", "ConnectionsOwner", "NetEvent"]
+
+log = logging.getLogger("carcnet.net")
+
+#: Events a peer keeps (its connection log, :attr:`Connections.events`): the newest ones.
+MAX_EVENTS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class NetEvent:
+    """One line of a peer's own log of events (not the game's move log, wire.md §4.8).
+
+    Attributes:
+        time: The session's clock when it happened.
+        kind: ``"sent"`` (an ``error``/``reject``/``bye`` we sent), ``"received"`` (one the peer sent),
+            ``"info"`` (a connection opened or closed, a stop).
+        code: The error or reject code, the bye reason, or what happened (``"open"``, ``"closed"``).
+        message: The text.
+        seq: The seq concerned, or ``None``.
+        peer: The peer's name (``None`` before its hello or welcome).
+        peer_key: The peer's identity key (``None`` before its hello or welcome).
+    """
+
+    time: float
+    kind: str
+    code: str
+    message: str
+    seq: int | None
+    peer: str | None
+    peer_key: bytes | None
+
+
+class ConnectionsOwner(Protocol):
+    """What :class:`Connections` hands on to the session it serves."""
+
+    def deliver(self, link: Link, event: ConnectionEvent) -> None:
+        """One event of *link*'s connection (a message, or what the connection says: refused,
+        proven, closed), in order."""
+        ...
+
+    def lost(self, link: Link) -> None:
+        """*link* was closed and removed."""
+        ...
+
+    def heartbeat(self) -> Heartbeat:
+        """The ``heartbeat`` this peer sends now (wire.md §4.5)."""
+        ...
+
+    def addresses_changed(self) -> None:
+        """The address book learned a new key or address."""
+        ...
+
+
+class Connections:
+    """This peer's links, their closing, the address book and the event log.
+
+    Args:
+        game: The game id (every connection is for it).
+        identity: This peer's identity key (wire.md §3.1).
+        name: This peer's name, for the program's log records.
+        clock: Seconds, for the event log.
+        owner: Where connection events go (:class:`ConnectionsOwner`).
+
+    Attributes:
+        links: Every link not closed yet, in the order made.
+        events: The last :data:`MAX_EVENTS` things that happened on the connections, oldest first:
+            bounded, so that a stranger opening and spoiling connections for ever costs no memory
+            (wire.md §2.1).
+        addresses: Where the player peers listen (wire.md §4.2): the address book.
+        seen: Recent ``entries`` frames whose entries are held, shared by every link.
+        listen_port: The TCP port this peer listens on, sent in its hellos (``None``: nowhere).
+        closing: Whether :meth:`close` was called (this peer is leaving).
+        header: The game's header once held (seated peers and frame budgets depend on it).
+    """
+
+    def __init__(
+        self, *, game: str, identity: SeatKey, name: str, clock: Callable[[], float], owner: ConnectionsOwner
+    ) -> None:
+        self.game_id = game
+        self.identity = identity
+        self.name = name
+        self.clock = clock
+        self._owner = owner
+        self.links: list[Link] = []
+        self.events: deque[NetEvent] = deque(maxlen=MAX_EVENTS)
+        self.addresses = AddressBook(identity.public)
+        self.seen = SeenFrames()
+        self.listen_port: int | None = None
+        self.closing = False
+        self.header: WireHeader | None = None
+
+    # ------------------------------------------------------------------ links
+
+    def connect_link(self, address: tuple[str, int] | None, hello: Hello) -> Link:
+        """A link for a connection this side made to *address*; *hello* is queued on it."""
+        link = Link(self, PeerConnection(game=self.game_id, initiator=True, identity=self.identity), address,
+                    seen=self.seen, own_key=self.identity.public)
+        self.links.append(link)
+        link.send(hello)
+        return link
+
+    def accept_link(self) -> Link:
+        """A link for a connection a peer made to this side; it waits for the peer's ``hello``."""
+        link = Link(self, PeerConnection(game=self.game_id, initiator=False, identity=self.identity), None,
+                    seen=self.seen, own_key=self.identity.public)
+        self.links.append(link)
+        return link
+
+    def open_links(self) -> list[Link]:
+        """The links whose handshake is done and that are alive."""
+        return [link for link in self.links if link.is_open]
+
+    def link_to(self, key: bytes) -> Link | None:
+        """The open link to the peer with identity *key*, if any."""
+        for link in self.links:
+            if link.is_open and link.key == key:
+                return link
+        return None
+
+    def set_listen_port(self, port: int | None) -> None:
+        """Where this peer listens (``None``: nowhere), told in its hellos (wire.md §4.1)."""
+        self.listen_port = port
+
+    def started(self, header: WireHeader) -> None:
+        """The game's header is held now: the frame budgets follow it (wire.md §2.2)."""
+        self.header = header
+        for link in self.links:
+            self.frame_budget(link)
+
+    # ------------------------------------------------------------------ for the links (LinkOwner)
+
+    def receive(self, link: Link, data: bytes) -> None:
+        """Bytes from *link*'s socket (``b""``: it ended). Every event is delivered in order; anything
+        the owner did not expect ends that connection with ``internal``, never the peer."""
+        for event in link.conn.receive_data(data):
+            try:
+                self._owner.deliver(link, event)
+            except Exception as exc:  # a bug here must cost one connection, not the game
+                log.exception("%s: handling %r from %s failed", self.name, type(event).__name__, link.name)
+                self.refuse(link, "internal", f"{type(exc).__name__}: {exc}")
+        if link.conn.state is State.CLOSED:
+            self.drop(link, None)
+        link.notify()
+
+    def send_heartbeat(self, link: Link) -> None:
+        """Queues this peer's ``heartbeat`` on *link*, once its handshake is done (wire.md §4.5)."""
+        if link.is_open:
+            link.send(self._owner.heartbeat())
+
+    def tell_all(self) -> None:
+        """Sends this peer's ``heartbeat`` on every open link at once (wire.md §4.5): its connections or
+        its seats changed, and presence is the table's, not one connection's."""
+        for link in self.open_links():
+            self.send_heartbeat(link)
+
+    def time_out(self, link: Link, what: str) -> None:
+        """Ends *link* with ``bye`` ``timeout`` (*what* says which timer, for the event log)."""
+        if not link.closed:
+            self.record("sent", "timeout", f"{what}: bye timeout", None, link)
+            link.send(Bye(reason="timeout"))
+            self.drop(link, "timeout")
+
+    # ------------------------------------------------------------------ closing
+
+    def refuse(self, link: Link, code: str, message: str, seq: int | None = None) -> None:
+        """Answers bad input from *link* with ``error`` *code* (closing where wire.md §6 says), logged."""
+        if link.closed:
+            return
+        self.record("sent", code, message, seq, link)
+        log.warning("%s refuses %s: %s (%s)", self.name, link.name, code, message)
+        link.send(Error(code=code, message=message[:256], seq=seq))
+        if link.closed:
+            self.drop(link, code)
+
+    def reject(self, link: Link, code: str, message: str) -> None:
+        """Answers a ``hello`` with ``reject`` *code* (wire.md §3.2): the connection ends."""
+        self.record("sent", code, message, None, link)
+        link.send(Reject(code=code, message=message[:256]))
+        self.drop(link, code)
+
+    def close_link(self, link: Link, reason: str = "quit") -> None:
+        """Ends *link* with ``bye`` *reason*."""
+        if not link.closed:
+            self.record("sent", reason, "bye", None, link)
+            link.send(Bye(reason=reason))
+            self.drop(link, reason)
+
+    def close(self, reason: str = "quit") -> None:
+        """Says ``bye`` *reason* on every link (this peer leaves)."""
+        self.closing = True
+        for link in list(self.links):
+            self.close_link(link, reason)
+
+    def drop(self, link: Link, code: str | None) -> None:
+        """Removes *link*, closed with *code* (or what closed it), and tells the owner."""
+        if link not in self.links:
+            return
+        self.links.remove(link)
+        link.closed_by = code or link.closed_by or "closed"
+        self.record("info", "closed", link.closed_by, None, link)
+        self._owner.lost(link)
+
+    def record(self, kind: str, code: str, message: str, seq: int | None, link: Link | None) -> None:
+        """Adds a line to :attr:`events` (:class:`NetEvent`)."""
+        self.events.append(
+            NetEvent(
+                self.clock(),
+                kind,
+                code,
+                message,
+                seq,
+                link.name if link is not None and link.peer is not None else None,
+                link.key if link is not None else None,
+            )
+        )
+
+    def notice(self, link: Link, event: Refused | Bye | Reject) -> None:
+        """What only goes in the event log: our connection refused the peer's input (``Refused``), or
+        the peer said ``bye`` or rejected our hello."""
+        if isinstance(event, Refused):
+            self.record("sent", event.code, event.message, event.seq, link)
+            log.warning("%s refused %s: %s (%s)", self.name, link.name, event.code, event.message)
+        elif isinstance(event, Bye):
+            self.record("received", event.reason, "bye", None, link)
+        else:
+            self.record("received", event.code, event.message, None, link)
+            log.warning("%s was refused by %s: %s (%s)", self.name, link.address, event.code, event.message)
+
+    # ------------------------------------------------------------------ the handshake's bookkeeping
+
+    def opened(self, link: Link, *, sent_header: bool) -> bool:
+        """*link*'s handshake is done: notes what the peer holds, its frame budget and the event;
+        keeps one connection per pair of peers (wire.md §2.1: the one whose connector has the smaller
+        key). Returns whether *link* is kept."""
+        peer = link.peer
+        assert peer is not None
+        link.opened = True
+        self.frame_budget(link)
+        link.peer_have = peer.have
+        link.peer_has_header = peer.digest is not None or sent_header
+        self.record("info", "open", f"{peer.role} {peer.name}", None, link)
+        for other in self.links:
+            if other is link or not other.is_open or other.key != peer.key:
+                continue
+            ours, theirs = link.connector_key or b"", other.connector_key or b""
+            loser = link if (ours, link.id) > (theirs, other.id) else other
+            self.close_link(loser, "duplicate")
+            if loser is link:
+                return False
+        return True
+
+    def duplicate_hello(self, hello: Hello) -> str | None:
+        """Why a ``hello`` must be rejected ``duplicate`` (wire.md §2.1: our own key, or a key this
+        peer is connected to already by a connection that wins), or ``None``."""
+        if hello.key == self.identity.public:
+            return "that is this peer's own key"
+        held = self.link_to(hello.key)
+        if held is not None and held.connector_key is not None and held.connector_key <= hello.key:
+            return "this peer is connected to that key already"
+        return None
+
+    def welcome_peers(self, exclude: bytes) -> tuple[PeerInfo, ...]:
+        """The ``peers`` of a welcome to the peer of key *exclude* (wire.md §4.2): the book's confirmed
+        addresses, then the players whose handshake with this peer is under way."""
+        handshaking = []
+        for link in self.links:
+            if link.conn.initiator or link.is_open or link.closed:
+                continue
+            info = where_it_listens(link)
+            if info is not None:
+                handshaking.append(info)
+        return self.addresses.welcome_list(exclude, handshaking)
+
+    def add_known(self, info: PeerInfo, *, confirmed: bool = False) -> None:
+        """Records where a player peer listens (:meth:`AddressBook.add`, wire.md §4.2): *confirmed*
+        when that key proved itself there to this peer (§3.4), else a hint. The owner hears when the
+        book learned something new."""
+        if self.addresses.add(info, confirmed=confirmed):
+            self._owner.addresses_changed()
+
+    def forget(self, address: tuple[str, int]) -> None:
+        """Drops the hints of the book at *address* (:meth:`AddressBook.forget`)."""
+        self.addresses.forget(address)
+
+    def seated(self, link: Link) -> bool:
+        """Whether *link*'s peer, proven, plays at the started game: its key is a seat key of the
+        header, or its heartbeat lists the seats it plays (wire.md §2.1–2.2 budgets)."""
+        header = self.header
+        return header is not None and link.is_open and link.role != "spectator" and (
+            link.key in header.keys or bool(link.seats)
+        )
+
+    def frame_budget(self, link: Link) -> None:
+        """wire.md §2.2 "Budgets by role": 1 MiB frames only from a player that plays at the table (a
+        seat key of the header, or its heartbeat lists seats) once the game has started; 16 KiB from
+        anyone else, which is all their messages need."""
+        link.conn.max_frame = MAX_FRAME if self.seated(link) else SMALL_FRAME
+
+
+def where_it_listens(link: Link) -> PeerInfo | None:
+    """Where the player that dialled *link* listens: the connection's source address and its hello's
+    ``port`` (wire.md §4.1), or ``None`` (a spectator, no port, no address)."""
+    hello = link.peer
+    if not isinstance(hello, Hello) or hello.role == "spectator" or hello.port is None or link.remote is None:
+        return None
+    for addr in (link.remote, link.remote.split("%", 1)[0]):  # without an IPv6 %scope if need be
+        try:
+            return PeerInfo(hello.key, hello.name, addr, hello.port)
+        except ProtocolError:  # not an IP address
+            continue
+    return None

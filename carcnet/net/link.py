@@ -1,0 +1,274 @@
+"""Provides :class:`Link`: one connection as a replica sees it, between the transport and its owner
+(``protocol/wire.md`` §2, §5.5).
+
+A link wraps a :class:`~carcnet.net.protocol.PeerConnection` (the connection's state machine) with
+what its owner needs to know of the peer (the last seq it holds, whether it holds the header, its
+heartbeats' presence claims), the bytes waiting to be written, and the cut of the byte stream into
+frames that skips byte-for-byte repeats of ``entries`` frames already held (:class:`SeenFrames`).
+The transport (:mod:`carcnet.net.transport`) drives it through :meth:`Link.receive_data`,
+:meth:`Link.data_to_send`, :meth:`Link.heartbeat` and :meth:`Link.time_out`; the link hands every
+whole frame to its :class:`LinkOwner` (the :class:`~carcnet.net.sync.SyncSession`). No I/O, no
+clock.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Protocol
+
+from .messages import Hello, Message, Role, Welcome
+from .protocol import PeerConnection, State
+
+__all__ = ["Link", "LinkOwner", "SeenFrames"]
+
+_link_ids = itertools.count(1)
+
+
+class LinkOwner(Protocol):
+    """What a :class:`Link` hands its input to (the session that holds it)."""
+
+    def receive(self, link: Link, data: bytes) -> None:
+        """Bytes from *link*'s socket: one whole frame, or (after a bad length, or at the end of the
+        stream, ``b""``) whatever is left, for the connection to refuse."""
+        ...
+
+    def send_heartbeat(self, link: Link) -> None:
+        """Nothing was sent on *link* for a while (wire.md §2.1): queue a ``heartbeat``."""
+        ...
+
+    def time_out(self, link: Link, what: str) -> None:
+        """A timer of *link* ran out (*what* says which): end it with ``bye`` ``timeout``."""
+        ...
+
+
+class SeenFrames:
+    """Recent ``entries`` frames whose entries the session holds (sent, or received and taken), each
+    with the last seq it carries; the oldest are forgotten beyond *size*.
+
+    Frames are canonical (wire.md §2.2), so the same entries relayed by another peer are the same
+    bytes: :meth:`Link.receive_data` skips such a repeat instead of decoding it, which is what
+    decoding it would come to (identical entries are ignored, wire.md §5.5 "Overlaps").
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._frames: dict[bytes, int] = {}
+
+    def get(self, frame: bytes) -> int | None:
+        return self._frames.get(frame)
+
+    def add(self, frame: bytes, upto: int) -> None:
+        frames = self._frames
+        frames[frame] = upto
+        if len(frames) > self.size:
+            del frames[next(iter(frames))]
+
+
+class Link:
+    """One connection as a session sees it: the :class:`PeerConnection`, what the peer holds, and the
+    bytes waiting to be written. Made by :meth:`SyncSession.connect_link` or
+    :meth:`SyncSession.accept_link`; driven by a transport through :meth:`receive_data`,
+    :meth:`data_to_send`, :meth:`heartbeat` and :meth:`time_out`.
+
+    Attributes:
+        id: A number for logs, unique in the process.
+        conn: The connection's state machine.
+        address: ``(host, port)`` this side dialed (connector), else ``None``.
+        peer_have: The last seq the peer holds, as far as this side knows (handshake, heartbeats,
+            entries either way, ``bad-seq`` and ``want``).
+        peer_has_header: Whether the peer holds the header (it may receive entries).
+        closed_by: The :class:`Closed` event or the code that ended the link (``None`` while alive).
+    """
+
+    def __init__(
+        self,
+        owner: LinkOwner,
+        conn: PeerConnection,
+        address: tuple[str, int] | None,
+        *,
+        seen: SeenFrames,
+        own_key: bytes,
+    ) -> None:
+        self.id = next(_link_ids)
+        self._owner = owner
+        self._seen = seen
+        self._own_key = own_key
+        self.conn = conn
+        self.address = address
+        #: The peer's IP address as text, as this side sees it (the transport sets it from the
+        #: socket; ``None`` when unknown). With a ``hello``'s ``port`` it says where the peer listens.
+        self.remote: str | None = None
+        self.peer_have = 0
+        self.peer_has_header = False
+        self.closed_by: str | None = None
+        self.opened = False
+        #: Whether our welcome carried the header (an acceptor's link, until the peer is proven).
+        self.welcomed_with_header = False
+        #: Heartbeats received on this link, and when the last one came (the session's clock).
+        self.heartbeats = 0
+        self.last_heartbeat: float | None = None
+        #: What the peer's last heartbeat said (wire.md §4.5): the players it is connected to, and the
+        #: seats it plays. Empty until its first heartbeat.
+        self.sees: tuple[bytes, ...] = ()
+        self.seats: tuple[int, ...] = ()
+        #: The ``have`` at which this peer last answered a ``want`` on this link (wire.md §4.4: at most
+        #: one answer per ``have``), and the ``want``s ignored since.
+        self.want_answered_at: int | None = None
+        self.wants_ignored = 0
+        self._pending = bytearray()
+        self._passthrough = False
+        self._held_upto: int | None = None
+        self._out = bytearray()
+        self._wake: Callable[[], None] | None = None
+
+    # ------------------------------------------------------------------ for the transport
+
+    @property
+    def state(self) -> State:
+        """The connection's state (wire.md §7)."""
+        return self.conn.state
+
+    def receive_data(self, data: bytes) -> None:
+        """Takes bytes read from the socket (``b""``: the stream ended) and acts on every message.
+
+        Whole frames are handed on one by one, except a byte-for-byte repeat of a recent ``entries``
+        frame whose entries this peer holds, from a player (see :class:`SeenFrames`): in a mesh every
+        entry arrives once from its author and again from each relay, and the repeats need not be
+        decoded to be ignored.
+        """
+        owner = self._owner
+        if self._passthrough or not data:
+            if self._pending:
+                pending = bytes(self._pending)
+                self._pending.clear()
+                owner.receive(self, pending)
+            owner.receive(self, data)
+            return
+        buffer = self._pending
+        buffer += data
+        start = 0
+        while len(buffer) - start >= 4:
+            length = int.from_bytes(buffer[start : start + 4], "big")
+            if length == 0 or length > self.conn.max_frame:
+                self._passthrough = True  # the connection refuses it; nothing after it is read
+                break
+            end = start + 4 + length
+            if end > len(buffer):
+                break
+            frame = bytes(buffer[start:end])
+            start = end
+            upto = (
+                self._seen.get(frame)
+                if self.conn.state is State.OPEN and self.role != "spectator"
+                else None
+            )
+            if upto is not None:
+                self.peer_have = max(self.peer_have, upto)
+                continue
+            self._held_upto = None
+            owner.receive(self, frame)
+            if self._held_upto is not None:
+                self._seen.add(frame, self._held_upto)
+            if self.conn.state is State.CLOSED:
+                buffer.clear()
+                return
+        rest = bytes(buffer[start:])
+        buffer.clear()
+        if self._passthrough:
+            owner.receive(self, rest)
+        else:
+            buffer += rest
+
+    def data_to_send(self) -> bytes:
+        """The bytes to write now, in order; empties the queue."""
+        queued = self.conn.data_to_send()
+        if queued:
+            self._out += queued
+        data = bytes(self._out)
+        self._out.clear()
+        return data
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received that do not make a whole frame yet (the transport's frame deadline)."""
+        return len(self._pending) + self.conn.buffered
+
+    def heartbeat(self) -> None:
+        """Nothing was sent for a while (wire.md §2.1): queue a ``heartbeat``."""
+        self._owner.send_heartbeat(self)
+
+    def time_out(self, what: str) -> None:
+        """The handshake or a frame took too long, or nothing was received for too long: ``bye``
+        ``timeout``."""
+        self._owner.time_out(self, what)
+
+    def set_waker(self, wake: Callable[[], None] | None) -> None:
+        """Installs the function the link calls whenever it queues bytes (the transport writes them)."""
+        self._wake = wake
+
+    # ------------------------------------------------------------------ for the session
+
+    @property
+    def peer(self) -> Hello | Welcome | None:
+        """The peer's hello or welcome, once received."""
+        return self.conn.peer
+
+    @property
+    def key(self) -> bytes | None:
+        """The peer's identity key, once known."""
+        return self.conn.peer.key if self.conn.peer is not None else None
+
+    @property
+    def name(self) -> str:
+        """The peer's name, once known; else the link's number."""
+        return self.conn.peer.name if self.conn.peer is not None else f"link {self.id}"
+
+    @property
+    def role(self) -> Role | None:
+        """The role the peer declared."""
+        return self.conn.their_role
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the handshake is done and the connection is alive."""
+        return self.conn.state is State.OPEN
+
+    @property
+    def closed(self) -> bool:
+        """Whether the connection is closed."""
+        return self.conn.state is State.CLOSED
+
+    @property
+    def connector_key(self) -> bytes | None:
+        """The identity key of the side that connected (for duplicate connections, wire.md §2.1)."""
+        return self._own_key if self.conn.initiator else self.key
+
+    def send(self, message: Message) -> bool:
+        """Queues *message*; ``False`` (and nothing queued) when the connection is closed already."""
+        if self.conn.state is State.CLOSED:
+            return False
+        frame = self.conn.send(message)
+        self._out += self.conn.data_to_send()  # what the connection queued itself (its proof) goes first
+        self._out += frame
+        self.notify()
+        return True
+
+    def queue(self, frame: bytes) -> None:
+        """Queues an encoded frame the connection has already allowed (see ``SyncSession._send_from``)."""
+        self._out += self.conn.data_to_send()
+        self._out += frame
+        self.notify()
+
+    def held_upto(self, seq: int) -> None:
+        """The owner took every entry of the frame being handled, the last being *seq*: a repeat of
+        the same bytes is skipped from now on (:class:`SeenFrames`)."""
+        self._held_upto = seq
+
+    def notify(self) -> None:
+        """Wakes the transport (bytes may be queued)."""
+        if self._wake is not None:
+            self._wake()
+
+    def __repr__(self) -> str:
+        return f"Link({self.id}, {self.name}, {self.conn.state.name}, peer_have={self.peer_have})"

@@ -1,0 +1,393 @@
+"""Provides presence at a network table as values (protocol/wire.md §4.5, §5.6, §5.7): which peer runs
+a seat, which seats are away or withhold their draw value, who may give a seat away, who takes an away
+bot seat over, when, and what a peer gives back once a seat's own player is back.
+
+Sans-I/O: no asyncio, no sockets, no clock of its own. A table takes a :class:`PresenceSnapshot` of
+its session and links (what the heartbeats said, §4.5, and what :class:`PresenceRecords` remembers),
+asks it, and carries the decisions out (a ``handover`` or ``handback`` entry, a bot set or stopped).
+Times are seconds on the session's clock, given as an argument (*now*).
+
+>>> me, ann = bytes([1]) * 32, bytes([2]) * 32
+>>> snap = PresenceSnapshot(me=me, keys=(me, ann), signers=(0, 1), handovers=(None, None),
+...                         plays=frozenset({0}), own=frozenset({0}))
+>>> snap.away(now=0.0), snap.cut_off()
+([1], True)
+>>> snap = PresenceSnapshot(me=me, keys=(me, ann), signers=(0, 1), handovers=(None, None),
+...                         plays=frozenset({0}), own=frozenset({0}), links=(LinkView(ann, "player"),))
+>>> snap.away(now=0.0), snap.cut_off(), snap.takeover_runner() == me
+([], False, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .messages import Role
+
+__all__ = [
+    "LEFT_ON_PURPOSE", "HandBackStep", "LinkView", "PresenceRecords", "PresenceSnapshot", "TakeoverClock",
+]
+
+#: The ``bye`` reasons of a peer that left on purpose (wire.md §4.8): it does not come back by itself.
+LEFT_ON_PURPOSE = ("quit", "shutdown")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkView:
+    """One open link as presence reads it.
+
+    Attributes:
+        key: The peer's identity key (wire.md §3.1), ``None`` before its handshake said it.
+        role: ``"host"``, ``"player"`` or ``"spectator"`` (``None`` before the handshake).
+        sees: The players the peer's last heartbeat said it is connected to (§4.5); empty before one.
+        last_heartbeat: When its last heartbeat came (session clock seconds), ``None`` before one.
+    """
+
+    key: bytes | None
+    role: Role | None
+    sees: tuple[bytes, ...] = ()
+    last_heartbeat: float | None = None
+
+
+class PresenceRecords:
+    """What this peer remembers of the table's peers, beyond the links open now: fed by the table from
+    the session's changes (a heartbeat, a link opened or closed) and by its own handovers.
+
+    Attributes:
+        runners: Seat → the identity key of the peer whose heartbeat last said it plays the seat
+            (wire.md §4.5).
+        owners: Seat → the identity key of the peer that played it while it was its own (not handed
+            over): the peer that gets it back when it returns (wire.md §5.6).
+        withheld: Seat → the identity key of the peer it was taken from while still connected (it
+            withheld its draw value, wire.md §5.7): not given back until that peer has left and come
+            back.
+        left: Keys of peers that said bye (quit, shutdown) and did not come back.
+        seen: Keys of the players a link has carried (a bot seat's key counts as its runner's once seen).
+    """
+
+    def __init__(self) -> None:
+        self.runners: dict[int, bytes] = {}
+        self.owners: dict[int, bytes] = {}
+        self.withheld: dict[int, bytes] = {}
+        self.left: set[bytes] = set()
+        self.seen: set[bytes] = set()
+
+    def heard(self, key: bytes, seats: Iterable[int], own: Container[int]) -> None:
+        """The heartbeat of peer *key* says it plays *seats* (wire.md §4.5); those of them in *own*
+        (seats of the game not handed over to a bot) are its own, to give back to it (§5.6)."""
+        for seat in seats:
+            self.runners[seat] = key
+            if seat in own:
+                self.owners[seat] = key
+
+    def opened(self, key: bytes) -> None:
+        """A link to player *key* opened: seen, and back if it had left."""
+        self.seen.add(key)
+        self.left.discard(key)
+
+    def closed(self, key: bytes, reason: str | None, *, still_connected: bool) -> None:
+        """A link to player *key* closed for *reason*; it left on purpose when it said ``bye`` quit or
+        shutdown and no other link to it is open."""
+        self.seen.add(key)
+        if reason in LEFT_ON_PURPOSE and not still_connected:
+            self.left.add(key)
+
+    def gone(self, key: bytes | None) -> None:
+        """Peer *key* is gone (no link to it is left): coming back is coming back (wire.md §5.6), so
+        the seats taken from it while it withheld its draw value go back to it then."""
+        for seat in [s for s, owner in self.withheld.items() if owner == key]:
+            del self.withheld[seat]
+
+
+@dataclass(frozen=True, slots=True)
+class HandBackStep:
+    """One thing to do at a seat handed over to a bot (wire.md §5.6 "Coming back"), in seat order.
+
+    Attributes:
+        seat: The seat.
+        action: ``"arm"``: this peer's bot *bot* plays the seat (again); ``"release"``: this peer's bot
+            leaves the seat alone; ``"hand-back"``: make the seat's ``handback`` entry now.
+        bot: The bot's name for ``"arm"``, else ``None``.
+    """
+
+    seat: int
+    action: Literal["arm", "release", "hand-back"]
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PresenceSnapshot:
+    """What one peer knows of the table's presence at one moment. Seat-indexed tuples are empty before
+    the game started (every answer is then empty or ``False``).
+
+    Attributes:
+        me: This peer's identity key (wire.md §3.1).
+        keys: The header's seat keys, in seat order.
+        bot_seats: The seats the header gives to a bot.
+        signers: Per seat, the seat whose key signs its entries (itself, or after a ``handover`` the
+            seat that runs its bot; ``Game.signer``).
+        handovers: Per seat, the bot it was handed over to, ``None`` while it is its own.
+        plays: The seats whose moves this peer makes now.
+        own: The seats whose keys this peer holds (not those handed over to it).
+        links: The open links, in the session's order.
+        host: The identity key of the peer that opened the table, when known.
+        runners, owners, withheld, left, seen: :class:`PresenceRecords`' records.
+        contributors: The seats whose values the table draws need (deck.md §5.2); ``None`` in a game
+            without table draws or once it is over.
+        waiting: The draw the game waits for (1-based) and since when (seconds), else ``None``.
+        missing: The seats whose value that draw still lacks.
+        reveal_wait: Seconds a seat's value may be missing before the seat counts as away (§5.7).
+        to_play: The seat to move (``None``: nobody, e.g. while the table draws).
+        placing: Whether the game waits for a tile's placement (not mid-turn).
+    """
+
+    me: bytes
+    keys: tuple[bytes, ...] = ()
+    bot_seats: frozenset[int] = frozenset()
+    signers: tuple[int, ...] = ()
+    handovers: tuple[str | None, ...] = ()
+    plays: frozenset[int] = frozenset()
+    own: frozenset[int] = frozenset()
+    links: tuple[LinkView, ...] = ()
+    host: bytes | None = None
+    runners: Mapping[int, bytes] = field(default_factory=dict)
+    owners: Mapping[int, bytes] = field(default_factory=dict)
+    withheld: Mapping[int, bytes] = field(default_factory=dict)
+    left: frozenset[bytes] = frozenset()
+    seen: frozenset[bytes] = frozenset()
+    contributors: tuple[int, ...] | None = None
+    waiting: tuple[int, float] | None = None
+    missing: tuple[int, ...] = ()
+    reveal_wait: float = 10.0
+    to_play: int | None = None
+    placing: bool = False
+
+    # ------------------------------------------------------------------ who is where
+
+    def runner(self, seat: int) -> bytes | None:
+        """The identity key of the peer that plays *seat*: this peer for a seat it plays; else the one
+        whose heartbeat last said so; else the seat's signing key when a connection carried it (a
+        player's seat key is its identity), else ``None`` (a bot of the host's not placed yet)."""
+        if seat in self.plays:
+            return self.me
+        runner = self.runners.get(seat)
+        if runner is not None:
+            return runner
+        signer = self.signers[seat]
+        key = self.keys[signer]
+        if signer in self.bot_seats and key not in self.seen:
+            return None
+        return key
+
+    def alive(self) -> set[bytes]:
+        """The identity keys of the players this peer hears of: itself, those it is connected to, and
+        those they say they are connected to (wire.md §4.5)."""
+        alive = {self.me}
+        for link in self.links:
+            if link.role != "spectator" and link.key is not None:
+                alive.add(link.key)
+            alive.update(link.sees)
+        return alive
+
+    def link_to(self, key: bytes) -> LinkView | None:
+        """The open link to the peer with identity *key*, if any."""
+        return next((link for link in self.links if link.key == key), None)
+
+    def withholding(self, now: float) -> list[int]:
+        """The seats whose value for the draw the table waits for has been missing for more than
+        :attr:`reveal_wait` seconds at *now* although their peer is connected here and alive: it sent a
+        heartbeat since the draw began (wire.md §5.7). The table treats them as away. A peer that
+        has not been heard from since is not judged: this laptop may be the one cut off, which the
+        dead-connection clock tells (§2.1, §5.6). Never a seat played here."""
+        waiting = self.waiting
+        if waiting is None or now - waiting[1] < self.reveal_wait:
+            return []
+        out = []
+        for seat in self.missing:
+            runner = self.runner(seat) if seat not in self.plays else None
+            link = self.link_to(runner) if runner is not None else None
+            if link is not None and link.last_heartbeat is not None and link.last_heartbeat > waiting[1]:
+                out.append(seat)
+        return out
+
+    def away(self, now: float) -> list[int]:
+        """The seats whose player no peer at the table is in touch with now: the table's presence, not
+        one connection's (wire.md §4.5); and the seats that withhold their draw value at *now*
+        (:meth:`withholding`). A seat's runner is the peer whose heartbeat says it plays the seat, else
+        the peer whose identity is the seat's key (a player's seat key is its identity, §3.1); it is
+        present when it is this peer, is connected to this peer, or is seen by a peer this peer is
+        connected to. A bot of the host's that no heartbeat has placed yet counts as present while any
+        player is connected. Seats played here are never away."""
+        if not self.keys:
+            return []
+        alive = self.alive()
+        players = any(link.role != "spectator" for link in self.links)
+        out = []
+        for seat in range(len(self.keys)):
+            if seat in self.plays:
+                continue
+            runner = self.runner(seat)
+            if runner is None:
+                if players:
+                    continue  # a bot whose peer never connected under its key (the host's): not placed yet
+                runner = self.keys[self.signers[seat]]
+            if runner not in alive:
+                out.append(seat)
+        return sorted(set(out) | set(self.withholding(now)))
+
+    def draws_known_to(self) -> tuple[bytes, int] | None:
+        """The identity key of the one peer that plays every seat still contributing to the draws (so
+        knows every value of every future draw: deck.md §5.3), with the first such seat; ``None`` when
+        two or more peers contribute, or in a game without table draws. A seat's peer is
+        :meth:`runner`'s; a bot of the host's not placed yet counts as the host's."""
+        if self.contributors is None:
+            return None
+        runners = {self.runner(seat) or self.host for seat in self.contributors}
+        if len(runners) != 1 or None in runners:
+            return None
+        (runner,) = runners
+        assert runner is not None
+        seat = next(s for s in self.contributors if (self.runner(s) or self.host) == runner)
+        return runner, seat
+
+    # ------------------------------------------------------------------ giving seats away (wire.md §5.6)
+
+    def seated_peers(self) -> dict[bytes, bool]:
+        """The other seated peers of the game, by identity key, and whether this peer is connected to
+        each now. A seat's peer is the one that plays its signer's seat (wire.md §5.6): the peer whose
+        heartbeat lists that seat, else the one whose identity is the seat's key once a connection has
+        carried it (a player's seat key is its identity key, §3.1). A seat whose peer is not known yet
+        (a bot of the host's before the host's first heartbeat) is not counted; nor are seats played
+        here."""
+        open_keys = {link.key for link in self.links if link.role != "spectator"}
+        out: dict[bytes, bool] = {}
+        for seat in range(len(self.keys)):
+            runner = self.runner(self.signers[seat])
+            if runner is None or runner == self.me:
+                continue
+            out[runner] = runner in open_keys
+        return out
+
+    def cut_off(self) -> bool:
+        """Whether this player's laptop has lost the table: none of the other seated peers that did not
+        say ``bye`` is connected to it (wire.md §5.6). The table asks only while the game goes on and
+        this peer plays."""
+        peers = {key: connected for key, connected in self.seated_peers().items() if key not in self.left}
+        return bool(peers) and not any(peers.values())  # those who said bye left; the others are unreachable
+
+    def may_hand_over(self, seat: int) -> bool:
+        """Whether wire.md §5.6 lets this peer hand *seat* over: its peer said ``bye`` (it left on
+        purpose); or this peer and the seated peers it is connected to are more than half of the seated
+        peers; or exactly half, with the lowest identity key of them all on this side. Two sides of a
+        split can never both pass, so they never hand each other's seats to bots."""
+        if not self.keys:
+            return False
+        key = self.runner(self.signers[seat])
+        if key is not None and key in self.left:
+            return True
+        peers = self.seated_peers()
+        side = [self.me, *(k for k, connected in peers.items() if connected)]
+        total = 1 + len(peers)
+        if 2 * len(side) > total:
+            return True
+        return 2 * len(side) == total and min(side) == min([self.me, *peers])
+
+    def takeover_runner(self) -> bytes | None:
+        """Who takes an away bot seat over (wire.md §5.6): the lowest identity key among the players in
+        touch with the table that play a seat of their own (not one handed over to them)."""
+        alive = self.alive()
+        keys = set()
+        for seat in range(len(self.keys)):
+            if self.handovers[seat] is not None:
+                continue
+            runner = self.runner(seat)
+            if runner is not None and runner in alive:
+                keys.add(runner)
+        return min(keys) if keys else None
+
+    def takeover_candidates(self, now: float) -> list[int]:
+        """The away seats at *now* (:meth:`away`) that a bot plays by the header and that are not
+        handed over yet: those the table may take over once away long enough (:class:`TakeoverClock`)."""
+        return [s for s in self.away(now) if self.signers[s] in self.bot_seats and self.handovers[s] is None]
+
+    def hand_back(self, bot_names: Mapping[int, str], armed: Collection[int]) -> list[HandBackStep]:
+        """wire.md §5.6 "Coming back", as steps in seat order. *bot_names*: seat → the bot this peer
+        plays it with; *armed*: the seats a bot of this peer holds now.
+
+        A seat handed over to a bot here goes back to its own peer when that peer is connected to this
+        one again: from then on this peer's bot leaves the seat alone (``release``), and at the seat's
+        next turn, before its tile is placed, this peer (the only one that may make the seat's entries
+        then) makes the ``handback``; mid-turn the bot finishes the turn first. While the owner is not
+        connected, this peer's bot plays on (``arm`` it if none holds the seat). A seat taken from a
+        laptop that withheld its value and never left is not given back. On the owner's side, a seat
+        of its own with a bot of its own is played by that bot again (``arm``)."""
+        connected = {link.key for link in self.links if link.role != "spectator"}
+        steps: list[HandBackStep] = []
+        for seat, bot in enumerate(self.handovers):
+            if bot is None:
+                if seat in self.own and seat in bot_names and seat not in armed:
+                    steps.append(HandBackStep(seat, "arm", bot_names[seat]))
+                continue
+            if seat in self.own or seat not in self.plays or seat in self.withheld:
+                continue  # not run here, or taken from a laptop that withheld its value and never left
+            if self.owners.get(seat, self.keys[seat]) not in connected:
+                if seat not in armed:
+                    steps.append(HandBackStep(seat, "arm", bot_names.get(seat, bot)))
+                continue
+            if self.to_play == seat and not self.placing:
+                continue  # mid-turn: the bot finishes it, the seat goes back at its next turn
+            if seat in armed:
+                steps.append(HandBackStep(seat, "release"))
+            if self.to_play == seat:
+                steps.append(HandBackStep(seat, "hand-back"))
+        return steps
+
+
+class TakeoverClock:
+    """The away clock of wire.md §5.6's takeover: how long each seat the game waits for has been away.
+
+    Values in, decisions out: the table ticks it with the seats the game waits for, the candidates
+    among them (:meth:`PresenceSnapshot.takeover_candidates`) and the time; it answers the seats away
+    for *takeover* seconds or more. A seat first seen away is never due on that tick.
+    """
+
+    def __init__(self, takeover: float) -> None:
+        self.takeover = takeover
+        self._since: dict[int, float] = {}
+        self._refused: tuple[int, int] | None = None
+
+    def reset(self) -> None:
+        """Nothing is waited for (no game, the game waits for nobody, or this peer plays no seat)."""
+        self._since.clear()
+
+    def due(self, blocking: Sequence[int], away: Collection[int], now: float) -> list[int]:
+        """The seats of *blocking* (those the game waits for, in order) that have been in *away* (the
+        candidates) since *takeover* seconds before *now* or longer. A seat that stops blocking, or is
+        no candidate, starts again from zero."""
+        for gone in [s for s in self._since if s not in blocking]:
+            del self._since[gone]
+        due = []
+        for seat in blocking:
+            if seat not in away:
+                self._since.pop(seat, None)
+                continue
+            since = self._since.get(seat)
+            if since is None:
+                self._since[seat] = now
+            elif now - since >= self.takeover:
+                due.append(seat)
+        return due
+
+    def done(self, seat: int) -> None:
+        """*seat* was taken over (or tried to be): its clock starts again."""
+        self._since.pop(seat, None)
+
+    def refusal_is_news(self, seat: int, moves: int) -> bool:
+        """Whether refusing to take *seat* over at move count *moves* is news (said once per seat and
+        move count)."""
+        if self._refused == (seat, moves):
+            return False
+        self._refused = (seat, moves)
+        return True

@@ -1,0 +1,392 @@
+"""Provides :class:`Replica`: one peer's copy of a LAN game's log, without links or I/O
+(``protocol/wire.md`` §5.4–5.5, §5.7; ``protocol/log.md`` §6, §9).
+
+The replica holds the header, the signed entries in seq order, the engine
+:class:`~carcnet.engine.Game` they replay to, where the entries are saved (:class:`Persistence`) and,
+once the game stopped here, why (:class:`Desync`). Values in, values out:
+
+- :meth:`Replica.author`: a move of a seat this peer holds, applied, signed, saved, made durable;
+- :meth:`Replica.take`: a batch of entries from a peer, each admitted in turn
+  (:func:`~carcnet.net.admission.admit_entry`), with what the session must answer (:class:`Taken`):
+  a ``bad-seq``, a refusal, a stop (a desync, or a seat that signed two entries for one seq), a
+  draw taken back because a handover for the same seq beat it;
+- :meth:`Replica.batches`: the ``entries`` messages that carry the log from a seq on (catch-up);
+- :meth:`Replica.race_answer`: what a mismatched digest at a draw or a handover calls for.
+
+The session (:class:`~carcnet.net.sync.SyncSession`) sends what these give on its links.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from carcnet.engine import DrawTile, Game, HandBack, HandOver, Move, Phase
+from carcnet.log import LogEntry
+
+from .admission import admit_entry, check_header
+from .draws import draw_race
+from .framing import ProtocolError
+from .messages import MAX_ENTRIES, Entries, SignedEntry, WireHeader
+from .signing import SeatKey, sign_entry, verify_entry
+
+__all__ = ["Desync", "MemoryLog", "Persistence", "Replica", "SyncError", "Taken"]
+
+log = logging.getLogger("carcnet.net")
+
+
+class SyncError(Exception):
+    """This program asked the session for something it cannot do now (a bug or a stale UI, never the
+    peer's fault): a move for a seat this peer does not hold, a move once the game stopped, …"""
+
+
+class Persistence(Protocol):
+    """Where a replica saves its log as it grows (``log.md`` §9: on disk before it counts).
+
+    The app plugs the log recorder in; tests use :class:`MemoryLog`.
+    """
+
+    def on_append(self, signed: SignedEntry) -> None:
+        """Saves *signed*, the next entry of the log, where a crash of this program cannot lose it
+        (written to the operating system); :meth:`sync` makes it durable. Called before the entry is
+        passed on to peers. An exception propagates to the caller of :meth:`Replica.author` or, for
+        a received entry, ends that connection with ``internal``."""
+        ...
+
+    def on_take_back(self, seq: int) -> None:
+        """Removes the last entry saved, *seq*: a table draw that a signed ``handover`` for the same
+        seq beat (wire.md §5.7 "A draw racing a handover"), the one entry a peer ever takes back."""
+        ...
+
+    def sync(self) -> None:
+        """Makes every entry saved so far durable (fsync: a power loss cannot lose it). The replica
+        calls it before an entry this peer signed is sent (``log.md`` §9); the peer calls it in a
+        worker thread after received entries, so it must be safe beside :meth:`on_append`."""
+        ...
+
+
+class MemoryLog:
+    """:class:`Persistence` in memory: the saved entries, in order."""
+
+    def __init__(self, entries: Iterable[SignedEntry] = ()) -> None:
+        self.entries: list[SignedEntry] = list(entries)
+
+    def on_append(self, signed: SignedEntry) -> None:
+        self.entries.append(signed)
+
+    def on_take_back(self, seq: int) -> None:
+        assert self.entries and self.entries[-1].seq == seq
+        self.entries.pop()
+
+    def sync(self) -> None:
+        """Nothing to do: memory is all there is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Desync:
+    """Why the game stopped at this peer: proof that two peers' logs parted.
+
+    Attributes:
+        code: ``"desync"`` (a signed entry whose digest differs from this engine's) or ``"conflict"``
+            (a second, different entry signed by the same seat for a seq this peer holds).
+        seq: The entry's seq.
+        seat: The seat that signed it.
+        peer: Name of the peer it came from (the relay; the author is *seat*).
+        peer_key: That peer's identity key.
+        local: This peer's name.
+        message: Words for people.
+        ours: The entry this peer holds for *seq* (``None`` for ``"desync"``: it holds none).
+        theirs: The entry received.
+    """
+
+    code: str
+    seq: int
+    seat: int
+    peer: str
+    peer_key: bytes
+    local: str
+    message: str
+    ours: SignedEntry | None
+    theirs: SignedEntry
+
+    def __str__(self) -> str:
+        return (
+            f"{self.code} at seq {self.seq} (seat {self.seat}): entry from {self.peer} "
+            f"({self.peer_key.hex()[:12]}…) refused by {self.local}: {self.message}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """A batch proved that the logs parted (:attr:`Taken.stop`): the parts of a :class:`Desync`
+    that do not name the link it came on."""
+
+    code: Literal["desync", "conflict"]
+    theirs: SignedEntry
+    ours: SignedEntry | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """What :meth:`Replica.take` did with a batch of entries, for the session to answer.
+
+    Attributes:
+        appended: Entries appended (a handover that took a draw's place counts).
+        held_all: Whether every entry of the batch is held now (a repeat of its frame can be skipped).
+        refusal: The ``error`` to answer with: code, text, seq; or ``None``.
+        stop: Proof that the logs parted (the game stops here), or ``None``.
+        took_back: The seq of a draw taken back for a handover (peers that may hold the draw must be
+            sent the handover), or ``None``.
+    """
+
+    appended: int = 0
+    held_all: bool = False
+    refusal: tuple[str, str, int | None] | None = None
+    stop: Stop | None = None
+    took_back: int | None = None
+
+
+class Replica:
+    """One peer's copy of a LAN game's log: header, signed entries, the replayed game.
+
+    Args:
+        game: The game id.
+        name: This peer's name, for the program's log records.
+        persistence: Where new entries are saved; a :class:`MemoryLog` by default.
+
+    Attributes:
+        header: The game's header, once held (:meth:`take_header`).
+        game: The engine game the entries replay to (``None`` without a header).
+        entries: The signed entries, entry *seq* at index ``seq - 1``.
+        persistence: Where entries are saved.
+        desync: Why the game stopped here, or ``None``.
+    """
+
+    def __init__(self, game: str, name: str, persistence: Persistence | None = None) -> None:
+        self.game_id = game
+        self.name = name
+        self.persistence: Persistence = persistence if persistence is not None else MemoryLog()
+        self.header: WireHeader | None = None
+        self.game: Game | None = None
+        self.entries: list[SignedEntry] = []
+        self.desync: Desync | None = None
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def have(self) -> int:
+        """Seq of the last entry held (0: none)."""
+        return len(self.entries)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether a :class:`Desync` stopped the game here."""
+        return self.desync is not None
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over (the engine says so)."""
+        return self.game is not None and self.game.phase is Phase.GAME_OVER
+
+    def use_persistence(self, persistence: Persistence) -> None:
+        """Saves every entry from now on to *persistence*; entries held already are not written
+        again."""
+        self.persistence = persistence
+
+    def stop(self, report: Desync) -> None:
+        """The logs parted (wire.md §5.5 "What stops a game"): the game stops here for *report*; no
+        entry is authored or taken any more."""
+        self.desync = report
+
+    def take_header(self, header: WireHeader) -> None:
+        """Takes the game's header (wire.md §5.4: checked by
+        :func:`~carcnet.net.admission.check_header`) and starts its game.
+
+        Raises:
+            ProtocolError: The header is refused (``bad-header``, ``wrong-game``…); nothing changed.
+        """
+        self.game = check_header(header, game=self.game_id)
+        self.header = header
+
+    def load(self, entries: Sequence[SignedEntry]) -> None:
+        """Takes saved entries (a peer coming back), each checked again.
+
+        Raises:
+            ValueError: No header, or an entry that does not replay (its code and message).
+        """
+        if entries and (self.game is None or self.header is None):
+            raise ValueError("saved entries need their header")
+        for signed in entries:
+            assert self.game is not None and self.header is not None
+            try:
+                admit_entry(self.game, self.header, signed)
+            except ProtocolError as exc:
+                raise ValueError(f"saved entry {signed.seq}: {exc.code}: {exc.message}") from None
+            self.entries.append(signed)
+
+    # ------------------------------------------------------------------ authoring
+
+    def author(self, move: Move, keys: Mapping[int, SeatKey]) -> SignedEntry:
+        """Plays *move* for the seat to play, whose signer's key must be in *keys* (seat → key):
+        applies it, signs the entry, saves it and makes it durable before it may be sent (wire.md
+        §5.5 "Authoring", log.md §9). A :class:`~carcnet.engine.HandOver` is made by its ``by``
+        seat.
+
+        Raises:
+            SyncError: No game yet, the game is over or stopped, or the signer's key is not in *keys*.
+            IllegalMoveError: The engine refuses the move; nothing changed.
+        """
+        game, header = self.game, self.header
+        if game is None or header is None:
+            raise SyncError("no game yet: the header has not arrived")
+        if self.desync is not None:
+            raise SyncError(f"the game is stopped: {self.desync}")
+        if self.over:
+            raise SyncError("the game is over")
+        seat, signer = game.author(move)
+        key = keys.get(signer)
+        if key is None:
+            if isinstance(move, HandOver):
+                raise SyncError(f"seat {seat} would take seat {move.seat} over, but this peer does not play it")
+            if isinstance(move, HandBack):
+                raise SyncError(f"{move}: seat {seat} runs the seat's bot, and this peer does not play it")
+            raise SyncError(f"it is seat {seat}'s turn, which this peer does not play")
+        game.apply(move)
+        entry = LogEntry(len(game.moves), seat, move, game.digest)
+        signed = SignedEntry(entry, sign_entry(key, header.game, entry))
+        self.append(signed)
+        self.persistence.sync()  # log.md §9: what this peer signs is on disk before anyone sees it
+        return signed
+
+    def append_draw(self, move: DrawTile, drawer: int) -> None:
+        """Appends the table draw just applied to :attr:`game` (unsigned: every peer makes it, wire.md
+        §5.7), in the name of *drawer*, the seat whose tile it draws (log.md §6)."""
+        assert self.game is not None
+        self.append(SignedEntry(LogEntry(len(self.game.moves), drawer, move, self.game.digest), None))
+
+    def append(self, signed: SignedEntry) -> None:
+        """Appends an entry the game has taken already, and saves it."""
+        self.entries.append(signed)
+        self.persistence.on_append(signed)
+
+    # ------------------------------------------------------------------ taking entries
+
+    def take(self, entries: Sequence[SignedEntry], from_seq: int) -> Taken:
+        """Takes a batch of entries from a peer (an ``entries`` message from *from_seq*): entries held
+        already are skipped (identical) or judged (different: a draw racing a handover, wire.md §5.7,
+        else a conflict, §5.5 "Overlaps"); the next one is admitted, and so on; a gap is answered
+        ``bad-seq``. Stops at the first problem. Never raises for the peer's input."""
+        game, header = self.game, self.header
+        assert game is not None and header is not None
+        appended, took_back = 0, None
+        for signed in entries:
+            seq, have = signed.seq, self.have
+            if seq <= have:
+                held = self.entries[seq - 1]
+                if held == signed:
+                    continue
+                race = draw_race(held, signed)
+                if race == "theirs" and seq == have and self.take_back_draw(signed):
+                    appended, took_back = appended + 1, seq  # the handover took the draw's place
+                    game = self.game
+                    continue
+                if race is not None:
+                    # wire.md §5.7: a draw a handover beats is ignored; the sender takes it back
+                    return Taken(appended, took_back=took_back)
+                return Taken(appended, refusal=("conflict", f"seq {seq}: a different entry from the one held", seq),
+                             stop=self._conflict_proof(held, signed), took_back=took_back)
+            if seq > have + 1:
+                refusal = ("bad-seq", f"entries from {from_seq}; the next is {have + 1}", have + 1)
+                return Taken(appended, refusal=refusal, took_back=took_back)
+            assert game is not None
+            try:
+                admit_entry(game, header, signed)
+            except ProtocolError as exc:
+                stop = None
+                if exc.code == "desync":
+                    self.game = self.replayed(len(self.entries))  # the game holds a move the log does not
+                    stop = Stop("desync", signed, None, exc.message)
+                return Taken(appended, refusal=(exc.code, exc.message, exc.seq), stop=stop, took_back=took_back)
+            self.append(signed)
+            appended += 1
+        return Taken(appended, held_all=True, took_back=took_back)
+
+    def _conflict_proof(self, held: SignedEntry, signed: SignedEntry) -> Stop | None:
+        """wire.md §5.5 "Overlaps": a different entry for a seq held, both signed by the same seat,
+        proves the seat signed two moves for one seq: the game stops. Otherwise (another seat, or a
+        held table draw, which nobody signs) it is just bad input."""
+        assert self.header is not None
+        seq, seat = signed.seq, signed.entry.seat
+        proof = seat == held.entry.seat and held.sig is not None and signed.sig is not None and verify_entry(
+            self.header.keys[self.signer_at(seq, seat)], self.header.game, signed.entry, signed.sig
+        )
+        if not proof:
+            return None
+        return Stop("conflict", signed, held, f"seat {seat} signed two different entries for seq {seq}")
+
+    def take_back_draw(self, handover: SignedEntry) -> bool:
+        """wire.md §5.7 "A draw racing a handover": this peer's last entry is a draw, and *handover*,
+        for the same seq, is accepted in the state before it: the draw is taken back (from the log,
+        the game and the file) and the handover appended. Returns whether it was."""
+        header = self.header
+        assert header is not None and self.entries
+        game = self.replayed(len(self.entries) - 1)
+        try:
+            admit_entry(game, header, handover)
+        except ProtocolError:
+            return False
+        seq = handover.seq
+        self.persistence.on_take_back(seq)
+        self.entries.pop()
+        self.game = game
+        self.append(handover)
+        log.info("%s: a handover beat the draw of seq %d; the draw is taken back", self.name, seq)
+        return True
+
+    def signer_at(self, seq: int, seat: int) -> int:
+        """The seat whose key signed *seat*'s entry *seq*: *seat*, or the taker of the last ``handover``
+        of *seat* made before *seq* unless a ``handback`` gave it back since (log.md §6)."""
+        signer = seat
+        for signed in self.entries[: seq - 1]:
+            move = signed.entry.move
+            if isinstance(move, HandOver) and move.seat == seat:
+                signer = move.by
+            elif isinstance(move, HandBack) and move.seat == seat:
+                signer = seat
+        return signer
+
+    def race_answer(self, seq: int | None) -> Literal["send", "want"] | None:
+        """wire.md §5.7 "A draw racing a handover", seen in a handshake or heartbeat: the peer's digest
+        at its last seq *seq* differs from ours. If our entry there is a handover, ``"send"`` it
+        from *seq* (the peer takes it in place of its draw); if it is a draw, ``"want"`` theirs from
+        *seq* (their handover replaces it); else ``None``: a plain mismatch."""
+        if seq is None or not 1 <= seq <= self.have:
+            return None
+        move = self.entries[seq - 1].entry.move
+        if isinstance(move, HandOver):
+            return "send"
+        if isinstance(move, DrawTile):
+            return "want"
+        return None
+
+    # ------------------------------------------------------------------ serving
+
+    def batches(self, start: int) -> list[Entries]:
+        """The ``entries`` messages that carry every entry from seq *start* on, at most
+        :data:`~carcnet.net.messages.MAX_ENTRIES` each."""
+        have = self.have
+        return [
+            Entries(from_seq=first, entries=tuple(self.entries[first - 1 : min(first + MAX_ENTRIES - 1, have)]))
+            for first in range(max(start, 1), have + 1, MAX_ENTRIES)
+        ]
+
+    def replayed(self, count: int) -> Game:
+        """The game after the first *count* entries of the log, replayed (they were checked)."""
+        assert self.header is not None
+        game = Game(self.header.header.setup())
+        for signed in self.entries[:count]:
+            game.apply(signed.entry.move)
+        return game

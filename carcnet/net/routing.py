@@ -1,0 +1,597 @@
+"""Provides :class:`Router`: what a session does with each message its connections bring, without I/O
+(``protocol/wire.md`` §3–§5).
+
+The router is the session's working half (:class:`~carcnet.net.sync.SyncSession` is the face the
+table holds). It receives every event of every connection from
+:class:`~carcnet.net.connections.Connections` and sends it, by a dispatch table on its type
+(:data:`ROUTES`), to the room that knows what to do with it: the handshake's answers here, entries
+to the :class:`~carcnet.net.replica.Replica` (admit, relay, catch up, desync), chain values to
+:class:`~carcnet.net.draws.DrawValues`, chat to :class:`~carcnet.net.chat.ChatRoom`, lobby messages
+to the lobby (whose actions it carries out). It holds the rooms and the state it shares with the
+session (the seats this peer plays, the listeners), never the session itself.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal
+
+from carcnet.engine import IllegalMoveError, Phase
+
+from .admission import compare_have
+from .chat import ChatRoom
+from .connections import Connections, where_it_listens
+from .draws import DrawValues
+from .framing import ProtocolError
+from .link import Link
+from .lobby import Begin, LobbyAction, LobbyRole, Refuse, Send
+from .messages import (
+    MAX_PEERS,
+    Bye,
+    Chat,
+    Claim,
+    Commit,
+    Entries,
+    Error,
+    Heartbeat,
+    Hello,
+    Lobby,
+    Message,
+    PeerInfo,
+    Reject,
+    Reveal,
+    Role,
+    SignedEntry,
+    Start,
+    Want,
+    Welcome,
+    WireHeader,
+)
+from .protocol import Closed, ConnectionEvent, Proven, Refused, State
+from .replica import Desync, Replica
+from .signing import SeatKey
+
+__all__ = ["MAX_IGNORED_WANTS", "ROUTES", "Listener", "Router", "SessionChange"]
+
+log = logging.getLogger("carcnet.net")
+
+#: ``want``s a connection may send in a row with nothing new to answer them with (wire.md §4.4) before
+#: it is closed ``forbidden``: a peer answers one ``want`` per ``have``, so that a stranger pipelining
+#: ``want`` cannot make it send the whole log again and again.
+MAX_IGNORED_WANTS = 32
+
+#: What a session's listener is told changed (see :meth:`~carcnet.net.sync.SyncSession.add_listener`):
+#: the ``"header"`` taken, an ``"entry"`` appended (one call per batch), a link ``"open"``/``"close"``,
+#: ``"peer"`` news (an address learned, a heartbeat's presence, a clock), ``"stop"`` (a desync),
+#: ``"lobby"``, ``"chat"``.
+SessionChange = Literal["header", "entry", "open", "close", "peer", "stop", "lobby", "chat"]
+#: A listener of a session: called with what changed and the link it came on (``None``: from here).
+Listener = Callable[[SessionChange, Link | None], None]
+
+
+class Router:
+    """The session's working half: the rooms, and what to do with each connection event.
+
+    Args:
+        game: The game id.
+        name: This peer's name.
+        role: ``"player"`` or ``"spectator"``.
+        identity: This peer's identity key.
+        replica: The log.
+        seats: Seat → key of the seats this peer holds keys for (shared with the session).
+        listeners: The session's listeners (shared with the session).
+        lobby: The lobby, while the game has not started here.
+        clock: Seconds, monotonic (event log, lobby timers, budgets).
+        wall_clock: Seconds since 1970-01-01 UTC (heartbeats' and chat lines' informative times).
+
+    Attributes:
+        connections: The links (:class:`~carcnet.net.connections.Connections`), whose owner this is.
+        draws: This peer's part in the table's draws.
+        chat: The table talk.
+    """
+
+    def __init__(
+        self,
+        *,
+        game: str,
+        name: str,
+        role: Role,
+        identity: SeatKey,
+        replica: Replica,
+        seats: dict[int, SeatKey],
+        listeners: list[Listener],
+        lobby: LobbyRole | None,
+        clock: Callable[[], float],
+        wall_clock: Callable[[], float],
+    ) -> None:
+        self.game_id = game
+        self.name = name
+        self.role: Role = role
+        self.identity = identity
+        self.replica = replica
+        self.seats = seats
+        self.listeners = listeners
+        self.lobby = lobby
+        self.clock = clock
+        self.wall_clock = wall_clock
+        self.connections = Connections(game=game, identity=identity, name=name, clock=clock, owner=self)
+        self.draws = DrawValues()
+        self.chat = ChatRoom()
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def in_lobby(self) -> bool:
+        """Whether the lobby is on: this peer has a lobby and no header yet."""
+        return self.lobby is not None and self.replica.header is None
+
+    @property
+    def wire_role(self) -> Role:
+        """The role this peer declares in a new connection's handshake (wire.md §3.2): the lobby's
+        while it lasts (``"host"`` for the table's holder), else :attr:`role`."""
+        return self.lobby.wire_role if self.lobby is not None and self.replica.header is None else self.role
+
+    def plays(self, seat: int) -> bool:
+        """Whether this peer makes *seat*'s moves: it holds the seat's key, or the key of the seat that
+        took it over with a ``handover`` (``carcnet.engine.HandOver``)."""
+        game = self.replica.game
+        return game is not None and game.signer(seat) in self.seats
+
+    def changed(self, change: SessionChange, link: Link | None) -> None:
+        """Tells every listener (:data:`SessionChange`)."""
+        for listener in list(self.listeners):
+            listener(change, link)
+
+    # ------------------------------------------------------------------ the game starting here
+
+    def take_header(self, header: WireHeader) -> None:
+        """Takes the game's header into the replica (wire.md §5.4) and tells the connections and the
+        listeners.
+
+        Raises:
+            ProtocolError: The header is refused; nothing changed.
+        """
+        self.replica.take_header(header)
+        self.connections.started(header)
+        self.changed("header", None)
+
+    def begin(self, header: WireHeader, seats: Mapping[int, SeatKey], *, told: Iterable[Link] = ()) -> None:
+        """Starts the game the lobby agreed on (see :meth:`~carcnet.net.sync.SyncSession.begin`).
+
+        Raises:
+            ProtocolError: The header is refused, or a second, different one; nothing changed.
+            ValueError: A seat key that is not the header's.
+        """
+        if seats and self.role != "player":
+            raise ValueError("a spectator plays no seat")
+        for seat, key in seats.items():
+            if not 0 <= seat < len(header.keys) or header.keys[seat] != key.public:
+                raise ValueError(f"that is not the key of seat {seat} in this game's header")
+        held = self.replica.header
+        if held is not None:
+            if header.fingerprint != held.fingerprint:
+                raise ProtocolError("desync", "a second, different header for this game")
+            return
+        self.take_header(header)
+        for seat, key in seats.items():
+            self.seats[seat] = key
+        for link in told:
+            link.peer_has_header = True
+        self.connections.tell_all()
+        self.draw_step()
+
+    def apply_lobby(self, actions: Iterable[LobbyAction]) -> None:
+        """Carries out, in order, what a lobby call returned (see
+        :meth:`~carcnet.net.sync.SyncSession.apply_lobby`).
+
+        Raises:
+            ProtocolError: A ``Begin`` without a source whose header is refused.
+            ValueError: A ``Begin`` whose seat keys are not the header's.
+        """
+        for action in actions:
+            if isinstance(action, Send):
+                action.link.send(action.message)
+            elif isinstance(action, Refuse):
+                self.connections.refuse(action.link, action.code, action.message, action.seq)
+            elif isinstance(action, Begin):
+                try:
+                    self.begin(action.header, action.seats, told=action.told)
+                except ProtocolError as exc:
+                    if action.source is None:
+                        raise
+                    self.connections.refuse(action.source, exc.code, exc.message, exc.seq)
+            else:
+                self.changed("lobby", None)
+
+    # ------------------------------------------------------------------ for the connections
+
+    def deliver(self, link: Link, event: ConnectionEvent) -> None:
+        """Routes one event of *link*'s connection to its handler: the dispatch table :data:`ROUTES`,
+        by the event's type."""
+        route = ROUTES.get(type(event))
+        if route is not None:
+            route(self, link, event)
+
+    def lost(self, link: Link) -> None:
+        """*link* is gone: the other players hear of it (presence, wire.md §4.5), the lobby too."""
+        if link.opened and link.role != "spectator" and not self.connections.closing:
+            self.connections.tell_all()
+        if self.in_lobby and link.opened:
+            assert self.lobby is not None
+            self.apply_lobby(self.lobby.on_close(link, links=self.connections.open_links()))
+        self.changed("close", link)
+
+    def heartbeat(self) -> Heartbeat:
+        """This peer's ``heartbeat`` now (wire.md §4.5): what it holds, the players it is connected to,
+        the seats it plays."""
+        game = self.replica.game
+        keys = {link.key for link in self.connections.open_links() if link.role != "spectator" and link.key}
+        seats = tuple(sorted(self.seats)) if game is None else tuple(s for s in range(game.players) if self.plays(s))
+        return Heartbeat(have=self.replica.have, digest=game.digest if game is not None else None,
+                         time=int(self.wall_clock() * 1000), sees=tuple(sorted(keys))[:MAX_PEERS], seats=seats)
+
+    def addresses_changed(self) -> None:
+        """The address book learned something: listeners hear ``"peer"`` (a player peer dials it)."""
+        self.changed("peer", None)
+
+    # ------------------------------------------------------------------ the handshake (wire.md §3–§4.2)
+
+    def _on_hello(self, link: Link, hello: Hello) -> None:
+        connections = self.connections
+        duplicate = connections.duplicate_hello(hello)
+        if duplicate is not None:
+            connections.reject(link, "duplicate", duplicate)
+            return
+        refusal = self.lobby.admit(hello.role, hello.key) if self.in_lobby and self.lobby else None
+        if refusal is not None:
+            connections.reject(link, *refusal)
+            return
+        header, game = self.replica.header, self.replica.game
+        link.send(
+            Welcome(
+                game=self.game_id,
+                role=self.wire_role,
+                name=self.name,
+                key=self.identity.public,
+                have=self.replica.have,
+                digest=game.digest if game is not None else None,
+                header=header,
+                peers=connections.welcome_peers(hello.key),
+            )
+        )
+        link.welcomed_with_header = header is not None
+
+    def _on_proven(self, link: Link, proven: Proven) -> None:
+        """The connector proved its key (wire.md §3.4): from here what its hello said counts. (On the
+        connector's side the ``Welcome`` event that follows opens the link.)"""
+        if link.conn.initiator:
+            return
+        # wire.md §4.1: a player that listens says on which port; with the address it dialed from,
+        # this peer can list it in its own welcomes (done now that the link is open, so that the
+        # "peer" change does not make the transport dial a peer it is connected to).
+        info = where_it_listens(link)
+        header = self.replica.header
+        if info is not None and (header is None or info.key in header.keys):
+            # wire.md §4.2: once the game has started only a seated player's address is kept here; a
+            # peer that runs a seat under another key is kept when its heartbeat says so
+            self.connections.add_known(info, confirmed=True)
+        self._opened(link, sent_header=link.welcomed_with_header)
+
+    def _on_welcome(self, link: Link, welcome: Welcome) -> None:
+        connections = self.connections
+        if welcome.key == self.identity.public:
+            connections.close_link(link, "duplicate")
+            return
+        if welcome.header is not None:
+            held = self.replica.header
+            if held is None:
+                try:
+                    self.take_header(welcome.header)
+                except ProtocolError as exc:
+                    connections.refuse(link, exc.code, exc.message, exc.seq)
+                    return
+            elif welcome.header.fingerprint != held.fingerprint:
+                connections.refuse(link, "desync", "the peer's header of this game differs from ours", 0)
+                return
+        if link.address is not None:
+            # wire.md §4.2: whoever the book said listens there, the key that proved itself does
+            connections.forget(link.address)
+            if welcome.role != "spectator":
+                connections.add_known(PeerInfo(welcome.key, welcome.name, *link.address), confirmed=True)
+        for info in welcome.peers:
+            connections.add_known(info)
+        self._opened(link, sent_header=False)
+
+    def _opened(self, link: Link, *, sent_header: bool) -> None:
+        if not self.connections.opened(link, sent_header=sent_header):
+            return  # a second connection to the same peer, closed
+        peer = link.peer
+        assert peer is not None
+        header = self.replica.header
+        if (
+            header is not None and not link.peer_has_header and header.commits is not None
+            and link.conn.our_role == "host" and link.role != "host"
+        ):
+            # the game started while this peer's proof was on its way (welcomed in the lobby, opened
+            # after the start): the host gives it the start it would have had (wire.md §4.6)
+            link.send(Start(header=header))
+            link.peer_has_header = True
+        self.changed("open", link)
+        if link.role != "spectator" or self.role == "player":
+            self.connections.tell_all()
+        if self.in_lobby:
+            assert self.lobby is not None
+            self.apply_lobby(self.lobby.on_open(link))
+        game = self.replica.game
+        if game is None:
+            return
+        lack = self._compare(link, peer.have, peer.digest)
+        if lack is not None and lack > 0 and link.peer_has_header:
+            self.send_from(peer.have + 1, link)
+            link.want_answered_at = self.replica.have  # the catch-up answers a want of the same range (§4.4)
+        if lack is not None and link.role != "spectator" and not self.replica.stopped:
+            for reveal in self.draws.values_held(game, self.seats):
+                self.send_once(reveal, [link])
+
+    # ------------------------------------------------------------------ the log (wire.md §4.4, §5.5)
+
+    def _compare(self, link: Link, have: int, digest: bytes | None) -> int | None:
+        """How many entries the peer of *link* lacks (negative: holds more) by the ``have`` and
+        ``digest`` it claims (a handshake or a heartbeat), or ``None`` after a mismatch: a draw racing a
+        handover (wire.md §5.7: ours is sent, or theirs asked for; the entries settle it), else the
+        connection is refused (an unsigned claim proves nothing: it never stops the game)."""
+        game = self.replica.game
+        assert game is not None
+        try:
+            return compare_have(game.digests, have, digest)
+        except ProtocolError as exc:
+            answer = self.replica.race_answer(exc.seq)
+            if answer == "send" and exc.seq is not None:
+                link.peer_has_header = True
+                link.peer_have = exc.seq - 1
+                self.send_from(exc.seq, link)
+            elif answer == "want" and exc.seq is not None and link.role != "spectator":
+                link.send(Want(from_seq=exc.seq))
+            else:
+                self.connections.refuse(link, exc.code, exc.message, exc.seq)
+            return None
+
+    def _on_entries(self, link: Link, message: Entries) -> None:
+        replica = self.replica
+        if replica.game is None or replica.header is None:
+            self.connections.refuse(link, "unexpected-message", "entries before this peer holds the header")
+            return
+        if replica.stopped or not message.entries:
+            return
+        link.peer_have = max(link.peer_have, message.entries[-1].seq)
+        taken = replica.take(message.entries, message.from_seq)
+        if taken.took_back is not None:
+            for other in self.connections.links:  # they may hold the draw taken back: send them the handover
+                other.peer_have = min(other.peer_have, taken.took_back - 1)
+        if taken.stop is not None:
+            stop = taken.stop
+            self.stop(link, stop.code, stop.theirs, stop.ours, stop.message)
+        if taken.refusal is not None:
+            self.connections.refuse(link, *taken.refusal)
+        if taken.held_all:
+            link.held_upto(message.entries[-1].seq)  # every entry of it is held now
+        if taken.appended:
+            self.relay(link)
+            self.changed("entry", link)
+            self.draw_step()
+
+    def _on_want(self, link: Link, want: Want) -> None:
+        have = self.replica.have
+        if self.replica.game is None:
+            self.connections.refuse(link, "unexpected-message", "want before this peer holds the header")
+            return
+        if self.role == "spectator":
+            return  # a spectator sends no entries (wire.md §3.3); the asker will find another peer
+        link.peer_has_header = True  # it asks for entries: it holds the header
+        if link.want_answered_at == have:  # wire.md §4.4: nothing new since the last answer
+            link.wants_ignored += 1
+            if link.wants_ignored > MAX_IGNORED_WANTS:
+                self.connections.refuse(link, "forbidden",
+                                        f"more than {MAX_IGNORED_WANTS} wants with nothing new to send")
+            return
+        link.want_answered_at, link.wants_ignored = have, 0
+        if want.from_seq > have:
+            link.send(Entries(from_seq=want.from_seq, entries=()))
+            return
+        link.peer_have = want.from_seq - 1
+        self.send_from(want.from_seq, link)
+
+    def _on_heartbeat(self, link: Link, beat: Heartbeat) -> None:
+        link.heartbeats += 1
+        link.last_heartbeat = self.clock()
+        if (beat.sees, beat.seats) != (link.sees, link.seats):
+            link.sees, link.seats = beat.sees, beat.seats
+            connections = self.connections
+            if beat.seats and link.key not in connections.addresses.confirmed and (info := where_it_listens(link)):
+                connections.add_known(info, confirmed=True)  # it plays a seat: its address is worth passing on
+            connections.frame_budget(link)
+            self.changed("peer", link)
+        if self.replica.game is None:
+            return
+        lack = self._compare(link, beat.have, beat.digest)
+        if lack is None or beat.digest is None:
+            return
+        link.peer_has_header = True
+        link.peer_have = max(link.peer_have, beat.have)
+        if lack > 0:
+            self.send_from(link.peer_have + 1, link)
+        elif lack < 0 and link.role != "spectator":
+            link.send(Want(from_seq=self.replica.have + 1))
+
+    def _on_error(self, link: Link, error: Error) -> None:
+        """An ``error`` that left the connection open: ``bad-seq`` (the peer holds ``seq - 1``: send
+        it everything from ``seq``), or a refusal the lobby answers."""
+        self.connections.record("received", error.code, error.message, error.seq, link)
+        if error.code == "bad-seq" and error.seq is not None:
+            link.peer_have = error.seq - 1
+            if error.seq <= self.replica.have:
+                self.send_from(error.seq, link)
+        elif self.in_lobby and link.conn.state is not State.CLOSED:
+            assert self.lobby is not None
+            self.apply_lobby(self.lobby.on_error(link, error))
+
+    def relay(self, source: Link | None) -> None:
+        """Sends what each other link's peer lacks (wire.md §5.5 "Relaying"); spectators relay nothing.
+        Links that lack the same entries share one encoded frame."""
+        if self.role == "spectator":
+            return
+        have = self.replica.have
+        lacking: dict[int, list[Link]] = {}
+        for link in self.connections.links:
+            if link is not source and link.is_open and link.peer_has_header and link.peer_have < have:
+                lacking.setdefault(link.peer_have + 1, []).append(link)
+        for start, links in lacking.items():
+            self.send_from(start, *links)
+
+    def send_from(self, start: int, *links: Link) -> None:
+        """Sends every entry from seq *start* on to *links*, at most 256 per message."""
+        if self.role == "spectator":
+            return
+        have = self.replica.have
+        for message in self.replica.batches(start):
+            last = message.entries[-1].seq
+            frame: bytes | None = None
+            for link in links:
+                if not link.is_open:
+                    continue
+                if frame is None:
+                    # The first link's connection checks that we may send it (state, both roles); an
+                    # ``entries`` frame changes no connection's state and any role may receive it,
+                    # so the same bytes are good for every other open link (encoded once, not n times).
+                    frame = link.conn.send(message)
+                    self.connections.seen.add(frame, last)
+                link.queue(frame)
+        for link in links:
+            link.peer_have = max(link.peer_have, have)
+
+    def stop(self, link: Link, code: str, theirs: SignedEntry, ours: SignedEntry | None, text: str) -> None:
+        """The logs parted (wire.md §5.5 "What stops a game"): the game stops here, with a
+        :class:`~carcnet.net.replica.Desync` report naming the entry and the peers."""
+        report = Desync(code=code, seq=theirs.seq, seat=theirs.entry.seat, peer=link.name, peer_key=link.key or b"",
+                        local=self.name, message=text, ours=ours, theirs=theirs)
+        self.replica.stop(report)
+        self.connections.record("info", "stop", str(report), report.seq, link)
+        log.error("%s: game stopped: %s", self.name, report)
+        self.changed("stop", link)
+
+    # ------------------------------------------------------------------ table draws, chat, the lobby
+
+    def draw_step(self) -> None:
+        """While the game waits for a draw: sends this peer's values for it (once per draw and link),
+        and once every contributing seat's value is held, makes the draw (:class:`DrawValues`). A
+        tile set aside makes another draw at once: loops."""
+        replica = self.replica
+        game, header = replica.game, replica.header
+        while game is not None and header is not None and not replica.stopped and game.phase is Phase.DRAW:
+            step = self.draws.step(game, header, self.seats, self.clock())
+            for reveal in step.reveals:  # to the players; spectators get the draw's entry instead
+                self.send_once(reveal, [link for link in self.connections.links if link.role != "spectator"])
+            if step.move is None:
+                return
+            drawer = game.seat  # log.md §6: a draw's entry names the seat whose tile it draws
+            try:
+                game.apply(step.move)
+            except IllegalMoveError as exc:  # values were checked on receipt: a bug, never input
+                log.error("%s: the draw %d was refused: %s", self.name, game.deck_index + 1, exc)
+                return
+            replica.append_draw(step.move, drawer)
+            self.relay(None)
+            self.changed("entry", None)
+
+    def send_once(self, message: Message, links: Iterable[Link]) -> None:
+        """Sends *message* on every open link of *links*, encoded once."""
+        frame: bytes | None = None
+        for link in tuple(links):
+            if not link.is_open:
+                continue
+            if frame is None:
+                frame = link.conn.send(message)
+            link.queue(frame)
+
+    def _on_reveal(self, link: Link, reveal: Reveal) -> None:
+        """wire.md §5.7: a chain value for a draw, judged by :meth:`DrawValues.take`; a new one may
+        complete the draw."""
+        verdict = self.draws.take(reveal, self.replica.game, self.replica.header)
+        refuse = self.connections.refuse
+        if verdict == "held":
+            self.draw_step()
+        elif verdict == "no-header":
+            refuse(link, "unexpected-message", "reveal before this peer holds the header")
+        elif verdict == "seeded":
+            refuse(link, "unexpected-message", "reveal in a game whose draws are seeded")
+        elif verdict == "bad-reveal":
+            refuse(link, "bad-reveal", f"seat {reveal.seat}'s value for draw {reveal.draw} does not match its chain")
+
+    def _on_chat(self, link: Link, chat: Chat) -> None:
+        """A line from a player's peer (the writer's or a relay's), judged by the chat room: refused
+        ``bad-chat`` (closes), dropped, or kept and passed on to every other link."""
+        header = self.replica.header
+        if header is None or self.replica.game is None:
+            self.connections.refuse(link, "unexpected-message", "chat before this peer holds the header")
+            return
+        verdict = self.chat.take(chat, header.keys, header.game, self.clock(), self.wall_clock())
+        if verdict == "bad-chat":
+            self.connections.refuse(link, "bad-chat", f"a chat line for seat {chat.seat} not signed by the seat's key")
+        elif verdict == "keep":
+            self.send_once(chat, [other for other in self.connections.links if other is not link])
+            self.changed("chat", link)
+
+    def _on_lobby_message(self, link: Link, message: Lobby | Claim | Commit | Start) -> None:
+        """A lobby message: the lobby's while there is no header (wire.md §4.6, §5.3); then a spectator
+        that followed the lobby takes a ``start``'s header (§5.4: a seated player's further checks of
+        §5.3 belong to the lobby), and the rest is too late (§3.3)."""
+        refuse = self.connections.refuse
+        if self.in_lobby:
+            assert self.lobby is not None
+            self.apply_lobby(self.lobby.on_message(link, message, links=self.connections.open_links(),
+                                                   now=self.clock()))
+        elif isinstance(message, Claim):  # wire.md §3.3: too late for a seat; the connection stays
+            refuse(link, "lobby-locked", "the game has started")
+        elif isinstance(message, Start) and self.replica.header is None:
+            try:
+                self.take_header(message.header)
+            except ProtocolError as exc:
+                refuse(link, exc.code, exc.message, exc.seq)
+                return
+            link.peer_has_header = True
+        else:
+            # wire.md §3.3: once a header is held the lobby is over (a second start included); the
+            # lobby itself (claims, commitments) is not this session's business.
+            refuse(link, "unexpected-message", f"{type(message).__name__.lower()}: the game has started")
+
+
+def _notice(router: Router, link: Link, event: Refused | Bye | Reject) -> None:
+    router.connections.notice(link, event)
+
+
+def _closed(router: Router, link: Link, closed: Closed) -> None:
+    router.connections.drop(link, closed.code)
+
+
+#: The dispatch table of :meth:`Router.deliver`: each event of a connection (a message, or what the
+#: connection itself says: refused, proven, closed), by type, to its handler.
+ROUTES: dict[type, Callable[[Router, Link, Any], None]] = {
+    Refused: _notice,
+    Bye: _notice,
+    Reject: _notice,
+    Closed: _closed,
+    Error: Router._on_error,
+    Hello: Router._on_hello,
+    Proven: Router._on_proven,
+    Welcome: Router._on_welcome,
+    Entries: Router._on_entries,
+    Want: Router._on_want,
+    Heartbeat: Router._on_heartbeat,
+    Chat: Router._on_chat,
+    Reveal: Router._on_reveal,
+    Lobby: Router._on_lobby_message,
+    Claim: Router._on_lobby_message,
+    Commit: Router._on_lobby_message,
+    Start: Router._on_lobby_message,
+}

@@ -1,0 +1,162 @@
+"""Provides :class:`BotDriver`: plays the seats this laptop's bots hold, whenever it is their turn.
+
+One driver serves both kinds of table. A local table gives it the game whose log it writes, a network
+table its :class:`~carcnet.net.sync.SyncSession`; each says where a bot's move goes (*submit*: the
+log, or the session that signs and sends it) and wakes the driver (:meth:`BotDriver.wake`) when the
+game changes. The network layer knows nothing of bots: it only carries the moves they make.
+
+At each turn of a seat it holds a bot for, the driver waits ``delay`` seconds once, before the tile is
+placed (so that people can follow the game), then asks the bot. A search bot
+(:func:`carcnet.bots.is_slow`) thinks in a worker thread on a detached view of the game, so that the
+event loop (the interface, the connections) runs meanwhile, with the table's cap on its think time;
+if the game moved on while it thought (a handover, a handback, a stop), its move is dropped and the
+driver looks again. A bot that fails loses its seat here (logged), and the others play on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Protocol
+
+from carcnet.bots import Bot, is_slow, set_time_cap
+from carcnet.engine import Game, Move, Phase
+
+__all__ = ["BotDriver", "Turns"]
+
+log = logging.getLogger("carcnet.table")
+
+
+class Turns(Protocol):
+    """What a :class:`BotDriver` reads of the game it plays in (a
+    :class:`~carcnet.net.sync.SyncSession` is one as it is)."""
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to move; ``None`` when nobody is (no game yet, over, stopped, the table draws)."""
+        ...
+
+    @property
+    def game(self) -> Game | None:
+        """The game as held now (read only); ``None`` before it has started."""
+        ...
+
+    @property
+    def have(self) -> int:
+        """How many moves (log entries) are held: it grows whenever the game moves on."""
+        ...
+
+    def plays(self, seat: int) -> bool:
+        """Whether this laptop makes *seat*'s moves now (a seat handed over elsewhere: no)."""
+        ...
+
+
+class BotDriver:
+    """Plays the seats it holds bots for, whenever it is their turn and this laptop plays them.
+
+    Lifecycle: build it, then run :meth:`run` as a task; it plays until that task is cancelled (the
+    table's ``close``). :meth:`set_bot` and :meth:`wake` may be called at any time, from the event
+    loop's thread.
+
+    Args:
+        turns: The game to watch (:class:`Turns`).
+        submit: Makes a bot's move for the seat to play (``submit(move)``): records it, or signs and
+            sends it. May raise: an exception of *stop_on* stops the driver; any other loses the bot
+            its seat.
+        bots: Seat → the bot that plays it here.
+        delay: Seconds a bot waits once per turn, before its placement (0: none).
+        think_cap: Gives the seconds a search bot may think per turn, read as each search starts
+            (``None``: its own budget alone).
+        on_thinking: Called with the seat whose search bot starts thinking, then with ``None`` when it
+            is done.
+        stop_on: Exceptions after which the driver stops for good (a local log that cannot be
+            written: the game is paused and can be resumed).
+        name: Who this laptop is in the log records.
+    """
+
+    def __init__(
+        self,
+        turns: Turns,
+        submit: Callable[[Move], object],
+        *,
+        bots: Mapping[int, Bot] | None = None,
+        delay: float = 0.0,
+        think_cap: Callable[[], float | None] | None = None,
+        on_thinking: Callable[[int | None], None] | None = None,
+        stop_on: tuple[type[Exception], ...] = (),
+        name: str = "bots",
+    ) -> None:
+        self._turns = turns
+        self._submit = submit
+        self._bots: dict[int, Bot] = dict(bots or {})
+        self.delay = delay
+        self._think_cap = think_cap
+        self._on_thinking = on_thinking
+        self._stop_on = stop_on
+        self._name = name
+        self._turn = asyncio.Event()
+        self._turn.set()  # look once when started: it may be a bot's turn already
+
+    @property
+    def bots(self) -> Mapping[int, Bot]:
+        """Seat → bot, for the seats this driver plays (read only: change it with :meth:`set_bot`)."""
+        return MappingProxyType(self._bots)
+
+    def set_bot(self, seat: int, bot: Bot | None) -> None:
+        """Lets *bot* play *seat* from now on (``None``: nobody here plays it automatically)."""
+        if bot is None:
+            self._bots.pop(seat, None)
+        else:
+            self._bots[seat] = bot
+        self._turn.set()
+
+    def wake(self) -> None:
+        """The game changed (a move, the start, a stop): look whether a bot is to move."""
+        self._turn.set()
+
+    async def run(self) -> None:
+        """Plays the bots' moves whenever one of them is to move; returns only after an exception of
+        *stop_on* (cancel the task to stop it otherwise)."""
+        turns = self._turns
+        paused_at = -1  # the move count at which a bot last paused (once per turn, before placing)
+        while True:
+            await self._turn.wait()
+            self._turn.clear()
+            while (seat := turns.to_play) is not None and seat in self._bots and turns.plays(seat):
+                game = turns.game
+                assert game is not None
+                if self.delay > 0 and game.phase is Phase.PLACE_TILE and paused_at != turns.have:
+                    paused_at = turns.have
+                    await asyncio.sleep(self.delay)  # pacing for people watching, not synchronisation
+                    continue  # look again: the game may have moved on (a handover, a stop)
+                try:
+                    have = turns.have
+                    move = await self._choose(seat, self._bots[seat], game)
+                    if turns.have != have or turns.to_play != seat:
+                        continue  # the game moved on while the bot thought: look again
+                    self._submit(move)
+                except self._stop_on:
+                    return  # the table said why; the game waits here and can be resumed
+                except Exception:  # a broken bot loses its seat here, not the table
+                    log.exception("%s: the bot of seat %d failed; it stops playing", self._name, seat)
+                    self._bots.pop(seat, None)
+                await asyncio.sleep(0)  # let the interface and the connections run between two moves
+
+    async def _choose(self, seat: int, bot: Bot, game: Game) -> Move:
+        """*bot*'s move for *seat* in *game*: at once for a one-ply bot; for a search bot in a worker
+        thread, on a detached view (the live game may change or be read meanwhile), with its cap on
+        think time applied and *on_thinking* told when it starts and ends."""
+        view = game.view()
+        if not is_slow(bot):
+            return bot.choose(view)
+        detached = view.detached()
+        set_time_cap(bot, self._think_cap() if self._think_cap is not None else None)
+        if self._on_thinking is not None:
+            self._on_thinking(seat)
+        try:
+            return await asyncio.to_thread(bot.choose, detached)
+        finally:
+            if self._on_thinking is not None:
+                self._on_thinking(None)

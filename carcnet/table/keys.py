@@ -1,0 +1,124 @@
+"""Provides the keys file of a network game: what lets this peer resume the game it played.
+
+Beside the log ``<created>-<game id 8>.carclog``, a player keeps ``<same>.keys`` (JSON, mode 0600):
+the game id, the name this peer plays under, its identity key and the seat keys it plays, as hex of
+the 32 private bytes (wire.md §3.1), and the table's turn clock (§4.6) when it plays with one. It is
+read back as any other input: checked against the game's header, refused with a :class:`LanError`
+that says what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from carcnet.log.values import name_problem
+from carcnet.net.messages import WireHeader
+from carcnet.net.signing import SeatKey
+
+from .clock import TurnClock
+
+__all__ = ["LanError", "SavedKeys", "keys_path", "read_keys", "write_keys"]
+
+
+class LanError(Exception):
+    """A network game cannot be opened as asked (a saved game that is not a network game, no seat
+    key for it, …). The text says what to do."""
+
+
+def keys_path(log_path: Path) -> Path:
+    """Where the seat keys of the game logged at *log_path* are kept."""
+    return log_path.with_suffix(".keys")
+
+
+@dataclass(frozen=True, slots=True)
+class SavedKeys:
+    """A keys file as read back.
+
+    Attributes:
+        identity: This peer's identity key.
+        seats: Seat → the seat key this peer plays it with.
+        name: The peer's own name (its owner's), ``None`` in files written before it was kept.
+        clock: The table's turn clock (wire.md §4.6), ``None`` without one.
+    """
+
+    identity: SeatKey
+    seats: dict[int, SeatKey]
+    name: str | None
+    clock: TurnClock | None = None
+
+
+def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey], name: str,
+               clock: TurnClock | None = None) -> None:
+    """Writes the keys file *path* of game *game* (mode 0600, replaced at once: a crash leaves the old
+    file or the new one). Raises OSError."""
+    data: dict[str, object] = {
+        "game": game,
+        "name": name,
+        "identity": identity.seed.hex(),
+        "seats": {str(seat): key.seed.hex() for seat, key in sorted(seats.items())},
+    }
+    if clock is not None:
+        data["clock"] = [clock.turn, clock.bank]
+    tmp = path.with_suffix(".keys.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f, indent=1)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_keys(path: Path, header: WireHeader) -> SavedKeys:
+    """The keys file of the game *header* starts, checked as any other input: a map with the game id,
+    this peer's identity key and name, and seat → key for seats of this game whose public keys are the
+    header's (wire.md §3.1).
+
+    Raises:
+        LanError: No file, or a damaged one (the text says what is wrong; never a traceback).
+    """
+    game = header.game
+    try:
+        data = json.loads(path.read_text())
+        if not isinstance(data, dict):
+            raise TypeError("it is not a map")
+        if data.get("game") != game:
+            raise LanError(f"{path.name} holds the keys of game {data.get('game')!r}, not {game}")
+        identity = SeatKey.from_seed(_seed(data.get("identity"), "identity"))
+        raw = data.get("seats")
+        if not isinstance(raw, dict):
+            raise TypeError("'seats' is not a map of seat to key")
+        seats: dict[int, SeatKey] = {}
+        for text, value in raw.items():
+            if not (isinstance(text, str) and text.isdigit() and int(text) < len(header.keys)):
+                raise ValueError(f"this game has no seat {text!r}")
+            key = SeatKey.from_seed(_seed(value, f"seat {text}"))
+            if key.public != header.keys[int(text)]:
+                raise ValueError(f"the key of seat {text} is not the one the game's header names")
+            seats[int(text)] = key
+        name = data.get("name")
+        if name is not None and name_problem(name) is not None:
+            raise ValueError(f"the name {name!r} is not a name")
+        raw_clock = data.get("clock")
+        clock = None
+        if raw_clock is not None:
+            if not (isinstance(raw_clock, list) and len(raw_clock) == 2):
+                raise ValueError("'clock' is not [turn seconds, bank seconds]")
+            clock = TurnClock(*raw_clock)
+    except FileNotFoundError:
+        raise LanError(
+            f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
+            "others can watch it"
+        ) from None
+    except (ValueError, TypeError, OSError) as exc:
+        raise LanError(f"{path.name} is damaged: {exc}") from None
+    return SavedKeys(identity, seats, name, clock)
+
+
+def _seed(value: object, what: str) -> bytes:
+    """32 private bytes written as 64 hex digits in a keys file."""
+    if not isinstance(value, str) or len(value) != 64:
+        raise ValueError(f"{what} is not 64 hex digits")
+    return bytes.fromhex(value)

@@ -1,0 +1,313 @@
+"""Presence at a network table as values (carcnet.net.presence; wire.md §4.5, §5.6, §5.7): tables of
+snapshots and what each answers. Seat *i*'s key is ``K[i]`` (a player's seat key is its identity), so
+``K[0] < K[1] < …``; this peer is ``K[0]`` and plays seat 0 unless a case says otherwise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from carcnet.net.presence import HandBackStep, LinkView, PresenceRecords, PresenceSnapshot, TakeoverClock
+
+K = [bytes([i + 1]) * 32 for i in range(8)]
+SPY = K[7]  # a spectator's identity
+
+
+def snap(seats: int = 3, *, me: int = 0, plays: tuple[int, ...] = (0,), **kw: Any) -> PresenceSnapshot:
+    """A snapshot of a game of *seats* seats, no seat handed over, unless *kw* says otherwise."""
+    values: dict[str, Any] = {
+        "me": K[me],
+        "keys": tuple(K[:seats]),
+        "signers": tuple(range(seats)),
+        "handovers": (None,) * seats,
+        "plays": frozenset(plays),
+        "own": frozenset(plays),
+    }
+    values.update(kw)
+    return PresenceSnapshot(**values)
+
+
+def player(i: int, *sees: int, beat: float | None = None) -> LinkView:
+    return LinkView(K[i], "player", tuple(K[s] for s in sees), beat)
+
+
+def spectator(*sees: int) -> LinkView:
+    return LinkView(SPY, "spectator", tuple(K[s] for s in sees))
+
+
+# ---------------------------------------------------------------------- away (§4.5)
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "away"),
+    [
+        ("nobody in touch", snap(), [1, 2]),
+        ("a player connected", snap(links=(player(1),)), [2]),
+        ("seen by a player connected here", snap(links=(player(1, 2),)), []),
+        ("a spectator's sees count too (today's rule)", snap(links=(spectator(2),)), [1]),
+        ("a heartbeat placed seat 2 at peer 1", snap(links=(player(1),), runners={2: K[1]}), []),
+        ("an unplaced bot of the host's, a player connected", snap(bot_seats=frozenset({2}), links=(player(1),)), []),
+        ("a heartbeat placed seat 1 at a peer out of touch", snap(links=(player(1),), runners={1: K[5]}), [1, 2]),
+        ("an unplaced bot of the host's, nobody", snap(bot_seats=frozenset({2})), [1, 2]),
+        ("a bot seat whose key a link carried", snap(bot_seats=frozenset({2}), seen=frozenset({K[2]}),
+                                                     links=(player(1),)), [2]),
+        ("seats played here are never away", snap(plays=(0, 2)), [1]),
+        ("a seat handed over to this peer", snap(signers=(0, 1, 0), handovers=(None, None, "greedy"),
+                                                 plays=(0, 2)), [1]),
+        ("no game yet", PresenceSnapshot(me=K[0]), []),
+    ],
+)
+def test_away(case: str, snapshot: PresenceSnapshot, away: list[int]) -> None:
+    assert snapshot.away(now=0.0) == away, case
+
+
+def test_only_a_spectator_connected_leaves_an_unplaced_bot_seat_away() -> None:
+    """A spectator's link is no player: a bot of the host's not placed yet is then judged by its key."""
+    assert snap(bot_seats=frozenset({2}), links=(spectator(),)).away(now=0.0) == [1, 2]
+
+
+# ---------------------------------------------------------------------- withholding (§5.7)
+
+WAITING = (5, 100.0)  # draw 5, waited for since t = 100 s
+
+
+def drawing(**kw: Any) -> PresenceSnapshot:
+    """A snapshot while the table waits for draw 5 and seat 1's value is missing."""
+    return snap(**{"missing": (1,), "reveal_wait": 10.0, "waiting": WAITING, **kw})
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "now", "withholding"),
+    [
+        ("before the wait", drawing(links=(player(1, beat=105.0),)), 109.9, []),
+        ("after the wait, heard since the draw began", drawing(links=(player(1, beat=105.0),)), 110.0, [1]),
+        ("heard only before the draw began", drawing(links=(player(1, beat=100.0),)), 130.0, []),
+        ("never heard", drawing(links=(player(1),)), 130.0, []),
+        ("not connected here", drawing(links=(player(2, 1, beat=105.0),)), 130.0, []),
+        ("its runner is another peer, heard", drawing(links=(player(2, beat=105.0),), runners={1: K[2]}), 130.0, [1]),
+        ("played here", drawing(plays=(0, 1), links=(player(1, beat=105.0),)), 130.0, []),
+        ("no draw waited for", drawing(links=(player(1, beat=105.0),), waiting=None), 130.0, []),
+    ],
+)
+def test_withholding(case: str, snapshot: PresenceSnapshot, now: float, withholding: list[int]) -> None:
+    assert snapshot.withholding(now) == withholding, case
+    assert set(withholding) <= set(snapshot.away(now)), case  # a withholding seat counts as away
+
+
+def test_a_seat_that_withholds_is_away_although_its_peer_is_connected() -> None:
+    snapshot = drawing(links=(player(1, 2, beat=105.0),))
+    assert snapshot.away(105.0) == [] and snapshot.away(110.0) == [1]
+
+
+# ---------------------------------------------------------------------- giving a seat away (§5.6)
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "seat", "may"),
+    [
+        ("two of three", snap(links=(player(1),)), 2, True),
+        ("one of three: cut off", snap(), 1, False),
+        ("two of two", snap(2, links=(player(1),)), 1, True),
+        ("a split of two, this side has the lowest key", snap(2), 1, True),
+        ("a split of two, the other side has the lowest key", snap(2, me=1, plays=(1,)), 0, False),
+        ("two of four with the lowest key", snap(4, links=(player(1),)), 2, True),
+        ("two of four without it", snap(4, me=2, plays=(2,), links=(player(3),)), 0, False),
+        ("cut off, but the seat's peer said bye", snap(left=frozenset({K[1]})), 1, True),
+        ("cut off; another peer said bye", snap(left=frozenset({K[2]})), 1, False),
+        ("a heartbeat-placed runner said bye", snap(runners={1: K[5]}, left=frozenset({K[5]})), 1, True),
+        ("no game yet", PresenceSnapshot(me=K[0]), 0, False),
+    ],
+)
+def test_may_hand_over(case: str, snapshot: PresenceSnapshot, seat: int, may: bool) -> None:
+    assert snapshot.may_hand_over(seat) is may, case
+
+
+def test_two_sides_of_an_even_split_never_both_pass() -> None:
+    """The exact-half tie goes to the side with the lowest key of all seated peers."""
+    for me, other in ((0, 2), (2, 0), (1, 3), (3, 1)):
+        side = snap(4, me=me, plays=(me,), links=(player(other),))
+        far = [s for s in range(4) if s not in (me, other)]
+        assert all(side.may_hand_over(s) is (K[0] in (K[me], K[other])) for s in far)
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "peers"),
+    [
+        ("everyone connected", snap(links=(player(1), player(2))), {K[1]: True, K[2]: True}),
+        ("one lost", snap(links=(player(1),)), {K[1]: True, K[2]: False}),
+        ("a seat handed over to peer 1 counts as peer 1's", snap(signers=(0, 1, 1), handovers=(None, None, "greedy"),
+                                                                 links=(player(1),)), {K[1]: True}),
+        ("an unplaced bot of the host's is not counted", snap(bot_seats=frozenset({2})), {K[1]: False}),
+        ("a heartbeat names the bot seat's peer", snap(bot_seats=frozenset({2}), runners={2: K[5]}),
+         {K[1]: False, K[5]: False}),
+        ("spectators are no seated peers", snap(2, links=(spectator(),)), {K[1]: False}),
+    ],
+)
+def test_seated_peers(case: str, snapshot: PresenceSnapshot, peers: dict[bytes, bool]) -> None:
+    assert snapshot.seated_peers() == peers, case
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "cut_off"),
+    [
+        ("nobody connected", snap(), True),
+        ("one connected", snap(links=(player(2),)), False),
+        ("every other peer said bye", snap(left=frozenset({K[1], K[2]})), False),
+        ("one said bye, the other is unreachable", snap(left=frozenset({K[1]})), True),
+        ("every seat played here", snap(plays=(0, 1, 2)), False),
+        ("seen through a spectator is not connected", snap(links=(spectator(1, 2),)), True),
+    ],
+)
+def test_cut_off(case: str, snapshot: PresenceSnapshot, cut_off: bool) -> None:
+    assert snapshot.cut_off() is cut_off, case
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "runner"),
+    [
+        ("the lowest key in touch", snap(me=2, plays=(2,), links=(player(1, 0),)), K[0]),
+        ("this peer when it has the lowest key", snap(links=(player(1),)), K[0]),
+        ("the lowest key is not in touch", snap(me=2, plays=(2,), links=(player(1),), runners={0: K[6]}), K[1]),
+        ("a seat handed over does not make its runner one",
+         snap(me=2, plays=(2,), signers=(1, 1, 2), handovers=("greedy", None, None), links=(player(1, 0),),
+              runners={0: K[0]}), K[1]),
+        ("an unplaced bot of the host's is nobody", snap(me=1, plays=(1,), bot_seats=frozenset({0})), K[1]),
+        ("no game yet", PresenceSnapshot(me=K[0]), None),
+    ],
+)
+def test_takeover_runner(case: str, snapshot: PresenceSnapshot, runner: bytes | None) -> None:
+    assert snapshot.takeover_runner() == runner, case
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "candidates"),
+    [
+        ("a person's seat is never taken over", snap(), []),
+        ("an away bot seat", snap(bot_seats=frozenset({1}), seen=frozenset({K[1]})), [1]),
+        ("an away bot seat handed over already", snap(bot_seats=frozenset({1}), seen=frozenset({K[1]}),
+                                                      signers=(0, 2, 2), handovers=(None, "greedy", None)), []),
+    ],
+)
+def test_takeover_candidates(case: str, snapshot: PresenceSnapshot, candidates: list[int]) -> None:
+    assert snapshot.takeover_candidates(now=0.0) == candidates, case
+
+
+# ---------------------------------------------------------------------- the draws (deck.md §5.3)
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "known"),
+    [
+        ("no table draws", snap(), None),
+        ("two peers contribute", snap(contributors=(0, 1, 2)), None),
+        ("one peer plays every contributing seat", snap(plays=(0, 1), contributors=(0, 1)), (K[0], 0)),
+        ("another peer does", snap(runners={0: K[1]}, plays=(), contributors=(0, 1)), (K[1], 0)),
+        ("an unplaced bot of the host's is the host's", snap(2, bot_seats=frozenset({1}), host=K[0],
+                                                             contributors=(0, 1)), (K[0], 0)),
+        ("an unplaced bot and no host known", snap(2, bot_seats=frozenset({1}), contributors=(0, 1)), None),
+    ],
+)
+def test_draws_known_to(case: str, snapshot: PresenceSnapshot, known: tuple[bytes, int] | None) -> None:
+    assert snapshot.draws_known_to() == known, case
+
+
+# ---------------------------------------------------------------------- coming back (§5.6)
+
+HANDED: dict[str, Any] = {"signers": (0, 0, 2), "handovers": (None, "greedy", None), "plays": frozenset({0, 1}),
+          "own": frozenset({0})}  # seat 1 was handed over to seat 0's peer: this one
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "bot_names", "armed", "steps"),
+    [
+        ("an own bot seat without its bot", snap(**HANDED), {0: "greedy", 1: "random"}, {1},
+         [HandBackStep(0, "arm", "greedy")]),
+        ("the owner away, no bot yet: the handover's", snap(**HANDED), {}, set(), [HandBackStep(1, "arm", "greedy")]),
+        ("the owner away, no bot yet: the one chosen", snap(**HANDED), {1: "random"}, set(),
+         [HandBackStep(1, "arm", "random")]),
+        ("the owner away, the bot plays on", snap(**HANDED), {1: "greedy"}, {1}, []),
+        ("the owner back, not its turn", snap(**HANDED, links=(player(1),)), {1: "greedy"}, {1},
+         [HandBackStep(1, "release")]),
+        ("the owner back at its turn", snap(**HANDED, links=(player(1),), to_play=1, placing=True), {1: "greedy"},
+         {1}, [HandBackStep(1, "release"), HandBackStep(1, "hand-back")]),
+        ("the owner back mid-turn", snap(**HANDED, links=(player(1),), to_play=1), {1: "greedy"}, {1}, []),
+        ("released already, its turn", snap(**HANDED, links=(player(1),), to_play=1, placing=True), {1: "greedy"},
+         set(), [HandBackStep(1, "hand-back")]),
+        ("the owner by its heartbeats, not its key", snap(**HANDED, links=(player(1),), owners={1: K[5]}),
+         {1: "greedy"}, set(), [HandBackStep(1, "arm", "greedy")]),
+        ("taken while it withheld and never left", snap(**HANDED, links=(player(1),), withheld={1: K[1]}),
+         {1: "greedy"}, {1}, []),
+        ("seen only by a spectator", snap(**HANDED, links=(LinkView(K[1], "spectator"),)), {1: "greedy"}, {1}, []),
+        ("handed over to another peer", snap(signers=(0, 2, 2), handovers=(None, "greedy", None)), {}, set(), []),
+    ],
+)
+def test_hand_back(case: str, snapshot: PresenceSnapshot, bot_names: dict[int, str], armed: set[int],
+                   steps: list[HandBackStep]) -> None:
+    assert snapshot.hand_back(bot_names, armed) == steps, case
+
+
+# ---------------------------------------------------------------------- the takeover clock
+
+
+@pytest.mark.parametrize(
+    ("case", "ticks"),
+    [
+        ("due once away for the takeover time", [((1,), {1}, 0.0, []), ((1,), {1}, 29.9, []), ((1,), {1}, 30.0, [1])]),
+        ("never due on first sight", [((1,), {1}, 100.0, [])]),
+        ("back in touch: from zero again", [((1,), {1}, 0.0, []), ((1,), set(), 20.0, []), ((1,), {1}, 30.0, []),
+                                            ((1,), {1}, 59.0, []), ((1,), {1}, 60.0, [1])]),
+        ("no longer waited for: from zero again", [((1,), {1}, 0.0, []), ((2,), {1, 2}, 20.0, []),
+                                                   ((1,), {1}, 35.0, []), ((1,), {1}, 64.0, [])]),
+        ("several, in blocking order", [((2, 1), {1, 2}, 0.0, []), ((2, 1), {1, 2}, 30.0, [2, 1])]),
+    ],
+)
+def test_takeover_clock(case: str, ticks: list[tuple[tuple[int, ...], set[int], float, list[int]]]) -> None:
+    clock = TakeoverClock(30.0)
+    for blocking, away, now, due in ticks:
+        assert clock.due(blocking, away, now) == due, (case, now)
+
+
+def test_takeover_clock_reset_done_and_refusals() -> None:
+    clock = TakeoverClock(1.0)
+    clock.due((1,), {1}, 0.0)
+    clock.reset()
+    assert clock.due((1,), {1}, 5.0) == [] and clock.due((1,), {1}, 6.0) == [1]
+    clock.done(1)
+    assert clock.due((1,), {1}, 6.5) == [] and clock.due((1,), {1}, 7.5) == [1]
+    assert [clock.refusal_is_news(1, 9), clock.refusal_is_news(1, 9), clock.refusal_is_news(1, 10),
+            clock.refusal_is_news(2, 10)] == [True, False, True, True]
+
+
+# ---------------------------------------------------------------------- the records
+
+
+@pytest.mark.parametrize(
+    ("case", "events", "runners", "owners", "left", "seen"),
+    [
+        ("a heartbeat", [("heard", K[1], (1, 2), {1})], {1: K[1], 2: K[1]}, {1: K[1]}, set(), set()),
+        ("a bye quit", [("opened", K[1]), ("closed", K[1], "quit", False)], {}, {}, {K[1]}, {K[1]}),
+        ("a bye shutdown with another link open", [("closed", K[1], "shutdown", True)], {}, {}, set(), {K[1]}),
+        ("a timeout is no leaving", [("closed", K[1], "timeout", False)], {}, {}, set(), {K[1]}),
+        ("back after leaving", [("closed", K[1], "quit", False), ("opened", K[1])], {}, {}, set(), {K[1]}),
+    ],
+)
+def test_records(case: str, events: list[tuple[Any, ...]], runners: dict[int, bytes], owners: dict[int, bytes],
+                 left: set[bytes], seen: set[bytes]) -> None:
+    records = PresenceRecords()
+    for name, key, *rest in events:
+        if name == "heard":
+            records.heard(key, *rest)
+        elif name == "opened":
+            records.opened(key)
+        else:
+            records.closed(key, rest[0], still_connected=rest[1])
+    assert (records.runners, records.owners, records.left, records.seen) == (runners, owners, left, seen), case
+
+
+def test_a_peer_gone_gets_its_withheld_seats_back_when_it_returns() -> None:
+    records = PresenceRecords()
+    records.withheld.update({1: K[1], 2: K[2]})
+    records.gone(None)
+    records.gone(K[1])
+    assert records.withheld == {2: K[2]}
