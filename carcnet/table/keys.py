@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from carcnet.log.values import name_problem
 from carcnet.net.messages import WireHeader
+from carcnet.net.presence import PresenceRecords
 from carcnet.net.signing import SeatKey
+from carcnet.net.sync import SyncSession
 
 from .clock import TurnClock
 
-__all__ = ["LanError", "SavedKeys", "keys_path", "read_keys", "write_keys"]
+__all__ = ["LanError", "SavedKeys", "keys_path", "read_keys", "save_keys", "write_keys"]
 
 
 class LanError(Exception):
@@ -42,18 +44,27 @@ class SavedKeys:
         seats: Seat → the seat key this peer plays it with.
         name: The peer's own name (its owner's), ``None`` in files written before it was kept.
         clock: The table's turn clock (wire.md §4.6), ``None`` without one.
+        owners: Seat → the identity key (32 bytes) of the peer a seat handed over to this peer's bot
+            belongs to: the peer it goes back to when it returns (wire.md §5.6), remembered across
+            a restart of this peer. Empty in files written before it was kept.
+        runners: Seat → the identity key of the peer whose heartbeat last said it plays the seat (wire.md
+            §4.5), as this peer last heard: after a restart, a seat whose laptop is gone is away at
+            once rather than taken for a bot not placed yet. Empty in files written before it was kept.
     """
 
     identity: SeatKey
     seats: dict[int, SeatKey]
     name: str | None
     clock: TurnClock | None = None
+    owners: dict[int, bytes] = field(default_factory=dict)
+    runners: dict[int, bytes] = field(default_factory=dict)
 
 
 def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey], name: str,
-               clock: TurnClock | None = None) -> None:
+               clock: TurnClock | None = None, owners: dict[int, bytes] | None = None,
+               runners: dict[int, bytes] | None = None) -> None:
     """Writes the keys file *path* of game *game* (mode 0600, replaced at once: a crash leaves the old
-    file or the new one). Raises OSError."""
+    file or the new one); *owners* and *runners*: see :class:`SavedKeys`. Raises OSError."""
     data: dict[str, object] = {
         "game": game,
         "name": name,
@@ -62,6 +73,10 @@ def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKe
     }
     if clock is not None:
         data["clock"] = [clock.turn, clock.bank]
+    if owners:
+        data["owners"] = {str(seat): key.hex() for seat, key in sorted(owners.items())}
+    if runners:
+        data["runners"] = {str(seat): key.hex() for seat, key in sorted(runners.items())}
     tmp = path.with_suffix(".keys.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -69,6 +84,19 @@ def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKe
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def save_keys(log_path: Path, session: SyncSession, records: PresenceRecords, clock: TurnClock | None) -> None:
+    """Writes the keys file of the network game *session* logged at *log_path*: its keys, its name,
+    the turn clock, who runs each seat as last heard (*records*), and whose each seat it took over is
+    (so that a restart of this laptop still gives the seat back, wire.md §5.6). Raises OSError."""
+    header, game = session.header, session.game
+    if header is None or game is None:
+        return
+    owners = {seat: key for seat, key in records.owners.items()
+              if game.handovers[seat] is not None and seat not in session.seats and session.plays(seat)}
+    write_keys(keys_path(log_path), header.game, session.identity, session.seats, session.name, clock, owners,
+               dict(records.runners))
 
 
 def read_keys(path: Path, header: WireHeader) -> SavedKeys:
@@ -107,6 +135,8 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
             if not (isinstance(raw_clock, list) and len(raw_clock) == 2):
                 raise ValueError("'clock' is not [turn seconds, bank seconds]")
             clock = TurnClock(*raw_clock)
+        owners = _seat_keys(data.get("owners", {}), len(header.keys), "owners", "the owner")
+        runners = _seat_keys(data.get("runners", {}), len(header.keys), "runners", "the runner")
     except FileNotFoundError:
         raise LanError(
             f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
@@ -114,11 +144,24 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         ) from None
     except (ValueError, TypeError, OSError) as exc:
         raise LanError(f"{path.name} is damaged: {exc}") from None
-    return SavedKeys(identity, seats, name, clock)
+    return SavedKeys(identity, seats, name, clock, owners, runners)
+
+
+def _seat_keys(raw: object, players: int, field_name: str, what: str) -> dict[int, bytes]:
+    """A map of a keys file from seat (as text) to an identity key (64 hex digits): ``owners`` or
+    ``runners``."""
+    if not isinstance(raw, dict):
+        raise TypeError(f"'{field_name}' is not a map of seat to identity key")
+    keys = {}
+    for text, value in raw.items():
+        if not (isinstance(text, str) and text.isdigit() and int(text) < players):
+            raise ValueError(f"this game has no seat {text!r}")
+        keys[int(text)] = _seed(value, f"{what} of seat {text}")
+    return keys
 
 
 def _seed(value: object, what: str) -> bytes:
-    """32 private bytes written as 64 hex digits in a keys file."""
+    """32 bytes (a private seed, or an owner's public key) written as 64 hex digits in a keys file."""
     if not isinstance(value, str) or len(value) != 64:
         raise ValueError(f"{what} is not 64 hex digits")
     return bytes.fromhex(value)

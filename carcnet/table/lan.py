@@ -49,7 +49,7 @@ from .advert import advertise_and_browse, found_peer, table_ad
 from .base import TableError, bot_seed
 from .clock import SeatClocks, TurnClock
 from .driver import BotDriver
-from .keys import LanError, keys_path, read_keys, write_keys
+from .keys import LanError, keys_path, read_keys, save_keys
 from .netview import NetKind, NetView
 
 __all__ = [
@@ -299,6 +299,8 @@ class NetTable(NetView):
         options.setdefault("directory", path.parent)
         table = cls(session, kind="player", bot_names=bots, recorder=recorder, **options)
         table._saved_clock = saved.clock  # the clocks start again with full banks (wire.md §5.8)
+        table.records.owners.update(saved.owners)  # the seats taken over here go back to them (§5.6)
+        table.records.runners.update(saved.runners)  # who ran each seat, as last heard (§4.5)
         table._clock_update()
         return table
 
@@ -377,6 +379,7 @@ class NetTable(NetView):
         if owner is not None and self.session.connections.link_to(owner) is not None:
             self.records.withheld[seat] = owner  # still connected: it withheld its draw value, not left
         self.bot_names[seat] = bot
+        self._save_keys()  # whose seat it is, should this laptop restart before it goes back
         self._note(f"{header.header.seats[seat].name}'s seat is played by a {bot} bot from this peer now")
         if self.driver is not None:
             self.driver.set_bot(seat, make_bot(bot, bot_seed(header.header.digest, seat)))
@@ -547,8 +550,10 @@ class NetTable(NetView):
             return
         game = self.session.game
         own = set() if game is None else {s for s, handover in enumerate(game.handovers) if handover is None}
+        before = dict(self.records.runners)
         self.records.heard(link.key, link.seats, own)
-
+        if self.records.runners != before and self.kind != "spectator" and self.session.seats:
+            self._save_keys()  # who runs which seat, should this laptop restart (wire.md §5.6)
     def _link_opened(self, link: Link | None) -> None:
         """A link opened: the peer is seen and back (wire.md §5.6), said once per peer."""
         if link is None:
@@ -622,11 +627,7 @@ class NetTable(NetView):
         if header is None or self.path is None:
             return
         if session.seats and self.kind != "spectator":
-            try:
-                write_keys(keys_path(self.path), header.game, session.identity, session.seats, session.name,
-                           self.clock)
-            except OSError as exc:
-                self._note(f"Cannot save the seat keys (the game cannot be resumed here): {exc}")
+            self._save_keys()
         if self._bot_for_seating is not None:
             for seat in session.seats:
                 self.bot_names[seat] = self._bot_for_seating
@@ -635,6 +636,14 @@ class NetTable(NetView):
                 name = self.bot_names.get(seat)
                 if name is not None and seat not in self.driver.bots:
                     self.driver.set_bot(seat, make_bot(name, bot_seed(header.header.digest, seat)))
+
+    def _save_keys(self) -> None:
+        """Writes this peer's keys file beside its save (:func:`~carcnet.table.keys.save_keys`)."""
+        try:
+            if self.path is not None:
+                save_keys(self.path, self.session, self.records, self.clock)
+        except OSError as exc:
+            self._note(f"Cannot save the seat keys (the game cannot be resumed here): {exc}")
 
     # ------------------------------------------------------------------ discovery
 

@@ -402,6 +402,77 @@ async def test_a_bot_seat_whose_laptop_is_gone_is_taken_over_and_the_game_ends(t
     assert 0 in taker.my_seats and any("seat is played by a greedy bot" in n for n in taker.notes)
 
 
+async def test_a_runner_restarted_mid_game_still_hands_the_seat_back(tmp_path: Path) -> None:
+    """wire.md §5.6 "Coming back", across a restart: the host runs seat 0's bot and leaves; a player
+    takes the seat over and then restarts (its laptop rebooted: the game resumed from its save). When
+    the host comes back, the restarted runner still knows whose seat it holds and hands it back at its
+    next turn; the host's bot plays it to the end."""
+    from carcnet.engine import HandBack, HandOver
+
+    host = NetTable.host(
+        name="Ann", game_name="Restart", rules=Rules(), plan=plan_from_text("greedy,open,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST, takeover=0.2,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        bob, cleo = (NetTable.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP,
+                                   dial=[address], discovery=False, timing=FAST, takeover=0.2, bot_delay=0.002)
+                     for n in ("Bob", "Cleo"))
+        async with bob, cleo:
+            await _all([host, bob, cleo], lambda g: g.session.have >= 6)
+            await host.aclose()  # the host's laptop is gone: the player with the lowest key takes seat 0
+            taker, other = sorted((bob, cleo), key=lambda g: g.session.identity.public)
+            await _all([taker, other], lambda g: 0 in taker.my_seats)
+            await taker.aclose()  # the runner's laptop restarts: its game is resumed from its save
+            there = ("127.0.0.1", other.peer.port)  # type: ignore[union-attr]
+            assert host.path is not None and taker.path is not None
+            again = NetTable.resume(taker.path, listen=LOOP, dial=[there], discovery=False, timing=FAST,
+                                    takeover=0.2, bot_delay=0.02)
+            async with again:
+                mine = ("127.0.0.1", again.peer.port)  # type: ignore[union-attr]
+                back = NetTable.resume(host.path, listen=LOOP, dial=[there, mine], discovery=False, timing=FAST,
+                                       takeover=1000, bot_delay=0.02)
+                async with back:
+                    await _all([again, other, back], lambda g: g.status == "finished", timeout=LIMIT * 6)
+                    await _all([again, other, back], lambda g: g.session.have == other.session.have)
+    moves = [e.move for e in load(other.path).entries]  # type: ignore[arg-type]
+    over = [i for i, m in enumerate(moves) if isinstance(m, HandOver) and m.seat == 0]
+    backs = [i for i, m in enumerate(moves) if isinstance(m, HandBack) and m.seat == 0]
+    assert len(over) == 1 and len(backs) == 1 and over[0] < backs[0], (over, backs)
+    assert 0 in back.my_seats and 0 not in again.my_seats
+
+
+async def test_after_a_restart_of_every_laptop_a_gone_bot_seat_is_still_taken_over(tmp_path: Path) -> None:
+    """wire.md §5.6 across a restart: the table stops (every laptop closes: a power cut), and only Bob
+    and Cleo resume their saves. The host, which ran seat 0's bot, never comes back: the resumed
+    players remember that the host ran it (not a bot of the host's not placed yet), so at its turn
+    the seat is away, taken over, and the game ends."""
+    from carcnet.engine import HandOver
+
+    host = NetTable.host(
+        name="Ann", game_name="Power cut", rules=Rules(), plan=plan_from_text("greedy,open,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST, takeover=0.2,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        bob, cleo = (NetTable.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP,
+                                   dial=[address], discovery=False, timing=FAST, takeover=0.2, bot_delay=0.002)
+                     for n in ("Bob", "Cleo"))
+        async with bob, cleo:
+            await _all([host, bob, cleo], lambda g: g.session.have >= 6)
+    assert bob.path is not None and cleo.path is not None
+    bob = NetTable.resume(bob.path, listen=LOOP, discovery=False, timing=FAST, takeover=0.2, bot_delay=0.002)
+    async with bob:
+        there = ("127.0.0.1", bob.peer.port)  # type: ignore[union-attr]
+        cleo = NetTable.resume(cleo.path, listen=LOOP, dial=[there], discovery=False, timing=FAST, takeover=0.2,
+                               bot_delay=0.002)
+        async with cleo:
+            await _all([bob, cleo], lambda g: g.status == "finished", timeout=LIMIT * 6)
+            await _all([bob, cleo], lambda g: g.session.have == bob.session.have)
+    handovers = [e.move for e in load(bob.path).entries if isinstance(e.move, HandOver)]  # type: ignore[arg-type]
+    assert [h.seat for h in handovers] == [0], handovers
+
+
 async def test_a_player_who_withholds_its_draw_value_is_away_and_its_seat_is_handed_over(tmp_path: Path) -> None:
     """Issue 14: a withheld value makes the table wait and mark the seat away exactly like a player who
     left (wire.md §5.7): Bob stays connected but stops revealing; after the wait his seat shows away

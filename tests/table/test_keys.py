@@ -1,0 +1,72 @@
+"""The keys file beside a network game's save (carcnet/table/keys.py), as a table of cases: what is
+written reads back the same, the owners of the seats taken over included (wire.md §5.6: whose seat
+goes back to whom survives a restart), and a damaged file is refused with the reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from carcnet.table import TurnClock
+from carcnet.table.keys import LanError, read_keys, write_keys
+
+from ..net.loopback import identity, make_header, seat_key
+
+HEADER = make_header(3)
+OWNER = identity("Ann").public
+
+
+RUNNERS = {0: OWNER, 1: identity("Bob").public, 2: identity("Cleo").public}
+
+
+@pytest.mark.parametrize(
+    ("clock", "owners", "runners"),
+    [
+        pytest.param(None, {}, {}, id="keys and name only"),
+        pytest.param(TurnClock(60, 300), {}, {}, id="with the turn clock"),
+        pytest.param(None, {}, RUNNERS, id="who runs each seat"),
+        pytest.param(None, {0: OWNER}, RUNNERS, id="a seat taken over and whose it is"),
+        pytest.param(TurnClock(30, 0), {0: OWNER, 2: identity("Cleo").public}, {}, id="two seats taken over"),
+    ],
+)
+def test_what_is_written_reads_back(tmp_path: Path, clock: TurnClock | None, owners: dict[int, bytes],
+                                    runners: dict[int, bytes]) -> None:
+    path = tmp_path / "game.keys"
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob", clock, owners, runners)
+    saved = read_keys(path, HEADER)
+    assert saved.identity.public == identity("Bob").public and saved.name == "Bob"
+    assert {s: k.public for s, k in saved.seats.items()} == {1: seat_key(1).public}
+    assert saved.clock == clock and saved.owners == owners and saved.runners == runners
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_file_written_before_owners_were_kept_reads_as_none_taken_over(tmp_path: Path) -> None:
+    path = tmp_path / "game.keys"
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob")
+    assert "owners" not in json.loads(path.read_text()) and "runners" not in json.loads(path.read_text())
+    assert read_keys(path, HEADER).owners == {} and read_keys(path, HEADER).runners == {}
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        pytest.param(["00" * 32], "'{field}' is not a map", id="a list"),
+        pytest.param({"9": "00" * 32}, "no seat '9'", id="a seat the game does not have"),
+        pytest.param({"zero": "00" * 32}, "no seat 'zero'", id="not a seat number"),
+        pytest.param({"0": "00" * 31}, "the {who} of seat 0 is not 64 hex digits", id="too short"),
+        pytest.param({"0": 7}, "the {who} of seat 0 is not 64 hex digits", id="not text"),
+        pytest.param({"0": "zz" * 32}, "non-hexadecimal", id="not hex"),
+    ],
+)
+@pytest.mark.parametrize(("field", "who"), [("owners", "owner"), ("runners", "runner")])
+def test_damaged_seat_maps_are_refused_with_the_reason(tmp_path: Path, value: object, reason: str, field: str,
+                                                       who: str) -> None:
+    path = tmp_path / "game.keys"
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob")
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, field: value}))
+    with pytest.raises(LanError, match="is damaged") as refused:
+        read_keys(path, HEADER)
+    assert reason.format(field=field, who=who) in str(refused.value)
