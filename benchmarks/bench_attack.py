@@ -231,7 +231,7 @@ def one_game(kind: str, seed: int) -> tuple[list[float], float, int, int]:
     made: dict[int, int] = {}
     applied = []
     rss = 0
-    for name, (m, a, _cpu), grown in results:
+    for name, (m, a, *_rest), grown in results:  # made, applied, CPU seconds, turn ends
         made.update(m)
         applied.append((m, a))
         if name == "P0":

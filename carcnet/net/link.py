@@ -68,7 +68,7 @@ class SeenFrames:
 class Link:
     """One connection as a session sees it: the :class:`PeerConnection`, what the peer holds, and the
     bytes waiting to be written. Made by :meth:`SyncSession.connect_link` or
-    :meth:`SyncSession.accept_link`; driven by a transport through :meth:`receive_data`,
+    :meth:`Connections.accept_link`; driven by a transport through :meth:`receive_data`,
     :meth:`data_to_send`, :meth:`heartbeat` and :meth:`time_out`.
 
     Attributes:
@@ -255,7 +255,7 @@ class Link:
         return True
 
     def queue(self, frame: bytes) -> None:
-        """Queues an encoded frame the connection has already allowed (see ``SyncSession._send_from``)."""
+        """Queues an encoded frame the connection has already allowed (see ``Router.send_from``)."""
         self._out += self.conn.data_to_send()
         self._out += frame
         self.notify()

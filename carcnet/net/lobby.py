@@ -94,7 +94,7 @@ class Send:
 @dataclass(frozen=True, slots=True)
 class Refuse:
     """Answer bad input from *link* with ``error`` *code* (closing where wire.md §6 says), as
-    :meth:`SyncSession.refuse` does.
+    :meth:`Connections.refuse` does.
 
     Attributes:
         link: The connection the input came on.

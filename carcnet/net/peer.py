@@ -5,7 +5,7 @@ The composition of the LAN layers (as pynvim's ``session()`` stacks its own): on
 dialer per known address that reconnects with the back-off of ``protocol/wire.md`` §2.1; this peer's
 own moves come in through :meth:`SyncSession.submit`, from whoever plays its seats. Player peers form a
 mesh: a peer dials every player peer it learns of (given with :meth:`Peer.dial`, from discovery via
-:meth:`SyncSession.add_known`, or from the ``peers`` of a ``welcome``), and duplicate connections are
+:meth:`Connections.add_known`, or from the ``peers`` of a ``welcome``), and duplicate connections are
 resolved as wire.md §2.1 says. Spectators dial only what they are told and listen nowhere; when their
 last connection ends they fail over to the other players they know of (the ``peers`` of a ``welcome``,
 wire.md §4.2), one connection being enough.
