@@ -50,6 +50,8 @@ class SavedKeys:
         runners: Seat → the identity key of the peer whose heartbeat last said it plays the seat (wire.md
             §4.5), as this peer last heard: after a restart, a seat whose laptop is gone is away at
             once rather than taken for a bot not placed yet. Empty in files written before it was kept.
+        game_name: The game's name as its opener gave it (what this peer advertises, discovery.md
+            §2), ``None`` when not known or in files written before it was kept.
     """
 
     identity: SeatKey
@@ -58,13 +60,14 @@ class SavedKeys:
     clock: TurnClock | None = None
     owners: dict[int, bytes] = field(default_factory=dict)
     runners: dict[int, bytes] = field(default_factory=dict)
+    game_name: str | None = None
 
 
 def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey], name: str,
                clock: TurnClock | None = None, owners: dict[int, bytes] | None = None,
-               runners: dict[int, bytes] | None = None) -> None:
+               runners: dict[int, bytes] | None = None, game_name: str | None = None) -> None:
     """Writes the keys file *path* of game *game* (mode 0600, replaced at once: a crash leaves the old
-    file or the new one); *owners* and *runners*: see :class:`SavedKeys`. Raises OSError."""
+    file or the new one); *owners*, *runners* and *game_name*: see :class:`SavedKeys`. Raises OSError."""
     data: dict[str, object] = {
         "game": game,
         "name": name,
@@ -77,6 +80,8 @@ def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKe
         data["owners"] = {str(seat): key.hex() for seat, key in sorted(owners.items())}
     if runners:
         data["runners"] = {str(seat): key.hex() for seat, key in sorted(runners.items())}
+    if game_name is not None:
+        data["game_name"] = game_name
     tmp = path.with_suffix(".keys.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -86,17 +91,19 @@ def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKe
     os.replace(tmp, path)
 
 
-def save_keys(log_path: Path, session: SyncSession, records: PresenceRecords, clock: TurnClock | None) -> None:
+def save_keys(log_path: Path, session: SyncSession, records: PresenceRecords, clock: TurnClock | None,
+              game_name: str | None = None) -> None:
     """Writes the keys file of the network game *session* logged at *log_path*: its keys, its name,
-    the turn clock, who runs each seat as last heard (*records*), and whose each seat it took over is
-    (so that a restart of this laptop still gives the seat back, wire.md §5.6). Raises OSError."""
+    the turn clock, who runs each seat as last heard (*records*), whose each seat it took over is (so
+    that a restart of this laptop still gives the seat back, wire.md §5.6), and the game's name (so
+    that it still advertises the game under it, discovery.md §2). Raises OSError."""
     header, game = session.header, session.game
     if header is None or game is None:
         return
     owners = {seat: key for seat, key in records.owners.items()
               if game.handovers[seat] is not None and seat not in session.seats and session.plays(seat)}
     write_keys(keys_path(log_path), header.game, session.identity, session.seats, session.name, clock, owners,
-               dict(records.runners))
+               dict(records.runners), game_name)
 
 
 def read_keys(path: Path, header: WireHeader) -> SavedKeys:
@@ -137,6 +144,9 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
             clock = TurnClock(*raw_clock)
         owners = _seat_keys(data.get("owners", {}), len(header.keys), "owners", "the owner")
         runners = _seat_keys(data.get("runners", {}), len(header.keys), "runners", "the runner")
+        game_name = data.get("game_name")
+        if game_name is not None and name_problem(game_name) is not None:
+            raise ValueError(f"the game's name {game_name!r} is not a name")
     except FileNotFoundError:
         raise LanError(
             f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
@@ -144,7 +154,7 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         ) from None
     except (ValueError, TypeError, OSError) as exc:
         raise LanError(f"{path.name} is damaged: {exc}") from None
-    return SavedKeys(identity, seats, name, clock, owners, runners)
+    return SavedKeys(identity, seats, name, clock, owners, runners, game_name)
 
 
 def _seat_keys(raw: object, players: int, field_name: str, what: str) -> dict[int, bytes]:

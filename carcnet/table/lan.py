@@ -297,7 +297,7 @@ class NetTable(NetView):
             if handover is not None and session.plays(seat):
                 bots[seat] = handover.bot
         options.setdefault("directory", path.parent)
-        table = cls(session, kind="player", bot_names=bots, recorder=recorder, **options)
+        table = cls(session, kind="player", bot_names=bots, recorder=recorder, game_name=saved.game_name, **options)
         table._saved_clock = saved.clock  # the clocks start again with full banks (wire.md §5.8)
         table.records.owners.update(saved.owners)  # the seats taken over here go back to them (§5.6)
         table.records.runners.update(saved.runners)  # who ran each seat, as last heard (§4.5)
@@ -641,7 +641,8 @@ class NetTable(NetView):
         """Writes this peer's keys file beside its save (:func:`~carcnet.table.keys.save_keys`)."""
         try:
             if self.path is not None:
-                save_keys(self.path, self.session, self.records, self.clock)
+                name = self.game_name or (self.lobby.name if self.lobby is not None else None)
+                save_keys(self.path, self.session, self.records, self.clock, name)
         except OSError as exc:
             self._note(f"Cannot save the seat keys (the game cannot be resumed here): {exc}")
 

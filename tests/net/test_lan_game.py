@@ -473,6 +473,26 @@ async def test_after_a_restart_of_every_laptop_a_gone_bot_seat_is_still_taken_ov
     assert [h.seat for h in handovers] == [0], handovers
 
 
+async def test_a_resumed_player_advertises_the_game_under_its_name(tmp_path: Path) -> None:
+    """discovery.md §2: the record names the game as its opener did, whoever advertises it; a player
+    that resumes its save (no lobby any more) still does, rather than its seats' names."""
+    host = NetTable.host(
+        name="Ann", game_name="Friday game", rules=Rules(), plan=plan_from_text("greedy,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        bob = NetTable.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "b", listen=LOOP,
+                            dial=[address], discovery=False, timing=FAST, bot_delay=0.002)
+        async with bob:
+            await _all([host, bob], lambda g: g.session.have >= 4)
+    assert bob.path is not None
+    again = NetTable.resume(bob.path, listen=LOOP, discovery=False, timing=FAST)
+    async with again:
+        ad = again._ad()
+        assert ad is not None and ad.name == "Friday game", ad
+
+
 async def test_a_player_who_withholds_its_draw_value_is_away_and_its_seat_is_handed_over(tmp_path: Path) -> None:
     """Issue 14: a withheld value makes the table wait and mark the seat away exactly like a player who
     left (wire.md §5.7): Bob stays connected but stops revealing; after the wait his seat shows away

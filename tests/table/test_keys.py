@@ -34,8 +34,9 @@ RUNNERS = {0: OWNER, 1: identity("Bob").public, 2: identity("Cleo").public}
 def test_what_is_written_reads_back(tmp_path: Path, clock: TurnClock | None, owners: dict[int, bytes],
                                     runners: dict[int, bytes]) -> None:
     path = tmp_path / "game.keys"
-    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob", clock, owners, runners)
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob", clock, owners, runners, "Friday game")
     saved = read_keys(path, HEADER)
+    assert saved.game_name == "Friday game"
     assert saved.identity.public == identity("Bob").public and saved.name == "Bob"
     assert {s: k.public for s, k in saved.seats.items()} == {1: seat_key(1).public}
     assert saved.clock == clock and saved.owners == owners and saved.runners == runners
@@ -46,7 +47,17 @@ def test_a_file_written_before_owners_were_kept_reads_as_none_taken_over(tmp_pat
     path = tmp_path / "game.keys"
     write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob")
     assert "owners" not in json.loads(path.read_text()) and "runners" not in json.loads(path.read_text())
-    assert read_keys(path, HEADER).owners == {} and read_keys(path, HEADER).runners == {}
+    saved = read_keys(path, HEADER)
+    assert saved.owners == {} and saved.runners == {} and saved.game_name is None
+
+
+@pytest.mark.parametrize("name", ["", "x" * 33, "tab\there", 7])
+def test_a_game_name_that_is_not_a_name_is_refused(tmp_path: Path, name: object) -> None:
+    path = tmp_path / "game.keys"
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob")
+    path.write_text(json.dumps({**json.loads(path.read_text()), "game_name": name}))
+    with pytest.raises(LanError, match="is damaged"):
+        read_keys(path, HEADER)
 
 
 @pytest.mark.parametrize(
