@@ -49,8 +49,6 @@ from .adverts import (
 
 __all__ = [
     "MAX_GAMES",
-    "clear_socket_trouble",
-    "socket_trouble",
     "RESOLVE_TIMEOUT",
     "Advertiser",
     "Browser",
@@ -60,6 +58,8 @@ __all__ = [
     "GameLost",
     "GameUpdated",
     "IpVersion",
+    "clear_socket_trouble",
+    "socket_trouble",
 ]
 
 log = logging.getLogger(__name__)

@@ -32,7 +32,7 @@ from carcnet.engine.draws import check_reveal
 from .messages import Reveal, SignedEntry, WireHeader
 from .signing import SeatKey, seat_chain
 
-__all__ = ["DrawStep", "RevealVerdict", "DrawValues", "draw_race"]
+__all__ = ["DrawStep", "DrawValues", "RevealVerdict", "draw_race"]
 
 log = logging.getLogger("carcnet.net")
 

@@ -81,6 +81,7 @@ __all__ = [
     "Message",
     "MessageError",
     "PeerInfo",
+    "Peers",
     "Proof",
     "Reject",
     "Reveal",
@@ -503,15 +504,30 @@ class Start(_Message):
             raise MessageError("bad-header", "the header of a start holds the seats' chain roots (table draws)")
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Peers(_Message):
+    """Where the player peers of the game listen, as the sender's address book has them now
+    (``wire.md`` §4.10): a player sends it to the spectators it serves whenever its book learns a
+    confirmed address, so that a spectator that came in before the players sat down (its welcome
+    listed nobody) can fail over. Hints, as a welcome's ``peers`` are.
+
+    Attributes:
+        peers: The confirmed addresses, at most :data:`MAX_PEERS`.
+    """
+
+    TYPE: ClassVar[str] = "peers"
+    peers: tuple[PeerInfo, ...] = declare(Parts(PeerInfo, MAX_PEERS))
+
+
 Message: TypeAlias = (
     Hello | Welcome | Reject | Proof | Entries | Want | Heartbeat | Bye | Error | Lobby | Claim | Commit | Reveal
-    | Start | Chat
+    | Start | Chat | Peers
 )
 
 #: Every message class by its wire ``type`` (``wire.md`` §4).
 _BY_TYPE: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (Hello, Welcome, Reject, Proof, Entries, Want, Heartbeat, Bye, Error, Lobby, Claim,
-                              Commit, Reveal, Start, Chat)
+                              Commit, Reveal, Start, Chat, Peers)
 }
 #: The wire ``type`` of every message of this version, in the order of ``wire.md`` §4.
 MESSAGE_TYPES = tuple(_BY_TYPE)

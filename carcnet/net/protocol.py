@@ -48,6 +48,7 @@ from .messages import (
     Lobby,
     Message,
     MessageError,
+    Peers,
     Proof,
     Reject,
     Reveal,
@@ -164,6 +165,7 @@ _PERMITTED: dict[type, tuple[frozenset[Role], frozenset[Role]]] = {
     Commit: (_PLAYING, _PLAYING),
     Reveal: (_PLAYING, _PLAYING),
     Chat: (_PLAYING, _ALL),  # spoken by a seat's player; passed on to spectators too (wire.md §4.9)
+    Peers: (_PLAYING, _ALL),  # where the players listen: what a spectator fails over to (wire.md §4.10)
 }
 _HANDSHAKE = (Hello, Welcome, Reject, Proof)
 

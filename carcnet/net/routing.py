@@ -39,6 +39,7 @@ from .messages import (
     Lobby,
     Message,
     PeerInfo,
+    Peers,
     Reject,
     Reveal,
     Role,
@@ -232,8 +233,21 @@ class Router:
                          time=int(self.wall_clock() * 1000), sees=tuple(sorted(keys))[:MAX_PEERS], seats=seats)
 
     def addresses_changed(self) -> None:
-        """The address book learned something: listeners hear ``"peer"`` (a player peer dials it)."""
+        """The address book learned something: listeners hear ``"peer"`` (a player peer dials it), and
+        a player tells the spectators it serves where the players listen now (wire.md §4.10), so that
+        one that came in before they sat down can fail over to them."""
         self.changed("peer", None)
+        if self.role != "player":
+            return
+        for link in self.connections.open_links():
+            if link.role == "spectator" and link.key is not None:
+                link.send(Peers(peers=self.connections.addresses.welcome_list(link.key)))
+
+    def _on_peers(self, link: Link, peers: Peers) -> None:
+        """wire.md §4.10: where the sender says the players listen: hints for the address book, as a
+        welcome's ``peers`` are (a spectator dials them when it loses its links)."""
+        for info in peers.peers:
+            self.connections.add_known(info)
 
     # ------------------------------------------------------------------ the handshake (wire.md §3–§4.2)
 
@@ -594,4 +608,5 @@ ROUTES: dict[type, Callable[[Router, Link, Any], None]] = {
     Claim: Router._on_lobby_message,
     Commit: Router._on_lobby_message,
     Start: Router._on_lobby_message,
+    Peers: Router._on_peers,
 }

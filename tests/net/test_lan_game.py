@@ -305,6 +305,38 @@ async def test_a_spectator_that_comes_back_keeps_one_complete_save(tmp_path: Pat
     assert saved.damage is None and saved.game.tiles_left == 0
 
 
+async def test_a_spectator_that_came_in_by_address_in_the_lobby_fails_over(tmp_path: Path) -> None:
+    """wire.md §4.10: Eve dials the host by address while the table is still empty, so its welcome
+    lists nobody; as Bob and Cleo sit down the host tells her where they listen (``peers``), and when
+    the host's laptop goes she follows the game through one of them, to the end."""
+    host = NetTable.host(
+        name="Ann", game_name="Early", rules=Rules(), plan=plan_from_text("open,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST,
+    )
+    async with host:
+        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        eve = NetTable.spectate(host.game_id, name="Eve", directory=tmp_path / "e", dial=[address],
+                                discovery=False, timing=FAST)
+        async with eve:
+            await _all([host, eve], lambda g: eve.session.connections.open_links() != [])
+            book = eve.session.connections.addresses.entries
+            assert set(book) == {host.session.identity.public}  # the one she dialled: the welcome listed nobody
+            players = [
+                NetTable.join(host.game_id, name=n, bot="greedy", directory=tmp_path / n, listen=LOOP,
+                              dial=[address], discovery=False, timing=FAST, bot_delay=0.005)
+                for n in ("Bob", "Cleo")
+            ]
+            async with players[0], players[1]:
+                keys = {p.session.identity.public for p in players}
+                await _all([eve, *players], lambda g: eve.session.have >= 6 and keys <= set(book))
+                assert {link.name for link in eve.session.connections.open_links()} == {"Ann"}
+                await host.aclose()  # the host's laptop goes: Eve's only link ends
+                await _all([eve, *players], lambda g: g.status == "finished")
+                await _all([eve, *players], lambda g: g.session.have == players[0].session.have)
+    assert eve.session.digest == players[0].session.digest
+    assert any(note.startswith("Watching through ") for note in eve.notes), eve.notes
+
+
 async def test_a_spectator_fails_over_to_another_player_when_its_peer_goes(tmp_path: Path) -> None:
     """issue 12 item 2: a spectator that dialed only the host keeps the players the host's welcome
     listed, and follows the game through one of them once the host is gone, to the end."""

@@ -682,3 +682,23 @@ async def test_a_hello_with_a_players_key_neither_closes_its_real_link_nor_stops
         await all_over(peers)
         assert_identical(peers)
         assert not any(e.code == "duplicate" for p in peers for e in p.session.connections.events)
+
+
+def test_peers_are_hints_for_a_spectator_and_forbidden_from_one():
+    """wire.md §4.10: a player's ``peers`` adds hints to a spectator's book (never confirmed
+    addresses); a ``peers`` sent by a spectator is refused ``forbidden`` (§3.3) and teaches nothing."""
+    from carcnet.net import PeerInfo, Peers
+
+    host, watcher = session("Ann", seats=(0,)), session("Eve", role="spectator")
+    wire = MemoryWire(watcher, host)
+    wire.pump()
+    bob = PeerInfo(identity("Bob").public, "Bob", "192.168.1.7", 40123)
+    wire.a.receive_data(wire.b.conn.send(Peers(peers=(bob,))))
+    book = watcher.connections.addresses
+    assert book.entries[bob.key] == bob and bob.key not in book.confirmed
+    rogue = session("Rogue", role="spectator")
+    to_host = MemoryWire(rogue, host)
+    to_host.pump()
+    to_host.b.receive_data(encode_message(Peers(peers=(bob,))))
+    assert to_host.b.closed and ("sent", "forbidden") in [(e.kind, e.code) for e in host.connections.events]
+    assert bob.key not in host.connections.addresses.entries

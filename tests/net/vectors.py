@@ -30,7 +30,9 @@ from carcnet.net import (
     Lobby,
     LobbySeat,
     Message,
+    PROTO_VERSION,
     PeerInfo,
+    Peers,
     Proof,
     Reject,
     Reveal,
@@ -207,6 +209,11 @@ def messages() -> dict[str, tuple[str, Message]]:
             Chat(seat=1, id=CHAT_ID, time=CHAT_TIME, text="good luck!",
                  sig=sign_chat(bob, GAME, 1, CHAT_ID, CHAT_TIME, "good luck!")),
         ),
+        "peers": (
+            "Ann tells the spectators she serves where the players listen now (wire.md §4.10): Bob, "
+            "confirmed when he dialled her.",
+            Peers(peers=(PeerInfo(bob.public, "Bob", "192.168.1.7", 40123),)),
+        ),
     }
 
 
@@ -293,7 +300,7 @@ def main() -> None:
     for name, (description, message) in messages().items():
         frame = encode_message(message)
         vec = {
-            "description": f"carcnet wire protocol 3 golden vector (protocol/wire.md §4): {description} "
+            "description": f"carcnet wire protocol {PROTO_VERSION} golden vector (protocol/wire.md §4): {description} "
             f"{name}.bin holds the exact frame (4-byte length, then the msgpack body); bin values are "
             "hex.",
             "message": to_json(to_wire(message)),
