@@ -434,6 +434,23 @@ async def test_a_bot_seat_whose_laptop_is_gone_is_taken_over_and_the_game_ends(t
     assert 0 in taker.my_seats and any("seat is played by a greedy bot" in n for n in taker.notes)
 
 
+def _bot_host(tmp_path: Path, game_name: str) -> NetTable:
+    """Ann's table whose seat 0 her bot plays, seats 1 and 2 open; the away rule at 0.2 s."""
+    return NetTable.host(
+        name="Ann", game_name=game_name, rules=Rules(), plan=plan_from_text("greedy,open,open", me="Ann"),
+        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST, takeover=0.2,
+    )
+
+
+def _bots_joining(host: NetTable, tmp_path: Path) -> tuple[NetTable, NetTable]:
+    """Bob and Cleo, random bots, sitting down at *host*'s table (running); the away rule at 0.2 s."""
+    address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+    bob, cleo = (NetTable.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP,
+                               dial=[address], discovery=False, timing=FAST, takeover=0.2, bot_delay=0.002)
+                 for n in ("Bob", "Cleo"))
+    return bob, cleo
+
+
 async def test_a_runner_restarted_mid_game_still_hands_the_seat_back(tmp_path: Path) -> None:
     """wire.md §5.6 "Coming back", across a restart: the host runs seat 0's bot and leaves; a player
     takes the seat over and then restarts (its laptop rebooted: the game resumed from its save). When
@@ -441,15 +458,9 @@ async def test_a_runner_restarted_mid_game_still_hands_the_seat_back(tmp_path: P
     next turn; the host's bot plays it to the end."""
     from carcnet.engine import HandBack, HandOver
 
-    host = NetTable.host(
-        name="Ann", game_name="Restart", rules=Rules(), plan=plan_from_text("greedy,open,open", me="Ann"),
-        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST, takeover=0.2,
-    )
+    host = _bot_host(tmp_path, "Restart")
     async with host:
-        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
-        bob, cleo = (NetTable.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP,
-                                   dial=[address], discovery=False, timing=FAST, takeover=0.2, bot_delay=0.002)
-                     for n in ("Bob", "Cleo"))
+        bob, cleo = _bots_joining(host, tmp_path)
         async with bob, cleo:
             await _all([host, bob, cleo], lambda g: g.session.have >= 6)
             await host.aclose()  # the host's laptop is gone: the player with the lowest key takes seat 0
@@ -481,15 +492,9 @@ async def test_after_a_restart_of_every_laptop_a_gone_bot_seat_is_still_taken_ov
     the seat is away, taken over, and the game ends."""
     from carcnet.engine import HandOver
 
-    host = NetTable.host(
-        name="Ann", game_name="Power cut", rules=Rules(), plan=plan_from_text("greedy,open,open", me="Ann"),
-        directory=tmp_path / "a", listen=LOOP, discovery=False, timing=FAST, takeover=0.2,
-    )
+    host = _bot_host(tmp_path, "Power cut")
     async with host:
-        address = ("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
-        bob, cleo = (NetTable.join(host.game_id, name=n, bot="random", directory=tmp_path / n, listen=LOOP,
-                                   dial=[address], discovery=False, timing=FAST, takeover=0.2, bot_delay=0.002)
-                     for n in ("Bob", "Cleo"))
+        bob, cleo = _bots_joining(host, tmp_path)
         async with bob, cleo:
             await _all([host, bob, cleo], lambda g: g.session.have >= 6)
     assert bob.path is not None and cleo.path is not None
