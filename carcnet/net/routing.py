@@ -244,8 +244,12 @@ class Router:
                 link.send(Peers(peers=self.connections.addresses.welcome_list(link.key)))
 
     def _on_peers(self, link: Link, peers: Peers) -> None:
-        """wire.md §4.10: where the sender says the players listen: hints for the address book, as a
-        welcome's ``peers`` are (a spectator dials them when it loses its links)."""
+        """wire.md §4.10: where the sender says the players listen: hints for a spectator's address
+        book, as a welcome's ``peers`` are (it dials them only when it has lost its links). A player
+        ignores them: it learns addresses from its own handshakes and welcomes, and a peer that sends
+        ``peers`` again and again must not make it dial anyone."""
+        if self.role != "spectator":
+            return
         for info in peers.peers:
             self.connections.add_known(info)
 

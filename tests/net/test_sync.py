@@ -684,9 +684,10 @@ async def test_a_hello_with_a_players_key_neither_closes_its_real_link_nor_stops
         assert not any(e.code == "duplicate" for p in peers for e in p.session.connections.events)
 
 
-def test_peers_are_hints_for_a_spectator_and_forbidden_from_one():
+def test_peers_are_hints_for_a_spectator_forbidden_from_one_and_ignored_by_a_player():
     """wire.md §4.10: a player's ``peers`` adds hints to a spectator's book (never confirmed
-    addresses); a ``peers`` sent by a spectator is refused ``forbidden`` (§3.3) and teaches nothing."""
+    addresses); a ``peers`` sent by a spectator is refused ``forbidden`` (§3.3) and teaches nothing; a
+    player ignores a player's ``peers``."""
     from carcnet.net import PeerInfo, Peers
 
     host, watcher = session("Ann", seats=(0,)), session("Eve", role="spectator")
@@ -702,3 +703,11 @@ def test_peers_are_hints_for_a_spectator_and_forbidden_from_one():
     to_host.b.receive_data(encode_message(Peers(peers=(bob,))))
     assert to_host.b.closed and ("sent", "forbidden") in [(e.kind, e.code) for e in host.connections.events]
     assert bob.key not in host.connections.addresses.entries
+    # a player takes no addresses from another player's peers: nothing it would dial on a stranger's word
+    cleo = session("Cleo", seats=(1,))
+    to_cleo = MemoryWire(cleo, host)
+    to_cleo.pump()
+    changes = []
+    host.add_listener(lambda change, link: changes.append(change))
+    to_cleo.b.receive_data(to_cleo.a.conn.send(Peers(peers=(bob,))))
+    assert bob.key not in host.connections.addresses.entries and "peer" not in changes and not to_cleo.b.closed
