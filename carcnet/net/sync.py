@@ -211,8 +211,11 @@ class SyncSession:
 
     def missing(self) -> list[int]:
         """The seats whose value the draw the game waits for still lacks (wire.md §5.7), in seat
-        order; empty when the game does not wait for a draw or is stopped."""
-        return [] if self.stopped else self.draws.missing(self.game)
+        order; empty when the game does not wait for a draw or is stopped, and at a spectator, which is
+        sent no values (it gets the draw's entry) and so cannot tell whose value is missing."""
+        if self.stopped or self.role == "spectator":
+            return []
+        return self.draws.missing(self.game)
 
     def plays(self, seat: int) -> bool:
         """Whether this peer makes *seat*'s moves: it holds the seat's key, or the key of the seat that

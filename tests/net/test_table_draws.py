@@ -163,6 +163,7 @@ def test_a_missing_value_stops_the_table_until_the_seat_is_handed_over():
     p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
     pump(*live)  # p2 is unreachable: its value for draw 2 never comes
     assert p0.to_play is None and p0.missing() == [2] and p1.missing() == [2]
+    assert watcher.missing() == []  # sent no values, it cannot tell whose is missing: it names no seat
     held = p0.have
     p0.submit(HandOver(2, "greedy", 0))  # seat 2 is not the seat to play: legal while the table draws
     pump(*live)
