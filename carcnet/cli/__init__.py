@@ -3,8 +3,8 @@ layer (``docs/architecture.md``).
 
 Modules: :mod:`.common` (exit statuses, error lines, rule options), :mod:`.local` (``play``, ``demo``,
 ``simulate``, ``replay``, ``verify``, ``games``), :mod:`.network` (``lan``, ``host``, ``join``,
-``spectate``, ``bot``, ``resume``), :mod:`.serve` (``serve``: the game in a browser), :mod:`.simulate` (many bot games) and :mod:`.report`
-(transcripts and score tables). Each command has ``--help``.
+``spectate``, ``bot``, ``resume``), :mod:`.serve` (``serve``: the game in a browser), :mod:`.simulate` (many bot games), :mod:`.report`
+(transcripts and score tables) and :mod:`.bundle` (``report``: a bug report; what ``verify`` prints). Each command has ``--help``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from carcnet import __version__
 
-from . import local, network, serve
+from . import bundle, local, network, serve
 from .common import EXIT_OK, fail
 
 __all__ = ["build_parser", "main"]
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     local.add_commands(sub)
     network.add_commands(sub)
     serve.add_commands(sub)
+    bundle.add_commands(sub)
     return parser
 
 

@@ -15,9 +15,10 @@ from typing import Any
 from carcnet.bots import make_bot
 from carcnet.engine import Game, GameSetup, Phase, SetupError
 from carcnet.log import COLOURS
+from carcnet.table.bundle import is_bundle
 
+from .bundle import print_aside, print_verdict, verify_bundle
 from .common import (
-    EXIT_DAMAGED,
     EXIT_OK,
     EXIT_REFUSED,
     EXIT_USAGE,
@@ -189,17 +190,14 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    if is_bundle(args.file):  # a bug report (carcnet report): the save inside, replayed
+        return verify_bundle(args.file)
     loaded = _load(args.file)
     if isinstance(loaded, int):
         return loaded
-    game = loaded.game
-    state = "finished" if game.phase is Phase.GAME_OVER else "unfinished"
-    if loaded.damage is not None:
-        print(f"damaged: {loaded.damage.message}")
-        print(f"valid prefix: {len(game.moves)} moves ({state}), digest {game.digest.hex()}")
-        return EXIT_DAMAGED
-    print(f"ok: {len(game.moves)} moves ({state}), digest {game.digest.hex()}")
-    return EXIT_OK
+    status = print_verdict(loaded)
+    print_aside(Path(args.file), loaded)  # the side file beside it: set aside, not part of the game
+    return status
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -290,7 +288,7 @@ def add_commands(sub: Any) -> None:
         description="Replays the log and checks its chain and digests. Prints 'ok' with the move count "
         "and digest, or names the first bad entry and why. Exit status 0 ok, 1 refused, 3 damaged tail.",
     )
-    ver.add_argument("file", help="a .carclog file")
+    ver.add_argument("file", help="a .carclog file, or a bug report .zip (carcnet report): the save inside")
     ver.set_defaults(run=_verify)
 
     games = sub.add_parser("games", help="list saved games, finished or not")

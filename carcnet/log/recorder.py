@@ -23,6 +23,7 @@ from typing import Self
 
 from carcnet.engine import DrawTile, Event, Game, Move, replay
 
+from .aside import append_aside
 from .entries import LogEntry, LogHeader
 from .errors import LogError
 from .lock import SaveLock
@@ -261,6 +262,26 @@ class GameRecorder:
         self.writer.take_back(seq)
         self.entries.pop()
         self._stale = True
+
+    def set_aside(self, seq: int) -> tuple[list[LogEntry], Path]:
+        """Moves the entries from *seq* on out of the log into its side file
+        (:func:`carcnet.log.aside.append_aside`, written and fsynced first, so that a crash between
+        the two loses nothing), then rewrites the log without them (:meth:`LogWriter.rewrite`): a LAN
+        peer's pending entries the table replaced by committed ones (``protocol/wire.md`` §5.9).
+        Returns the entries and the side file.
+
+        Raises:
+            ValueError: *seq* is not a seq of the log.
+            OSError: A file could not be written.
+        """
+        if not 1 <= seq <= len(self.entries):
+            raise ValueError(f"seq {seq} is not in the log (1 to {len(self.entries)})")
+        aside = self.entries[seq - 1 :]
+        path = append_aside(self.path, self.header, aside)
+        self.writer.rewrite(self.header, self.entries[: seq - 1])
+        del self.entries[seq - 1 :]
+        self._stale = True
+        return aside, path
 
     def sync(self) -> None:
         """Makes every entry written so far durable (:meth:`LogWriter.sync`; may run in a worker thread).

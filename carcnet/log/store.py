@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal, Self
@@ -516,6 +517,39 @@ class LogWriter:
             self._written -= 1
             self._synced = min(self._synced, self._written)
         self.next_seq -= 1
+        self._taken_back_from = None
+
+    def rewrite(self, header: LogHeader, entries: Sequence[LogEntry]) -> None:
+        """Replaces the file by one holding *header* and *entries* (the first entries of the log, as
+        they are), written beside it, fsynced and renamed over it, then goes on appending after them:
+        a LAN peer whose pending entries the table replaced by committed ones (``protocol/wire.md``
+        §5.9; they were saved in the side file first). A crash leaves either file whole.
+
+        Raises:
+            ValueError: An entry out of sequence.
+            OSError: The file could not be written; the writer is then broken.
+        """
+        if any(entry.seq != seq for seq, entry in enumerate(entries, 1)):
+            raise ValueError("the entries kept are seq 1, 2, … in order")
+        data = MAGIC + encode_record(pack(header)) + b"".join(
+            encode_record(pack(entry, format=self.format)) for entry in entries
+        )
+        temporary = self.path.with_name(self.path.name + ".rewrite")
+        with self._sync_lock:
+            try:
+                with open(temporary, "wb") as file:
+                    file.write(data)
+                    file.flush()
+                    os.fsync(file.fileno())
+                self._file.close()
+                os.replace(temporary, self.path)
+                fsync_directory(self.path.parent)
+                self._file = open(self.path, "ab")  # noqa: SIM115 - the writer owns the file until close()
+            except BaseException:
+                self._broken = True
+                raise
+            self._written = self._synced = 0
+        self.next_seq = len(entries) + 1
         self._taken_back_from = None
 
     @property

@@ -23,7 +23,7 @@ from typing import Protocol
 from .book import AddressBook
 from .framing import MAX_FRAME, SMALL_FRAME, ProtocolError
 from .link import Link, SeenFrames
-from .messages import Bye, Error, Heartbeat, Hello, PeerInfo, Reject, WireHeader
+from .messages import Bye, Error, Heartbeat, Hello, Message, PeerInfo, Reject, WireHeader
 from .protocol import ConnectionEvent, PeerConnection, Refused, State
 from .signing import SeatKey
 
@@ -73,6 +73,11 @@ class ConnectionsOwner(Protocol):
 
     def heartbeat(self) -> Heartbeat:
         """The ``heartbeat`` this peer sends now (wire.md §4.5)."""
+        ...
+
+    def beside_heartbeat(self, link: Link) -> Message | None:
+        """What else to send *link* with a heartbeat (the votes it has not been passed, wire.md
+        §5.9), or ``None``."""
         ...
 
     def addresses_changed(self) -> None:
@@ -175,6 +180,9 @@ class Connections:
         """Queues this peer's ``heartbeat`` on *link*, once its handshake is done (wire.md §4.5)."""
         if link.is_open:
             link.send(self._owner.heartbeat())
+            beside = self._owner.beside_heartbeat(link)
+            if beside is not None:
+                link.send(beside)
 
     def tell_all(self) -> None:
         """Sends this peer's ``heartbeat`` on every open link at once (wire.md §4.5): its connections or

@@ -112,10 +112,17 @@ class Link:
         #: seats it plays. Empty until its first heartbeat.
         self.sees: tuple[bytes, ...] = ()
         self.seats: tuple[int, ...] = ()
+        #: The ``have`` of the peer's last heartbeat and the seats' banks it said at it (wire.md §5.8).
+        self.banks: tuple[int, tuple[int, ...]] = (0, ())
         #: The ``have`` at which this peer last answered a ``want`` on this link (wire.md §4.4: at most
         #: one answer per ``have``), and the ``want``s ignored since.
         self.want_answered_at: int | None = None
         self.wants_ignored = 0
+        #: The version of the votes this peer last passed on to this link (wire.md §5.9), and what
+        #: this peer held (``have``, votes' version) when it last asked the link's peer for another
+        #: branch: once each, until something changes.
+        self.votes_sent = -1
+        self.branch_asked: tuple[int, int] | None = None
         self._pending = bytearray()
         self._passthrough = False
         self._held_upto: int | None = None

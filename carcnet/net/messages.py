@@ -16,7 +16,7 @@ they, the wire versions and :class:`MessageError` are importable from here as we
 >>> from_wire({"type": "bye", "reason": "quit"})
 Bye(reason='quit')
 >>> decode_message(encode_message(Heartbeat(have=0, digest=None)))
-Heartbeat(have=0, digest=None, time=None, sees=(), seats=())
+Heartbeat(have=0, digest=None, time=None, sees=(), seats=(), banks=())
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from .fields import (
     declared,
 )
 from .framing import MAX_FRAME, decode_frame, encode_frame
-from .parts import LOG_FORMAT, WIRE_FORMATS, Header, LobbySeat, Parts, PeerInfo, SignedEntry, WireHeader
+from .parts import LOG_FORMAT, WIRE_FORMATS, Header, LobbySeat, Parts, PeerInfo, SignedEntry, Vote, WireHeader
 from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE, new_nonce
 
 __all__ = [
@@ -60,6 +60,7 @@ __all__ = [
     "CHAT_ID_SIZE",
     "CODES",
     "LOG_FORMAT",
+    "MAX_BANK_MS",
     "MAX_CHAT",
     "MAX_ENTRIES",
     "MAX_PEERS",
@@ -68,6 +69,7 @@ __all__ = [
     "PROTO_VERSION",
     "ROLES",
     "WIRE_FORMATS",
+    "Ack",
     "Bye",
     "Chat",
     "Claim",
@@ -88,6 +90,7 @@ __all__ = [
     "Role",
     "SignedEntry",
     "Start",
+    "Vote",
     "Want",
     "Welcome",
     "WireHeader",
@@ -138,6 +141,8 @@ MAX_PEERS = 32
 MAX_TEXT = 256
 #: Characters of a chat line at most (``wire.md`` §4.9).
 MAX_CHAT = 200
+#: The largest bank of the turn clock in a heartbeat, in milliseconds: the lobby's 36000 s (``wire.md`` §4.5).
+MAX_BANK_MS = 36_000_000
 #: Bytes of a chat line's id.
 CHAT_ID_SIZE = 8
 
@@ -334,6 +339,10 @@ class Heartbeat(_Message):
             open connection to now, at most :data:`MAX_PEERS`, each once: the table's presence.
         seats: The seats the sender plays now (signs the entries of: its own, its bots', those handed
             over to its bots), each once.
+        banks: Each seat's bank of the turn clock left at *have*, not counting a turn that runs, in
+            milliseconds (0 to :data:`MAX_BANK_MS`), seat by seat, as the sender knows them (wire.md
+            §5.8); empty at a table without a clock and from a sender that does not know them. Only
+            with a header (*digest* not ``None``).
     """
 
     TYPE: ClassVar[str] = "heartbeat"
@@ -342,9 +351,12 @@ class Heartbeat(_Message):
     time: int | None = declare(OrNil(Int(0, 2**63)), default=None)
     sees: tuple[bytes, ...] = declare(Array(Bin(KEY_SIZE), MAX_PEERS), default=())
     seats: tuple[int, ...] = declare(Array(Int(0, 6), 6), default=())
+    banks: tuple[int, ...] = declare(Array(Int(0, MAX_BANK_MS + 1), 6, repeats=True), default=())
 
     def _check_more(self) -> None:
         check_have(self.have, self.digest, "heartbeat")
+        if self.banks and self.digest is None:
+            raise bad("heartbeat.banks", "must be empty while the sender holds no header (digest nil)")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -396,7 +408,7 @@ class Lobby(_Message):
     options: Rules = declare(Options())
     table: tuple[LobbySeat | None, ...] = declare(Parts(LobbySeat, 6, optional=True))
     locked: bool = declare(Bool(), default=False)
-    clock: tuple[int, ...] | None = declare(OrNil(Array(Int(0, 36000), 2, repeats=True)), default=None)
+    clock: tuple[int, ...] | None = declare(OrNil(Array(Int(0, 36001), 2, repeats=True)), default=None)
 
     def _check_more(self) -> None:
         if self.clock is not None and (len(self.clock) != 2 or not 1 <= self.clock[0] <= 3600):
@@ -519,15 +531,36 @@ class Peers(_Message):
     peers: tuple[PeerInfo, ...] = declare(Parts(PeerInfo, MAX_PEERS))
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ack(_Message):
+    """Seats' votes for prefixes of the log (``wire.md`` §5.9): a peer sends the votes of the seats it
+    holds the keys of whenever its log's end changes, and passes on the newest vote of every seat it
+    holds, so that every peer learns which entries are committed (held by seats that are a quorum).
+
+    Attributes:
+        votes: 1 to 6 votes, at most one per seat.
+    """
+
+    TYPE: ClassVar[str] = "ack"
+    votes: tuple[Vote, ...] = declare(Parts(Vote, 6))
+
+    def _check_more(self) -> None:
+        seats = [vote.seat for vote in self.votes]
+        if not seats:
+            raise bad("ack.votes", "holds at least one vote")
+        if len(set(seats)) != len(seats):
+            raise bad("ack.votes", "holds at most one vote per seat")
+
+
 Message: TypeAlias = (
     Hello | Welcome | Reject | Proof | Entries | Want | Heartbeat | Bye | Error | Lobby | Claim | Commit | Reveal
-    | Start | Chat | Peers
+    | Start | Chat | Peers | Ack
 )
 
 #: Every message class by its wire ``type`` (``wire.md`` §4).
 _BY_TYPE: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (Hello, Welcome, Reject, Proof, Entries, Want, Heartbeat, Bye, Error, Lobby, Claim,
-                              Commit, Reveal, Start, Chat, Peers)
+                              Commit, Reveal, Start, Chat, Peers, Ack)
 }
 #: The wire ``type`` of every message of this version, in the order of ``wire.md`` §4.
 MESSAGE_TYPES = tuple(_BY_TYPE)

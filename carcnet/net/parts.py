@@ -1,6 +1,7 @@
 """Provides the parts of wire messages as values, and their maps (``protocol/wire.md`` §4.2–4.3, §4.6):
 a game's header (:class:`WireHeader`), a signed log entry (:class:`SignedEntry`), a taken seat of a
-lobby (:class:`LobbySeat`) and where another peer listens (:class:`PeerInfo`); with the field codecs
+lobby (:class:`LobbySeat`), where another peer listens (:class:`PeerInfo`) and a seat's vote for a
+prefix of the log (:class:`Vote`, ``wire.md`` §5.9); with the field codecs
 that carry them in a message (:class:`Header`, :class:`Parts`). Sans-I/O.
 
 The header and entry maps are those of log format 2 (``protocol/log.md`` §5–6), read and written by
@@ -54,6 +55,7 @@ __all__ = [
     "Parts",
     "PeerInfo",
     "SignedEntry",
+    "Vote",
     "WireHeader",
 ]
 
@@ -218,6 +220,30 @@ class PeerInfo:
         check_int(self.port, "peer.port", 1, 65536)
 
 
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """A seat's vote for the log that ends at *seq* with *digest* (``wire.md`` §5.9): the seat holds
+    that prefix and no other. Votes of seats that are a quorum make the prefix's entries committed.
+
+    Attributes:
+        seat: The voting seat, 0 to 5 (its key in the header signs).
+        seq: The last seq of the prefix, 1 or more.
+        digest: The 32-byte state digest after entry *seq* (``digest.md`` §4): it names the prefix.
+        sig: The seat key's 64-byte signature over :func:`carcnet.net.signing.ack_bytes`.
+    """
+
+    seat: int
+    seq: int
+    digest: bytes
+    sig: bytes
+
+    def __post_init__(self) -> None:
+        check_int(self.seat, "vote.seat", 0, 6)
+        check_int(self.seq, "vote.seq", 1, 2**32)
+        check_bin(self.digest, "vote.digest", 32)
+        check_bin(self.sig, "vote.sig", SIG_SIZE)
+
+
 # ---------------------------------------------------------------------- maps
 
 
@@ -274,6 +300,12 @@ def _peer_in(value: object, where: str) -> PeerInfo:
     return PeerInfo(p["key"], p["name"], read_str(p["addr"], f"{where}.addr"), p["port"])
 
 
+def _vote_in(value: object, where: str) -> Vote:
+    v = read_map(value, where)
+    check_keys(v, _VOTE_KEYS, where)
+    return Vote(v["seat"], v["seq"], v["digest"], v["sig"])
+
+
 def _lobby_seat_in(value: object, where: str) -> LobbySeat:
     s = read_map(value, where)
     check_keys(s, _LOBBY_SEAT_KEYS, where)
@@ -292,6 +324,10 @@ def _peer_out(p: PeerInfo) -> dict[str, Any]:
     return {"key": p.key, "name": p.name, "addr": p.addr, "port": p.port}
 
 
+def _vote_out(v: Vote) -> dict[str, Any]:
+    return {"seat": v.seat, "seq": v.seq, "digest": v.digest, "sig": v.sig}
+
+
 def _lobby_seat_out(s: LobbySeat) -> dict[str, Any]:
     seat = s.seat
     return {"name": seat.name, "colour": seat.colour, "player": seat.player, "bot": seat.bot, "key": s.key}
@@ -299,18 +335,21 @@ def _lobby_seat_out(s: LobbySeat) -> dict[str, Any]:
 
 _PEER_KEYS = ("key", "name", "addr", "port")
 _LOBBY_SEAT_KEYS = ("name", "colour", "player", "bot", "key")
+_VOTE_KEYS = ("seat", "seq", "digest", "sig")
 #: A part of a message.
-_Part = SignedEntry | PeerInfo | LobbySeat
+_Part = SignedEntry | PeerInfo | LobbySeat | Vote
 #: How each part of a message is written (maps in the order of wire.md §4) and read.
 _PART_OUT: dict[type[_Part], Callable[[Any], dict[str, Any]]] = {
     SignedEntry: _entry_out,
     PeerInfo: _peer_out,
     LobbySeat: _lobby_seat_out,
+    Vote: _vote_out,
 }
 _PART_IN: dict[type[_Part], Callable[[object, str], _Part]] = {
     SignedEntry: _entry_in,
     PeerInfo: _peer_in,
     LobbySeat: _lobby_seat_in,
+    Vote: _vote_in,
 }
 
 
@@ -332,8 +371,8 @@ class Header(Field):
 
 
 class Parts(Field):
-    """An array of at most *limit* items of one part (:class:`SignedEntry`, :class:`PeerInfo` or
-    :class:`LobbySeat`), read into a tuple; with ``nil`` for an item where *optional*."""
+    """An array of at most *limit* items of one part (:class:`SignedEntry`, :class:`PeerInfo`,
+    :class:`LobbySeat` or :class:`Vote`), read into a tuple; with ``nil`` for an item where *optional*."""
 
     def __init__(self, part: type[_Part], limit: int, *, optional: bool = False) -> None:
         self.part, self.limit, self.optional = part, limit, optional

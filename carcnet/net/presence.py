@@ -56,8 +56,8 @@ class PresenceRecords:
     the session's changes (a heartbeat, a link opened or closed) and by its own handovers.
 
     Attributes:
-        runners: Seat → the identity key of the peer whose heartbeat last said it plays the seat
-            (wire.md §4.5).
+        runners: Seat → the identity key of the peer whose believed heartbeat last said it plays the seat
+            as its own (not handed over: who runs a seat handed over is the log's, wire.md §4.5).
         owners: Seat → the identity key of the peer that played it while it was its own (not handed
             over): the peer that gets it back when it returns (wire.md §5.6).
         withheld: Seat → the identity key of the peer it was taken from while still connected (it
@@ -65,6 +65,10 @@ class PresenceRecords:
             back.
         left: Keys of peers that said bye (quit, shutdown) and did not come back.
         seen: Keys of the players a link has carried (a bot seat's key counts as its runner's once seen).
+        host: The identity key of the peer that opened the table, once known: the first link that said
+            role ``host``, or the first peer believed to play a seat under a key that is no peer's
+            identity (:meth:`PresenceSnapshot.table_host`).
+        dropped: How many seats of heartbeats' claims were not believed (:meth:`PresenceSnapshot.judge`).
     """
 
     def __init__(self) -> None:
@@ -73,14 +77,32 @@ class PresenceRecords:
         self.withheld: dict[int, bytes] = {}
         self.left: set[bytes] = set()
         self.seen: set[bytes] = set()
+        self.host: bytes | None = None
+        self.dropped = 0
 
     def heard(self, key: bytes, seats: Iterable[int], own: Container[int]) -> None:
-        """The heartbeat of peer *key* says it plays *seats* (wire.md §4.5); those of them in *own*
-        (seats of the game not handed over to a bot) are its own, to give back to it (§5.6)."""
+        """The heartbeat of peer *key* says it plays *seats* (wire.md §4.5), believed already
+        (:meth:`PresenceSnapshot.judge`); those of them in *own* (seats of the game not handed over to a
+        bot) are recorded as its own: it runs them, and gets them back when it returns (§5.6). A seat
+        handed over is not recorded: its runner is the runner of the seat that took it over, which the
+        log says at once, while a heartbeat comes only after the entry."""
         for seat in seats:
-            self.runners[seat] = key
             if seat in own:
+                self.runners[seat] = key
                 self.owners[seat] = key
+
+    def take_claim(self, snapshot: PresenceSnapshot, key: bytes, seats: Iterable[int]) -> list[int]:
+        """The heartbeat of the player *key* says it plays *seats* (wire.md §4.5): what *snapshot* (this
+        peer's presence now) believes of it is :meth:`heard`, the rest is dropped and counted
+        (:attr:`dropped`). A believed seat under a key that is not *key*'s own makes *key* the table's
+        host when none was known (:meth:`PresenceSnapshot.table_host`). Returns the dropped seats."""
+        believed, dropped = snapshot.judge(key, seats)
+        self.dropped += len(dropped)
+        own = [seat for seat in believed if snapshot.signers[seat] == seat]
+        if self.host is None and any(snapshot.keys[seat] != key for seat in own):
+            self.host = key
+        self.heard(key, believed, own)
+        return dropped
 
     def opened(self, key: bytes) -> None:
         """A link to player *key* opened: seen, and back if it had left."""
@@ -132,12 +154,14 @@ class PresenceSnapshot:
         plays: The seats whose moves this peer makes now.
         own: The seats whose keys this peer holds (not those handed over to it).
         links: The open links, in the session's order.
-        host: The identity key of the peer that opened the table, when known.
+        host: The identity key of the peer that opened the table, when known (:meth:`table_host`).
         runners, owners, withheld, left, seen: :class:`PresenceRecords`' records.
         contributors: The seats whose values the table draws need (deck.md §5.2); ``None`` in a game
             without table draws or once it is over.
-        waiting: The draw the game waits for (1-based) and since when (seconds), else ``None``.
-        missing: The seats whose value that draw still lacks.
+        drawing: The draw the game waits for now (1-based), ``None`` when it waits for none.
+        waiting: The draw this peer last began waiting for (1-based) and since when (seconds), else
+            ``None``: a withholding clock, which counts only while it is :attr:`drawing`'s.
+        missing: The seats whose value the draw the game waits for still lacks.
         reveal_wait: Seconds a seat's value may be missing before the seat counts as away (§5.7).
         to_play: The seat to move (``None``: nobody, e.g. while the table draws).
         placing: Whether the game waits for a tile's placement (not mid-turn).
@@ -158,6 +182,7 @@ class PresenceSnapshot:
     left: frozenset[bytes] = frozenset()
     seen: frozenset[bytes] = frozenset()
     contributors: tuple[int, ...] | None = None
+    drawing: int | None = None
     waiting: tuple[int, float] | None = None
     missing: tuple[int, ...] = ()
     reveal_wait: float = 10.0
@@ -167,28 +192,73 @@ class PresenceSnapshot:
     # ------------------------------------------------------------------ who is where
 
     def runner(self, seat: int) -> bytes | None:
-        """The identity key of the peer that plays *seat*: this peer for a seat it plays; else the one
-        whose heartbeat last said so; else the seat's signing key when a connection carried it (a
-        player's seat key is its identity), else ``None`` (a bot of the host's not placed yet)."""
+        """The identity key of the peer that plays *seat*: the peer that plays the seat that signs its
+        entries (the seat itself, or after a ``handover`` the seat that took it over: the log says so
+        at once, with no heartbeat to wait for, wire.md §4.5). That seat's peer is this peer for a seat
+        it plays; else the one whose believed heartbeat said it plays it (:meth:`judge`); else the
+        seat's key when a connection carried it or it is no bot seat (a player's seat key is its
+        identity), else ``None`` (a bot of the host's not placed yet)."""
         if seat in self.plays:
             return self.me
-        runner = self.runners.get(seat)
+        signer = self.signers[seat]
+        runner = self.runners.get(signer)
         if runner is not None:
             return runner
-        signer = self.signers[seat]
         key = self.keys[signer]
         if signer in self.bot_seats and key not in self.seen:
             return None
         return key
 
+    def table_host(self) -> bytes | None:
+        """The identity key of the peer that opened the table, the one peer that plays seats under keys
+        that are no peer's identity (its bots, wire.md §4.6): :attr:`host` when known; else this peer
+        when it holds such a key; else the peer believed to play such a seat; else ``None``."""
+        if self.host is not None:
+            return self.host
+        if any(self.keys[seat] != self.me for seat in self.own if seat < len(self.keys)):
+            return self.me
+        for seat in sorted(self.bot_seats):
+            runner = self.runners.get(seat)
+            if runner is not None and runner != self.keys[seat]:
+                return runner
+        return None
+
+    def judge(self, key: bytes, seats: Iterable[int]) -> tuple[list[int], list[int]]:
+        """The seats of a heartbeat's ``seats`` claim from the player *key* (wire.md §4.5 "Checking
+        claims"), split into those it can play (believed) and the rest (dropped): a seat whose signer's
+        key is *key* (a player's seat key is its identity, §3.1); a seat handed over to a seat it can
+        play (the handover's ``by``); a bot seat whose signer's key no connection carried (a bot the
+        host runs under a key of its own), when *key* is :meth:`table_host` or no host is known yet.
+        Before the game (no header) nothing can be judged and nothing is believed."""
+        believed: list[int] = []
+        dropped: list[int] = []
+        for seat in seats:
+            ok = 0 <= seat < len(self.keys) and self._may_run(key, self.signers[seat])
+            (believed if ok else dropped).append(seat)
+        return believed, dropped
+
+    def _may_run(self, key: bytes, signer: int) -> bool:
+        """Whether the peer *key* can hold the key of seat *signer*, a seat not handed over."""
+        if self.keys[signer] == key:
+            return True
+        if signer not in self.bot_seats or self.keys[signer] in self.seen:
+            return False
+        host = self.table_host()
+        return host is None or host == key
+
     def alive(self) -> set[bytes]:
-        """The identity keys of the players this peer hears of: itself, those it is connected to, and
-        those they say they are connected to (wire.md §4.5)."""
+        """The identity keys of the players this peer hears of: itself, the players it is connected to,
+        and those that the players at the table it is connected to (a seat's key, a seat's runner, the
+        host) say they are connected to (wire.md §4.5). A spectator's claims count for nothing (it
+        plays no seat), nor do those of a peer that is no player of the game."""
+        table = {self.runner(seat) for seat in range(len(self.keys))} | set(self.keys) | {self.table_host()}
         alive = {self.me}
         for link in self.links:
-            if link.role != "spectator" and link.key is not None:
-                alive.add(link.key)
-            alive.update(link.sees)
+            if link.role == "spectator" or link.key is None:
+                continue
+            alive.add(link.key)
+            if link.key in table:
+                alive.update(link.sees)
         return alive
 
     def link_to(self, key: bytes) -> LinkView | None:
@@ -198,12 +268,14 @@ class PresenceSnapshot:
     def withholding(self, now: float) -> list[int]:
         """The seats whose value for the draw the table waits for has been missing for more than
         :attr:`reveal_wait` seconds at *now* although their peer is connected here and alive: it sent a
-        heartbeat since the draw began (wire.md §5.7). The table treats them as away. A peer that
-        has not been heard from since is not judged: this laptop may be the one cut off, which the
-        dead-connection clock tells (§2.1, §5.6). Never a seat played here."""
+        heartbeat since the draw began (wire.md §5.7). The table treats them as away. The wait counts
+        from when this peer began waiting for this very draw (:attr:`waiting` of :attr:`drawing`): the
+        moment a draw begins its values are on their way, and the clock of the draw before is no
+        measure of them. A peer that has not been heard from since is not judged: this laptop may be
+        the one cut off, which the dead-connection clock tells (§2.1, §5.6). Never a seat played here."""
         waiting = self.waiting
-        if waiting is None or now - waiting[1] < self.reveal_wait:
-            return []
+        if waiting is None or waiting[0] != self.drawing or now - waiting[1] < self.reveal_wait:
+            return []  # the clock of another draw: this one's values may be on their way
         out = []
         for seat in self.missing:
             runner = self.runner(seat) if seat not in self.plays else None
@@ -215,11 +287,11 @@ class PresenceSnapshot:
     def away(self, now: float) -> list[int]:
         """The seats whose player no peer at the table is in touch with now: the table's presence, not
         one connection's (wire.md §4.5); and the seats that withhold their draw value at *now*
-        (:meth:`withholding`). A seat's runner is the peer whose heartbeat says it plays the seat, else
-        the peer whose identity is the seat's key (a player's seat key is its identity, §3.1); it is
-        present when it is this peer, is connected to this peer, or is seen by a peer this peer is
-        connected to. A bot of the host's that no heartbeat has placed yet counts as present while any
-        player is connected. Seats played here are never away."""
+        (:meth:`withholding`). A seat's runner is :meth:`runner`'s (after a handover, the runner of the
+        seat that took it over, at once); it is present when it is this peer, is connected to this
+        peer, or is seen by a player at the table this peer is connected to (:meth:`alive`: never on a
+        spectator's word). A bot of the host's that no heartbeat has placed yet counts as present while
+        any player is connected. Seats played here are never away."""
         if not self.keys:
             return []
         alive = self.alive()
@@ -244,12 +316,13 @@ class PresenceSnapshot:
         :meth:`runner`'s; a bot of the host's not placed yet counts as the host's."""
         if self.contributors is None:
             return None
-        runners = {self.runner(seat) or self.host for seat in self.contributors}
+        host = self.table_host()
+        runners = {self.runner(seat) or host for seat in self.contributors}
         if len(runners) != 1 or None in runners:
             return None
         (runner,) = runners
         assert runner is not None
-        seat = next(s for s in self.contributors if (self.runner(s) or self.host) == runner)
+        seat = next(s for s in self.contributors if (self.runner(s) or host) == runner)
         return runner, seat
 
     # ------------------------------------------------------------------ giving seats away (wire.md §5.6)

@@ -37,6 +37,7 @@ from typing import Literal, TypeAlias
 
 from .framing import SMALL_FRAME, FrameDecoder, FramingError, ProtocolError
 from .messages import (
+    Ack,
     Bye,
     Chat,
     Claim,
@@ -166,6 +167,7 @@ _PERMITTED: dict[type, tuple[frozenset[Role], frozenset[Role]]] = {
     Reveal: (_PLAYING, _PLAYING),
     Chat: (_PLAYING, _ALL),  # spoken by a seat's player; passed on to spectators too (wire.md §4.9)
     Peers: (_PLAYING, _ALL),  # where the players listen: what a spectator fails over to (wire.md §4.10)
+    Ack: (_PLAYING, _ALL),  # seats' votes: what is committed, which spectators show too (wire.md §5.9)
 }
 _HANDSHAKE = (Hello, Welcome, Reject, Proof)
 

@@ -11,7 +11,11 @@ once the game stopped here, why (:class:`Desync`). Values in, values out:
   a ``bad-seq``, a refusal, a stop (a desync, or a seat that signed two entries for one seq), a
   draw taken back because a handover for the same seq beat it;
 - :meth:`Replica.batches`: the ``entries`` messages that carry the log from a seq on (catch-up);
-- :meth:`Replica.race_answer`: what a mismatched digest at a draw or a handover calls for.
+- :meth:`Replica.race_answer`: what a mismatched digest at a draw or a handover calls for;
+- :meth:`Replica.vote` and :meth:`Replica.take_votes`: the seats' votes (:class:`~carcnet.net.quorum.Votes`)
+  and the :attr:`Replica.commit_index` they give (wire.md §5.9, the commit rule); a batch that parts
+  from this log where its entries are not committed replaces them when the votes commit it, and the
+  entries replaced are set aside (:class:`SetAside`), never lost.
 
 The session (:class:`~carcnet.net.sync.SyncSession`) sends what these give on its links.
 """
@@ -29,10 +33,11 @@ from carcnet.log import LogEntry
 from .admission import admit_entry, check_header
 from .draws import draw_race
 from .framing import ProtocolError
-from .messages import MAX_ENTRIES, Entries, SignedEntry, WireHeader
+from .messages import MAX_ENTRIES, Ack, Entries, SignedEntry, Vote, WireHeader
+from .quorum import Votes
 from .signing import SeatKey, sign_entry, verify_entry
 
-__all__ = ["Desync", "MemoryLog", "Persistence", "Replica", "SyncError", "Taken"]
+__all__ = ["Desync", "MemoryLog", "Persistence", "Replica", "SetAside", "SyncError", "Taken"]
 
 log = logging.getLogger("carcnet.net")
 
@@ -60,6 +65,16 @@ class Persistence(Protocol):
         seq beat (wire.md §5.7 "A draw racing a handover"), the one entry a peer ever takes back."""
         ...
 
+    def on_set_aside(self, seq: int) -> str | None:
+        """Moves the entries from *seq* on out of the log into its side file (wire.md §5.9: the table
+        committed other entries there): they are kept, never replayed into the game. Returns where
+        they are kept, for people (``None``: in memory only).
+
+        Raises:
+            OSError: The side file or the log could not be written (the log is then unchanged).
+        """
+        ...
+
     def sync(self) -> None:
         """Makes every entry saved so far durable (fsync: a power loss cannot lose it). The replica
         calls it before an entry this peer signed is sent (``log.md`` §9); the peer calls it in a
@@ -72,6 +87,8 @@ class MemoryLog:
 
     def __init__(self, entries: Iterable[SignedEntry] = ()) -> None:
         self.entries: list[SignedEntry] = list(entries)
+        #: Entries set aside (:meth:`on_set_aside`), in the order they were.
+        self.aside: list[SignedEntry] = []
 
     def on_append(self, signed: SignedEntry) -> None:
         self.entries.append(signed)
@@ -79,6 +96,11 @@ class MemoryLog:
     def on_take_back(self, seq: int) -> None:
         assert self.entries and self.entries[-1].seq == seq
         self.entries.pop()
+
+    def on_set_aside(self, seq: int) -> str | None:
+        self.aside.extend(self.entries[seq - 1 :])
+        del self.entries[seq - 1 :]
+        return None
 
     def sync(self) -> None:
         """Nothing to do: memory is all there is."""
@@ -130,6 +152,26 @@ class Stop:
 
 
 @dataclass(frozen=True, slots=True)
+class SetAside:
+    """Entries this peer held that the table did not commit, replaced by committed ones (wire.md §5.9
+    "Healing") and kept in the side file.
+
+    Attributes:
+        seq: The first seq set aside.
+        entries: The entries set aside, from *seq* on, in order.
+        instead: The committed entry that took *seq*.
+        where: Where they are kept (the side file), or ``None`` (in memory).
+        voters: The seats whose votes committed *instead*.
+    """
+
+    seq: int
+    entries: tuple[SignedEntry, ...]
+    instead: SignedEntry
+    where: str | None
+    voters: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Taken:
     """What :meth:`Replica.take` did with a batch of entries, for the session to answer.
 
@@ -140,6 +182,9 @@ class Taken:
         stop: Proof that the logs parted (the game stops here), or ``None``.
         took_back: The seq of a draw taken back for a handover (peers that may hold the draw must be
             sent the handover), or ``None``.
+        set_aside: Entries replaced by committed ones (wire.md §5.9), or ``None``.
+        want: Ask the sender for its entries from this seq (the batch may come from another branch:
+            the answer shows where the branches part), or ``None``.
     """
 
     appended: int = 0
@@ -147,6 +192,8 @@ class Taken:
     refusal: tuple[str, str, int | None] | None = None
     stop: Stop | None = None
     took_back: int | None = None
+    set_aside: SetAside | None = None
+    want: int | None = None
 
 
 class Replica:
@@ -163,6 +210,10 @@ class Replica:
         entries: The signed entries, entry *seq* at index ``seq - 1``.
         persistence: Where entries are saved.
         desync: Why the game stopped here, or ``None``.
+        votes: The seats' votes held (wire.md §5.9), once the header is.
+        commit_index: The highest seq this peer knows committed (0: none); entries after it are
+            pending. Never goes down.
+        aside: Every set of entries set aside here, oldest first.
     """
 
     def __init__(self, game: str, name: str, persistence: Persistence | None = None) -> None:
@@ -173,6 +224,9 @@ class Replica:
         self.game: Game | None = None
         self.entries: list[SignedEntry] = []
         self.desync: Desync | None = None
+        self.votes: Votes | None = None
+        self.commit_index = 0
+        self.aside: list[SetAside] = []
 
     # ------------------------------------------------------------------ state
 
@@ -210,6 +264,7 @@ class Replica:
         """
         self.game = check_header(header, game=self.game_id)
         self.header = header
+        self.votes = Votes(header.game, header.keys)
 
     def load(self, entries: Sequence[SignedEntry]) -> None:
         """Takes saved entries (a peer coming back), each checked again.
@@ -276,13 +331,16 @@ class Replica:
 
     def take(self, entries: Sequence[SignedEntry], from_seq: int) -> Taken:
         """Takes a batch of entries from a peer (an ``entries`` message from *from_seq*): entries held
-        already are skipped (identical) or judged (different: a draw racing a handover, wire.md §5.7,
-        else a conflict, §5.5 "Overlaps"); the next one is admitted, and so on; a gap is answered
-        ``bad-seq``. Stops at the first problem. Never raises for the peer's input."""
+        already are skipped (identical) or judged (different: a draw racing a handover, wire.md §5.7;
+        a seat that signed two entries for one seq, §5.5 "Overlaps"; else another branch, which
+        replaces this log's pending entries once the votes commit it, §5.9, and is ignored until
+        then); the next one is admitted, and so on; a gap is answered ``bad-seq``. Stops at the first
+        problem. Never raises for the peer's input."""
         game, header = self.game, self.header
         assert game is not None and header is not None
         appended, took_back = 0, None
-        for signed in entries:
+        overlap = from_seq <= self.have  # the batch shows the prefix its next entry builds on
+        for index, signed in enumerate(entries):
             seq, have = signed.seq, self.have
             if seq <= have:
                 held = self.entries[seq - 1]
@@ -296,8 +354,11 @@ class Replica:
                 if race is not None:
                     # wire.md §5.7: a draw a handover beats is ignored; the sender takes it back
                     return Taken(appended, took_back=took_back)
-                return Taken(appended, refusal=("conflict", f"seq {seq}: a different entry from the one held", seq),
-                             stop=self._conflict_proof(held, signed), took_back=took_back)
+                proof = self._conflict_proof(held, signed)
+                if proof is not None:
+                    refusal = ("conflict", f"seq {seq}: a different entry from the one held", seq)
+                    return Taken(appended, refusal=refusal, stop=proof, took_back=took_back)
+                return self._other_branch(entries[index:], appended, took_back)
             if seq > have + 1:
                 refusal = ("bad-seq", f"entries from {from_seq}; the next is {have + 1}", have + 1)
                 return Taken(appended, refusal=refusal, took_back=took_back)
@@ -308,11 +369,56 @@ class Replica:
                 stop = None
                 if exc.code == "desync":
                     self.game = self.replayed(len(self.entries))  # the game holds a move the log does not
+                if not overlap and appended == 0 and (exc.code == "desync" or self.elsewhere()):
+                    # wire.md §5.9: it may build on another branch of this log (its digest differs,
+                    # or votes could commit another branch here): the sender's entries from where
+                    # this log is pending, or from this log's last entry, overlap it and tell
+                    start = self.commit_index + 1 if self.elsewhere() else max(have, 1)
+                    return Taken(appended, took_back=took_back, want=start)
+                if exc.code == "desync":  # the batch holds the prefix it builds on: proof
                     stop = Stop("desync", signed, None, exc.message)
                 return Taken(appended, refusal=(exc.code, exc.message, exc.seq), stop=stop, took_back=took_back)
             self.append(signed)
             appended += 1
         return Taken(appended, held_all=True, took_back=took_back)
+
+    def _other_branch(self, entries: Sequence[SignedEntry], appended: int, took_back: int | None) -> Taken:
+        """wire.md §5.9 "Healing": *entries* part from this log at their first seq. When the votes held
+        commit them there (and this log's entry there is pending), they replace this log from there on
+        and the entries replaced are set aside; two committed entries for one seq stop the game (a
+        seat broke the rule); otherwise they are ignored, and the connection stays."""
+        assert self.header is not None and self.game is not None and self.votes is not None
+        seq = entries[0].seq
+        votes = self.votes
+        if not votes.elsewhere(self.game.digests, seq):
+            return Taken(appended, took_back=took_back)  # no quorum could vote for it: not worth a replay
+        game = self.replayed(seq - 1)
+        branch: list[SignedEntry] = []
+        for signed in entries:
+            try:
+                admit_entry(game, self.header, signed)
+            except ProtocolError:
+                break
+            branch.append(signed)
+        committed = votes.committed(game.digests)
+        if not branch or committed < seq:
+            return Taken(appended, took_back=took_back)
+        if self.commit_index >= seq:
+            message = f"two committed entries for seq {seq}: the votes of seats break the commit rule"
+            return Taken(appended, refusal=("conflict", message, seq),
+                         stop=Stop("conflict", branch[0], self.entries[seq - 1], message), took_back=took_back)
+        aside = tuple(self.entries[seq - 1 :])
+        where = self.persistence.on_set_aside(seq)
+        del self.entries[seq - 1 :]
+        self.game = game
+        for signed in branch:
+            self.append(signed)
+        self.commit_index = max(self.commit_index, committed)
+        record = SetAside(seq, aside, branch[0], where, tuple(votes.voters(game.digests, seq)))
+        self.aside.append(record)
+        log.warning("%s: %d entries from seq %d set aside: the table committed others", self.name, len(aside), seq)
+        return Taken(appended + len(branch), held_all=len(branch) == len(entries), took_back=took_back,
+                     set_aside=record)
 
     def _conflict_proof(self, held: SignedEntry, signed: SignedEntry) -> Stop | None:
         """wire.md §5.5 "Overlaps": a different entry for a seq held, both signed by the same seat,
@@ -371,6 +477,63 @@ class Replica:
         if isinstance(move, DrawTile):
             return "want"
         return None
+
+    # ------------------------------------------------------------------ votes (wire.md §5.9)
+
+    @property
+    def vote_seq(self) -> int:
+        """The seq this peer's seats vote for: its last entry's, but for a table draw at the end (a
+        draw may still be taken back for a handover, §5.7, so no seat vouches for it until an entry
+        follows it)."""
+        seq = self.have
+        while seq and isinstance(self.entries[seq - 1].entry.move, DrawTile):
+            seq -= 1
+        return seq
+
+    def vote(self, keys: Mapping[int, SeatKey]) -> Ack | None:
+        """The votes of the seats whose keys are in *keys* for this log as it is now (``None``:
+        nothing new); the commit index follows."""
+        if self.votes is None or self.game is None or self.desync is not None:
+            return None
+        seq = self.vote_seq
+        if not seq:
+            return None
+        ack = self.votes.cast(keys, seq, self.game.digests[seq])
+        self.recount()
+        return ack
+
+    def take_votes(self, votes: Iterable[Vote]) -> tuple[list[Vote], bool]:
+        """Takes votes from a peer: the ones that were news, and whether one did not verify (the
+        sender is refused ``bad-signature``: the others of the message are not looked at)."""
+        news: list[Vote] = []
+        if self.votes is None:
+            return news, False
+        for vote in votes:
+            verdict = self.votes.take(vote)
+            if verdict == "bad":
+                return news, True
+            if verdict == "news":
+                news.append(vote)
+        if news:
+            self.recount()
+        return news, False
+
+    def recount(self) -> bool:
+        """Recomputes the commit index from the votes held; returns whether it grew."""
+        if self.votes is None or self.game is None:
+            return False
+        committed = self.votes.committed(self.game.digests)
+        if committed <= self.commit_index:
+            return False
+        self.commit_index = committed
+        return True
+
+    def elsewhere(self) -> bool:
+        """Whether votes held could commit another branch where this log's entries are pending (it is
+        worth asking a peer for its entries from :attr:`commit_index` + 1)."""
+        if self.votes is None or self.game is None:
+            return False
+        return self.votes.elsewhere(self.game.digests, self.commit_index + 1)
 
     # ------------------------------------------------------------------ serving
 

@@ -28,6 +28,7 @@ from .link import Link
 from .lobby import Begin, LobbyAction, LobbyRole, Refuse, Send
 from .messages import (
     MAX_PEERS,
+    Ack,
     Bye,
     Chat,
     Claim,
@@ -53,7 +54,7 @@ from .protocol import Closed, ConnectionEvent, Proven, Refused, State
 from .replica import Desync, Replica
 from .signing import SeatKey
 
-__all__ = ["MAX_IGNORED_WANTS", "ROUTES", "Listener", "Router", "SessionChange"]
+__all__ = ["MAX_IGNORED_WANTS", "ROUTES", "VOTE_EVERY", "Listener", "Router", "SessionChange"]
 
 log = logging.getLogger("carcnet.net")
 
@@ -62,11 +63,16 @@ log = logging.getLogger("carcnet.net")
 #: ``want`` cannot make it send the whole log again and again.
 MAX_IGNORED_WANTS = 32
 
+#: Seconds between two votes of this peer's seats (wire.md §5.9): a vote covers its whole prefix, so
+#: entries that follow each other faster are voted for together.
+VOTE_EVERY = 0.2
+
 #: What a session's listener is told changed (see :meth:`~carcnet.net.sync.SyncSession.add_listener`):
 #: the ``"header"`` taken, an ``"entry"`` appended (one call per batch), a link ``"open"``/``"close"``,
 #: ``"peer"`` news (an address learned, a heartbeat's presence, a clock), ``"stop"`` (a desync),
-#: ``"lobby"``, ``"chat"``.
-SessionChange = Literal["header", "entry", "open", "close", "peer", "stop", "lobby", "chat"]
+#: ``"lobby"``, ``"chat"``, ``"commit"`` (the commit index grew, wire.md §5.9), ``"aside"`` (entries
+#: set aside for committed ones: :attr:`~carcnet.net.replica.Replica.aside`).
+SessionChange = Literal["header", "entry", "open", "close", "peer", "stop", "lobby", "chat", "commit", "aside"]
 #: A listener of a session: called with what changed and the link it came on (``None``: from here).
 Listener = Callable[[SessionChange, Link | None], None]
 
@@ -119,6 +125,11 @@ class Router:
         self.connections = Connections(game=game, identity=identity, name=name, clock=clock, owner=self)
         self.draws = DrawValues()
         self.chat = ChatRoom()
+        self._voted_at = -VOTE_EVERY  # when this peer's seats last voted (wire.md §5.9) …
+        self._vote_due = True  # … and whether the log's end waits for its vote (a resumed log's does)
+        #: The seats' banks of the turn clock this peer's heartbeats carry (wire.md §5.8), said by its
+        #: table with the ``have`` they are the banks at: carried only while the log is at that ``have``.
+        self.banks: tuple[int, tuple[int, ...]] = (0, ())
 
     # ------------------------------------------------------------------ state
 
@@ -229,8 +240,22 @@ class Router:
         game = self.replica.game
         keys = {link.key for link in self.connections.open_links() if link.role != "spectator" and link.key}
         seats = tuple(sorted(self.seats)) if game is None else tuple(s for s in range(game.players) if self.plays(s))
+        at, banks = self.banks
         return Heartbeat(have=self.replica.have, digest=game.digest if game is not None else None,
-                         time=int(self.wall_clock() * 1000), sees=tuple(sorted(keys))[:MAX_PEERS], seats=seats)
+                         time=int(self.wall_clock() * 1000), sees=tuple(sorted(keys))[:MAX_PEERS], seats=seats,
+                         banks=banks if game is not None and at == self.replica.have else ())
+
+    def beside_heartbeat(self, link: Link) -> Message | None:
+        """wire.md §5.9: with each heartbeat a player passes on the newest vote of every seat it holds,
+        when they changed since it last did on *link*, so that votes reach peers that have no link
+        to the voter (a table healing from a split learns the certificate this way)."""
+        if self._vote_due:
+            self.log_changed(now=True)
+        votes = self.replica.votes
+        if self.role != "player" or votes is None or link.votes_sent == votes.version:
+            return None
+        link.votes_sent = votes.version
+        return votes.newest()
 
     def addresses_changed(self) -> None:
         """The address book learned something: listeners hear ``"peer"`` (a player peer dials it), and
@@ -372,8 +397,36 @@ class Router:
             elif answer == "want" and exc.seq is not None and link.role != "spectator":
                 link.send(Want(from_seq=exc.seq))
             else:
-                self.connections.refuse(link, exc.code, exc.message, exc.seq)
+                self._other_branch(link)
             return None
+
+    def _other_branch(self, link: Link) -> None:
+        """The peer of *link* holds another branch of the log (its digest differs at a seq both hold):
+        not proof of anything (an unsigned claim) and, under the commit rule, what a healed split looks
+        like (wire.md §5.9). Pass it the votes held, and if this log has pending entries, ask it for
+        its entries from the commit index on: the branch the votes commit replaces the other. Once per
+        link until this peer's log or votes change."""
+        replica = self.replica
+        votes = replica.votes
+        if votes is None:
+            return
+        now = (replica.have, votes.version)
+        if link.branch_asked == now:
+            return
+        link.branch_asked = now
+        newest = votes.newest()
+        if newest is not None and self.role == "player":
+            link.send(newest)
+            link.votes_sent = votes.version
+        if link.role != "spectator" and replica.commit_index < replica.have:
+            link.send(Want(from_seq=replica.commit_index + 1))
+
+    def _catch_up_from(self) -> int:
+        """Where a ``want`` to a peer that holds more starts: after this log's last entry, or after its
+        commit index when entries after it are pending and votes could commit another branch there
+        (wire.md §5.9: the answer then overlaps them and shows where the branches part)."""
+        replica = self.replica
+        return replica.commit_index + 1 if replica.elsewhere() else replica.have + 1
 
     def _on_entries(self, link: Link, message: Entries) -> None:
         replica = self.replica
@@ -387,15 +440,27 @@ class Router:
         if taken.took_back is not None:
             for other in self.connections.links:  # they may hold the draw taken back: send them the handover
                 other.peer_have = min(other.peer_have, taken.took_back - 1)
+        if taken.set_aside is not None:
+            for other in self.connections.links:  # they may hold what was set aside: send them the branch
+                other.peer_have = min(other.peer_have, taken.set_aside.seq - 1)
         if taken.stop is not None:
             stop = taken.stop
             self.stop(link, stop.code, stop.theirs, stop.ours, stop.message)
         if taken.refusal is not None:
             self.connections.refuse(link, *taken.refusal)
+        if taken.want is not None and link.role != "spectator" and link.branch_asked != (replica.have, -1):
+            link.branch_asked = (replica.have, -1)  # once per entry held: the answer overlaps ours
+            link.send(Want(from_seq=taken.want))
         if taken.held_all:
             link.held_upto(message.entries[-1].seq)  # every entry of it is held now
+        if taken.set_aside is not None:
+            self.connections.record("info", "aside", f"{len(taken.set_aside.entries)} entries from seq "
+                                    f"{taken.set_aside.seq} set aside for the committed branch", taken.set_aside.seq,
+                                    link)
+            self.changed("aside", link)
         if taken.appended:
             self.relay(link)
+            self.log_changed()
             self.changed("entry", link)
             self.draw_step()
 
@@ -423,8 +488,9 @@ class Router:
     def _on_heartbeat(self, link: Link, beat: Heartbeat) -> None:
         link.heartbeats += 1
         link.last_heartbeat = self.clock()
-        if (beat.sees, beat.seats) != (link.sees, link.seats):
-            link.sees, link.seats = beat.sees, beat.seats
+        link.banks = (beat.have, beat.banks)
+        if link.role != "spectator" and (beat.sees, beat.seats) != (link.sees, link.seats):
+            link.sees, link.seats = beat.sees, beat.seats  # a spectator's claims count for nothing (§4.5)
             connections = self.connections
             if beat.seats and link.key not in connections.addresses.confirmed and (info := where_it_listens(link)):
                 connections.add_known(info, confirmed=True)  # it plays a seat: its address is worth passing on
@@ -440,7 +506,7 @@ class Router:
         if lack > 0:
             self.send_from(link.peer_have + 1, link)
         elif lack < 0 and link.role != "spectator":
-            link.send(Want(from_seq=self.replica.have + 1))
+            link.send(Want(from_seq=self._catch_up_from()))
 
     def _on_error(self, link: Link, error: Error) -> None:
         """An ``error`` that left the connection open: ``bad-seq`` (the peer holds ``seq - 1``: send
@@ -466,6 +532,45 @@ class Router:
                 lacking.setdefault(link.peer_have + 1, []).append(link)
         for start, links in lacking.items():
             self.send_from(start, *links)
+
+    def log_changed(self, *, now: bool = False) -> None:
+        """This peer's log has a new end: its seats vote for it (wire.md §5.9), on every open link, and
+        the listeners hear ``"commit"`` when the commit index grew. At most once every
+        :data:`VOTE_EVERY` seconds unless *now*: a vote covers the whole prefix, so a burst of entries
+        needs only its last one voted for; the vote due then goes out with the next change after that,
+        or the next heartbeat."""
+        clock = self.clock()
+        if not now and clock - self._voted_at < VOTE_EVERY:
+            self._vote_due = True
+            return
+        self._vote_due, self._voted_at = False, clock
+        before = self.replica.commit_index
+        ack = self.replica.vote(self.seats)
+        if ack is not None:
+            links = self.connections.open_links()
+            self.send_once(ack, links)
+        if self.replica.commit_index > before:
+            self.changed("commit", None)
+
+    def _on_ack(self, link: Link, ack: Ack) -> None:
+        """wire.md §5.9: seats' votes, each checked once against the seat's key (one that does not
+        verify is ``bad-signature``). News may commit entries, or show that another branch could be
+        committed where this log's entries are pending: its entries are asked for."""
+        replica = self.replica
+        if replica.header is None:
+            self.connections.refuse(link, "unexpected-message", "ack before this peer holds the header")
+            return
+        before = replica.commit_index
+        news, bad = replica.take_votes(ack.votes)
+        if bad:
+            self.connections.refuse(link, "bad-signature", "a vote not signed by its seat's key")
+            return
+        if not news:
+            return
+        if replica.commit_index > before:
+            self.changed("commit", link)
+        if replica.elsewhere():
+            self._other_branch(link)
 
     def send_from(self, start: int, *links: Link) -> None:
         """Sends every entry from seq *start* on to *links*, at most 256 per message."""
@@ -521,6 +626,7 @@ class Router:
             replica.append_draw(step.move, drawer)
             self.relay(None)
             self.changed("entry", None)
+            self.log_changed()
 
     def send_once(self, message: Message, links: Iterable[Link]) -> None:
         """Sends *message* on every open link of *links*, encoded once."""
@@ -613,4 +719,5 @@ ROUTES: dict[type, Callable[[Router, Link, Any], None]] = {
     Commit: Router._on_lobby_message,
     Start: Router._on_lobby_message,
     Peers: Router._on_peers,
+    Ack: Router._on_ack,
 }

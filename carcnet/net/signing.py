@@ -32,6 +32,7 @@ from carcnet.log.signatures import ENTRY_DOMAIN, KEY_SIZE, SIG_SIZE, entry_bytes
 from carcnet.log.signatures import game_bytes as _game_bytes
 
 __all__ = [
+    "ACK_DOMAIN",
     "CHAIN_SECRET_DOMAIN",
     "CHAT_DOMAIN",
     "COMMIT_DOMAIN",
@@ -42,6 +43,7 @@ __all__ = [
     "SEED_DOMAIN",
     "SIG_SIZE",
     "SeatKey",
+    "ack_bytes",
     "chain_secret",
     "chat_bytes",
     "commit_bytes",
@@ -52,11 +54,13 @@ __all__ = [
     "opens_commitment",
     "proof_bytes",
     "seat_chain",
+    "sign_ack",
     "sign_chat",
     "sign_commit",
     "sign_entry",
     "sign_proof",
     "verify",
+    "verify_ack",
     "verify_chat",
     "verify_commit",
     "verify_entry",
@@ -69,6 +73,8 @@ COMMIT_DOMAIN = b"carcnet/commit/v1\x00"
 CHAT_DOMAIN = b"carcnet/chat/v1\x00"
 #: Domain separation of a handshake proof's signed bytes (``wire.md`` §3.4).
 PROOF_DOMAIN = b"carcnet/proof/v1\x00"
+#: Domain separation of a seat's vote for a prefix of the log (``wire.md`` §5.9).
+ACK_DOMAIN = b"carcnet/ack/v1\x00"
 
 
 class SeatKey:
@@ -222,6 +228,43 @@ def verify_chat(public_key: bytes, game_id: str, seat: int, chat_id: bytes, time
     try:
         data = chat_bytes(game_id, seat, chat_id, time_ms, text)
     except (ValueError, UnicodeEncodeError):
+        return False
+    return verify(public_key, data, sig)
+
+
+def ack_bytes(game_id: str, seat: int, seq: int, digest: bytes) -> bytes:
+    """The canonical byte string a vote of an ``ack`` covers (``wire.md`` §5.9)::
+
+        "carcnet/ack/v1" 0x00 | game id (32 ASCII hex digits) | seat (u8) | seq (u32, big-endian)
+        | digest (32)
+
+    The digest chains every entry up to *seq* (``digest.md`` §4), so one vote vouches for the whole
+    prefix of the log it ends.
+
+    Raises:
+        ValueError: A bad game id, a seat outside 0–5, a seq outside 1 to 2**32 - 1, a digest that is
+            not 32 bytes.
+    """
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 6:
+        raise ValueError(f"a seat is 0 to 5, got {seat!r}")
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 < seq < 2**32:
+        raise ValueError(f"a seq is 1 to 2**32 - 1, got {seq!r}")
+    if not isinstance(digest, bytes) or len(digest) != 32:
+        raise ValueError("a digest is 32 bytes")
+    return ACK_DOMAIN + _game_bytes(game_id) + bytes([seat]) + seq.to_bytes(4, "big") + digest
+
+
+def sign_ack(key: SeatKey, game_id: str, seat: int, seq: int, digest: bytes) -> bytes:
+    """The seat key's vote for the log that ends at *seq* with *digest*, over :func:`ack_bytes`."""
+    return key.sign(ack_bytes(game_id, seat, seq, digest))
+
+
+def verify_ack(public_key: bytes, game_id: str, seat: int, seq: int, digest: bytes, sig: bytes) -> bool:
+    """Whether *sig* is *seat*'s vote for (*seq*, *digest*) of game *game_id* under *public_key*.
+    Never raises."""
+    try:
+        data = ack_bytes(game_id, seat, seq, digest)
+    except ValueError:
         return False
     return verify(public_key, data, sig)
 

@@ -124,6 +124,18 @@ class RecorderLog:
             raise ValueError(f"entry {seq} was in {self.path.name} before: it is not taken back")
         self.recorder.take_back(seq)
 
+    def on_set_aside(self, seq: int) -> str | None:
+        """Moves the entries from *seq* on into the side file ``<save>.aside`` and out of the log
+        (:meth:`GameRecorder.set_aside`, wire.md §5.9); returns the side file's path.
+
+        Raises:
+            ValueError: *seq* is not in the log.
+            OSError: A file could not be written.
+        """
+        _aside, path = self.recorder.set_aside(seq)
+        self.held = min(self.held, seq - 1)
+        return str(path)
+
     def sync(self) -> None:
         """Makes every entry written so far durable (one fsync; may run in a worker thread).
 

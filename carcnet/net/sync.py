@@ -253,6 +253,12 @@ class SyncSession:
         header is known); entries held already are not written again."""
         self.replica.use_persistence(persistence)
 
+    def say_banks(self, have: int, banks: Sequence[int]) -> None:
+        """This peer's heartbeats carry *banks* (each seat's bank of the turn clock in milliseconds,
+        seat by seat; empty: none) while its log is at seq *have*, the point they were measured at
+        (wire.md §4.5, §5.8). The clock is its table's: the session only carries it."""
+        self._router.banks = (have, tuple(banks))
+
     def presence_changed(self) -> None:
         """Something about who is at the table changed without a message (a clock ran out): tells
         the listeners (``"peer"``)."""
@@ -309,6 +315,7 @@ class SyncSession:
         router = self._router
         signed = self.replica.author(move, self.seats)
         router.relay(None)
+        router.log_changed()
         router.changed("entry", None)
         if isinstance(move, HandOver | HandBack):
             self.connections.tell_all()  # this peer plays one seat more or fewer (wire.md §4.5)

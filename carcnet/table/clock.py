@@ -6,14 +6,17 @@ drawn) until the seat's last move of the turn; drawing does not count. A turn ma
 for free; what it takes beyond that comes out of the seat's bank. When both are used up the turn has
 run out: the laptop that plays the seat plays the rest of the turn with the greedy bot's choice
 (:meth:`carcnet.table.NetTable` does), and the seat goes on with an empty bank (only *turn* seconds
-a turn from then on). Every laptop measures with its own clock, so the figures shown at two laptops
-may differ by the time a move takes to arrive; only the seat's own laptop acts on them.
+a turn from then on). Every laptop measures the turns with its own clock, so the times shown at two
+laptops may differ by the time a move takes to arrive; only the seat's own laptop acts on them. The
+banks are the table's: a seat's laptop says its banks in its heartbeats and the others take them
+(:meth:`SeatClocks.take`), and a player keeps them beside its save (wire.md §5.8).
 
 Pure: the time is always given (seconds of a monotonic clock).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["MAX_BANK", "MAX_TURN", "SeatClocks", "TurnClock", "clock_text"]
@@ -68,30 +71,55 @@ class TurnClock:
 
 
 class SeatClocks:
-    """Each seat's clock as this laptop measures it (see the module docstring).
+    """Each seat's clock at this laptop (see the module docstring).
 
     Args:
         clock: The agreement.
         players: The number of seats.
+        banks: Each seat's bank left in seconds, seat by seat (a resumed game's, wire.md §5.8); full
+            banks by default. Each is held to 0 to the agreement's bank.
+
+    Raises:
+        ValueError: *banks* does not give one bank per seat.
     """
 
-    def __init__(self, clock: TurnClock, players: int) -> None:
+    def __init__(self, clock: TurnClock, players: int, banks: Sequence[float] | None = None) -> None:
         self.clock = clock
-        #: Seconds of bank left per seat.
-        self.banks = [float(clock.bank)] * players
+        if banks is not None and len(banks) != players:
+            raise ValueError(f"{len(banks)} banks for {players} seats")
+        #: Seconds of bank left per seat, counted to the millisecond, not counting a turn that runs.
+        self.banks = [float(clock.bank)] * players if banks is None else [self._held(b) for b in banks]
         #: The seat whose turn runs and since when, or ``None`` (drawing, the game over).
         self.running: tuple[int, float] | None = None
 
-    def update(self, seat: int | None, now: float) -> None:
+    def _held(self, seconds: float) -> float:
+        """*seconds* of bank, held to 0 to the agreement's bank and counted to the millisecond."""
+        return min(float(self.clock.bank), max(0.0, round(seconds, 3)))
+
+    def update(self, seat: int | None, now: float) -> int | None:
         """The seat whose turn it is now (``None`` while the table draws or after the game): ends the
-        turn that ran if it is another seat's (its overtime comes out of its bank) and starts *seat*'s."""
-        running = self.running
+        turn that ran if it is another seat's (its overtime comes out of its bank) and starts *seat*'s.
+        Returns the seat whose turn ended, or ``None``."""
+        running, ended = self.running, None
         if running is not None and running[0] != seat:
-            ran, since = running
-            self.banks[ran] = max(0.0, self.banks[ran] - max(0.0, now - since - self.clock.turn))
+            ended, since = running
+            self.banks[ended] = self._held(self.banks[ended] - max(0.0, now - since - self.clock.turn))
             running = self.running = None
         if running is None and seat is not None:
             self.running = (seat, now)
+        return ended
+
+    def take(self, seat: int, millis: int) -> bool:
+        """Sets *seat*'s bank (not counting a turn that runs) to *millis* milliseconds, held to the
+        agreement's bank: the bank the table says (wire.md §5.8). Returns whether it changed."""
+        before = self.banks[seat]
+        self.banks[seat] = self._held(millis / 1000)
+        return self.banks[seat] != before
+
+    def millis(self) -> tuple[int, ...]:
+        """Each seat's bank left in whole milliseconds, seat by seat, not counting a turn that runs:
+        what this laptop says in its heartbeats and keeps beside its save (wire.md §4.5, §5.8)."""
+        return tuple(round(bank * 1000) for bank in self.banks)
 
     def left(self, seat: int, now: float) -> tuple[float, float]:
         """``(seconds left of the turn, seconds of bank left)`` for *seat* at *now*; the turn's part

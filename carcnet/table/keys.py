@@ -2,15 +2,16 @@
 
 Beside the log ``<created>-<game id 8>.carclog``, a player keeps ``<same>.keys`` (JSON, mode 0600):
 the game id, the name this peer plays under, its identity key and the seat keys it plays, as hex of
-the 32 private bytes (wire.md §3.1), and the table's turn clock (§4.6) when it plays with one. It is
-read back as any other input: checked against the game's header, refused with a :class:`LanError`
-that says what is wrong.
+the 32 private bytes (wire.md §3.1), and the table's turn clock (§4.6) and each seat's bank left (§5.8)
+when it plays with one. It is read back as any other input: checked against the game's header, refused
+with a :class:`LanError` that says what is wrong.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,6 +53,10 @@ class SavedKeys:
             once rather than taken for a bot not placed yet. Empty in files written before it was kept.
         game_name: The game's name as its opener gave it (what this peer advertises, discovery.md
             §2), ``None`` when not known or in files written before it was kept.
+        banks: Each seat's bank left in milliseconds, seat by seat (not counting a turn that ran), as
+            this peer last knew them (wire.md §5.8): what a resumed game's clocks start from. ``None``
+            without a clock, in files written before they were kept, or when this peer did not know
+            them (it came back without them and had not yet heard the table's).
     """
 
     identity: SeatKey
@@ -61,13 +66,16 @@ class SavedKeys:
     owners: dict[int, bytes] = field(default_factory=dict)
     runners: dict[int, bytes] = field(default_factory=dict)
     game_name: str | None = None
+    banks: tuple[int, ...] | None = None
 
 
 def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey], name: str,
                clock: TurnClock | None = None, owners: dict[int, bytes] | None = None,
-               runners: dict[int, bytes] | None = None, game_name: str | None = None) -> None:
+               runners: dict[int, bytes] | None = None, game_name: str | None = None,
+               banks: Sequence[int] | None = None) -> None:
     """Writes the keys file *path* of game *game* (mode 0600, replaced at once: a crash leaves the old
-    file or the new one); *owners*, *runners* and *game_name*: see :class:`SavedKeys`. Raises OSError."""
+    file or the new one); *owners*, *runners*, *game_name* and *banks* (kept only with a *clock*): see
+    :class:`SavedKeys`. Raises OSError."""
     data: dict[str, object] = {
         "game": game,
         "name": name,
@@ -82,6 +90,8 @@ def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKe
         data["runners"] = {str(seat): key.hex() for seat, key in sorted(runners.items())}
     if game_name is not None:
         data["game_name"] = game_name
+    if clock is not None and banks is not None:
+        data["banks"] = list(banks)
     tmp = path.with_suffix(".keys.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -92,18 +102,19 @@ def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKe
 
 
 def save_keys(log_path: Path, session: SyncSession, records: PresenceRecords, clock: TurnClock | None,
-              game_name: str | None = None) -> None:
+              game_name: str | None = None, banks: Sequence[int] | None = None) -> None:
     """Writes the keys file of the network game *session* logged at *log_path*: its keys, its name,
-    the turn clock, who runs each seat as last heard (*records*), whose each seat it took over is (so
-    that a restart of this laptop still gives the seat back, wire.md §5.6), and the game's name (so
-    that it still advertises the game under it, discovery.md §2). Raises OSError."""
+    the turn clock and the seats' *banks* (milliseconds, seat by seat: a resumed game's clocks keep
+    them, wire.md §5.8), who runs each seat as last heard (*records*), whose each seat it took over is
+    (so that a restart of this laptop still gives the seat back, §5.6), and the game's name (so that it
+    still advertises the game under it, discovery.md §2). Raises OSError."""
     header, game = session.header, session.game
     if header is None or game is None:
         return
     owners = {seat: key for seat, key in records.owners.items()
               if game.handovers[seat] is not None and seat not in session.seats and session.plays(seat)}
     write_keys(keys_path(log_path), header.game, session.identity, session.seats, session.name, clock, owners,
-               dict(records.runners), game_name)
+               dict(records.runners), game_name, banks)
 
 
 def read_keys(path: Path, header: WireHeader) -> SavedKeys:
@@ -147,6 +158,7 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         game_name = data.get("game_name")
         if game_name is not None and name_problem(game_name) is not None:
             raise ValueError(f"the game's name {game_name!r} is not a name")
+        banks = _banks(data.get("banks"), len(header.keys), clock)
     except FileNotFoundError:
         raise LanError(
             f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
@@ -154,7 +166,22 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         ) from None
     except (ValueError, TypeError, OSError) as exc:
         raise LanError(f"{path.name} is damaged: {exc}") from None
-    return SavedKeys(identity, seats, name, clock, owners, runners, game_name)
+    return SavedKeys(identity, seats, name, clock, owners, runners, game_name, banks)
+
+
+def _banks(raw: object, players: int, clock: TurnClock | None) -> tuple[int, ...] | None:
+    """The ``banks`` of a keys file: absent, or one whole number of milliseconds per seat, each 0 to
+    the clock's bank (wire.md §5.8), in a file that keeps the clock."""
+    if raw is None:
+        return None
+    if clock is None:
+        raise ValueError("'banks' without the 'clock' they belong to")
+    if not (isinstance(raw, list) and len(raw) == players):
+        raise ValueError(f"'banks' is not a list of {players} banks in milliseconds, one per seat")
+    for seat, millis in enumerate(raw):
+        if isinstance(millis, bool) or not isinstance(millis, int) or not 0 <= millis <= clock.bank * 1000:
+            raise ValueError(f"the bank of seat {seat} is not 0 to {clock.bank * 1000} milliseconds: {millis!r}")
+    return tuple(raw)
 
 
 def _seat_keys(raw: object, players: int, field_name: str, what: str) -> dict[int, bytes]:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Self, TypedDict, Unpack
 
 from carcnet.bots import make_bot
-from carcnet.engine import HandBack, HandOver, IllegalMoveError, Phase, Rules
+from carcnet.engine import HandBack, HandOver, IllegalMoveError, Rules
 from carcnet.log import LogError, default_dir, new_path
 from carcnet.net.adverts import GameAd
 from carcnet.net.link import Link
@@ -46,11 +46,14 @@ from carcnet.net.sync import SessionChange, SyncError, SyncSession
 from carcnet.net.transport import Timing
 
 from .advert import advertise_and_browse, found_peer, table_ad
+from .aside import aside_note
 from .base import TableError, bot_seed
-from .clock import SeatClocks, TurnClock
+from .clock import TurnClock
 from .driver import BotDriver
+from .eventfile import keep_connection_log
 from .keys import LanError, keys_path, read_keys, save_keys
 from .netview import NetKind, NetView
+from .timekeeper import Timekeeper
 
 __all__ = [
     "LanError", "NetKind", "NetOptions", "NetTable", "SeatPlan", "describe_table", "keys_path", "new_game_id",
@@ -163,7 +166,7 @@ class NetTable(NetView):
         self._ad_dirty: asyncio.Event | None = None  # made in __aenter__ (needs a running loop)
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
-        self._watching_through: str | None = None  # a spectator: the player it follows the game through
+        self._watching_through: Link | None = None  # a spectator: the link it follows the game through
         self._was_cut_off = False
         self._hand_back_soon = False
         self._said_connected: set[bytes | None] = set()  # peers whose coming was said and not their going
@@ -174,8 +177,14 @@ class NetTable(NetView):
             "peer": self._heard,
             "open": self._link_opened,
             "close": self._link_closed,
+            "aside": lambda _link: self._set_aside(),
         }
+        #: The turn clock (wire.md §5.8): measured, agreed with the table, kept beside the save.
+        self.timekeeper = Timekeeper(self, note=self._note, changed=self._changed, save=self._save_keys,
+                                     closing=lambda: self._closing)
+        self._asides_said = 0  # entries set aside said so far (wire.md §5.9)
         session.add_listener(self._on_change)
+        keep_connection_log(self)  # also in <save>.events, for a bug report after a crash
 
     # ------------------------------------------------------------------ construction
 
@@ -298,10 +307,10 @@ class NetTable(NetView):
                 bots[seat] = handover.bot
         options.setdefault("directory", path.parent)
         table = cls(session, kind="player", bot_names=bots, recorder=recorder, game_name=saved.game_name, **options)
-        table._saved_clock = saved.clock  # the clocks start again with full banks (wire.md §5.8)
+        table._saved_clock = saved.clock
         table.records.owners.update(saved.owners)  # the seats taken over here go back to them (§5.6)
         table.records.runners.update(saved.runners)  # who ran each seat, as last heard (§4.5)
-        table._clock_update()
+        table.timekeeper.resumed(saved.banks)  # the banks it had, agreed with the table's (wire.md §5.8)
         return table
 
     _bot_for_seating: str | None = None
@@ -476,8 +485,7 @@ class NetTable(NetView):
             if self.kind != "spectator":
                 self._tasks.append(asyncio.create_task(self._take_over_bot_seats()))
             self._tasks.append(asyncio.create_task(self._watch_withholding()))
-            if self.kind != "spectator":
-                self._tasks.append(asyncio.create_task(self._watch_clock()))
+            self._tasks.append(asyncio.create_task(self.timekeeper.watch()))
             self._note(self._hello_text())
         except BaseException:
             await self._stack.aclose()
@@ -535,7 +543,7 @@ class NetTable(NetView):
         if self._ad_dirty is not None and change in ("lobby", "header", "entry", "stop"):
             self._ad_dirty.set()
         if change in ("header", "entry", "stop"):
-            self._clock_update()
+            self.timekeeper.update()
         self._changed(change)
 
     def _stopped(self) -> None:
@@ -543,17 +551,19 @@ class NetTable(NetView):
         if self.session.desync is not None:
             self._note(f"The game stopped: {self.session.desync}")
 
+    def _set_aside(self) -> None:
+        """A healed split set entries aside (wire.md §5.9): one line for each set not said yet."""
+        records = self.session.replica.aside
+        names = [seat.name for seat in self.seats]
+        for record in records[self._asides_said:]:
+            self._note(aside_note(record, names, set(self.session.seats)))
+        self._asides_said = len(records)
+
     def _heard(self, link: Link | None) -> None:
-        """A peer's heartbeat said which seats it plays (wire.md §4.5): its runner, and for seats not
-        handed over, its owner (§5.6)."""
-        if link is None or link.key is None:
-            return
-        game = self.session.game
-        own = set() if game is None else {s for s, handover in enumerate(game.handovers) if handover is None}
-        before = dict(self.records.runners)
-        self.records.heard(link.key, link.seats, own)
-        if self.records.runners != before and self.kind != "spectator" and self.session.seats:
+        """A peer's heartbeat said which seats it plays (wire.md §4.5): believed or not (:meth:`heard`)."""
+        if self.heard(link) and self.kind != "spectator" and self.session.seats:
             self._save_keys()  # who runs which seat, should this laptop restart (wire.md §5.6)
+
     def _link_opened(self, link: Link | None) -> None:
         """A link opened: the peer is seen and back (wire.md §5.6), said once per peer."""
         if link is None:
@@ -565,10 +575,11 @@ class NetTable(NetView):
             self._said_connected.add(link.key)
             self._note(f"{link.name} connected")
         self._cut_off_news()
-        if self.kind == "spectator":
-            if self._watching_through not in (None, link.name):
-                self._note(f"Watching through {link.name} now ({self._watching_through} is gone)")
-            self._watching_through = link.name
+        was = self._watching_through  # a spectator's player; a second link while it is open is no news
+        if self.kind == "spectator" and (was is None or not was.is_open):
+            if was is not None and was.name != link.name:
+                self._note(f"Watching through {link.name} now ({was.name} is gone)")
+            self._watching_through = link
 
     def _link_closed(self, link: Link | None) -> None:
         """A link closed: whether its peer left on purpose (§5.6), why the table refused this peer
@@ -642,7 +653,7 @@ class NetTable(NetView):
         try:
             if self.path is not None:
                 name = self.game_name or (self.lobby.name if self.lobby is not None else None)
-                save_keys(self.path, self.session, self.records, self.clock, name)
+                save_keys(self.path, self.session, self.records, self.clock, name, self.timekeeper.kept())
         except OSError as exc:
             self._note(f"Cannot save the seat keys (the game cannot be resumed here): {exc}")
 
@@ -695,53 +706,6 @@ class NetTable(NetView):
                     self._note(f"Waiting for {header.header.seats[seat].name}'s draw value: "
                                f"the seat counts as away (wire.md 5.7)")
             self.session.presence_changed()
-
-    def _clock_update(self) -> None:
-        """Starts and stops the seats' clocks as the turn passes (the seat to move, not while drawing)."""
-        game = self.session.game
-        if game is None:
-            return
-        if self.clocks is None:
-            clock = self.clock
-            if clock is None:
-                return
-            self.clocks = SeatClocks(clock, game.players)
-        to_play = game.seat if game.phase in (Phase.PLACE_TILE, Phase.DEPLOY) and not self.session.stopped else None
-        self.clocks.update(to_play, self.session.clock())
-
-    async def _watch_clock(self) -> None:
-        """wire.md §5.8: when the turn of a seat a person plays here runs out (its turn and its bank
-        used up), this laptop plays the rest of the turn with the greedy bot's choice, and says so.
-        Redraws the clocks once a second meanwhile."""
-        said: set[tuple[int, int]] = set()
-        shown = -1
-        while not self._closing:
-            await asyncio.sleep(0.25 if self.clocks is not None else 1.0)  # the clock's tick, not a synchronisation
-            clocks, game = self.clocks, self.session.game
-            if clocks is None or game is None or clocks.running is None or not self.running:
-                continue
-            seat = clocks.running[0]
-            second = int(self.session.clock())
-            if second != shown:  # the figures shown change once a second
-                shown = second
-                self._changed("clock")
-            if seat not in self.human_seats or not clocks.expired(seat, self.session.clock()):
-                continue
-            turn = (seat, game.deck_index)
-            if turn not in said:
-                said.add(turn)
-                self._note(f"{self.names[seat]}'s time ran out: the greedy bot plays the turn")
-            header = self.session.header
-            bot = make_bot("greedy", bot_seed(header.header.digest, seat) if header is not None else 0)
-            for _ in range(2):  # the placement, then the deployment
-                game = self.session.game
-                if game is None or game.seat != seat or game.phase not in (Phase.PLACE_TILE, Phase.DEPLOY):
-                    break
-                try:
-                    self.submit(bot.choose(game.view()))
-                except (TableError, IllegalMoveError, SyncError) as exc:
-                    log.info("the clock's move for seat %s was refused: %s", seat, exc)
-                    break
 
     async def _tick(self) -> None:
         table = self.hosting

@@ -15,10 +15,11 @@ from typing import Literal
 
 from carcnet.engine import Game, Move, Phase
 from carcnet.log import Seat
+from carcnet.net.link import Link
 from carcnet.net.lobby import Hosting, Seating, Watching
 from carcnet.net.messages import Lobby, WireHeader
 from carcnet.net.presence import LinkView, PresenceRecords, PresenceSnapshot
-from carcnet.net.sync import Desync, SyncError, SyncSession
+from carcnet.net.sync import Desync, SessionChange, SyncError, SyncSession
 
 from .base import Status, Table, TableError
 from .clock import SeatClocks, TurnClock
@@ -59,6 +60,7 @@ class NetView(Table):
         self.bot_names: dict[int, str] = dict(bot_names or {})
         self.reveal_wait = reveal_wait
         self.records = PresenceRecords()
+        session.add_listener(self._judge_claims)
         self.clocks: SeatClocks | None = None
         #: A resumed game's turn clock, from its keys file (the lobby's is gone).
         self._saved_clock: TurnClock | None = None
@@ -168,7 +170,7 @@ class NetView(Table):
         session, records = self.session, self.records
         header, game = session.header, session.game
         me = session.identity.public
-        host = me if self.kind == "host" else next(
+        host = me if self.kind == "host" else records.host or next(
             (link.key for link in session.connections.links if link.role == "host" and link.key is not None), None
         )
         links = tuple(LinkView(link.key, link.role, link.sees, link.last_heartbeat)
@@ -195,12 +197,35 @@ class NetView(Table):
             left=frozenset(records.left),
             seen=frozenset(records.seen),
             contributors=tuple(game.contributors()) if draws else None,
+            drawing=game.deck_index + 1 if game.phase is Phase.DRAW else None,
             waiting=session.draws.waiting,
             missing=tuple(session.missing()),
             reveal_wait=self.reveal_wait,
             to_play=session.to_play,
             placing=game.phase is Phase.PLACE_TILE,
         )
+
+    def heard(self, link: Link | None) -> bool:
+        """A player's heartbeat said which seats it plays (wire.md §4.5): the seats it can play are
+        believed (its runner, and for seats not handed over, their owner, §5.6), the rest dropped and
+        counted (:meth:`PresenceRecords.take_claim`). A spectator's claims count for nothing: it plays
+        no seat. Returns whether the runners changed (worth saving, should this laptop restart)."""
+        if link is None or link.key is None or link.role in (None, "spectator"):
+            return False
+        records = self.records
+        if link.role == "host" and records.host is None:
+            records.host = link.key  # the peer that held the lobby: it runs the bots of the table's own keys
+        if self.session.game is None:
+            return False  # nothing to judge a claim by yet; the header's arrival judges the claims held
+        before = dict(records.runners)
+        records.take_claim(self.presence(), link.key, link.seats)
+        return records.runners != before
+
+    def _judge_claims(self, change: SessionChange, _link: Link | None) -> None:
+        """The game began here: the claims that came before it are judged now (:meth:`heard`)."""
+        if change == "header":
+            for link in self.session.connections.open_links():
+                self.heard(link)
 
     def withholding(self) -> list[int]:
         """The seats whose value for the draw the table waits for has been missing for more than
@@ -262,6 +287,13 @@ class NetView(Table):
         """The other seated peers of the game, by identity key, and whether this peer is connected to
         each now (wire.md §5.6; :meth:`PresenceSnapshot.seated_peers`)."""
         return self.presence().seated_peers()
+
+    @property
+    def pending(self) -> int:
+        """Entries this peer holds that are not committed yet (wire.md §5.9: not yet held by seats that
+        are a quorum), a table draw at the end not counted: a split's small side shows them as such."""
+        replica = self.session.replica
+        return max(0, replica.vote_seq - replica.commit_index)
 
     @property
     def cut_off(self) -> bool:

@@ -321,6 +321,7 @@ class CarcnetApp(App[None]):
             yield SystemCommand("Projected scores", "The scores if the game ended now", screen.action_projection)
             yield SystemCommand("Zoom", "Switch the board between detailed and overview", screen.board.action_toggle_zoom)
             yield SystemCommand("Recentre", "Centre the board on the cursor, then the start tile", screen.board.action_centre)
+            yield SystemCommand("Bug report (F12)", "One file with the save, versions and the screen", screen.action_bug_report)
             if screen.table.kind == "local":
                 yield SystemCommand("Back to the menu", "The game is saved and can be resumed", screen.action_leave)
             else:

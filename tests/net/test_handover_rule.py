@@ -1,4 +1,5 @@
-"""wire.md §5.6 at the peers' tables (issue 12 item 4): who may give a seat away when links are lost.
+"""wire.md §5.6 at the peers' tables: who may give a seat away when links are lost; and §4.5's claims
+checked (a heartbeat's ``seats`` a peer cannot play, a spectator's claims).
 
 Sessions joined by in-memory wires (no sockets, so nothing reconnects by itself); a link is lost as a
 heartbeat timeout loses it (``bye`` ``timeout``), or left on purpose (``bye`` ``quit``).
@@ -9,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from carcnet.bots import make_bot
+from carcnet.net.messages import Heartbeat
 from carcnet.net.sync import MemoryLog, SyncSession
 from carcnet.table import NetTable, TableError
 
@@ -125,3 +127,44 @@ def test_a_peer_that_plays_only_a_bot_seat_counts_at_the_table():
     assert p2.cut_off and set(p2.away()) == {0, 1}
     assert not p2.may_hand_over(0) and not p2.may_hand_over(1) and p2.seat_to_hand_over() is None
     assert p0.may_hand_over(2) and p1.may_hand_over(2)
+
+
+def _say(tables: list[NetTable], wires, a: int, b: int, **claims) -> None:
+    """Peer *a*'s next heartbeat to *b* says *claims* (``sees``, ``seats``) instead of the truth."""
+    wire = wires[(min(a, b), max(a, b))]
+    link = wire.a if a < b else wire.b
+    session = tables[a].session
+    link.send(Heartbeat(have=session.have, digest=session.digest, **claims))
+    _pump(wires)
+
+
+def test_a_player_cannot_make_a_gone_seat_present_by_claiming_it():
+    """wire.md §4.5 "Checking claims": P2 is gone; P1's heartbeat says it plays P2's seat too. P0
+    believes only the seat P1 can play, counts the rest, and still shows P2's seat away."""
+    tables, wires = _table(3)
+    _play_until(tables, wires, 1)
+    _lose(tables, wires, 2, 0)
+    _lose(tables, wires, 2, 1)
+    p0 = tables[0]
+    assert p0.away() == [2]
+    _say(tables, wires, 1, 0, seats=(1, 2), sees=(seat_key(0).public,))
+    assert p0.away() == [2] and p0.records.dropped == 1 and p0.records.runners[2] == seat_key(2).public
+    assert p0.presence().runner(2) == seat_key(2).public
+
+
+def test_a_spectators_claims_count_for_nothing():
+    """A spectator plays no seat: its heartbeat's ``sees`` does not make a gone seat present, and its
+    ``seats`` makes it nobody's runner."""
+    tables, wires = _table(3)
+    _play_until(tables, wires, 1)
+    _lose(tables, wires, 2, 0)
+    _lose(tables, wires, 2, 1)
+    eve = SyncSession(game=GAME, name="Eve", role="spectator", persistence=MemoryLog())
+    wires[(0, 9)] = wire = MemoryWire(eve, tables[0].session)
+    _pump(wires)
+    assert eve.header is not None
+    wire.a.send(Heartbeat(have=eve.have, digest=eve.digest, seats=(2,), sees=(seat_key(2).public,)))
+    _pump(wires)
+    p0 = tables[0]
+    assert p0.away() == [2] and eve.identity.public not in p0.records.runners.values() and p0.records.dropped == 0
+    assert p0.presence().takeover_runner() == seat_key(0).public

@@ -220,6 +220,13 @@ def test_a_header_of_another_log_format_is_a_version_error():
         ("want", ("from",), 0),
         ("heartbeat", ("time",), -5),
         ("heartbeat", ("time",), 1.5),
+        ("heartbeat", ("banks", 0), -1),
+        ("heartbeat", ("banks", 0), 36_000_001),  # more than the lobby's largest bank, 36000 s
+        ("heartbeat", ("banks", 0), True),
+        ("heartbeat", ("banks", 0), 1.5),
+        ("heartbeat", ("banks",), [0] * 7),
+        ("heartbeat", ("banks",), None),
+        ("heartbeat", ("banks",), 300000),
         ("bye", ("reason",), "bored"),
         ("error", ("code",), "Not-Your-Turn"),
         ("error", ("code",), ""),
@@ -251,6 +258,24 @@ def test_a_header_of_another_log_format_is_a_version_error():
 )
 def test_bad_fields_are_bad_messages(name, path, value):
     assert code_of(edit(wire(name), path, value)) == "bad-message"
+
+
+def test_a_heartbeat_says_banks_only_with_a_header():
+    """wire.md §4.5: ``banks`` (milliseconds, one per seat, repeats allowed, up to the lobby's 36000 s)
+    travels with the header's digest; a sender without a header says none."""
+    m = wire("heartbeat")
+    for banks in ([], [36_000_000, 0, 0, 0, 0, 36_000_000], [300000, 300000]):
+        message = from_wire({**m, "banks": banks})
+        assert message.banks == tuple(banks) and to_wire(message)["banks"] == banks  # type: ignore[union-attr]
+    assert code_of({**m, "have": 0, "digest": None}) == "bad-message"
+    assert from_wire({**m, "have": 0, "digest": None, "banks": []}).banks == ()  # type: ignore[union-attr]
+
+
+def test_a_lobby_takes_the_largest_bank():
+    """The turn clock's bounds are inclusive (wire.md §4.6): 3600 s a turn, 36000 s of bank."""
+    lobby = Lobby(name="x", options=Rules(), table=(None, None), clock=(3600, 36000))
+    assert from_wire(to_wire(lobby)) == lobby
+    assert code_of({**to_wire(lobby), "clock": [60, 36001]}) == "bad-message"
 
 
 def test_a_lobby_refuses_two_seats_of_one_colour_or_one_key():

@@ -45,7 +45,8 @@ def spectator(*sees: int) -> LinkView:
         ("nobody in touch", snap(), [1, 2]),
         ("a player connected", snap(links=(player(1),)), [2]),
         ("seen by a player connected here", snap(links=(player(1, 2),)), []),
-        ("a spectator's sees count too (today's rule)", snap(links=(spectator(2),)), [1]),
+        ("a spectator's sees count for nothing", snap(links=(spectator(1, 2),)), [1, 2]),
+        ("the sees of a player who plays no seat count for nothing", snap(links=(player(5, 1, 2),)), [1, 2]),
         ("a heartbeat placed seat 2 at peer 1", snap(links=(player(1),), runners={2: K[1]}), []),
         ("an unplaced bot of the host's, a player connected", snap(bot_seats=frozenset({2}), links=(player(1),)), []),
         ("a heartbeat placed seat 1 at a peer out of touch", snap(links=(player(1),), runners={1: K[5]}), [1, 2]),
@@ -67,6 +68,128 @@ def test_only_a_spectator_connected_leaves_an_unplaced_bot_seat_away() -> None:
     assert snap(bot_seats=frozenset({2}), links=(spectator(),)).away(now=0.0) == [1, 2]
 
 
+# ---------------------------------------------------------------------- a handover and a handback (§4.5)
+
+OVER = {"signers": (0, 1, 1), "handovers": (None, None, "greedy")}  # seat 2 handed over to seat 1's peer
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "away"),
+    [
+        # The entry comes before the taker's heartbeat: the log says who runs the seat now.
+        ("handed over to a player connected here, its heartbeat not here yet",
+         snap(**OVER, links=(player(1),), runners={2: K[2]}), []),
+        ("handed over to a player seen by one connected here", snap(**OVER, links=(player(2, 1),)), []),
+        ("handed over to a player nobody is in touch with", snap(**OVER, links=(player(2),)), [1, 2]),
+        ("handed over to a bot seat of the host's, the host connected",
+         snap(**OVER, bot_seats=frozenset({1}), links=(player(6),), runners={1: K[6], 2: K[2]}), []),
+        ("handed over to a bot seat of the host's, the host gone",
+         snap(**OVER, bot_seats=frozenset({1}), links=(player(2),), runners={1: K[6]}), [1, 2]),
+        # Handed back: its own peer runs it again at once, whatever the taker's last heartbeat said.
+        ("handed back to a player connected here", snap(links=(player(2),), runners={2: K[2]}), [1]),
+        ("handed back to the host's bot seat, the host connected",
+         snap(bot_seats=frozenset({2}), links=(player(6),), runners={2: K[6]}), [1]),
+    ],
+)
+def test_away_right_after_a_handover_or_a_handback(case: str, snapshot: PresenceSnapshot, away: list[int]) -> None:
+    assert snapshot.away(now=0.0) == away, case
+
+
+def test_a_taker_that_leaves_after_the_handback_takes_no_seat_away_with_it() -> None:
+    """A taker's heartbeat lists the seat it runs for the owner; once it is handed back and the taker
+    is gone, the seat is still its owner's (the claim of a seat handed over is not recorded)."""
+    records = PresenceRecords()
+    records.heard(K[2], (2,), {0, 1, 2})  # Cleo plays her seat
+    records.heard(K[1], (1, 2), {0, 1})  # Cleo left, Bob took her seat over: his heartbeat lists it
+    back = snap(links=(player(2),), runners=dict(records.runners))  # handed back; Bob has gone since
+    assert back.away(now=0.0) == [1]
+
+
+# ---------------------------------------------------------------------- claims (§4.5 "Checking claims")
+
+HOST = K[6]  # the identity of a host that plays only bot seats (their keys are no peer's identity)
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "key", "seats", "believed", "dropped"),
+    [
+        ("its own seat", snap(), K[1], (1,), [1], []),
+        ("another player's seat", snap(), K[1], (1, 2), [1], [2]),
+        ("a seat handed over to its seat", snap(**OVER), K[1], (1, 2), [1, 2], []),
+        ("a seat handed over to another's seat", snap(**OVER), K[2], (2,), [], [2]),
+        ("a seat the game does not have", snap(), K[1], (1, 7), [1], [7]),
+        ("a bot seat of the host's, no host known yet", snap(bot_seats=frozenset({2})), HOST, (2,), [2], []),
+        ("a bot seat of the host's, from the host", snap(bot_seats=frozenset({2}), host=HOST), HOST, (2,), [2], []),
+        ("a bot seat of the host's, from another player", snap(bot_seats=frozenset({2}), host=HOST), K[1], (1, 2),
+         [1], [2]),
+        ("the host known by the claim believed before", snap(bot_seats=frozenset({1, 2}), runners={1: HOST}), K[5],
+         (2,), [], [2]),
+        ("a bot seat whose key a link carried (a bot that sat down)",
+         snap(bot_seats=frozenset({2}), seen=frozenset({K[2]})), HOST, (2,), [], [2]),
+        ("a person's seat under another key", snap(), HOST, (2,), [], [2]),
+        ("this peer holds a bot key: it is the host", snap(plays=(0, 2), keys=(K[0], K[1], K[5]),
+                                                            bot_seats=frozenset({2})), HOST, (2,), [], [2]),
+        ("no game yet", PresenceSnapshot(me=K[0]), K[1], (0,), [], [0]),
+    ],
+)
+def test_judge(case: str, snapshot: PresenceSnapshot, key: bytes, seats: tuple[int, ...], believed: list[int],
+               dropped: list[int]) -> None:
+    assert snapshot.judge(key, seats) == (believed, dropped), case
+
+
+def test_a_claim_taken_is_believed_dropped_and_counted() -> None:
+    records = PresenceRecords()
+    table = snap(bot_seats=frozenset({1, 2}))
+    assert records.take_claim(table, HOST, (2,)) == [] and records.host == HOST  # the first to claim a bot key
+    table = snap(bot_seats=frozenset({1, 2}), runners=dict(records.runners), host=records.host)
+    assert records.take_claim(table, K[5], (1, 2)) == [1, 2]  # not the host: nothing of it believed
+    assert records.take_claim(table, K[1], (1,)) == []  # a bot that sat down under its own key
+    assert records.runners == {1: K[1], 2: HOST} and records.dropped == 2 and records.host == HOST
+
+
+def test_a_player_cannot_make_a_gone_seat_present_by_claiming_it() -> None:
+    """Bob says he plays Cleo's seat (she is gone): not believed, so her seat is away."""
+    records = PresenceRecords()
+    table = snap(links=(player(1),))
+    records.take_claim(table, K[1], (1, 2))
+    assert snap(links=(player(1),), runners=dict(records.runners)).away(now=0.0) == [2]
+
+
+# ---------------------------------------------------------------------- a spectator's presence
+
+
+def watching(**kw: Any) -> PresenceSnapshot:
+    """A spectator's snapshot: seat 0 a bot of the host's (HOST), Bob seat 1, Cleo seat 2."""
+    return snap(**{"me": 7, "plays": (), "bot_seats": frozenset({0}), **kw})
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "away"),
+    [
+        ("through Bob, everyone in touch", watching(links=(player(1, 2, 6),), runners={0: HOST}), []),
+        ("through Bob, Cleo cut off", watching(links=(player(1, 6),), runners={0: HOST}), [2]),
+        ("through Bob, the host's bot never placed, Cleo cut off", watching(links=(player(1, 6),)), [2]),
+        ("through Bob, the host gone", watching(links=(player(1, 2),), runners={0: HOST}), [0]),
+        ("through Bob, Cleo runs the host's seat and is cut off",
+         watching(signers=(2, 1, 2), handovers=("greedy", None, None), links=(player(1, 6),), runners={0: HOST}),
+         [0, 2]),
+    ],
+)
+def test_a_spectator_names_the_seats_nobody_is_in_touch_with(case: str, snapshot: PresenceSnapshot,
+                                                             away: list[int]) -> None:
+    assert snapshot.away(now=0.0) == away, case
+
+
+def test_a_spectator_that_watched_through_a_taker_names_only_the_seat_cut_off() -> None:
+    """Eve watched through Cleo while Cleo ran the host's bot seat 0 (handed over to Cleo's seat 2),
+    then it was handed back; now Cleo is cut off and Eve watches through Bob: only Cleo's seat is
+    away, not seat 0 because of Cleo's old heartbeat (it said "Away: Greedy 1")."""
+    records = PresenceRecords()
+    records.heard(K[2], (0, 2), {1, 2})  # Cleo's heartbeat while seat 0 was handed over to her
+    records.heard(K[1], (1,), {0, 1, 2})  # Bob's, after the handback
+    assert watching(links=(player(1, 6),), runners=dict(records.runners)).away(now=0.0) == [2]
+
+
 # ---------------------------------------------------------------------- withholding (§5.7)
 
 WAITING = (5, 100.0)  # draw 5, waited for since t = 100 s
@@ -74,7 +197,7 @@ WAITING = (5, 100.0)  # draw 5, waited for since t = 100 s
 
 def drawing(**kw: Any) -> PresenceSnapshot:
     """A snapshot while the table waits for draw 5 and seat 1's value is missing."""
-    return snap(**{"missing": (1,), "reveal_wait": 10.0, "waiting": WAITING, **kw})
+    return snap(**{"missing": (1,), "reveal_wait": 10.0, "drawing": 5, "waiting": WAITING, **kw})
 
 
 @pytest.mark.parametrize(
@@ -93,6 +216,20 @@ def drawing(**kw: Any) -> PresenceSnapshot:
 def test_withholding(case: str, snapshot: PresenceSnapshot, now: float, withholding: list[int]) -> None:
     assert snapshot.withholding(now) == withholding, case
     assert set(withholding) <= set(snapshot.away(now)), case  # a withholding seat counts as away
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot"),
+    [
+        # The entry that ends a turn arrives before this peer has begun waiting for the next draw: the
+        # clock is still the draw before's (which a slow turn made long), the values are on their way.
+        ("the clock of the draw before", drawing(drawing=6, links=(player(1, 2, beat=105.0),))),
+        ("the clock of a draw long made", drawing(drawing=9, links=(player(1, 2, beat=125.0),))),
+        ("no draw waited for now", drawing(drawing=None, links=(player(1, 2, beat=105.0),))),
+    ],
+)
+def test_a_value_in_flight_is_no_withholding(case: str, snapshot: PresenceSnapshot) -> None:
+    assert snapshot.withholding(130.0) == [] and snapshot.away(130.0) == [], case
 
 
 def test_a_seat_that_withholds_is_away_although_its_peer_is_connected() -> None:
@@ -285,7 +422,8 @@ def test_takeover_clock_reset_done_and_refusals() -> None:
 @pytest.mark.parametrize(
     ("case", "events", "runners", "owners", "left", "seen"),
     [
-        ("a heartbeat", [("heard", K[1], (1, 2), {1})], {1: K[1], 2: K[1]}, {1: K[1]}, set(), set()),
+        ("a heartbeat: a seat handed over is the log's", [("heard", K[1], (1, 2), {1})], {1: K[1]}, {1: K[1]},
+         set(), set()),
         ("a bye quit", [("opened", K[1]), ("closed", K[1], "quit", False)], {}, {}, {K[1]}, {K[1]}),
         ("a bye shutdown with another link open", [("closed", K[1], "shutdown", True)], {}, {}, set(), {K[1]}),
         ("a timeout is no leaving", [("closed", K[1], "timeout", False)], {}, {}, set(), {K[1]}),

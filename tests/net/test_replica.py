@@ -152,16 +152,20 @@ TAKE = [
                  (0, False, "illegal-move", 4, None), 3, id="a move the engine refuses"),
     pytest.param(2, [LOG[2], resigned(LOG[3], move=PlaceTile("U", Position(50, 50), 0))], 3,
                  (1, False, "illegal-move", 4, None), 3, id="the entries before a refused one are taken"),
-    pytest.param(3, [resigned(LOG[3], digest=bytes(32))], 4, (0, False, "desync", 4, "desync"), 3,
-                 id="a signed entry with another digest stops the game"),
+    pytest.param(2, [LOG[2], resigned(LOG[3], digest=bytes(32))], 3, (1, False, "desync", 4, "desync"), 3,
+                 id="a signed entry with another digest after the entry it builds on stops the game"),
+    pytest.param(3, [LOG[2], resigned(LOG[3], digest=bytes(32))], 3, (0, False, "desync", 4, "desync"), 3,
+                 id="a signed entry with another digest after a held one stops the game"),
+    pytest.param(3, [resigned(LOG[3], digest=bytes(32))], 4, (0, False, None, None, None), 3,
+                 id="a signed entry with another digest alone may be another branch's: no stop"),
     pytest.param(4, [rival(SEEDED, LOG, 4)], 4, (0, False, "conflict", 4, "conflict"), 4,
                  id="a second entry signed by the seat's signer is proof: conflict stops the game"),
-    pytest.param(4, [rival(SEEDED, LOG, 4, signer=0)], 4, (0, False, "conflict", 4, None), 4,
-                 id="a different entry signed by another key: conflict without a stop"),
+    pytest.param(4, [rival(SEEDED, LOG, 4, signer=0)], 4, (0, False, None, None, None), 4,
+                 id="a different entry signed by another key: ignored, no stop"),
     pytest.param(4, [SignedEntry(dataclasses.replace(LOG[3].entry, digest=bytes(32)), LOG[3].sig)], 4,
-                 (0, False, "conflict", 4, None), 4, id="a different entry under the held entry's signature"),
-    pytest.param(4, [rival(SEEDED, LOG, 4, seat=0, signer=0)], 4, (0, False, "conflict", 4, None), 4,
-                 id="a different entry signed by another seat in its own name"),
+                 (0, False, None, None, None), 4, id="a different entry under the held entry's signature: ignored"),
+    pytest.param(4, [rival(SEEDED, LOG, 4, seat=0, signer=0)], 4, (0, False, None, None, None), 4,
+                 id="a different entry signed by another seat in its own name: ignored"),
     pytest.param(4, [LOG[2], rival(SEEDED, LOG, 4), LOG[4]], 3, (0, False, "conflict", 4, "conflict"), 4,
                  id="a conflict ends the batch"),
 ]
@@ -185,9 +189,16 @@ def test_take(held, batch, from_seq, taken, after):
         assert result.stop.ours == (LOG[seq - 1] if stop == "conflict" else None)  # a desync holds none
 
 
+def test_an_entry_with_another_digest_alone_asks_for_the_entries_from_the_last_held():
+    copy = replica(SEEDED, LOG[:3])
+    taken = copy.take([resigned(LOG[3], digest=bytes(32))], 4)
+    assert (taken.want, taken.stop, taken.refusal) == (3, None, None)  # the answer overlaps: it tells
+    assert copy.game is not None and copy.game.digest == replay(SEEDED, LOG[:3]).digest
+
+
 def test_after_a_desync_the_game_is_the_logs_and_takes_the_true_entry():
     copy = replica(SEEDED, LOG[:3])
-    assert copy.take([resigned(LOG[3], digest=bytes(32))], 4).stop is not None
+    assert copy.take([LOG[2], resigned(LOG[3], digest=bytes(32))], 3).stop is not None
     assert copy.take([LOG[3]], 4) == Taken(appended=1, held_all=True)  # no stray move in the game
     assert copy.entries == LOG[:4]
 
@@ -242,11 +253,11 @@ RACES = [
                  id="a draw for the seq of our handover is ignored"),
     pytest.param(RACE[:5], TLOG[3:4], (0, False, None, None), RACE[:5],
                  id="a draw for the seq of a handover we hold, not the last"),
-    pytest.param(RACE[:5], [OTHER_DRAW], (0, False, None, "conflict"), RACE[:5],
-                 id="another draw for the seq of our draw is a conflict"),
+    pytest.param(RACE[:5], [OTHER_DRAW], (0, False, None, None), RACE[:5],
+                 id="another draw for the seq of our draw: no votes commit it, ignored"),
     # wire.md §5.5: only two entries signed by the seat's signer stop a game; a table draw is unsigned
-    pytest.param(RACE[:5], [TLOG[4]], (0, False, None, "conflict"), RACE[:5],
-                 id="the seat's signed move for the seq of our draw is a conflict without a stop"),
+    pytest.param(RACE[:5], [TLOG[4]], (0, False, None, None), RACE[:5],
+                 id="the seat's signed move for the seq of our draw: ignored, no stop"),
 ]
 
 
@@ -320,7 +331,7 @@ def stopped() -> Replica:
     """A replica the session stopped: a signed entry with another digest (the session notes the stop)."""
     copy = replica(SEEDED, LOG[:3])
     bad = resigned(LOG[3], digest=bytes(32))
-    stop = copy.take([bad], 4).stop
+    stop = copy.take([LOG[2], bad], 3).stop
     assert stop is not None and not copy.stopped
     copy.stop(Desync(stop.code, 4, 1, "Rogue", bytes(32), "Ann", stop.message, stop.ours, stop.theirs))
     return copy

@@ -20,6 +20,7 @@ from typing import Any
 from carcnet.engine import DrawTile, Game, Phase, Rules
 from carcnet.log import LogEntry, LogHeader, Seat
 from carcnet.net import (
+    Ack,
     Bye,
     Claim,
     Commit,
@@ -39,6 +40,7 @@ from carcnet.net import (
     SeatKey,
     SignedEntry,
     Start,
+    Vote,
     Want,
     Welcome,
     WireHeader,
@@ -50,11 +52,13 @@ from carcnet.net import (
 )
 from carcnet.net.messages import Chat
 from carcnet.net.signing import (
+    ack_bytes,
     chain_secret,
     chat_bytes,
     commit_bytes,
     proof_bytes,
     seat_chain,
+    sign_ack,
     sign_chat,
     sign_proof,
 )
@@ -179,8 +183,9 @@ def messages() -> dict[str, tuple[str, Message]]:
         "want": ("Ask for every entry from seq 3 on.", Want(from_seq=3)),
         "heartbeat": (
             "Ann holds three entries; her clock reads 2026-11-21 10:16:00 UTC; she is connected to Bob and "
-            "plays seat 0.",
-            Heartbeat(have=last.seq, digest=last.digest, time=1795256160000, sees=(bob.public,), seats=(0,)),
+            "plays seat 0; at the table's turn clock seat 0 has 4:47.5 of bank left, seat 1 all of its 5:00.",
+            Heartbeat(have=last.seq, digest=last.digest, time=1795256160000, sees=(bob.public,), seats=(0,),
+                      banks=(287500, 300000)),
         ),
         "bye": ("The user left the game.", Bye(reason="quit")),
         "error": (
@@ -214,7 +219,18 @@ def messages() -> dict[str, tuple[str, Message]]:
             "confirmed when he dialled her.",
             Peers(peers=(PeerInfo(bob.public, "Bob", "192.168.1.7", 40123),)),
         ),
+        "ack": (
+            "Bob's seat votes for the log up to the last entry of entries.bin (wire.md §5.9): it holds that "
+            "prefix, whose digest names every entry of it.",
+            Ack(votes=(ack_vote(bob, 1, signed_entries()[-1]),)),
+        ),
     }
+
+
+def ack_vote(key: SeatKey, seat: int, last: SignedEntry) -> Vote:
+    """*seat*'s vote, signed with *key*, for the log that ends with *last*."""
+    digest = last.entry.digest
+    return Vote(seat, last.seq, digest, sign_ack(key, GAME, seat, last.seq, digest))
 
 
 def _body(message: Message) -> bytes:
@@ -254,6 +270,13 @@ def signing_vector() -> dict[str, Any]:
             }
             for i, c in enumerate(values)
         ],
+        "ack": {
+            "seat": 1,
+            "seq": entries[-1].seq,
+            "digest": entries[-1].entry.digest.hex(),
+            "signed": ack_bytes(GAME, 1, entries[-1].seq, entries[-1].entry.digest).hex(),
+            "sig": sign_ack(keys[1], GAME, 1, entries[-1].seq, entries[-1].entry.digest).hex(),
+        },
         "chat": {
             "seat": 1,
             "id": CHAT_ID.hex(),

@@ -1,6 +1,7 @@
 """The keys file beside a network game's save (carcnet/table/keys.py), as a table of cases: what is
 written reads back the same, the owners of the seats taken over included (wire.md §5.6: whose seat
-goes back to whom survives a restart), and a damaged file is refused with the reason."""
+goes back to whom survives a restart) and the turn clock's banks (§5.8: a resumed clock keeps its
+bank), and a damaged file is refused with the reason."""
 
 from __future__ import annotations
 
@@ -81,3 +82,46 @@ def test_damaged_seat_maps_are_refused_with_the_reason(tmp_path: Path, value: ob
     with pytest.raises(LanError, match="is damaged") as refused:
         read_keys(path, HEADER)
     assert reason.format(field=field, who=who) in str(refused.value)
+
+
+def test_the_banks_read_back_with_their_clock(tmp_path: Path) -> None:
+    """wire.md §5.8 "Resuming": the seats' banks (milliseconds, seat by seat) are kept with the clock;
+    a file without them (an older carcnet's) reads as none kept, and without a clock none are written."""
+    path = tmp_path / "game.keys"
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob", TurnClock(60, 300),
+               banks=(287500, 300000, 0))
+    assert read_keys(path, HEADER).banks == (287500, 300000, 0)
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob", TurnClock(60, 300))
+    assert read_keys(path, HEADER).banks is None
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob", banks=(1, 2, 3))
+    assert "banks" not in json.loads(path.read_text()) and read_keys(path, HEADER).banks is None
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        pytest.param({"0": 1000}, "'banks' is not a list of 3 banks", id="a map"),
+        pytest.param([1000, 1000], "'banks' is not a list of 3 banks", id="a bank short"),
+        pytest.param([1000] * 4, "'banks' is not a list of 3 banks", id="a bank too many"),
+        pytest.param([1000, -1, 1000], "the bank of seat 1 is not 0 to 300000 milliseconds", id="negative"),
+        pytest.param([1000, 1000, 300001], "the bank of seat 2 is not 0 to 300000", id="more than the clock's"),
+        pytest.param([True, 1000, 1000], "the bank of seat 0 is not", id="a bool"),
+        pytest.param([1000.5, 1000, 1000], "the bank of seat 0 is not", id="not whole milliseconds"),
+        pytest.param(["1000", 1000, 1000], "the bank of seat 0 is not", id="text"),
+    ],
+)
+def test_damaged_banks_are_refused_with_the_reason(tmp_path: Path, value: object, reason: str) -> None:
+    path = tmp_path / "game.keys"
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob", TurnClock(60, 300), banks=(0, 0, 0))
+    path.write_text(json.dumps({**json.loads(path.read_text()), "banks": value}))
+    with pytest.raises(LanError, match="is damaged") as refused:
+        read_keys(path, HEADER)
+    assert reason in str(refused.value)
+
+
+def test_banks_without_their_clock_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.keys"
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob")
+    path.write_text(json.dumps({**json.loads(path.read_text()), "banks": [0, 0, 0]}))
+    with pytest.raises(LanError, match="'banks' without the 'clock'"):
+        read_keys(path, HEADER)

@@ -167,7 +167,7 @@ def test_network_game_with_table_talk_and_a_turn_clock(snap_compare):
     pump(*wires)
     table._saved_clock = TurnClock(60, 300)
     table.session.clock = lambda: 1000.0
-    table._clock_update()
+    table.timekeeper.update()
     table.session.clock = lambda: 1018.0
     assert table.chats() == [(1, "good luck, Ann", False)]
     assert table.seat_clock(table.game.seat) == "0:42+5:00"

@@ -37,12 +37,16 @@ from carcnet.engine import (
 )
 from carcnet.log import LogError
 from carcnet.table import Table, TableError
+from carcnet.table.netview import NetView
 from carcnet.tui.running import TableRun
 from carcnet.tui.screens.board_screen import BoardScreen, glyphs_named
 from carcnet.tui.screens.final import FinalScreen
 from carcnet.tui.settings import Settings
 from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.palette import seat_style
+
+#: Entries pending (wire.md §5.9) from which the status line says so: one or two are votes on their way.
+PENDING_SHOWN = 3
 
 __all__ = ["ChatScreen", "DesyncScreen", "GameScreen"]
 
@@ -51,8 +55,11 @@ class DesyncScreen(ModalScreen[None]):
     """Why a network game stopped here: two peers' logs parted (the :class:`~carcnet.net.sync.Desync`
     report, for the people to compare and for a bug report)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,d", "close", "Close")]
-    """Escape, Enter or d closes."""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,d", "close", "Close"),
+        Binding("f12", "bug_report", "Bug report", tooltip="Write one file with the save and this report"),
+    ]
+    """Escape, Enter or d closes; F12 writes a bug report (the game screen's)."""
 
     def __init__(self, report: object, path: object = None) -> None:
         super().__init__()
@@ -84,6 +91,11 @@ class DesyncScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_bug_report(self) -> None:
+        below = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
+        if isinstance(below, GameScreen):
+            below.action_bug_report()
 
 
 class ChatScreen(ModalScreen["str | None"]):
@@ -135,12 +147,14 @@ class GameScreen(BoardScreen):
         Binding("b", "hand_over", "Seat to a bot",
                 tooltip="The player to move is gone for good: a greedy bot run here plays their seat"),
         Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("f12", "bug_report", "Bug report", show=False,
+                tooltip="Write one file with the save, versions, settings and the screen (docs/bug-reports.md)"),
         Binding("q", "leave", "Menu", tooltip="Back to the menu; the game is saved and can be resumed"),
         Binding("q", "leave_network", "Leave", tooltip="Leave the game; a player can resume it from the menu"),
     ]
     """Enter confirms the turn shown, Backspace or ``u`` takes back its last step (with
     confirmation on); ``p`` projected scores; ``d`` the stop report (after a desync); ``b`` hands the seat of an away
-    player to a bot (a ``handover`` entry); ``?`` help; ``q`` back to the menu (a network game: leave
+    player to a bot (a ``handover`` entry); ``?`` help; F12 a bug report; ``q`` back to the menu (a network game: leave
     it; a player can resume it)."""
 
     def __init__(self, run: TableRun, *, settings: Settings | None = None) -> None:
@@ -376,6 +390,9 @@ class GameScreen(BoardScreen):
         prefix = "Watching: " if table.spectating else ""
         known = table.draws_known_to()
         suffix = f" · [b]draws known to {escape(known)}[/]" if known is not None else ""
+        pending = table.pending if isinstance(table, NetView) else 0
+        if pending >= PENDING_SHOWN:  # wire.md §5.9: not yet held by seats that are a quorum
+            suffix += f" · [b]{pending} moves pending[/] (not yet held by most seats)"
         if game.phase is Phase.DRAW:
             self.status.update(f"{prefix}{self._draw_status(who)}{suffix}")
             return
@@ -647,6 +664,12 @@ class GameScreen(BoardScreen):
         desync = self.table.desync
         if desync is not None:
             self.app.push_screen(DesyncScreen(desync, self.table.path))
+
+    def action_bug_report(self) -> None:
+        """Writes a bug report of this game: the screen as it is, a note, one zip file (docs/bug-reports.md)."""
+        from carcnet.tui.screens.bug_report import report_bug
+
+        report_bug(self.app, self.table)
 
     def action_help(self) -> None:
         from carcnet.tui.screens.help import HelpScreen

@@ -69,6 +69,7 @@ played at once.
 | p | the scores if the game ended now, with their breakdown |
 | t | the tiles left in the bag: every design and how many (everyone may know the bag's contents, never its order) |
 | ? | this help |
+| F12 | a bug report: you say what happened, and one file is written (the save, the versions, your settings and the screen; never your keys) for you to attach to a bug report; the notification names it |
 | q | back to the menu: the game is saved after every move and can be resumed |
 | Ctrl+P | the command palette |
 

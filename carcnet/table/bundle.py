@@ -1,0 +1,524 @@
+"""Provides bug reports: one zip file that holds what it takes to replay a game a player had trouble
+with (``docs/bug-reports.md``), written by ``carcnet report`` and the interface's F12, read back by
+``carcnet verify`` and the tests.
+
+A report (:func:`write_bundle`) is ``carcnet-report-<game id 8>-<UTC YYYYmmdd-HHMMSS>.zip``, made with
+the standard library's :mod:`zipfile` (deflated), holding:
+
+==========================  ==============================================================================
+``manifest.json``           what the report is (:data:`FORMAT`), the versions (carcnet, Python, platform,
+                            textual, zeroconf, msgpack, cryptography, rich, platformdirs), the command
+                            line, when (UTC), the game id, the person's note, the save's name, size,
+                            SHA-256 and verdict when read, which members follow, and from a running table
+                            what it held in memory (``table``: moves, digest, status, presence, notes, the
+                            stop's evidence)
+``save.carclog``            the save, byte for byte as on disk (``protocol/log.md``)
+``save.aside``              the side file beside the save (``<save>.aside``), if any: entries a healed
+                            split set aside, never part of the game (:mod:`carcnet.log.aside`)
+``connections.jsonl``       a running network table's connection log in memory, one JSON line per event
+                            (:func:`~carcnet.table.eventfile.event_map`)
+``connections-saved.jsonl`` the connection log kept beside the save (:mod:`carcnet.table.eventfile`)
+``settings.json``           the interface's settings, without any field named like key material
+``program.log``             the newest 256 KiB of ``carcnet.log`` in the save's folder
+``screen.svg``              from the interface: the screen as an SVG …
+``screen.txt``              … and as plain text
+==========================  ==============================================================================
+
+Never in a report: the keys file beside the save (``<save>.keys``: the private seat and identity keys)
+or anything read from it. A report is read back with :func:`read_bundle` (every member bounded in
+size) and checked with :func:`check_bundle`: the save replayed through the engine as ``carcnet
+verify`` does, the side file's runs checked on it, the table's digest compared with the save's, and the entry that
+stopped a network game applied again to the save's game, so that a desync a player hit is replayed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import re
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from carcnet import __version__
+from carcnet.engine import Game, Phase
+from carcnet.log import (
+    MAGIC,
+    LoadedLog,
+    LogEntry,
+    LogError,
+    LogFormatError,
+    LogHeader,
+    apply_entry,
+    load,
+    pack,
+    summarize,
+    unpack,
+)
+from carcnet.log.aside import AsideRun, aside_path, check_aside
+
+from .eventfile import event_map, events_path
+
+if TYPE_CHECKING:
+    from carcnet.net.connections import NetEvent
+
+    from .base import Table
+
+__all__ = [
+    "FORMAT",
+    "Bundle",
+    "BundleCheck",
+    "BundleError",
+    "Screen",
+    "StopCheck",
+    "bundle_name",
+    "check_bundle",
+    "is_bundle",
+    "latest_save",
+    "read_bundle",
+    "write_bundle",
+]
+
+#: The version of the report's layout (``manifest.json`` ``format``); a reader refuses a newer one.
+FORMAT = 1
+MANIFEST, SAVE, ASIDE = "manifest.json", "save.carclog", "save.aside"
+CONNECTIONS, CONNECTIONS_SAVED = "connections.jsonl", "connections-saved.jsonl"
+SETTINGS, PROGRAM_LOG, SCREEN_SVG, SCREEN_TEXT = "settings.json", "program.log", "screen.svg", "screen.txt"
+#: The newest bytes of the program's log a report takes.
+PROGRAM_LOG_BYTES = 256 * 1024
+#: The most bytes a member may hold when a report is read back (a save of a whole game is far less).
+MAX_MEMBER = 16 * 1024 * 1024
+#: The packages whose versions a report names.
+PACKAGES = ("textual", "zeroconf", "msgpack", "cryptography", "rich", "platformdirs")
+#: Settings fields left out of a report: anything named like key material.
+_SECRET = re.compile(r"key|secret|seed|private|token|password", re.IGNORECASE)
+
+
+class BundleError(Exception):
+    """A file is not a bug report this carcnet reads, or a save cannot be put in one. The text says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """The screen when the report was asked for: an SVG (``App.export_screenshot``) and plain text."""
+
+    svg: str
+    text: str | None = None
+
+
+# ---------------------------------------------------------------------------------------- writing
+
+
+def bundle_name(game: str | None, when: float) -> str:
+    """The report's file name: ``carcnet-report-<game id 8>-<UTC YYYYmmdd-HHMMSS>.zip`` (``unknown``
+    for a save whose header cannot be read); *when* in seconds since the Unix epoch."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(when))
+    return f"carcnet-report-{(game or 'unknown')[:8]}-{stamp}.zip"
+
+
+def latest_save(folder: Path) -> Path | None:
+    """The save of *folder* written last (by modification time), ``None`` when it holds none."""
+    saves = [p for p in folder.glob("*.carclog") if p.is_file()] if folder.is_dir() else []
+    return max(saves, key=lambda p: (p.stat().st_mtime, p.name), default=None)
+
+
+def write_bundle(
+    save: Path,
+    directory: Path,
+    *,
+    note: str = "",
+    settings: Mapping[str, Any] | None = None,
+    screen: Screen | None = None,
+    table: Table | None = None,
+    command: Sequence[str] | None = None,
+    origin: str = "command line",
+    now: float | None = None,
+) -> Path:
+    """Writes a bug report of the game saved at *save* into *directory* (made if needed); returns its path.
+
+    Args:
+        save: The save (read byte for byte; it may be damaged or refused: that is worth reporting).
+        directory: Where the report goes.
+        note: What the person says happened.
+        settings: The interface's settings (``Settings.to_json()``); fields named like key material are
+            left out.
+        screen: The screen, from the interface.
+        table: The running table the save belongs to: what it holds in memory goes in too.
+        command: The command line (default ``sys.argv``).
+        origin: ``"command line"`` or ``"interface"``.
+        now: Seconds since the Unix epoch (default: now).
+
+    Raises:
+        BundleError: *save* cannot be read, or is not a carcnet save.
+        OSError: The report cannot be written.
+    """
+    try:
+        data = save.read_bytes()
+    except OSError as exc:
+        raise BundleError(f"cannot read {save}: {exc.strerror or exc}") from None
+    if not data.startswith(MAGIC):
+        raise BundleError(f"{save} is not a carcnet save: it does not start with {MAGIC!r}")
+    now = time.time() if now is None else now
+    header = _header_of(save)
+    members: dict[str, bytes] = {SAVE: data}
+    aside = aside_path(save)
+    if aside.is_file():
+        members[ASIDE] = _read(aside)
+    if table is not None and (events := _live_events(table)) is not None:
+        members[CONNECTIONS] = events
+    saved_events = events_path(save)
+    if saved_events.is_file():
+        members[CONNECTIONS_SAVED] = _read(saved_events)
+    if settings is not None:
+        members[SETTINGS] = (json.dumps(_without_secrets(settings), indent=2) + "\n").encode()
+    program_log = save.parent / "carcnet.log"
+    if program_log.is_file():
+        members[PROGRAM_LOG] = _read(program_log, PROGRAM_LOG_BYTES)
+    if screen is not None:
+        members[SCREEN_SVG] = screen.svg.encode()
+        if screen.text is not None:
+            members[SCREEN_TEXT] = screen.text.encode()
+    manifest: dict[str, Any] = {
+        "format": FORMAT,
+        "what": "carcnet bug report",
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)),
+        "origin": origin,
+        "note": note,
+        "carcnet": __version__,
+        "python": f"{platform.python_version()} ({platform.python_implementation()})",
+        "platform": platform.platform(),
+        "packages": {name: _version(name) for name in PACKAGES},
+        "command": list(sys.argv if command is None else command),
+        "game": header.game if header is not None else None,
+        "save": {"name": save.name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+                 "verdict": _verdict(save)},
+        "members": sorted(members),
+        "table": _table_state(table, header) if table is not None else None,
+    }
+    directory.mkdir(parents=True, exist_ok=True)
+    return _write_zip(directory, bundle_name(manifest["game"], now), now, manifest, members)
+
+
+def _write_zip(directory: Path, name: str, now: float, manifest: dict[str, Any], members: dict[str, bytes]) -> Path:
+    """Creates the zip exclusively (never over another file: ``-2``, ``-3``, … when the name is taken)."""
+    stem = name.removesuffix(".zip")
+    for n in range(1, 101):
+        path = directory / (name if n == 1 else f"{stem}-{n}.zip")
+        try:
+            archive = zipfile.ZipFile(path, "x", compression=zipfile.ZIP_DEFLATED)
+        except FileExistsError:
+            continue
+        try:
+            with archive:
+                stamp = time.gmtime(now)[:6]
+                archive.writestr(zipfile.ZipInfo(MANIFEST, stamp), json.dumps(manifest, indent=2) + "\n",
+                                 compress_type=zipfile.ZIP_DEFLATED)
+                for member, body in sorted(members.items()):
+                    archive.writestr(zipfile.ZipInfo(member, stamp), body, compress_type=zipfile.ZIP_DEFLATED)
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+        return path
+    raise OSError(f"{directory} holds 100 reports named {name} already")
+
+
+def _read(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of *path* (its newest *limit* bytes, from a line's start, when given); empty when it
+    cannot be read (a report is still worth writing without it)."""
+    try:
+        with open(path, "rb") as file:
+            if limit is not None and file.seek(0, os.SEEK_END) > limit:
+                file.seek(-limit, os.SEEK_END)
+                data = file.read()
+                return data[data.find(b"\n") + 1 :]
+            file.seek(0)
+            return file.read()
+    except OSError:
+        return b""
+
+
+def _header_of(save: Path) -> LogHeader | None:
+    try:
+        return summarize(save).header
+    except (LogError, OSError):
+        return None
+
+
+def _verdict(save: Path) -> str:
+    """What ``carcnet verify`` would say of *save*, in a line."""
+    try:
+        loaded = load(save)
+    except LogError as exc:
+        return f"refused: {exc}"
+    if loaded.damage is not None:
+        return f"damaged: {loaded.damage.message}"
+    return f"ok: {_summary(loaded.game)}"
+
+
+def _summary(game: Game) -> str:
+    state = "finished" if game.phase is Phase.GAME_OVER else "unfinished"
+    return f"{len(game.moves)} moves ({state}), digest {game.digest.hex()}"
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _without_secrets(value: Any) -> Any:
+    """*value* (JSON data) without any map field whose name looks like key material, at any depth."""
+    if isinstance(value, Mapping):
+        return {str(k): _without_secrets(v) for k, v in value.items() if not _SECRET.search(str(k))}
+    if isinstance(value, (list, tuple)):
+        return [_without_secrets(v) for v in value]
+    return value
+
+
+def _live_events(table: Table) -> bytes | None:
+    """A network table's connection log in memory as JSON lines; ``None`` for a local table."""
+    from .netview import NetView
+
+    if not isinstance(table, NetView):
+        return None
+    session = table.session
+    now, wall = session.clock(), time.time()
+    events: Iterable[NetEvent] = list(session.connections.events)
+    return "".join(json.dumps(event_map(e, wall - (now - e.time)), ensure_ascii=False) + "\n"
+                   for e in events).encode()
+
+
+def _table_state(table: Table, header: LogHeader | None) -> dict[str, Any]:
+    """What *table* holds in memory: its game (moves and digest), status, presence, notes, its stop."""
+    game = table.game
+    desync = table.desync
+    form = header.format if header is not None else None
+    stop = None
+    if desync is not None:
+        stop = {
+            "code": desync.code, "seq": desync.seq, "seat": desync.seat, "peer": desync.peer,
+            "peer_key": desync.peer_key.hex(), "local": desync.local, "message": desync.message,
+            "ours": _entry_hex(desync.ours.entry if desync.ours is not None else None, form),
+            "theirs": _entry_hex(desync.theirs.entry, form),
+        }
+    return {
+        "kind": table.kind,
+        "status": table.status,
+        "moves": len(game.moves) if game is not None else None,
+        "digest": game.digest.hex() if game is not None else None,
+        "away": table.away() if game is not None else [],
+        "cut_off": table.cut_off,
+        "failure": table.failure,
+        "notes": list(table.notes),
+        "stop": stop,
+    }
+
+
+def _entry_hex(entry: LogEntry | None, form: int | None) -> str | None:
+    """An entry as the hex of its log record's body (``protocol/log.md`` §6) in the save's format."""
+    if entry is None or form is None:
+        return None
+    return pack(entry, format=form).hex()
+
+
+# ---------------------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True, slots=True)
+class Bundle:
+    """A bug report read back: its manifest and its members' bytes, by name."""
+
+    path: Path
+    manifest: dict[str, Any]
+    members: dict[str, bytes]
+
+
+def is_bundle(path: str | os.PathLike[str]) -> bool:
+    """Whether *path* is a zip file (a bug report, or meant to be one), not a save (a save starts with
+    the log's magic, whatever bytes its records hold)."""
+    try:
+        with open(path, "rb") as file:
+            if file.read(len(MAGIC)) == MAGIC:
+                return False
+        return zipfile.is_zipfile(path)
+    except OSError:
+        return False
+
+
+def read_bundle(path: str | os.PathLike[str]) -> Bundle:
+    """Reads a bug report: its manifest and members, each at most :data:`MAX_MEMBER` bytes.
+
+    Raises:
+        BundleError: Not a zip, no manifest or a manifest that is not one, a newer :data:`FORMAT`, a
+            member too large, or no save inside.
+    """
+    path = Path(path)
+    members: dict[str, bytes] = {}
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+            if len(infos) > 64:
+                raise BundleError(f"{path.name} holds {len(infos)} files: not a carcnet bug report")
+            for info in infos:
+                if info.file_size > MAX_MEMBER:
+                    raise BundleError(f"{path.name}: {info.filename} is larger than {MAX_MEMBER} bytes")
+                with archive.open(info) as member:
+                    body = member.read(MAX_MEMBER + 1)
+                if len(body) > MAX_MEMBER:
+                    raise BundleError(f"{path.name}: {info.filename} is larger than {MAX_MEMBER} bytes")
+                members[info.filename] = body
+    except (OSError, zipfile.BadZipFile, RuntimeError, NotImplementedError) as exc:
+        raise BundleError(f"cannot read {path.name} as a zip file: {exc}") from None
+    try:
+        manifest = json.loads(members.pop(MANIFEST))
+    except KeyError:
+        raise BundleError(f"{path.name} has no {MANIFEST}: not a carcnet bug report") from None
+    except ValueError as exc:
+        raise BundleError(f"{path.name}: {MANIFEST} is not JSON ({exc})") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("format"), int):
+        raise BundleError(f"{path.name}: {MANIFEST} does not say its format: not a carcnet bug report")
+    if manifest["format"] > FORMAT:
+        raise BundleError(f"{path.name} is a report of format {manifest['format']}; this carcnet reads {FORMAT}")
+    if SAVE not in members:
+        raise BundleError(f"{path.name} holds no save ({SAVE})")
+    return Bundle(path, manifest, members)
+
+
+@dataclass(frozen=True, slots=True)
+class StopCheck:
+    """The entry that stopped a network game, applied again to the save's game.
+
+    Attributes:
+        code: The stop's code (``"desync"``, ``"conflict"``).
+        seq: Its seq.
+        error: Why the save's game refuses the entry (the stop replayed), or ``None`` when it takes it.
+        text: One line for people.
+    """
+
+    code: str
+    seq: int
+    error: LogError | None
+    text: str
+
+    @property
+    def reproduced(self) -> bool:
+        """Whether replaying the report gives the stop again: the entry refused, or for a
+        ``conflict`` two different entries at one seq."""
+        return self.error is not None or self.code == "conflict"
+
+
+@dataclass(frozen=True, slots=True)
+class BundleCheck:
+    """A bug report checked (:func:`check_bundle`).
+
+    Attributes:
+        bundle: The report.
+        loaded: The save replayed through the engine, or ``None`` when it was refused.
+        refused: Why the save was refused, else ``None``.
+        aside: The side file's runs, each checked on the save (``carcnet.log.aside.check_aside``);
+            ``None`` without a side file or a save that loaded.
+        aside_problem: Why the side file cannot be read, else ``None``.
+        disagreement: How the running table's game differed from the save's, else ``None``.
+        stop: The stop of a network game, replayed; ``None`` when the table had not stopped.
+    """
+
+    bundle: Bundle
+    loaded: LoadedLog | None
+    refused: LogError | None
+    aside: list[AsideRun] | None
+    aside_problem: str | None = None
+    disagreement: str | None = None
+    stop: StopCheck | None = None
+
+
+def check_bundle(path: str | os.PathLike[str]) -> BundleCheck:
+    """Reads a bug report and replays it: the save through the engine (``carcnet.log.load``), the
+    side file's entries listed, the table's digest compared with the save's at the same move, and the
+    entry that stopped the game applied to the save's game before its seq.
+
+    Raises:
+        BundleError: The file is not a report (:func:`read_bundle`).
+    """
+    bundle = read_bundle(path)
+    name = _save_name(bundle.manifest)
+    aside: list[AsideRun] | None = None
+    aside_problem = None
+    with tempfile.TemporaryDirectory(prefix="carcnet-report-") as folder:
+        copy = Path(folder) / name
+        copy.write_bytes(bundle.members[SAVE])
+        try:
+            loaded: LoadedLog | None = load(copy)
+            refused = None
+        except LogError as exc:
+            loaded, refused = None, exc
+        if loaded is not None and ASIDE in bundle.members:
+            aside_path(copy).write_bytes(bundle.members[ASIDE])
+            try:
+                aside = check_aside(aside_path(copy), loaded.header, loaded.entries)
+            except LogError as exc:
+                aside_problem = str(exc)
+    table = bundle.manifest.get("table")
+    disagreement = stop = None
+    if loaded is not None and isinstance(table, dict):
+        disagreement = _compare(loaded, table)
+        if isinstance(table.get("stop"), dict):
+            stop = _replay_stop(loaded, table["stop"])
+    return BundleCheck(bundle, loaded, refused, aside, aside_problem, disagreement, stop)
+
+
+def _save_name(manifest: dict[str, Any]) -> str:
+    """The save's file name as the manifest gives it (a bare name ending ``.carclog``), else ``save.carclog``."""
+    save = manifest.get("save")
+    name = save.get("name") if isinstance(save, dict) else None
+    if isinstance(name, str) and re.fullmatch(r"[\w.-]{1,100}\.carclog", name) and not name.startswith("."):
+        return name
+    return SAVE
+
+
+def _compare(loaded: LoadedLog, table: dict[str, Any]) -> str | None:
+    """How the table's game (moves and digest in memory) differs from the save's, else ``None``."""
+    moves, digest = table.get("moves"), table.get("digest")
+    if not isinstance(moves, int) or not isinstance(digest, str):
+        return None
+    held = len(loaded.entries)
+    if moves > held:
+        return f"the table held {moves} moves, the save only {held}"
+    ours = loaded.game.digests[moves].hex()
+    if ours != digest:
+        return f"at move {moves} the table's digest {digest[:16]}… differs from the save's {ours[:16]}…"
+    return None
+
+
+def _replay_stop(loaded: LoadedLog, stop: dict[str, Any]) -> StopCheck:
+    """Applies the entry that stopped the game (``stop["theirs"]``) to the save's game before its seq."""
+    code, seq = str(stop.get("code")), stop.get("seq")
+    header = loaded.header
+    try:
+        theirs = unpack(bytes.fromhex(str(stop.get("theirs"))), format=header.format)
+    except (ValueError, LogFormatError) as exc:
+        return StopCheck(code, -1, None, f"the stop's entry cannot be read: {exc}")
+    if not isinstance(theirs, LogEntry) or not isinstance(seq, int):
+        return StopCheck(code, -1, None, "the stop's entry is not an entry")
+    if seq - 1 > len(loaded.entries):
+        return StopCheck(code, seq, None, f"{code} at seq {seq}: the save holds only {len(loaded.entries)} moves")
+    game = Game(header.setup())
+    for entry in loaded.entries[: seq - 1]:
+        game.apply(entry.move)
+    try:
+        apply_entry(game, header, theirs)
+    except LogError as exc:
+        return StopCheck(code, seq, exc, f"{code} at seq {seq} replayed: the save's game refuses the entry "
+                                         f"({exc.reason}): {exc}")
+    if code == "conflict":
+        return StopCheck(code, seq, None, f"conflict at seq {seq} replayed: two different entries signed "
+                                          f"by seat {theirs.seat}, each legal there")
+    return StopCheck(code, seq, None, f"{code} at seq {seq} not replayed: the save's game takes the entry")

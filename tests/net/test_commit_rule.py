@@ -1,0 +1,271 @@
+"""The commit rule (protocol/wire.md §5.9) as tables of cases, values in and values out: which sets of
+seats are a quorum, which seq the votes held commit, and what a replica does with a batch that parts
+from its log: it replaces its pending entries when the votes commit the batch (the entries replaced
+are set aside, never lost), ignores it otherwise, and stops when two entries for one seq are both
+committed (a seat broke the rule)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from carcnet.engine import HandOver
+from carcnet.log import LogEntry
+from carcnet.net import Ack, SignedEntry, Vote
+from carcnet.net.quorum import Votes, is_quorum, lowest_seat
+from carcnet.net.replica import MemoryLog
+from carcnet.net.signing import sign_ack
+
+from .loopback import GAME, make_header, seat_key, sign
+from .test_replica import extend, replay, replica
+
+#: A three-seat game of 8 tiles dealt in this order, played with each first legal move: seat 2's own
+#: moves from seq 5 on (what seat 2's laptop played while it was cut off from seats 0 and 1).
+THREE = make_header(3, order=tuple("EUVKDLBJ"))
+LOG = extend(THREE, [], count=100)
+#: The branch of seats 0 and 1: at seq 5 they handed seat 2 over to seat 0's bot, which played on.
+TAKEN = extend(THREE, LOG[:4], [HandOver(2, "greedy", 0)], count=4)
+KEYS = THREE.keys
+LOWEST = lowest_seat(KEYS)
+
+
+def vote(seat: int, log: list[SignedEntry], seq: int) -> Vote:
+    """Seat *seat*'s signed vote for *log* up to *seq*."""
+    digest = log[seq - 1].entry.digest
+    return Vote(seat, seq, digest, sign_ack(seat_key(seat), GAME, seat, seq, digest))
+
+
+# ---------------------------------------------------------------------- quorums
+
+
+@pytest.mark.parametrize(
+    ("seats", "players", "lowest", "quorum"),
+    [
+        pytest.param({0, 1}, 3, 2, True, id="two of three: more than half"),
+        pytest.param({2}, 3, 2, False, id="one of three, even the lowest"),
+        pytest.param({0, 1}, 4, 0, True, id="half of four with the lowest seat"),
+        pytest.param({2, 3}, 4, 0, False, id="the other half of four"),
+        pytest.param({1}, 2, 1, True, id="the lower seat of two alone"),
+        pytest.param({0}, 2, 1, False, id="the higher seat of two alone"),
+        pytest.param({0, 1, 2}, 6, 5, False, id="three of six without the lowest"),
+        pytest.param({3, 4, 5}, 6, 5, True, id="three of six with the lowest"),
+        pytest.param({0, 1, 2}, 5, 4, True, id="three of five"),
+        pytest.param({3, 4}, 5, 4, False, id="two of five"),
+    ],
+)
+def test_quorums(seats, players, lowest, quorum):
+    assert is_quorum(seats, players=players, lowest=lowest) is quorum
+
+
+def test_any_two_quorums_of_up_to_six_seats_share_a_seat():
+    for players in range(2, 7):
+        for lowest in range(players):
+            sets = [{s for s in range(players) if mask >> s & 1} for mask in range(1 << players)]
+            quorums = [q for q in sets if is_quorum(q, players=players, lowest=lowest)]
+            assert all(a & b for a in quorums for b in quorums), (players, lowest)
+
+
+# ---------------------------------------------------------------------- the commit index
+
+
+def digests(log: list[SignedEntry]) -> list[bytes]:
+    return replay(THREE, log).digests
+
+
+@pytest.mark.parametrize(
+    ("votes", "committed"),
+    [
+        pytest.param([], 0, id="no votes: nothing committed"),
+        pytest.param([(0, LOG, 6)], 0, id="one seat of three"),
+        pytest.param([(0, LOG, 6), (1, LOG, 4)], 4, id="two seats: up to the shorter vote"),
+        pytest.param([(0, LOG, 6), (1, LOG, 6), (2, LOG, 2)], 6, id="three seats: the second-highest"),
+        pytest.param([(0, LOG, 6), (1, TAKEN, 7)], 0, id="a vote for another branch does not count"),
+        pytest.param([(0, TAKEN, 6), (1, TAKEN, 7)], 0, id="two votes for another branch: none for ours"),
+        pytest.param([(0, LOG, 4), (1, LOG, 4), (0, TAKEN, 6), (1, TAKEN, 7)], 4,
+                     id="older votes for the common part still count"),
+    ],
+)
+def test_the_commit_index_of_a_branch(votes, committed):
+    held = Votes(GAME, KEYS)
+    for seat, log, seq in votes:
+        assert held.take(vote(seat, log, seq)) == "news"
+    assert held.committed(digests(LOG)) == committed
+
+
+def test_a_vote_is_checked_once_and_a_forged_one_is_bad():
+    held = Votes(GAME, KEYS)
+    good = vote(0, LOG, 3)
+    assert (held.take(good), held.take(good)) == ("news", "held")
+    forged = Vote(1, 3, good.digest, good.sig)  # seat 0's signature in seat 1's name
+    assert held.take(forged) == "bad"
+    assert held.take(Vote(5, 3, good.digest, good.sig)) == "bad"  # a seat the game does not have
+
+
+def test_cast_votes_once_per_end_of_the_log():
+    held = Votes(GAME, KEYS)
+    keys = {0: seat_key(0), 2: seat_key(2)}
+    first = held.cast(keys, 4, LOG[3].entry.digest)
+    assert isinstance(first, Ack) and [v.seat for v in first.votes] == [0, 2]
+    assert held.cast(keys, 4, LOG[3].entry.digest) is None  # nothing new to say
+    assert held.committed(digests(LOG)) == 4  # its own votes count: two seats of three
+
+
+# ---------------------------------------------------------------------- healing a split
+
+
+def holding_own(votes: list[tuple[int, list[SignedEntry], int]]):
+    """Seat 2's replica: :data:`LOG` up to seq 8, with the votes of seats 0 and 1 for seq 4 (before the
+    split) and *votes* taken."""
+    copy = replica(THREE, LOG[:8])
+    before = [(0, LOG, 4), (1, LOG, 4)]
+    _news, bad = copy.take_votes([vote(seat, log, seq) for seat, log, seq in before + votes])
+    assert not bad
+    return copy
+
+
+def test_a_committed_branch_replaces_pending_entries_which_are_set_aside():
+    copy = holding_own([(0, TAKEN, 9), (1, TAKEN, 9)])
+    assert copy.commit_index == 4  # the common part only: seat 2's own moves from seq 5 are pending
+    taken = copy.take(TAKEN[4:9], 5)
+    assert taken.set_aside is not None and taken.stop is None and taken.refusal is None
+    assert copy.entries == TAKEN and copy.game.digest == replay(THREE, TAKEN).digest
+    aside = taken.set_aside
+    assert (aside.seq, aside.entries, aside.instead, aside.voters) == (5, tuple(LOG[4:8]), TAKEN[4], (0, 1))
+    assert copy.persistence.entries == TAKEN and copy.persistence.aside == LOG[4:8]
+    assert copy.commit_index == 9 and copy.aside == [aside]
+
+
+@pytest.mark.parametrize(
+    "votes",
+    [
+        pytest.param([], id="no votes"),
+        pytest.param([(0, TAKEN, 9)], id="one seat of three"),
+        pytest.param([(0, TAKEN, 9), (1, LOG, 8)], id="seat 0 for the other branch, seat 1 for ours"),
+    ],
+)
+def test_a_branch_the_votes_do_not_commit_is_ignored(votes):
+    copy = holding_own(votes)
+    taken = copy.take(TAKEN[:9], 1)
+    assert (taken.set_aside, taken.stop, taken.refusal, taken.appended) == (None, None, None, 0)
+    assert copy.entries == LOG[:8] and copy.persistence.entries == LOG[:8]
+
+
+def test_two_committed_entries_for_one_seq_stop_the_game():
+    copy = holding_own([(0, TAKEN, 9), (1, TAKEN, 9)])
+    copy.commit_index = 8  # as if this peer had seen its own branch committed (a seat broke the rule)
+    taken = copy.take(TAKEN[4:9], 5)
+    assert taken.stop is not None and taken.stop.code == "conflict" and taken.set_aside is None
+    assert copy.entries == LOG[:8]
+
+
+def test_after_the_heal_the_pending_side_votes_for_the_committed_branch():
+    copy = holding_own([(0, TAKEN, 9), (1, TAKEN, 9)])
+    copy.take(TAKEN[4:9], 5)
+    ack = copy.vote({2: seat_key(2)})
+    assert ack is not None and ack.votes == (vote(2, TAKEN, 9),)
+
+
+def test_an_entry_of_another_branch_alone_asks_for_the_entries_from_the_commit_index():
+    copy = holding_own([(0, TAKEN, 9), (1, TAKEN, 9)])
+    taken = copy.take([TAKEN[8]], 9)  # built on TAKEN's seq 8, which this replica holds otherwise
+    assert (taken.want, taken.stop, taken.refusal, taken.appended) == (5, None, None, 0)
+
+
+def test_a_draw_at_the_end_is_not_voted_for():
+    from .test_replica import TABLE
+
+    log = extend(TABLE, [], count=1)  # the first entry of a table-draw game is a draw
+    copy = replica(TABLE, log)
+    assert copy.vote_seq == 0 and copy.vote({0: seat_key(0)}) is None
+    more = extend(TABLE, log, count=1)
+    copy.take(more[1:], 2)
+    assert copy.vote_seq == 2
+
+
+def test_a_memory_log_keeps_what_is_set_aside():
+    log = MemoryLog(LOG[:6])
+    assert log.on_set_aside(5) is None and log.entries == LOG[:4] and log.aside == LOG[4:6]
+
+
+def test_a_handover_and_the_seats_own_move_at_one_seq_are_no_proof_of_cheating():
+    # different signers (the taker's key, the seat's own): a split, not a seat that signed twice
+    copy = holding_own([])
+    taken = copy.take(TAKEN[4:9], 5)
+    assert taken.stop is None and taken.refusal is None
+    entry: LogEntry = LOG[4].entry
+    assert sign(entry, seat_key(entry.seat)) == LOG[4]
+
+
+# ---------------------------------------------------------------------- three sessions, split and healed
+
+
+def test_a_split_heals_into_one_log_and_the_small_side_sets_its_move_aside():
+    """The race of a handover with the seat's own move (wire.md §5.6, §5.9): Ann and Bob hand Cleo's
+    seat over while Cleo, cut off from them, plays it; when the links carry bytes again every peer holds
+    one log, the handover's, and Cleo's move is set aside. Before the commit rule every link was
+    refused ``conflict`` for ever and the two logs stayed apart."""
+    from .loopback import MemoryWire, pump
+    from .test_sync import session
+
+    ticks = itertools.count()  # a clock a second further at every look: each change of the log is voted for
+
+    def clock() -> float:
+        return float(next(ticks))
+
+    ann, bob, cleo = (session(name, seats=(seat,), header=THREE, clock=clock)
+                      for seat, name in enumerate(("Ann", "Bob", "Cleo")))
+    ab, ac, bc = MemoryWire(ann, bob), MemoryWire(ann, cleo), MemoryWire(bob, cleo)
+    peers = {0: ann, 1: bob, 2: cleo}
+    pump(ab, ac, bc)
+    while ann.have < 4:
+        mover = peers[ann.game.seat]
+        mover.submit(mover.game.legal_moves()[0])
+        pump(ab, ac, bc)
+    assert ann.replica.commit_index == bob.replica.commit_index == cleo.replica.commit_index == 4
+    # the split: only Ann and Bob's wire carries bytes
+    own = cleo.submit(cleo.game.legal_moves()[0])
+    ann.submit(HandOver(2, "greedy", 0))
+    pump(ab)
+    ann.submit(ann.game.legal_moves()[0])  # Ann's bot plays seat 2's tile
+    pump(ab)
+    assert ann.replica.commit_index == bob.replica.commit_index == 6  # two seats of three
+    assert cleo.replica.commit_index == 4 and cleo.have == 5  # Cleo's move is pending
+    # the heal
+    pump(ab, ac, bc)
+    assert ann.entries == bob.entries == cleo.entries and len(ann.entries) == 6
+    assert not (ann.stopped or bob.stopped or cleo.stopped)
+    assert [record.entries for record in cleo.replica.aside] == [(own,)]
+    assert ann.replica.aside == bob.replica.aside == []
+    assert cleo.replica.commit_index == 6 and isinstance(cleo.entries[4].entry.move, HandOver)
+    # the table goes on: Ann's bot plays seat 2's deploy, and it commits everywhere
+    ann.submit(ann.game.legal_moves()[0])
+    pump(ab, ac, bc)
+    assert ann.entries == cleo.entries and cleo.replica.commit_index == 7
+
+
+def test_a_burst_of_entries_is_voted_for_once_and_the_vote_due_goes_out_with_the_heartbeat():
+    """wire.md §5.9: at most one vote every VOTE_EVERY seconds; the vote a burst leaves due is sent with
+    the next heartbeat, so the last entry is committed all the same."""
+    from carcnet.net.routing import VOTE_EVERY
+
+    from .loopback import MemoryWire, pump
+    from .test_sync import session
+
+    now = [0.0]
+    ann, bob = (session(name, seats=(seat,), header=THREE, clock=lambda: now[0])
+                for seat, name in enumerate(("Ann", "Bob", "Cleo")) if seat < 2)
+    cleo = session("Cleo", seats=(2,), header=THREE, clock=lambda: now[0])
+    wires = MemoryWire(ann, bob), MemoryWire(ann, cleo), MemoryWire(bob, cleo)
+    peers = {0: ann, 1: bob, 2: cleo}
+    pump(*wires)
+    while ann.have < 6:  # six entries in no time: each peer votes once, for its first entry
+        mover = peers[ann.game.seat]
+        mover.submit(mover.game.legal_moves()[0])
+        pump(*wires)
+    assert ann.replica.commit_index < 6
+    now[0] += VOTE_EVERY
+    for session_ in (ann, bob, cleo):
+        session_.connections.tell_all()  # each peer's heartbeat, with its vote due
+    pump(*wires)
+    assert ann.replica.commit_index == bob.replica.commit_index == cleo.replica.commit_index == 6
