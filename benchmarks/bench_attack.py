@@ -23,6 +23,26 @@ Attacks (each on P0's port, from 127.0.0.1):
 - ``costly-frames``: proven connections sending 1 MiB frames of nested short arrays, each refused
   (item 5: CPU per frame).
 
+Issue 35 (round two), each from connections that prove a key of their own:
+
+- ``heartbeat-churn``: 8 player connections whose heartbeats alternate their ``seats`` and ``sees``
+  claims as fast as they can be written (item 2: each change was a presence judgement).
+- ``chat-replay``: one captured chat line (seat 1's) sent again and again (item 2).
+- ``seat-chat``: seat 1's own lines, each new and signed beforehand, as fast as possible from a
+  connection proven under seat 1's key (item 2: a seated player's flood).
+- ``entries-replay``: the entries the peer sent it, encoded otherwise each time so that the frames
+  seen do not catch them, sent back again and again, reconnecting when closed (item 2).
+- ``claimed-costly``: ``costly-frames`` from a connection whose heartbeat claims every seat (item 4).
+- ``claimed-slowloris``: 60 such connections, each announcing a 1 MiB frame and sending 64 KiB of it
+  (item 4: memory held).
+- ``fill-64``: claimed connections filling the peer's 64 places and kept, then 6 spectators from
+  another address (127.0.0.2) try to come in (item 4: eviction by proven role; the row says how many
+  got a welcome).
+
+The attacked peer P0 judges heartbeat claims as a table does (``NetView.heard`` and a presence
+snapshot after each change the session tells of, as ``NetTable`` reacts), so that what a claim costs
+at a real table is measured.
+
 Not here: the lobby hijack (item 3: a lobby, no game to pace; see tests/net/test_lobby.py) and mDNS
 floods (item 6: needs multicast between hosts; see tests/net/test_e2e_flood.py).
 """
@@ -39,6 +59,7 @@ import os
 import statistics
 import struct
 import sys
+import time
 from pathlib import Path
 
 import msgpack
@@ -47,11 +68,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 import bench_net  # noqa: E402  (the honest peers are bench_net's)
 
 from carcnet.net import Hello, Proof, SeatKey, Want  # noqa: E402
-from carcnet.net.messages import encode_message  # noqa: E402
+from carcnet.net.framing import FrameDecoder  # noqa: E402
+from carcnet.net.messages import Chat, Heartbeat, encode_message  # noqa: E402
 from carcnet.net.protocol import PeerConnection, Proven, State  # noqa: E402
-from carcnet.net.signing import sign_proof  # noqa: E402
+from carcnet.net.signing import sign_chat, sign_proof  # noqa: E402
 
-ATTACKS = ("baseline", "want-flood", "eclipse", "hello-ports", "slow-frames", "costly-frames")
+ATTACKS = ("baseline", "want-flood", "eclipse", "hello-ports", "slow-frames", "costly-frames",
+           "heartbeat-churn", "chat-replay", "seat-chat", "entries-replay", "claimed-costly",
+           "claimed-slowloris", "fill-64")
 PACE_MS = 20
 #: Seconds the attacker waits before it starts, so that the honest peers have met (a benchmark's
 #: setup, not a synchronisation of anything measured).
@@ -62,10 +86,12 @@ class Counter:
     def __init__(self) -> None:
         self.sent = 0
         self.received = 0
+        self.note = ""
 
 
-async def _open(port: int, counter: Counter):
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+async def _open(port: int, counter: Counter, source: str | None = None):
+    local = (source, 0) if source is not None else None
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
 
     def send(data: bytes) -> None:
         counter.sent += len(data)
@@ -83,19 +109,41 @@ async def _read_some(reader, counter: Counter, timeout: float = 2.0) -> bytes:
     return data
 
 
-async def _proven(port: int, counter: Counter, role: str = "spectator", hello_port: int | None = None):
-    """A connection to *port* that proves a throwaway key: (reader, writer, send)."""
-    me = SeatKey.generate()
+async def _proven(port: int, counter: Counter, role: str = "spectator", hello_port: int | None = None,
+                  key: SeatKey | None = None, source: str | None = None, events: list | None = None):
+    """A connection to *port* that proves a throwaway key (or *key*), from *source* (an address of
+    this machine): (reader, writer, send). The messages of the handshake's replies are added to
+    *events* when given."""
+    me = key or SeatKey.generate()
     conn = PeerConnection(game=bench_net.GAME, initiator=True, identity=me)
-    reader, writer, send = await _open(port, counter)
+    reader, writer, send = await _open(port, counter, source)
     send(conn.send(Hello(game=bench_net.GAME, role=role, name="Mallory", key=me.public, port=hello_port)))
     while conn.state not in (State.OPEN, State.CLOSED):
         data = await _read_some(reader, counter)
-        events = conn.receive_data(data)
+        got = conn.receive_data(data)
+        if events is not None:
+            events += got
         send(conn.data_to_send())
-        if not data or any(isinstance(e, Proven) for e in events):
+        if not data or any(isinstance(e, Proven) for e in got):
             break
     return reader, writer, send
+
+
+def _claim(seats=(0, 1, 2), sees=()) -> bytes:
+    """A heartbeat that claims *seats* and sees *sees* (what the attacker says it is)."""
+    return encode_message(Heartbeat(have=0, digest=None, sees=tuple(sees), seats=tuple(seats)))
+
+
+async def _drain(reader, counter: Counter, stop: asyncio.Event) -> None:
+    """Reads and drops what the peer sends until the stream ends or *stop* is set."""
+    while not stop.is_set():
+        try:
+            data = await reader.read(1 << 16)
+        except (ConnectionError, OSError):
+            return
+        if not data:
+            return
+        counter.received += len(data)
 
 
 async def _close(writer) -> None:
@@ -170,6 +218,172 @@ async def costly_frames(port: int, counter: Counter, stop: asyncio.Event) -> Non
             await _close(writer)
 
 
+async def heartbeat_churn(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    one, other = _claim(seats=(0,)), _claim(seats=(), sees=(bench_net.seat_key(2).public,))
+    burst = (one + other) * 50
+
+    async def churn() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                reader, writer, send = await _proven(port, counter, role="player")
+                drain = asyncio.create_task(_drain(reader, counter, stop))
+                while not stop.is_set() and not writer.is_closing() and not drain.done():
+                    send(burst)
+                    await writer.drain()
+                    await asyncio.sleep(0)
+                drain.cancel()
+                await _close(writer)
+
+    await asyncio.gather(*(churn() for _ in range(8)))
+
+
+def _chat_line(number: int) -> bytes:
+    """Seat 1's chat line *number*, signed with seat 1's key (what a captured line, or a seated
+    player's own, is)."""
+    chat_id = number.to_bytes(8, "big")
+    time_ms = int(time.time() * 1000)
+    text = f"line {number}"
+    sig = sign_chat(bench_net.seat_key(1), bench_net.GAME, 1, chat_id, time_ms, text)
+    return encode_message(Chat(seat=1, id=chat_id, time=time_ms, text=text, sig=sig))
+
+
+async def chat_replay(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    burst = _chat_line(1) * 200
+    while not stop.is_set():
+        with contextlib.suppress(OSError):
+            reader, writer, send = await _proven(port, counter, role="player")
+            drain = asyncio.create_task(_drain(reader, counter, stop))
+            while not stop.is_set() and not writer.is_closing() and not drain.done():
+                send(burst)
+                await writer.drain()
+                await asyncio.sleep(0)
+            drain.cancel()
+            await _close(writer)
+
+
+async def seat_chat(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    lines = [_chat_line(1000 + i) for i in range(20000)]  # signed beforehand, each new
+    n = 0
+    while not stop.is_set():
+        with contextlib.suppress(OSError):
+            reader, writer, send = await _proven(port, counter, role="player", key=bench_net.seat_key(1))
+            drain = asyncio.create_task(_drain(reader, counter, stop))
+            while not stop.is_set() and not writer.is_closing() and not drain.done():
+                send(b"".join(lines[(n + i) % len(lines)] for i in range(100)))
+                n += 100
+                await writer.drain()
+                await asyncio.sleep(0)
+            drain.cancel()
+            await _close(writer)
+
+
+def _turned(value, turn: int):
+    """*value* (a message's wire map) with the keys of every map turned by *turn* places: the same
+    message, other bytes."""
+    if isinstance(value, dict):
+        keys = list(value)
+        shift = turn % len(keys)
+        return {k: _turned(value[k], turn) for k in keys[shift:] + keys[:shift]}
+    if isinstance(value, list | tuple):
+        return [_turned(v, turn) for v in value]
+    return value
+
+
+async def entries_replay(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    captured: list = []
+    turn = 0
+    while not stop.is_set():
+        with contextlib.suppress(OSError):
+            events: list = []
+            reader, writer, send = await _proven(port, counter, role="player", events=events)
+            if not captured:  # what the peer sends a newcomer: the log so far
+                decoder = FrameDecoder()
+                for _ in range(20):
+                    data = await _read_some(reader, counter, 0.5)
+                    if not data:
+                        break
+                    decoder.feed(data)
+                    while (frame := decoder.next_frame()) is not None:
+                        if frame.get("type") == "entries" and frame.get("entries"):
+                            captured.append(frame)
+            drain = asyncio.create_task(_drain(reader, counter, stop))
+            while captured and not stop.is_set() and not writer.is_closing() and not drain.done():
+                turn += 1
+                for frame in captured:
+                    body = msgpack.packb(_turned(frame, turn), use_bin_type=True)
+                    send(struct.pack(">I", len(body)) + body)
+                await writer.drain()
+                await asyncio.sleep(0.001)
+            drain.cancel()
+            await _close(writer)
+            if not captured:
+                await asyncio.sleep(0.1)
+
+
+async def claimed_costly(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    body = msgpack.packb({"type": "heartbeat", "x": [[[0] * 15] * 256] * 250})
+    frame = struct.pack(">I", len(body)) + body
+    while not stop.is_set():
+        with contextlib.suppress(OSError):
+            reader, writer, send = await _proven(port, counter, role="player")
+            send(_claim())
+            await asyncio.sleep(0.01)  # the claim is taken first
+            send(frame)
+            await _read_some(reader, counter, 1.0)
+            await _close(writer)
+
+
+async def claimed_slowloris(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    part = struct.pack(">I", 1 << 20) + b"\x80" * (64 << 10)
+    writers: list = []
+    while not stop.is_set():
+        writers = [w for w in writers if not w.is_closing()]
+        while len(writers) < 60 and not stop.is_set():
+            try:
+                _reader, writer, send = await _proven(port, counter, role="player")
+            except OSError:
+                break
+            send(_claim())
+            await asyncio.sleep(0.01)
+            send(part)
+            writers.append(writer)
+        await asyncio.sleep(0.05)
+    for writer in writers:
+        await _close(writer)
+
+
+async def fill_64(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    held: list = []
+    tried = welcomed = 0
+
+    async def fill() -> None:
+        while len([w for w in held if not w.is_closing()]) < 70 and not stop.is_set():
+            try:
+                _reader, writer, send = await _proven(port, counter, role="player")
+            except OSError:
+                await asyncio.sleep(0.1)
+                continue
+            send(_claim())
+            held.append(writer)
+            await asyncio.sleep(1 / 16)  # the per-address budget of new connections (wire.md §2.1)
+
+    await fill()
+    while not stop.is_set():
+        if tried < 6:  # a spectator from another address
+            tried += 1
+            events: list = []
+            with contextlib.suppress(OSError):
+                _r, writer, _s = await _proven(port, counter, role="spectator", source="127.0.0.2", events=events)
+                welcomed += any(type(e).__name__ == "Welcome" for e in events) and not writer.is_closing()
+                held.append(writer)
+            counter.note = f"{welcomed} of {tried} spectators welcomed"
+        held[:] = [w for w in held if not w.is_closing()]
+        await fill()
+        await asyncio.sleep(0.2)
+    for writer in held:
+        await _close(writer)
+
+
 async def _attack(kind: str, port: int, stop_flag, queue) -> None:
     counter = Counter()
     stop = asyncio.Event()
@@ -180,11 +394,48 @@ async def _attack(kind: str, port: int, stop_flag, queue) -> None:
     stop.set()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(task, 5)
-    queue.put((counter.sent, counter.received))
+    queue.put((counter.sent, counter.received, counter.note))
 
 
-def _attacker_process(kind, port, stop_flag, queue) -> None:
+def _attacker_process(kind, port, game, stop_flag, queue) -> None:
+    bench_net.GAME = game  # the attacked game's id (a table-draws game's is made from its seed)
     asyncio.run(_attack(kind, port, stop_flag, queue))
+
+
+def _as_table(session) -> None:
+    """Makes *session* judge heartbeat claims as a network table does: on every change it tells, a
+    ``peer`` change is judged (``NetView.heard``) and the table looks at its presence (what
+    ``NetTable`` does: seats to give back, cut off or not)."""
+    from carcnet.table.netview import NetView
+
+    class View(NetView):  # the session's table without its sockets (bench_net runs those)
+        async def __aenter__(self):
+            return self
+
+        async def aclose(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    view = View(session, "player", bot_delay=0.0, bot_names=None, reveal_wait=10.0)
+
+    def react(change, link) -> None:
+        if change == "peer":
+            view.heard(link)
+        if change in ("entry", "open", "close", "peer") and session.game is not None:
+            view.presence().hand_back({}, ())
+            _ = view.cut_off
+
+    session.add_listener(react)
+
+
+class _TableSession(bench_net.SyncSession):
+    """A session that judges claims as a network table does (:func:`_as_table`)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        _as_table(self)
 
 
 def _rss_kb(field: str) -> int:
@@ -195,13 +446,15 @@ def _rss_kb(field: str) -> int:
 
 
 def _player_process(args, queue) -> None:
+    if args[0] == "P0":  # the attacked peer judges claims as a table does
+        bench_net.SyncSession = _TableSession
     start = _rss_kb("VmRSS")
     result = asyncio.run(bench_net.run_player(*args))
     queue.put((args[0], result, _rss_kb("VmHWM") - start))
 
 
-def one_game(kind: str, seed: int) -> tuple[list[float], float, int, int]:
-    """Latencies (ms), P0's peak RSS growth (MB), attacker bytes out and in."""
+def one_game(kind: str, seed: int) -> tuple[list[float], float, int, int, str]:
+    """Latencies (ms), P0's peak RSS growth (MB), attacker bytes out and in, the attack's note."""
     ctx = mp.get_context("fork")
     players = 3
     wh = bench_net.header(players, seed)
@@ -216,14 +469,14 @@ def one_game(kind: str, seed: int) -> tuple[list[float], float, int, int]:
     ]
     attacker = None
     if kind != "baseline":
-        attacker = ctx.Process(target=_attacker_process, args=(kind, ports[0], stop_flag, attack_queue))
+        attacker = ctx.Process(target=_attacker_process, args=(kind, ports[0], wh.game, stop_flag, attack_queue))
     for p in procs:
         p.start()
     if attacker is not None:
         attacker.start()
     results = [queue.get(timeout=600) for _ in procs]
     stop_flag.set()
-    out = attack_queue.get(timeout=60) if attacker is not None else (0, 0)
+    out = attack_queue.get(timeout=60) if attacker is not None else (0, 0, "")
     for p in procs:
         p.join(60)
     if attacker is not None:
@@ -236,7 +489,7 @@ def one_game(kind: str, seed: int) -> tuple[list[float], float, int, int]:
         applied.append((m, a))
         if name == "P0":
             rss = grown
-    return bench_net.latencies(made, applied), rss / 1024, out[0], out[1]
+    return bench_net.latencies(made, applied), rss / 1024, out[0], out[1], out[2]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -255,12 +508,15 @@ def main(argv: list[str] | None = None) -> int:
         samples: list[float] = []
         rss = 0.0
         sent = received = 0
+        notes = []
         for g in range(args.games):
-            lat, grown, s, r = one_game(kind, 11 + g)
+            lat, grown, s, r, note = one_game(kind, 11 + g)
             samples += lat
             rss = max(rss, grown)
             sent += s
             received += r
+            if note:
+                notes.append(note)
         ordered = sorted(samples)
         p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
         if kind == "baseline":
@@ -269,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
         amp = f"{received / sent:5.2f}" if sent else "   - "
         print(f"{kind:<14} moves {len(samples):4d}  median {statistics.median(samples):6.2f}  p99 {p99:7.2f} ms "
               f"({ratio} baseline)  P0 peak RSS +{rss:5.1f} MB  attacker sent {sent / 1e6:8.2f} MB, "
-              f"got {received / 1e6:8.2f} MB (out/in {amp})")
+              f"got {received / 1e6:8.2f} MB (out/in {amp})" + (f"  [{'; '.join(notes)}]" if notes else ""))
     return 0
 
 

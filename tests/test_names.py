@@ -16,8 +16,8 @@ from carcnet.net.adverts import GameAd
 from carcnet.tui.addresses import check_name
 
 REFUSED = ["Ann\u202eevil", "A\u200bnn", "\u2066Ann\u2069", "Ann\U000e0041", "Ann\u2028Bob", "Ann\x85", "A\x1bnn",
-           "", "   ", "x" * 33]
-ACCEPTED = ["Ann", "Zoë", "Ann-Marie O'Neil", "张伟", "Ann 2", "x" * 32]
+           "", "   ", "x" * 33, "\u3164", "\u2800", "\u115f\u1160", "\uffa0", "\u3000", "Ann\u3164", " \ufe0f"]
+ACCEPTED = ["Ann", "Zoë", "Ann-Marie O'Neil", "张伟", "Ann 2", "x" * 32, "\u2764\ufe0f"]
 
 
 @pytest.mark.parametrize("name", REFUSED + ACCEPTED)

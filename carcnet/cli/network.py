@@ -54,22 +54,19 @@ async def _discovery_events(seconds: float, interfaces: list[str] | None) -> Asy
             yield event
 
 
-async def _browse(seconds: float, interfaces: list[str] | None) -> dict[str, tuple[Any, bool]]:
-    """Every game advertised within *seconds*: instance → (GameAd, confirmed). The first
-    :data:`MAX_PROBES` compatible games are confirmed by a handshake with the advertised peer."""
-    from carcnet.net.discovery import GameFound, GameLost, GameUpdated
-    from carcnet.net.probe import MAX_PROBES, confirm_ad
+async def _browse(seconds: float, interfaces: list[str] | None) -> list[tuple[Any, str, tuple[str, int] | None]]:
+    """Every game advertised within *seconds*, as (GameAd, status, where its key proved itself): the
+    records of this version are confirmed by a handshake as they come, paced as discovery.md §4 says
+    (``net.finder``); confirmed tables first, then those still being checked, those of other versions
+    and those nobody proved (``ProbePlan.listing``)."""
+    from carcnet.net.adverts import ProbePlan
+    from carcnet.net.discovery import Browser
+    from carcnet.net.finder import find_tables
 
-    found: dict[str, Any] = {}
-    async for event in _discovery_events(seconds, interfaces):
-        if isinstance(event, GameFound | GameUpdated):
-            found[event.instance] = event.ad
-        elif isinstance(event, GameLost):
-            found.pop(event.instance, None)
-    probed = [name for name, ad in found.items() if ad.compatible][:MAX_PROBES]
-    results = await asyncio.gather(*(confirm_ad(found[name]) for name in probed))
-    confirmed = {name for name, where in zip(probed, results, strict=True) if where is not None}
-    return {name: (ad, name in confirmed) for name, ad in found.items()}
+    plan = ProbePlan()
+    async with Browser(interfaces=interfaces) as browser:
+        await find_tables(browser, plan, seconds=seconds)
+    return [(ad, status, plan.where(name)) for name, ad, status in plan.listing()]
 
 
 async def _first_confirmed(
@@ -77,71 +74,50 @@ async def _first_confirmed(
 ) -> tuple[str, list[tuple[str, int]]] | None:
     """The first game mDNS finds within ``--wait`` that fits (``_find``) and, unless the user gave an
     address, whose advertised key proves itself at its address (discovery.md §4). Records are probed
-    as they come, 16 at a time, each for at most 3 s, within ``--wait``: a flood of forged records
-    costs short probes in a bounded time and cannot keep the real table from being tried (the
-    browser queues what it cannot resolve at once, discovery.md §4)."""
-    from carcnet.net.adverts import GameAd
+    as they come, paced (``net.finder``: 16 at a time, 4 at once and 8 a second to one address, a
+    tarpit's records behind every other address, each probe at most 3 s), within ``--wait``: a flood
+    of forged records cannot keep the real table from being tried (the browser queues what it cannot
+    resolve at once, discovery.md §4)."""
+    from carcnet.net.adverts import GameAd, ProbePlan
     from carcnet.net.discovery import Browser, GameFound, GameUpdated
-    from carcnet.net.probe import MAX_PROBES, confirm_ad
+    from carcnet.net.finder import find_tables
 
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + args.wait
-    slots = asyncio.Semaphore(MAX_PROBES)
-    probes: set[asyncio.Task[tuple[GameAd, tuple[str, int] | None]]] = set()
-    tried: set[tuple[str, bytes]] = set()
+    def fits(ad: GameAd) -> bool:
+        if not ad.compatible or (args.game and ad.game != args.game):
+            return False
+        if target is not None and ad.port != target.port:
+            return False
+        return want != "lobby" or ad.joinable
+
+    if dial:  # the user gave the address: mDNS only tells the game id
+        async for event in _discovery_events(args.wait, args.interface):
+            if isinstance(event, GameFound | GameUpdated) and fits(event.ad):
+                ad = event.ad
+                _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
+                return ad.game, dial
+        return None
+    plan = ProbePlan()
+    found: list[tuple[GameAd, tuple[str, int]]] = []
     skipped = 0
 
-    async def probe(ad: GameAd) -> tuple[GameAd, tuple[str, int] | None]:
-        async with slots:
-            return ad, await confirm_ad(ad)
+    def settled(name: str, ad: GameAd, confirmed: bool) -> bool:
+        nonlocal skipped
+        where = plan.where(name)
+        if confirmed and where is not None:
+            found.append((ad, where))
+            return True
+        skipped += 1
+        if skipped <= 3:  # a flood of forged records would fill the screen
+            _say(f"Skipping {ad.name!r} at {ad.peer}: nothing there proves the key it advertises")
+        return False
 
     async with Browser(interfaces=args.interface) as browser:
-        listening: asyncio.Task[Any] | None = asyncio.ensure_future(browser.__anext__())
-        try:
-            while listening is not None or probes:
-                left = deadline - loop.time()
-                if left <= 0:
-                    return None
-                waiting: set[asyncio.Future[Any]] = {*probes, *([listening] if listening else [])}
-                done, _ = await asyncio.wait(waiting, timeout=left, return_when=asyncio.FIRST_COMPLETED)
-                for task in done:
-                    if task is listening:
-                        try:
-                            event = task.result()
-                        except StopAsyncIteration:
-                            listening = None
-                            continue
-                        listening = asyncio.ensure_future(browser.__anext__())
-                        if not isinstance(event, GameFound | GameUpdated):
-                            continue
-                        ad: GameAd = event.ad
-                        if not ad.compatible or (args.game and ad.game != args.game):
-                            continue
-                        if target is not None and ad.port != target.port:
-                            continue
-                        if want == "lobby" and not ad.joinable:
-                            continue
-                        if dial:  # the user gave the address: mDNS only told the game id
-                            _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
-                            return ad.game, dial
-                        if (ad.game, ad.key) in tried:
-                            continue
-                        tried.add((ad.game, ad.key))
-                        probes.add(asyncio.ensure_future(probe(ad)))
-                    else:
-                        probes.discard(task)  # type: ignore[arg-type]
-                        ad, where = task.result()
-                        if where is None:
-                            skipped += 1
-                            if skipped <= 3:  # a flood of forged records would fill the screen
-                                _say(f"Skipping {ad.name!r} at {ad.peer}: nothing there proves the key it advertises")
-                            continue
-                        _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
-                        return ad.game, [where]
-            return None
-        finally:
-            for task in [*probes, *([listening] if listening else [])]:
-                task.cancel()
+        await find_tables(browser, plan, seconds=args.wait, keep=fits, wanted=fits, on_settled=settled)
+    if not found:
+        return None
+    ad, where = found[0]
+    _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
+    return ad.game, [where]
 
 
 async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple[str, int]]]:
@@ -193,22 +169,20 @@ def _lan(args: argparse.Namespace) -> int:
     from carcnet.net.discovery import DiscoveryError
 
     try:
-        found = asyncio.run(_browse(args.wait, args.interface))
+        listed = asyncio.run(_browse(args.wait, args.interface))
     except DiscoveryError as exc:
         return _fail(f"mDNS is not available here: {exc}", EXIT_REFUSED)
-    # confirmed tables first (discovery.md §4): forged records cannot push a real table down the list
-    listed = sorted(found.values(), key=lambda item: (not item[1], item[0].name, item[0].game, item[0].peer))
-    ads = [ad for ad, _ in listed]
-    sure = {id(ad) for ad, ok in listed if ok}
+    # confirmed tables first, whatever the number of forged records (discovery.md §4)
     if args.json:
         print(json.dumps([
             {"game": ad.game, "name": ad.name, "phase": ad.phase, "seats": [ad.seats_taken, ad.seats_total],
              "peer": ad.peer, "role": ad.role, "addresses": list(ad.addresses), "port": ad.port,
-             "proto": ad.proto, "rules": ad.rules, "compatible": ad.compatible, "confirmed": id(ad) in sure}
-            for ad in ads
+             "proto": ad.proto, "rules": ad.rules, "compatible": ad.compatible,
+             "confirmed": status == "confirmed", "key": ad.key.hex()}
+            for ad, status, _where in listed
         ], indent=1))
         return EXIT_OK
-    if not ads:
+    if not listed:
         from carcnet.net.discovery import socket_trouble
 
         trouble = socket_trouble()
@@ -217,11 +191,12 @@ def _lan(args: argparse.Namespace) -> int:
                          "address: carcnet join HOST:PORT --game ID", EXIT_REFUSED)
         _say(f"No games found in {args.wait:g} s. (Multicast blocked? Join by address: carcnet join HOST:PORT --game ID)")
         return EXIT_OK
+    notes = {"confirmed": "", "checking": "  (unconfirmed: not checked in time)",
+             "failed": "  (unconfirmed: no answer with its key)"}
     _say(f"{'game':<32}  {'phase':<8} {'seats':<5}  {'peer':<16} address")
-    for ad in ads:
-        addr = f"{ad.addresses[0] if ad.addresses else '?'}:{ad.port}"
-        note = ("" if id(ad) in sure else "  (unconfirmed: no answer with its key)") if ad.compatible else (
-            f"  (protocol {ad.proto}, rules {ad.rules}: not this version's)")
+    for ad, status, where in listed:
+        addr = f"{where[0]}:{where[1]}" if where else f"{ad.addresses[0] if ad.addresses else '?'}:{ad.port}"
+        note = notes.get(status, "") if ad.compatible else f"  (protocol {ad.proto}, rules {ad.rules}: not this version's)"
         _say(f"{ad.name:<32}  {ad.phase:<8} {ad.seats_taken}/{ad.seats_total}    {ad.peer:<16} {addr}  {ad.game}{note}")
     return EXIT_OK
 
@@ -304,27 +279,47 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
     return status
 
 
+#: Seconds a headless peer whose game ended with moves the table has not committed waits for them to be
+#: (wire.md §5.9), and how many times a healed split may set its end aside and the game go on.
+SETTLE = 30.0
+MAX_SETTLES = 8
+
+
 async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Event, show: Any) -> int:
     """Waits until *game* is over or stopped, or *quit_now* is set (then it says ``bye``, ``quit``);
     lingers for the peers that lack the last entries, and prints the end."""
-    ended = asyncio.ensure_future(game.wait_until(
-        lambda: game.status in ("finished", "stopped")
-        or (game.failure is not None and game.header is None and not game.session.connections.open_links()),
-        args.timeout,
-    ))
-    quitting = asyncio.ensure_future(quit_now.wait())
-    try:
-        await asyncio.wait([ended, quitting], return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        quitting.cancel()
-    if quit_now.is_set():
-        ended.cancel()
-        game.close("quit")
-        return EXIT_OK
-    try:
-        ended.result()
-    except TimeoutError:
-        return _fail(f"the game did not end within {args.timeout:g} s (status {game.status})", EXIT_REFUSED)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + args.timeout
+    for _ in range(MAX_SETTLES):
+        ended = asyncio.ensure_future(game.wait_until(
+            lambda: game.status in ("finished", "stopped")
+            or (game.failure is not None and game.header is None and not game.session.connections.open_links()),
+            max(0.0, deadline - loop.time()),
+        ))
+        quitting = asyncio.ensure_future(quit_now.wait())
+        try:
+            await asyncio.wait([ended, quitting], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            quitting.cancel()
+        if quit_now.is_set():
+            ended.cancel()
+            game.close("quit")
+            return EXIT_OK
+        try:
+            ended.result()
+        except TimeoutError:
+            return _fail(f"the game did not end within {args.timeout:g} s (status {game.status})", EXIT_REFUSED)
+        if game.status != "finished" or not game.pending or not game.session.seats:
+            break  # a spectator authors nothing: nothing of its own can be set aside
+        # wire.md §5.9: the game ended here with moves the table has not committed (this laptop finished
+        # it apart from the others): wait for the split to heal; a committed branch may take the moves'
+        # place and the game go on, or the votes come and the end holds
+        try:
+            await game.wait_until(lambda: game.status != "finished" or not game.pending, SETTLE)
+        except TimeoutError:
+            _say(f"The table has not confirmed the last {game.pending} moves of this game within {SETTLE:g} s: "
+                 "they may be set aside when this laptop meets the others again")
+            break
     if game.header is None and game.failure is not None:
         show("end")
         return _fail(game.failure, EXIT_REFUSED)

@@ -149,7 +149,7 @@ class GameRecorder:
             _check_signers(loaded.header, dict(signers or {}))
             recovery = None
             if loaded.damage is not None:
-                recovery = _set_damage_aside(loaded, loaded.damage)
+                recovery = _set_damage_aside(loaded, loaded.damage, lock)
                 loaded = load(loaded.path)
             writer = LogWriter.append_to(loaded, lock)
         except BaseException:
@@ -333,8 +333,9 @@ def _check_signers(header: LogHeader, signers: dict[int, Signer]) -> None:
             raise ValueError(f"the signer for seat {seat} does not sign with seat {seat}'s key in the header")
 
 
-def _set_damage_aside(loaded: LoadedLog, damage: Damage) -> Recovery:
-    """Keeps the damaged file as ``<name>.damaged-<n>`` and puts its valid prefix at its path."""
+def _set_damage_aside(loaded: LoadedLog, damage: Damage, lock: SaveLock) -> Recovery:
+    """Keeps the damaged file as ``<name>.damaged-<n>`` and puts its valid prefix at its path, *lock*
+    moving to the new file before it takes the path (so the path's file is always this writer's)."""
     path = loaded.path
     directory = path.parent
     n = 1
@@ -359,6 +360,7 @@ def _set_damage_aside(loaded: LoadedLog, damage: Damage) -> Recovery:
             out.write(prefix)
             out.flush()
             os.fsync(out.fileno())
+            lock.move_to(out.fileno())
         shutil.copymode(path, tmp)
         os.replace(tmp, path)
     except BaseException:

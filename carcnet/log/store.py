@@ -388,20 +388,21 @@ class LogWriter:
         fsyncs the file and its directory.
 
         Raises:
-            LogError: ``"exists"``: there is already a file at *path* (a log is never overwritten);
-                ``"locked"``: another process writes it (:class:`~carcnet.log.lock.SaveLock`).
+            LogError: ``"exists"``: there is already a file at *path*, or a symbolic link (a log is
+                never overwritten, nor made through a link); ``"locked"``: another process took the new
+                file first (:class:`~carcnet.log.lock.SaveLock`).
             OSError: The file cannot be created or written.
         """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        lock = SaveLock.acquire(path)
         try:
-            file = open(path, "xb")  # noqa: SIM115 - the writer owns the file until close()
+            file = open(path, "xb")  # noqa: SIM115 - the writer owns the file until close(); O_EXCL: no link followed
         except FileExistsError:
-            lock.release()
             raise LogError("exists", f"{path} exists already: a log is never overwritten") from None
+        try:
+            lock = SaveLock.hold(file.fileno(), path)  # the lock is the file's, whatever names it later
         except BaseException:
-            lock.release()
+            file.close()
             raise
         try:
             file.write(MAGIC + encode_record(pack(header)))
@@ -421,8 +422,9 @@ class LogWriter:
 
         Raises:
             LogError: ``"changed"``: the log had damage (see :mod:`carcnet.log.recorder` for
-                repairing it) or the file's size differs from what was loaded; ``"locked"``: another
-                process writes it.
+                repairing it), the file's size differs from what was loaded, or its path names
+                another file than the one *lock* holds; ``"locked"``: another process writes it
+                (through this path or any other link to the file).
             OSError: The file cannot be opened.
         """
         if loaded.damage is not None:
@@ -435,7 +437,7 @@ class LogWriter:
         except BaseException:
             lock.release()
             raise
-        if os.fstat(file.fileno()).st_size != loaded.valid_size:
+        if os.fstat(file.fileno()).st_size != loaded.valid_size or not lock.covers(file.fileno()):
             file.close()
             lock.release()
             raise LogError("changed", f"{loaded.path.name} changed since it was loaded: load it again")

@@ -25,7 +25,7 @@ carcnet.log.values.StrictError: ValueError: duplicate map key 'a'
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]  # msgpack ships no type hints
@@ -59,24 +59,35 @@ SIG_SIZE = 64
 #: Deepest nesting of maps and arrays in a decoded body; the top-level value is depth 1 (``wire.md`` §2.2).
 MAX_DEPTH = 8
 
-#: Never in a name (``log.md`` §5): C0 and C1 controls and DEL; and the invisible format characters
-#: that change how the text around them shows: soft hyphen, Arabic letter mark, Mongolian vowel
-#: separator, zero-width and directional marks, line and paragraph separators, bidi embeddings,
-#: overrides and isolates, word joiner and invisible operators, the byte-order mark, interlinear
-#: annotation marks, and the tag characters. A fixed list, not Unicode categories, so that every Python
-#: (whatever its Unicode version) judges a name alike.
+#: Never in a name (``log.md`` §5): C0 and C1 controls and DEL; the invisible format characters that
+#: change how the text around them shows (soft hyphen, Arabic letter mark, Mongolian vowel separator,
+#: zero-width and directional marks, line and paragraph separators, bidi embeddings, overrides and
+#: isolates, word joiner and invisible operators, the byte-order mark, interlinear annotation marks, tag
+#: characters, shorthand and musical format controls); and the other characters Unicode says show as
+#: nothing (default-ignorable): the combining grapheme joiner, the Hangul fillers (U+115F, U+1160,
+#: U+3164, U+FFA0, which are letters that look blank), the Khmer inherent vowels, the Mongolian free
+#: variation selectors, and the unassigned default-ignorable code points. Not the variation selectors
+#: (an emoji needs U+FE0F): those only do not count as something to see (:data:`_BLANK`). A fixed list,
+#: not Unicode properties, so that every Python (whatever its Unicode version) judges a name alike.
 _CONTROL = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
-    "\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
+    "[\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufffb\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e00ff\U000e01f0-\U000e0fff]"
 )
+#: What does not count as something to see, so that a name of only these looks blank (``log.md`` §5):
+#: white space (``str.isspace``: the ideographic space U+3000 and the other spaces included), the
+#: Braille blank U+2800 (the space of Braille text) and the variation selectors.
+_BLANK = re.compile("[\\s\u2800\ufe00-\ufe0f\U000e0100-\U000e01ef]*")
 _GAME_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def name_problem(value: object, limit: int = MAX_NAME) -> str | None:
-    """What is wrong with *value* as a name (seat, bot, peer or game name: ``log.md`` §5), or
-    ``None``: a name is a str of 1 to *limit* characters, not only white space, without control or
-    invisible format characters (bidi overrides, zero-width characters, tags, line separators)."""
-    if not isinstance(value, str) or not value.strip() or len(value) > limit or _CONTROL.search(value):
+    """What is wrong with *value* as a name (seat, bot, peer or game name, and a chat line's text:
+    ``log.md`` §5), or ``None``: a name is a str of 1 to *limit* characters, not only blank (white space,
+    the Braille blank, variation selectors), without control characters or characters that show as
+    nothing (bidi overrides, zero-width characters, tags, line separators, Hangul fillers)."""
+    if (not isinstance(value, str) or len(value) > limit or _BLANK.fullmatch(value) is not None
+            or _CONTROL.search(value)):
         return f"must be 1 to {limit} characters without control characters or invisible formatting characters"
     return None
 
@@ -139,6 +150,7 @@ def _walk(value: object, depth: int) -> None:
 def unpack_strict(
     body: bytes | bytearray | memoryview, *, limit: int, max_array: int | None = None,
     max_map: int | None = None, max_str: int | None = None, max_bin: int | None = None,
+    max_items: int | None = None,
 ) -> Any:
     """The one msgpack value of *body*, nothing after it, read strictly: map keys are str and unique,
     strings valid UTF-8, no extension types (timestamps included), no float, maps and arrays nested at
@@ -146,26 +158,59 @@ def unpack_strict(
     *max_array* items, *max_map* pairs, *max_str* or *max_bin* bytes, when given: the wire's real
     maxima, refused by the C unpacker before any Python object is made). Arrays come back as ``list``.
 
+    With *max_items*, the arrays and maps of the whole value, each counting one plus its items (an
+    array) or pairs (a map), are at most *max_items* in all: counted as each array or map is
+    decoded, and refused at the first one past the budget, so that decoding a value of many small
+    containers stops after at most *max_items* of them (``wire.md`` §2.2).
+
     Raises:
         StrictError: What is wrong, starting with the msgpack error's class name.
     """
+    hooks: dict[str, Callable[[Any], Any]] = {"object_pairs_hook": _pairs}
+    if max_items is not None:
+        hooks = _counting_hooks(max_items)
     try:
         value = msgpack.unpackb(
             body,
             raw=False,
             strict_map_key=True,
             use_list=True,
-            object_pairs_hook=_pairs,
             max_str_len=limit if max_str is None else max_str,
             max_bin_len=limit if max_bin is None else max_bin,
             max_array_len=limit if max_array is None else max_array,
             max_map_len=limit if max_map is None else max_map,
             max_ext_len=0,
+            **hooks,
         )
+    except StrictError:
+        raise
     except Exception as exc:  # noqa: BLE001 - msgpack raises ValueError subclasses, StackError, UnicodeDecodeError…
         raise StrictError(f"{type(exc).__name__}: {exc}"[:200]) from None
     _walk(value, 1)
     return value
+
+
+def _counting_hooks(max_items: int) -> dict[str, Callable[[Any], Any]]:
+    """The msgpack hooks of :func:`unpack_strict` that count arrays and maps with their items and
+    pairs, raising :class:`StrictError` past *max_items* (each hook call counts at least one, so at
+    most *max_items* calls are made)."""
+    left = max_items
+
+    def spend(n: int) -> None:
+        nonlocal left
+        left -= n + 1
+        if left < 0:
+            raise StrictError(f"more than {max_items} arrays, maps and items in all")
+
+    def pairs(items: list[tuple[Any, Any]]) -> dict[str, Any]:
+        spend(len(items))
+        return _pairs(items)
+
+    def array(items: list[Any]) -> list[Any]:
+        spend(len(items))
+        return items
+
+    return {"object_pairs_hook": pairs, "list_hook": array}
 
 
 def check_fields(m: Mapping[str, Any], expected: tuple[str, ...], where: str) -> None:

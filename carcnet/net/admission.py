@@ -1,6 +1,6 @@
 """Provides the checks a peer makes before it takes a header, an entry or a seed (``protocol/wire.md``
-§5.3–5.5): :func:`check_header`, :func:`admit_entry`, :func:`compare_have` and the commitments of a
-locked table (:class:`CommitRound`). Without I/O; the connection state machine they sit beside is
+§5.3–5.5): :func:`check_header`, :func:`check_seal`, :func:`admit_entry`, :func:`compare_have` and the
+commitments of a locked table (:class:`CommitRound`). Without I/O; the connection state machine they sit beside is
 :mod:`carcnet.net.protocol`, the session that calls them :mod:`carcnet.net.sync`.
 """
 
@@ -14,10 +14,10 @@ from carcnet.log import LogError
 from carcnet.log.store import apply_entry
 
 from .framing import ProtocolError
-from .messages import Commit, SignedEntry, WireHeader
-from .signing import verify_commit
+from .messages import Commit, Seal, SignedEntry, WireHeader
+from .signing import sealed_game_id, verify_commit, verify_seal
 
-__all__ = ["CommitRound", "admit_entry", "check_header", "compare_have"]
+__all__ = ["CommitRound", "admit_entry", "check_header", "check_seal", "compare_have"]
 
 
 def check_header(header: WireHeader, *, game: str) -> Game:
@@ -40,6 +40,29 @@ def check_header(header: WireHeader, *, game: str) -> Game:
             0,
         )
     return state
+
+
+def check_seal(header: WireHeader, seal: Seal | None) -> None:
+    """Checks that *seal* is the game's host's seal of *header* (``wire.md`` §4.2 "The game id",
+    §5.4): its key and nonce give the header's game id, and its signature over the header's
+    fingerprint verifies under its key. What a spectator asks of every header before it takes it: the
+    game id it was given commits to the host's key, so only the host can seal a header under it.
+
+    Raises:
+        ProtocolError: ``"bad-header"``: no seal, a key and nonce that give another game id, or a
+            signature that does not verify (a header the host did not start).
+    """
+    game = header.game
+    if seal is None:
+        raise ProtocolError("bad-header", f"the header comes without its host's seal: nothing shows it is game {game}'s")
+    try:
+        sealed = sealed_game_id(seal.key, seal.nonce)
+    except ValueError:
+        sealed = None
+    if sealed != game:
+        raise ProtocolError("bad-header", f"the seal's key and nonce make game id {sealed}, not {game}: another host's")
+    if not verify_seal(seal.key, seal.nonce, game, header.fingerprint, seal.sig):
+        raise ProtocolError("bad-header", "the seal does not sign this header: its host started another one")
 
 
 def admit_entry(game: Game, header: WireHeader, signed: SignedEntry) -> list[EngineEvent]:

@@ -1,6 +1,7 @@
 """Provides what a carcnet service instance says on the LAN, without I/O (``protocol/discovery.md``):
-:class:`GameAd` with its TXT record both ways (discovery.md §2, RFC 6763 §6), and
-:func:`parse_host_port` for the address a person types where multicast does not get through.
+:class:`GameAd` with its TXT record both ways (discovery.md §2, RFC 6763 §6), :class:`ProbePlan`
+(which records to confirm by a handshake, when, and how to list them under a flood, discovery.md §4),
+and :func:`parse_host_port` for the address a person types where multicast does not get through.
 
 Reading a TXT record is strict about the carcnet keys and lenient about everything else (§3): a
 record that is not a carcnet record raises :class:`ValueError` from :meth:`GameAd.from_txt`. The
@@ -9,7 +10,7 @@ mDNS side (advertising and browsing with zeroconf) is :mod:`carcnet.net.discover
 >>> ad = GameAd(game="3f2a9c1b" * 4, name="Friday game", phase="lobby", seats_taken=1,
 ...             seats_total=2, peer="Ann", role="host", key=bytes(32), port=7000)
 >>> ad.to_txt()[:8]
-b'\\x07proto=5'
+b'\\x07proto=6'
 >>> GameAd.from_txt(ad.to_txt(), port=7000) == ad
 True
 >>> ad.instance_label
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, TypeAlias
@@ -34,13 +36,24 @@ from .messages import PROTO_VERSION
 __all__ = [
     "AD_ROLES",
     "MAX_LABEL_BYTES",
+    "MAX_RECORDS",
     "PHASES",
+    "PROBES_AT_ONCE",
+    "PROBES_PER_ADDRESS",
+    "PROBES_PER_SILENT_ADDRESS",
+    "PROBE_TIMEOUT",
+    "RETRY_AFTER",
     "SERVICE_TYPE",
+    "STARTS_PER_SECOND",
     "TXT_KEYS",
     "AdRole",
     "GameAd",
     "HostPort",
+    "Outcome",
     "Phase",
+    "ProbePlan",
+    "ProbeTarget",
+    "RecordStatus",
     "cut_utf8",
     "parse_host_port",
 ]
@@ -315,6 +328,342 @@ def cut_utf8(text: str, limit: int) -> str:
     if len(data) <= limit:
         return text
     return data[:limit].decode("utf-8", errors="ignore")
+
+
+# ---------------------------------------------------------------------- confirming records
+
+
+#: Probes a program runs at once, to every address together (discovery.md §4).
+PROBES_AT_ONCE = 16
+#: Probes at once to one IP address: half the 8 connections a peer takes from one address before they
+#: prove their key (wire.md §2.1), so that probes never meet that budget, even with another program of
+#: this machine dialling the same peer.
+PROBES_PER_ADDRESS = 4
+#: Probes at once to an address where a probe went unanswered (a tarpit, or a host that is gone).
+PROBES_PER_SILENT_ADDRESS = 1
+#: Probes begun to one IP address within a second: half the 16 new connections a second a peer takes
+#: from one address (wire.md §2.1).
+STARTS_PER_SECOND = 8
+#: Seconds one probe may take; a probe that has heard nothing by then is silent.
+PROBE_TIMEOUT = 3.0
+#: Seconds after which a probe that proved nothing is run again, when a record needing it is read again.
+RETRY_AFTER = 30.0
+#: Records a plan holds that are not confirmed; it holds as many confirmed ones besides.
+MAX_RECORDS = 256
+#: IPv4 addresses of one record that are probed (its first ones).
+ADDRESSES_PER_RECORD = 2
+#: Addresses whose history (probes begun, silences) a plan remembers beyond those it has work for.
+MAX_ADDRESSES = 4096
+
+#: What a probe found: the identity key that proved itself there for the game (32 bytes), ``"refused"``
+#: (no proof: the connection refused or closed, another game, bad bytes) or ``"silent"`` (nothing by
+#: :data:`PROBE_TIMEOUT`, or the address cannot be reached).
+Outcome: TypeAlias = bytes | Literal["refused", "silent"]
+#: Where a record stands: ``"confirmed"`` (a probe proved its key for its game), ``"checking"``
+#: (probes to come or under way), ``"unchecked"`` (not to be probed: another version), ``"failed"``
+#: (every probe of it done, none proved its key).
+RecordStatus: TypeAlias = Literal["confirmed", "checking", "unchecked", "failed"]
+
+_RANK: dict[RecordStatus, int] = {"confirmed": 0, "checking": 1, "unchecked": 2, "failed": 3}
+
+
+class ProbeTarget(NamedTuple):
+    """One probe: dial *address* (IPv4) and *port*, and say ``hello`` as a spectator of *game*. Every
+    record naming these three is settled by this one probe, whatever key it claims: the key that
+    proves itself there is compared with each."""
+
+    address: str
+    port: int
+    game: str
+
+
+def _targets_of(ad: GameAd) -> tuple[ProbeTarget, ...]:
+    v4 = [a.split("%")[0] for a in ad.addresses if ":" not in a]
+    return tuple(dict.fromkeys(ProbeTarget(a, ad.port, ad.game) for a in v4[:ADDRESSES_PER_RECORD]))
+
+
+@dataclass(slots=True)
+class _Record:
+    ad: GameAd
+    targets: tuple[ProbeTarget, ...]
+    probe: bool
+
+
+class ProbePlan:
+    """Which records to confirm by a handshake, when, and in what order to list them (discovery.md §4),
+    without I/O and without a clock of its own.
+
+    The caller reads records in (:meth:`seen`, :meth:`lost`), begins the probes :meth:`next_probes`
+    gives (each at most :data:`PROBE_TIMEOUT` seconds), reports what each found (:meth:`done`), and
+    waits for the first of a probe ending and :meth:`wake_at`. Times are seconds on one monotonic clock.
+
+    Pacing: at most *at_once* probes under way; to one IP address at most *per_address* at once (one,
+    once a probe there went silent, until a key proves itself there) and *per_second* begun within a
+    second, below the handshake budgets a peer keeps per address (wire.md §2.1). The next probe is the
+    one whose address went silent the fewest times, then was probed the fewest times, then whose
+    record came first: records crowded at one address take turns with every other address, and those
+    at a tarpit wait behind them. Records that name the same address, port and game share one probe.
+
+    Bounds: at most *max_records* records not confirmed, and as many confirmed. When a record finds
+    no room, a failed record goes (the oldest); else, of the records not confirmed, the address that
+    holds the most gives up its newest (a flood's tail, whose probes would come last). Only a
+    confirmed record makes a confirmed one go (the oldest): no number of forged records pushes out a
+    confirmed table. Dropped records are reported by :meth:`take_dropped`.
+    """
+
+    def __init__(
+        self,
+        *,
+        at_once: int = PROBES_AT_ONCE,
+        per_address: int = PROBES_PER_ADDRESS,
+        per_second: int = STARTS_PER_SECOND,
+        max_records: int = MAX_RECORDS,
+        retry_after: float = RETRY_AFTER,
+    ) -> None:
+        self.at_once, self.per_address, self.per_second = at_once, per_address, per_second
+        self.max_records, self.retry_after = max_records, retry_after
+        self._records: dict[str, _Record] = {}  # instance -> record, oldest first
+        self._users: dict[ProbeTarget, set[str]] = {}  # target -> instances of the records naming it
+        self._outcomes: dict[ProbeTarget, tuple[Outcome, float]] = {}  # target -> what it found, when
+        self._queues: dict[str, dict[ProbeTarget, int]] = {}  # address -> targets to probe -> arrival
+        self._arrivals = 0
+        self._flying: set[ProbeTarget] = set()
+        self._flying_at: Counter[str] = Counter()
+        self._begun: dict[str, deque[float]] = {}  # address -> when its probes of the last second began
+        self._probed: Counter[str] = Counter()  # address -> probes begun there
+        self._silences: Counter[str] = Counter()  # address -> probes there that heard nothing
+        self._dropped: list[str] = []
+
+    # ------------------------------------------------------------------ records
+
+    @property
+    def records(self) -> dict[str, GameAd]:
+        """Instance → advertisement of every record held, oldest first (a copy)."""
+        return {name: record.ad for name, record in self._records.items()}
+
+    @property
+    def pending(self) -> int:
+        """Probes waiting to begin."""
+        return sum(len(queue) for queue in self._queues.values())
+
+    @property
+    def under_way(self) -> int:
+        """Probes begun and not reported :meth:`done`."""
+        return len(self._flying)
+
+    def seen(self, instance: str, ad: GameAd, now: float, *, probe: bool = True) -> None:
+        """Holds *ad* as what *instance* says now (read for the first time or again); *probe*: confirm
+        it (a record of this version that the caller may use). Its probes are planned unless already
+        planned, under way, or done (a failure older than *retry_after* is planned again)."""
+        old = self._records.get(instance)
+        targets = _targets_of(ad) if probe else ()
+        self._records[instance] = _Record(ad, targets, probe)  # an update keeps the record's place
+        for target in targets:
+            self._users.setdefault(target, set()).add(instance)
+            self._plan(target, now)
+        if old is not None:
+            self._release(instance, [t for t in old.targets if t not in targets])
+        self._make_room()
+
+    def lost(self, instance: str) -> bool:
+        """Forgets *instance* (its goodbye, or it no longer fits what the caller looks for); its
+        probes not begun are dropped unless another record needs them. Whether it was held."""
+        record = self._records.pop(instance, None)
+        if record is None:
+            return False
+        self._release(instance, record.targets)
+        return True
+
+    def take_dropped(self) -> list[str]:
+        """The instances dropped to make room since the last call (then forgotten here)."""
+        dropped, self._dropped = self._dropped, []
+        return dropped
+
+    def get(self, instance: str) -> GameAd | None:
+        """The advertisement of *instance* held, or ``None``."""
+        record = self._records.get(instance)
+        return record.ad if record is not None else None
+
+    def status(self, instance: str) -> RecordStatus | None:
+        """Where the record of *instance* stands (:data:`RecordStatus`); ``None`` if not held."""
+        record = self._records.get(instance)
+        if record is None:
+            return None
+        if not record.probe:
+            return "unchecked"
+        open_ = False
+        for target in record.targets:
+            known = self._outcomes.get(target)
+            if known is None:
+                open_ = True
+            elif known[0] == record.ad.key:
+                return "confirmed"
+        return "checking" if open_ else "failed"
+
+    def where(self, instance: str) -> tuple[str, int] | None:
+        """The address and port where the key of *instance*'s record proved itself, or ``None``."""
+        record = self._records.get(instance)
+        if record is None:
+            return None
+        for target in record.targets:
+            known = self._outcomes.get(target)
+            if known is not None and known[0] == record.ad.key:
+                return target.address, target.port
+        return None
+
+    def listing(self) -> list[tuple[str, GameAd, RecordStatus]]:
+        """Every record held as (instance, advertisement, status): the confirmed first, then those
+        being checked, those not checked, and the failed; each by game name, game id, peer name."""
+        rows = [(name, record.ad, self.status(name) or "failed") for name, record in self._records.items()]
+        rows.sort(key=lambda row: (_RANK[row[2]], row[1].name, row[1].game, row[1].peer, row[0]))
+        return rows
+
+    # ------------------------------------------------------------------ probes
+
+    def next_probes(self, now: float) -> list[ProbeTarget]:
+        """The probes to begin now (each then counts as under way until :meth:`done`), within the
+        budgets of the class; an empty list when none may begin yet."""
+        begun: list[ProbeTarget] = []
+        while len(self._flying) < self.at_once:
+            best: str | None = None
+            best_rank: tuple[int, int, int] | None = None
+            for address, queue in self._queues.items():
+                if self._may_begin(address, now):
+                    rank = (self._silences[address], self._probed[address], next(iter(queue.values())))
+                    if best_rank is None or rank < best_rank:
+                        best, best_rank = address, rank
+            if best is None:
+                break
+            queue = self._queues[best]
+            target = next(iter(queue))
+            del queue[target]
+            if not queue:
+                del self._queues[best]
+            self._flying.add(target)
+            self._flying_at[best] += 1
+            self._probed[best] += 1
+            self._begun.setdefault(best, deque()).append(now)
+            begun.append(target)
+        self._forget_addresses()
+        return begun
+
+    def wake_at(self, now: float) -> float | None:
+        """When a probe held back by the per-second budget may begin, or ``None`` (none is: the next
+        one waits for a probe to end, or nothing waits)."""
+        if len(self._flying) >= self.at_once:
+            return None
+        times = []
+        for address in self._queues:
+            recent = self._begun.get(address)
+            if self._flying_at[address] < self._cap(address) and recent and len(recent) >= self.per_second:
+                times.append(max(now, recent[0] + 1.0))
+        return min(times, default=None)
+
+    def done(self, target: ProbeTarget, outcome: Outcome, now: float) -> list[str]:
+        """Reports what the probe of *target* found. Returns the instances it settled (now confirmed or
+        failed), oldest first."""
+        if target in self._flying:
+            self._flying.discard(target)
+            self._flying_at[target.address] -= 1
+            if self._flying_at[target.address] <= 0:
+                del self._flying_at[target.address]
+        if outcome == "silent":
+            self._silences[target.address] += 1
+        elif isinstance(outcome, bytes):
+            self._silences.pop(target.address, None)  # a peer answers there: not a tarpit (any more)
+        users = self._users.get(target)
+        if not users:
+            return []
+        self._outcomes[target] = (outcome, now)
+        settled = [name for name in self._records if name in users and self.status(name) in ("confirmed", "failed")]
+        self._make_room()
+        return [name for name in settled if name in self._records]
+
+    # ------------------------------------------------------------------ inside
+
+    def _plan(self, target: ProbeTarget, now: float) -> None:
+        if target in self._flying or target in self._queues.get(target.address, ()):
+            return
+        known = self._outcomes.get(target)
+        if known is not None:
+            if isinstance(known[0], bytes) or now - known[1] < self.retry_after:
+                return
+            del self._outcomes[target]
+        self._arrivals += 1
+        self._queues.setdefault(target.address, {})[target] = self._arrivals
+
+    def _release(self, instance: str, targets: Sequence[ProbeTarget]) -> None:
+        for target in targets:
+            users = self._users.get(target)
+            if users is None:
+                continue
+            users.discard(instance)
+            if users:
+                continue
+            del self._users[target]
+            self._outcomes.pop(target, None)
+            queue = self._queues.get(target.address)
+            if queue is not None:
+                queue.pop(target, None)
+                if not queue:
+                    del self._queues[target.address]
+
+    def _cap(self, address: str) -> int:
+        return PROBES_PER_SILENT_ADDRESS if self._silences[address] else self.per_address
+
+    def _may_begin(self, address: str, now: float) -> bool:
+        if self._flying_at[address] >= self._cap(address):
+            return False
+        recent = self._begun.get(address)
+        if recent:
+            while recent and recent[0] + 1.0 <= now:  # the very sum wake_at gives
+                recent.popleft()
+            if len(recent) >= self.per_second:
+                return False
+        return True
+
+    def _home(self, record: _Record) -> str:
+        """The address a record counts against when room is made: its first probed one, or its first."""
+        if record.targets:
+            return record.targets[0].address
+        return record.ad.addresses[0] if record.ad.addresses else ""
+
+    def _make_room(self) -> None:
+        """Drops records beyond the bounds of the class, as its docstring says."""
+        for _ in range(len(self._records)):
+            if len(self._records) <= self.max_records:
+                return
+            statuses = {name: self.status(name) for name in self._records}
+            waiting = [name for name, status in statuses.items() if status != "confirmed"]
+            if len(waiting) > self.max_records:
+                victim = self._victim(waiting, statuses)
+            elif len(self._records) - len(waiting) > self.max_records:
+                victim = next(name for name, status in statuses.items() if status == "confirmed")
+            else:
+                return
+            self.lost(victim)
+            self._dropped.append(victim)
+
+    def _victim(self, waiting: list[str], statuses: Mapping[str, RecordStatus | None]) -> str:
+        """Of the records not confirmed (oldest first), the one to drop: the oldest failed one, else
+        the newest of the address that holds the most."""
+        failed = [name for name in waiting if statuses[name] == "failed"]
+        if failed:
+            return failed[0]
+        homes = {name: self._home(self._records[name]) for name in waiting}
+        crowd = Counter(homes.values())
+        most = max(crowd.values())
+        return next(name for name in reversed(waiting) if crowd[homes[name]] == most)
+
+    def _forget_addresses(self) -> None:
+        """Keeps the history of at most MAX_ADDRESSES addresses beyond those with work."""
+        if len(self._probed) <= MAX_ADDRESSES:
+            return
+        busy = set(self._queues) | set(self._flying_at)
+        for address in [a for a in self._probed if a not in busy][: len(self._probed) - MAX_ADDRESSES]:
+            del self._probed[address]
+            self._silences.pop(address, None)
+            self._begun.pop(address, None)
 
 
 # ---------------------------------------------------------------------- typed addresses

@@ -10,29 +10,61 @@ the player peers listen (:class:`~carcnet.net.book.AddressBook`, §4.2) and this
 events (:class:`NetEvent`, §4.8, bounded). What the connections carry is its owner's business: every
 event of a connection goes to :meth:`ConnectionsOwner.deliver` (the session's dispatch table), and
 the owner hears when a link is gone and when the book learned an address.
+
+What a connection's peer is, for its budgets and its address, is what it has proven (§2.1–2.2, §4.2):
+its identity key is a seat key of the header, the table judged its heartbeat's claim of a seat
+(:meth:`Connections.judged`), or, before the start, the host seated it (:meth:`Connections.sat_down`).
+A claim alone lifts nothing and confirms nothing; the claims of a heartbeat are taken at most at the
+pace of :class:`~carcnet.net.link.ClaimBudget` (§4.5 "Bounded work").
 """
 
 from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
 from .book import AddressBook
 from .framing import MAX_FRAME, SMALL_FRAME, ProtocolError
 from .link import Link, SeenFrames
-from .messages import Bye, Error, Heartbeat, Hello, Message, PeerInfo, Reject, WireHeader
+from .messages import Bye, Entries, Error, Heartbeat, Hello, Message, PeerInfo, Reject, Welcome, WireHeader
 from .protocol import ConnectionEvent, PeerConnection, Refused, State
 from .signing import SeatKey
 
-__all__ = ["MAX_EVENTS", "Connections", "ConnectionsOwner", "NetEvent"]
+__all__ = ["MAX_EVENTS", "MAX_SENT_ENTRIES", "ClaimsDue", "Connections", "ConnectionsOwner", "NetEvent", "small_batches"]
 
 log = logging.getLogger("carcnet.net")
 
 #: Events a peer keeps (its connection log, :attr:`Connections.events`): the newest ones.
 MAX_EVENTS = 1000
+
+#: Entries this peer puts in one ``entries`` message at most (wire.md §4.3): 32 entries of the largest
+#: kind (a table draw of six values, a handover naming a bot) encode to less than 16 KiB, the frame
+#: budget of a connection whose peer has proven no seat (§2.2), so whoever receives them takes them.
+MAX_SENT_ENTRIES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimsDue:
+    """A connection event :class:`Connections` makes itself: claims of the link's peer kept back by its
+    :class:`~carcnet.net.link.ClaimBudget` may be taken now (its owner tells its listeners, as for a new claim)."""
+
+
+def small_batches(batches: Iterable[Entries]) -> list[Entries]:
+    """*batches* cut into ``entries`` messages of at most :data:`MAX_SENT_ENTRIES` entries each, in
+    order and always at the same places (so that two peers that send the same entries from the same seq
+    send the same bytes, wire.md §5.5)."""
+    out: list[Entries] = []
+    for batch in batches:
+        entries = batch.entries
+        if len(entries) <= MAX_SENT_ENTRIES:
+            out.append(batch)
+            continue
+        for i in range(0, len(entries), MAX_SENT_ENTRIES):
+            out.append(Entries(from_seq=batch.from_seq + i, entries=entries[i : i + MAX_SENT_ENTRIES]))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +94,9 @@ class NetEvent:
 class ConnectionsOwner(Protocol):
     """What :class:`Connections` hands on to the session it serves."""
 
-    def deliver(self, link: Link, event: ConnectionEvent) -> None:
+    def deliver(self, link: Link, event: ConnectionEvent | ClaimsDue) -> None:
         """One event of *link*'s connection (a message, or what the connection says: refused,
-        proven, closed), in order."""
+        proven, closed; or :class:`ClaimsDue`), in order."""
         ...
 
     def lost(self, link: Link) -> None:
@@ -105,6 +137,9 @@ class Connections:
         listen_port: The TCP port this peer listens on, sent in its hellos (``None``: nowhere).
         closing: Whether :meth:`close` was called (this peer is leaving).
         header: The game's header once held (seated peers and frame budgets depend on it).
+        runners: Identity keys the table judged to play a seat (:meth:`judged`): with the header's seat
+            keys, the peers proven to sit at the table.
+        lobby_seated: Identity keys the host seated in its lobby (:meth:`sat_down`), before the start.
     """
 
     def __init__(
@@ -122,6 +157,8 @@ class Connections:
         self.listen_port: int | None = None
         self.closing = False
         self.header: WireHeader | None = None
+        self.runners: set[bytes] = set()
+        self.lobby_seated: frozenset[bytes] = frozenset()
 
     # ------------------------------------------------------------------ links
 
@@ -156,17 +193,22 @@ class Connections:
         self.listen_port = port
 
     def started(self, header: WireHeader) -> None:
-        """The game's header is held now: the frame budgets follow it (wire.md §2.2)."""
+        """The game's header is held now: the frame budgets follow it (wire.md §2.2), and the addresses of
+        the seat keys' open links are confirmed (§4.2)."""
         self.header = header
-        for link in self.links:
+        for link in list(self.links):
             self.frame_budget(link)
+            self.confirm(link)
 
     # ------------------------------------------------------------------ for the links (LinkOwner)
 
     def receive(self, link: Link, data: bytes) -> None:
         """Bytes from *link*'s socket (``b""``: it ended). Every event is delivered in order; anything
         the owner did not expect ends that connection with ``internal``, never the peer."""
-        for event in link.conn.receive_data(data):
+        events: list[ConnectionEvent | ClaimsDue] = list(link.conn.receive_data(data))
+        if link.claims.pending and link.is_open and link.claims.take(self.clock()):
+            events.append(ClaimsDue())  # claims kept back by their budget: their turn has come
+        for event in events:
             try:
                 self._owner.deliver(link, event)
             except Exception as exc:  # a bug here must cost one connection, not the game
@@ -320,18 +362,82 @@ class Connections:
         self.addresses.forget(address)
 
     def seated(self, link: Link) -> bool:
-        """Whether *link*'s peer, proven, plays at the started game: its key is a seat key of the
-        header, or its heartbeat lists the seats it plays (wire.md §2.1–2.2 budgets)."""
-        header = self.header
-        return header is not None and link.is_open and link.role != "spectator" and (
-            link.key in header.keys or bool(link.seats)
-        )
+        """Whether *link*'s peer has proven that it plays at the started game (wire.md §2.1–2.2
+        budgets): its identity key is a seat key of the header, or the table judged its claim of a seat
+        (:attr:`runners`). A seat named in a heartbeat proves nothing by itself."""
+        header, key = self.header, link.key
+        return (header is not None and link.is_open and link.role != "spectator" and key is not None
+                and (key in header.keys or key in self.runners))
 
     def frame_budget(self, link: Link) -> None:
-        """wire.md §2.2 "Budgets by role": 1 MiB frames only from a player that plays at the table (a
-        seat key of the header, or its heartbeat lists seats) once the game has started; 16 KiB from
-        anyone else, which is all their messages need."""
+        """wire.md §2.2 "Budgets by role": 1 MiB frames only from a peer proven to play at the table
+        (:meth:`seated`) once the game has started; 16 KiB from anyone else, which is all their messages
+        need (this peer's own ``entries`` messages fit too: :func:`small_batches`)."""
         link.conn.max_frame = MAX_FRAME if self.seated(link) else SMALL_FRAME
+
+    def quiet(self, link: Link, what: str) -> bool:
+        """*link*'s peer sent *what*, a message that changes nothing here (a ``heartbeat``, a ``chat``
+        line dropped): takes it from the link's budget (wire.md §2.1, :data:`~carcnet.net.link.QUIET_BURST`).
+        Returns ``False`` when the budget is spent: the link is closed ``forbidden`` and the message
+        must not be acted on."""
+        if link.quiet.take(self.clock()):
+            return True
+        self.refuse(link, "forbidden", f"{what}: more messages that change nothing than its budget")
+        return False
+
+    def take_claims(self, link: Link, sees: tuple[bytes, ...], seats: tuple[int, ...]) -> bool:
+        """A heartbeat of *link*'s peer (not a spectator's, whose claims count for nothing) says it sees
+        *sees* and plays *seats* (wire.md §4.5): kept on the link; returns whether the table should
+        judge them now, which is when they changed (or a change was kept back) and the link's
+        :class:`~carcnet.net.link.ClaimBudget` allows it. Claims prove nothing here: no budget, no address follows from
+        them until the table judged them (:meth:`judged`)."""
+        if (sees, seats) == (link.sees, link.seats) and not link.claims.pending:
+            return False
+        link.sees, link.seats = sees, seats
+        return link.claims.take(self.clock())
+
+    def judged(self, link: Link, believed: Collection[int]) -> None:
+        """The table judged the claim of *link*'s peer (wire.md §4.5 "Checking claims") and believes it
+        plays *believed*: with at least one seat the peer is proven to sit at the table (:attr:`runners`),
+        which lifts its frame budget (§2.2), keeps its connection from being given up for a stranger's
+        (§2.1) and confirms where it listens (§4.2)."""
+        if not believed or link.key is None or link.key in self.runners:
+            return
+        self.runners.add(link.key)
+        self.frame_budget(link)
+        self.confirm(link)
+
+    def sat_down(self, keys: Collection[bytes]) -> None:
+        """The host's lobby seats the players of identity *keys* now (wire.md §4.2: before the start, an
+        address is confirmed once its player sat down, not when it proved its key)."""
+        self.lobby_seated = frozenset(keys)
+        for link in list(self.links):
+            self.confirm(link)
+
+    def at_table(self, key: bytes) -> bool:
+        """Whether the peer of identity *key* has proven that it sits at the table (wire.md §4.2): once
+        the game has started, its key is a seat key of the header or the table judged its claim of a
+        seat; before, the host seated it."""
+        header = self.header
+        if header is None:
+            return key in self.lobby_seated
+        return key in header.keys or key in self.runners
+
+    def confirm(self, link: Link) -> None:
+        """Confirms where the peer of the open *link* listens (wire.md §4.2) when it sits at the table
+        (:meth:`at_table`) and is not confirmed yet: the address it dialled from with its hello's
+        ``port``, or the address this peer dialled and its welcome's key proved itself at."""
+        key = link.key
+        if key is None or not link.is_open or key in self.addresses.confirmed or not self.at_table(key):
+            return
+        peer = link.peer
+        if isinstance(peer, Welcome):
+            if link.address is not None and peer.role != "spectator":
+                self.add_known(PeerInfo(key, peer.name, *link.address), confirmed=True)
+            return
+        info = where_it_listens(link)
+        if info is not None:
+            self.add_known(info, confirmed=True)
 
 
 def where_it_listens(link: Link) -> PeerInfo | None:

@@ -381,9 +381,12 @@ class GameUpdated:
 @dataclass(frozen=True, slots=True)
 class GameLost:
     """An instance said goodbye, expired (RFC 6762 §10.1), or now says something that is not a carcnet
-    record. *instance* is the name of an earlier :class:`GameFound`."""
+    record. *instance* is the name of an earlier :class:`GameFound`. *evicted*: not gone, but dropped
+    by the browser to make room for a newer record (discovery.md §4); a reader that keeps its own
+    bounded list (:class:`~carcnet.net.adverts.ProbePlan`) keeps it, and its goodbye is still reported."""
 
     instance: str
+    evicted: bool = False
 
 
 DiscoveryEvent: TypeAlias = GameFound | GameUpdated | GameLost
@@ -412,7 +415,7 @@ class Browser:
         ip_version: As for :class:`Advertiser`.
         resolve_timeout: Seconds to wait for one instance's records.
         max_games: Most instances tracked and resolved at once: when full, a newly resolved one takes
-            the place of the oldest (reported lost); resolutions beyond it are ignored (logged).
+            the place of the oldest (reported lost, ``evicted``); resolutions beyond it wait their turn.
     """
 
     def __init__(
@@ -434,6 +437,7 @@ class Browser:
         self._games: dict[str, GameAd] = {}
         self._resolving: dict[str, asyncio.Task[None]] = {}  # instance -> its current resolution
         self._waiting: dict[str, None] = {}  # instances waiting for a free resolution slot, oldest first
+        self._evicted: dict[str, None] = {}  # instances dropped to make room, whose goodbye is still told
         self._tasks: set[asyncio.Task[None]] = set()  # every resolution not finished, cancelled or not
         self._events: asyncio.Queue[DiscoveryEvent | None] = asyncio.Queue(MAX_EVENTS + 1)
         self._closed = False
@@ -524,7 +528,9 @@ class Browser:
                 if task is not None:
                     task.cancel()
                 self._waiting.pop(name, None)
-                if self._games.pop(name, None) is not None:
+                evicted = name in self._evicted
+                self._evicted.pop(name, None)
+                if self._games.pop(name, None) is not None or evicted:  # a goodbye is told even when evicted
                     self._emit(GameLost(name))
                 return
             old = self._resolving.pop(name, None)
@@ -590,8 +596,12 @@ class Browser:
             # cannot keep a real table from being seen (joining confirms a table by its key anyway)
             oldest = next(iter(self._games))
             del self._games[oldest]
-            self._emit(GameLost(oldest))
+            self._evicted[oldest] = None
+            if len(self._evicted) > MAX_WAITING:
+                del self._evicted[next(iter(self._evicted))]
+            self._emit(GameLost(oldest, evicted=True))
             self.evicted += 1
+        self._evicted.pop(name, None)
         self._games[name] = ad
         self._emit(GameFound(ad, name) if old is None else GameUpdated(ad, name))
 

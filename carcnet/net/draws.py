@@ -12,17 +12,19 @@ This room holds what that needs, as values in and values out:
   (:func:`carcnet.engine.draws.check_reveal`), and what to do with it (:data:`RevealVerdict`);
 - :meth:`DrawValues.missing`: the seats whose value the draw still lacks;
 - :meth:`DrawValues.values_held`: this peer's values for the current draw, for a link that just opened;
+- :meth:`DrawValues.vouch`: what this peer saw of a seat whose ``handover`` arrives while the table
+  draws (wire.md §5.6 "What the others check"): whether its value was missing here too;
 - :func:`draw_race`: for a draw and a handover made for the same seq, which one counts.
 
 The session applies the move and sends the messages; the room keeps the values of the current draw
-and the next, the draw waited for and since when (the clock is an argument), and the chains of the
-seats whose keys this peer holds.
+and the next, since when each is held, the draw waited for and since when (the clock is an argument),
+and the chains of the seats whose keys this peer holds.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -32,7 +34,7 @@ from carcnet.engine.draws import check_reveal
 from .messages import Reveal, SignedEntry, WireHeader
 from .signing import SeatKey, seat_chain
 
-__all__ = ["DrawStep", "DrawValues", "RevealVerdict", "draw_race"]
+__all__ = ["VOUCH_WAIT", "DrawStep", "DrawValues", "RevealVerdict", "Vouch", "draw_race", "vouches"]
 
 log = logging.getLogger("carcnet.net")
 
@@ -42,6 +44,19 @@ log = logging.getLogger("carcnet.net")
 #: ``unexpected-message``), ``"bad-reveal"`` (not the seat's chain value, or a second, different one:
 #: closes).
 RevealVerdict = Literal["held", "ignore", "no-header", "seeded", "bad-reveal"]
+
+#: What this peer saw of a seat named by a ``handover`` made while the table draws (:meth:`DrawValues.vouch`,
+#: wire.md §5.6 "What the others check"): ``"withheld"`` (its value has been missing here
+#: for :attr:`DrawValues.wait` seconds since this peer began waiting for the draw, or came only after
+#: that: this peer takes the handover), ``"present"`` (its value was here within that wait: the seat did
+#: not withhold it), ``"early"`` (this peer has waited less than that: nobody may judge the seat yet),
+#: ``"unwitnessed"`` (this peer was not waiting for that draw: it cannot tell).
+Vouch = Literal["withheld", "present", "early", "unwitnessed"]
+
+#: Seconds a seat's value must have been missing at a peer, counted from when it began waiting for the
+#: draw, before that peer takes a ``handover`` of the seat made while the table draws (wire.md §5.7):
+#: half of carcnet's reveal wait (10 s), room for two laptops beginning to wait at different moments.
+VOUCH_WAIT = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,19 +85,39 @@ def draw_race(held: SignedEntry, other: SignedEntry) -> Literal["theirs", "ours"
     return None
 
 
+def vouches(game: Game, move: HandOver, draws: DrawValues, now: float, *, in_touch: Callable[[int], bool]) -> bool:
+    """wire.md §5.6 "What the others check": whether what this player saw lets it take *move*, a
+    ``handover`` that follows *game* (the state before it), at *now*. While the table draws: only when
+    the seat's value was missing here too, for :attr:`DrawValues.wait` seconds since this peer began
+    waiting for the draw (:meth:`DrawValues.vouch` says ``"withheld"``). At the seat's turn: only when
+    the seat's peer is not *in_touch* with this one (``in_touch(seat)``: this peer plays the seat, or
+    holds an open link to the peer whose identity is the seat's key). A ``handover`` no peer vouches for
+    is still taken once the table commits it (:meth:`~carcnet.net.replica.Replica.vouched`)."""
+    if game.phase is Phase.DRAW:
+        return draws.vouch(game, move.seat, now) == "withheld"
+    return not in_touch(move.seat)
+
+
 class DrawValues:
     """The values of the table's draws one peer holds (wire.md §5.7).
 
     Attributes:
         reveals: Draw → seat → chain value, received (checked) or made here, for the current draw
             and the next only.
+        held_since: Draw → seat → when this peer first looked at the draw with the seat's value held
+            (the clock given to :meth:`step`; a value held before the draw began counts from its
+            beginning), for the same draws as :attr:`reveals`.
         waiting: The draw the game waits for (1-based, ``deck_index + 1``) and since when (the
             clock given to :meth:`step`), or ``None`` before the first.
+        wait: Seconds a seat's value must have been missing here before a ``handover`` of the seat
+            made while the table draws is taken (:meth:`vouch`; :data:`VOUCH_WAIT`).
     """
 
     def __init__(self) -> None:
         self.reveals: dict[int, dict[int, bytes]] = {}
+        self.held_since: dict[int, dict[int, float]] = {}
         self.waiting: tuple[int, float] | None = None
+        self.wait = VOUCH_WAIT
         self._chains: dict[int, list[bytes] | None] = {}
 
     def chain(self, header: WireHeader, seat: int, key: SeatKey) -> list[bytes] | None:
@@ -109,6 +144,7 @@ class DrawValues:
         held = self.reveals.setdefault(draw, {})
         for old in [d for d in self.reveals if d < draw]:
             del self.reveals[old]
+            self.held_since.pop(old, None)
         contributors = game.contributors()
         reveals = []
         for seat in contributors:
@@ -117,6 +153,9 @@ class DrawValues:
             if values is not None and seat not in held:
                 held[seat] = values[draw]
                 reveals.append(Reveal(seat=seat, draw=draw, value=values[draw]))
+        since = self.held_since.setdefault(draw, {})
+        for seat in held:
+            since.setdefault(seat, now)
         if any(seat not in held for seat in contributors):
             return DrawStep(tuple(reveals), None)
         values_in = tuple(held.get(s) if s in contributors else None for s in range(game.players))
@@ -138,6 +177,22 @@ class DrawValues:
         draw = game.deck_index + 1
         return [Reveal(seat=seat, draw=draw, value=value)
                 for seat, value in sorted(self.reveals.get(draw, {}).items()) if seat in own]
+
+    def vouch(self, game: Game, seat: int, now: float) -> Vouch:
+        """What this peer saw of *seat*, named at *now* by a ``handover`` made while *game* (the state
+        before it) waits for a draw (wire.md §5.6 "What the others check"; :data:`Vouch`).
+        The session looks at the draw after every value it takes, so a value held counts from the
+        moment it came (or from the draw's beginning, when it came before)."""
+        draw = game.deck_index + 1
+        if self.waiting is None or self.waiting[0] != draw:
+            return "unwitnessed"
+        began = self.waiting[1]
+        came = self.held_since.get(draw, {}).get(seat, now if seat in self.reveals.get(draw, {}) else None)
+        if came is not None and came - began < self.wait:
+            return "present"
+        if now - began < self.wait:
+            return "early"
+        return "withheld"
 
     def take(self, reveal: Reveal, game: Game | None, header: WireHeader | None) -> RevealVerdict:
         """Judges a ``reveal`` that arrived (wire.md §5.7): a value for the current draw or the next,

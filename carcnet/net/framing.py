@@ -33,6 +33,7 @@ __all__ = [
     "HEADER_SIZE",
     "MAX_DEPTH",
     "MAX_FRAME",
+    "MAX_ITEMS",
     "SMALL_FRAME",
     "FrameDecoder",
     "FramingError",
@@ -50,6 +51,12 @@ MAX_FRAME = 1 << 20
 #: anything longer before it builds a Python object, so a frame of a million tiny items costs
 #: microseconds, not seconds.
 MAX_ARRAY, MAX_MAP, MAX_STR, MAX_BIN = 256, 32, 1024, 64
+#: The most arrays, maps, array items and map pairs one frame body holds in all (``wire.md`` §2.2),
+#: each array or map counting one plus its items or pairs: the largest message of this version (256
+#: entries of 17 at most) holds about 4,400. Counted while the body is decoded and refused at the
+#: first array or map past it, so that a frame of a million empty arrays costs a few milliseconds,
+#: not a third of a second.
+MAX_ITEMS = 8192
 #: Largest frame body from a connection that may not need more (``wire.md`` §2.2 "Budgets by
 #: role"): in its handshake, a spectator, or a player that plays no seat. The largest message such a
 #: peer sends (a welcome with a header and 32 peers, a start, a heartbeat) is a few KiB.
@@ -144,7 +151,8 @@ def decode_body(body: bytes) -> dict[str, Any]:
 
     Strict: keys are str and unique in every map; values are int, str (valid UTF-8), bin, bool, nil,
     array or map, nested at most :data:`MAX_DEPTH` deep, no longer than :data:`MAX_ARRAY`,
-    :data:`MAX_MAP`, :data:`MAX_STR`, :data:`MAX_BIN`; no float, no ext (timestamps included).
+    :data:`MAX_MAP`, :data:`MAX_STR`, :data:`MAX_BIN`, with at most :data:`MAX_ITEMS` arrays, maps
+    and items in all (refused as soon as decoding passes it); no float, no ext (timestamps included).
     Arrays come back as ``list``.
 
     Raises:
@@ -154,7 +162,8 @@ def decode_body(body: bytes) -> dict[str, Any]:
         raise FramingError("bad-frame", "an empty body is not a msgpack map")
     try:
         value = unpack_strict(
-            body, limit=len(body), max_array=MAX_ARRAY, max_map=MAX_MAP, max_str=MAX_STR, max_bin=MAX_BIN
+            body, limit=len(body), max_array=MAX_ARRAY, max_map=MAX_MAP, max_str=MAX_STR, max_bin=MAX_BIN,
+            max_items=MAX_ITEMS,
         )
     except StrictError as exc:
         raise FramingError("bad-frame", f"the body is not one msgpack map ({exc})"[:200]) from None

@@ -17,12 +17,84 @@ import itertools
 from collections.abc import Callable
 from typing import Protocol
 
-from .messages import Hello, Message, Role, Welcome
+from .messages import Hello, Message, Role, Want, Welcome
 from .protocol import PeerConnection, State
 
-__all__ = ["Link", "LinkOwner", "SeenFrames"]
+__all__ = [
+    "CLAIM_BURST", "CLAIM_EVERY", "HELD_REPEATS", "QUIET_BURST", "QUIET_RATE", "Bucket", "ClaimBudget", "Link",
+    "LinkOwner", "SeenFrames",
+]
 
 _link_ids = itertools.count(1)
+
+#: wire.md §4.5 "Bounded work": a link's heartbeat claims (``sees``, ``seats``) are taken at once for
+#: :data:`CLAIM_BURST` changes (a peer whose links open one after the other as the game starts), then
+#: at most one change every :data:`CLAIM_EVERY` seconds; a change that comes sooner is kept and taken
+#: with the link's first frame after that (the last one said counts). Each change taken makes the table
+#: judge the claims again, so a peer that alternates them costs that at most once a second.
+CLAIM_BURST = 8
+CLAIM_EVERY = 1.0
+
+#: wire.md §2.1 budget of the messages that change nothing at this peer but cost it a frame's decoding
+#: each (a ``heartbeat``, a ``chat`` line dropped): :data:`QUIET_BURST` at once from one link, then
+#: :data:`QUIET_RATE` a second; one more closes the link ``forbidden``. An honest peer sends a
+#: heartbeat every 5 s and a few more when its links open or close, and passes on at most 5 lines a
+#: seat in 10 s; a stranger that sends them as fast as it can write (a core burnt, honest p99 x54) is
+#: cut off, and must pay a new handshake (16 a second from one address) to go on.
+QUIET_BURST = 64
+QUIET_RATE = 16.0
+
+#: wire.md §4.3 budget: ``entries`` messages in a row from one link that bring nothing new and repeat
+#: only entries that link sent already (a repeat its frame cache does not catch: the same entries
+#: encoded otherwise) before the link is closed ``forbidden``. An honest peer sends an entry to a link
+#: once, and again only when asked (a ``want``, which starts the count again) or after a draw was taken
+#: back.
+HELD_REPEATS = 4
+
+
+class Bucket:
+    """A budget of things one link may make this peer do: *burst* at once, then one more every
+    *every* seconds (a token bucket, on the session's clock given to :meth:`take`)."""
+
+    __slots__ = ("_at", "_tokens", "burst", "every")
+
+    def __init__(self, burst: int, every: float) -> None:
+        self.burst = burst
+        self.every = every
+        self._tokens = float(burst)
+        self._at: float | None = None
+
+    def take(self, now: float) -> bool:
+        """Takes one from the budget at *now* (seconds); ``False`` when none is left."""
+        if self._at is not None:
+            self._tokens = min(float(self.burst), self._tokens + (now - self._at) / self.every)
+        self._at = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+class ClaimBudget(Bucket):
+    """The pace at which one link's heartbeat claims are taken (wire.md §4.5 "Bounded work"): a bucket
+    of :data:`CLAIM_BURST` changes, refilled by one every :data:`CLAIM_EVERY` seconds.
+
+    Attributes:
+        pending: Whether a change was kept back and waits for the bucket.
+    """
+
+    __slots__ = ("pending",)
+
+    def __init__(self) -> None:
+        super().__init__(CLAIM_BURST, CLAIM_EVERY)
+        self.pending = False
+
+    def take(self, now: float) -> bool:
+        """Whether a change may be taken at *now* (session clock seconds); if not, it is kept back
+        (:attr:`pending`)."""
+        taken = super().take(now)
+        self.pending = not taken
+        return taken
 
 
 class LinkOwner(Protocol):
@@ -108,6 +180,9 @@ class Link:
         #: Heartbeats received on this link, and when the last one came (the session's clock).
         self.heartbeats = 0
         self.last_heartbeat: float | None = None
+        #: When anything last came from the peer (the session's clock; set by its router): a stale
+        #: message too shows the peer is there (wire.md §5.7 "The price of a veto").
+        self.last_heard: float | None = None
         #: What the peer's last heartbeat said (wire.md §4.5): the players it is connected to, and the
         #: seats it plays. Empty until its first heartbeat.
         self.sees: tuple[bytes, ...] = ()
@@ -118,11 +193,30 @@ class Link:
         #: one answer per ``have``), and the ``want``s ignored since.
         self.want_answered_at: int | None = None
         self.wants_ignored = 0
-        #: The version of the votes this peer last passed on to this link (wire.md §5.9), and what
-        #: this peer held (``have``, votes' version) when it last asked the link's peer for another
-        #: branch: once each, until something changes.
+        #: Where the last answered ``want`` started, and the ``have`` at which this peer last answered
+        #: one that reached further back at an unchanged ``have`` (at most one such per ``have``).
+        self.want_answered_from = 0
+        self.reached_back: int | None = None
+        #: The version of the votes this peer last passed on to this link (wire.md §5.9), and when
+        #: (the session's clock) it last asked the link's peer for another branch's entries.
         self.votes_sent = -1
-        self.branch_asked: tuple[int, int] | None = None
+        self.branch_asked: float | None = None
+        #: The last ``want`` sent on this link and what it was asked on (start, this peer's ``have``,
+        #: its votes' version, the peer's ``have``); the ``have`` of the peer's last heartbeat.
+        self.asked: tuple[int, int, int, int] | None = None
+        self.heard_have = 0
+        #: The seq at which the peer's log parts from this peer's, as far as it showed (a digest that
+        #: differs at a seq both hold, or entries of another branch; wire.md §5.9), or 0: nothing is
+        #: relayed to it until a heartbeat or its vote shows that it holds this peer's branch.
+        self.parted = 0
+        #: The pace at which the table takes this peer's heartbeat claims (wire.md §4.5).
+        self.claims = ClaimBudget()
+        #: What the peer may still send that changes nothing here (wire.md §2.1, :data:`QUIET_BURST`).
+        self.quiet = Bucket(QUIET_BURST, 1 / QUIET_RATE)
+        #: The last seq of the entries this peer sent on this link, and how many ``entries`` messages in
+        #: a row brought nothing new and repeated only those (wire.md §4.3, :data:`HELD_REPEATS`).
+        self.sent_upto = 0
+        self.repeats = 0
         self._pending = bytearray()
         self._passthrough = False
         self._held_upto: int | None = None
@@ -255,6 +349,8 @@ class Link:
         """Queues *message*; ``False`` (and nothing queued) when the connection is closed already."""
         if self.conn.state is State.CLOSED:
             return False
+        if isinstance(message, Want):
+            self.repeats = 0  # what the peer sends now answers it: repeats are asked for
         frame = self.conn.send(message)
         self._out += self.conn.data_to_send()  # what the connection queued itself (its proof) goes first
         self._out += frame
@@ -271,6 +367,18 @@ class Link:
         """The owner took every entry of the frame being handled, the last being *seq*: a repeat of
         the same bytes is skipped from now on (:class:`SeenFrames`)."""
         self._held_upto = seq
+
+    def repeated(self, first: int, last: int, *, new: bool) -> bool:
+        """The peer sent entries *first* to *last*, which brought something *new* or not (wire.md §4.3
+        budget): returns whether this link has now sent more than :data:`HELD_REPEATS` messages in a
+        row that brought nothing new and repeated only entries it had sent already (the owner closes
+        it ``forbidden``). A ``want`` this side sends starts the count again (:meth:`send`)."""
+        if new or first > self.sent_upto:
+            self.repeats = 0
+        else:
+            self.repeats += 1
+        self.sent_upto = max(self.sent_upto, last)
+        return self.repeats > HELD_REPEATS
 
     def notify(self) -> None:
         """Wakes the transport (bytes may be queued)."""

@@ -18,8 +18,10 @@ The exchange (wire.md §5.3): players ``claim`` seats; the host answers with the
 everyone; when every seat is taken the host locks the table, and every seat commits to the root of
 its hash chain for the game's draws (``commit``, signed by the seat key; ``deck.md`` §5.1), the host
 relaying each commitment to every seated player; with every commitment in, the host builds the
-header (seat keys and chain roots; no seed: the table draws each tile, ``wire.md`` §5.7) and sends
-``start``. Each player checks that its seat, key and commitment are in it before it plays.
+header (seat keys and chain roots; no seed: the table draws each tile, ``wire.md`` §5.7), seals it
+with its identity key (the game id is made from that key, §4.2 "The game id") and sends ``start``.
+Each player checks that its seat, key and commitment are in it before it plays; a spectator, that
+plays no seat, takes no header whose seal does not show that the game id's host started it.
 
 Randomness (the bots' keys) comes from the *random* function given (``os.urandom`` by default) so
 that tests can fix it; a seat's chain comes from its key (:func:`~carcnet.net.signing.seat_chain`);
@@ -37,11 +39,11 @@ from typing import Literal, TypeAlias
 from carcnet.engine import Rules
 from carcnet.log import COLOURS, LogFormatError, LogHeader, Seat
 
-from .admission import CommitRound
+from .admission import CommitRound, check_seal
 from .framing import ProtocolError
 from .link import Link
-from .messages import Claim, Commit, Error, Lobby, LobbySeat, Message, Role, Start, WireHeader
-from .signing import SeatKey, seat_chain, sign_commit
+from .messages import Claim, Commit, Error, Lobby, LobbySeat, Message, Role, Seal, Start, WireHeader
+from .signing import SeatKey, sealed_game_id, seat_chain, sign_commit, sign_seal
 
 __all__ = [
     "COMMIT_TIMEOUT",
@@ -125,12 +127,14 @@ class Begin:
         source: The connection whose message started the game: a header the session refuses (a
             :class:`~carcnet.net.framing.ProtocolError`) is answered there with ``error``. ``None``
             (the opener's own word, a table of the host's own seats): the error is raised to the caller.
+        seal: The host's seal of *header* (wire.md §4.2), kept to pass on in welcomes; ``None``: none.
     """
 
     header: WireHeader
     seats: Mapping[int, SeatKey]
     told: tuple[Link, ...]
     source: Link | None = None
+    seal: Seal | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +191,20 @@ class LobbyRole:
         """An ``error`` that leaves the connection open arrived."""
         return []
 
+    def seated_keys(self) -> frozenset[bytes]:
+        """The identity keys of the peers this lobby has seated (wire.md §4.2: only their addresses
+        are confirmed before the start): the host's; nobody at anyone else's."""
+        return frozenset()
+
+    def judge_header(self, header: WireHeader, seal: Seal | None) -> None:
+        """Whether this peer takes *header*, offered in a ``welcome`` with *seal*, as its game's
+        (wire.md §5.4); the session has checked its game id and setup digest. A player judges it by its
+        own seat when it sits down; by default every such header is taken.
+
+        Raises:
+            ProtocolError: The header is refused (its code: ``bad-header``).
+        """
+
 
 class _HostPin:
     """wire.md §4.6 "Whose table": a player or spectator in a lobby takes ``lobby``, ``commit``,
@@ -205,6 +223,11 @@ class _HostPin:
             self.host_key = link.key
         if link.key != self.host_key:
             raise ProtocolError("forbidden", f"{kind} from another host than the one this peer sat down with")
+
+
+def _clock_text(clock: tuple[int, ...] | None) -> str:
+    """A lobby's turn clock as people write it: ``60+300`` (seconds a turn + seconds of bank), or ``no clock``."""
+    return "no clock" if clock is None else f"{clock[0]}+{clock[1]}"
 
 
 def _table_text(table: Sequence[LobbySeat | None]) -> str:
@@ -244,18 +267,25 @@ class Hosting(LobbyRole):
         created: The header's creation time in seconds since 1970 (``None``: when the game starts).
         auto_start: Lock the table (and so start the game) as soon as every seat is taken; when
             ``False`` the full table waits for :meth:`start` (the opener's word).
-        clock: The turn clock, ``(seconds a turn, seconds of bank)``, or ``None`` (wire.md §4.6).
+        clock: The turn clock, ``(seconds a turn, seconds of bank)``, or ``None`` (wire.md §4.6): the
+            table's for good (:attr:`clock` cannot be changed; a player sits down under it).
+        nonce: The 32 random bytes the game id was made from with the session's identity key
+            (:func:`~carcnet.net.signing.sealed_game_id`): the host seals the header with that key, so
+            that spectators can check it (wire.md §4.2 "The game id"). ``None`` (a game id chosen
+            otherwise, a scripted test): the ``start`` carries no seal, and spectators refuse it.
 
     Attributes:
         table: Seat → who sits there (``None``: open).
         owners: Seat → the connection of the player that claimed it (not the host's own seats).
+        seal: The header's seal once the game has started (``None`` without a *nonce*).
         own: Seat → the key the host plays it with (its person's seat and its bots).
         bots: Seat → the bot name, for the bot seats the host runs.
         locked: Whether the table is locked for the commitments.
         started: The header once the game has started.
 
     Raises:
-        ValueError: A plan of the wrong size, repeated colours (at :meth:`attach`), or a bad name.
+        ValueError: A plan of the wrong size, repeated colours or a *nonce* that does not make the
+            session's game id (at :meth:`attach`), or a bad name.
     """
 
     wire_role: Role = "host"
@@ -270,6 +300,7 @@ class Hosting(LobbyRole):
         created: int | None = None,
         auto_start: bool = True,
         clock: tuple[int, int] | None = None,
+        nonce: bytes | None = None,
     ) -> None:
         if not 2 <= len(plan) <= 6:
             raise ValueError(f"a table has 2 to 6 seats, not {len(plan)}")
@@ -287,7 +318,9 @@ class Hosting(LobbyRole):
         self.started: WireHeader | None = None
         self.round: CommitRound | None = None
         self.locked_at: float | None = None
-        self.clock = clock
+        self._clock = clock
+        self.nonce = nonce
+        self.seal: Seal | None = None
         Lobby(name=name, options=options, table=tuple(self.table), clock=clock)  # checks the name, options, clock
 
     def attach(self, context: LobbyContext) -> None:
@@ -295,8 +328,11 @@ class Hosting(LobbyRole):
         fresh key.
 
         Raises:
-            ValueError: Two seats of the plan have the same colour, or a bad seat name or colour.
+            ValueError: Two seats of the plan have the same colour, a bad seat name or colour, or a
+                nonce that does not make *context*'s game id with its identity key.
         """
+        if self.nonce is not None and sealed_game_id(context.identity.public, self.nonce) != context.game:
+            raise ValueError(f"game {context.game} is not the one this host's key and nonce make")
         super().attach(context)
         colours = [p.colour for p in self.plan if p.kind != "open"]
         if len(set(colours)) != len(colours):
@@ -318,6 +354,12 @@ class Hosting(LobbyRole):
     # ------------------------------------------------------------------ state
 
     @property
+    def clock(self) -> tuple[int, int] | None:
+        """The turn clock, ``(seconds a turn, seconds of bank)``, or ``None``: fixed when the table is
+        opened, since a player agrees to it by sitting down (wire.md §4.6)."""
+        return self._clock
+
+    @property
     def lobby(self) -> Lobby:
         """The table as the ``lobby`` message carries it."""
         return Lobby(name=self.name, options=self.options, table=tuple(self.table), locked=self.locked,
@@ -326,6 +368,10 @@ class Hosting(LobbyRole):
     @property
     def seats_taken(self) -> int:
         return sum(s is not None for s in self.table)
+
+    def seated_keys(self) -> frozenset[bytes]:
+        """The identity keys of the peers whose claim seated them at this table (wire.md §4.2)."""
+        return frozenset(link.key for link in self.owners.values() if link.key is not None)
 
     @property
     def full(self) -> bool:
@@ -519,11 +565,14 @@ class Hosting(LobbyRole):
         )
         self.started = header
         self.round = None
-        start = Start(header=header)
+        if self.nonce is not None:  # wire.md §4.2: the game id's host vouches for the header
+            identity = self.context.identity
+            self.seal = Seal(identity.public, self.nonce, sign_seal(identity, header.fingerprint))
+        start = Start(header=header, seal=self.seal)
         log.info("%s: the game starts (table draws)", self.context.name)
         told = tuple(link for link in links if link.role in ("player", "spectator"))
         out.extend(Send(link, start) for link in told)
-        out.append(Begin(header, dict(self.own), told, source))
+        out.append(Begin(header, dict(self.own), told, source, self.seal))
 
 
 # ---------------------------------------------------------------------- a player
@@ -549,7 +598,8 @@ class Seating(_HostPin, LobbyRole):
     Attributes:
         lobby: The host's last ``lobby`` (``None`` before the first).
         seat: This player's seat in it, or ``None``.
-        problem: Why no seat could be had (``"the table is full"``…), for the interface.
+        problem: Why no seat could be had (``"the table is full"``…), or why this player left the
+            table (the host changed the turn clock after it sat down), for the interface.
     """
 
     wire_role: Role = "player"
@@ -578,6 +628,7 @@ class Seating(_HostPin, LobbyRole):
         self._root: bytes | None = None
         self._claimed = False
         self._refused = 0
+        self._agreed: tuple[tuple[int, ...] | None] | None = None  # (the clock sat down under,) once claimed
 
     def on_message(self, link: Link, message: Message, *, links: Sequence[Link], now: float) -> list[LobbyAction]:
         """The host's ``lobby`` (a claim when seatless, a commitment when the table locked), a relayed
@@ -622,6 +673,10 @@ class Seating(_HostPin, LobbyRole):
         return []
 
     def _lobby(self, link: Link, lobby: Lobby, out: list[LobbyAction]) -> None:
+        if self._agreed is not None and lobby.clock != self._agreed[0]:
+            change = f"{_clock_text(self._agreed[0])} → {_clock_text(lobby.clock)}"
+            self.problem = f"the host changed the turn clock after you sat down ({change}): you left the table"
+            raise ProtocolError("forbidden", f"the turn clock changed after this player sat down ({change})")
         self.host = link
         was_locked = self.lobby is not None and self.lobby.locked
         self.lobby = lobby
@@ -632,6 +687,8 @@ class Seating(_HostPin, LobbyRole):
         if was_locked and not lobby.locked:
             self.round = None  # wire.md §4.6: every commitment made so far is void
             self._root = None
+        if self.seat is not None and self._agreed is None:
+            self._agreed = (lobby.clock,)  # seated already (a connection again): the clock it sat under
         if self.seat is None and not lobby.locked:
             self._claim(link, lobby, out)
         elif self.seat is None:
@@ -665,6 +722,7 @@ class Seating(_HostPin, LobbyRole):
             name = f"{name[:29]} {seat + 1}"  # two "Greedy bot"s would be hard to tell apart
         out.append(Send(link, Claim(seat=seat, name=name, colour=colour, key=self.key.public, bot=self.bot)))
         self._claimed = True
+        self._agreed = (lobby.clock,)  # wire.md §4.6: a player agrees to the clock by sitting down
 
     def _commit(self, link: Link, commit: Commit) -> None:
         if self.round is None:
@@ -685,12 +743,15 @@ class Seating(_HostPin, LobbyRole):
                 if r.has_committed(seat) and r.commit_of(seat) != commits[seat]:
                     raise ProtocolError("bad-header", "the header's commitments are not the ones relayed")
             seats[self.seat] = self.key
-        out.append(Begin(header, seats, (link,), link))
+        out.append(Begin(header, seats, (link,), link, start.seal))
 
 
 class Watching(_HostPin, LobbyRole):
     """A spectator in the lobby: it keeps the host's last ``lobby`` to show and takes the header
-    ``start`` brings.
+    ``start`` brings; then, and in every ``welcome`` until it holds a header, only a header sealed by
+    the host the game id was made from (wire.md §4.2 "The game id", §5.4): it plays no seat, so no
+    key of its own in the header tells it the header is the game's, and any peer it dials could
+    serve another one under the same id.
 
     Attributes:
         lobby: The host's last ``lobby`` (``None`` before the first).
@@ -715,5 +776,17 @@ class Watching(_HostPin, LobbyRole):
             self.lobby = message
             return [LobbyChanged()]
         if isinstance(message, Start):
-            return [Begin(message.header, {}, (link,), link)]
+            try:
+                self.judge_header(message.header, message.seal)
+            except ProtocolError as exc:
+                return [Refuse.of(link, exc)]
+            return [Begin(message.header, {}, (link,), link, message.seal)]
         return [Refuse(link, "unexpected-message", f"{type(message).__name__.lower()} to a spectator")]
+
+    def judge_header(self, header: WireHeader, seal: Seal | None) -> None:
+        """Takes only a header its game's host sealed (:func:`~carcnet.net.admission.check_seal`).
+
+        Raises:
+            ProtocolError: ``bad-header``: no seal, another host's, or not this header's.
+        """
+        check_seal(header, seal)

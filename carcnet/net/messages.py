@@ -52,7 +52,19 @@ from .fields import (
     declared,
 )
 from .framing import MAX_FRAME, decode_frame, encode_frame
-from .parts import LOG_FORMAT, WIRE_FORMATS, Header, LobbySeat, Parts, PeerInfo, SignedEntry, Vote, WireHeader
+from .parts import (
+    LOG_FORMAT,
+    WIRE_FORMATS,
+    Header,
+    LobbySeat,
+    Part,
+    Parts,
+    PeerInfo,
+    Seal,
+    SignedEntry,
+    Vote,
+    WireHeader,
+)
 from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE, new_nonce
 
 __all__ = [
@@ -88,6 +100,7 @@ __all__ = [
     "Reject",
     "Reveal",
     "Role",
+    "Seal",
     "SignedEntry",
     "Start",
     "Vote",
@@ -229,6 +242,8 @@ class Welcome(_Message):
         proto, rules, game, role, name, key, have, digest: As in :class:`Hello`, for the acceptor (a
             welcome has no *port*: the connector knows where it connected).
         header: The game's header once the game has started, ``None`` in the lobby.
+        seal: The host's seal of *header* (``wire.md`` §4.2 "The game id"), ``None`` without a header
+            or when the acceptor holds none (a spectator takes no header without it).
         peers: Other peers of the game the acceptor knows (may be empty), at most :data:`MAX_PEERS`.
         nonce: 32 fresh random bytes, new for every connection (a fresh one by default): the
             connector's ``proof`` signs them (``wire.md`` §3.4).
@@ -249,6 +264,7 @@ class Welcome(_Message):
     have: int = _have()
     digest: bytes | None = _digest()
     header: WireHeader | None = declare(OrNil(Header()), default=None)
+    seal: Seal | None = declare(OrNil(Part(Seal)), default=None)
     peers: tuple[PeerInfo, ...] = declare(Parts(PeerInfo, MAX_PEERS), default=())
     nonce: bytes = declare(Bin(NONCE_SIZE), factory=new_nonce)
 
@@ -257,6 +273,8 @@ class Welcome(_Message):
         if self.header is None:
             if self.digest is not None:
                 raise bad("welcome.digest", "must be nil without a header")
+            if self.seal is not None:
+                raise bad("welcome.seal", "must be nil without a header")
             return
         if self.header.game != self.game:
             raise bad("welcome.header.game", "must be the welcome's game")
@@ -505,11 +523,14 @@ class Start(_Message):
     """The host starts the game with the agreed header (``wire.md`` §4.6).
 
     Attributes:
-        header: The header; its commitments and nonces are given (the seed came from them).
+        header: The header; its commitments are the seats' chain roots (table draws).
+        seal: The host's seal of *header* (``wire.md`` §4.2 "The game id"), ``None`` from a host whose
+            game id is not made from its key (a spectator takes no header without a seal).
     """
 
     TYPE: ClassVar[str] = "start"
     header: WireHeader = declare(Header())
+    seal: Seal | None = declare(OrNil(Part(Seal)), default=None)
 
     def _check_more(self) -> None:
         if self.header.header.draws is None:

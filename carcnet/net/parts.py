@@ -1,8 +1,9 @@
 """Provides the parts of wire messages as values, and their maps (``protocol/wire.md`` §4.2–4.3, §4.6):
 a game's header (:class:`WireHeader`), a signed log entry (:class:`SignedEntry`), a taken seat of a
-lobby (:class:`LobbySeat`), where another peer listens (:class:`PeerInfo`) and a seat's vote for a
-prefix of the log (:class:`Vote`, ``wire.md`` §5.9); with the field codecs
-that carry them in a message (:class:`Header`, :class:`Parts`). Sans-I/O.
+lobby (:class:`LobbySeat`), where another peer listens (:class:`PeerInfo`), a seat's vote for a
+prefix of the log (:class:`Vote`, ``wire.md`` §5.9) and the host's seal of a header (:class:`Seal`,
+``wire.md`` §4.2); with the field codecs that carry them in a message (:class:`Header`,
+:class:`Parts`, :class:`Part`). Sans-I/O.
 
 The header and entry maps are those of log format 2 (``protocol/log.md`` §5–6), read and written by
 :mod:`carcnet.log.codec`: a header with its ``keys``, ``commits`` and ``nonces``, an entry with its
@@ -45,15 +46,17 @@ from .fields import (
     read_str,
 )
 from .framing import encode_frame
-from .signing import KEY_SIZE, SIG_SIZE
+from .signing import KEY_SIZE, NONCE_SIZE, SIG_SIZE
 
 __all__ = [
     "LOG_FORMAT",
     "WIRE_FORMATS",
     "Header",
     "LobbySeat",
+    "Part",
     "Parts",
     "PeerInfo",
+    "Seal",
     "SignedEntry",
     "Vote",
     "WireHeader",
@@ -244,6 +247,29 @@ class Vote:
         check_bin(self.sig, "vote.sig", SIG_SIZE)
 
 
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """The host's seal of a header (``wire.md`` §4.2 "The game id"): the game id is made from *key*
+    and *nonce* (:func:`~carcnet.net.signing.sealed_game_id`), and *sig* is *key*'s signature over the
+    header's fingerprint (:func:`~carcnet.net.signing.seal_bytes`), so that whoever knows the game id
+    can check that a header is the one its host started, whoever serves it.
+
+    Attributes:
+        key: The host's 32-byte identity key.
+        nonce: The 32 random bytes the host drew when it opened the table.
+        sig: The host key's 64-byte signature over the header's fingerprint.
+    """
+
+    key: bytes
+    nonce: bytes
+    sig: bytes
+
+    def __post_init__(self) -> None:
+        check_bin(self.key, "seal.key", KEY_SIZE)
+        check_bin(self.nonce, "seal.nonce", NONCE_SIZE)
+        check_bin(self.sig, "seal.sig", SIG_SIZE)
+
+
 # ---------------------------------------------------------------------- maps
 
 
@@ -306,6 +332,12 @@ def _vote_in(value: object, where: str) -> Vote:
     return Vote(v["seat"], v["seq"], v["digest"], v["sig"])
 
 
+def _seal_in(value: object, where: str) -> Seal:
+    m = read_map(value, where)
+    check_keys(m, _SEAL_KEYS, where)
+    return Seal(m["key"], m["nonce"], m["sig"])
+
+
 def _lobby_seat_in(value: object, where: str) -> LobbySeat:
     s = read_map(value, where)
     check_keys(s, _LOBBY_SEAT_KEYS, where)
@@ -328,6 +360,10 @@ def _vote_out(v: Vote) -> dict[str, Any]:
     return {"seat": v.seat, "seq": v.seq, "digest": v.digest, "sig": v.sig}
 
 
+def _seal_out(s: Seal) -> dict[str, Any]:
+    return {"key": s.key, "nonce": s.nonce, "sig": s.sig}
+
+
 def _lobby_seat_out(s: LobbySeat) -> dict[str, Any]:
     seat = s.seat
     return {"name": seat.name, "colour": seat.colour, "player": seat.player, "bot": seat.bot, "key": s.key}
@@ -336,20 +372,23 @@ def _lobby_seat_out(s: LobbySeat) -> dict[str, Any]:
 _PEER_KEYS = ("key", "name", "addr", "port")
 _LOBBY_SEAT_KEYS = ("name", "colour", "player", "bot", "key")
 _VOTE_KEYS = ("seat", "seq", "digest", "sig")
+_SEAL_KEYS = ("key", "nonce", "sig")
 #: A part of a message.
-_Part = SignedEntry | PeerInfo | LobbySeat | Vote
+_Part = SignedEntry | PeerInfo | LobbySeat | Vote | Seal
 #: How each part of a message is written (maps in the order of wire.md §4) and read.
 _PART_OUT: dict[type[_Part], Callable[[Any], dict[str, Any]]] = {
     SignedEntry: _entry_out,
     PeerInfo: _peer_out,
     LobbySeat: _lobby_seat_out,
     Vote: _vote_out,
+    Seal: _seal_out,
 }
 _PART_IN: dict[type[_Part], Callable[[object, str], _Part]] = {
     SignedEntry: _entry_in,
     PeerInfo: _peer_in,
     LobbySeat: _lobby_seat_in,
     Vote: _vote_in,
+    Seal: _seal_in,
 }
 
 
@@ -394,3 +433,20 @@ class Parts(Field):
         return tuple(
             None if v is None and self.optional else reader(v, f"{where}[{i}]") for i, v in enumerate(items)
         )
+
+
+class Part(Field):
+    """One part (a :class:`Seal`) as a map of its own."""
+
+    def __init__(self, part: type[_Part]) -> None:
+        self.part = part
+
+    def check(self, value: object, where: str) -> None:
+        if not isinstance(value, self.part):
+            raise bad(where, f"must be a {self.part.__name__}")
+
+    def write(self, value: Any) -> Any:
+        return _PART_OUT[self.part](value)
+
+    def read(self, raw: Any, where: str) -> Any:
+        return _PART_IN[self.part](raw, where)

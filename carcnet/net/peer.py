@@ -8,7 +8,9 @@ mesh: a peer dials every player peer it learns of (given with :meth:`Peer.dial`,
 :meth:`Connections.add_known`, or from the ``peers`` of a ``welcome``), and duplicate connections are
 resolved as wire.md §2.1 says. Spectators dial only what they are told and listen nowhere; when their
 last connection ends they fail over to the other players they know of (the ``peers`` of a ``welcome``,
-wire.md §4.2), one connection being enough.
+wire.md §4.2), one connection being enough, with the dials bounded as a hint's are; and they keep a
+connection only while it makes progress, asking another player when the game seems to stand still
+(wire.md §5.10).
 
 Every task is held by the peer's :class:`asyncio.TaskGroup`, entered and left with ``async with``.
 """
@@ -45,7 +47,8 @@ MAX_HANDSHAKES_PER_ADDRESS = 8
 #: a verification, a welcome) for each.
 MAX_NEW_PER_ADDRESS_PER_SECOND = 16
 #: Attempts in a row after which a learned address whose key is not confirmed is given up and
-#: forgotten (wire.md §4.2): about a minute with the back-off of §2.1.
+#: forgotten (wire.md §4.2): about a minute with the back-off of §2.1. A spectator's fail-over dials
+#: give up after as many, confirmed addresses too (§5.10).
 MAX_HINT_FAILURES = 6
 #: Seconds from a received entry to the fsync that makes it durable, with every entry received
 #: meanwhile (protocol/log.md §9: a received entry is written at once, durable soon after).
@@ -91,6 +94,16 @@ class Peer:
         self._server: asyncio.Server | None = None
         self._dialers: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._failover: set[tuple[str, int]] = set()  # addresses a spectator dials since it lost its link
+        #: A spectator's following (wire.md §5.10): since when each open link (by id) has said it holds
+        #: more than this peer, or less than another link gave, when any entry last came, the addresses
+        #: it left for that (dialled only when no other is left), and the one it asks while the game
+        #: seems to stand still.
+        self._lagging: dict[int, float] = {}
+        self._last_entry = 0.0
+        self._left: set[tuple[str, int]] = set()
+        self._probing: tuple[str, int] | None = None
+        self._probe_turn = 0
+        self._follower: asyncio.Task[None] | None = None
         self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
         self._closing = False
         self._channels: set[asyncio.Task[object]] = set()
@@ -119,6 +132,9 @@ class Peer:
         except BaseException as exc:
             await self._tasks.__aexit__(type(exc), exc, exc.__traceback__)
             raise
+        if not self.dial_learned:
+            self._last_entry = asyncio.get_running_loop().time()
+            self._follower = self._tasks.create_task(self._follow())
         return self
 
     async def __aexit__(
@@ -137,7 +153,7 @@ class Peer:
         self.session.close(reason)
         if self._server is not None:
             self._server.close()
-        for task in self._dialers.values():
+        for task in [*self._dialers.values(), *([self._follower] if self._follower else [])]:
             task.cancel()
         for _, future in self._waiters:
             if not future.done():
@@ -161,20 +177,22 @@ class Peer:
 
     # ------------------------------------------------------------------ connections
 
-    def dial(self, host: str, port: int, *, learned: bool = False) -> None:
+    def dial(self, host: str, port: int, *, learned: bool = False, attempts: int | None = None) -> None:
         """Connects to the peer at *host*:*port*, and again after the connection breaks (back-off of
         wire.md §2.1), until it ends for another reason or this peer closes. Idempotent per address.
         A *learned* address (from the book, not from the user) whose key is not confirmed is given up
-        after :data:`MAX_HINT_FAILURES` attempts in a row that did not open, and forgotten (§4.2)."""
+        after :data:`MAX_HINT_FAILURES` attempts in a row that did not open, and forgotten (§4.2).
+        With *attempts*, any address is given up after that many attempts in a row that did not open
+        (a spectator's fail-over and its asking another, §5.10)."""
         address = (host, port)
         if self._closing or self._tasks is None:
             return
         task = self._dialers.get(address)
         if task is not None and not task.done():
             return
-        self._dialers[address] = self._tasks.create_task(self._dial(address, learned))
+        self._dialers[address] = self._tasks.create_task(self._dial(address, learned, attempts))
 
-    async def _dial(self, address: tuple[str, int], learned: bool = False) -> None:
+    async def _dial(self, address: tuple[str, int], learned: bool = False, attempts: int | None = None) -> None:
         attempt = 0
         while not self._closing:
             try:
@@ -193,10 +211,15 @@ class Peer:
                     if learned and not link.opened:
                         self.session.connections.forget(address)  # it refused us, or no key proved itself there
                     return
+                if address in self._left:  # a spectator left it for making no progress (§5.10)
+                    return
             if self._closing:
                 return
             if learned and attempt + 1 >= MAX_HINT_FAILURES and not self._confirmed(address):
                 self.session.connections.forget(address)
+                self._check_waiters()
+                return
+            if attempts is not None and attempt + 1 >= attempts:
                 self._check_waiters()
                 return
             await asyncio.sleep(self.timing.retry_delay(attempt))
@@ -307,10 +330,7 @@ class Peer:
         if change == "peer" and self.dial_learned and not self._closing:
             self._dial_learned()
         if not self.dial_learned and not self._closing:
-            if change == "close" and not self.session.connections.open_links() and not self.session.over:
-                self._fail_over(link)
-            elif change == "open" and link is not None:
-                self._failed_over(link)
+            self._following(change, link)
         self._check_waiters()
 
     def _sync_soon(self) -> None:
@@ -348,16 +368,44 @@ class Peer:
         if self._sync_again:
             self._sync_soon()
 
+    # ------------------------------------------------------------------ a spectator's following (§5.10)
+
+    def _following(self, change: SessionChange, link: Link | None) -> None:
+        """What a spectator notes of a change: when an entry came, a link that opened (a fail-over
+        done, or the player it asked, closed at once when level), a followed link lost (fail over)."""
+        connections = self.session.connections
+        if change == "entry":
+            self._last_entry = asyncio.get_running_loop().time()
+        elif change == "close" and link is not None:
+            self._lagging.pop(link.id, None)
+            if link.opened and not connections.open_links() and not self.session.over:
+                self._fail_over(link)
+        elif change == "open" and link is not None:
+            self._failed_over(link)
+            if link.address is not None and link.address == self._probing:
+                self._probing = None
+                if link.peer_have <= self.session.have and len(connections.open_links()) > 1:
+                    connections.close_link(link, "quit")  # level: nobody it follows keeps anything back
+
+    def _candidates(self, *, skip: tuple[str, int] | None) -> list[tuple[str, int]]:
+        """The addresses of the book a spectator may dial (§5.10): those it is not connected to, the
+        confirmed ones first, then those of the header's seat keys, then the other hints; those it
+        left for making no progress only when there is no other."""
+        session = self.session
+        book, keys = session.connections.addresses, set(session.header.keys) if session.header else set()
+        linked = {link.address for link in session.connections.links if not link.closed}
+        ranked = sorted(book.entries.items(), key=lambda item: (item[0] not in book.confirmed, item[0] not in keys))
+        addresses = [(info.addr, info.port) for key, info in ranked if session.connections.link_to(key) is None]
+        fresh = [a for a in addresses if a != skip and a not in linked and a not in self._left]
+        return fresh or [a for a in addresses if a != skip and a not in linked]
+
     def _fail_over(self, lost: Link | None) -> None:
-        """A spectator lost its last connection: it dials every other player it knows of (wire.md
-        §4.2 ``peers``); the first to answer is kept (:meth:`_failed_over`)."""
-        lost_at = lost.address if lost is not None else None
-        for info in list(self.session.connections.addresses.entries.values()):
-            address = (info.addr, info.port)
-            if address == lost_at:
-                continue
+        """A spectator lost its last connection: it dials the other players it knows of (wire.md
+        §4.2 ``peers``), each given up after :data:`MAX_HINT_FAILURES` attempts in a row that did not
+        open and a hint then forgotten (§5.10); the first to answer is kept (:meth:`_failed_over`)."""
+        for address in self._candidates(skip=lost.address if lost is not None else None):
             self._failover.add(address)
-            self.dial(*address)
+            self.dial(*address, learned=True, attempts=MAX_HINT_FAILURES)
 
     def _failed_over(self, link: Link) -> None:
         """A spectator's connection opened: the other fail-over dials that have not connected stop."""
@@ -370,6 +418,46 @@ class Peer:
             ):
                 task.cancel()
         self._failover.clear()
+
+    async def _follow(self) -> None:
+        """A spectator's clock of progress (wire.md §5.10), every quarter of the shorter wait: a link
+        whose peer has said for :attr:`Timing.stall` seconds in a row that it holds more than this peer
+        (an honest one sends it at once), or less than this peer took from another link, is left for
+        the next; after :attr:`Timing.quiet` seconds without an entry one more player is asked."""
+        timing = self.timing
+        loop = asyncio.get_running_loop()
+        while not self._closing:
+            await asyncio.sleep(max(0.02, min(timing.stall, timing.quiet) / 4))  # a clock, not a synchronisation
+            session = self.session
+            if session.header is None or session.over or session.replica.stopped:
+                continue  # no progress to be had: in the lobby, at the end, or a game stopped here (§5.5)
+            now, have = loop.time(), session.have
+            links = session.connections.open_links()
+            for link in links:
+                withholds = link.peer_have > have
+                if not (withholds or (link.peer_have < have and len(links) > 1)):
+                    self._lagging.pop(link.id, None)
+                elif now - self._lagging.setdefault(link.id, now) >= timing.stall:
+                    log.warning("%s: leaving %s: for %.0f s it has said it holds %d, this peer %d", session.name,
+                                link.name, timing.stall, link.peer_have, have)
+                    if link.address is not None:
+                        self._left.add(link.address)
+                    session.connections.close_link(link, "timeout")
+            if len(session.connections.open_links()) == 1 and now - self._last_entry >= timing.quiet:
+                self._ask_another(now)
+
+    def _ask_another(self, now: float) -> None:
+        """A spectator that has taken no entry for a while dials one more player of its book (in
+        turn), once, keeping the link it follows: if that player holds more, its entries come and the
+        link that kept them back falls behind (:meth:`_follow`); if not, it is closed at once."""
+        self._last_entry = now  # the next ask after another quiet while
+        candidates = self._candidates(skip=None)
+        if not candidates:
+            return
+        address = candidates[self._probe_turn % len(candidates)]
+        self._probe_turn += 1
+        self._probing = address
+        self.dial(*address, attempts=1)
 
     def _check_waiters(self) -> None:
         for predicate, future in list(self._waiters):

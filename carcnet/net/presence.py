@@ -43,12 +43,14 @@ class LinkView:
         role: ``"host"``, ``"player"`` or ``"spectator"`` (``None`` before the handshake).
         sees: The players the peer's last heartbeat said it is connected to (§4.5); empty before one.
         last_heartbeat: When its last heartbeat came (session clock seconds), ``None`` before one.
+        last_heard: When anything last came from it (session clock seconds), ``None`` before.
     """
 
     key: bytes | None
     role: Role | None
     sees: tuple[bytes, ...] = ()
     last_heartbeat: float | None = None
+    last_heard: float | None = None
 
 
 class PresenceRecords:
@@ -60,9 +62,11 @@ class PresenceRecords:
             as its own (not handed over: who runs a seat handed over is the log's, wire.md §4.5).
         owners: Seat → the identity key of the peer that played it while it was its own (not handed
             over): the peer that gets it back when it returns (wire.md §5.6).
-        withheld: Seat → the identity key of the peer it was taken from while still connected (it
-            withheld its draw value, wire.md §5.7): not given back until that peer has left and come
-            back.
+        withheld: Seat → the identity key of the peer it was taken from while it withheld its draw
+            value and was in touch with this peer (wire.md §5.7 "The price of a veto"): never given
+            back (its owner is recorded as this peer in :attr:`owners`, so that a restart keeps it).
+        handed: Seat → when this peer handed it over (the session's clock): its owner is back once it is
+            heard from after that, not while a link to it that went silent then is still open.
         left: Keys of peers that said bye (quit, shutdown) and did not come back.
         seen: Keys of the players a link has carried (a bot seat's key counts as its runner's once seen).
         host: The identity key of the peer that opened the table, once known: the first link that said
@@ -75,6 +79,7 @@ class PresenceRecords:
         self.runners: dict[int, bytes] = {}
         self.owners: dict[int, bytes] = {}
         self.withheld: dict[int, bytes] = {}
+        self.handed: dict[int, float] = {}
         self.left: set[bytes] = set()
         self.seen: set[bytes] = set()
         self.host: bytes | None = None
@@ -116,12 +121,6 @@ class PresenceRecords:
         if reason in LEFT_ON_PURPOSE and not still_connected:
             self.left.add(key)
 
-    def gone(self, key: bytes | None) -> None:
-        """Peer *key* is gone (no link to it is left): coming back is coming back (wire.md §5.6), so
-        the seats taken from it while it withheld its draw value go back to it then."""
-        for seat in [s for s, owner in self.withheld.items() if owner == key]:
-            del self.withheld[seat]
-
 
 @dataclass(frozen=True, slots=True)
 class HandBackStep:
@@ -155,7 +154,7 @@ class PresenceSnapshot:
         own: The seats whose keys this peer holds (not those handed over to it).
         links: The open links, in the session's order.
         host: The identity key of the peer that opened the table, when known (:meth:`table_host`).
-        runners, owners, withheld, left, seen: :class:`PresenceRecords`' records.
+        runners, owners, withheld, handed, left, seen: :class:`PresenceRecords`' records.
         contributors: The seats whose values the table draws need (deck.md §5.2); ``None`` in a game
             without table draws or once it is over.
         drawing: The draw the game waits for now (1-based), ``None`` when it waits for none.
@@ -179,6 +178,7 @@ class PresenceSnapshot:
     runners: Mapping[int, bytes] = field(default_factory=dict)
     owners: Mapping[int, bytes] = field(default_factory=dict)
     withheld: Mapping[int, bytes] = field(default_factory=dict)
+    handed: Mapping[int, float] = field(default_factory=dict)
     left: frozenset[bytes] = frozenset()
     seen: frozenset[bytes] = frozenset()
     contributors: tuple[int, ...] | None = None
@@ -247,12 +247,18 @@ class PresenceSnapshot:
         return host is None or host == key
 
     def alive(self) -> set[bytes]:
-        """The identity keys of the players this peer hears of: itself, the players it is connected to,
-        and those that the players at the table it is connected to (a seat's key, a seat's runner, the
-        host) say they are connected to (wire.md §4.5). A spectator's claims count for nothing (it
-        plays no seat), nor do those of a peer that is no player of the game."""
-        table = {self.runner(seat) for seat in range(len(self.keys))} | set(self.keys) | {self.table_host()}
+        """The identity keys of the players this peer is in touch with (wire.md §4.5 "Checking
+        claims"): itself and the players it is connected to. A player's peer decides on presence (away,
+        takeovers, handovers), so it counts only what it can prove: a heartbeat's ``sees`` is a claim
+        about links it cannot check, and one seated liar could keep a crashed seat present for ever with
+        it. A spectator decides nothing and usually watches through one peer: it also counts those that
+        the players at the table it is connected to (a seat's key, a seat's runner, the host) say they
+        are connected to. A spectator's claims count for nothing anywhere, nor do those of a peer that
+        is no player of the game."""
         alive = {self.me}
+        hearsay = not self.own  # a spectator's view (it holds no seat key): what the table says
+        table = ({self.runner(seat) for seat in range(len(self.keys))} | set(self.keys) | {self.table_host()}
+                 if hearsay else set())
         for link in self.links:
             if link.role == "spectator" or link.key is None:
                 continue
@@ -266,23 +272,31 @@ class PresenceSnapshot:
         return next((link for link in self.links if link.key == key), None)
 
     def withholding(self, now: float) -> list[int]:
-        """The seats whose value for the draw the table waits for has been missing for more than
-        :attr:`reveal_wait` seconds at *now* although their peer is connected here and alive: it sent a
-        heartbeat since the draw began (wire.md §5.7). The table treats them as away. The wait counts
-        from when this peer began waiting for this very draw (:attr:`waiting` of :attr:`drawing`): the
-        moment a draw begins its values are on their way, and the clock of the draw before is no
-        measure of them. A peer that has not been heard from since is not judged: this laptop may be
-        the one cut off, which the dead-connection clock tells (§2.1, §5.6). Never a seat played here."""
+        """The seats whose value for the draw the table waits for has been missing for :attr:`reveal_wait`
+        seconds or more at *now* (wire.md §5.7 "Withholding"), whatever their links say: a seat is
+        judged by its value, the one thing the draw needs, not by heartbeats or stale messages its peer
+        may keep sending. The table treats them as away. The wait counts from when this peer began
+        waiting for this very draw (:attr:`waiting` of :attr:`drawing`): the moment a draw begins its
+        values are on their way, and the clock of the draw before is no measure of them. Never a seat
+        played here."""
         waiting = self.waiting
         if waiting is None or waiting[0] != self.drawing or now - waiting[1] < self.reveal_wait:
             return []  # the clock of another draw: this one's values may be on their way
-        out = []
-        for seat in self.missing:
-            runner = self.runner(seat) if seat not in self.plays else None
-            link = self.link_to(runner) if runner is not None else None
-            if link is not None and link.last_heartbeat is not None and link.last_heartbeat > waiting[1]:
-                out.append(seat)
-        return out
+        return [seat for seat in self.missing if seat not in self.plays]
+
+    def withheld_by(self, seat: int, now: float) -> bytes | None:
+        """The identity key of the peer that withholds *seat*'s value at *now* while there (wire.md §5.7
+        "The price of a veto"): the seat withholds (:meth:`withholding`), and its peer was heard from on
+        its link to this one since this peer began waiting for the draw (any message, a stale one
+        too). ``None`` otherwise: nothing tells this peer that the laptop did not crash, or lose its
+        network before the draw began, and those get their seat back when they return."""
+        waiting = self.waiting
+        if waiting is None or seat not in self.withholding(now):
+            return None
+        runner = self.runner(self.signers[seat])
+        link = self.link_to(runner) if runner is not None else None
+        heard = link is not None and link.last_heard is not None and link.last_heard > waiting[1]
+        return runner if heard else None
 
     def away(self, now: float) -> list[int]:
         """The seats whose player no peer at the table is in touch with now: the table's presence, not
@@ -367,17 +381,48 @@ class PresenceSnapshot:
             return True
         return 2 * len(side) == total and min(side) == min([self.me, *peers])
 
-    def takeover_runner(self) -> bytes | None:
+    def handover_refusal(self, seat: int, now: float) -> str | None:
+        """Why this peer may not hand *seat* over at *now* (wire.md §5.6 "Which seats"), or ``None`` when
+        it may: a seat the game waits for whose player is away: at its turn, no peer at the table in
+        touch with it (:meth:`away`); while the table draws, its value missing for :attr:`reveal_wait`
+        seconds (:meth:`withholding`), whatever its links say; and §5.6's split rule
+        (:meth:`may_hand_over`). Never a present seat, a seat played here, or one handed over already."""
+        if not self.keys or not 0 <= seat < len(self.keys):
+            return "no such seat in the game"
+        if seat in self.plays:
+            return "this laptop plays that seat"
+        if self.handovers[seat] is not None:
+            return "a bot plays that seat already"
+        if self.drawing is not None:
+            if seat not in self.missing:
+                return "its value for the draw is here: it is not withholding it (wire.md §5.7)"
+            if seat not in self.withholding(now):
+                return f"its value for the draw has been missing for less than {self.reveal_wait:g} s (wire.md §5.7)"
+        elif seat != self.to_play:
+            return "only the seat to play, or while the table draws a seat withholding its value, may be handed over"
+        elif seat not in self.away(now):
+            return "its player is in touch with the table (wire.md §5.6)"
+        if not self.may_hand_over(seat):
+            return ("this laptop does not see most of the table: it may not give a seat away (wire.md §5.6); "
+                    "wait until the others are back")
+        return None
+
+    def takeover_runner(self, now: float | None = None) -> bytes | None:
         """Who takes an away bot seat over (wire.md §5.6): the lowest identity key among the players in
-        touch with the table that play a seat of their own (not one handed over to them)."""
+        touch with the table that play a seat of their own (not one handed over to them), but for the
+        peers of the seats that withhold their draw value at *now* (:meth:`withholding`, when *now* is
+        given): a withholder is the one the table waits for, not the one to act."""
         alive = self.alive()
-        keys = set()
+        withholding = self.withholding(now) if now is not None else []
+        keys: set[bytes] = set()
+        waited_for: set[bytes] = set()
         for seat in range(len(self.keys)):
             if self.handovers[seat] is not None:
                 continue
             runner = self.runner(seat)
             if runner is not None and runner in alive:
-                keys.add(runner)
+                (waited_for if seat in withholding else keys).add(runner)
+        keys -= waited_for
         return min(keys) if keys else None
 
     def takeover_candidates(self, now: float) -> list[int]:
@@ -390,13 +435,14 @@ class PresenceSnapshot:
         plays it with; *armed*: the seats a bot of this peer holds now.
 
         A seat handed over to a bot here goes back to its own peer when that peer is connected to this
-        one again: from then on this peer's bot leaves the seat alone (``release``), and at the seat's
+        one again, and heard from since the seat was handed over here (:attr:`handed`: a link that went
+        silent before is still open until the dead-connection clock closes it, wire.md §2.1): from then on this peer's bot leaves the seat alone (``release``), and at the seat's
         next turn, before its tile is placed, this peer (the only one that may make the seat's entries
         then) makes the ``handback``; mid-turn the bot finishes the turn first. While the owner is not
         connected, this peer's bot plays on (``arm`` it if none holds the seat). A seat taken from a
-        laptop that withheld its value and never left is not given back. On the owner's side, a seat
-        of its own with a bot of its own is played by that bot again (``arm``)."""
-        connected = {link.key for link in self.links if link.role != "spectator"}
+        laptop that withheld its draw value while in touch is never given back (wire.md §5.7 "The price
+        of a veto"). On the owner's side, a seat of its own with a bot of its own is played by that bot
+        again (``arm``)."""
         steps: list[HandBackStep] = []
         for seat, bot in enumerate(self.handovers):
             if bot is None:
@@ -404,8 +450,8 @@ class PresenceSnapshot:
                     steps.append(HandBackStep(seat, "arm", bot_names[seat]))
                 continue
             if seat in self.own or seat not in self.plays or seat in self.withheld:
-                continue  # not run here, or taken from a laptop that withheld its value and never left
-            if self.owners.get(seat, self.keys[seat]) not in connected:
+                continue  # not run here, or taken from a laptop that withheld its value: the veto's price
+            if not self._back(seat):
                 if seat not in armed:
                     steps.append(HandBackStep(seat, "arm", bot_names.get(seat, bot)))
                 continue
@@ -416,6 +462,15 @@ class PresenceSnapshot:
             if self.to_play == seat:
                 steps.append(HandBackStep(seat, "hand-back"))
         return steps
+
+
+    def _back(self, seat: int) -> bool:
+        """Whether the peer *seat* was taken from is back (:meth:`hand_back`): a player link to it is
+        open, and something came on it after this peer handed the seat over (when it did, this run)."""
+        owner = self.owners.get(seat, self.keys[seat])
+        link = next((link for link in self.links if link.key == owner and link.role != "spectator"), None)
+        handed = self.handed.get(seat)
+        return link is not None and (handed is None or (link.last_heard is not None and link.last_heard > handed))
 
 
 class TakeoverClock:

@@ -23,23 +23,31 @@ The session (:class:`~carcnet.net.sync.SyncSession`) sends what these give on it
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from carcnet.engine import DrawTile, Game, HandBack, HandOver, Move, Phase
 from carcnet.log import LogEntry
 
-from .admission import admit_entry, check_header
+from .admission import admit_entry, check_header, check_seal
 from .draws import draw_race
 from .framing import ProtocolError
-from .messages import MAX_ENTRIES, Ack, Entries, SignedEntry, Vote, WireHeader
+from .messages import MAX_ENTRIES, Ack, Entries, Seal, SignedEntry, Vote, WireHeader
 from .quorum import Votes
 from .signing import SeatKey, sign_entry, verify_entry
 
-__all__ = ["Desync", "MemoryLog", "Persistence", "Replica", "SetAside", "SyncError", "Taken"]
+#: Most entries of another branch a peer keeps while votes may still commit them (wire.md §5.9): more
+#: than a whole game's log.
+MAX_CANDIDATE = 4 * MAX_ENTRIES
+
+__all__ = ["MAX_CANDIDATE", "MAX_HELD_BACK", "Desync", "MemoryLog", "Persistence", "Replica", "SetAside", "SyncError", "Taken"]
 
 log = logging.getLogger("carcnet.net")
+
+#: Most entries a peer keeps from a ``handover`` it has not taken yet (wire.md §5.6 "What the others
+#: check"): those of a whole game, about 3 per tile, fit.
+MAX_HELD_BACK = 2 * MAX_ENTRIES
 
 
 class SyncError(Exception):
@@ -185,6 +193,7 @@ class Taken:
         set_aside: Entries replaced by committed ones (wire.md §5.9), or ``None``.
         want: Ask the sender for its entries from this seq (the batch may come from another branch:
             the answer shows where the branches part), or ``None``.
+        parted: The seq where the batch parts from this log, its entries ignored, or 0.
     """
 
     appended: int = 0
@@ -194,6 +203,7 @@ class Taken:
     took_back: int | None = None
     set_aside: SetAside | None = None
     want: int | None = None
+    parted: int = 0
 
 
 class Replica:
@@ -206,6 +216,8 @@ class Replica:
 
     Attributes:
         header: The game's header, once held (:meth:`take_header`).
+        seal: The host's seal of the header (wire.md §4.2), once held and checked (:meth:`take_seal`):
+            passed on in this peer's welcomes so that spectators can check the header.
         game: The engine game the entries replay to (``None`` without a header).
         entries: The signed entries, entry *seq* at index ``seq - 1``.
         persistence: Where entries are saved.
@@ -221,12 +233,24 @@ class Replica:
         self.name = name
         self.persistence: Persistence = persistence if persistence is not None else MemoryLog()
         self.header: WireHeader | None = None
+        self.seal: Seal | None = None
         self.game: Game | None = None
         self.entries: list[SignedEntry] = []
         self.desync: Desync | None = None
         self.votes: Votes | None = None
         self.commit_index = 0
+        self._candidate: tuple[SignedEntry, ...] = ()  # the last batch of another branch ignored
         self.aside: list[SetAside] = []
+        #: A player's judgement of a ``handover`` it receives (wire.md §5.6 "What the others check"):
+        #: given the game before it and the move, whether what this peer saw lets it take it. One it
+        #: does not vouch for is taken only once the votes held commit it (§5.9); ``None``: no check.
+        self.vet: Callable[[Game, HandOver], bool] | None = None
+        #: The seq of the last ``handover`` this peer did not take (:meth:`vouched`): entries that come
+        #: alone after it may build on it, another branch, and are answered as one (wire.md §5.9).
+        self.passed_over: int | None = None
+        #: The entries from that handover on, as they came (at most :data:`MAX_HELD_BACK`): the
+        #: messages that follow them extend them, until the votes commit them (:meth:`vouched`).
+        self.held_back: list[SignedEntry] = []
 
     # ------------------------------------------------------------------ state
 
@@ -265,6 +289,19 @@ class Replica:
         self.game = check_header(header, game=self.game_id)
         self.header = header
         self.votes = Votes(header.game, header.keys)
+
+    def take_seal(self, seal: Seal | None) -> bool:
+        """Keeps *seal* if this peer holds none yet and it seals the header held
+        (:func:`~carcnet.net.admission.check_seal`); returns whether it was kept. A seal that does not
+        check is dropped: it is nothing this peer would pass on."""
+        if seal is None or self.seal is not None or self.header is None:
+            return False
+        try:
+            check_seal(self.header, seal)
+        except ProtocolError:
+            return False
+        self.seal = seal
+        return True
 
     def load(self, entries: Sequence[SignedEntry]) -> None:
         """Takes saved entries (a peer coming back), each checked again.
@@ -329,15 +366,20 @@ class Replica:
 
     # ------------------------------------------------------------------ taking entries
 
-    def take(self, entries: Sequence[SignedEntry], from_seq: int) -> Taken:
+    def take(self, entries: Sequence[SignedEntry], from_seq: int, *, parted: bool = False) -> Taken:
         """Takes a batch of entries from a peer (an ``entries`` message from *from_seq*): entries held
         already are skipped (identical) or judged (different: a draw racing a handover, wire.md §5.7;
         a seat that signed two entries for one seq, §5.5 "Overlaps"; else another branch, which
         replaces this log's pending entries once the votes commit it, §5.9, and is ignored until
         then); the next one is admitted, and so on; a gap is answered ``bad-seq``. Stops at the first
-        problem. Never raises for the peer's input."""
+        problem. Never raises for the peer's input. *parted*: the sender is known to hold another
+        branch, so an entry that does not follow from this log is asked about (``want``), not refused."""
         game, header = self.game, self.header
         assert game is not None and header is not None
+        if self._continues_candidate(entries):
+            # §5.9: the next batch of another branch ignored so far (an answer comes in several)
+            self._candidate = (self._candidate + tuple(entries))[:MAX_CANDIDATE]
+            return self._other_branch(self._candidate, 0, None)
         appended, took_back = 0, None
         overlap = from_seq <= self.have  # the batch shows the prefix its next entry builds on
         for index, signed in enumerate(entries):
@@ -347,29 +389,31 @@ class Replica:
                 if held == signed:
                     continue
                 race = draw_race(held, signed)
-                if race == "theirs" and seq == have and self.take_back_draw(signed):
+                if race == "theirs" and seq == have and self.take_back_draw(signed, entries[index:]):
                     appended, took_back = appended + 1, seq  # the handover took the draw's place
                     game = self.game
                     continue
                 if race is not None:
-                    # wire.md §5.7: a draw a handover beats is ignored; the sender takes it back
-                    return Taken(appended, took_back=took_back)
+                    # wire.md §5.7: a draw a handover beats is ignored (the sender takes it back), and
+                    # so is a handover this peer does not take, unless the votes commit it (§5.9)
+                    return self._other_branch(entries[index:], appended, took_back)
                 proof = self._conflict_proof(held, signed)
                 if proof is not None:
                     refusal = ("conflict", f"seq {seq}: a different entry from the one held", seq)
                     return Taken(appended, refusal=refusal, stop=proof, took_back=took_back)
                 return self._other_branch(entries[index:], appended, took_back)
             if seq > have + 1:
-                refusal = ("bad-seq", f"entries from {from_seq}; the next is {have + 1}", have + 1)
-                return Taken(appended, refusal=refusal, took_back=took_back)
+                return self._gap(entries[index:], from_seq, appended, took_back)
             assert game is not None
+            if not self.vouched(game, entries[index:]):
+                return Taken(appended, took_back=took_back)  # wire.md §5.6: not taken here, not yet
             try:
                 admit_entry(game, header, signed)
             except ProtocolError as exc:
                 stop = None
                 if exc.code == "desync":
                     self.game = self.replayed(len(self.entries))  # the game holds a move the log does not
-                if not overlap and appended == 0 and (exc.code == "desync" or self.elsewhere()):
+                if not overlap and appended == 0 and (parted or self._maybe_elsewhere(exc.code, seq)):
                     # wire.md §5.9: it may build on another branch of this log (its digest differs,
                     # or votes could commit another branch here): the sender's entries from where
                     # this log is pending, or from this log's last entry, overlap it and tell
@@ -382,6 +426,25 @@ class Replica:
             appended += 1
         return Taken(appended, held_all=True, took_back=took_back)
 
+    def _maybe_elsewhere(self, code: str, seq: int) -> bool:
+        """Whether an entry *seq* that does not follow from this log (refused *code*) may build on
+        another branch of it (wire.md §5.9): its digest differs, votes could commit another branch, or
+        it comes after a ``handover`` this peer passed over (§5.6)."""
+        passed = self.passed_over is not None and self.passed_over < seq
+        return code == "desync" or self.elsewhere() or passed
+
+    def _gap(self, entries: Sequence[SignedEntry], from_seq: int, appended: int, took_back: int | None) -> Taken:
+        """*entries* begin after a gap in this log: ``bad-seq``, unless they are the next message of
+        entries that follow a ``handover`` held back (:attr:`held_back`), which they extend: the votes
+        may commit it once they are all there (a catch-up comes in many messages, wire.md §5.6)."""
+        have, kept = self.have, self.held_back
+        if kept and kept[0].seq == have + 1 and entries[0].seq == kept[-1].seq + 1:
+            self.held_back = []
+            taken = self.take([*kept, *entries][:MAX_HELD_BACK], kept[0].seq)
+            return replace(taken, appended=taken.appended + appended)
+        refusal = ("bad-seq", f"entries from {from_seq}; the next is {have + 1}", have + 1)
+        return Taken(appended, refusal=refusal, took_back=took_back)
+
     def _other_branch(self, entries: Sequence[SignedEntry], appended: int, took_back: int | None) -> Taken:
         """wire.md §5.9 "Healing": *entries* part from this log at their first seq. When the votes held
         commit them there (and this log's entry there is pending), they replace this log from there on
@@ -391,7 +454,8 @@ class Replica:
         seq = entries[0].seq
         votes = self.votes
         if not votes.elsewhere(self.game.digests, seq):
-            return Taken(appended, took_back=took_back)  # no quorum could vote for it: not worth a replay
+            self._candidate = tuple(entries)  # §5.9: looked at again when votes come (retry_branch)
+            return Taken(appended, took_back=took_back, parted=seq)  # no quorum could vote for it
         game = self.replayed(seq - 1)
         branch: list[SignedEntry] = []
         for signed in entries:
@@ -401,8 +465,13 @@ class Replica:
                 break
             branch.append(signed)
         committed = votes.committed(game.digests)
+        if not branch and seq > self.commit_index + 1:
+            # it does not follow from our entries before *seq*: the branches part earlier, where ours
+            # are pending too; the sender's entries from our commit index show where
+            return Taken(appended, took_back=took_back, parted=seq, want=self.commit_index + 1)
         if not branch or committed < seq:
-            return Taken(appended, took_back=took_back)
+            self._candidate = tuple(entries)
+            return Taken(appended, took_back=took_back, parted=seq)
         if self.commit_index >= seq:
             message = f"two committed entries for seq {seq}: the votes of seats break the commit rule"
             return Taken(appended, refusal=("conflict", message, seq),
@@ -420,6 +489,29 @@ class Replica:
         return Taken(appended + len(branch), held_all=len(branch) == len(entries), took_back=took_back,
                      set_aside=record)
 
+    def _continues_candidate(self, entries: Sequence[SignedEntry]) -> bool:
+        """Whether *entries* follow the batch of another branch kept last (:meth:`retry_branch`)."""
+        candidate = self._candidate
+        if not candidate or not entries or entries[0].seq != candidate[-1].seq + 1:
+            return False
+        end = candidate[-1].seq
+        return end > self.have or self.entries[end - 1] != candidate[-1]
+
+    def retry_branch(self) -> Taken | None:
+        """Looks again at the last batch of another branch this peer ignored for want of the votes that
+        commit it (wire.md §5.9): votes came since, and its sender may have nothing new to send. Returns
+        what taking it did when it replaced this log's pending entries, else ``None`` (it is kept, one
+        batch of at most :data:`~carcnet.net.messages.MAX_ENTRIES` entries, until another replaces it
+        or it is taken)."""
+        candidate = self._candidate
+        if not candidate or self.game is None or candidate[0].seq > self.have or not self.elsewhere():
+            return None
+        taken = self._other_branch(candidate, 0, None)
+        if taken.set_aside is None:
+            return None
+        self._candidate = ()
+        return taken
+
     def _conflict_proof(self, held: SignedEntry, signed: SignedEntry) -> Stop | None:
         """wire.md §5.5 "Overlaps": a different entry for a seq held, both signed by the same seat,
         proves the seat signed two moves for one seq: the game stops. Otherwise (another seat, or a
@@ -433,13 +525,16 @@ class Replica:
             return None
         return Stop("conflict", signed, held, f"seat {seat} signed two different entries for seq {seq}")
 
-    def take_back_draw(self, handover: SignedEntry) -> bool:
+    def take_back_draw(self, handover: SignedEntry, batch: Sequence[SignedEntry] = ()) -> bool:
         """wire.md §5.7 "A draw racing a handover": this peer's last entry is a draw, and *handover*,
-        for the same seq, is accepted in the state before it: the draw is taken back (from the log,
-        the game and the file) and the handover appended. Returns whether it was."""
+        for the same seq, is accepted in the state before it (and vouched for, :meth:`vouched`; *batch*:
+        it and the entries that came after it): the draw is taken back (from the log, the game and the
+        file) and the handover appended. Returns whether it was."""
         header = self.header
         assert header is not None and self.entries
         game = self.replayed(len(self.entries) - 1)
+        if not self.vouched(game, batch or (handover,)):
+            return False
         try:
             admit_entry(game, header, handover)
         except ProtocolError:
@@ -451,6 +546,27 @@ class Replica:
         self.append(handover)
         log.info("%s: a handover beat the draw of seq %d; the draw is taken back", self.name, seq)
         return True
+
+    def vouched(self, game: Game, batch: Sequence[SignedEntry]) -> bool:
+        """wire.md §5.6 "What the others check": whether this peer takes the first entry of *batch*
+        (the entries of a message from it on), to follow *game*, as far as who may give a seat away
+        goes: anything but a ``handover`` is; a ``handover`` this peer vouches for (:attr:`vet`) is; one
+        it does not is taken only once the seats' votes it holds commit it, the digests of *batch*
+        being its branch (§5.9: the table took it; a peer coming back after it was made takes it so)."""
+        move = batch[0].entry.move
+        if self.vet is None or not isinstance(move, HandOver):
+            return True
+        seq = batch[0].seq
+        if (seq > self.have or self.passed_over != seq) and self.vet(game, move):
+            return True  # (against a draw held after passing it over once: the draw may have its votes)
+        if self.votes is None:
+            return False
+        digests = [*game.digests, *(signed.entry.digest for signed in batch)]
+        if self.votes.committed(digests) >= seq:
+            return True
+        self.passed_over = seq
+        self.held_back = list(batch[:MAX_HELD_BACK])
+        return False
 
     def signer_at(self, seq: int, seat: int) -> int:
         """The seat whose key signed *seat*'s entry *seq*: *seat*, or the taker of the last ``handover``
@@ -484,9 +600,10 @@ class Replica:
     def vote_seq(self) -> int:
         """The seq this peer's seats vote for: its last entry's, but for a table draw at the end (a
         draw may still be taken back for a handover, §5.7, so no seat vouches for it until an entry
-        follows it)."""
+        follows it), unless this peer passed over a handover for that seq (:attr:`passed_over`): it
+        takes the handover instead only once it is committed, and the votes settle which (§5.9)."""
         seq = self.have
-        while seq and isinstance(self.entries[seq - 1].entry.move, DrawTile):
+        while seq and isinstance(self.entries[seq - 1].entry.move, DrawTile) and seq != self.passed_over:
             seq -= 1
         return seq
 

@@ -21,10 +21,10 @@ from carcnet.engine import IllegalMoveError, Phase
 
 from .admission import compare_have
 from .chat import ChatRoom
-from .connections import Connections, where_it_listens
-from .draws import DrawValues
+from .connections import ClaimsDue, Connections, small_batches
+from .draws import DrawValues, vouches
 from .framing import ProtocolError
-from .link import Link
+from .link import HELD_REPEATS, Link
 from .lobby import Begin, LobbyAction, LobbyRole, Refuse, Send
 from .messages import (
     MAX_PEERS,
@@ -44,6 +44,7 @@ from .messages import (
     Reject,
     Reveal,
     Role,
+    Seal,
     SignedEntry,
     Start,
     Want,
@@ -51,10 +52,10 @@ from .messages import (
     WireHeader,
 )
 from .protocol import Closed, ConnectionEvent, Proven, Refused, State
-from .replica import Desync, Replica
+from .replica import Desync, Replica, Taken
 from .signing import SeatKey
 
-__all__ = ["MAX_IGNORED_WANTS", "ROUTES", "VOTE_EVERY", "Listener", "Router", "SessionChange"]
+__all__ = ["MAX_IGNORED_WANTS", "ROUTES", "ASK_EVERY", "VOTE_EVERY", "Listener", "Router", "SessionChange"]
 
 log = logging.getLogger("carcnet.net")
 
@@ -66,6 +67,8 @@ MAX_IGNORED_WANTS = 32
 #: Seconds between two votes of this peer's seats (wire.md §5.9): a vote covers its whole prefix, so
 #: entries that follow each other faster are voted for together.
 VOTE_EVERY = 0.2
+#: Seconds between two ``want``s of this peer to one link for another branch's entries (wire.md §5.9).
+ASK_EVERY = 1.0
 
 #: What a session's listener is told changed (see :meth:`~carcnet.net.sync.SyncSession.add_listener`):
 #: the ``"header"`` taken, an ``"entry"`` appended (one call per batch), a link ``"open"``/``"close"``,
@@ -124,6 +127,13 @@ class Router:
         self.wall_clock = wall_clock
         self.connections = Connections(game=game, identity=identity, name=name, clock=clock, owner=self)
         self.draws = DrawValues()
+        if role == "player":  # wire.md §5.6 "What the others check": a handover is judged on what this peer saw
+
+            def in_touch(seat: int) -> bool:
+                header = replica.header
+                return self.plays(seat) or (header is not None and self.connections.link_to(header.keys[seat]) is not None)
+
+            replica.vet = lambda game, move: vouches(game, move, self.draws, self.clock(), in_touch=in_touch)
         self.chat = ChatRoom()
         self._voted_at = -VOTE_EVERY  # when this peer's seats last voted (wire.md §5.9) …
         self._vote_due = True  # … and whether the log's end waits for its vote (a resumed log's does)
@@ -157,18 +167,20 @@ class Router:
 
     # ------------------------------------------------------------------ the game starting here
 
-    def take_header(self, header: WireHeader) -> None:
-        """Takes the game's header into the replica (wire.md §5.4) and tells the connections and the
-        listeners.
+    def take_header(self, header: WireHeader, seal: Seal | None = None) -> None:
+        """Takes the game's header into the replica (wire.md §5.4), with its host's *seal* when it
+        checks (§4.2), and tells the connections and the listeners.
 
         Raises:
             ProtocolError: The header is refused; nothing changed.
         """
         self.replica.take_header(header)
+        self.replica.take_seal(seal)
         self.connections.started(header)
         self.changed("header", None)
 
-    def begin(self, header: WireHeader, seats: Mapping[int, SeatKey], *, told: Iterable[Link] = ()) -> None:
+    def begin(self, header: WireHeader, seats: Mapping[int, SeatKey], *, told: Iterable[Link] = (),
+              seal: Seal | None = None) -> None:
         """Starts the game the lobby agreed on (see :meth:`~carcnet.net.sync.SyncSession.begin`).
 
         Raises:
@@ -184,8 +196,9 @@ class Router:
         if held is not None:
             if header.fingerprint != held.fingerprint:
                 raise ProtocolError("desync", "a second, different header for this game")
+            self.replica.take_seal(seal)
             return
-        self.take_header(header)
+        self.take_header(header, seal)
         for seat, key in seats.items():
             self.seats[seat] = key
         for link in told:
@@ -208,7 +221,7 @@ class Router:
                 self.connections.refuse(action.link, action.code, action.message, action.seq)
             elif isinstance(action, Begin):
                 try:
-                    self.begin(action.header, action.seats, told=action.told)
+                    self.begin(action.header, action.seats, told=action.told, seal=action.seal)
                 except ProtocolError as exc:
                     if action.source is None:
                         raise
@@ -218,9 +231,11 @@ class Router:
 
     # ------------------------------------------------------------------ for the connections
 
-    def deliver(self, link: Link, event: ConnectionEvent) -> None:
+    def deliver(self, link: Link, event: ConnectionEvent | ClaimsDue) -> None:
         """Routes one event of *link*'s connection to its handler: the dispatch table :data:`ROUTES`,
         by the event's type."""
+        if not isinstance(event, ClaimsDue):
+            link.last_heard = self.clock()  # anything it sends shows it is there (wire.md §5.7)
         route = ROUTES.get(type(event))
         if route is not None:
             route(self, link, event)
@@ -300,6 +315,7 @@ class Router:
                 have=self.replica.have,
                 digest=game.digest if game is not None else None,
                 header=header,
+                seal=self.replica.seal if header is not None else None,
                 peers=connections.welcome_peers(hello.key),
             )
         )
@@ -313,12 +329,10 @@ class Router:
         # wire.md §4.1: a player that listens says on which port; with the address it dialed from,
         # this peer can list it in its own welcomes (done now that the link is open, so that the
         # "peer" change does not make the transport dial a peer it is connected to).
-        info = where_it_listens(link)
-        header = self.replica.header
-        if info is not None and (header is None or info.key in header.keys):
-            # wire.md §4.2: once the game has started only a seated player's address is kept here; a
-            # peer that runs a seat under another key is kept when its heartbeat says so
-            self.connections.add_known(info, confirmed=True)
+        # wire.md §4.2: only the address of a player proven to sit at the table is kept (a seat key of
+        # the header; before the start, one the host seated; a peer that runs a seat under another key
+        # once the table judged its claim)
+        self.connections.confirm(link)
         self._opened(link, sent_header=link.welcomed_with_header)
 
     def _on_welcome(self, link: Link, welcome: Welcome) -> None:
@@ -330,13 +344,17 @@ class Router:
             held = self.replica.header
             if held is None:
                 try:
-                    self.take_header(welcome.header)
+                    if self.lobby is not None:  # a spectator takes only a sealed header (wire.md §5.4)
+                        self.lobby.judge_header(welcome.header, welcome.seal)
+                    self.take_header(welcome.header, welcome.seal)
                 except ProtocolError as exc:
                     connections.refuse(link, exc.code, exc.message, exc.seq)
                     return
             elif welcome.header.fingerprint != held.fingerprint:
                 connections.refuse(link, "desync", "the peer's header of this game differs from ours", 0)
                 return
+            else:
+                self.replica.take_seal(welcome.seal)  # one this peer lacked (a save of before the seal)
         if link.address is not None:
             # wire.md §4.2: whoever the book said listens there, the key that proved itself does
             connections.forget(link.address)
@@ -358,7 +376,7 @@ class Router:
         ):
             # the game started while this peer's proof was on its way (welcomed in the lobby, opened
             # after the start): the host gives it the start it would have had (wire.md §4.6)
-            link.send(Start(header=header))
+            link.send(Start(header=header, seal=self.replica.seal))
             link.peer_has_header = True
         self.changed("open", link)
         if link.role != "spectator" or self.role == "player":
@@ -373,6 +391,7 @@ class Router:
         if lack is not None and lack > 0 and link.peer_has_header:
             self.send_from(peer.have + 1, link)
             link.want_answered_at = self.replica.have  # the catch-up answers a want of the same range (§4.4)
+            link.want_answered_from = peer.have + 1
         if lack is not None and link.role != "spectator" and not self.replica.stopped:
             for reveal in self.draws.values_held(game, self.seats):
                 self.send_once(reveal, [link])
@@ -382,23 +401,28 @@ class Router:
     def _compare(self, link: Link, have: int, digest: bytes | None) -> int | None:
         """How many entries the peer of *link* lacks (negative: holds more) by the ``have`` and
         ``digest`` it claims (a handshake or a heartbeat), or ``None`` after a mismatch: a draw racing a
-        handover (wire.md §5.7: ours is sent, or theirs asked for; the entries settle it), else the
-        connection is refused (an unsigned claim proves nothing: it never stops the game)."""
+        handover (wire.md §5.7: ours is sent, or theirs asked for), and in any case the votes passed and
+        the other branch asked for (§5.9, :meth:`_other_branch`): an unsigned claim proves nothing and
+        never stops the game or closes the link."""
         game = self.replica.game
         assert game is not None
         try:
-            return compare_have(game.digests, have, digest)
+            lack = compare_have(game.digests, have, digest)
         except ProtocolError as exc:
+            link.parted = exc.seq or 1  # §5.9: its log parts from ours: relay it nothing until they agree
             answer = self.replica.race_answer(exc.seq)
             if answer == "send" and exc.seq is not None:
                 link.peer_has_header = True
                 link.peer_have = exc.seq - 1
                 self.send_from(exc.seq, link)
             elif answer == "want" and exc.seq is not None and link.role != "spectator":
-                link.send(Want(from_seq=exc.seq))
-            else:
-                self._other_branch(link)
+                self._ask_branch(link, exc.seq)
+            # §5.9: whichever branch the votes commit wins, a draw's race with a handover included
+            self._other_branch(link)
             return None
+        if digest is not None and have <= len(game.digests) - 1:
+            link.parted = 0  # it holds a prefix of ours: what it lacks can be relayed
+        return lack
 
     def _other_branch(self, link: Link) -> None:
         """The peer of *link* holds another branch of the log (its digest differs at a seq both hold):
@@ -410,23 +434,24 @@ class Router:
         votes = replica.votes
         if votes is None:
             return
-        now = (replica.have, votes.version)
-        if link.branch_asked == now:
-            return
-        link.branch_asked = now
-        newest = votes.newest()
-        if newest is not None and self.role == "player":
+        if self.role == "player" and link.votes_sent != votes.version and (newest := votes.newest()) is not None:
             link.send(newest)
             link.votes_sent = votes.version
         if link.role != "spectator" and replica.commit_index < replica.have:
-            link.send(Want(from_seq=replica.commit_index + 1))
+            self._ask_branch(link, replica.commit_index + 1)
 
-    def _catch_up_from(self) -> int:
-        """Where a ``want`` to a peer that holds more starts: after this log's last entry, or after its
-        commit index when entries after it are pending and votes could commit another branch there
-        (wire.md §5.9: the answer then overlaps them and shows where the branches part)."""
-        replica = self.replica
-        return replica.commit_index + 1 if replica.elsewhere() else replica.have + 1
+    def _ask_branch(self, link: Link, start: int) -> None:
+        """Sends *link* ``want`` from *start*, at most once every :data:`ASK_EVERY` seconds per link,
+        and not the same question again while neither this peer's log and votes nor the ``have`` the
+        peer last said changed (wire.md §4.4, §5.9): the peer answers at most one ``want`` per entry it
+        holds, and heartbeats and votes that arrive one by one must not make this peer ask for each."""
+        now = self.clock()
+        votes = self.replica.votes
+        asked = (start, self.replica.have, votes.version if votes is not None else 0, link.heard_have)
+        if link.asked == asked or (link.branch_asked is not None and now - link.branch_asked < ASK_EVERY):
+            return  # the same question, nothing new on either side, or asked a moment ago
+        link.branch_asked, link.asked = now, asked
+        link.send(Want(from_seq=start))
 
     def _on_entries(self, link: Link, message: Entries) -> None:
         replica = self.replica
@@ -436,33 +461,29 @@ class Router:
         if replica.stopped or not message.entries:
             return
         link.peer_have = max(link.peer_have, message.entries[-1].seq)
-        taken = replica.take(message.entries, message.from_seq)
+        taken = replica.take(message.entries, message.from_seq, parted=bool(link.parted))
+        if taken.parted:
+            link.parted = taken.parted  # §5.9: its log parts from ours: relay it nothing until they agree
+        if link.repeated(message.from_seq, message.entries[-1].seq, new=taken.appended > 0 or not taken.held_all):
+            self.connections.refuse(link, "forbidden", f"more than {HELD_REPEATS} entries messages in a row that "
+                                    "repeat entries it sent already")  # wire.md §4.3 budget
+            return
         if taken.took_back is not None:
             for other in self.connections.links:  # they may hold the draw taken back: send them the handover
                 other.peer_have = min(other.peer_have, taken.took_back - 1)
-        if taken.set_aside is not None:
-            for other in self.connections.links:  # they may hold what was set aside: send them the branch
-                other.peer_have = min(other.peer_have, taken.set_aside.seq - 1)
         if taken.stop is not None:
             stop = taken.stop
             self.stop(link, stop.code, stop.theirs, stop.ours, stop.message)
         if taken.refusal is not None:
             self.connections.refuse(link, *taken.refusal)
-        if taken.want is not None and link.role != "spectator" and link.branch_asked != (replica.have, -1):
-            link.branch_asked = (replica.have, -1)  # once per entry held: the answer overlaps ours
-            link.send(Want(from_seq=taken.want))
+        if taken.want is not None and link.role != "spectator":
+            self._ask_branch(link, taken.want)  # the answer overlaps this log: it shows where they part
         if taken.held_all:
             link.held_upto(message.entries[-1].seq)  # every entry of it is held now
-        if taken.set_aside is not None:
-            self.connections.record("info", "aside", f"{len(taken.set_aside.entries)} entries from seq "
-                                    f"{taken.set_aside.seq} set aside for the committed branch", taken.set_aside.seq,
-                                    link)
-            self.changed("aside", link)
-        if taken.appended:
-            self.relay(link)
-            self.log_changed()
-            self.changed("entry", link)
-            self.draw_step()
+        if taken.appended or taken.set_aside is not None:
+            _settled(self, link, taken)
+        elif replica.passed_over == replica.vote_seq:
+            self.log_changed()  # a handover passed over for the draw held: the seats vote for the draw (§5.6)
 
     def _on_want(self, link: Link, want: Want) -> None:
         have = self.replica.have
@@ -472,13 +493,19 @@ class Router:
         if self.role == "spectator":
             return  # a spectator sends no entries (wire.md §3.3); the asker will find another peer
         link.peer_has_header = True  # it asks for entries: it holds the header
-        if link.want_answered_at == have:  # wire.md §4.4: nothing new since the last answer
+        # wire.md §4.4: one answer per entry held, and one more that reaches further back (a peer
+        # whose votes now show where another branch parts from its log, §5.9)
+        reach_back = (link.want_answered_at == have and want.from_seq < link.want_answered_from
+                      and link.reached_back != have)
+        if link.want_answered_at == have and not reach_back:  # nothing new since the last answer
             link.wants_ignored += 1
             if link.wants_ignored > MAX_IGNORED_WANTS:
                 self.connections.refuse(link, "forbidden",
                                         f"more than {MAX_IGNORED_WANTS} wants with nothing new to send")
             return
-        link.want_answered_at, link.wants_ignored = have, 0
+        if reach_back:
+            link.reached_back = have
+        link.want_answered_at, link.want_answered_from, link.wants_ignored = have, want.from_seq, 0
         if want.from_seq > have:
             link.send(Entries(from_seq=want.from_seq, entries=()))
             return
@@ -486,15 +513,15 @@ class Router:
         self.send_from(want.from_seq, link)
 
     def _on_heartbeat(self, link: Link, beat: Heartbeat) -> None:
+        if not self.connections.quiet(link, "heartbeat"):  # wire.md §2.1: a budget of them, before any work
+            return
         link.heartbeats += 1
         link.last_heartbeat = self.clock()
+        link.heard_have = beat.have
         link.banks = (beat.have, beat.banks)
-        if link.role != "spectator" and (beat.sees, beat.seats) != (link.sees, link.seats):
-            link.sees, link.seats = beat.sees, beat.seats  # a spectator's claims count for nothing (§4.5)
-            connections = self.connections
-            if beat.seats and link.key not in connections.addresses.confirmed and (info := where_it_listens(link)):
-                connections.add_known(info, confirmed=True)  # it plays a seat: its address is worth passing on
-            connections.frame_budget(link)
+        # wire.md §4.5: a spectator's claims count for nothing; a player's are judged by the table, at
+        # most at the pace of the link's budget, and lift no budget nor confirm an address by themselves
+        if link.role != "spectator" and self.connections.take_claims(link, beat.sees, beat.seats):
             self.changed("peer", link)
         if self.replica.game is None:
             return
@@ -506,7 +533,10 @@ class Router:
         if lack > 0:
             self.send_from(link.peer_have + 1, link)
         elif lack < 0 and link.role != "spectator":
-            link.send(Want(from_seq=self._catch_up_from()))
+            # after our last entry, or after the commit index when votes could commit another branch
+            # where ours are pending: the answer then overlaps them and shows where they part (§5.9)
+            replica = self.replica
+            self._ask_branch(link, replica.commit_index + 1 if replica.elsewhere() else replica.have + 1)
 
     def _on_error(self, link: Link, error: Error) -> None:
         """An ``error`` that left the connection open: ``bad-seq`` (the peer holds ``seq - 1``: send
@@ -514,7 +544,7 @@ class Router:
         self.connections.record("received", error.code, error.message, error.seq, link)
         if error.code == "bad-seq" and error.seq is not None:
             link.peer_have = error.seq - 1
-            if error.seq <= self.replica.have:
+            if error.seq <= self.replica.have and not link.parted:
                 self.send_from(error.seq, link)
         elif self.in_lobby and link.conn.state is not State.CLOSED:
             assert self.lobby is not None
@@ -528,7 +558,7 @@ class Router:
         have = self.replica.have
         lacking: dict[int, list[Link]] = {}
         for link in self.connections.links:
-            if link is not source and link.is_open and link.peer_has_header and link.peer_have < have:
+            if link is not source and link.is_open and link.peer_has_header and link.peer_have < have and not link.parted:
                 lacking.setdefault(link.peer_have + 1, []).append(link)
         for start, links in lacking.items():
             self.send_from(start, *links)
@@ -540,7 +570,7 @@ class Router:
         needs only its last one voted for; the vote due then goes out with the next change after that,
         or the next heartbeat."""
         clock = self.clock()
-        if not now and clock - self._voted_at < VOTE_EVERY:
+        if not now and clock - self._voted_at < VOTE_EVERY and not self.replica.over:
             self._vote_due = True
             return
         self._vote_due, self._voted_at = False, clock
@@ -569,7 +599,15 @@ class Router:
             return
         if replica.commit_index > before:
             self.changed("commit", link)
-        if replica.elsewhere():
+        game = replica.game
+        if link.parted and game is not None and any(
+            link.parted <= vote.seq < len(game.digests) and game.digests[vote.seq] == vote.digest for vote in news
+        ):
+            link.parted = 0  # it votes for our entry where it held another: it took our branch
+        retried = replica.retry_branch()  # a batch ignored for want of these votes may be committed now
+        if retried is not None:
+            _settled(self, link, retried)
+        elif replica.elsewhere():
             self._other_branch(link)
 
     def send_from(self, start: int, *links: Link) -> None:
@@ -577,7 +615,7 @@ class Router:
         if self.role == "spectator":
             return
         have = self.replica.have
-        for message in self.replica.batches(start):
+        for message in small_batches(self.replica.batches(start)):
             last = message.entries[-1].seq
             frame: bytes | None = None
             for link in links:
@@ -665,6 +703,8 @@ class Router:
         elif verdict == "keep":
             self.send_once(chat, [other for other in self.connections.links if other is not link])
             self.changed("chat", link)
+        else:
+            self.connections.quiet(link, "chat")  # wire.md §4.9: lines dropped cost the link its budget
 
     def _on_lobby_message(self, link: Link, message: Lobby | Claim | Commit | Start) -> None:
         """A lobby message: the lobby's while there is no header (wire.md §4.6, §5.3); then a spectator
@@ -675,6 +715,8 @@ class Router:
             assert self.lobby is not None
             self.apply_lobby(self.lobby.on_message(link, message, links=self.connections.open_links(),
                                                    now=self.clock()))
+            if isinstance(message, Claim) and self.lobby is not None:  # wire.md §4.2: sat down, confirmed
+                self.connections.sat_down(self.lobby.seated_keys())
         elif isinstance(message, Claim):  # wire.md §3.3: too late for a seat; the connection stays
             refuse(link, "lobby-locked", "the game has started")
         elif isinstance(message, Start) and self.replica.header is None:
@@ -690,12 +732,35 @@ class Router:
             refuse(link, "unexpected-message", f"{type(message).__name__.lower()}: the game has started")
 
 
+def _settled(router: Router, link: Link, taken: Taken) -> None:
+    """What follows entries taken from *link*: entries set aside for a committed branch (wire.md §5.9:
+    the other links may hold them, so the branch is sent to them; the listeners hear ``"aside"``), then
+    new entries relayed, voted for, told, and a draw made if the game waits for one."""
+    aside = taken.set_aside
+    if aside is not None:
+        for other in router.connections.links:
+            other.peer_have = min(other.peer_have, aside.seq - 1)
+        router.connections.record("info", "aside", f"{len(aside.entries)} entries from seq {aside.seq} set aside "
+                                  "for the committed branch", aside.seq, link)
+        router.changed("aside", link)
+    if taken.appended:
+        router.relay(link)
+        router.log_changed()
+        router.changed("entry", link)
+        router.draw_step()
+
+
 def _notice(router: Router, link: Link, event: Refused | Bye | Reject) -> None:
     router.connections.notice(link, event)
 
 
 def _closed(router: Router, link: Link, closed: Closed) -> None:
     router.connections.drop(link, closed.code)
+
+
+def _claims_due(router: Router, link: Link, _due: ClaimsDue) -> None:
+    """Claims of *link*'s peer kept back by their budget may be judged now (wire.md §4.5)."""
+    router.changed("peer", link)
 
 
 #: The dispatch table of :meth:`Router.deliver`: each event of a connection (a message, or what the
@@ -705,6 +770,7 @@ ROUTES: dict[type, Callable[[Router, Link, Any], None]] = {
     Bye: _notice,
     Reject: _notice,
     Closed: _closed,
+    ClaimsDue: _claims_due,
     Error: Router._on_error,
     Hello: Router._on_hello,
     Proven: Router._on_proven,

@@ -37,9 +37,11 @@ __all__ = [
     "CHAT_DOMAIN",
     "COMMIT_DOMAIN",
     "ENTRY_DOMAIN",
+    "GAME_DOMAIN",
     "KEY_SIZE",
     "NONCE_SIZE",
     "PROOF_DOMAIN",
+    "SEAL_DOMAIN",
     "SEED_DOMAIN",
     "SIG_SIZE",
     "SeatKey",
@@ -53,18 +55,22 @@ __all__ = [
     "new_nonce",
     "opens_commitment",
     "proof_bytes",
+    "seal_bytes",
+    "sealed_game_id",
     "seat_chain",
     "sign_ack",
     "sign_chat",
     "sign_commit",
     "sign_entry",
     "sign_proof",
+    "sign_seal",
     "verify",
     "verify_ack",
     "verify_chat",
     "verify_commit",
     "verify_entry",
     "verify_proof",
+    "verify_seal",
 ]
 
 #: Domain separation of a commitment's signed bytes (``wire.md`` §5.3).
@@ -75,6 +81,10 @@ CHAT_DOMAIN = b"carcnet/chat/v1\x00"
 PROOF_DOMAIN = b"carcnet/proof/v1\x00"
 #: Domain separation of a seat's vote for a prefix of the log (``wire.md`` §5.9).
 ACK_DOMAIN = b"carcnet/ack/v1\x00"
+#: Domain separation of a game id made from its host's key (``wire.md`` §4.2 "The game id").
+GAME_DOMAIN = b"carcnet/game/v1\x00"
+#: Domain separation of a header's seal, the host's signature over its fingerprint (``wire.md`` §4.2).
+SEAL_DOMAIN = b"carcnet/seal/v1\x00"
 
 
 class SeatKey:
@@ -296,3 +306,59 @@ def verify_proof(
     """Whether *sig* is *side*'s proof for the transcript (*hello*, *welcome*) under *public_key*.
     Never raises."""
     return verify(public_key, proof_bytes(side, hello, welcome), sig)
+
+
+# ---------------------------------------------------------------------- the game id and the seal
+
+
+def sealed_game_id(host_key: bytes, nonce: bytes) -> str:
+    """The game id of a game opened by the host of identity key *host_key* with the 32 random bytes
+    *nonce* (``wire.md`` §4.2 "The game id"): the first 16 bytes, as 32 lowercase hex digits, of::
+
+        SHA-256("carcnet/game/v1" 0x00 | host key (32) | nonce (32))
+
+    The id commits to the host's key before any seat or header exists; the host's seal of the header
+    (:func:`seal_bytes`) then binds the header to it, so no other peer can serve another header under
+    the id.
+
+    Raises:
+        ValueError: A key or nonce that is not 32 bytes.
+    """
+    if not isinstance(host_key, bytes) or len(host_key) != KEY_SIZE:
+        raise ValueError(f"a host key is {KEY_SIZE} bytes")
+    if not isinstance(nonce, bytes) or len(nonce) != NONCE_SIZE:
+        raise ValueError(f"a game nonce is {NONCE_SIZE} bytes")
+    return hashlib.sha256(GAME_DOMAIN + host_key + nonce).digest()[:16].hex()
+
+
+def seal_bytes(fingerprint: bytes) -> bytes:
+    """The canonical byte string a header's seal signs (``wire.md`` §4.2)::
+
+        "carcnet/seal/v1" 0x00 | the header's fingerprint (32: SHA-256 of its canonical map)
+
+    The fingerprint covers the whole header, its game id included.
+
+    Raises:
+        ValueError: A fingerprint that is not 32 bytes.
+    """
+    if not isinstance(fingerprint, bytes) or len(fingerprint) != 32:
+        raise ValueError("a header's fingerprint is 32 bytes")
+    return SEAL_DOMAIN + fingerprint
+
+
+def sign_seal(key: SeatKey, fingerprint: bytes) -> bytes:
+    """The host identity key's 64-byte seal of the header of *fingerprint*, over :func:`seal_bytes`."""
+    return key.sign(seal_bytes(fingerprint))
+
+
+def verify_seal(host_key: bytes, nonce: bytes, game_id: str, fingerprint: bytes, sig: bytes) -> bool:
+    """Whether (*host_key*, *nonce*, *sig*) seals the header of *fingerprint* in game *game_id*: the
+    key and nonce give the game id (:func:`sealed_game_id`) and *sig* verifies over
+    :func:`seal_bytes` under the key. Never raises."""
+    try:
+        if not secrets.compare_digest(sealed_game_id(host_key, nonce), game_id):
+            return False
+        data = seal_bytes(fingerprint)
+    except (ValueError, TypeError):
+        return False
+    return verify(host_key, data, sig)

@@ -51,7 +51,7 @@ from .connections import NetEvent
 from .framing import ProtocolError
 from .link import Link
 from .lobby import LobbyAction, LobbyContext, LobbyRole
-from .messages import Hello, Role, SignedEntry, WireHeader
+from .messages import Hello, Role, Seal, SignedEntry, WireHeader
 from .replica import Desync, MemoryLog, Persistence, Replica, SyncError
 from .routing import Listener, Router, SessionChange
 from .signing import SeatKey
@@ -83,6 +83,8 @@ class SyncSession:
         role: ``"player"`` or ``"spectator"``.
         identity: This peer's identity key (wire.md §3.1); a fresh one by default.
         header: The game's header, or ``None`` until a peer sends it.
+        seal: The host's seal of *header* (wire.md §4.2), kept beside the save: passed on in welcomes
+            (spectators take no header without it); dropped when it does not seal *header*.
         seats: Seat index → the seat key this peer plays it with (players only).
         entries: Entries already saved (a peer coming back); each is checked again.
         persistence: Where new entries are saved; a :class:`MemoryLog` by default.
@@ -114,6 +116,7 @@ class SyncSession:
         role: Role = "player",
         identity: SeatKey | None = None,
         header: WireHeader | None = None,
+        seal: Seal | None = None,
         seats: Mapping[int, SeatKey] | None = None,
         entries: Sequence[SignedEntry] = (),
         persistence: Persistence | None = None,
@@ -143,7 +146,7 @@ class SyncSession:
             lobby.attach(LobbyContext(game=self.game_id, name=self.name, identity=self.identity))
         if header is not None:
             try:
-                self._router.take_header(header)
+                self._router.take_header(header, seal)
             except ProtocolError as exc:
                 raise ValueError(f"{exc.code}: {exc.message}") from None
         self.replica.load(entries)
@@ -266,8 +269,10 @@ class SyncSession:
 
     # ------------------------------------------------------------------ the lobby and the start
 
-    def begin(self, header: WireHeader, seats: Mapping[int, SeatKey], *, told: Iterable[Link] = ()) -> None:
-        """Starts the game the lobby agreed on: takes *header* (checked as wire.md §5.4 says), plays
+    def begin(self, header: WireHeader, seats: Mapping[int, SeatKey], *, told: Iterable[Link] = (),
+              seal: Seal | None = None) -> None:
+        """Starts the game the lobby agreed on: takes *header* (checked as wire.md §5.4 says, with its
+        host's *seal* kept when it checks, §4.2), plays
         *seats* with their keys, and tells every open connection, with a ``heartbeat``, that this peer
         holds the header now (so that they send it entries) and which seats it plays (§4.5). *told*
         are the connections that know the header already (those the ``start`` was sent to or came
@@ -278,7 +283,7 @@ class SyncSession:
                 nothing changed.
             ValueError: A seat key that is not the header's, or seats for a spectator.
         """
-        self._router.begin(header, seats, told=told)
+        self._router.begin(header, seats, told=told, seal=seal)
 
     def apply_lobby(self, actions: Iterable[LobbyAction]) -> None:
         """Carries out, in order, what a lobby call returned (:mod:`carcnet.net.lobby`): a ``Send`` is

@@ -4,7 +4,10 @@ The thin adapter under :mod:`carcnet.net.sync`, in the manner of hypercorn's ``a
 over h11: :func:`serve` listens and :func:`connect` dials; a :class:`Channel` runs one connection for an
 :class:`Endpoint` (a :class:`carcnet.net.sync.Link`): a read loop that feeds it what arrives, writes of
 whatever it queues, and the clocks of wire.md §2.1 that the sans-I/O layers do not keep (handshake
-deadline, heartbeat after silence, dead peer), from a :class:`Timing`.
+deadline, heartbeats, dead peer), from a :class:`Timing`. Only the peer's heartbeats
+keep a connection alive: frames of anything else (a stale ``reveal`` again and again, entries held
+already) are the peer's to send and say nothing of whether it is there, so they never put off its
+death.
 
 Writing needs no lock: :meth:`asyncio.StreamWriter.write` never blocks, every frame is queued whole by
 the endpoint, and the event loop runs one callback at a time, so frames never interleave. What a lock
@@ -48,13 +51,18 @@ class Timing:
 
     Attributes:
         handshake: The handshake must be done this long after the TCP connection.
-        heartbeat: Send a ``heartbeat`` after this long without sending anything.
-        dead: A connection on which nothing arrived for this long is dead: ``bye`` ``timeout``.
+        heartbeat: Send a ``heartbeat`` after this long without sending anything; and one after half
+            of :attr:`dead` without sending a heartbeat, whatever else was sent.
+        dead: A connection on which no heartbeat arrived for this long since it opened is dead:
+            ``bye`` ``timeout``.
         frame: A frame must be whole this long after its first byte arrived (a peer that trickles a
             frame byte by byte holds up to 1 MiB of our memory).
         connect: Longest wait for a TCP connection to be made.
         close: Longest wait for a closing socket to flush.
         backoff: Waits between reconnection attempts; the last one repeats.
+        stall: A spectator leaves a link that has given it no entry for this long while its peer
+            says it holds more, or holds less than another link gave (wire.md §5.10).
+        quiet: A spectator that has taken no entry for this long asks one more player (§5.10).
     """
 
     handshake: float = 10.0
@@ -64,6 +72,8 @@ class Timing:
     connect: float = 10.0
     close: float = 2.0
     backoff: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+    stall: float = 10.0
+    quiet: float = 60.0
 
     def retry_delay(self, attempt: int) -> float:
         """The wait before reconnection attempt *attempt* (0 for the first retry).
@@ -92,7 +102,13 @@ class Endpoint(Protocol):
         ...
 
     def heartbeat(self) -> None:
-        """Nothing was sent for :attr:`Timing.heartbeat` seconds."""
+        """Nothing was sent for :attr:`Timing.heartbeat` seconds, or no heartbeat for half of
+        :attr:`Timing.dead`: send one."""
+        ...
+
+    @property
+    def heartbeats(self) -> int:
+        """Heartbeats received so far: the peer is alive while this grows (wire.md §2.1)."""
         ...
 
     @property
@@ -138,8 +154,10 @@ class Channel:
         self._loop = asyncio.get_running_loop()
         now = self._loop.time()
         self._started = now
-        self._last_in = now
-        self._last_out = now
+        self._alive = now  # when the peer last showed it is there: the opening, then each heartbeat
+        self._beats = 0  # the endpoint's heartbeats received, as last seen
+        self._last_out = now  # when this side last sent anything (or the channel began) …
+        self._last_beat = now  # … and a heartbeat
         self._done = asyncio.Event()
         self._was_open = False  # the timer is told once when the connection opens
         self._partial_since: float | None = None  # when the incomplete frame held now began to arrive
@@ -177,6 +195,7 @@ class Channel:
         if state is State.OPEN:
             if not self._was_open:
                 self._was_open = True
+                self._alive = self._loop.time()  # the dead clock starts when the connection opens
                 self._poke.set()
         elif state is State.CLOSED:
             self._done.set()
@@ -199,12 +218,15 @@ class Channel:
                 data = await self.reader.read(READ_SIZE)
             except (ConnectionError, OSError):
                 data = b""
-            self._last_in = self._loop.time()
+            now = self._loop.time()
             endpoint.receive_data(data)
+            beats = endpoint.heartbeats
+            if beats != self._beats:
+                self._beats, self._alive = beats, now  # wire.md §2.1: only a heartbeat keeps it alive
             if not endpoint.buffered:
                 self._partial_since = None
             elif self._partial_since is None:
-                self._partial_since = self._last_in
+                self._partial_since = now
                 self._poke.set()
             self.flush()
             if not data:
@@ -212,8 +234,9 @@ class Channel:
         self._done.set()
 
     async def _timer_loop(self) -> None:
-        """The clocks of wire.md §2.1: the handshake deadline, then silence (dead) and heartbeats; the
-        frame deadline throughout. Sleeps until the next one is due, or until :attr:`_poke` says a
+        """The clocks of wire.md §2.1: the handshake deadline, then the peer's heartbeats (dead without
+        one for :attr:`Timing.dead`) and ours (after :attr:`Timing.heartbeat` of silence, and at least
+        every half of :attr:`Timing.dead`); the frame deadline throughout. Sleeps until the next one is due, or until :attr:`_poke` says a
         deadline moved (the connection opened, a frame began)."""
         endpoint, timing, loop = self.endpoint, self.timing, self._loop
         while endpoint.state is not State.CLOSED:
@@ -222,7 +245,7 @@ class Channel:
             partial = self._partial_since
             expired = (
                 "handshake" if not opened and now >= self._started + timing.handshake
-                else "dead" if opened and now >= self._last_in + timing.dead
+                else "dead" if opened and now >= self._alive + timing.dead
                 else "frame" if partial is not None and now >= partial + timing.frame
                 else None
             )
@@ -230,13 +253,14 @@ class Channel:
                 endpoint.time_out(expired)
                 self.flush()
                 break
-            if opened and now >= self._last_out + timing.heartbeat:
+            beat = min(self._last_out + timing.heartbeat, self._last_beat + timing.dead / 2)
+            if opened and now >= beat:
                 endpoint.heartbeat()
                 self.flush()
-                self._last_out = now  # even if nothing could be written
-            due = self._last_in + timing.dead if opened else self._started + timing.handshake
+                self._last_out = self._last_beat = now  # even if nothing could be written
+            due = self._alive + timing.dead if opened else self._started + timing.handshake
             if opened:
-                due = min(due, self._last_out + timing.heartbeat)
+                due = min(due, self._last_out + timing.heartbeat, self._last_beat + timing.dead / 2)
             if partial is not None:
                 due = min(due, partial + timing.frame)
             self._poke.clear()

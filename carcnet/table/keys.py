@@ -1,6 +1,7 @@
 """Provides the keys file of a network game: what lets this peer resume the game it played.
 
-Beside the log ``<created>-<game id 8>.carclog``, a player keeps ``<same>.keys`` (JSON, mode 0600):
+Beside the log ``<created>-<game id 8>.carclog``, a player keeps ``<same>.keys`` (JSON, mode 0600
+from the moment it is created, written through a new ``<same>.keys.tmp`` that no link can stand for):
 the game id, the name this peer plays under, its identity key and the seat keys it plays, as hex of
 the 32 private bytes (wire.md §3.1), and the table's turn clock (§4.6) and each seat's bank left (§5.8)
 when it plays with one. It is read back as any other input: checked against the game's header, refused
@@ -16,14 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from carcnet.log.values import name_problem
-from carcnet.net.messages import WireHeader
+from carcnet.net.messages import Seal, WireHeader
 from carcnet.net.presence import PresenceRecords
 from carcnet.net.signing import SeatKey
 from carcnet.net.sync import SyncSession
 
 from .clock import TurnClock
 
-__all__ = ["LanError", "SavedKeys", "keys_path", "read_keys", "save_keys", "write_keys"]
+__all__ = ["MAX_KEYS_DEPTH", "MAX_KEYS_FILE", "LanError", "SavedKeys", "keys_path", "read_keys", "save_keys",
+           "write_keys"]
+
+#: Largest keys file read, in bytes: six seats' keys, owners and runners, a name and a game name take
+#: about 2 KiB, so a longer file is damaged, refused before it is parsed.
+MAX_KEYS_FILE = 64 << 10
+#: Deepest nesting of maps and lists a keys file is parsed with (it holds 2: a map of maps and lists),
+#: checked before it is parsed, so that a file of 100,000 brackets is refused with the reason rather
+#: than with Python's recursion limit.
+MAX_KEYS_DEPTH = 4
 
 
 class LanError(Exception):
@@ -57,6 +67,9 @@ class SavedKeys:
             this peer last knew them (wire.md §5.8): what a resumed game's clocks start from. ``None``
             without a clock, in files written before they were kept, or when this peer did not know
             them (it came back without them and had not yet heard the table's).
+        seal: The host's seal of the game's header (wire.md §4.2), passed on in this peer's welcomes so
+            that spectators can check the header; ``None`` when this peer never held one that checks,
+            or in files written before it was kept.
     """
 
     identity: SeatKey
@@ -67,15 +80,24 @@ class SavedKeys:
     runners: dict[int, bytes] = field(default_factory=dict)
     game_name: str | None = None
     banks: tuple[int, ...] | None = None
+    seal: Seal | None = None
 
 
 def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey], name: str,
                clock: TurnClock | None = None, owners: dict[int, bytes] | None = None,
                runners: dict[int, bytes] | None = None, game_name: str | None = None,
-               banks: Sequence[int] | None = None) -> None:
+               banks: Sequence[int] | None = None, seal: Seal | None = None) -> None:
     """Writes the keys file *path* of game *game* (mode 0600, replaced at once: a crash leaves the old
     file or the new one); *owners*, *runners*, *game_name* and *banks* (kept only with a *clock*): see
-    :class:`SavedKeys`. Raises OSError."""
+    :class:`SavedKeys`.
+
+    The keys go into ``<path>.tmp``, made anew (``O_EXCL``: whatever was at that name, a file a crash
+    left, a symbolic link or a hard link to another file, is removed, never opened) with mode 0600 from
+    its creation, so that no other user can read them at any moment; it then replaces *path*.
+
+    Raises:
+        OSError: The file cannot be written.
+    """
     data: dict[str, object] = {
         "game": game,
         "name": name,
@@ -92,8 +114,15 @@ def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKe
         data["game_name"] = game_name
     if clock is not None and banks is not None:
         data["banks"] = list(banks)
-    tmp = path.with_suffix(".keys.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    if seal is not None:
+        data["seal"] = {"key": seal.key.hex(), "nonce": seal.nonce.hex(), "sig": seal.sig.hex()}
+    tmp = path.with_name(path.name + ".tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(tmp, flags, 0o600)
+    except FileExistsError:  # left by a crash, or put there: the name goes, whatever it named
+        os.unlink(tmp)
+        fd = os.open(tmp, flags, 0o600)
     with os.fdopen(fd, "w") as f:
         json.dump(data, f, indent=1)
         f.flush()
@@ -114,7 +143,7 @@ def save_keys(log_path: Path, session: SyncSession, records: PresenceRecords, cl
     owners = {seat: key for seat, key in records.owners.items()
               if game.handovers[seat] is not None and seat not in session.seats and session.plays(seat)}
     write_keys(keys_path(log_path), header.game, session.identity, session.seats, session.name, clock, owners,
-               dict(records.runners), game_name, banks)
+               dict(records.runners), game_name, banks, session.replica.seal)
 
 
 def read_keys(path: Path, header: WireHeader) -> SavedKeys:
@@ -123,11 +152,13 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
     header's (wire.md §3.1).
 
     Raises:
-        LanError: No file, or a damaged one (the text says what is wrong; never a traceback).
+        LanError: No file, or a damaged one (the text says what is wrong; never a traceback): longer than
+            :data:`MAX_KEYS_FILE` bytes, nested deeper than :data:`MAX_KEYS_DEPTH`, not JSON, or not
+            the keys of this game.
     """
     game = header.game
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(_keys_text(path))
         if not isinstance(data, dict):
             raise TypeError("it is not a map")
         if data.get("game") != game:
@@ -159,6 +190,7 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         if game_name is not None and name_problem(game_name) is not None:
             raise ValueError(f"the game's name {game_name!r} is not a name")
         banks = _banks(data.get("banks"), len(header.keys), clock)
+        seal = _seal(data.get("seal"))
     except FileNotFoundError:
         raise LanError(
             f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
@@ -166,7 +198,40 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         ) from None
     except (ValueError, TypeError, OSError) as exc:
         raise LanError(f"{path.name} is damaged: {exc}") from None
-    return SavedKeys(identity, seats, name, clock, owners, runners, game_name, banks)
+    return SavedKeys(identity, seats, name, clock, owners, runners, game_name, banks, seal)
+
+
+def _seal(raw: object) -> Seal | None:
+    """The ``seal`` of a keys file: absent, or the host's key, nonce and signature in hex (whether it
+    seals the header is the session's to check, wire.md §4.2)."""
+    if raw is None:
+        return None
+    if not (isinstance(raw, dict) and set(raw) == {"key", "nonce", "sig"} and all(isinstance(v, str) for v in raw.values())):
+        raise ValueError("'seal' is not a map of key, nonce and sig in hex")
+    return Seal(bytes.fromhex(raw["key"]), bytes.fromhex(raw["nonce"]), bytes.fromhex(raw["sig"]))
+
+
+def _keys_text(path: Path) -> str:
+    """The text of the keys file *path*, checked before it is parsed: at most :data:`MAX_KEYS_FILE`
+    bytes, UTF-8, maps and lists nested at most :data:`MAX_KEYS_DEPTH` deep. Raises ValueError, OSError."""
+    with path.open("rb") as file:
+        raw = file.read(MAX_KEYS_FILE + 1)
+    if len(raw) > MAX_KEYS_FILE:
+        raise ValueError(f"it is longer than {MAX_KEYS_FILE} bytes")
+    text = raw.decode()
+    depth, in_string, escaped = 0, False, False
+    for char in text:  # JSON's brackets outside its strings
+        if in_string:
+            escaped, in_string = (False, in_string) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_KEYS_DEPTH:
+                raise ValueError(f"it nests maps and lists deeper than {MAX_KEYS_DEPTH}")
+        elif char in "]}":
+            depth -= 1
+    return text
 
 
 def _banks(raw: object, players: int, clock: TurnClock | None) -> tuple[int, ...] | None:

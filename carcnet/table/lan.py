@@ -38,9 +38,9 @@ from carcnet.net.adverts import GameAd
 from carcnet.net.link import Link
 from carcnet.net.lobby import Hosting, Seating, SeatPlan, Watching
 from carcnet.net.messages import Lobby, WireHeader
-from carcnet.net.peer import Peer
+from carcnet.net.peer import MAX_HINT_FAILURES, Peer
 from carcnet.net.presence import LEFT_ON_PURPOSE, TakeoverClock
-from carcnet.net.signing import SeatKey
+from carcnet.net.signing import SeatKey, sealed_game_id
 from carcnet.net.storage import RecorderLog
 from carcnet.net.sync import SessionChange, SyncError, SyncSession
 from carcnet.net.transport import Timing
@@ -56,7 +56,7 @@ from .netview import NetKind, NetView
 from .timekeeper import Timekeeper
 
 __all__ = [
-    "LanError", "NetKind", "NetOptions", "NetTable", "SeatPlan", "describe_table", "keys_path", "new_game_id",
+    "LanError", "NetKind", "NetOptions", "NetTable", "SeatPlan", "describe_table", "keys_path",
     "plan_from_text",
 ]
 
@@ -74,12 +74,6 @@ REVEAL_WAIT = 10.0
 
 #: Refusals after which a peer without the game's header cannot go on with the peer that sent them.
 _FATAL = frozenset({"no-seat", "wrong-game", "bad-version", "bad-header"})
-
-
-def new_game_id(random: Callable[[int], bytes] = os.urandom) -> str:
-    """A fresh game id: 32 lowercase hex digits from *random* (the system's random source; tests
-    give a fixed one, so that a whole network game, its draws included, plays the same every run)."""
-    return random(16).hex()
 
 
 class NetOptions(TypedDict, total=False):
@@ -205,9 +199,10 @@ class NetTable(NetView):
         by a person (``host``) or by a bot this peer runs. With *auto_start* the game starts as soon
         as every seat is taken; without, when :meth:`start` is called (the opener's word). *clock*:
         the turn clock the table plays with (:mod:`carcnet.table.clock`), shown in the lobby.
-        *random* (``random(n)`` gives *n* bytes; the system's by default) gives the game id, this
-        peer's seat key, whose draw chain follows from it, and its bots' keys: tests fix it, so that
-        a whole network game, its draws included, plays the same every run. *options*: how the table
+        *random* (``random(n)`` gives *n* bytes; the system's by default) gives this peer's seat key,
+        whose draw chain follows from it, the nonce the game id is made from with that key (wire.md
+        §4.2 "The game id": the header's seal) and its bots' keys: tests fix it, so that a whole
+        network game, its draws included, plays the same every run. *options*: how the table
         connects and plays (:class:`NetOptions`).
 
         Raises:
@@ -216,10 +211,12 @@ class NetTable(NetView):
         for p in plan:
             if p.kind == "bot":
                 make_bot(p.bot or "greedy", 0)
-        table = Hosting(name=game_name, options=rules, plan=plan, random=random, auto_start=auto_start,
-                        clock=(clock.turn, clock.bank) if clock is not None else None)
         identity = SeatKey.from_seed(random(32))  # the host's seat key; its draw chain comes from it
-        session = SyncSession(game=new_game_id(random), name=name, role="player", lobby=table, identity=identity)
+        nonce = random(32)  # with the key, the game id: only this host can seal the game's header
+        table = Hosting(name=game_name, options=rules, plan=plan, random=random, auto_start=auto_start,
+                        clock=(clock.turn, clock.bank) if clock is not None else None, nonce=nonce)
+        session = SyncSession(game=sealed_game_id(identity.public, nonce), name=name, role="player", lobby=table,
+                              identity=identity)
         bots = {seat: p.bot or "greedy" for seat, p in enumerate(plan) if p.kind == "bot"}
         return cls(session, kind="host", bot_names=bots, game_name=game_name, **options)
 
@@ -289,6 +286,7 @@ class NetTable(NetView):
                 role="player",
                 identity=saved.identity,
                 header=header,
+                seal=saved.seal,
                 seats=saved.seats,
                 entries=entries,
                 persistence=recorder,
@@ -332,8 +330,10 @@ class NetTable(NetView):
             if header is None or game is None or not blocking or self.status != "playing" or not self.my_seats:
                 clock.reset()
                 continue
-            presence = self.presence()
-            due = clock.due(blocking, presence.takeover_candidates(self.session.clock()), loop.time())
+            presence, now = self.presence(), self.session.clock()
+            due = clock.due(blocking, presence.takeover_candidates(now), loop.time())
+            # while the table draws, a seat only once its value has been missing for the wait (§5.7)
+            due = [s for s in due if presence.drawing is None or s in presence.withholding(now)]
             if not due:
                 continue
             seat = due[0]
@@ -345,7 +345,7 @@ class NetTable(NetView):
                            else "this laptop does not see most of the table")
                     self._note(f"Not taking {name}'s seat over: {why} (wire.md 5.6)")
                 continue
-            if presence.takeover_runner() != self.session.identity.public:
+            if presence.takeover_runner(now) != self.session.identity.public:
                 continue
             try:
                 self.hand_over(seat, bot or "greedy")
@@ -359,34 +359,43 @@ class NetTable(NetView):
             self.driver.wake()
 
     def hand_over(self, seat: int, bot: str = "greedy") -> None:
-        """Gives *seat*, whose player is gone for good, to *bot*, run by this peer from now on: a
-        ``handover`` entry in the log, made by this peer's own seat (``protocol/log.md`` §6). Only
-        the seat to play can be handed over (the game waits at its turn), or while the table draws,
-        any seat (one whose value is missing, wire.md §5.7).
+        """Gives *seat*, whose player is away, to *bot*, run by this peer from now on: a ``handover``
+        entry in the log, made by this peer's own seat (``protocol/log.md`` §6). Which seats, wire.md
+        §5.6 "Which seats": at its turn, the seat to play when no peer at the table is in touch with
+        its player; while the table draws, a seat whose value has been missing for the reveal wait;
+        never a present seat (:meth:`~carcnet.net.presence.PresenceSnapshot.handover_refusal`). A seat
+        taken while it withheld its value, its laptop heard from since the draw began, is never given back
+        (§5.7 "The price of a veto"); any other goes back when its laptop returns.
 
         Raises:
-            TableError: This peer plays no seat of its own, or the game is not going on.
-            IllegalMoveError: Not the seat to play, already a bot's, or an unknown bot.
+            TableError: Not a seat this peer may hand over now (why), this peer plays no seat of its
+                own, or the game is not going on.
+            IllegalMoveError: The engine refuses it (an unknown bot).
             ValueError: An unknown bot name.
         """
         make_bot(bot, 0)
         game, header = self.session.game, self.session.header
         if game is None or header is None:
             raise TableError("no game yet")
-        if not self.may_hand_over(seat):
-            raise TableError("this laptop does not see most of the table: it may not give a seat away "
-                             "(wire.md §5.6); wait until the others are back")
+        presence, now = self.presence(), self.session.clock()
+        refusal = presence.handover_refusal(seat, now)
+        if refusal is not None:
+            raise TableError(f"{header.header.seats[seat].name}'s seat may not be handed over: {refusal}")
         own = [s for s in sorted(self.session.seats) if game.handovers[s] is None]
         if not own:
             raise TableError("only a player with a seat of their own can take a seat over")
         by = next((s for s in own if s not in self.bot_names), own[0])
-        owner = self.presence().runner(game.signer(seat))
+        withheld = presence.withheld_by(seat, now)
         try:
             self.session.submit(HandOver(seat, bot, by))
         except SyncError as exc:
             raise TableError(str(exc)) from None
-        if owner is not None and self.session.connections.link_to(owner) is not None:
-            self.records.withheld[seat] = owner  # still connected: it withheld its draw value, not left
+        self.records.handed[seat] = now  # its owner is back once heard from after this (wire.md §5.6)
+        if withheld is not None:
+            # the price of a veto (wire.md §5.7): the seat is this peer's to run for the rest of the
+            # game, after a restart too (the owner recorded beside the save is this peer)
+            self.records.withheld[seat] = withheld
+            self.records.owners[seat] = self.session.identity.public
         self.bot_names[seat] = bot
         self._save_keys()  # whose seat it is, should this laptop restart before it goes back
         self._note(f"{header.header.seats[seat].name}'s seat is played by a {bot} bot from this peer now")
@@ -598,7 +607,6 @@ class NetTable(NetView):
             self.failure = f"the host ({link.name}) closed the table before the game started"
             self._note(self.failure.capitalize())
         if link.opened and link.closed_by != "duplicate" and (key is None or session.connections.link_to(key) is None):
-            self.records.gone(key)  # gone now: coming back is coming back (wire.md §5.6)
             self._said_connected.discard(key)
             self._note(f"{link.name} left ({link.closed_by})")
         self._cut_off_news()
@@ -681,9 +689,9 @@ class NetTable(NetView):
         info = found_peer(ad, game=self.session.game_id, me=self.session.identity.public)
         if info is None:
             return
-        if self.kind == "spectator":
+        if self.kind == "spectator":  # a record is a hint: dialled as a fail-over's are (wire.md §5.10)
             if self.peer is not None and not self.session.connections.open_links():
-                self.peer.dial(info.addr, info.port)
+                self.peer.dial(info.addr, info.port, attempts=MAX_HINT_FAILURES)
             return
         self.session.connections.add_known(info)
 

@@ -59,6 +59,9 @@ class NetView(Table):
         self.log_name = session.name
         self.bot_names: dict[int, str] = dict(bot_names or {})
         self.reveal_wait = reveal_wait
+        # a handover of a seat while the table draws is taken here once its value has been missing for
+        # half that wait (wire.md §5.7): room for two laptops beginning to wait at different moments
+        session.draws.wait = min(session.draws.wait, reveal_wait / 2)
         self.records = PresenceRecords()
         session.add_listener(self._judge_claims)
         self.clocks: SeatClocks | None = None
@@ -170,10 +173,12 @@ class NetView(Table):
         session, records = self.session, self.records
         header, game = session.header, session.game
         me = session.identity.public
-        host = me if self.kind == "host" else records.host or next(
-            (link.key for link in session.connections.links if link.role == "host" and link.key is not None), None
-        )
-        links = tuple(LinkView(link.key, link.role, link.sees, link.last_heartbeat)
+        # the table's host, proven: this peer; the key that sealed the header; the host this peer sat
+        # down with; else who records say (wire.md §4.5). A link that calls itself host proves nothing.
+        seal = session.replica.seal
+        host = me if self.kind == "host" else (seal.key if seal is not None else None) or getattr(
+            session.lobby, "host_key", None) or records.host
+        links = tuple(LinkView(link.key, link.role, link.sees, link.last_heartbeat, link.last_heard)
                       for link in session.connections.open_links())
         if header is None or game is None:
             return PresenceSnapshot(me=me, links=links, host=host, left=frozenset(records.left),
@@ -194,6 +199,7 @@ class NetView(Table):
             runners=dict(records.runners),
             owners=dict(records.owners),
             withheld=dict(records.withheld),
+            handed=dict(records.handed),
             left=frozenset(records.left),
             seen=frozenset(records.seen),
             contributors=tuple(game.contributors()) if draws else None,
@@ -208,17 +214,18 @@ class NetView(Table):
     def heard(self, link: Link | None) -> bool:
         """A player's heartbeat said which seats it plays (wire.md §4.5): the seats it can play are
         believed (its runner, and for seats not handed over, their owner, §5.6), the rest dropped and
-        counted (:meth:`PresenceRecords.take_claim`). A spectator's claims count for nothing: it plays
-        no seat. Returns whether the runners changed (worth saving, should this laptop restart)."""
+        counted (:meth:`PresenceRecords.take_claim`); a peer believed to play a seat is proven to sit at
+        the table for its budgets and address (:meth:`~carcnet.net.connections.Connections.judged`). A
+        spectator's claims count for nothing: it plays no seat. Returns whether the runners changed
+        (worth saving, should this laptop restart)."""
         if link is None or link.key is None or link.role in (None, "spectator"):
             return False
         records = self.records
-        if link.role == "host" and records.host is None:
-            records.host = link.key  # the peer that held the lobby: it runs the bots of the table's own keys
         if self.session.game is None:
             return False  # nothing to judge a claim by yet; the header's arrival judges the claims held
         before = dict(records.runners)
-        records.take_claim(self.presence(), link.key, link.seats)
+        dropped = records.take_claim(self.presence(), link.key, link.seats)
+        self.session.connections.judged(link, [seat for seat in link.seats if seat not in dropped])
         return records.runners != before
 
     def _judge_claims(self, change: SessionChange, _link: Link | None) -> None:
@@ -228,11 +235,9 @@ class NetView(Table):
                 self.heard(link)
 
     def withholding(self) -> list[int]:
-        """The seats whose value for the draw the table waits for has been missing for more than
-        :attr:`reveal_wait` seconds although their peer is connected here and alive: it sent a
-        heartbeat since the draw began (wire.md §5.7). The table treats them as away. A peer that
-        has not been heard from since is not judged: this laptop may be the one cut off, which the
-        dead-connection clock tells (§2.1, §5.6). Never a seat played here."""
+        """The seats whose value for the draw the table waits for has been missing for
+        :attr:`reveal_wait` seconds since this laptop began waiting for the draw, whatever their links
+        say (wire.md §5.7): the table treats them as away. Never a seat played here."""
         return self.presence().withholding(self.session.clock())
 
     def away(self) -> list[int]:
@@ -272,16 +277,13 @@ class NetView(Table):
         return [seat] if seat is not None else self.session.missing()
 
     def seat_to_hand_over(self) -> int | None:
-        """A seat the game waits for whose player is away (or withholds its draw value) and that this
-        laptop may give to a bot (wire.md §5.6–5.7), else ``None``."""
+        """A seat the game waits for that this laptop may give to a bot (wire.md §5.6 "Which seats"):
+        at its turn, one whose player is away; while the table draws, one withholding its value past
+        the wait; never a present seat (:meth:`PresenceSnapshot.handover_refusal`). Else ``None``."""
         if self.spectating:
             return None
-        presence = self.presence()
-        away = presence.away(self.session.clock())
-        for seat in self.blocking():
-            if seat not in self.my_seats and seat in away and presence.may_hand_over(seat):
-                return seat
-        return None
+        presence, now = self.presence(), self.session.clock()
+        return next((seat for seat in self.blocking() if presence.handover_refusal(seat, now) is None), None)
 
     def seated_peers(self) -> dict[bytes, bool]:
         """The other seated peers of the game, by identity key, and whether this peer is connected to

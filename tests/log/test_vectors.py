@@ -4,11 +4,13 @@ that files written before format 2 still load."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from carcnet.log import MAGIC, LogWriter, encode_record, entry_bytes, load, pack, scan
+from carcnet.log.values import MAX_NAME, name_problem
 from carcnet.net import SeatKey
 
 from .vectors import NAMES, VECTORS, file_bytes, from_json, games, to_json, vector
@@ -145,3 +147,13 @@ def test_the_messages_quoted_in_the_docs_are_the_real_ones(tmp_path: Path):
         except LogError as exc:
             message = str(exc).removeprefix(f"{path.name}: ")
         assert message in doc, message
+
+
+def test_the_rule_of_names_judges_the_names_vector_as_it_says():
+    """vectors/names.json (log.md §5): names that look blank (Hangul fillers, the Braille blank, a
+    variation selector alone) are refused like white space and invisible characters; an emoji with
+    its variation selector and Braille text are names."""
+    data = json.loads((VECTORS / "names.json").read_text())
+    assert data["max_name"] == MAX_NAME
+    assert [name for name, _ in data["accepted"] if name_problem(name) is not None] == []
+    assert [name for name, _ in data["refused"] if name_problem(name) is None] == []

@@ -136,12 +136,15 @@ class LoopbackGame:
         bots: bool = True,
         entries: Sequence[SignedEntry] = (),
         store: MemoryLog | None = None,
+        key: SeatKey | None = None,
     ) -> BotPeer:
+        """A player peer named *name* playing *seats*, dialling *dial*; its identity key is *key* (a
+        player's seat key, as at a real table, wire.md §3.1) or else one made from its name."""
         seats = list(seats)
         session = SyncSession(
             game=GAME,
             name=name,
-            identity=identity(name),
+            identity=key if key is not None else identity(name),
             header=self.header,
             seats={s: seat_key(s) for s in seats},
             entries=entries,

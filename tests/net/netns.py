@@ -30,7 +30,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Self
 
@@ -48,13 +48,18 @@ class LanError(RuntimeError):
     """A namespace, link or address could not be made; the message has the command and its stderr."""
 
 
-def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+def _ip(
+    *args: str, check: bool = True, tool: str = "ip", stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
     try:
-        done = subprocess.run(["ip", *args], capture_output=True, text=True, timeout=IP_TIMEOUT, check=False)
+        done = subprocess.run([tool, *args], capture_output=True, text=True, timeout=IP_TIMEOUT, check=False,
+                              input=stdin)
     except subprocess.TimeoutExpired as exc:
-        raise LanError(f"ip {' '.join(args)}: no answer in {IP_TIMEOUT} s") from exc
+        raise LanError(f"{tool} {' '.join(args)}: no answer in {IP_TIMEOUT} s") from exc
+    except FileNotFoundError as exc:
+        raise LanError(f"{tool}: not installed") from exc
     if check and done.returncode != 0:
-        raise LanError(f"ip {' '.join(args)}: {done.stderr.strip() or done.returncode}")
+        raise LanError(f"{tool} {' '.join(args)}: {done.stderr.strip() or done.returncode}")
     return done
 
 
@@ -207,6 +212,45 @@ class Lan:
         """Plugs *host* back in (undoes :meth:`cut`)."""
         i = self.hosts.index(host) + 1
         _ip("-n", self.switch, "link", "set", f"{self.tag}-h{i}", "up")
+
+    def split(self, sides: Sequence[Sequence[Host]]) -> None:
+        """Splits the hosts into *sides* that cannot reach each other, as a network split does: in each
+        host's namespace a blackhole route to every host of the other sides, so that a connection
+        between sides goes silent and a new one fails at once (multicast still passes). Replaces an
+        earlier split; :meth:`unsplit` undoes it."""
+        self.unsplit()
+        for side in sides:
+            others = [h for h in self.hosts if h not in side]
+            for host in side:
+                if others:
+                    _ip("-n", host.ns, "-batch", "-",
+                        stdin="".join(f"route add blackhole {o.address}/32\n" for o in others))
+
+    def unsplit(self) -> None:
+        """Removes the routes of :meth:`split`: every host reaches every other again."""
+        for host in self.hosts:
+            _ip("-n", host.ns, "route", "flush", "type", "blackhole", check=False)
+
+    def impair(self, host: Host) -> str:
+        """Makes *host*'s link lose packets both ways (its interface and its port on the bridge):
+        ``netem`` loss of 20 % where the kernel has it, else a ``tbf`` link of 64 kbit/s whose 4 KiB
+        queue drops whatever overflows it. Returns which; LanError without ``tc``. :meth:`repair`
+        undoes it."""
+        i = self.hosts.index(host) + 1
+        ends = (("-n", host.ns, "qdisc", "replace", "dev", host.veth, "root"),
+                ("-n", self.switch, "qdisc", "replace", "dev", f"{self.tag}-h{i}", "root"))
+        for how in (("netem", "loss", "20%"), ("tbf", "rate", "64kbit", "burst", "4kb", "limit", "4kb")):
+            if _ip(*ends[0], *how, tool="tc", check=False).returncode == 0:
+                _ip(*ends[1], *how, tool="tc")
+                return " ".join(how)
+        _ip(*ends[0], "tbf", tool="tc")  # raises LanError with tc's reason
+        return "none"
+
+    def repair(self, host: Host) -> None:
+        """Undoes :meth:`impair`: both ends of *host*'s link back to the default queue."""
+        i = self.hosts.index(host) + 1
+        _ip("-n", host.ns, "qdisc", "del", "dev", host.veth, "root", tool="tc", check=False)
+        _ip("-n", self.switch, "qdisc", "del", "dev", f"{self.tag}-h{i}", "root", tool="tc", check=False)
 
     async def stop_processes(self, timeout: float = 5.0) -> None:
         """Kill the spawned processes still running and wait for them, at most *timeout* seconds."""

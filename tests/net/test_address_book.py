@@ -9,8 +9,9 @@ import socket
 import pytest
 
 from carcnet.net import PeerInfo
-from carcnet.net.peer import MAX_HINT_FAILURES
 from carcnet.net.book import MAX_BOOK
+from carcnet.net.lobby import LobbyRole
+from carcnet.net.peer import MAX_HINT_FAILURES
 from carcnet.net.sync import SyncSession
 
 from .loopback import LoopbackGame, MemoryWire, all_over, assert_identical, identity, make_header, seat_key
@@ -23,20 +24,25 @@ def session(name: str, seats=()) -> SyncSession:
                        seats={s: seat_key(s) for s in seats})
 
 
+def seated(name: str, seat: int) -> SyncSession:
+    """A player whose seat key is its identity key, as a player's is (wire.md §3.1)."""
+    return SyncSession(game=HEADER.game, name=name, identity=seat_key(seat), header=HEADER, seats={seat: seat_key(seat)})
+
+
 def _info(name: str, port: int, addr: str = "192.168.1.50") -> PeerInfo:
     return PeerInfo(identity(name).public, name, addr, port)
 
 
 def test_hints_are_bounded_and_never_replace_a_confirmed_address():
     host = session("Host", seats=(0,))
-    bob = session("Bob", seats=(1,))
+    bob = seated("Bob", 1)
     bob.connections.listen_port = 40123
     wire = MemoryWire(bob, host)
     wire.b.remote = "192.168.1.7"
     wire.pump()
-    bob_key = identity("Bob").public
+    bob_key = seat_key(1).public
     assert bob_key in host.connections.addresses.confirmed and host.connections.addresses.entries[bob_key].addr == "192.168.1.7"
-    host.connections.add_known(_info("Bob", 666, "10.0.0.66"))  # a forged mDNS record for Bob's key
+    host.connections.add_known(PeerInfo(bob_key, "Bob", "10.0.0.66", 666))  # a forged mDNS record for Bob's key
     assert host.connections.addresses.entries[bob_key].addr == "192.168.1.7" and host.connections.addresses.entries[bob_key].port == 40123
     for i in range(4 * MAX_BOOK):  # 20,000 hellos in the issue; a flood of records here
         host.connections.add_known(_info(f"Stranger {i}", 1000 + i))
@@ -87,3 +93,87 @@ def test_a_stranger_that_proves_its_own_key_after_the_start_is_not_in_the_book()
         wire.pump()
         assert wire.b.is_open
     assert host.connections.addresses.entries == {} and host.connections.addresses.confirmed == set()
+
+
+def test_a_seat_claimed_in_a_heartbeat_confirms_no_address():
+    """wire.md §4.2: after the start a heartbeat that claims a seat proved nothing (before, it confirmed
+    a stranger's address, which every later welcome then passed on)."""
+    from carcnet.net.messages import Heartbeat
+
+    host = session("Host", seats=(0,))
+    for i in range(MAX_BOOK + 8):
+        stranger = session(f"Stranger {i}")
+        stranger.connections.listen_port = 20000 + i
+        wire = MemoryWire(stranger, host)
+        wire.b.remote = "192.168.1.66"
+        wire.pump()
+        wire.a.send(Heartbeat(have=stranger.have, digest=stranger.digest, seats=(1,), sees=(identity("Host").public,)))
+        wire.pump()
+        assert wire.b.is_open and wire.b.seats == (1,)
+    assert host.connections.addresses.entries == {}
+    bob = seated("Bob", 1)
+    bob.connections.listen_port = 40123
+    wire = MemoryWire(bob, host)
+    wire.b.remote = "192.168.1.7"
+    wire.pump()
+    assert list(host.connections.addresses.entries) == [seat_key(1).public]  # the seated player is
+
+
+def _lobby_host():
+    from carcnet.engine import Rules
+    from carcnet.net.lobby import Hosting, SeatPlan
+
+    from .loopback import counter_random
+
+    plan = [SeatPlan("host", "Ann", "red"), SeatPlan("open"), SeatPlan("open")]
+    table = Hosting(name="Friday game", options=Rules(), plan=plan, random=counter_random("host"), created=0)
+    return SyncSession(game=HEADER.game, name="Ann", identity=identity("Ann"), lobby=table)
+
+
+class _Silent(LobbyRole):
+    """A lobby that takes the host's messages and claims nothing (a stranger that proved its key)."""
+
+    def on_message(self, link, message, *, links, now):
+        return []
+
+
+def _bot(name: str, colour: str) -> SyncSession:
+    from carcnet.net.lobby import Seating
+
+    key = seat_key({"Robo": 1, "Droid": 2}[name])
+    return SyncSession(game=HEADER.game, name=name, identity=key,
+                       lobby=Seating(name=name, key=key, colour=colour, bot="greedy"))
+
+
+def test_proven_hellos_in_the_lobby_do_not_push_the_players_out_of_the_welcomes():
+    """wire.md §4.2 (issue 35 item 5): 40 proven ``player`` hellos with ports reach the host before the
+    start; then two bots sit down. The host's welcome to the second bot lists the first (so that they
+    connect to each other), and none of the 40: before, each proven hello confirmed its address, the
+    book filled with 32 of them, and the bots never learned each other (the table hung)."""
+    from .loopback import pump
+
+    host = _lobby_host()
+    wires = []
+    for i in range(40):
+        stranger = SyncSession(game=HEADER.game, name=f"Stranger {i}", identity=identity(f"Stranger {i}"),
+                               lobby=_Silent())
+        stranger.connections.listen_port = 20000 + i
+        wire = MemoryWire(stranger, host)
+        wire.b.remote = f"10.0.{i // 200}.{i % 200 + 1}"
+        wires.append(wire)
+        pump(wire)
+        assert wire.b.is_open
+    assert host.connections.addresses.entries == {}
+    robo, droid = _bot("Robo", "blue"), _bot("Droid", "green")
+    robo.connections.listen_port, droid.connections.listen_port = 40001, 40002
+    to_robo = MemoryWire(robo, host)
+    to_robo.b.remote = "192.168.1.21"
+    pump(*wires, to_robo)
+    table = host.lobby
+    assert [s is not None for s in table.table] == [True, True, False]  # type: ignore[union-attr]
+    assert list(host.connections.addresses.entries) == [seat_key(1).public]  # sat down: confirmed
+    to_droid = MemoryWire(droid, host)
+    to_droid.b.remote = "192.168.1.22"
+    pump(to_droid)
+    listed = to_droid.a.peer.peers  # type: ignore[union-attr]
+    assert [(p.key, p.addr, p.port) for p in listed] == [(seat_key(1).public, "192.168.1.21", 40001)]

@@ -4,6 +4,7 @@ connection log that must not grow with every stranger. Each time the table plays
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import struct
 import time
@@ -13,10 +14,10 @@ import pytest
 
 from carcnet.bots import make_bot
 from carcnet.net import FramingError, decode_message, encode_message
+from carcnet.net.connections import MAX_EVENTS
 from carcnet.net.framing import MAX_ARRAY, FrameDecoder, decode_body
 from carcnet.net.messages import Entries
 from carcnet.net.peer import MAX_HANDSHAKES_PER_ADDRESS
-from carcnet.net.connections import MAX_EVENTS
 from carcnet.net.sync import SyncSession
 
 from .loopback import (
@@ -124,18 +125,23 @@ def test_the_connection_log_is_bounded():
 @pytest.mark.asyncio
 async def test_a_big_frame_is_taken_only_from_a_player_at_the_table():
     """wire.md §2.2 "Budgets by role": 1 MiB is announced; from a stranger in its handshake, a
-    spectator, or a proven key that plays no seat, it is refused at its length (no byte of its body
-    is read); a seated player's big catch-up is taken (a resumed peer gets the whole log at once)."""
+    spectator, a proven key that plays no seat, or one whose heartbeat claims a seat it has not proven,
+    it is refused at its length (no byte of its body is read); a seated player's big catch-up is taken
+    (a resumed peer gets the whole log at once)."""
+    from carcnet.net.messages import Heartbeat
+
     async with LoopbackGame(make_header(2)) as table:
         a = await table.player("Ann", [0])
         b = await table.player("Bob", [1], dial=[a])
         await until([a, b], lambda: a.session.have >= 40)
         announce = struct.pack(">I", 1 << 20)
-        for how in ("handshake", "spectator", "player"):
+        for how in ("handshake", "spectator", "player", "claimed"):
             raw = await RawClient.open(a.address)
             try:
                 if how != "handshake":
-                    await raw.hello("Mallory", role=how)
+                    await raw.hello("Mallory", role="player" if how == "claimed" else how)
+                if how == "claimed":  # "I play seats 0 and 1": a claim, proven by nothing
+                    await raw.send(Heartbeat(have=0, digest=make_header(2).header.digest, seats=(0, 1)))
                 await raw.send_raw(announce)
                 answer = await raw.refusal()
                 assert (answer.code, await raw.closed()) == ("too-large", True), how
@@ -170,3 +176,253 @@ async def test_a_player_comes_back_to_a_peer_full_of_strangers(monkeypatch):
         assert_identical([a, b])
         for raw in strangers:
             await raw.aclose()
+
+
+# ---------------------------------------------------------------------- issue 35: budgets by proven role,
+# claims at a bounded pace, entries that repeat themselves (wire.md §2.1–2.2, §4.3, §4.5)
+
+
+class Clock:
+    """A session clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _stranger_at(host: SyncSession, name: str = "Mallory", *, remote: str = "192.168.1.66", port: int | None = 40666):
+    """A proven player connection to *host* from a key that sits nowhere: (its session, the wire)."""
+    from .loopback import MemoryWire
+
+    stranger = SyncSession(game=GAME, name=name, identity=identity(name), header=host.header)
+    stranger.connections.listen_port = port
+    wire = MemoryWire(stranger, host)
+    wire.b.remote = remote
+    wire.pump()
+    assert wire.b.is_open
+    return stranger, wire
+
+
+def _beat(wire, session: SyncSession, *, sees=(), seats=()) -> None:
+    from carcnet.net.messages import Heartbeat
+
+    wire.a.send(Heartbeat(have=session.have, digest=session.digest, sees=sees, seats=seats))
+    wire.pump()
+
+
+def test_a_seat_claimed_in_a_heartbeat_lifts_no_budget_and_confirms_no_address():
+    """wire.md §2.2, §4.2: a proven key that claims a seat in its heartbeat is no seated player: its
+    frames stay at 16 KiB, its connection is given up for a newcomer like a stranger's, and its address
+    is not passed on (before, the claim alone made all three: 1 MiB frames of nested arrays from a
+    seatless connection, 62 claimed connections never evicted, junk addresses in the welcomes)."""
+    from carcnet.net.framing import MAX_FRAME, SMALL_FRAME
+
+    from .loopback import MemoryWire, seat_key
+
+    header = make_header(2)
+    host = SyncSession(game=GAME, name="Ann", identity=seat_key(0), header=header, seats={0: seat_key(0)})
+    stranger, wire = _stranger_at(host)
+    _beat(wire, stranger, seats=(1,), sees=(seat_key(0).public,))
+    link = wire.b
+    assert link.seats == (1,)  # kept as said, for the table to judge
+    assert link.conn.max_frame == SMALL_FRAME and not host.connections.seated(link)
+    assert host.connections.addresses.entries == {}
+    # a player whose identity is its seat key is seated by the header, without any claim
+    bob = SyncSession(game=GAME, name="Bob", identity=seat_key(1), header=header, seats={1: seat_key(1)})
+    bob.connections.listen_port = 40123
+    to_bob = MemoryWire(bob, host)
+    to_bob.b.remote = "192.168.1.7"
+    to_bob.pump()
+    assert to_bob.b.conn.max_frame == MAX_FRAME and host.connections.seated(to_bob.b)
+    assert list(host.connections.addresses.entries) == [seat_key(1).public]
+
+
+def test_heartbeat_claims_are_taken_at_a_bounded_pace_and_the_last_one_counts():
+    """wire.md §4.5 "Bounded work": a peer that alternates its claims heartbeat after heartbeat (each
+    a presence judgement at the table: a core burnt, honest p99 x54 in the issue) has them taken
+    CLAIM_BURST times at once, then once a second; the claim it said last is taken with its next
+    frame once its second has come."""
+    from carcnet.net.link import CLAIM_BURST, CLAIM_EVERY
+
+    clock = Clock()
+    host = SyncSession(game=GAME, name="Ann", identity=identity("Ann"), header=make_header(2), clock=clock)
+    judged: list[tuple[int, ...]] = []
+    host.add_listener(lambda change, link: judged.append(link.seats) if change == "peer" and link else None)
+    stranger, wire = _stranger_at(host)
+    for i in range(20):  # within the same instant
+        _beat(wire, stranger, seats=(i % 2,), sees=())
+    assert len(judged) == CLAIM_BURST
+    clock.now += CLAIM_EVERY / 2
+    _beat(wire, stranger, seats=(0,))  # a change kept back: the bucket is not refilled yet
+    assert len(judged) == CLAIM_BURST and wire.b.claims.pending
+    clock.now += CLAIM_EVERY
+    _beat(wire, stranger, seats=(0,))  # the same claim again: its turn has come, taken once
+    assert judged[CLAIM_BURST:] == [(0,)]
+    for _ in range(10):  # said again and again: nothing new to judge
+        _beat(wire, stranger, seats=(0,))
+    assert len(judged) == CLAIM_BURST + 1 and wire.b.is_open
+
+
+def test_heartbeats_as_fast_as_they_can_be_written_close_the_link():
+    """wire.md §2.1: a heartbeat changes nothing here but costs a frame's decoding; a link may send
+    QUIET_BURST at once and QUIET_RATE a second, and one more closes it ``forbidden`` (before, 8 links
+    alternating claims burnt a core; repeating the same one still cost every frame)."""
+    from carcnet.net.link import QUIET_BURST, QUIET_RATE
+
+    clock = Clock()
+    host = SyncSession(game=GAME, name="Ann", identity=identity("Ann"), header=make_header(2), clock=clock)
+    stranger, wire = _stranger_at(host)
+    sent = 0
+    while wire.b.is_open and sent < 10 * QUIET_BURST:
+        _beat(wire, stranger, seats=(sent % 2,))
+        sent += 1
+    assert wire.b.closed and sent <= QUIET_BURST  # the handshake's heartbeat took one
+    assert any(e.code == "forbidden" and e.message.startswith("heartbeat") for e in host.connections.events)
+    # an honest pace: one every few seconds, and bursts as links open, for ever
+    honest, wire = _stranger_at(host, "Bob")
+    for i in range(4 * QUIET_BURST):
+        clock.now += 1 / QUIET_RATE
+        _beat(wire, honest, seats=(1,))
+    assert wire.b.is_open
+
+
+def test_a_claim_kept_back_is_taken_with_the_next_frame_of_any_kind():
+    """An honest peer's last claim is not lost when it sends no more heartbeats (it sends entries and
+    votes during a game): any frame from it after its second takes the claim kept back."""
+    from carcnet.net.link import CLAIM_BURST, CLAIM_EVERY
+    from carcnet.net.messages import Want
+
+    clock = Clock()
+    host = SyncSession(game=GAME, name="Ann", identity=identity("Ann"), header=make_header(2), clock=clock)
+    judged: list[tuple[int, ...]] = []
+    host.add_listener(lambda change, link: judged.append(link.seats) if change == "peer" and link else None)
+    stranger, wire = _stranger_at(host)
+    said = 0
+    for i in range(CLAIM_BURST + 1):
+        said = i % 2
+        _beat(wire, stranger, seats=(said,))
+        if wire.b.claims.pending:
+            break
+    assert wire.b.claims.pending and judged[-1] == (1 - said,)
+    clock.now += CLAIM_EVERY
+    wire.a.send(Want(from_seq=1))
+    wire.pump()
+    assert judged[-1] == (said,) and not wire.b.claims.pending
+
+
+def _reencoded(message, turn: int) -> bytes:
+    """*message*'s frame with the keys of every map turned by *turn* places: the same entries, other
+    bytes for each *turn* (below the number of keys), so a cache of frames seen does not catch it."""
+    from carcnet.net import encode_message
+    from carcnet.net.messages import to_wire
+
+    def turned(value):
+        if isinstance(value, dict):
+            keys = list(value)
+            shift = turn % len(keys)
+            return {k: turned(value[k]) for k in keys[shift:] + keys[:shift]}
+        if isinstance(value, list | tuple):
+            return [turned(v) for v in value]
+        return value
+
+    body = msgpack.packb(turned(to_wire(message)), use_bin_type=True)
+    assert turn == 0 or body != encode_message(message)[4:]
+    return struct.pack(">I", len(body)) + body
+
+
+def test_entries_that_repeat_what_a_link_sent_close_it_after_a_small_allowance():
+    """wire.md §4.3 budget: a peer that sends the entries it sent already again and again, encoded
+    otherwise each time so that the frames seen do not catch them (each decoded, compared and ignored
+    before: p99 x7.9), is closed ``forbidden`` after HELD_REPEATS messages that brought nothing new."""
+    from carcnet.net.link import HELD_REPEATS
+
+    from .loopback import MemoryWire, seat_key
+
+    header = make_header(2)
+    bob = SyncSession(game=GAME, name="Bob", identity=seat_key(1), header=header, seats={1: seat_key(1)})
+    ann = SyncSession(game=GAME, name="Ann", identity=seat_key(0), header=header, seats={0: seat_key(0)})
+    wire = MemoryWire(bob, ann)
+    wire.pump()
+    bots = {0: (ann, make_bot("random", 0)), 1: (bob, make_bot("random", 1))}
+    for _ in range(12):
+        session, bot = bots[ann.to_play]  # type: ignore[index]
+        session.submit(bot.choose(session.game.view()))  # type: ignore[union-attr]
+        wire.pump()
+    assert ann.have == bob.have == 12
+    _mallory, to_ann = _stranger_at(ann, "Mallory")
+    replay = Entries(from_seq=1, entries=tuple(ann.entries))
+    # (Ann's own catch-up of Mallory is these entries encoded canonically: a repeat of those bytes is
+    # skipped unread; these are not)
+    to_ann.a.queue(_reencoded(replay, 1))  # the first time: entries it never sent, nothing counted
+    to_ann.pump()
+    for i in range(2, HELD_REPEATS + 2):
+        assert to_ann.b.is_open, i
+        to_ann.a.queue(_reencoded(replay, i))
+        to_ann.pump()
+    assert to_ann.b.is_open and to_ann.b.repeats == HELD_REPEATS
+    to_ann.a.queue(_reencoded(replay, HELD_REPEATS + 2))
+    to_ann.pump()
+    assert to_ann.b.closed and any(e.code == "forbidden" for e in ann.connections.events)
+    assert wire.a.is_open and wire.b.is_open  # Bob, who sent each entry once, is still there
+
+
+@pytest.mark.asyncio
+async def test_connections_that_claim_seats_are_given_up_for_a_newcomer_like_strangers(monkeypatch):
+    """wire.md §2.1: eviction by proven role: proven keys whose heartbeats claim seats fill the places;
+    a newcomer still gets in, the oldest of them making room (before, a claim made them seated: 62
+    claimed connections were never given up and 4 of 6 spectators were refused)."""
+    import carcnet.net.peer as peer_module
+    from carcnet.net.messages import Heartbeat
+
+    monkeypatch.setattr(peer_module, "MAX_ACCEPTED", 4)
+    monkeypatch.setattr(peer_module, "MAX_NEW_PER_ADDRESS_PER_SECOND", 100)
+    quiet = dataclasses.replace(FAST, dead=60.0)  # the claimers say nothing more: not dead for it
+    async with LoopbackGame(make_header(2), timing=quiet) as table:
+        a = await table.player("Ann", [0])
+        claimers = []
+        for i in range(4):
+            raw = await RawClient.open(a.address)
+            await raw.hello(f"Claimer {i}", role="player")
+            await raw.send(Heartbeat(have=0, digest=table.header.header.digest, seats=(1,)))
+            claimers.append(raw)
+        await until([a], lambda: len(a.session.connections.open_links()) == 4
+                    and all(link.seats == (1,) for link in a.session.connections.open_links()))
+        late = await table.spectator("Eve", dial=[a])  # the fifth: the oldest claimer makes room
+        assert await asyncio.wait_for(claimers[0].closed(), 10)  # not at its dead clock (60 s)
+        await until([late], lambda: late.session.have == a.session.have and a.session.have > 0)
+        for raw in claimers:
+            await raw.aclose()
+
+
+def test_a_chat_line_sent_again_and_again_closes_the_link_after_one_signature_check(monkeypatch):
+    """wire.md §4.9 budgets: one captured line resent by a stranger (245,900 times in the issue, each
+    verified before it was found a repeat, the connection kept) is checked once, dropped unchecked
+    after that, and the link is closed once its drops pass its budget of messages that change nothing."""
+    import time as wall
+
+    import carcnet.net.chat as chat_module
+    from carcnet.net.link import QUIET_BURST
+    from carcnet.net.messages import Chat
+    from carcnet.net.signing import sign_chat
+
+    from .loopback import seat_key
+
+    checks = []
+    verify = chat_module.verify_chat
+    monkeypatch.setattr(chat_module, "verify_chat", lambda *a: checks.append(1) or verify(*a))
+    clock = Clock()
+    host = SyncSession(game=GAME, name="Ann", identity=identity("Ann"), header=make_header(2), clock=clock)
+    stranger, wire = _stranger_at(host)
+    time_ms = int(wall.time() * 1000)
+    line = Chat(seat=1, id=b"12345678", time=time_ms, text="gg",
+                sig=sign_chat(seat_key(1), GAME, 1, b"12345678", time_ms, "gg"))
+    sent = 0
+    while wire.b.is_open and sent < 10 * QUIET_BURST:
+        wire.a.send(line)
+        wire.pump()
+        sent += 1
+    assert wire.b.closed and sent <= QUIET_BURST + 2 and len(checks) == 1
+    assert [chat.text for chat in host.chat.lines] == ["gg"]
+    del stranger

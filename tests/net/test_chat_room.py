@@ -9,7 +9,7 @@ import dataclasses
 
 import pytest
 
-from carcnet.net.chat import CHAT_AGE, CHAT_RATE, CHAT_SEEN, CHAT_WINDOW, MAX_CHATS, ChatRoom
+from carcnet.net.chat import CHAT_AGE, CHAT_RATE, CHAT_SEEN, CHAT_WINDOW, MAX_CHATS, ChatRoom, SeenLines
 from carcnet.net.messages import MAX_CHAT, Chat
 from carcnet.net.signing import sign_chat, verify_chat
 
@@ -65,14 +65,15 @@ TAKE = [
                  id="a seat and id seen is dropped whatever it says"),
     pytest.param([(Line(seat=0), "keep"), (Line(seat=1), "keep")],
                  id="the same id from another seat is another line"),
-    pytest.param([(Line(), "keep"), (Line(seat=0, signer=1), "bad-chat")],
-                 id="a forged copy of a line seen is refused, not dropped: the signature comes first"),
+    pytest.param([(Line(), "keep"), (Line(seat=0, signer=1), "drop")],
+                 id="a copy of a line seen is dropped before its signature is checked, forged or not"),
     pytest.param([(Line(ago=CHAT_AGE), "keep")], id="exactly CHAT_AGE old is kept"),
     pytest.param([(Line(ago=CHAT_AGE + 0.001), "drop")], id="older than CHAT_AGE is a replay"),
     pytest.param([(Line(ago=-CHAT_AGE), "keep")], id="exactly CHAT_AGE ahead is kept"),
     pytest.param([(Line(ago=-CHAT_AGE - 0.001), "drop")], id="further ahead than CHAT_AGE is dropped"),
-    pytest.param([(Line(ago=CHAT_AGE + 1), "drop"), (Line(), "drop")],
-                 id="a stale line is remembered as seen"),
+    pytest.param([(Line(ago=CHAT_AGE + 1), "drop"), (Line(), "keep")],
+                 id="a stale line is dropped unchecked, and a line of the same id and another time is another"),
+    pytest.param([(Line(ago=CHAT_AGE + 1, signer=1), "drop")], id="a stale line is dropped before its signature"),
     pytest.param(flood(0, CHAT_RATE), id="CHAT_RATE lines at once are kept"),
     pytest.param([*flood(0, CHAT_RATE), (Line(id=1, now=CHAT_WINDOW - 0.001), "drop")],
                  id="one more within the window is dropped"),
@@ -93,7 +94,31 @@ TAKE = [
                  id="a repeat costs its seat nothing of its budget"),
     pytest.param([(Line(seat=1, signer=0, id=100), "bad-chat"), *flood(1, CHAT_RATE, first_id=100)],
                  id="a forged line costs the seat nothing and is not remembered"),
+    pytest.param([*flood(0, CHAT_RATE), (Line(id=1, signer=1, now=1.0), "drop"), (Line(id=1, now=CHAT_WINDOW), "keep")],
+                 id="over its seat's budget a line is dropped before its signature, and not remembered"),
 ]
+
+
+def test_repeats_stale_lines_and_a_seat_over_its_budget_cost_no_signature_check(monkeypatch):
+    """wire.md §4.9 budgets: one line sent again and again (245,900 times in the issue, each verified
+    before it was found a repeat), and a seated player's flood of lines signed beforehand, cost one
+    signature check per line taken, not one per line received."""
+    import carcnet.net.chat as chat_module
+
+    checks = []
+    verify = chat_module.verify_chat
+    monkeypatch.setattr(chat_module, "verify_chat", lambda *a: checks.append(a[1:3]) or verify(*a))
+    room = ChatRoom()
+    line = Line().chat()
+    for _ in range(1000):  # a stranger resends a captured line
+        room.take(line, KEYS, GAME, 0.0, WALL)
+    stale = Line(id=2, ago=CHAT_AGE + 1).chat()
+    for _ in range(1000):
+        room.take(stale, KEYS, GAME, 0.0, WALL)
+    own = [_signed(1, 100 + i, int(WALL * 1000), f"spam {i}") for i in range(1000)]  # the seated player's own
+    verdicts = [room.take(chat, KEYS, GAME, 1.0, WALL) for chat in own]
+    assert verdicts.count("keep") == CHAT_RATE and verdicts.count("drop") == 1000 - CHAT_RATE
+    assert len(checks) == 1 + CHAT_RATE
 
 
 @pytest.mark.parametrize("lines", TAKE)
@@ -117,6 +142,9 @@ WRITE = [
     pytest.param("   ", None, id="only white space"),
     pytest.param("bell\x07", None, id="a control character"),
     pytest.param("right\u202eto left", None, id="an invisible formatting character"),
+    pytest.param("\u3164\u3164", None, id="Hangul fillers (letters that look blank)"),
+    pytest.param("\u2800 \u2800", None, id="Braille blanks"),
+    pytest.param("gg \u2764\ufe0f", "gg \u2764\ufe0f", id="an emoji with its variation selector"),
 ]
 
 
@@ -162,22 +190,47 @@ def test_the_room_holds_the_last_max_chats_lines(count, held, first):
     assert len(room.lines) == held and room.lines[0].text == first and room.made == count
 
 
-#: (distinct lines of seat 1 seen after seat 0's first line, the verdict on that first line again)
+def _signed(seat: int, number: int, time_ms: int, text: str = "more") -> Chat:
+    chat_id = number.to_bytes(8, "big")
+    return Chat(seat=seat, id=chat_id, time=time_ms, text=text,
+                sig=sign_chat(seat_key(seat), GAME, seat, chat_id, time_ms, text))
+
+
+#: (the seat whose distinct lines arrive after seat 0's first line, how many, how many seconds after
+#: WALL they are dated)
 SEEN = [
-    pytest.param(CHAT_SEEN - 1, "drop", id="a line among the last CHAT_SEEN seen is a repeat"),
-    pytest.param(CHAT_SEEN, "keep", id="a line seen before the last CHAT_SEEN is taken again"),
+    pytest.param(0, CHAT_SEEN - 1, 1.0, id="its seat's CHAT_SEEN - 1 newer lines"),
+    pytest.param(0, CHAT_SEEN, CHAT_AGE / 2, id="its seat's CHAT_SEEN future-dated lines push it out"),
+    pytest.param(0, CHAT_SEEN * 2, 1.0, id="its seat's 2 CHAT_SEEN newer lines push it out"),
+    pytest.param(0, CHAT_SEEN, -CHAT_AGE - 1, id="its seat's CHAT_SEEN stale lines"),
+    pytest.param(1, CHAT_SEEN * 2, CHAT_AGE / 2, id="another seat's 2 CHAT_SEEN future-dated lines"),
 ]
 
 
-@pytest.mark.parametrize(("others", "again"), SEEN)
-def test_the_room_remembers_the_last_chat_seen_lines(others, again):
+@pytest.mark.parametrize(("seat", "count", "ahead"), SEEN)
+def test_a_line_passed_on_is_never_new_again(seat: int, count: int, ahead: float):
+    """wire.md §4.9: each seat's latest CHAT_SEEN lines are remembered, and a line no later than one
+    forgotten counts as seen, so no number of newer lines, even future-dated ones, makes a line
+    passed on new again; another seat's lines push out nothing of this seat's. A line later than
+    every one forgotten is still new."""
     room = ChatRoom()
     first = Line(seat=0, id=0)
     assert room.take(first.chat(), KEYS, GAME, 0.0, WALL) == "keep"
-    key = seat_key(1)
-    for i in range(others):  # stale lines: remembered as seen, not kept, no budget spent
-        chat_id, time_ms = i.to_bytes(8, "big"), int((WALL - CHAT_AGE - 1) * 1000)
-        sig = sign_chat(key, GAME, 1, chat_id, time_ms, "old")
-        chat = Chat(seat=1, id=chat_id, time=time_ms, text="old", sig=sig)
-        assert room.take(chat, KEYS, GAME, 0.0, WALL) == "drop"
-    assert room.take(first.chat(), KEYS, GAME, CHAT_WINDOW, WALL) == again
+    time_ms = int((WALL + ahead) * 1000)
+    for i in range(count):  # one line per window: no budget in the way
+        assert room.take(_signed(seat, 1000 + i, time_ms + i), KEYS, GAME, (i + 1) * CHAT_WINDOW, WALL) != "bad-chat"
+    later = (count + 1) * CHAT_WINDOW
+    assert room.take(first.chat(), KEYS, GAME, later, WALL) == "drop"
+    newer = _signed(0, 7, max(time_ms + count, int(WALL * 1000)) + 1, "news")
+    assert room.take(newer, KEYS, GAME, later + CHAT_WINDOW, WALL) == "keep"
+
+
+def test_seen_lines_keep_the_latest_by_time_and_the_time_of_the_latest_forgotten():
+    seen = SeenLines()
+    for i in range(CHAT_SEEN):
+        seen.add(bytes([1]) + i.to_bytes(7, "big"), 5_000 - i)  # arriving latest first
+    assert len(seen) == CHAT_SEEN and seen.floor == -1
+    seen.add(b"\x02" * 8, 9_000)
+    assert len(seen) == CHAT_SEEN and seen.floor == 5_000 - CHAT_SEEN + 1  # the earliest went
+    assert seen.seen(b"\x03" * 8, 5_000 - CHAT_SEEN + 1) and not seen.seen(b"\x03" * 8, 5_000 - CHAT_SEEN + 2)
+    assert seen.seen(b"\x02" * 8, 9_000)

@@ -269,3 +269,40 @@ def test_a_burst_of_entries_is_voted_for_once_and_the_vote_due_goes_out_with_the
         session_.connections.tell_all()  # each peer's heartbeat, with its vote due
     pump(*wires)
     assert ann.replica.commit_index == bob.replica.commit_index == cleo.replica.commit_index == 6
+
+
+def test_a_want_that_reaches_further_back_is_answered_once_more_at_the_same_have():
+    """wire.md §4.4: one answer per entry held, and one more for a want that starts before the last
+    one answered (a peer that has just seen where its pending entries part from the committed branch)."""
+    from carcnet.net import Want
+
+    from .loopback import MemoryWire
+    from .test_sync import play, session
+
+    full = session("Full", seats=(0, 1))
+    asker = session("Asker")
+    wire = MemoryWire(asker, full)
+    wire.pump()
+    play(full, 6)
+    wire.pump()
+    assert asker.have == full.have == 6
+    served: list[int] = []
+    original = full._router.send_from
+    full._router.send_from = lambda start, *links: served.append(start) or original(start, *links)
+    for start in (6, 2, 1, 1):
+        wire.a.send(Want(from_seq=start))
+        wire.pump()
+    assert served == [6, 2]  # the catch-up, one reach back; the rest ignored at this have
+    assert wire.b.wants_ignored == 2
+
+
+def test_a_branch_ignored_for_want_of_votes_is_taken_when_they_come():
+    """wire.md §5.9: the sender may have nothing new to send once its votes arrive, so the batch of
+    another branch ignored for want of them is looked at again."""
+    copy = holding_own([])
+    assert copy.take(TAKEN[4:9], 5).set_aside is None and copy.entries == LOG[:8]
+    assert copy.retry_branch() is None  # still no votes
+    copy.take_votes([vote(0, TAKEN, 9), vote(1, TAKEN, 9)])
+    taken = copy.retry_branch()
+    assert taken is not None and taken.set_aside is not None and copy.entries == TAKEN
+    assert copy.retry_branch() is None  # taken once

@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carcnet.net.framing import MAX_DEPTH, MAX_FRAME, FrameDecoder, FramingError, decode_frame, encode_frame
+from carcnet.net.framing import (
+    MAX_DEPTH,
+    MAX_FRAME,
+    MAX_ITEMS,
+    FrameDecoder,
+    FramingError,
+    decode_frame,
+    encode_frame,
+)
 
 SMALL = 256  # a small maximum keeps the fuzzing fast
 
@@ -210,3 +218,61 @@ def test_decode_frame_wants_exactly_one_frame():
 def test_tuples_are_arrays_and_the_encoding_is_the_shortest():
     assert encode_frame({"pos": (1, -1)}) == encode_frame({"pos": [1, -1]})
     assert encode_frame({"a": 0}).hex() == "0000000481a16100"
+
+
+# ---------------------------------------------------------------------- the budget of values
+
+
+def items(value: object) -> int:
+    """The arrays and maps of *value* with their items and pairs (wire.md §2.2)."""
+    if isinstance(value, dict):
+        return 1 + len(value) + sum(items(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + len(value) + sum(items(v) for v in value)
+    return 0
+
+
+def _holding(n: int) -> dict:
+    """A map of exactly *n* arrays, maps and items, within every other limit of wire.md §2.2: arrays
+    of at most 255 empty arrays, the last item perhaps an int."""
+    outer: list[list] = []
+    value = {"a": outer}
+    while items(value) < n - 1:
+        if not outer or len(outer[-1]) == 255:
+            outer.append([])
+        else:
+            outer[-1].append([])
+    if items(value) < n:
+        outer[-1].append(1)
+    assert items(value) == n
+    return value
+
+
+def test_a_body_holds_at_most_max_items_arrays_maps_and_items():
+    """wire.md §2.2: a frame that keeps every size limit but holds more values in all than any
+    message needs is refused while it is decoded; one of exactly the budget is taken."""
+    largest = _holding(MAX_ITEMS)
+    assert FrameDecoder().decode(encode_frame(largest)) == [largest]
+    with pytest.raises(FramingError, match=f"more than {MAX_ITEMS} arrays, maps and items") as info:
+        FrameDecoder().decode(encode_frame(_holding(MAX_ITEMS + 1)))
+    assert info.value.code == "bad-frame"
+
+
+def test_a_megabyte_of_empty_arrays_is_refused_not_built():
+    """A seated player's 1 MiB frame of nested empty arrays (a million values, every array and the
+    depth within their limits) is refused by the budget, before its million arrays are built."""
+    row = [[] for _ in range(255)]
+    body = msgpack.packb({"type": "entries", "a": [[row] * 255] * 15}, use_bin_type=True)
+    assert MAX_FRAME - 2**16 < len(body) <= MAX_FRAME
+    with pytest.raises(FramingError, match=f"more than {MAX_ITEMS} arrays, maps and items") as info:
+        decode_frame(frame_of(body))
+    assert info.value.code == "bad-frame"
+
+
+def test_the_largest_honest_message_is_within_the_budget():
+    """256 draw entries of six values each, the largest message of this version, hold about 4,400."""
+    entry = {"type": "entry", "seq": 1, "seat": 0, "move": {"type": "draw", "values": [bytes(32)] * 6},
+             "digest": bytes(32), "sig": None}
+    message = {"type": "entries", "from": 1, "entries": [entry] * 256}
+    assert 4000 < items(message) < MAX_ITEMS
+    assert FrameDecoder().decode(encode_frame(message)) == [message]

@@ -3,11 +3,13 @@ players claiming seats, the commitments to chain roots, start; and what goes wro
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from carcnet.engine import Phase, Rules
 from carcnet.log import LogHeader, Seat
-from carcnet.net import Claim, Commit, Error, Lobby, LobbySeat, Start, WireHeader
+from carcnet.net import Claim, Commit, Error, Lobby, LobbySeat, SeatKey, Start, WireHeader
 from carcnet.net.framing import ProtocolError
 from carcnet.net.link import Link
 from carcnet.net.lobby import (
@@ -24,22 +26,28 @@ from carcnet.net.lobby import (
     Send,
     Watching,
 )
-from carcnet.net.messages import Role
-from carcnet.net.signing import commitment, seat_chain, sign_commit
+from carcnet.net.messages import Role, Seal
+from carcnet.net.signing import commitment, sealed_game_id, seat_chain, sign_commit, sign_seal
 from carcnet.net.sync import SyncSession
 
 from .loopback import GAME, MemoryWire, counter_random, identity, pump
 
+#: A game id made from Ann's identity key and a nonce (wire.md §4.2 "The game id"): her start is
+#: sealed with her key, and a spectator takes it.
+ANN_NONCE = hashlib.sha256(b"carcnet test game nonce").digest()
+SEALED = sealed_game_id(identity("Ann").public, ANN_NONCE)
 
-def host_session(plan, rules: Rules | None = None, name: str = "Ann") -> SyncSession:
-    table = Hosting(name="Friday game", options=rules or Rules(), plan=plan, random=counter_random("host"), created=0)
-    return SyncSession(game=GAME, name="Ann", identity=identity(name), lobby=table)
+
+def host_session(plan, rules: Rules | None = None, name: str = "Ann", *, sealed: bool = False) -> SyncSession:
+    table = Hosting(name="Friday game", options=rules or Rules(), plan=plan, random=counter_random("host"), created=0,
+                    nonce=ANN_NONCE if sealed else None)
+    return SyncSession(game=SEALED if sealed else GAME, name="Ann", identity=identity(name), lobby=table)
 
 
-def player_session(name: str, **kw) -> SyncSession:
+def player_session(name: str, game: str = GAME, **kw) -> SyncSession:
     key = identity(name)
     seating = Seating(name=name, key=key, **kw)
-    return SyncSession(game=GAME, name=name, identity=key, lobby=seating)
+    return SyncSession(game=game, name=name, identity=key, lobby=seating)
 
 
 def seated_by_hand(host: SyncSession, name: str, seat: int, colour: str, *wires: MemoryWire):
@@ -59,9 +67,9 @@ PLAN = [SeatPlan("host", "Ann", "red"), SeatPlan("open"), SeatPlan("open"), Seat
 
 def test_players_sit_down_commit_their_chains_and_start_with_the_same_header() -> None:
     rules = Rules(river=True, abbot=True, river_start="omit")
-    host = host_session(PLAN, rules)
-    bob, cleo = player_session("Bob", colour="blue"), player_session("Cleo", colour="blue")
-    watcher = SyncSession(game=GAME, name="Eve", role="spectator", identity=identity("Eve"), lobby=Watching())
+    host = host_session(PLAN, rules, sealed=True)
+    bob, cleo = player_session("Bob", SEALED, colour="blue"), player_session("Cleo", SEALED, colour="blue")
+    watcher = SyncSession(game=SEALED, name="Eve", role="spectator", identity=identity("Eve"), lobby=Watching())
     wires = [MemoryWire(bob, host), MemoryWire(watcher, host)]
     pump(*wires)
     table = host.lobby
@@ -75,6 +83,9 @@ def test_players_sit_down_commit_their_chains_and_start_with_the_same_header() -
     header = host.header
     assert header is not None
     assert all(s.header == header for s in sessions)
+    # wire.md §4.2: the host sealed the header with the key the game id was made from, and every
+    # peer keeps the seal to pass it on in its welcomes
+    assert host.replica.seal is not None and all(s.replica.seal == host.replica.seal for s in sessions)
     names = [s.name for s in header.header.seats]
     colours = [s.colour for s in header.header.seats]
     assert names == ["Ann", "Bob", "Cleo", "Robo"]
@@ -85,7 +96,7 @@ def test_players_sit_down_commit_their_chains_and_start_with_the_same_header() -
     length = rules.pile_size()
     keys = {0: identity("Ann"), 1: identity("Bob"), 2: identity("Cleo")}
     for seat, key in keys.items():
-        assert header.commits[seat] == seat_chain(key, GAME, seat, length)[0]  # type: ignore[index]
+        assert header.commits[seat] == seat_chain(key, SEALED, seat, length)[0]  # type: ignore[index]
     assert header.keys[1] == identity("Bob").public and header.keys[0] == identity("Ann").public
     assert set(host.seats) == {0, 3} and set(bob.seats) == {1} and set(cleo.seats) == {2}
     assert watcher.seats == {}
@@ -519,9 +530,10 @@ def test_the_opener_starts_a_full_table_and_a_table_of_its_own_seats_starts_at_o
                        Begin(header, {0: ANN, 1: own.own[1]}, (eve,), None)]
 
 
-def _lobby(*seats: tuple[str, str, bytes] | None, locked: bool = False) -> Lobby:
+def _lobby(*seats: tuple[str, str, bytes] | None, locked: bool = False,
+           clock: tuple[int, int] | None = None) -> Lobby:
     table = tuple(LobbySeat(Seat(s[0], s[1]), s[2]) if s else None for s in seats)
-    return Lobby(name="g", options=Rules(), table=table, locked=locked)
+    return Lobby(name="g", options=Rules(), table=table, locked=locked, clock=clock)
 
 
 OPEN_TABLE = _lobby(("Ann", "red", ANN.public), None)
@@ -616,11 +628,35 @@ def test_a_refused_claim_is_news_and_the_player_claims_again(code: str, changed:
 START = Start(header=_header([_root(ANN, 0), _root(BOB, 1)], [ANN.public, BOB.public]))
 
 
+def _sealed_start(signer: SeatKey = ANN, nonce: bytes = ANN_NONCE) -> Start:
+    """The start of Ann's table in the game her key makes (:data:`SEALED`), sealed by *signer* with
+    *nonce* (wire.md §4.2)."""
+    seats = [Seat("Ann", "red"), Seat("Bob", "blue")]
+    length = Rules().pile_size()
+    roots = [seat_chain(ANN, SEALED, 0, length)[0], seat_chain(BOB, SEALED, 1, length)[0]]
+    header = WireHeader.of(LogHeader.new(seats, commits=roots, game=SEALED, keys=[ANN.public, BOB.public]))
+    return Start(header=header, seal=Seal(signer.public, nonce, sign_seal(signer, header.fingerprint)))
+
+
+#: Ann's seal, with her key and nonce, of another header than the one it comes with.
+START_SEAL_OF_ANOTHER = Seal(ANN.public, ANN_NONCE, sign_seal(ANN, START.header.fingerprint))
+
+
 @pytest.mark.parametrize(
     ("sender", "message", "expected"),
     [
         pytest.param(("Ann", "host", True), OPEN_TABLE, "changed", id="a lobby from the table dialled"),
-        pytest.param(("Ann", "host", True), START, "begin", id="a start from the table dialled"),
+        pytest.param(("Ann", "host", True), _sealed_start(), "begin", id="a start from the table dialled"),
+        pytest.param(("Ann", "host", True), START,
+                     ("bad-header", f"the header comes without its host's seal: nothing shows it is game {GAME}'s"),
+                     id="a start without a seal"),
+        pytest.param(("Ann", "host", True), _sealed_start(BOB),
+                     ("bad-header", (f"the seal's key and nonce make game id "
+                                     f"{sealed_game_id(BOB.public, ANN_NONCE)}, not {SEALED}: another host's")),
+                     id="a start sealed by another key"),
+        pytest.param(("Ann", "host", True), Start(header=_sealed_start().header, seal=START_SEAL_OF_ANOTHER),
+                     ("bad-header", "the seal does not sign this header: its host started another one"),
+                     id="a start with the seal of another header"),
         pytest.param(("Ann", "host", False), OPEN_TABLE,
                      ("forbidden", "lobby from a peer that dialled this one: only the table it joined counts"),
                      id="a lobby from a peer that dialled this one"),
@@ -640,7 +676,7 @@ def test_a_spectator_follows_only_its_host(sender, message, expected) -> None:
     if expected == "changed":
         assert actions == [LobbyChanged()] and watching.lobby == message
     elif expected == "begin":
-        assert actions == [Begin(message.header, {}, (link,), link)]
+        assert actions == [Begin(message.header, {}, (link,), link, message.seal)]
     else:
         assert actions == [Refuse(link, *expected)] and watching.lobby is None
 
@@ -675,3 +711,52 @@ def test_the_session_carries_a_begin_out_and_a_refused_header_goes_where_the_lob
     session.add_listener(lambda change, link: seen.append(change))
     session.apply_lobby([LobbyChanged(), Begin(header, {0: ANN}, (), None)])
     assert session.header == header and session.seats == {0: ANN} and seen[:2] == ["lobby", "header"]
+
+
+#: (the clock of the table the player sat down at, the clock of the host's next lobby, the refusal)
+CLOCK_CHANGES = [
+    pytest.param(None, None, None, id="no clock stays no clock"),
+    pytest.param((60, 300), (60, 300), None, id="the same clock"),
+    pytest.param((60, 300), (1, 0), "60+300 → 1+0", id="a shorter clock"),
+    pytest.param(None, (1, 0), "no clock → 1+0", id="a clock where there was none"),
+    pytest.param((60, 300), None, "60+300 → no clock", id="no clock where there was one"),
+]
+
+
+@pytest.mark.parametrize(("sat", "then", "refusal"), CLOCK_CHANGES)
+def test_a_player_holds_the_host_to_the_clock_it_sat_down_under(sat, then, refusal) -> None:
+    """wire.md §4.6: a player agrees to the turn clock by sitting down; a host's lobby with another
+    clock after that is refused ``forbidden`` (closing the connection frees the seat), and the person
+    is told why, so that no clock of one second has their turns played by their bot."""
+    seating = Seating(name="Bob", key=BOB, colour="blue")
+    seating.attach(LobbyContext(game=GAME, name="Bob", identity=BOB))
+    ann = _link("Ann", "host", dialled=True)
+    sat_at = _lobby(("Ann", "red", ANN.public), None, clock=sat)
+    claim = Claim(seat=1, name="Bob", colour="blue", key=BOB.public)
+    assert seating.on_message(ann, sat_at, links=[ann], now=0.0) == [Send(ann, claim), LobbyChanged()]
+    granted = _lobby(("Ann", "red", ANN.public), ("Bob", "blue", BOB.public), clock=then)
+    actions = seating.on_message(ann, granted, links=[ann], now=1.0)
+    if refusal is None:
+        assert actions == [LobbyChanged()] and seating.seat == 1 and seating.lobby == granted
+    else:
+        assert actions == [Refuse(ann, "forbidden", f"the turn clock changed after this player sat down ({refusal})")]
+        assert seating.lobby == sat_at and seating.problem is not None and refusal in seating.problem
+
+
+def test_a_full_tables_clock_binds_nobody_who_did_not_sit_down() -> None:
+    seating = Seating(name="Cleo", key=CLEO)
+    seating.attach(LobbyContext(game=GAME, name="Cleo", identity=CLEO))
+    ann = _link("Ann", "host", dialled=True)
+    full = _lobby(("Ann", "red", ANN.public), ("Bob", "blue", BOB.public), clock=(60, 300))
+    assert seating.on_message(ann, full, links=[ann], now=0.0) == [LobbyChanged()]
+    assert seating.seat is None and seating.problem == "the table is full"
+    opened = _lobby(("Ann", "red", ANN.public), None, clock=(30, 0))
+    actions = seating.on_message(ann, opened, links=[ann], now=1.0)
+    assert actions == [Send(ann, Claim(seat=1, name="Cleo", colour="blue", key=CLEO.public)), LobbyChanged()]
+
+
+def test_the_hosts_clock_is_fixed_when_the_table_opens() -> None:
+    table = Hosting(name="g", options=Rules(), plan=THREE, random=counter_random("host"), created=0, clock=(60, 300))
+    with pytest.raises(AttributeError):
+        table.clock = (1, 0)  # type: ignore[misc]
+    assert table.clock == (60, 300) and table.lobby.clock == (60, 300)

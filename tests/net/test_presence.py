@@ -44,7 +44,8 @@ def spectator(*sees: int) -> LinkView:
     [
         ("nobody in touch", snap(), [1, 2]),
         ("a player connected", snap(links=(player(1),)), [2]),
-        ("seen by a player connected here", snap(links=(player(1, 2),)), []),
+        # a claim about a link this peer cannot check: one seated liar would keep a crashed seat present
+        ("seen by a player connected here counts for nothing at a player", snap(links=(player(1, 2),)), [2]),
         ("a spectator's sees count for nothing", snap(links=(spectator(1, 2),)), [1, 2]),
         ("the sees of a player who plays no seat count for nothing", snap(links=(player(5, 1, 2),)), [1, 2]),
         ("a heartbeat placed seat 2 at peer 1", snap(links=(player(1),), runners={2: K[1]}), []),
@@ -79,7 +80,7 @@ OVER = {"signers": (0, 1, 1), "handovers": (None, None, "greedy")}  # seat 2 han
         # The entry comes before the taker's heartbeat: the log says who runs the seat now.
         ("handed over to a player connected here, its heartbeat not here yet",
          snap(**OVER, links=(player(1),), runners={2: K[2]}), []),
-        ("handed over to a player seen by one connected here", snap(**OVER, links=(player(2, 1),)), []),
+        ("handed over to a player seen by one connected here", snap(**OVER, links=(player(2, 1),)), [1, 2]),
         ("handed over to a player nobody is in touch with", snap(**OVER, links=(player(2),)), [1, 2]),
         ("handed over to a bot seat of the host's, the host connected",
          snap(**OVER, bot_seats=frozenset({1}), links=(player(6),), runners={1: K[6], 2: K[2]}), []),
@@ -205,9 +206,11 @@ def drawing(**kw: Any) -> PresenceSnapshot:
     [
         ("before the wait", drawing(links=(player(1, beat=105.0),)), 109.9, []),
         ("after the wait, heard since the draw began", drawing(links=(player(1, beat=105.0),)), 110.0, [1]),
-        ("heard only before the draw began", drawing(links=(player(1, beat=100.0),)), 130.0, []),
-        ("never heard", drawing(links=(player(1),)), 130.0, []),
-        ("not connected here", drawing(links=(player(2, 1, beat=105.0),)), 130.0, []),
+        # judged by its value, whatever its link says: a peer that sends no heartbeat (and stale
+        # messages to keep its link open) withholds as much as one that does (wire.md §5.7)
+        ("heard only before the draw began", drawing(links=(player(1, beat=100.0),)), 130.0, [1]),
+        ("never heard", drawing(links=(player(1),)), 130.0, [1]),
+        ("not connected here", drawing(links=(player(2, 1, beat=105.0),)), 130.0, [1]),
         ("its runner is another peer, heard", drawing(links=(player(2, beat=105.0),), runners={1: K[2]}), 130.0, [1]),
         ("played here", drawing(plays=(0, 1), links=(player(1, beat=105.0),)), 130.0, []),
         ("no draw waited for", drawing(links=(player(1, beat=105.0),), waiting=None), 130.0, []),
@@ -223,9 +226,9 @@ def test_withholding(case: str, snapshot: PresenceSnapshot, now: float, withhold
     [
         # The entry that ends a turn arrives before this peer has begun waiting for the next draw: the
         # clock is still the draw before's (which a slow turn made long), the values are on their way.
-        ("the clock of the draw before", drawing(drawing=6, links=(player(1, 2, beat=105.0),))),
-        ("the clock of a draw long made", drawing(drawing=9, links=(player(1, 2, beat=125.0),))),
-        ("no draw waited for now", drawing(drawing=None, links=(player(1, 2, beat=105.0),))),
+        ("the clock of the draw before", drawing(drawing=6, links=(player(1, beat=105.0), player(2)))),
+        ("the clock of a draw long made", drawing(drawing=9, links=(player(1, beat=125.0), player(2)))),
+        ("no draw waited for now", drawing(drawing=None, links=(player(1, beat=105.0), player(2)))),
     ],
 )
 def test_a_value_in_flight_is_no_withholding(case: str, snapshot: PresenceSnapshot) -> None:
@@ -233,7 +236,7 @@ def test_a_value_in_flight_is_no_withholding(case: str, snapshot: PresenceSnapsh
 
 
 def test_a_seat_that_withholds_is_away_although_its_peer_is_connected() -> None:
-    snapshot = drawing(links=(player(1, 2, beat=105.0),))
+    snapshot = drawing(links=(player(1, beat=105.0), player(2)))
     assert snapshot.away(105.0) == [] and snapshot.away(110.0) == [1]
 
 
@@ -303,7 +306,8 @@ def test_cut_off(case: str, snapshot: PresenceSnapshot, cut_off: bool) -> None:
 @pytest.mark.parametrize(
     ("case", "snapshot", "runner"),
     [
-        ("the lowest key in touch", snap(me=2, plays=(2,), links=(player(1, 0),)), K[0]),
+        ("the lowest key in touch", snap(me=2, plays=(2,), links=(player(1), player(0))), K[0]),
+        ("the lowest key only said to be in touch", snap(me=2, plays=(2,), links=(player(1, 0),)), K[1]),
         ("this peer when it has the lowest key", snap(links=(player(1),)), K[0]),
         ("the lowest key is not in touch", snap(me=2, plays=(2,), links=(player(1),), runners={0: K[6]}), K[1]),
         ("a seat handed over does not make its runner one",
@@ -443,9 +447,66 @@ def test_records(case: str, events: list[tuple[Any, ...]], runners: dict[int, by
     assert (records.runners, records.owners, records.left, records.seen) == (runners, owners, left, seen), case
 
 
-def test_a_peer_gone_gets_its_withheld_seats_back_when_it_returns() -> None:
+def test_a_seat_taken_for_withholding_is_not_given_back_when_its_peer_leaves_and_returns() -> None:
+    """wire.md §5.7 "The price of a veto": leaving and coming back does not buy the seat back."""
     records = PresenceRecords()
-    records.withheld.update({1: K[1], 2: K[2]})
-    records.gone(None)
-    records.gone(K[1])
-    assert records.withheld == {2: K[2]}
+    records.withheld[1] = K[1]
+    records.closed(K[1], "quit", still_connected=False)
+    records.opened(K[1])
+    table = snap(**HANDED, links=(player(1),), withheld=dict(records.withheld), to_play=1, placing=True)
+    assert records.withheld == {1: K[1]} and table.hand_back({1: "greedy"}, {1}) == []
+
+
+# ---------------------------------------------------------------------- which seats (§5.6 "Which seats")
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "seat", "refused"),
+    [
+        ("the seat to play, away", snap(links=(player(1),), to_play=2), 2, None),
+        ("the seat to play, present", snap(links=(player(1), player(2)), to_play=2), 2, "in touch"),
+        ("not the seat to play", snap(links=(player(1),), to_play=1), 2, "only the seat to play"),
+        ("played here", snap(links=(player(1),), to_play=0), 0, "plays that seat"),
+        ("a draw: withholding, still connected", drawing(links=(player(1, beat=105.0), player(2))), 1, None),
+        ("a draw: its value came", drawing(links=(player(1), player(2))), 2, "not withholding"),
+        ("a draw: within the wait", drawing(links=(player(1), player(2)), reveal_wait=60.0), 1, "less than 60 s"),
+        ("a draw: cut off", drawing(), 1, "does not see most of the table"),
+    ],
+)
+def test_handover_refusal(case: str, snapshot: PresenceSnapshot, seat: int, refused: str | None) -> None:
+    """A player may hand over only a seat the game waits for whose player is away: at its turn, out of
+    touch; while the table draws, withholding its value past the wait; never a present seat."""
+    refusal = snapshot.handover_refusal(seat, now=130.0)
+    assert (refusal is None) if refused is None else (refusal is not None and refused in refusal), (case, refusal)
+
+
+def test_a_withholder_is_not_the_one_to_take_seats_over() -> None:
+    """The lowest key at the table withholds its value: the next lowest takes its seat over."""
+    table = drawing(me=2, plays=(2,), links=(player(0), player(1)), missing=(0,))
+    assert table.takeover_runner() == K[0] and table.takeover_runner(130.0) == K[1]
+
+
+@pytest.mark.parametrize(
+    ("case", "heard", "by"),
+    [
+        ("heard from since the draw began (a stale message will do)", 101.0, K[1]),
+        ("silent since before the draw: it may have lost its network", 99.0, None),
+        ("never heard", None, None),
+    ],
+)
+def test_withheld_by(case: str, heard: float | None, by: bytes | None) -> None:
+    """wire.md §5.7 "The price of a veto": a seat is taken for good only from a laptop that was there."""
+    table = drawing(links=(LinkView(K[1], "player", (), None, heard), player(2)))
+    assert table.withheld_by(1, 130.0) == by and table.withheld_by(1, 105.0) is None, case
+
+
+def test_an_owner_whose_link_went_silent_before_the_handover_is_not_back() -> None:
+    """A laptop cut off while the table drew is taken over (its value missing past the wait) while its
+    silent link is still open here, until the dead-connection clock closes it (wire.md §2.1): it is
+    back only once something comes from it after the handover, not at its next turn on that old link."""
+    silent = snap(**HANDED, links=(LinkView(K[1], "player", (), 95.0, 99.0),), handed={1: 112.0}, to_play=1,
+                  placing=True)
+    heard = snap(**HANDED, links=(LinkView(K[1], "player", (), 95.0, 113.0),), handed={1: 112.0}, to_play=1,
+                 placing=True)
+    assert silent.hand_back({1: "greedy"}, {1}) == []
+    assert heard.hand_back({1: "greedy"}, {1}) == [HandBackStep(1, "release"), HandBackStep(1, "hand-back")]

@@ -524,13 +524,14 @@ def test_a_start_brings_the_header_to_a_watcher_and_a_second_start_is_refused():
 def test_an_acceptor_lists_a_player_that_dialled_it_where_its_hello_says_it_listens():
     from carcnet.net import PeerInfo
 
-    host, bob, cleo = session("Host", seats=(0,)), session("Bob", seats=(1,)), session("Cleo")
+    host, cleo = session("Host", seats=(0,)), session("Cleo")
+    bob = SyncSession(game=GAME, name="Bob", identity=seat_key(1), header=SHORT, seats={1: seat_key(1)})  # sits
     bob.connections.listen_port = 40123
     to_host = MemoryWire(bob, host)
     to_host.b.remote = "192.168.1.7"  # what the transport reads from the socket
     to_host.pump()
     assert to_host.b.is_open and to_host.b.peer.port == 40123  # type: ignore[union-attr]
-    bob_key = identity("Bob").public
+    bob_key = seat_key(1).public
     assert host.connections.addresses.entries == {bob_key: PeerInfo(bob_key, "Bob", "192.168.1.7", 40123)}
     # the next peer to arrive learns from the welcome where Bob listens (and dials him, with a Peer)
     MemoryWire(cleo, host).pump()
@@ -571,14 +572,14 @@ def test_an_acceptor_lists_only_players_that_listen(role, port, remote, listed):
 async def test_players_who_dialled_only_the_opener_meet_and_outlive_it():
     """docs/lan-notes.md point 1: with host:port typed by hand (no mDNS), the opener's welcomes name
     the players that dialled it, so they form a mesh and go on when the opener leaves."""
-    async with LoopbackGame(make_header(3)) as table:
-        a = await table.player("Ann", [0])
-        b = await table.player("Bob", [1], dial=[a])
+    async with LoopbackGame(make_header(3)) as table:  # each seat key is its player's identity (§3.1)
+        a = await table.player("Ann", [0], key=seat_key(0))
+        b = await table.player("Bob", [1], dial=[a], key=seat_key(1))
         assert b.session.connections.listen_port == b.port and a.session.connections.listen_port == a.port
-        await until([a], lambda: identity("Bob").public in a.session.connections.addresses.entries)
-        info = a.session.connections.addresses.entries[identity("Bob").public]
+        await until([a], lambda: seat_key(1).public in a.session.connections.addresses.entries)
+        info = a.session.connections.addresses.entries[seat_key(1).public]
         assert (info.addr, info.port) == b.address
-        c = await table.player("Cleo", [2], dial=[a])  # knows Ann's address only
+        c = await table.player("Cleo", [2], dial=[a], key=seat_key(2))  # knows Ann's address only
 
         def mesh() -> bool:
             return all(len(p.session.connections.open_links()) == 2 for p in (a, b, c))

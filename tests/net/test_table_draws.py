@@ -2,7 +2,8 @@
 play whole games whose every tile is drawn from every seat's chain value; no peer or spectator ever
 holds, before the last value of a draw is sent, the messages it would need to compute that draw; a
 forged value is refused and the game goes on; a missing value stops the table until the seat is
-handed over, after which draws go on without it; a resumed seat has its chain again."""
+handed over, after which draws go on without it; a resumed seat has its chain again; a handover made
+while the table draws is taken only by peers that lacked the seat's value too (wire.md §5.6–5.7)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from carcnet.bots import make_bot
 from carcnet.engine import DrawTile, HandOver, Phase, Rules
 from carcnet.log import COLOURS, LogHeader, Seat
 from carcnet.net import Message, Reveal, WireHeader, encode_message
+from carcnet.net.draws import VOUCH_WAIT
 from carcnet.net.signing import seat_chain
 from carcnet.net.link import Link
 from carcnet.net.sync import SyncSession
@@ -36,12 +38,25 @@ def chains(players: int, rules: Rules = Rules()) -> list[list[bytes]]:
     return [seat_chain(seat_key(i), GAME, i, rules.pile_size()) for i in range(players)]
 
 
-def table(players: int, spectators: int = 1, rules: Rules = Rules()) -> tuple[list[SyncSession], list[MemoryWire]]:
+class Clock:
+    """The sessions' clock in these tests (seconds): it moves only when a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def table(players: int, spectators: int = 1, rules: Rules = Rules(),
+          clock: Clock | None = None) -> tuple[list[SyncSession], list[MemoryWire]]:
     """One player session per seat and *spectators* watchers, every player connected to every other,
-    each spectator to player 0 only."""
+    each spectator to player 0 only; the players' clock is *clock* (a fresh one by default)."""
     header = table_header(players, rules)
+    clock = clock or Clock()
     sessions = [
-        SyncSession(game=GAME, name=f"P{i}", identity=seat_key(i), header=header, seats={i: seat_key(i)})
+        SyncSession(game=GAME, name=f"P{i}", identity=seat_key(i), header=header, seats={i: seat_key(i)},
+                    clock=clock)
         for i in range(players)
     ]
     watchers = [SyncSession(game=GAME, name=f"S{j}", role="spectator", identity=identity(f"S{j}"), header=header)
@@ -155,7 +170,8 @@ def test_a_missing_value_stops_the_table_until_the_seat_is_handed_over():
     """wire.md §5.7 "Withholding": seat 2's peer is gone; the table waits at the next draw for its
     value; seat 0 hands it over while the table draws (not its turn) and the draw is made without it;
     later draws need only the seats not handed over."""
-    sessions, wires = table(3, spectators=1)
+    clock = Clock()
+    sessions, wires = table(3, spectators=1, clock=clock)
     p0, p1, p2, watcher = sessions
     live = [w for w in wires if w.a not in p2.connections.links and w.b not in p2.connections.links]
     pump(*wires)
@@ -165,6 +181,7 @@ def test_a_missing_value_stops_the_table_until_the_seat_is_handed_over():
     assert p0.to_play is None and p0.missing() == [2] and p1.missing() == [2]
     assert watcher.missing() == []  # sent no values, it cannot tell whose is missing: it names no seat
     held = p0.have
+    clock.now += VOUCH_WAIT  # P1 too has lacked seat 2's value for the wait: it takes the handover
     p0.submit(HandOver(2, "greedy", 0))  # seat 2 is not the seat to play: legal while the table draws
     pump(*live)
     game = p0.game
@@ -210,11 +227,12 @@ def test_a_handover_beats_a_draw_made_at_the_same_seq_and_the_draw_is_taken_back
     from carcnet.net.storage import RecorderLog
 
     header = table_header(3)
+    clock = Clock()
     recorder = RecorderLog.create(header, tmp_path / "p1.carclog")
-    p0 = SyncSession(game=GAME, name="P0", identity=seat_key(0), header=header, seats={0: seat_key(0)})
+    p0 = SyncSession(game=GAME, name="P0", identity=seat_key(0), header=header, seats={0: seat_key(0)}, clock=clock)
     p1 = SyncSession(game=GAME, name="P1", identity=seat_key(1), header=header, seats={1: seat_key(1)},
-                     persistence=recorder)
-    p2 = SyncSession(game=GAME, name="P2", identity=seat_key(2), header=header, seats={2: seat_key(2)})
+                     persistence=recorder, clock=clock)
+    p2 = SyncSession(game=GAME, name="P2", identity=seat_key(2), header=header, seats={2: seat_key(2)}, clock=clock)
     a, b, c = MemoryWire(p0, p1), MemoryWire(p0, p2), MemoryWire(p1, p2)
     pump(a, b, c)
     p0.submit(make_bot("random", 1).choose(p0.game.view()))  # type: ignore[arg-type]
@@ -222,6 +240,7 @@ def test_a_handover_beats_a_draw_made_at_the_same_seq_and_the_draw_is_taken_back
     pump(a)  # P1 knows the turn; P2 does not yet
     seq = p0.have + 1
     assert p0.missing() == [2] and p1.missing() == [2]
+    clock.now += VOUCH_WAIT  # the value is late: missing at P1 too for the wait
     p0.submit(HandOver(2, "greedy", 0))  # P0 gives up on seat 2 ...
     pump(c)  # ... while P2's turn and its value reach P1 only, which draws
     assert p1.have == seq and isinstance(p1.entries[-1].entry.move, DrawTile)
@@ -262,3 +281,108 @@ def test_reveals_out_of_place_are_ignored_or_refused_and_cost_nothing_held():
     host_side.receive_data(encode_message(Reveal(seat=0, draw=2, value=values[0][2])))
     assert host_side.closed and ("sent", "forbidden") in [(e.kind, e.code) for e in p0.connections.events]
     assert 0 not in p0.draws.reveals.get(2, {})  # not taken: p0 makes its own value when draw 2 comes
+
+
+# ---------------------------------------------------------------- who may be handed over while the table draws
+
+
+def _end_turn(session: SyncSession, seed: int = 1) -> None:
+    """*session* plays its seat's whole turn (tile, then meeple): the table waits for the next draw."""
+    bot = make_bot("random", seed)
+    session.submit(bot.choose(session.game.view()))  # type: ignore[arg-type]
+    session.submit(bot.choose(session.game.view()))  # type: ignore[arg-type]
+
+
+def _play_on(sessions: Sequence[SyncSession], wires: Sequence[MemoryWire], reference: SyncSession, clock: Clock,
+             limit: int = 2000) -> None:
+    """Like :func:`play_out`, judged on *reference*'s game (another peer may be on a branch of its own
+    for a while); *clock* moves on a second a move, so that the seats vote as they play (wire.md §5.9)."""
+    bots = {s.name: make_bot("random", i) for i, s in enumerate(sessions)}
+    for _ in range(limit):
+        clock.now += 1.0
+        pump(*wires)
+        if reference.over:
+            return
+        seat = reference.to_play
+        assert seat is not None, f"the table waits: missing {reference.missing()}"
+        owner = next(s for s in sessions if s.role == "player" and s.plays(seat) and s.digest == reference.digest)
+        owner.submit(bots[owner.name].choose(owner.game.view()))  # type: ignore[arg-type]
+    raise AssertionError("the game did not end")
+
+
+def test_a_cheater_cannot_take_a_present_seat_while_the_table_draws():
+    """Issue 35 item 7, in memory: P0's laptop, modified, hands seat 1 over the moment its own turn
+    ends, in the same breath as its last move, while the table draws (the engine allows any seat not
+    handed over then). Bob (seat 1) and Cleo (seat 2) are both there and reveal at once: neither had
+    lacked Bob's value for the wait, so neither takes the handover; they draw with every value. Their
+    votes commit their branch, and P0 (carcnet code after all) sets its handover aside and follows. Bob
+    plays his own seat to the end, and every draw has every seat's value."""
+    clock = Clock()
+    sessions, wires = table(3, spectators=0, clock=clock)
+    p0, p1, p2 = sessions
+    pump(*wires)
+    _end_turn(p0)
+    seq = p0.have + 1
+    p0.submit(HandOver(1, "greedy", 0))  # no wait at all: Bob's value is on its way
+    pump(*wires)
+    for peer in (p1, p2):
+        assert isinstance(peer.entries[seq - 1].entry.move, DrawTile), peer.name
+        assert peer.game.handovers[1] is None, peer.name  # type: ignore[union-attr]
+    _play_on(sessions, wires, p1, clock)
+    assert {s.digest for s in sessions} == {p1.digest} and {s.have for s in sessions} == {p1.have}
+    assert not [e for e in p1.entries if isinstance(e.entry.move, HandOver)]
+    draws = [e.entry.move for e in p1.entries if isinstance(e.entry.move, DrawTile)]
+    assert draws and all(None not in m.values for m in draws)  # type: ignore[union-attr]
+    assert p0.replica.aside and isinstance(p0.replica.aside[0].entries[0].entry.move, HandOver)
+
+
+def test_after_the_wait_a_cheater_still_cannot_name_a_present_seat_instead_of_the_missing_one():
+    """Cleo's laptop (seat 2) is gone at a draw; after the wait P0 hands over Bob's seat (1), whose value
+    came at once, instead of Cleo's. Bob does not take it, and neither would anyone who holds his value:
+    "present"; a handover of Cleo's seat, whose value Bob lacked too, he would take ("withheld": the
+    honest case, test_a_missing_value_stops_the_table_until_the_seat_is_handed_over)."""
+    clock = Clock()
+    sessions, wires = table(3, spectators=0, clock=clock)
+    p0, p1, p2 = sessions
+    live = [w for w in wires if w.a not in p2.connections.links and w.b not in p2.connections.links]
+    pump(*wires)
+    _end_turn(p0)
+    pump(*live)
+    assert p1.missing() == [2] and p0.missing() == [2]
+    clock.now += VOUCH_WAIT
+    held = p1.have
+    p0.submit(HandOver(1, "greedy", 0))
+    pump(*live)
+    assert p1.have == held and p1.game.handovers[1] is None and p1.missing() == [2]  # type: ignore[union-attr]
+    assert p1.draws.vouch(p1.game, 1, clock.now) == "present"  # type: ignore[arg-type]
+    assert p1.draws.vouch(p1.game, 2, clock.now) == "withheld"  # type: ignore[arg-type]
+
+
+def test_a_peer_that_lacked_the_draw_takes_a_handover_the_table_committed():
+    """A peer coming back after a handover it never saw made (it was away) cannot vouch for it from
+    what it saw, so it takes it once the seats' votes commit it (wire.md §5.6 "What the others check"):
+    Cleo's laptop, gone while the table drew, resumes its save and catches up."""
+    clock = Clock()
+    sessions, wires = table(3, spectators=0, clock=clock)
+    p0, p1, p2 = sessions
+    live = [w for w in wires if w.a not in p2.connections.links and w.b not in p2.connections.links]
+    pump(*wires)
+    _end_turn(p0)
+    pump(*live)
+    saved = list(p2.entries)
+    p2.close()
+    pump(*wires)
+    clock.now += VOUCH_WAIT
+    p0.submit(HandOver(2, "greedy", 0))
+    pump(*live)
+    for _ in range(6):  # a few turns more: the votes of seats 0 and 1 commit the handover
+        seat = p1.to_play
+        assert seat is not None
+        owner = p0 if p0.plays(seat) else p1
+        owner.submit(make_bot("random", 3).choose(owner.game.view()))  # type: ignore[arg-type]
+        pump(*live)
+    assert p0.replica.commit_index > len(saved)
+    back = SyncSession(game=GAME, name="P2", identity=seat_key(2), header=p2.header, seats={2: seat_key(2)},
+                       entries=saved, clock=clock)
+    pump(MemoryWire(back, p0))
+    assert back.have == p0.have and back.digest == p0.digest and back.game.handovers[2] is not None  # type: ignore[union-attr]

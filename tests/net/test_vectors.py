@@ -121,3 +121,32 @@ def test_proof_vectors_hold_byte_for_byte():
         assert not verify_proof(key.public, other, hello, welcome, bytes.fromhex(item["sig"]))
     acceptor = next(p for p in vec["proofs"] if p["side"] == "acceptor")
     assert decode_message(vector("proof")[1]).sig.hex() == acceptor["sig"]  # type: ignore[union-attr]
+
+
+def test_the_seal_vector_holds_byte_for_byte():
+    """wire.md §4.2 "The game id": the vectors' game id is SHA-256 of the domain, Ann's key and the
+    nonce, cut to 16 bytes; her seal signs the header's fingerprint; start.bin and welcome.bin carry it,
+    and it checks against their header (and not against another)."""
+    import hashlib
+    import json
+
+    from carcnet.net.admission import check_seal
+    from carcnet.net.framing import ProtocolError
+    from carcnet.net.signing import GAME_DOMAIN, seal_bytes, sealed_game_id, verify_seal
+
+    vec = json.loads((VECTORS / "signing.json").read_text())
+    item = vec["seal"]
+    key, nonce = bytes.fromhex(item["key"]), bytes.fromhex(item["nonce"])
+    assert bytes.fromhex(item["hashed"]) == GAME_DOMAIN + key + nonce
+    assert hashlib.sha256(bytes.fromhex(item["hashed"])).digest()[:16].hex() == item["game"] == vec["game"]
+    assert sealed_game_id(key, nonce) == vec["game"] and vec["seats"][0]["public"] == item["key"]
+    start = decode_message(vector("start")[1])
+    welcome = decode_message(vector("welcome")[1])
+    for message in (start, welcome):
+        header, seal = message.header, message.seal  # type: ignore[union-attr]
+        assert header.fingerprint.hex() == item["fingerprint"] and seal.sig.hex() == item["sig"]
+        assert seal_bytes(header.fingerprint).hex() == item["signed"]
+        assert verify_seal(key, nonce, vec["game"], header.fingerprint, seal.sig)
+        check_seal(header, seal)
+    with pytest.raises(ProtocolError, match="does not sign this header"):
+        check_seal(welcome.header, type(start.seal)(key, nonce, bytes(64)))  # type: ignore[union-attr, call-arg, arg-type]

@@ -20,6 +20,7 @@ from typing import Any
 from carcnet.engine import DrawTile, Game, Phase, Rules
 from carcnet.log import LogEntry, LogHeader, Seat
 from carcnet.net import (
+    PROTO_VERSION,
     Ack,
     Bye,
     Claim,
@@ -31,7 +32,6 @@ from carcnet.net import (
     Lobby,
     LobbySeat,
     Message,
-    PROTO_VERSION,
     PeerInfo,
     Peers,
     Proof,
@@ -50,23 +50,26 @@ from carcnet.net import (
     sign_entry,
     to_wire,
 )
-from carcnet.net.messages import Chat
+from carcnet.net.messages import Chat, Seal
 from carcnet.net.signing import (
+    GAME_DOMAIN,
     ack_bytes,
     chain_secret,
     chat_bytes,
     commit_bytes,
     proof_bytes,
+    seal_bytes,
+    sealed_game_id,
     seat_chain,
     sign_ack,
     sign_chat,
     sign_proof,
+    sign_seal,
 )
 from tests.jsonform import BIN_KEYS, BIN_LIST_KEYS, from_json, to_json  # noqa: F401  (re-exported)
 
 VECTORS = Path(__file__).parents[2] / "protocol" / "vectors" / "wire"
 
-GAME = "3f2a9c1b5d6e4f708192a3b4c5d6e7f8"
 CREATED = 1795256100  # 2026-11-21 10:15:00 UTC
 CHAT_ID = bytes.fromhex("0123456789abcdef")
 CHAT_TIME = 1795256160000  # a minute after the game was created, in milliseconds
@@ -78,6 +81,10 @@ def _h(label: str) -> bytes:
 
 #: Private seeds of the vectors' keys: SHA-256 of a label, so anyone can rebuild them.
 SEAT_SEEDS = (_h("carcnet vector seat 0"), _h("carcnet vector seat 1"))
+#: The nonce Ann, the host, drew when she opened the table; with her identity key (seat 0's) it makes
+#: the game id (wire.md §4.2 "The game id").
+GAME_NONCE = _h("carcnet vector game nonce")
+GAME = sealed_game_id(SeatKey.from_seed(SEAT_SEEDS[0]).public, GAME_NONCE)
 SPECTATOR_SEED = _h("carcnet vector spectator")
 #: The fresh nonces of the handshake's hello and welcomes (wire.md §3.4).
 HELLO_NONCE, WELCOME_NONCE = _h("carcnet vector hello nonce"), _h("carcnet vector welcome nonce")
@@ -100,6 +107,13 @@ def wire_header() -> WireHeader:
         SEATS, keys=[k.public for k in keys], commits=[c[0] for c in chains()], created=CREATED, game=GAME
     )
     return WireHeader.of(header)
+
+
+def seal() -> Seal:
+    """Ann's seal of the vectors' header: her identity key, the game's nonce, her signature over the
+    header's fingerprint (wire.md §4.2)."""
+    ann = seat_keys()[0]
+    return Seal(ann.public, GAME_NONCE, sign_seal(ann, wire_header().fingerprint))
 
 
 def signed_entries(count: int = 3) -> list[SignedEntry]:
@@ -149,7 +163,7 @@ def messages() -> dict[str, tuple[str, Message]]:
         "welcome": (
             (
                 "Ann welcomes a returning Bob during the game: the header (with keys and the seats' "
-                "chain roots), her last seq and digest, and one more peer she knows."
+                "chain roots) and her seal of it, her last seq and digest, and one more peer she knows."
             ),
             Welcome(
                 game=GAME,
@@ -159,6 +173,7 @@ def messages() -> dict[str, tuple[str, Message]]:
                 have=last.seq,
                 digest=last.digest,
                 header=wh,
+                seal=seal(),
                 peers=(PeerInfo(SeatKey.from_seed(SPECTATOR_SEED).public, "Cleo", "192.168.1.23", 40123),),
                 nonce=WELCOME_NONCE,
             ),
@@ -208,7 +223,11 @@ def messages() -> dict[str, tuple[str, Message]]:
             "Bob's chain value for draw 1, sent once his peer holds the header (wire.md §5.7).",
             Reveal(seat=1, draw=1, value=chains()[1][1]),
         ),
-        "start": ("Ann starts the game with the agreed header.", Start(header=wh)),
+        "start": (
+            "Ann starts the game with the agreed header, sealed with the identity key the game id was made "
+            "from (wire.md §4.2).",
+            Start(header=wh, seal=seal()),
+        ),
         "chat": (
             "Bob says a line at the table (wire.md §4.9), signed with seat 1's key.",
             Chat(seat=1, id=CHAT_ID, time=CHAT_TIME, text="good luck!",
@@ -244,10 +263,11 @@ def signing_vector() -> dict[str, Any]:
     entries = [e for e in signed_entries() if e.sig is not None]
     values = chains()
     return {
-        "description": "carcnet wire protocol 3 signing vectors (protocol/wire.md §5): Ed25519 seat keys from "
-        "their 32-byte private seeds; the exact bytes an entry's and a commitment's signatures cover; each "
-        "seat's chain secret (from its key), root (its commitment) and first two values (deck.md §5.1); "
-        "the handshake proofs (§3.4) of hello.bin and welcome-lobby.bin. bin values are hex.",
+        "description": f"carcnet wire protocol {PROTO_VERSION} signing vectors (protocol/wire.md §5): Ed25519 "
+        "seat keys from their 32-byte private seeds; the exact bytes an entry's and a commitment's signatures "
+        "cover; each seat's chain secret (from its key), root (its commitment) and first two values (deck.md "
+        "§5.1); the handshake proofs (§3.4) of hello.bin and welcome-lobby.bin; the game id made from Ann's "
+        "key and nonce, and her seal of the header (§4.2). bin values are hex.",
         "game": GAME,
         "seats": [{"seed": s.hex(), "public": k.public.hex()} for s, k in zip(SEAT_SEEDS, keys, strict=True)],
         "entries": [
@@ -284,6 +304,15 @@ def signing_vector() -> dict[str, Any]:
             "text": "good luck!",
             "signed": chat_bytes(GAME, 1, CHAT_ID, CHAT_TIME, "good luck!").hex(),
             "sig": sign_chat(keys[1], GAME, 1, CHAT_ID, CHAT_TIME, "good luck!").hex(),
+        },
+        "seal": {
+            "key": keys[0].public.hex(),
+            "nonce": GAME_NONCE.hex(),
+            "hashed": (GAME_DOMAIN + keys[0].public + GAME_NONCE).hex(),
+            "game": GAME,
+            "fingerprint": wire_header().fingerprint.hex(),
+            "signed": seal_bytes(wire_header().fingerprint).hex(),
+            "sig": seal().sig.hex(),
         },
         "proofs": [
             {

@@ -6,6 +6,7 @@ bank), and a damaged file is refused with the reason."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,70 @@ def test_banks_without_their_clock_are_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps({**json.loads(path.read_text()), "banks": [0, 0, 0]}))
     with pytest.raises(LanError, match="'banks' without the 'clock'"):
         read_keys(path, HEADER)
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        pytest.param(b"[" * 100_000 + b"]" * 100_000, "longer than 65536 bytes", id="100,000 lists deep"),
+        pytest.param(b"[" * 30_000 + b"]" * 30_000, "nests maps and lists deeper than 4", id="30,000 lists deep"),
+        pytest.param(b'{"game": ' * 5_000 + b"1" + b"}" * 5_000, "nests maps and lists deeper than 4",
+                     id="5,000 maps deep"),
+        pytest.param(b'{"seats": {"0": [[["00"]]]}}', "nests maps and lists deeper than 4", id="5 deep"),
+        pytest.param(b'{"name": "' + b"x" * (64 << 10) + b'"}', "longer than 65536 bytes", id="longer than 64 KiB"),
+        pytest.param(b'{"game": "\xff"}', "can't decode", id="not UTF-8"),
+        pytest.param(b'{"game": 1', "Expecting", id="not JSON"),
+    ],
+)
+def test_a_pathological_keys_file_is_refused_with_the_reason(tmp_path: Path, data: bytes, reason: str) -> None:
+    """A 100,000-deep keys file once gave a RecursionError traceback: a keys file is bounded in size
+    and depth before it is parsed, and refused with a LanError that says so."""
+    path = tmp_path / "game.keys"
+    path.write_bytes(data)
+    with pytest.raises(LanError, match="is damaged") as refused:
+        read_keys(path, HEADER)
+    assert reason in str(refused.value)
+
+
+def test_brackets_inside_strings_are_not_nesting(tmp_path: Path) -> None:
+    path = tmp_path / "game.keys"
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "[[[[[{{{{{\\\"", game_name="]]]]]]}}}}")
+    saved = read_keys(path, HEADER)
+    assert saved.name == "[[[[[{{{{{\\\"" and saved.game_name == "]]]]]]}}}}"
+
+
+def test_the_keys_are_never_readable_by_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keys file is made 0600 from its creation, even over a temporary file a crash left 0644: no
+    moment when another user could read the private keys (checked as they are written)."""
+    path = tmp_path / "game.keys"
+    left = tmp_path / "game.keys.tmp"
+    left.write_text("half a file")
+    left.chmod(0o644)
+    modes = []
+    real_dump = json.dump
+
+    def dump(data, file, **kw):
+        modes.append(os.fstat(file.fileno()).st_mode & 0o777)
+        real_dump(data, file, **kw)
+        modes.append(os.fstat(file.fileno()).st_mode & 0o777)
+
+    monkeypatch.setattr(json, "dump", dump)
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob")
+    assert modes == [0o600, 0o600]
+    assert path.stat().st_mode & 0o777 == 0o600 and not left.exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="POSIX links")
+@pytest.mark.parametrize("link", [os.symlink, os.link], ids=["a symbolic link", "a hard link"])
+def test_a_link_at_the_temporary_name_is_not_followed(tmp_path: Path, link) -> None:
+    """``<keys>.tmp`` put there as a link to another file once had that file truncated and the private
+    keys written into it (with its mode, 0644): the link is removed, the file it named left alone."""
+    victim = tmp_path / "precious.txt"
+    victim.write_text("keep me\n")
+    victim.chmod(0o644)
+    link(victim, tmp_path / "game.keys.tmp")
+    path = tmp_path / "game.keys"
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob")
+    assert victim.read_text() == "keep me\n" and victim.stat().st_mode & 0o777 == 0o644
+    assert not path.is_symlink() and path.stat().st_mode & 0o777 == 0o600
+    assert read_keys(path, HEADER).name == "Bob"

@@ -3,7 +3,6 @@ for the address of a game where multicast does not get through."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import ClassVar, Literal
 
@@ -16,8 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from carcnet.net.adverts import GameAd
-from carcnet.net.probe import MAX_PROBES, confirm_ad
+from carcnet.net.adverts import GameAd, ProbePlan
 from carcnet.table import Table
 from carcnet.tui.addresses import Target, ad_address, incompatibility, parse_target
 from carcnet.tui.messages import OpenTable
@@ -60,10 +58,13 @@ class BrowserScreen(Screen[None]):
         self.choice = choice
         self._want_at: tuple[str, int] | None = None
         self._gone_on = False
-        #: Service instance → its advertisement, as the browser last said.
+        #: Service instance → its advertisement, as the browser last said (at most the records the
+        #: plan holds: every confirmed one, and 256 others).
         self.ads: dict[str, GameAd] = {}
+        #: The records being confirmed by a handshake, paced (``net.finder``, discovery.md §4).
+        self.plan = ProbePlan()
         #: (game, advertised key, port) → whether that peer proved the key for the game there
-        #: (``net.probe``, discovery.md §4); ``None`` while its probe runs. Absent: not probed.
+        #: (:attr:`plan`); ``None`` while its probes are to come or under way. Absent: not probed.
         self.checks: dict[tuple[str, bytes, int], bool | None] = {}
 
     def compose(self) -> ComposeResult:
@@ -112,37 +113,36 @@ class BrowserScreen(Screen[None]):
     # ------------------------------------------------------------------ discovery
 
     async def _browse(self) -> None:
-        from carcnet.net.discovery import Browser, DiscoveryError, GameLost
+        from carcnet.net.discovery import Browser, DiscoveryError
+        from carcnet.net.finder import find_tables
 
-        interfaces = self.tables.interfaces
-        slots = asyncio.Semaphore(MAX_PROBES)
-
-        async def probe(ad: GameAd, check: tuple[str, bytes, int]) -> None:
-            async with slots:
-                self.checks[check] = await confirm_ad(ad) is not None
+        def record(instance: str, ad: GameAd | None) -> None:
+            if ad is None:
+                gone = self.ads.pop(instance, None)
+                if gone is not None:
+                    self.checks.pop((gone.game, gone.key, gone.port), None)
+            else:
+                self.ads[instance] = ad
+                self._note(instance, ad)
             self.show_games()
 
+        def settled(instance: str, ad: GameAd, _confirmed: bool) -> bool:
+            self._note(instance, ad)
+            self.show_games()
+            return False
+
         try:
-            async with Browser(interfaces=interfaces) as browser, asyncio.TaskGroup() as probes:  # type: ignore[arg-type]
-                while True:
-                    try:
-                        event = await browser.next_event(timeout=5.0)
-                    except TimeoutError:
-                        continue
-                    if event is None:
-                        return
-                    if isinstance(event, GameLost):
-                        self.ads.pop(event.instance, None)
-                    else:
-                        ad = event.ad
-                        self.ads[event.instance] = ad
-                        check = (ad.game, ad.key, ad.port)
-                        if check not in self.checks and incompatibility(ad) is None:
-                            self.checks[check] = None  # confirmed by a handshake before it counts
-                            probes.create_task(probe(ad, check))
-                    self.show_games()
+            async with Browser(interfaces=self.tables.interfaces) as browser:
+                await find_tables(browser, self.plan, wanted=lambda ad: incompatibility(ad) is None,
+                                  on_record=record, on_settled=settled)
         except DiscoveryError as exc:
             self._state(f"Cannot look for games here ({exc}): type the address below.")
+
+    def _note(self, instance: str, ad: GameAd) -> None:
+        """Copies where the plan says the record of *instance* stands into :attr:`checks`."""
+        status = self.plan.status(instance)
+        if status is not None and status != "unchecked":
+            self.checks[(ad.game, ad.key, ad.port)] = {"confirmed": True, "failed": False}.get(status)
 
     def games(self) -> dict[str, list[GameAd]]:
         """Game id → its advertisements (one per peer that accepts connections), host first."""
@@ -185,8 +185,9 @@ class BrowserScreen(Screen[None]):
         current = listing.highlighted_option
         keep = current.id if current is not None else None
         options = []
+        # every confirmed table first, whatever the number of forged records (discovery.md §4)
         order = sorted(games.items(), key=lambda kv: (
-            self.refusal(kv[1]) is not None, self.proved(kv[1]) is not True, kv[1][0].name, kv[0]
+            self.proved(kv[1]) is not True, self.refusal(kv[1]) is not None, kv[1][0].name, kv[0]
         ))
         for game, ads in order:
             ad = ads[0]
