@@ -9,6 +9,7 @@ most 2x bytes in.
 
     .venv/bin/python benchmarks/bench_attack.py                  # every attack, 1 game each
     .venv/bin/python benchmarks/bench_attack.py --only want-flood --games 3
+    .venv/bin/python benchmarks/bench_attack.py --only heartbeat-churn --games 3 --paired  # a shared machine
 
 Attacks (each on P0's port, from 127.0.0.1):
 
@@ -26,7 +27,8 @@ Attacks (each on P0's port, from 127.0.0.1):
 Issue 35 (round two), each from connections that prove a key of their own:
 
 - ``heartbeat-churn``: 8 player connections whose heartbeats alternate their ``seats`` and ``sees``
-  claims as fast as they can be written (item 2: each change was a presence judgement).
+  claims, each connection sending more than the peer's whole budget of them at once and opening the
+  next as soon as the peer closes it (item 2: each change was a presence judgement).
 - ``chat-replay``: one captured chat line (seat 1's) sent again and again (item 2).
 - ``seat-chat``: seat 1's own lines, each new and signed beforehand, as fast as possible from a
   connection proven under seat 1's key (item 2: a seated player's flood).
@@ -35,9 +37,10 @@ Issue 35 (round two), each from connections that prove a key of their own:
 - ``claimed-costly``: ``costly-frames`` from a connection whose heartbeat claims every seat (item 4).
 - ``claimed-slowloris``: 60 such connections, each announcing a 1 MiB frame and sending 64 KiB of it
   (item 4: memory held).
-- ``fill-64``: claimed connections filling the peer's 64 places and kept, then 6 spectators from
-  another address (127.0.0.2) try to come in (item 4: eviction by proven role; the row says how many
-  got a welcome).
+- ``fill-64``: 72 claimed connections from 8 addresses (127.0.1.1-8) asking for the peer's 64 places
+  and kept, taken back as soon as they are given up; then 6 spectators from another address
+  (127.0.0.2) come in one by one (item 4: eviction by proven role; the row says how many got a
+  welcome).
 
 The attacked peer P0 judges heartbeat claims as a table does (``NetView.heard`` and a presence
 snapshot after each change the session tells of, as ``NetTable`` reacts), so that what a claim costs
@@ -68,8 +71,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 import bench_net  # noqa: E402  (the honest peers are bench_net's)
 
 from carcnet.net import Hello, Proof, SeatKey, Want  # noqa: E402
-from carcnet.net.framing import FrameDecoder  # noqa: E402
-from carcnet.net.messages import Chat, Heartbeat, encode_message  # noqa: E402
+from carcnet.net.link import QUIET_BURST  # noqa: E402
+from carcnet.net.messages import Chat, Entries, Heartbeat, encode_message, to_wire  # noqa: E402
 from carcnet.net.protocol import PeerConnection, Proven, State  # noqa: E402
 from carcnet.net.signing import sign_chat, sign_proof  # noqa: E402
 
@@ -110,14 +113,17 @@ async def _read_some(reader, counter: Counter, timeout: float = 2.0) -> bytes:
 
 
 async def _proven(port: int, counter: Counter, role: str = "spectator", hello_port: int | None = None,
-                  key: SeatKey | None = None, source: str | None = None, events: list | None = None):
+                  key: SeatKey | None = None, source: str | None = None, events: list | None = None,
+                  conns: list | None = None):
     """A connection to *port* that proves a throwaway key (or *key*), from *source* (an address of
     this machine): (reader, writer, send). The messages of the handshake's replies are added to
-    *events* when given."""
+    *events* when given, and the connection's state machine to *conns* (to read on with it)."""
     me = key or SeatKey.generate()
     conn = PeerConnection(game=bench_net.GAME, initiator=True, identity=me)
     reader, writer, send = await _open(port, counter, source)
     send(conn.send(Hello(game=bench_net.GAME, role=role, name="Mallory", key=me.public, port=hello_port)))
+    if conns is not None:
+        conns.append(conn)
     while conn.state not in (State.OPEN, State.CLOSED):
         data = await _read_some(reader, counter)
         got = conn.receive_data(data)
@@ -220,19 +226,21 @@ async def costly_frames(port: int, counter: Counter, stop: asyncio.Event) -> Non
 
 async def heartbeat_churn(port: int, counter: Counter, stop: asyncio.Event) -> None:
     one, other = _claim(seats=(0,)), _claim(seats=(), sees=(bench_net.seat_key(2).public,))
-    burst = (one + other) * 50
+    # all the peer will read on one connection, and more (wire.md §2.1: it closes the connection
+    # after its budget): each of these heartbeats is decoded and each change of claims judged up to the
+    # budgets, and writing on into a connection the peer has closed would only spend the attacker's
+    # share of the machine's cores, not the peer's
+    burst = (one + other) * (QUIET_BURST // 2 + 4)
 
     async def churn() -> None:
         while not stop.is_set():
             with contextlib.suppress(OSError):
                 reader, writer, send = await _proven(port, counter, role="player")
-                drain = asyncio.create_task(_drain(reader, counter, stop))
-                while not stop.is_set() and not writer.is_closing() and not drain.done():
-                    send(burst)
-                    await writer.drain()
-                    await asyncio.sleep(0)
-                drain.cancel()
+                send(burst)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(_drain(reader, counter, stop), 2.0)  # until the peer closes it
                 await _close(writer)
+            await asyncio.sleep(0.01)  # then again, on a new connection
 
     await asyncio.gather(*(churn() for _ in range(8)))
 
@@ -256,9 +264,10 @@ async def chat_replay(port: int, counter: Counter, stop: asyncio.Event) -> None:
             while not stop.is_set() and not writer.is_closing() and not drain.done():
                 send(burst)
                 await writer.drain()
-                await asyncio.sleep(0)
+                await asyncio.sleep(0.001)  # lets a close be seen: no writing into a dead socket
             drain.cancel()
             await _close(writer)
+        await asyncio.sleep(0.01)  # then again, on a new connection
 
 
 async def seat_chat(port: int, counter: Counter, stop: asyncio.Event) -> None:
@@ -272,9 +281,10 @@ async def seat_chat(port: int, counter: Counter, stop: asyncio.Event) -> None:
                 send(b"".join(lines[(n + i) % len(lines)] for i in range(100)))
                 n += 100
                 await writer.drain()
-                await asyncio.sleep(0)
+                await asyncio.sleep(0.001)  # lets a close be seen: no writing into a dead socket
             drain.cancel()
             await _close(writer)
+        await asyncio.sleep(0.01)  # then again, on a new connection
 
 
 def _turned(value, turn: int):
@@ -295,17 +305,15 @@ async def entries_replay(port: int, counter: Counter, stop: asyncio.Event) -> No
     while not stop.is_set():
         with contextlib.suppress(OSError):
             events: list = []
-            reader, writer, send = await _proven(port, counter, role="player", events=events)
+            conns: list = []
+            reader, writer, send = await _proven(port, counter, role="player", events=events, conns=conns)
             if not captured:  # what the peer sends a newcomer: the log so far
-                decoder = FrameDecoder()
                 for _ in range(20):
                     data = await _read_some(reader, counter, 0.5)
                     if not data:
                         break
-                    decoder.feed(data)
-                    while (frame := decoder.next_frame()) is not None:
-                        if frame.get("type") == "entries" and frame.get("entries"):
-                            captured.append(frame)
+                    events += conns[0].receive_data(data)
+                captured = [to_wire(e) for e in events if isinstance(e, Entries) and e.entries]
             drain = asyncio.create_task(_drain(reader, counter, stop))
             while captured and not stop.is_set() and not writer.is_closing() and not drain.done():
                 turn += 1
@@ -316,8 +324,7 @@ async def entries_replay(port: int, counter: Counter, stop: asyncio.Event) -> No
                 await asyncio.sleep(0.001)
             drain.cancel()
             await _close(writer)
-            if not captured:
-                await asyncio.sleep(0.1)
+        await asyncio.sleep(0.01 if captured else 0.1)  # then again, on a new connection
 
 
 async def claimed_costly(port: int, counter: Counter, stop: asyncio.Event) -> None:
@@ -353,35 +360,40 @@ async def claimed_slowloris(port: int, counter: Counter, stop: asyncio.Event) ->
 
 
 async def fill_64(port: int, counter: Counter, stop: asyncio.Event) -> None:
-    held: list = []
+    held: dict[str, list] = {}
     tried = welcomed = 0
 
-    async def fill() -> None:
-        while len([w for w in held if not w.is_closing()]) < 70 and not stop.is_set():
+    async def fill(source: str) -> None:  # 9 claimed connections from *source*, kept
+        mine = held.setdefault(source, [])
+        while not stop.is_set():
+            mine[:] = [w for w in mine if not w.is_closing()]
+            if len(mine) >= 9:
+                return
             try:
-                _reader, writer, send = await _proven(port, counter, role="player")
+                _reader, writer, send = await _proven(port, counter, role="player", source=source)
             except OSError:
                 await asyncio.sleep(0.1)
                 continue
             send(_claim())
-            held.append(writer)
+            mine.append(writer)
             await asyncio.sleep(1 / 16)  # the per-address budget of new connections (wire.md §2.1)
 
-    await fill()
+    sources = [f"127.0.1.{i}" for i in range(1, 9)]  # 72 places asked for from 8 addresses at once
+    await asyncio.gather(*(fill(source) for source in sources))
     while not stop.is_set():
-        if tried < 6:  # a spectator from another address
+        if tried < 6:  # a spectator from yet another address, when the places are full
             tried += 1
             events: list = []
             with contextlib.suppress(OSError):
                 _r, writer, _s = await _proven(port, counter, role="spectator", source="127.0.0.2", events=events)
                 welcomed += any(type(e).__name__ == "Welcome" for e in events) and not writer.is_closing()
-                held.append(writer)
+                held.setdefault("127.0.0.2", []).append(writer)
             counter.note = f"{welcomed} of {tried} spectators welcomed"
-        held[:] = [w for w in held if not w.is_closing()]
-        await fill()
-        await asyncio.sleep(0.2)
-    for writer in held:
-        await _close(writer)
+        await asyncio.gather(*(fill(source) for source in sources))  # take the places back
+        await asyncio.sleep(0.1)
+    for writers in held.values():
+        for writer in writers:
+            await _close(writer)
 
 
 async def _attack(kind: str, port: int, stop_flag, queue) -> None:
@@ -453,8 +465,10 @@ def _player_process(args, queue) -> None:
     queue.put((args[0], result, _rss_kb("VmHWM") - start))
 
 
-def one_game(kind: str, seed: int) -> tuple[list[float], float, int, int, str]:
-    """Latencies (ms), P0's peak RSS growth (MB), attacker bytes out and in, the attack's note."""
+def one_game(kind: str, seed: int) -> tuple[list[float], float, int, int, str, float]:
+    """Latencies (ms), P0's peak RSS growth (MB), attacker bytes out and in, the attack's note, P0's CPU
+    seconds from the first move to the last (what the attack cost the attacked peer itself, whatever
+    else runs on the machine)."""
     ctx = mp.get_context("fork")
     players = 3
     wh = bench_net.header(players, seed)
@@ -484,48 +498,77 @@ def one_game(kind: str, seed: int) -> tuple[list[float], float, int, int, str]:
     made: dict[int, int] = {}
     applied = []
     rss = 0
-    for name, (m, a, *_rest), grown in results:  # made, applied, CPU seconds, turn ends
+    cpu = 0.0
+    for name, (m, a, spent, *_rest), grown in results:  # made, applied, CPU seconds, turn ends
         made.update(m)
         applied.append((m, a))
         if name == "P0":
-            rss = grown
-    return bench_net.latencies(made, applied), rss / 1024, out[0], out[1], out[2]
+            rss, cpu = grown, spent
+    return bench_net.latencies(made, applied), rss / 1024, out[0], out[1], out[2], cpu
+
+
+def _p99(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+
+
+def _games(kind: str, games: int, paired: bool) -> dict:
+    """*games* games under *kind*, and with *paired* as many baseline games, each just before its
+    attacked game (so that both see the same load of a shared machine)."""
+    out: dict = {"samples": [], "base": [], "rss": 0.0, "base_rss": 0.0, "sent": 0, "received": 0, "notes": [],
+                 "cpu": 0.0, "base_cpu": 0.0}
+    for g in range(games):
+        if paired:
+            lat, grown, *_, cpu = one_game("baseline", 11 + g)
+            out["base"] += lat
+            out["base_rss"] = max(out["base_rss"], grown)
+            out["base_cpu"] += cpu
+        lat, grown, s, r, note, cpu = one_game(kind, 11 + g)
+        out["cpu"] += cpu
+        out["samples"] += lat
+        out["rss"] = max(out["rss"], grown)
+        out["sent"] += s
+        out["received"] += r
+        if note:
+            out["notes"].append(note)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     logging.getLogger("carcnet").setLevel(logging.CRITICAL)  # the refusals are the point, not news
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # an attacker writing to sockets the peer closed
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=ATTACKS, action="append", help="run only these (repeatable)")
     parser.add_argument("--games", type=int, default=1, help="games per attack (default 1)")
+    parser.add_argument("--paired", action="store_true",
+                        help="each attacked game just after a baseline game of its own, the row compared to those "
+                             "(on a shared machine whose load changes during the run)")
     args = parser.parse_args(argv)
     kinds = args.only or list(ATTACKS)
-    if "baseline" not in kinds:
+    if "baseline" not in kinds and not args.paired:
         kinds = ["baseline", *kinds]
     print(f"carcnet under attack: 3 player peers, moves {PACE_MS} ms apart, {os.cpu_count()} CPUs, "
-          f"Python {sys.version.split()[0]}; P0 attacked from another process")
+          f"Python {sys.version.split()[0]}; P0 attacked from another process"
+          + ("; each row against its own baseline games, played in turn with its games" if args.paired else ""))
     base_p99 = None
     for kind in kinds:
-        samples: list[float] = []
-        rss = 0.0
-        sent = received = 0
-        notes = []
-        for g in range(args.games):
-            lat, grown, s, r, note = one_game(kind, 11 + g)
-            samples += lat
-            rss = max(rss, grown)
-            sent += s
-            received += r
-            if note:
-                notes.append(note)
-        ordered = sorted(samples)
-        p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+        run = _games(kind, args.games, args.paired and kind != "baseline")
+        samples = run["samples"]
+        p99 = _p99(samples)
         if kind == "baseline":
             base_p99 = p99
+        elif args.paired:
+            base_p99 = _p99(run["base"])
         ratio = f"{p99 / base_p99:4.1f}x" if base_p99 else "  - "
+        sent, received, notes = run["sent"], run["received"], run["notes"]
         amp = f"{received / sent:5.2f}" if sent else "   - "
+        paired = (f"  (its baseline: median {statistics.median(run['base']):.2f}, p99 {base_p99:.2f} ms, "
+                  f"RSS +{run['base_rss']:.1f} MB, P0 CPU {run['base_cpu']:.2f} s)"
+                  if args.paired and kind != "baseline" else "")
         print(f"{kind:<14} moves {len(samples):4d}  median {statistics.median(samples):6.2f}  p99 {p99:7.2f} ms "
-              f"({ratio} baseline)  P0 peak RSS +{rss:5.1f} MB  attacker sent {sent / 1e6:8.2f} MB, "
-              f"got {received / 1e6:8.2f} MB (out/in {amp})" + (f"  [{'; '.join(notes)}]" if notes else ""))
+              f"({ratio} baseline)  P0 peak RSS +{run['rss']:5.1f} MB, CPU {run['cpu']:5.2f} s  attacker sent {sent / 1e6:8.2f} MB, "
+              f"got {received / 1e6:8.2f} MB (out/in {amp})" + (f"  [{'; '.join(notes)}]" if notes else "") + paired,
+              flush=True)
     return 0
 
 

@@ -3,12 +3,19 @@
 ``ci`` (selected when the ``CI`` environment variable is set) is derandomized so a CI run is
 reproducible, and prints the reproduction blob of any failure; ``dev`` is the quicker local default.
 Choose another explicitly with ``--hypothesis-profile NAME``.
+
+Every test runs in folders of its own (:func:`_own_folders`): HOME and the XDG folders point into a
+temporary folder, for the test and for every process it starts. A test that opens, lists or creates
+anything in the user's own carcnet folders (those the environment named before the run) fails: an
+audit hook (:func:`_audit`) notes every such path.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
+import platformdirs
 import pytest
 from hypothesis import settings
 
@@ -17,8 +24,69 @@ settings.register_profile("dev", deadline=None, max_examples=25)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+#: The XDG folders a test gets, each under its own HOME.
+XDG_FOLDERS = {"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "XDG_STATE_HOME": ".local/state",
+               "XDG_CACHE_HOME": ".cache"}
+
+
+def _user_folders() -> tuple[str, ...]:
+    """The user's own carcnet folders, as the environment names them before any test runs (each
+    ending in a separator): configuration, data, state and cache, and ``$CARCNET_DATA_DIR`` /
+    ``$CARCNET_CONFIG_DIR`` if set."""
+    folders = [
+        platformdirs.user_config_dir("carcnet", appauthor=False),
+        platformdirs.user_data_dir("carcnet", appauthor=False),
+        platformdirs.user_state_dir("carcnet", appauthor=False),
+        platformdirs.user_cache_dir("carcnet", appauthor=False),
+        os.environ.get("CARCNET_DATA_DIR", ""),
+        os.environ.get("CARCNET_CONFIG_DIR", ""),
+    ]
+    out = set()
+    for folder in filter(None, folders):
+        for form in (os.path.abspath(folder), os.path.realpath(folder)):
+            out.add(form.rstrip(os.sep) + os.sep)
+    return tuple(sorted(out))
+
+
+USER_FOLDERS = _user_folders()
+#: Paths in :data:`USER_FOLDERS` that the test process opened, listed or created (appended by :func:`_audit`).
+USER_READS: list[str] = []
+_WATCHED = frozenset({"open", "os.listdir", "os.scandir", "os.mkdir", "os.remove", "os.rename", "os.chdir"})
+
+
+def _audit(event: str, args: tuple) -> None:
+    """Notes a path of the user's own folders that the test process touches (an audit hook: it
+    cannot be removed, so it only notes; :func:`_own_folders` fails the test)."""
+    if event not in _WATCHED or not args or isinstance(args[0], int) or args[0] is None:
+        return
+    try:
+        path = os.path.abspath(os.fsdecode(args[0]))
+    except (TypeError, ValueError):
+        return
+    if (path + os.sep).startswith(USER_FOLDERS):
+        USER_READS.append(path)
+
+
+sys.addaudithook(_audit)
+
+
 @pytest.fixture(autouse=True)
-def _config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test reads and writes the interface's settings in a folder of its own, never the
-    user's (``CARCNET_CONFIG_DIR``, carcnet.tui.settings); subprocesses inherit it."""
-    monkeypatch.setenv("CARCNET_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+def _own_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Every test reads and writes in folders of its own, never the user's: HOME, the XDG folders
+    (:data:`XDG_FOLDERS`) and the interface's settings folder (``CARCNET_CONFIG_DIR``,
+    carcnet.tui.settings) point into a temporary HOME, ``CARCNET_DATA_DIR`` is unset (the data folder
+    is then the temporary XDG data folder's), and processes the test starts inherit it all. Fails
+    the test if it touched :data:`USER_FOLDERS`."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for variable, folder in XDG_FOLDERS.items():
+        monkeypatch.setenv(variable, str(home / folder))
+    config = home / ".config" / "carcnet"
+    config.mkdir(parents=True)
+    monkeypatch.setenv("CARCNET_CONFIG_DIR", str(config))
+    monkeypatch.delenv("CARCNET_DATA_DIR", raising=False)
+    before = len(USER_READS)
+    yield
+    touched = USER_READS[before:]
+    del USER_READS[before:]
+    assert not touched, f"the test touched the user's own folders: {sorted(set(touched))[:5]}"

@@ -180,3 +180,81 @@ def test_games_lists_a_folder_at_once_without_replaying_a_crafted_save(saved, da
     assert main(["games"]) == EXIT_OK
     out = capsys.readouterr().out
     assert saved.name in out and "junk.carclog: unreadable" in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["host", "--clock", "abc"], "carcnet: --clock 'abc': give TURN+BANK in whole seconds, e.g. 60+300"),
+        (["host", "--clock", "99999+1"], "carcnet: --clock '99999+1': the clock's turn is 1 to 3600 seconds"),
+        (["host", "--headless", "--name", "x" * 5000],
+         "carcnet: --name must be 1 to 32 characters; got 'xxxxxxxxxxxxxxxxxxxx'… (5000 characters)"),
+        (["host", "--game-name", "g" * 5000], "carcnet: --game-name must be 1 to 32 characters; got 'gggggggg"),
+        (["join", "--game", "f" * 5000, "127.0.0.1:9"], "carcnet: --game must be a game id"),
+        (["resume", "/nope/nothing.carclog"], "carcnet: /nope/nothing.carclog: cannot read it"),
+        (["resume", "--headless", "/nope/nothing.carclog"], "carcnet: /nope/nothing.carclog: cannot read it"),
+    ],
+)
+def test_a_bad_command_line_is_one_short_line_and_status_2(args, words, capsys):
+    """No traceback, nothing typed echoed whole, the file named once; usage errors exit 2 as replay's
+    and verify's do."""
+    assert main(args) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.startswith(words) and err.count("\n") == 1 and len(err) < 200, err
+    assert "Traceback" not in err and err.count("nothing.carclog") <= 1
+
+
+def test_replay_verify_and_resume_say_a_missing_file_alike(capsys):
+    said = []
+    for command in ("replay", "verify", "resume"):
+        assert main([command, "/nope/gone.carclog"]) == EXIT_USAGE
+        said.append(capsys.readouterr().err)
+    assert len(set(said)) == 1 and said[0].count("/nope/gone.carclog") == 1, said
+
+
+def test_help_creates_no_file_or_folder(tmp_path):
+    """``carcnet --help`` (and every command's) writes nothing: no log, no data or settings folder."""
+    import os
+
+    home = Path(os.environ["HOME"])
+    before = sorted(p.relative_to(home) for p in home.rglob("*"))
+    commands = [[], ["play"], ["host"], ["join"], ["spectate"], ["resume"], ["serve"], ["demo"], ["games"]]
+    for command in commands:
+        out = subprocess.run([sys.executable, "-m", "carcnet", *command, "--help"], capture_output=True, text=True,
+                             timeout=60, check=True)
+        assert "usage: carcnet" in out.stdout
+    assert sorted(p.relative_to(home) for p in home.rglob("*")) == before
+    assert not list(home.rglob("carcnet.log"))
+
+
+def test_the_interface_log_is_made_at_its_first_record_only(tmp_path):
+    import logging
+
+    from carcnet.cli.common import log_to_file
+
+    logger = logging.getLogger("carcnet")
+    handlers, level, propagate = list(logger.handlers), logger.level, logger.propagate
+    try:
+        path = log_to_file(str(tmp_path / "games"))
+        assert path == tmp_path / "games" / "carcnet.log" and not (tmp_path / "games").exists()
+        logger.info("a peer connected")
+        assert "a peer connected" in path.read_text()
+    finally:
+        for handler in logger.handlers:
+            if handler not in handlers:
+                handler.close()
+        logger.handlers[:] = handlers
+        logger.setLevel(level)
+        logger.propagate = propagate
+
+
+def test_host_help_and_the_lan_guide_name_every_bot_a_seat_can_have(capsys):
+    from carcnet.bots import BOTS
+
+    with pytest.raises(SystemExit):
+        main(["host", "--help"])
+    description = " ".join(capsys.readouterr().out.split("options:")[0].split())
+    assert all(name in description for name in BOTS), description
+    guide = (Path(__file__).parents[1] / "docs" / "lan-play.md").read_text()
+    (row,) = [line for line in guide.splitlines() if "a bot that your carcnet runs" in line]
+    assert all(f"`{name}`" in row for name in BOTS), row

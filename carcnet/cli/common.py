@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from carcnet.engine import Rules
 from carcnet.table.signals import QUIT_SIGNALS, on_quit_signals
@@ -27,20 +29,34 @@ __all__ = [
     "QUIT_SIGNALS",
     "add_rule_options",
     "fail",
-    "on_quit_signals",
-    "stopped_by",
     "log_to_file",
+    "on_quit_signals",
     "rules_of",
+    "run_interface",
     "say",
+    "shown",
+    "stopped_by",
 ]
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_DAMAGED = 0, 1, 2, 3
 
 
 def fail(message: str, status: int = EXIT_USAGE) -> int:
-    """Prints ``carcnet: message`` on stderr and returns *status* (for ``return fail(...)``)."""
-    print(f"carcnet: {message}", file=sys.stderr)
+    """Prints ``carcnet: message`` on stderr and returns *status* (for ``return fail(...)``); a
+    terminal that is gone (the command was stopped by its closing) takes nothing, silently."""
+    try:
+        print(f"carcnet: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
     return status
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """*text* quoted for an error line, cut to *limit* characters (then ``…`` and its length), so
+    that a line names what was typed without echoing pages of it."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text)} characters)"
 
 
 def say(text: str) -> None:
@@ -89,22 +105,69 @@ def rules_of(args: argparse.Namespace) -> Rules:
     )
 
 
-def log_to_file(data_dir: str | None) -> Path | None:
+class _LazyFileHandler(logging.FileHandler):
+    """A log file made, with its folder, at the first record only (none for a session that logs
+    nothing); one that cannot be made drops the records (they are never written over the screen)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, encoding="utf-8", delay=True)
+
+    def _open(self) -> Any:
+        try:
+            Path(self.baseFilename).parent.mkdir(parents=True, exist_ok=True)
+            return super()._open()
+        except OSError:
+            return None
+
+
+def log_to_file(data_dir: str | None) -> Path:
     """Sends ``carcnet`` log records (the network's refusals, connections, stops) to ``carcnet.log`` in
-    the saved-games folder while the interface owns the terminal; returns the file (``None`` if it
-    cannot be opened: the records are then dropped rather than written over the screen)."""
+    the saved-games folder while the interface owns the terminal, and returns that path. The file
+    (and the folder) is made at the first record; none is made if it cannot be (the records are then
+    dropped rather than written over the screen)."""
     from carcnet.log import default_dir
 
-    folder = Path(data_dir) if data_dir else default_dir()
+    path = (Path(data_dir) if data_dir else default_dir()) / "carcnet.log"
     logger = logging.getLogger("carcnet")
     logger.propagate = False
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(folder / "carcnet.log", encoding="utf-8")
-    except OSError:
-        logger.addHandler(logging.NullHandler())
-        return None
+    handler = _LazyFileHandler(path)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
-    return folder / "carcnet.log"
+    return path
+
+
+def run_interface(app: Any, data_dir: str | None) -> int:
+    """Runs the Textual *app* (a ``CarcnetApp``) in this terminal, its log records going to
+    :func:`log_to_file`; returns the exit status: 0, or 128 + the signal that made it quit (SIGTERM,
+    or SIGHUP: the terminal closed). Where Textual drives a POSIX terminal, it does so with
+    ``carcnet.tui.terminal.GuardedDriver``, so that a terminal that goes away ends the app."""
+    try:
+        from textual.drivers.linux_driver import LinuxDriver
+
+        from carcnet.tui.terminal import GuardedDriver
+    except ImportError:  # no POSIX terminal here (Windows): Textual's own driver
+        pass
+    else:
+        if app.driver_class is LinuxDriver:
+            app.driver_class = GuardedDriver
+    log_to_file(data_dir)
+    app.run()
+    status = EXIT_OK
+    if app.stopped_by is not None:
+        status = stopped_by(app.stopped_by, "left the interface; every game is saved")
+    _drop_dead_streams()
+    return status
+
+
+def _drop_dead_streams() -> None:
+    """Points ``sys.stdout`` and ``sys.stderr`` at the null device where the terminal behind them is
+    gone (their flush fails): Python would otherwise fail flushing them at exit and end with status
+    120 instead of the command's."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - open until exit

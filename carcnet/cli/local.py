@@ -23,9 +23,8 @@ from .common import (
     EXIT_REFUSED,
     EXIT_USAGE,
     add_rule_options,
-    log_to_file,
     rules_of,
-    stopped_by,
+    run_interface,
 )
 from .common import fail as _fail
 from .report import final_lines, result_dict, transcript
@@ -232,12 +231,8 @@ def _games(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from carcnet.tui.app import CarcnetApp
 
-    log_to_file(args.data_dir)
     app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, bot_delay=args.bot_delay)
-    app.run()
-    if app.stopped_by is not None:
-        return stopped_by(app.stopped_by, "left the interface; every game is saved")
-    return EXIT_OK
+    return run_interface(app, args.data_dir)
 
 
 # ---------------------------------------------------------------------------------------- parser

@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,12 @@ from typing import Any
 from .common import (
     EXIT_OK,
     EXIT_REFUSED,
+    EXIT_USAGE,
     add_rule_options,
-    log_to_file,
     on_quit_signals,
     rules_of,
+    run_interface,
+    shown,
     stopped_by,
 )
 from .common import fail as _fail
@@ -357,14 +360,10 @@ def _common(args: argparse.Namespace) -> dict[str, Any]:
 def _tui(args: argparse.Namespace, start: tuple[str, dict[str, Any]]) -> int:
     from carcnet.tui.app import CarcnetApp
 
-    log_to_file(args.data_dir)
     options = _common(args) if hasattr(args, "listen") else {}
     options.pop("directory", None)
     app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, start=start, lan_options=options)
-    app.run()
-    if app.stopped_by is not None:
-        return stopped_by(app.stopped_by, "left the interface; every game is saved")
-    return EXIT_OK
+    return run_interface(app, args.data_dir)
 
 
 def _host(args: argparse.Namespace) -> int:
@@ -376,7 +375,7 @@ def _host(args: argparse.Namespace) -> int:
     from carcnet.log.values import name_problem
 
     if problem := name_problem(args.game_name):
-        return _fail(f"--game-name {problem}, got {args.game_name!r}")
+        return _fail(_name_error("--game-name", args.game_name, problem))
 
     seats = args.seats or ("greedy,open" if args.headless else "me,open")
     try:
@@ -391,8 +390,8 @@ def _host(args: argparse.Namespace) -> int:
 
         try:
             clock = TurnClock.parse(args.clock)
-        except ValueError as exc:
-            return _fail(f"--clock: {exc}")
+        except ValueError:
+            return _fail(_clock_error(args.clock))
     if not args.headless:
         return _tui(args, ("host", {"name": args.name, "game_name": args.game_name, "plan": plan, "rules": rules_of(args),
                                     "clock": clock}))
@@ -404,17 +403,41 @@ def _host(args: argparse.Namespace) -> int:
     return asyncio.run(_run_headless(game, args))
 
 
+def _clock_error(text: str) -> str:
+    """The error line of a ``--clock`` *text* that ``TurnClock.parse`` refused: the bound a number
+    passes, or the form expected."""
+    from carcnet.table import TurnClock
+
+    if form := re.fullmatch(r"([0-9]+)(?:\+([0-9]+))?", text):  # the form is right: a number out of bounds
+        try:
+            TurnClock(int(form[1]), int(form[2] or 0))
+        except ValueError as exc:
+            return f"--clock {shown(text)}: {exc}"
+    return (f"--clock {shown(text)}: give TURN+BANK in whole seconds, e.g. 60+300 (60 s a turn, then a bank "
+            "of 300 s), or TURN alone (no bank)")
+
+
 def _check_names(args: argparse.Namespace) -> str | None:
     """What is wrong with ``--name`` and ``--game``, or ``None``."""
     from carcnet.log.values import is_game_id, name_problem
 
     name = getattr(args, "name", None)
     if name is not None and (problem := name_problem(name)):
-        return f"--name {problem}, got {name!r}"
+        return _name_error("--name", name, problem)
     game = getattr(args, "game", None)
     if game is not None and not is_game_id(game):
-        return f"--game must be a game id: 32 lowercase hex digits (carcnet lan lists them), got {game!r}"
+        return f"--game must be a game id: 32 lowercase hex digits (carcnet lan lists them), got {shown(game)}"
     return None
+
+
+def _name_error(option: str, value: str, problem: str) -> str:
+    """The error line of a refused name *value* of *option*: its limit when it is too long, else
+    *problem* (``name_problem``'s words); what was typed shown cut (:func:`.common.shown`)."""
+    from carcnet.log.values import MAX_NAME
+
+    if len(value) > MAX_NAME:
+        return f"{option} must be 1 to {MAX_NAME} characters; got {shown(value, 20)}"
+    return f"{option} {problem}, got {shown(value)}"
 
 
 def _join_like(args: argparse.Namespace, *, kind: str) -> int:
@@ -455,8 +478,10 @@ def _resume(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
         signed = load(path).header.signed
-    except (LogError, OSError) as exc:
-        return _fail(f"{path}: {exc}", EXIT_REFUSED)
+    except LogError as exc:  # the message names the file
+        return _fail(str(exc), EXIT_USAGE if exc.reason == "unreadable" else EXIT_REFUSED)
+    except OSError as exc:
+        return _fail(f"{path}: cannot read it: {exc.strerror or exc}", EXIT_USAGE)
     if not args.headless:
         return _tui(args, ("resume", {"path": path}))
     if not signed:
@@ -529,13 +554,17 @@ def add_commands(sub: Any) -> None:
     lan.add_argument("--interface", action="append", metavar="IP", help="an IP address of this machine to use")
     lan.set_defaults(run=_lan)
 
+    from carcnet.bots import BOTS
+
+    bots = ", ".join(BOTS)
     host = sub.add_parser(
         "host", help="open a table on the network",
         description="Opens a table others on the network can join. --seats lists the seats: me (you), "
-        "open (a player on the network), or a bot (greedy, random); e.g. me,open,open,greedy.",
+        f"open (a player on the network), or a bot this laptop runs ({bots}: random and greedy play at "
+        "once, easy, medium and hard are the search bot's levels); e.g. me,open,open,hard.",
     )
     _net_options(host)
-    host.add_argument("--seats", help="comma-separated seats: me, open, or a bot: random, greedy, easy, medium, hard (default me,open)")
+    host.add_argument("--seats", help=f"comma-separated seats: me, open, or a bot: {bots} (default me,open)")
     host.add_argument("--game-name", default=None, help="the game's name on the network (default: NAME's game)")
     host.add_argument("--headless", action="store_true", help="no interface: bots and open seats only")
     host.add_argument("--clock", metavar="TURN+BANK",

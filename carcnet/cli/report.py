@@ -21,6 +21,7 @@ from carcnet.engine import (
     PointsScored,
     TileSetAside,
 )
+from carcnet.tui.render import with_article
 
 __all__ = ["final_lines", "result_dict", "transcript"]
 
@@ -38,7 +39,7 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
         seat = game.seat
         events = game.apply(move)
         if isinstance(move, HandOver):
-            yield f"     {names[move.seat]}'s seat goes to a {move.bot} bot, run by {names[move.by]}"
+            yield f"     {names[move.seat]}'s seat goes to {with_article(move.bot + ' bot')}, run by {names[move.by]}"
             continue
         if isinstance(move, HandBack):
             yield f"     {names[move.seat]} is back and plays their seat again"

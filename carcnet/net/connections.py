@@ -33,12 +33,16 @@ from .messages import Bye, Entries, Error, Heartbeat, Hello, Message, PeerInfo, 
 from .protocol import ConnectionEvent, PeerConnection, Refused, State
 from .signing import SeatKey
 
-__all__ = ["MAX_EVENTS", "MAX_SENT_ENTRIES", "ClaimsDue", "Connections", "ConnectionsOwner", "NetEvent", "small_batches"]
+__all__ = ["FRAMES_KEPT", "MAX_EVENTS", "MAX_SENT_ENTRIES", "ClaimsDue", "Connections", "ConnectionsOwner", "NetEvent", "small_batches"]
 
 log = logging.getLogger("carcnet.net")
 
 #: Events a peer keeps (its connection log, :attr:`Connections.events`): the newest ones.
 MAX_EVENTS = 1000
+
+#: ``entries`` frames this peer keeps encoded (:meth:`Connections.entries_frame`): a whole game of
+#: 32-entry batches, each at most 16 KiB.
+FRAMES_KEPT = 16
 
 #: Entries this peer puts in one ``entries`` message at most (wire.md §4.3): 32 entries of the largest
 #: kind (a table draw of six values, a handover naming a bot) encode to less than 16 KiB, the frame
@@ -107,9 +111,9 @@ class ConnectionsOwner(Protocol):
         """The ``heartbeat`` this peer sends now (wire.md §4.5)."""
         ...
 
-    def beside_heartbeat(self, link: Link) -> Message | None:
-        """What else to send *link* with a heartbeat (the votes it has not been passed, wire.md
-        §5.9), or ``None``."""
+    def beside_heartbeat(self, link: Link) -> tuple[Message, ...]:
+        """What else to send *link* with a heartbeat (the votes it has not been passed and the
+        certificate of the commit index, wire.md §5.9), maybe nothing."""
         ...
 
     def addresses_changed(self) -> None:
@@ -159,6 +163,8 @@ class Connections:
         self.header: WireHeader | None = None
         self.runners: set[bytes] = set()
         self.lobby_seated: frozenset[bytes] = frozenset()
+        self.host: bytes | None = None  # the key that sealed the header (wire.md §4.2), once checked
+        self._frames: dict[tuple[int, int, bytes, bytes | None], bytes] = {}
 
     # ------------------------------------------------------------------ links
 
@@ -192,10 +198,12 @@ class Connections:
         """Where this peer listens (``None``: nowhere), told in its hellos (wire.md §4.1)."""
         self.listen_port = port
 
-    def started(self, header: WireHeader) -> None:
-        """The game's header is held now: the frame budgets follow it (wire.md §2.2), and the addresses of
-        the seat keys' open links are confirmed (§4.2)."""
+    def started(self, header: WireHeader, host: bytes | None = None) -> None:
+        """The game's header is held now (again with *host*, the key that sealed it, once checked): the
+        frame budgets follow it (wire.md §2.2), and the addresses of the open links of the seat keys and
+        of the host are confirmed (§4.2)."""
         self.header = header
+        self.host = host if host is not None else self.host
         for link in list(self.links):
             self.frame_budget(link)
             self.confirm(link)
@@ -208,6 +216,8 @@ class Connections:
         events: list[ConnectionEvent | ClaimsDue] = list(link.conn.receive_data(data))
         if link.claims.pending and link.is_open and link.claims.take(self.clock()):
             events.append(ClaimsDue())  # claims kept back by their budget: their turn has come
+        if link.beat_owed and link.is_open and link.beats.take(self.clock()):
+            self.send_heartbeat(link)  # news kept back by this peer's pace (:meth:`news`)
         for event in events:
             try:
                 self._owner.deliver(link, event)
@@ -221,16 +231,36 @@ class Connections:
     def send_heartbeat(self, link: Link) -> None:
         """Queues this peer's ``heartbeat`` on *link*, once its handshake is done (wire.md §4.5)."""
         if link.is_open:
+            link.beat_owed = False
             link.send(self._owner.heartbeat())
-            beside = self._owner.beside_heartbeat(link)
-            if beside is not None:
+            for beside in self._owner.beside_heartbeat(link):
                 link.send(beside)
 
-    def tell_all(self) -> None:
-        """Sends this peer's ``heartbeat`` on every open link at once (wire.md §4.5): its connections or
-        its seats changed, and presence is the table's, not one connection's."""
-        for link in self.open_links():
+    def news(self, link: Link) -> None:
+        """This peer has news for *link* (its links or seats changed, wire.md §4.5): a ``heartbeat`` now
+        if the link's pace allows it (:data:`~carcnet.net.link.NEWS_BURST`), else one is owed and goes
+        with the next frame the link brings once it does, or with the transport's next heartbeat. So
+        that however often this peer's links come and go (a cheater reconnecting as fast as it can),
+        it never sends a peer more heartbeats than the peer's budget (§2.1), which would close it."""
+        if link.beats.take(self.clock()):
             self.send_heartbeat(link)
+        else:
+            link.beat_owed = True
+
+    def tell_all(self, about: Link | None = None) -> None:
+        """Sends this peer's ``heartbeat`` on every open link at once (wire.md §4.5): its connections or
+        its seats changed, and the others learn whom it is in touch with. When *about* (a link that
+        opened or closed) is given, only a peer proven to sit at the table (:meth:`at_table`: before the
+        start, seated by the host) is news to everyone: a stranger's connection is told this peer's
+        heartbeat (it needs it before any entries) and nobody else is, so that keys proven one after
+        another cost no heartbeat on every link, nor every link's budget of such messages (wire.md
+        §2.1)."""
+        if about is not None and (about.key is None or not self.at_table(about.key)):
+            if about.is_open:
+                self.news(about)
+            return
+        for link in self.open_links():
+            self.news(link)
 
     def time_out(self, link: Link, what: str) -> None:
         """Ends *link* with ``bye`` ``timeout`` (*what* says which timer, for the event log)."""
@@ -375,6 +405,26 @@ class Connections:
         need (this peer's own ``entries`` messages fit too: :func:`small_batches`)."""
         link.conn.max_frame = MAX_FRAME if self.seated(link) else SMALL_FRAME
 
+    def entries_frame(self, link: Link, message: Entries) -> bytes:
+        """The frame of the ``entries`` *message* for the open *link*: encoded by its connection (which
+        checks that this peer may send it) the first time, then taken from a cache of the last
+        :data:`FRAMES_KEPT` (an ``entries`` frame changes no connection's state and any role may receive
+        it, wire.md §3.3). Every proven newcomer is sent the log so far (§5.5), and without the cache a
+        stranger that proves key after key made this peer encode the whole log each time. The cache is
+        keyed by the first seq, the count and the last entry's digest and signature: the digest chain
+        commits to every entry before it (digest.md §4), and hashing the entries themselves cost a good
+        part of encoding them."""
+        frames = self._frames
+        last = message.entries[-1] if message.entries else None
+        key = (message.from_seq, len(message.entries), last.entry.digest if last else b"", last.sig if last else None)
+        frame = frames.pop(key, None)
+        if frame is None or not link.is_open:
+            frame = link.conn.send(message)
+        frames[key] = frame  # the newest last: the least used goes first
+        if len(frames) > FRAMES_KEPT:
+            del frames[next(iter(frames))]
+        return frame
+
     def quiet(self, link: Link, what: str) -> bool:
         """*link*'s peer sent *what*, a message that changes nothing here (a ``heartbeat``, a ``chat``
         line dropped): takes it from the link's budget (wire.md §2.1, :data:`~carcnet.net.link.QUIET_BURST`).
@@ -406,22 +456,35 @@ class Connections:
         self.runners.add(link.key)
         self.frame_budget(link)
         self.confirm(link)
+        self.tell_all()  # a peer at the table now: news to everyone (wire.md §4.5)
 
     def sat_down(self, keys: Collection[bytes]) -> None:
         """The host's lobby seats the players of identity *keys* now (wire.md §4.2: before the start, an
         address is confirmed once its player sat down, not when it proved its key)."""
+        new = frozenset(keys) - self.lobby_seated
         self.lobby_seated = frozenset(keys)
         for link in list(self.links):
             self.confirm(link)
+        if new:
+            self.tell_all()  # a player sat down: news to everyone (wire.md §4.5)
+
+    def sees(self) -> set[bytes]:
+        """The identity keys of the players this peer is connected to, for its heartbeat's ``sees``
+        (wire.md §4.5): once the header is held, only those proven to sit at the table (:meth:`at_table`),
+        so that strangers connected as players push nobody out of the 32 a heartbeat lists."""
+        header = self.header
+        return {link.key for link in self.open_links() if link.role != "spectator" and link.key
+                and (header is None or self.at_table(link.key))}
 
     def at_table(self, key: bytes) -> bool:
         """Whether the peer of identity *key* has proven that it sits at the table (wire.md §4.2): once
-        the game has started, its key is a seat key of the header or the table judged its claim of a
-        seat; before, the host seated it."""
+        the game has started, its key is a seat key of the header, or the key that sealed the header
+        (the host, whose bots play under keys of their own), or the table judged its claim of a seat;
+        before, the host seated it."""
         header = self.header
         if header is None:
             return key in self.lobby_seated
-        return key in header.keys or key in self.runners
+        return key in header.keys or key == self.host or key in self.runners
 
     def confirm(self, link: Link) -> None:
         """Confirms where the peer of the open *link* listens (wire.md §4.2) when it sits at the table

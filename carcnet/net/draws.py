@@ -161,6 +161,14 @@ class DrawValues:
         values_in = tuple(held.get(s) if s in contributors else None for s in range(game.players))
         return DrawStep(tuple(reveals), DrawTile(values_in))
 
+    def restart(self, now: float) -> None:
+        """This peer is back in touch with most of the table (wire.md §5.7 "Withholding"): the values
+        it could not receive while apart are on their way, so the wait for the draw it waits for counts
+        again from *now*, for judging a seat (the automatic takeover, ``b``) and for checking another's
+        ``handover`` (:meth:`vouch`) alike. Nothing when it waits for no draw."""
+        if self.waiting is not None:
+            self.waiting = (self.waiting[0], now)
+
     def missing(self, game: Game | None) -> list[int]:
         """The seats whose value the draw *game* waits for still lacks, in seat order; empty when it
         does not wait for a draw."""

@@ -21,7 +21,8 @@ from .messages import Hello, Message, Role, Want, Welcome
 from .protocol import PeerConnection, State
 
 __all__ = [
-    "CLAIM_BURST", "CLAIM_EVERY", "HELD_REPEATS", "QUIET_BURST", "QUIET_RATE", "Bucket", "ClaimBudget", "Link",
+    "CLAIM_BURST", "CLAIM_EVERY", "HELD_REPEATS", "NEWS_BURST", "NEWS_RATE", "QUIET_BURST", "QUIET_RATE", "Bucket",
+    "ClaimBudget", "Link",
     "LinkOwner", "SeenFrames",
 ]
 
@@ -38,11 +39,18 @@ CLAIM_EVERY = 1.0
 #: wire.md §2.1 budget of the messages that change nothing at this peer but cost it a frame's decoding
 #: each (a ``heartbeat``, a ``chat`` line dropped): :data:`QUIET_BURST` at once from one link, then
 #: :data:`QUIET_RATE` a second; one more closes the link ``forbidden``. An honest peer sends a
-#: heartbeat every 5 s and a few more when its links open or close, and passes on at most 5 lines a
-#: seat in 10 s; a stranger that sends them as fast as it can write (a core burnt, honest p99 x54) is
+#: heartbeat every 5 s and one more each time one of its links to a player opens or closes, and passes
+#: on at most 5 lines a seat in 10 s (3 a second at six seats); a stranger that sends them as fast as it can write (a core burnt, honest p99 x54) is
 #: cut off, and must pay a new handshake (16 a second from one address) to go on.
-QUIET_BURST = 64
-QUIET_RATE = 16.0
+QUIET_BURST = 32
+QUIET_RATE = 8.0
+
+#: The pace of this peer's own heartbeats with news (its links or seats changed, wire.md §4.5) on one
+#: link: :data:`NEWS_BURST` at once, then :data:`NEWS_RATE` a second; the news owed beyond goes with
+#: the next one. With the transport's own (one after 5 s without sending), well within the receiver's
+#: :data:`QUIET_BURST` and :data:`QUIET_RATE`, whatever this peer's links do.
+NEWS_BURST = 16
+NEWS_RATE = 2.0
 
 #: wire.md §4.3 budget: ``entries`` messages in a row from one link that bring nothing new and repeat
 #: only entries that link sent already (a repeat its frame cache does not catch: the same entries
@@ -197,9 +205,10 @@ class Link:
         #: one that reached further back at an unchanged ``have`` (at most one such per ``have``).
         self.want_answered_from = 0
         self.reached_back: int | None = None
-        #: The version of the votes this peer last passed on to this link (wire.md §5.9), and when
+        #: The version of the votes and the commit index this peer last passed on to this link
+        #: (wire.md §5.9; ``Router.beside_heartbeat``), and when
         #: (the session's clock) it last asked the link's peer for another branch's entries.
-        self.votes_sent = -1
+        self.votes_sent: tuple[int, int, int] | None = None
         self.branch_asked: float | None = None
         #: The last ``want`` sent on this link and what it was asked on (start, this peer's ``have``,
         #: its votes' version, the peer's ``have``); the ``have`` of the peer's last heartbeat.
@@ -213,6 +222,10 @@ class Link:
         self.claims = ClaimBudget()
         #: What the peer may still send that changes nothing here (wire.md §2.1, :data:`QUIET_BURST`).
         self.quiet = Bucket(QUIET_BURST, 1 / QUIET_RATE)
+        #: The pace of this peer's heartbeats with news on this link, and whether one is owed
+        #: (:data:`NEWS_BURST`; ``Connections.news``).
+        self.beats = Bucket(NEWS_BURST, 1 / NEWS_RATE)
+        self.beat_owed = False
         #: The last seq of the entries this peer sent on this link, and how many ``entries`` messages in
         #: a row brought nothing new and repeated only those (wire.md §4.3, :data:`HELD_REPEATS`).
         self.sent_upto = 0

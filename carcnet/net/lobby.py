@@ -58,6 +58,7 @@ __all__ = [
     "Seating",
     "Send",
     "Watching",
+    "passed_start",
 ]
 
 log = logging.getLogger("carcnet.net")
@@ -575,6 +576,12 @@ class Hosting(LobbyRole):
         out.append(Begin(header, dict(self.own), told, source, self.seal))
 
 
+def passed_start(links: Sequence[Link], header: WireHeader, seal: Seal | None) -> list[Send]:
+    """wire.md §4.6: the sealed ``start`` for each spectator of *links* that dialled this player, header-less."""
+    return [Send(link, Start(header=header, seal=seal)) for link in links if seal is not None
+            and link.role == "spectator" and not link.peer_has_header and not link.conn.initiator]
+
+
 # ---------------------------------------------------------------------- a player
 
 
@@ -764,10 +771,11 @@ class Watching(_HostPin, LobbyRole):
         self.lobby: Lobby | None = None
 
     def on_message(self, link: Link, message: Message, *, links: Sequence[Link], now: float) -> list[LobbyAction]:
-        """The host's ``lobby`` (kept, :class:`LobbyChanged`) or ``start`` (:class:`Begin` with no
-        seat), each only from the pinned host over a connection this peer dialled (``forbidden``
-        otherwise); anything else is refused ``unexpected-message``."""
-        if isinstance(message, Lobby | Start):
+        """The host's ``lobby`` (kept, :class:`LobbyChanged`), only from the pinned host over a
+        connection this peer dialled (``forbidden`` otherwise); a ``start`` (:class:`Begin` with no
+        seat) over any connection it dialled, the host's or a player's passing it on, when the host's
+        seal shows it is the game's (wire.md §4.6); anything else is refused ``unexpected-message``."""
+        if isinstance(message, Lobby) or (isinstance(message, Start) and not link.conn.initiator):
             try:
                 self._check_host(link, message)
             except ProtocolError as exc:

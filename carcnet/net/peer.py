@@ -297,8 +297,11 @@ class Peer:
             self._channels.discard(task)
 
     def _dial_learned(self) -> None:
+        """Dials every address of the book whose key has no open link and no dial under way (wire.md
+        §4.2): after the book changed, and after a link closed (the dial of its address may have ended
+        while a second link to the same peer was open, and that one is gone now)."""
         session = self.session
-        dialing = set(self._dialers)
+        dialing = {address for address, task in self._dialers.items() if not task.done()}
         for key, info in list(session.connections.addresses.entries.items()):
             address = (info.addr, info.port)
             if address in dialing or session.connections.link_to(key) is not None:
@@ -327,7 +330,7 @@ class Peer:
     def _on_change(self, change: SessionChange, link: Link | None) -> None:
         if change == "entry" and link is not None:
             self._sync_soon()
-        if change == "peer" and self.dial_learned and not self._closing:
+        if change in ("peer", "close") and self.dial_learned and not self._closing:
             self._dial_learned()
         if not self.dial_learned and not self._closing:
             self._following(change, link)
@@ -382,6 +385,10 @@ class Peer:
                 self._fail_over(link)
         elif change == "open" and link is not None:
             self._failed_over(link)
+            session = self.session
+            if session.header is None and session.lobby is not None and getattr(session.lobby, "lobby", None) is None \
+                    and not any(other.role == "host" for other in connections.open_links()):
+                self._fail_over(None)  # wire.md §5.10: in the lobby, a player's welcome names the host to watch
             if link.address is not None and link.address == self._probing:
                 self._probing = None
                 if link.peer_have <= self.session.have and len(connections.open_links()) > 1:

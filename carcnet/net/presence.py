@@ -68,6 +68,8 @@ class PresenceRecords:
         handed: Seat → when this peer handed it over (the session's clock): its owner is back once it is
             heard from after that, not while a link to it that went silent then is still open.
         left: Keys of peers that said bye (quit, shutdown) and did not come back.
+        gave_up: Those of them that said bye ``quit`` once the game had started: their person left the
+            game for good, and the table gives their seats to bots (wire.md §4.7, §5.6).
         seen: Keys of the players a link has carried (a bot seat's key counts as its runner's once seen).
         host: The identity key of the peer that opened the table, once known: the first link that said
             role ``host``, or the first peer believed to play a seat under a key that is no peer's
@@ -81,6 +83,7 @@ class PresenceRecords:
         self.withheld: dict[int, bytes] = {}
         self.handed: dict[int, float] = {}
         self.left: set[bytes] = set()
+        self.gave_up: set[bytes] = set()
         self.seen: set[bytes] = set()
         self.host: bytes | None = None
         self.dropped = 0
@@ -113,13 +116,17 @@ class PresenceRecords:
         """A link to player *key* opened: seen, and back if it had left."""
         self.seen.add(key)
         self.left.discard(key)
+        self.gave_up.discard(key)
 
-    def closed(self, key: bytes, reason: str | None, *, still_connected: bool) -> None:
+    def closed(self, key: bytes, reason: str | None, *, still_connected: bool, started: bool = False) -> None:
         """A link to player *key* closed for *reason*; it left on purpose when it said ``bye`` quit or
-        shutdown and no other link to it is open."""
+        shutdown and no other link to it is open, and gave its seats up when that was ``quit`` in a
+        game that had *started* (wire.md §4.7)."""
         self.seen.add(key)
         if reason in LEFT_ON_PURPOSE and not still_connected:
             self.left.add(key)
+            if reason == "quit" and started:
+                self.gave_up.add(key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +161,7 @@ class PresenceSnapshot:
         own: The seats whose keys this peer holds (not those handed over to it).
         links: The open links, in the session's order.
         host: The identity key of the peer that opened the table, when known (:meth:`table_host`).
-        runners, owners, withheld, handed, left, seen: :class:`PresenceRecords`' records.
+        runners, owners, withheld, handed, left, gave_up, seen: :class:`PresenceRecords`' records.
         contributors: The seats whose values the table draws need (deck.md §5.2); ``None`` in a game
             without table draws or once it is over.
         drawing: The draw the game waits for now (1-based), ``None`` when it waits for none.
@@ -180,6 +187,7 @@ class PresenceSnapshot:
     withheld: Mapping[int, bytes] = field(default_factory=dict)
     handed: Mapping[int, float] = field(default_factory=dict)
     left: frozenset[bytes] = frozenset()
+    gave_up: frozenset[bytes] = frozenset()
     seen: frozenset[bytes] = frozenset()
     contributors: tuple[int, ...] | None = None
     drawing: int | None = None
@@ -248,13 +256,14 @@ class PresenceSnapshot:
 
     def alive(self) -> set[bytes]:
         """The identity keys of the players this peer is in touch with (wire.md §4.5 "Checking
-        claims"): itself and the players it is connected to. A player's peer decides on presence (away,
-        takeovers, handovers), so it counts only what it can prove: a heartbeat's ``sees`` is a claim
-        about links it cannot check, and one seated liar could keep a crashed seat present for ever with
-        it. A spectator decides nothing and usually watches through one peer: it also counts those that
-        the players at the table it is connected to (a seat's key, a seat's runner, the host) say they
-        are connected to. A spectator's claims count for nothing anywhere, nor do those of a peer that
-        is no player of the game."""
+        claims"): itself and the players it is connected to; and a runner of a seat that more than half
+        of the other seated peers (this one among them, the runner not counted) are connected to this
+        peer and say they see (:meth:`seen_by_most`): a heartbeat's ``sees`` is a claim about links this
+        peer cannot check, so it counts only as a majority's word, which one seated liar cannot make. A
+        spectator decides nothing and usually watches through one peer: it also counts those that the
+        players at the table it is connected to (a seat's key, a seat's runner, the host) say they are
+        connected to. A spectator's claims count for nothing anywhere, nor do those of a peer that is no
+        player of the game."""
         alive = {self.me}
         hearsay = not self.own  # a spectator's view (it holds no seat key): what the table says
         table = ({self.runner(seat) for seat in range(len(self.keys))} | set(self.keys) | {self.table_host()}
@@ -265,7 +274,24 @@ class PresenceSnapshot:
             alive.add(link.key)
             if link.key in table:
                 alive.update(link.sees)
+        if not hearsay:
+            alive.update(self.seen_by_most(alive))
         return alive
+
+    def seen_by_most(self, connected: set[bytes]) -> list[bytes]:
+        """The runners of seats, not in *connected* (this peer and those it is connected to), that more
+        than half of the other seated peers say they see: each peer that runs a seat, other than the
+        runner in question, counts once, this one among them (it does not see it); only those
+        connected here speak, in their last believed ``sees`` (wire.md §4.5 "Checking claims")."""
+        seated = {runner for seat in range(len(self.keys)) if (runner := self.runner(seat)) is not None}
+        seated.add(self.me)
+        speakers = [link for link in self.links if link.role != "spectator" and link.key in seated]
+        out = []
+        for runner in sorted(seated - connected):
+            seeing = sum(1 for link in speakers if link.key != runner and runner in link.sees)
+            if 2 * seeing > len(seated - {runner}):
+                out.append(runner)
+        return out
 
     def link_to(self, key: bytes) -> LinkView | None:
         """The open link to the peer with identity *key*, if any."""
@@ -374,6 +400,14 @@ class PresenceSnapshot:
         key = self.runner(self.signers[seat])
         if key is not None and key in self.left:
             return True
+        return self.sees_most()
+
+    def sees_most(self) -> bool:
+        """Whether this peer and the seated peers it is connected to are more than half of the seated
+        peers, or exactly half with the lowest identity key of them all (wire.md §5.6 rules 2 and 3):
+        the side of a split that may give seats away. Only one side of any split passes."""
+        if not self.keys:
+            return False
         peers = self.seated_peers()
         side = [self.me, *(k for k, connected in peers.items() if connected)]
         total = 1 + len(peers)
@@ -426,9 +460,11 @@ class PresenceSnapshot:
         return min(keys) if keys else None
 
     def takeover_candidates(self, now: float) -> list[int]:
-        """The away seats at *now* (:meth:`away`) that a bot plays by the header and that are not
-        handed over yet: those the table may take over once away long enough (:class:`TakeoverClock`)."""
-        return [s for s in self.away(now) if self.signers[s] in self.bot_seats and self.handovers[s] is None]
+        """The away seats at *now* (:meth:`away`) not handed over yet that a bot plays by the header, or
+        whose peer gave them up (``bye`` quit in the game, :attr:`gave_up`): those the table may take
+        over once away long enough (:class:`TakeoverClock`, wire.md §5.6)."""
+        return [s for s in self.away(now) if self.handovers[s] is None
+                and (self.signers[s] in self.bot_seats or self.runner(s) in self.gave_up)]
 
     def hand_back(self, bot_names: Mapping[int, str], armed: Collection[int]) -> list[HandBackStep]:
         """wire.md §5.6 "Coming back", as steps in seat order. *bot_names*: seat → the bot this peer

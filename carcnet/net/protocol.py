@@ -169,6 +169,8 @@ _PERMITTED: dict[type, tuple[frozenset[Role], frozenset[Role]]] = {
     Peers: (_PLAYING, _ALL),  # where the players listen: what a spectator fails over to (wire.md §4.10)
     Ack: (_PLAYING, _ALL),  # seats' votes: what is committed, which spectators show too (wire.md §5.9)
 }
+#: wire.md §3.3: a player also passes the host's ``start`` on to a spectator that dialled it in the lobby (§4.6).
+_PASSED_ON: frozenset[tuple[type, Role, Role]] = frozenset({(Start, "player", "spectator")})
 _HANDSHAKE = (Hello, Welcome, Reject, Proof)
 
 #: wire.md §7, the handshake as a table (h11's style): (state, message we send) → the next state.
@@ -279,7 +281,8 @@ class PeerConnection:
         if state is not State.OPEN:
             raise LocalProtocolError(f"{kind.__name__} only after the handshake (state {state.name})")
         senders, receivers = _PERMITTED[kind]
-        if self.our_role not in senders or self.their_role not in receivers:
+        if (self.our_role not in senders or self.their_role not in receivers) and \
+                (kind, self.our_role, self.their_role) not in _PASSED_ON:
             raise LocalProtocolError(
                 f"a {self.our_role} does not send {kind.__name__} to a {self.their_role} (wire.md §3.3)"
             )
@@ -397,7 +400,8 @@ class PeerConnection:
                 )
             )
         senders, receivers = _PERMITTED[type(message)]
-        if self.their_role not in senders or self.our_role not in receivers:
+        if (self.their_role not in senders or self.our_role not in receivers) and \
+                (type(message), self.their_role, self.our_role) not in _PASSED_ON:
             return self._violation(
                 ProtocolError(
                     "forbidden",

@@ -25,11 +25,15 @@ from typing import Literal
 from .messages import Ack, Vote
 from .signing import SeatKey, sign_ack, verify_ack
 
-__all__ = ["VOTES_KEPT", "Votes", "is_quorum", "lowest_seat"]
+__all__ = ["SPLIT_SEQS", "VOTES_KEPT", "Votes", "is_quorum", "lowest_seat"]
 
 #: Votes kept per seat (the newest taken): a seat that switched to a committed entry votes for a
 #: shorter prefix of another branch, which must count beside its older, longer vote (wire.md §5.9).
 VOTES_KEPT = 4
+
+#: Seqs above the commit index at which the first vote of each seat is kept (wire.md §5.9 "The
+#: tie-break"): the lowest ones, where the branches of a split part.
+SPLIT_SEQS = 8
 
 
 def is_quorum(seats: Collection[int], *, players: int, lowest: int) -> bool:
@@ -62,6 +66,10 @@ class Votes:
         self.players = len(self.keys)
         self.lowest = lowest_seat(self.keys)
         self._held: dict[int, list[Vote]] = {}
+        #: Per seat, its first vote taken at each of the lowest :data:`SPLIT_SEQS` seqs above
+        #: :attr:`floor` (wire.md §5.9 "The tie-break": what the seat held first there).
+        self._first: dict[int, dict[int, Vote]] = {}
+        self.floor = 0
         self.version = 0
 
     def take(self, vote: Vote) -> Literal["news", "held", "bad"]:
@@ -71,7 +79,7 @@ class Votes:
         if vote.seat >= self.players:
             return "bad"
         held = self._held.get(vote.seat, [])
-        if vote in held:
+        if vote in held or self._first.get(vote.seat, {}).get(vote.seq) == vote:
             return "held"
         if not verify_ack(self.keys[vote.seat], self.game_id, vote.seat, vote.seq, vote.digest, vote.sig):
             return "bad"
@@ -82,7 +90,22 @@ class Votes:
         held = self._held.setdefault(vote.seat, [])
         held.append(vote)
         del held[:-VOTES_KEPT]
+        if vote.seq > self.floor:
+            first = self._first.setdefault(vote.seat, {})
+            if vote.seq not in first:
+                first[vote.seq] = vote
+                for seq in sorted(first)[SPLIT_SEQS:]:
+                    del first[seq]
         self.version += 1
+
+    def raise_floor(self, seq: int) -> None:
+        """Entries up to *seq* are committed here: the first votes at those seqs are no longer needed."""
+        if seq <= self.floor:
+            return
+        self.floor = seq
+        for first in self._first.values():
+            for old in [s for s in first if s <= seq]:
+                del first[old]
 
     def cast(self, seats: Mapping[int, SeatKey], seq: int, digest: bytes) -> Ack | None:
         """The votes of the seats whose keys are in *seats* (seat → key) for the log ending at *seq*
@@ -97,6 +120,51 @@ class Votes:
             self._keep(vote)
             votes.append(vote)
         return Ack(votes=tuple(votes)) if votes else None
+
+    def cast_at(self, seats: Mapping[int, SeatKey], seq: int, digest: bytes) -> Ack | None:
+        """The votes of the seats whose keys are in *seats* for the prefix ending at *seq* with
+        *digest* (wire.md §5.9 "The tie-break": a seat's vote at the seq where another branch parts from
+        its log), for each seat that has not voted at exactly *seq* yet; ``None`` when none is new."""
+        votes = []
+        for seat in sorted(seats):
+            if seq in self._first.get(seat, {}) or seq <= self.floor:
+                continue
+            vote = Vote(seat, seq, digest, sign_ack(seats[seat], self.game_id, seat, seq, digest))
+            self._keep(vote)
+            votes.append(vote)
+        return Ack(votes=tuple(votes)) if votes else None
+
+    def firsts(self, seq: int) -> Ack | None:
+        """The first vote taken of every seat at exactly *seq* (to pass on: wire.md §5.9 "The
+        tie-break"), ``None`` when there is none."""
+        votes = tuple(first[seq] for _, first in sorted(self._first.items()) if seq in first)
+        return Ack(votes=votes) if votes else None
+
+    def winner(self, seq: int) -> bytes | None:
+        """wire.md §5.9 "The tie-break": when this peer holds the first vote at exactly *seq* of every
+        seat and the seats voting for no one digest there are a quorum, the digest (so the entry) every
+        seat takes at *seq*: the one with the most votes, and of those, the one whose voters hold the
+        lowest key. ``None`` otherwise (a seat's vote is missing, or an entry has a quorum: the commit
+        rule decides)."""
+        if seq <= self.floor:
+            return None
+        by_digest: dict[bytes, list[int]] = {}
+        for seat in range(self.players):
+            vote = self._first.get(seat, {}).get(seq)
+            if vote is None:
+                return None
+            by_digest.setdefault(vote.digest, []).append(seat)
+        if any(is_quorum(voters, players=self.players, lowest=self.lowest) for voters in by_digest.values()):
+            return None
+        return min(by_digest, key=lambda d: (-len(by_digest[d]), min(self.keys[s] for s in by_digest[d])))
+
+    def decides(self, digests: Sequence[bytes], seq: int) -> bool:
+        """Whether the votes held make entry *seq* of the branch *digests* the table's: committed
+        (:meth:`committed`), or chosen by the tie-break (:meth:`winner`)."""
+        if self.committed(digests) >= seq:
+            return True
+        winner = self.winner(seq)
+        return winner is not None and seq < len(digests) and digests[seq] == winner
 
     def newest(self) -> Ack | None:
         """The newest vote taken of every seat, to pass on (``None``: none yet)."""
@@ -134,6 +202,20 @@ class Votes:
             if any(v.seq >= start and (v.seq >= length or digests[v.seq] != v.digest) for v in held)
         }
         return is_quorum(seats, players=self.players, lowest=self.lowest)
+
+    def certificate(self, digests: Sequence[bytes], seq: int) -> Ack | None:
+        """The votes held that cover entry *seq* of the branch *digests* (``digests[s]`` the digest
+        after entry *s*): for each seat whose votes cover it, the one for the longest prefix of the
+        branch, in seat order; ``None`` when none does. When they are a quorum they are the entry's
+        certificate (wire.md §5.9), which a peer passes on so that a peer on another branch can check
+        alone that this one is committed, however the seats' newest votes have moved on since."""
+        length = len(digests)
+        votes = []
+        for seat, held in sorted(self._held.items()):
+            covering = [v for v in held if seq <= v.seq < length and digests[v.seq] == v.digest]
+            if covering:
+                votes.append(max(covering, key=lambda v: v.seq))
+        return Ack(votes=tuple(votes)) if votes else None
 
     def voters(self, digests: Sequence[bytes], seq: int) -> list[int]:
         """The seats whose votes cover entry *seq* of the branch *digests*, in seat order."""

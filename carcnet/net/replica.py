@@ -225,6 +225,8 @@ class Replica:
         votes: The seats' votes held (wire.md §5.9), once the header is.
         commit_index: The highest seq this peer knows committed (0: none); entries after it are
             pending. Never goes down.
+        certificate: The votes that commit :attr:`commit_index` (:meth:`~carcnet.net.quorum.Votes.certificate`),
+            kept when it grows, passed on with heartbeats (wire.md §4.11), ``None`` before.
         aside: Every set of entries set aside here, oldest first.
     """
 
@@ -239,6 +241,10 @@ class Replica:
         self.desync: Desync | None = None
         self.votes: Votes | None = None
         self.commit_index = 0
+        self.certificate: Ack | None = None
+        #: The lowest seq above the commit index where another branch is known to part from this log
+        #: (0: none): its seats vote at exactly that seq too (wire.md §5.9 "The tie-break").
+        self.parting = 0
         self._candidate: tuple[SignedEntry, ...] = ()  # the last batch of another branch ignored
         self.aside: list[SetAside] = []
         #: A player's judgement of a ``handover`` it receives (wire.md §5.6 "What the others check"):
@@ -455,6 +461,7 @@ class Replica:
         votes = self.votes
         if not votes.elsewhere(self.game.digests, seq):
             self._candidate = tuple(entries)  # §5.9: looked at again when votes come (retry_branch)
+            self.note_parting(seq)
             return Taken(appended, took_back=took_back, parted=seq)  # no quorum could vote for it
         game = self.replayed(seq - 1)
         branch: list[SignedEntry] = []
@@ -469,8 +476,9 @@ class Replica:
             # it does not follow from our entries before *seq*: the branches part earlier, where ours
             # are pending too; the sender's entries from our commit index show where
             return Taken(appended, took_back=took_back, parted=seq, want=self.commit_index + 1)
-        if not branch or committed < seq:
+        if not branch or not votes.decides(game.digests, seq):
             self._candidate = tuple(entries)
+            self.note_parting(seq)
             return Taken(appended, took_back=took_back, parted=seq)
         if self.commit_index >= seq:
             message = f"two committed entries for seq {seq}: the votes of seats break the commit rule"
@@ -482,7 +490,8 @@ class Replica:
         self.game = game
         for signed in branch:
             self.append(signed)
-        self.commit_index = max(self.commit_index, committed)
+        self._committed(max(self.commit_index, committed))
+        self.parting = 0  # this log parts from others elsewhere now, if at all: learnt again
         record = SetAside(seq, aside, branch[0], where, tuple(votes.voters(game.digests, seq)))
         self.aside.append(record)
         log.warning("%s: %d entries from seq %d set aside: the table committed others", self.name, len(aside), seq)
@@ -562,9 +571,10 @@ class Replica:
         if self.votes is None:
             return False
         digests = [*game.digests, *(signed.entry.digest for signed in batch)]
-        if self.votes.committed(digests) >= seq:
+        if self.votes.decides(digests, seq):
             return True
         self.passed_over = seq
+        self.note_parting(seq)
         self.held_back = list(batch[:MAX_HELD_BACK])
         return False
 
@@ -607,17 +617,48 @@ class Replica:
             seq -= 1
         return seq
 
-    def vote(self, keys: Mapping[int, SeatKey]) -> Ack | None:
-        """The votes of the seats whose keys are in *keys* for this log as it is now (``None``:
-        nothing new); the commit index follows."""
+    def vote(self, keys: Mapping[int, SeatKey]) -> list[Ack]:
+        """The votes of the seats whose keys are in *keys* for this log as it is now, and at the seq
+        where another branch parts from it (:attr:`parting`, wire.md §5.9 "The tie-break") if they have
+        not voted there yet: nothing when there is nothing new to say. The commit index follows."""
         if self.votes is None or self.game is None or self.desync is not None:
-            return None
+            return []
         seq = self.vote_seq
         if not seq:
-            return None
-        ack = self.votes.cast(keys, seq, self.game.digests[seq])
+            return []
+        acks = [self.votes.cast(keys, seq, self.game.digests[seq])]
+        parting = self.parting
+        if self.commit_index < parting <= seq:
+            acks.append(self.votes.cast_at(keys, parting, self.game.digests[parting]))
         self.recount()
-        return ack
+        return [ack for ack in acks if ack is not None]
+
+    @property
+    def sealer(self) -> bytes | None:
+        """The key that sealed the header held (the table's host, wire.md §4.2), once checked."""
+        return self.seal.key if self.seal is not None else None
+
+    @property
+    def votes_version(self) -> tuple[int, int, int] | None:
+        """Changes whenever :meth:`votes_to_pass` would (``None`` before the header)."""
+        return None if self.votes is None else (self.votes.version, self.commit_index, self.parting)
+
+    def votes_to_pass(self) -> tuple[Ack, ...]:
+        """What a player passes on with its heartbeat (wire.md §4.11): the newest vote of every seat
+        held, the certificate of the commit index, and where another branch parts from this log every
+        seat's first vote there (§5.9 "The tie-break"); each ``Ack`` once."""
+        votes = self.votes
+        out: list[Ack] = []
+        if votes is not None:
+            for ack in (votes.newest(), self.certificate, votes.firsts(self.parting) if self.parting else None):
+                if ack is not None and ack not in out:
+                    out.append(ack)
+        return tuple(out)
+
+    def note_parting(self, seq: int) -> None:
+        """Another branch parts from this log at *seq*, where its entry is pending (:attr:`parting`)."""
+        if seq > self.commit_index and (not self.parting or seq < self.parting):
+            self.parting = seq
 
     def take_votes(self, votes: Iterable[Vote]) -> tuple[list[Vote], bool]:
         """Takes votes from a peer: the ones that were news, and whether one did not verify (the
@@ -642,8 +683,18 @@ class Replica:
         committed = self.votes.committed(self.game.digests)
         if committed <= self.commit_index:
             return False
-        self.commit_index = committed
+        self._committed(committed)
         return True
+
+    def _committed(self, seq: int) -> None:
+        """The commit index is *seq* now: its certificate is kept from the votes held (before newer
+        votes of its seats push those out, :data:`~carcnet.net.quorum.VOTES_KEPT`)."""
+        assert self.votes is not None and self.game is not None
+        self.commit_index = seq
+        self.certificate = self.votes.certificate(self.game.digests, seq) if seq else None
+        self.votes.raise_floor(seq)
+        if self.parting <= seq:
+            self.parting = 0
 
     def elsewhere(self) -> bool:
         """Whether votes held could commit another branch where this log's entries are pending (it is

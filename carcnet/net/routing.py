@@ -25,7 +25,7 @@ from .connections import ClaimsDue, Connections, small_batches
 from .draws import DrawValues, vouches
 from .framing import ProtocolError
 from .link import HELD_REPEATS, Link
-from .lobby import Begin, LobbyAction, LobbyRole, Refuse, Send
+from .lobby import Begin, LobbyAction, LobbyRole, Refuse, Send, passed_start
 from .messages import (
     MAX_PEERS,
     Ack,
@@ -55,7 +55,7 @@ from .protocol import Closed, ConnectionEvent, Proven, Refused, State
 from .replica import Desync, Replica, Taken
 from .signing import SeatKey
 
-__all__ = ["MAX_IGNORED_WANTS", "ROUTES", "ASK_EVERY", "VOTE_EVERY", "Listener", "Router", "SessionChange"]
+__all__ = ["ASK_EVERY", "MAX_IGNORED_WANTS", "ROUTES", "VOTE_EVERY", "Listener", "Router", "SessionChange"]
 
 log = logging.getLogger("carcnet.net")
 
@@ -176,7 +176,7 @@ class Router:
         """
         self.replica.take_header(header)
         self.replica.take_seal(seal)
-        self.connections.started(header)
+        self.connections.started(header, self.replica.sealer)
         self.changed("header", None)
 
     def begin(self, header: WireHeader, seats: Mapping[int, SeatKey], *, told: Iterable[Link] = (),
@@ -196,12 +196,14 @@ class Router:
         if held is not None:
             if header.fingerprint != held.fingerprint:
                 raise ProtocolError("desync", "a second, different header for this game")
-            self.replica.take_seal(seal)
+            if self.replica.take_seal(seal):
+                self.connections.started(held, self.replica.sealer)
             return
         self.take_header(header, seal)
         for seat, key in seats.items():
             self.seats[seat] = key
-        for link in told:
+        self.apply_lobby(passed := passed_start(self.connections.open_links(), header, seal))  # §4.6: spectators
+        for link in (*told, *(send.link for send in passed)):
             link.peer_has_header = True
         self.connections.tell_all()
         self.draw_step()
@@ -243,34 +245,32 @@ class Router:
     def lost(self, link: Link) -> None:
         """*link* is gone: the other players hear of it (presence, wire.md §4.5), the lobby too."""
         if link.opened and link.role != "spectator" and not self.connections.closing:
-            self.connections.tell_all()
+            self.connections.tell_all(link)
         if self.in_lobby and link.opened:
             assert self.lobby is not None
             self.apply_lobby(self.lobby.on_close(link, links=self.connections.open_links()))
         self.changed("close", link)
 
     def heartbeat(self) -> Heartbeat:
-        """This peer's ``heartbeat`` now (wire.md §4.5): what it holds, the players it is connected to,
-        the seats it plays."""
+        """This peer's ``heartbeat`` now (wire.md §4.5): what it holds, the players it is connected to
+        (:meth:`Connections.sees`), the seats it plays."""
         game = self.replica.game
-        keys = {link.key for link in self.connections.open_links() if link.role != "spectator" and link.key}
+        keys = self.connections.sees()
         seats = tuple(sorted(self.seats)) if game is None else tuple(s for s in range(game.players) if self.plays(s))
         at, banks = self.banks
         return Heartbeat(have=self.replica.have, digest=game.digest if game is not None else None,
                          time=int(self.wall_clock() * 1000), sees=tuple(sorted(keys))[:MAX_PEERS], seats=seats,
                          banks=banks if game is not None and at == self.replica.have else ())
 
-    def beside_heartbeat(self, link: Link) -> Message | None:
+    def beside_heartbeat(self, link: Link) -> tuple[Message, ...]:
         """wire.md §5.9: with each heartbeat a player passes on the newest vote of every seat it holds,
-        when they changed since it last did on *link*, so that votes reach peers that have no link
-        to the voter (a table healing from a split learns the certificate this way)."""
+        and the certificate of its commit index (the votes that commit it, once the seats' newest
+        votes have moved past it or onto another branch), when either changed since it last did on
+        *link*: votes reach peers that have no link to the voter, and a peer left on another branch
+        learns from them that this branch is committed (a table healing from a split)."""
         if self._vote_due:
             self.log_changed(now=True)
-        votes = self.replica.votes
-        if self.role != "player" or votes is None or link.votes_sent == votes.version:
-            return None
-        link.votes_sent = votes.version
-        return votes.newest()
+        return _votes_to_pass(self, link)
 
     def addresses_changed(self) -> None:
         """The address book learned something: listeners hear ``"peer"`` (a player peer dials it), and
@@ -354,7 +354,8 @@ class Router:
                 connections.refuse(link, "desync", "the peer's header of this game differs from ours", 0)
                 return
             else:
-                self.replica.take_seal(welcome.seal)  # one this peer lacked (a save of before the seal)
+                if self.replica.take_seal(welcome.seal):  # one this peer lacked (a save of before the seal)
+                    connections.started(held, self.replica.sealer)
         if link.address is not None:
             # wire.md §4.2: whoever the book said listens there, the key that proved itself does
             connections.forget(link.address)
@@ -380,7 +381,7 @@ class Router:
             link.peer_has_header = True
         self.changed("open", link)
         if link.role != "spectator" or self.role == "player":
-            self.connections.tell_all()
+            self.connections.tell_all(link)  # the newcomer at once; everyone if it sits at the table
         if self.in_lobby:
             assert self.lobby is not None
             self.apply_lobby(self.lobby.on_open(link))
@@ -434,9 +435,8 @@ class Router:
         votes = replica.votes
         if votes is None:
             return
-        if self.role == "player" and link.votes_sent != votes.version and (newest := votes.newest()) is not None:
-            link.send(newest)
-            link.votes_sent = votes.version
+        for message in _votes_to_pass(self, link):  # the newest votes, the certificate, the first ones
+            link.send(message)
         if link.role != "spectator" and replica.commit_index < replica.have:
             self._ask_branch(link, replica.commit_index + 1)
 
@@ -460,8 +460,10 @@ class Router:
             return
         if replica.stopped or not message.entries:
             return
-        link.peer_have = max(link.peer_have, message.entries[-1].seq)
-        taken = replica.take(message.entries, message.from_seq, parted=bool(link.parted))
+        # §5.9: a peer that said it holds more than this log, at a digest this peer cannot compare, may
+        # hold another branch: an entry of it that does not follow is asked about, not refused
+        ahead, link.peer_have = link.peer_have > replica.have, max(link.peer_have, message.entries[-1].seq)
+        taken = replica.take(message.entries, message.from_seq, parted=bool(link.parted) or ahead)
         if taken.parted:
             link.parted = taken.parted  # §5.9: its log parts from ours: relay it nothing until they agree
         if link.repeated(message.from_seq, message.entries[-1].seq, new=taken.appended > 0 or not taken.held_all):
@@ -575,10 +577,8 @@ class Router:
             return
         self._vote_due, self._voted_at = False, clock
         before = self.replica.commit_index
-        ack = self.replica.vote(self.seats)
-        if ack is not None:
-            links = self.connections.open_links()
-            self.send_once(ack, links)
+        for ack in self.replica.vote(self.seats):
+            self.send_once(ack, self.connections.open_links())
         if self.replica.commit_index > before:
             self.changed("commit", None)
 
@@ -622,10 +622,9 @@ class Router:
                 if not link.is_open:
                     continue
                 if frame is None:
-                    # The first link's connection checks that we may send it (state, both roles); an
-                    # ``entries`` frame changes no connection's state and any role may receive it,
-                    # so the same bytes are good for every other open link (encoded once, not n times).
-                    frame = link.conn.send(message)
+                    # encoded once for every open link (no connection's state changes with an
+                    # ``entries`` frame) and kept for the next newcomer's catch-up
+                    frame = self.connections.entries_frame(link, message)
                     self.connections.seen.add(frame, last)
                 link.queue(frame)
         for link in links:
@@ -726,10 +725,20 @@ class Router:
                 refuse(link, exc.code, exc.message, exc.seq)
                 return
             link.peer_has_header = True
-        else:
-            # wire.md §3.3: once a header is held the lobby is over (a second start included); the
-            # lobby itself (claims, commitments) is not this session's business.
+        elif not (isinstance(message, Start) and self.role == "spectator" and message.header == self.replica.header):
+            # wire.md §3.3: once a header is held the lobby is over (a second start included, but a spectator's
+            # of its header: the host and a player pass it on, §4.6); claims, commitments are not its business.
             refuse(link, "unexpected-message", f"{type(message).__name__.lower()}: the game has started")
+
+
+def _votes_to_pass(router: Router, link: Link) -> tuple[Ack, ...]:
+    """The votes a player passes on to *link* (wire.md §4.11, :meth:`Replica.votes_to_pass`), when they
+    changed since it last did there."""
+    version = router.replica.votes_version
+    if router.role != "player" or version is None or link.votes_sent == version:
+        return ()
+    link.votes_sent = version
+    return router.replica.votes_to_pass()
 
 
 def _settled(router: Router, link: Link, taken: Taken) -> None:

@@ -51,6 +51,7 @@ from .base import TableError, bot_seed
 from .clock import TurnClock
 from .driver import BotDriver
 from .eventfile import keep_connection_log
+from .farewell import farewell
 from .keys import LanError, keys_path, read_keys, save_keys
 from .netview import NetKind, NetView
 from .timekeeper import Timekeeper
@@ -162,15 +163,19 @@ class NetTable(NetView):
         self._closing = False
         self._watching_through: Link | None = None  # a spectator: the link it follows the game through
         self._was_cut_off = False
+        self._saw_most = True  # this peer saw most of the table at the last change of its links (§5.6)
         self._hand_back_soon = False
         self._said_connected: set[bytes | None] = set()  # peers whose coming was said and not their going
+        def probe(link: Link | None) -> bool:  # a discovery probe (net.probe) is nobody: its link goes unsaid
+            return link is not None and link.role == "spectator" and link.name == "carcnet probe"
+
         #: What each change of the session sets off here, before the table's listeners hear of it.
         self._reactions: dict[SessionChange, Callable[[Link | None], None]] = {
             "header": lambda _link: self._started(),
             "stop": lambda _link: self._stopped(),
             "peer": self._heard,
-            "open": self._link_opened,
-            "close": self._link_closed,
+            "open": lambda link: None if probe(link) else self._link_opened(link),
+            "close": lambda link: None if probe(link) else self._link_closed(link),
             "aside": lambda _link: self._set_aside(),
         }
         #: The turn clock (wire.md §5.8): measured, agreed with the table, kept beside the save.
@@ -323,6 +328,7 @@ class NetTable(NetView):
         loop = asyncio.get_running_loop()
         tick = max(0.05, min(1.0, self.takeover / 4))
         clock = TakeoverClock(self.takeover)
+        saw_most = True
         while not self._closing:
             await asyncio.sleep(tick)  # the clock of the away rule, not a synchronisation
             header, game = self.session.header, self.session.game
@@ -331,6 +337,9 @@ class NetTable(NetView):
                 clock.reset()
                 continue
             presence, now = self.presence(), self.session.clock()
+            if presence.sees_most() and not saw_most:
+                clock.reset()  # back in touch with most of the table: the others' links are opening again
+            saw_most = presence.sees_most()
             due = clock.due(blocking, presence.takeover_candidates(now), loop.time())
             # while the table draws, a seat only once its value has been missing for the wait (§5.7)
             due = [s for s in due if presence.drawing is None or s in presence.withholding(now)]
@@ -597,7 +606,8 @@ class NetTable(NetView):
             return
         session, key = self.session, link.key
         if key is not None and link.role != "spectator":
-            self.records.closed(key, link.closed_by, still_connected=session.connections.link_to(key) is not None)
+            self.records.closed(key, link.closed_by, still_connected=session.connections.link_to(key) is not None,
+                                started=session.header is not None and not session.over)
         if link.closed_by in _FATAL and session.header is None:
             said = next((e.message for e in reversed(session.connections.events) if e.code == link.closed_by), "")
             self.failure = f"refused: {link.closed_by}: {said}" if said else f"refused: {link.closed_by}"
@@ -608,16 +618,26 @@ class NetTable(NetView):
             self._note(self.failure.capitalize())
         if link.opened and link.closed_by != "duplicate" and (key is None or session.connections.link_to(key) is None):
             self._said_connected.discard(key)
-            self._note(f"{link.name} left ({link.closed_by})")
+            seated = key is not None and session.connections.at_table(key)  # a stranger gives up no seat
+            self._note(farewell(link.name, link.closed_by, role=link.role if seated or link.role == "spectator" else None,
+                                started=session.header is not None and not session.over))
         self._cut_off_news()
 
     def _cut_off_news(self) -> None:
-        """Says when this laptop loses the table (:attr:`cut_off`) and when it is back in touch."""
+        """Says when this laptop loses the table (:attr:`cut_off`) and when it is back in touch. Once it
+        sees most of the table again (wire.md §5.6 rules 2-3) while the table draws, the wait for the
+        draw's values counts again from now (§5.7 "Withholding"): the values of the peers it was apart
+        from come as their links open, and a seat is not judged withholding for the time this laptop
+        could not hear it (else each side of a healed split hands the other's seats over at once)."""
         cut_off = self.cut_off
         if cut_off != self._was_cut_off:
             self._was_cut_off = cut_off
             self._note("You are cut off from the table: no other player is connected to this laptop"
                        if cut_off else "Back in touch with the table")
+        sees_most = self.spectating or self.status != "playing" or self.presence().sees_most()
+        if sees_most and not self._saw_most:
+            self.session.draws.restart(self.session.clock())
+        self._saw_most = sees_most
 
     def _started(self) -> None:
         """The header arrived: save the log (and this peer's seat keys), start the bots."""

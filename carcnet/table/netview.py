@@ -182,6 +182,7 @@ class NetView(Table):
                       for link in session.connections.open_links())
         if header is None or game is None:
             return PresenceSnapshot(me=me, links=links, host=host, left=frozenset(records.left),
+                                    gave_up=frozenset(records.gave_up),
                                     seen=frozenset(records.seen), waiting=session.draws.waiting,
                                     missing=tuple(session.missing()), reveal_wait=self.reveal_wait)
         seats = range(len(header.keys))
@@ -201,6 +202,7 @@ class NetView(Table):
             withheld=dict(records.withheld),
             handed=dict(records.handed),
             left=frozenset(records.left),
+            gave_up=frozenset(records.gave_up),
             seen=frozenset(records.seen),
             contributors=tuple(game.contributors()) if draws else None,
             drawing=game.deck_index + 1 if game.phase is Phase.DRAW else None,

@@ -4,7 +4,9 @@ It starts and stops the seats' clocks (:class:`~carcnet.table.clock.SeatClocks`)
 plays the rest of a turn a person plays here when its time runs out, and keeps the banks the table's:
 this laptop says the banks it knows in its heartbeats (§4.5), takes each seat's bank from the laptop
 that plays the seat, and keeps them beside its save (the keys file), so that a resumed game's clocks go
-on with the banks they had rather than full ones.
+on with the banks they had rather than full ones. A spectator shows them too: the clocks when it saw the
+lobby's agreement, else (it came later: only the lobby says the turn's time) each seat's bank as the
+players say it.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from carcnet.engine import IllegalMoveError, Phase
 from carcnet.net.sync import SyncError
 
 from .base import Change, TableError, bot_seed
-from .clock import SeatClocks
+from .clock import MAX_BANK, MAX_TURN, SeatClocks, TurnClock
 from .netview import NetView
 
 __all__ = ["Timekeeper"]
@@ -53,6 +55,8 @@ class Timekeeper:
         self._learning: set[int] = set()
         #: The banks last written to the keys file.
         self._written: tuple[int, ...] | None = None
+        #: A spectator that came after the lobby: its clocks are the banks the players say, no turn runs.
+        self._banks_only = False
 
     def resumed(self, banks: Sequence[int] | None) -> None:
         """The game was resumed from its save: the clocks start from *banks* (milliseconds, seat by
@@ -81,6 +85,8 @@ class Timekeeper:
         if clocks is None:
             clock = table.clock
             if clock is None:
+                if table.kind == "spectator":
+                    self._banks_heard(game.players)
                 return
             kept = self._kept if self._kept is not None and len(self._kept) == game.players else None
             clocks = table.clocks = SeatClocks(clock, game.players, None if kept is None else [m / 1000 for m in kept])
@@ -88,12 +94,25 @@ class Timekeeper:
                 self._learning = {seat for seat in range(game.players) if session.plays(seat)}
                 self._known = kept is not None
             self._written = clocks.millis() if self._known else None
-        to_play = game.seat if game.phase in (Phase.PLACE_TILE, Phase.DEPLOY) and not session.stopped else None
-        ended = clocks.update(to_play, session.clock())
+        playing = game.phase in (Phase.PLACE_TILE, Phase.DEPLOY) and not session.stopped and not self._banks_only
+        ended = clocks.update(game.seat if playing else None, session.clock())
         if ended in self._learning:
             self._learning.discard(ended)  # its bank is this laptop's own measure from now on
             self._known = self._known or not self._learning
         self._said()
+
+    def _banks_heard(self, players: int) -> None:
+        """A spectator that came after the lobby knows no agreement (only the lobby says it, wire.md §4.6):
+        once a player connected here says the banks at the seq it holds (§4.5), its clocks show each
+        seat's bank as the players say it (:meth:`listen` keeps them up to date), never a turn's time."""
+        session = self.table.session
+        for link in session.connections.open_links():
+            at, banks = link.banks
+            if link.role != "spectator" and at == session.have and len(banks) == players:
+                unknown = TurnClock(MAX_TURN, MAX_BANK)  # bounds only: nothing here runs a turn against it
+                self.table.clocks = SeatClocks(unknown, players, [millis / 1000 for millis in banks])
+                self._banks_only = True
+                return
 
     def listen(self) -> bool:
         """Takes the banks the table says (wire.md §5.8) from the last heartbeat of each player
@@ -146,6 +165,10 @@ class Timekeeper:
         table = self.table
         while not self._closing():
             await asyncio.sleep(0.25 if table.clocks is not None else 1.0)  # the clock's tick, not a synchronisation
+            if table.clocks is None and table.kind == "spectator":
+                self.update()  # a spectator that came late: the banks, once a player says them
+                if table.clocks is not None:
+                    self._changed("clock")
             if self.listen():
                 self._changed("clock")
             clocks, game = table.clocks, table.session.game

@@ -14,10 +14,11 @@ import gc
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from textual import on
 from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -131,6 +132,12 @@ class CarcnetApp(App[None]):
     SUB_TITLE = "Carcassonne for the terminal"
     ENABLE_COMMAND_PALETTE = True
     CSS_PATH = STYLESHEET
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "show_help", "Keys", key_display="?", show=False,
+                tooltip="Every key of this screen, then how to play"),
+    ]
+    """``?`` on every screen: the help, with the keys a narrow footer leaves out (screens that have
+    their own ``?`` take it first)."""
 
     def __init__(
         self,
@@ -285,6 +292,15 @@ class CarcnetApp(App[None]):
         except ValueError as exc:
             self.notify(str(exc), title="Settings", severity="error")
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q or the palette's Quit: a player of a network game going on is asked first, as ``q``
+        asks (:meth:`GameScreen.action_leave_network`); the app quits once they chose to leave."""
+        screen = self.screen
+        if isinstance(screen, GameScreen) and screen.asks_before_leaving:
+            screen.action_leave_network(then_quit=True)
+            return
+        await super().action_quit()
+
     def action_settings(self) -> None:
         """Opens the settings screen."""
         from carcnet.tui.screens.settings_screen import SettingsScreen
@@ -319,7 +335,7 @@ class CarcnetApp(App[None]):
         yield from super().get_system_commands(screen)
         if isinstance(screen, GameScreen):
             yield SystemCommand("Projected scores", "The scores if the game ended now", screen.action_projection)
-            yield SystemCommand("Zoom", "Switch the board between detailed and overview", screen.board.action_toggle_zoom)
+            yield SystemCommand("Zoom", "The next zoom: large, detailed, overview", screen.board.action_toggle_zoom)
             yield SystemCommand("Recentre", "Centre the board on the cursor, then the start tile", screen.board.action_centre)
             yield SystemCommand("Bug report (F12)", "One file with the save, versions and the screen", screen.action_bug_report)
             if screen.table.kind == "local":

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -54,16 +54,20 @@ __all__ = [
     "compose_tile",
     "figure_role",
     "tile_art",
+    "with_article",
 ]
 
 
 class Zoom(IntEnum):
-    """How large a tile is drawn."""
+    """How large a tile is drawn, smallest first (a terminal cell is about twice as tall as it is
+    wide, so each size is about square on screen)."""
 
     OVERVIEW = 0
-    """3 × 3 cells a tile: the board at a glance."""
+    """5 × 3 cells a tile: the board at a glance, each figure still its role letter and seat number."""
     DETAILED = 1
-    """9 × 5 cells a tile (about square in a terminal): fields, roads, walls, pennants, figures."""
+    """9 × 5 cells a tile: fields, roads, walls, pennants, figures."""
+    LARGE = 2
+    """13 × 7 cells a tile: every feature drawn plainly, the cloister a building, a calmer field."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -71,7 +75,11 @@ class Zoom(IntEnum):
         return _ZOOM_SIZES[self]
 
 
-_ZOOM_SIZES = {Zoom.OVERVIEW: (3, 3), Zoom.DETAILED: (9, 5)}
+_ZOOM_SIZES = {Zoom.OVERVIEW: (5, 3), Zoom.DETAILED: (9, 5), Zoom.LARGE: (13, 7)}
+
+#: The field texture of the large zoom: one dot in six cells, so that a board of large tiles reads
+#: calmly (the detailed zoom's one in three would fill it with dots).
+_CALM_FIELD = {" · ": " ·    ", " . ": " .    "}
 
 
 class Role(IntEnum):
@@ -213,6 +221,17 @@ def figure_role(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
     return _ROLE_OF_KIND[kind]
 
 
+def with_article(words: str) -> str:
+    """*words* after the article English gives them: ``a`` before a consonant, ``an`` before a vowel
+    (the figures, roles and bot levels the interface names: none starts with a silent or a sounded
+    letter that reads otherwise).
+
+    >>> with_article("abbot"), with_article("knight"), with_article("easy bot"), with_article("greedy bot")
+    ('an abbot', 'a knight', 'an easy bot', 'a greedy bot')
+    """
+    return ("an " if words[:1].lower() in tuple("aeiou") else "a ") + words
+
+
 @dataclass(frozen=True, slots=True)
 class Cell:
     """One character cell of a drawn tile.
@@ -240,8 +259,10 @@ class TileArt:
         height: Cells down.
         cells: The cells, row by row.
         anchors: For each segment, the ``(col, row)`` where its figure or deploy number goes.
-        pairs: For each segment, whether the cell right of its anchor is its own too (room for a
-            meeple's seat digit; never in tiles narrower than 5 cells).
+        pairs: For each segment, whether the cell right of its anchor takes a meeple's seat digit:
+            a cell of the segment too; from 13 cells across (the large zoom) also a field cell beside
+            a segment one cell wide, whose anchor may then be that field cell left of it; never in
+            tiles narrower than 5 cells.
     """
 
     letter: str
@@ -327,6 +348,8 @@ def tile_art(
     '  .  .  .'
     """
     size = zoom.size if isinstance(zoom, Zoom) else zoom
+    if zoom is Zoom.LARGE and glyphs.field in _CALM_FIELD:
+        glyphs = replace(glyphs, field=_CALM_FIELD[glyphs.field])
     return _tile_art(kind, rotation % 4, size[0], size[1], glyphs)
 
 
@@ -386,6 +409,8 @@ def _tile_art(kind: TileKind, rotation: int, width: int, height: int, glyphs: Gl
     _draw_path_ends(draft, segments, ends)
     _draw_fields(draft, variant)
     anchors, pairs = _anchors(draft.owner, segments, width, height)
+    if width >= _ROOMY:
+        anchors, pairs = _roomy_pairs(draft, anchors, pairs)
     chars = _characters(draft, variant, ends, glyphs)
     _draw_pennants(draft, chars, segments, anchors, pairs, glyphs)
     cells = tuple(
@@ -681,6 +706,38 @@ def _anchors(
         if anchors[i] is None:
             anchors[i] = _free_anchor(seg, {a for a in anchors if a is not None}, width, height)
     return tuple(a for a in anchors if a is not None), tuple(pairs)
+
+
+#: From this many cells across (the large zoom) every figure shows its role letter and seat number.
+_ROOMY = 13
+
+
+def _roomy_pairs(
+    draft: _Draft, anchors: Sequence[tuple[int, int]], pairs: Sequence[bool]
+) -> tuple[tuple[tuple[int, int], ...], tuple[bool, ...]]:
+    """``(anchors, pairs)`` where a segment without two cells side by side (a road running
+    north–south, a narrow field) also gets two cells for its figure, so that in the large zoom a
+    figure is its role letter and its seat number: the seat number on the field cell right of the
+    anchor, or else the role letter on the field cell left of it (the anchor moves there). A cell
+    that is another segment's anchor or digit, or a road, river or city cell, is never taken."""
+    out = list(anchors)
+    paired = list(pairs)
+    taken = set(anchors) | {(c + 1, r) for (c, r), p in zip(anchors, pairs) if p}
+
+    def free(c: int, r: int) -> bool:
+        return 0 <= c < draft.width and (c, r) not in taken and draft.role[r][c] in (Role.FIELD, None)
+
+    for i, (c, r) in enumerate(anchors):
+        if paired[i]:
+            continue
+        if free(c + 1, r):
+            paired[i] = True
+            taken.add((c + 1, r))
+        elif free(c - 1, r):
+            out[i] = (c - 1, r)
+            paired[i] = True
+            taken.add((c - 1, r))
+    return tuple(out), tuple(paired)
 
 
 def _anchor_of_cells(

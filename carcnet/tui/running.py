@@ -85,17 +85,20 @@ class TableRun:
         except Exception:  # a screen must not raise into the table's code
             log.exception("a screen failed to take the change %r", change)
 
-    def stop(self) -> None:
-        """Leaves the game now (a network table says ``bye``); the task closes the sockets and the log."""
+    def stop(self, reason: str = "quit") -> None:
+        """Leaves the game now (a network table says ``bye`` *reason*: ``quit``, the person left; in a
+        game going on, gave up the seat; ``shutdown``, the program stops, the person may resume: wire.md
+        §4.7); the task closes the sockets and the log."""
         self.stopping = True
         self._view = None
         if self.table.running:
-            self.table.close()
+            self.table.close(reason)
         self._stop.set()
 
     async def aclose(self, timeout: float = CLOSE_WAIT) -> None:
-        """:meth:`stop`, then waits (at most *timeout* seconds) until everything is closed."""
-        self.stop()
+        """:meth:`stop` as the program stops (``bye`` shutdown: a player keeps the seat and may
+        resume), then waits (at most *timeout* seconds) until everything is closed."""
+        self.stop("shutdown")
         if self._task is None:
             return
         try:

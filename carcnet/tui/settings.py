@@ -1,6 +1,6 @@
 """Provides :class:`Settings`: what a player sets once and finds again on the next start:
-the theme, the name to play under, the new-game seats, turn confirmation, the glyphs, the seat
-palette and the turn bell.
+the theme, the name to play under, the new-game seats and rule options, turn confirmation, the
+glyphs, the seat palette and the turn bell.
 
 They live in ``settings.json`` in the user configuration folder (``platformdirs.user_config_dir``,
 e.g. ``~/.config/carcnet`` on Linux), or in ``$CARCNET_CONFIG_DIR`` when that is set. The file is
@@ -17,6 +17,8 @@ import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+
+from carcnet.engine import Rules
 
 __all__ = ["CONFIG_DIR_ENV", "FILE_NAME", "GLYPHS", "PALETTES", "Settings", "SeatDefault", "config_dir"]
 
@@ -63,6 +65,8 @@ class Settings:
         theme: The Textual theme's name.
         name: The name to play network games under; empty: the login name.
         seats: The new-game form's seats as it opens (2 to 6), the last ones started by default.
+        rules: The rule options the new-game forms open with (The River, The Abbot, the scoring
+            variants): those of the last game started or hosted.
         confirm: Whether a turn waits for Enter before it is played (off: each choice is played at once).
         glyphs: One of :data:`GLYPHS`.
         palette: One of :data:`PALETTES`.
@@ -75,6 +79,7 @@ class Settings:
     theme: str = "textual-dark"
     name: str = ""
     seats: tuple[SeatDefault, ...] = field(default_factory=_default_seats)
+    rules: Rules = field(default_factory=Rules)
     confirm: bool = True
     glyphs: str = "unicode"
     palette: str = "standard"
@@ -168,6 +173,13 @@ def _check(name: str, value: Any, kind: type) -> Any:
                 return None
             seats.append(SeatDefault(seat["name"], seat["colour"], seat["player"]))
         return tuple(seats)
+    if name == "rules":
+        if isinstance(value, dict):
+            names = {f.name for f in fields(Rules)}
+            if not set(value) <= names:
+                return None
+            value = Rules(**value)
+        return value if isinstance(value, Rules) and value.problem() is None else None
     if kind is bool:
         return value if isinstance(value, bool) else None
     if not isinstance(value, str):

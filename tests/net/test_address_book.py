@@ -14,7 +14,16 @@ from carcnet.net.lobby import LobbyRole
 from carcnet.net.peer import MAX_HINT_FAILURES
 from carcnet.net.sync import SyncSession
 
-from .loopback import LoopbackGame, MemoryWire, all_over, assert_identical, identity, make_header, seat_key
+from .loopback import (
+    LoopbackGame,
+    MemoryWire,
+    all_over,
+    assert_identical,
+    identity,
+    make_header,
+    seat_key,
+    until,
+)
 
 HEADER = make_header(2)
 
@@ -177,3 +186,35 @@ def test_proven_hellos_in_the_lobby_do_not_push_the_players_out_of_the_welcomes(
     pump(to_droid)
     listed = to_droid.a.peer.peers  # type: ignore[union-attr]
     assert [(p.key, p.addr, p.port) for p in listed] == [(seat_key(1).public, "192.168.1.21", 40001)]
+
+
+@pytest.mark.asyncio
+async def test_a_peer_whose_last_link_closes_dials_its_address_again():
+    """Ann accepted Bob's link and never dialled him; Bob's dial ends when its connection closes for a
+    reason that asks for no retry (here his own ``bye``; in the nemesis, a second link to Ann open at
+    that moment). When Ann's last link to Bob closes she dials the address her book holds for him
+    (wire.md §4.2). Before, she dialled only when her book changed: two laptops whose dials had both
+    ended that way never met again (the nemesis, seed 183: a fork for ever)."""
+    async with LoopbackGame(make_header(2)) as table:
+        a = await table.player("Ann", [0], bots=False, key=seat_key(0))
+        b = await table.player("Bob", [1], dial=[a], bots=False, key=seat_key(1))
+        await until([a, b], lambda: len(a.session.connections.open_links()) == 1)
+        link = b.session.connections.open_links()[0]
+        first = link.id
+        b.session.connections.close_link(link, "quit")  # Bob's dial of Ann ends: no retry after a bye
+        await until([a, b], lambda: any(other.id != first for other in b.session.connections.open_links()), 30)
+        assert a.session.connections.link_to(seat_key(1).public) is not None
+
+
+def test_the_key_that_sealed_the_header_sits_at_the_table():
+    """wire.md §4.2: the host proves that it sits at the table by the seal of the header (its bots play
+    under keys of their own, so its identity is no seat key); before, only a judged claim of a bot seat
+    did, and until then its address and frame budget were a stranger's."""
+    host_key = identity("Host").public
+    bob = seated("Bob", 1)
+    connections = bob.connections
+    assert not connections.at_table(host_key)  # the header alone: the host's key is no seat key
+    connections.started(HEADER, host_key)
+    assert connections.at_table(host_key) and not connections.at_table(identity("Mallory").public)
+    connections.started(HEADER)  # the header again, the seal not passed: the host stays known
+    assert connections.at_table(host_key)

@@ -138,7 +138,7 @@ async def test_a_headless_peer_quits_cleanly_on_sigterm_and_sighup(tmp_path: Pat
             async with bob:
                 await bob.wait_until(lambda: bob.to_play == 1, SECONDS)  # the host's bot has moved
                 host.send_signal(signum)
-                await bob.wait_until(lambda: "Host left (quit)" in bob.notes, SECONDS)
+                await bob.wait_until(lambda: any(n.startswith("Host left (quit)") for n in bob.notes), SECONDS)
                 out, err = await host.communicate()
     finally:
         if host.returncode is None:

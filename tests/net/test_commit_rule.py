@@ -162,8 +162,8 @@ def test_two_committed_entries_for_one_seq_stop_the_game():
 def test_after_the_heal_the_pending_side_votes_for_the_committed_branch():
     copy = holding_own([(0, TAKEN, 9), (1, TAKEN, 9)])
     copy.take(TAKEN[4:9], 5)
-    ack = copy.vote({2: seat_key(2)})
-    assert ack is not None and ack.votes == (vote(2, TAKEN, 9),)
+    [ack] = copy.vote({2: seat_key(2)})
+    assert ack.votes == (vote(2, TAKEN, 9),)
 
 
 def test_an_entry_of_another_branch_alone_asks_for_the_entries_from_the_commit_index():
@@ -177,7 +177,7 @@ def test_a_draw_at_the_end_is_not_voted_for():
 
     log = extend(TABLE, [], count=1)  # the first entry of a table-draw game is a draw
     copy = replica(TABLE, log)
-    assert copy.vote_seq == 0 and copy.vote({0: seat_key(0)}) is None
+    assert copy.vote_seq == 0 and copy.vote({0: seat_key(0)}) == []
     more = extend(TABLE, log, count=1)
     copy.take(more[1:], 2)
     assert copy.vote_seq == 2
@@ -306,3 +306,168 @@ def test_a_branch_ignored_for_want_of_votes_is_taken_when_they_come():
     taken = copy.retry_branch()
     assert taken is not None and taken.set_aside is not None and copy.entries == TAKEN
     assert copy.retry_branch() is None  # taken once
+
+
+def test_the_certificate_of_the_commit_index_commits_a_branch_the_newest_votes_do_not():
+    """wire.md §4.11, §5.9 (a three-way heal in the nemesis stayed two logs for ever): Ann holds the
+    table's branch, committed by her vote and Bob's; Bob has moved on past what Ann holds and voted
+    four times since, so Ann's newest vote of his covers nothing Ann or Cleo can place. Cleo, left on
+    her own branch and in touch with Ann only, learns nothing from the newest votes; the certificate
+    Ann kept when her commit index grew commits Ann's branch at Cleo, who takes it."""
+    ann = replica(THREE, TAKEN)
+    ann.take_votes([vote(0, TAKEN, 9), vote(1, TAKEN, 9)])
+    assert ann.commit_index == 9
+    ahead = extend(THREE, TAKEN, count=6)  # Bob's log, ahead of Ann's
+    ann.take_votes([vote(1, ahead, seq) for seq in range(12, 16)])
+    newest = ann.votes.newest()
+    assert newest is not None and [(v.seat, v.seq) for v in newest.votes] == [(0, 9), (1, 15)]
+    assert ann.certificate is not None and [(v.seat, v.seq) for v in ann.certificate.votes] == [(0, 9), (1, 9)]
+    cleo = holding_own([])
+    cleo.take_votes(newest.votes)
+    assert cleo.take(TAKEN[4:9], 5).set_aside is None and cleo.entries == LOG[:8]  # not committed here
+    cleo.take_votes(ann.certificate.votes)
+    taken = cleo.retry_branch()
+    assert taken is not None and taken.set_aside is not None and cleo.entries == TAKEN
+    assert cleo.commit_index == 9 and cleo.certificate == ann.certificate
+
+
+# ---------------------------------------------------------------------- the tie-break (wire.md §5.9)
+
+FIVE = make_header(5, order=tuple("EUVKDLBJ"))
+LOWEST5 = lowest_seat(FIVE.keys)
+#: The other seats of five, in seat order: the lowest seat's first partner is OTHERS[0].
+OTHERS = [seat for seat in range(5) if seat != LOWEST5]
+
+
+def first(seat: int, seq: int, digest: bytes) -> Vote:
+    return Vote(seat, seq, digest, sign_ack(seat_key(seat), GAME, seat, seq, digest))
+
+
+def tally(groups: list[list[int]], seq: int = 5, held: Votes | None = None) -> Votes:
+    """Votes of a five-seat game where the seats of ``groups[i]`` voted first at *seq* for digest *i*."""
+    votes = held or Votes(GAME, FIVE.keys)
+    for index, seats in enumerate(groups):
+        for seat in seats:
+            assert votes.take(first(seat, seq, bytes([index]) * 32)) == "news"
+    return votes
+
+
+@pytest.mark.parametrize(
+    ("groups", "winner"),
+    [
+        pytest.param([[LOWEST5, OTHERS[0]], OTHERS[1:3], OTHERS[3:]], 0,
+                     id="2|2|1: the pair with the lowest key"),
+        pytest.param([OTHERS[1:3], [LOWEST5, OTHERS[0]], OTHERS[3:]], 1,
+                     id="2|2|1: the pair with the lowest key, listed second"),
+        pytest.param([[LOWEST5], OTHERS[0:2], [OTHERS[2]], [OTHERS[3]]], 1,
+                     id="2|1|1|1: the most votes before the lowest key"),
+        pytest.param([[LOWEST5, *OTHERS[:2]], OTHERS[2:]], None, id="3|2: a quorum, the commit rule decides"),
+        pytest.param([[LOWEST5, OTHERS[0]], OTHERS[1:3]], None, id="a seat has not voted there: wait"),
+    ],
+)
+def test_the_tie_break_when_the_first_votes_leave_no_quorum_possible(groups, winner):
+    """wire.md §5.9 "The tie-break": only with every seat's first vote at the seq, and no quorum among
+    them, does a peer choose, and every peer that holds those votes chooses the same entry."""
+    votes = tally(groups)
+    assert votes.winner(5) == (None if winner is None else bytes([winner]) * 32)
+    assert votes.winner(6) is None  # nobody voted there
+
+
+def test_the_tie_break_keeps_each_seats_first_vote_and_a_switch_only_adds_to_the_winner():
+    """A seat that switched to the winner votes for it at the seq again: a peer that held its first vote
+    keeps it, and a peer that took the second one first chooses the same entry (it only gains a vote)."""
+    groups = [[LOWEST5, OTHERS[0]], OTHERS[1:3], OTHERS[3:]]
+    seen_first = tally(groups)
+    assert seen_first.winner(5) == bytes([0]) * 32
+    switched = first(OTHERS[1], 5, bytes([0]) * 32)  # seat OTHERS[1] follows the tie-break
+    assert seen_first.take(switched) == "news" and seen_first.winner(5) == bytes([0]) * 32
+    seen_switch = Votes(GAME, FIVE.keys)
+    assert seen_switch.take(switched) == "news"
+    tally([[LOWEST5, OTHERS[0]], [OTHERS[2]], OTHERS[3:]], held=seen_switch)
+    on = {i: [b""] * 5 + [bytes([i]) * 32] for i in range(3)}  # a branch whose entry 5 has digest i
+    assert seen_switch.winner(5) is None  # three votes for the winner: a quorum, committed
+    assert seen_switch.decides(on[0], 5) and not seen_switch.decides(on[1], 5)
+    assert seen_first.decides(on[0], 5) and not seen_first.decides(on[1], 5) and not seen_first.decides(on[2], 5)
+    seen_first.raise_floor(5)  # committed here: nothing left to choose
+    assert seen_first.winner(5) is None
+
+
+def test_a_replica_on_a_losing_branch_takes_the_branch_the_tie_break_chooses():
+    """Three entries for seq 5 of a five-seat game: two handovers of the seat to play, by different
+    peers, and the seat's own move, voted 2|2|1. No quorum can ever form; the replica of a seat on a
+    losing branch, once it holds every seat's first vote there, sets its entries aside and takes the
+    winner's branch, as it takes a committed one."""
+    base = extend(FIVE, [], count=4)
+    seat = replay(FIVE, base).seat
+    takers = [s for s in range(5) if s != seat]
+    own = extend(FIVE, base, count=3)  # the seat's own move at 5, and on
+    by = [extend(FIVE, base, [HandOver(seat, "greedy", taker)], count=2) for taker in takers[:2]]
+    branches = [by[0], by[1], own]
+    digests_at = [branch[4].entry.digest for branch in branches]
+    voters = [[LOWEST5, OTHERS[0]], OTHERS[1:3], OTHERS[3:]]
+    winner, loser = 0, 1  # the pair with the lowest key wins
+    copy = replica(FIVE, branches[loser])
+    copy.note_parting(5)
+    assert copy.parting == 5
+    before = copy.entries[:]
+    assert copy.take(branches[winner][4:], 5).set_aside is None and copy.entries == before  # no votes yet
+    copy.take_votes([first(s, 5, digests_at[i]) for i, group in enumerate(voters) for s in group[:1]])
+    assert copy.retry_branch() is None  # some seats' first votes are missing still
+    copy.take_votes([first(s, 5, digests_at[i]) for i, group in enumerate(voters) for s in group[1:]])
+    taken = copy.retry_branch()
+    assert taken is not None and taken.set_aside is not None and copy.entries == branches[winner]
+    assert taken.set_aside.entries == tuple(before[4:])
+
+
+def test_a_three_way_split_heals_into_one_log_by_the_tie_break():
+    """Five peers split 2 | 2 | 1 at the turn of the lone seat: each pair hands that seat over to a bot
+    of its own while the lone seat plays its move; three entries for one seq, voted 2 | 2 | 1, of which
+    the commit rule alone can never commit one (the table stalled for ever: the nemesis, seed 6). After
+    the heal the seats vote where the branches part, every peer chooses the same entry, and the five
+    logs become one: the handover of the pair holding the lowest key."""
+    from carcnet.engine import Phase
+
+    from .loopback import MemoryWire, pump
+    from .test_sync import session
+
+    now = [0.0]
+    peers = [session(f"P{seat}", seats=(seat,), header=FIVE, clock=lambda: now[0]) for seat in range(5)]
+    wires = {(a, b): MemoryWire(peers[a], peers[b]) for a in range(5) for b in range(a + 1, 5)}
+
+    def carry(group: set[int]) -> None:
+        pump(*(w for (a, b), w in wires.items() if a in group and b in group))
+
+    def beat(group: set[int]) -> None:
+        now[0] += 1.0
+        for seat in group:
+            peers[seat].connections.tell_all()
+        carry(group)
+
+    everyone = set(range(5))
+    carry(everyone)
+    while peers[0].have < 4 or peers[0].game.phase is not Phase.PLACE_TILE:
+        mover = peers[peers[0].game.seat]
+        mover.submit(mover.game.legal_moves()[0])
+        beat(everyone)
+    lone = peers[0].game.seat
+    rest = [seat for seat in range(5) if seat != lone]
+    pair_of_lowest = [LOWEST5, next(s for s in rest if s != LOWEST5)] if LOWEST5 != lone else rest[:2]
+    other_pair = [s for s in rest if s not in pair_of_lowest][:2]
+    groups = [set(pair_of_lowest), set(other_pair), {lone}]
+    seq = peers[0].have + 1
+    for group in groups[:2]:
+        taker = min(group)
+        peers[taker].submit(HandOver(lone, "greedy", taker))
+    peers[lone].submit(peers[lone].game.legal_moves()[0])
+    for _ in range(3):
+        for group in groups:
+            beat(group)
+    assert len({peers[s].entries[seq - 1] for s in range(5)}) == 3  # three entries for one seq
+    for _ in range(30):  # the heal, heartbeat by heartbeat
+        beat(everyone)
+        if len({tuple(p.entries) for p in peers}) == 1:
+            break
+    assert len({tuple(p.entries) for p in peers}) == 1 and not any(p.stopped for p in peers)
+    chosen = peers[0].entries[seq - 1].entry.move
+    assert chosen == HandOver(lone, "greedy", min(pair_of_lowest))
+    assert all(p.replica.commit_index >= seq for p in peers)

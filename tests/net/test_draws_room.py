@@ -293,3 +293,23 @@ RACE = [
 @pytest.mark.parametrize(("held", "received", "counts"), RACE)
 def test_draw_race(held, received, counts):
     assert draw_race(entry(held), entry(received)) == counts
+
+
+def test_a_peer_back_in_touch_with_the_table_waits_again_before_judging_a_value_withheld():
+    """wire.md §5.7 "Withholding": a peer that was apart from most of the table while the draw began
+    could not receive the others' values; once back in touch (``restart``) the wait counts again, so it
+    neither vouches for a ``handover`` of a seat whose value is still on its way, nor (through
+    ``waiting``, which the presence reads) judges the seat withholding. Before, each side of a healed
+    split handed the other's seats over at once, and the table forked."""
+    game = game_at(1)
+    values = DrawValues()
+    values.wait = 5.0
+    values.step(game, HEADER, {0: seat_key(0)}, 100.0)
+    assert values.vouch(game, 1, 120.0) == "withheld"  # missing for 20 s
+    values.restart(120.0)
+    assert values.waiting == (1, 120.0)
+    assert values.vouch(game, 1, 121.0) == "early"
+    values.take(reveal(1, 1), game, HEADER)
+    values.step(game, HEADER, {0: seat_key(0)}, 121.0)
+    assert values.vouch(game, 1, 130.0) == "present"  # it came a second after the heal
+    assert values.vouch(game, 2, 130.0) == "withheld"  # seat 2's did not come in the wait

@@ -64,6 +64,29 @@ def test_away(case: str, snapshot: PresenceSnapshot, away: list[int]) -> None:
     assert snapshot.away(now=0.0) == away, case
 
 
+@pytest.mark.parametrize(
+    ("case", "snapshot", "away"),
+    [
+        ("five seats: three of the four others see seat 4, one link lost here",
+         snap(5, links=(player(1, 4), player(2, 4), player(3, 4))), []),
+        ("five seats: two of the four others is no majority",
+         snap(5, links=(player(1, 4), player(2, 4), player(3))), [4]),
+        ("five seats: one seated liar keeps no crashed seat present",
+         snap(5, links=(player(1, 4), player(2), player(3))), [4]),
+        ("five seats: a seat seen by no one connected here", snap(5, links=(player(1, 3), player(2, 3))), [3, 4]),
+        ("four seats: two of the three others see seat 3", snap(4, links=(player(1, 3), player(2, 3))), []),
+        ("three seats: the one other cannot be a majority alone", snap(3, links=(player(1, 2),)), [2]),
+    ],
+)
+def test_a_runner_out_of_touch_here_is_present_when_most_of_the_table_sees_it(
+        case: str, snapshot: PresenceSnapshot, away: list[int]) -> None:
+    """wire.md §4.5 "Checking claims": a player's peer takes a runner it is not connected to as in touch
+    with the table when more than half of the other seated peers (itself among them) are connected to
+    it and say they see it: one lost link makes no present seat away, and one liar keeps no crashed
+    seat present."""
+    assert snapshot.away(now=0.0) == away, case
+
+
 def test_only_a_spectator_connected_leaves_an_unplaced_bot_seat_away() -> None:
     """A spectator's link is no player: a bot of the host's not placed yet is then judged by its key."""
     assert snap(bot_seats=frozenset({2}), links=(spectator(),)).away(now=0.0) == [1, 2]

@@ -502,6 +502,8 @@ def test_a_repeated_entries_frame_is_skipped_for_players_and_refused_for_spectat
 
 
 def test_a_start_brings_the_header_to_a_watcher_and_a_second_start_is_refused():
+    """wire.md §3.3, §4.6: a second start of the header the watcher holds is skipped (the host and a player
+    may both pass it on); one of another header is refused ``unexpected-message``."""
     keys = tuple(seat_key(i).public for i in range(2))
     roots = (b"\x01" * 32, b"\x02" * 32)  # chain roots (wire.md §5.3)
     agreed = WireHeader.of(LogHeader.new(SHORT.header.seats, keys=keys, commits=roots, created=0, game=GAME))
@@ -515,6 +517,9 @@ def test_a_start_brings_the_header_to_a_watcher_and_a_second_start_is_refused():
     link.receive_data(host.send(Start(header=agreed)))
     assert watcher.header == agreed and watcher.game is not None and watcher.have == 0
     link.receive_data(host.send(Start(header=agreed)))
+    assert [e.code for e in watcher.connections.events if e.kind == "sent"] == [] and link.is_open
+    other = WireHeader.of(LogHeader.new(SHORT.header.seats, keys=keys, commits=roots[::-1], created=0, game=GAME))
+    link.receive_data(host.send(Start(header=other)))
     assert [e.code for e in watcher.connections.events if e.kind == "sent"] == ["unexpected-message"] and link.closed
 
 

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import doctest
 import socket
-import time
 
 import pytest
 
@@ -48,6 +47,21 @@ def player_session(name: str, seats=(), header=None) -> SyncSession:
     )
 
 
+def timeouts(peer) -> list[str]:
+    """What *peer*'s event log says of the connections it timed out, oldest first: which timer ran out."""
+    return [e.message for e in peer.session.connections.events if e.code == "timeout"]
+
+
+async def heartbeats_until(links, count: int) -> None:
+    """Returns once each of *links* has received *count* heartbeats (a heartbeat that changes nothing
+    tells no listener, so this looks after each short wait, a bounded number of times)."""
+    for _ in range(int(LIMIT / 0.01)):
+        if all(lk.heartbeats >= count for lk in links):
+            return
+        await asyncio.sleep(0.01)
+    raise TimeoutError(f"not {count} heartbeats on every link within {LIMIT} s")
+
+
 @pytest.mark.asyncio
 async def test_serve_and_connect_drive_two_sessions():
     a, b = player_session("A", seats=(0,)), player_session("B")
@@ -83,48 +97,74 @@ async def test_connect_to_a_closed_port_raises():
 
 @pytest.mark.asyncio
 async def test_a_silent_connection_is_dropped_after_the_handshake_deadline():
-    timing = Timing(handshake=0.2, heartbeat=0.5, dead=5)
+    timing = Timing(handshake=2.0, heartbeat=0.1, dead=5)
+    # the ruler: Bob's heartbeats to Ann, one per heartbeat interval of silence on the loop's clock
+    # (about 20 while the deadline runs; never more however loaded the machine, only fewer)
+    ticks = round(timing.handshake / timing.heartbeat)
     async with LoopbackGame(make_header(2), timing) as table:
         a = await table.player("Ann", [0], bots=False)
+        b = await table.player("Bob", [1], bots=False, dial=[a])
+        await until([a, b], lambda: len(a.session.connections.open_links()) == 1)
+        (beside,) = a.session.connections.open_links()
         raw = await RawClient.open(a.address)
-        started = time.monotonic()
-        assert await raw.next() == Bye(reason="timeout")
+        before = beside.heartbeats
+        assert await raw.next() == Bye(reason="timeout")  # nothing before it: the link never opened
+        waited = beside.heartbeats - before
         assert await raw.next() is None  # closed
-        assert 0.15 < time.monotonic() - started < 2
-        assert ("sent", "timeout") in [(e.kind, e.code) for e in a.session.connections.events]
+        # the handshake deadline cut it, not the dead clock nor the frame deadline; not before it
+        # (a quarter of its heartbeats at least), nor long after (a few more than it holds)
+        assert timeouts(a) == ["handshake: bye timeout"]
+        assert ticks // 4 <= waited <= ticks + 3, f"{waited} heartbeats beside a deadline of {ticks}"
+        assert beside.is_open  # Bob's link is untouched
         await raw.aclose()
 
 
 @pytest.mark.asyncio
 async def test_heartbeats_flow_and_a_peer_that_says_nothing_is_dead():
-    timing = Timing(handshake=2, heartbeat=0.05, dead=0.4)
+    timing = Timing(handshake=2, heartbeat=0.05, dead=1.0)
+    # a heartbeat after each heartbeat interval of silence, until the dead clock: about 20 (and one
+    # or two with news when the link opens); on the loop's clock, so never more however loaded the
+    # machine, only fewer
+    most = round(timing.dead / timing.heartbeat)
     async with LoopbackGame(make_header(2), timing) as table:
         a = await table.player("Ann", [0], bots=False)
         raw = await RawClient.open(a.address)
-        started = time.monotonic()
         await raw.hello("Quiet")  # then silence
         beats = []
-        while (message := await raw.next()) is not None:
+        for _ in range(2 * most):  # a peer whose dead clock never ran out would beat on for ever
+            message = await raw.next()
+            if message is None:
+                break
             if isinstance(message, Heartbeat):
                 beats.append(message)
             else:
                 assert message == Bye(reason="timeout")
-        assert len(beats) >= 3 and all(b.have == 0 and b.digest == a.session.digest for b in beats)
-        assert 0.35 < time.monotonic() - started < 3
+        else:
+            raise AssertionError(f"still beating after {len(beats)} heartbeats: never dead")
+        # not dead before its clock (a quarter of its heartbeats at least), nor long after
+        assert most // 4 <= len(beats) <= most + 3, f"{len(beats)} heartbeats before a dead clock of {most}"
+        assert all(b.have == 0 and b.digest == a.session.digest for b in beats)
+        assert timeouts(a) == ["dead: bye timeout"]  # its dead clock, not the handshake's
         await raw.aclose()
 
 
 @pytest.mark.asyncio
 async def test_heartbeats_keep_a_quiet_game_alive():
-    timing = Timing(handshake=2, heartbeat=0.03, dead=0.15)
+    # each side sends a heartbeat only after a heartbeat interval of silence (no move is made), so
+    # a link that received 2 * dead / heartbeat + 1 of them has outlived two dead-peer intervals;
+    # the count stays within the receiver's budget of messages that change nothing (QUIET_BURST)
+    timing = Timing(handshake=2, heartbeat=0.05, dead=0.5)
+    outlived = 2 * round(timing.dead / timing.heartbeat) + 1
     async with LoopbackGame(make_header(2), timing) as table:
         a = await table.player("Ann", [0], bots=False)
         b = await table.player("Bob", [1], bots=False, dial=[a])
         await until([a, b], lambda: len(a.session.connections.open_links()) == len(b.session.connections.open_links()) == 1)
-        await asyncio.sleep(0.6)  # four dead-peer intervals without a move: a timing check, not a sync
-        assert len(a.session.connections.open_links()) == len(b.session.connections.open_links()) == 1
-        assert a.session.connections.links[0].heartbeats >= 5 and b.session.connections.links[0].heartbeats >= 5
-        assert not [e for p in (a, b) for e in p.session.connections.events if e.code == "timeout"]
+        links = (a.session.connections.links[0], b.session.connections.links[0])
+        await heartbeats_until(links, outlived)
+        assert a.session.connections.links[0] is links[0] and b.session.connections.links[0] is links[1]
+        assert links[0].is_open and links[1].is_open  # the same links, never closed nor replaced
+        assert timeouts(a) == timeouts(b) == []
+        assert a.session.have == b.session.have == 0  # no move kept them alive
 
 
 class Proxy:
@@ -230,10 +270,9 @@ async def test_leaving_says_bye_and_ends_every_task():
         a = await table.player("Ann", [0], bots=False)
         b = await table.player("Bob", [1], bots=False, dial=[a])
         await until([a, b], lambda: len(b.session.connections.open_links()) == 1)
-        started = time.monotonic()
         await a.aclose()
         await until([b], lambda: not b.session.connections.links)
-        assert time.monotonic() - started < 1
         assert a.session.connections.links == []
+        assert timeouts(b) == []  # Bob closed it on the bye, not when his dead clock ran out
         assert [(e.kind, e.code) for e in b.session.connections.events][-2:] == [("received", "quit"), ("info", "closed")]
         assert [(e.kind, e.code) for e in a.session.connections.events][-2:] == [("sent", "quit"), ("info", "closed")]

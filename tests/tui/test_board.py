@@ -178,9 +178,9 @@ async def test_the_abbot_has_spots_of_its_own_and_a_switches_to_them():
         assert board.figure is Figure.MEEPLE and board.spots == (0, 1)  # the cloister, the field
         assert board.check_action("switch_figure", ()) and not board.check_action("recall", ())
         await pilot.press("a")
-        assert board.figure is Figure.ABBOT and board.spots == (0,) and board._highlight == {
-            Position(0, 1): frozenset({0})
-        }
+        assert board.figure is Figure.ABBOT and board.spots == (0,) and board._highlight == {}  # none chosen
+        await pilot.press("tab")
+        assert board._highlight == {Position(0, 1): frozenset({0})}
         await pilot.press("1")
         assert (deployments(app)[-1].segment, deployments(app)[-1].figure) == (0, Figure.ABBOT)
         await pilot.press("a", "2")
@@ -215,13 +215,13 @@ async def test_tab_selects_a_spot_and_highlights_its_whole_feature():
     app = BoardApp(deploying_game())
     async with app.run_test() as pilot:
         board = app.query_one(BoardView)
-        assert board.spot == 0
+        assert board.spot == 0 and board._highlight == {}  # Enter deploys nowhere yet: nothing highlighted
+        await pilot.press("tab")  # the first Tab chooses spot 1, the road (issue 15 item 1)
+        assert board.spot == 0 and board.spot_chosen
         assert board._highlight == {
             Position(0, 0): frozenset({1}),
             Position(1, 0): frozenset({0}),
         }  # the road
-        await pilot.press("tab")  # the first Tab chooses spot 1, the road (issue 15 item 1)
-        assert board.spot == 0 and board.spot_chosen
         await pilot.press("tab")
         assert board.spot == 1
         assert Position(1, 0) in board._highlight and board._highlight[Position(1, 0)] == frozenset({1})
@@ -415,10 +415,14 @@ async def test_the_overview_tells_a_figures_seat_and_the_highlight_without_colou
     from carcnet.engine import tile_kind
     from carcnet.tui.render import Mode, Paint, compose_tile
 
-    art = tile_art(tile_kind("D"), 0, Zoom.OVERVIEW)
+    art = tile_art(tile_kind("D"), 0, (3, 3))  # a tile too narrow for two cells a figure
     grid = compose_tile(art, figures=[(0, 2, "K")], highlight=[1])
     c, r = art.anchors[0]
     assert grid[r][c][0] == "3"  # seat 3's knight: its number, in one cell
+    overview = tile_art(tile_kind("D"), 0, Zoom.OVERVIEW)
+    grid = compose_tile(overview, figures=[(0, 2, "K")])
+    c, r = overview.anchors[0]
+    assert (grid[r][c][0], grid[r][c + 1][0]) == ("K", "3")  # the overview has room for both
     detailed = tile_art(tile_kind("D"), 0, Zoom.DETAILED)
     grid = compose_tile(detailed, figures=[(0, 2, "K")])
     c, r = detailed.anchors[0]

@@ -163,7 +163,7 @@ async def test_play_by_keys_against_a_bot_leave_and_resume_on_the_network(tmp_pa
             assert turns[:6] == [0, 0, 1, 1, 0, 0]
             await _shows(pilot, screen, "#scoreboard", "Ann (you)", "Bob (bot)")
             path = lan.path
-            await pilot.press("q")  # leave: bye to Bob, who stays
+            await pilot.press("q", "l")  # leave and keep the seat (the question's l): bye to Bob, who stays
             await _until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.runs[-1].ended, "home")
             await bob.wait_until(lambda: not bob.session.connections.open_links(), LIMIT)
             # Resume from the saved games: back on the network, Bob away until he dials the new port.
@@ -186,7 +186,7 @@ async def test_play_by_keys_against_a_bot_leave_and_resume_on_the_network(tmp_pa
             await _my_turns(pilot, resumed, 1)
             await bob.wait_until(lambda: bob.session.have >= again.session.have, LIMIT)
             assert again.session.have > moves and bob.session.digest == again.session.digest
-            await pilot.press("q")
+            await pilot.press("q", "l")
             await _until(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
     # `carcnet resume <file>` opens it straight on the network
     app = _app(tmp_path, start=Launch("resume", path=path))

@@ -39,7 +39,7 @@ from carcnet.tui.render import (
     tile_art,
 )
 
-SIZES = [Zoom.DETAILED.size, Zoom.OVERVIEW.size, (13, 7)]  # the two zooms, and one more to show it is generic
+SIZES = [*(z.size for z in Zoom), (3, 3), (15, 7)]  # the zooms, and more sizes to show it is generic
 ROLES_OF_KIND = {
     SegmentKind.CITY: {Role.CITY, Role.PENNANT},
     SegmentKind.ROAD: {Role.ROAD},
@@ -183,12 +183,44 @@ def test_every_segment_has_its_own_anchor(kind, zoom):
         assert len(art.anchors) == len(segments)
         assert len(set(art.anchors)) == len(segments)  # a figure or number per segment, never two on a cell
         for i, (col, row) in enumerate(art.anchors):
-            if zoom is Zoom.DETAILED:
-                assert art.cell(col, row).segment == i, (i, art.lines())
-                if art.pairs[i]:
-                    assert art.cell(col + 1, row).segment == i
+            own = [art.cell(col, row).segment, art.cell(col + 1, row).segment if art.pairs[i] else -2]
+            if art.segment_cells(i):  # in the overview a segment may have no cell (the field under L's city)
+                # the anchor is the segment's; in the large zoom it may be the field cell left of it
+                assert own[0] == i or (zoom is Zoom.LARGE and own[1] == i), (i, art.lines())
             else:
-                assert not art.pairs[i]
+                assert zoom is Zoom.OVERVIEW, (i, art.lines())
+            if art.pairs[i]:  # the seat digit's cell: the segment's own, or in the large zoom a field's
+                right = art.cell(col + 1, row)
+                assert right.segment == i or (zoom is Zoom.LARGE and right.role is Role.FIELD), art.lines()
+                assert (col + 1, row) not in art.anchors
+
+
+@pytest.mark.parametrize("kind", DESIGNS, ids=lambda k: k.letter)
+def test_the_large_zoom_shows_every_figure_as_its_role_and_seat(kind):
+    """In the large zoom every figure is its role letter and its seat number (a thief on a road that
+    runs north–south too: in the detailed zoom it is its seat number alone)."""
+    for rotation in range(4):
+        art = tile_art(kind, rotation, Zoom.LARGE, UNICODE_GLYPHS)
+        assert (art.width, art.height) == (13, 7)
+        segments = kind.variant(rotation).segments
+        for i, segment in enumerate(segments):
+            if segment.kind is SegmentKind.FIELD and not art.segment_cells(i):
+                continue
+            grid = compose_tile(art, figures=[(i, 1, "X")])
+            c, r = art.anchors[i]
+            assert (grid[r][c][0], grid[r][c + 1][0]) == ("X", "2"), (i, art.lines())
+        text = "".join(art.lines())
+        assert text.count(UNICODE_GLYPHS.pennant) == sum(s.pennant for s in segments)
+        if any(s.kind is SegmentKind.CLOISTER for s in segments):
+            assert UNICODE_GLYPHS.cloister[0] in text and UNICODE_GLYPHS.cloister[1] in text
+        if any(s.kind is SegmentKind.RIVER for s in segments):
+            assert "~" in text
+
+
+@pytest.mark.parametrize("kind", DESIGNS, ids=lambda k: k.letter)
+def test_a_tile_too_narrow_has_no_room_for_a_seat_number(kind):
+    for rotation in range(4):
+        assert not any(tile_art(kind, rotation, (3, 3)).pairs)
 
 
 @pytest.mark.parametrize("kind", DESIGNS, ids=lambda k: k.letter)
@@ -210,7 +242,7 @@ def test_rotating_a_design_turns_its_picture():
     """Terrain of the four sides, read off the picture's border midpoints, turns with the tile."""
     for kind in DESIGNS:
         for rotation in range(4):
-            art = tile_art(kind, rotation, Zoom.OVERVIEW)
+            art = tile_art(kind, rotation, (3, 3))
             mids = [art.cell(1, 0), art.cell(2, 1), art.cell(1, 2), art.cell(0, 1)]
             roles = [Role.CITY if m.role is Role.PENNANT else m.role for m in mids]
             turned = [ROLE_OF_TERRAIN[kind.variant(0).terrain[(s - rotation) % 4]] for s in range(4)]
@@ -304,7 +336,7 @@ def test_compose_ghost_and_empty_positions():
 def test_board_text_of_a_small_game():
     game = Game(GameSetup(players=2, draw_order=("E", "U")))
     game.apply(PlaceTile("E", Position(0, -1), 2))  # turned so that its city caps the start tile's city
-    assert board_text(game, Zoom.OVERVIEW, FLAT).splitlines() == ["...", "...", ".#.", ".#.", "===", "..."]
+    assert board_text(game, Zoom.OVERVIEW, FLAT).splitlines() == [".....", ".....", ".###.", ".###.", "=====", "....."]
     assert board_text(game, Zoom.DETAILED, FLAT).splitlines() == [
         ".........",
         ".........",

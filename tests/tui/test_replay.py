@@ -3,13 +3,12 @@ game with table draws steps over its draws (they come with the move before them)
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 from textual.app import App
 
-from carcnet.engine import DrawTile, Phase
+from carcnet.engine import DrawTile, Phase, PlaceTile
 from carcnet.log import LoadedLog, load
 from carcnet.tui.app import STYLESHEET
 from carcnet.tui.screens.replay import ReplayScreen
@@ -91,26 +90,31 @@ async def test_go_to_a_move_play_pause_and_speed(tmp_path):
         await pilot.pause()
         await pilot.press("g")
         await pilot.pause()
-        await pilot.press("1", "2", "enter")
+        await pilot.press("1", "2", "enter")  # turn 12: its placement and deployment, moves 23 and 24
         await pilot.pause()
-        assert f"move 12 of {played}" in str(screen.status.render())
-        assert len(screen.game.moves) == screen.step and screen._move_number(screen.step) == 12
+        turns = sum(isinstance(m, PlaceTile) for m in loaded.game.moves)
+        assert f"turn 12 of {turns}, move 24 of {played}" in str(screen.status.render())
+        assert len(screen.game.moves) == screen.step and screen._move_number(screen.step) == 24
         await pilot.press("g", "9", "9", "9", "enter")  # past the end: refused, the dialog stays
         await pilot.pause()
-        assert "A move from 0 to" in str(pilot.app.screen.query_one("#error").render())
+        assert "A turn from 0 to" in str(pilot.app.screen.query_one("#error").render())
         await pilot.press("escape")
         await pilot.pause()
-        assert pilot.app.screen is screen and screen._move_number(screen.step) == 12
+        assert pilot.app.screen is screen and screen._move_number(screen.step) == 24
 
         await pilot.press("greater_than_sign", "greater_than_sign")  # 2 -> 4 -> 8 moves a second
         assert screen.speed == 8.0
         await pilot.press("space")  # plays: the moves go on by themselves
         assert screen.playing and "Playing, 8 moves/s" in str(screen.status.render())
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 10
-        while screen._move_number(screen.step) < 14 and loop.time() < deadline:
-            await pilot.pause(0.02)
-        assert screen._move_number(screen.step) >= 14
+        # the timer moves it on by itself, a step a tick every 1/8 s: counted in ticks, not seconds
+        assert screen._timer is not None and screen._timer._interval == pytest.approx(1 / 8)
+        screen._timer.pause()  # the test ticks it: no race with the clock on a loaded machine
+        before = screen.stops.index(screen.step)
+        for _ in range(2):
+            screen._tick()
+        await pilot.pause()
+        assert screen.stops.index(screen.step) == before + 2 and screen.playing
+        screen._timer.resume()
         await pilot.press("space")  # pauses
         await pilot.pause()
         assert not screen.playing and screen._timer is None  # no timer left to move it on

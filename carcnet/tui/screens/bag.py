@@ -14,11 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from carcnet.engine import Game, SegmentKind, tile_kind
 from carcnet.tui.render import Zoom, tile_art
 from carcnet.tui.widgets.board import art_line
+from carcnet.tui.widgets.footer import KeyFooter
 
 __all__ = ["BagScreen", "bag_text"]
 
@@ -85,7 +86,7 @@ class BagScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="bag"):
             yield Static(bag_text(self.game), id="bag-text")
-        yield Footer()
+        yield KeyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

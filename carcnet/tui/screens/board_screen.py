@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from carcnet.engine import Game, Position
 from carcnet.tui.render import ASCII_GLYPHS, UNICODE_GLYPHS, Glyphs
 from carcnet.tui.widgets.board import BoardView
+from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.game_log import GameLog
 from carcnet.tui.widgets.inspector import Inspector, outline, tile_features
 from carcnet.tui.widgets.scoreboard import Scoreboard
@@ -35,6 +37,17 @@ def glyphs_named(name: str) -> Glyphs:
     return ASCII_GLYPHS if name == "ascii" else UNICODE_GLYPHS
 
 
+class _InspectorBox(VerticalScroll):
+    """The inspector's panel: a fixed height, scrolled; tells the screen when it scrolls (for the
+    hint under it)."""
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        screen = self.screen
+        if isinstance(screen, BoardScreen):
+            screen.inspector_hint()
+
+
 class BoardScreen(Screen[None]):
     """Board on the left, scoreboard, inspector and log on the right, status line below. Shows
     *game*; the subclass decides what changes it (a game session or a replay).
@@ -43,6 +56,22 @@ class BoardScreen(Screen[None]):
     mouse: on a placed tile it lists the tile's features and outlines the chosen one (``i`` the
     next); while the player deploys it lists the spots with their points instead.
     """
+
+    DEFAULT_CSS = """
+    BoardScreen #inspector-box {
+        height: 10; border-top: solid $panel-lighten-2; scrollbar-size-vertical: 1;
+    }
+    BoardScreen.-short #inspector-box { height: 6; }
+    BoardScreen #inspector-box Inspector { height: auto; border-top: none; }
+    BoardScreen #log { border-title-color: $text-muted; border-title-align: left; }
+    """
+    """The inspector scrolls in a panel of fixed height (10 rows, 6 under 30 rows: a panel that grew and
+    shrank with its text would lay the side panel out again at every key press); the rule under it (the
+    log's top border) says when its text goes on below (:data:`MORE`), a title that costs no row and no
+    new layout."""
+
+    MORE = "▼ more: mouse wheel, or i"
+    """The title of the rule under the inspector when its text goes on below what the panel shows."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("i", "inspect_next", "Next feature", show=False,
@@ -54,11 +83,13 @@ class BoardScreen(Screen[None]):
         super().__init__()
         self.names = names
         self.colours = colours
-        self.board = BoardView(game, colours, glyphs=glyphs, interactive=False, id="board")
+        self.board = BoardView(game, colours, glyphs=glyphs, interactive=False, zoom=None, id="board")
         self.scoreboard = Scoreboard(names, colours, glyphs=glyphs, id="scoreboard")
         self.inspector = Inspector(names, colours, id="inspector")
         self.log_panel = GameLog(names, colours, id="log")
         self.status = Static("", id="status")
+        #: The inspector's panel (it scrolls).
+        self.box = _InspectorBox(id="inspector-box")
         #: What the inspector shows: (game, moves, position, chosen feature index), to skip redoing it.
         self._inspected: tuple[Game, int, Position, int] | None = None
 
@@ -67,13 +98,15 @@ class BoardScreen(Screen[None]):
             yield self.board
             with Vertical(id="side"):
                 yield self.scoreboard
-                yield self.inspector
+                with self.box:
+                    yield self.inspector
                 yield self.log_panel
         yield self.status
-        yield Footer()
+        yield KeyFooter()
 
     #: The actions the footer shows first, so that a narrow terminal never cuts them off.
-    FOOTER_FIRST = ("help", "leave", "leave_network", "back", "confirm", "undo")
+    FOOTER_FIRST = ("help", "leave", "leave_network", "back", "confirm", "undo",
+                    "step(1)", "step(-1)", "play", "speed(1)")  # the replay's own keys before the board's
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
@@ -86,7 +119,7 @@ class BoardScreen(Screen[None]):
         without the palette hint (Ctrl+P still opens it), so that more keys stay shown; under 72 columns a narrower
         side panel; under 30 rows a shorter inspector, so that the log keeps a few lines."""
         width, height = event.size
-        footer = self.query_one(Footer)
+        footer = self.query_one(KeyFooter)
         footer.compact = width < 140
         footer.show_command_palette = width >= 140
         self.set_class(width < 72, "-narrow")
@@ -102,7 +135,9 @@ class BoardScreen(Screen[None]):
             self._inspected = None
             board.set_outline({})
             self.inspector.show_spots(game, board.spots, board.figure,
-                                      abbot_too=bool(board.check_action("switch_figure", ())), recall=board.recall_at)
+                                      abbot_too=bool(board.check_action("switch_figure", ())), recall=board.recall_at,
+                                      selected=board.chosen_spot)
+            self.call_after_refresh(self._scroll_inspector)
             return
         position = at[0] if at is not None else board.cursor
         before = self._inspected
@@ -114,6 +149,7 @@ class BoardScreen(Screen[None]):
             self._inspected = None
             board.set_outline({})
             self.inspector.clear()
+            self.call_after_refresh(self._scroll_inspector)
             return
         count = len(features.features)
         chosen = before[3] if same_tile and before is not None else 0
@@ -124,10 +160,45 @@ class BoardScreen(Screen[None]):
         self._inspected = (game, len(game.moves), position, chosen)
         board.set_outline(outline(game, position, features.features[chosen][0]))
         self.inspector.show_tile(game, features, chosen)
+        self.call_after_refresh(self._scroll_inspector)
+
+    def _scroll_inspector(self) -> None:
+        """Scrolls the inspector so that its chosen line (``▸``: the chosen feature, the selected
+        spot) shows with the line above it, or to its top; then updates the hint under it."""
+        box = self.box
+        if box.max_scroll_y > 0 or box.scroll_y > 0:  # only a text taller than the panel scrolls
+            box.scroll_to(y=max(0, self._chosen_row() - 1), animate=False, immediate=True)
+        self.inspector_hint()
+
+    def _chosen_row(self) -> int:
+        """The row of the inspector's text, as wrapped to its width, of its first ``▸`` (0 if none)."""
+        inspector = self.inspector
+        width = inspector.content_region.width
+        content = inspector.content
+        plain = content.plain if isinstance(content, Text) else str(content)
+        at = plain.find("▸")
+        if at <= 0 or width <= 0:
+            return 0
+        lines = plain[:at].split("\n")
+        rows = sum(len(Text(line).wrap(self.app.console, width)) or 1 for line in lines[:-1])
+        return rows
+
+    def inspector_hint(self) -> None:
+        """Titles the rule under the inspector :data:`MORE` when its text goes on below what the panel
+        shows, and clears it otherwise."""
+        box = self.box
+        title = self.MORE if box.scroll_y < box.max_scroll_y else ""
+        if self.log_panel.border_title != title:
+            self.log_panel.border_title = title
 
     def action_inspect_next(self) -> None:
         """Outlines the next feature of the tile under the cursor."""
         self.refresh_inspector(step=1)
+
+    @on(BoardView.SpotSelected)
+    def _inspect_spot(self, message: BoardView.SpotSelected) -> None:
+        if self.board.deploying:  # the deploy list marks the spot the board highlights
+            self.refresh_inspector()
 
     @on(BoardView.CursorMoved)
     def _inspect_cursor(self, message: BoardView.CursorMoved) -> None:

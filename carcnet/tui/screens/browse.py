@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from carcnet.net.adverts import GameAd, ProbePlan
@@ -20,6 +20,7 @@ from carcnet.table import Table
 from carcnet.tui.addresses import Target, ad_address, incompatibility, parse_target
 from carcnet.tui.messages import OpenTable
 from carcnet.tui.tables import TableMaker
+from carcnet.tui.widgets.footer import KeyFooter
 
 from .host_setup import JoinChoice, JoinFormScreen
 
@@ -79,7 +80,7 @@ class BrowserScreen(Screen[None]):
             )
             yield Input(self.typed, placeholder="192.168.1.20:7000 --game 3f2a9c1b…", id="address")
             yield Static("", id="error")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         discovery = self.tables.discovery
@@ -255,6 +256,8 @@ class BrowserScreen(Screen[None]):
             return
         if self.mode == "join":
             ads = [a for a in ads if a.joinable] or ads
+        else:  # a spectator sees the lobby through the host only (wire.md §4.6 "Whose table")
+            ads = [a for a in ads if a.role == "host"] or ads
         # a record whose peer proved its key comes first (a forged record may share the game id)
         ads = sorted(ads, key=lambda a: self.checks.get((a.game, a.key, a.port)) is not True)
         address = ad_address(ads[0])

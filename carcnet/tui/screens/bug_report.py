@@ -17,10 +17,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from carcnet.table import Table
 from carcnet.table.bundle import BundleError, Screen, write_bundle
+from carcnet.tui.widgets.footer import KeyFooter
 
 __all__ = ["REPORTS", "BugNoteScreen", "capture_screen", "report_bug"]
 
@@ -41,7 +42,7 @@ class BugNoteScreen(ModalScreen["str | None"]):
         with Vertical():
             yield Static("Bug report: what happened? (Enter writes the report, Escape writes none)")
             yield Input(placeholder="e.g. the game stopped after Bob placed his tile", max_length=500, id="note")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

@@ -1,27 +1,80 @@
 """Provides the final-scoring screen and the "if the game ended now" projection: each seat's points
 by feature kind, during the game and at the end, and the winner (HiG "Final scoring"); the final
-screen draws every seat's score over the game below the table."""
+screen draws every seat's score over the game below the table. :func:`final_position` is the game
+over as a board draws it: every figure that stood on the board when the last tile was played."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
-from carcnet.engine import CATEGORIES, Game, Phase
+from carcnet.engine import CATEGORIES, Figure, Game, MeepleReturned, Phase, PointsScored, Position
 from carcnet.tui.widgets.chart import ScoreChart, score_history
+from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import seat_style
 
-__all__ = ["FinalScreen", "ProjectionScreen", "score_table"]
+__all__ = ["FinalScreen", "ProjectionScreen", "final_figures", "final_position", "score_table"]
 
 _LABELS = {"road": "Roads", "city": "Cities", "cloister": "Cloisters", "garden": "Gardens", "field": "Farms"}
+
+
+def final_figures(game: Game) -> list[tuple[int, Figure, Position, int]]:
+    """The figures on the board of *game* when its last tile was played, as
+    :meth:`Game.figures` gives them (``(seat, figure, position, segment)``): at ``GAME_OVER`` the
+    final scoring returned every figure but the farmers to its supply (HB "Final scoring"), and
+    those come back from the :class:`MeepleReturned` events that follow the final
+    :class:`PointsScored` ones; before the end, :meth:`Game.figures` itself."""
+    figures = game.figures()
+    if game.phase is not Phase.GAME_OVER:
+        return figures
+    events = game.events
+    i = len(events) - 1
+    while i >= 0 and not isinstance(events[i], MeepleReturned | PointsScored):
+        i -= 1  # the game's end
+    returned: list[MeepleReturned] = []
+    while i >= 0 and isinstance(events[i], MeepleReturned):
+        returned.append(events[i])  # type: ignore[arg-type]
+        i -= 1
+    last = events[i] if i >= 0 else None
+    if not (isinstance(last, PointsScored) and last.final):
+        return figures  # no final scoring of a feature: those were returned in play
+    back = [(e.seat, e.figure, e.position, e.segment) for e in reversed(returned)]
+    return back + [f for f in figures if f not in back]
+
+
+class _FinalPosition:
+    """*game* as a board reads it, with :meth:`figures` those of :func:`final_figures`; anything
+    else is *game*'s own."""
+
+    __slots__ = ("_figures", "_game")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._figures = final_figures(game)
+
+    def figures(self) -> list[tuple[int, Figure, Position, int]]:
+        return list(self._figures)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._game, name)
+
+
+def final_position(game: Game) -> Game:
+    """What a board draws of *game*: at ``GAME_OVER`` the final position with every figure that was
+    on the board before the final scoring (as JCloisterZone draws it; the scores and supplies are
+    the game's), else *game* itself. Nothing of *game* changes."""
+    if game.phase is not Phase.GAME_OVER:
+        return game
+    return cast(Game, _FinalPosition(game))
 
 
 def score_table(
@@ -31,12 +84,15 @@ def score_table(
     """A table: one row per seat (best first), one column per feature kind with "in play + final";
     the caption names the scoring *variants* in play (``Rules.variants``)."""
     shown = [c for c in CATEGORIES if any(sum(b[c]) for b in breakdown)] or ["road", "city", "cloister", "field"]
-    table = Table(expand=False, header_style="bold", pad_edge=False)
-    table.add_column("")
-    table.add_column("Player")
+    # no vertical rules: 60 columns hold every heading of six columns whole
+    table = Table(expand=False, header_style="bold", pad_edge=False, box=box.SIMPLE_HEAD, show_edge=False,
+                  collapse_padding=True)
+    # a narrow table wraps the names, never cuts a column's heading or a score
+    table.add_column("", no_wrap=True, min_width=1)
+    table.add_column("Player", overflow="fold", min_width=6)
     for c in shown:
-        table.add_column(_LABELS[c], justify="right")
-    table.add_column("Total", justify="right", style="bold")
+        table.add_column(_LABELS[c], justify="right", no_wrap=True, min_width=len(_LABELS[c]))
+    table.add_column("Total", justify="right", style="bold", no_wrap=True, min_width=5)
     for seat in sorted(range(len(names)), key=lambda s: (-totals[s], s)):
         cells = []
         for c in shown:
@@ -82,7 +138,7 @@ class FinalScreen(_ScoresModal):
             yield Static(score_table(self.names, self.colours, game.breakdown, game.scores, game.winners,
                                      game.setup.rules.variants()), id="table")
             yield ScoreChart(self.names, self.colours, id="chart")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(ScoreChart).show(score_history(self.game))
@@ -113,7 +169,7 @@ class ProjectionScreen(_ScoresModal):
         with Vertical():
             yield Static(Text(title, style="bold"))
             yield Static(score_table(self.names, self.colours, game.projected_breakdown(), totals, leaders))
-        yield Footer()
+        yield KeyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from carcnet.engine import (
     DeployMeeple,
@@ -40,9 +40,10 @@ from carcnet.table import Table, TableError
 from carcnet.table.netview import NetView
 from carcnet.tui.running import TableRun
 from carcnet.tui.screens.board_screen import BoardScreen, glyphs_named
-from carcnet.tui.screens.final import FinalScreen
+from carcnet.tui.screens.final import FinalScreen, final_position
 from carcnet.tui.settings import Settings
 from carcnet.tui.widgets.board import BoardView
+from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import seat_style
 
 #: Entries pending (wire.md §5.9) from which the status line says so: one or two are votes on their way.
@@ -87,7 +88,7 @@ class DesyncScreen(ModalScreen[None]):
         lines += ["", "Nothing more is played here. Compare the logs, then leave with q."]
         with VerticalScroll():
             yield Static("\n".join(lines))
-        yield Footer()
+        yield KeyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -107,7 +108,7 @@ class ChatScreen(ModalScreen["str | None"]):
         with Vertical():
             yield Static("Say to the table (Enter sends, Escape cancels):")
             yield Input(placeholder="a line for everyone at the table", max_length=200, id="line")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -146,16 +147,23 @@ class GameScreen(BoardScreen):
         Binding("d", "report", "Stop report", tooltip="Why the game stopped"),
         Binding("b", "hand_over", "Seat to a bot",
                 tooltip="The player to move is gone for good: a greedy bot run here plays their seat"),
+        Binding("left_square_bracket", "live_replay", "Replay", key_display="[",
+                tooltip="Step back through the game so far while it goes on; Esc comes back to the present"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("f12", "bug_report", "Bug report", show=False,
                 tooltip="Write one file with the save, versions, settings and the screen (docs/bug-reports.md)"),
         Binding("q", "leave", "Menu", tooltip="Back to the menu; the game is saved and can be resumed"),
-        Binding("q", "leave_network", "Leave", tooltip="Leave the game; a player can resume it from the menu"),
+        Binding("q", "leave_network", "Leave",
+                tooltip="Leave the game (a player is asked: stay, keep the seat to resume it, or give it to a bot)"),
+        Binding("ctrl+c", "leave_network", "Leave", show=False,
+                tooltip="As q: a player is asked first"),
     ]
     """Enter confirms the turn shown, Backspace or ``u`` takes back its last step (with
     confirmation on); ``p`` projected scores; ``d`` the stop report (after a desync); ``b`` hands the seat of an away
-    player to a bot (a ``handover`` entry); ``?`` help; F12 a bug report; ``q`` back to the menu (a network game: leave
-    it; a player can resume it)."""
+    player to a bot (a ``handover`` entry); ``[`` the game so far in a replay over the live table (Escape
+    comes back); ``?`` help; F12 a bug report; ``q`` back to the menu (a network game: leave
+    it: a player of a game going on is asked first, :class:`~carcnet.tui.screens.leave.LeaveScreen`, as on
+    Ctrl+C and on quitting the app)."""
 
     def __init__(self, run: TableRun, *, settings: Settings | None = None) -> None:
         table = run.table
@@ -171,6 +179,7 @@ class GameScreen(BoardScreen):
         self._rotation: int | None = None
         self._pending = False
         self._final_shown = False
+        self._final_position: tuple[Game, Game] | None = None
         self._report_shown = False
         self._left = False
         self._offered: tuple[bool, ...] = ()
@@ -202,6 +211,12 @@ class GameScreen(BoardScreen):
         self.board.focus()
         self.redraw()
 
+    def on_screen_resume(self) -> None:
+        """Back on top (a replay, the help, a dialog closed): what came meanwhile, the final scores
+        included, is shown now."""
+        if not self._left and self._game is not None:
+            self._changed("resume")
+
     def _thinking_tick(self) -> None:
         if self.table.thinking is not None and self.is_attached and not self._left:
             self._show_status()
@@ -215,6 +230,8 @@ class GameScreen(BoardScreen):
         if change == "clock":  # only the clocks' figures moved: the scoreboard, not the board
             self.call_later(self._show_scores)
             return
+        if change == "note" and self._game is not None:
+            self._log_new()  # now: the note follows the moves made before it, not those made right after
         if not self._pending:
             self._pending = True
             self.call_later(self.redraw)
@@ -232,16 +249,7 @@ class GameScreen(BoardScreen):
         game = table.game
         if game is None:
             return
-        if game is not self._game:  # first time, or a network session rebuilt its game after a mismatch
-            if self._game is None:
-                self.log_panel.add(game.events)
-            self._game = game
-            self._logged = len(game.events)
-        elif len(game.events) > self._logged:
-            self.log_panel.add(game.events[self._logged :])
-            self._logged = len(game.events)
-        self._log_notes()
-        self._log_chats()
+        self._log_new()
         mine = self.my_turn()
         if mine and not self._was_mine and table.kind != "local" and self.settings.bell:
             self.app.bell()  # the turn comes to this laptop at a network table (the settings' bell)
@@ -255,11 +263,11 @@ class GameScreen(BoardScreen):
         shown = self.shown_game
         confirming = self.confirming
         self.board.interactive = mine and not confirming
-        self.board.refresh_game(shown)
+        self.board.refresh_game(self._drawn_position(shown))
         self._show_scores()
         self._show_status()
         offered = (table.desync is not None, table.seat_to_hand_over() is not None, game.phase is Phase.GAME_OVER,
-                   bool(self._provisional), confirming)
+                   bool(self._provisional), confirming, bool(game.moves))
         if offered != self._offered:  # the footer is redrawn only when what it offers changes
             self._offered = offered
             self.refresh_bindings()
@@ -279,6 +287,16 @@ class GameScreen(BoardScreen):
         game = self.table.game
         assert game is not None
         return game
+
+    def _drawn_position(self, game: Game) -> Game:
+        """What the board draws of *game*: at the end, the final position with every figure that stood
+        on the board before the final scoring (:func:`~carcnet.tui.screens.final.final_position`),
+        made once."""
+        if game.phase is not Phase.GAME_OVER:
+            return game
+        if self._final_position is None or self._final_position[0] is not game:
+            self._final_position = (game, final_position(game))
+        return self._final_position[1]
 
     def _show_scores(self) -> None:
         if not self.is_attached or self._left or self.table.game is None:
@@ -300,6 +318,23 @@ class GameScreen(BoardScreen):
     def confirming(self) -> bool:
         """Whether the whole turn is chosen and waits for the player's confirmation."""
         return bool(self._provisional) and not isinstance(self._provisional[-1], PlaceTile)
+
+    def _log_new(self) -> None:
+        """Writes what came since the last time into the log panel, in order: the game's events, then
+        the table's notes and chats."""
+        game = self.table.game
+        if game is None or not self.is_attached or self._left:
+            return
+        if game is not self._game:  # first time, or a network session rebuilt its game after a mismatch
+            if self._game is None:
+                self.log_panel.add(game.events)
+            self._game = game
+            self._logged = len(game.events)
+        elif len(game.events) > self._logged:
+            self.log_panel.add(game.events[self._logged :])
+            self._logged = len(game.events)
+        self._log_notes()
+        self._log_chats()
 
     def _log_notes(self) -> None:
         """Writes the table's notes for people (peers connecting, leaving…) that came since the last time."""
@@ -477,8 +512,8 @@ class GameScreen(BoardScreen):
 
     def _show_final(self) -> None:
         game = self.table.game
-        if self._final_shown or game is None:
-            return
+        if self._final_shown or game is None or self.app.screen is not self:
+            return  # once this screen is on top again (a replay, the help or the chat over it)
         self._final_shown = True
         self.action_final()
 
@@ -616,6 +651,9 @@ class GameScreen(BoardScreen):
             return self.table.can_chat
         if action == "hand_over":
             return self.table.seat_to_hand_over() is not None
+        if action == "live_replay":
+            game = self.table.game
+            return game is not None and bool(game.moves)
         if action in ("projection", "final"):  # before the end: what if it ended now; after: the scores
             game = self.table.game
             return (game is not None and game.phase is Phase.GAME_OVER) == (action == "final")
@@ -632,6 +670,14 @@ class GameScreen(BoardScreen):
             self.notify(str(exc), title="Cannot hand the seat over", severity="error")
             return
         self.notify(f"{self.names[seat]}'s seat is played by a greedy bot from this terminal now.")
+
+    def action_live_replay(self) -> None:
+        """The game so far, move by move (:class:`~carcnet.tui.screens.live_replay.LiveReplayScreen`),
+        over the live table, which goes on meanwhile; Escape comes back to the present."""
+        from carcnet.tui.screens.live_replay import LiveReplayScreen
+
+        if self.table.game is not None and self.table.game.moves:
+            self.app.push_screen(LiveReplayScreen(self.table, glyphs=glyphs_named(self.settings.glyphs)))
 
     def action_bag(self) -> None:
         """Shows the tiles left in the bag (designs and counts, never their order)."""
@@ -677,17 +723,49 @@ class GameScreen(BoardScreen):
         game = self.table.game
         self.app.push_screen(HelpScreen(game.setup.rules if game is not None else None))
 
-    def action_leave(self) -> None:
-        """Back to the menu: a local game is saved already; a network game says ``bye`` to the others
-        and stays on disk (a player can resume it)."""
+    def action_leave(self, reason: str = "quit") -> None:
+        """Back to the menu: a local game is saved already; a network game says ``bye`` *reason* to the
+        others (wire.md §4.7: ``shutdown`` keeps the seat, ``quit`` in a game going on gives it up to
+        the table's bot) and stays on disk (a player can resume it)."""
         if self._left:
             return
         self._left = True
         table = self.table
-        self.run.stop()
-        if table.kind != "local" and table.path is not None and not table.spectating and table.status == "playing":
-            self.notify(f"Left the game; it is saved in {table.path.name} and can be resumed from the menu.",
-                        timeout=6)
+        playing = table.kind != "local" and not table.spectating and table.status == "playing"
+        self.run.stop(reason)
+        if playing and table.path is not None:
+            kept = ("the others' table plays your seat with a bot; resuming it from the menu gets it back"
+                    if reason == "quit" else "you can resume it from the menu")
+            self.notify(f"Left the game, saved in {table.path.name}: {kept}.", timeout=6)
         self.dismiss(None)
 
-    action_leave_network = action_leave
+    @property
+    def asks_before_leaving(self) -> bool:
+        """Whether leaving asks first: a player of a network game going on here (not a spectator, not
+        after the end, a stop or a lost table), whose going the others' game feels."""
+        table = self.table
+        return (table.kind != "local" and not table.spectating and table.status == "playing"
+                and table.desync is None and self.run.running and not self._left)
+
+    def action_leave_network(self, then_quit: bool = False) -> None:
+        """Leaves a network game; a player of a game going on is asked first (stay, leave and keep the
+        seat, give the seat to a bot and leave: :class:`~carcnet.tui.screens.leave.LeaveScreen`). With
+        *then_quit*, the app quits once left."""
+        from carcnet.tui.screens.leave import GIVE, STAY, LeaveScreen
+
+        def chosen(choice: str | None) -> None:
+            if choice in (None, STAY):
+                return
+            self.action_leave("quit" if choice == GIVE else "shutdown")
+            if then_quit:
+                self.app.exit()
+
+        if not self.asks_before_leaving:
+            self.action_leave()
+            if then_quit:
+                self.app.exit()
+            return
+        table = self.table
+        seats = ", ".join(self.names[s] for s in sorted(table.human_seats)) or None
+        name = getattr(table, "game_name", None) or "this game"
+        self.app.push_screen(LeaveScreen(name, seats), chosen)

@@ -7,10 +7,11 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Markdown
 
 from carcnet.engine import Rules
+from carcnet.tui.widgets.footer import KeyFooter, footer_items
 
 __all__ = ["HELP_TEXT", "HelpScreen"]
 
@@ -30,14 +31,15 @@ cities and cloisters score and their meeples come back. Farmers stay until the e
 | arrows, h j k l | move the cursor (the view follows); drag with the mouse to pan |
 | r | turn the tile to its next legal rotation there |
 | Enter, click | place it |
-| z, + / - | detailed or overview zoom |
+| z | the next zoom: large, detailed, overview, then large again |
+| + / -, mouse wheel | zoom in / out (the wheel zooms on the tile under the mouse; Shift+wheel scrolls) |
 | c | centre on the cursor; again: on the start tile |
 
 ## Deploying a meeple
 
-The free spots of the placed tile are numbered; the feature of the selected spot is highlighted. The
-panel under the scores lists each spot with its feature and what it would score ("city, 3 tiles,
-1 pennant: 8 if closed; 4 now").
+The free spots of the placed tile are numbered; once a spot is chosen, its feature is highlighted on
+the board and its row (`▸`) in the panel under the scores, which lists each spot with its feature and
+what it would score ("city, 3 tiles, 1 pennant: 8 if closed; 4 now").
 
 | key | does |
 | --- | --- |
@@ -101,8 +103,11 @@ host's lobby shows, e.g. `192.168.1.20:7000 --game 3f2a…` (the game id is in t
 
 During a network game you move only on your own seats; the others' moves appear as they arrive. A
 seat marked **away** has lost its connection: the game waits for it to come back. If the computers
-ever disagree about the game it stops, and **d** shows the report. **q** leaves the game; a player
-can resume it later from *Resume a saved game* (it goes back on the network).
+ever disagree about the game it stops, and **d** shows the report. **q** (or Ctrl+C, Ctrl+Q) asks a
+player first: stay, leave and keep the seat (resume it later from *Resume a saved game*: it goes back on
+the network), or give the seat to a bot and leave (the others' table plays it). **[** shows the game so
+far in a replay over the live table, which goes on (the status line counts the new moves); Escape comes
+back to the present.
 
 Scoring: a completed road scores 1 per tile, a city 2 per tile and 2 per pennant, a cloister 9.
 At the end an incomplete road scores 1 per tile, a city 1 per tile and pennant, a cloister 1 plus
@@ -139,8 +144,24 @@ def rules_help(rules: Rules) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+def keys_help(screen: Screen[object]) -> str:
+    """The help's table of the keys *screen* offers now (its footer's keys, those a narrow footer
+    leaves out too), or ``""`` when it has none."""
+    items = footer_items(screen.active_bindings, screen.app.get_key_display)
+    if not items:
+        return ""
+    rows = [f"| {_cell(item.display)} | {_cell(item.tooltip or item.description)} |" for item in items]
+    return "## Keys of this screen\n\n| key | does |\n| --- | --- |\n" + "\n".join(rows) + "\n\n"
+
+
+def _cell(text: str) -> str:
+    """*text* for a Markdown table cell (a ``|`` would end the cell; ``<`` ``>`` ``*`` read as markup)."""
+    return "".join(f"\\{c}" if c in "|*_`<>[]\\" else c for c in text)
+
+
 class HelpScreen(ModalScreen[None]):
-    """The rules in brief and every key; opened from a game, the rules of that game first."""
+    """Opened from a game, the rules of that game first; then the keys of the screen it opened over
+    (the footer's, also those a narrow footer leaves out); then the rules in brief and every key."""
 
     def __init__(self, rules: Rules | None = None) -> None:
         super().__init__()
@@ -151,9 +172,12 @@ class HelpScreen(ModalScreen[None]):
     """Escape, ? or q closes."""
 
     def compose(self) -> ComposeResult:
+        stack = self.app.screen_stack
+        below = stack[-1] if stack and stack[-1] is not self else (stack[-2] if len(stack) > 1 else None)
+        keys = keys_help(below) if below is not None else ""
         with VerticalScroll():
-            yield Markdown((rules_help(self.rules) if self.rules is not None else "") + HELP_TEXT)
-        yield Footer()
+            yield Markdown((rules_help(self.rules) if self.rules is not None else "") + keys + HELP_TEXT)
+        yield KeyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

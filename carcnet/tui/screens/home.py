@@ -9,11 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from carcnet.tui.screens.board_screen import footer_first
 from carcnet.tui.tables import TableMaker
+from carcnet.tui.widgets.footer import KeyFooter
 
 __all__ = ["HomeScreen"]
 
@@ -51,11 +52,19 @@ class HomeScreen(Screen[None]):
         super().__init__()
         self.tables = tables
 
+    DEFAULT_CSS = """
+    HomeScreen.-short #title { display: none; }
+    HomeScreen > Vertical { max-width: 100%; }
+    """
+    """Under 24 rows the menu goes without the big title, so that it fits whole, border and all."""
+
     def on_resize(self, event: events.Resize) -> None:
-        """Under 100 columns a compact footer without the palette hint (Ctrl+P still opens it)."""
-        footer = self.query_one(Footer)
+        """Under 100 columns a compact footer without the palette hint (Ctrl+P still opens it); under
+        24 rows no big title."""
+        footer = self.query_one(KeyFooter)
         footer.compact = event.size.width < 100
         footer.show_command_palette = event.size.width >= 100
+        self.set_class(event.size.height < 24, "-short")
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
@@ -71,7 +80,7 @@ class HomeScreen(Screen[None]):
                 Option("Resume a saved game", id="resume"),
                 Option("Replay a finished game", id="replay"),
                 None,
-                Option("Host a LAN game: open a table for players on the network", id="host"),
+                Option("Host a LAN game: open a table on the network", id="host"),
                 Option("Join a LAN game", id="join"),
                 Option("Spectate a LAN game: watch without playing", id="spectate"),
                 None,
@@ -80,7 +89,7 @@ class HomeScreen(Screen[None]):
                 Option("Quit", id="quit"),
                 id="menu",
             )
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -11,14 +11,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from carcnet.engine import Rules
 from carcnet.log import COLOURS
 from carcnet.table import SeatPlan, TurnClock
 from carcnet.tui.addresses import check_name
-from carcnet.tui.messages import OpenTable
+from carcnet.tui.messages import ChangeSettings, OpenTable
 from carcnet.tui.tables import TableMaker
+from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.palette import colour_choices
 from carcnet.tui.widgets.rule_options import RuleOptions
 
 from .seat_form import SeatFormScreen
@@ -48,7 +50,7 @@ class HostSeatRow(Horizontal):
     def compose(self) -> ComposeResult:
         yield Label(f"{self.index + 1}.")
         yield Select(KINDS, value=self.kind, allow_blank=False, classes="kind")
-        colour = Select([(c.capitalize(), c) for c in COLOURS], value=COLOURS[self.index], allow_blank=False,
+        colour = Select(colour_choices(), value=COLOURS[self.index], allow_blank=False,
                         classes="colour")
         colour.disabled = self.kind == "open"
         yield colour
@@ -109,7 +111,7 @@ class HostSetupScreen(SeatFormScreen):
             with Horizontal(id="buttons"):
                 yield Button("+ seat", id="add")
                 yield Button("- seat", id="remove")
-            yield RuleOptions(id="options")
+            yield RuleOptions(self.tables.settings.rules, id="options")  # those of the last game
             with Horizontal(classes="field"):
                 yield Label("Turn clock")
                 yield Select(CLOCK_CHOICES, value="", allow_blank=False, id="clock",
@@ -117,7 +119,7 @@ class HostSetupScreen(SeatFormScreen):
                              "own laptop plays the turn with the greedy bot's choice")
             yield Static("", id="error")
             yield Button("Open the table", variant="primary", id="open")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#game-name", Input).focus()
@@ -172,6 +174,8 @@ class HostSetupScreen(SeatFormScreen):
         except ValueError as exc:
             self._error(f"Cannot open the table: {exc}")
             return
+        if self.rules() != self.tables.settings.rules:  # the forms open with these options next time
+            self.post_message(ChangeSettings(rules=self.rules()))
         self.post_message(OpenTable(table))
 
 
@@ -211,7 +215,7 @@ class JoinFormScreen(ModalScreen[JoinChoice | None]):
                 yield Input(self.default, max_length=32, id="name")
             with Horizontal(classes="field"):
                 yield Label("Colour")
-                yield Select([("Any free colour", "any"), *((c.capitalize(), c) for c in COLOURS)],
+                yield Select([("Any free colour", "any"), *colour_choices()],
                              value="any", allow_blank=False, id="colour")
             with Horizontal(classes="field"):
                 yield Label("Played by")
@@ -219,7 +223,7 @@ class JoinFormScreen(ModalScreen[JoinChoice | None]):
                              id="player")
             yield Static("", id="error")
             yield Button("Join", variant="primary", id="join")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()

@@ -15,13 +15,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from carcnet.table import NetTable
 from carcnet.tui.addresses import join_command, reachable_hosts
 from carcnet.tui.running import TableRun
 from carcnet.tui.settings import Settings
-from carcnet.tui.widgets.palette import seat_style
+from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.palette import colour_name, seat_style
 
 __all__ = ["LobbyScreen", "lobby_status"]
 
@@ -96,7 +97,7 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="status")
             yield Static("", id="address")
             yield Static("", id="notes")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.run.watch(self._changed)
@@ -157,7 +158,7 @@ class LobbyScreen(Screen[None]):
             if i in mine:
                 who.append(" (you)" if seat.bot is None else " (your bot)", style="dim")
             plays = f"{seat.bot} bot" if seat.bot else "a person"
-            table.add_row(str(i + 1), who, seat.colour, plays)
+            table.add_row(str(i + 1), who, Text(colour_name(seat.colour), style=seat_style(seat.colour)), plays)
         return table
 
     def _address_text(self) -> str:

@@ -1,5 +1,5 @@
 """Provides the replay screen: a saved game move by move on the board, with the log and scores:
-start, end, one or twenty moves on or back, a jump to any move, play and pause at a chosen speed,
+start, end, one or twenty moves on or back, a jump to any turn, play and pause at a chosen speed,
 and the chart of every seat's score over the game."""
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
-from carcnet.engine import DrawTile, Game, Phase, replay
+from carcnet.engine import DrawTile, Game, Phase, PlaceTile, replay
 from carcnet.log import LoadedLog
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
 from carcnet.tui.screens.board_screen import BoardScreen
 from carcnet.tui.widgets.chart import ScoreChart, ScoreHistory, score_history
+from carcnet.tui.widgets.footer import KeyFooter
 
 __all__ = ["SPEEDS", "ChartScreen", "JumpScreen", "ReplayScreen"]
 
@@ -27,7 +28,7 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 
 
 class JumpScreen(ModalScreen["int | None"]):
-    """Asks for a move number (0 to *last*); dismissed with it, or ``None`` (Escape)."""
+    """Asks for a turn number (0 to *last*); dismissed with it, or ``None`` (Escape)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
@@ -38,10 +39,10 @@ class JumpScreen(ModalScreen["int | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Go to move (0 to {self.last}):")
-            yield Input(str(self.now), restrict=r"[0-9]*", max_length=4, id="move")
+            yield Static(f"Go to turn (0 to {self.last}):")
+            yield Input(str(self.now), restrict=r"[0-9]*", max_length=4, id="turn")
             yield Static("", id="error")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         field = self.query_one(Input)
@@ -52,7 +53,7 @@ class JumpScreen(ModalScreen["int | None"]):
     def _go(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if not text or int(text) > self.last:
-            self.query_one("#error", Static).update(f"A move from 0 to {self.last}.")
+            self.query_one("#error", Static).update(f"A turn from 0 to {self.last}.")
             return
         self.dismiss(int(text))
 
@@ -61,7 +62,7 @@ class JumpScreen(ModalScreen["int | None"]):
 
 
 class ChartScreen(ModalScreen[None]):
-    """Every seat's score over the game, the move shown marked."""
+    """Every seat's score over the game, the turn shown marked."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,s,q", "close", "Close")]
 
@@ -74,9 +75,9 @@ class ChartScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Scores over the game (the line: the move shown)")
+            yield Static("Scores over the game, turn by turn (the line: the turn shown)")
             yield ScoreChart(self.names, self.colours, id="chart")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(ScoreChart).show(self.history, self.marked)
@@ -100,13 +101,13 @@ class ReplayScreen(BoardScreen):
         Binding("space", "play", "Play/pause"),
         Binding("greater_than_sign", "speed(1)", "Faster", key_display=">"),
         Binding("less_than_sign", "speed(-1)", "Slower", key_display="<", show=False),
-        Binding("g", "jump", "Go to move"),
+        Binding("g", "jump", "Go to turn"),
         Binding("s", "chart", "Chart"),
         Binding("f", "final", "Scores"),
         Binding("escape,q", "back", "Menu"),
     ]
     """n / b one move on or back (N / B twenty); Home / End the start or the end; Space plays or
-    pauses, > and < change the speed; g goes to a move; s the score chart; f the score table."""
+    pauses, > and < change the speed; g goes to a turn; s the score chart; f the score table."""
 
     def __init__(self, loaded: LoadedLog, *, glyphs: Glyphs = UNICODE_GLYPHS) -> None:
         seats = loaded.header.seats
@@ -139,9 +140,17 @@ class ReplayScreen(BoardScreen):
         end = " (end)" if self.game.phase is Phase.GAME_OVER else ""
         played = self._move_number(len(self.moves))
         done = self._move_number(self.step)
+        turns = self.turn_number(len(self.moves))
         playing = f" Playing, {self.speed:g} moves/s (Space pauses, > < speed)." if self.playing else ""
-        self.status.update(f"Replay: move {done} of {played}{end}.{playing} n/b ±1, N/B ±20, Home/End, "
+        self.status.update(f"Replay: turn {self.turn_number(self.step)} of {turns}, move {done} of {played}{end}."
+                           f"{playing} n/b ±1, N/B ±20, Home/End, "
                            "g go to, Space play, s chart")
+
+    def turn_number(self, step: int) -> int:
+        """The turn people see after *step* log moves: turns are numbered from 1 as the score chart,
+        the final scores and ``carcnet replay`` number them, a turn being a placement and the
+        deployment (or skip, or recall) after it (two moves); 0 before the first placement."""
+        return sum(isinstance(m, PlaceTile) for m in self.moves[:step])
 
     def _move_number(self, step: int) -> int:
         """The move number people see after *step* log moves: the table's draws are not counted."""
@@ -166,13 +175,18 @@ class ReplayScreen(BoardScreen):
         self.step = next((p for p in self.stops if self._move_number(p) >= number), self.stops[-1])
         self._show()
 
+    def go_to_turn(self, number: int) -> None:
+        """Shows the game after turn *number* (its deployment played; past the end: the end)."""
+        self.step = next((p for p in self.stops if self.history.turn_at(p) >= number), self.stops[-1])
+        self._show()
+
     def action_jump(self) -> None:
-        """Asks for a move number and goes there."""
+        """Asks for a turn number and goes there."""
         def chosen(number: int | None) -> None:
             if number is not None:
-                self.go_to_move(number)
+                self.go_to_turn(number)
 
-        self.app.push_screen(JumpScreen(self._move_number(len(self.moves)), self._move_number(self.step)), chosen)
+        self.app.push_screen(JumpScreen(self.turn_number(len(self.moves)), self.turn_number(self.step)), chosen)
 
     def action_play(self) -> None:
         """Plays from here at :attr:`speed` (from the start when at the end), or pauses."""

@@ -1,7 +1,10 @@
-"""Provides the saved-games list: unfinished games to resume, finished ones to replay."""
+"""Provides the saved-games list: unfinished games to resume, finished ones to replay; a save can be
+archived (moved into ``archive/`` beside the saves, out of the list) or deleted, each after a question.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import ClassVar
@@ -9,18 +12,25 @@ from typing import ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Static
 from textual.worker import get_current_worker
 
-from carcnet.engine import Phase
+from carcnet.engine import Phase, PlaceTile
 from carcnet.log import LoadedLog, LogError, LogSummary, load, summarize
+from carcnet.log.lock import SaveLock
 from carcnet.table import LanError
 from carcnet.tui.messages import OpenTable
 from carcnet.tui.screens.board_screen import glyphs_named
 from carcnet.tui.tables import TableMaker
+from carcnet.tui.widgets.footer import KeyFooter
 
-__all__ = ["SavedGamesScreen", "saved_games"]
+__all__ = ["ARCHIVE", "ConfirmFileScreen", "SavedGamesScreen", "archive_save", "delete_save", "save_files",
+           "saved_games"]
+
+#: The folder, beside the saves, that archived saves are moved into (not listed by Resume or Replay).
+ARCHIVE = "archive"
 
 
 def saved_games(folder: Path) -> list[tuple[Path, LogSummary | str]]:
@@ -36,11 +46,122 @@ def saved_games(folder: Path) -> list[tuple[Path, LogSummary | str]]:
     return out
 
 
+def save_files(path: Path) -> list[Path]:
+    """The save *path* and the files kept beside it that exist: a network game's seat keys
+    (``.keys``) and connection log (``.events``), the moves set aside (``.aside``) and damaged tails
+    set aside by a repair (``.damaged-N``)."""
+    from carcnet.log.aside import aside_path
+    from carcnet.table.eventfile import events_path
+    from carcnet.table.keys import keys_path
+
+    beside = [keys_path(path), events_path(path), aside_path(path)]
+    beside += sorted(path.parent.glob(f"{path.name}.damaged-*"))
+    return [path] + [f for f in beside if f.is_file()]
+
+
+def _unused(path: Path) -> SaveLock:
+    """The save's writer lock, taken so that no program writes it while it is moved or deleted.
+
+    Raises:
+        LogError: ``"locked"``: a game is being played in it (here or by another program).
+        OSError: It cannot be opened (gone already).
+    """
+    return SaveLock.acquire(path)
+
+
+def archive_save(path: Path) -> Path:
+    """Moves the save *path* and its side files (:func:`save_files`) into :data:`ARCHIVE` beside it
+    (made if missing); returns the save's new path.
+
+    Raises:
+        LogError: ``"locked"``: the game is being played.
+        FileExistsError: The archive holds a save of that name already.
+        OSError: A file cannot be moved.
+    """
+    lock = _unused(path)
+    try:
+        folder = path.parent / ARCHIVE
+        folder.mkdir(exist_ok=True)
+        files = save_files(path)
+        if clash := [f.name for f in files if (folder / f.name).exists()]:
+            raise FileExistsError(f"{folder} holds {clash[0]} already")
+        for f in files[1:] + files[:1]:  # the save last: a failure leaves it listed, with what is left
+            f.rename(folder / f.name)
+    finally:
+        lock.release()
+    return folder / path.name
+
+
+def delete_save(path: Path) -> list[Path]:
+    """Deletes the save *path* and its side files (:func:`save_files`); returns the files deleted.
+
+    Raises:
+        LogError: ``"locked"``: the game is being played.
+        OSError: A file cannot be deleted.
+    """
+    lock = _unused(path)
+    try:
+        files = save_files(path)
+        for f in files[1:] + files[:1]:
+            f.unlink(missing_ok=True)
+    finally:
+        lock.release()
+    return files
+
+
+class ConfirmFileScreen(ModalScreen[bool]):
+    """Asks whether to *verb* (``"Archive"`` or ``"Delete"``) the save *name*, saying what it means
+    (*detail*): ``y`` or the verb's button does it, ``n``, Escape or Cancel (focused first, so a
+    stray Enter keeps the save) does not."""
+
+    DEFAULT_CSS = """
+    ConfirmFileScreen { align: center middle; }
+    ConfirmFileScreen > Vertical {
+        width: 64; max-width: 100%; height: auto; padding: 1 2; border: thick $accent; background: $surface;
+    }
+    ConfirmFileScreen #question { text-style: bold; }
+    ConfirmFileScreen #detail { margin-top: 1; }
+    ConfirmFileScreen #buttons { height: auto; margin-top: 1; align-horizontal: right; }
+    ConfirmFileScreen Button { margin-left: 2; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+    """y does it; n or Escape keeps the save."""
+
+    def __init__(self, verb: str, name: str, detail: str) -> None:
+        super().__init__()
+        self.verb, self.name_of_save, self.detail = verb, name, detail
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-file"):
+            yield Static(f"{self.verb} {self.name_of_save}?", id="question")
+            yield Static(f"{self.detail}\ny: {self.verb.lower()}, n or Escape: keep it", id="detail")
+            with Horizontal(id="buttons"):
+                yield Button(self.verb, id="yes", variant="error" if self.verb == "Delete" else "primary")
+                yield Button("Cancel", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 def _state(loaded: LoadedLog) -> tuple[bool, str, str]:
     """Whether a loaded game is over, its state cell and its players cell (names and scores)."""
     game = loaded.game
     over = game.phase is Phase.GAME_OVER
-    state = "finished" if over else f"turn {len(game.moves) // 2 + 1}"
+    # the turn in progress, numbered as the replay and the chart number turns (the table's draws and
+    # handovers are moves but no turn)
+    placed = sum(isinstance(m, PlaceTile) for m in game.moves)
+    state = "finished" if over else f"turn {placed if game.phase is Phase.DEPLOY else placed + 1}"
     if loaded.damage is not None:
         state += " (damaged tail)"
     if loaded.header.signed:
@@ -57,8 +178,14 @@ class SavedGamesScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("a", "toggle_all", "All games"),
+        Binding("e", "archive", "Archive",
+                tooltip=f"Move the selected save into the {ARCHIVE}/ folder beside the saves, out of this list "
+                "(asks first)"),
+        Binding("d,delete", "delete", "Delete", key_display="d",
+                tooltip="Delete the selected save and the files beside it, for good (asks first)"),
     ]
-    """Escape back; a shows every saved game."""
+    """Escape back; a shows every saved game; e archives the selected save, d (or Delete) deletes it,
+    each after a question."""
 
     def __init__(self, tables: TableMaker, mode: str) -> None:
         super().__init__()
@@ -73,7 +200,7 @@ class SavedGamesScreen(Screen[None]):
         yield Static(what, id="title")
         yield Static("", id="empty")
         yield DataTable(cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._fill()
@@ -115,7 +242,8 @@ class SavedGamesScreen(Screen[None]):
         checking = len(self._pending)
         if self._paths:
             more = f" Checking {checking} more…" if checking else ""
-            empty.update(f"{len(self._paths)} game(s) in {folder}. Enter opens one.{more}")
+            empty.update(f"{len(self._paths)} game(s) in {folder}. Enter opens one, e archives it, d deletes it."
+                         f"{more}")
         elif checking:
             empty.update(f"Checking the games saved in {folder}…")
         else:
@@ -143,16 +271,16 @@ class SavedGamesScreen(Screen[None]):
         table = self.query_one(DataTable)
         if isinstance(result, str):
             if show_all:
-                table.update_cell(key, table.ordered_columns[1].key, "unreadable")
-                table.update_cell(key, table.ordered_columns[2].key, result[:60])
+                table.update_cell(key, table.ordered_columns[1].key, "unreadable", update_width=True)
+                table.update_cell(key, table.ordered_columns[2].key, result[:60], update_width=True)
                 return
             over, keep = False, False
         else:
             over, state, players = result
             keep = show_all or over == (self.mode == "replay")
             if keep:
-                table.update_cell(key, table.ordered_columns[1].key, state)
-                table.update_cell(key, table.ordered_columns[2].key, players)
+                table.update_cell(key, table.ordered_columns[1].key, state, update_width=True)
+                table.update_cell(key, table.ordered_columns[2].key, players, update_width=True)
         if not keep:
             table.remove_row(key)
             del self._paths[key]
@@ -179,6 +307,60 @@ class SavedGamesScreen(Screen[None]):
             self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
             return
         self.post_message(OpenTable(table))
+
+    def _selected(self) -> Path | None:
+        """The save of the row under the cursor, or ``None`` (no row)."""
+        table = self.query_one(DataTable)
+        if not self._paths or table.cursor_row < 0 or table.cursor_row >= table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return self._paths.get(str(key.value))
+
+    def action_archive(self) -> None:
+        """Asks, then moves the selected save (and its side files) into :data:`ARCHIVE`."""
+        path = self._selected()
+        if path is None:
+            self.notify("No save is selected.", severity="warning")
+            return
+        detail = (f"It moves into {path.parent / ARCHIVE}, with the files beside it, and leaves this list; "
+                  "move it back to resume it.")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._change(path, "Archived", lambda: f"now in {archive_save(path).parent}")
+
+        self.app.push_screen(ConfirmFileScreen("Archive", path.name, detail), answered)
+
+    def action_delete(self) -> None:
+        """Asks, then deletes the selected save and its side files."""
+        path = self._selected()
+        if path is None:
+            self.notify("No save is selected.", severity="warning")
+            return
+        others = len(save_files(path)) - 1
+        beside = f" and the {others} file(s) beside it" if others else ""
+        detail = f"The save{beside} is deleted for good: the game cannot be resumed or replayed."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._change(path, "Deleted", lambda: f"{len(delete_save(path))} file(s) deleted")
+
+        self.app.push_screen(ConfirmFileScreen("Delete", path.name, detail), answered)
+
+    def _change(self, path: Path, done: str, act: Callable[[], str]) -> None:
+        """Runs *act* (archive or delete *path*); says what it did, or why it could not; then lists
+        the saves again."""
+        try:
+            said = act()
+        except LogError as exc:  # "locked": the game is being played, here or elsewhere
+            self.notify(str(exc), title=f"Not {done.lower()}", severity="error", timeout=10)
+            return
+        except OSError as exc:
+            self.notify(f"{path.name}: {exc.strerror or exc}", title=f"Not {done.lower()}", severity="error",
+                        timeout=10)
+            return
+        self.notify(f"{path.name}: {said}.", title=done)
+        self._fill()
 
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all

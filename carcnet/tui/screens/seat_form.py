@@ -26,6 +26,11 @@ class SeatFormScreen(Screen[None]):
     ]
     """Escape back; Ctrl+N / Ctrl+R add or remove a seat (2 to 6)."""
 
+    HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (72, "-roomy")]  # noqa: RUF012 (typed by Screen)
+    """Under 72 columns the screen has the class ``-slim``: the style sheet puts the fields of a row
+    that would not fit side by side under each other (at 60 columns the farm rule's choice and the
+    small cities box)."""
+
     def new_row(self, index: int) -> Widget:
         """The row of a seat added at *index* (0-based)."""
         raise NotImplementedError

@@ -9,28 +9,40 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+from textual.timer import Timer
+from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from carcnet.tui.addresses import check_name
 from carcnet.tui.messages import ChangeSettings
+from carcnet.tui.render import with_article
 from carcnet.tui.settings import THINK_CAPS, SeatDefault, Settings
+from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.palette import colour_name
 
 __all__ = ["SettingsScreen"]
 
 GLYPH_CHOICES = (("Unicode: box drawing and blocks", "unicode"), ("ASCII: for plain terminals", "ascii"))
 PALETTE_CHOICES = (("The board game's colours", "standard"), ("Colour-blind safe (Okabe-Ito)", "colour-blind"))
 THINK_CHOICES = tuple((f"At most {cap} s", cap) for cap in THINK_CAPS)
+#: Seconds after the last key in the name field before the name is saved.
+NAME_PAUSE = 0.5
 
 
 def describe_seats(seats: tuple[SeatDefault, ...]) -> str:
-    """The new-game seats in words: ``Red (you), Blue (greedy bot)``."""
-    return ", ".join(f"{s.name} ({'a person' if s.player == 'human' else s.player + ' bot'}, {s.colour})"
-                     for s in seats)
+    """The new-game seats in words: ``Red (a person, red), Blue (a greedy bot, blue)``, each colour
+    named as the palette in use draws it."""
+    return ", ".join(f"{s.name} ({'a person' if s.player == 'human' else with_article(s.player + ' bot')}, "
+                     f"{colour_name(s.colour).lower()})" for s in seats)
 
 
 class SettingsScreen(Screen[None]):
     """The player's settings, each saved when changed (a :class:`ChangeSettings` to the app).
+
+    The name field, focused when the screen opens, is saved :data:`NAME_PAUSE` seconds after the
+    last key, on Enter, when it loses the focus, and on leaving the screen (Escape, or the app
+    quitting): whatever was typed last is what is saved, however fast.
 
     Args:
         settings: The settings as they are now.
@@ -46,6 +58,10 @@ class SettingsScreen(Screen[None]):
         self.settings = settings
         self.themes = themes
         self.login = login
+        self._name_timer: Timer | None = None
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).focus()
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -79,27 +95,57 @@ class SettingsScreen(Screen[None]):
             with Horizontal(classes="field"):
                 yield Label("New-game seats")
                 yield Static(describe_seats(s.seats), id="seats")
-            yield Static("The new-game form opens with the seats of the last game started there.", classes="hint")
+            yield Static("The new-game forms open with the seats and rule options of the last game started there.", classes="hint")
             yield Button("Reset the seats", id="reset-seats")
             yield Static("", id="error")
-        yield Footer()
+        yield KeyFooter()
 
     def _change(self, **values: object) -> None:
-        self.post_message(ChangeSettings(**values))
-        self.query_one("#error", Static).update("")
+        """Saves *values*: told to the app itself, not through this screen, whose messages are
+        dropped once it is dismissed (a change made just before Escape was lost)."""
+        change = getattr(self.app, "change_settings", None)
+        if change is not None:  # the carcnet app: saved now
+            try:
+                change(**values)
+            except ValueError as exc:
+                self.notify(str(exc), title="Settings", severity="error")
+        else:
+            self.app.post_message(ChangeSettings(**values))
+        if self.is_attached:
+            self.query_one("#error", Static).update("")
+
+    @on(Input.Changed, "#name")
+    def _typed(self, event: Input.Changed) -> None:
+        if self._name_timer is not None:
+            self._name_timer.stop()
+        self._name_timer = self.set_timer(NAME_PAUSE, self._save_name)
 
     @on(Input.Submitted, "#name")
     @on(Input.Blurred, "#name")
-    def _name(self, event: Input.Submitted | Input.Blurred) -> None:
-        name = event.value.strip()
+    def _name_done(self) -> None:
+        self._save_name()
+
+    def _save_name(self) -> None:
+        """Saves the name field as it is now (not as an earlier event saw it), if it changed."""
+        if self._name_timer is not None:
+            self._name_timer.stop()
+            self._name_timer = None
+        try:
+            name = self.query_one("#name", Input).value.strip()
+        except NoMatches:  # already taken down
+            return
         if name == self.settings.name:
             return
         problem = check_name(name, "Your name") if name else None
         if problem is not None:
-            self.query_one("#error", Static).update(problem)
+            if self.is_attached:
+                self.query_one("#error", Static).update(problem)
             return
         self.settings = self.settings.changed(name=name)
         self._change(name=name)
+
+    def on_unmount(self) -> None:
+        self._save_name()  # the app quit with the screen open
 
     @on(Select.Changed)
     def _select(self, event: Select.Changed) -> None:
@@ -123,4 +169,5 @@ class SettingsScreen(Screen[None]):
         self.query_one("#seats", Static).update(describe_seats(seats))
 
     def action_back(self) -> None:
+        self._save_name()
         self.dismiss(None)

@@ -9,12 +9,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from carcnet.log import COLOURS, Seat
 from carcnet.tui.messages import ChangeSettings, OpenTable
 from carcnet.tui.settings import SeatDefault
 from carcnet.tui.tables import TableMaker
+from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.palette import colour_choices, colour_name, names_colour
 from carcnet.tui.widgets.rule_options import RuleOptions
 
 from .seat_form import SeatFormScreen
@@ -25,7 +27,6 @@ PLAYERS = (
     ("Person", "human"), ("Random bot", "random"), ("Greedy bot", "greedy"),
     ("Easy bot", "easy"), ("Medium bot", "medium"), ("Hard bot", "hard"),
 )
-DEFAULT_NAMES = ("Red", "Blue", "Yellow", "Green", "Black", "Grey")
 
 
 class SeatRow(Horizontal):
@@ -35,15 +36,16 @@ class SeatRow(Horizontal):
         super().__init__(classes="seat")
         self.index = index
         self.player = player if player in dict((v, k) for k, v in PLAYERS) else "greedy"
-        self.seat_name = name or DEFAULT_NAMES[index]
         self.colour = colour if colour in COLOURS else COLOURS[index]
+        # a seat named after its colour is named as the palette in use draws it
+        self.seat_name = colour_name(self.colour) if not name or names_colour(name, self.colour) else name
 
     def compose(self) -> ComposeResult:
         i = self.index
         yield Label(f"{i + 1}.")
         yield Input(self.seat_name, placeholder="name", max_length=32, classes="name")
         yield Select(PLAYERS, value=self.player, allow_blank=False, classes="player")
-        yield Select([(c.capitalize(), c) for c in COLOURS], value=self.colour, allow_blank=False, classes="colour")
+        yield Select(colour_choices(), value=self.colour, allow_blank=False, classes="colour")
 
     def chosen(self) -> tuple[str, str, str | None]:
         """``(name, colour, bot)``: *bot* ``None`` for a person."""
@@ -70,17 +72,22 @@ class NewGameScreen(SeatFormScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static("[b]New local game[/b]: seat 1 plays first. People share this terminal. Ctrl+S starts.")
+            settings = self.tables.settings
             with Vertical(id="seats"):  # the seats of the last game started here (the settings)
-                for i, seat in enumerate(self.tables.settings.seats[:6]):
-                    yield SeatRow(i, seat.player, seat.name, seat.colour)
+                for i, seat in enumerate(settings.seats[:6]):
+                    name = seat.name
+                    if i == 0 and seat.player == "human" and settings.name and all(
+                            s.name != settings.name for s in settings.seats[1:]):
+                        name = settings.name  # seat 1 is the player's own: the settings' "Your name"
+                    yield SeatRow(i, seat.player, name, seat.colour)
             with Horizontal(id="buttons"):
                 yield Button("+ seat", id="add")
                 yield Button("- seat", id="remove")
                 yield Input(placeholder="seed (empty: random)", id="seed", restrict=r"[0-9]*")
-            yield RuleOptions(id="options")
+            yield RuleOptions(self.tables.settings.rules, id="options")  # those of the last game
             yield Static("", id="error")
             yield Button("Start", variant="primary", id="start")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(".name", Input).focus()
@@ -120,6 +127,8 @@ class NewGameScreen(SeatFormScreen):
             self._error(f"Cannot start: {exc}")
             return
         seats = tuple(SeatDefault(p.name, p.colour, p.bot or "human") for p in plans)
-        if seats != self.tables.settings.seats:  # the form opens with these seats next time
-            self.post_message(ChangeSettings(seats=seats))
+        kept = {"seats": seats, "rules": rules}  # the form opens with these seats and options next time
+        changed = {k: v for k, v in kept.items() if v != getattr(self.tables.settings, k)}
+        if changed:
+            self.post_message(ChangeSettings(**changed))
         self.post_message(OpenTable(table))

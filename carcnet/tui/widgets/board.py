@@ -49,7 +49,7 @@ from carcnet.tui.widgets.palette import seat_hex
 if TYPE_CHECKING:
     from carcnet.engine import PlacedTile
 
-__all__ = ["TERRAIN", "BoardView", "art_line"]
+__all__ = ["TERRAIN", "BoardView", "art_line", "auto_zoom"]
 
 #: Terrain colours by what a cell shows: (foreground, background at parity 0, background at parity 1).
 #: The two backgrounds differ enough that neighbouring tiles read as separate tiles, like a
@@ -112,8 +112,9 @@ class BoardView(ScrollView, can_focus=True):
     :meth:`refresh_game`. In ``Phase.PLACE_TILE`` the positions where the drawn tile fits are shaded,
     and the drawn tile's ghost follows the cursor where it fits; Enter or a click posts
     :class:`PlacementChosen`. In ``Phase.DEPLOY`` the legal spots of the placed tile for the chosen
-    :attr:`figure` are numbered, the feature of the selected spot is highlighted, and a digit, Enter
-    or a click posts :class:`DeployChosen` (Space or 0 posts a skip). With The Abbot, ``a`` switches
+    :attr:`figure` are numbered, the feature of the spot chosen (Tab, the mouse) is highlighted
+    (:class:`SpotSelected` tells the deploy list), and a digit, Enter on the chosen spot or a click
+    posts :class:`DeployChosen` (Space or 0 posts a skip). With The Abbot, ``a`` switches
     the figure between the meeple and the abbot (only the abbot's spots when no meeple is left) and
     ``A`` posts :class:`RecallChosen` (the abbot taken back instead of deploying; The Abbot rules).
     Set :attr:`interactive` to False while another seat is to move: the board then only shows.
@@ -122,7 +123,9 @@ class BoardView(ScrollView, can_focus=True):
         game: The game to show (read only).
         colours: Seat colours in seat order (names such as ``"red"`` or ``#rrggbb``).
         glyphs: The glyph set (:data:`~carcnet.tui.render.ASCII_GLYPHS` for plain terminals).
-        zoom: The initial zoom.
+        zoom: The initial zoom; ``None``: chosen for the size of the board's area when it is first laid
+            out (:func:`auto_zoom`: the detailed zoom at 80 × 24 and 120 × 40, the large one on a big
+            terminal).
         interactive: Whether the local player is to move.
         name: The widget's name.
         id: The widget's id.
@@ -155,7 +158,7 @@ class BoardView(ScrollView, can_focus=True):
         Binding("0,space", "skip", "Skip", key_display="0", tooltip="Deploy no meeple"),
         Binding("a", "switch_figure", "Abbot", tooltip="Deploy the abbot instead of a meeple (or back)"),
         Binding("A", "recall", "Recall abbot", tooltip="Take the abbot back and score its cloister or garden now"),
-        Binding("z", "toggle_zoom", "Zoom", tooltip="Switch between the detailed and overview zoom"),
+        Binding("z", "toggle_zoom", "Zoom", tooltip="The next zoom: large, detailed, overview, then large again"),
         Binding("plus,equals_sign", "zoom(1)", "Zoom in", show=False),
         Binding("minus", "zoom(-1)", "Zoom out", show=False),
         Binding("c", "centre", "Centre", tooltip="Centre on the cursor; again: on the start tile"),
@@ -163,7 +166,8 @@ class BoardView(ScrollView, can_focus=True):
     """Arrows/hjkl move the cursor (the view follows); Tab/Shift+Tab cycle the positions where the
     tile fits, nearest the cursor first (while deploying: the meeple spots); ``r`` turns the drawn
     tile through its legal rotations; Enter places or deploys; 1–9 deploy on a numbered spot, 0 or
-    Space skip; ``z`` / ``+`` / ``-`` zoom; ``c`` centres on the cursor, then on the start tile."""
+    Space skip; ``z`` the next zoom (smaller, then the largest again), ``+`` / ``-`` zoom in and out (the
+    mouse wheel too, on the tile under the mouse); ``c`` centres on the cursor, then on the start tile."""
 
     cursor: var[Position] = var(Position(0, 0), always_update=False)
     """The position under the cursor."""
@@ -173,6 +177,9 @@ class BoardView(ScrollView, can_focus=True):
     """How large tiles are drawn."""
     spot: var[int] = var(0)
     """While deploying: index of the selected spot in the numbered spots (0 is spot 1)."""
+    spot_chosen: var[bool] = var(False)
+    """While deploying: whether the player chose the selected spot (Tab, a click, hovering); only
+    then is its feature highlighted, and Enter deploys on it."""
     figure: var[Figure] = var(Figure.MEEPLE)
     """While deploying: the figure the numbered spots are for (the meeple, or with The Abbot the abbot)."""
     interactive: var[bool] = var(True)
@@ -204,6 +211,21 @@ class BoardView(ScrollView, can_focus=True):
         """Segment of the placed tile to deploy on, or None to skip."""
         figure: Figure = Figure.MEEPLE
         """Which figure goes there: the meeple, or the abbot."""
+        board: BoardView | None = field(default=None, repr=False, compare=False)
+        """The board that posted it."""
+
+        @property
+        def control(self) -> BoardView | None:
+            """The board that posted it (for ``@on`` selectors)."""
+            return self.board
+
+    @dataclass
+    class SpotSelected(Message):
+        """Posted when the spot Enter would deploy on changes (Tab, a digit, the mouse), or none is
+        chosen any more (a new tile, the other figure): for the deploy list beside the board."""
+
+        spot: int | None
+        """The index of the chosen spot in :attr:`BoardView.spots`, or ``None``."""
         board: BoardView | None = field(default=None, repr=False, compare=False)
         """The board that posted it."""
 
@@ -278,16 +300,13 @@ class BoardView(ScrollView, can_focus=True):
         colours: tuple[str, ...] | list[str] = COLOURS,
         *,
         glyphs: Glyphs = UNICODE_GLYPHS,
-        zoom: Zoom = Zoom.DETAILED,
+        zoom: Zoom | None = Zoom.DETAILED,
         interactive: bool = True,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        #: While deploying: whether the player chose the selected spot (Tab, a click, hovering); Enter
-        #: deploys only then.
-        self.spot_chosen = False
         self._game = game
         self._colours = tuple(_hex(c) for c in colours)
         self._glyphs = glyphs
@@ -306,7 +325,10 @@ class BoardView(ScrollView, can_focus=True):
         self._centred = False
         self._view = self._read(game)
         self._offered_before: tuple[bool, ...] = ()
-        self.set_reactive(BoardView.zoom, zoom)
+        self.set_reactive(BoardView.zoom, Zoom.DETAILED if zoom is None else zoom)
+        self._auto_zoom = zoom is None
+        #: Where a wheel zoom keeps the board still: (board x, board y, widget col, widget row).
+        self._zoom_anchor: tuple[float, float, int, int] | None = None
         self.set_reactive(BoardView.interactive, interactive)
         start = self._view.placed or Position(0, 0)
         self.set_reactive(BoardView.cursor, start)
@@ -327,6 +349,13 @@ class BoardView(ScrollView, can_focus=True):
         if not self.interactive:
             return ()
         return self._view.abbot_spots if self.figure is Figure.ABBOT else self._view.spots
+
+    @property
+    def chosen_spot(self) -> int | None:
+        """While deploying: the index in :attr:`spots` of the spot Enter deploys on (the one
+        highlighted), or ``None`` before the player chose one."""
+        spots = self.spots
+        return min(self.spot, len(spots) - 1) if spots and self.spot_chosen else None
 
     @property
     def deploying(self) -> bool:
@@ -458,13 +487,15 @@ class BoardView(ScrollView, can_focus=True):
         return rotations[0]
 
     def _update_highlight(self) -> None:
-        """Works out the feature of the selected deploy spot, by position."""
+        """Works out the feature of the chosen deploy spot, by position (none before a choice: the
+        spot highlighted is the one Enter deploys on)."""
         self._highlight = {}
         spots = self.spots
         placed = self._view.placed
-        if not spots or placed is None:
+        chosen = self.chosen_spot
+        if chosen is None or placed is None:
             return
-        segment = spots[min(self.spot, len(spots) - 1)]
+        segment = spots[chosen]
         by_position: dict[Position, set[int]] = {}
         for position, seg in self._game.feature_segments(placed, segment):
             by_position.setdefault(position, set()).add(seg)
@@ -522,9 +553,46 @@ class BoardView(ScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         centre = self.cursor if not self._centred else self.camera
+        if self._auto_zoom:
+            self._auto_zoom = False
+            self.set_reactive(BoardView.zoom, auto_zoom(event.size.width, event.size.height))
+            self._forget_all()
         self._layout()
         self.centre_on(centre)
         self._centred = True
+
+    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        """The wheel zooms in on the tile under the mouse (Shift+wheel scrolls, as elsewhere)."""
+        if event.shift:
+            return  # Textual's own handler scrolls
+        event.prevent_default()
+        event.stop()
+        self.zoom_at(1, event)
+
+    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        """The wheel zooms out, keeping the tile under the mouse under it (Shift+wheel scrolls)."""
+        if event.shift:
+            return
+        event.prevent_default()
+        event.stop()
+        self.zoom_at(-1, event)
+
+    def zoom_at(self, step: int, event: events.MouseEvent | None = None) -> None:
+        """Zooms in (*step* 1) or out (-1) keeping the point of the board under the mouse (*event*)
+        under it; without an event, or at the last zoom, as ``+`` and ``-`` do."""
+        new = Zoom(min(max(self.zoom + step, min(Zoom)), max(Zoom)))
+        if new == self.zoom:
+            return
+        offset = event.get_content_offset(self) if event is not None else None
+        if offset is not None:
+            tw, th = self.zoom.size
+            self._zoom_anchor = (
+                (self.scroll_x + offset.x) / tw + self._origin[0],
+                (self.scroll_y + offset.y) / th + self._origin[1],
+                offset.x,
+                offset.y,
+            )
+        self.zoom = new
 
     def watch_cursor(self, old: Position, new: Position) -> None:
         self.set_reactive(BoardView.rotation, self._rotation_for(new, self.rotation))
@@ -541,13 +609,26 @@ class BoardView(ScrollView, can_focus=True):
     def watch_zoom(self, old: Zoom, new: Zoom) -> None:
         self._forget_all()
         self._layout()
-        self.centre_on(self.cursor)
+        anchor, self._zoom_anchor = self._zoom_anchor, None
+        if anchor is None:
+            self.centre_on(self.cursor)
+        else:  # the wheel: the point under the mouse stays under it
+            bx, by, col, row = anchor
+            tw, th = new.size
+            self._scroll(round((bx - self._origin[0]) * tw - col), round((by - self._origin[1]) * th - row))
         self.refresh()
 
     def watch_spot(self, old: int, new: int) -> None:
+        self._spot_changed()
+
+    def watch_spot_chosen(self, old: bool, new: bool) -> None:
+        self._spot_changed()
+
+    def _spot_changed(self) -> None:
         self._update_highlight()
         self._forget_all()
         self.refresh()
+        self.post_message(self.SpotSelected(self.chosen_spot, self))
 
     def watch_figure(self, old: Figure, new: Figure) -> None:
         self.spot = 0
@@ -686,10 +767,8 @@ class BoardView(ScrollView, can_focus=True):
         spots = self.spots
         if spots:
             if not self.spot_chosen:  # the first Tab picks spot 1 (Shift+Tab the last)
-                self.spot_chosen = True
                 self.spot = 0 if step > 0 else len(spots) - 1
-                self._update_highlight()
-                self.refresh()
+                self.spot_chosen = True
                 return
             self.spot = (self.spot + step) % len(spots)
             return
@@ -789,8 +868,8 @@ class BoardView(ScrollView, can_focus=True):
             self.post_message(self.DeployChosen(None, board=self))
 
     def action_toggle_zoom(self) -> None:
-        """Switches between the detailed and the overview zoom."""
-        self.zoom = Zoom.OVERVIEW if self.zoom is Zoom.DETAILED else Zoom.DETAILED
+        """The next zoom, smaller: large, detailed, overview, then large again."""
+        self.zoom = Zoom(self.zoom - 1) if self.zoom > min(Zoom) else max(Zoom)
 
     def action_zoom(self, step: int) -> None:
         """Zooms in (*step* 1) or out (-1)."""
@@ -992,6 +1071,14 @@ class BoardView(ScrollView, can_focus=True):
 
     def _colour(self, seat: int) -> str:
         return self._colours[seat % len(self._colours)] if self._colours else "#ffffff"
+
+
+def auto_zoom(width: int, height: int) -> Zoom:
+    """The zoom a board *width* × *height* cells large opens at: the large one where it shows at
+    least 8 × 6 tiles (a terminal of about 140 × 45 with the side panel), else the detailed one (at
+    80 × 24 and 120 × 40 the detailed zoom shows 5 × 4 and 9 × 7 tiles, the large one 3 × 3 and 6 × 5)."""
+    lw, lh = Zoom.LARGE.size
+    return Zoom.LARGE if width >= 8 * lw and height >= 6 * lh else Zoom.DETAILED
 
 
 def _hex(name: str) -> str:

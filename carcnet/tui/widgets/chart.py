@@ -18,7 +18,7 @@ from carcnet.engine import DeployMeeple, Game, Move, ReturnAbbot, SkipMeeple
 
 from .palette import seat_hex
 
-__all__ = ["ScoreChart", "ScoreHistory", "score_history"]
+__all__ = ["ScoreChart", "ScoreHistory", "integer_ticks", "score_history"]
 
 _TURN_ENDS = (DeployMeeple, SkipMeeple, ReturnAbbot)
 
@@ -55,6 +55,23 @@ def score_history(game: Game, moves: Sequence[Move] | None = None) -> ScoreHisto
     return ScoreHistory(tuple(points), tuple(scores))
 
 
+def integer_ticks(top: int, most: int = 6) -> list[int]:
+    """At most *most* ticks from 0 to at least *top*, a round step apart (1, 2 or 5 times a power of
+    ten): an axis of whole points or turns, never ``17.8``.
+
+    >>> integer_ticks(83), integer_ticks(71), integer_ticks(3), integer_ticks(0)
+    ([0, 20, 40, 60, 80, 100], [0, 20, 40, 60, 80], [0, 1, 2, 3], [0, 1])
+    """
+    top = max(top, 1)
+    step = 1
+    while True:  # bounded: the step grows tenfold every three rounds
+        for factor in (1, 2, 5):
+            if -(-top // (step * factor)) + 1 <= most:
+                step *= factor
+                return list(range(0, -(-top // step) * step + 1, step))
+        step *= 10
+
+
 class ScoreChart(PlotextPlot):
     """Every seat's score after each turn (x: turns), in the seats' colours, with an optional mark at
     one turn. Call :meth:`show` to draw."""
@@ -70,8 +87,16 @@ class ScoreChart(PlotextPlot):
         self.history: ScoreHistory | None = None
         self.marked: int | None = None
 
+    def on_resize(self) -> None:
+        if self.history is not None:  # the ticks are chosen for the room the plot has
+            self.show(self.history, self.marked)
+
     def show(self, history: ScoreHistory, marked: int | None = None) -> None:
-        """Draws *history*; *marked* (a turn) gets a vertical line (the replay's current move)."""
+        """Draws *history*; *marked* (a turn) gets a vertical line (the replay's current move).
+
+        Both axes count whole turns and points from 0 (the turns as the replay and ``carcnet
+        replay`` number them), with room above the highest score, so that every line stays inside
+        the plot."""
         self.history = history
         self.marked = marked
         plt = self.plt
@@ -83,6 +108,17 @@ class ScoreChart(PlotextPlot):
             plt.plot(turns, [s[seat] for s in history.scores], label=name, color=colour.rgb, marker="braille")
         if marked is not None:
             plt.vline(marked, "white")
+        last = max(1, len(turns) - 1)
+        top = max((max(s) for s in history.scores), default=0)
+        width, height = self.size
+        # as many ticks as the plot has room for: plotext drops the ones that do not fit, unevenly
+        x_most = max(2, min(8, (width - 8) // 8)) if width else 7
+        y_most = max(2, min(6, (height - 4) // 2)) if height else 6
+        x_ticks, y_ticks = integer_ticks(last, x_most), integer_ticks(top + 1, y_most)
+        plt.xlim(0, last)
+        plt.ylim(0, y_ticks[-1])
+        plt.xticks([float(t) for t in x_ticks if t <= last], [str(t) for t in x_ticks if t <= last])
+        plt.yticks([float(t) for t in y_ticks], [str(t) for t in y_ticks])
         plt.xlabel("turn")
         plt.ylabel("points")
         self.refresh()

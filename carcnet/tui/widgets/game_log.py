@@ -18,7 +18,7 @@ from carcnet.engine import (
     TilePlaced,
     TileSetAside,
 )
-from carcnet.tui.render import figure_role
+from carcnet.tui.render import figure_role, with_article
 
 from .palette import seat_style
 
@@ -35,7 +35,7 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
         return line
     if isinstance(event, MeepleDeployed):
         line = Text(names[event.seat], style=seat_style(colours[event.seat]))
-        line.append(f" deployed a {figure_role(event.kind, event.figure)} on the {event.kind.label}")
+        line.append(f" deployed {with_article(figure_role(event.kind, event.figure))} on the {event.kind.label}")
         return line
     if isinstance(event, PointsScored):
         line = Text()
@@ -51,7 +51,7 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
         return Text(f"Tile {event.tile} fits nowhere: set aside; {names[event.seat]} draws again", style="italic")
     if isinstance(event, SeatHandedOver):
         line = Text(names[event.seat], style=seat_style(colours[event.seat]))
-        line.append(f"'s seat goes to a {event.bot} bot, run by {names[event.by]}", style="italic")
+        line.append(f"'s seat goes to {with_article(event.bot + ' bot')}, run by {names[event.by]}", style="italic")
         return line
     if isinstance(event, SeatHandedBack):
         line = Text(names[event.seat], style=seat_style(colours[event.seat]))

@@ -14,7 +14,7 @@ The words come from :meth:`carcnet.engine.FeatureInfo.describe` and the points f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -25,7 +25,7 @@ from carcnet.tui.render import figure_role
 
 from .palette import seat_style
 
-__all__ = ["Inspector", "TileFeatures", "tile_features", "worth_text"]
+__all__ = ["Inspector", "TileFeatures", "flow", "tile_features", "worth_text"]
 
 #: The order the features of a tile are listed in: the ones people score most first.
 _ORDER = {SegmentKind.CLOISTER: 0, SegmentKind.GARDEN: 1, SegmentKind.CITY: 2, SegmentKind.ROAD: 3,
@@ -91,6 +91,28 @@ def outline(game: Game, position: Position, segment: int) -> dict[Position, froz
     return {p: frozenset(s) for p, s in by_position.items()}
 
 
+def flow(parts: Sequence[Text], width: int, indent: str | Text, more: str, sep: str = " · ") -> list[Text]:
+    """*parts* joined by *sep* in lines of at most *width* cells (0: one line), the first line
+    after *indent*, the others after *more*: a line breaks only between parts, so that no line ends
+    or starts with the separator (a part wider than a line is left for the panel to wrap).
+
+    >>> [t.plain for t in flow([Text("field, 0 completed cities"), Text("nobody"), Text("1")], 30, "  ", "    ")]
+    ['  field, 0 completed cities', '    nobody · 1']
+    """
+    lines = [indent.copy() if isinstance(indent, Text) else Text(indent)]
+    fresh = True
+    for part in parts:
+        line = lines[-1]
+        if not fresh and width and line.cell_len + len(sep) + part.cell_len > width:
+            lines.append(Text(more))
+            line, fresh = lines[-1], True
+        if not fresh:
+            line.append(sep)
+        line.append_text(part)
+        fresh = False
+    return lines
+
+
 _HINT = Text("Put the cursor or the mouse on a tile: its features, who holds them and what they are worth "
              "show here.", style="dim")
 
@@ -111,10 +133,17 @@ class Inspector(Static):
         self._colours = list(colours)
         #: Whether it shows only how to use it (nothing under the cursor to explain).
         self.empty = True
+        #: What it shows, to show again at another width (its lines break at the panel's width).
+        self._again: Callable[[], None] | None = None
+
+    def on_resize(self) -> None:
+        if self._again is not None:  # its lines break between parts, at the panel's width
+            self._again()
 
     def clear(self) -> None:
         """Shows how to use it (nothing to explain under the cursor)."""
         self.empty = True
+        self._again = None
         self.update(_HINT)
 
     def _holders(self, info: FeatureInfo) -> Text:
@@ -134,61 +163,70 @@ class Inspector(Static):
         return out
 
     def show_spots(self, game: Game, spots: Sequence[int], figure: Figure, *, abbot_too: bool,
-                   recall: Position | None) -> None:
+                   recall: Position | None, selected: int | None = None) -> None:
         """The deploy choice: each spot of the placed tile for *figure*, numbered as on the board,
-        with its feature and points; ``a`` when the abbot (or the meeple) has spots too; the recall."""
+        with its feature and points; ``a`` when the abbot (or the meeple) has spots too; the recall.
+
+        Only the row of *selected* (an index of *spots*: the spot the board highlights, which Enter
+        deploys on) looks selected, ``▸`` and reversed; the others are plain."""
+        self._again = lambda: self.show_spots(game, spots, figure, abbot_too=abbot_too, recall=recall,
+                                              selected=selected)
         placed = game.placed
         if placed is None:
             self.clear()
             return
         who = "the abbot" if figure is Figure.ABBOT else "a meeple"
         lines = []
+        width = self.size.width
         for number, segment in enumerate(spots, start=1):
             info = game.feature_at(placed, segment)
-            line = Text(f"{number} ", style="bold reverse")
-            line.append(f" {info.describe()}: ")
-            line.append(worth_text(game, info), style="bold")
-            lines.append(line)
+            chosen = number - 1 == selected
+            row = flow([Text(f"{info.describe()}:"), Text(worth_text(game, info), style="bold")], width,
+                       Text(f"{'▸' if chosen else ' '}{number} ", style="bold"), "   ", sep=" ")
+            if chosen:  # the whole row, on every line it takes
+                for line in row:
+                    line.pad_right(max(0, width - line.cell_len))
+                    line.stylize("reverse")
+            lines.extend(row)
         if not spots:
             lines.append(Text(f"no spot for {who}", style="dim"))
         if abbot_too:
             lines.append(Text("a: " + ("a meeple's spots" if figure is Figure.ABBOT else "the abbot's spots"),
                               style="dim"))
         if recall is not None:
-            info = next((game.feature_at(p, s) for seat, f, p, s in game.figures()
+            held = next((game.feature_at(p, s) for seat, f, p, s in game.figures()
                          if f is Figure.ABBOT and seat == game.seat), None)
-            if info is not None:
-                line = Text("A ", style="bold reverse")
-                line.append(f" recall the abbot ({info.describe()}): ")
-                line.append(f"{game.worth(info)[0]} now", style="bold")
+            if held is not None:
+                line = Text(" A ", style="bold")
+                line.append(f"recall the abbot ({held.describe()}): ")
+                line.append(f"{game.worth(held)[0]} now", style="bold")
                 lines.append(line)
         self.empty = False
         self.update(Text("\n").join(lines))
 
     def show_tile(self, game: Game, features: TileFeatures, chosen: int) -> None:
         """The features of a placed tile, the *chosen* one (an index of ``features.features``) marked."""
+        self._again = lambda: self.show_tile(game, features, chosen)
         p = features.position
         lines = [Text(f"Tile {features.letter} at {p.x},{p.y}", style="bold")]
+        width = self.size.width
         for i, (segment, info) in enumerate(features.features):
-            if i != chosen:  # one line: what it is and who holds it
-                line = Text("  " + info.describe() + " · ", style="dim")
-                line.append_text(self._holders(info))
-                lines.append(line)
+            if i != chosen:  # what it is and who holds it
+                lines.extend(flow([Text(info.describe(), style="dim"), self._holders(info)], width, "  ", "    "))
                 continue
             lines.append(Text("▸ " + info.describe(), style="bold"))
-            detail = Text("    ")
+            parts = []
             if info.kind is not SegmentKind.FIELD and not info.complete:
                 sides = game.open_sides(p, segment)
                 if info.kind in (SegmentKind.CLOISTER, SegmentKind.GARDEN):
-                    detail.append(f"{sides} to place around · ")
+                    parts.append(Text(f"{sides} to place around"))
                 else:
-                    detail.append(f"{sides} open {'side' if sides == 1 else 'sides'} · ")
+                    parts.append(Text(f"{sides} open {'side' if sides == 1 else 'sides'}"))
             elif info.complete:
-                detail.append("complete · ")
-            detail.append_text(self._holders(info))
-            detail.append(" · ")
-            detail.append(worth_text(game, info), style="bold")
-            lines.append(detail)
+                parts.append(Text("complete"))
+            parts.append(self._holders(info))
+            parts.append(Text(worth_text(game, info), style="bold"))
+            lines.extend(flow(parts, width, "    ", "    "))
         if len(features.features) > 1:
             lines.append(Text("i: outline the next feature", style="dim"))
         self.empty = False

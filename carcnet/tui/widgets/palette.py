@@ -9,7 +9,12 @@ and when the setting changes); the tables are read when a widget is made.
 
 from __future__ import annotations
 
-__all__ = ["PALETTE_NAMES", "SEAT_HEX", "SEAT_STYLES", "seat_hex", "seat_style", "use_palette"]
+from rich.text import Text
+
+from carcnet.log import COLOURS
+
+__all__ = ["PALETTE_NAMES", "SEAT_HEX", "SEAT_STYLES", "colour_choices", "colour_name", "names_colour", "seat_hex", "seat_style",
+           "use_palette"]
 
 _STANDARD_HEX = {
     "red": "#e0383b",
@@ -38,8 +43,15 @@ _SAFE_HEX = {**_STANDARD_HEX, "red": "#d55e00", "blue": "#56b4e9", "yellow": "#f
 _SAFE_STYLES = {**_STANDARD_STYLES, "red": "bold #e66a10", "blue": "bold #56b4e9", "yellow": "bold #f0e442",
                 "green": "bold #00b383"}
 
+#: What the colour-blind palette calls the shades it draws instead of a seat colour (Okabe and Ito's
+#: own names), so that a colour is never called "Red" where it is drawn vermillion.
+_SAFE_NAMES = {"red": "Vermillion", "blue": "Sky blue", "green": "Bluish green"}
+
 #: The palettes by the settings' name: (board shades, text styles).
 PALETTE_NAMES = {"standard": (_STANDARD_HEX, _STANDARD_STYLES), "colour-blind": (_SAFE_HEX, _SAFE_STYLES)}
+#: The names of the colours each palette draws differently from their own name.
+_COLOUR_NAMES = {"standard": {}, "colour-blind": _SAFE_NAMES}
+_names_in_use: dict[str, str] = {}
 
 #: How the usual colour names look on the board in the palette in use (``#rrggbb``).
 SEAT_HEX: dict[str, str] = dict(_STANDARD_HEX)
@@ -51,6 +63,8 @@ def use_palette(name: str) -> None:
     """Uses the palette *name* (a key of :data:`PALETTE_NAMES`; an unknown name: the standard one)
     from now on."""
     shades, styles = PALETTE_NAMES.get(name, PALETTE_NAMES["standard"])
+    global _names_in_use
+    _names_in_use = _COLOUR_NAMES.get(name, {})
     SEAT_HEX.clear()
     SEAT_HEX.update(shades)
     SEAT_STYLES.clear()
@@ -65,3 +79,21 @@ def seat_hex(colour: str) -> str | None:
 def seat_style(colour: str) -> str:
     """The text style of a seat colour (bold white for an unknown one)."""
     return SEAT_STYLES.get(colour, "bold white")
+
+
+def colour_name(colour: str) -> str:
+    """What a seat colour (carcnet.log.COLOURS) is called in the palette in use, for people to read:
+    the colour drawn (``Red``; ``Vermillion`` for ``red`` in the colour-blind palette)."""
+    return _names_in_use.get(colour.lower(), colour.capitalize())
+
+
+def names_colour(name: str, colour: str) -> bool:
+    """Whether *name* (a seat's) is only what some palette calls *colour* (``Red``, ``Vermillion``):
+    a default name, which follows the palette in use."""
+    return name in {colour.capitalize(), *(names[colour] for names in _COLOUR_NAMES.values() if colour in names)}
+
+
+def colour_choices() -> list[tuple[Text, str]]:
+    """The seat colours (carcnet.log.COLOURS) as a form's choices ``(label, colour)``: each named and
+    drawn as the palette in use draws it."""
+    return [(Text(colour_name(c), style=seat_style(c)), c) for c in COLOURS]

@@ -7,36 +7,72 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.style import Style
 from textual.widgets import Checkbox, Select
 
 from carcnet.engine import FARM_RULES, RIVER_START_TEXT, RIVER_STARTS, Rules
 
-__all__ = ["RuleOptions"]
+__all__ = ["RuleOptions", "TickBox"]
+
+
+class TickBox(Checkbox):
+    """A checkbox told ticked or not by its shape in every theme: ``✔`` when ticked, an empty box
+    when not (Textual's own draws the same ``X`` in both, told apart by a shade that some themes,
+    nord among them, make the same)."""
+
+    DEFAULT_CSS = """
+    TickBox.-on > .toggle--button { text-style: bold; }
+    """
+
+    TICKED = "✔"
+    """The mark inside a ticked box."""
+
+    @property
+    def _button(self) -> Content:
+        button_style = self.get_visual_style("toggle--button")
+        side_style = Style(foreground=button_style.background, background=self.background_colors[1])
+        return Content.assemble(
+            (self.BUTTON_LEFT, side_style),
+            (self.TICKED if self.value else " ", button_style),
+            (self.BUTTON_RIGHT, side_style),
+        )
 
 
 class RuleOptions(Vertical):
-    """The rule options, in two rows. First the expansions: ``#river`` (checkbox), ``#abbot``
-    (checkbox) and, shown only with The River on, ``#river-start``: what becomes of the base game's
-    start tile (:data:`~carcnet.engine.RIVER_STARTS`), in plain words. Then the
-    editions' scoring: ``#farms`` (:data:`~carcnet.engine.FARM_RULES`) and
-    ``#small-city`` (checkbox). Defaults are those of :class:`~carcnet.engine.Rules`."""
+    """The rule options, in rows. First the expansions: ``#river`` (checkbox) and ``#abbot``
+    (checkbox); then, shown only with The River on, ``#river-start``: what becomes of the base game's
+    start tile (:data:`~carcnet.engine.RIVER_STARTS`), in plain words, on a row of its own so that
+    its ``▼`` is never cut. Then the editions' scoring: ``#farms``
+    (:data:`~carcnet.engine.FARM_RULES`) and ``#small-city`` (checkbox). The checkboxes are
+    :class:`TickBox` es.
+
+    Args:
+        rules: The options it opens with (default: those of :class:`~carcnet.engine.Rules`; the
+            new-game forms pass the last ones started, kept in the settings).
+    """
 
     DEFAULT_CSS = """
     RuleOptions { height: auto; margin-top: 1; }
     RuleOptions > Horizontal { height: 3; }
-    RuleOptions #river-start { width: 38; }
-    RuleOptions #river-start.-off { display: none; }
+    RuleOptions #river-row.-off, RuleOptions #river-start.-off { display: none; }
+    RuleOptions #river-start { width: 38; max-width: 100%; }
     RuleOptions #farms { width: 38; }
     """
 
+    def __init__(self, rules: Rules | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._start = rules if rules is not None else Rules()
+
     def compose(self) -> ComposeResult:
-        default = Rules()
+        default = self._start
         with Horizontal():
-            yield Checkbox("The River", id="river")
-            yield Checkbox("The Abbot", id="abbot")
+            yield TickBox("The River", default.river, id="river")
+            yield TickBox("The Abbot", default.abbot, id="abbot")
+        with Horizontal(id="river-row", classes="" if default.river else "-off"):
             yield Select(
                 [(f"Start tile {RIVER_START_TEXT[v]}", v) for v in RIVER_STARTS],
-                value=default.river_start, allow_blank=False, id="river-start", classes="-off",
+                value=default.river_start, allow_blank=False, id="river-start", classes="" if default.river else "-off",
                 tooltip="With The River, the base game's start tile is placed right after the river or shuffled "
                 "into the river tiles (the two ways of the HiG rules), or left in the box (Z-Man)",
             )
@@ -47,14 +83,15 @@ class RuleOptions(Vertical):
                 tooltip="How farmers score at the end: each farm 3 per completed city it supplies (HiG), each "
                 "city once, 4 to the most farmers around it (first edition, RGG), or no farmers at all",
             )
-            yield Checkbox(
+            yield TickBox(
                 "Small cities", id="small-city", value=default.small_city,
                 tooltip="A completed city of two tiles scores 2 and its pennants 1 each (RGG edition)",
             )
 
     @on(Checkbox.Changed, "#river")
     def _river(self, event: Checkbox.Changed) -> None:
-        self.query_one("#river-start", Select).set_class(not event.value, "-off")
+        for part in self.query("#river-row, #river-start"):
+            part.set_class(not event.value, "-off")
 
     def rules(self) -> Rules:
         """The options as the engine's :class:`~carcnet.engine.Rules`."""

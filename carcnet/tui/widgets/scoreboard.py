@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -16,7 +17,23 @@ from carcnet.tui.widgets.board import art_line
 
 from .palette import seat_style
 
-__all__ = ["Scoreboard"]
+__all__ = ["Scoreboard", "cut"]
+
+
+def cut(text: str, width: int) -> str:
+    """*text* in at most *width* cells: whole, or cut and ending in ``…``.
+
+    >>> cut("Bartholomew", 6), cut("Bob", 6)
+    ('Barth…', 'Bob')
+    """
+    if cell_len(text) <= width:
+        return text
+    out = ""
+    for char in text:
+        if cell_len(out + char) > width - 1:
+            break
+        out += char
+    return out + "…"
 
 
 class Scoreboard(Static):
@@ -43,44 +60,61 @@ class Scoreboard(Static):
             self.show(*self._shown)
 
     @staticmethod
-    def who(name: str, style: str, mark: str | None) -> Text:
-        """A name cell: the name, then *mark* in brackets (``bot``, ``you``, ``away``…; red when away)."""
+    def who(name: str, style: str, mark: str | None, width: int | None = None) -> Text:
+        """A name cell: the name, then *mark* in brackets (``bot``, ``you``, ``away``…; red when away),
+        at most *width* cells wide: the name is cut first (ending in ``…``), so that the mark stays."""
+        suffix = f" ({mark})" if mark else ""
+        if width is not None and cell_len(name) + cell_len(suffix) > width:
+            room = width - cell_len(suffix)
+            if room >= 4:  # a few letters of the name, and the whole mark
+                name = cut(name, room)
+            else:
+                name, suffix = cut(name + suffix, width), ""
         who = Text(name, style=style)
-        if mark:
-            who.append(f" ({mark})", style="bold red" if "away" in mark else "dim")
+        if suffix:
+            who.append(suffix, style="bold red" if "away" in suffix else "dim")
         return who
 
     def show(self, game: Game, rotation: int | None = None, marks: Mapping[int, str] | None = None,
              note: str | None = None, clocks: Mapping[int, str] | None = None) -> None:
         """Redraws from *game*; *rotation* turns the drawn tile preview; *marks* (seat → text) follow
         the names; *note* replaces the line under a placed tile ("deploy or skip"); *clocks* (seat →
-        ``0:42+5:00``) get a column of their own (a table with a turn clock)."""
+        ``0:42+5:00``) get a column of their own (a table with a turn clock).
+
+        Every seat's row keeps its turn arrow, score and supply (meeples, abbot) whatever the width:
+        a long name (up to 32 characters) is cut to the room left, ending in ``…``."""
         self._shown = (game, rotation, marks, note, clocks)
-        table = Table.grid(padding=(0, 1))
-        table.add_column(width=1)
-        if clocks and self.size.width:  # the names give way to the clocks (cut with an ellipsis)
-            others = 1 + max(map(len, clocks.values())) + len(str(max(game.scores))) + 4 + 4
-            table.add_column(no_wrap=True, overflow="ellipsis", max_width=max(4, self.size.width - 2 - others))
-        else:
-            table.add_column(ratio=1, no_wrap=True)
-        if clocks:
-            table.add_column(no_wrap=True, style="dim")
-        table.add_column(justify="right")
-        table.add_column(no_wrap=True)
         over = game.phase is Phase.GAME_OVER
-        for seat, name in enumerate(self._names):
-            style = seat_style(self._colours[seat])
+        # a narrow side panel (at 80 columns), or room for the clocks: a count, not 7 dots
+        narrow = 0 < self.size.width < 30 or bool(clocks)
+        rows = []
+        for seat in range(len(self._names)):
             turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
             supply = game.supply[seat]
-            # a narrow side panel (at 80 columns), or room for the clocks: a count, not 7 dots
-            narrow = 0 < self.size.width < 30 or bool(clocks)
             meeples = f"{supply}●" if narrow else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
             if game.setup.rules.abbot:
                 meeples += ("A" if game.abbots[seat] else "a") if narrow else (" A" if game.abbots[seat] else " a")
-            cells = [Text(turn, style=style), self.who(name, style, (marks or {}).get(seat))]
+            rows.append((turn, str(game.scores[seat]), meeples, (clocks or {}).get(seat, "") if clocks else None))
+        # the room the name cells have: the panel's width less the other columns and a space between each
+        room: int | None = None
+        if self.size.width:
+            others = 1 + max(len(r[1]) for r in rows) + max(len(r[2]) for r in rows) + 3
             if clocks:
-                cells.append(Text(clocks.get(seat, "")))
-            table.add_row(*cells, Text(str(game.scores[seat]), style="bold"), Text(meeples, style=style))
+                others += max(len(r[3] or "") for r in rows) + 1
+            room = max(3, self.size.width - others)
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=1)
+        table.add_column(no_wrap=True, ratio=1)
+        if clocks:
+            table.add_column(no_wrap=True, style="dim")
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column(no_wrap=True)
+        for seat, (turn, score, meeples, clock) in enumerate(rows):
+            style = seat_style(self._colours[seat])
+            cells = [Text(turn, style=style), self.who(self._names[seat], style, (marks or {}).get(seat), room)]
+            if clock is not None:
+                cells.append(Text(clock))
+            table.add_row(*cells, Text(score, style="bold"), Text(meeples, style=style))
         parts: list[Table | Text] = [table]
         if over:
             parts.append(Text("\nGame over", style="bold"))
@@ -90,7 +124,8 @@ class Scoreboard(Static):
             drawn = game.drawn
             if drawn is not None:
                 art = tile_art(tile_kind(drawn), rotation or 0, Zoom.DETAILED, self._glyphs)
-                parts.append(Text(f"{self._names[game.seat]} draws {drawn}:", style=seat_style(self._colours[game.seat])))
+                parts.append(Text(f"{self._names[game.seat]} draws {drawn}:", style=seat_style(self._colours[game.seat]),
+                                  overflow="ellipsis", no_wrap=True))
                 parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour
             elif game.placed is not None:
                 parts.append(Text(f"{self._names[game.seat]}: {note or 'deploy or skip'}",

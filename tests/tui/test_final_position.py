@@ -1,0 +1,64 @@
+"""The final position (Textual pilot): at the end of a game the board keeps every figure that stood on it
+when the last tile was played, as JCloisterZone draws it, though the final scoring returned all but the
+farmers to their supplies (HB "Final scoring"); the engine's game is not changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from carcnet.engine import Game, MeepleReturned, Phase, PointsScored, Position, SegmentKind, replay
+from carcnet.log import Seat
+from carcnet.table import LocalTable
+from carcnet.tui.app import CarcnetApp
+from carcnet.tui.screens.final import FinalScreen
+from carcnet.tui.screens.game import GameScreen
+
+pytestmark = pytest.mark.asyncio
+
+
+def _drawn(screen: GameScreen) -> set[tuple[Position, int, int]]:
+    """The figures the board draws: ``(position, segment, seat)``."""
+    return {(p, segment, seat) for p, marks in screen.board._view.figures.items() for segment, seat, _ in marks}
+
+
+def _scored_at_the_end(game: Game) -> list[PointsScored]:
+    return [e for e in game.events if isinstance(e, PointsScored) and e.final and e.feature.kind is not SegmentKind.FIELD]
+
+
+async def test_the_final_board_keeps_every_figure_scored_at_the_end(tmp_path):
+    table = LocalTable.new([Seat("Ann", "red", "bot", "greedy"), Seat("Bob", "blue", "bot", "greedy")], seed=11,
+                           directory=tmp_path / "games")
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.show_table(table)
+        for _ in range(400):  # bounded: 72 tiles of two greedy bots, a few pauses each
+            if isinstance(app.screen, FinalScreen):
+                break
+            await pilot.pause()
+        assert isinstance(app.screen, FinalScreen)
+        await pilot.press("escape")  # the final board
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        game = table.game
+        assert game.phase is Phase.GAME_OVER
+        drawn = _drawn(screen)
+        scored = _scored_at_the_end(game)
+        assert scored, "the seed's game ends with figures on unfinished features"
+        # every seat scored at the end for a road, city, cloister (or garden) has a figure on that feature
+        for event in scored:
+            for seat in event.seats:
+                assert any(seat == s and game.feature_at(p, segment).anchor == event.feature.anchor
+                           for p, segment, s in drawn), f"{event.describe()}: no figure of seat {seat} drawn on it"
+        # the farmers stay too, and the figures returned at the end are drawn, not only the engine's
+        returned = {(e.position, e.segment, e.seat) for e in game.events if isinstance(e, MeepleReturned)}
+        engine = {(p, segment, seat) for seat, _f, p, segment in game.figures()}
+        assert engine < drawn and drawn - engine <= returned
+        from carcnet.tui.screens.final import final_figures, final_position
+
+        # the engine's game is not changed: what it holds at the end are the farmers only
+        assert all(game.feature_at(p, segment).kind is SegmentKind.FIELD for _s, _f, p, segment in game.figures())
+        assert len(final_figures(game)) == len(drawn)
+        assert final_position(game).digest == game.digest and final_position(game).scores == game.scores
+        # before the end, the board draws the game itself
+        earlier = replay(game.setup, game.moves[:10])
+        assert final_position(earlier) is earlier and final_figures(earlier) == earlier.figures()

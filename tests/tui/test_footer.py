@@ -1,0 +1,115 @@
+"""The footer shows whole keys, apart from each other, at every width and after a resize; the keys
+it leaves out are listed by ``?`` (Textual pilot)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from carcnet.log import load
+from carcnet.tui.app import CarcnetApp
+from carcnet.tui.screens.help import HelpScreen
+from carcnet.tui.screens.replay import ReplayScreen
+
+VECTORS = Path(__file__).parents[2] / "protocol" / "vectors"
+
+
+def footer_line(app: App) -> str:
+    """The footer's row as the terminal shows it."""
+    footer = app.screen.query_one(Footer)
+    strips = app.screen._compositor.render_strips()
+    return "".join(s.text for s in strips[footer.region.y])
+
+
+def check_whole_and_apart(app: App) -> None:
+    """Every entry of the footer (a key, a group's label) inside the screen, its text whole on the
+    line, and a blank after it ("↑↓←→ Movetab Next" ran a group into the next key)."""
+    footer = app.screen.query_one(Footer)
+    line = footer_line(app)
+    width = app.screen.size.width
+    entries = [w for w in footer.query("FooterKey, FooterLabel") if w.display and w.region.width
+               and not w.has_class("-grouped")]  # the keys of a group stand together before its label
+    assert entries
+    for entry in entries:
+        region = entry.region
+        assert 0 <= region.x and region.right <= width, (entry, region, line)
+        if isinstance(entry, FooterKey) and entry.description:
+            text = f"{entry.key_display} {entry.description}"
+            assert text in line[region.x:region.right], (text, line)
+        ends_at = max(i for i in range(region.x, region.right) if line[i] != " ") + 1
+        assert ends_at >= len(line.rstrip()) or line[ends_at] == " ", (entry, line)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 18)])
+async def test_the_game_footer_at_every_width_and_after_a_resize(tmp_path, size):
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.resize_terminal(*size)  # after a resize the footer ended "o S", "p If it ended"
+        await pilot.pause()
+        await pilot.pause()
+        check_whole_and_apart(app)
+        assert footer_line(app).startswith(("? Help", " ? Help"))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 18)])
+async def test_the_replay_footer_leaves_out_whole_keys_and_question_mark_lists_them(tmp_path, size):
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await app.push_screen(ReplayScreen(load(VECTORS / "log2-signed.bin")))
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        check_whole_and_apart(app)
+        from carcnet.tui.widgets.footer import KeyFooter
+
+        footer = app.screen.query_one(KeyFooter)
+        assert bool(footer.left_out) == (footer.shown[-1] == KeyFooter.MORE)
+        if footer.left_out:
+            assert footer_line(app).rstrip().endswith("? Keys")
+        if size[0] <= 60:
+            assert footer.left_out
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        shown = app.screen.query_one("Markdown").source
+        for item in footer.left_out + footer.shown[:-1]:
+            assert item.display in shown and (item.tooltip or item.description) in shown, item
+
+
+@pytest.mark.asyncio
+async def test_the_home_footer_at_60_columns_and_its_menu_whole(tmp_path):
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0)
+    async with app.run_test(size=(60, 18)) as pilot:
+        await pilot.pause()
+        check_whole_and_apart(app)
+        menu = app.screen.query_one("#menu")
+        screen = app.screen.region
+        assert screen.contains_region(menu.region), (menu.region, screen)  # its border too
+        assert menu.max_scroll_y == 0  # every entry shown, none scrolled away
+
+
+def test_fit_items_keeps_help_and_whole_entries():
+    from carcnet.tui.widgets.footer import FooterItem, KeyFooter, fit_items
+
+    def item(key: str, desc: str) -> FooterItem:
+        return FooterItem(key, "?" if key == "question_mark" else key, desc, key)
+
+    items = [item("question_mark", "Help"), item("q", "Menu"), item("p", "If it ended now"), item("z", "Zoom")]
+    assert fit_items(items, 200, compact=True, more=KeyFooter.MORE) == items
+    fitted = fit_items(items, 24, compact=True, more=KeyFooter.MORE)
+    assert fitted == [items[0], items[1]]  # "p If it ended now" left out whole, and what comes after it
+    assert sum(i.width(True) for i in fitted) <= 24
+    no_help = items[1:]
+    fitted = fit_items(no_help, 20, compact=True, more=KeyFooter.MORE)
+    assert fitted[-1] == KeyFooter.MORE and sum(i.width(True) for i in fitted) <= 20
