@@ -24,6 +24,7 @@ from carcnet.net.sync import MemoryLog, SyncSession
 from carcnet.table import NetTable
 
 from .loopback import GAME, identity, make_header, seat_key
+from .loopback import pump as carry
 
 #: The identity of the peer that opened the table and runs seat 0's bot under a key of its own.
 HOST = seat_key(9)
@@ -44,17 +45,8 @@ class Wire:
 
 
 def pump(wires: list[Wire]) -> None:
-    for _ in range(100):
-        moved = False
-        for wire in wires:
-            for src, dst in ((wire.a, wire.b), (wire.b, wire.a)):
-                data = src.data_to_send()
-                if data:
-                    moved = True
-                    dst.receive_data(data)
-        if not moved:
-            return
-    raise AssertionError("the wires kept talking")
+    """Carries bytes on every wire until all are quiet (:func:`loopback.pump`)."""
+    carry(*wires, rounds=100)
 
 
 def lose(session: SyncSession, link: Link, wires: list[Wire]) -> None:

@@ -14,7 +14,7 @@ from carcnet.net.messages import Heartbeat
 from carcnet.net.sync import MemoryLog, SyncSession
 from carcnet.table import NetTable, TableError
 
-from .loopback import GAME, MemoryWire, make_header, seat_key
+from .loopback import GAME, MemoryWire, make_header, pump, seat_key
 
 
 def _table(players: int, *, bot_host: bool = False) -> tuple[list[NetTable], dict[tuple[int, int], MemoryWire]]:
@@ -35,17 +35,7 @@ def _table(players: int, *, bot_host: bool = False) -> tuple[list[NetTable], dic
 
 
 def _pump(wires: dict[tuple[int, int], MemoryWire]) -> None:
-    for _ in range(50):
-        moved = False
-        for wire in wires.values():
-            for src, dst in ((wire.a, wire.b), (wire.b, wire.a)):
-                data = src.data_to_send()
-                if data:
-                    moved = True
-                    dst.receive_data(data)
-        if not moved:
-            return
-    raise AssertionError("the wires kept talking")
+    pump(*wires.values(), rounds=50)
 
 
 def _play_until(tables: list[NetTable], wires, seat: int) -> None:
