@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -288,6 +289,26 @@ SETTLE = 30.0
 MAX_SETTLES = 8
 
 
+#: Seconds a headless player whose game is over stays at most, beyond ``--linger``, while a seat's votes do
+#: not cover the end (wire.md §5.9): that seat's laptop may be reconnecting after a split.
+BEHIND = 10.0
+
+
+def _held_by_links(game: Any) -> bool:
+    """Whether every player connected to this peer holds its last entry."""
+    have = game.session.have
+    return all(link.peer_have >= have for link in game.session.connections.open_links() if link.role != "spectator")
+
+
+def _held_by_seats(game: Any) -> bool:
+    """Whether every seat's votes cover this peer's end (the last entry voted for, wire.md §5.9)."""
+    replica = game.session.replica
+    votes, state = replica.votes, replica.game
+    if votes is None or state is None:
+        return True
+    return len(votes.voters(state.digests, replica.vote_seq)) == votes.players
+
+
 async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Event, show: Any) -> int:
     """Waits until *game* is over or stopped, or *quit_now* is set (then it says ``bye``, ``quit``);
     lingers for the peers that lack the last entries, and prints the end."""
@@ -326,15 +347,15 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
     if game.header is None and game.failure is not None:
         show("end")
         return _fail(game.failure, EXIT_REFUSED)
-    # Peers that lack the last entries get them before we leave (bounded by --linger).
+    # Peers that lack the last entries get them before we leave (bounded by --linger); and a player stays
+    # up to BEHIND seconds more while a seat's votes do not cover the end: its laptop may be dialling
+    # this one again after a split, and nobody else may be left to give it the end (wire.md §5.9)
     try:
-        await game.wait_until(
-            lambda: all(link.peer_have >= game.session.have for link in game.session.connections.open_links()
-                        if link.role != "spectator"),
-            args.linger,
-        )
+        await game.wait_until(lambda: _held_by_links(game) and _held_by_seats(game), args.linger)
     except TimeoutError:
-        pass
+        if game.session.seats and not _held_by_seats(game):
+            with contextlib.suppress(TimeoutError):
+                await game.wait_until(lambda: _held_by_links(game) and _held_by_seats(game), BEHIND)
     show("end")
     if game.status == "stopped":
         return _fail(f"the game stopped: {game.session.desync}", EXIT_REFUSED)
