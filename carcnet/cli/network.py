@@ -300,13 +300,20 @@ def _held_by_links(game: Any) -> bool:
     return all(link.peer_have >= have for link in game.session.connections.open_links() if link.role != "spectator")
 
 
-def _held_by_seats(game: Any) -> bool:
-    """Whether every seat's votes cover this peer's end (the last entry voted for, wire.md §5.9)."""
+def _seats_behind(game: Any) -> list[int]:
+    """The seats whose votes do not cover this peer's end (the last entry voted for, wire.md §5.9), in
+    seat order; empty for a spectator or before the game."""
     replica = game.session.replica
     votes, state = replica.votes, replica.game
     if votes is None or state is None:
-        return True
-    return len(votes.voters(state.digests, replica.vote_seq)) == votes.players
+        return []
+    covered = set(votes.voters(state.digests, replica.vote_seq))
+    return [seat for seat in range(votes.players) if seat not in covered]
+
+
+def _held_by_seats(game: Any) -> bool:
+    """Whether every seat's votes cover this peer's end (wire.md §5.9)."""
+    return not _seats_behind(game)
 
 
 async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Event, show: Any) -> int:
@@ -353,7 +360,11 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
     try:
         await game.wait_until(lambda: _held_by_links(game) and _held_by_seats(game), args.linger)
     except TimeoutError:
-        if game.session.seats and not _held_by_seats(game):
+        behind = _seats_behind(game) if game.session.seats else []
+        if behind:
+            names = ", ".join(game.names[seat] for seat in behind)
+            _say(f"The game is over; waiting up to {BEHIND:g} s for {names} to get the end "
+                 "(their laptop may be reconnecting)")
             with contextlib.suppress(TimeoutError):
                 await game.wait_until(lambda: _held_by_links(game) and _held_by_seats(game), BEHIND)
     show("end")

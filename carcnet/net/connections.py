@@ -28,7 +28,7 @@ from typing import Protocol
 
 from .book import AddressBook
 from .framing import MAX_FRAME, SMALL_FRAME, ProtocolError
-from .link import Link, SeenFrames
+from .link import MAX_PEERS_TAKEN, Link, SeenFrames
 from .messages import Bye, Entries, Error, Heartbeat, Hello, Message, PeerInfo, Reject, Welcome, WireHeader
 from .protocol import ConnectionEvent, PeerConnection, Refused, State
 from .signing import SeatKey
@@ -291,6 +291,7 @@ class Connections:
         """Ends *link* with ``bye`` *reason*."""
         if not link.closed:
             self.record("sent", reason, "bye", None, link)
+            link.closed_here = True
             link.send(Bye(reason=reason))
             self.drop(link, reason)
 
@@ -379,6 +380,18 @@ class Connections:
             if info is not None:
                 handshaking.append(info)
         return self.addresses.welcome_list(exclude, handshaking)
+
+    def takes_peers(self, link: Link, host: bytes | None) -> bool:
+        """Whether a player takes the ``peers`` that came on *link* as hints (wire.md §4.10): from a
+        player proven at the table (:meth:`at_table`) or *host*, the host it sat down with (before the
+        start), the first :data:`~carcnet.net.link.MAX_PEERS_TAKEN` on the link; counts it when so."""
+        key = link.key
+        if key is None or link.role == "spectator" or not (self.at_table(key) or key == host):
+            return False
+        if link.peers_taken >= MAX_PEERS_TAKEN:
+            return False
+        link.peers_taken += 1
+        return True
 
     def add_known(self, info: PeerInfo, *, confirmed: bool = False) -> None:
         """Records where a player peer listens (:meth:`AddressBook.add`, wire.md §4.2): *confirmed*

@@ -21,7 +21,7 @@ from .messages import Hello, Message, Role, Want, Welcome
 from .protocol import PeerConnection, State
 
 __all__ = [
-    "CLAIM_BURST", "CLAIM_EVERY", "HELD_REPEATS", "NEWS_BURST", "NEWS_RATE", "QUIET_BURST", "QUIET_RATE", "Bucket",
+    "CLAIM_BURST", "CLAIM_EVERY", "HELD_REPEATS", "MAX_PEERS_TAKEN", "NEWS_BURST", "NEWS_RATE", "QUIET_BURST", "QUIET_RATE", "Bucket",
     "ClaimBudget", "Link",
     "LinkOwner", "SeenFrames",
 ]
@@ -49,6 +49,9 @@ QUIET_RATE = 8.0
 #: link: :data:`NEWS_BURST` at once, then :data:`NEWS_RATE` a second; the news owed beyond goes with
 #: the next one. With the transport's own (one after 5 s without sending), well within the receiver's
 #: :data:`QUIET_BURST` and :data:`QUIET_RATE`, whatever this peer's links do.
+#: ``peers`` messages a player takes as hints from one connection (wire.md §4.10).
+MAX_PEERS_TAKEN = 8
+
 NEWS_BURST = 16
 NEWS_RATE = 2.0
 
@@ -182,6 +185,8 @@ class Link:
         self.peer_have = 0
         self.peer_has_header = False
         self.closed_by: str | None = None
+        #: Whether this peer ended the link with its own ``bye`` (the peer itself may not be leaving).
+        self.closed_here = False
         self.opened = False
         #: Whether our welcome carried the header (an acceptor's link, until the peer is proven).
         self.welcomed_with_header = False
@@ -218,6 +223,9 @@ class Link:
         #: differs at a seq both hold, or entries of another branch; wire.md §5.9), or 0: nothing is
         #: relayed to it until a heartbeat or its vote shows that it holds this peer's branch.
         self.parted = 0
+        #: How many ``peers`` this (player) peer took from the peer as hints (wire.md §4.10: at most
+        #: :data:`MAX_PEERS_TAKEN`).
+        self.peers_taken = 0
         #: The pace at which the table takes this peer's heartbeat claims (wire.md §4.5).
         self.claims = ClaimBudget()
         #: What the peer may still send that changes nothing here (wire.md §2.1, :data:`QUIET_BURST`).

@@ -279,16 +279,18 @@ class Router:
         self.changed("peer", None)
         if self.role != "player":
             return
-        for link in self.connections.open_links():
-            if link.role == "spectator" and link.key is not None:
-                link.send(Peers(peers=self.connections.addresses.welcome_list(link.key)))
+        connections = self.connections
+        for link in connections.open_links():
+            if link.key is not None and (link.role == "spectator" or connections.at_table(link.key)):
+                link.send(Peers(peers=connections.addresses.welcome_list(link.key)))
 
     def _on_peers(self, link: Link, peers: Peers) -> None:
-        """wire.md §4.10: where the sender says the players listen: hints for a spectator's address
-        book, as a welcome's ``peers`` are (it dials them only when it has lost its links). A player
-        ignores them: it learns addresses from its own handshakes and welcomes, and a peer that sends
-        ``peers`` again and again must not make it dial anyone."""
-        if self.role != "spectator":
+        """wire.md §4.10: where the sender says the players listen: hints for the address book, as a
+        welcome's ``peers`` are. A spectator dials them only when it has lost its links; a player (so
+        that two players who sat down at once learn each other) takes them only from a player proven at
+        the table or the host it sat down with, the first few on a connection (:meth:`Connections.takes_peers`)."""
+        host = getattr(self.lobby, "host_key", None) if self.replica.header is None else None
+        if self.role != "spectator" and not self.connections.takes_peers(link, host):
             return
         for info in peers.peers:
             self.connections.add_known(info)

@@ -606,7 +606,8 @@ class NetTable(NetView):
             return
         session, key = self.session, link.key
         if key is not None and link.role != "spectator":
-            self.records.closed(key, link.closed_by, still_connected=session.connections.link_to(key) is not None,
+            # a bye this peer said is no word that the other left (a spectator drops a link it has no use for)
+            self.records.closed(key, None if link.closed_here else link.closed_by, still_connected=session.connections.link_to(key) is not None,
                                 started=session.header is not None and not session.over)
         if link.closed_by in _FATAL and session.header is None:
             said = next((e.message for e in reversed(session.connections.events) if e.code == link.closed_by), "")
@@ -619,7 +620,10 @@ class NetTable(NetView):
         if link.opened and link.closed_by != "duplicate" and (key is None or session.connections.link_to(key) is None):
             self._said_connected.discard(key)
             seated = key is not None and session.connections.at_table(key)  # a stranger gives up no seat
-            self._note(farewell(link.name, link.closed_by, role=link.role if seated or link.role == "spectator" else None,
+            if link.closed_here and not session.connections.closing and session.role == "spectator":
+                self._note(f"Stopped watching through {link.name}")
+            elif not link.closed_here:  # this peer's own bye: it is the one going, or done with that link
+                self._note(farewell(link.name, link.closed_by, role=link.role if seated or link.role == "spectator" else None,
                                 started=session.header is not None and not session.over))
         self._cut_off_news()
 

@@ -21,6 +21,7 @@ from .loopback import (
     assert_identical,
     identity,
     make_header,
+    pump,
     seat_key,
     until,
 )
@@ -218,3 +219,58 @@ def test_the_key_that_sealed_the_header_sits_at_the_table():
     assert connections.at_table(host_key) and not connections.at_table(identity("Mallory").public)
     connections.started(HEADER)  # the header again, the seal not passed: the host stays known
     assert connections.at_table(host_key)
+
+
+def test_two_players_who_sit_down_at_once_learn_each_other_from_the_host():
+    """wire.md §4.10 (issue 30: a spectator test hung in CI): Robo and Droid reach the host at the same
+    moment; each one's welcome comes before the other sat down, so it names neither. When each sits
+    down, the host tells the players at the table where the other listens (``peers``), and each takes
+    it as a hint from the host it sat down with. Before, a player ignored ``peers``: the two never
+    dialled each other, and when one died the other never saw it go (the table stalled)."""
+    host = _lobby_host()
+    robo, droid = _bot("Robo", "blue"), _bot("Droid", "green")
+    robo.connections.listen_port, droid.connections.listen_port = 40001, 40002
+    to_robo, to_droid = MemoryWire(robo, host), MemoryWire(droid, host)
+    to_robo.b.remote, to_droid.b.remote = "192.168.1.21", "192.168.1.22"
+    for _ in range(10):  # Robo's handshake, not his claim of a seat
+        if to_robo.a.is_open and to_robo.b.is_open:
+            break
+        for src, dst in ((to_robo.a, to_robo.b), (to_robo.b, to_robo.a)):
+            if data := src.data_to_send():
+                dst.receive_data(data)
+    assert to_robo.a.is_open and to_robo.b.is_open
+    assert [s is not None for s in host.lobby.table] == [True, False, False]  # type: ignore[union-attr]
+    pump(to_droid)  # Droid: welcomed and seated while Robo has not sat down
+    pump(to_robo, to_droid)
+    assert to_robo.a.peer.peers == () and to_droid.a.peer.peers == ()  # type: ignore[union-attr]
+    assert [s is not None for s in host.lobby.table] == [True, True, True]  # type: ignore[union-attr]
+    learned = robo.connections.addresses.entries.get(seat_key(2).public)
+    assert learned is not None and (learned.addr, learned.port) == ("192.168.1.22", 40002)
+    learned = droid.connections.addresses.entries.get(seat_key(1).public)
+    assert learned is not None and (learned.addr, learned.port) == ("192.168.1.21", 40001)
+
+
+def test_a_player_takes_peers_only_from_the_table_and_only_a_few():
+    """wire.md §4.10: a player takes ``peers`` as hints only from a peer proven at the table (or the host
+    it sat down with), the first 8 on a connection: a stranger's, or the ninth, adds nothing to its book
+    (each hint is a dial)."""
+    from carcnet.net.messages import Peers
+
+    bob = seated("Bob", 1)
+    stranger = session("Stranger")
+    wire = MemoryWire(stranger, bob)
+    wire.pump()
+    assert wire.b.is_open
+    wire.a.send(Peers(peers=(_info("Eve", 40100),)))
+    wire.pump()
+    assert bob.connections.addresses.entries == {}
+    ann = seated("Ann", 0)
+    to_ann = MemoryWire(ann, bob)
+    to_ann.pump()
+    taken = to_ann.b.peers_taken  # Ann's own, when her book learned where Bob listens
+    assert taken <= 1
+    for i in range(12):
+        to_ann.a.send(Peers(peers=(_info(f"Hint {i}", 40200 + i),)))
+        to_ann.pump()
+    assert [info.name for info in bob.connections.addresses.entries.values() if info.name.startswith("Hint")] == [
+        f"Hint {i}" for i in range(8 - taken)]

@@ -179,6 +179,36 @@ async def test_a_player_cut_off_longer_than_the_away_rule_refuses_handovers_then
 
 
 @pytest.mark.asyncio
+async def test_a_player_cut_off_until_the_others_finish_gets_the_end_when_back(lan4, tmp_path: Path) -> None:
+    """Issue 30 (nemesis seed 312): Bob's network goes mid-game and stays away until Ann and Cleo have
+    played the game to its end. They do not leave as soon as their own peers hold the end: Bob's votes
+    do not cover it, so they say they wait for him (bounded), and when his network is back he gets the
+    end from them: every save ends the same, and every process ends with status 0."""
+    procs = Procs(lan4, tmp_path)
+    bob = lan4.hosts[1]
+    try:
+        async with asyncio.timeout(GAME_SECONDS):
+            await _table(procs, lan4, "0.5")
+            # as in the test above: Bob's turn has ended and someone else's has begun
+            await procs.until_any(
+                "bob", lambda line: line.startswith("move ") and " Bob: " in line
+                and int(line.split()[1]) >= 10 and " Bob: place " not in line
+            )
+            lan4.cut(bob)
+            await procs.until("bob", "You are cut off from the table")
+            waits = [await procs.until(name, "The game is over; waiting up to ") for name in ("ann", "cleo")]
+            lan4.mend(bob)
+            codes = await procs.finish("ann", "bob", "cleo")
+    finally:
+        await procs.report()
+    assert codes == {"ann": 0, "bob": 0, "cleo": 0}, codes
+    assert all(" for Bob to get the end " in line for line in waits), waits
+    saves = {name: procs.saved(name).read_bytes() for name in ("ann", "bob", "cleo")}
+    assert len(set(saves.values())) == 1, "Bob got the end of the game from Ann and Cleo"
+    assert load(procs.saved("bob")).game.tiles_left == 0
+
+
+@pytest.mark.asyncio
 async def test_a_spectator_killed_and_restarted_keeps_one_complete_save(lan4, tmp_path: Path) -> None:
     """Item 5: Eve's spectator is killed (-9) mid-game and started again on the same laptop with the
     same folder: it catches up and goes on with its own save; at the end her folder holds one save,

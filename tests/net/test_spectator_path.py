@@ -229,6 +229,9 @@ async def test_a_spectator_whose_peer_goes_fails_over_to_a_player_that_makes_pro
                 if not mirror:  # she said she held more than she gave: left for the next (§5.10)
                     left = [e for e in eve.session.connections.events if e.code == "timeout" and e.kind == "sent"]
                     assert any(e.peer == "Mallory" for e in left), eve.session.connections.events
+                    # her own bye: Mallory did not leave, Eve stopped watching through her
+                    assert "Stopped watching through Mallory" in eve.notes, eve.notes
+                    assert not [n for n in eve.notes if n.startswith("Mallory left")], eve.notes
 
 
 # ---------------------------------------------------------------------- a welcome of 32 addresses
