@@ -33,10 +33,19 @@ from .messages import Bye, Entries, Error, Heartbeat, Hello, Message, PeerInfo, 
 from .protocol import ConnectionEvent, PeerConnection, Refused, State
 from .signing import SeatKey
 
-__all__ = ["FRAMES_KEPT", "MAX_EVENTS", "MAX_SENT_ENTRIES", "ClaimsDue", "Connections", "ConnectionsOwner", "NetEvent", "small_batches"]
+__all__ = [
+    "DISCOURAGED_PER_SECOND", "DISCOURAGED_SECONDS", "FRAMES_KEPT", "MAX_DISCOURAGED", "MAX_EVENTS", "MAX_SENT_ENTRIES",
+    "ClaimsDue", "Connections", "ConnectionsOwner", "Discouraged", "NetEvent", "small_batches", "takes_peers",
+]
 
 log = logging.getLogger("carcnet.net")
 
+#: wire.md §2.1: seconds an IP address stays discouraged after one of its connections broke a budget
+#: of what messages cost (:meth:`Connections.over_budget`), the new connections a second it may open
+#: meanwhile (instead of 16), and the addresses remembered so at most (the oldest forgotten first).
+DISCOURAGED_SECONDS = 30.0
+DISCOURAGED_PER_SECOND = 1
+MAX_DISCOURAGED = 256
 #: Events a peer keeps (its connection log, :attr:`Connections.events`): the newest ones.
 MAX_EVENTS = 1000
 
@@ -165,6 +174,8 @@ class Connections:
         self.lobby_seated: frozenset[bytes] = frozenset()
         self.host: bytes | None = None  # the key that sealed the header (wire.md §4.2), once checked
         self._frames: dict[tuple[int, int, bytes, bytes | None], bytes] = {}
+        #: The IP addresses one of whose connections broke a budget lately (:meth:`over_budget`).
+        self.discouraged = Discouraged(clock)
 
     # ------------------------------------------------------------------ links
 
@@ -381,18 +392,6 @@ class Connections:
                 handshaking.append(info)
         return self.addresses.welcome_list(exclude, handshaking)
 
-    def takes_peers(self, link: Link, host: bytes | None) -> bool:
-        """Whether a player takes the ``peers`` that came on *link* as hints (wire.md §4.10): from a
-        player proven at the table (:meth:`at_table`) or *host*, the host it sat down with (before the
-        start), the first :data:`~carcnet.net.link.MAX_PEERS_TAKEN` on the link; counts it when so."""
-        key = link.key
-        if key is None or link.role == "spectator" or not (self.at_table(key) or key == host):
-            return False
-        if link.peers_taken >= MAX_PEERS_TAKEN:
-            return False
-        link.peers_taken += 1
-        return True
-
     def add_known(self, info: PeerInfo, *, confirmed: bool = False) -> None:
         """Records where a player peer listens (:meth:`AddressBook.add`, wire.md §4.2): *confirmed*
         when that key proved itself there to this peer (§3.4), else a hint. The owner hears when the
@@ -445,8 +444,16 @@ class Connections:
         must not be acted on."""
         if link.quiet.take(self.clock()):
             return True
-        self.refuse(link, "forbidden", f"{what}: more messages that change nothing than its budget")
+        self.over_budget(link, f"{what}: more messages that change nothing than its budget")
         return False
+
+    def over_budget(self, link: Link, message: str) -> None:
+        """*link*'s peer broke a budget of what messages cost (wire.md §2.1): ``error`` ``forbidden``
+        closes the link, and its IP address is discouraged (:attr:`discouraged`), so that a stranger
+        breaking a budget on purpose pays a second for each handshake it makes us do."""
+        self.refuse(link, "forbidden", message)
+        if link.remote is not None:
+            self.discouraged.mark(link.remote)
 
     def take_claims(self, link: Link, sees: tuple[bytes, ...], seats: tuple[int, ...]) -> bool:
         """A heartbeat of *link*'s peer (not a spectator's, whose claims count for nothing) says it sees
@@ -528,3 +535,49 @@ def where_it_listens(link: Link) -> PeerInfo | None:
         except ProtocolError:  # not an IP address
             continue
     return None
+
+
+def takes_peers(connections: Connections, link: Link, host: bytes | None) -> bool:
+    """Whether a player takes the ``peers`` that came on *link* as hints (wire.md §4.10): from a
+    player proven at the table (:meth:`Connections.at_table`) or *host*, the host it sat down with
+    (before the start), the first :data:`~carcnet.net.link.MAX_PEERS_TAKEN` on the link; counts it
+    when so."""
+    key = link.key
+    if key is None or link.role == "spectator" or not (connections.at_table(key) or key == host):
+        return False
+    if link.peers_taken >= MAX_PEERS_TAKEN:
+        return False
+    link.peers_taken += 1
+    return True
+
+
+class Discouraged:
+    """The IP addresses one of whose connections broke a budget of what messages cost (wire.md §2.1),
+    each for :data:`DISCOURAGED_SECONDS` from then: a peer accepts at most
+    :data:`DISCOURAGED_PER_SECOND` new connections a second from one. At most :data:`MAX_DISCOURAGED`
+    are remembered, the oldest mark forgotten first.
+
+    Args:
+        clock: The session's clock (seconds).
+    """
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        #: IP address → until when it is discouraged, the newest mark last.
+        self.until: dict[str, float] = {}
+
+    def mark(self, ip: str) -> None:
+        """*ip* broke a budget now."""
+        self.until.pop(ip, None)
+        self.until[ip] = self.clock() + DISCOURAGED_SECONDS
+        if len(self.until) > MAX_DISCOURAGED:
+            del self.until[next(iter(self.until))]
+
+    def __contains__(self, ip: object) -> bool:
+        until = self.until.get(ip) if isinstance(ip, str) else None
+        if until is None:
+            return False
+        if until <= self.clock():
+            del self.until[ip]  # type: ignore[arg-type]
+            return False
+        return True

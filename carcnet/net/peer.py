@@ -25,6 +25,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Self
 
+from .connections import DISCOURAGED_PER_SECOND
 from .link import Link
 from .sync import SessionChange, SyncSession
 from .transport import Channel, Timing, connect, serve
@@ -124,7 +125,7 @@ class Peer:
         await self._tasks.__aenter__()
         try:
             if self.listen:
-                self._server = await serve(self.host, self.port, self._accepted, self._tasks)
+                self._server = await serve(self.host, self.port, self._accepted, self._tasks, admit=self._admit)
                 self.port = self._server.sockets[0].getsockname()[1]
                 self.session.connections.set_listen_port(self.port)  # told in every hello (wire.md §4.1)
             else:
@@ -229,10 +230,11 @@ class Peer:
         session = self.session
         return session.connections.addresses.is_confirmed(address)
 
-    async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def _admit(self, writer: asyncio.StreamWriter) -> bool:
+        """Whether to take the connection just accepted (wire.md §2.1 budgets), decided at once, before
+        any task or byte: a refused one costs the transport asyncio made for it and nothing more."""
         if self._closing:
-            writer.close()
-            return
+            return False
         peername = writer.get_extra_info("peername")
         ip = str(peername[0]) if isinstance(peername, tuple) and peername else "?"
         accepted = [link for link in self.session.connections.links if not link.conn.initiator and not link.closed]
@@ -245,7 +247,8 @@ class Peer:
             for quiet in [k for k, v in self._recent_accepts.items() if not v or v[-1] <= now - 1.0]:
                 del self._recent_accepts[quiet]
             recent = self._recent_accepts.setdefault(ip, recent)
-        refused = handshaking >= MAX_HANDSHAKES_PER_ADDRESS or len(recent) >= MAX_NEW_PER_ADDRESS_PER_SECOND
+        per_second = DISCOURAGED_PER_SECOND if ip in self.session.connections.discouraged else MAX_NEW_PER_ADDRESS_PER_SECOND
+        refused = handshaking >= MAX_HANDSHAKES_PER_ADDRESS or len(recent) >= per_second
         if not refused and len(accepted) >= MAX_ACCEPTED:
             # wire.md §2.1: full of connections that play no seat: the address that holds the most of
             # them gives up its oldest, so strangers cannot keep a player from coming back
@@ -260,9 +263,11 @@ class Peer:
             if self.refused_connections in (1, 10, 100, 1000) or self.refused_connections % 10000 == 0:
                 log.warning("%s: refused %d connections over the budget (last from %s)", self.session.name,
                             self.refused_connections, ip)
-            writer.transport.abort()
-            return
+            return False
         recent.append(now)
+        return True
+
+    async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await self._run_channel(reader, writer, self.session.connections.accept_link())
 
     def _crowding(self, accepted: list[Link]) -> Link | None:

@@ -21,7 +21,7 @@ from carcnet.engine import IllegalMoveError, Phase
 
 from .admission import compare_have
 from .chat import ChatRoom
-from .connections import ClaimsDue, Connections, small_batches
+from .connections import ClaimsDue, Connections, small_batches, takes_peers
 from .draws import DrawValues, vouches
 from .framing import ProtocolError
 from .link import HELD_REPEATS, Link
@@ -288,9 +288,9 @@ class Router:
         """wire.md §4.10: where the sender says the players listen: hints for the address book, as a
         welcome's ``peers`` are. A spectator dials them only when it has lost its links; a player (so
         that two players who sat down at once learn each other) takes them only from a player proven at
-        the table or the host it sat down with, the first few on a connection (:meth:`Connections.takes_peers`)."""
+        the table or the host it sat down with, the first few on a connection (:func:`~carcnet.net.connections.takes_peers`)."""
         host = getattr(self.lobby, "host_key", None) if self.replica.header is None else None
-        if self.role != "spectator" and not self.connections.takes_peers(link, host):
+        if self.role != "spectator" and not takes_peers(self.connections, link, host):
             return
         for info in peers.peers:
             self.connections.add_known(info)
@@ -469,8 +469,8 @@ class Router:
         if taken.parted:
             link.parted = taken.parted  # §5.9: its log parts from ours: relay it nothing until they agree
         if link.repeated(message.from_seq, message.entries[-1].seq, new=taken.appended > 0 or not taken.held_all):
-            self.connections.refuse(link, "forbidden", f"more than {HELD_REPEATS} entries messages in a row that "
-                                    "repeat entries it sent already")  # wire.md §4.3 budget
+            self.connections.over_budget(link, f"more than {HELD_REPEATS} entries messages in a row that "
+                                         "repeat entries it sent already")  # wire.md §4.3 budget
             return
         if taken.took_back is not None:
             for other in self.connections.links:  # they may hold the draw taken back: send them the handover
@@ -504,8 +504,7 @@ class Router:
         if link.want_answered_at == have and not reach_back:  # nothing new since the last answer
             link.wants_ignored += 1
             if link.wants_ignored > MAX_IGNORED_WANTS:
-                self.connections.refuse(link, "forbidden",
-                                        f"more than {MAX_IGNORED_WANTS} wants with nothing new to send")
+                self.connections.over_budget(link, f"more than {MAX_IGNORED_WANTS} wants with nothing new to send")
             return
         if reach_back:
             link.reached_back = have

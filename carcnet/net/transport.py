@@ -288,15 +288,22 @@ async def serve(
     port: int,
     on_connection: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Coroutine[Any, Any, None]],
     tasks: asyncio.TaskGroup,
+    *,
+    admit: Callable[[asyncio.StreamWriter], bool] | None = None,
 ) -> asyncio.Server:
     """Listens on *host*:*port* (0: any free port); each accepted connection runs
-    ``on_connection(reader, writer)`` as a task of *tasks*, which holds it.
+    ``on_connection(reader, writer)`` as a task of *tasks*, which holds it, once ``admit(writer)``
+    (when given) said yes; one it refuses is aborted at once (wire.md §2.1: closed before a byte is
+    read), with no task made for it.
 
     Returns:
         The server: ``server.sockets[0].getsockname()`` is the address; close it to stop accepting.
     """
 
     def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if admit is not None and not admit(writer):
+            writer.transport.abort()
+            return
         tasks.create_task(on_connection(reader, writer))
 
     return await asyncio.start_server(accepted, host, port)

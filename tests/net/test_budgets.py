@@ -286,6 +286,63 @@ def test_heartbeats_as_fast_as_they_can_be_written_close_the_link():
     assert wire.b.is_open
 
 
+def test_an_address_that_broke_a_budget_is_discouraged_for_a_while():
+    """wire.md §2.1 (issue 35, the heartbeat churn): a connection closed ``forbidden`` for a budget
+    discourages its IP address for DISCOURAGED_SECONDS, no other address, and no longer; the marks are
+    bounded in number."""
+    from carcnet.net.connections import DISCOURAGED_SECONDS, MAX_DISCOURAGED
+
+    clock = Clock()
+    host = SyncSession(game=GAME, name="Ann", identity=identity("Ann"), header=make_header(2), clock=clock)
+    marks = host.connections.discouraged
+    stranger, wire = _stranger_at(host, remote="192.168.1.66")
+    assert "192.168.1.66" not in marks
+    while wire.b.is_open:
+        _beat(wire, stranger, seats=(0,))
+        _beat(wire, stranger, seats=())
+    assert "192.168.1.66" in marks and "192.168.1.67" not in marks
+    clock.now += DISCOURAGED_SECONDS - 1
+    assert "192.168.1.66" in marks
+    clock.now += 1
+    assert "192.168.1.66" not in marks
+    for i in range(MAX_DISCOURAGED + 10):
+        marks.mark(f"10.1.{i // 200}.{i % 200}")
+    assert len(marks.until) == MAX_DISCOURAGED
+    assert "10.1.0.0" not in marks and "10.1.0.9" not in marks and "10.1.0.10" in marks
+
+
+@pytest.mark.asyncio
+async def test_a_discouraged_address_gets_one_new_connection_a_second():
+    """wire.md §2.1: after one of its connections broke the budget of messages that change nothing,
+    the address may open one new connection a second, not 16: a stranger that breaks a budget to make
+    the peer do a handshake each time waits a second for each (before: 16 a second, the p99 of the
+    honest game's moves 1.2-3.3x under the heartbeat churn). The table plays on."""
+    from carcnet.net.link import QUIET_BURST
+    from carcnet.net.messages import Heartbeat
+
+    async with LoopbackGame(make_header(2)) as table:
+        a = await table.player("Ann", [0], bots=False)
+        raw = await RawClient.open(a.address)
+        await raw.hello("Mallory")
+        for _ in range(QUIET_BURST + 4):
+            await raw.send(Heartbeat(have=0, digest=a.session.digest, sees=(), seats=()))
+        assert (await raw.refusal()).code == "forbidden"
+        await raw.aclose()
+        assert "127.0.0.1" in a.session.connections.discouraged
+        before = a.refused_connections
+        burst = [await RawClient.open(a.address) for _ in range(6)]
+        try:
+            # six opened within a few seconds: at most a few of them accepted (16 were, before)
+            await until([a], lambda: a.refused_connections - before >= 2)
+        finally:
+            for extra in burst:
+                await extra.aclose()
+        b = await table.player("Bob", [1], dial=[a])
+        a.driver.set_bot(0, make_bot("random", 0))
+        await all_over([a, b])
+        assert_identical([a, b])
+
+
 def test_a_claim_kept_back_is_taken_with_the_next_frame_of_any_kind():
     """An honest peer's last claim is not lost when it sends no more heartbeats (it sends entries and
     votes during a game): any frame from it after its second takes the claim kept back."""
