@@ -55,8 +55,11 @@ def is_slow(bot: Bot) -> bool:
     return bool(getattr(bot, "slow", False))
 
 
-def set_time_cap(bot: Bot, seconds: float | None) -> None:
+def set_time_cap(bot: Bot, seconds: float | None, *, started: float | None = None) -> None:
     """Caps *bot*'s think time per turn at *seconds* (``None``: its own budget alone) if it is a bot
-    that can be capped (:class:`Capped`: the search bot); the one-ply bots need no cap."""
+    that can be capped (:class:`Capped`: the search bot), counted from *started*
+    (:func:`time.perf_counter`, when the table asked for the move) for its next turn when given; the
+    one-ply bots need no cap."""
     if isinstance(bot, Capped):
         bot.time_cap = seconds
+        bot.started = started

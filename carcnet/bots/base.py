@@ -22,9 +22,11 @@ class Bot(Protocol):
 @runtime_checkable
 class Capped(Protocol):
     """A bot whose think time per turn can be capped (the search bot): *time_cap* in seconds, or
-    ``None`` for its own budget alone."""
+    ``None`` for its own budget alone, counted from *started* (on the bot's clock,
+    :func:`time.perf_counter`) when set: when the table asked for the move."""
 
     time_cap: float | None
+    started: float | None
 
 
 class TurnPlan:

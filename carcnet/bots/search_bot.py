@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView, SkipMeeple
@@ -96,7 +97,11 @@ class SearchBot:
     Args:
         seed: Seeds the determinisations and the playouts' tie-breaks.
         level: A key of :data:`LEVELS` (its name is the bot's name).
-        time_cap: Seconds a turn's search may take at most (``None``: the iterations alone).
+        time_cap: Seconds a turn may take at most on *clock* (``None``: the iterations alone), from
+            :attr:`started` when the table set it, else from the search's start. Anytime: when the
+            cap comes the best turn found so far is played (the prior's best if no future was played
+            out yet); the cap is checked before each playout, so a turn exceeds it by at most one.
+        clock: The wall clock (seconds), :func:`time.perf_counter` unless a test injects one.
 
     Raises:
         ValueError: An unknown level, naming the known ones.
@@ -105,12 +110,19 @@ class SearchBot:
     slow = True
     """Takes long enough that a table runs it off the event loop, with a "thinking" indicator."""
 
-    def __init__(self, seed: int = 0, level: str = "hard", time_cap: float | None = None) -> None:
+    def __init__(self, seed: int = 0, level: str = "hard", time_cap: float | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; known levels: {', '.join(LEVELS)}")
         self.level = LEVELS[level]
         self.name = level
         self.time_cap = time_cap
+        #: The wall clock the cap is measured on (seconds; a test injects a slow one).
+        self.clock = clock
+        #: When the turn began on :attr:`clock` (the table asked for the move), for the next search
+        #: only: the cap counts from then, not from when the search began (a worker thread may start
+        #: late on a busy laptop); ``None``: from the search's start.
+        self.started: float | None = None
         self.stats = Stats()
         self._rng = random.Random(seed)
         self._policy = GreedyBot(seed)
@@ -139,13 +151,21 @@ class SearchBot:
         surviving candidate is played out on the same sampled futures (so that tile luck cancels
         out of their comparison), then the worse half is dropped; the budget is spread evenly over
         the rounds."""
-        began = time.perf_counter()
+        clock = self.clock
+        began = clock()
+        cap = self.time_cap
+        stop_at = None if cap is None else (began if self.started is None else min(began, self.started)) + cap
+        self.started = None
         game = view.game
         seat = game.seat
         level = self.level
         candidates = _candidates(self._policy.ranked_turns(game), level.candidates)
         self.stats = Stats(candidates=len(candidates))
         if len(candidates) == 1:
+            return candidates[0]
+        if stop_at is not None and clock() >= stop_at:  # anytime: the prior's best when no time is left
+            self.stats.capped = True
+            self.stats.seconds = clock() - began
             return candidates[0]
         rng = self._rng
         policy = GreedyBot(int(rng.random() * 2**32))  # the playouts' tie-breaks, seeded per turn
@@ -155,30 +175,37 @@ class SearchBot:
         rounds = max(1, math.ceil(math.log2(len(candidates))))
         budget = level.iterations
         done = 0
-        cap = self.time_cap
         for r in range(rounds):
             share = budget // (rounds - r) if r < rounds - 1 else budget
             samples = max(1, share // len(alive))
             for _ in range(samples):
-                if cap is not None and done and time.perf_counter() - began > cap:
-                    self.stats.capped = True
-                    break
                 future = view.sample(rng)
+                values: list[float] = []
                 for c in alive:
+                    # the cap is checked before every playout (one playout is the most it can be
+                    # exceeded by); a future not played out for every survivor counts for none of
+                    # them, so that the survivors' totals stay comparable
+                    if stop_at is not None and done and clock() >= stop_at:
+                        self.stats.capped = True
+                        break
                     played = future.copy()
                     place, follow = candidates[c]
                     played.apply(place)
                     played.apply(policy.follow_up(played, follow))
                     _play_out(played, policy, level.horizon)
-                    totals[c] += margin(played, seat, weights)
+                    values.append(margin(played, seat, weights))
                     done += 1
                     budget -= 1
+                if self.stats.capped:
+                    break
+                for c, value in zip(alive, values, strict=True):
+                    totals[c] += value
             if self.stats.capped or len(alive) == 1:
                 break
             alive.sort(key=lambda c: (-totals[c], c))  # every survivor saw the same futures
             alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
         self.stats.iterations = done
-        self.stats.seconds = time.perf_counter() - began
+        self.stats.seconds = clock() - began
         best = min(alive, key=lambda c: (-totals[c], c))
         return candidates[best]
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Protocol
@@ -151,8 +152,9 @@ class BotDriver:
         view = game.view()
         if not is_slow(bot):
             return bot.choose(view)
+        asked = time.perf_counter()  # the cap counts from here, however late the worker thread starts
         detached = view.detached()
-        set_time_cap(bot, self._think_cap() if self._think_cap is not None else None)
+        set_time_cap(bot, self._think_cap() if self._think_cap is not None else None, started=asked)
         if self._on_thinking is not None:
             self._on_thinking(seat)
         try:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carcnet.bots import BOTS, LEVELS, SearchBot, make_bot, random_move
+from carcnet.bots.greedy_bot import GreedyBot
 from carcnet.engine import Game, GameSetup, Phase, Rules
 
 
@@ -58,10 +59,58 @@ def test_the_same_seed_plays_the_same_moves():
 
 def test_a_search_bot_stops_at_its_time_cap():
     game = _position(4, 20, Rules())
-    bot = SearchBot(1, "hard", time_cap=0.0)  # every iteration after the first is over the cap
+    bot = SearchBot(1, "hard", time_cap=0.0)  # no time at all: the prior's best turn, nothing played out
     move = bot.choose(game.view())
     assert move in game.legal_moves()
-    assert bot.stats.capped and 1 <= bot.stats.iterations < LEVELS["hard"].iterations
+    assert bot.stats.capped and bot.stats.iterations == 0
+    assert move == GreedyBot(1).ranked_turns(game)[0][1]  # the prior's best placement
+
+
+class SlowClock:
+    """A wall clock that moves *step* seconds each time it is read (a laptop doing other things:
+    every playout seems to take *step*)."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step, self.reads = 100.0, step, 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.reads += 1
+        return self.now
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_the_cap_is_honoured_on_a_slow_clock(level):
+    """Issue 32: under an injected clock on which each playout seems to take 0.05 s, a 0.5 s cap ends
+    the search after about 10 playouts, whatever the level's budget: the turn took at most its cap
+    plus one playout on that clock, and the move is legal. The cap counts from when the table asked
+    (``started``), not from when the search began."""
+    game = _position(7, 24, Rules(river=True, abbot=True))
+    clock = SlowClock(0.05)
+    bot = SearchBot(3, level, time_cap=0.5, clock=clock)
+    begin = clock.now
+    move = bot.choose(game.view())
+    assert move in game.legal_moves()
+    assert bot.stats.capped or bot.stats.iterations == LEVELS[level].iterations
+    # the cap and one playout; on this clock every read moves it, the check that stops and the last
+    # read (the stats) too
+    assert clock.now - begin <= 0.5 + 3 * clock.step
+    assert bot.stats.iterations <= 0.5 / clock.step
+    # asked 0.4 s before the search began (a worker thread that started late): 0.1 s are left
+    clock2 = SlowClock(0.05)
+    late = SearchBot(3, level, time_cap=0.5, clock=clock2)
+    late.started = clock2.now - 0.4
+    late.choose(game.view())
+    assert late.stats.iterations <= 2 and late.stats.capped
+    assert late.started is None  # for that turn only
+
+
+def test_a_cap_that_never_comes_changes_nothing():
+    """Determinism: a cap far beyond the budget plays the same turns as no cap (same seed)."""
+    game = _position(11, 30, Rules())
+    free = SearchBot(5, "medium").choose(game.view())
+    capped = SearchBot(5, "medium", time_cap=3600.0).choose(game.view())
+    assert free == capped
 
 
 def test_the_levels_are_bots_by_name_everywhere_bots_are():

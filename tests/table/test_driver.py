@@ -193,6 +193,7 @@ class SlowBot:
 
     def __init__(self, seed: int) -> None:
         self.time_cap: float | None = None
+        self.started: float | None = None
         self.caps: list[float | None] = []
         self.release = threading.Event()
         self.returned: list[Move] = []
