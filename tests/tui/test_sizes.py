@@ -79,6 +79,9 @@ def scene(name: str, tmp_path: Path) -> tuple[App, Callable[[Pilot], Awaitable[N
         if name == "host_setup":
             await pilot.press("h")
             await _settle(pilot)
+        if name == "settings":
+            await pilot.press("o")
+            await _settle(pilot)
         if name == "game":
             await pilot.press("ctrl+s")
             await _settle(pilot)
@@ -104,7 +107,7 @@ def cut_widgets(app: App) -> list[tuple[Widget, object, object]]:
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("name", [*SCREENS, "host_setup"])
+@pytest.mark.parametrize("name", [*SCREENS, "host_setup", "settings"])
 async def test_nothing_is_cut(name, size, tmp_path):
     app, before = scene(name, tmp_path)
     async with app.run_test(size=size) as pilot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -62,6 +62,10 @@ class SettingsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Under 80 columns the fields fit beside their labels (``-narrow``), none cut."""
+        self.set_class(event.size.width < 80, "-narrow")
 
     def compose(self) -> ComposeResult:
         s = self.settings
