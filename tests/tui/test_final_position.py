@@ -62,3 +62,38 @@ async def test_the_final_board_keeps_every_figure_scored_at_the_end(tmp_path):
         # before the end, the board draws the game itself
         earlier = replay(game.setup, game.moves[:10])
         assert final_position(earlier) is earlier and final_figures(earlier) == earlier.figures()
+
+
+async def test_the_replay_of_a_saved_game_ends_on_the_final_position_with_every_figure(tmp_path):
+    """Issue 31 (left over): a saved game replayed to its end drew the engine's board after the final
+    scoring (the farmers alone); now every figure that stood when the last tile was played, as the
+    game screen and the live replay draw it."""
+    from textual.app import App
+
+    from carcnet.log import load
+    from carcnet.tui.app import STYLESHEET
+    from carcnet.tui.screens.final import final_figures
+    from carcnet.tui.screens.replay import ReplayScreen
+
+    from carcnet.bots import make_bot
+
+    table = LocalTable.new([Seat("Ann", "red"), Seat("Bob", "blue")], seed=11, directory=tmp_path / "games")
+    bots = {seat: make_bot("greedy", seat) for seat in (0, 1)}  # the people's moves, chosen by greedy bots
+    while table.game.phase is not Phase.GAME_OVER:
+        table.submit(bots[table.game.seat].choose(table.game.view()))
+    table.close()
+    loaded = load(table.path)
+    screen = ReplayScreen(loaded)
+
+    class _App(App[None]):
+        CSS_PATH = STYLESHEET
+
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    async with _App().run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert screen.game.phase is Phase.GAME_OVER  # it opens at the end
+        drawn = _drawn(screen)  # type: ignore[arg-type]
+        assert {(p, segment, seat) for seat, _f, p, segment in final_figures(screen.game)} == drawn
+        assert len(drawn) > len(screen.game.figures())  # more than the farmers the engine keeps

@@ -10,11 +10,10 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 
-from carcnet.engine import DrawTile, Phase
+from carcnet.engine import DrawTile
 from carcnet.log import LoadedLog, LogHeader
 from carcnet.table import Table
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
-from carcnet.tui.screens.final import final_position
 from carcnet.tui.screens.replay import ReplayScreen
 
 __all__ = ["LiveReplayScreen", "new_moves"]
@@ -79,8 +78,6 @@ class LiveReplayScreen(ReplayScreen):
 
     def _show(self) -> None:
         super()._show()
-        if self.game.phase is Phase.GAME_OVER:  # the final position with every figure, as the game screen draws it
-            self.board.refresh_game(final_position(self.game))
         self._new = new_moves(self.table, self._since)
         self._turn = self.table.my_turn()
         news = f"[b]{self._new} new move{'s' if self._new != 1 else ''}[/b]" if self._new else "no new move"

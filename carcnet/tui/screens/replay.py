@@ -18,6 +18,7 @@ from carcnet.engine import DrawTile, Game, Phase, PlaceTile, replay
 from carcnet.log import LoadedLog
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
 from carcnet.tui.screens.board_screen import BoardScreen
+from carcnet.tui.screens.final import final_position
 from carcnet.tui.widgets.chart import ScoreChart, ScoreHistory, score_history
 from carcnet.tui.widgets.footer import KeyFooter
 
@@ -133,7 +134,7 @@ class ReplayScreen(BoardScreen):
 
     def _show(self) -> None:
         self.game = replay(self.loaded.header.setup(), self.moves[: self.step])
-        self.board.refresh_game(self.game)
+        self.board.refresh_game(final_position(self.game))  # at the end, every figure that stood there
         self.scoreboard.show(self.game)
         self.log_panel.clear()
         self.log_panel.add(self.game.events)
