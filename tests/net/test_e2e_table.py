@@ -98,6 +98,18 @@ async def _table(procs: Procs, lan: netns.Lan, delay: str) -> str:
     return game
 
 
+async def _cut_bob_after_his_turn(procs: Procs, lan: netns.Lan) -> None:
+    """The table of :func:`_table` with bots waiting 0.5 s a turn; once Bob's turn has ended (his move
+    after his placement) and someone else's has begun, Bob's network goes, and he says he is cut off."""
+    await _table(procs, lan, "0.5")
+    await procs.until_any(
+        "bob", lambda line: line.startswith("move ") and " Bob: " in line
+        and int(line.split()[1]) >= 10 and " Bob: place " not in line
+    )
+    lan.cut(lan.hosts[1])
+    await procs.until("bob", "You are cut off from the table")
+
+
 def _handovers(path: Path) -> list[HandOver]:
     return [e.move for e in load(path).entries if isinstance(e.move, HandOver)]
 
@@ -147,14 +159,7 @@ async def test_a_player_cut_off_longer_than_the_away_rule_refuses_handovers_then
     bob = lan4.hosts[1]
     try:
         async with asyncio.timeout(GAME_SECONDS):
-            await _table(procs, lan4, "0.5")
-            # Bob's turn has ended (his move after his placement) and someone else's has begun.
-            await procs.until_any(
-                "bob", lambda line: line.startswith("move ") and " Bob: " in line
-                and int(line.split()[1]) >= 10 and " Bob: place " not in line
-            )
-            lan4.cut(bob)
-            await procs.until("bob", "You are cut off from the table")
+            await _cut_bob_after_his_turn(procs, lan4)
             refused = await procs.until("bob", "Not taking ")
             handover = await procs.until_any("ann", lambda line: " handover " in line)
             lan4.mend(bob)
@@ -188,14 +193,7 @@ async def test_a_player_cut_off_until_the_others_finish_gets_the_end_when_back(l
     bob = lan4.hosts[1]
     try:
         async with asyncio.timeout(GAME_SECONDS):
-            await _table(procs, lan4, "0.5")
-            # as in the test above: Bob's turn has ended and someone else's has begun
-            await procs.until_any(
-                "bob", lambda line: line.startswith("move ") and " Bob: " in line
-                and int(line.split()[1]) >= 10 and " Bob: place " not in line
-            )
-            lan4.cut(bob)
-            await procs.until("bob", "You are cut off from the table")
+            await _cut_bob_after_his_turn(procs, lan4)
             waits = [await procs.until(name, "The game is over; waiting up to ") for name in ("ann", "cleo")]
             lan4.mend(bob)
             codes = await procs.finish("ann", "bob", "cleo")
