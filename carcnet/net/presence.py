@@ -20,6 +20,7 @@ Times are seconds on the session's clock, given as an argument (*now*).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -304,11 +305,25 @@ class PresenceSnapshot:
         may keep sending. The table treats them as away. The wait counts from when this peer began
         waiting for this very draw (:attr:`waiting` of :attr:`drawing`): the moment a draw begins its
         values are on their way, and the clock of the draw before is no measure of them. Never a seat
-        played here."""
+        played here; and none while this peer has not heard from most of the table since it began
+        waiting (:meth:`heard_most_since`): the values missing then say that this laptop is cut off,
+        whose links look open until the dead-connection clock closes them, not that the others
+        withhold (a laptop cut at a draw took every other seat over and played a game of its own)."""
         waiting = self.waiting
         if waiting is None or waiting[0] != self.drawing or now - waiting[1] < self.reveal_wait:
             return []  # the clock of another draw: this one's values may be on their way
+        if not self.heard_most_since(waiting[1]):
+            return []
         return [seat for seat in self.missing if seat not in self.plays]
+
+    def heard_most_since(self, since: float) -> bool:
+        """Whether this peer and the seated peers it heard from at *since* or later (on a link open
+        now: any message, wire.md §5.7) are most of the seated peers by :meth:`sees_most`'s rule (more
+        than half, or exactly half with the lowest identity key)."""
+        peers = self.seated_peers()
+        heard = {link.key for link in self.links if link.role != "spectator" and link.key is not None
+                 and max(link.last_heard or -math.inf, link.last_heartbeat or -math.inf) >= since}
+        return _most([self.me, *(key for key in peers if key in heard)], [self.me, *peers])
 
     def withheld_by(self, seat: int, now: float) -> bytes | None:
         """The identity key of the peer that withholds *seat*'s value at *now* while there (wire.md §5.7
@@ -409,11 +424,7 @@ class PresenceSnapshot:
         if not self.keys:
             return False
         peers = self.seated_peers()
-        side = [self.me, *(k for k, connected in peers.items() if connected)]
-        total = 1 + len(peers)
-        if 2 * len(side) > total:
-            return True
-        return 2 * len(side) == total and min(side) == min([self.me, *peers])
+        return _most([self.me, *(k for k, connected in peers.items() if connected)], [self.me, *peers])
 
     def handover_refusal(self, seat: int, now: float) -> str | None:
         """Why this peer may not hand *seat* over at *now* (wire.md §5.6 "Which seats"), or ``None`` when
@@ -431,6 +442,10 @@ class PresenceSnapshot:
             if seat not in self.missing:
                 return "its value for the draw is here: it is not withholding it (wire.md §5.7)"
             if seat not in self.withholding(now):
+                waiting = self.waiting
+                if waiting is not None and now - waiting[1] >= self.reveal_wait and not self.heard_most_since(waiting[1]):
+                    return ("this laptop does not see most of the table: it has heard from too few of it since the "
+                            "draw began, and may be the one cut off (wire.md §5.7)")
                 return f"its value for the draw has been missing for less than {self.reveal_wait:g} s (wire.md §5.7)"
         elif seat != self.to_play:
             return "only the seat to play, or while the table draws a seat withholding its value, may be handed over"
@@ -555,3 +570,11 @@ class TakeoverClock:
             return False
         self._refused = (seat, moves)
         return True
+
+
+def _most(side: Sequence[bytes], everyone: Sequence[bytes]) -> bool:
+    """Whether the identity keys *side* are most of *everyone* (wire.md §5.6 rules 2 and 3): more than
+    half, or exactly half with the lowest key of them all."""
+    if 2 * len(side) > len(everyone):
+        return True
+    return 2 * len(side) == len(everyone) and min(side) == min(everyone)

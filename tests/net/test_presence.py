@@ -232,7 +232,12 @@ def drawing(**kw: Any) -> PresenceSnapshot:
         # judged by its value, whatever its link says: a peer that sends no heartbeat (and stale
         # messages to keep its link open) withholds as much as one that does (wire.md §5.7)
         ("heard only before the draw began", drawing(links=(player(1, beat=100.0),)), 130.0, [1]),
-        ("never heard", drawing(links=(player(1),)), 130.0, [1]),
+        ("never heard", drawing(links=(player(1), player(2, beat=105.0))), 130.0, [1]),
+        # but not while this peer heard from none of the table since the draw began: it is the one cut
+        # off (its links look open until the dead-connection clock closes them), not the others
+        # withholding (issue 30: a laptop cut at a draw took every other seat over, CI under load)
+        ("nothing heard since the draw began", drawing(links=(player(1, beat=99.0), player(2, beat=99.0))), 130.0, []),
+        ("only the withholder quiet", drawing(links=(player(1, beat=99.0), player(2, beat=120.0))), 130.0, [1]),
         ("not connected here", drawing(links=(player(2, 1, beat=105.0),)), 130.0, [1]),
         ("its runner is another peer, heard", drawing(links=(player(2, beat=105.0),), runners={1: K[2]}), 130.0, [1]),
         ("played here", drawing(plays=(0, 1), links=(player(1, beat=105.0),)), 130.0, []),
@@ -505,7 +510,7 @@ def test_handover_refusal(case: str, snapshot: PresenceSnapshot, seat: int, refu
 
 def test_a_withholder_is_not_the_one_to_take_seats_over() -> None:
     """The lowest key at the table withholds its value: the next lowest takes its seat over."""
-    table = drawing(me=2, plays=(2,), links=(player(0), player(1)), missing=(0,))
+    table = drawing(me=2, plays=(2,), links=(player(0, beat=105.0), player(1, beat=105.0)), missing=(0,))
     assert table.takeover_runner() == K[0] and table.takeover_runner(130.0) == K[1]
 
 
