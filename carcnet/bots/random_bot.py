@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
-from operator import itemgetter
 
 from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView
+from carcnet.engine.geometry import position_of
+from carcnet.engine.tiles import ROTATIONS_OF_BITS
 
 __all__ = ["RandomBot", "random_move"]
 
-_ROTATIONS = itemgetter(1)  # a Placement's rotations
+#: How many rotations each 4-bit set of a placement code holds.
+_PAIRS = tuple(map(len, ROTATIONS_OF_BITS))
 
 
 class RandomBot:
@@ -36,13 +38,14 @@ def random_move(game: Game, rng: random.Random) -> Move:
     random bot plays, and the engine benchmark's and a search's playout policy (on a game, no view:
     the engine's own speed). Raises ``ValueError`` when the game is over."""
     if game.phase is Phase.PLACE_TILE:
-        # uniform over (position, rotation) pairs, without building every PlaceTile
-        placements = game.legal_placements()
-        pick = int(rng.random() * sum(map(len, map(_ROTATIONS, placements))))
-        for position, rotations in placements:
-            if pick < len(rotations):
-                return PlaceTile(game.drawn or "", position, rotations[pick])
-            pick -= len(rotations)
+        # uniform over (position, rotation) pairs, without building every PlaceTile or Placement
+        codes = game.placement_codes()
+        pick = int(rng.random() * sum([_PAIRS[code & 15] for code in codes]))
+        for code in codes:
+            pairs = _PAIRS[code & 15]
+            if pick < pairs:
+                return PlaceTile(game.drawn or "", position_of(code >> 4), ROTATIONS_OF_BITS[code & 15][pick])
+            pick -= pairs
         raise AssertionError("unreachable: pick is below the number of pairs")
     moves = game.legal_moves()
     if not moves:

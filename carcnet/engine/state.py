@@ -42,7 +42,7 @@ from .events import (
     TileSetAside,
 )
 from .features import FeatureGraph
-from .geometry import KEY_LIMIT, KEY_STRIDE, RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
+from .geometry import KEY_LIMIT, KEY_STRIDE, RING_OFFSETS, Position, key_of, position_of
 from .moves import (
     DeployMeeple,
     DrawTile,
@@ -59,6 +59,7 @@ from .scoring import FARM_POINTS, feature_value, majority
 from .tiles import (
     BASE_START,
     MAX_SEGMENTS,
+    PATTERN_MASKS,
     RIVER_LAKE,
     RIVER_SPRING,
     ROTATIONS_OF_BITS,
@@ -354,7 +355,8 @@ class Game:
         self.seat = 0
         self.phase = Phase.PLACE_TILE
         self._drawn: TileKind | None = None
-        self._placements: list[Placement] | None = None
+        #: The drawn tile's legal placements this turn as :meth:`placement_codes`, once asked for.
+        self._placements: list[int] | None = None
         self._placed: PlacedTile | None = None
         self._pending: list[int] = []
         # empty position's key -> (ring index, node) of each cloister or garden around it, sorted,
@@ -476,9 +478,19 @@ class Game:
         Empty outside ``Phase.PLACE_TILE``. Rotations that give the same tile (a straight road turned
         twice) are listed once, smallest first; :meth:`apply` accepts any that fits.
         """
+        made = _PLACEMENTS.get  # each Placement is immutable: one object per code serves every game
+        return [made(code) or _placement(code) for code in self.placement_codes()]
+
+    def placement_codes(self) -> list[int]:
+        """:meth:`legal_placements` packed, one int per position: ``key << 4 | rotation bits``, where
+        *key* is the position's board key (:func:`~carcnet.engine.geometry.key_of`, so the list is
+        sorted by (x, y)) and bit *r* is set when the distinct rotation *r* fits. For bots and
+        playouts that pick among placements without making each one. A new list on every call
+        (computed once per turn). Empty outside ``Phase.PLACE_TILE``."""
         if self.phase is not Phase.PLACE_TILE or self._drawn is None:
             return []
-        if self._placements is None:  # once per turn, on first request
+        codes = self._placements
+        if codes is None:  # once per turn, on first request
             kind = self._drawn
             if kind.has_river or self.river_end is not None:
                 codes = [key << 4 | sum(1 << r for r in rotations) for key, rotations in self._fitting(kind)]
@@ -486,11 +498,8 @@ class Game:
                 bits = kind._fit_bits
                 codes = [key << 4 | b for key, p in self.board.frontier.items() if (b := bits[p])]
                 codes.sort()  # by key: (x, y)
-            # each Placement is immutable, so one object per (key, rotations) serves every game
-            made = _PLACEMENTS.get
-            out = [made(code) or _placement(code) for code in codes]
-            self._placements = out
-        return list(self._placements)
+            self._placements = codes
+        return codes[:]
 
     def _fitting(self, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:
         """``(key, rotations)`` where *kind* may go: the frontier lookup, and for a river tile only the
@@ -833,7 +842,7 @@ class Game:
             raise IllegalMoveError("not-adjacent", f"{move}: {pos} touches no placed tile along a side")
         if drawn.has_river or self.river_end is not None:
             self._check_river(move, drawn, key, rotation, pattern)
-        if not drawn.fits(rotation, pattern):
+        if drawn._variants[rotation].signature & PATTERN_MASKS[pattern] != pattern:  # TileKind.fits, inlined
             pos = position_of(key)
             bad = self.board.mismatch(key, drawn.variant(rotation))
             assert bad is not None
@@ -1020,29 +1029,28 @@ class Game:
                     watch[k] = tuple(sorted(watch[k] + mine)) if k in watch else mine
             for n in area_nodes:
                 g.open[n] = empty
-        # join across each touching side
-        side_segment = variant.side_segment
-        half_segment = variant.half_segment
-        for s in range(4):
-            nt = tiles.get(key + SIDE_OFFSETS[s])
+        # join across each touching side, in side order
+        join = g.join
+        for offset, o, ss, ha, hb in variant.links:
+            nt = tiles.get(key + offset)
             if nt is None:
                 continue
-            o = (s + 2) % 4
-            ss = side_segment[s]
+            nb = nt.base
+            ts, ta, tb = nt.variant.edges[o]
             if ss >= 0:
-                g.join(base + ss, nt.base + nt.variant.side_segment[o], 2)
-            theirs = nt.variant.half_segment
-            h = 2 * s
-            if half_segment[h] >= 0:
-                g.join(base + half_segment[h], nt.base + theirs[2 * o + 1], 0)
-            if half_segment[h + 1] >= 0:
-                g.join(base + half_segment[h + 1], nt.base + theirs[2 * o], 0)
+                join(base + ss, nb + ts, 2)
+            if ha >= 0:
+                join(base + ha, nb + tb, 0)
+            if hb >= 0:
+                join(base + hb, nb + ta, 0)
         # completions: this tile's features in row order, then neighbouring cloisters/gardens
         completed: list[int] = []
-        find = g.find
+        parent = g.parent
         open_ = g.open
         for i in variant.closable:
-            r = find(base + i)
+            r = base + i
+            while parent[r] != r:  # FeatureGraph.find without its path halving (the joins just did it)
+                r = parent[r]
             if open_[r] == 0 and r not in completed:
                 completed.append(r)
         around = watch.pop(key, None)  # the cloisters and gardens this tile neighbours
@@ -1113,7 +1121,7 @@ class Game:
         whole enumeration (the river), else clears it for :meth:`legal_placements`."""
         if kind.has_river or self.river_end is not None:
             fits = self._fitting(kind)
-            self._placements = [Placement(position_of(k), r) for k, r in fits]
+            self._placements = [key << 4 | sum(1 << r for r in rotations) for key, rotations in fits]
             return bool(fits)
         self._placements = None
         return self.board.fits_somewhere(kind)

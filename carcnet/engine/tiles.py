@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from .geometry import HalfSide, Side
+from .geometry import SIDE_OFFSETS, HalfSide, Side
 
 __all__ = [
     "BASE_DESIGNS",
@@ -141,6 +141,9 @@ class TileVariant:
         node_indices, node_nones: ``0 … n-1`` and ``None`` per segment (what the graph copies).
         facing: Per side ``s``, what this tile adds to the pattern of the open position beyond that
             side: ``(terrain[s] + 1) << 3 * ((s + 2) % 4)`` (see :meth:`TileKind.fitting_rotations`).
+        edges: Per side ``s``, ``(side_segment[s], half_segment[2s], half_segment[2s + 1])``.
+        links: Per side ``s``, ``(key offset of the neighbour beyond it, the neighbour's facing side,
+            *edges[s]*)``: what a placement joins across each side, in side order.
     """
 
     kind: TileKind
@@ -160,6 +163,8 @@ class TileVariant:
     node_indices: tuple[int, ...]
     node_nones: tuple[None, ...]
     facing: tuple[int, int, int, int]
+    edges: tuple[tuple[int, int, int], ...]
+    links: tuple[tuple[int, int, int, int, int], ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -176,16 +181,14 @@ class TileKind:
     segments: tuple[Segment, ...]
     expansion: str = "base"
     _variants: list[TileVariant] = field(default_factory=list, repr=False)
-    _fits: _FitTable = field(init=False, repr=False)
-    _fit_bits: _FitBits = field(init=False, repr=False)
+    _fits: dict[int, tuple[int, ...]] = field(init=False, repr=False)
+    _fit_bits: dict[int, int] = field(init=False, repr=False)
     _distinct: list[int] = field(default_factory=list, repr=False)
     has_river: bool = field(init=False, repr=False)
     """Whether the design shows a river (The River's placement rules apply to it)."""
 
     def __post_init__(self) -> None:
         _validate(self.letter, self.segments)
-        object.__setattr__(self, "_fits", _FitTable(self))
-        object.__setattr__(self, "_fit_bits", _FitBits(self._fits))
         object.__setattr__(self, "has_river", any(seg.kind == SegmentKind.RIVER for seg in self.segments))
         for r in range(4):
             self._variants.append(_make_variant(self, r))
@@ -195,6 +198,9 @@ class TileKind:
             if shape not in seen:
                 seen.append(shape)
                 self._distinct.append(r)
+        fits, bits = _fit_tables(self)
+        object.__setattr__(self, "_fits", fits)  # plain dicts: a lookup is the C fast path
+        object.__setattr__(self, "_fit_bits", bits)
 
     def __repr__(self) -> str:
         return f"TileKind({self.letter!r})"
@@ -217,14 +223,17 @@ class TileKind:
         """Distinct rotations whose sides match *pattern*, an open position's packed neighbour sides.
 
         *pattern* packs, for each side ``s`` of the open position, ``(terrain + 1) << 3 * s`` of the
-        neighbouring side that faces it, or 0 where there is no neighbour. Results are cached per
-        pattern: this is the per-design lookup behind legal placement enumeration.
+        neighbouring side that faces it, or 0 where there is no neighbour (:data:`ALL_PATTERNS`). A
+        lookup in a table made with the design: what legal placement enumeration reads.
+
+        Raises:
+            KeyError: *pattern* is none an open position can have.
         """
         return self._fits[pattern]
 
     def fits(self, rotation: int, pattern: int) -> bool:
         """True when the design turned by *rotation* matches *pattern* (see :meth:`fitting_rotations`)."""
-        return self._variants[rotation].signature & _MASKS[pattern] == pattern
+        return self._variants[rotation].signature & PATTERN_MASKS[pattern] == pattern
 
 
 def _pattern_mask(pattern: int) -> int:
@@ -236,54 +245,38 @@ def _pattern_mask(pattern: int) -> int:
     return mask
 
 
-class _MaskTable(dict[int, int]):
-    """:func:`_pattern_mask` of each pattern met (at most 4096), computed once."""
-
-    def __missing__(self, pattern: int) -> int:
-        mask = self[pattern] = _pattern_mask(pattern)
-        return mask
-
-
-_MASKS = _MaskTable()
+#: Every pattern an open position can have: per side, 0 (no neighbour) or a terrain + 1.
+ALL_PATTERNS: tuple[int, ...] = tuple(
+    a | b << 3 | c << 6 | d << 9 for a in range(5) for b in range(5) for c in range(5) for d in range(5)
+)
+#: The pattern mask of each set of sides (bit ``s`` of the index: side ``s`` has a neighbour).
+_SIDE_SET_MASKS = tuple(sum(7 << 3 * s for s in range(4) if sides >> s & 1) for sides in range(16))
 
 
-class _FitTable(dict[int, tuple[int, ...]]):
-    """Pattern → fitting distinct rotations of one design, filled on first use of each pattern.
-
-    A dict subclass so that a hit is a plain C-level lookup; only a miss runs Python code.
-    """
-
-    __slots__ = ("_kind",)
-
-    def __init__(self, kind: TileKind) -> None:
-        super().__init__()
-        self._kind = kind
-
-    def __missing__(self, pattern: int) -> tuple[int, ...]:
-        kind = self._kind
-        mask = _pattern_mask(pattern)
-        fits = tuple(r for r in kind.distinct_rotations if kind.variant(r).signature & mask == pattern)
-        self[pattern] = fits
-        return fits
+#: Pattern → the bit mask of its sides that have a neighbour, for every pattern of
+#: :data:`ALL_PATTERNS`: a design turned ``r`` fits an open position of pattern *p* when
+#: ``variant.signature & PATTERN_MASKS[p] == p``.
+PATTERN_MASKS: dict[int, int] = {pattern: _pattern_mask(pattern) for pattern in ALL_PATTERNS}
 
 
-class _FitBits(dict[int, int]):
-    """Pattern → the same rotations as :class:`_FitTable`, as bits (rotation ``r`` is ``1 << r``;
-    0: none fits), filled on first use: an int to pack with a position's key into one sort key."""
+def _fit_tables(kind: TileKind) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+    """Pattern → the distinct rotations of *kind* that fit it (smallest first), and the same as
+    bits (rotation ``r`` is ``1 << r``; 0: none fits), for every pattern of :data:`ALL_PATTERNS`.
+    Filled from the other side: the design turned ``r`` fits exactly the 16 patterns ``signature &
+    mask``, one per set of sides with a neighbour; every other pattern fits no rotation."""
+    found: dict[int, list[int]] = {}
+    for r in kind._distinct:
+        signature = kind._variants[r].signature
+        for mask in _SIDE_SET_MASKS:
+            found.setdefault(signature & mask, []).append(r)
+    fits: dict[int, tuple[int, ...]] = dict.fromkeys(ALL_PATTERNS, ())
+    fits.update({p: tuple(rotations) for p, rotations in found.items()})
+    bits = dict.fromkeys(ALL_PATTERNS, 0)
+    bits.update({p: sum(1 << r for r in rotations) for p, rotations in found.items()})
+    return fits, bits
 
-    __slots__ = ("_fits",)
 
-    def __init__(self, fits: _FitTable) -> None:
-        super().__init__()
-        self._fits = fits
-
-    def __missing__(self, pattern: int) -> int:
-        bits = sum(1 << r for r in self._fits[pattern])
-        self[pattern] = bits
-        return bits
-
-
-#: The rotations of each 4-bit set of :class:`_FitBits`, smallest first.
+#: The rotations of each 4-bit set of ``TileKind._fit_bits``, smallest first.
 ROTATIONS_OF_BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(4) if bits >> r & 1) for bits in range(16)
 )
@@ -424,6 +417,7 @@ def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
         for h in seg.halves:
             half_segment[h] = i
     signature = sum((int(t) + 1) << (3 * s) for s, t in enumerate(terrain))
+    edges = tuple((side_segment[s], half_segment[2 * s], half_segment[2 * s + 1]) for s in range(4))
     return TileVariant(
         kind,
         rotation,
@@ -442,6 +436,8 @@ def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
         node_indices=tuple(range(len(segments))),
         node_nones=(None,) * len(segments),
         facing=tuple((int(t) + 1) << (3 * ((s + 2) % 4)) for s, t in enumerate(terrain)),  # type: ignore[arg-type]
+        edges=edges,
+        links=tuple((SIDE_OFFSETS[s], (s + 2) % 4, *edges[s]) for s in range(4)),
     )
 
 

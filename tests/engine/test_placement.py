@@ -3,9 +3,11 @@ that name what is wrong with an illegal placement (HiG "Place a tile", FAQ 7 and
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from carcnet.engine import Game, GameSetup, IllegalMoveError, Position, parse_move
+from carcnet.engine import Game, GameSetup, IllegalMoveError, Phase, Position, parse_move
 
 # Start tile D at (0,0): city north, road east and west, field south. By hand:
 # E (one city side): north with city south (1), south with field north (3 rotations) = 4.
@@ -80,3 +82,50 @@ def test_any_rotation_that_fits_is_accepted_even_if_not_listed():
     assert [p.rotations for p in game.legal_placements()] == [(1,), (1,), (1,)]
     game.apply(parse_move("place U 1,0 270"))  # the same tile as 90°
     assert game.tile_at(Position(1, 0)).rotation == 3
+
+
+
+def _fits_by_definition(kind, rotation: int, pattern: int) -> bool:
+    """Each side with a neighbour (a non-zero 3-bit field of *pattern*) shows its terrain."""
+    terrain = kind.variant(rotation).terrain
+    return all((pattern >> 3 * s & 7) in (0, int(terrain[s]) + 1) for s in range(4))
+
+
+def test_every_designs_fit_table_is_the_definition_at_every_pattern():
+    """The per-design tables (filled at once, from each rotation's 16 sub-patterns) agree with the
+    definition of a fit at every pattern an open position can have."""
+    from carcnet.engine.tiles import ALL_PATTERNS, BASE_DESIGNS, GARDEN_VARIANTS, RIVER_DESIGNS
+
+    designs = [*BASE_DESIGNS, *RIVER_DESIGNS, *GARDEN_VARIANTS]
+    assert len(designs) > 24
+    for kind in designs:
+        for pattern in ALL_PATTERNS:
+            want = tuple(r for r in kind.distinct_rotations if _fits_by_definition(kind, r, pattern))
+            assert kind.fitting_rotations(pattern) == want, (kind.letter, pattern)
+            assert kind._fit_bits[pattern] == sum(1 << r for r in want)
+            assert [kind.fits(r, pattern) for r in range(4)] == [
+                _fits_by_definition(kind, r, pattern) for r in range(4)
+            ]
+
+
+def test_placement_codes_pack_the_legal_placements():
+    """``key << 4 | rotation bits`` per legal placement, in the same order, at every turn of a game."""
+    from carcnet.bots import random_move
+    from carcnet.engine.geometry import key_of
+
+    game = Game(GameSetup(players=2, seed=11))
+    rng = random.Random(5)
+    turns = 0
+    while game.phase is not Phase.GAME_OVER:
+        if game.phase is Phase.PLACE_TILE:
+            codes = game.placement_codes()
+            assert codes == [
+                key_of(*p.position) << 4 | sum(1 << r for r in p.rotations) for p in game.legal_placements()
+            ]
+            codes.clear()  # a new list on each call: the game's own is untouched
+            assert game.placement_codes()
+            turns += 1
+        else:
+            assert game.placement_codes() == []
+        game.apply(random_move(game, rng))
+    assert turns > 60 and game.placement_codes() == []
