@@ -25,19 +25,21 @@ from carcnet.engine import (
     Phase,
     PlaceTile,
     PlayerView,
-    Position,
     ReturnAbbot,
     SegmentKind,
     SkipMeeple,
     replay,
 )
+from carcnet.engine.geometry import key_of, position_of
 from carcnet.engine.preview import (
-    JoinedFeature,
-    PlacementPreview,
+    AreaPreview,
+    FeatureChange,
+    HeldJoin,
     SegmentPreview,
     completed_points,
-    preview_placement,
+    feature_changes,
 )
+from carcnet.engine.tiles import ROTATIONS_OF_BITS
 
 from .base import TurnPlan
 
@@ -153,15 +155,15 @@ class GreedyBot:
         assert letter is not None
         best = -1e18
         tied: list[tuple[PlaceTile, Move]] = []
-        for placement in game.legal_placements():
-            for rotation in placement.rotations:
-                pv = preview_placement(game, placement.position, rotation)
-                for follow, score in turn.evaluate(pv):
+        for code in game.placement_codes():  # the order of legal_placements(), then rotations
+            key = code >> 4
+            for rotation in ROTATIONS_OF_BITS[code & 15]:
+                for follow, score in turn.evaluate(*feature_changes(game, key, rotation)):
                     if score > best + 1e-9:
                         best = score
-                        tied = [(PlaceTile(letter, placement.position, rotation), follow)]
+                        tied = [(PlaceTile(letter, position_of(key), rotation), follow)]
                     elif score > best - 1e-9:
-                        tied.append((PlaceTile(letter, placement.position, rotation), follow))
+                        tied.append((PlaceTile(letter, position_of(key), rotation), follow))
         return self._pick(tied)
 
     def ranked_turns(self, game: Game) -> list[tuple[float, PlaceTile, Move]]:
@@ -173,11 +175,11 @@ class GreedyBot:
         letter = game.drawn
         assert letter is not None
         out: list[tuple[float, PlaceTile, Move]] = []
-        for placement in game.legal_placements():
-            for rotation in placement.rotations:
-                pv = preview_placement(game, placement.position, rotation)
-                place = PlaceTile(letter, placement.position, rotation)
-                out.extend((score, place, follow) for follow, score in turn.evaluate(pv))
+        for code in game.placement_codes():
+            key = code >> 4
+            for rotation in ROTATIONS_OF_BITS[code & 15]:
+                place = PlaceTile(letter, position_of(key), rotation)
+                out.extend((score, place, follow) for follow, score in turn.evaluate(*feature_changes(game, key, rotation)))
         out.sort(key=lambda t: -t[0])  # stable: ties keep the legal order
         return out
 
@@ -196,11 +198,11 @@ class GreedyBot:
         # the turns alone: a view's game draws from its own order, so the table's draws and the
         # handovers (which move no tile) are left out of the replay
         before = replay(game.setup, [m for m in game.moves[:at] if type(m) in _TURN_MOVES])
-        pv = preview_placement(before, place.position, place.rotation)
+        changes = feature_changes(before, key_of(*place.position), place.rotation)
         legal: list[Move] = [*game.deploy_options(), SkipMeeple()]
         best = -1e18
         tied: list[Move] = []
-        for follow, score in _Turn(before).evaluate(pv):
+        for follow, score in _Turn(before).evaluate(*changes):
             if follow not in legal:
                 continue
             if score > best + 1e-9:
@@ -242,7 +244,7 @@ class _Turn:
         self.meeple = [
             base * (1.0 + MEEPLE_SCARCITY * max(0, MEEPLE_COMFORT - game.supply[s])) for s in range(n)
         ]
-        self.cache: dict[tuple[Position, int], float] = {}
+        self.cache: dict[int, float] = {}
 
     # ------------------------------------------------------------------ feature values
 
@@ -261,7 +263,7 @@ class _Turn:
             return tiles + (9 - tiles) * self.fill
         return 0.0
 
-    def joined_value(self, j: JoinedFeature) -> float:
+    def joined_value(self, j: HeldJoin) -> float:
         """Estimated worth of an existing feature before the placement (cached for the turn)."""
         v = self.cache.get(j.anchor)
         if v is None:
@@ -269,7 +271,7 @@ class _Turn:
             self.cache[j.anchor] = v
         return v
 
-    def after_value(self, sp: SegmentPreview) -> float:
+    def after_value(self, sp: SegmentPreview | FeatureChange) -> float:
         """Worth of the merged feature after the placement: its points if complete, else estimated."""
         tiles = sp.tiles or 0
         if sp.complete:
@@ -278,30 +280,26 @@ class _Turn:
 
     # ------------------------------------------------------------------ one placement
 
-    def evaluate(self, pv: PlacementPreview) -> list[tuple[Move, float]]:
-        """``(follow-up, score)`` for the skip and every deploy option after this placement."""
+    def evaluate(self, changes: tuple[FeatureChange, ...], areas: tuple[AreaPreview, ...]) -> list[tuple[Move, float]]:
+        """``(follow-up, score)`` for the skip and every deploy option after a placement, from what
+        :func:`~carcnet.engine.preview.feature_changes` says of it."""
         n = self.n
         me = self.seat
         meeple = self.meeple
         delta = [0.0] * n  # change of each seat's expected worth, without any deploy
         deploys: list[tuple[int, float]] = []
-        for sp in pv.segments:
-            if sp.feature != sp.index:
-                continue  # one feature, valued at its lowest segment
+        for sp in changes:  # one per feature, by lowest segment: those held, or open to a deploy
             figures = sp.figures
             occupied = any(figures)
-            if not occupied and not sp.deployable:
-                continue
             after = self.after_value(sp)
             if occupied:
-                for j in sp.joins:
+                for j in sp.held:  # the joined features that hold figures, in the preview's order
                     jf = j.figures
                     top = max(jf)
-                    if top:
-                        v = self.joined_value(j)
-                        for s in range(n):
-                            if jf[s] == top:
-                                delta[s] -= v
+                    v = self.joined_value(j)
+                    for s in range(n):
+                        if jf[s] == top:
+                            delta[s] -= v
                 top = max(figures)
                 for s in range(n):
                     if figures[s] == top:
@@ -315,7 +313,7 @@ class _Turn:
                 else:
                     gain = after - meeple[me] * (FARMER_TIE if sp.kind is _FIELD else 1.0)
                 deploys.append((sp.index, gain))
-        for a in pv.areas:
+        for a in areas:  # those holding figures
             af = a.figures
             top = max(af)
             if top:

@@ -12,7 +12,8 @@ import pytest
 
 from carcnet.bots import BOTS, GreedyBot, RandomBot, greedy_bot, make_bot
 from carcnet.engine import DeployMeeple, Game, GameSetup, Phase, PlaceTile, Position, SkipMeeple, replay
-from carcnet.engine.preview import preview_placement
+from carcnet.engine.geometry import position_of
+from carcnet.engine.preview import feature_changes
 
 from .helpers import play
 
@@ -40,15 +41,15 @@ def test_a_greedy_turn_previews_each_placement_once_and_replays_nothing(monkeypa
     previews: list[tuple[Position, int]] = []
     replays: list[int] = []
 
-    def preview(game, position, rotation):
-        previews.append((position, rotation))
-        return preview_placement(game, position, rotation)
+    def preview(game, key, rotation):
+        previews.append((position_of(key), rotation))
+        return feature_changes(game, key, rotation)
 
     def replayed(setup, moves):
         replays.append(len(moves))
         return replay(setup, moves)
 
-    monkeypatch.setattr(greedy_bot, "preview_placement", preview)
+    monkeypatch.setattr(greedy_bot, "feature_changes", preview)
     monkeypatch.setattr(greedy_bot, "replay", replayed)
     turns = 0
     for seed in range(4):

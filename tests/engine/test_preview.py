@@ -29,14 +29,17 @@ from carcnet.engine import (
     PlaceTile,
     PointsScored,
     Position,
+    Rules,
     SegmentKind,
     SkipMeeple,
     TileDrawn,
     TileSetAside,
     replay,
 )
+from carcnet.engine.geometry import position_of
 from carcnet.engine.notation import play_script
-from carcnet.engine.preview import preview_placement
+from carcnet.engine.preview import FeatureChange, HeldJoin, feature_changes, preview_placement
+from carcnet.engine.tiles import ROTATIONS_OF_BITS
 
 
 def _turn_events(events: list[Event]) -> list[Event]:
@@ -331,3 +334,44 @@ def test_preview_is_pure():
         game.features(),
         game.legal_placements(),
     ) == before
+
+
+def _lean_from_full(game: Game, key: int, rotation: int) -> tuple[tuple, tuple]:
+    """What :func:`feature_changes` must say, read off the full preview."""
+    pv = preview_placement(game, position_of(key), rotation)
+    g = game.graph
+    anchors = {}  # a joined feature's anchor -> its root, as the lean form names it
+    for sp in pv.segments:
+        for j in sp.joins:
+            anchors[j.anchor] = g.find(game._node(*j.anchor))
+    changes = tuple(
+        FeatureChange(
+            sp.index, sp.kind, sp.open, sp.complete, sp.tiles, sp.pennants, sp.figures, sp.deployable,
+            sp.cities, sp.open_cities,
+            tuple(HeldJoin(anchors[j.anchor], j.kind, j.open, j.tiles, j.pennants, j.figures, j.cities, j.open_cities)
+                  for j in sp.joins if any(j.figures)),
+        )
+        for sp in pv.segments
+        if sp.feature == sp.index and (any(sp.figures) or sp.deployable)
+    )
+    return changes, tuple(a for a in pv.areas if any(a.figures))
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(river=True, abbot=True), Rules(farms="off", small_city=True)],
+                         ids=["base", "river-abbot", "no-farmers"])
+def test_feature_changes_are_the_full_preview_in_lean_form(rules):
+    """At every legal placement of whole greedy and random games (figures on the board, farms, the
+    abbot, the river), the lean form a bot's valuation reads equals the full preview's numbers."""
+    from carcnet.bots import GreedyBot, RandomBot
+
+    checked = 0
+    for seed, bot in ((5, GreedyBot(5)), (6, RandomBot(6))):
+        game = Game(GameSetup(players=2 + seed % 2, seed=seed, rules=rules))
+        while game.phase is not Phase.GAME_OVER:
+            if game.phase is Phase.PLACE_TILE:
+                for code in game.placement_codes():
+                    for rotation in ROTATIONS_OF_BITS[code & 15]:
+                        assert feature_changes(game, code >> 4, rotation) == _lean_from_full(game, code >> 4, rotation)
+                        checked += 1
+            game.apply(bot.choose(game.view()))
+    assert checked > 1000
