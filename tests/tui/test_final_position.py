@@ -97,3 +97,25 @@ async def test_the_replay_of_a_saved_game_ends_on_the_final_position_with_every_
         drawn = _drawn(screen)  # type: ignore[arg-type]
         assert {(p, segment, seat) for seat, _f, p, segment in final_figures(screen.game)} == drawn
         assert len(drawn) > len(screen.game.figures())  # more than the farmers the engine keeps
+
+
+async def test_the_final_scores_pushed_as_the_app_closes_raise_nothing(tmp_path):
+    """The last move can come as a player closes the app: the final scores then mount on an app whose
+    screens are coming down. Their chart draws itself once mounted (the screen looked it up from its
+    own on_mount, found none, and the app ended with an error; seen once in a loaded test run)."""
+    table = LocalTable.new([Seat("Ann", "red", "bot", "greedy"), Seat("Bob", "blue", "bot", "greedy")], seed=11,
+                           directory=tmp_path / "games")
+    from carcnet.bots import GreedyBot
+
+    game = replay(table.game.setup, [])
+    bot = GreedyBot(1)
+    for _ in range(300):  # bounded: a whole game is 142 moves
+        if game.phase is Phase.GAME_OVER:
+            break
+        game.apply(bot.choose(game.view()))
+    assert game.phase is Phase.GAME_OVER
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0)
+    async with app.run_test(size=(120, 40)):
+        app.push_screen(FinalScreen(game, ["Ann", "Bob"], ["red", "blue"]))
+        app.exit()
+    assert app.return_code in (0, None)

@@ -137,11 +137,8 @@ class FinalScreen(_ScoresModal):
             yield Static(Text(f"{winners} {verb} with {max(game.scores)} points!"), id="winner")
             yield Static(score_table(self.names, self.colours, game.breakdown, game.scores, game.winners,
                                      game.setup.rules.variants()), id="table")
-            yield ScoreChart(self.names, self.colours, id="chart")
+            yield ScoreChart(self.names, self.colours, history=score_history(game), id="chart")
         yield KeyFooter()
-
-    def on_mount(self) -> None:
-        self.query_one(ScoreChart).show(score_history(self.game))
 
     def action_board(self) -> None:
         self.dismiss(None)

@@ -77,11 +77,8 @@ class ChartScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Scores over the game, turn by turn (the line: the turn shown)")
-            yield ScoreChart(self.names, self.colours, id="chart")
+            yield ScoreChart(self.names, self.colours, history=self.history, marked=self.marked, id="chart")
         yield KeyFooter()
-
-    def on_mount(self) -> None:
-        self.query_one(ScoreChart).show(self.history, self.marked)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -74,18 +74,27 @@ def integer_ticks(top: int, most: int = 6) -> list[int]:
 
 class ScoreChart(PlotextPlot):
     """Every seat's score after each turn (x: turns), in the seats' colours, with an optional mark at
-    one turn. Call :meth:`show` to draw."""
+    one turn: drawn once mounted when made with a *history*, and by :meth:`show` after."""
 
     DEFAULT_CSS = """
     ScoreChart { height: 1fr; min-height: 8; }
     """
 
-    def __init__(self, names: Sequence[str], colours: Sequence[str], *, id: str | None = None) -> None:
+    def __init__(
+        self, names: Sequence[str], colours: Sequence[str], *, history: ScoreHistory | None = None,
+        marked: int | None = None, id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self._names = list(names)
         self._colours = list(colours)
-        self.history: ScoreHistory | None = None
-        self.marked: int | None = None
+        self.history = history
+        self.marked = marked
+
+    def on_mount(self) -> None:
+        # drawn by the chart itself once mounted: a screen that looked it up from its own on_mount
+        # found none when the app was closing as it came up
+        if self.history is not None:
+            self.show(self.history, self.marked)
 
     def on_resize(self) -> None:
         if self.history is not None:  # the ticks are chosen for the room the plot has
