@@ -39,7 +39,7 @@ from carcnet.engine.preview import (
     completed_points,
     feature_changes,
 )
-from carcnet.engine.tiles import ROTATIONS_OF_BITS
+from carcnet.engine.tiles import MAX_SEGMENTS, ROTATIONS_OF_BITS
 
 from .base import TurnPlan
 
@@ -50,6 +50,9 @@ _T = TypeVar("_T")
 _TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot)
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
+#: The follow-ups a valuation names, made once (moves are immutable values).
+_SKIP = SkipMeeple()
+_DEPLOY = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _CLOISTER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.GARDEN
 
 # ---------------------------------------------------------------------------------------------------
@@ -326,7 +329,7 @@ class _Turn:
                         delta[s] += af[s] * meeple[s]
         base = delta[me]
         others = max(delta[s] for s in range(n) if s != me)
-        out: list[tuple[Move, float]] = [(SkipMeeple(), base - others)]
+        out: list[tuple[Move, float]] = [(_SKIP, base - others)]
         for index, gain in deploys:
-            out.append((DeployMeeple(index), base + gain - others))
+            out.append((_DEPLOY[index], base + gain - others))
         return out

@@ -673,16 +673,17 @@ def feature_changes(game: Game, key: int, rotation: int) -> tuple[tuple[FeatureC
         comp_roots.setdefault(comp[i], []).append(root)
     first = g.first
     for roots in comp_roots.values():
-        roots.sort(key=first.__getitem__)
+        if len(roots) > 1:
+            roots.sort(key=first.__getitem__)
     data = _merged_counts(game, variant, key, members, comp_roots, closed, zero)
     has_meeple = game.supply[game.seat] > 0
     barred = _NO_FARMERS if game.setup.rules.farms == "off" else _NO_MEEPLE
-    segs = variant.segments
+    node_kinds = variant.node_kinds
     field_cities: dict[int, set[int]] | None = None
     out: list[FeatureChange] = []
     for c in members:  # by lowest segment: each first appears at its own index
         _, _, open_, complete, tiles, pennants, figures = data[c]
-        skind = segs[c].kind
+        skind = node_kinds[c]
         occupied = figures is not zero
         deployable = has_meeple and skind not in barred and not occupied
         if not occupied and not deployable:
@@ -695,7 +696,7 @@ def feature_changes(game: Game, key: int, rotation: int) -> tuple[tuple[FeatureC
             done, undone = _farm_cities(g, variant, comp, members[c], roots, owner, field_cities, data)
         held = _held(g, roots, skind, field_cities, zero) if occupied else ()
         out.append(FeatureChange(c, skind, open_, complete, tiles, pennants, figures, deployable, done, undone, held))
-    around = game.areas_around(key)
+    around = game._watch.get(key)  # Game.areas_around without the call
     areas = () if not around else tuple(a for a in _areas(g, around, zero) if a.figures is not zero)
     return tuple(out), areas
 
