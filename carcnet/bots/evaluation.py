@@ -9,7 +9,7 @@ The counts (:func:`features`), per seat, each taken twice: as they are, and time
 the tiles still in the bag (``tiles_left / 72``), so that a weight can change as the game runs out:
 
 ====== ==================================================================================
-proj   Points the seat would get if the game ended now (``Game.projected_final``), over its
+proj   Points the seat would get if the game ended now (``Game.projected_scores``), over its
        score: its incomplete roads, cities, cloisters and gardens and its farms.
 city1  Size (tiles and pennants) of the incomplete cities it holds with 1 open side or none.
 city2  The same, 2 open sides.
@@ -64,7 +64,7 @@ def weights_for(rules: Rules) -> tuple[float, ...]:
 def features(game: Game) -> list[list[float]]:
     """Per seat (indexed by seat), the counts of :data:`FEATURES` in that order. Pure."""
     n = game.players
-    totals, _events = game.projected_final()
+    totals = game.projected_scores()
     scores = game.scores
     supply = game.supply
     out = [[float(totals[s] - scores[s]), 0.0, 0.0, 0.0, 0.0, 0.0, float(supply[s]), 0.0] for s in range(n)]

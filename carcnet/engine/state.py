@@ -690,6 +690,40 @@ class Game:
                 totals[s] += ev.points
         return totals, events
 
+    def projected_scores(self) -> list[int]:
+        """The scores of :meth:`projected_final` without its events: what a bot's evaluation asks at
+        every position its search reaches (no feature descriptions made). Pure."""
+        if self.phase is Phase.GAME_OVER:
+            return list(self.scores)
+        if self.setup.rules.farms == "city":  # first-edition farms: scored city by city
+            return self.projected_final()[0]
+        g = self.graph
+        find, kinds, opens, meeples = g.find, g.kind, g.open, g.meeples
+        totals = list(self.scores)
+        seen: set[int] = set()
+        for node in self._meeple_nodes:
+            root = find(node)
+            if root in seen:
+                continue
+            seen.add(root)
+            kind = kinds[root]
+            if kind is _FIELD:  # 3 per completed city it supplies, each once
+                points = 3 * len({c for c in map(find, g.borders[root] or ()) if opens[c] == 0})
+            elif kind in _AREA:  # its own tile and the placed tiles around
+                points = 9 - opens[root]
+            else:
+                covered = g.tiles[root]
+                assert covered is not None
+                if kind is _CITY:  # as _final_scoring values it: 1 a tile and pennant unless complete
+                    points = (1 if opens[root] else 2) * (len(covered) + g.pennants[root])
+                else:
+                    points = len(covered)
+            held = meeples[root]
+            assert held
+            for s in majority(held):
+                totals[s] += points
+        return totals
+
     def projected_breakdown(self) -> list[dict[str, list[int]]]:
         """Per seat, category → ``[points during the game, points in the final scoring]`` if the game
         ended now: :attr:`breakdown` plus the events of :meth:`projected_final`. Pure."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from carcnet.bots import RandomBot
-from carcnet.engine import Game, GameSetup, Phase, Position, SegmentKind, SkipMeeple, replay
+from carcnet.engine import Game, GameSetup, Phase, Position, Rules, SegmentKind, SkipMeeple, replay
 from carcnet.engine.notation import play_script
 
 
@@ -44,6 +44,28 @@ def test_projection_is_pure():
     first = game.projected_final()
     assert game.projected_final() == first
     assert (game.digest, game.scores, game.supply) == (digest, scores, supply)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(river=True, abbot=True), Rules(small_city=True), Rules(farms="city"), Rules(farms="off")],
+    ids=["base", "river-abbot", "small-city", "city-farms", "no-farmers"],
+)
+def test_projected_scores_are_the_projection_without_its_events(rules):
+    """At every move of random and greedy games (completions pending in the deploy phase, farms,
+    abbots, the variants), the lean projection a bot's evaluation reads equals the full one."""
+    from carcnet.bots import GreedyBot
+
+    checked = 0
+    for seed, bot in ((1, RandomBot(1)), (2, GreedyBot(2)), (3, RandomBot(3))):
+        game = Game(GameSetup(players=2 + seed, seed=seed, rules=rules))
+        while True:
+            assert game.projected_scores() == game.projected_final()[0]
+            checked += 1
+            if game.phase is Phase.GAME_OVER:
+                break
+            game.apply(bot.choose(game.view()))
+    assert checked > 400
 
 
 def test_feature_queries_describe_tiles_completeness_and_occupants():
