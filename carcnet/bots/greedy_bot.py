@@ -157,17 +157,18 @@ class GreedyBot:
         letter = game.drawn
         assert letter is not None
         best = -1e18
-        tied: list[tuple[PlaceTile, Move]] = []
+        tied: list[tuple[int, int, Move]] = []
         for code in game.placement_codes():  # the order of legal_placements(), then rotations
             key = code >> 4
             for rotation in ROTATIONS_OF_BITS[code & 15]:
                 for follow, score in turn.evaluate(*feature_changes(game, key, rotation)):
                     if score > best + 1e-9:
                         best = score
-                        tied = [(PlaceTile(letter, position_of(key), rotation), follow)]
+                        tied = [(key, rotation, follow)]
                     elif score > best - 1e-9:
-                        tied.append((PlaceTile(letter, position_of(key), rotation), follow))
-        return self._pick(tied)
+                        tied.append((key, rotation, follow))
+        key, rotation, follow = self._pick(tied)
+        return PlaceTile(letter, position_of(key), rotation), follow
 
     def ranked_turns(self, game: Game) -> list[tuple[float, PlaceTile, Move]]:
         """Every turn of the seat to play (each legal placement with each follow-up: a meeple's
