@@ -72,8 +72,9 @@ class Table(ABC):
         think_cap: Seconds a search bot of this laptop may think per turn (the interface's cap).
     """
 
-    #: The interface's default cap on a search bot's think time, in seconds.
-    THINK_CAP = 10.0
+    #: The default cap on a search bot's think time, in seconds (the settings' default; see
+    #: ``carcnet.tui.settings.THINK_CAPS``).
+    THINK_CAP = 2.0
 
     def __init__(self, kind: Kind, *, bot_delay: float = 0.0) -> None:
         self.kind: Kind = kind

@@ -31,7 +31,9 @@ GLYPHS = ("unicode", "ascii")
 #: Seat palettes: the board game's colours, or shades told apart with any colour vision (Okabe–Ito).
 PALETTES = ("standard", "colour-blind")
 #: The caps on a search bot's think time the settings offer, in seconds (as text, like the file's).
-THINK_CAPS = ("2", "5", "10", "30")
+#: The default, 2, is chosen for a laptop doing other things: the hard level takes at most about a
+#: second a turn there at 9 turns in 10 (docs/bots.md), and the cap keeps its rare long turns short.
+THINK_CAPS = ("1", "2", "5", "10", "30")
 
 
 def config_dir() -> Path:
@@ -84,7 +86,7 @@ class Settings:
     glyphs: str = "unicode"
     palette: str = "standard"
     bell: bool = True
-    think_cap: str = "10"
+    think_cap: str = "2"
     path: Path | None = field(default=None, compare=False)
     problem: str | None = field(default=None, compare=False)
 

@@ -93,11 +93,11 @@ async def test_settings_changed_on_the_screen_survive_a_restart(tmp_path):
         screen.query_one("#glyphs", Select).value = "ascii"
         screen.query_one("#palette", Select).value = "colour-blind"
         screen.query_one("#bell", Switch).value = False
-        screen.query_one("#think_cap", Select).value = "2"
+        screen.query_one("#think_cap", Select).value = "5"
         name = screen.query_one("#name", Input)
         name.focus()
         await pilot.press(*"Zoe", "enter")
-        await _until(pilot, lambda: app.settings.name == "Zoe" and not app.settings.bell and app.settings.think_cap == "2",
+        await _until(pilot, lambda: app.settings.name == "Zoe" and not app.settings.bell and app.settings.think_cap == "5",
                      "the settings saved")
         assert app.theme == "nord"  # at once
         assert seat_hex("red") == "#d55e00"
@@ -107,7 +107,7 @@ async def test_settings_changed_on_the_screen_survive_a_restart(tmp_path):
     use_palette("standard")
     saved = Settings.load()
     assert (saved.theme, saved.name, saved.confirm, saved.glyphs, saved.palette, saved.bell, saved.think_cap) == (
-        "nord", "Zoe", False, "ascii", "colour-blind", False, "2")
+        "nord", "Zoe", False, "ascii", "colour-blind", False, "5")
 
     again = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)  # a restart: read from the folder
     async with again.run_test(size=(100, 34)) as pilot:
@@ -118,7 +118,7 @@ async def test_settings_changed_on_the_screen_survive_a_restart(tmp_path):
         await pilot.press("ctrl+s")
         await _until(pilot, lambda: isinstance(again.screen, GameScreen), "the game")
         game = again.screen
-        assert not game.confirm and game.board._glyphs is ASCII_GLYPHS and game.table.think_cap == 2.0
+        assert not game.confirm and game.board._glyphs is ASCII_GLYPHS and game.table.think_cap == 5.0
         await pilot.press("tab", "enter")  # no confirmation: played at once
         await _until(pilot, lambda: len(game.table.game.moves) == 1, "the placement played")
 
