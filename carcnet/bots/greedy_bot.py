@@ -161,7 +161,7 @@ class GreedyBot:
         for code in game.placement_codes():  # the order of legal_placements(), then rotations
             key = code >> 4
             for rotation in ROTATIONS_OF_BITS[code & 15]:
-                for follow, score in turn.evaluate(*feature_changes(game, key, rotation)):
+                for follow, score in turn.evaluate(*feature_changes(game, key, rotation, turn.farms)):
                     if score > best + 1e-9:
                         best = score
                         tied = [(key, rotation, follow)]
@@ -183,7 +183,7 @@ class GreedyBot:
             key = code >> 4
             for rotation in ROTATIONS_OF_BITS[code & 15]:
                 place = PlaceTile(letter, position_of(key), rotation)
-                out.extend((score, place, follow) for follow, score in turn.evaluate(*feature_changes(game, key, rotation)))
+                out.extend((score, place, follow) for follow, score in turn.evaluate(*feature_changes(game, key, rotation, turn.farms)))
         out.sort(key=lambda t: -t[0])  # stable: ties keep the legal order
         return out
 
@@ -228,7 +228,9 @@ class _Turn:
     """The valuation context of one turn: who plays, how far the game is, each seat's meeple value,
     and a cache of the values of existing features (the same for every placement of the turn)."""
 
-    __slots__ = ("cache", "close", "farm", "fill", "grow", "later", "meeple", "n", "seat", "small_city", "tiles_left")
+    __slots__ = (
+        "cache", "close", "farm", "farms", "fill", "grow", "later", "meeple", "n", "seat", "small_city", "tiles_left",
+    )
 
     def __init__(self, game: Game) -> None:
         n = game.players
@@ -249,6 +251,8 @@ class _Turn:
             base * (1.0 + MEEPLE_SCARCITY * max(0, MEEPLE_COMFORT - game.supply[s])) for s in range(n)
         ]
         self.cache: dict[int, float] = {}
+        #: The preview's memo of the farms' cities, for every placement of the turn.
+        self.farms: dict[int, set[int]] = {}
 
     # ------------------------------------------------------------------ feature values
 

@@ -379,10 +379,22 @@ def _link(lp: list[int], owner: dict[int, int], i: int, root: int) -> None:
         lp[i] = j
 
 
-def _field_cities(g: FeatureGraph, owner: dict[int, int]) -> dict[int, set[int]]:
-    """Joined field root → the distinct cities (roots) bordering it, found once."""
+def _field_cities(
+    g: FeatureGraph, owner: dict[int, int], memo: dict[int, set[int]] | None = None
+) -> dict[int, set[int]]:
+    """Joined field root → the distinct cities (roots) bordering it, found once (and kept in *memo*,
+    if given, for the other placements of the turn)."""
     kinds, borders, find = g.kind, g.borders, g.find
-    return {r: {find(cn) for cn in borders[r] or ()} for r in owner if kinds[r] is _FIELD}
+    if memo is None:
+        return {r: {find(cn) for cn in borders[r] or ()} for r in owner if kinds[r] is _FIELD}
+    out = {}
+    for r in owner:
+        if kinds[r] is _FIELD:
+            cities = memo.get(r)
+            if cities is None:
+                cities = memo[r] = {find(cn) for cn in borders[r] or ()}
+            out[r] = cities
+    return out
 
 
 #: A merged feature: ``(anchor, joins, open, complete, tiles, pennants, figures)``.
@@ -653,7 +665,9 @@ _feature_change = FeatureChange._make  # from a tuple, at C speed (the named tup
 _held_join = HeldJoin._make
 
 
-def feature_changes(game: Game, key: int, rotation: int) -> tuple[tuple[FeatureChange, ...], tuple[AreaPreview, ...]]:
+def feature_changes(
+    game: Game, key: int, rotation: int, memo: dict[int, set[int]] | None = None
+) -> tuple[tuple[FeatureChange, ...], tuple[AreaPreview, ...]]:
     """What a bot's valuation reads of :func:`preview_placement`, in about half its time: the
     features of the turned tile that hold figures or could take the seat's meeple, by lowest
     segment, and the cloisters and gardens around that hold figures, in the engine's order. Every
@@ -661,7 +675,9 @@ def feature_changes(game: Game, key: int, rotation: int) -> tuple[tuple[FeatureC
 
     No legality check: *key* (a board key, :func:`~carcnet.engine.geometry.key_of`) and *rotation*
     must be a legal placement of the drawn tile, one of :meth:`Game.placement_codes`; anything else
-    gives a meaningless answer. Pure, like :func:`preview_placement`.
+    gives a meaningless answer. Pure, like :func:`preview_placement`. *memo*, a dict the caller
+    keeps while the board does not change (the placements of one turn), remembers what several
+    placements ask of the same farms.
     """
     g = game.graph
     kind = game._drawn
@@ -696,7 +712,7 @@ def feature_changes(game: Game, key: int, rotation: int) -> tuple[tuple[FeatureC
         done = undone = 0
         if skind is _FIELD:  # a farm joins farms only
             if field_cities is None:
-                field_cities = _field_cities(g, owner)
+                field_cities = _field_cities(g, owner, memo)
             done, undone = _farm_cities(g, variant, comp, members[c], roots, owner, field_cities, data)
         held = _held(g, roots, skind, field_cities, zero) if occupied else ()
         out.append(_feature_change((c, skind, open_, complete, tiles, pennants, figures, deployable, done, undone, held)))
