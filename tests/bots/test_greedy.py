@@ -41,9 +41,9 @@ def test_a_greedy_turn_previews_each_placement_once_and_replays_nothing(monkeypa
     previews: list[tuple[Position, int]] = []
     replays: list[int] = []
 
-    def preview(game, key, rotation):
+    def preview(game, key, rotation, memo=None):
         previews.append((position_of(key), rotation))
-        return feature_changes(game, key, rotation)
+        return feature_changes(game, key, rotation, memo)
 
     def replayed(setup, moves):
         replays.append(len(moves))
