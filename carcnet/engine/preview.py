@@ -661,8 +661,7 @@ class FeatureChange(NamedTuple):
     held: tuple[HeldJoin, ...]
 
 
-_feature_change = FeatureChange._make  # from a tuple, at C speed (the named tuple's __new__ is Python)
-_held_join = HeldJoin._make
+_make = tuple.__new__  # a named tuple from a tuple of its fields, at C speed (its __new__ is Python)
 
 
 def feature_changes(
@@ -715,7 +714,7 @@ def feature_changes(
                 field_cities = _field_cities(g, owner, memo)
             done, undone = _farm_cities(g, variant, comp, members[c], roots, owner, field_cities, data)
         held = _held(g, roots, skind, field_cities, zero) if occupied else ()
-        out.append(_feature_change((c, skind, open_, complete, tiles, pennants, figures, deployable, done, undone, held)))
+        out.append(_make(FeatureChange, (c, skind, open_, complete, tiles, pennants, figures, deployable, done, undone, held)))
     around = game._watch.get(key)  # Game.areas_around without the call
     areas = () if not around else tuple(a for a in _areas(g, around, zero) if a.figures is not zero)
     return tuple(out), areas
@@ -794,7 +793,7 @@ def _held(
             done = sum(1 for cr in cities if g_open[cr] == 0)
             undone = len(cities) - done
         rt = g_tiles[r]
-        out.append(_held_join((r, skind, g_open[r], None if rt is None else len(rt), g.pennants[r], fig, done, undone)))
+        out.append(_make(HeldJoin, (r, skind, g_open[r], None if rt is None else len(rt), g.pennants[r], fig, done, undone)))
     return tuple(out)
 
 
