@@ -686,14 +686,19 @@ def feature_changes(
     comp, owner, closed = _join_tile(g, game.board.tiles, key, variant)
     members: dict[int, list[int]] = {}
     for i, c in enumerate(comp):
-        members.setdefault(c, []).append(i)
+        if c == i:
+            members[i] = [i]
+        else:
+            members[c].append(i)
     comp_roots: dict[int, list[int]] = {}
     for root, i in owner.items():
-        comp_roots.setdefault(comp[i], []).append(root)
-    first = g.first
-    for roots in comp_roots.values():
-        if len(roots) > 1:
-            roots.sort(key=first.__getitem__)
+        c = comp[i]
+        roots = comp_roots.get(c)
+        if roots is None:
+            comp_roots[c] = [root]
+        else:
+            roots.append(root)
+            roots.sort(key=g.first.__getitem__)
     data = _merged_counts(game, variant, key, members, comp_roots, closed, zero)
     has_meeple = game.supply[game.seat] > 0
     barred = _NO_FARMERS if game.setup.rules.farms == "off" else _NO_MEEPLE
@@ -735,11 +740,10 @@ def _merged_counts(
     board = game.board.tiles
     ring = sum(1 for o in RING_OFFSETS if key + o in board) if variant.area_segments else 0
     g_open, g_tiles, g_pennants, g_meeples = g.open, g.tiles, g.pennants, g.meeples
-    segs = variant.segments
-    node_open, node_pennants = variant.node_open, variant.node_pennants
+    node_kinds, node_open, node_pennants = variant.node_kinds, variant.node_open, variant.node_pennants
     data: dict[int, _Merged] = {}
     for c, mine in members.items():
-        skind = segs[c].kind
+        skind = node_kinds[c]
         if skind in _AREA:
             data[c] = (None, (), 8 - ring, ring == 8, 1 + ring, 0, zero)  # type: ignore[assignment]
             continue
