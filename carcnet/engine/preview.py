@@ -404,23 +404,26 @@ _Merged = tuple[Anchor, tuple[JoinedFeature, ...], int, bool, int | None, int, t
 def _merged_features(
     g: FeatureGraph,
     variant: TileVariant,
-    here: Position,
+    here: Position | None,
     members: dict[int, list[int]],
     comp_roots: dict[int, list[int]],
     closed: list[int],
-    field_cities: dict[int, set[int]],
+    field_cities: dict[int, set[int]] | None,
     ring: int,
     zero: tuple[int, ...],
 ) -> dict[int, _Merged]:
     """Component → the feature it is after the placement: the tile's own segments (less the sides
-    they close) plus the roots they join; a cloister or garden with its *ring* placed neighbours."""
-    segs = variant.segments
-    node_open, node_pennants = variant.node_open, variant.node_pennants
+    they close) plus the roots they join; a cloister or garden with its *ring* placed neighbours.
+    With *here* ``None`` (:func:`feature_changes`) the counts alone: no anchor, no joins described
+    (*field_cities* is then not read)."""
+    node_kinds, node_open, node_pennants = variant.node_kinds, variant.node_open, variant.node_pennants
+    g_open, g_pennants = g.open, g.pennants
     data: dict[int, _Merged] = {}
     for c, mine in members.items():
-        skind = segs[c].kind
+        skind = node_kinds[c]
+        anchor = None if here is None else (here, c)
         if skind in _AREA:
-            data[c] = ((here, c), (), 8 - ring, ring == 8, 1 + ring, 0, zero)
+            data[c] = (anchor, (), 8 - ring, ring == 8, 1 + ring, 0, zero)  # type: ignore[assignment]
             continue
         if len(mine) == 1:  # most features take one segment of the tile
             i = mine[0]
@@ -428,41 +431,34 @@ def _merged_features(
         else:
             open_ = sum(node_open[i] - closed[i] for i in mine)
             pennants = sum(node_pennants[i] for i in mine)
+        field = skind is _FIELD
         roots = comp_roots.get(c)
         if not roots:
-            field = skind is _FIELD
-            data[c] = ((here, c), (), open_, not field and open_ == 0, None if field else 1, pennants, zero)
+            data[c] = (anchor, (), open_, not field and open_ == 0, None if field else 1, pennants, zero)  # type: ignore[assignment]
             continue
-        joins, figures, tile_sets = _joined(g, roots, skind, field_cities, zero)
-        for joined in joins:
-            open_ += joined.open
-            pennants += joined.pennants
-        if skind is _FIELD:
+        figures, tile_sets = _root_totals(g, roots, zero)
+        joins: tuple[JoinedFeature, ...] = ()
+        if here is not None:
+            assert field_cities is not None
+            joins = _joined(g, roots, skind, field_cities, zero)
+            anchor = joins[0].anchor
+        for r in roots:
+            open_ += g_open[r]
+            pennants += g_pennants[r]
+        if field:
             tiles: int | None = None
         elif len(tile_sets) == 1:
             tiles = len(tile_sets[0]) + 1
         else:
             tiles = len(set().union(*tile_sets)) + 1
-        complete = skind is not _FIELD and open_ == 0
-        data[c] = (joins[0].anchor, joins, open_, complete, tiles, pennants, figures)
+        data[c] = (anchor, joins, open_, not field and open_ == 0, tiles, pennants, figures)  # type: ignore[assignment]
     return data
 
 
-def _joined(
-    g: FeatureGraph,
-    roots: list[int],
-    skind: SegmentKind,
-    field_cities: dict[int, set[int]],
-    zero: tuple[int, ...],
-) -> tuple[tuple[JoinedFeature, ...], tuple[int, ...], list[set[int]]]:
-    """The existing features *roots* (in placement order) as they are before the placement.
-
-    Returns:
-        ``(joins, figures, tile_sets)``: a :class:`JoinedFeature` per root; their figures summed per
-        seat (*zero* itself when there are none); the tile sets of those that keep one (not fields).
-    """
-    g_open, g_tiles, g_pennants, g_meeples, first = g.open, g.tiles, g.pennants, g.meeples, g.first
-    joins: list[JoinedFeature] = []
+def _root_totals(g: FeatureGraph, roots: list[int], zero: tuple[int, ...]) -> tuple[tuple[int, ...], list[set[int]]]:
+    """The figures on the joined *roots* summed per seat (*zero* itself when there are none), and the
+    tile sets of those that keep one (not fields)."""
+    g_tiles, g_meeples = g.tiles, g.meeples
     figures = zero
     tile_sets: list[set[int]] = []
     for r in roots:
@@ -472,11 +468,29 @@ def _joined(
         fig = _counts(g_meeples[r], zero)
         if fig is not zero:
             figures = fig if figures is zero else tuple(a + b for a, b in zip(figures, fig, strict=True))
-        done = undone = 0
-        if skind is _FIELD:
-            cities = field_cities[r]
-            done = sum(1 for cr in cities if g_open[cr] == 0)
-            undone = len(cities) - done
+    return figures, tile_sets
+
+
+def _farm_counts(cities: set[int], g_open: list[int]) -> tuple[int, int]:
+    """``(completed, incomplete)`` among the city roots a farm borders."""
+    done = sum(1 for cr in cities if g_open[cr] == 0)
+    return done, len(cities) - done
+
+
+def _joined(
+    g: FeatureGraph,
+    roots: list[int],
+    skind: SegmentKind,
+    field_cities: dict[int, set[int]],
+    zero: tuple[int, ...],
+) -> tuple[JoinedFeature, ...]:
+    """The existing features *roots* (in placement order) as they are before the placement, a
+    :class:`JoinedFeature` each."""
+    g_open, g_tiles, g_pennants, g_meeples, first = g.open, g.tiles, g.pennants, g.meeples, g.first
+    joins: list[JoinedFeature] = []
+    for r in roots:
+        rt = g_tiles[r]
+        done, undone = _farm_counts(field_cities[r], g_open) if skind is _FIELD else (0, 0)
         f = first[r]
         joins.append(
             JoinedFeature(
@@ -485,12 +499,12 @@ def _joined(
                 g_open[r],
                 None if rt is None else len(rt),
                 g_pennants[r],
-                fig,
+                _counts(g_meeples[r], zero),
                 done,
                 undone,
             )
         )
-    return tuple(joins), figures, tile_sets
+    return tuple(joins)
 
 
 def _counts(meeples: list[tuple[int, Figure, int]] | None, zero: tuple[int, ...]) -> tuple[int, ...]:
@@ -699,7 +713,9 @@ def feature_changes(
         else:
             roots.append(root)
             roots.sort(key=g.first.__getitem__)
-    data = _merged_counts(game, variant, key, members, comp_roots, closed, zero)
+    board = game.board.tiles
+    ring = sum(1 for o in RING_OFFSETS if key + o in board) if variant.area_segments else 0
+    data = _merged_features(g, variant, None, members, comp_roots, closed, None, ring, zero)
     has_meeple = game.supply[game.seat] > 0
     barred = _NO_FARMERS if game.setup.rules.farms == "off" else _NO_MEEPLE
     node_kinds = variant.node_kinds
@@ -725,60 +741,6 @@ def feature_changes(
     return tuple(out), areas
 
 
-def _merged_counts(
-    game: Game,
-    variant: TileVariant,
-    key: int,
-    members: dict[int, list[int]],
-    comp_roots: dict[int, list[int]],
-    closed: list[int],
-    zero: tuple[int, ...],
-) -> dict[int, _Merged]:
-    """:func:`_merged_features` without the joined features' descriptions (no anchor, no joins):
-    component → ``(None, (), open, complete, tiles, pennants, figures)``."""
-    g = game.graph
-    board = game.board.tiles
-    ring = sum(1 for o in RING_OFFSETS if key + o in board) if variant.area_segments else 0
-    g_open, g_tiles, g_pennants, g_meeples = g.open, g.tiles, g.pennants, g.meeples
-    node_kinds, node_open, node_pennants = variant.node_kinds, variant.node_open, variant.node_pennants
-    data: dict[int, _Merged] = {}
-    for c, mine in members.items():
-        skind = node_kinds[c]
-        if skind in _AREA:
-            data[c] = (None, (), 8 - ring, ring == 8, 1 + ring, 0, zero)  # type: ignore[assignment]
-            continue
-        if len(mine) == 1:
-            i = mine[0]
-            open_, pennants = node_open[i] - closed[i], node_pennants[i]
-        else:
-            open_ = sum(node_open[i] - closed[i] for i in mine)
-            pennants = sum(node_pennants[i] for i in mine)
-        field = skind is _FIELD
-        roots = comp_roots.get(c)
-        if not roots:
-            data[c] = (None, (), open_, not field and open_ == 0, None if field else 1, pennants, zero)  # type: ignore[assignment]
-            continue
-        figures = zero
-        tile_sets: list[set[int]] = []
-        for r in roots:
-            rt = g_tiles[r]
-            if rt is not None:
-                tile_sets.append(rt)
-            fig = _counts(g_meeples[r], zero)
-            if fig is not zero:
-                figures = fig if figures is zero else tuple(a + b for a, b in zip(figures, fig, strict=True))
-            open_ += g_open[r]
-            pennants += g_pennants[r]
-        if field:
-            tiles: int | None = None
-        elif len(tile_sets) == 1:
-            tiles = len(tile_sets[0]) + 1
-        else:
-            tiles = len(set().union(*tile_sets)) + 1
-        data[c] = (None, (), open_, not field and open_ == 0, tiles, pennants, figures)  # type: ignore[assignment]
-    return data
-
-
 def _held(
     g: FeatureGraph, roots: Iterable[int], skind: SegmentKind, field_cities: dict[int, set[int]] | None,
     zero: tuple[int, ...],
@@ -793,9 +755,7 @@ def _held(
         done = undone = 0
         if skind is _FIELD:
             assert field_cities is not None
-            cities = field_cities[r]
-            done = sum(1 for cr in cities if g_open[cr] == 0)
-            undone = len(cities) - done
+            done, undone = _farm_counts(field_cities[r], g_open)
         rt = g_tiles[r]
         out.append(_make(HeldJoin, (r, skind, g_open[r], None if rt is None else len(rt), g.pennants[r], fig, done, undone)))
     return tuple(out)

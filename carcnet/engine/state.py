@@ -652,12 +652,7 @@ class Game:
         find, kinds, opens, pennants, meeples, tiles = g.find, g.kind, g.open, g.pennants, g.meeples, g.tiles
         n = self.players
         out: list[HeldFeature] = []
-        seen: set[int] = set()
-        for node in self._meeple_nodes:
-            root = find(node)
-            if root in seen:
-                continue
-            seen.add(root)
+        for root in self._held_roots():
             counts = [0] * n
             for seat, _figure, _node in meeples[root] or ():
                 counts[seat] += 1
@@ -674,6 +669,19 @@ class Game:
                 covered = tiles[root]
                 out.append(HeldFeature(kind, len(covered) if covered else 0, pennants[root], opens[root], tuple(counts)))
         return out
+
+    def _held_roots(self) -> list[int]:
+        """The root of every feature with a figure on it, once each, in the order of its first
+        figure's deployment."""
+        find = self.graph.find
+        roots: list[int] = []
+        seen: set[int] = set()
+        for node in self._meeple_nodes:
+            root = find(node)
+            if root not in seen:
+                seen.add(root)
+                roots.append(root)
+        return roots
 
     def projected_final(self) -> tuple[list[int], list[PointsScored]]:
         """Scores if the game ended now, and the final-scoring events that would produce them.
@@ -700,12 +708,7 @@ class Game:
         g = self.graph
         find, kinds, opens, meeples = g.find, g.kind, g.open, g.meeples
         totals = list(self.scores)
-        seen: set[int] = set()
-        for node in self._meeple_nodes:
-            root = find(node)
-            if root in seen:
-                continue
-            seen.add(root)
+        for root in self._held_roots():
             kind = kinds[root]
             if kind is _FIELD:  # 3 per completed city it supplies, each once
                 points = 3 * len({c for c in map(find, g.borders[root] or ()) if opens[c] == 0})
