@@ -341,14 +341,15 @@ class NetTable(NetView):
                 clock.reset()  # back in touch with most of the table: the others' links are opening again
             saw_most = presence.sees_most()
             due = clock.due(blocking, presence.takeover_candidates(now), loop.time())
-            # while the table draws, a seat only once its value has been missing for the wait (§5.7)
-            due = [s for s in due if presence.drawing is None or s in presence.withholding(now)]
-            if not due:
+            # while the table draws, a seat only once its value has been missing for the wait (§5.7); a
+            # laptop that does not see most of the table says that it takes none over, draw or not
+            judged = [s for s in due if presence.drawing is None or s in presence.withholding(now)]
+            if not judged and (not due or presence.sees_most()):
                 continue
-            seat = due[0]
+            seat = (judged or due)[0]
             bot = header.header.seats[game.signer(seat)].bot
             name = header.header.seats[seat].name
-            if not presence.may_hand_over(seat):
+            if not judged or not presence.may_hand_over(seat):
                 if clock.refusal_is_news(seat, len(game.moves)):
                     why = ("this laptop is cut off from the table" if self.cut_off
                            else "this laptop does not see most of the table")
