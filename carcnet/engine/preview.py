@@ -417,7 +417,7 @@ def _merged_features(
     With *here* ``None`` (:func:`feature_changes`) the counts alone: no anchor, no joins described
     (*field_cities* is then not read)."""
     node_kinds, node_open, node_pennants = variant.node_kinds, variant.node_open, variant.node_pennants
-    g_open, g_pennants = g.open, g.pennants
+    g_open, g_pennants, g_tiles, g_meeples = g.open, g.pennants, g.tiles, g.meeples
     data: dict[int, _Merged] = {}
     for c, mine in members.items():
         skind = node_kinds[c]
@@ -436,15 +436,22 @@ def _merged_features(
         if not roots:
             data[c] = (anchor, (), open_, not field and open_ == 0, None if field else 1, pennants, zero)  # type: ignore[assignment]
             continue
-        figures, tile_sets = _root_totals(g, roots, zero)
+        figures = zero
+        tile_sets: list[set[int]] = []
+        for r in roots:
+            rt = g_tiles[r]
+            if rt is not None:
+                tile_sets.append(rt)
+            fig = _counts(g_meeples[r], zero)
+            if fig is not zero:
+                figures = fig if figures is zero else tuple(a + b for a, b in zip(figures, fig, strict=True))
+            open_ += g_open[r]
+            pennants += g_pennants[r]
         joins: tuple[JoinedFeature, ...] = ()
         if here is not None:
             assert field_cities is not None
             joins = _joined(g, roots, skind, field_cities, zero)
             anchor = joins[0].anchor
-        for r in roots:
-            open_ += g_open[r]
-            pennants += g_pennants[r]
         if field:
             tiles: int | None = None
         elif len(tile_sets) == 1:
@@ -453,22 +460,6 @@ def _merged_features(
             tiles = len(set().union(*tile_sets)) + 1
         data[c] = (anchor, joins, open_, not field and open_ == 0, tiles, pennants, figures)  # type: ignore[assignment]
     return data
-
-
-def _root_totals(g: FeatureGraph, roots: list[int], zero: tuple[int, ...]) -> tuple[tuple[int, ...], list[set[int]]]:
-    """The figures on the joined *roots* summed per seat (*zero* itself when there are none), and the
-    tile sets of those that keep one (not fields)."""
-    g_tiles, g_meeples = g.tiles, g.meeples
-    figures = zero
-    tile_sets: list[set[int]] = []
-    for r in roots:
-        rt = g_tiles[r]
-        if rt is not None:
-            tile_sets.append(rt)
-        fig = _counts(g_meeples[r], zero)
-        if fig is not zero:
-            figures = fig if figures is zero else tuple(a + b for a, b in zip(figures, fig, strict=True))
-    return figures, tile_sets
 
 
 def _farm_counts(cities: set[int], g_open: list[int]) -> tuple[int, int]:
@@ -737,7 +728,10 @@ def feature_changes(
         held = _held(g, roots, skind, field_cities, zero) if occupied else ()
         out.append(_make(FeatureChange, (c, skind, open_, complete, tiles, pennants, figures, deployable, done, undone, held)))
     around = game._watch.get(key)  # Game.areas_around without the call
-    areas = () if not around else tuple(a for a in _areas(g, around, zero) if a.figures is not zero)
+    if around:
+        g_meeples = g.meeples
+        around = tuple(entry for entry in around if g_meeples[entry[1]])  # only those with figures
+    areas = _areas(g, around, zero) if around else ()
     return tuple(out), areas
 
 

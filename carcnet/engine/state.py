@@ -877,8 +877,8 @@ class Game:
             if key in self.board.tiles:
                 raise IllegalMoveError("occupied", f"{move}: there is already a tile at {pos}")
             raise IllegalMoveError("not-adjacent", f"{move}: {pos} touches no placed tile along a side")
-        if drawn.has_river or self.river_end is not None:
-            self._check_river(move, drawn, key, rotation, pattern)
+        if (drawn.has_river or self.river_end is not None) and not self._listed(key, rotation):
+            self._check_river(move, drawn, key, rotation, pattern)  # unless this turn's enumeration did
         if drawn._variants[rotation].signature & PATTERN_MASKS[pattern] != pattern:  # TileKind.fits, inlined
             pos = position_of(key)
             bad = self.board.mismatch(key, drawn.variant(rotation))
@@ -890,6 +890,12 @@ class Game:
                 f"{pos.neighbour(side)} shows {theirs.name.lower()} there",
             )
         return key, rotation
+
+    def _listed(self, key: int, rotation: int) -> bool:
+        """Whether this turn's legal placements, if already enumerated (:meth:`placement_codes`, with
+        every river rule), list *rotation* at *key*."""
+        codes = self._placements
+        return codes is not None and any(code >> 4 == key and code >> rotation & 1 for code in codes)
 
     def _check_river(self, move: PlaceTile, drawn: TileKind, key: int, rotation: int, pattern: int) -> None:
         """The river rules of :meth:`check_placement` (HA "THE RIVER"; reason ``"river"``): a river
