@@ -711,7 +711,7 @@ class Game:
         for root in self._held_roots():
             kind = kinds[root]
             if kind is _FIELD:  # 3 per completed city it supplies, each once
-                points = 3 * len({c for c in map(find, g.borders[root] or ()) if opens[c] == 0})
+                points = FARM_POINTS["farm"] * len({c for c in map(find, g.borders[root] or ()) if opens[c] == 0})
             elif kind in _AREA:  # its own tile and the placed tiles around
                 points = 9 - opens[root]
             else:
@@ -1283,7 +1283,7 @@ class Game:
             meeples = g.meeples[r]
             assert meeples
             info = self._info(r, field_tiles[r])
-            events.append(PointsScored(majority(meeples), 3 * len(info.cities), info, True))
+            events.append(PointsScored(majority(meeples), FARM_POINTS["farm"] * len(info.cities), info, True))
         return events
 
     def _city_farmers(self, fields: list[int]) -> list[PointsScored]:
