@@ -47,7 +47,7 @@ __all__ = ["GreedyBot"]
 
 _T = TypeVar("_T")
 #: The moves of a seat's turns: what rebuilds a board (a draw or a handover moves no tile).
-_TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot)
+TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot)
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 #: The follow-ups a valuation names, made once (moves are immutable values).
@@ -201,7 +201,7 @@ class GreedyBot:
         assert isinstance(place, PlaceTile)
         # the turns alone: a view's game draws from its own order, so the table's draws and the
         # handovers (which move no tile) are left out of the replay
-        before = replay(game.setup, [m for m in game.moves[:at] if type(m) in _TURN_MOVES])
+        before = replay(game.setup, [m for m in game.moves[:at] if type(m) in TURN_MOVES])
         changes = feature_changes(before, key_of(*place.position), place.rotation)
         legal: list[Move] = [*game.deploy_options(), SkipMeeple()]
         best = -1e18

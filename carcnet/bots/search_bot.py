@@ -33,6 +33,7 @@ speed, as a person's clock does.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import time
@@ -43,9 +44,9 @@ from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView, SkipMeeple
 
 from .base import TurnPlan
 from .evaluation import margin, weights_for
-from .greedy_bot import GreedyBot
+from .greedy_bot import TURN_MOVES, GreedyBot
 
-__all__ = ["LEVELS", "Level", "SearchBot"]
+__all__ = ["LEVELS", "Level", "SearchBot", "turn_seed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 16, 3, 1),
     "medium": Level("medium", 64, 6, 2),
-    "hard": Level("hard", 500, 8, 3),
+    "hard": Level("hard", 400, 8, 3),
 }
 
 
@@ -124,7 +125,7 @@ class SearchBot:
         #: late on a busy laptop); ``None``: from the search's start.
         self.started: float | None = None
         self.stats = Stats()
-        self._rng = random.Random(seed)
+        self.seed = seed
         self._policy = GreedyBot(seed)
         self._plan = TurnPlan()
 
@@ -167,7 +168,7 @@ class SearchBot:
             self.stats.capped = True
             self.stats.seconds = clock() - began
             return candidates[0]
-        rng = self._rng
+        rng = random.Random(turn_seed(self.seed, game))  # the same turn, the same futures (pondering)
         policy = GreedyBot(int(rng.random() * 2**32))  # the playouts' tie-breaks, seeded per turn
         weights = weights_for(game.setup.rules)
         totals = [0.0] * len(candidates)
@@ -208,6 +209,19 @@ class SearchBot:
         self.stats.seconds = clock() - began
         best = min(alive, key=lambda c: (-totals[c], c))
         return candidates[best]
+
+
+def turn_seed(seed: int, game: Game) -> int:
+    """The seed of a search bot's generator for the turn to play in *game* (a view's game): a
+    64-bit integer from BLAKE2b over the bot's *seed*, the public setup (``GameSetup.canonical`` of
+    the view: rules, players, the tiles drawn so far and the bag's contents in canonical order) and
+    the turns played (placements, deploys, skips and abbot recalls; not the table's draws or
+    handovers, which move no figure). So a turn's search depends on the seed and the position
+    alone, not on the turns the bot searched before: a search made ahead of time (pondering, on a
+    position the bot predicted) plays exactly the move a search made when the turn comes would."""
+    moves = "\n".join(str(m) for m in game.moves if type(m) in TURN_MOVES)
+    text = f"{seed}\n{game.setup.canonical()}{moves}\n{game.seat} {game.drawn}"
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
 def _candidates(ranked: list[tuple[float, PlaceTile, Move]], count: int) -> list[tuple[PlaceTile, Move]]:
