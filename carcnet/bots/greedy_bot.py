@@ -193,8 +193,18 @@ class GreedyBot:
         return self._best_turn(game)
 
     def _best_deploy(self, game: Game) -> Move:
-        """Deploy phase without a usable plan: preview the placement again on the game as it was
-        before it (a replay of all moves but the last), then value the follow-ups still legal."""
+        """Deploy phase without a usable plan: the best follow-up still legal (:meth:`ranked_follow_ups`),
+        ties broken by the seeded generator."""
+        ranked = self.ranked_follow_ups(game)
+        if not ranked:  # cannot happen (the skip is always legal); kept for safety
+            return SkipMeeple()
+        best = ranked[0][0]
+        return self._pick([follow for score, follow in ranked if score > best - 1e-9])
+
+    def ranked_follow_ups(self, game: Game) -> list[tuple[float, Move]]:
+        """The legal follow-ups of the placement just made (*game* in ``Phase.DEPLOY``: a deploy on
+        a segment, or the skip) with this bot's heuristic value, best first (ties: the skip, then by
+        segment). Previews the placement again on a replay of the game before it; read only."""
         # The tile was placed by the last PlaceTile (a handover may have come after it, mid-turn).
         at = max(i for i, move in enumerate(game.moves) if isinstance(move, PlaceTile))
         place = game.moves[at]
@@ -204,18 +214,9 @@ class GreedyBot:
         before = replay(game.setup, [m for m in game.moves[:at] if type(m) in TURN_MOVES])
         changes = feature_changes(before, key_of(*place.position), place.rotation)
         legal: list[Move] = [*game.deploy_options(), SkipMeeple()]
-        best = -1e18
-        tied: list[Move] = []
-        for follow, score in _Turn(before).evaluate(*changes):
-            if follow not in legal:
-                continue
-            if score > best + 1e-9:
-                best, tied = score, [follow]
-            elif score > best - 1e-9:
-                tied.append(follow)
-        if not tied:  # cannot happen (the skip is always legal); kept for safety
-            return SkipMeeple()
-        return self._pick(tied)
+        ranked = [(score, follow) for follow, score in _Turn(before).evaluate(*changes) if follow in legal]
+        ranked.sort(key=lambda t: -t[0])  # stable: ties keep the skip-then-segments order
+        return ranked
 
     def _pick(self, tied: list[_T]) -> _T:
         """The only choice, or one of the tied choices by one draw of the seeded generator."""

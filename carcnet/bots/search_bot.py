@@ -45,6 +45,7 @@ from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView, SkipMeeple
 from .base import TurnPlan
 from .evaluation import margin, weights_for
 from .greedy_bot import TURN_MOVES, GreedyBot
+from .ponder import positions_ahead
 
 __all__ = ["LEVELS", "Level", "SearchBot", "turn_seed"]
 
@@ -75,6 +76,10 @@ LEVELS: dict[str, Level] = {
 }
 
 
+#: Positions kept from pondering at most (a table that never gives the bot its turn: cleared).
+_PONDERED_MAX = 256
+
+
 @dataclass(slots=True)
 class Stats:
     """What the bot's last search did (for the interface and the tests).
@@ -84,12 +89,15 @@ class Stats:
         candidates: Turns searched (at most the level's *candidates*; 1: no search was needed).
         seconds: Wall time of the search.
         capped: Whether the time cap ended it before its budget.
+        pondered: Whether the turn was searched ahead of time (:meth:`SearchBot.ponder`) and played
+            at once (*iterations* and *candidates* are that search's; *seconds* the lookup's).
     """
 
     iterations: int = 0
     candidates: int = 0
     seconds: float = 0.0
     capped: bool = False
+    pondered: bool = False
 
 
 class SearchBot:
@@ -128,16 +136,35 @@ class SearchBot:
         self.seed = seed
         self._policy = GreedyBot(seed)
         self._plan = TurnPlan()
+        #: turn_seed of a position searched ahead of time -> its turn, candidates and iterations
+        self._pondered: dict[int, tuple[PlaceTile, Move, int, int]] = {}
 
     def choose(self, view: PlayerView) -> Move:
-        """The move for the seat to play: the searched turn's placement, then its follow-up.
+        """The move for the seat to play: the searched turn's placement, then its follow-up. A turn
+        searched ahead of time for exactly this position (:meth:`ponder`) is played at once.
 
         Raises:
             ValueError: The game is over.
         """
         game = view.game
         if game.phase is Phase.PLACE_TILE:
-            return self._plan.keep(game, *self._search(view))
+            clock = self.clock
+            began = clock()
+            cap = self.time_cap
+            stop_at = None if cap is None else (began if self.started is None else min(began, self.started)) + cap
+            self.started = None
+            key = turn_seed(self.seed, game)
+            pondered = self._pondered.pop(key, None)
+            self._pondered.clear()  # positions of turns gone by
+            stats = self.stats = Stats()
+            if pondered is not None:
+                stats.candidates, stats.iterations, stats.pondered = pondered[2], pondered[3], True
+                stats.seconds = clock() - began
+                return self._plan.keep(game, pondered[0], pondered[1])
+            turn = self._search(view, key, stats, stop_at, None)
+            assert turn is not None  # only a stop ends a search without a turn
+            stats.seconds = clock() - began
+            return self._plan.keep(game, *turn)
         if game.phase is Phase.DEPLOY:
             follow = self._plan.take(game)
             if follow is None:
@@ -145,30 +172,67 @@ class SearchBot:
             return self._policy.follow_up(game, follow)
         raise ValueError("no legal move: the game is over")
 
+    def ponder(self, view: PlayerView, seat: int, stop: Callable[[], bool] = lambda: False) -> int:
+        """Thinks about *seat*'s next turn while the seat before it plays (pondering): for each
+        position :func:`~carcnet.bots.ponder.positions_ahead` predicts (that seat's likely turns
+        as the greedy policy ranks them, best first, and for each every design that can be drawn,
+        the most copies first),
+        the turn :meth:`choose` would search there, searched now with the level's whole budget (no
+        time cap) and kept for :meth:`choose`, which plays it at once if the real position is one of
+        them. The same move as a search at the turn (:func:`turn_seed`), so a game plays the same
+        with and without pondering unless the time cap would have cut the search at the turn.
+
+        Reads only *view* (a player's view: never the order of the tiles face down). Not to be
+        called while :meth:`choose` runs (a table ponders between the bot's turns, in one thread at
+        a time).
+
+        Args:
+            view: The view of the game while another seat plays; read only (a detached view when
+                the real game moves on meanwhile).
+            seat: The seat this bot plays, the next to play.
+            stop: Asked before every playout; when it says so the search under way is dropped and
+                pondering ends (a table's signal that the game moved on).
+
+        Returns:
+            How many positions were searched to the end (kept ones included).
+        """
+        if len(self._pondered) > _PONDERED_MAX:
+            self._pondered.clear()
+        done = 0
+        for _turn, _design, _copies, ahead in positions_ahead(view, seat, GreedyBot(self.seed)):
+            if stop():
+                break
+            key = turn_seed(self.seed, ahead.game)
+            if key not in self._pondered:
+                stats = Stats()
+                turn = self._search(ahead, key, stats, None, stop)
+                if turn is None:
+                    break
+                self._pondered[key] = (*turn, stats.candidates, stats.iterations)
+            done += 1
+        return done
+
     # ------------------------------------------------------------------ search
 
-    def _search(self, view: PlayerView) -> tuple[PlaceTile, Move]:
+    def _search(self, view: PlayerView, key: int, stats: Stats, stop_at: float | None,
+                stop: Callable[[], bool] | None) -> tuple[PlaceTile, Move] | None:
         """Sequential halving over the candidates with common determinisations: in each round every
         surviving candidate is played out on the same sampled futures (so that tile luck cancels
         out of their comparison), then the worse half is dropped; the budget is spread evenly over
-        the rounds."""
+        the rounds. The generator is seeded with *key* (:func:`turn_seed`); *stop_at* is the cap on
+        :attr:`clock` (anytime: the best so far when it comes); *stop* drops the search (``None``)."""
         clock = self.clock
-        began = clock()
-        cap = self.time_cap
-        stop_at = None if cap is None else (began if self.started is None else min(began, self.started)) + cap
-        self.started = None
         game = view.game
         seat = game.seat
         level = self.level
         candidates = _candidates(self._policy.ranked_turns(game), level.candidates)
-        self.stats = Stats(candidates=len(candidates))
+        stats.candidates = len(candidates)
         if len(candidates) == 1:
             return candidates[0]
         if stop_at is not None and clock() >= stop_at:  # anytime: the prior's best when no time is left
-            self.stats.capped = True
-            self.stats.seconds = clock() - began
+            stats.capped = True
             return candidates[0]
-        rng = random.Random(turn_seed(self.seed, game))  # the same turn, the same futures (pondering)
+        rng = random.Random(key)  # the same position, the same futures (pondering)
         policy = GreedyBot(int(rng.random() * 2**32))  # the playouts' tie-breaks, seeded per turn
         weights = weights_for(game.setup.rules)
         totals = [0.0] * len(candidates)
@@ -187,8 +251,10 @@ class SearchBot:
                     # exceeded by); a future not played out for every survivor counts for none of
                     # them, so that the survivors' totals stay comparable
                     if stop_at is not None and done and clock() >= stop_at:
-                        self.stats.capped = True
+                        stats.capped = True
                         break
+                    if stop is not None and stop():
+                        return None
                     played = future.copy()
                     place, follow = candidates[c]
                     played.apply(place)
@@ -197,16 +263,15 @@ class SearchBot:
                     values.append(margin(played, seat, weights))
                     done += 1
                     budget -= 1
-                if self.stats.capped:
+                if stats.capped:
                     break
                 for c, value in zip(alive, values, strict=True):
                     totals[c] += value
-            if self.stats.capped or len(alive) == 1:
+            if stats.capped or len(alive) == 1:
                 break
             alive.sort(key=lambda c: (-totals[c], c))  # every survivor saw the same futures
             alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
-        self.stats.iterations = done
-        self.stats.seconds = clock() - began
+        stats.iterations = done
         best = min(alive, key=lambda c: (-totals[c], c))
         return candidates[best]
 

@@ -1484,9 +1484,15 @@ class PlayerView:
     groups: tuple[tuple[str, ...], ...]
 
     @classmethod
-    def of(cls, real: Game) -> PlayerView:
-        """The view of *real* for the seat to play. *real* is neither changed nor referenced."""
-        groups = _groups_left(real)
+    def of(cls, real: Game, groups: tuple[tuple[str, ...], ...] | None = None) -> PlayerView:
+        """The view of *real* for the seat to play. *real* is neither changed nor referenced.
+
+        *groups*: the face-down tiles group by group, each sorted, when the caller knows them better
+        than *real*'s order tells (a position a bot predicted on a game of a given order, whose runs
+        of tiles do not show the start tile after the river as a group of its own); by default they
+        are read from *real*. They must hold exactly *real*'s face-down tiles (not checked)."""
+        if groups is None:
+            groups = _groups_left(real)
         if real.bag is None:
             drawn = real.deck[: real.deck_index]
         else:  # table draws: the tiles drawn so far are in the events

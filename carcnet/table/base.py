@@ -70,6 +70,8 @@ class Table(ABC):
         thinking: The seat whose search bot is thinking here now (off the event loop), and since
             when (``time.monotonic()``); ``None`` otherwise. Each change is a change ``"thinking"``.
         think_cap: Seconds a search bot of this laptop may think per turn (the interface's cap).
+        ponder: Whether the search bots of this laptop think on the others' turns (pondering,
+            ``docs/bots.md``), read each time the game changes.
     """
 
     #: The default cap on a search bot's think time, in seconds (the settings' default; see
@@ -88,6 +90,7 @@ class Table(ABC):
         self.running = False
         self.thinking: tuple[int, float] | None = None
         self.think_cap: float | None = self.THINK_CAP
+        self.ponder = True
         self._listeners: list[Callable[[Change], None]] = []
         #: Who this table is in the program's log records (a network table: the peer's name).
         self.log_name: str = kind

@@ -11,12 +11,19 @@ placed (so that people can follow the game), then asks the bot. A search bot
 event loop (the interface, the connections) runs meanwhile, with the table's cap on its think time;
 if the game moved on while it thought (a handover, a handback, a stop), its move is dropped and the
 driver looks again. A bot that fails loses its seat here (logged), and the others play on.
+
+While the seat before a search bot's plays (a person, another laptop), the bot thinks ahead in a
+worker thread (pondering: :meth:`carcnet.bots.SearchBot.ponder`) on a detached view of the game, if
+the table lets it (*ponder*); each time the game changes that pondering is stopped (within one
+playout) and begun again from the new position, and it is stopped before any bot of this driver
+thinks or plays. What it found is the bot's own; a failure there is logged and costs nothing else.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
@@ -75,6 +82,8 @@ class BotDriver:
         stop_on: Exceptions after which the driver stops for good (a local log that cannot be
             written: the game is paused and can be resumed).
         name: Who this laptop is in the log records.
+        ponder: Whether the search bots may think on the others' turns, read each time the game
+            changes (``None``: never).
     """
 
     def __init__(
@@ -88,6 +97,7 @@ class BotDriver:
         on_thinking: Callable[[int | None], None] | None = None,
         stop_on: tuple[type[Exception], ...] = (),
         name: str = "bots",
+        ponder: Callable[[], bool] | None = None,
     ) -> None:
         self._turns = turns
         self._submit = submit
@@ -97,6 +107,12 @@ class BotDriver:
         self._on_thinking = on_thinking
         self._stop_on = stop_on
         self._name = name
+        self._ponder = ponder
+        #: The pondering under way: its thread's future, the signal that stops it, the move count
+        #: and seat it ponders for.
+        self._pondering: tuple[asyncio.Future[int], threading.Event, int, int] | None = None
+        #: Positions pondered to the end (kept for the bots' next turns), for the status and tests.
+        self.pondered = 0
         self._turn = asyncio.Event()
         self._turn.set()  # look once when started: it may be a bot's turn already
 
@@ -104,6 +120,12 @@ class BotDriver:
     def bots(self) -> Mapping[int, Bot]:
         """Seat → bot, for the seats this driver plays (read only: change it with :meth:`set_bot`)."""
         return MappingProxyType(self._bots)
+
+    @property
+    def pondering(self) -> asyncio.Future[int] | None:
+        """The pondering under way (the future of its thread: how many positions it searched to the
+        end), ``None`` when none is; for the status and tests."""
+        return None if self._pondering is None else self._pondering[0]
 
     def set_bot(self, seat: int, bot: Bot | None) -> None:
         """Lets *bot* play *seat* from now on (``None``: nobody here plays it automatically)."""
@@ -120,12 +142,21 @@ class BotDriver:
     async def run(self) -> None:
         """Plays the bots' moves whenever one of them is to move; returns only after an exception of
         *stop_on* (cancel the task to stop it otherwise)."""
+        try:
+            await self._run()
+        finally:
+            if self._pondering is not None:  # the thread ends within one playout
+                self._pondering[1].set()
+                self._pondering = None
+
+    async def _run(self) -> None:
         turns = self._turns
         paused_at = -1  # the move count at which a bot last paused (once per turn, before placing)
         while True:
             await self._turn.wait()
             self._turn.clear()
             while (seat := turns.to_play) is not None and seat in self._bots and turns.plays(seat):
+                await self._stop_pondering()  # the bot thinks alone, and finds what it pondered
                 game = turns.game
                 assert game is not None
                 if self.delay > 0 and game.phase is Phase.PLACE_TILE and paused_at != turns.have:
@@ -144,6 +175,45 @@ class BotDriver:
                     log.exception("%s: the bot of seat %d failed; it stops playing", self._name, seat)
                     self._bots.pop(seat, None)
                 await asyncio.sleep(0)  # let the interface and the connections run between two moves
+            await self._ponder_ahead()
+
+    async def _ponder_ahead(self) -> None:
+        """Lets the search bot of the seat after the one to play think ahead (see the module
+        docstring), unless it already does for this very position; stops any other pondering."""
+        turns = self._turns
+        seat, game = turns.to_play, turns.game
+        pondering = self._pondering
+        if pondering is not None and not pondering[0].done() and pondering[2] == turns.have and pondering[3] == seat:
+            return  # nothing changed: let it go on
+        await self._stop_pondering()
+        if seat is None or game is None or self._ponder is None or not self._ponder():
+            return
+        after = (seat + 1) % game.players
+        bot = self._bots.get(after)
+        ponder = getattr(bot, "ponder", None)
+        if ponder is None or not turns.plays(after) or (seat in self._bots and turns.plays(seat)):
+            return
+        view = game.view().detached()
+        stop = threading.Event()
+        future = asyncio.ensure_future(asyncio.to_thread(ponder, view, after, stop.is_set))
+        future.add_done_callback(self._pondered)
+        self._pondering = (future, stop, turns.have, seat)
+
+    def _pondered(self, future: asyncio.Future[int]) -> None:
+        if future.cancelled():
+            return
+        error = future.exception()
+        if error is not None:
+            log.error("%s: a bot's pondering failed (it plays on without): %r", self._name, error)
+        else:
+            self.pondered += future.result()
+
+    async def _stop_pondering(self) -> None:
+        """Stops the pondering under way, if any, and waits for its thread (at most one playout)."""
+        pondering, self._pondering = self._pondering, None
+        if pondering is not None:
+            pondering[1].set()
+            await asyncio.wait([pondering[0]])
 
     async def _choose(self, seat: int, bot: Bot, game: Game) -> Move:
         """*bot*'s move for *seat* in *game*: at once for a one-ply bot; for a search bot in a worker

@@ -479,6 +479,7 @@ class NetTable(NetView):
                 bots=bots,
                 delay=self.bot_delay,
                 think_cap=lambda: self.think_cap,
+                ponder=lambda: self.ponder,
                 on_thinking=self._thinking,
                 name=self.session.name,
             )

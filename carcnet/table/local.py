@@ -52,6 +52,7 @@ class LocalTable(Table):
             bots=self.bots,
             delay=bot_delay,
             think_cap=lambda: self.think_cap,
+            ponder=lambda: self.ponder,
             on_thinking=self._thinking,
             stop_on=(OSError, LogError),
             name="local",

@@ -74,6 +74,7 @@ class Settings:
         palette: One of :data:`PALETTES`.
         bell: Whether the terminal bell rings when a turn at a network table becomes yours.
         think_cap: The most seconds a search bot of this laptop thinks per turn, one of :data:`THINK_CAPS`.
+        ponder: Whether the search bots of this laptop think on the others' turns (pondering).
         path: The file they were read from and are saved to (``None``: not saved).
         problem: What was wrong with the file when it was read, for the interface to say; else ``None``.
     """
@@ -87,6 +88,7 @@ class Settings:
     palette: str = "standard"
     bell: bool = True
     think_cap: str = "2"
+    ponder: bool = True
     path: Path | None = field(default=None, compare=False)
     problem: str | None = field(default=None, compare=False)
 

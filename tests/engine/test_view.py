@@ -10,7 +10,7 @@ import types
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carcnet.bots import GreedyBot, RandomBot, random_move
+from carcnet.bots import GreedyBot, RandomBot, SearchBot, random_move
 from carcnet.engine import Game, GameSetup, Phase, PlayerView, Rules, tile_kind
 
 from .test_draws import draw_now, table_game
@@ -58,6 +58,29 @@ def test_a_view_holds_no_draw_order(seed, moves, river):
     if len(future) > 2 and list(future) != sorted(future):
         assert not [o for o in reached if isinstance(o, (tuple, list)) and len(o) >= len(future)
                     and tuple(o[-len(future):]) == future]
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 140), st.booleans())
+def test_pondering_reads_the_bag_s_contents_never_its_order(seed, moves, abbot):
+    """A search bot thinking ahead (issue 32) from a view finds the same turns, whatever the order of
+    the tiles face down; and nothing it keeps is that order."""
+    real = _played(seed, moves, Rules(abbot=abbot))
+    if real.phase not in (Phase.PLACE_TILE, Phase.DEPLOY) or real.tiles_left < 3:
+        return
+    rest = list(real.deck[real.deck_index :])
+    rest.reverse()
+    rest.insert(len(rest) // 2, rest.pop())  # another order of the same tiles
+    other = Game(GameSetup(players=real.players, draw_order=(*real.deck[: real.deck_index], *rest), rules=real.setup.rules))
+    for move in real.moves:
+        other.apply(move)
+    seat = (real.seat + 1) % real.players
+    bots = SearchBot(seed, "easy"), SearchBot(seed, "easy")
+    assert bots[0].ponder(real.view(), seat) == bots[1].ponder(other.view(), seat) > 0
+    assert bots[0]._pondered == bots[1]._pondered
+    future = real.deck[real.deck_index :]
+    assert not [o for o in _reachable(bots[0]) if isinstance(o, (tuple, list)) and len(o) >= len(future)
+                and tuple(o[-len(future):]) == future]
 
 
 @settings(max_examples=25, deadline=None)

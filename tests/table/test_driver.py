@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from carcnet.bots import Bot, RandomBot
+from carcnet.bots import Bot, GreedyBot, RandomBot, SearchBot
 from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView
 from carcnet.log import COLOURS, LogHeader, Seat
 from carcnet.table.driver import BotDriver
@@ -286,3 +286,86 @@ async def test_a_failing_bot_loses_its_seat_and_a_stop_error_ends_the_driver(
     assert [r.getMessage().split(":")[0] for r in failed] == ([] if ends else ["Ann"])
     if not ends:
         await stop(task)
+
+
+# ---------------------------------------------------------------------- pondering
+
+
+def _greedy_turn(game: Game) -> list[Move]:
+    """The turn the search bot's model of its opponents ranks first (what pondering looks at first)."""
+    from carcnet.bots.ponder import predicted_turns
+
+    return predicted_turns(game.view(), GreedyBot(0), 1)[0]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("ponder", [True, False])
+async def test_a_search_bot_ponders_while_the_seat_before_plays_and_answers_from_it(ponder):
+    """Seat 0 is a person here, seat 1 an easy search bot. While the person thinks, the bot thinks
+    ahead (if the table lets it); the person plays the turn it expected, and the bot's answer is the
+    one it found then, the same move it makes without pondering (the same seed, the same game)."""
+    turns = Turns(plays={0, 1})
+    bot = SearchBot(5, "easy")
+    driver = driver_for(turns, {1: bot}, ponder=lambda: ponder)
+    task = await running(driver)
+    await turns.until(turns.idle)
+    pondering = driver.pondering
+    if ponder:
+        assert pondering is not None
+        assert await asyncio.wait_for(pondering, LIMIT) > 0  # the positions it searched to the end
+    else:
+        assert pondering is None
+    fresh_view = None
+    for move in _greedy_turn(turns.game):
+        turns.move_on(move)  # the person's placement, then the follow-up
+    fresh_view = turns.game.view()
+    expected = SearchBot(5, "easy").choose(fresh_view)
+    await turns.until(lambda: len(turns.made) >= 1)
+    assert turns.made[0] == (1, expected)
+    assert bot.stats.pondered is ponder
+    await stop(task)
+
+
+@pytest.mark.asyncio
+async def test_pondering_stops_when_the_game_moves_on_and_begins_again_from_there():
+    turns = Turns(plays={0, 1})
+    driver = driver_for(turns, {1: SearchBot(5, "hard")}, ponder=lambda: True)
+    task = await running(driver)
+    await turns.until(turns.idle)
+    first = driver.pondering
+    assert first is not None and not first.done()  # hard: about a second per position, 60 positions
+    place, _follow = _greedy_turn(turns.game)
+    turns.move_on(place)
+    await asyncio.wait_for(first, LIMIT)  # stopped within one playout (it had a minute's work left)
+    turns.wake()  # the driver looks again once it has begun anew
+    await turns.until(lambda: driver.pondering not in (None, first))
+    second = driver.pondering
+    assert second is not None and not second.done()
+    await stop(task)
+    assert driver.pondering is None  # the driver's end stops it too
+    await asyncio.wait_for(second, LIMIT)
+
+
+class FailingPonder(SearchBot):
+    def ponder(self, view, seat, stop=lambda: False):  # type: ignore[no-untyped-def]
+        raise RuntimeError("pondering broke")
+
+
+@pytest.mark.asyncio
+async def test_a_failing_pondering_is_logged_and_the_bot_plays_on(caplog):
+    turns = Turns(plays={0, 1})
+    driver = driver_for(turns, {1: FailingPonder(5, "easy")}, ponder=lambda: True)
+    task = await running(driver)
+    await turns.until(turns.idle)
+    pondering = driver.pondering
+    assert pondering is not None
+    with caplog.at_level(logging.ERROR, logger="carcnet.table"):
+        with pytest.raises(RuntimeError):
+            await asyncio.wait_for(pondering, LIMIT)
+        await asyncio.sleep(0)  # the done callback runs on the next pass of the loop, not a wait for time
+    assert "pondering failed" in caplog.text
+    for move in _greedy_turn(turns.game):
+        turns.move_on(move)
+    await turns.until(lambda: len(turns.made) >= 1)
+    assert turns.made[0][0] == 1
+    await stop(task)

@@ -186,6 +186,7 @@ class GameScreen(BoardScreen):
         #: Whether a turn waits for confirmation (the settings' ``confirm``).
         self.confirm = settings.confirm
         table.think_cap = float(settings.think_cap)  # the search bots this laptop runs (the settings)
+        table.ponder = settings.ponder
         #: The moves of this turn not confirmed yet, and the game after each (copies of the table's).
         self._provisional: list[Move] = []
         self._trials: list[Game] = []

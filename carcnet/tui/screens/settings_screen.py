@@ -97,6 +97,10 @@ class SettingsScreen(Screen[None]):
                 yield Select(THINK_CHOICES, value=s.think_cap, allow_blank=False, id="think_cap")
                 yield Static("the most an easy, medium or hard bot thinks per turn", classes="hint")
             with Horizontal(classes="field"):
+                yield Label("Bots think ahead")
+                yield Switch(s.ponder, id="ponder")
+                yield Static("on the others' turns, so they answer at once more often", classes="hint")
+            with Horizontal(classes="field"):
                 yield Label("New-game seats")
                 yield Static(describe_seats(s.seats), id="seats")
             yield Static("The new-game forms open with the seats and rule options of the last game started there.", classes="hint")
@@ -161,7 +165,7 @@ class SettingsScreen(Screen[None]):
     @on(Switch.Changed)
     def _switch(self, event: Switch.Changed) -> None:
         key = event.switch.id
-        if key in ("confirm", "bell") and event.value != getattr(self.settings, key):
+        if key in ("confirm", "bell", "ponder") and event.value != getattr(self.settings, key):
             self.settings = self.settings.changed(**{key: event.value})
             self._change(**{key: event.value})
 
