@@ -14,11 +14,11 @@ from collections.abc import Callable
 from .base import Bot, Capped
 from .greedy_bot import GreedyBot
 from .random_bot import RandomBot, random_move
-from .search_bot import LEVELS, SearchBot
+from .search_bot import LEVELS, SearchBot, turn_seed
 
 __all__ = [
     "BOTS", "LEVELS", "Bot", "Capped", "GreedyBot", "RandomBot", "SearchBot",
-    "is_slow", "make_bot", "random_move", "set_time_cap",
+    "is_slow", "make_bot", "random_move", "set_time_cap", "turn_seed",
 ]
 
 

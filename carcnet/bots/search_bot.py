@@ -26,9 +26,15 @@ How it decides a turn (``docs/bots.md``):
 6. **Choice.** The survivor with the best total over the futures it was played on; ties go to the
    prior's order.
 
-Deterministic for a given seed and level (the budget is counted in iterations); a *time_cap* (the
-interface's cap on think time) stops the search early, which makes the move depend on the machine's
-speed, as a person's clock does.
+Deterministic for a given seed and level (the budget is counted in iterations; each turn's generator
+is seeded from the seed and the position, :func:`turn_seed`); a *time_cap* (the interface's cap on
+think time) stops the search early, which makes the move depend on the machine's speed, as a
+person's clock does.
+
+**Pondering** (:meth:`SearchBot.ponder`): while the seat before it plays, the bot searches the
+positions it may face next (that seat's likeliest turns by the greedy policy, each with every design
+that can be drawn; :mod:`carcnet.bots.ponder`) and keeps the turns found; when the real position is
+one of them it is played at once, the very move a search at the turn would make.
 """
 
 from __future__ import annotations
@@ -75,6 +81,11 @@ LEVELS: dict[str, Level] = {
     "hard": Level("hard", 400, 8, 3),
 }
 
+
+#: Positions searched at most while one seat plays (the likeliest; about 17 s of one core at hard in
+#: the base game on a 2-core laptop of 2026): pondering is bounded, not a core kept busy for as long
+#: as a person thinks.
+PONDER_POSITIONS = 40
 
 #: Positions kept from pondering at most (a table that never gives the bot its turn: cleared).
 _PONDERED_MAX = 256
@@ -174,12 +185,11 @@ class SearchBot:
 
     def ponder(self, view: PlayerView, seat: int, stop: Callable[[], bool] = lambda: False) -> int:
         """Thinks about *seat*'s next turn while the seat before it plays (pondering): for each
-        position :func:`~carcnet.bots.ponder.positions_ahead` predicts (that seat's likely turns
-        as the greedy policy ranks them, best first, and for each every design that can be drawn,
-        the most copies first),
-        the turn :meth:`choose` would search there, searched now with the level's whole budget (no
-        time cap) and kept for :meth:`choose`, which plays it at once if the real position is one of
-        them. The same move as a search at the turn (:func:`turn_seed`), so a game plays the same
+        position :func:`~carcnet.bots.ponder.positions_ahead` predicts (that seat's likely turns as
+        the greedy policy ranks them, each with every design that can be drawn, the likeliest
+        first), up to :data:`PONDER_POSITIONS`, the turn :meth:`choose` would search there,
+        searched now with the level's whole budget (no time cap) and kept for :meth:`choose`,
+        which plays it at once if the real position is one of them. The same move as a search at the turn (:func:`turn_seed`), so a game plays the same
         with and without pondering unless the time cap would have cut the search at the turn.
 
         Reads only *view* (a player's view: never the order of the tiles face down). Not to be
@@ -200,7 +210,7 @@ class SearchBot:
             self._pondered.clear()
         done = 0
         for _turn, _design, _copies, ahead in positions_ahead(view, seat, GreedyBot(self.seed)):
-            if stop():
+            if stop() or done >= PONDER_POSITIONS:
                 break
             key = turn_seed(self.seed, ahead.game)
             if key not in self._pondered:

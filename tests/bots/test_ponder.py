@@ -70,11 +70,9 @@ def test_positions_ahead_are_the_views_the_bot_gets_when_they_come_true():
         game.apply(bot.choose(game.view()))
         game.apply(bot.choose(game.view()))
     view = game.view()
-    turn = predicted_turns(view, GreedyBot(0), 1)[0]
-    seen = 0
-    for predicted, design, copies, ahead in positions_ahead(view, (game.seat + 1) % 2, GreedyBot(0)):
-        if predicted != turn:
-            break
+    turns = predicted_turns(view, GreedyBot(0))
+    seen: list[tuple[int, str]] = []
+    for turn, design, copies, ahead in positions_ahead(view, (game.seat + 1) % 2, GreedyBot(0)):
         # the real (seeded) game with *design* the next face down, then the turn played
         real = game.copy()
         real.deck = _with_next(game, design)
@@ -86,8 +84,10 @@ def test_positions_ahead_are_the_views_the_bot_gets_when_they_come_true():
         assert real_view.game.scores == ahead.game.scores and real_view.game.supply == ahead.game.supply
         assert real_view.game.legal_moves() == ahead.game.legal_moves()
         assert copies == view.groups[0].count(design)
-        seen += 1
-    assert seen == len(set(view.groups[0]))  # every river design fits somewhere here
+        seen.append((turns.index(turn), design))
+    assert len(turns) > 1 and len(seen) == len(set(seen))
+    assert {d for k, d in seen if k == 0} == set(view.groups[0])  # every river design fits somewhere here
+    assert seen[0][0] == 0  # the likeliest first
 
 
 def _with_next(game: Game, design: str) -> tuple[str, ...]:
