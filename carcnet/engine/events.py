@@ -186,7 +186,7 @@ class PointsScored:
     final: bool
     farmers: bool = False
     """True when the points are the farmers' for the completed city *feature*: first-edition farm
-    scoring (``Rules.farms == "city"``, HA FN 27), where *seats* hold the most farmers in the farms
+    scoring (``Rules.farms == "city"``, HA FN 28), where *seats* hold the most farmers in the farms
     that supply it. They count as farm points."""
 
     @property

@@ -1,4 +1,4 @@
-"""Provides the scoring values (HiG "Scoring summary", "Final scoring"; HA FN 16 and 26-27 for the
+"""Provides the scoring values (HiG "Scoring summary", "Final scoring"; HA FN 17 and 27-28 for the
 variants): what a feature scores and who scores it. Pure functions of counts; ``Game`` applies them
 when features complete and at the end, previews and bots to look ahead.
 """
@@ -33,7 +33,7 @@ def feature_value(info: FeatureInfo, *, final: bool, small_city: bool = False) -
     """Points a road, city, cloister or garden is worth (HiG "Scoring summary").
 
     Completed: road 1 per tile, city 2 per tile + 2 per pennant, cloister/garden 9; with
-    *small_city* (HA FN 16) a completed city of two tiles 1 per tile + 1 per pennant. Incomplete at
+    *small_city* (HA FN 17) a completed city of two tiles 1 per tile + 1 per pennant. Incomplete at
     the end: road 1 per tile, city 1 per tile + 1 per pennant, cloister/garden 1 + 1 per neighbour.
     """
     kind = info.kind
@@ -51,7 +51,7 @@ def feature_value(info: FeatureInfo, *, final: bool, small_city: bool = False) -
 def completed_points(kind: SegmentKind, tiles: int, pennants: int, small_city: bool = False) -> int:
     """Points for a completed feature of *tiles* tiles and *pennants* pennants (HiG "Scoring
     summary"): road 1 per tile, city 2 per tile and pennant (1 each for a city of two tiles under
-    the small-city rule, HA FN 16), cloister or garden 9 (*tiles* is 9); 0 for a river or field."""
+    the small-city rule, HA FN 17), cloister or garden 9 (*tiles* is 9); 0 for a river or field."""
     if kind is _ROAD:
         return tiles
     if kind is _CITY:

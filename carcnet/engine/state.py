@@ -92,7 +92,7 @@ RULES_VERSION = 2
 RIVER_STARTS = ("after", "river", "omit")
 #: How farms are scored: ``"farm"`` each farm scores 3 per completed city it supplies (HiG "Scoring
 #: farms", the third-edition method); ``"city"`` each completed city scores 4 for the majority of the
-#: farmers supplying it (first edition, HA FN 26-27); ``"off"`` no farmers at all.
+#: farmers supplying it (first edition, HA FN 27-28); ``"off"`` no farmers at all.
 FARM_RULES = ("farm", "city", "off")
 #: Followers each player has in supply at the start (HiG "Preparation": 8 less the scoring marker).
 MEEPLES_PER_PLAYER = 7
@@ -150,10 +150,10 @@ class Rules:
             :data:`RIVER_STARTS`: ``"after"`` (placed as soon as the river is complete, HiG; the
             default), ``"river"`` (shuffled into the river tiles, HiG) or ``"omit"`` (left out,
             Z-Man). Ignored without The River.
-        small_city: The small-city rule of the RGG edition (HA FN 16): a completed city of two
+        small_city: The small-city rule of the RGG edition (HA FN 17): a completed city of two
             tiles scores 2 points, and each of its pennants 1.
         farms: How farms score, one of :data:`FARM_RULES`: ``"farm"`` (HiG, the default),
-            ``"city"`` (first edition, HA FN 26-27) or ``"off"`` (no farmers).
+            ``"city"`` (first edition, HA FN 27-28) or ``"off"`` (no farmers).
     """
 
     river: bool = False
@@ -1287,7 +1287,7 @@ class Game:
         return events
 
     def _city_farmers(self, fields: list[int]) -> list[PointsScored]:
-        """First-edition farm scoring (HA FN 27, ``Rules.farms == "city"``): every completed city
+        """First-edition farm scoring (HA FN 28, ``Rules.farms == "city"``): every completed city
         that a farm with farmers supplies is scored once, 4 points to the seats with the most
         farmers in all the farms supplying it (ties all score). *fields* are the farms with
         farmers, in the order of their first farmer; cities follow in that order."""

@@ -2,8 +2,8 @@
 check, the start tile's three options, a river that is always finished, and the editions' scoring
 variants (small cities, first-edition farms, no farmers), as rulebook positions and properties.
 
-Sources: ``hig-annotated-rules-v4-with-faq-and-river.txt`` (HA): "THE RIVER", FN 16 (small city),
-FN 26–28 (first-edition farms), FN 31 (U-turns); ``zman-2014-rules-with-farmers-river-abbot.txt``
+Sources: ``hig-annotated-rules-v4-with-faq-and-river.txt`` (HA): "THE RIVER", FN 17 (small city),
+FN 27–28 (first-edition farms), FN 31 (U-turns); ``zman-2014-rules-with-farmers-river-abbot.txt``
 (Z14) "The River". Conventions: x east, y south; rotations clockwise quarter turns; the start tile D
 at (0, 0) has its city to the north, the spring R1 its river to the south.
 """
@@ -232,7 +232,7 @@ def _one_sided_pennant() -> str:
 
 @pytest.mark.parametrize(("small_city", "points"), [(True, 3), (False, 6)])
 def test_a_small_city_with_a_pennant(small_city, points):
-    """HA FN 16: under the small-city rule "a city of two segments ... scored only 2 points, or 1 point
+    """HA FN 17: under the small-city rule "a city of two segments ... scored only 2 points, or 1 point
     per tile. Pennants in a small city also scored only 1 point each": 2 + 1 = 3; else 2·2 + 2 = 6."""
     letter = _one_sided_pennant()
     rules = Rules(small_city=small_city)
@@ -260,7 +260,7 @@ def test_only_a_city_of_two_tiles_is_small(small_city, points):
 
 
 def _footnote_28(farms: str, blue_second_farmer: bool = True) -> Game:
-    """HA FN 27–28's example: one completed city (D's, then N and E: three tiles) bordered by three
+    """HA FN 28's example: one completed city (D's, then N and E: three tiles) bordered by three
     farms: the strip north of D's road, N's field and E's field. Blue (seat 0) has a farmer on N's
     field and one on the strip; Yellow (seat 1) one on E's field."""
     return _play(Rules(farms=farms), ("N", "E", "U"), [
@@ -273,7 +273,7 @@ def _footnote_28(farms: str, blue_second_farmer: bool = True) -> Game:
 def test_first_edition_farms_the_rulebook_example():
     """HA FN 28: "According to the old rules, blue would be the only one to score points, since two of
     his or her farmers are supplying the cities, even though they are on different farms. Yellow has
-    only one farmer adjacent to the city and goes home without anything." FN 27: "The player with the
+    only one farmer adjacent to the city and goes home without anything." And: "The player with the
     majority of adjacent farmers supplying a city would earn four points for it."."""
     game = _footnote_28("city")
     assert game.phase is Phase.GAME_OVER
