@@ -10,7 +10,7 @@ import random
 import pytest
 
 from carcnet.bots import random_move
-from carcnet.engine import Game, GameSetup, Phase, Rules
+from carcnet.engine import Game, GameSetup, IllegalMoveError, Phase, Rules
 from carcnet.engine.geometry import SIDE_OFFSETS, key_of
 from carcnet.engine.notation import parse_move
 from carcnet.engine.river import advance_river, river_finishable, river_stays_finishable, river_turn, river_unblocked
@@ -36,6 +36,29 @@ def test_the_case_the_outside_check_found():
     assert not river_finishable(game.board.tiles, end, kind, 0, game.remaining)  # the rule before
     assert river_stays_finishable(game.board.tiles, end, key, kind.variant(0), game.remaining)
     assert advance_river(end, kind, key, 0) == (key_of(0, -1), 0, 1)  # on to (0,-1), entering it from the north
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_game_plays_by_its_own_rules_version(version):
+    """A game saved under rules 2 goes on under rules 2: the placement rules 3 allows there is refused."""
+    order = tuple("R6 R4 R3 R9 R8 R5 R7 R10 R3 R4 R2".split())
+    setup = GameSetup(players=2, draw_order=order, rules=Rules(river=True, river_start="omit"), rules_version=version)
+    game = Game(setup)
+    for move in CASE.split("; "):
+        game.apply(parse_move(move))
+    assert (game.setup.canonical().splitlines()[1].split()[:2]) == ["rules", str(version)]
+    rotations = {p.rotations for p in game.legal_placements()}
+    if version == 2:
+        assert rotations == {(1,)}
+        with pytest.raises(IllegalMoveError, match="could then not be finished"):
+            game.apply(parse_move("place R4 0,-2 0"))
+    else:
+        assert rotations == {(0, 1)}
+        game.apply(parse_move("place R4 0,-2 0"))
+        game.apply(parse_move("skip"))
+        assert game.drawn == "R2"
+        game.apply(parse_move("place R2 0,-1 180"))  # the lake, beside the spring's field side
+        assert game.river_end is None
 
 
 def _fits(tiles: dict[int, TileVariant], key: int, variant: TileVariant) -> bool:
@@ -104,6 +127,5 @@ def test_the_exact_rule_allows_all_the_sufficient_rule_did_and_refuses_exactly_w
                         refused += not exact
                         widened += exact and not before
             game.apply(random_move(game, rng))
-    print(start, checked, refused, widened)
     assert checked > 500 and refused > 0  # real refusals, each one a strandable river
     assert widened > 0  # placements the sufficient rule refused that cannot strand the river
