@@ -11,10 +11,14 @@ the spring and once the lake is placed) and asks the functions here, which are p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING
 
 from .geometry import SIDE_OFFSETS, Side, position_of
-from .tiles import SegmentKind, TileKind, tile_kind
+from .tiles import RIVER_LAKE, SegmentKind, TileKind, TileVariant, tile_kind
+
+if TYPE_CHECKING:
+    from .board import PlacedTile
 
 __all__ = [
     "RIVER_LOOKAHEAD",
@@ -24,6 +28,7 @@ __all__ = [
     "river_tiles_left",
     "river_turn",
     "river_unblocked",
+    "river_stays_finishable",
 ]
 
 #: River tiles the finishable-river check looks ahead at most: The River's 10 between spring and lake,
@@ -181,3 +186,131 @@ def _river_step(occupied: set[int], at: int, exit: int, turn: int, straight: int
         return _river_next(occupied, nxt, exit, turn, straight, curved)
     finally:
         occupied.discard(at)
+
+
+# ---------------------------------------------------------------------- the exact rule (rules 3)
+
+
+def river_stays_finishable(
+    tiles: Mapping[int, PlacedTile],
+    end: RiverEnd,
+    key: int,
+    variant: TileVariant,
+    remaining: Callable[[], dict[str, int]],
+) -> bool:
+    """Whether placing *variant* at *key* (a river tile continuing the river at its open *end*, or a
+    land tile anywhere while the river is open) leaves the river finishable whatever order the river
+    tiles still face down come in: the exact rule (``docs/rules.md``, "The river is always finished",
+    rules 3). *tiles*: the placed tiles by key; *remaining*: the face-down tiles (``Game.remaining``),
+    asked only when needed.
+
+    Finishable means: for each river design that may come next, some placement the rules allow (it
+    continues the open end, matches every placed neighbour's side, does not turn the way the last
+    curve did) leaves the river finishable with the rest; with none left, the lake fits at the open
+    end. A land tile among the river tiles (the start tile, river_start "river") can always go where
+    it touches nothing of the river, so it is left out.
+
+    The search first asks the sufficient test of :func:`river_finishable` (the next position touches
+    no placed tile but the one before it), which settles almost every position at once, and only
+    where it fails looks at the tiles' sides; its nodes are memoised by the tiles laid and the river
+    tiles left.
+    """
+    if variant.kind.has_river:
+        new_end = advance_river(end, variant.kind, key, variant.rotation)
+        if new_end is None:
+            return True  # the lake: the river is finished
+    else:
+        new_end = end
+    designs = _river_designs(remaining())
+    if sum(count for _letter, count in designs) > RIVER_LOOKAHEAD:  # only a hand-made order holds more
+        if variant.kind.has_river:
+            return river_finishable(tiles, end, variant.kind, variant.rotation, remaining)
+        return river_unblocked(tiles, end, key, remaining)
+    return _exact(tiles, {key: variant}, new_end, designs, {})
+
+
+def _river_designs(remaining: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """The river designs among *remaining* (the lake, drawn last, and land tiles left out), by id."""
+    out = []
+    for letter, count in remaining.items():
+        shape = _RIVER_SHAPES.get(letter)
+        if shape is None:
+            shape = _RIVER_SHAPES[letter] = _river_shape(tile_kind(letter))
+        if shape:
+            out.append((letter, count))
+    return tuple(out)
+
+
+def _pattern(tiles: Mapping[int, PlacedTile], laid: dict[int, TileVariant], key: int) -> int:
+    """The neighbour pattern of the empty position *key* (as ``Board.frontier`` keeps it) with the
+    tiles *laid* by the search on the board too."""
+    pattern = 0
+    for s in range(4):
+        nk = key + SIDE_OFFSETS[s]
+        placed = tiles.get(nk)
+        if placed is not None:
+            pattern |= placed.variant.facing[(s + 2) % 4]
+        else:
+            variant = laid.get(nk)
+            if variant is not None:
+                pattern |= variant.facing[(s + 2) % 4]
+    return pattern
+
+
+def _exact(
+    tiles: Mapping[int, PlacedTile],
+    laid: dict[int, TileVariant],
+    end: RiverEnd,
+    designs: tuple[tuple[str, int], ...],
+    memo: dict[tuple[object, ...], bool],
+) -> bool:
+    """Whether the river open at *end* can be finished whatever order *designs* (id, count) come in,
+    on *tiles* with the search's tiles *laid* (see :func:`river_stays_finishable`)."""
+    key, enter, last = end
+    if key in tiles or key in laid:
+        return False  # the river runs into a tile
+    pattern = _pattern(tiles, laid, key)
+    if not designs:
+        lake = tile_kind(RIVER_LAKE)
+        return any(river_turn(end, lake, r) is not None for r in lake.fitting_rotations(pattern))
+    # the sufficient test: the open end touches only the tile before it, and the rest can always be
+    # laid so that each next position touches only the tile before it
+    if pattern == _only_back(pattern, enter):
+        straight = sum(c for d, c in designs if _RIVER_SHAPES[d] == 1)
+        curved = sum(c for d, c in designs if _RIVER_SHAPES[d] == 2)
+        occupied = set(tiles)
+        occupied.update(laid)
+        if straight + curved <= RIVER_LOOKAHEAD and _river_next(occupied, key, (enter + 2) % 4, last, straight, curved):
+            return True
+    memo_key = (end, designs, tuple(sorted((k, v.kind.letter, v.rotation) for k, v in laid.items())))
+    known = memo.get(memo_key)
+    if known is not None:
+        return known
+    result = True
+    for i, (letter, count) in enumerate(designs):
+        kind = tile_kind(letter)
+        rest = designs[:i] + ((letter, count - 1),) + designs[i + 1 :] if count > 1 else designs[:i] + designs[i + 1 :]
+        placeable = False
+        for r in kind.fitting_rotations(pattern):
+            if river_turn(end, kind, r) is None:
+                continue
+            after = advance_river(end, kind, key, r)
+            assert after is not None  # a river design (not the lake) has an exit
+            laid[key] = kind.variant(r)
+            try:
+                placeable = _exact(tiles, laid, after, rest, memo)
+            finally:
+                del laid[key]
+            if placeable:
+                break
+        if not placeable:
+            result = False
+            break
+    memo[memo_key] = result
+    return result
+
+
+def _only_back(pattern: int, enter: int) -> int:
+    """*pattern* reduced to the side *enter* (the tile before): equal to *pattern* when the position
+    touches nothing else."""
+    return pattern & (7 << 3 * enter)

@@ -54,7 +54,7 @@ from .moves import (
     ReturnAbbot,
     SkipMeeple,
 )
-from .river import advance_river, river_finishable, river_turn, river_unblocked
+from .river import advance_river, river_finishable, river_stays_finishable, river_turn, river_unblocked
 from .scoring import FARM_POINTS, feature_value, majority
 from .tiles import (
     BASE_START,
@@ -82,10 +82,15 @@ __all__ = [
     "replay",
 ]
 
-#: Version of the rules this engine implements; a log made under another version is not replayed.
+#: Version of the rules new games are played under (``GameSetup.rules_version``).
 #: 2: the river tiles R6 and R7 corrected, the river kept finishable, the start tile's
 #: options of HiG and Z-Man, and the small-city and farm variants.
-RULES_VERSION = 2
+#: 3: the river rule made exact: a placement is refused only when some order of the river tiles
+#: left could strand the river (``docs/rules.md``, "The river is always finished").
+RULES_VERSION = 3
+#: The rules versions this engine plays, each game by its own version's rules: a saved game of an
+#: older version still loads and replays as it was played (``protocol/log.md`` §7).
+SUPPORTED_RULES = (2, 3)
 #: What becomes of the base start tile with The River (HA "THE RIVER"; Z14 "The River"):
 #: ``"after"`` placed as soon as the river is complete (HiG), ``"river"`` shuffled into the river
 #: tiles (HiG), ``"omit"`` left in the box (Z-Man). The first is the default (``docs/rules.md``).
@@ -223,6 +228,8 @@ class GameSetup:
             (``protocol/deck.md`` §5): no order exists before each draw. The game waits in
             ``Phase.DRAW`` for a :class:`~carcnet.engine.moves.DrawTile` before each tile.
         rules: Rule options.
+        rules_version: The rules version the game is played under, one of :data:`SUPPORTED_RULES`
+            (:data:`RULES_VERSION` for a new game; a saved game's own). In the digest's setup text.
     """
 
     players: int
@@ -230,6 +237,7 @@ class GameSetup:
     draw_order: tuple[str, ...] | None = None
     rules: Rules = field(default_factory=Rules)
     draws: TableDraws | None = None
+    rules_version: int = RULES_VERSION
 
     def deck(self) -> tuple[str, ...]:
         """The draw order this setup gives (start tile excluded); empty for table draws, whose
@@ -262,6 +270,8 @@ class GameSetup:
             raise SetupError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
         if not isinstance(self.rules, Rules):
             raise SetupError("rules must be a Rules")
+        if type(self.rules_version) is not int or self.rules_version not in SUPPORTED_RULES:
+            raise SetupError(f"rules version {self.rules_version!r} is not one this engine plays {SUPPORTED_RULES}")
         problem = self.rules.problem()
         if problem is not None:
             raise SetupError(problem)
@@ -296,7 +306,7 @@ class GameSetup:
         rules = self.rules
         river_start = f" start={rules.river_start}" if rules.river else ""
         return (
-            f"carcnet/state/v1\nrules {RULES_VERSION} river={int(rules.river)} abbot={int(rules.abbot)}{river_start} "
+            f"carcnet/state/v1\nrules {self.rules_version} river={int(rules.river)} abbot={int(rules.abbot)}{river_start} "
             f"small-city={int(rules.small_city)} farms={rules.farms}\n"
             f"players {self.players}\n{source}\n"
         )
@@ -511,17 +521,27 @@ class Game:
                 return placements
             # a land tile among the river tiles (the start tile, river_start "river") must leave the river finishable
             tiles, remaining = self.board.tiles, self.remaining
-            return [(key, rots) for key, rots in placements if river_unblocked(tiles, end, key, remaining)]
+            if self.setup.rules_version < 3:
+                return [(key, rots) for key, rots in placements if river_unblocked(tiles, end, key, remaining)]
+            variants = kind._variants
+            out = []
+            for key, rots in placements:
+                kept = tuple(r for r in rots if river_stays_finishable(tiles, end, key, variants[r], remaining))
+                if kept:
+                    out.append((key, kept))
+            return out
         if end is None:
             return []
         key = end[0]
         pattern = self.board.frontier.get(key)
         if pattern is None:
             return []
+        exact = self.setup.rules_version >= 3
         rotations = tuple(
             r for r in kind.fitting_rotations(pattern)
             if river_turn(end, kind, r) is not None
-            and river_finishable(self.board.tiles, end, kind, r, self.remaining)
+            and (river_stays_finishable(self.board.tiles, end, key, kind._variants[r], self.remaining) if exact
+                 else river_finishable(self.board.tiles, end, kind, r, self.remaining))
         )
         return [(key, rotations)] if rotations else []
 
@@ -914,13 +934,19 @@ class Game:
                 raise IllegalMoveError(
                     "river", f"{move}: the river may not turn twice in a row in the same direction"
                 )
-            if drawn.fits(rotation, pattern) and not river_finishable(
-                self.board.tiles, end, drawn, rotation, self.remaining
+            if drawn.fits(rotation, pattern) and not (
+                river_stays_finishable(self.board.tiles, end, key, drawn._variants[rotation], self.remaining)
+                if self.setup.rules_version >= 3
+                else river_finishable(self.board.tiles, end, drawn, rotation, self.remaining)
             ):
                 raise IllegalMoveError(
                     "river", f"{move}: the river could then not be finished with the river tiles left"
                 )
-        elif end is not None and not river_unblocked(self.board.tiles, end, key, self.remaining):
+        elif end is not None and not (
+            river_stays_finishable(self.board.tiles, end, key, drawn._variants[rotation], self.remaining)
+            if self.setup.rules_version >= 3
+            else river_unblocked(self.board.tiles, end, key, self.remaining)
+        ) and (self.setup.rules_version < 3 or drawn.fits(rotation, pattern)):
             raise IllegalMoveError("river", f"{move}: it would leave the river no way to be finished")
 
     def _check_deploy(self, move: DeployMeeple) -> None:
@@ -1498,7 +1524,8 @@ class PlayerView:
         else:  # table draws: the tiles drawn so far are in the events
             drawn = tuple(e.tile for e in real.events if type(e) is TileDrawn)
         order = tuple([*drawn, *(t for group in groups for t in group)])  # a new tuple, never the real deck
-        setup = GameSetup(players=real.players, draw_order=order, rules=real.setup.rules)
+        setup = GameSetup(players=real.players, draw_order=order, rules=real.setup.rules,
+                          rules_version=real.setup.rules_version)
         game = Game.__new__(Game)
         game.__dict__.update(real.__dict__)  # the same state (shared: the view is read only) …
         game.setup = setup  # … but where the tiles come from

@@ -28,6 +28,7 @@ import msgpack  # type: ignore[import-untyped]  # msgpack ships no type hints
 from carcnet.engine import (
     FARM_RULES,
     RULES_VERSION,
+    SUPPORTED_RULES,
     DeployMeeple,
     DrawTile,
     Figure,
@@ -121,7 +122,7 @@ def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
         out = {
             "type": "header",
             "format": item.format,
-            "rules": RULES_VERSION,
+            "rules": item.rules,
             "game": item.game,
             "created": item.created,
             "seats": [
@@ -246,7 +247,7 @@ def from_wire(data: object, *, format: int = DEFAULT_FORMAT) -> Item:
 
 
 def _header_from_map(m: dict[str, Any]) -> LogHeader:
-    fmt = _check_versions(m)
+    fmt, rules = _check_versions(m)
     _keys(m, _HEADER_KEYS_2 if fmt >= 2 else _HEADER_KEYS_1, "header")
     seats_raw = m["seats"]
     if not isinstance(seats_raw, list):
@@ -293,6 +294,7 @@ def _header_from_map(m: dict[str, Any]) -> LogHeader:
         commits=commits,
         nonces=nonces,
         format=fmt,
+        rules=rules,
     )
 
 
@@ -373,8 +375,8 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
     )
 
 
-def _check_versions(m: dict[str, Any]) -> int:
-    """``protocol/log.md`` §7: the format version first, then the rules version; returns the format."""
+def _check_versions(m: dict[str, Any]) -> tuple[int, int]:
+    """``protocol/log.md`` §7: the format version first, then the rules version; returns both."""
     fmt = _int(m, "format", "header", 0, 2**32)
     if fmt > FORMAT_VERSION:
         raise LogVersionError(
@@ -393,16 +395,17 @@ def _check_versions(m: dict[str, Any]) -> int:
             f"{', '.join(map(str, READ_FORMATS))})",
         )
     rules = _int(m, "rules", "header", 0, 2**32)
-    if rules != RULES_VERSION:
+    if rules not in SUPPORTED_RULES:
         hint = "a newer carcnet" if rules > RULES_VERSION else f"a carcnet that plays rules version {rules}"
+        plays = " and ".join(map(str, SUPPORTED_RULES))
         raise LogVersionError(
             "rules",
             rules,
             RULES_VERSION,
-            f"this game was played under rules version {rules}, but this carcnet plays rules version "
-            f"{RULES_VERSION}; it is not replayed under other rules: open it with {hint}",
+            f"this game was played under rules version {rules}, but this carcnet plays rules versions "
+            f"{plays}; it is not replayed under other rules: open it with {hint}",
         )
-    return fmt
+    return fmt, rules
 
 
 def _entry_from_map(m: dict[str, Any], format: int) -> LogEntry:

@@ -27,6 +27,8 @@ from carcnet.engine import (
     Move,
     PlaceTile,
     ReturnAbbot,
+    RULES_VERSION,
+    SUPPORTED_RULES,
     Rules,
     SetupError,
     SkipMeeple,
@@ -121,8 +123,9 @@ class LogHeader:
     """The first record of a log: everything the game starts from (``protocol/log.md`` §5).
 
     A header belongs to one of :data:`READ_FORMATS` (its *format*; new headers are
-    :data:`FORMAT_VERSION`) and to the engine's ``RULES_VERSION``: a header from another version is
-    refused while decoding, never built.
+    :data:`FORMAT_VERSION`) and to one of the rules versions the engine plays (its *rules*,
+    ``SUPPORTED_RULES``; new headers are the engine's ``RULES_VERSION``): a header of another version
+    is refused while decoding, never built.
 
     A LAN game's header (format 2) records the seat keys that sign its entries and, when the seed
     was agreed by commit–reveal, each seat's commitment and nonce (``protocol/wire.md`` §4.2, §5.3).
@@ -149,6 +152,9 @@ class LogHeader:
             nonces give (:func:`~carcnet.log.seeding.derive_seed`).
         format: The log format the header (and its file) is written in: 1 (no keys, no
             signatures), 2, or 3 (table draws).
+        rules: The rules version the game is played under (``protocol/log.md`` §7): the engine's
+            ``RULES_VERSION`` for a new game, an older one of ``SUPPORTED_RULES`` for a game saved
+            by an older carcnet, which is replayed and goes on under its own rules.
 
     Raises:
         LogFormatError: A field is out of range or the setup cannot start (the engine's
@@ -167,10 +173,13 @@ class LogHeader:
     commits: tuple[bytes, ...] | None = None
     nonces: tuple[bytes, ...] | None = None
     format: int = DEFAULT_FORMAT
+    rules: int = RULES_VERSION
 
     def __post_init__(self) -> None:
         if not _is_int(self.format) or self.format not in READ_FORMATS:
             raise LogFormatError(f"format must be one of {READ_FORMATS}, got {self.format!r}")
+        if not _is_int(self.rules) or self.rules not in SUPPORTED_RULES:
+            raise LogFormatError(f"rules must be one of {SUPPORTED_RULES}, got {self.rules!r}")
         if not is_game_id(self.game):
             raise LogFormatError(f"game id must be 32 lowercase hex digits, got {self.game!r}")
         if not _is_int(self.created) or not 0 <= self.created < 2**63:
@@ -254,6 +263,7 @@ class LogHeader:
         keys: Sequence[bytes] | None = None,
         nonces: Sequence[bytes] | None = None,
         commits: Sequence[bytes] | None = None,
+        rules: int = RULES_VERSION,
     ) -> LogHeader:
         """A header for a new game, in :data:`FORMAT_VERSION`: a fresh game id and the current time
         unless given, and the setup digest computed by the engine. Give exactly one of *seed* and
@@ -261,7 +271,9 @@ class LogHeader:
         default to the nonces' commitments), or *commits* alone with *keys*: the seats' chain roots
         of table draws (``protocol/deck.md`` §5; then *game* is needed, the chains being bound to
         it, and the header is in :data:`TABLE_FORMAT`). Otherwise the format is
-        :data:`DEFAULT_FORMAT`.
+        :data:`DEFAULT_FORMAT`. *rules*: the rules version to play under, the engine's
+        ``RULES_VERSION`` unless an older one of ``SUPPORTED_RULES`` is asked for (a test's file of
+        an older carcnet).
 
         >>> h = LogHeader.new([Seat("Ann", "red"), Seat("Bot", "blue", "bot", "random")], order=("E",))
         >>> h.setup().players, len(h.game), len(h.digest), h.format, h.signed
@@ -270,6 +282,7 @@ class LogHeader:
         Raises:
             LogFormatError: As for the constructor.
         """
+        version = rules
         rules = options if options is not None else Rules()
         draw = tuple(order) if order is not None else None
         revealed = tuple(nonces) if nonces is not None else None
@@ -287,7 +300,7 @@ class LogHeader:
             if game is None:
                 raise LogFormatError("table draws are bound to their game id: give it")
             table = TableDraws(game_id, tuple(commits))
-        setup = GameSetup(players=len(seats), seed=seed, draw_order=draw, rules=rules, draws=table)
+        setup = GameSetup(players=len(seats), seed=seed, draw_order=draw, rules=rules, draws=table, rules_version=version)
         try:
             digest = Game(setup).digests[0]
         except SetupError as exc:
@@ -304,12 +317,14 @@ class LogHeader:
             commits=tuple(commits) if commits is not None else None,
             nonces=revealed,
             format=TABLE_FORMAT if table is not None else DEFAULT_FORMAT,
+            rules=version,
         )
 
     def setup(self) -> GameSetup:
         """The engine setup this header describes (players = number of seats)."""
         return GameSetup(
-            players=len(self.seats), seed=self.seed, draw_order=self.order, rules=self.options, draws=self.draws
+            players=len(self.seats), seed=self.seed, draw_order=self.order, rules=self.options, draws=self.draws,
+            rules_version=self.rules,
         )
 
 

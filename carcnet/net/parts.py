@@ -79,7 +79,7 @@ class WireHeader:
     the header a peer saves in its log (``GameRecorder.create(wh.header, …)``).
 
     Attributes:
-        header: The log header (format 2 or 3, rules 2), holding *keys*, *commits* and *nonces*.
+        header: The log header (format 2 or 3, rules 2 or 3), holding *keys*, *commits* and *nonces*.
         keys: The 32-byte Ed25519 public key of each seat, in seat order; pairwise distinct.
         commits: Each seat's commitment ``SHA-256(nonce)``, in seat order; ``None`` for a game whose
             seed was not agreed by commit–reveal (a local game shown to spectators, a test game).

@@ -66,7 +66,7 @@ def digest_vector(rules: Rules | None = None) -> dict:
     game = Game(setup)
     bot = RandomBot(2026)
     while game.phase is not Phase.GAME_OVER:
-        game.apply(bot.choose(game))
+        game.apply(bot.choose(game.view()))
     return {
         "description": "carcnet state digest v1 golden vector (protocol/digest.md): a seeded 2-player game. "
         "digests[0] is after the setup, digests[i] after moves[i-1].",
@@ -121,7 +121,7 @@ def draws_vectors() -> dict:
                 k = game.deck_index + 1
                 game.apply(DrawTile(tuple(chains[s][k] for s in range(players))))
             else:
-                game.apply(bot.choose(game))
+                game.apply(bot.choose(game.view()))
         key = "table_deck" if players == 3 else "table_deck_expansions"
         vec[key] = {"players": players, "river": rules.river, "abbot": rules.abbot, "roots": [
             c[0].hex() for c in chains], "order": [e.tile for e in game.events if isinstance(e, TileDrawn)]}
@@ -132,7 +132,7 @@ def _table_setup(game_id: str, players: int, rules: Rules) -> tuple[GameSetup, l
     length = rules.pile_size()
     chains = [draws.chain(game_id, s, _secret(s), length) for s in range(players)]
     table = TableDraws(game_id, tuple(c[0] for c in chains))
-    return GameSetup(players=players, table=table, rules=rules), chains
+    return GameSetup(players=players, draws=table, rules=rules), chains
 
 
 def table_digest_vector() -> dict:
@@ -144,7 +144,7 @@ def table_digest_vector() -> dict:
         if game.phase is Phase.DRAW:
             game.apply(DrawTile(tuple(c[game.deck_index + 1] for c in chains)))
         else:
-            game.apply(bot.choose(game))
+            game.apply(bot.choose(game.view()))
     return {
         "description": "carcnet state digest v1 with table draws (protocol/digest.md, deck.md §5): a 2-player "
         "game, chain secrets SHA-256('carcnet vector chain <seat>'). digests[0] is after the setup.",

@@ -14,7 +14,8 @@ VECTOR = json.loads((Path(__file__).parents[2] / "protocol" / "vectors" / "diges
 
 
 def _setup() -> GameSetup:
-    return GameSetup(players=VECTOR["setup"]["players"], seed=int(VECTOR["setup"]["seed"]))
+    s = VECTOR["setup"]
+    return GameSetup(players=s["players"], seed=int(s["seed"]), rules_version=s["rules"])
 
 
 def test_golden_game_replays_to_the_recorded_digests():
@@ -58,7 +59,12 @@ def test_digest_distinguishes_setups_and_moves():
 
 @pytest.mark.parametrize(
     ("name", "words"),
-    [("digest-expansions.json", " start=after small-city=0 farms=farm"), ("digest-variants.json", " small-city=1 farms=city")],
+    [
+        ("digest-expansions.json", " start=after small-city=0 farms=farm"),
+        ("digest-variants.json", " small-city=1 farms=city"),
+        # a game of rules 2 (before the exact river rule): replayed under its own version's rules
+        ("digest-expansions-rules2.json", "rules 2 river=1 abbot=1 start=after"),
+    ],
 )
 def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
     from carcnet.engine import Rules
@@ -68,7 +74,7 @@ def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
     rules = Rules(
         river=s["river"], abbot=s["abbot"], river_start=s["river_start"], small_city=s["small_city"], farms=s["farms"]
     )
-    setup = GameSetup(players=s["players"], seed=int(s["seed"]), rules=rules)
+    setup = GameSetup(players=s["players"], seed=int(s["seed"]), rules=rules, rules_version=s["rules"])
     assert setup.canonical() == vector["setup_text"] and words in vector["setup_text"]
     game = replay(setup, [parse_move(m) for m in vector["moves"]])
     assert [d.hex() for d in game.digests] == vector["digests"]

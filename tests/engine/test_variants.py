@@ -175,7 +175,12 @@ def test_the_start_tile_among_the_river_tiles_may_not_block_the_river():
     allowed = {p.position for p in game.legal_placements()}
     assert allowed and P(1, 1) not in allowed and P(0, 3) not in allowed and P(-1, 0) in allowed
     with pytest.raises(IllegalMoveError, match="no way to be finished") as info:
-        game.apply(PlaceTile("D", P(1, 1), 1))  # it touches the river's open end at 1,2
+        game.apply(PlaceTile("D", P(1, 1), 3))  # it fits there, but touches the river's open end at 1,2
+    with pytest.raises(IllegalMoveError) as info:
+        game.apply(PlaceTile("D", P(1, 1), 1))  # a turn that does not fit is refused for its sides
+    assert info.value.reason == "side-mismatch"
+    with pytest.raises(IllegalMoveError, match="no way to be finished") as info:
+        game.apply(PlaceTile("D", P(1, 1), 3))
     assert info.value.reason == "river"
 
 

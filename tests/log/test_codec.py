@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from carcnet.engine import RULES_VERSION, DeployMeeple, Figure, PlaceTile, Position, ReturnAbbot, SkipMeeple
+from carcnet.engine import RULES_VERSION, SUPPORTED_RULES, DeployMeeple, Figure, PlaceTile, Position, ReturnAbbot, SkipMeeple
 from carcnet.log import (
     COLOURS,
     FORMAT_VERSION,
@@ -198,13 +198,21 @@ def test_newer_format_is_refused_for_its_version_before_its_fields():
     )
 
 
-def test_other_rules_version_is_refused_naming_both():
-    for other in (RULES_VERSION + 1, RULES_VERSION - 1):
-        with pytest.raises(
-            LogVersionError, match=f"rules version {other}.*rules version {RULES_VERSION}"
-        ) as info:
+def test_a_rules_version_this_engine_does_not_play_is_refused_naming_both():
+    plays = " and ".join(map(str, SUPPORTED_RULES))
+    for other in (RULES_VERSION + 1, min(SUPPORTED_RULES) - 1):
+        with pytest.raises(LogVersionError, match=f"rules version {other}.*rules versions {plays}") as info:
             from_wire(_header_map(rules=other))
         assert info.value.field == "rules"
+
+
+def test_a_header_of_an_older_rules_version_is_read_with_it():
+    """Saved games of rules 2 (before the exact river rule) still load, and go on under rules 2."""
+    assert SUPPORTED_RULES == (2, 3)
+    header = from_wire(_header_map(rules=2))
+    assert isinstance(header, LogHeader) and header.rules == 2 and header.setup().rules_version == 2
+    assert to_wire(header)["rules"] == 2
+    assert from_wire(_header_map(rules=3)).rules == RULES_VERSION == 3
 
 
 _BASE = {"river": False, "abbot": False, "small-city": False, "farms": "farm"}

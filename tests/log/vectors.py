@@ -86,6 +86,7 @@ def scripted_game(format: int = DEFAULT_FORMAT) -> tuple[LogHeader, list[LogEntr
         [Seat("Ann", "red"), Seat("Bob", "blue")],
         order=("E", "U", "V"),
         created=1795256100,  # 2026-11-21 10:15:00 UTC
+        rules=2,  # the stored vectors are files of rules 2, which a reader of rules 3 still replays
         game="3f2a9c1b5d6e4f708192a3b4c5d6e7f8",
     )
     header = dataclasses.replace(header, format=format)
@@ -102,6 +103,7 @@ def seeded_game(format: int = 1) -> tuple[LogHeader, list[LogEntry]]:
         ],
         seed=2**64 - 1,
         created=1795256160,
+        rules=2,
         game="00112233445566778899aabbccddeeff",
     )
     header = dataclasses.replace(header, format=format)
@@ -117,6 +119,7 @@ def signed_game() -> tuple[LogHeader, list[LogEntry]]:
         keys=[k.public for k in keys],
         nonces=SIGNED_NONCES,
         created=1795256400,  # 2026-11-21 10:20:00 UTC
+        rules=2,
         game=SIGNED_GAME,
     )
     return header, _play(header, [parse_move(m) for m in SIGNED_MOVES], keys)
@@ -142,6 +145,7 @@ def table_game() -> tuple[LogHeader, list[LogEntry]]:
         keys=[k.public for k in keys],
         commits=[c[0] for c in chains],
         created=1795256700,  # 2026-11-21 10:25:00 UTC
+        rules=2,
         game=TABLE_GAME,
     )
     moves: list[Move] = []

@@ -181,7 +181,10 @@ def test_a_header_of_another_log_format_is_a_version_error():
     assert code_of(edit(m, ("header", "format"), 4)) == "bad-version"
     assert code_of(edit(m, ("header", "format"), 1)) == "bad-version"  # the log reads it; the wire does not
     assert code_of(edit(m, ("header", "format"), True)) == "bad-message"
-    assert code_of(edit(m, ("header", "rules"), RULES_VERSION - 1)) == "bad-version"
+    assert code_of(edit(m, ("header", "rules"), RULES_VERSION + 1)) == "bad-version"
+    assert code_of(edit(m, ("header", "rules"), 1)) == "bad-version"
+    # a game of rules 2, saved before the exact river rule, is still played, under its own rules
+    assert from_wire(edit(m, ("header", "rules"), 2)).header.header.rules == 2  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(
@@ -384,7 +387,7 @@ def test_error_codes_from_newer_peers_are_read_and_close():
 
 def test_hello_defaults_are_this_version():
     h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
-    assert to_wire(h)["proto"] == PROTO_VERSION == 6 and to_wire(h)["rules"] == RULES_VERSION == 2
+    assert to_wire(h)["proto"] == PROTO_VERSION == 6 and to_wire(h)["rules"] == RULES_VERSION == 3
     assert commitment(NONCES[0]) != commitment(NONCES[1])
 
 
