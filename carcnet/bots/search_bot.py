@@ -286,16 +286,23 @@ class SearchBot:
         return candidates[best]
 
 
+#: The rules version line every turn seed's setup text holds (the version turn seeds were made with).
+_SEED_RULES = "\nrules 2 "
+
+
 def turn_seed(seed: int, game: Game) -> int:
     """The seed of a search bot's generator for the turn to play in *game* (a view's game): a
     64-bit integer from BLAKE2b over the bot's *seed*, the public setup (``GameSetup.canonical`` of
     the view: rules, players, the tiles drawn so far and the bag's contents in canonical order) and
     the turns played (placements, deploys, skips and abbot recalls; not the table's draws or
-    handovers, which move no figure). So a turn's search depends on the seed and the position
+    handovers, which move no figure). The setup text says rules 2 whatever the game's rules version
+    (:data:`_SEED_RULES`), so that a new rules version leaves the bots' games alike where it leaves the
+    rules alike (rules 3 changed The River's placement rule only). So a turn's search depends on the seed and the position
     alone, not on the turns the bot searched before: a search made ahead of time (pondering, on a
     position the bot predicted) plays exactly the move a search made when the turn comes would."""
     moves = "\n".join(str(m) for m in game.moves if type(m) in TURN_MOVES)
-    text = f"{seed}\n{game.setup.canonical()}{moves}\n{game.seat} {game.drawn}"
+    setup = game.setup.canonical().replace(f"\nrules {game.setup.rules_version} ", _SEED_RULES, 1)
+    text = f"{seed}\n{setup}{moves}\n{game.seat} {game.drawn}"
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
