@@ -8,13 +8,16 @@ being the start tile (the extracted HiG list reads "D 2x"; 72 tiles need D = 4, 
 The table
 ---------
 Each design is one row: its rulebook letter, how many the tile set holds, and its segments as
-printed (rotation 0). A segment is written ``KIND EDGES [pennant] [borders I J …]``:
+printed (rotation 0). A segment is written ``KIND EDGES [pennant] [inn] [cathedral] [GOODS …] [borders I J …]``:
 
 * ``road``, ``city`` and ``river`` segments list the **sides** they reach (``N E S W``);
 * ``field`` segments list the **half-sides** they reach (``NL NR EL ER SL SR WL WR``, see
   :mod:`carcnet.engine.geometry`); a bare side letter stands for both its halves;
 * ``cloister`` and ``garden`` reach no edge;
 * ``pennant`` marks a city segment with a pennant;
+* ``inn`` marks a road segment with an inn by it, ``cathedral`` a city segment with a cathedral
+  (Inns & Cathedrals); ``wine``, ``grain`` and ``cloth`` the goods a city segment shows (Traders &
+  Builders), one word per symbol;
 * ``borders I J`` lists, for a field, the indices (0-based, in row order) of the city segments it
   borders: what farmers score at the end of the game.
 
@@ -33,6 +36,10 @@ from .geometry import SIDE_OFFSETS, HalfSide, Side
 __all__ = [
     "BASE_DESIGNS",
     "GARDEN_VARIANTS",
+    "GOODS",
+    "INNS_DESIGNS",
+    "TRADERS_DESIGNS",
+    "expansion_tile_counts",
     "RIVER_DESIGNS",
     "RIVER_LAKE",
     "RIVER_SPRING",
@@ -88,6 +95,12 @@ class Segment:
         halves: Half-sides reached (field). Empty otherwise.
         pennant: True for a city segment that shows a pennant.
         borders: For a field, indices of the city segments on the same tile that it borders.
+        inn: True for a road segment with an inn by it (Inns & Cathedrals: a road with an inn scores
+            2 a tile when completed, nothing when incomplete at the end).
+        cathedral: True for a city segment with a cathedral (Inns & Cathedrals: 3 a tile and pennant
+            when completed, nothing when incomplete at the end).
+        goods: For a city segment, the goods symbols it shows, each ``"wine"``, ``"grain"`` or
+            ``"cloth"`` (Traders & Builders: the tokens go to whoever completes the city).
     """
 
     kind: SegmentKind
@@ -95,6 +108,9 @@ class Segment:
     halves: tuple[HalfSide, ...] = ()
     pennant: bool = False
     borders: tuple[int, ...] = ()
+    inn: bool = False
+    cathedral: bool = False
+    goods: tuple[str, ...] = ()
 
     def rotated(self, rotation: int) -> Segment:
         """This segment after *rotation* clockwise quarter turns of its tile."""
@@ -106,12 +122,20 @@ class Segment:
             tuple(sorted(h.rotated(rotation) for h in self.halves)),
             self.pennant,
             self.borders,
+            self.inn,
+            self.cathedral,
+            self.goods,
         )
 
     def __str__(self) -> str:
         parts = [self.kind.label, *(s.name for s in self.sides), *(h.name for h in self.halves)]
         if self.pennant:
             parts.append("pennant")
+        if self.inn:
+            parts.append("inn")
+        if self.cathedral:
+            parts.append("cathedral")
+        parts.extend(self.goods)
         if self.borders:
             parts.append("borders " + " ".join(map(str, self.borders)))
         return " ".join(parts)
@@ -277,6 +301,9 @@ def _fit_tables(kind: TileKind) -> tuple[dict[int, tuple[int, ...]], dict[int, i
 
 
 #: The rotations of each 4-bit set of ``TileKind._fit_bits``, smallest first.
+#: The kinds of goods of Traders & Builders, as the tile table writes them.
+GOODS = ("wine", "grain", "cloth")
+
 ROTATIONS_OF_BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(4) if bits >> r & 1) for bits in range(16)
 )
@@ -287,13 +314,20 @@ def _parse_segment(spec: str) -> Segment:
     kind = SegmentKind[words[0].upper()]
     sides: list[Side] = []
     halves: list[HalfSide] = []
-    pennant = False
+    pennant = inn = cathedral = False
+    goods: list[str] = []
     borders: list[int] = []
     i = 1
     while i < len(words):
         w = words[i]
         if w == "pennant":
             pennant = True
+        elif w == "inn":
+            inn = True
+        elif w == "cathedral":
+            cathedral = True
+        elif w in GOODS:
+            goods.append(w)
         elif w == "borders":
             borders = [int(b) for b in words[i + 1 :]]
             break
@@ -305,7 +339,8 @@ def _parse_segment(spec: str) -> Segment:
         else:
             sides.append(Side[w])
         i += 1
-    return Segment(kind, tuple(sorted(sides)), tuple(sorted(halves)), pennant, tuple(borders))
+    return Segment(kind, tuple(sorted(sides)), tuple(sorted(halves)), pennant, tuple(borders), inn, cathedral,
+                   tuple(goods))
 
 
 #: The most segments a design may have.
@@ -332,6 +367,10 @@ def _validate(letter: str, segments: tuple[Segment, ...]) -> None:
                 raise ValueError(f"tile {letter}: field {i} borders {b}, which is not a city segment")
         if seg.pennant and seg.kind != SegmentKind.CITY:
             raise ValueError(f"tile {letter}: only city segments carry pennants")
+        if seg.inn and seg.kind != SegmentKind.ROAD:
+            raise ValueError(f"tile {letter}: only road segments have inns")
+        if (seg.cathedral or seg.goods) and seg.kind != SegmentKind.CITY:
+            raise ValueError(f"tile {letter}: only city segments have cathedrals or goods")
     for s in Side:
         for h in (HalfSide(2 * s), HalfSide(2 * s + 1)):
             if side_kind.get(s) == SegmentKind.CITY and h in half_owner:
@@ -501,6 +540,102 @@ _RIVER_ROWS: tuple[tuple[TileKind, int], ...] = (
              expansion="river"),                                                                1),  # curve and road curve
 )
 # fmt: on
+# fmt: off
+#: Inns & Cathedrals (Hans im Glück second edition, 2015; the third edition prints the same designs):
+#: 17 designs, 18 tiles (the cathedral twice), ids ``IC`` + the tile's letter on wikicarpedia's C2
+#: list. Six roads with an inn, two cathedrals. Checked design by design against JCloisterZone's tile
+#: definitions (each row's comment) and the printed tiles' pictures (docs/rules.md, "The expansions'
+#: tiles").
+_INNS_ROWS: tuple[tuple[TileKind, int], ...] = (
+    # JCloisterZone IC/Rr.i
+(_design("ICA", "road S W inn", "field NL NR EL ER SL WR", "field SR WL", expansion="inns"), 1),
+    # JCloisterZone IC/RFr.i
+    (_design("ICB", "road E W inn", "field NL NR EL WR", "field ER SL SR WL", expansion="inns"), 1),
+    # JCloisterZone IC/RRR.i
+    (_design("ICC", "road E inn", "road S", "road W", "field NL NR EL WR", "field ER SL", "field SR WL", expansion="inns"), 1),
+    # JCloisterZone IC/LRFR
+    (_design("ICD", "cloister", "road E", "road W", "field NL NR EL WR", "field ER SL SR WL", expansion="inns"), 1),
+    # JCloisterZone IC/RrRr
+    (_design("ICE", "road N W", "road E S", "field NL WR", "field ER SL", "field NR EL SR WL", expansion="inns"), 1),
+    # JCloisterZone IC/CcR
+    (_design("ICF", "city N W", "road E", "field EL borders 0", "field ER SL SR borders 0", expansion="inns"), 1),
+    # JCloisterZone IC/C!
+    (_design("ICG", "city N", "field EL ER borders 0", "field SL SR WL WR borders 0", expansion="inns"), 1),
+    # JCloisterZone IC/CCCC
+    (_design("ICH", "city N", "city E", "city S", "city W", "field borders 0 1 2 3", expansion="inns"), 1),
+    # JCloisterZone IC/CRCR
+    (_design("ICI", "city N", "city S", "road E", "road W", "field EL borders 0", "field WR borders 0", "field ER borders 1", "field WL borders 1", expansion="inns"), 1),
+    # JCloisterZone IC/CFR
+    (_design("ICJ", "city N", "road S", "field EL ER SL borders 0", "field SR WL WR borders 0", expansion="inns"), 1),
+    # JCloisterZone IC/Cccc.c
+    (_design("ICK", "city N E S W cathedral", expansion="inns"), 2),
+    # JCloisterZone IC/CcRr+.i
+    (_design("ICL", "city N W pennant", "road E S inn", "field EL SR borders 0", "field ER SL", expansion="inns"), 1),
+    # JCloisterZone IC/RrC.i
+    (_design("ICM", "city N", "road S W inn", "field EL ER SL WR borders 0", "field SR WL", expansion="inns"), 1),
+    # JCloisterZone IC/RCc.i
+    (_design("ICN", "city N W", "road S inn", "field EL ER SL borders 0", "field SR borders 0", expansion="inns"), 1),
+    # JCloisterZone IC/CCC
+    (_design("ICO", "city N", "city E", "city W", "field SL SR borders 0 1 2", expansion="inns"), 1),
+    # JCloisterZone IC/CCc+
+    (_design("ICP", "city N W pennant", "city S", "field EL ER borders 0 1", expansion="inns"), 1),
+    # JCloisterZone IC/CRcR+
+    (_design("ICQ", "city E W pennant", "road N", "road S", "field NL borders 0", "field NR borders 0", "field SL borders 0", "field SR borders 0", expansion="inns"), 1),
+)
+#: Traders & Builders (Hans im Glück second edition, 2015; the third the same): 24 designs, one tile
+#: each, ids ``TB`` + the tile's letter on wikicarpedia's C2 list. 20 show a goods symbol on their
+#: city: 9 wine, 6 grain, 5 cloth (the tokens in the box). Checked like the Inns & Cathedrals rows.
+_TRADERS_ROWS: tuple[tuple[TileKind, int], ...] = (
+    # JCloisterZone TB/CR
+(_design("TBA", "city N", "road E", "field EL borders 0", "field ER SL SR WL WR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/RRrr
+    (_design("TBB", "road N S", "road E W", "field NR EL", "field ER SL", "field SR WL", "field NL WR", expansion="traders"), 1),
+    # JCloisterZone TB/RRC
+    (_design("TBC", "city N", "road S", "road W", "field WR borders 0", "field SR WL", "field EL ER SL borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/CcRC.g
+    (_design("TBD", "city N W grain", "city S", "road E", "field EL borders 0", "field ER borders 0 1", expansion="traders"), 1),
+    # JCloisterZone TB/CRc.g
+    (_design("TBE", "city E W grain", "road S", "field NL NR borders 0", "field SL borders 0", "field SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/RCc.g
+    (_design("TBF", "city N W grain", "road S", "field EL ER SL borders 0", "field SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/Cc.g
+    (_design("TBG", "city N W grain", "field EL ER SL SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/Ccc.g
+    (_design("TBH", "city N E W grain", "field SL SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/RCc!.g
+    (_design("TBI", "city N W grain", "road S", "field EL ER borders 0", "field SL borders 0", "field SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/LRRR
+    (_design("TBJ", "cloister", "road E", "road S", "road W", "field NL NR EL WR", "field ER SL", "field SR WL", expansion="traders"), 1),
+    # JCloisterZone TB/CcR.c
+    (_design("TBK", "city N W cloth", "road E", "field EL borders 0", "field ER SL SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/CcRC.c
+    (_design("TBL", "city N W cloth", "city S", "road E", "field EL borders 0", "field ER borders 0 1", expansion="traders"), 1),
+    # JCloisterZone TB/CcCC.c
+    (_design("TBM", "city N W cloth", "city E", "city S", "field borders 0 1 2", expansion="traders"), 1),
+    # JCloisterZone TB/CCc.c
+    (_design("TBN", "city E W cloth", "city S", "field NL NR borders 0", "field borders 0 1", expansion="traders"), 1),
+    # JCloisterZone TB/CcRR!.c
+    (_design("TBO", "city N W cloth", "road E", "road S", "field EL borders 0", "field ER borders 0", "field SL borders 0", "field SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/CCc.w
+    (_design("TBP", "city E W wine", "city S", "field NL NR borders 0", "field borders 0 1", expansion="traders"), 1),
+    # JCloisterZone TB/CFc.w
+    (_design("TBQ", "city E W wine", "field NL NR borders 0", "field SL SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/CRcR.w
+    (_design("TBR", "city E W wine", "road N", "road S", "field NL borders 0", "field NR borders 0", "field SL borders 0", "field SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/CRc.w
+    (_design("TBS", "city E W wine", "road S", "field NL NR borders 0", "field SL borders 0", "field SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/Cc.w
+    (_design("TBT", "city N W wine", "field EL ER SL SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/CcRR.w
+    (_design("TBU", "city N W wine", "road E", "road S", "field EL borders 0", "field ER SL borders 0", "field SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/CccR.w
+    (_design("TBV", "city N E W wine", "road S", "field SL borders 0", "field SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/CcR!.w
+    (_design("TBW", "city N W wine", "road E", "field EL borders 0", "field ER borders 0", "field SL SR borders 0", expansion="traders"), 1),
+    # JCloisterZone TB/CcCc.w
+    (_design("TBX", "city N W wine", "city E S", "field borders 0 1", expansion="traders"), 1),
+)
+# fmt: on
 #: The River's spring (placed at (0, 0) instead of the start tile) and lake (drawn last of the river).
 RIVER_SPRING, RIVER_LAKE = "R1", "R2"
 
@@ -528,7 +663,27 @@ GARDEN_VARIANTS: tuple[TileKind, ...] = (
 #: Letter of the base game's start tile (placed at (0, 0), rotation 0, before the first turn).
 BASE_START = "D"
 
-_KINDS: dict[str, TileKind] = {k.letter: k for k in (*BASE_DESIGNS, *RIVER_DESIGNS, *GARDEN_VARIANTS)}
+#: Inns & Cathedrals' designs ICA–ICQ (ICK is the cathedral, two tiles).
+INNS_DESIGNS: tuple[TileKind, ...] = tuple(kind for kind, _ in _INNS_ROWS)
+#: Traders & Builders' designs TBA–TBX.
+TRADERS_DESIGNS: tuple[TileKind, ...] = tuple(kind for kind, _ in _TRADERS_ROWS)
+
+_KINDS: dict[str, TileKind] = {
+    k.letter: k for k in (*BASE_DESIGNS, *RIVER_DESIGNS, *GARDEN_VARIANTS, *INNS_DESIGNS, *TRADERS_DESIGNS)
+}
+
+
+def expansion_tile_counts(expansion: str) -> dict[str, int]:
+    """Id → number of tiles of an expansion's set: ``"inns"`` (Inns & Cathedrals, 18) or
+    ``"traders"`` (Traders & Builders, 24), in id order.
+
+    Raises:
+        ValueError: Another name.
+    """
+    rows = {"inns": _INNS_ROWS, "traders": _TRADERS_ROWS}.get(expansion)
+    if rows is None:
+        raise ValueError(f"no expansion {expansion!r} with tiles of its own here (inns, traders)")
+    return {kind.letter: count for kind, count in rows}
 
 
 def register(kind: TileKind) -> None:

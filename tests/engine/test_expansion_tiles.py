@@ -1,0 +1,69 @@
+"""The tiles of Inns & Cathedrals and Traders & Builders (issue 33) as data: their counts, inns,
+cathedrals and goods as the boxes list them, every design well formed and turned like any other."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from carcnet.engine.tiles import (
+    BASE_DESIGNS,
+    GOODS,
+    INNS_DESIGNS,
+    RIVER_DESIGNS,
+    TRADERS_DESIGNS,
+    Segment,
+    SegmentKind,
+    TileKind,
+    expansion_tile_counts,
+    tile_kind,
+)
+
+
+def test_inns_and_cathedrals_has_18_tiles_6_inns_and_2_cathedrals():
+    counts = expansion_tile_counts("inns")
+    assert sum(counts.values()) == 18 and len(counts) == 17
+    inns = [k for k in INNS_DESIGNS if any(s.inn for s in k.segments)]
+    assert sum(counts[k.letter] for k in inns) == 6
+    cathedrals = [k for k in INNS_DESIGNS if any(s.cathedral for s in k.segments)]
+    assert [k.letter for k in cathedrals] == ["ICK"] and counts["ICK"] == 2
+    assert all(k.expansion == "inns" for k in INNS_DESIGNS)
+
+
+def test_traders_and_builders_has_24_tiles_and_the_goods_of_the_box():
+    counts = expansion_tile_counts("traders")
+    assert sum(counts.values()) == 24 and set(counts.values()) == {1}
+    goods = {g: 0 for g in GOODS}
+    for kind in TRADERS_DESIGNS:
+        for seg in kind.segments:
+            for good in seg.goods:
+                goods[good] += 1
+    assert goods == {"wine": 9, "grain": 6, "cloth": 5}  # the 20 tokens in the box
+    assert sum(1 for k in TRADERS_DESIGNS if not any(s.goods for s in k.segments)) == 4
+
+
+def test_the_ids_are_unique_and_the_designs_known_by_id():
+    ids = [k.letter for k in (*BASE_DESIGNS, *RIVER_DESIGNS, *INNS_DESIGNS, *TRADERS_DESIGNS)]
+    assert len(ids) == len(set(ids))
+    for kind in (*INNS_DESIGNS, *TRADERS_DESIGNS):
+        assert tile_kind(kind.letter) is kind
+
+
+@pytest.mark.parametrize("kind", [*INNS_DESIGNS, *TRADERS_DESIGNS], ids=lambda k: k.letter)
+def test_every_design_turns_keeping_its_inns_cathedrals_and_goods(kind: TileKind):
+    for rotation in range(4):
+        turned = kind.variant(rotation).segments
+        assert [(s.kind, s.inn, s.cathedral, s.goods) for s in turned] == [
+            (s.kind, s.inn, s.cathedral, s.goods) for s in kind.segments
+        ]
+    assert all(str(s).split()[0] == s.kind.label for s in kind.segments)
+
+
+def test_inns_cathedrals_and_goods_only_where_the_rules_put_them():
+    with pytest.raises(ValueError, match="only road segments have inns"):
+        TileKind("Z1", (Segment(SegmentKind.CITY, inn=True, sides=(0, 1, 2, 3)),))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="only city segments have cathedrals or goods"):
+        city = tile_kind("ICK").segments[0]
+        TileKind("Z2", (dataclasses.replace(tile_kind("B").segments[0], cathedral=True), *tile_kind("B").segments[1:]))
+    assert city.cathedral
