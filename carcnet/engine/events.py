@@ -95,6 +95,8 @@ class FeatureInfo:
         pennants: Pennants in a city; 0 otherwise.
         cities: For a field: the completed cities it borders, each as its sorted tile positions.
         meeples: Figures on it as ``(seat, figure)``, in deployment order.
+        inn: A road with an inn on it (Inns & Cathedrals).
+        cathedral: A city with a cathedral in it (Inns & Cathedrals).
     """
 
     kind: SegmentKind
@@ -104,6 +106,8 @@ class FeatureInfo:
     pennants: int = 0
     cities: tuple[tuple[Position, ...], ...] = ()
     meeples: tuple[tuple[int, Figure], ...] = ()
+    inn: bool = False
+    cathedral: bool = False
 
     def describe(self) -> str:
         """A short English make-up, e.g. ``"city, 3 tiles, 1 pennant"`` or ``"field, 2 cities"``."""

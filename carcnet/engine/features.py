@@ -21,7 +21,7 @@ from __future__ import annotations
 from .moves import Figure
 from .tiles import SegmentKind, TileVariant
 
-__all__ = ["FeatureGraph"]
+__all__ = ["FeatureGraph", "MarkedFeatureGraph"]
 
 _ROAD = SegmentKind.ROAD
 _CITY = SegmentKind.CITY
@@ -178,3 +178,41 @@ class FeatureGraph:
 
 def _node_of(meeple: tuple[int, Figure, int]) -> int:
     return meeple[2]
+
+
+class MarkedFeatureGraph(FeatureGraph):
+    """A :class:`FeatureGraph` that also keeps, per feature root, the inns and cathedrals on it
+    (``marks``: :data:`~carcnet.engine.tiles.MARK_INN` | :data:`~carcnet.engine.tiles.MARK_CATHEDRAL`
+    bits, or-ed as features merge). Used only when Inns & Cathedrals is played, so that a game without
+    it pays nothing for them (Inns & Cathedrals: a road with an inn, a city with a cathedral)."""
+
+    __slots__ = ("marks",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.marks: list[int] = []
+
+    def copy(self) -> MarkedFeatureGraph:
+        """An independent copy (see :meth:`FeatureGraph.copy`)."""
+        other = MarkedFeatureGraph.__new__(MarkedFeatureGraph)
+        for name in ("parent", "size", "first", "kind", "tile", "index", "open", "pennants", "marks"):
+            setattr(other, name, getattr(self, name)[:])
+        other.tiles = [None if t is None else set(t) for t in self.tiles]
+        other.meeples = [None if m is None else m[:] for m in self.meeples]
+        other.borders = [None if b is None else b[:] for b in self.borders]
+        return other
+
+    def add_tile(self, key: int, variant: TileVariant) -> int:
+        """Adds the tile's segments (:meth:`FeatureGraph.add_tile`) with their inns and cathedrals."""
+        self.marks += variant.node_marks
+        return super().add_tile(key, variant)
+
+    def join(self, a: int, b: int, closed_sides: int) -> int:
+        """Merges two features (:meth:`FeatureGraph.join`); the merged one has the inns and
+        cathedrals of both."""
+        marks = self.marks
+        mark = marks[self.find(a)] | marks[self.find(b)]
+        root = super().join(a, b, closed_sides)
+        marks[root] = mark
+        return root
+

@@ -35,12 +35,18 @@ def feature_value(info: FeatureInfo, *, final: bool, small_city: bool = False) -
     Completed: road 1 per tile, city 2 per tile + 2 per pennant, cloister/garden 9; with
     *small_city* (HA FN 17) a completed city of two tiles 1 per tile + 1 per pennant. Incomplete at
     the end: road 1 per tile, city 1 per tile + 1 per pennant, cloister/garden 1 + 1 per neighbour.
+    Inns & Cathedrals: a road with an inn 2 per tile completed, 0 incomplete at the end; a city with
+    a cathedral 3 per tile and pennant completed, 0 incomplete at the end.
     """
     kind = info.kind
     n = len(info.tiles)
     if kind is _ROAD:
+        if info.inn:
+            return 0 if final and not info.complete else 2 * n
         return n
     if kind is _CITY:
+        if info.cathedral:
+            return 0 if final and not info.complete else 3 * (n + info.pennants)
         per = 1 if (final and not info.complete) or (small_city and n == 2 and info.complete) else 2
         return per * (n + info.pennants)
     if kind in _AREA:

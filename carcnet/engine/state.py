@@ -41,7 +41,7 @@ from .events import (
     TilePlaced,
     TileSetAside,
 )
-from .features import FeatureGraph
+from .features import FeatureGraph, MarkedFeatureGraph
 from .geometry import KEY_LIMIT, KEY_STRIDE, RING_OFFSETS, Position, key_of, position_of
 from .moves import (
     DeployMeeple,
@@ -58,6 +58,8 @@ from .river import advance_river, river_finishable, river_stays_finishable, rive
 from .scoring import FARM_POINTS, feature_value, majority
 from .tiles import (
     BASE_START,
+    MARK_CATHEDRAL,
+    MARK_INN,
     MAX_SEGMENTS,
     PATTERN_MASKS,
     RIVER_LAKE,
@@ -159,6 +161,10 @@ class Rules:
             tiles scores 2 points, and each of its pennants 1.
         farms: How farms score, one of :data:`FARM_RULES`: ``"farm"`` (HiG, the default),
             ``"city"`` (first edition, HA FN 27-28) or ``"off"`` (no farmers).
+        inns: Inns & Cathedrals: its 18 tiles among the land tiles; a road with an inn scores 2 a
+            tile completed and nothing incomplete at the end, a city with a cathedral 3 a tile and
+            pennant completed and nothing incomplete at the end (``docs/rules.md``). Work in
+            progress: the large meeple and the interface's parts are to come (issue 33).
     """
 
     river: bool = False
@@ -166,6 +172,7 @@ class Rules:
     river_start: str = "after"
     small_city: bool = False
     farms: str = "farm"
+    inns: bool = False
 
     def pile_size(self) -> int:
         """Tiles in the draw pile under these rules (start tile excluded): the number of draws a
@@ -174,12 +181,12 @@ class Rules:
         >>> Rules().pile_size(), Rules(river=True).pile_size()
         (71, 83)
         """
-        _start, groups = tileset(river=self.river, abbot=self.abbot, river_start=self.river_start)
+        _start, groups = tileset(river=self.river, abbot=self.abbot, river_start=self.river_start, inns=self.inns)
         return sum(sum(group.values()) for group in groups)
 
     def problem(self) -> str | None:
         """Why these options cannot be played (a wrong type or value), or ``None``."""
-        for name in ("river", "abbot", "small_city"):
+        for name in ("river", "abbot", "small_city", "inns"):
             if not isinstance(getattr(self, name), bool):
                 return f"{name} must be true or false, got {getattr(self, name)!r}"
         if self.river_start not in RIVER_STARTS:
@@ -196,6 +203,8 @@ class Rules:
             parts.append(f"The River (start tile {RIVER_START_TEXT[self.river_start]})")
         if self.abbot:
             parts.append("The Abbot")
+        if self.inns:
+            parts.append("Inns & Cathedrals")
         parts.extend(self.variants())
         return ", ".join(parts) or "base game"
 
@@ -255,7 +264,7 @@ class GameSetup:
     def tiles(self) -> tuple[str, list[dict[str, int]]]:
         """The start tile and the groups of the draw pile (:func:`carcnet.engine.tiles.tileset`)."""
         r = self.rules
-        return tileset(river=r.river, abbot=r.abbot, river_start=r.river_start)
+        return tileset(river=r.river, abbot=r.abbot, river_start=r.river_start, inns=r.inns)
 
     @property
     def start_tile(self) -> str:
@@ -290,7 +299,8 @@ class GameSetup:
                     kind = tile_kind(letter)
                 except (KeyError, TypeError):
                     raise SetupError(f"draw_order[{i}] = {letter!r} is not a tile design") from None
-                needs = {"river": self.rules.river, "abbot": self.rules.abbot}
+                needs = {"river": self.rules.river, "abbot": self.rules.abbot, "inns": self.rules.inns,
+                         "traders": False}
                 for expansion in kind.expansion.split("+"):
                     if expansion != "base" and not needs[expansion]:
                         raise SetupError(f"draw_order[{i}] = {letter!r} needs {expansion}, which is off")
@@ -307,7 +317,7 @@ class GameSetup:
         river_start = f" start={rules.river_start}" if rules.river else ""
         return (
             f"carcnet/state/v1\nrules {self.rules_version} river={int(rules.river)} abbot={int(rules.abbot)}{river_start} "
-            f"small-city={int(rules.small_city)} farms={rules.farms}\n"
+            f"small-city={int(rules.small_city)} farms={rules.farms}{' inns=1' if rules.inns else ''}\n"
             f"players {self.players}\n{source}\n"
         )
 
@@ -338,7 +348,7 @@ class Game:
         n = setup.players
         self.players = n
         self.board = Board()
-        self.graph = FeatureGraph()
+        self.graph = MarkedFeatureGraph() if setup.rules.inns else FeatureGraph()
         self.scores = [0] * n
         self.supply = [MEEPLES_PER_PLAYER] * n
         #: Abbots in supply per seat (The Abbot: 1 each; 0 without it).
@@ -1396,6 +1406,7 @@ class Game:
                     seen.append(cr)
             cities = tuple(tuple(map(position_of, sorted(g.tiles[c] or ()))) for c in seen)
         meeples = tuple((s, f) for s, f, _ in g.meeples[root] or ())
+        mark = g.marks[root] if type(g) is MarkedFeatureGraph else 0
         return FeatureInfo(
             kind,
             (position_of(g.tile[first]), g.index[first]),
@@ -1404,6 +1415,8 @@ class Game:
             g.pennants[root],
             cities,
             meeples,
+            bool(mark & MARK_INN),
+            bool(mark & MARK_CATHEDRAL),
         )
 
     def _snapshot(self) -> _Snapshot:

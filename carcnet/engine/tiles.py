@@ -160,6 +160,8 @@ class TileVariant:
         node_kinds, node_open, node_pennants, node_borders, node_ones: Per segment, the initial
             feature data the feature graph copies when the tile is placed (kind; open sides, or 8
             for a cloister or garden; pennants; bordering city indices for fields, else ``None``; 1).
+        node_marks: Per segment, :data:`MARK_INN` and :data:`MARK_CATHEDRAL` bits (0 on every
+            tile but Inns & Cathedrals' ones).
         closable: Indices of the segments that can be completed (every kind but the field), in
             row order: the features a placement may complete.
         node_indices, node_nones: ``0 … n-1`` and ``None`` per segment (what the graph copies).
@@ -181,6 +183,7 @@ class TileVariant:
     node_kinds: tuple[SegmentKind, ...]
     node_open: tuple[int, ...]
     node_pennants: tuple[int, ...]
+    node_marks: tuple[int, ...]
     node_borders: tuple[tuple[int, ...] | None, ...]
     node_ones: tuple[int, ...]
     closable: tuple[int, ...]
@@ -301,6 +304,8 @@ def _fit_tables(kind: TileKind) -> tuple[dict[int, tuple[int, ...]], dict[int, i
 
 
 #: The rotations of each 4-bit set of ``TileKind._fit_bits``, smallest first.
+#: Bits of ``TileVariant.node_marks``: a segment with an inn, with a cathedral (Inns & Cathedrals).
+MARK_INN, MARK_CATHEDRAL = 1, 2
 #: The kinds of goods of Traders & Builders, as the tile table writes them.
 GOODS = ("wine", "grain", "cloth")
 
@@ -469,6 +474,7 @@ def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
         node_kinds=tuple(seg.kind for seg in segments),
         node_open=tuple(8 if seg.kind in AREA_KINDS else len(seg.sides) for seg in segments),
         node_pennants=tuple(int(seg.pennant) for seg in segments),
+        node_marks=tuple(MARK_INN * seg.inn | MARK_CATHEDRAL * seg.cathedral for seg in segments),
         node_borders=tuple(seg.borders if seg.kind == SegmentKind.FIELD else None for seg in segments),
         node_ones=(1,) * len(segments),
         closable=tuple(i for i, seg in enumerate(segments) if seg.kind != SegmentKind.FIELD),
@@ -707,7 +713,9 @@ def base_tile_counts() -> dict[str, int]:
     return {kind.letter: count for kind, count in _BASE_ROWS}
 
 
-def tileset(*, river: bool = False, abbot: bool = False, river_start: str = "after") -> tuple[str, list[dict[str, int]]]:
+def tileset(
+    *, river: bool = False, abbot: bool = False, river_start: str = "after", inns: bool = False
+) -> tuple[str, list[dict[str, int]]]:
     """The tiles of a game: the tile placed at (0, 0), and the groups drawn one after another (each
     shuffled on its own, ``protocol/deck.md`` §4), as id → count.
 
@@ -717,7 +725,8 @@ def tileset(*, river: bool = False, abbot: bool = False, river_start: str = "aft
     the land tiles (HA: "placed as soon as the river has been completed"); ``"river"``, shuffled
     into the river tiles (HA: "mixed into the stack of river tiles"); ``"omit"``, left out (Z14:
     "return the start tile to the box"). With The Abbot: one copy each of E, H, I, M, N, R, U, V
-    (and one R4) is its garden variant.
+    (and one R4) is its garden variant. With *inns* (Inns & Cathedrals) its 18 tiles join the land
+    tiles.
 
     Raises:
         ValueError: *river_start* is none of ``"after"``, ``"river"``, ``"omit"``.
@@ -730,6 +739,8 @@ def tileset(*, river: bool = False, abbot: bool = False, river_start: str = "aft
             land[letter] -= 1
             land[f"{letter}G"] = 1
     land[BASE_START] -= 1
+    if inns:  # Inns & Cathedrals: its 18 tiles shuffled into the land tiles
+        land.update(expansion_tile_counts("inns"))
     if not river:
         return BASE_START, [land]
     flow = {kind.letter: count for kind, count in _RIVER_ROWS if kind.letter not in (RIVER_SPRING, RIVER_LAKE)}

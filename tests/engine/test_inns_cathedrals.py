@@ -1,0 +1,54 @@
+"""Inns & Cathedrals' scoring (issue 33, in progress): a road with an inn scores 2 a tile when
+completed and nothing when incomplete at the end; a city with a cathedral 3 a tile and pennant
+completed and nothing incomplete at the end (docs/rules.md; the expansion's rules, RULES.md of the
+issue's notes). The large meeple and the interface are to come."""
+
+from __future__ import annotations
+
+from carcnet.engine import Game, GameSetup, PointsScored, Rules, parse_move
+from carcnet.engine.events import FeatureInfo
+from carcnet.engine.geometry import Position
+from carcnet.engine.scoring import feature_value
+from carcnet.engine.tiles import SegmentKind
+
+INNS = Rules(inns=True)
+
+
+def _play(order: tuple[str, ...], moves: list[str], rules: Rules = INNS) -> Game:
+    game = Game(GameSetup(players=2, draw_order=order, rules=rules))
+    for move in moves:
+        game.apply(parse_move(move))
+    return game
+
+
+def _points(game: Game) -> list[tuple[tuple[int, ...], int, bool]]:
+    return [(e.seats, e.points, e.final) for e in game.events if isinstance(e, PointsScored)]
+
+
+def test_a_completed_road_with_an_inn_scores_2_a_tile():
+    # a cloister's road ends it to the west, the start tile, the inn's road, a cloister's road to the east
+    moves = ["place ICB 1,0 0", "deploy 0", "place A 2,0 90", "skip", "place A -1,0 270", "skip"]
+    game = _play(("ICB", "A", "A"), moves)
+    assert (( 0,), 8, False) in _points(game)  # 4 tiles x 2
+
+
+def test_an_incomplete_road_with_an_inn_scores_nothing_at_the_end():
+    game = _play(("ICB",), ["place ICB 1,0 0", "deploy 0"])
+    assert _points(game) == [((0,), 0, True)]
+    plain = _play(("U",), ["place U 1,0 90", "deploy 0"], Rules())  # the same road without an inn
+    assert _points(plain) == [((0,), 2, True)]
+
+
+def test_an_incomplete_city_with_a_cathedral_scores_nothing_at_the_end():
+    game = _play(("ICK",), ["place ICK 0,-1 0", "deploy 0"])
+    assert game.scores == [0, 0]
+    assert _points(game) == [((0,), 0, True)]
+
+
+def test_a_completed_city_with_a_cathedral_scores_3_a_tile_and_pennant():
+    where = (Position(0, 0), 0)
+    info = FeatureInfo(SegmentKind.CITY, where, (Position(0, 0), Position(0, 1), Position(1, 0)), True, 1, cathedral=True)
+    assert feature_value(info, final=False) == 12  # (3 tiles + 1 pennant) x 3
+    assert feature_value(info, final=True) == 12
+    incomplete = FeatureInfo(SegmentKind.CITY, where, info.tiles, False, 1, cathedral=True)
+    assert feature_value(incomplete, final=True) == 0
