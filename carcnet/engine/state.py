@@ -733,8 +733,8 @@ class Game:
         every position its search reaches (no feature descriptions made). Pure."""
         if self.phase is Phase.GAME_OVER:
             return list(self.scores)
-        if self.setup.rules.farms == "city":  # first-edition farms: scored city by city
-            return self.projected_final()[0]
+        if self.setup.rules.farms == "city" or self.setup.rules.inns:  # first-edition farms: city by
+            return self.projected_final()[0]  # city; inns and cathedrals: the values of the final scoring
         g = self.graph
         find, kinds, opens, meeples = g.find, g.kind, g.open, g.meeples
         totals = list(self.scores)

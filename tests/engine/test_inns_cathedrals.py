@@ -52,3 +52,19 @@ def test_a_completed_city_with_a_cathedral_scores_3_a_tile_and_pennant():
     assert feature_value(info, final=True) == 12
     incomplete = FeatureInfo(SegmentKind.CITY, where, info.tiles, False, 1, cathedral=True)
     assert feature_value(incomplete, final=True) == 0
+
+
+def test_the_projection_scores_inns_and_cathedrals_as_the_end_would():
+    game = _play(("ICB", "U"), ["place ICB 1,0 0", "deploy 0"])
+    assert game.projected_scores() == game.projected_final()[0] == [0, 0]  # incomplete inn road: 0
+
+
+def test_a_saved_game_names_inns_and_cathedrals_and_only_then():
+    from carcnet.log import LogHeader, Seat
+    from carcnet.log.codec import from_wire, options_to_wire, to_wire
+
+    assert "inns" not in options_to_wire(Rules())
+    assert options_to_wire(INNS)["inns"] is True
+    header = LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], seed=5, options=INNS)
+    back = from_wire(to_wire(header))
+    assert isinstance(back, LogHeader) and back.options == INNS and back.setup().rules.inns
