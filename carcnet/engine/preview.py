@@ -32,12 +32,12 @@ from typing import NamedTuple
 
 from .board import PlacedTile
 from .errors import IllegalMoveError
-from .features import FeatureGraph
+from .features import FeatureGraph, MarkedFeatureGraph
 from .geometry import RING_OFFSETS, Position, position_of
 from .moves import DeployMeeple, Figure, PlaceTile
 from .scoring import completed_points
 from .state import Game, Phase
-from .tiles import SegmentKind, TileVariant
+from .tiles import MARK_CATHEDRAL, MARK_INN, SegmentKind, TileVariant
 
 __all__ = [
     "AreaPreview",
@@ -316,7 +316,8 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
     )
     around = game.areas_around(key)
     areas = _areas(g, around, zero) if around else ()
-    completions = _completions(variant, members, data, areas, rules.small_city)
+    marks = _marks(g, variant, members, comp_roots) if type(g) is MarkedFeatureGraph else None
+    completions = _completions(variant, members, data, areas, rules.small_city, marks)
     return PlacementPreview(
         kind.letter, here, rotation, seat, supply, out, areas, completions, rules.farms != "off"
     )
@@ -596,15 +597,34 @@ def _areas(
     return tuple(areas)
 
 
+def _marks(
+    g: MarkedFeatureGraph, variant: TileVariant, members: dict[int, list[int]], comp_roots: dict[int, list[int]]
+) -> dict[int, int]:
+    """Component → the inn and cathedral bits of the feature it is after the placement: its own
+    segments' and those of the features it joins (Inns & Cathedrals)."""
+    node_marks, g_marks = variant.node_marks, g.marks
+    out: dict[int, int] = {}
+    for c, mine in members.items():
+        mark = 0
+        for i in mine:
+            mark |= node_marks[i]
+        for r in comp_roots.get(c) or ():
+            mark |= g_marks[r]
+        out[c] = mark
+    return out
+
+
 def _completions(
     variant: TileVariant,
     members: dict[int, list[int]],
     data: dict[int, _Merged],
     areas: tuple[AreaPreview, ...],
     small_city: bool,
+    marks: dict[int, int] | None = None,
 ) -> tuple[Completion, ...]:
     """What the placement completes, in the order the engine scores it: the tile's features by
-    lowest segment, then the cloisters and gardens around."""
+    lowest segment, then the cloisters and gardens around. *marks*: component → its inn and
+    cathedral bits after the placement (Inns & Cathedrals), ``None`` without them."""
     completions: list[Completion] = []
     segs = variant.segments
     for c in members:  # components by lowest segment: each first appears at its own index
@@ -612,7 +632,9 @@ def _completions(
         if complete:
             skind = segs[c].kind
             assert tiles is not None
-            points = completed_points(skind, tiles, pennants, small_city)
+            mark = 0 if marks is None else marks[c]
+            points = completed_points(skind, tiles, pennants, small_city, bool(mark & MARK_INN),
+                                      bool(mark & MARK_CATHEDRAL))
             completions.append(Completion(skind, anchor, c, tiles, pennants, figures, points))
     for a in areas:
         if a.complete:

@@ -54,13 +54,18 @@ def feature_value(info: FeatureInfo, *, final: bool, small_city: bool = False) -
     raise ValueError(f"{kind.label} is not scored this way")
 
 
-def completed_points(kind: SegmentKind, tiles: int, pennants: int, small_city: bool = False) -> int:
+def completed_points(kind: SegmentKind, tiles: int, pennants: int, small_city: bool = False,
+                     inn: bool = False, cathedral: bool = False) -> int:
     """Points for a completed feature of *tiles* tiles and *pennants* pennants (HiG "Scoring
     summary"): road 1 per tile, city 2 per tile and pennant (1 each for a city of two tiles under
-    the small-city rule, HA FN 17), cloister or garden 9 (*tiles* is 9); 0 for a river or field."""
+    the small-city rule, HA FN 17), cloister or garden 9 (*tiles* is 9); 0 for a river or field.
+    Inns & Cathedrals: a road with an *inn* 2 per tile, a city with a *cathedral* 3 per tile and
+    pennant."""
     if kind is _ROAD:
-        return tiles
+        return 2 * tiles if inn else tiles
     if kind is _CITY:
+        if cathedral:
+            return 3 * (tiles + pennants)
         return (1 if small_city and tiles == 2 else 2) * (tiles + pennants)
     if kind in _AREA:
         return tiles

@@ -178,9 +178,9 @@ def check_turn(game: Game) -> Counter[str]:
     return seen
 
 
-def play_to(seed: int, players: int, turns: set[int]) -> Counter[str]:
+def play_to(seed: int, players: int, turns: set[int], rules: Rules | None = None) -> Counter[str]:
     """Plays a seeded random game, checking every placement at the given turn numbers (0-based)."""
-    game = Game(GameSetup(players=players, seed=seed))
+    game = Game(GameSetup(players=players, seed=seed, rules=rules or Rules()))
     bot = RandomBot(seed)
     seen: Counter[str] = Counter()
     turn = 0
@@ -205,6 +205,13 @@ def test_preview_agrees_with_the_engine_for_every_placement_and_deploy(seed, pla
 
 def test_preview_agrees_with_the_engine_at_every_third_turn_of_a_whole_game():
     seen = play_to(2024, 3, set(range(0, 71, 3)))
+    assert seen["placements"] > 300, seen
+
+
+def test_preview_agrees_with_the_engine_with_inns_and_cathedrals():
+    """Roads with an inn and cities with a cathedral completed by a placement score as the engine
+    scores them (issue 33)."""
+    seen = play_to(77, 2, set(range(0, 88, 2)), Rules(inns=True))
     assert seen["placements"] > 300, seen
 
 
