@@ -34,6 +34,9 @@ class Figure(str, Enum):
     """The ordinary follower; 7 per player."""
     ABBOT = "abbot"
     """The Abbot expansion's figure; 1 per player, on cloisters and gardens only."""
+    LARGE = "large"
+    """Inns & Cathedrals' large meeple; 1 per player, anywhere a meeple may go; counts as two
+    meeples for the majority on its feature."""
 
 
 @dataclass(frozen=True, slots=True)

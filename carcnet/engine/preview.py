@@ -54,6 +54,7 @@ __all__ = [
 
 _FIELD, _RIVER, _GARDEN = SegmentKind.FIELD, SegmentKind.RIVER, SegmentKind.GARDEN
 _AREA = (SegmentKind.CLOISTER, _GARDEN)
+_LARGE = Figure.LARGE
 
 Anchor = tuple[Position, int]
 """``(position, segment)`` of a feature's first-placed segment, as in ``FeatureInfo.anchor``."""
@@ -68,7 +69,7 @@ class JoinedFeature(NamedTuple):
         open: Open sides (roads, cities, rivers); 0 for fields.
         tiles: Tiles it covers; ``None`` for fields (counting a field's tiles scans the board).
         pennants: Pennants (cities).
-        figures: Figures on it, counted per seat (indexed by seat).
+        figures: Figures on it, counted per seat (indexed by seat) as majorities count them (a large meeple is two).
         cities: For fields: completed cities bordering it (HiG "Scoring farms"); 0 otherwise.
         open_cities: For fields: incomplete cities bordering it; 0 otherwise.
     """
@@ -106,7 +107,7 @@ class SegmentPreview(NamedTuple):
         tiles: Tiles covered after the placement (the new tile once); for a cloister, itself and its
             placed neighbours; ``None`` for fields.
         pennants: Pennants in the merged city (HiG "Scoring summary"); 0 otherwise.
-        figures: Figures on the merged feature, counted per seat (indexed by seat).
+        figures: Figures on the merged feature, counted per seat (indexed by seat) as majorities count them (a large meeple is two).
         deployable: The current seat could deploy here (HiG "Deploy a follower"): no figure on the
             merged feature, not a river or garden, and a meeple in supply.
         cities: For fields: completed cities bordering the merged farm after the placement, a city
@@ -504,8 +505,8 @@ def _counts(meeples: list[tuple[int, Figure, int]] | None, zero: tuple[int, ...]
     if not meeples:
         return zero
     c = [0] * len(zero)
-    for st, _, _ in meeples:
-        c[st] += 1
+    for st, figure, _ in meeples:
+        c[st] += 2 if figure is _LARGE else 1  # Inns & Cathedrals' large meeple counts as two
     return tuple(c)
 
 

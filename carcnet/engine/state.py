@@ -115,6 +115,7 @@ _EDGE = frozenset({_ROAD, _CITY, _RIVER})
 _AREA = frozenset({_CLOISTER, _GARDEN})
 _MEEPLE = Figure.MEEPLE
 _ABBOT = Figure.ABBOT
+_LARGE = Figure.LARGE
 #: Score categories, in the order breakdowns list them.
 CATEGORIES = ("road", "city", "cloister", "garden", "field")
 
@@ -137,11 +138,13 @@ _PLACE = Phase.PLACE_TILE
 #: What a state line needs (``protocol/digest.md`` §3), taken after each move: phase, seat, drawn
 #: design, tiles drawn, tiles set aside, scores, supplies, abbots in supply (``None`` without The Abbot).
 _Snapshot = tuple[
-    Phase, int, TileKind | None, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...] | None
+    Phase, int, TileKind | None, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...] | None,
+    tuple[int, ...] | None,
 ]
 #: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _ABBOT_ON = tuple(DeployMeeple(i, _ABBOT) for i in range(MAX_SEGMENTS))
+_LARGE_ON = tuple(DeployMeeple(i, _LARGE) for i in range(MAX_SEGMENTS))
 _SKIP = SkipMeeple()
 
 
@@ -353,6 +356,8 @@ class Game:
         self.supply = [MEEPLES_PER_PLAYER] * n
         #: Abbots in supply per seat (The Abbot: 1 each; 0 without it).
         self.abbots = [ABBOTS_PER_PLAYER if setup.rules.abbot else 0] * n
+        #: Large meeples in supply per seat (Inns & Cathedrals: 1 each; 0 without it).
+        self.large = [1 if setup.rules.inns else 0] * n
         #: Per seat: the graph node its abbot stands on, or ``None``.
         self._abbot_nodes: list[int | None] = [None] * n
         self._abbot_rule = setup.rules.abbot
@@ -567,7 +572,8 @@ class Game:
         out: list[DeployMeeple] = []
         meeple = self.supply[self.seat] > 0
         abbot = self.abbots[self.seat] > 0
-        if meeple or abbot:
+        large = self.large[self.seat] > 0
+        if meeple or abbot or large:
             find = self.graph.find
             meeples = self.graph.meeples
             base = placed.base
@@ -575,8 +581,11 @@ class Game:
                 kind = seg.kind
                 if kind is _RIVER or meeples[find(base + i)] is not None:
                     continue
-                if meeple and kind is not _GARDEN and (kind is not _FIELD or self._farmers):
-                    out.append(_MEEPLE_ON[i])
+                if kind is not _GARDEN and (kind is not _FIELD or self._farmers):
+                    if meeple:
+                        out.append(_MEEPLE_ON[i])
+                    if large:
+                        out.append(_LARGE_ON[i])
                 if abbot and kind in _AREA:
                     out.append(_ABBOT_ON[i])
         return out
@@ -789,6 +798,7 @@ class Game:
         other.scores = self.scores[:]
         other.supply = self.supply[:]
         other.abbots = self.abbots[:]
+        other.large = self.large[:]
         other._abbot_nodes = self._abbot_nodes[:]
         other._abbot_rule = self._abbot_rule
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
@@ -976,12 +986,16 @@ class Game:
                 raise IllegalMoveError("bad-segment", f"{move}: the abbot goes on a cloister or garden only")
             if self.abbots[self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s abbot is on the board")
-        elif move.figure is _MEEPLE:
+        elif move.figure is _MEEPLE or move.figure is _LARGE:
+            if move.figure is _LARGE and not self.setup.rules.inns:
+                raise IllegalMoveError("wrong-figure", f"{move}: this game is played without Inns & Cathedrals")
             if seg.kind is _RIVER or seg.kind is _GARDEN:
                 raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
             if seg.kind is _FIELD and not self._farmers:
                 raise IllegalMoveError("bad-segment", f"{move}: this game is played without farmers")
-            if self.supply[self.seat] == 0:
+            if move.figure is _LARGE and self.large[self.seat] == 0:
+                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s large meeple is on the board")
+            if move.figure is _MEEPLE and self.supply[self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
         else:
             raise IllegalMoveError("wrong-figure", f"{move}: unknown figure {move.figure!r}")
@@ -1158,6 +1172,8 @@ class Game:
         if move.figure is _ABBOT:
             self.abbots[seat] -= 1
             self._abbot_nodes[seat] = node
+        elif move.figure is _LARGE:
+            self.large[seat] -= 1
         else:
             self.supply[seat] -= 1
         events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
@@ -1260,6 +1276,8 @@ class Game:
         if figure is _ABBOT:
             self.abbots[seat] += 1
             self._abbot_nodes[seat] = None
+        elif figure is _LARGE:
+            self.large[seat] += 1
         else:
             self.supply[seat] += 1
 
@@ -1424,12 +1442,13 @@ class Game:
         return (
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
             tuple(self.scores), tuple(self.supply), tuple(self.abbots) if self._abbot_rule else None,
+            tuple(self.large) if self.setup.rules.inns else None,
         )
 
 
 def _state_line(snapshot: _Snapshot) -> str:
     """The state line of ``protocol/digest.md`` §3."""
-    phase, seat, kind, drawn_count, aside, scores, supply, abbots = snapshot
+    phase, seat, kind, drawn_count, aside, scores, supply, abbots, large = snapshot
     drawn = kind.letter if kind is not None and phase is _PLACE else "-"
     line = (
         f"{phase.value} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
@@ -1437,6 +1456,8 @@ def _state_line(snapshot: _Snapshot) -> str:
     )
     if abbots is not None:  # only with The Abbot, so base-game digests are unchanged
         line += f" abbots={','.join(map(str, abbots))}"
+    if large is not None:  # only with Inns & Cathedrals
+        line += f" large={','.join(map(str, large))}"
     return line + "\n"
 
 

@@ -68,3 +68,30 @@ def test_a_saved_game_names_inns_and_cathedrals_and_only_then():
     header = LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], seed=5, options=INNS)
     back = from_wire(to_wire(header))
     assert isinstance(back, LogHeader) and back.options == INNS and back.setup().rules.inns
+
+
+def test_the_large_meeple_counts_as_two_for_the_majority():
+    """Inns & Cathedrals: the large meeple counts as two meeples for the majority; it comes from its
+    own supply (one a player), and the state line of the digest says where it is."""
+    from carcnet.engine import Figure
+    from carcnet.engine.scoring import majority
+    from carcnet.engine.state import _state_line
+
+    assert majority([(0, Figure.LARGE, 5), (1, Figure.MEEPLE, 6), (1, Figure.MEEPLE, 7)]) == (0, 1)
+    assert majority([(0, Figure.LARGE, 5), (1, Figure.MEEPLE, 6)]) == (0,)
+    game = _play(("ICB", "U"), ["place ICB 1,0 0", "deploy 0 large"])
+    assert game.large == [0, 1] and game.supply == [7, 7]
+    assert " large=0,1\n" in _state_line(game._snapshot())
+    assert "deploy 0 large" not in [str(m) for m in game.legal_moves()]  # Bob's turn now
+
+
+def test_the_large_meeple_only_with_inns_and_cathedrals():
+    from carcnet.engine import IllegalMoveError
+
+    game = _play(("U",), ["place U 1,0 90"], Rules())
+    try:
+        game.apply(parse_move("deploy 0 large"))
+    except IllegalMoveError as exc:
+        assert exc.reason == "wrong-figure"
+    else:
+        raise AssertionError("the large meeple was deployed without Inns & Cathedrals")
