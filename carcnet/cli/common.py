@@ -73,7 +73,7 @@ def stopped_by(signum: int, what: str) -> int:
 
 def add_rule_options(parser: argparse.ArgumentParser) -> None:
     """Adds the rule options (read back with :func:`rules_of`): ``--river``, ``--river-start``,
-    ``--abbot``, ``--small-city``, ``--farms`` and its short form ``--no-farmers``."""
+    ``--abbot``, ``--inns``, ``--small-city``, ``--farms`` and its short form ``--no-farmers``."""
     from carcnet.engine import FARM_RULES, RIVER_STARTS
 
     group = parser.add_argument_group("rules", "the expansions and the editions' variants (docs/rules.md)")
@@ -84,6 +84,10 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
         "shuffled into the river tiles (river, HiG) or left out (omit, Z-Man)",
     )
     group.add_argument("--abbot", action="store_true", help="play with The Abbot (gardens and one abbot each)")
+    group.add_argument(
+        "--inns", action="store_true",
+        help="play with Inns & Cathedrals (inns, cathedrals, one large meeple each; in progress: no interface yet)",
+    )
     group.add_argument(
         "--small-city", action="store_true",
         help="a completed city of two tiles scores 2, its pennants 1 each (RGG edition)",
@@ -101,7 +105,8 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
 def rules_of(args: argparse.Namespace) -> Rules:
     """The rule options given by :func:`add_rule_options`' flags."""
     return Rules(
-        river=args.river, abbot=args.abbot, river_start=args.river_start, small_city=args.small_city, farms=args.farms
+        river=args.river, abbot=args.abbot, river_start=args.river_start, small_city=args.small_city, farms=args.farms,
+        inns=args.inns,
     )
 
 

@@ -95,3 +95,39 @@ def test_the_large_meeple_only_with_inns_and_cathedrals():
         assert exc.reason == "wrong-figure"
     else:
         raise AssertionError("the large meeple was deployed without Inns & Cathedrals")
+
+
+def _on_board(game: Game, seat: int, figure) -> int:  # type: ignore[no-untyped-def]
+    return sum(1 for s, f, _pos, _seg in game.figures() if s == seat and f is figure)
+
+
+def test_figures_are_conserved_and_scores_only_rise_in_random_games():
+    """Property (issue 33): with Inns & Cathedrals alone and with The River and The Abbot, every
+    figure is in its owner's supply or on the board after every move (7 meeples, 1 large meeple, the
+    abbot), scores never fall, and a replay of the moves gives the same digests."""
+    import random
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from carcnet.bots import random_move
+    from carcnet.engine import Figure, replay
+
+    @settings(max_examples=12, deadline=None)
+    @given(st.integers(0, 2**32 - 1), st.integers(2, 5), st.booleans())
+    def check(seed: int, players: int, more: bool) -> None:
+        rules = Rules(inns=True, river=more, abbot=more)
+        game = Game(GameSetup(players=players, seed=seed, rules=rules))
+        rng = random.Random(seed)
+        before = list(game.scores)
+        while game.phase.value != "over":
+            game.apply(random_move(game, rng))
+            assert all(a >= b for a, b in zip(game.scores, before, strict=True))
+            before = list(game.scores)
+            for seat in range(players):
+                assert game.supply[seat] + _on_board(game, seat, Figure.MEEPLE) == 7
+                assert game.large[seat] + _on_board(game, seat, Figure.LARGE) == 1
+                assert game.abbots[seat] + _on_board(game, seat, Figure.ABBOT) == (1 if more else 0)
+        assert replay(game.setup, game.moves).digests == game.digests
+
+    check()
