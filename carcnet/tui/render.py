@@ -209,6 +209,11 @@ _ROLE_OF_KIND = {
 }
 
 
+#: What the interface calls each figure, with its article (Inns & Cathedrals' large meeple, The
+#: Abbot's abbot).
+FIGURE_NAMES = {Figure.MEEPLE: "a meeple", Figure.LARGE: "the large meeple", Figure.ABBOT: "the abbot"}
+
+
 def figure_role(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
     """The role a figure has on a segment of *kind*: ``"knight"``, ``"thief"``, ``"monk"``,
     ``"farmer"``, or ``"abbot"`` for The Abbot's figure wherever it stands.

@@ -431,3 +431,26 @@ async def test_the_overview_tells_a_figures_seat_and_the_highlight_without_colou
     for role in (1, 2, 3):
         assert board._make_style(Paint("tile", role, Mode.HIGHLIGHT, 0)).underline
         assert not board._make_style(Paint("tile", role, Mode.NORMAL, 0)).underline
+
+
+async def test_the_large_meeple_has_its_turn_in_the_figures_a_switches_through():
+    """Inns & Cathedrals (issue 33, in progress): with The Abbot too, B's cloister takes a meeple, the
+    large meeple or the abbot; ``a`` goes meeple → large meeple → abbot → meeple, and a digit deploys
+    the figure chosen."""
+    from carcnet.engine import Game, GameSetup, Rules
+
+    game = Game(GameSetup(players=2, draw_order=("B", "E"), rules=Rules(abbot=True, inns=True)))
+    game.apply(PlaceTile("B", Position(0, 1), 0))
+    app = BoardApp(game)
+    async with app.run_test() as pilot:
+        board = app.query_one(BoardView)
+        assert board.figures_to_deploy() == (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT)
+        assert board.figure is Figure.MEEPLE and board.next_figure() is Figure.LARGE
+        await pilot.press("a")
+        assert board.figure is Figure.LARGE and board.spots == (0, 1)  # the cloister, the field
+        await pilot.press("2")
+        assert (deployments(app)[-1].segment, deployments(app)[-1].figure) == (1, Figure.LARGE)
+        await pilot.press("a")
+        assert board.figure is Figure.ABBOT and board.spots == (0,)
+        await pilot.press("a")
+        assert board.figure is Figure.MEEPLE

@@ -135,7 +135,7 @@ class BoardScreen(Screen[None]):
             self._inspected = None
             board.set_outline({})
             self.inspector.show_spots(game, board.spots, board.figure,
-                                      abbot_too=bool(board.check_action("switch_figure", ())), recall=board.recall_at,
+                                      other=board.next_figure(), recall=board.recall_at,
                                       selected=board.chosen_spot)
             self.call_after_refresh(self._scroll_inspector)
             return

@@ -25,7 +25,6 @@ from textual.widgets import Input, Static
 
 from carcnet.engine import (
     DeployMeeple,
-    Figure,
     Game,
     IllegalMoveError,
     Move,
@@ -38,6 +37,7 @@ from carcnet.engine import (
 from carcnet.log import LogError
 from carcnet.table import Table, TableError
 from carcnet.table.netview import NetView
+from carcnet.tui.render import FIGURE_NAMES
 from carcnet.tui.running import TableRun
 from carcnet.tui.screens.board_screen import BoardScreen, glyphs_named
 from carcnet.tui.screens.final import FinalScreen, final_position
@@ -467,8 +467,7 @@ class GameScreen(BoardScreen):
                 trial = self._scored_game()
                 assert trial.placed is not None
                 info = trial.feature_at(trial.placed, move.segment)
-                figure = "the abbot" if move.figure is Figure.ABBOT else "a meeple"
-                done.append(f"{figure} on the {info.kind.label}")
+                done.append(f"{FIGURE_NAMES[move.figure]} on the {info.kind.label}")
             elif isinstance(move, ReturnAbbot):
                 done.append(f"the abbot recalled from {move.position.x},{move.position.y}")
             else:
@@ -502,10 +501,11 @@ class GameScreen(BoardScreen):
         """What the person to move may do while deploying: the figure the numbers are for, the abbot's
         choices (The Abbot), skipping."""
         board = self.board
-        figure = "the abbot" if board.figure is Figure.ABBOT else "a meeple"
+        figure = FIGURE_NAMES[board.figure]
         parts = [f"a digit (or Tab, Enter) deploys {figure} on that spot" if board.spots else f"no spot for {figure}"]
-        if board.check_action("switch_figure", ()):
-            parts.append("a: " + ("a meeple instead" if board.figure is Figure.ABBOT else "the abbot instead"))
+        nxt = board.next_figure()
+        if nxt is not None:
+            parts.append(f"a: {FIGURE_NAMES[nxt]} instead")
         where = board.recall_at
         if where is not None:
             parts.append(f"A: recall the abbot from {where.x},{where.y}")

@@ -101,6 +101,7 @@ class _View:
     placed: Position | None
     spots: tuple[int, ...]  # deploy spots of a meeple (segments of the placed tile), numbered from 1
     abbot_spots: tuple[int, ...]  # deploy spots of the abbot (cloisters and gardens of the placed tile)
+    large_spots: tuple[int, ...]  # deploy spots of the large meeple (Inns & Cathedrals)
     abbot_at: Position | None  # while deploying: where the seat to move has its abbot (it may recall it)
     bounds: tuple[int, int, int, int]  # min x, min y, max x, max y of the tiles and the frontier
 
@@ -348,7 +349,28 @@ class BoardView(ScrollView, can_focus=True):
         numbered (spot 1 first); empty otherwise."""
         if not self.interactive:
             return ()
-        return self._view.abbot_spots if self.figure is Figure.ABBOT else self._view.spots
+        return self._figure_spots(self.figure)
+
+    def _figure_spots(self, figure: Figure) -> tuple[int, ...]:
+        view = self._view
+        if figure is Figure.ABBOT:
+            return view.abbot_spots
+        return view.large_spots if figure is Figure.LARGE else view.spots
+
+    def next_figure(self) -> Figure | None:
+        """While deploying: the figure ``a`` switches to, or ``None`` when no other has a spot."""
+        ready = self.figures_to_deploy()
+        if len(ready) < 2:
+            return None
+        at = ready.index(self.figure) if self.figure in ready else -1
+        return ready[(at + 1) % len(ready)]
+
+    def figures_to_deploy(self) -> tuple[Figure, ...]:
+        """While deploying: the figures that have a spot on the placed tile, in the order ``a``
+        switches through them (the meeple, the large meeple, the abbot)."""
+        if not self.interactive or self._view.placed is None:
+            return ()
+        return tuple(f for f in (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT) if self._figure_spots(f))
 
     @property
     def chosen_spot(self) -> int | None:
@@ -396,9 +418,9 @@ class BoardView(ScrollView, can_focus=True):
             self.set_reactive(BoardView.cursor, self._view.placed)
             self.set_reactive(BoardView.spot, 0)
             self.spot_chosen = False  # Enter deploys only once a spot is chosen: not on a second Enter
-            # the meeple first; the abbot when it is the only figure with a spot
-            only_abbot = not self._view.spots and bool(self._view.abbot_spots)
-            self.set_reactive(BoardView.figure, Figure.ABBOT if only_abbot else Figure.MEEPLE)
+            # the meeple first; else the first figure with a spot (the large meeple, the abbot)
+            ready = self.figures_to_deploy()
+            self.set_reactive(BoardView.figure, ready[0] if ready else Figure.MEEPLE)
             self._follow()
         self.set_reactive(BoardView.rotation, self._rotation_for(self.cursor, self.rotation))
         self._update_highlight()
@@ -462,6 +484,7 @@ class BoardView(ScrollView, can_focus=True):
         options = game.deploy_options() if placed is not None else []
         spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
         abbot_spots = tuple(m.segment for m in options if m.figure is Figure.ABBOT)
+        large_spots = tuple(m.segment for m in options if m.figure is Figure.LARGE)
         abbot_at = game.abbot_at(game.seat) if placed is not None and game.setup.rules.abbot else None
         xs = [p.x for p in tiles]
         ys = [p.y for p in tiles]
@@ -475,6 +498,7 @@ class BoardView(ScrollView, can_focus=True):
             placed,
             spots,
             abbot_spots,
+            large_spots,
             abbot_at,
             bounds,
         )
@@ -738,7 +762,7 @@ class BoardView(ScrollView, can_focus=True):
         return (
             self.interactive and bool(view.open),
             deploying,
-            deploying and bool(view.abbot_spots) and bool(view.spots),
+            deploying and len(self.figures_to_deploy()) > 1,
             deploying and view.abbot_at is not None,
         )
 
@@ -846,13 +870,13 @@ class BoardView(ScrollView, can_focus=True):
             self.app.bell()
 
     def action_switch_figure(self) -> None:
-        """Switches the figure to deploy between the meeple and the abbot (The Abbot), where both
-        have a spot; the spots are numbered again for it."""
-        view = self._view
-        if not (self.interactive and view.placed is not None and view.spots and view.abbot_spots):
+        """Switches the figure to deploy to the next one with a spot: the meeple, the large meeple
+        (Inns & Cathedrals), the abbot (The Abbot); the spots are numbered again for it."""
+        nxt = self.next_figure()
+        if nxt is None:
             self.app.bell()
             return
-        self.figure = Figure.MEEPLE if self.figure is Figure.ABBOT else Figure.ABBOT
+        self.figure = nxt
 
     def action_recall(self) -> None:
         """Takes the abbot back instead of deploying (The Abbot), where it stands on the board."""

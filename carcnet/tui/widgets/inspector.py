@@ -21,7 +21,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from carcnet.engine import FeatureInfo, Figure, Game, Position, SegmentKind
-from carcnet.tui.render import figure_role
+from carcnet.tui.render import FIGURE_NAMES, figure_role
 
 from .palette import seat_style
 
@@ -152,7 +152,8 @@ class Inspector(Static):
             return Text("nobody", style="dim")
         counts: dict[int, list[str]] = {}
         for seat, figure in info.meeples:
-            counts.setdefault(seat, []).append("abbot" if figure is Figure.ABBOT else figure_role(info.kind))
+            counts.setdefault(seat, []).append(
+                "abbot" if figure is Figure.ABBOT else "large" if figure is Figure.LARGE else figure_role(info.kind))
         out = Text()
         for i, (seat, roles) in enumerate(counts.items()):
             if i:
@@ -160,22 +161,25 @@ class Inspector(Static):
             out.append(f"{self._names[seat]} {len(roles)}", style=seat_style(self._colours[seat]))
             if "abbot" in roles:
                 out.append(" (abbot)")
+            if "large" in roles:
+                out.append(" (large meeple)")
         return out
 
-    def show_spots(self, game: Game, spots: Sequence[int], figure: Figure, *, abbot_too: bool,
+    def show_spots(self, game: Game, spots: Sequence[int], figure: Figure, *, other: Figure | None,
                    recall: Position | None, selected: int | None = None) -> None:
         """The deploy choice: each spot of the placed tile for *figure*, numbered as on the board,
-        with its feature and points; ``a`` when the abbot (or the meeple) has spots too; the recall.
+        with its feature and points; ``a`` and the *other* figure it switches to (the meeple, the
+        large meeple, the abbot) when another has spots too; the recall.
 
         Only the row of *selected* (an index of *spots*: the spot the board highlights, which Enter
         deploys on) looks selected, ``▸`` and reversed; the others are plain."""
-        self._again = lambda: self.show_spots(game, spots, figure, abbot_too=abbot_too, recall=recall,
+        self._again = lambda: self.show_spots(game, spots, figure, other=other, recall=recall,
                                               selected=selected)
         placed = game.placed
         if placed is None:
             self.clear()
             return
-        who = "the abbot" if figure is Figure.ABBOT else "a meeple"
+        who = FIGURE_NAMES[figure]
         lines = []
         width = self.size.width
         for number, segment in enumerate(spots, start=1):
@@ -190,9 +194,8 @@ class Inspector(Static):
             lines.extend(row)
         if not spots:
             lines.append(Text(f"no spot for {who}", style="dim"))
-        if abbot_too:
-            lines.append(Text("a: " + ("a meeple's spots" if figure is Figure.ABBOT else "the abbot's spots"),
-                              style="dim"))
+        if other is not None:
+            lines.append(Text(f"a: {FIGURE_NAMES[other]}'s spots", style="dim"))
         if recall is not None:
             held = next((game.feature_at(p, s) for seat, f, p, s in game.figures()
                          if f is Figure.ABBOT and seat == game.seat), None)
