@@ -189,8 +189,9 @@ class SearchBot:
         the greedy policy ranks them, each with every design that can be drawn, the likeliest
         first), up to :data:`PONDER_POSITIONS`, the turn :meth:`choose` would search there,
         searched now with the level's whole budget (no time cap) and kept for :meth:`choose`,
-        which plays it at once if the real position is one of them. The same move as a search at the turn (:func:`turn_seed`), so a game plays the same
-        with and without pondering unless the time cap would have cut the search at the turn.
+        which plays it at once if the real position is one of them. The same move as a search at
+        the turn (:func:`turn_seed`), so a game plays the same with and without pondering unless the
+        time cap would have cut the search at the turn.
 
         Reads only *view* (a player's view: never the order of the tiles face down). Not to be
         called while :meth:`choose` runs (a table ponders between the bot's turns, in one thread at
