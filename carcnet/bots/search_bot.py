@@ -61,17 +61,21 @@ class Level:
     """How hard a search bot tries.
 
     Attributes:
-        name: ``easy``, ``medium`` or ``hard``.
+        name: ``easy``, ``medium``, ``hard`` or ``expert``.
         iterations: Determinisations played per turn (the budget; deterministic).
         candidates: Turns searched: the greedy estimate's best ones, each at a different place or
             turn of the tile (the best follow-up of each, by the estimate) while there are enough.
         horizon: Turns played by the greedy policy after the bot's turn before the evaluation.
+        cap: The seconds a turn may take at a table unless its settings say otherwise (the table's
+            cap on think time, wall clock; the whole budget takes less at 9 turns in 10 on a laptop
+            doing other things, docs/bots.md).
     """
 
     name: str
     iterations: int
     candidates: int
     horizon: int
+    cap: float = 2.0
 
 
 #: The levels, weakest first. Budgets measured in docs/bots.md (time per move on this machine).
@@ -79,6 +83,7 @@ LEVELS: dict[str, Level] = {
     "easy": Level("easy", 16, 3, 1),
     "medium": Level("medium", 64, 6, 2),
     "hard": Level("hard", 400, 8, 3),
+    "expert": Level("expert", 1200, 12, 3, cap=3.0),
 }
 
 
