@@ -14,11 +14,11 @@ from collections.abc import Callable
 from .base import Bot, Capped
 from .greedy_bot import GreedyBot
 from .random_bot import RandomBot, random_move
-from .search_bot import LEVELS, SearchBot, turn_seed
+from .search_bot import LEVELS, Level, SearchBot, turn_seed
 
 __all__ = [
     "BOTS", "LEVELS", "Bot", "Capped", "GreedyBot", "RandomBot", "SearchBot",
-    "is_slow", "make_bot", "random_move", "set_time_cap", "turn_seed",
+    "is_slow", "level_cap", "make_bot", "random_move", "set_time_cap", "turn_seed",
 ]
 
 
@@ -36,7 +36,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 
 def make_bot(name: str, seed: int, *, time_cap: float | None = None) -> Bot:
     """A new bot of the kind called *name* (``random``, ``greedy``, or a search level ``easy``,
-    ``medium``, ``hard``), seeded with *seed*. *time_cap* caps a search bot's think time per turn
+    ``medium``, ``hard``, ``expert``), seeded with *seed*. *time_cap* caps a search bot's think time per turn
     in seconds (the interface's cap; the one-ply bots take about a millisecond and ignore it).
 
     Raises:
@@ -53,6 +53,13 @@ def make_bot(name: str, seed: int, *, time_cap: float | None = None) -> Bot:
 def is_slow(bot: Bot) -> bool:
     """Whether *bot* thinks long enough (a search) that a table runs it off its event loop."""
     return bool(getattr(bot, "slow", False))
+
+
+def level_cap(bot: Bot) -> float | None:
+    """The seconds *bot*'s level may think per turn at a table by default (``Level.cap``), or ``None``
+    for a bot that takes about a millisecond (the one-ply bots)."""
+    level = getattr(bot, "level", None)
+    return level.cap if isinstance(level, Level) else None
 
 
 def set_time_cap(bot: Bot, seconds: float | None, *, started: float | None = None) -> None:

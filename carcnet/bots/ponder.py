@@ -3,8 +3,9 @@ player's view while the seat before it plays (pondering, ``docs/bots.md``).
 
 While another seat plays, a search bot can think about its own next turn. Two things are unknown:
 what that seat will do, and which tile the bot will draw. The first is predicted by the greedy
-policy (the search's own model of its opponents); the second is open, so every design that can be
-drawn next is taken in turn, the most copies in the bag first. Each prediction is the view the bot
+policy (the search's own model of its opponents): its few best turns; the second is open, so every
+design that can be drawn next is taken. The pairs are taken likeliest first (how often a player
+plays the policy's first, second, … turn, times the design's copies in the bag). Each prediction is the view the bot
 would get if it came true, made from a player's view alone: the face-down tiles are the bag's
 contents in canonical order, never their real order.
 """

@@ -61,17 +61,21 @@ class Level:
     """How hard a search bot tries.
 
     Attributes:
-        name: ``easy``, ``medium`` or ``hard``.
+        name: ``easy``, ``medium``, ``hard`` or ``expert``.
         iterations: Determinisations played per turn (the budget; deterministic).
         candidates: Turns searched: the greedy estimate's best ones, each at a different place or
             turn of the tile (the best follow-up of each, by the estimate) while there are enough.
         horizon: Turns played by the greedy policy after the bot's turn before the evaluation.
+        cap: The seconds a turn may take at a table unless its settings say otherwise (the table's
+            cap on think time, wall clock; the whole budget takes less at 9 turns in 10 on a laptop
+            doing other things, docs/bots.md).
     """
 
     name: str
     iterations: int
     candidates: int
     horizon: int
+    cap: float = 2.0
 
 
 #: The levels, weakest first. Budgets measured in docs/bots.md (time per move on this machine).
@@ -79,6 +83,7 @@ LEVELS: dict[str, Level] = {
     "easy": Level("easy", 16, 3, 1),
     "medium": Level("medium", 64, 6, 2),
     "hard": Level("hard", 400, 8, 3),
+    "expert": Level("expert", 1200, 12, 3, cap=3.0),
 }
 
 
@@ -189,8 +194,9 @@ class SearchBot:
         the greedy policy ranks them, each with every design that can be drawn, the likeliest
         first), up to :data:`PONDER_POSITIONS`, the turn :meth:`choose` would search there,
         searched now with the level's whole budget (no time cap) and kept for :meth:`choose`,
-        which plays it at once if the real position is one of them. The same move as a search at the turn (:func:`turn_seed`), so a game plays the same
-        with and without pondering unless the time cap would have cut the search at the turn.
+        which plays it at once if the real position is one of them. The same move as a search at
+        the turn (:func:`turn_seed`), so a game plays the same with and without pondering unless the
+        time cap would have cut the search at the turn.
 
         Reads only *view* (a player's view: never the order of the tiles face down). Not to be
         called while :meth:`choose` runs (a table ponders between the bot's turns, in one thread at

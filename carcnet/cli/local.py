@@ -249,7 +249,7 @@ def add_commands(sub: Any) -> None:
     demo = sub.add_parser("demo", help="watch a headless game between bots")
     demo.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")
     demo.add_argument("--seed", type=int, default=1, help="deck and bot seed (default 1)")
-    demo.add_argument("--bot", default="random", help="bot for every seat: random, greedy, easy, medium or hard (default random)")
+    demo.add_argument("--bot", default="random", help="bot for every seat: random, greedy, easy, medium, hard or expert (default random)")
     demo.add_argument(
         "--save", nargs="?", const="", metavar="FILE",
         help="record the game as a .carclog (default: in the user data folder)",
@@ -265,7 +265,7 @@ def add_commands(sub: Any) -> None:
     )
     sim.add_argument("--players", type=int, help="number of seats (default: the number of --bots, or 2)")
     sim.add_argument("--bots", help="comma-separated bot per seat, e.g. hard,greedy: random, greedy, or the search bot's "
-                     "levels easy, medium, hard (default: greedy for all)")
+                     "levels easy, medium, hard, expert (default: greedy for all)")
     sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--seed", type=int, default=1, help="run seed: the same seed plays the same games (default 1)")
     sim.add_argument("--jobs", type=int, default=1, help="worker processes; 0 = one per core (default 1)")

@@ -21,6 +21,8 @@ from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
 
+from carcnet.bots import LEVELS
+
 from .common import (
     EXIT_OK,
     EXIT_REFUSED,
@@ -625,8 +627,8 @@ def add_commands(sub: Any) -> None:
     bot.add_argument("--join", action="store_true", required=True, help="join a table (the only thing a bot does)")
     _find_options(bot)
     _net_options(bot)
-    bot.add_argument("--bot", default="greedy", help="random, greedy, or a search level: easy, medium, hard (default greedy)")
-    bot.add_argument("--level", dest="bot", choices=("easy", "medium", "hard"),
+    bot.add_argument("--bot", default="greedy", help="random, greedy, or a search level: easy, medium, hard, expert (default greedy)")
+    bot.add_argument("--level", dest="bot", choices=tuple(LEVELS),
                      help="the search bot at this level (the same as --bot LEVEL)")
     bot.add_argument("--colour", help="the colour it would like")
     bot.set_defaults(run=lambda a: _join_like(a, kind="bot"), headless=True)

@@ -83,10 +83,7 @@ def river_tiles_left(remaining: dict[str, int]) -> tuple[int, int]:
     lake not counted (it is drawn last); at most :data:`RIVER_LOOKAHEAD` in all."""
     straight = curved = 0
     for letter, count in remaining.items():
-        shape = _RIVER_SHAPES.get(letter)
-        if shape is None:
-            kind = tile_kind(letter)
-            shape = _RIVER_SHAPES[letter] = _river_shape(kind)
+        shape = _shape_of(letter)
         if shape == 1:
             straight += count
         elif shape == 2:
@@ -231,14 +228,15 @@ def river_stays_finishable(
 
 def _river_designs(remaining: dict[str, int]) -> tuple[tuple[str, int], ...]:
     """The river designs among *remaining* (the lake, drawn last, and land tiles left out), by id."""
-    out = []
-    for letter, count in remaining.items():
-        shape = _RIVER_SHAPES.get(letter)
-        if shape is None:
-            shape = _RIVER_SHAPES[letter] = _river_shape(tile_kind(letter))
-        if shape:
-            out.append((letter, count))
-    return tuple(out)
+    return tuple((letter, count) for letter, count in remaining.items() if _shape_of(letter))
+
+
+def _shape_of(letter: str) -> int:
+    """:data:`_RIVER_SHAPES` of *letter*, filled on first use."""
+    shape = _RIVER_SHAPES.get(letter)
+    if shape is None:
+        shape = _RIVER_SHAPES[letter] = _river_shape(tile_kind(letter))
+    return shape
 
 
 def _pattern(tiles: Mapping[int, PlacedTile], laid: dict[int, TileVariant], key: int) -> int:

@@ -962,11 +962,11 @@ class Game:
                 raise IllegalMoveError(
                     "river", f"{move}: the river could then not be finished with the river tiles left"
                 )
-        elif end is not None and not (
+        elif end is not None and (self.setup.rules_version < 3 or drawn.fits(rotation, pattern)) and not (
             river_stays_finishable(self.board.tiles, end, key, drawn._variants[rotation], self.remaining)
             if self.setup.rules_version >= 3
             else river_unblocked(self.board.tiles, end, key, self.remaining)
-        ) and (self.setup.rules_version < 3 or drawn.fits(rotation, pattern)):
+        ):  # rules 3: a turn that does not fit is refused for its sides (below), not searched
             raise IllegalMoveError("river", f"{move}: it would leave the river no way to be finished")
 
     def _check_deploy(self, move: DeployMeeple) -> None:

@@ -69,14 +69,15 @@ class Table(ABC):
         running: Whether the table is inside ``async with`` now.
         thinking: The seat whose search bot is thinking here now (off the event loop), and since
             when (``time.monotonic()``); ``None`` otherwise. Each change is a change ``"thinking"``.
-        think_cap: Seconds a search bot of this laptop may think per turn (the interface's cap).
+        think_cap: Seconds a search bot of this laptop may think per turn (the interface's cap), or
+            ``None``: each bot's level's own (``Level.cap``: 2 s, the expert 3 s).
         ponder: Whether the search bots of this laptop think on the others' turns (pondering,
             ``docs/bots.md``), read each time the game changes.
     """
 
-    #: The default cap on a search bot's think time, in seconds (the settings' default; see
-    #: ``carcnet.tui.settings.THINK_CAPS``).
-    THINK_CAP = 2.0
+    #: The default cap on a search bot's think time (the settings' default, see
+    #: ``carcnet.tui.settings.THINK_CAPS``): each level's own.
+    THINK_CAP: float | None = None
 
     def __init__(self, kind: Kind, *, bot_delay: float = 0.0) -> None:
         self.kind: Kind = kind

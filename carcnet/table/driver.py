@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Protocol
 
-from carcnet.bots import Bot, is_slow, set_time_cap
+from carcnet.bots import Bot, is_slow, level_cap, set_time_cap
 from carcnet.engine import Game, Move, Phase
 
 __all__ = ["BotDriver", "Turns"]
@@ -75,8 +75,9 @@ class BotDriver:
             its seat.
         bots: Seat → the bot that plays it here.
         delay: Seconds a bot waits once per turn, before its placement (0: none).
-        think_cap: Gives the seconds a search bot may think per turn, read as each search starts
-            (``None``: its own budget alone).
+        think_cap: Gives the seconds a search bot may think per turn, read as each search starts;
+            what it gives may be ``None``: the bot's level's own cap (``Level.cap``). ``None`` here:
+            no cap, the bot's own budget alone.
         on_thinking: Called with the seat whose search bot starts thinking, then with ``None`` when it
             is done.
         stop_on: Exceptions after which the driver stops for good (a local log that cannot be
@@ -224,7 +225,11 @@ class BotDriver:
             return bot.choose(view)
         asked = time.perf_counter()  # the cap counts from here, however late the worker thread starts
         detached = view.detached()
-        set_time_cap(bot, self._think_cap() if self._think_cap is not None else None, started=asked)
+        cap = None
+        if self._think_cap is not None:  # the table's cap, or the bot's level's own when it names none
+            cap = self._think_cap()
+            cap = level_cap(bot) if cap is None else cap
+        set_time_cap(bot, cap, started=asked)
         if self._on_thinking is not None:
             self._on_thinking(seat)
         try:

@@ -30,10 +30,12 @@ FILE_NAME = "settings.json"
 GLYPHS = ("unicode", "ascii")
 #: Seat palettes: the board game's colours, or shades told apart with any colour vision (Okabe–Ito).
 PALETTES = ("standard", "colour-blind")
-#: The caps on a search bot's think time the settings offer, in seconds (as text, like the file's).
-#: The default, 2, is chosen for a laptop doing other things: the hard level takes at most about a
-#: second a turn there at 9 turns in 10 (docs/bots.md), and the cap keeps its rare long turns short.
-THINK_CAPS = ("1", "2", "5", "10", "30")
+#: The caps on a search bot's think time the settings offer: ``level``, each level's own
+#: (``carcnet.bots.search_bot.Level.cap``: 2 s, the expert 3 s), or seconds (as text, like the file's).
+#: The default, each level's own, is chosen for a laptop doing other things: the hard level takes at
+#: most about a second a turn there at 9 turns in 10 and the expert about 3 (docs/bots.md); the cap
+#: keeps their rare long turns short.
+THINK_CAPS = ("level", "1", "2", "5", "10", "30")
 
 
 def config_dir() -> Path:
@@ -87,7 +89,7 @@ class Settings:
     glyphs: str = "unicode"
     palette: str = "standard"
     bell: bool = True
-    think_cap: str = "2"
+    think_cap: str = "level"
     ponder: bool = True
     path: Path | None = field(default=None, compare=False)
     problem: str | None = field(default=None, compare=False)

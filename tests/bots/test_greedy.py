@@ -181,7 +181,7 @@ def test_make_bot_knows_random_and_greedy():
     assert list(BOTS)[:2] == ["random", "greedy"]  # then the search bot's levels
     assert isinstance(make_bot("random", 1), RandomBot) and make_bot("random", 1).name == "random"
     assert isinstance(make_bot("greedy", 1), GreedyBot) and make_bot("greedy", 1).name == "greedy"
-    with pytest.raises(ValueError, match="known bots: random, greedy, easy, medium, hard"):
+    with pytest.raises(ValueError, match="known bots: random, greedy, easy, medium, hard, expert"):
         make_bot("mcts", 1)
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carcnet.bots import BOTS, LEVELS, SearchBot, make_bot, random_move
+from carcnet.bots import BOTS, LEVELS, SearchBot, level_cap, make_bot, random_move
 from carcnet.bots.greedy_bot import GreedyBot
 from carcnet.engine import Game, GameSetup, Phase, Rules
 
@@ -114,12 +114,15 @@ def test_a_cap_that_never_comes_changes_nothing():
 
 
 def test_the_levels_are_bots_by_name_everywhere_bots_are():
-    assert list(BOTS) == ["random", "greedy", "easy", "medium", "hard"]
+    assert list(BOTS) == ["random", "greedy", "easy", "medium", "hard", "expert"]
     for level in LEVELS:
         bot = make_bot(level, 5, time_cap=2.0)
         assert isinstance(bot, SearchBot) and bot.name == level and bot.time_cap == 2.0 and bot.slow
-    with pytest.raises(ValueError, match="known levels: easy, medium, hard"):
-        SearchBot(1, "expert")
+    with pytest.raises(ValueError, match="known levels: easy, medium, hard, expert"):
+        SearchBot(1, "grandmaster")
+    # each level's own cap at a table: 2 s, the expert (three times hard's budget) 3 s; none for a one-ply bot
+    assert [level_cap(make_bot(level, 1)) for level in LEVELS] == [2.0, 2.0, 2.0, 3.0]
+    assert level_cap(make_bot("greedy", 1)) is None
 
 
 @pytest.mark.parametrize("name", ["greedy", "easy"])

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from carcnet.bots import Bot, GreedyBot, RandomBot, SearchBot
+from carcnet.bots.search_bot import Level
 from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView
 from carcnet.log import COLOURS, LogHeader, Seat
 from carcnet.table.driver import BotDriver
@@ -246,6 +247,22 @@ async def test_a_search_bot_thinks_off_the_loop_and_its_move_is_dropped_if_the_g
     assert turns.made == [(0, bot.returned[i]) for i in submitted]
     assert bot.caps == [2.5] * calls
     assert all(name != threading.current_thread().name for name in bot.threads)  # off the event loop
+    await stop(task)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("table_cap", "expected"), [(2.5, 2.5), (None, 3.0)])
+async def test_a_table_without_a_cap_of_its_own_gives_each_level_its_own(table_cap, expected):
+    """The settings' default ("each level's own"): the table names no cap and the bot's level's
+    ``cap`` applies (the expert's 3 s); a cap the table names applies to every level."""
+    turns = Turns(plays={0, 1})
+    bot = SlowBot(7)
+    bot.level = Level("expert", 1200, 12, 3, cap=3.0)  # type: ignore[attr-defined]
+    bot.release.set()
+    driver = driver_for(turns, {0: bot}, think_cap=lambda: table_cap)
+    task = await running(driver)
+    await turns.until(lambda: len(bot.returned) >= 1)
+    assert bot.caps[0] == expected
     await stop(task)
 
 

@@ -265,7 +265,8 @@ async def test_a_search_bot_thinks_off_the_loop_with_its_clock_shown_and_its_cap
     import carcnet.bots.search_bot as search
     from carcnet.bots import SearchBot
 
-    monkeypatch.setitem(search.LEVELS, "hard", search.Level("hard", 10**9, 4, 1))
+    # the settings' default cap is each level's own: the level's cap (1 s here) stops it
+    monkeypatch.setitem(search.LEVELS, "hard", search.Level("hard", 10**9, 4, 1, cap=1.0))
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=6)
     async with app.run_test(size=(100, 30)) as pilot:
         choices: list[str] = []
@@ -276,11 +277,11 @@ async def test_a_search_bot_thinks_off_the_loop_with_its_clock_shown_and_its_cap
             player.value = "hard"
 
         screen = await _new_game(pilot, app, hard)
-        assert choices[-3:] == ["Easy bot", "Medium bot", "Hard bot"]
+        assert choices[-4:] == ["Easy bot", "Medium bot", "Hard bot", "Expert bot"]
         table = screen.table
         bot = table.bots[1]
         assert isinstance(bot, SearchBot) and bot.name == "hard"
-        table.think_cap = 1.0
+        assert table.think_cap is None  # the settings' default: each level's own cap
         status = screen.status
 
         def status_text() -> str:

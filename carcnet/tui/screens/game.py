@@ -23,6 +23,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from carcnet.bots import LEVELS
 from carcnet.engine import (
     DeployMeeple,
     Game,
@@ -185,7 +186,8 @@ class GameScreen(BoardScreen):
         self._offered: tuple[bool, ...] = ()
         #: Whether a turn waits for confirmation (the settings' ``confirm``).
         self.confirm = settings.confirm
-        table.think_cap = float(settings.think_cap)  # the search bots this laptop runs (the settings)
+        # the search bots this laptop runs (the settings): each level's own cap, or the one chosen
+        table.think_cap = None if settings.think_cap == "level" else float(settings.think_cap)
         table.ponder = settings.ponder
         #: The moves of this turn not confirmed yet, and the game after each (copies of the table's).
         self._provisional: list[Move] = []
@@ -448,7 +450,8 @@ class GameScreen(BoardScreen):
             thinking = table.thinking
             if thinking is not None and thinking[0] == seat:  # a search bot here, off the event loop
                 level = table.seats[seat].bot or "search"
-                cap = f" (at most {table.think_cap:g} s)" if table.think_cap else ""
+                seconds = table.think_cap if table.think_cap is not None else LEVELS[level].cap if level in LEVELS else None
+                cap = f" (at most {seconds:g} s)" if seconds else ""
                 text = f"{prefix}{who} ({level} bot) is thinking… {time.monotonic() - thinking[1]:.1f} s{cap}"
         else:
             text = f"{prefix}waiting for {who}…"

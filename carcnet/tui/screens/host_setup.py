@@ -36,6 +36,7 @@ KINDS = (
     ("Easy bot", "easy"),
     ("Medium bot", "medium"),
     ("Hard bot", "hard"),
+    ("Expert bot", "expert"),
 )
 
 

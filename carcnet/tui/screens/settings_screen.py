@@ -25,7 +25,8 @@ __all__ = ["SettingsScreen"]
 
 GLYPH_CHOICES = (("Unicode: box drawing and blocks", "unicode"), ("ASCII: for plain terminals", "ascii"))
 PALETTE_CHOICES = (("The board game's colours", "standard"), ("Colour-blind safe (Okabe-Ito)", "colour-blind"))
-THINK_CHOICES = tuple((f"At most {cap} s", cap) for cap in THINK_CAPS)
+THINK_CHOICES = tuple((f"At most {cap} s" if cap != "level" else "Each level's own (2 s, expert 3 s)", cap)
+                      for cap in THINK_CAPS)
 #: Seconds after the last key in the name field before the name is saved.
 NAME_PAUSE = 0.5
 
@@ -95,7 +96,7 @@ class SettingsScreen(Screen[None]):
             with Horizontal(classes="field"):
                 yield Label("Bot think time")
                 yield Select(THINK_CHOICES, value=s.think_cap, allow_blank=False, id="think_cap")
-                yield Static("the most an easy, medium or hard bot thinks per turn", classes="hint")
+                yield Static("the most a search bot (easy to expert) thinks per turn", classes="hint")
             with Horizontal(classes="field"):
                 yield Label("Bots think ahead")
                 yield Switch(s.ponder, id="ponder")

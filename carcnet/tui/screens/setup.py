@@ -25,7 +25,7 @@ __all__ = ["NewGameScreen", "SeatRow"]
 
 PLAYERS = (
     ("Person", "human"), ("Random bot", "random"), ("Greedy bot", "greedy"),
-    ("Easy bot", "easy"), ("Medium bot", "medium"), ("Hard bot", "hard"),
+    ("Easy bot", "easy"), ("Medium bot", "medium"), ("Hard bot", "hard"), ("Expert bot", "expert"),
 )
 
 
