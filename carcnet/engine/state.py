@@ -89,10 +89,14 @@ __all__ = [
 #: options of HiG and Z-Man, and the small-city and farm variants.
 #: 3: the river rule made exact: a placement is refused only when some order of the river tiles
 #: left could strand the river (``docs/rules.md``, "The river is always finished").
-RULES_VERSION = 3
+#: 4: the expansions: Inns & Cathedrals (``Rules.inns``), played only from this version on; a game
+#: without them plays as under rules 3.
+RULES_VERSION = 4
 #: The rules versions this engine plays, each game by its own version's rules: a saved game of an
 #: older version still loads and replays as it was played (``protocol/log.md`` §7).
-SUPPORTED_RULES = (2, 3)
+SUPPORTED_RULES = (2, 3, 4)
+#: The first rules version that plays each expansion (``Rules`` field → version).
+_EXPANSIONS_SINCE = {"inns": 4}
 #: What becomes of the base start tile with The River (HA "THE RIVER"; Z14 "The River"):
 #: ``"after"`` placed as soon as the river is complete (HiG), ``"river"`` shuffled into the river
 #: tiles (HiG), ``"omit"`` left in the box (Z-Man). The first is the default (``docs/rules.md``).
@@ -287,6 +291,9 @@ class GameSetup:
         problem = self.rules.problem()
         if problem is not None:
             raise SetupError(problem)
+        for option, since in _EXPANSIONS_SINCE.items():
+            if getattr(self.rules, option) and self.rules_version < since:
+                raise SetupError(f"rules version {self.rules_version} has no {option} (played from rules version {since} on)")
         if (self.seed is not None) + (self.draw_order is not None) + (self.draws is not None) != 1:
             raise SetupError("give exactly one of seed, draw_order and table")
         if self.draws is not None:

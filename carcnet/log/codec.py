@@ -403,7 +403,7 @@ def _check_versions(m: dict[str, Any]) -> tuple[int, int]:
     rules = _int(m, "rules", "header", 0, 2**32)
     if rules not in SUPPORTED_RULES:
         hint = "a newer carcnet" if rules > RULES_VERSION else f"a carcnet that plays rules version {rules}"
-        plays = " and ".join(map(str, SUPPORTED_RULES))
+        plays = ", ".join(map(str, SUPPORTED_RULES[:-1])) + f" and {SUPPORTED_RULES[-1]}"
         raise LogVersionError(
             "rules",
             rules,

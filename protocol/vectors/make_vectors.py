@@ -73,7 +73,7 @@ def digest_vector(rules: Rules | None = None) -> dict:
         "setup": {
             "players": 2, "seed": "2026", "rules": RULES_VERSION, "river": setup.rules.river,
             "abbot": setup.rules.abbot, "river_start": setup.rules.river_start,
-            "small_city": setup.rules.small_city, "farms": setup.rules.farms,
+            "small_city": setup.rules.small_city, "farms": setup.rules.farms, "inns": setup.rules.inns,
         },
         "setup_text": setup.canonical(),
         "final_scores": game.scores,
@@ -163,6 +163,7 @@ def main() -> None:
         ("digest.json", digest_vector(), 1),
         ("digest-expansions.json", digest_vector(Rules(river=True, abbot=True)), 1),
         ("digest-variants.json", digest_vector(Rules(small_city=True, farms="city")), 1),
+        ("digest-inns.json", digest_vector(Rules(river=True, abbot=True, inns=True)), 1),
     ):
         (HERE / name).write_text(json.dumps(vec, indent=indent) + "\n")
         print(f"wrote {HERE / name}")

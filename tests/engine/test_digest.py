@@ -62,6 +62,9 @@ def test_digest_distinguishes_setups_and_moves():
     [
         ("digest-expansions.json", " start=after small-city=0 farms=farm"),
         ("digest-variants.json", " small-city=1 farms=city"),
+        ("digest-inns.json", "rules 4 river=1 abbot=1 start=after small-city=0 farms=farm inns=1"),
+        # a game of rules 3 (before the expansions): the same game, its setup text saying rules 3
+        ("digest-expansions-rules3.json", "rules 3 river=1 abbot=1 start=after"),
         # a game of rules 2 (before the exact river rule): replayed under its own version's rules
         ("digest-expansions-rules2.json", "rules 2 river=1 abbot=1 start=after"),
     ],
@@ -72,10 +75,23 @@ def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
     vector = json.loads((Path(__file__).parents[2] / "protocol" / "vectors" / name).read_text())
     s = vector["setup"]
     rules = Rules(
-        river=s["river"], abbot=s["abbot"], river_start=s["river_start"], small_city=s["small_city"], farms=s["farms"]
+        river=s["river"], abbot=s["abbot"], river_start=s["river_start"], small_city=s["small_city"], farms=s["farms"],
+        inns=s.get("inns", False),
     )
     setup = GameSetup(players=s["players"], seed=int(s["seed"]), rules=rules, rules_version=s["rules"])
     assert setup.canonical() == vector["setup_text"] and words in vector["setup_text"]
     game = replay(setup, [parse_move(m) for m in vector["moves"]])
     assert [d.hex() for d in game.digests] == vector["digests"]
     assert game.scores == vector["final_scores"]
+    if s.get("inns"):  # the vector plays what the expansion adds: the large meeple
+        assert any(m.endswith(" large") for m in vector["moves"])
+
+
+def test_an_expansion_is_played_only_from_the_rules_version_that_has_it():
+    from carcnet.engine import Rules, SetupError
+
+    GameSetup(players=2, seed=1, rules=Rules(inns=True), rules_version=4).validate()
+    for version in (2, 3):
+        with pytest.raises(SetupError, match=f"rules version {version} has no inns"):
+            GameSetup(players=2, seed=1, rules=Rules(inns=True), rules_version=version).validate()
+        GameSetup(players=2, seed=1, rules=Rules(), rules_version=version).validate()

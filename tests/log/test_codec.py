@@ -199,7 +199,8 @@ def test_newer_format_is_refused_for_its_version_before_its_fields():
 
 
 def test_a_rules_version_this_engine_does_not_play_is_refused_naming_both():
-    plays = " and ".join(map(str, SUPPORTED_RULES))
+    plays = "2, 3 and 4"
+    assert SUPPORTED_RULES == (2, 3, 4)
     for other in (RULES_VERSION + 1, min(SUPPORTED_RULES) - 1):
         with pytest.raises(LogVersionError, match=f"rules version {other}.*rules versions {plays}") as info:
             from_wire(_header_map(rules=other))
@@ -207,12 +208,14 @@ def test_a_rules_version_this_engine_does_not_play_is_refused_naming_both():
 
 
 def test_a_header_of_an_older_rules_version_is_read_with_it():
-    """Saved games of rules 2 (before the exact river rule) still load, and go on under rules 2."""
-    assert SUPPORTED_RULES == (2, 3)
-    header = from_wire(_header_map(rules=2))
-    assert isinstance(header, LogHeader) and header.rules == 2 and header.setup().rules_version == 2
-    assert to_wire(header)["rules"] == 2
-    assert from_wire(_header_map(rules=3)).rules == RULES_VERSION == 3
+    """Saved games of rules 2 (before the exact river rule) and 3 (before the expansions) still load,
+    and go on under their own rules."""
+    assert SUPPORTED_RULES == (2, 3, 4)
+    for old in (2, 3):
+        header = from_wire(_header_map(rules=old))
+        assert isinstance(header, LogHeader) and header.rules == old and header.setup().rules_version == old
+        assert to_wire(header)["rules"] == old
+    assert from_wire(_header_map(rules=4)).rules == RULES_VERSION == 4
 
 
 _BASE = {"river": False, "abbot": False, "small-city": False, "farms": "farm"}
