@@ -5,13 +5,13 @@ layers (:mod:`carcnet.net`); exposes the game, its seats and who plays them, ``s
 and ``async with table:`` to run it. The interface and the command line hold a :class:`Table` and
 change a game only through it.
 
-- :mod:`.base`: :class:`Table`, :class:`TableError`, :func:`bot_seed`.
+- :mod:`.base`: :class:`Table`, :class:`TableError`, :func:`bot_seed`, :func:`think_cap_of`.
 - :mod:`.local`: :class:`LocalTable`: every seat at this terminal; the log is a file.
 - :mod:`.lan`: :class:`NetTable`: the seats spread over peers; the log is replicated and signed.
 - :mod:`.driver`: :class:`~carcnet.table.driver.BotDriver`: plays the bot seats of either table.
 """
 
-from .base import Change, Kind, Status, Table, TableError, bot_seed
+from .base import Change, Kind, Status, Table, TableError, bot_seed, think_cap_of
 from .clock import SeatClocks, TurnClock
 from .lan import LanError, NetTable, SeatPlan, describe_table, plan_from_text
 from .local import LocalTable
@@ -31,4 +31,5 @@ __all__ = [
     "bot_seed",
     "describe_table",
     "plan_from_text",
+    "think_cap_of",
 ]

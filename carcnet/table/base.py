@@ -19,13 +19,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Self
 
+from carcnet.bots import LEVELS
 from carcnet.engine import Game, Move
 
 if TYPE_CHECKING:
     from carcnet.log import Recovery, Seat
     from carcnet.net.replica import Desync
 
-__all__ = ["Change", "Kind", "Status", "Table", "TableError", "bot_seed"]
+__all__ = ["Change", "Kind", "Status", "Table", "TableError", "bot_seed", "think_cap_of"]
 
 log = logging.getLogger("carcnet.table")
 
@@ -45,6 +46,16 @@ Change = str
 class TableError(Exception):
     """The table cannot do what was asked: not a seat a person plays here, not its turn, no game yet,
     the game over or stopped. The text says why; nothing changed."""
+
+
+def think_cap_of(table: Table, seat: int) -> float | None:
+    """The seconds the search bot at *seat* of *table* thinks at most per turn on this laptop: the
+    table's ``think_cap``, or when it names none the bot's level's own (``Level.cap``); ``None`` when
+    the seat is not a search bot's."""
+    if table.think_cap is not None:
+        return table.think_cap
+    level = LEVELS.get(table.seats[seat].bot or "") if seat < len(table.seats) else None
+    return level.cap if level is not None else None
 
 
 def bot_seed(setup_digest: bytes, seat: int) -> int:

@@ -23,7 +23,6 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from carcnet.bots import LEVELS
 from carcnet.engine import (
     DeployMeeple,
     Game,
@@ -36,7 +35,7 @@ from carcnet.engine import (
     SkipMeeple,
 )
 from carcnet.log import LogError
-from carcnet.table import Table, TableError
+from carcnet.table import Table, TableError, think_cap_of
 from carcnet.table.netview import NetView
 from carcnet.tui.render import FIGURE_NAMES
 from carcnet.tui.running import TableRun
@@ -450,7 +449,7 @@ class GameScreen(BoardScreen):
             thinking = table.thinking
             if thinking is not None and thinking[0] == seat:  # a search bot here, off the event loop
                 level = table.seats[seat].bot or "search"
-                seconds = table.think_cap if table.think_cap is not None else LEVELS[level].cap if level in LEVELS else None
+                seconds = think_cap_of(table, seat)
                 cap = f" (at most {seconds:g} s)" if seconds else ""
                 text = f"{prefix}{who} ({level} bot) is thinking… {time.monotonic() - thinking[1]:.1f} s{cap}"
         else:
