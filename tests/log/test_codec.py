@@ -280,3 +280,17 @@ def test_to_wire_refuses_what_could_not_be_read():
         to_wire(PlaceTile("E", Position(0, 2**40), 0))
     with pytest.raises(LogFormatError):
         to_wire("skip")  # type: ignore[arg-type]
+
+
+def test_a_header_of_a_rules_version_before_the_expansions_cannot_name_one():
+    """Rules 4 brought Inns & Cathedrals: a header of rules 2 or 3 naming ``inns`` is malformed (a
+    reader of that version would not know the option), one of rules 4 plays it."""
+    for version in (2, 3):
+        m = _header_map(rules=version)
+        m["options"] = {**m["options"], "inns": True}
+        with pytest.raises(LogFormatError, match=f"rules version {version} has no inns"):
+            from_wire(m)
+    m = _header_map(rules=4)
+    m["options"] = {**m["options"], "inns": True}
+    header = from_wire(m)  # rules 4 reads it (its digest is checked where the game is replayed)
+    assert isinstance(header, LogHeader) and header.options.inns and header.setup().rules.inns
