@@ -110,7 +110,8 @@ class FeatureInfo:
     cathedral: bool = False
 
     def describe(self) -> str:
-        """A short English make-up, e.g. ``"city, 3 tiles, 1 pennant"`` or ``"field, 2 cities"``."""
+        """A short English make-up, e.g. ``"city, 3 tiles, 1 pennant"``, ``"road, 2 tiles, an inn"``
+        or ``"field, 2 cities"``."""
         if self.kind == SegmentKind.FIELD:
             n = len(self.cities)
             return f"field, {n} completed {'city' if n == 1 else 'cities'}"
@@ -118,6 +119,10 @@ class FeatureInfo:
         text = f"{self.kind.label}, {n} {'tile' if n == 1 else 'tiles'}"
         if self.kind == SegmentKind.CITY and self.pennants:
             text += f", {self.pennants} {'pennant' if self.pennants == 1 else 'pennants'}"
+        if self.inn:
+            text += ", an inn"
+        if self.cathedral:
+            text += ", a cathedral"
         if self.kind in (SegmentKind.CLOISTER, SegmentKind.GARDEN) and not self.complete:
             text = f"{self.kind.label}, {n - 1} of 8 neighbours"
         return text

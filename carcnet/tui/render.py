@@ -93,6 +93,10 @@ class Role(IntEnum):
     GARDEN = 5
     RIVER = 6
     JUNCTION = 7
+    INN = 8
+    """An inn by a road (Inns & Cathedrals)."""
+    CATHEDRAL = 9
+    """A cathedral in a city (Inns & Cathedrals)."""
 
 
 class Mode(IntEnum):
@@ -141,6 +145,8 @@ class Glyphs:
         cloister: The cloister building: its roof row then its wall row (three cells each).
         cloister_small: The cloister in one cell (overview).
         garden: A garden cell.
+        inn: An inn by a road (Inns & Cathedrals), on a road cell next to the road's spot.
+        cathedral: A cathedral in a city (Inns & Cathedrals), on a city cell next to the city's spot.
         open: Fill of an empty position where the drawn tile fits.
         cursor: Corner marks of the cursor: NW, NE, SW, SE.
         mark: Corner mark of a seat's last placed tile (in the seat's colour).
@@ -156,6 +162,8 @@ class Glyphs:
     cloister: tuple[str, str]
     cloister_small: str
     garden: str
+    inn: str
+    cathedral: str
     open: str
     cursor: tuple[str, str, str, str]
     mark: str
@@ -173,6 +181,8 @@ UNICODE_GLYPHS = Glyphs(
     cloister=("▗▲▖", "▐†▌"),
     cloister_small="†",
     garden="♣",
+    inn="⌂",
+    cathedral="‡",
     open="░",
     cursor=("┏", "┓", "┗", "┛"),
     mark="◤",
@@ -190,6 +200,8 @@ ASCII_GLYPHS = Glyphs(
     cloister=("/^\\", "|+|"),
     cloister_small="+",
     garden="*",
+    inn="n",
+    cathedral="&",
     open=":",
     cursor=("[", "]", "[", "]"),
     mark="*",
@@ -417,7 +429,7 @@ def _tile_art(kind: TileKind, rotation: int, width: int, height: int, glyphs: Gl
     if width >= _ROOMY:
         anchors, pairs = _roomy_pairs(draft, anchors, pairs)
     chars = _characters(draft, variant, ends, glyphs)
-    _draw_pennants(draft, chars, segments, anchors, pairs, glyphs)
+    _draw_marks(draft, chars, segments, anchors, pairs, glyphs)
     cells = tuple(
         tuple(Cell(chars[r][c], draft.role[r][c] or Role.FIELD, draft.owner[r][c]) for c in range(width))
         for r in range(height)
@@ -529,8 +541,9 @@ def _draw_path_ends(draft: _Draft, segments: Sequence[Segment], ends: list[int])
 
 
 def _draw_fields(draft: _Draft, variant: TileVariant) -> None:
-    """Draws every cell left as the field of its wedge (see :func:`_field_of_half`); a free centre
-    goes to the field around it (:func:`_centre_field`)."""
+    """Draws every cell left as the field of its wedge (see :func:`_field_of_half`); a field that
+    touches no side takes the cells no wedge gave; a free centre goes to the field around it
+    (:func:`_centre_field`)."""
     half_segment = variant.half_segment
     blocked = [t in _PATH_TERRAINS for t in variant.terrain]  # such sides cut their field
     for r, row in enumerate(draft.geo):
@@ -538,13 +551,21 @@ def _draw_fields(draft: _Draft, variant: TileVariant) -> None:
             if draft.free(c, r):
                 field = _field_of_half(g.half, half_segment, blocked) if g.half >= 0 else -1
                 draft.claim(c, r, field, Role.FIELD)
+    # a field that touches no side (Inns & Cathedrals' four cities round a field) takes the cells
+    # left between them
+    enclosed = [i for i, s in enumerate(variant.segments) if s.kind is SegmentKind.FIELD and not s.halves]
+    if len(enclosed) == 1:
+        for r, row in enumerate(draft.owner):
+            for c, owner in enumerate(row):
+                if owner == -1 and draft.role[r][c] is Role.FIELD:
+                    row[c] = enclosed[0]
     cx, cy = draft.centre
     if draft.owner[cy][cx] == -1 and draft.role[cy][cx] is Role.FIELD:
         draft.owner[cy][cx] = _centre_field(draft.owner, draft.role, cx, cy, variant.segments)
 
 
 #: The character of a cell by its role: ``(glyphs, draft, col, row) -> char``. A cloister's cells
-#: are drawn by :func:`_draw_cloisters`, pennants by :func:`_draw_pennants`.
+#: are drawn by :func:`_draw_cloisters`, pennants, cathedrals and inns by :func:`_draw_marks`.
 _CHAR_OF_ROLE: dict[Role | None, Callable[[Glyphs, _Draft, int, int], str]] = {
     Role.FIELD: lambda glyphs, draft, c, r: glyphs.field[(c + 2 * r) % len(glyphs.field)],
     Role.CITY: lambda glyphs, draft, c, r: glyphs.city,
@@ -593,7 +614,7 @@ def _draw_cloisters(draft: _Draft, chars: list[list[str]], variant: TileVariant,
                 chars[r][c] = glyphs.cloister[r - roof][c - (cx - 1)]
 
 
-def _draw_pennants(
+def _draw_marks(
     draft: _Draft,
     chars: list[list[str]],
     segments: Sequence[Segment],
@@ -601,15 +622,26 @@ def _draw_pennants(
     pairs: Sequence[bool],
     glyphs: Glyphs,
 ) -> None:
-    """A pennant on each city that shows one: next to its anchor, never on it (or on the meeple's
-    digit cell)."""
+    """A pennant on each city that shows one, then a cathedral in each city that has one, on city
+    cells, and an inn by each road that has one, on a road cell: each next to its segment's anchor,
+    never on it (or on the meeple's digit cell). A tile too small for a mark leaves it out."""
     for i, seg in enumerate(segments):
+        marks = []  # (the cells it goes on, its glyph, its role, kept off the tile's edge)
         if seg.kind is SegmentKind.CITY and seg.pennant:
-            spot = _pennant_cell(draft.owner, draft.role, i, anchors[i], pairs[i], draft.width, draft.height)
+            marks.append((Role.CITY, glyphs.pennant, Role.PENNANT, False))
+        if seg.kind is SegmentKind.CITY and seg.cathedral:
+            marks.append((Role.CITY, glyphs.cathedral, Role.CATHEDRAL, True))
+        if seg.kind is SegmentKind.ROAD and seg.inn:
+            marks.append((Role.ROAD, glyphs.inn, Role.INN, True))
+        for on, glyph, role, inner in marks:
+            spot = _mark_cell(draft.owner, draft.role, i, anchors[i], pairs[i], draft.width, draft.height, on, inner)
+            if spot is None and role is Role.INN:  # a road too short for it: the inn stands beside it
+                spot = _beside(draft, i, anchors, pairs)
             if spot is not None:
                 c, r = spot
-                chars[r][c] = glyphs.pennant
-                draft.role[r][c] = Role.PENNANT
+                chars[r][c] = glyph
+                draft.role[r][c] = role
+                draft.owner[r][c] = i
 
 
 def _separate_cities(
@@ -784,17 +816,43 @@ def _free_anchor(seg: Segment, used: set[tuple[int, int]], width: int, height: i
     return min(free, key=lambda p: ((p[0] - want[0]) ** 2 + (2 * (p[1] - want[1])) ** 2, p[1], p[0]))
 
 
-def _pennant_cell(
-    owner: _Owners, role: _Roles, segment: int, anchor: tuple[int, int], pair: bool, width: int, height: int
+def _beside(
+    draft: _Draft, segment: int, anchors: Sequence[tuple[int, int]], pairs: Sequence[bool]
 ) -> tuple[int, int] | None:
-    """A city cell of *segment* next to its anchor (not the anchor or the digit cell right of it)."""
+    """A field cell off the tile's edge, its centre and every segment's anchor (and digit cell),
+    next to a road cell of *segment* (the nearest to its anchor), or ``None``."""
+    width, height = draft.width, draft.height
+    spots = {*anchors, *((c + 1, r) for (c, r), pair in zip(anchors, pairs, strict=True) if pair)}
+    road = {(c, r) for r in range(height) for c in range(width)
+            if draft.owner[r][c] == segment and draft.role[r][c] is Role.ROAD}
+    cells = [
+        (c, r)
+        for r in range(1, height - 1)
+        for c in range(1, width - 1)
+        if draft.role[r][c] is Role.FIELD and (c, r) != draft.centre and (c, r) not in spots
+        and any((c + dc, r + dr) in road for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+    ]
+    if not cells:
+        return None
+    ac, ar = anchors[segment]
+    return min(cells, key=lambda p: ((p[0] - ac) ** 2 + (2 * (p[1] - ar)) ** 2, p[1], -p[0]))
+
+
+def _mark_cell(
+    owner: _Owners, role: _Roles, segment: int, anchor: tuple[int, int], pair: bool, width: int, height: int,
+    on: Role = Role.CITY, inner: bool = False,
+) -> tuple[int, int] | None:
+    """A cell of *segment* drawn as *on* (a city or road cell) next to its anchor (not the anchor or
+    the digit cell right of it; with *inner*, not on the tile's edge either, where a road must meet
+    its neighbour's)."""
     ac, ar = anchor
     taken = {anchor, (ac + 1, ar)} if pair else {anchor}
     cells = [
         (c, r)
         for r in range(height)
         for c in range(width)
-        if owner[r][c] == segment and role[r][c] is Role.CITY and (c, r) not in taken
+        if owner[r][c] == segment and role[r][c] is on and (c, r) not in taken
+        and not (inner and (c in (0, width - 1) or r in (0, height - 1)))
     ]
     if not cells:
         return None

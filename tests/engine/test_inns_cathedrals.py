@@ -1,7 +1,7 @@
-"""Inns & Cathedrals' scoring (issue 33, in progress): a road with an inn scores 2 a tile when
-completed and nothing when incomplete at the end; a city with a cathedral 3 a tile and pennant
-completed and nothing incomplete at the end (docs/rules.md; the expansion's rules, RULES.md of the
-issue's notes). The large meeple and the interface are to come."""
+"""Inns & Cathedrals (issue 33): a road with an inn scores 2 a tile when completed and nothing when
+incomplete at the end; a city with a cathedral 3 a tile and pennant completed and nothing incomplete
+at the end; the large meeple counts as two for the majority (docs/rules.md, with the sources of each
+rule); the rulebooks' examples and FAQ rulings as positions."""
 
 from __future__ import annotations
 
@@ -131,3 +131,56 @@ def test_figures_are_conserved_and_scores_only_rise_in_random_games():
         assert replay(game.setup, game.moves).digests == game.digests
 
     check()
+
+
+# ------------------------------------------------------------------ the rulebooks' examples, as positions
+
+
+def test_rulebook_example_a_completed_road_of_five_tiles_with_an_inn_scores_10():
+    """W-IC (the C2 rulebook's caption): "You score 10 points for this road, since there is an inn
+    and five tiles." A cloister's road, the start tile, the inn's road, a straight road, a cloister."""
+    moves = ["place ICB 1,0 0", "deploy 0", "place U 2,0 90", "skip", "place A 3,0 90", "skip",
+             "place A -1,0 270", "skip"]
+    game = _play(("ICB", "U", "A", "A"), moves)
+    assert ((0,), 10, False) in _points(game)
+    assert game.supply[0] == 7  # the meeple came back
+
+
+def test_faq_two_inns_on_one_road_still_score_2_a_tile():
+    """W-IC: "a road with one or more inns": 2 a tile, however many inns (JCloisterZone: the same)."""
+    moves = ["place ICB 1,0 0", "deploy 0", "place ICA 2,0 0", "skip", "place A 2,1 180", "skip",
+             "place A -1,0 270", "skip"]
+    game = _play(("ICB", "ICA", "A", "A"), moves)
+    assert ((0,), 10, False) in _points(game)  # 5 tiles, 2 inns: 10, not 15 or 20
+
+
+def test_rulebook_example_the_large_meeple_wins_a_city_against_one_meeple_and_scores_it_once():
+    """CS-I's example: "In a castle are located a RED big follower and a YELLOW normal follower. If the
+    castle gets finished, the RED player gets points"; DZ / HA FN 18: the size of the followers
+    does not double the points. Red's large meeple on the start tile's city, Yellow's meeple on a
+    city beside it; a corner joins and completes them: 4 tiles, 8 points, Red's alone."""
+    moves = ["place N 0,-1 180", "deploy 0 large", "place D 1,0 0", "deploy 0", "place N 1,-1 270", "skip"]
+    game = _play(("N", "D", "N"), moves)
+    assert ((0,), 8, False) in _points(game)
+    assert game.scores == [8, 0]
+    assert game.large == [1, 1] and game.supply == [7, 7]  # both figures back in their supplies
+
+
+def test_faq_a_cathedral_in_an_opponent_s_city_left_open_takes_its_points():
+    """W-IC FAQ: "Am I allowed to place cathedrals in other players' cities? Yes [...] it can strip a
+    large city of an opponent of points." Red's city of the start tile and a corner; Blue adds a
+    cathedral tile to it and the game ends with the city open: Red scores nothing for it (a plain
+    four-sided city there instead: 3 tiles and a pennant, 4 points at the end)."""
+    moves = ["place N 0,-1 180", "deploy 0"]
+    stripped = _play(("N", "ICK"), [*moves, "place ICK 1,-1 0", "skip"])
+    assert stripped.scores == [0, 0] and ((0,), 0, True) in _points(stripped)
+    plain = _play(("N", "C"), [*moves, "place C 1,-1 0", "skip"])
+    assert plain.scores == [4, 0]
+
+
+def test_an_inn_or_cathedral_shows_in_a_feature_s_description():
+    game = _play(("ICB",), ["place ICB 1,0 0"])
+    road = next(f for f in game.features() if f.inn)
+    assert road.describe() == "road, 2 tiles, an inn"
+    city = FeatureInfo(SegmentKind.CITY, (Position(0, 0), 0), (Position(0, 0),), False, 0, cathedral=True)
+    assert city.describe() == "city, 1 tile, a cathedral"

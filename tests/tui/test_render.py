@@ -25,6 +25,7 @@ from carcnet.engine import (
     TileKind,
     tile_kind,
 )
+from carcnet.engine.tiles import INNS_DESIGNS
 from carcnet.tui import render
 from carcnet.tui.render import (
     ASCII_GLYPHS,
@@ -41,8 +42,8 @@ from carcnet.tui.render import (
 
 SIZES = [*(z.size for z in Zoom), (3, 3), (15, 7)]  # the zooms, and more sizes to show it is generic
 ROLES_OF_KIND = {
-    SegmentKind.CITY: {Role.CITY, Role.PENNANT},
-    SegmentKind.ROAD: {Role.ROAD},
+    SegmentKind.CITY: {Role.CITY, Role.PENNANT, Role.CATHEDRAL},
+    SegmentKind.ROAD: {Role.ROAD, Role.INN},
     SegmentKind.FIELD: {Role.FIELD},
     SegmentKind.CLOISTER: {Role.CLOISTER},
     SegmentKind.GARDEN: {Role.GARDEN},
@@ -84,7 +85,7 @@ GARDEN_CITY = TileKind(
     ),
     "test",
 )
-DESIGNS = [*BASE_DESIGNS, RIVER, SPRING, GARDEN_CITY]
+DESIGNS = [*BASE_DESIGNS, RIVER, SPRING, GARDEN_CITY, *INNS_DESIGNS]
 
 
 def border_cells(width: int, height: int, side: int) -> list[tuple[int, int]]:
@@ -232,6 +233,9 @@ def test_detailed_zoom_shows_every_segment_pennant_and_cloister(kind):
         for i in range(len(segments)):
             assert art.segment_cells(i), (i, art.lines())
         assert text.count(UNICODE_GLYPHS.pennant) == sum(s.pennant for s in segments)
+        # Inns & Cathedrals: every inn and cathedral shows, each once
+        assert text.count(UNICODE_GLYPHS.inn) == sum(s.inn for s in segments), (kind.letter, art.lines())
+        assert text.count(UNICODE_GLYPHS.cathedral) == sum(s.cathedral for s in segments), kind.letter
         if any(s.kind is SegmentKind.CLOISTER for s in segments):
             assert "†" in text
         if any(s.kind is SegmentKind.RIVER for s in segments):

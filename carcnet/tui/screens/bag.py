@@ -47,7 +47,7 @@ def bag_text(game: Game) -> Text:
         for letter in row:
             out.append(f"{letter:<5}×{remaining[letter]:<3}  ", style="bold")
         out.append("\n\n")
-    kinds = {"city": 0, "road": 0, "cloister": 0, "garden": 0, "river": 0, "pennant": 0}
+    kinds = {"city": 0, "road": 0, "cloister": 0, "garden": 0, "river": 0, "pennant": 0, "inn": 0, "cathedral": 0}
     for letter, count in remaining.items():
         kind = tile_kind(letter)
         seen = {seg.kind for seg in kind.segments}
@@ -56,9 +56,10 @@ def bag_text(game: Game) -> Text:
                                    ("river", SegmentKind.RIVER)):
             if segment_kind in seen:
                 kinds[name] += count
-        if any(getattr(seg, "pennant", False) for seg in kind.segments):
-            kinds["pennant"] += count
-    shown = ", ".join(f"{n} with a {name}" for name, n in kinds.items() if n)
+        for mark in ("pennant", "inn", "cathedral"):  # Inns & Cathedrals' inns and cathedrals too
+            if any(getattr(seg, mark, False) for seg in kind.segments):
+                kinds[mark] += count
+    shown = ", ".join(f"{n} with {'an' if name[0] in 'aeiou' else 'a'} {name}" for name, n in kinds.items() if n)
     if shown:
         out.append(f"Tiles left: {shown}.", style="dim")
     dead = game.dead_spots()

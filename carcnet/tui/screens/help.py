@@ -46,7 +46,7 @@ what it would score ("city, 3 tiles, 1 pennant: 8 if closed; 4 now").
 | 1 – 9 | deploy on that spot |
 | Tab, a click | choose a spot (the first Tab: spot 1); Enter deploys on it. Enter before a spot is chosen deploys nothing, so a second Enter after placing cannot spend a meeple |
 | 0, Space | no meeple this turn |
-| a | with The Abbot: number the abbot's spots (cloisters and gardens) instead of the meeple's, or back |
+| a | with The Abbot or Inns & Cathedrals: the next figure to deploy: the meeple, the large meeple (anywhere a meeple goes; counts as two), the abbot (cloisters and gardens), then the meeple again |
 | A | with The Abbot: take your abbot back instead of deploying; its cloister or garden scores now |
 
 ## Confirming the turn
@@ -137,6 +137,11 @@ def rules_help(rules: Rules) -> str:
                      "only where every river tile left can still follow.")
     if rules.abbot:
         lines.append("- **The Abbot**: `a` switches to the abbot (a cloister or a garden), `A` recalls it.")
+    if rules.inns:
+        lines.append("- **Inns & Cathedrals**: 18 more tiles. A road with an inn (⌂, ASCII `n`) scores 2 a tile "
+                     "when completed and nothing if still open at the end; a city with a cathedral (‡, ASCII "
+                     "`&`) 3 a tile and pennant completed, nothing if open at the end. Each player has a large "
+                     "meeple: `a` switches to it; it goes anywhere a meeple goes and counts as two for the majority.")
     if rules.small_city:
         lines.append("- " + RULE_NOTES["small_city"])
     if rules.farms != "farm":

@@ -65,6 +65,9 @@ TERRAIN = {
     Role.CLOISTER: ("#fff4dc", "#3d6e2b", "#4b8037"),
     Role.GARDEN: ("#ffb3de", "#3d6e2b", "#4b8037"),
     Role.RIVER: ("#d3ecff", "#2e6fb0", "#3a80c4"),
+    # an inn on the road's field, a cathedral on the city: both in no seat's colour
+    Role.INN: ("#ffd27a", "#3d6e2b", "#4b8037"),
+    Role.CATHEDRAL: ("#fff4dc", "#8a6a3e", "#9a7848"),
 }
 
 
@@ -1078,7 +1081,7 @@ class BoardView(ScrollView, can_focus=True):
         return Style(
             color=fg,
             bgcolor=bg,
-            bold=role in (Role.ROAD, Role.PENNANT, Role.CLOISTER) or mode == Mode.HIGHLIGHT,
+            bold=role in (Role.ROAD, Role.PENNANT, Role.CLOISTER, Role.INN, Role.CATHEDRAL) or mode == Mode.HIGHLIGHT,
             underline=mode == Mode.HIGHLIGHT,  # colour-blind players see the highlight too
         )
 

@@ -1,5 +1,5 @@
 """Provides :class:`RuleOptions`: the rules of a new game (The River with its start-tile choice, The
-Abbot, the farm scoring and small cities), shared by the local new-game screen and the host's table
+Abbot, Inns & Cathedrals, the farm scoring and small cities), shared by the local new-game screen and the host's table
 setup."""
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ class TickBox(Checkbox):
 
 
 class RuleOptions(Vertical):
-    """The rule options, in rows. First the expansions: ``#river`` (checkbox) and ``#abbot``
-    (checkbox); then, shown only with The River on, ``#river-start``: what becomes of the base game's
+    """The rule options, in rows. First the expansions: ``#river``, ``#abbot`` and ``#inns`` (Inns &
+    Cathedrals; checkboxes); then, shown only with The River on, ``#river-start``: what becomes of the base game's
     start tile (:data:`~carcnet.engine.RIVER_STARTS`), in plain words, on a row of its own so that
     its ``▼`` is never cut. Then the editions' scoring: ``#farms``
     (:data:`~carcnet.engine.FARM_RULES`) and ``#small-city`` (checkbox). The checkboxes are
@@ -69,6 +69,12 @@ class RuleOptions(Vertical):
         with Horizontal():
             yield TickBox("The River", default.river, id="river")
             yield TickBox("The Abbot", default.abbot, id="abbot")
+        with Horizontal():  # the big-box expansions, on a row of their own (a 60-column terminal)
+            yield TickBox(
+                "Inns & Cathedrals", default.inns, id="inns",
+                tooltip="18 more tiles: inns on roads and cathedrals in cities (worth more completed, nothing "
+                "if not), and a large meeple each that counts as two (HiG Inns & Cathedrals)",
+            )
         with Horizontal(id="river-row", classes="" if default.river else "-off"):
             yield Select(
                 [(f"Start tile {RIVER_START_TEXT[v]}", v) for v in RIVER_STARTS],
@@ -101,6 +107,7 @@ class RuleOptions(Vertical):
             river_start=str(self.query_one("#river-start", Select).value),
             small_city=self.query_one("#small-city", Checkbox).value,
             farms=str(self.query_one("#farms", Select).value),
+            inns=self.query_one("#inns", Checkbox).value,
         )
 
 
