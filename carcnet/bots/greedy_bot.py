@@ -35,11 +35,10 @@ from carcnet.engine.preview import (
     AreaPreview,
     FeatureChange,
     HeldJoin,
-    SegmentPreview,
     completed_points,
     feature_changes,
 )
-from carcnet.engine.tiles import MAX_SEGMENTS, ROTATIONS_OF_BITS
+from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIONS_OF_BITS
 
 from .base import TurnPlan
 
@@ -53,6 +52,7 @@ _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 #: The follow-ups a valuation names, made once (moves are immutable values).
 _SKIP = SkipMeeple()
 _DEPLOY = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
+_DEPLOY_LARGE = tuple(DeployMeeple(i, Figure.LARGE) for i in range(MAX_SEGMENTS))
 _CLOISTER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.GARDEN
 
 # ---------------------------------------------------------------------------------------------------
@@ -88,6 +88,14 @@ MEEPLE_COMFORT = 4
 MEEPLE_SCARCITY = 0.35
 #: A farmer never comes back: its meeple costs this many times a returning one.
 FARMER_TIE = 2.0
+#: Inns & Cathedrals (hand-set, not fitted): chance that a road with an inn gets completed, with
+#: plenty of tiles left (falling off like road growth); it scores 2 a tile then, nothing if not.
+INN_CLOSE = 0.6
+#: Share of a feature's worth that holding it with the large meeple adds (it counts as two, so an
+#: opponent who joins needs two meeples to share it).
+LARGE_HOLD = 0.15
+#: The large meeple away from the supply costs this many times a meeple (there is one).
+LARGE_COST = 1.5
 
 
 class GreedyBot:
@@ -230,7 +238,8 @@ class _Turn:
     and a cache of the values of existing features (the same for every placement of the turn)."""
 
     __slots__ = (
-        "cache", "close", "farm", "farms", "fill", "grow", "later", "meeple", "n", "seat", "small_city", "tiles_left",
+        "cache", "close", "farm", "farms", "fill", "grow", "large", "later", "meeple", "n", "seat", "small_city",
+        "tiles_left",
     )
 
     def __init__(self, game: Game) -> None:
@@ -251,6 +260,8 @@ class _Turn:
         self.meeple = [
             base * (1.0 + MEEPLE_SCARCITY * max(0, MEEPLE_COMFORT - game.supply[s])) for s in range(n)
         ]
+        #: Inns & Cathedrals: whether the seat has its large meeple to deploy.
+        self.large = rules.inns and game.large[game.seat] > 0
         self.cache: dict[int, float] = {}
         #: The preview's memo of the farms' cities, for every placement of the turn.
         self.farms: dict[int, set[int]] = {}
@@ -258,13 +269,18 @@ class _Turn:
     # ------------------------------------------------------------------ feature values
 
     def estimate(
-        self, kind: SegmentKind, open_: int, tiles: int, pennants: int, cities: int, open_cities: int
+        self, kind: SegmentKind, open_: int, tiles: int, pennants: int, cities: int, open_cities: int, mark: int = 0
     ) -> float:
-        """Expected final worth of an incomplete feature to its majority holders."""
+        """Expected final worth of an incomplete feature to its majority holders. *mark*: its inn and
+        cathedral bits (Inns & Cathedrals): such a feature scores only if completed."""
         if kind is _CITY:
             q = CITY_CLOSE[min(open_, len(CITY_CLOSE) - 1)] * self.close
+            if mark & MARK_CATHEDRAL:
+                return 3.0 * (tiles + pennants) * q
             return (tiles + pennants) * (1.0 + q)
         if kind is _ROAD:
+            if mark & MARK_INN:
+                return 2.0 * (tiles + ROAD_GROWTH * open_ * self.grow) * INN_CLOSE * self.grow
             return tiles + ROAD_GROWTH * open_ * self.grow
         if kind is _FIELD:
             return self.farm * (cities + self.later * open_cities)
@@ -276,16 +292,18 @@ class _Turn:
         """Estimated worth of an existing feature before the placement (cached for the turn)."""
         v = self.cache.get(j.anchor)
         if v is None:
-            v = self.estimate(j.kind, j.open, j.tiles or 0, j.pennants, j.cities, j.open_cities)
+            v = self.estimate(j.kind, j.open, j.tiles or 0, j.pennants, j.cities, j.open_cities, j.mark)
             self.cache[j.anchor] = v
         return v
 
-    def after_value(self, sp: SegmentPreview | FeatureChange) -> float:
+    def after_value(self, sp: FeatureChange) -> float:
         """Worth of the merged feature after the placement: its points if complete, else estimated."""
         tiles = sp.tiles or 0
+        mark = sp.mark
         if sp.complete:
-            return float(completed_points(sp.kind, tiles, sp.pennants, self.small_city))
-        return self.estimate(sp.kind, sp.open, tiles, sp.pennants, sp.cities, sp.open_cities)
+            return float(completed_points(sp.kind, tiles, sp.pennants, self.small_city, bool(mark & MARK_INN),
+                                          bool(mark & MARK_CATHEDRAL)))
+        return self.estimate(sp.kind, sp.open, tiles, sp.pennants, sp.cities, sp.open_cities, mark)
 
     # ------------------------------------------------------------------ one placement
 
@@ -297,6 +315,7 @@ class _Turn:
         meeple = self.meeple
         delta = [0.0] * n  # change of each seat's expected worth, without any deploy
         deploys: list[tuple[int, float]] = []
+        larges: list[tuple[int, float]] = []
         for sp in changes:  # one per feature, by lowest segment: those held, or open to a deploy
             figures = sp.figures
             occupied = any(figures)
@@ -317,11 +336,11 @@ class _Turn:
                         delta[s] += figures[s] * meeple[s]  # meeples back in supply
             else:
                 # deploying makes the bot the only holder; a completed feature returns it at once
-                if sp.complete:
-                    gain = after
-                else:
-                    gain = after - meeple[me] * (FARMER_TIE if sp.kind is _FIELD else 1.0)
-                deploys.append((sp.index, gain))
+                tie = FARMER_TIE if sp.kind is _FIELD else 1.0
+                if sp.deployable:
+                    deploys.append((sp.index, after if sp.complete else after - meeple[me] * tie))
+                if sp.large and not sp.complete:  # the large meeple: worth it on what others may join
+                    larges.append((sp.index, after * (1.0 + LARGE_HOLD) - meeple[me] * tie * LARGE_COST))
         for a in areas:  # those holding figures
             af = a.figures
             top = max(af)
@@ -338,4 +357,6 @@ class _Turn:
         out: list[tuple[Move, float]] = [(_SKIP, base - others)]
         for index, gain in deploys:
             out.append((_DEPLOY[index], base + gain - others))
+        for index, gain in larges:
+            out.append((_DEPLOY_LARGE[index], base + gain - others))
         return out

@@ -651,6 +651,8 @@ class HeldJoin(NamedTuple):
         anchor: Its root node in the feature graph: names the feature while the board does not
             change (for a cache of values within one turn), nothing more.
         kind, open, tiles, pennants, figures, cities, open_cities: As in :class:`JoinedFeature`.
+        mark: Its inn and cathedral bits (:data:`~carcnet.engine.tiles.MARK_INN`,
+            :data:`~carcnet.engine.tiles.MARK_CATHEDRAL`; Inns & Cathedrals), 0 without them.
     """
 
     anchor: int
@@ -661,6 +663,7 @@ class HeldJoin(NamedTuple):
     figures: tuple[int, ...]
     cities: int
     open_cities: int
+    mark: int
 
 
 class FeatureChange(NamedTuple):
@@ -674,6 +677,10 @@ class FeatureChange(NamedTuple):
             :class:`SegmentPreview`.
         held: The features it joins that hold figures (those without figures left out), in the
             order of :attr:`SegmentPreview.joins`.
+        mark: The inn and cathedral bits of the feature after the placement (as
+            :attr:`HeldJoin.mark`), 0 without Inns & Cathedrals.
+        large: Whether the seat may deploy its large meeple on it (Inns & Cathedrals; a deploy is
+            then legal with the large meeple even when *deployable* is false for want of meeples).
     """
 
     index: int  # type: ignore[assignment]  # the field shadows tuple.index, as a named tuple may
@@ -687,6 +694,8 @@ class FeatureChange(NamedTuple):
     cities: int
     open_cities: int
     held: tuple[HeldJoin, ...]
+    mark: int
+    large: bool
 
 
 _make = tuple.__new__  # a named tuple from a tuple of its fields, at C speed (its __new__ is Python)
@@ -732,6 +741,11 @@ def feature_changes(
     data = _merged_features(g, variant, None, members, comp_roots, closed, None, ring, zero)
     has_meeple = game.supply[game.seat] > 0
     barred = _NO_FARMERS if game.setup.rules.farms == "off" else _NO_MEEPLE
+    marks = None
+    has_large = False
+    if type(g) is MarkedFeatureGraph:  # Inns & Cathedrals only: a game without it pays nothing here
+        marks = _marks(g, variant, members, comp_roots)
+        has_large = game.large[game.seat] > 0
     node_kinds = variant.node_kinds
     field_cities: dict[int, set[int]] | None = None
     out: list[FeatureChange] = []
@@ -740,7 +754,8 @@ def feature_changes(
         skind = node_kinds[c]
         occupied = figures is not zero
         deployable = has_meeple and skind not in barred and not occupied
-        if not occupied and not deployable:
+        large = has_large and skind not in barred and not occupied
+        if not occupied and not deployable and not large:
             continue
         roots = comp_roots.get(c) or []
         done = undone = 0
@@ -749,7 +764,9 @@ def feature_changes(
                 field_cities = _field_cities(g, owner, memo)
             done, undone = _farm_cities(g, variant, comp, members[c], roots, owner, field_cities, data)
         held = _held(g, roots, skind, field_cities, zero) if occupied else ()
-        out.append(_make(FeatureChange, (c, skind, open_, complete, tiles, pennants, figures, deployable, done, undone, held)))
+        mark = 0 if marks is None else marks[c]
+        out.append(_make(FeatureChange, (c, skind, open_, complete, tiles, pennants, figures, deployable, done, undone,
+                                         held, mark, large)))
     around = game._watch.get(key)  # Game.areas_around without the call
     if around:
         g_meeples = g.meeples
@@ -764,6 +781,7 @@ def _held(
 ) -> tuple[HeldJoin, ...]:
     """The joined *roots* that hold figures, as :class:`HeldJoin`, in order."""
     g_open, g_tiles, g_meeples = g.open, g.tiles, g.meeples
+    marks = g.marks if type(g) is MarkedFeatureGraph else None
     out = []
     for r in roots:
         fig = _counts(g_meeples[r], zero)
@@ -774,7 +792,8 @@ def _held(
             assert field_cities is not None
             done, undone = _farm_counts(field_cities[r], g_open)
         rt = g_tiles[r]
-        out.append(_make(HeldJoin, (r, skind, g_open[r], None if rt is None else len(rt), g.pennants[r], fig, done, undone)))
+        out.append(_make(HeldJoin, (r, skind, g_open[r], None if rt is None else len(rt), g.pennants[r], fig, done, undone,
+                                    0 if marks is None else marks[r])))
     return tuple(out)
 
 

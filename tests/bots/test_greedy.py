@@ -188,3 +188,50 @@ def test_make_bot_knows_random_and_greedy():
 def test_skip_and_deploy_moves_are_the_engine_types():
     game = _at_deploy()
     assert isinstance(GreedyBot(0).choose(game.view()), DeployMeeple | SkipMeeple)
+
+
+def test_with_inns_and_cathedrals_greedy_values_a_completion_as_the_engine_scores_it():
+    """Issue 33: what the greedy valuation says a completed feature is worth equals what the
+    placement preview (and so the engine) scores for it, inns and cathedrals included, at every
+    placement of positions along seeded games; and a feature with an inn or cathedral that stays
+    open is valued below what completing it gives."""
+    from carcnet.engine import Rules
+    from carcnet.engine.preview import preview_placement
+    from carcnet.engine.tiles import ROTATIONS_OF_BITS
+
+    checked = marked = 0
+    for seed in range(6):
+        game = Game(GameSetup(players=2, seed=seed, rules=Rules(inns=True)))
+        bots = [RandomBot(seed), RandomBot(seed + 1)]
+        while game.phase is not Phase.GAME_OVER:
+            if game.phase is Phase.PLACE_TILE:
+                turn = greedy_bot._Turn(game)
+                for code in game.placement_codes():
+                    for rotation in ROTATIONS_OF_BITS[code & 15]:
+                        changes, _ = feature_changes(game, code >> 4, rotation)
+                        done = {c.segment: c.points for c in
+                                preview_placement(game, position_of(code >> 4), rotation).completions}
+                        for fc in changes:
+                            if fc.complete:
+                                assert turn.after_value(fc) == done[fc.index], (fc, done)
+                                checked += 1
+                                marked += bool(fc.mark)
+                            elif fc.mark and fc.tiles:
+                                assert turn.after_value(fc) < 3 * (fc.tiles + fc.pennants)
+            game.apply(bots[game.seat].choose(game.view()))
+    assert checked > 100 and marked > 0  # completions with an inn or a cathedral were among them
+
+
+def test_with_inns_and_cathedrals_greedy_deploys_its_large_meeple():
+    """Greedy's turns include the large meeple (legal every time), and it plays it in a game."""
+    from carcnet.engine import Figure, Rules
+
+    game = Game(GameSetup(players=2, seed=3, rules=Rules(inns=True)))
+    bots = [GreedyBot(1), GreedyBot(2)]
+    large = 0
+    while game.phase is not Phase.GAME_OVER:
+        move = bots[game.seat].choose(game.view())
+        assert move in game.legal_moves()
+        large += isinstance(move, DeployMeeple) and move.figure is Figure.LARGE
+        game.apply(move)
+    assert large >= 1

@@ -43,3 +43,39 @@ def test_expansion_game_saved_resumed_and_replayed(tmp_path, rules):
     assert bool(farmers) == (rules.farms != "off")  # the greedy bot deploys farmers when it may
     farm_points = [e for e in events if isinstance(e, PointsScored) and e.category == "field"]
     assert all(e.farmers == (rules.farms == "city") for e in farm_points)
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(inns=True), Rules(river=True, abbot=True, inns=True)], ids=["inns", "river-abbot-inns"]
+)
+def test_an_inns_and_cathedrals_game_saved_resumed_and_replayed(tmp_path, rules):
+    """Issue 33: a game with Inns & Cathedrals saved mid-game (a large meeple on the board), resumed
+    from its file and finished, then loaded: the same digests and scores, its tiles placed, the
+    header naming the expansion."""
+    from carcnet.engine import DeployMeeple, Figure
+
+    header = LogHeader.new(
+        [Seat("Ann", "red", "bot", "random"), Seat("Bob", "blue", "bot", "random")], seed=78, options=rules
+    )
+    path = tmp_path / "game.carclog"
+    bots = [make_bot("random", 3), make_bot("random", 4)]
+    with GameRecorder.create(header, path) as recorder:
+        for _ in range(400):  # bounded: until a large meeple is on the board, past the first turns
+            game = recorder.game
+            if len(game.moves) >= 30 and game.large != [1, 1]:
+                break
+            recorder.submit(bots[game.seat].choose(game.view()))
+        assert recorder.game.large != [1, 1], "no large meeple deployed in 400 moves"
+        stopped = len(recorder.entries)
+    with GameRecorder.resume(path) as recorder:
+        assert recorder.header.options == rules and len(recorder.entries) == stopped
+        assert recorder.game.large != [1, 1]  # the large meeple is where it was
+        while recorder.game.phase is not Phase.GAME_OVER:
+            recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
+        final = recorder.game
+    loaded = load(path)
+    assert loaded.header.options == rules and loaded.header.rules == 4
+    assert loaded.game.digests == final.digests and loaded.game.scores == final.scores
+    letters = {t.kind.letter for t in loaded.game.board.tiles.values()}
+    assert {"ICK", "ICB"} & letters  # the expansion's tiles were played
+    assert any(isinstance(m, DeployMeeple) and m.figure is Figure.LARGE for m in loaded.game.moves)

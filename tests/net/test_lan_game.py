@@ -85,6 +85,29 @@ async def test_the_river_and_the_abbot_over_the_network(tmp_path: Path) -> None:
     assert river and river == list(range(len(river))), tiles[:14]  # the river first (a tile may be set aside)
 
 
+async def test_inns_and_cathedrals_over_the_network(tmp_path: Path) -> None:
+    """Issue 33: Inns & Cathedrals with The River and The Abbot at a network table: the option travels
+    in the lobby and the header (rules 4), the table draws the expansion's tiles like any other, the
+    joiner's random bot deploys its large meeple, every peer (the spectator too) ends on the same
+    digest."""
+    from carcnet.engine import DeployMeeple, Figure
+
+    rules = Rules(river=True, abbot=True, inns=True)
+    games = await _play_table(tmp_path, rules, "greedy,open,open")
+    header = games[0].header
+    assert header is not None and header.header.options == rules and header.header.rules == 4
+    assert {g.session.digest for g in games} == {games[0].session.digest}
+    game = games[-1].game  # the spectator's copy
+    assert game is not None and game.setup.rules == rules and game.phase is Phase.GAME_OVER
+    draws = [e for e in games[0].session.entries if isinstance(e.entry.move, DrawTile)]
+    assert len(draws) == rules.pile_size()  # the 18 tiles of the expansion among the table's draws
+    from carcnet.engine.events import TileDrawn
+
+    drawn = [e.tile for e in game.events if isinstance(e, TileDrawn)]
+    assert sum(t.startswith("IC") for t in drawn) == 18  # every tile of the expansion was drawn
+    assert any(isinstance(m, DeployMeeple) and m.figure is Figure.LARGE for m in game.moves)
+
+
 @pytest.mark.parametrize(
     "rules",
     [Rules(small_city=True, farms="city"), Rules(river=True, river_start="river", farms="off")],
