@@ -52,6 +52,7 @@ __all__ = [
     "board_text",
     "compose_empty",
     "compose_tile",
+    "figure_letter",
     "figure_role",
     "tile_art",
     "with_article",
@@ -224,6 +225,16 @@ _ROLE_OF_KIND = {
 #: What the interface calls each figure, with its article (Inns & Cathedrals' large meeple, The
 #: Abbot's abbot).
 FIGURE_NAMES = {Figure.MEEPLE: "a meeple", Figure.LARGE: "the large meeple", Figure.ABBOT: "the abbot"}
+
+
+def figure_letter(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
+    """The letter a figure shows on the board: its role's (:data:`ROLE_LETTERS`), or ``L`` for Inns &
+    Cathedrals' large meeple whatever its role (the feature it stands on says which).
+
+    >>> figure_letter(SegmentKind.ROAD), figure_letter(SegmentKind.ROAD, Figure.LARGE)
+    ('T', 'L')
+    """
+    return "L" if figure is Figure.LARGE else ROLE_LETTERS[figure_role(kind, figure)]
 
 
 def figure_role(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
@@ -975,7 +986,7 @@ def board_text(
     figures: dict[Position, list[tuple[int, int, str]]] = {}
     for seat, figure, position, segment in game.figures():
         kind = tiles[position].variant.segments[segment].kind
-        figures.setdefault(position, []).append((segment, seat, ROLE_LETTERS[figure_role(kind, figure)]))
+        figures.setdefault(position, []).append((segment, seat, figure_letter(kind, figure)))
     xs = [p.x for p in tiles] + [p.x for p in open_]
     ys = [p.y for p in tiles] + [p.y for p in open_]
     w, h = zoom.size

@@ -77,3 +77,17 @@ def abbot_game(moves: int) -> Game:
     for move in script[:moves]:
         game.apply(move)
     return game
+
+
+def inns_game() -> Game:
+    """Inns & Cathedrals: ICB (a straight road with an inn) east of the start tile with seat 0's large
+    meeple on its road, then ICK (a four-sided city with a cathedral) north of the start tile with
+    seat 1's meeple in the city, then ICL (a city corner with a pennant and a road bend with an inn)
+    to place."""
+    from carcnet.engine import DeployMeeple, Figure, Rules
+
+    game = Game(GameSetup(players=2, draw_order=("ICB", "ICK", "ICL", "E"), rules=Rules(inns=True)))
+    for move in (PlaceTile("ICB", Position(1, 0), 0), DeployMeeple(0, Figure.LARGE),
+                 PlaceTile("ICK", Position(0, -1), 0), DeployMeeple(0)):
+        game.apply(move)
+    return game

@@ -100,7 +100,7 @@ async def test_a_person_plays_inns_and_cathedrals_with_the_large_meeple_by_keys(
                 await pilot.press(*plan.keys(screen))
             await _until(pilot, lambda: screen.confirming, "the turn to confirm")
             await pilot.press("enter")
-            await _until(pilot, lambda: len(screen.table.game.moves) > moves or isinstance(app.screen, FinalScreen),
+            await _until(pilot, lambda moves=moves: len(screen.table.game.moves) > moves or isinstance(app.screen, FinalScreen),
                          "the move to be made")
         assert isinstance(app.screen, FinalScreen)
         assert plan.complete, plan.done

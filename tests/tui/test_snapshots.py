@@ -16,7 +16,7 @@ from carcnet.engine import Position
 from carcnet.tui.render import Zoom
 from carcnet.tui.widgets.board import BoardView
 
-from .board_app import BoardApp, seeded_game
+from .board_app import BoardApp, inns_game, seeded_game
 
 
 class TestBoardSnapshots:
@@ -35,6 +35,12 @@ class TestBoardSnapshots:
         spots are numbered; Tab chose spot 1 and a second Tab spot 2, the road, whose whole feature
         (four tiles) is highlighted."""
         assert snap_compare(BoardApp(seeded_game(13, 15)), press=["tab", "tab"], terminal_size=(80, 24))
+
+    def test_inns_and_cathedrals(self, snap_compare):
+        """Inns & Cathedrals at 80×24: the inn (⌂) on the road east of the start tile, under Red's
+        large meeple; the cathedral (‡) in the city north of it, Blue's meeple in it; Tab put the
+        cursor where ICL (a pennant, a road with an inn) fits first, its ghost drawn."""
+        assert snap_compare(BoardApp(inns_game()), press=["tab"], terminal_size=(80, 24))
 
     def test_finished_game_overview(self, snap_compare):
         """All 72 tiles of the seed-5 game, farmers left on the board, in the overview at 120×40."""

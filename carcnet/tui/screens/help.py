@@ -141,7 +141,8 @@ def rules_help(rules: Rules) -> str:
         lines.append("- **Inns & Cathedrals**: 18 more tiles. A road with an inn (⌂, ASCII `n`) scores 2 a tile "
                      "when completed and nothing if still open at the end; a city with a cathedral (‡, ASCII "
                      "`&`) 3 a tile and pennant completed, nothing if open at the end. Each player has a large "
-                     "meeple: `a` switches to it; it goes anywhere a meeple goes and counts as two for the majority.")
+                     "meeple: `a` switches to it; it goes anywhere a meeple goes and counts as two for the majority "
+                     "(the scoreboard shows `L` while it is in the supply, `l` while it is on the board).")
     if rules.small_city:
         lines.append("- " + RULE_NOTES["small_city"])
     if rules.farms != "farm":

@@ -31,7 +31,6 @@ from textual.strip import Strip
 from carcnet.engine import Figure, Game, Phase, Position, tile_kind
 from carcnet.log.values import COLOURS
 from carcnet.tui.render import (
-    ROLE_LETTERS,
     UNICODE_GLYPHS,
     Glyphs,
     Mode,
@@ -41,7 +40,7 @@ from carcnet.tui.render import (
     Zoom,
     compose_empty,
     compose_tile,
-    figure_role,
+    figure_letter,
     tile_art,
 )
 from carcnet.tui.widgets.palette import seat_hex
@@ -481,7 +480,7 @@ class BoardView(ScrollView, can_focus=True):
         figures: dict[Position, list[tuple[int, int, str]]] = {}
         for seat, figure, position, segment in game.figures():
             kind = tiles[position].variant.segments[segment].kind
-            figures.setdefault(position, []).append((segment, seat, ROLE_LETTERS[figure_role(kind, figure)]))
+            figures.setdefault(position, []).append((segment, seat, figure_letter(kind, figure)))
         marks = {p: seat for seat, p in enumerate(game.last_placed) if p is not None}
         placed = game.placed
         options = game.deploy_options() if placed is not None else []

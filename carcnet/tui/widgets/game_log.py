@@ -10,6 +10,7 @@ from textual.widgets import RichLog
 
 from carcnet.engine import (
     Event,
+    Figure,
     GameEnded,
     MeepleDeployed,
     PointsScored,
@@ -35,7 +36,10 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
         return line
     if isinstance(event, MeepleDeployed):
         line = Text(names[event.seat], style=seat_style(colours[event.seat]))
-        line.append(f" deployed {with_article(figure_role(event.kind, event.figure))} on the {event.kind.label}")
+        role = with_article(figure_role(event.kind, event.figure))
+        if event.figure is Figure.LARGE:  # Inns & Cathedrals
+            role = f"the large meeple as {role}"
+        line.append(f" deployed {role} on the {event.kind.label}")
         return line
     if isinstance(event, PointsScored):
         line = Text()

@@ -81,7 +81,8 @@ class Scoreboard(Static):
         the names; *note* replaces the line under a placed tile ("deploy or skip"); *clocks* (seat →
         ``0:42+5:00``) get a column of their own (a table with a turn clock).
 
-        Every seat's row keeps its turn arrow, score and supply (meeples, abbot) whatever the width:
+        Every seat's row keeps its turn arrow, score and supply (meeples; the large meeple, ``L`` in
+        supply and ``l`` on the board; the abbot, ``A`` and ``a``) whatever the width:
         a long name (up to 32 characters) is cut to the room left, ending in ``…``."""
         self._shown = (game, rotation, marks, note, clocks)
         over = game.phase is Phase.GAME_OVER
@@ -92,6 +93,8 @@ class Scoreboard(Static):
             turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
             supply = game.supply[seat]
             meeples = f"{supply}●" if narrow else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
+            if game.setup.rules.inns:  # the large meeple: L in supply, l on the board
+                meeples += ("L" if game.large[seat] else "l") if narrow else (" L" if game.large[seat] else " l")
             if game.setup.rules.abbot:
                 meeples += ("A" if game.abbots[seat] else "a") if narrow else (" A" if game.abbots[seat] else " a")
             rows.append((turn, str(game.scores[seat]), meeples, (clocks or {}).get(seat, "") if clocks else None))
