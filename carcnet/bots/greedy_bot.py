@@ -35,6 +35,7 @@ from carcnet.engine.preview import (
     AreaPreview,
     FeatureChange,
     HeldJoin,
+    SegmentPreview,
     completed_points,
     feature_changes,
 )
@@ -161,7 +162,7 @@ class GreedyBot:
     # ------------------------------------------------------------------ search
 
     def _best_turn(self, game: Game) -> tuple[PlaceTile, Move]:
-        turn = _Turn(game)
+        turn = _turn(game)
         letter = game.drawn
         assert letter is not None
         best = -1e18
@@ -183,7 +184,7 @@ class GreedyBot:
         deploy, or the skip, which with The Abbot stands for :meth:`abbot_instead`) with this bot's
         heuristic value, best first (ties in the order of the legal placements). *game* is in
         ``Phase.PLACE_TILE``; it is read only. The search bot's candidates and prior."""
-        turn = _Turn(game)
+        turn = _turn(game)
         letter = game.drawn
         assert letter is not None
         out: list[tuple[float, PlaceTile, Move]] = []
@@ -222,7 +223,7 @@ class GreedyBot:
         before = replay(game.setup, [m for m in game.moves[:at] if type(m) in TURN_MOVES])
         changes = feature_changes(before, key_of(*place.position), place.rotation)
         legal: list[Move] = [*game.deploy_options(), SkipMeeple()]
-        ranked = [(score, follow) for follow, score in _Turn(before).evaluate(*changes) if follow in legal]
+        ranked = [(score, follow) for follow, score in _turn(before).evaluate(*changes) if follow in legal]
         ranked.sort(key=lambda t: -t[0])  # stable: ties keep the skip-then-segments order
         return ranked
 
@@ -238,8 +239,7 @@ class _Turn:
     and a cache of the values of existing features (the same for every placement of the turn)."""
 
     __slots__ = (
-        "cache", "close", "farm", "farms", "fill", "grow", "large", "later", "meeple", "n", "seat", "small_city",
-        "tiles_left",
+        "cache", "close", "farm", "farms", "fill", "grow", "later", "meeple", "n", "seat", "small_city", "tiles_left",
     )
 
     def __init__(self, game: Game) -> None:
@@ -260,8 +260,6 @@ class _Turn:
         self.meeple = [
             base * (1.0 + MEEPLE_SCARCITY * max(0, MEEPLE_COMFORT - game.supply[s])) for s in range(n)
         ]
-        #: Inns & Cathedrals: whether the seat has its large meeple to deploy.
-        self.large = rules.inns and game.large[game.seat] > 0
         self.cache: dict[int, float] = {}
         #: The preview's memo of the farms' cities, for every placement of the turn.
         self.farms: dict[int, set[int]] = {}
@@ -269,18 +267,13 @@ class _Turn:
     # ------------------------------------------------------------------ feature values
 
     def estimate(
-        self, kind: SegmentKind, open_: int, tiles: int, pennants: int, cities: int, open_cities: int, mark: int = 0
+        self, kind: SegmentKind, open_: int, tiles: int, pennants: int, cities: int, open_cities: int
     ) -> float:
-        """Expected final worth of an incomplete feature to its majority holders. *mark*: its inn and
-        cathedral bits (Inns & Cathedrals): such a feature scores only if completed."""
+        """Expected final worth of an incomplete feature to its majority holders."""
         if kind is _CITY:
             q = CITY_CLOSE[min(open_, len(CITY_CLOSE) - 1)] * self.close
-            if mark & MARK_CATHEDRAL:
-                return 3.0 * (tiles + pennants) * q
             return (tiles + pennants) * (1.0 + q)
         if kind is _ROAD:
-            if mark & MARK_INN:
-                return 2.0 * (tiles + ROAD_GROWTH * open_ * self.grow) * INN_CLOSE * self.grow
             return tiles + ROAD_GROWTH * open_ * self.grow
         if kind is _FIELD:
             return self.farm * (cities + self.later * open_cities)
@@ -292,18 +285,16 @@ class _Turn:
         """Estimated worth of an existing feature before the placement (cached for the turn)."""
         v = self.cache.get(j.anchor)
         if v is None:
-            v = self.estimate(j.kind, j.open, j.tiles or 0, j.pennants, j.cities, j.open_cities, j.mark)
+            v = self.estimate(j.kind, j.open, j.tiles or 0, j.pennants, j.cities, j.open_cities)
             self.cache[j.anchor] = v
         return v
 
-    def after_value(self, sp: FeatureChange) -> float:
+    def after_value(self, sp: SegmentPreview | FeatureChange) -> float:
         """Worth of the merged feature after the placement: its points if complete, else estimated."""
         tiles = sp.tiles or 0
-        mark = sp.mark
         if sp.complete:
-            return float(completed_points(sp.kind, tiles, sp.pennants, self.small_city, bool(mark & MARK_INN),
-                                          bool(mark & MARK_CATHEDRAL)))
-        return self.estimate(sp.kind, sp.open, tiles, sp.pennants, sp.cities, sp.open_cities, mark)
+            return float(completed_points(sp.kind, tiles, sp.pennants, self.small_city))
+        return self.estimate(sp.kind, sp.open, tiles, sp.pennants, sp.cities, sp.open_cities)
 
     # ------------------------------------------------------------------ one placement
 
@@ -315,7 +306,6 @@ class _Turn:
         meeple = self.meeple
         delta = [0.0] * n  # change of each seat's expected worth, without any deploy
         deploys: list[tuple[int, float]] = []
-        larges: list[tuple[int, float]] = []
         for sp in changes:  # one per feature, by lowest segment: those held, or open to a deploy
             figures = sp.figures
             occupied = any(figures)
@@ -336,11 +326,11 @@ class _Turn:
                         delta[s] += figures[s] * meeple[s]  # meeples back in supply
             else:
                 # deploying makes the bot the only holder; a completed feature returns it at once
-                tie = FARMER_TIE if sp.kind is _FIELD else 1.0
-                if sp.deployable:
-                    deploys.append((sp.index, after if sp.complete else after - meeple[me] * tie))
-                if sp.large and not sp.complete:  # the large meeple: worth it on what others may join
-                    larges.append((sp.index, after * (1.0 + LARGE_HOLD) - meeple[me] * tie * LARGE_COST))
+                if sp.complete:
+                    gain = after
+                else:
+                    gain = after - meeple[me] * (FARMER_TIE if sp.kind is _FIELD else 1.0)
+                deploys.append((sp.index, gain))
         for a in areas:  # those holding figures
             af = a.figures
             top = max(af)
@@ -357,6 +347,66 @@ class _Turn:
         out: list[tuple[Move, float]] = [(_SKIP, base - others)]
         for index, gain in deploys:
             out.append((_DEPLOY[index], base + gain - others))
-        for index, gain in larges:
-            out.append((_DEPLOY_LARGE[index], base + gain - others))
         return out
+
+
+class _MarkedTurn(_Turn):
+    """:class:`_Turn` with Inns & Cathedrals: roads with an inn and cities with a cathedral score
+    only completed (their estimate is what they score then times the chance), and the large meeple
+    is a deploy of its own. A game without the expansion uses :class:`_Turn` and pays nothing."""
+
+    __slots__ = ("large",)
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        #: Whether the seat has its large meeple to deploy.
+        self.large = game.large[game.seat] > 0
+
+    def marked_estimate(
+        self, kind: SegmentKind, open_: int, tiles: int, pennants: int, cities: int, open_cities: int, mark: int
+    ) -> float:
+        """:meth:`estimate` knowing the feature's inn and cathedral bits (*mark*)."""
+        if kind is _CITY and mark & MARK_CATHEDRAL:
+            return 3.0 * (tiles + pennants) * CITY_CLOSE[min(open_, len(CITY_CLOSE) - 1)] * self.close
+        if kind is _ROAD and mark & MARK_INN:
+            return 2.0 * (tiles + ROAD_GROWTH * open_ * self.grow) * INN_CLOSE * self.grow
+        return self.estimate(kind, open_, tiles, pennants, cities, open_cities)
+
+    def joined_value(self, j: HeldJoin) -> float:
+        v = self.cache.get(j.anchor)
+        if v is None:
+            v = self.marked_estimate(j.kind, j.open, j.tiles or 0, j.pennants, j.cities, j.open_cities, j.mark)
+            self.cache[j.anchor] = v
+        return v
+
+    def after_value(self, sp: SegmentPreview | FeatureChange) -> float:
+        tiles = sp.tiles or 0
+        mark = getattr(sp, "mark", 0)
+        if sp.complete:
+            return float(completed_points(sp.kind, tiles, sp.pennants, self.small_city, bool(mark & MARK_INN),
+                                          bool(mark & MARK_CATHEDRAL)))
+        return self.marked_estimate(sp.kind, sp.open, tiles, sp.pennants, sp.cities, sp.open_cities, mark)
+
+    def evaluate(self, changes: tuple[FeatureChange, ...], areas: tuple[AreaPreview, ...]) -> list[tuple[Move, float]]:
+        """:meth:`_Turn.evaluate`, then the large meeple's deploys: on an incomplete feature free of
+        figures, its worth × (1 + ``LARGE_HOLD``) less ``LARGE_COST`` meeple values. A feature listed
+        for the large meeple alone (no meeple left) gets no meeple's deploy."""
+        out = super().evaluate(changes, areas)
+        skip = out[0][1]
+        meeple = self.meeple[self.seat]
+        no_meeple = {_DEPLOY[sp.index] for sp in changes if not sp.deployable and not any(sp.figures)}
+        if no_meeple:
+            out = [(move, value) for move, value in out if move not in no_meeple]
+        for sp in changes:
+            if any(sp.figures):
+                continue
+            if self.large and sp.large and not sp.complete:
+                tie = FARMER_TIE if sp.kind is _FIELD else 1.0
+                gain = self.after_value(sp) * (1.0 + LARGE_HOLD) - meeple * tie * LARGE_COST
+                out.append((_DEPLOY_LARGE[sp.index], skip + gain))
+        return out
+
+
+def _turn(game: Game) -> _Turn:
+    """The valuation context of *game*'s turn: :class:`_MarkedTurn` with Inns & Cathedrals."""
+    return _MarkedTurn(game) if game.setup.rules.inns else _Turn(game)

@@ -205,7 +205,7 @@ def test_with_inns_and_cathedrals_greedy_values_a_completion_as_the_engine_score
         bots = [RandomBot(seed), RandomBot(seed + 1)]
         while game.phase is not Phase.GAME_OVER:
             if game.phase is Phase.PLACE_TILE:
-                turn = greedy_bot._Turn(game)
+                turn = greedy_bot._turn(game)
                 for code in game.placement_codes():
                     for rotation in ROTATIONS_OF_BITS[code & 15]:
                         changes, _ = feature_changes(game, code >> 4, rotation)
