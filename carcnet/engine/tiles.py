@@ -671,11 +671,20 @@ BASE_START = "D"
 
 #: Inns & Cathedrals' designs ICA–ICQ (ICK is the cathedral, two tiles).
 INNS_DESIGNS: tuple[TileKind, ...] = tuple(kind for kind, _ in _INNS_ROWS)
+#: Inns & Cathedrals' designs printed with a garden (the second edition's tiles; JCloisterZone's
+#: ``IC/RFr.iG`` and ``IC/CCCCG``): with The Abbot their one tile each is the garden variant, id
+#: ``<id>G``; without it the garden is a field like the rest (as the base game's gardens).
+INNS_GARDEN_DESIGNS = ("ICB", "ICH")
+#: The garden variants of :data:`INNS_GARDEN_DESIGNS`: ICBG and ICHG.
+INNS_GARDEN_VARIANTS: tuple[TileKind, ...] = tuple(
+    _with_garden(kind, "inns+abbot") for kind in INNS_DESIGNS if kind.letter in INNS_GARDEN_DESIGNS
+)
 #: Traders & Builders' designs TBA–TBX.
 TRADERS_DESIGNS: tuple[TileKind, ...] = tuple(kind for kind, _ in _TRADERS_ROWS)
 
 _KINDS: dict[str, TileKind] = {
-    k.letter: k for k in (*BASE_DESIGNS, *RIVER_DESIGNS, *GARDEN_VARIANTS, *INNS_DESIGNS, *TRADERS_DESIGNS)
+    k.letter: k
+    for k in (*BASE_DESIGNS, *RIVER_DESIGNS, *GARDEN_VARIANTS, *INNS_DESIGNS, *INNS_GARDEN_VARIANTS, *TRADERS_DESIGNS)
 }
 
 
@@ -726,7 +735,7 @@ def tileset(
     into the river tiles (HA: "mixed into the stack of river tiles"); ``"omit"``, left out (Z14:
     "return the start tile to the box"). With The Abbot: one copy each of E, H, I, M, N, R, U, V
     (and one R4) is its garden variant. With *inns* (Inns & Cathedrals) its 18 tiles join the land
-    tiles.
+    tiles; with The Abbot too, ICB and ICH are their garden variants ICBG and ICHG.
 
     Raises:
         ValueError: *river_start* is none of ``"after"``, ``"river"``, ``"omit"``.
@@ -741,6 +750,9 @@ def tileset(
     land[BASE_START] -= 1
     if inns:  # Inns & Cathedrals: its 18 tiles shuffled into the land tiles
         land.update(expansion_tile_counts("inns"))
+        if abbot:  # two of them printed with a garden
+            for letter in INNS_GARDEN_DESIGNS:
+                land[f"{letter}G"] = land.pop(letter)
     if not river:
         return BASE_START, [land]
     flow = {kind.letter: count for kind, count in _RIVER_ROWS if kind.letter not in (RIVER_SPRING, RIVER_LAKE)}

@@ -67,3 +67,20 @@ def test_inns_cathedrals_and_goods_only_where_the_rules_put_them():
         city = tile_kind("ICK").segments[0]
         TileKind("Z2", (dataclasses.replace(tile_kind("B").segments[0], cathedral=True), *tile_kind("B").segments[1:]))
     assert city.cathedral
+
+
+def test_with_the_abbot_two_inns_and_cathedrals_tiles_are_their_garden_variants():
+    """The second edition prints a garden on ICB and ICH (JCloisterZone ``IC/RFr.iG``, ``IC/CCCCG``):
+    with The Abbot those tiles are ICBG and ICHG (the design plus a garden, like the base game's
+    gardens); without it the plain designs. The pile keeps its 89 land tiles either way."""
+    from carcnet.engine.tiles import INNS_GARDEN_DESIGNS, tileset
+
+    _, plain = tileset(inns=True)
+    _, gardens = tileset(inns=True, abbot=True)
+    assert sum(plain[0].values()) == sum(gardens[0].values()) == 71 + 18
+    for letter in INNS_GARDEN_DESIGNS:
+        assert plain[0][letter] == 1 and f"{letter}G" not in plain[0]
+        assert gardens[0][f"{letter}G"] == 1 and letter not in gardens[0]
+        garden = tile_kind(f"{letter}G")
+        assert garden.segments[:-1] == tile_kind(letter).segments
+        assert garden.segments[-1].kind is SegmentKind.GARDEN

@@ -25,7 +25,7 @@ from carcnet.engine import (
     TileKind,
     tile_kind,
 )
-from carcnet.engine.tiles import INNS_DESIGNS
+from carcnet.engine.tiles import INNS_DESIGNS, INNS_GARDEN_VARIANTS
 from carcnet.tui import render
 from carcnet.tui.render import (
     ASCII_GLYPHS,
@@ -85,7 +85,7 @@ GARDEN_CITY = TileKind(
     ),
     "test",
 )
-DESIGNS = [*BASE_DESIGNS, RIVER, SPRING, GARDEN_CITY, *INNS_DESIGNS]
+DESIGNS = [*BASE_DESIGNS, RIVER, SPRING, GARDEN_CITY, *INNS_DESIGNS, *INNS_GARDEN_VARIANTS]
 
 
 def border_cells(width: int, height: int, side: int) -> list[tuple[int, int]]:
