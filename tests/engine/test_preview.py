@@ -347,27 +347,48 @@ def test_preview_is_pure():
 
 def _lean_from_full(game: Game, key: int, rotation: int) -> tuple[tuple, tuple]:
     """What :func:`feature_changes` must say, read off the full preview."""
+    from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN
+
     pv = preview_placement(game, position_of(key), rotation)
     g = game.graph
     anchors = {}  # a joined feature's anchor -> its root, as the lean form names it
     for sp in pv.segments:
         for j in sp.joins:
             anchors[j.anchor] = g.find(game._node(*j.anchor))
+    # Inns & Cathedrals: the inns and cathedrals of each feature, read off the engine (after the
+    # placement on a copy, before it on the game), and where the large meeple may go
+    after = game.copy()
+    after.apply(PlaceTile(game.drawn, position_of(key), rotation))
+
+    def mark(info) -> int:  # type: ignore[no-untyped-def]
+        return MARK_INN * info.inn | MARK_CATHEDRAL * info.cathedral
+
+    rules = game.setup.rules
+    barred = {SegmentKind.RIVER, SegmentKind.GARDEN} | ({SegmentKind.FIELD} if rules.farms == "off" else set())
+    has_large = rules.inns and game.large[game.seat] > 0
+
+    def large(sp) -> bool:  # type: ignore[no-untyped-def]
+        return has_large and sp.kind not in barred and not any(sp.figures)
+
     changes = tuple(
         FeatureChange(
             sp.index, sp.kind, sp.open, sp.complete, sp.tiles, sp.pennants, sp.figures, sp.deployable,
             sp.cities, sp.open_cities,
-            tuple(HeldJoin(anchors[j.anchor], j.kind, j.open, j.tiles, j.pennants, j.figures, j.cities, j.open_cities)
+            tuple(HeldJoin(anchors[j.anchor], j.kind, j.open, j.tiles, j.pennants, j.figures, j.cities, j.open_cities,
+                           mark(game.feature_at(*j.anchor)) if rules.inns else 0)
                   for j in sp.joins if any(j.figures)),
+            mark(after.feature_at(position_of(key), sp.index)) if rules.inns else 0,
+            large(sp),
         )
         for sp in pv.segments
-        if sp.feature == sp.index and (any(sp.figures) or sp.deployable)
+        if sp.feature == sp.index and (any(sp.figures) or sp.deployable or large(sp))
     )
     return changes, tuple(a for a in pv.areas if any(a.figures))
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(river=True, abbot=True), Rules(farms="off", small_city=True)],
-                         ids=["base", "river-abbot", "no-farmers"])
+@pytest.mark.parametrize("rules", [Rules(), Rules(river=True, abbot=True), Rules(farms="off", small_city=True),
+                                   Rules(river=True, abbot=True, inns=True)],
+                         ids=["base", "river-abbot", "no-farmers", "river-abbot-inns"])
 def test_feature_changes_are_the_full_preview_in_lean_form(rules):
     """At every legal placement of whole greedy and random games (figures on the board, farms, the
     abbot, the river), the lean form a bot's valuation reads equals the full preview's numbers."""
