@@ -86,7 +86,7 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--abbot", action="store_true", help="play with The Abbot (gardens and one abbot each)")
     group.add_argument(
         "--inns", action="store_true",
-        help="play with Inns & Cathedrals (inns, cathedrals, one large meeple each; in progress: no interface yet)",
+        help="play with Inns & Cathedrals (18 tiles: inns, cathedrals; one large meeple each)",
     )
     group.add_argument(
         "--small-city", action="store_true",

@@ -170,8 +170,8 @@ class Rules:
             ``"city"`` (first edition, HA FN 27-28) or ``"off"`` (no farmers).
         inns: Inns & Cathedrals: its 18 tiles among the land tiles; a road with an inn scores 2 a
             tile completed and nothing incomplete at the end, a city with a cathedral 3 a tile and
-            pennant completed and nothing incomplete at the end (``docs/rules.md``). Work in
-            progress: the large meeple and the interface's parts are to come (issue 33).
+            pennant completed and nothing incomplete at the end, and a large meeple per player that
+            counts as two for the majority (``docs/rules.md``). Rules version 4 on.
     """
 
     river: bool = False
