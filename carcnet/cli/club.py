@@ -1,0 +1,122 @@
+"""Provides ``carcnet review`` (where a game was lost, by the search bot) and ``carcnet ratings``
+(every player's rating, counted from signed logs that verify): issue 34, docs/club.md."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, fail
+
+__all__ = ["add_commands"]
+
+#: The ratings file's name in the user data folder.
+RATINGS_FILE = "ratings.json"
+
+
+def add_commands(sub: Any) -> None:
+    """Adds ``review`` and ``ratings`` to ``carcnet``'s subparsers *sub*."""
+    rev = sub.add_parser(
+        "review", help="mark the turns of a saved game where the search bot would have scored clearly more",
+        description="For every turn, the search bot searches the position from that seat's view and, where it "
+        "would have played another turn, plays both out on the same sampled futures: the points at stake "
+        f"(mean) and their spread. A turn is marked when the bot's is worth at least 3 points more and more "
+        "than twice the spread: an estimate, not a verdict (docs/club.md).",
+    )
+    rev.add_argument("file", help="a .carclog file")
+    rev.add_argument("--level", default="hard", help="the search bot's level: easy, medium, hard, expert (default hard)")
+    rev.add_argument("--seat", type=int, action="append", help="only this seat's turns (0-based; repeatable)")
+    rev.add_argument("--all", action="store_true", help="list every turn, not only the marked ones")
+    rev.add_argument("--json", action="store_true", help="every turn as JSON")
+    rev.set_defaults(run=_review)
+
+    rat = sub.add_parser(
+        "ratings", help="list the players' ratings, or count finished games into them",
+        description="Ratings per player identity key and per bot level (OpenSkill's Plackett-Luce, on an "
+        "Elo-like scale: 1500 at the start), counted only from signed logs that verify and whose game is "
+        "over, each game once. Kept in ratings.json in the user data folder.",
+    )
+    rat.add_argument("count", nargs="*", metavar="LOG", help="finished games' .carclog files to count")
+    rat.add_argument("--data-dir", help="the folder of ratings.json (default: the user data folder)")
+    rat.add_argument("--json", action="store_true", help="print the ratings as JSON")
+    rat.set_defaults(run=_ratings)
+
+
+def _review(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from carcnet.bots.review import review_game
+    from carcnet.bots.search_bot import LEVELS
+    from carcnet.log import LogError, load
+
+    if args.level not in LEVELS:
+        return fail(f"unknown level {args.level!r}; known levels: {', '.join(LEVELS)}")
+    try:
+        loaded = load(Path(args.file))
+    except LogError as exc:
+        return fail(str(exc), EXIT_USAGE if exc.reason == "unreadable" else EXIT_REFUSED)
+    game, names = loaded.game, [seat.name for seat in loaded.header.seats]
+    if args.seat and not all(0 <= s < len(names) for s in args.seat):
+        return fail(f"--seat: the game has seats 0 to {len(names) - 1}")
+    quiet = args.json or not sys.stderr.isatty()
+    with Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True, disable=quiet) as progress:
+        task = progress.add_task("turns", total=None)
+        reviews = review_game(game.setup, game.moves, level=args.level, seats=args.seat,
+                              on_turn=lambda done, total: progress.update(task, completed=done, total=total))
+    if args.json:
+        print(json.dumps([{
+            "turn": r.turn, "move": r.move, "seat": r.seat, "player": names[r.seat],
+            "played": [str(m) for m in r.played], "best": [str(m) for m in r.best],
+            "stake": round(r.stake, 2), "spread": round(r.spread, 2), "marked": r.marked,
+        } for r in reviews], indent=2))
+        return EXIT_OK
+    width = max(len(n) for n in names)
+    shown = [r for r in reviews if r.marked or args.all]
+    print(f"{len(reviews)} turns reviewed by the {args.level} bot; {sum(r.marked for r in reviews)} marked "
+          "(the bot's turn worth at least 3 points more, beyond twice the spread)")
+    for r in shown:
+        mark = "!" if r.marked else " "
+        if r.best == r.played:
+            print(f"{mark}{r.turn:3d}. {names[r.seat]:<{width}}  {r.played[0]}: as the bot would")
+            continue
+        print(f"{mark}{r.turn:3d}. {names[r.seat]:<{width}}  {r.played[0]}, {r.played[1]}  -> bot: {r.best[0]}, "
+              f"{r.best[1]}  {r.stake:+.1f} ± {r.spread:.1f} points")
+    return EXIT_OK
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    from carcnet.club.ratings import Ratings, display
+    from carcnet.log import default_dir
+
+    path = (Path(args.data_dir) if args.data_dir else default_dir()) / RATINGS_FILE
+    try:
+        ratings = Ratings.read(path)
+    except (OSError, ValueError) as exc:
+        return fail(f"cannot read the ratings: {exc}")
+    refused = 0
+    if args.count:
+        for log in args.count:
+            why = ratings.rate_log(log)
+            if why is not None:
+                refused += 1
+            print(f"{log}: {why or 'counted'}", file=sys.stderr if args.json else sys.stdout)
+        try:
+            ratings.write(path)
+        except OSError as exc:
+            return fail(f"cannot save the ratings to {path}: {exc}")
+    rows = sorted(ratings.players.items(), key=lambda item: (-item[1].mu, item[0]))
+    if args.json:
+        print(json.dumps([{"player": p, "rating": display(r)[0], "spread": display(r)[1], "mu": r.mu,
+                           "sigma": r.sigma, "games": r.games} for p, r in rows], indent=2))
+    elif not args.count:
+        if not rows:
+            print(f"No ratings yet ({path}): count finished network games with carcnet ratings LOG…")
+        for p, r in rows:
+            value, spread = display(r)
+            name = p if p.startswith("bot:") else p[:16] + "…"
+            print(f"{value:5d} ± {spread:<4d} {r.games:4d} games  {name}")
+    return EXIT_REFUSED if refused and refused == len(args.count) else EXIT_OK

@@ -1,0 +1,49 @@
+"""``carcnet review`` and ``carcnet ratings`` (issue 34): headless, JSON where they list, the ratings
+file in the folder given (never the user's own)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from carcnet.cli import main
+from carcnet.engine import parse_move
+from carcnet.log import LogHeader, Seat
+from carcnet.log.recorder import GameRecorder
+
+from ..bots.test_review import MISSED, _game
+from .test_ratings import _signed_game
+
+
+def test_review_marks_the_missed_city_as_json(tmp_path: Path, capsys):
+    setup, moves = _game(MISSED)
+    header = LogHeader.new([Seat("Red", "red"), Seat("Blue", "blue")], order=setup.draw_order, created=0)
+    path = tmp_path / "missed.carclog"
+    with GameRecorder.create(header, path) as recorder:
+        for move in moves:
+            recorder.submit(parse_move(str(move)))
+    assert main(["review", str(path), "--level", "medium", "--json"]) == 0
+    turns = json.loads(capsys.readouterr().out)
+    marked = [t for t in turns if t["marked"]]
+    assert (7, "Red", MISSED, "place E 3,-1 270") in [(t["turn"], t["player"], t["played"][0], t["best"][0])
+                                                      for t in marked]
+    assert all(t["stake"] >= 3 for t in marked)
+    assert main(["review", str(path), "--level", "medium", "--seat", "1"]) == 0
+    assert "Red" not in capsys.readouterr().out.split("marked", 1)[1]
+    assert main(["review", str(path), "--level", "nobody"]) == 2
+
+
+def test_ratings_counts_a_signed_game_once_and_lists_it(tmp_path: Path, capsys):
+    log = _signed_game(tmp_path / "game.carclog")
+    data = tmp_path / "data"
+    assert main(["ratings", "--data-dir", str(data), str(log)]) == 0
+    assert "counted" in capsys.readouterr().out
+    assert main(["ratings", "--data-dir", str(data), str(log)]) == 1  # counted already: refused
+    capsys.readouterr()
+    assert main(["ratings", "--data-dir", str(data), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 3 and all(r["games"] == 1 for r in rows) and "bot:random" in {r["player"] for r in rows}
+    assert rows == sorted(rows, key=lambda r: -r["mu"])
+    assert (data / "ratings.json").exists()
+    assert main(["ratings", "--data-dir", str(data)]) == 0
+    assert "games" in capsys.readouterr().out
