@@ -1,5 +1,6 @@
-"""Provides ``carcnet review`` (where a game was lost, by the search bot) and ``carcnet ratings``
-(every player's rating, counted from signed logs that verify): issue 34, docs/club.md."""
+"""Provides ``carcnet review`` (where a game was lost, by the search bot), ``carcnet ratings``
+(every player's rating, counted from signed logs that verify) and ``carcnet continue`` (a game
+continued from one of its turns as a new one): issue 34, docs/club.md."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ RATINGS_FILE = "ratings.json"
 
 
 def add_commands(sub: Any) -> None:
-    """Adds ``review`` and ``ratings`` to ``carcnet``'s subparsers *sub*."""
+    """Adds ``review``, ``ratings`` and ``continue`` to ``carcnet``'s subparsers *sub*."""
     rev = sub.add_parser(
         "review", help="mark the turns of a saved game where the search bot would have scored clearly more",
         description="For every turn, the search bot searches the position from that seat's view and, where it "
@@ -43,6 +44,17 @@ def add_commands(sub: Any) -> None:
     rat.add_argument("--data-dir", help="the folder of ratings.json (default: the user data folder)")
     rat.add_argument("--json", action="store_true", help="print the ratings as JSON")
     rat.set_defaults(run=_ratings)
+
+    cont = sub.add_parser(
+        "continue", help="continue a saved or finished game from one of its turns, as a new game",
+        description="Writes a new game at this terminal that replays the saved game's first turns and "
+        "goes on from there (the same seats and tiles to come; a network game's further tiles in a "
+        "new order); the saved game is not changed. Resume it with carcnet play (Saved games).",
+    )
+    cont.add_argument("file", help="a .carclog file")
+    cont.add_argument("--turn", type=int, required=True, help="the turns to keep (placements with their follow-up)")
+    cont.add_argument("--data-dir", help="where to save the new game (default: the user data folder)")
+    cont.set_defaults(run=_continue)
 
 
 def _review(args: argparse.Namespace) -> int:
@@ -85,6 +97,33 @@ def _review(args: argparse.Namespace) -> int:
             continue
         print(f"{mark}{r.turn:3d}. {names[r.seat]:<{width}}  {r.played[0]}, {r.played[1]}  -> bot: {r.best[0]}, "
               f"{r.best[1]}  {r.stake:+.1f} ± {r.spread:.1f} points")
+    return EXIT_OK
+
+
+def _continue(args: argparse.Namespace) -> int:
+    from carcnet.engine import DrawTile, PlaceTile
+    from carcnet.log import LogError, default_dir, load
+    from carcnet.table import LocalTable
+
+    try:
+        loaded = load(Path(args.file))
+    except LogError as exc:
+        return fail(str(exc), EXIT_USAGE if exc.reason == "unreadable" else EXIT_REFUSED)
+    moves = list(loaded.game.moves)
+    starts = [i for i, m in enumerate(moves) if isinstance(m, PlaceTile)]
+    if not 0 <= args.turn <= len(starts):
+        return fail(f"--turn: the game has turns 0 to {len(starts)}")
+    at = starts[args.turn] if args.turn < len(starts) else len(moves)
+    while at > 0 and isinstance(moves[at - 1], DrawTile):
+        at -= 1  # the table's draw before the next turn goes with it
+    directory = Path(args.data_dir) if args.data_dir else default_dir()
+    try:
+        table = LocalTable.branch(loaded.header, moves, at, directory=directory)
+    except (OSError, ValueError) as exc:
+        return fail(f"cannot continue the game: {exc}")
+    path = table.path
+    table.recorder.close()
+    print(f"{path}: the game after turn {args.turn}, to go on at this terminal (carcnet play, Saved games)")
     return EXIT_OK
 
 

@@ -14,6 +14,7 @@ from typing import Self
 from carcnet.bots import Bot, make_bot
 from carcnet.engine import Game, Move, Phase, Rules
 from carcnet.log import GameRecorder, LogError, LogHeader, Seat, new_path
+from carcnet.log.branch import continue_from
 
 from .base import Status, Table, TableError, bot_seed
 from .driver import BotDriver
@@ -91,6 +92,28 @@ class LocalTable(Table):
             Path(directory).mkdir(parents=True, exist_ok=True)
             path = new_path(header, Path(directory))
         return cls(GameRecorder.create(header, path), bot_delay=bot_delay)
+
+    @classmethod
+    def branch(cls, header: LogHeader, moves: Sequence[Move], at: int, *, directory: str | os.PathLike[str],
+               seats: Sequence[Seat] | None = None, bot_delay: float = 0.0) -> Self:
+        """A new local game that continues the game of *header* and *moves* after its first *at*
+        moves ("continue from here", :func:`carcnet.log.branch.continue_from`), recorded in a new
+        file of *directory*; the original's file is not touched.
+
+        Raises:
+            ValueError: *at* out of range, or *seats* not one per seat.
+            LogFormatError: A seat is invalid. OSError: The log cannot be created.
+        """
+        new, kept = continue_from(header, moves, at, seats=seats)
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        recorder = GameRecorder.create(new, new_path(new, Path(directory)))
+        try:
+            for move in kept:
+                recorder.submit(move)
+        except BaseException:
+            recorder.close()
+            raise
+        return cls(recorder, bot_delay=bot_delay)
 
     @classmethod
     def resume(cls, path: str | os.PathLike[str], *, bot_delay: float = 0.0) -> Self:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from carcnet.engine import Rules
-from carcnet.log import Seat, load
+from carcnet.engine import Move, Rules
+from carcnet.log import LogHeader, Seat, load
 from carcnet.table import LocalTable, NetTable, SeatPlan, Table, TurnClock
 from carcnet.tui.settings import Settings
 
@@ -86,6 +86,15 @@ class TableMaker:
         if chosen is None:
             chosen = int.from_bytes(os.urandom(8), "big")
         return LocalTable.new(seats, seed=chosen, rules=rules, directory=self.data_dir, bot_delay=self.bot_delay)
+
+    def branch(self, header: LogHeader, moves: Sequence[Move], at: int) -> LocalTable:
+        """A new local game that continues a game after its first *at* moves, recorded in
+        :attr:`data_dir` ("continue from here": :meth:`LocalTable.branch`; the original untouched).
+
+        Raises:
+            ValueError: *at* out of range. OSError: no log.
+        """
+        return LocalTable.branch(header, moves, at, directory=self.data_dir, bot_delay=self.bot_delay)
 
     def resume(self, path: Path) -> Table:
         """The saved game at *path* opened again: a network game back on the network with the seat

@@ -47,3 +47,19 @@ def test_ratings_counts_a_signed_game_once_and_lists_it(tmp_path: Path, capsys):
     assert (data / "ratings.json").exists()
     assert main(["ratings", "--data-dir", str(data)]) == 0
     assert "games" in capsys.readouterr().out
+
+
+def test_continue_writes_a_new_game_from_a_turn_and_leaves_the_save_alone(tmp_path: Path, capsys):
+    from carcnet.engine import PlaceTile
+    from carcnet.log import load
+
+    log = _signed_game(tmp_path / "game.carclog")
+    before = log.read_bytes()
+    data = tmp_path / "data"
+    assert main(["continue", str(log), "--turn", "4", "--data-dir", str(data)]) == 0
+    path = Path(capsys.readouterr().out.split(":", 1)[0])
+    assert path.parent == data and log.read_bytes() == before
+    new = load(path)
+    assert not new.header.signed and new.header.seats == load(log).header.seats
+    assert sum(isinstance(m, PlaceTile) for m in new.game.moves) == 4
+    assert main(["continue", str(log), "--turn", "999", "--data-dir", str(data)]) == 2

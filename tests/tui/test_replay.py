@@ -151,3 +151,33 @@ async def test_the_score_chart_shows_every_seats_score_over_the_game_with_the_mo
         assert history == score_history(loaded.game)
         await pilot.press("escape")
         assert pilot.app.screen is screen
+
+
+async def test_continue_from_here_plays_on_as_a_new_game_and_leaves_the_save_alone(tmp_path):
+    """Issue 34: C in the replay at turn 10 opens a new game at this terminal from that move, saved in
+    a file of its own with the same seats; the saved game's bytes do not change."""
+    from carcnet.log.branch import continue_from
+    from carcnet.tui.app import CarcnetApp
+    from carcnet.tui.screens.game import GameScreen
+
+    from .keyplay import until
+
+    loaded = _finished_game(tmp_path / "saves")
+    before = loaded.path.read_bytes()
+    app = CarcnetApp(data_dir=tmp_path / "data", bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = ReplayScreen(loaded)
+        await app.push_screen(screen)
+        await pilot.pause()
+        await pilot.press("g", "1", "0", "enter")
+        await pilot.pause()
+        step = screen.step
+        await pilot.press("C")
+        games = lambda: [s for s in app.screen_stack if isinstance(s, GameScreen)]  # noqa: E731
+        await until(pilot, lambda: bool(games()), f"the new game, not {app.screen_stack}")
+        table = games()[0].table
+        assert table.path.parent == tmp_path / "data" and table.path != loaded.path
+        header, kept = continue_from(loaded.header, loaded.game.moves, step)
+        assert table.header.seats == loaded.header.seats and table.header.game != loaded.header.game
+        assert list(table.game.moves[: len(kept)]) == kept
+    assert loaded.path.read_bytes() == before

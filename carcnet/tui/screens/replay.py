@@ -102,10 +102,13 @@ class ReplayScreen(BoardScreen):
         Binding("g", "jump", "Go to turn"),
         Binding("s", "chart", "Chart"),
         Binding("f", "final", "Scores"),
+        Binding("C", "continue", "Continue from here", key_display="C"),
         Binding("escape,q", "back", "Menu"),
     ]
     """n / b one move on or back (N / B twenty); Home / End the start or the end; Space plays or
-    pauses, > and < change the speed; g goes to a turn; s the score chart; f the score table."""
+    pauses, > and < change the speed; g goes to a turn; s the score chart; f the score table; C
+    continues the game from the move shown as a new game at this terminal (the saved game is not
+    changed)."""
 
     def __init__(self, loaded: LoadedLog, *, glyphs: Glyphs = UNICODE_GLYPHS) -> None:
         seats = loaded.header.seats
@@ -142,7 +145,7 @@ class ReplayScreen(BoardScreen):
         playing = f" Playing, {self.speed:g} moves/s (Space pauses, > < speed)." if self.playing else ""
         self.status.update(f"Replay: turn {self.turn_number(self.step)} of {turns}, move {done} of {played}{end}."
                            f"{playing} n/b ±1, N/B ±20, Home/End, "
-                           "g go to, Space play, s chart")
+                           "g go to, Space play, s chart, C continue from here")
 
     def turn_number(self, step: int) -> int:
         """The turn people see after *step* log moves: turns are numbered from 1 as the score chart,
@@ -185,6 +188,23 @@ class ReplayScreen(BoardScreen):
                 self.go_to_turn(number)
 
         self.app.push_screen(JumpScreen(self.turn_number(len(self.moves)), self.turn_number(self.step)), chosen)
+
+    def action_continue(self) -> None:
+        """Continue from here (issue 34): a new game at this terminal from the move shown, with the
+        same seats (bots stay bots), recorded in a file of its own; the saved game is not changed."""
+        if self._timer is not None:
+            self.action_play()  # pause
+        tables = getattr(self.app, "tables", None)
+        if tables is None:
+            return
+        try:
+            table = tables.branch(self.loaded.header, self.moves, self.step)
+        except (OSError, ValueError) as exc:
+            self.notify(str(exc), title="Cannot continue from here", severity="error", timeout=10)
+            return
+        self.notify(f"A new game from turn {self.turn_number(self.step)}, saved apart; the original is unchanged.",
+                    title="Continue from here")
+        self.app.show_table(table, replace=False)  # type: ignore[attr-defined]
 
     def action_play(self) -> None:
         """Plays from here at :attr:`speed` (from the start when at the end), or pauses."""
