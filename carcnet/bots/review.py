@@ -125,9 +125,11 @@ def review_turn(position: Game, played: tuple[Move, Move], *, level: str = "hard
 
 def review_game(setup: GameSetup, moves: Sequence[Move], *, level: str = "hard", seed: int = 0,
                 seats: Sequence[int] | None = None, futures: int = FUTURES,
-                on_turn: Callable[[int, int], None] | None = None) -> list[TurnReview]:
+                on_turn: Callable[[int, int], None] | None = None,
+                stop: Callable[[], bool] | None = None) -> list[TurnReview]:
     """Reviews every turn of *moves* (of the seats in *seats*, every seat by default), in order.
-    *on_turn* (done, total) is called after each, for a progress bar.
+    *on_turn* (done, total) is called after each, for a progress bar; *stop*, asked before each,
+    ends the review early (the turns reviewed so far are returned).
 
     Raises:
         IllegalMoveError: A move the engine refuses.
@@ -138,6 +140,8 @@ def review_game(setup: GameSetup, moves: Sequence[Move], *, level: str = "hard",
     turns = [(n, t) for n, t in enumerate(turns_of(setup, moves), start=1) if seats is None or t[1].seat in seats]
     out = []
     for done, (number, (index, position, played)) in enumerate(turns, start=1):
+        if stop is not None and stop():
+            break
         out.append(review_turn(position, played, level=level, seed=seed, index=index, number=number, futures=futures))
         if on_turn is not None:
             on_turn(done, len(turns))

@@ -181,3 +181,40 @@ async def test_continue_from_here_plays_on_as_a_new_game_and_leaves_the_save_alo
         assert table.header.seats == loaded.header.seats and table.header.game != loaded.header.game
         assert list(table.game.moves[: len(kept)]) == kept
     assert loaded.path.read_bytes() == before
+
+
+async def test_v_reviews_the_game_off_the_event_loop_and_lists_the_missed_city(tmp_path):
+    """Issue 34: v in the replay reviews every turn with the hard bot in a worker thread (the status
+    line counts the turns), then lists the marked turns with the points at stake and the chart with
+    them marked; Enter goes to the position before the turn chosen."""
+    from carcnet.engine import parse_move
+    from carcnet.log import GameRecorder, LogHeader, Seat
+    from carcnet.tui.screens.replay import ReviewScreen
+
+    from ..bots.test_review import CLOSED, MISSED, _game
+    from .keyplay import until
+
+    setup, moves = _game(MISSED)
+    header = LogHeader.new([Seat("Red", "red"), Seat("Blue", "blue")], order=setup.draw_order, created=0)
+    path = tmp_path / "missed.carclog"
+    with GameRecorder.create(header, path) as recorder:
+        for move in moves:
+            recorder.submit(parse_move(str(move)))
+    screen = ReplayScreen(load(path))
+    async with _App(screen).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen), "the review", timeout=300)
+        review = pilot.app.screen
+        assert isinstance(review, ReviewScreen) and len(review.reviews) == 9
+        missed = next(r for r in review.marked if r.turn == 7)
+        assert str(missed.played[0]) == MISSED and str(missed.best[0]) == CLOSED and missed.stake >= 3
+        assert (7, 0) in review.query_one("#chart").reviewed
+        options = review.query_one("#turns")
+        options.highlighted = [r.turn for r in review.marked].index(7)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pilot.app.screen is screen and screen.turn_number(screen.step) == 6
+        await pilot.press("v")  # made once: shown again at once
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ReviewScreen)

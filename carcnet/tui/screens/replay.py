@@ -1,6 +1,7 @@
 """Provides the replay screen: a saved game move by move on the board, with the log and scores:
 start, end, one or twenty moves on or back, a jump to any turn, play and pause at a chosen speed,
-and the chart of every seat's score over the game."""
+the chart of every seat's score over the game, the review of the game by the search bot (the turns
+where it would have scored clearly more, marked on the chart; issue 34) and "continue from here"."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widgets import Input, Static
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from carcnet.engine import DrawTile, Game, Phase, PlaceTile, replay
+from carcnet.club.review import MARK_POINTS, TurnReview, review_log
 from carcnet.log import LoadedLog
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
 from carcnet.tui.screens.board_screen import BoardScreen
@@ -22,7 +26,10 @@ from carcnet.tui.screens.final import final_position
 from carcnet.tui.widgets.chart import ScoreChart, ScoreHistory, score_history
 from carcnet.tui.widgets.footer import KeyFooter
 
-__all__ = ["SPEEDS", "ChartScreen", "JumpScreen", "ReplayScreen"]
+__all__ = ["SPEEDS", "ChartScreen", "JumpScreen", "ReplayScreen", "ReviewScreen"]
+
+#: The search bot's level a review is made at.
+REVIEW_LEVEL = "hard"
 
 #: Play speeds, moves a second (``>`` and ``<`` step through them).
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
@@ -67,18 +74,65 @@ class ChartScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,s,q", "close", "Close")]
 
-    def __init__(self, history: ScoreHistory, names: list[str], colours: list[str], marked: int | None) -> None:
+    def __init__(self, history: ScoreHistory, names: list[str], colours: list[str], marked: int | None,
+                 reviewed: list[tuple[int, int]] | None = None) -> None:
         super().__init__()
         self.history = history
         self.names = names
         self.colours = colours
         self.marked = marked
+        #: ``(turn, seat)`` of a review's marked turns, drawn ``x`` on the chart.
+        self.reviewed = reviewed or []
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Scores over the game, turn by turn (the line: the turn shown)")
-            yield ScoreChart(self.names, self.colours, history=self.history, marked=self.marked, id="chart")
+            chart = ScoreChart(self.names, self.colours, history=self.history, marked=self.marked, id="chart")
+            chart.reviewed = list(self.reviewed)
+            yield chart
         yield KeyFooter()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ReviewScreen(ModalScreen["int | None"]):
+    """The review's marked turns (the search bot's turn worth clearly more), each with the points at
+    stake, and the score chart with those turns marked ``x``; Enter goes to the position before the
+    turn chosen (dismissed with its turn number), Escape closes (``None``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,v", "close", "Close")]
+
+    def __init__(self, reviews: list[TurnReview], history: ScoreHistory, names: list[str], colours: list[str]) -> None:
+        super().__init__()
+        self.reviews = reviews
+        self.marked = [r for r in reviews if r.marked]
+        self.history = history
+        self.names = names
+        self.colours = colours
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            count = len(self.marked)
+            yield Static(f"The {REVIEW_LEVEL} bot looked at {len(self.reviews)} turns: {count} where its own turn "
+                         f"is worth at least {MARK_POINTS:g} points more (mean ± spread over sampled futures; "
+                         "an estimate, not a verdict). Enter: the position before it." if count else
+                         f"The {REVIEW_LEVEL} bot looked at {len(self.reviews)} turns and found none where its own "
+                         f"turn is clearly worth {MARK_POINTS:g} points more.")
+            yield OptionList(*[Option(self._line(r), id=str(r.turn)) for r in self.marked], id="turns")
+            chart = ScoreChart(self.names, self.colours, history=self.history, id="chart")
+            chart.reviewed = [(r.turn, r.seat) for r in self.marked]
+            yield chart
+        yield KeyFooter()
+
+    def _line(self, r: TurnReview) -> str:
+        return (f"{r.turn:3d}. {self.names[r.seat]}: {r.played[0]}, {r.played[1]} → bot: {r.best[0]}, {r.best[1]}"
+                f"  {r.stake:+.1f} ± {r.spread:.1f}")
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        assert event.option.id is not None
+        self.dismiss(int(event.option.id))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -102,11 +156,13 @@ class ReplayScreen(BoardScreen):
         Binding("g", "jump", "Go to turn"),
         Binding("s", "chart", "Chart"),
         Binding("f", "final", "Scores"),
+        Binding("v", "review", "Review"),
         Binding("C", "continue", "Continue from here", key_display="C"),
         Binding("escape,q", "back", "Menu"),
     ]
     """n / b one move on or back (N / B twenty); Home / End the start or the end; Space plays or
-    pauses, > and < change the speed; g goes to a turn; s the score chart; f the score table; C
+    pauses, > and < change the speed; g goes to a turn; s the score chart; f the score table; v the
+    review by the search bot (worked out once, off the event loop, with its progress shown); C
     continues the game from the move shown as a new game at this terminal (the saved game is not
     changed)."""
 
@@ -125,6 +181,9 @@ class ReplayScreen(BoardScreen):
         self.speed = 2.0
         self._timer: Timer | None = None
         self._history: ScoreHistory | None = None
+        #: The review once made (``v``), and its progress while it is made: (done, total).
+        self.reviews: list[TurnReview] | None = None
+        self.reviewing: tuple[int, int] | None = None
 
     def on_mount(self) -> None:
         self.board.focus()
@@ -143,9 +202,11 @@ class ReplayScreen(BoardScreen):
         done = self._move_number(self.step)
         turns = self.turn_number(len(self.moves))
         playing = f" Playing, {self.speed:g} moves/s (Space pauses, > < speed)." if self.playing else ""
+        if self.reviewing is not None:
+            playing += f" Reviewing: {self.reviewing[0]} of {self.reviewing[1] or '…'} turns."
         self.status.update(f"Replay: turn {self.turn_number(self.step)} of {turns}, move {done} of {played}{end}."
                            f"{playing} n/b ±1, N/B ±20, Home/End, "
-                           "g go to, Space play, s chart, C continue from here")
+                           "g go to, Space play, s chart, v review, C continue from here")
 
     def turn_number(self, step: int) -> int:
         """The turn people see after *step* log moves: turns are numbered from 1 as the score chart,
@@ -188,6 +249,48 @@ class ReplayScreen(BoardScreen):
                 self.go_to_turn(number)
 
         self.app.push_screen(JumpScreen(self.turn_number(len(self.moves)), self.turn_number(self.step)), chosen)
+
+    def action_review(self) -> None:
+        """The review by the search bot (:mod:`carcnet.club.review`): shown when made; else made in a
+        worker thread (seconds a turn), its progress on the status line, then shown."""
+        if self.reviews is not None:
+            self._show_review()
+            return
+        if self.reviewing is not None:
+            self.notify("The review is under way: its progress is on the status line.", title="Review")
+            return
+        self.reviewing = (0, 0)
+        self._show()
+        self.run_worker(self._review, thread=True, exclusive=True, group="review")
+
+    def _review(self) -> None:
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self._reviewed, done, total)
+
+        reviews = review_log(self.loaded, level=REVIEW_LEVEL, on_turn=progress, stop=lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._review_done, reviews)
+
+    def _reviewed(self, done: int, total: int) -> None:
+        self.reviewing = (done, total)
+        self._show()
+
+    def _review_done(self, reviews: list[TurnReview]) -> None:
+        self.reviews, self.reviewing = reviews, None
+        self._show()
+        if self.app.screen is self:
+            self._show_review()
+
+    def _show_review(self) -> None:
+        assert self.reviews is not None
+
+        def chosen(turn: int | None) -> None:
+            if turn is not None:
+                self.go_to_turn(turn - 1)  # the position the turn was played from
+
+        self.app.push_screen(ReviewScreen(self.reviews, self.history, self.names, self.colours), chosen)
 
     def action_continue(self) -> None:
         """Continue from here (issue 34): a new game at this terminal from the move shown, with the
@@ -243,7 +346,8 @@ class ReplayScreen(BoardScreen):
     def action_chart(self) -> None:
         """The chart of every seat's score over the game, the move shown marked."""
         marked = self.history.turn_at(self.step)
-        self.app.push_screen(ChartScreen(self.history, self.names, self.colours, marked))
+        reviewed = [(r.turn, r.seat) for r in self.reviews or () if r.marked]
+        self.app.push_screen(ChartScreen(self.history, self.names, self.colours, marked, reviewed))
 
     def action_final(self) -> None:
         from carcnet.tui.screens.final import ProjectionScreen

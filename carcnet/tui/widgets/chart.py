@@ -89,6 +89,8 @@ class ScoreChart(PlotextPlot):
         self._colours = list(colours)
         self.history = history
         self.marked = marked
+        #: ``(turn, seat)`` of a review's marked turns, drawn as an ``x`` (:meth:`show`).
+        self.reviewed: list[tuple[int, int]] = []
 
     def on_mount(self) -> None:
         # drawn by the chart itself once mounted: a screen that looked it up from its own on_mount
@@ -100,14 +102,19 @@ class ScoreChart(PlotextPlot):
         if self.history is not None:  # the ticks are chosen for the room the plot has
             self.show(self.history, self.marked)
 
-    def show(self, history: ScoreHistory, marked: int | None = None) -> None:
-        """Draws *history*; *marked* (a turn) gets a vertical line (the replay's current move).
+    def show(self, history: ScoreHistory, marked: int | None = None,
+             reviewed: Sequence[tuple[int, int]] | None = None) -> None:
+        """Draws *history*; *marked* (a turn) gets a vertical line (the replay's current move);
+        *reviewed*, ``(turn, seat)`` pairs (a review's marked turns), an ``x`` on the seat's line
+        at that turn, in its colour (kept for later redraws when given).
 
         Both axes count whole turns and points from 0 (the turns as the replay and ``carcnet
         replay`` number them), with room above the highest score, so that every line stays inside
         the plot."""
         self.history = history
         self.marked = marked
+        if reviewed is not None:
+            self.reviewed = list(reviewed)
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()
@@ -115,6 +122,12 @@ class ScoreChart(PlotextPlot):
         for seat, name in enumerate(self._names):
             colour = Color.parse(seat_hex(self._colours[seat]) or self._colours[seat])
             plt.plot(turns, [s[seat] for s in history.scores], label=name, color=colour.rgb, marker="braille")
+        for seat in range(len(self._names)):
+            turns_marked = [t for t, s in self.reviewed if s == seat and 0 <= t < len(history.scores)]
+            if turns_marked:
+                colour = Color.parse(seat_hex(self._colours[seat]) or self._colours[seat])
+                plt.scatter(turns_marked, [history.scores[t][seat] for t in turns_marked], marker="x",
+                            color=colour.rgb)
         if marked is not None:
             plt.vline(marked, "white")
         last = max(1, len(turns) - 1)
