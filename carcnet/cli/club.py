@@ -14,10 +14,6 @@ from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, fail
 
 __all__ = ["add_commands"]
 
-#: The ratings file's name in the user data folder.
-RATINGS_FILE = "ratings.json"
-
-
 def add_commands(sub: Any) -> None:
     """Adds ``review``, ``ratings`` and ``continue`` to ``carcnet``'s subparsers *sub*."""
     rev = sub.add_parser(
@@ -128,7 +124,7 @@ def _continue(args: argparse.Namespace) -> int:
 
 
 def _ratings(args: argparse.Namespace) -> int:
-    from carcnet.club.ratings import Ratings, display
+    from carcnet.club.ratings import RATINGS_FILE, Ratings, display
     from carcnet.log import default_dir
 
     path = (Path(args.data_dir) if args.data_dir else default_dir()) / RATINGS_FILE

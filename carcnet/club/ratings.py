@@ -36,7 +36,10 @@ from carcnet.engine import Phase
 from carcnet.log.errors import LogError
 from carcnet.log.store import LoadedLog, load
 
-__all__ = ["ELO_PER_MU", "Rating", "Ratings", "display", "players_of"]
+__all__ = ["ELO_PER_MU", "RATINGS_FILE", "Rating", "Ratings", "count_game", "display", "players_of"]
+
+#: The ratings file's name in the user data folder.
+RATINGS_FILE = "ratings.json"
 
 _MODEL = PlackettLuce()
 
@@ -205,3 +208,22 @@ class Ratings:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def count_game(data_dir: Path, log: Path) -> str:
+    """Counts the finished game of *log* into the ratings kept in *data_dir* (:data:`RATINGS_FILE`)
+    and saves them; returns one sentence for people: the new ratings of its players, or why it was
+    not counted (nothing changes then). Never raises for a log or a ratings file it cannot use."""
+    path = data_dir / RATINGS_FILE
+    try:
+        ratings = Ratings.read(path)
+    except (OSError, ValueError) as exc:
+        return f"Ratings not updated: {exc}"
+    why = ratings.rate_log(log)
+    if why is not None:
+        return f"Ratings {why}"
+    try:
+        ratings.write(path)
+    except OSError as exc:
+        return f"Ratings not saved: {exc}"
+    return "Ratings updated"

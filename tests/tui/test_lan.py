@@ -102,7 +102,7 @@ async def test_host_a_table_from_the_menu_a_bot_joins_and_the_game_plays_to_the_
         await _shows(pilot, lobby, "#status", "Waiting for 1 more player", "You start the game (s)")
         assert not lobby.check_action("start", ())
         await _shows(pilot, lobby, "#address", f"carcnet join 127.0.0.1:{port} --game {lan.game_id}")
-        await _shows(pilot, lobby, "#seats", "open", "Greedy 1 (your bot)")
+        await _shows(pilot, lobby, "#seats", "open", "Greedy 1 (your bot)", "Rating", "new")
         bob = _bot(lan.game_id, "Bob", port, tmp_path)
         async with bob:
             await _start_when_full(pilot, lobby)
@@ -116,6 +116,12 @@ async def test_host_a_table_from_the_menu_a_bot_joins_and_the_game_plays_to_the_
         assert screen.marks()[0] == "your bot" and screen.marks()[1].startswith("bot")
         assert load(lan.path).game.digest == lan.session.digest  # saved in the app's data folder
         assert lan.path.parent == tmp_path / "tui"
+        # issue 34: the finished network game counted into the ratings of the app's data folder, once
+        from carcnet.club.ratings import RATINGS_FILE, Ratings
+
+        ratings = Ratings.read(tmp_path / "tui" / RATINGS_FILE)
+        assert ratings.games == {lan.game_id} and len(ratings.players) == 2
+        assert all(r.games == 1 for r in ratings.players.values())
         await pilot.press("q")
         await _until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.runs[0].ended, "home")
 

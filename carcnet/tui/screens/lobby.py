@@ -17,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from carcnet.club.ratings import RATINGS_FILE, Ratings, display
 from carcnet.table import NetTable
 from carcnet.tui.addresses import join_command, reachable_hosts
 from carcnet.tui.running import TableRun
@@ -81,6 +82,8 @@ class LobbyScreen(Screen[None]):
         self.settings = settings if settings is not None else Settings()
         self._pending = False
         self._started = False
+        #: The ratings of the data folder, read at the first redraw (issue 34).
+        self._rated: Ratings | None = None
 
     @property
     def table(self) -> NetTable:
@@ -149,17 +152,32 @@ class LobbyScreen(Screen[None]):
         table.add_column("Player")
         table.add_column("Colour")
         table.add_column("Played by")
+        table.add_column("Rating", justify="right")
+        ratings = self._ratings()
         for i, sat in enumerate(lobby.table):
             if sat is None:
-                table.add_row(str(i + 1), Text("open", style="italic dim"), "", Text("waiting for a player", style="dim"))
+                table.add_row(str(i + 1), Text("open", style="italic dim"), "", Text("waiting for a player", style="dim"), "")
                 continue
             seat = sat.seat
             who = Text(seat.name, style=seat_style(seat.colour))
             if i in mine:
                 who.append(" (you)" if seat.bot is None else " (your bot)", style="dim")
             plays = f"{seat.bot} bot" if seat.bot else "a person"
-            table.add_row(str(i + 1), who, Text(colour_name(seat.colour), style=seat_style(seat.colour)), plays)
+            player = f"bot:{seat.bot}" if seat.bot else sat.key.hex()
+            rated = ratings.players.get(player) if ratings is not None else None
+            rating = Text(f"{display(rated)[0]}", style="bold") if rated is not None else Text("new", style="dim")
+            table.add_row(str(i + 1), who, Text(colour_name(seat.colour), style=seat_style(seat.colour)), plays, rating)
         return table
+
+    def _ratings(self) -> Ratings | None:
+        """The ratings in the data folder (issue 34), read once; ``None`` when they cannot be read."""
+        if self._rated is None:
+            data_dir = getattr(self.app, "data_dir", None)
+            try:
+                self._rated = Ratings.read(data_dir / RATINGS_FILE) if data_dir is not None else Ratings()
+            except (OSError, ValueError):
+                self._rated = Ratings()
+        return self._rated
 
     def _address_text(self) -> str:
         lan = self.table
