@@ -1,0 +1,235 @@
+"""A tournament's charter, signed by the laptop that opens it, and what every laptop derives from it
+(protocol/tournament.md): the players, the format, and each round's tables as games with ids of
+their own.
+
+Pure values: msgpack in and out, Ed25519 by :mod:`carcnet.log.signatures`; no clock, no network.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgpack
+
+from carcnet.engine import RULES_VERSION, SUPPORTED_RULES, Rules
+from carcnet.log.codec import options_from_wire, options_to_wire
+from carcnet.log.signatures import verify
+from carcnet.net.signing import SeatKey
+
+from .pairing import MAX_SEATS, Round, berger_round, lots, swiss_round
+from .standings import GameResult, standings
+
+__all__ = ["DOMAIN", "EventError", "Charter", "Entrant", "table_game_id", "draw_round"]
+
+#: The signature's domain (protocol/tournament.md §2): what the opener's key signs is this, then the
+#: charter's canonical bytes, so that a charter's signature is never another message's.
+DOMAIN = b"carcnet/event/v1\0"
+
+#: The charter format this code writes and reads.
+VERSION = 1
+
+#: Largest charter read, in bytes (64 players of 40-character names fit in a tenth of it).
+MAX_BYTES = 65536
+
+_HEX32 = re.compile(r"[0-9a-f]{32}")
+Format = Literal["swiss", "round-robin"]
+
+
+class EventError(ValueError):
+    """A charter refused (protocol/tournament.md §2): what is wrong, in one sentence."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One player of the event.
+
+    Attributes:
+        name: What the tables call it: 1 to 32 characters.
+        key: 32 bytes: a person's identity key (wire.md §3.1); for a bot, the identity key of the
+            laptop that runs it.
+        bot: The bot's level (``"greedy"``, ``"hard"``…) for a bot, ``None`` for a person.
+    """
+
+    name: str
+    key: bytes
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Charter:
+    """A tournament (protocol/tournament.md §2).
+
+    Attributes:
+        event: The event id: 32 lowercase hex digits.
+        name: The event's name, 1 to 40 characters.
+        format: ``"swiss"`` or ``"round-robin"``.
+        rounds: Rounds to play, 1 to 20 (a round robin at tables of two: at most its own count).
+        size: Seats a table, 2 to 6; *minimum*: the fewest a table may have, 2 to *size*.
+        options: The rules every table plays; *rules*: their version (the engine's, by default).
+        created: Seconds since 1970-01-01 UTC.
+        players: The entrants, 2 to 64, in the order the opener listed them.
+        opener: The identity key of the laptop that opened the event (it signs the charter).
+        sig: The opener's Ed25519 signature over :data:`DOMAIN` and :meth:`body`, 64 bytes.
+    """
+
+    event: str
+    name: str
+    format: Format
+    rounds: int
+    size: int
+    minimum: int
+    options: Rules
+    rules: int
+    created: int
+    players: tuple[Entrant, ...]
+    opener: bytes
+    sig: bytes = field(default=b"", compare=False)
+
+    # ------------------------------------------------------------------ the bytes
+
+    def _map(self) -> dict[str, Any]:
+        return {
+            "type": "event", "version": VERSION, "event": self.event, "name": self.name, "format": self.format,
+            "rounds": self.rounds, "size": self.size, "minimum": self.minimum, "rules": self.rules,
+            "options": options_to_wire(self.options), "created": self.created,
+            "players": [{"name": p.name, "key": p.key, "bot": p.bot} for p in self.players],
+            "opener": self.opener,
+        }
+
+    def body(self) -> bytes:
+        """The canonical bytes the signature covers: the map of protocol/tournament.md §2 without
+        ``sig``, its keys in that order, msgpack as log.md §4 writes maps."""
+        return msgpack.packb(self._map(), use_bin_type=True)
+
+    def signed(self, key: SeatKey) -> Charter:
+        """This charter, checked (:meth:`check`), signed by *key* (which must be :attr:`opener`'s).
+
+        Raises:
+            EventError: A field breaks its constraints, or *key* is not the opener's.
+        """
+        self.check()
+        if key.public != self.opener:
+            raise EventError("the charter is signed by the laptop that opens the event")
+        return Charter(**{**{f: getattr(self, f) for f in self.__dataclass_fields__}, "sig": key.sign(DOMAIN + self.body())})
+
+    def to_bytes(self) -> bytes:
+        """The charter as it travels and is saved: the map with ``sig`` last."""
+        return msgpack.packb({**self._map(), "sig": self.sig}, use_bin_type=True)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Charter:
+        """Reads and checks a charter: its shape, every field's constraints and its signature.
+
+        Raises:
+            EventError: Refused; the message says why.
+        """
+        if len(data) > MAX_BYTES:
+            raise EventError(f"a charter is at most {MAX_BYTES} bytes, not {len(data)}")
+        try:
+            m = msgpack.unpackb(data, raw=False, strict_map_key=True)
+        except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
+            raise EventError(f"not a charter: {exc}") from None
+        if not isinstance(m, dict) or m.get("type") != "event":
+            raise EventError("not a charter: no map of type 'event'")
+        if m.get("version") != VERSION:
+            raise EventError(f"a charter of version {m.get('version')!r}: this laptop reads version {VERSION}")
+        expected = {"type", "version", "event", "name", "format", "rounds", "size", "minimum", "rules", "options",
+                    "created", "players", "opener", "sig"}
+        if set(m) != expected:
+            raise EventError(f"a charter has exactly the fields {sorted(expected)}")
+        try:
+            options = options_from_wire(m["options"])
+        except (ValueError, TypeError) as exc:
+            raise EventError(f"options: {exc}") from None
+        raw = m["players"]
+        if not isinstance(raw, list) or not all(isinstance(p, dict) and set(p) == {"name", "key", "bot"} for p in raw):
+            raise EventError("players: a list of maps of name, key and bot")
+        charter = cls(
+            event=m["event"], name=m["name"], format=m["format"], rounds=m["rounds"], size=m["size"],
+            minimum=m["minimum"], options=options, rules=m["rules"], created=m["created"],
+            players=tuple(Entrant(p["name"], p["key"], p["bot"]) for p in raw), opener=m["opener"], sig=m["sig"],
+        )
+        charter.check()
+        if charter.body() + b"" != msgpack.packb({k: v for k, v in m.items() if k != "sig"}, use_bin_type=True):
+            raise EventError("the charter's fields are not in their canonical order or form")
+        if not isinstance(charter.sig, bytes) or len(charter.sig) != 64 or not verify(
+                charter.opener, DOMAIN + charter.body(), charter.sig):
+            raise EventError("the opener's signature does not verify: the charter was changed or forged")
+        return charter
+
+    def check(self) -> None:
+        """Checks every field's constraints (protocol/tournament.md §2).
+
+        Raises:
+            EventError: The first constraint broken.
+        """
+        def need(ok: bool, why: str) -> None:
+            if not ok:
+                raise EventError(why)
+
+        need(isinstance(self.event, str) and bool(_HEX32.fullmatch(self.event)), "event: 32 lowercase hex digits")
+        need(isinstance(self.name, str) and 1 <= len(self.name) <= 40 and self.name.isprintable(),
+             "name: 1 to 40 printable characters")
+        need(self.format in ("swiss", "round-robin"), "format: 'swiss' or 'round-robin'")
+        need(isinstance(self.size, int) and 2 <= self.size <= MAX_SEATS, f"size: 2 to {MAX_SEATS} seats")
+        need(isinstance(self.minimum, int) and 2 <= self.minimum <= self.size, "minimum: 2 to the size")
+        need(isinstance(self.rounds, int) and 1 <= self.rounds <= 20, "rounds: 1 to 20")
+        need(isinstance(self.rules, int) and self.rules in SUPPORTED_RULES, f"rules: one of {SUPPORTED_RULES}")
+        need(isinstance(self.created, int) and 0 <= self.created < 2**40, "created: seconds since 1970")
+        need(isinstance(self.opener, bytes) and len(self.opener) == 32, "opener: a 32-byte identity key")
+        need(2 <= len(self.players) <= 64, "players: 2 to 64")
+        for p in self.players:
+            need(isinstance(p.name, str) and 1 <= len(p.name) <= 32 and p.name.isprintable(),
+                 "a player's name: 1 to 32 printable characters")
+            need(isinstance(p.key, bytes) and len(p.key) == 32, "a player's key: 32 bytes")
+            need(p.bot is None or (isinstance(p.bot, str) and 1 <= len(p.bot) <= 16), "a player's bot: a level or nil")
+        names = [p.name for p in self.players]
+        need(len(set(names)) == len(names), "players' names are distinct")
+        people = [p.key for p in self.players if p.bot is None]
+        need(len(set(people)) == len(people), "a person enters once (one identity key, one player)")
+        if self.format == "round-robin" and self.size == 2:
+            count = len(self.players) + len(self.players) % 2
+            need(self.rounds <= count - 1, f"a round robin of {len(self.players)} has at most {count - 1} rounds")
+
+    # ------------------------------------------------------------------ what every laptop derives
+
+    @property
+    def ids(self) -> list[str]:
+        """The players' ids for pairing and standings: their index in :attr:`players`, as text."""
+        return [str(i) for i in range(len(self.players))]
+
+
+def table_game_id(event: str, round_number: int, table: int) -> str:
+    """The game id of table *table* (0-based) of round *round_number* (1-based): the first 16 bytes
+    of ``SHA-256("carcnet/event-game/v1" 0 event 0 round 0 table)`` in lowercase hex (the numbers
+    in decimal ASCII). Every laptop finds the same table by it (discovery.md's ``game``)."""
+    data = f"carcnet/event-game/v1\0{event}\0{round_number}\0{table}".encode()
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def draw_round(charter: Charter, round_number: int, results: Sequence[GameResult]) -> Round:
+    """Round *round_number*'s draw (1-based) from the charter and the results of the rounds before
+    it (only those: protocol/tournament.md §4): Swiss by the standings (the first round by the
+    lots), or round robin (tables of two: the circle method; larger: the Swiss seating in the
+    lots' order). Player ids are :attr:`Charter.ids`.
+
+    Raises:
+        EventError: *round_number* not between 1 and the charter's rounds.
+    """
+    if not 1 <= round_number <= charter.rounds:
+        raise EventError(f"the event has rounds 1 to {charter.rounds}, not {round_number}")
+    ids = charter.ids
+    drawn = lots(charter.event, ids)
+    by_lot = sorted(ids, key=lambda p: (drawn[p], p))
+    if charter.format == "round-robin":
+        if charter.size == 2:
+            return berger_round(by_lot, round_number - 1, results)
+        return swiss_round(by_lot, results, charter.size, charter.minimum)
+    if round_number == 1:
+        return swiss_round(by_lot, [], charter.size, charter.minimum)
+    order = [s.player for s in standings(ids, results, drawn)]
+    return swiss_round(order, results, charter.size, charter.minimum)
