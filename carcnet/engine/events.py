@@ -21,6 +21,8 @@ __all__ = [
     "FeatureCompleted",
     "FeatureInfo",
     "GameEnded",
+    "GoodsScored",
+    "GoodsTaken",
     "HeldFeature",
     "MeepleDeployed",
     "MeepleReturned",
@@ -212,6 +214,48 @@ class PointsScored:
 
 @_quick_init
 @dataclass(frozen=True, slots=True)
+class GoodsTaken:
+    """Traders & Builders: *seat*, who completed the city *feature* by placing its last tile, takes
+    its goods, *goods* = ``(wine, grain, cloth)`` tokens, whoever holds the city (ZM-TB "Scoring a
+    city with Goods symbols", docs/rules.md)."""
+
+    seat: int
+    goods: tuple[int, int, int]
+    feature: FeatureInfo
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
+class GoodsScored:
+    """Traders & Builders' final scoring: each seat in *seats* holds the most tokens of the goods
+    *kind* (``"wine"``, ``"grain"`` or ``"cloth"``; at least one) and scores *points* (10; ties all
+    score, ZM-TB "Final scoring").
+
+    Attributes:
+        kind: The goods.
+        seats: The seats with the most of them, in seat order.
+        points: Points each scores (10).
+        count: How many tokens each of them holds.
+    """
+
+    kind: str
+    seats: tuple[int, ...]
+    points: int
+    count: int
+    final: bool = True
+
+    @property
+    def category(self) -> str:
+        """The score category: ``"goods"``."""
+        return "goods"
+
+    def describe(self) -> str:
+        """``"+10: the most wine (3 tokens)"``."""
+        return f"+{self.points}: the most {self.kind} ({self.count} token{'s' if self.count != 1 else ''})"
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
 class MeepleReturned:
     """A figure went back to *seat*'s supply from *segment* of the tile at *position*."""
 
@@ -257,6 +301,8 @@ Event = (
     | MeepleDeployed
     | FeatureCompleted
     | PointsScored
+    | GoodsTaken
+    | GoodsScored
     | MeepleReturned
     | SeatHandedOver
     | SeatHandedBack

@@ -31,6 +31,8 @@ from .events import (
     FeatureCompleted,
     FeatureInfo,
     GameEnded,
+    GoodsScored,
+    GoodsTaken,
     HeldFeature,
     MeepleDeployed,
     MeepleReturned,
@@ -58,6 +60,7 @@ from .river import advance_river, river_finishable, river_stays_finishable, rive
 from .scoring import FARM_POINTS, feature_value, majority
 from .tiles import (
     BASE_START,
+    GOODS,
     MARK_CATHEDRAL,
     MARK_INN,
     MAX_SEGMENTS,
@@ -69,6 +72,7 @@ from .tiles import (
     TileKind,
     tile_kind,
     tileset,
+    unpack_goods,
 )
 
 __all__ = [
@@ -89,14 +93,14 @@ __all__ = [
 #: options of HiG and Z-Man, and the small-city and farm variants.
 #: 3: the river rule made exact: a placement is refused only when some order of the river tiles
 #: left could strand the river (``docs/rules.md``, "The river is always finished").
-#: 4: the expansions: Inns & Cathedrals (``Rules.inns``), played only from this version on; a game
-#: without them plays as under rules 3.
+#: 4: the expansions: Inns & Cathedrals (``Rules.inns``) and Traders & Builders (``Rules.traders``),
+#: played only from this version on; a game without them plays as under rules 3.
 RULES_VERSION = 4
 #: The rules versions this engine plays, each game by its own version's rules: a saved game of an
 #: older version still loads and replays as it was played (``protocol/log.md`` §7).
 SUPPORTED_RULES = (2, 3, 4)
 #: The first rules version that plays each expansion (``Rules`` field → version).
-_EXPANSIONS_SINCE = {"inns": 4}
+_EXPANSIONS_SINCE = {"inns": 4, "traders": 4}
 #: What becomes of the base start tile with The River (HA "THE RIVER"; Z14 "The River"):
 #: ``"after"`` placed as soon as the river is complete (HiG), ``"river"`` shuffled into the river
 #: tiles (HiG), ``"omit"`` left in the box (Z-Man). The first is the default (``docs/rules.md``).
@@ -121,7 +125,7 @@ _MEEPLE = Figure.MEEPLE
 _ABBOT = Figure.ABBOT
 _LARGE = Figure.LARGE
 #: Score categories, in the order breakdowns list them.
-CATEGORIES = ("road", "city", "cloister", "garden", "field")
+CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods")
 
 
 class Phase(str, Enum):
@@ -143,8 +147,11 @@ _PLACE = Phase.PLACE_TILE
 #: design, tiles drawn, tiles set aside, scores, supplies, abbots in supply (``None`` without The Abbot).
 _Snapshot = tuple[
     Phase, int, TileKind | None, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...] | None,
-    tuple[int, ...] | None,
+    tuple[int, ...] | None, tuple[tuple[int, ...], ...] | None,
 ]
+#: Traders & Builders: what the most tokens of a kind of goods score at the end (ZM-TB "Final
+#: scoring": "the player who has the most tokens scores 10 points").
+GOODS_POINTS = 10
 #: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _ABBOT_ON = tuple(DeployMeeple(i, _ABBOT) for i in range(MAX_SEGMENTS))
@@ -172,6 +179,10 @@ class Rules:
             tile completed and nothing incomplete at the end, a city with a cathedral 3 a tile and
             pennant completed and nothing incomplete at the end, and a large meeple per player that
             counts as two for the majority (``docs/rules.md``). Rules version 4 on.
+        traders: Traders & Builders: its 24 tiles among the land tiles; whoever completes a city
+            takes its goods (wine, grain, cloth), and at the end the most of each kind score 10
+            (``docs/rules.md``). Rules version 4 on. In progress (issue 33): the builder and the pig
+            are to come.
     """
 
     river: bool = False
@@ -180,6 +191,7 @@ class Rules:
     small_city: bool = False
     farms: str = "farm"
     inns: bool = False
+    traders: bool = False
 
     def pile_size(self) -> int:
         """Tiles in the draw pile under these rules (start tile excluded): the number of draws a
@@ -188,12 +200,13 @@ class Rules:
         >>> Rules().pile_size(), Rules(river=True).pile_size()
         (71, 83)
         """
-        _start, groups = tileset(river=self.river, abbot=self.abbot, river_start=self.river_start, inns=self.inns)
+        _start, groups = tileset(river=self.river, abbot=self.abbot, river_start=self.river_start, inns=self.inns,
+                                 traders=self.traders)
         return sum(sum(group.values()) for group in groups)
 
     def problem(self) -> str | None:
         """Why these options cannot be played (a wrong type or value), or ``None``."""
-        for name in ("river", "abbot", "small_city", "inns"):
+        for name in ("river", "abbot", "small_city", "inns", "traders"):
             if not isinstance(getattr(self, name), bool):
                 return f"{name} must be true or false, got {getattr(self, name)!r}"
         if self.river_start not in RIVER_STARTS:
@@ -212,6 +225,8 @@ class Rules:
             parts.append("The Abbot")
         if self.inns:
             parts.append("Inns & Cathedrals")
+        if self.traders:
+            parts.append("Traders & Builders")
         parts.extend(self.variants())
         return ", ".join(parts) or "base game"
 
@@ -271,7 +286,7 @@ class GameSetup:
     def tiles(self) -> tuple[str, list[dict[str, int]]]:
         """The start tile and the groups of the draw pile (:func:`carcnet.engine.tiles.tileset`)."""
         r = self.rules
-        return tileset(river=r.river, abbot=r.abbot, river_start=r.river_start, inns=r.inns)
+        return tileset(river=r.river, abbot=r.abbot, river_start=r.river_start, inns=r.inns, traders=r.traders)
 
     @property
     def start_tile(self) -> str:
@@ -310,7 +325,7 @@ class GameSetup:
                 except (KeyError, TypeError):
                     raise SetupError(f"draw_order[{i}] = {letter!r} is not a tile design") from None
                 needs = {"river": self.rules.river, "abbot": self.rules.abbot, "inns": self.rules.inns,
-                         "traders": False}
+                         "traders": self.rules.traders}
                 for expansion in kind.expansion.split("+"):
                     if expansion != "base" and not needs[expansion]:
                         raise SetupError(f"draw_order[{i}] = {letter!r} needs {expansion}, which is off")
@@ -327,7 +342,8 @@ class GameSetup:
         river_start = f" start={rules.river_start}" if rules.river else ""
         return (
             f"carcnet/state/v1\nrules {self.rules_version} river={int(rules.river)} abbot={int(rules.abbot)}{river_start} "
-            f"small-city={int(rules.small_city)} farms={rules.farms}{' inns=1' if rules.inns else ''}\n"
+            f"small-city={int(rules.small_city)} farms={rules.farms}{' inns=1' if rules.inns else ''}"
+            f"{' traders=1' if rules.traders else ''}\n"
             f"players {self.players}\n{source}\n"
         )
 
@@ -358,13 +374,15 @@ class Game:
         n = setup.players
         self.players = n
         self.board = Board()
-        self.graph = MarkedFeatureGraph() if setup.rules.inns else FeatureGraph()
+        self.graph = MarkedFeatureGraph() if setup.rules.inns or setup.rules.traders else FeatureGraph()
         self.scores = [0] * n
         self.supply = [MEEPLES_PER_PLAYER] * n
         #: Abbots in supply per seat (The Abbot: 1 each; 0 without it).
         self.abbots = [ABBOTS_PER_PLAYER if setup.rules.abbot else 0] * n
         #: Large meeples in supply per seat (Inns & Cathedrals: 1 each; 0 without it).
         self.large = [1 if setup.rules.inns else 0] * n
+        #: Traders & Builders: goods tokens per seat, ``[wine, grain, cloth]``; ``None`` without it.
+        self.goods: list[list[int]] | None = [[0, 0, 0] for _ in range(n)] if setup.rules.traders else None
         #: Per seat: the graph node its abbot stands on, or ``None``.
         self._abbot_nodes: list[int | None] = [None] * n
         self._abbot_rule = setup.rules.abbot
@@ -737,7 +755,7 @@ class Game:
         """
         if self.phase is Phase.GAME_OVER:
             return list(self.scores), []
-        events = self._final_scoring()
+        events: list[PointsScored | GoodsScored] = [*self._final_scoring(), *self._goods_scoring()]
         totals = list(self.scores)
         for ev in events:
             for s in ev.seats:
@@ -749,8 +767,9 @@ class Game:
         every position its search reaches (no feature descriptions made). Pure."""
         if self.phase is Phase.GAME_OVER:
             return list(self.scores)
-        if self.setup.rules.farms == "city" or self.setup.rules.inns:  # first-edition farms: city by
-            return self.projected_final()[0]  # city; inns and cathedrals: the values of the final scoring
+        rules = self.setup.rules
+        if rules.farms == "city" or rules.inns or rules.traders:  # first-edition farms: city by city;
+            return self.projected_final()[0]  # the expansions: the values of the final scoring
         g = self.graph
         find, kinds, opens, meeples = g.find, g.kind, g.open, g.meeples
         totals = list(self.scores)
@@ -806,6 +825,7 @@ class Game:
         other.supply = self.supply[:]
         other.abbots = self.abbots[:]
         other.large = self.large[:]
+        other.goods = None if self.goods is None else [g[:] for g in self.goods]
         other._abbot_nodes = self._abbot_nodes[:]
         other._abbot_rule = self._abbot_rule
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
@@ -1263,6 +1283,14 @@ class Game:
         g = self.graph
         info = self._info(root)
         events.append(FeatureCompleted(info))
+        if self.goods is not None and type(g) is MarkedFeatureGraph and g.goods[root]:
+            # Traders & Builders: the seat that placed the last tile takes the city's goods, whoever
+            # holds it (ZM-TB "Scoring a city with Goods symbols")
+            taken = unpack_goods(g.goods[root])
+            mine = self.goods[self.seat]
+            for k in range(3):
+                mine[k] += taken[k]
+            events.append(GoodsTaken(self.seat, taken, info))
         meeples = g.meeples[root]
         if not meeples:
             return
@@ -1368,8 +1396,22 @@ class Game:
             events.append(PointsScored(majority(farmers), 4, self._info(cr), True, farmers=True))
         return events
 
+    def _goods_scoring(self) -> list[GoodsScored]:
+        """Traders & Builders' final scoring (pure): per kind of goods, 10 to every seat holding the
+        most tokens of it, at least one (ZM-TB "Final scoring"; JCloisterZone: nobody scores a kind
+        nobody holds); empty without the expansion."""
+        if self.goods is None:
+            return []
+        out = []
+        for k, kind in enumerate(GOODS):
+            most = max(g[k] for g in self.goods)
+            if most:
+                seats = tuple(s for s, g in enumerate(self.goods) if g[k] == most)
+                out.append(GoodsScored(kind, seats, GOODS_POINTS, most))
+        return out
+
     def _final(self, events: list[Event]) -> None:
-        for ev in self._final_scoring():
+        for ev in [*self._final_scoring(), *self._goods_scoring()]:
             category = ev.category
             for s in ev.seats:
                 self.scores[s] += ev.points
@@ -1450,12 +1492,13 @@ class Game:
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
             tuple(self.scores), tuple(self.supply), tuple(self.abbots) if self._abbot_rule else None,
             tuple(self.large) if self.setup.rules.inns else None,
+            None if self.goods is None else tuple(tuple(g) for g in self.goods),
         )
 
 
 def _state_line(snapshot: _Snapshot) -> str:
     """The state line of ``protocol/digest.md`` §3."""
-    phase, seat, kind, drawn_count, aside, scores, supply, abbots, large = snapshot
+    phase, seat, kind, drawn_count, aside, scores, supply, abbots, large, goods = snapshot
     drawn = kind.letter if kind is not None and phase is _PLACE else "-"
     line = (
         f"{phase.value} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
@@ -1465,6 +1508,8 @@ def _state_line(snapshot: _Snapshot) -> str:
         line += f" abbots={','.join(map(str, abbots))}"
     if large is not None:  # only with Inns & Cathedrals
         line += f" large={','.join(map(str, large))}"
+    if goods is not None:  # only with Traders & Builders: wine/grain/cloth per seat
+        line += f" goods={','.join('/'.join(map(str, g)) for g in goods)}"
     return line + "\n"
 
 
