@@ -199,16 +199,21 @@ class PointsScored:
     """True when the points are the farmers' for the completed city *feature*: first-edition farm
     scoring (``Rules.farms == "city"``, HA FN 28), where *seats* hold the most farmers in the farms
     that supply it. They count as farm points."""
+    pig: bool = False
+    """True when the points are Traders & Builders' pig's: 1 a completed city of the farm *feature*
+    to its owner, who scores the farm (4 a city instead of 3). They count as farm points."""
 
     @property
     def category(self) -> str:
         """The score category the points go to: ``"field"`` for farmers, else the feature's kind."""
-        return "field" if self.farmers else self.feature.kind.label
+        return "field" if self.farmers or self.pig else self.feature.kind.label
 
     def describe(self) -> str:
         """``"+8: city, 3 tiles, 1 pennant"``; ``"+4: farmers supplying a city, 3 tiles"``."""
         if self.farmers:
             return f"+{self.points}: farmers supplying a {self.feature.describe()}"
+        if self.pig:
+            return f"+{self.points}: the pig in a {self.feature.describe()}"
         return f"+{self.points}: {self.feature.describe()}"
 
 

@@ -156,6 +156,8 @@ GOODS_POINTS = 10
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _ABBOT_ON = tuple(DeployMeeple(i, _ABBOT) for i in range(MAX_SEGMENTS))
 _LARGE_ON = tuple(DeployMeeple(i, _LARGE) for i in range(MAX_SEGMENTS))
+_PIG = Figure.PIG
+_PIG_ON = tuple(DeployMeeple(i, _PIG) for i in range(MAX_SEGMENTS))
 _SKIP = SkipMeeple()
 
 
@@ -381,6 +383,8 @@ class Game:
         self.abbots = [ABBOTS_PER_PLAYER if setup.rules.abbot else 0] * n
         #: Large meeples in supply per seat (Inns & Cathedrals: 1 each; 0 without it).
         self.large = [1 if setup.rules.inns else 0] * n
+        #: Pigs in supply per seat (Traders & Builders: 1 each; 0 without it).
+        self.pigs = [1 if setup.rules.traders else 0] * n
         #: Traders & Builders: goods tokens per seat, ``[wine, grain, cloth]``; ``None`` without it.
         self.goods: list[list[int]] | None = [[0, 0, 0] for _ in range(n)] if setup.rules.traders else None
         #: Per seat: the graph node its abbot stands on, or ``None``.
@@ -613,6 +617,24 @@ class Game:
                         out.append(_LARGE_ON[i])
                 if abbot and kind in _AREA:
                     out.append(_ABBOT_ON[i])
+        if self.pigs[self.seat]:  # Traders & Builders: the pig joins the seat's own farmer
+            out.extend(_PIG_ON[i] for i in self._pig_spots())
+        return out
+
+    def _pig_spots(self) -> list[int]:
+        """Segments of the tile just placed where the seat's pig may go: its field segments whose
+        farm holds one of the seat's farmers (Traders & Builders)."""
+        placed = self._placed
+        if placed is None or not self._farmers:
+            return []
+        find, meeples, seat = self.graph.find, self.graph.meeples, self.seat
+        out: list[int] = []
+        for i, seg in enumerate(placed.variant.segments):
+            if seg.kind is not _FIELD:
+                continue
+            held = meeples[find(placed.base + i)] or ()
+            if any(s == seat and f is not _PIG for s, f, _ in held):
+                out.append(i)
         return out
 
     def abbot_at(self, seat: int) -> Position | None:
@@ -826,6 +848,7 @@ class Game:
         other.abbots = self.abbots[:]
         other.large = self.large[:]
         other.goods = None if self.goods is None else [g[:] for g in self.goods]
+        other.pigs = self.pigs[:]
         other._abbot_nodes = self._abbot_nodes[:]
         other._abbot_rule = self._abbot_rule
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
@@ -1024,6 +1047,17 @@ class Game:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s large meeple is on the board")
             if move.figure is _MEEPLE and self.supply[self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
+        elif move.figure is _PIG:
+            if not self.setup.rules.traders:
+                raise IllegalMoveError("wrong-figure", f"{move}: this game is played without Traders & Builders")
+            if self.pigs[self.seat] == 0:
+                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s pig is on the board")
+            if seg.kind is not _FIELD or not self._farmers:
+                raise IllegalMoveError("bad-segment", f"{move}: the pig goes on a farm only")
+            if i not in self._pig_spots():
+                raise IllegalMoveError(
+                    "bad-segment", f"{move}: the pig goes only on a farm that holds one of your farmers")
+            return
         else:
             raise IllegalMoveError("wrong-figure", f"{move}: unknown figure {move.figure!r}")
         root = self.graph.find(placed.base + i)
@@ -1194,6 +1228,14 @@ class Game:
         g = self.graph
         root = g.find(node)
         seat = self.seat
+        if move.figure is _PIG:  # beside the seat's farmer (Traders & Builders)
+            held = g.meeples[root]
+            assert held
+            held.append((seat, _PIG, node))
+            self._meeple_nodes.append(node)
+            self.pigs[seat] -= 1
+            events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
+            return
         g.meeples[root] = [(seat, move.figure, node)]
         self._meeple_nodes.append(node)
         if move.figure is _ABBOT:
@@ -1313,6 +1355,8 @@ class Game:
             self._abbot_nodes[seat] = None
         elif figure is _LARGE:
             self.large[seat] += 1
+        elif figure is _PIG:
+            self.pigs[seat] += 1
         else:
             self.supply[seat] += 1
 
@@ -1372,7 +1416,12 @@ class Game:
             meeples = g.meeples[r]
             assert meeples
             info = self._info(r, field_tiles[r])
-            events.append(PointsScored(majority(meeples), FARM_POINTS["farm"] * len(info.cities), info, True))
+            seats = majority(meeples)
+            events.append(PointsScored(seats, FARM_POINTS["farm"] * len(info.cities), info, True))
+            if info.cities and any(f is _PIG for _, f, _ in meeples):  # Traders & Builders' pig:
+                for s in seats:  # its owner, scoring the farm, gets 4 a city instead of 3
+                    if any(seat == s and f is _PIG for seat, f, _ in meeples):
+                        events.append(PointsScored((s,), len(info.cities), info, True, pig=True))
         return events
 
     def _city_farmers(self, fields: list[int]) -> list[PointsScored]:
@@ -1492,7 +1541,7 @@ class Game:
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
             tuple(self.scores), tuple(self.supply), tuple(self.abbots) if self._abbot_rule else None,
             tuple(self.large) if self.setup.rules.inns else None,
-            None if self.goods is None else tuple(tuple(g) for g in self.goods),
+            None if self.goods is None else (*(tuple(g) for g in self.goods), tuple(self.pigs)),
         )
 
 
@@ -1508,8 +1557,8 @@ def _state_line(snapshot: _Snapshot) -> str:
         line += f" abbots={','.join(map(str, abbots))}"
     if large is not None:  # only with Inns & Cathedrals
         line += f" large={','.join(map(str, large))}"
-    if goods is not None:  # only with Traders & Builders: wine/grain/cloth per seat
-        line += f" goods={','.join('/'.join(map(str, g)) for g in goods)}"
+    if goods is not None:  # only with Traders & Builders: wine/grain/cloth per seat, then the pigs
+        line += f" goods={','.join('/'.join(map(str, g)) for g in goods[:-1])} pigs={','.join(map(str, goods[-1]))}"
     return line + "\n"
 
 

@@ -59,7 +59,7 @@ def test_ties_for_the_most_of_a_kind_all_score_10():
 def test_the_state_line_names_the_goods_only_with_the_expansion():
     game = _play(("TBT", "E"), ["place TBT 0,-1 180", "deploy 0", "place E 1,-1 270"])
     game.apply(parse_move("skip"))
-    assert " goods=0/0/0,1/0/0\n" in _state_line(game._snapshot())
+    assert " goods=0/0/0,1/0/0 pigs=1,1\n" in _state_line(game._snapshot())
     plain = Game(GameSetup(players=2, draw_order=("E",)))
     assert "goods=" not in _state_line(plain._snapshot())
     assert "traders=1" in GameSetup(players=2, seed=1, rules=TRADERS).canonical()
@@ -80,3 +80,36 @@ def test_a_saved_game_names_traders_and_only_then():
     header = LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], seed=5, options=TRADERS)
     back = from_wire(to_wire(header))
     assert isinstance(back, LogHeader) and back.options == TRADERS and back.setup().rules.traders
+
+
+# ------------------------------------------------------------------ the pig
+
+
+def test_the_pig_joins_its_owner_s_farmer_and_adds_1_a_city():
+    """CS-T: "The pig can only be placed on meadows, which already has at least one own follower on it
+    and there it will remain until the end of the game. [...] If you get points for a meadow at the
+    end, where you also have a pig on it, you receive 4 instead of 3 points for each castle." Red's
+    farmer north of the start tile's road; Blue completes the start city; Red extends the farm and
+    puts its pig there: at the end the farm scores Red 3 for the city and the pig 1 more."""
+    game = _play(("U", "E", "U"), ["place U 1,0 90", "deploy 2", "place E 0,-1 180", "skip", "place U -1,0 90"])
+    options = [str(m) for m in game.deploy_options()]
+    assert "deploy 2 pig" in options and "deploy 1 pig" not in options  # not the south farm: no farmer of Red's
+    assert "deploy 2" not in options  # the farm is held
+    game.apply(parse_move("deploy 2 pig"))
+    assert game.pigs == [0, 1] and game.phase.value == "over"
+    farm = [(e.seats, e.points, e.pig) for e in game.events if isinstance(e, PointsScored) and e.final]
+    assert farm == [((0,), 3, False), ((0,), 1, True)]
+    assert game.scores == [4, 0]  # the city Blue completed held no knight
+
+
+def test_the_pig_is_refused_where_its_owner_has_no_farmer_and_without_the_expansion():
+    from carcnet.engine import IllegalMoveError
+
+    game = _play(("U", "E", "U"), ["place U 1,0 90", "deploy 2", "place E 0,-1 180", "skip", "place U -1,0 90"])
+    with pytest.raises(IllegalMoveError, match="farm that holds one of your farmers"):
+        game.apply(parse_move("deploy 1 pig"))  # the south farm: nobody's
+    with pytest.raises(IllegalMoveError, match="farm only"):
+        game.apply(parse_move("deploy 0 pig"))  # the road
+    plain = _play(("U",), ["place U 1,0 90"], Rules())
+    with pytest.raises(IllegalMoveError, match="without Traders & Builders"):
+        plain.apply(parse_move("deploy 2 pig"))
