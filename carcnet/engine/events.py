@@ -17,6 +17,7 @@ from .moves import Figure
 from .tiles import SegmentKind
 
 __all__ = [
+    "BuilderTurn",
     "Event",
     "FeatureCompleted",
     "FeatureInfo",
@@ -231,6 +232,15 @@ class GoodsTaken:
 
 @_quick_init
 @dataclass(frozen=True, slots=True)
+class BuilderTurn:
+    """Traders & Builders: *seat*'s tile extended the road or city holding its builder, so it draws
+    and places a second tile this turn (ZM-TB "Placing a Land tile and getting a double turn")."""
+
+    seat: int
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
 class GoodsScored:
     """Traders & Builders' final scoring: each seat in *seats* holds the most tokens of the goods
     *kind* (``"wine"``, ``"grain"`` or ``"cloth"``; at least one) and scores *points* (10; ties all
@@ -308,6 +318,7 @@ Event = (
     | PointsScored
     | GoodsTaken
     | GoodsScored
+    | BuilderTurn
     | MeepleReturned
     | SeatHandedOver
     | SeatHandedBack

@@ -27,6 +27,7 @@ from .board import Board, PlacedTile, Placement
 from .draws import TableDraws, check_reveal, draw_index, draw_value
 from .errors import IllegalMoveError, SetupError
 from .events import (
+    BuilderTurn,
     Event,
     FeatureCompleted,
     FeatureInfo,
@@ -70,6 +71,7 @@ from .tiles import (
     ROTATIONS_OF_BITS,
     SegmentKind,
     TileKind,
+    TileVariant,
     tile_kind,
     tileset,
     unpack_goods,
@@ -158,6 +160,8 @@ _ABBOT_ON = tuple(DeployMeeple(i, _ABBOT) for i in range(MAX_SEGMENTS))
 _LARGE_ON = tuple(DeployMeeple(i, _LARGE) for i in range(MAX_SEGMENTS))
 _PIG = Figure.PIG
 _PIG_ON = tuple(DeployMeeple(i, _PIG) for i in range(MAX_SEGMENTS))
+_BUILDER = Figure.BUILDER
+_BUILDER_ON = tuple(DeployMeeple(i, _BUILDER) for i in range(MAX_SEGMENTS))
 _SKIP = SkipMeeple()
 
 
@@ -385,6 +389,13 @@ class Game:
         self.large = [1 if setup.rules.inns else 0] * n
         #: Pigs in supply per seat (Traders & Builders: 1 each; 0 without it).
         self.pigs = [1 if setup.rules.traders else 0] * n
+        #: Builders in supply per seat (Traders & Builders: 1 each; 0 without it).
+        self.builders = [1 if setup.rules.traders else 0] * n
+        #: Traders & Builders: the tile just placed extended the feature of the seat's builder, so
+        #: the seat draws a second tile when its turn ends; and whether the tile in play is that
+        #: second tile (no third follows it: ZM-TB, W-TB1 "There is no chain reaction").
+        self._bonus = False
+        self._second = False
         #: Traders & Builders: goods tokens per seat, ``[wine, grain, cloth]``; ``None`` without it.
         self.goods: list[list[int]] | None = [[0, 0, 0] for _ in range(n)] if setup.rules.traders else None
         #: Per seat: the graph node its abbot stands on, or ``None``.
@@ -617,8 +628,29 @@ class Game:
                         out.append(_LARGE_ON[i])
                 if abbot and kind in _AREA:
                     out.append(_ABBOT_ON[i])
+        if self.builders[self.seat]:  # Traders & Builders: the builder joins the seat's own follower
+            out.extend(_BUILDER_ON[i] for i in self._builder_spots())
         if self.pigs[self.seat]:  # Traders & Builders: the pig joins the seat's own farmer
             out.extend(_PIG_ON[i] for i in self._pig_spots())
+        return out
+
+    def _builder_spots(self) -> list[int]:
+        """Segments of the tile just placed where the seat's builder may go: its road and city
+        segments whose feature is incomplete and holds one of the seat's followers (Traders &
+        Builders; JCloisterZone: an incomplete feature)."""
+        placed = self._placed
+        if placed is None:
+            return []
+        g, seat = self.graph, self.seat
+        find, meeples, open_ = g.find, g.meeples, g.open
+        out: list[int] = []
+        for i, seg in enumerate(placed.variant.segments):
+            if seg.kind is not _ROAD and seg.kind is not _CITY:
+                continue
+            root = find(placed.base + i)
+            held = meeples[root] or ()
+            if open_[root] and any(s == seat and (f is _MEEPLE or f is _LARGE) for s, f, _ in held):
+                out.append(i)
         return out
 
     def _pig_spots(self) -> list[int]:
@@ -849,6 +881,9 @@ class Game:
         other.large = self.large[:]
         other.goods = None if self.goods is None else [g[:] for g in self.goods]
         other.pigs = self.pigs[:]
+        other.builders = self.builders[:]
+        other._bonus = self._bonus
+        other._second = self._second
         other._abbot_nodes = self._abbot_nodes[:]
         other._abbot_rule = self._abbot_rule
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
@@ -1047,6 +1082,18 @@ class Game:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s large meeple is on the board")
             if move.figure is _MEEPLE and self.supply[self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
+        elif move.figure is _BUILDER:
+            if not self.setup.rules.traders:
+                raise IllegalMoveError("wrong-figure", f"{move}: this game is played without Traders & Builders")
+            if self.builders[self.seat] == 0:
+                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s builder is on the board")
+            if seg.kind is not _ROAD and seg.kind is not _CITY:
+                raise IllegalMoveError("bad-segment", f"{move}: the builder goes on a road or city only")
+            if i not in self._builder_spots():
+                raise IllegalMoveError(
+                    "bad-segment", f"{move}: the builder goes only on an incomplete road or city that holds one of "
+                    "your followers")
+            return
         elif move.figure is _PIG:
             if not self.setup.rules.traders:
                 raise IllegalMoveError("wrong-figure", f"{move}: this game is played without Traders & Builders")
@@ -1217,9 +1264,22 @@ class Game:
             self.river_end = advance_river(self.river_end, kind, key, rotation)
         if seat is not None:
             self.last_placed[seat] = position
+            if not self._second and self.builders[seat] == 0 and self.setup.rules.traders:
+                self._bonus = self._extends_builder(variant, base, seat)
         self._placed = placed
         self._pending = completed
         events.append(TilePlaced(seat, kind.letter, position, rotation))
+
+    def _extends_builder(self, variant: TileVariant, base: int, seat: int) -> bool:
+        """Whether the tile just placed (its nodes from *base*) joined the road or city that holds
+        *seat*'s builder (Traders & Builders: then a second tile follows)."""
+        g = self.graph
+        for i, kind in enumerate(variant.node_kinds):
+            if kind is _ROAD or kind is _CITY:
+                held = g.meeples[g.find(base + i)]
+                if held and any(s == seat and f is _BUILDER for s, f, _ in held):
+                    return True
+        return False
 
     def _deploy(self, move: DeployMeeple, events: list[Event]) -> None:
         placed = self._placed
@@ -1228,12 +1288,15 @@ class Game:
         g = self.graph
         root = g.find(node)
         seat = self.seat
-        if move.figure is _PIG:  # beside the seat's farmer (Traders & Builders)
+        if move.figure is _PIG or move.figure is _BUILDER:  # beside the seat's follower (Traders & Builders)
             held = g.meeples[root]
             assert held
-            held.append((seat, _PIG, node))
+            held.append((seat, move.figure, node))
             self._meeple_nodes.append(node)
-            self.pigs[seat] -= 1
+            if move.figure is _PIG:
+                self.pigs[seat] -= 1
+            else:
+                self.builders[seat] -= 1
             events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
             return
         g.meeples[root] = [(seat, move.figure, node)]
@@ -1252,7 +1315,13 @@ class Game:
             self._score_completed(root, events)
         self._pending = []
         self._placed = None
-        self.seat = (self.seat + 1) % self.players
+        if self._bonus:  # Traders & Builders: the builder's second tile, for the same seat
+            self._bonus = False
+            self._second = True
+            events.append(BuilderTurn(self.seat))
+        else:
+            self._second = False
+            self.seat = (self.seat + 1) % self.players
         if not self._draw(events):
             self._final(events)
 
@@ -1357,6 +1426,8 @@ class Game:
             self.large[seat] += 1
         elif figure is _PIG:
             self.pigs[seat] += 1
+        elif figure is _BUILDER:
+            self.builders[seat] += 1
         else:
             self.supply[seat] += 1
 
@@ -1541,7 +1612,8 @@ class Game:
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
             tuple(self.scores), tuple(self.supply), tuple(self.abbots) if self._abbot_rule else None,
             tuple(self.large) if self.setup.rules.inns else None,
-            None if self.goods is None else (*(tuple(g) for g in self.goods), tuple(self.pigs)),
+            None if self.goods is None else (
+                *(tuple(g) for g in self.goods), tuple(self.pigs), tuple(self.builders), (int(self._second),)),
         )
 
 
@@ -1557,8 +1629,10 @@ def _state_line(snapshot: _Snapshot) -> str:
         line += f" abbots={','.join(map(str, abbots))}"
     if large is not None:  # only with Inns & Cathedrals
         line += f" large={','.join(map(str, large))}"
-    if goods is not None:  # only with Traders & Builders: wine/grain/cloth per seat, then the pigs
-        line += f" goods={','.join('/'.join(map(str, g)) for g in goods[:-1])} pigs={','.join(map(str, goods[-1]))}"
+    if goods is not None:  # only with Traders & Builders: wine/grain/cloth per seat, pigs, builders
+        *tokens, pigs, builders, second = goods
+        line += (f" goods={','.join('/'.join(map(str, g)) for g in tokens)} pigs={','.join(map(str, pigs))}"
+                 f" builders={','.join(map(str, builders))} second={second[0]}")
     return line + "\n"
 
 

@@ -444,8 +444,9 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         return PlaceTile(tile, _pos_in(m, where), _int(m, "rot", where, 0, 4))
     if kind == "deploy":
         figure = m["figure"]
-        if figure not in ("meeple", "abbot", "large", "pig"):
-            raise LogFormatError(f"{where}.figure must be 'meeple', 'abbot', 'large' or 'pig', got {figure!r}")
+        if figure not in ("meeple", "abbot", "large", "builder", "pig"):
+            raise LogFormatError(
+                f"{where}.figure must be 'meeple', 'abbot', 'large', 'builder' or 'pig', got {figure!r}"[:200])
         return DeployMeeple(_int(m, "segment", where, 0, COORD_LIMIT), Figure(figure))
     if kind == "skip":
         return SkipMeeple()

@@ -59,7 +59,7 @@ def test_ties_for_the_most_of_a_kind_all_score_10():
 def test_the_state_line_names_the_goods_only_with_the_expansion():
     game = _play(("TBT", "E"), ["place TBT 0,-1 180", "deploy 0", "place E 1,-1 270"])
     game.apply(parse_move("skip"))
-    assert " goods=0/0/0,1/0/0 pigs=1,1\n" in _state_line(game._snapshot())
+    assert " goods=0/0/0,1/0/0 pigs=1,1 builders=1,1 second=0\n" in _state_line(game._snapshot())
     plain = Game(GameSetup(players=2, draw_order=("E",)))
     assert "goods=" not in _state_line(plain._snapshot())
     assert "traders=1" in GameSetup(players=2, seed=1, rules=TRADERS).canonical()
@@ -113,3 +113,98 @@ def test_the_pig_is_refused_where_its_owner_has_no_farmer_and_without_the_expans
     plain = _play(("U",), ["place U 1,0 90"], Rules())
     with pytest.raises(IllegalMoveError, match="without Traders & Builders"):
         plain.apply(parse_move("deploy 2 pig"))
+
+
+# ------------------------------------------------------------------ the builder
+
+
+def _builder_game() -> Game:
+    """Red's thief on the start tile's road (extended east), then Red's builder on it; Blue closes
+    the start city and places a cap beside it."""
+    return _play(("U", "E", "U", "E", "U", "U", "E"), [
+        "place U 1,0 90", "deploy 0",  # Red: the road, a thief
+        "place E 0,-1 180", "skip",  # Blue
+        "place U 2,0 90", "deploy 0 builder",  # Red: the road again, the builder beside the thief
+        "place E 1,-1 0", "skip",  # Blue
+    ])
+
+
+def test_rulebook_extending_the_builder_s_road_gives_a_second_tile_once():
+    """ZM-TB: "If you place a Land tile that continues the road or city your builder occupies, you may
+    immediately draw and place another Land tile." W-TB1: "There is no chain reaction. If the play
+    continues the road or city which includes their builder, they may not draw a third tile.\""""
+    from carcnet.engine.events import BuilderTurn
+
+    game = _builder_game()
+    assert game.builders == [0, 1] and game.seat == 0
+    game.apply(parse_move("place U 3,0 90"))
+    game.apply(parse_move("skip"))
+    assert [e.seat for e in game.events if isinstance(e, BuilderTurn)] == [0]
+    assert game.seat == 0 and game.phase.value == "place" and game.drawn == "U"  # Red's second tile
+    assert "second=1" in _state_line(game._snapshot())
+    game.apply(parse_move("place U -1,0 90"))  # it extends the builder's road again: no third tile
+    game.apply(parse_move("skip"))
+    assert game.seat == 1 and sum(isinstance(e, BuilderTurn) for e in game.events) == 1
+
+
+def test_the_builder_needs_its_owner_s_follower_and_counts_for_no_majority():
+    from carcnet.engine import IllegalMoveError
+
+    game = _play(("U", "E", "U"), ["place U 1,0 90", "deploy 0", "place E 0,-1 180", "skip", "place U 2,0 90"])
+    assert "deploy 0 builder" in [str(m) for m in game.deploy_options()]
+    with pytest.raises(IllegalMoveError, match="road or city only"):
+        game.apply(parse_move("deploy 1 builder"))
+    fresh = _play(("U",), ["place U 1,0 90"])  # nobody's road yet
+    with pytest.raises(IllegalMoveError, match="holds one of your followers"):
+        fresh.apply(parse_move("deploy 0 builder"))
+    from carcnet.engine.scoring import majority
+    from carcnet.engine import Figure
+
+    assert majority([(0, Figure.BUILDER, 1), (0, Figure.MEEPLE, 2), (1, Figure.MEEPLE, 3)]) == (0, 1)
+
+
+def test_the_builder_comes_back_with_its_feature_scored():
+    """PG-B: "Your builder and your meeples are all returned to your supply [...] when the feature
+    they occupy is scored." Red ends the builder's road with a cloister to the east (a second tile
+    follows) and closes it with a cloister to the west: 5 tiles, 5 points; the thief and the builder
+    come back."""
+    game = _play(("U", "E", "U", "E", "A", "A"), [
+        "place U 1,0 90", "deploy 0", "place E 0,-1 180", "skip", "place U 2,0 90", "deploy 0 builder",
+        "place E 1,-1 0", "skip",
+        "place A 3,0 90", "skip",  # extends the builder's road: Red's second tile follows
+        "place A -1,0 270", "skip",  # closes it
+    ])
+    assert ((0,), 5, False) in [(e.seats, e.points, e.final) for e in game.events if isinstance(e, PointsScored)]
+    assert game.builders == [1, 1] and game.supply[0] == 7
+    assert game.phase.value == "over"
+
+
+def test_random_games_with_traders_keep_every_figure_and_replay_the_same():
+    """Property (issue 33): with Traders & Builders alone and with every other option, after every
+    move each seat's builder and pig are in its supply or on the board, scores never fall, and a
+    replay gives the same digests."""
+    import random
+
+    from carcnet.bots import random_move
+    from carcnet.engine import Figure, Phase, replay
+    from carcnet.engine.events import BuilderTurn
+
+    turns = 0
+    for rules in (TRADERS, Rules(traders=True, inns=True, river=True, abbot=True)):
+        for seed in range(40):
+            game = Game(GameSetup(players=2 + seed % 4, seed=seed, rules=rules))
+            rng = random.Random(seed)
+            before = list(game.scores)
+            for _ in range(2000):
+                if game.phase is Phase.GAME_OVER:
+                    break
+                game.apply(random_move(game, rng))
+                assert all(a >= b for a, b in zip(game.scores, before, strict=True))
+                before = list(game.scores)
+                on = [f for _s, f, _p, _i in game.figures()]
+                assert on.count(Figure.PIG) + sum(game.pigs) == game.players
+                assert on.count(Figure.BUILDER) + sum(game.builders) == game.players
+            assert game.phase is Phase.GAME_OVER
+            assert replay(game.setup, game.moves).digests == game.digests
+            turns += sum(isinstance(e, BuilderTurn) for e in game.events)
+    assert turns > 0  # random players got second tiles
