@@ -396,6 +396,7 @@ class Game:
         #: second tile (no third follows it: ZM-TB, W-TB1 "There is no chain reaction").
         self._bonus = False
         self._second = False
+        self._traders = setup.rules.traders
         #: Traders & Builders: goods tokens per seat, ``[wine, grain, cloth]``; ``None`` without it.
         self.goods: list[list[int]] | None = [[0, 0, 0] for _ in range(n)] if setup.rules.traders else None
         #: Per seat: the graph node its abbot stands on, or ``None``.
@@ -884,6 +885,7 @@ class Game:
         other.builders = self.builders[:]
         other._bonus = self._bonus
         other._second = self._second
+        other._traders = self._traders
         other._abbot_nodes = self._abbot_nodes[:]
         other._abbot_rule = self._abbot_rule
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
@@ -1264,7 +1266,7 @@ class Game:
             self.river_end = advance_river(self.river_end, kind, key, rotation)
         if seat is not None:
             self.last_placed[seat] = position
-            if not self._second and self.builders[seat] == 0 and self.setup.rules.traders:
+            if self._traders and not self._second and self.builders[seat] == 0:
                 self._bonus = self._extends_builder(variant, base, seat)
         self._placed = placed
         self._pending = completed

@@ -224,7 +224,8 @@ _ROLE_OF_KIND = {
 
 #: What the interface calls each figure, with its article (Inns & Cathedrals' large meeple, The
 #: Abbot's abbot).
-FIGURE_NAMES = {Figure.MEEPLE: "a meeple", Figure.LARGE: "the large meeple", Figure.ABBOT: "the abbot"}
+FIGURE_NAMES = {Figure.MEEPLE: "a meeple", Figure.LARGE: "the large meeple", Figure.ABBOT: "the abbot",
+                Figure.BUILDER: "the builder", Figure.PIG: "the pig"}
 
 
 def figure_letter(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
