@@ -82,7 +82,8 @@ class Scoreboard(Static):
         ``0:42+5:00``) get a column of their own (a table with a turn clock).
 
         Every seat's row keeps its turn arrow, score and supply (meeples; the large meeple, ``L`` in
-        supply and ``l`` on the board; the abbot, ``A`` and ``a``) whatever the width:
+        supply and ``l`` on the board; the abbot, ``A`` and ``a``; the builder and pig, ``B`` ``P`` and
+        ``b`` ``p``, then the goods tokens) whatever the width:
         a long name (up to 32 characters) is cut to the room left, ending in ``…``."""
         self._shown = (game, rotation, marks, note, clocks)
         over = game.phase is Phase.GAME_OVER
@@ -97,6 +98,10 @@ class Scoreboard(Static):
                 meeples += ("L" if game.large[seat] else "l") if narrow else (" L" if game.large[seat] else " l")
             if game.setup.rules.abbot:
                 meeples += ("A" if game.abbots[seat] else "a") if narrow else (" A" if game.abbots[seat] else " a")
+            if game.goods is not None:  # Traders & Builders: B and P in supply (b, p on the board), the goods
+                meeples += ("" if narrow else " ") + ("B" if game.builders[seat] else "b") + ("P" if game.pigs[seat] else "p")
+                wine, grain, cloth = game.goods[seat]
+                meeples += f" w{wine} g{grain} c{cloth}"  # wine, grain, cloth tokens (the help says so)
             rows.append((turn, str(game.scores[seat]), meeples, (clocks or {}).get(seat, "") if clocks else None))
         # the room the name cells have: the panel's width less the other columns and a space between each
         room: int | None = None
