@@ -100,6 +100,7 @@ class FeatureInfo:
         meeples: Figures on it as ``(seat, figure)``, in deployment order.
         inn: A road with an inn on it (Inns & Cathedrals).
         cathedral: A city with a cathedral in it (Inns & Cathedrals).
+        goods: A city's goods symbols, ``(wine, grain, cloth)`` (Traders & Builders).
     """
 
     kind: SegmentKind
@@ -111,6 +112,7 @@ class FeatureInfo:
     meeples: tuple[tuple[int, Figure], ...] = ()
     inn: bool = False
     cathedral: bool = False
+    goods: tuple[int, int, int] = (0, 0, 0)
 
     def describe(self) -> str:
         """A short English make-up, e.g. ``"city, 3 tiles, 1 pennant"``, ``"road, 2 tiles, an inn"``
@@ -126,6 +128,8 @@ class FeatureInfo:
             text += ", an inn"
         if self.cathedral:
             text += ", a cathedral"
+        if any(self.goods):
+            text += "".join(f", {n} {kind}" for n, kind in zip(self.goods, ("wine", "grain", "cloth"), strict=True) if n)
         if self.kind in (SegmentKind.CLOISTER, SegmentKind.GARDEN) and not self.complete:
             text = f"{self.kind.label}, {n - 1} of 8 neighbours"
         return text

@@ -161,6 +161,7 @@ _LARGE_ON = tuple(DeployMeeple(i, _LARGE) for i in range(MAX_SEGMENTS))
 _PIG = Figure.PIG
 _PIG_ON = tuple(DeployMeeple(i, _PIG) for i in range(MAX_SEGMENTS))
 _BUILDER = Figure.BUILDER
+_NO_GOODS = (0, 0, 0)
 _BUILDER_ON = tuple(DeployMeeple(i, _BUILDER) for i in range(MAX_SEGMENTS))
 _SKIP = SkipMeeple()
 
@@ -1595,7 +1596,9 @@ class Game:
                     seen.append(cr)
             cities = tuple(tuple(map(position_of, sorted(g.tiles[c] or ()))) for c in seen)
         meeples = tuple((s, f) for s, f, _ in g.meeples[root] or ())
-        mark = g.marks[root] if type(g) is MarkedFeatureGraph else 0
+        marked = type(g) is MarkedFeatureGraph
+        mark = g.marks[root] if marked else 0
+        goods = unpack_goods(g.goods[root]) if marked and g.goods[root] else _NO_GOODS
         return FeatureInfo(
             kind,
             (position_of(g.tile[first]), g.index[first]),
@@ -1606,6 +1609,7 @@ class Game:
             meeples,
             bool(mark & MARK_INN),
             bool(mark & MARK_CATHEDRAL),
+            goods,
         )
 
     def _snapshot(self) -> _Snapshot:

@@ -208,3 +208,9 @@ def test_random_games_with_traders_keep_every_figure_and_replay_the_same():
             assert replay(game.setup, game.moves).digests == game.digests
             turns += sum(isinstance(e, BuilderTurn) for e in game.events)
     assert turns > 0  # random players got second tiles
+
+
+def test_a_city_s_goods_show_in_its_description():
+    game = _play(("TBT",), ["place TBT 0,-1 180"])
+    city = next(f for f in game.features() if any(f.goods))
+    assert city.goods == (1, 0, 0) and city.describe() == "city, 2 tiles, 1 wine"
