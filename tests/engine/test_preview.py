@@ -55,6 +55,10 @@ def _turn_events(events: list[Event]) -> list[Event]:
     return out
 
 
+#: What each figure counts for a majority: the large meeple two, the builder and the pig none.
+_WEIGHT = {Figure.MEEPLE: 1, Figure.ABBOT: 1, Figure.LARGE: 2, Figure.BUILDER: 0, Figure.PIG: 0}
+
+
 def _per_seat(pairs, players: int) -> tuple[int, ...]:
     out = [0] * players
     for seat, amount in pairs:
@@ -92,8 +96,8 @@ def check_turn(game: Game) -> Counter[str]:
             copy = replay(game.setup, game.moves)
             copy.apply(move)
             g = copy.graph
-            meeples = [d.segment for d in copy.deploy_options() if d.figure is not Figure.LARGE]
-            assert list(pv.deploy_options()) == meeples, move  # the large meeple: not previewed yet
+            meeples = [d.segment for d in copy.deploy_options() if d.figure is Figure.MEEPLE]
+            assert list(pv.deploy_options()) == meeples, move  # the other figures: not previewed yet
             roots = [g.find(copy.tile_at(pos).base + sp.index) for sp in pv.segments]  # type: ignore[union-attr]
             for sp, root in zip(pv.segments, roots, strict=True):
                 where = f"{move}, segment {sp.index}: {sp}"
@@ -111,7 +115,7 @@ def check_turn(game: Game) -> Counter[str]:
                     assert sp.tiles == len(info.tiles), where
                     assert (sp.cities, sp.open_cities) == (0, 0), where
                 assert sp.pennants == info.pennants, where
-                assert sp.figures == _per_seat(((s, 2 if f is Figure.LARGE else 1) for s, f in info.meeples), players), where
+                assert sp.figures == _per_seat(((s, _WEIGHT[f]) for s, f in info.meeples), players), where
                 # the same feature exactly when the same root
                 for other, other_root in zip(pv.segments, roots, strict=True):
                     assert (other.feature == sp.feature) == (other_root == root), where
@@ -126,7 +130,7 @@ def check_turn(game: Game) -> Counter[str]:
                     )
                     if j.tiles is not None:
                         assert j.tiles == len(before.tiles), where
-                    assert j.figures == _per_seat(((s, 2 if f is Figure.LARGE else 1) for s, f in before.meeples), players), where
+                    assert j.figures == _per_seat(((s, _WEIGHT[f]) for s, f in before.meeples), players), where
                     if j.kind is SegmentKind.FIELD:
                         assert j.cities == len(before.cities), where
                 anchors = [j.anchor for j in sp.joins]
@@ -150,7 +154,7 @@ def check_turn(game: Game) -> Counter[str]:
             for area in pv.areas:
                 info = copy.feature_at(*area.anchor)
                 assert (area.kind, area.tiles, area.complete) == (info.kind, len(info.tiles), info.complete)
-                assert area.figures == _per_seat(((s, 2 if f is Figure.LARGE else 1) for s, f in info.meeples), players)
+                assert area.figures == _per_seat(((s, _WEIGHT[f]) for s, f in info.meeples), players)
             # every follow-up: skip on this copy, each deploy on a fresh one
             for deploy in [None, *pv.deploy_options()]:
                 if deploy is None:
@@ -387,8 +391,8 @@ def _lean_from_full(game: Game, key: int, rotation: int) -> tuple[tuple, tuple]:
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(river=True, abbot=True), Rules(farms="off", small_city=True),
-                                   Rules(river=True, abbot=True, inns=True)],
-                         ids=["base", "river-abbot", "no-farmers", "river-abbot-inns"])
+                                   Rules(river=True, abbot=True, inns=True), Rules(traders=True, inns=True)],
+                         ids=["base", "river-abbot", "no-farmers", "river-abbot-inns", "inns-traders"])
 def test_feature_changes_are_the_full_preview_in_lean_form(rules):
     """At every legal placement of whole greedy and random games (figures on the board, farms, the
     abbot, the river), the lean form a bot's valuation reads equals the full preview's numbers."""
@@ -408,3 +412,10 @@ def test_feature_changes_are_the_full_preview_in_lean_form(rules):
                         checked += 1
             game.apply(bot.choose(game.view()))
     assert checked > 1000
+
+
+def test_preview_agrees_with_the_engine_with_traders_and_builders():
+    """With Traders & Builders the builders and pigs on features count for no majority in the
+    preview, as in the engine (issue 33): completions score the seats the engine scores."""
+    seen = play_to(91, 3, set(range(0, 96, 2)), Rules(traders=True, inns=True))
+    assert seen["placements"] > 300, seen
