@@ -8,23 +8,21 @@ are bounded polls of the pilot, never fixed sleeps.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 from textual.widgets import Checkbox, Select
 
-from carcnet.engine import DeployMeeple, Figure, Phase, ReturnAbbot, SegmentKind
+from carcnet.engine import DeployMeeple, Figure, ReturnAbbot, SegmentKind
 from carcnet.log import load
 from carcnet.table import NetTable
 from carcnet.tui.app import CarcnetApp
-from carcnet.tui.screens.final import FinalScreen
 from carcnet.tui.screens.game import GameScreen
 from carcnet.tui.screens.host_setup import HostSetupScreen
 from carcnet.tui.screens.lobby import LobbyScreen
-from carcnet.tui.screens.setup import NewGameScreen
 
 from ..net.loopback import FAST, counter_random
+from .keyplay import new_local_game, play_to_the_end, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -74,41 +72,6 @@ class AbbotPlan:
         return ["0"]
 
 
-async def _until(pilot, predicate, what: str, timeout: float = LIMIT) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.01)
-
-
-async def _play_to_the_end(pilot, app: CarcnetApp, screen: GameScreen, plan: AbbotPlan) -> None:
-    """The person's turns by keys until the final scores show (bounded by the number of moves)."""
-    for _ in range(200):
-        await _until(pilot, lambda: isinstance(app.screen, FinalScreen) or (screen.my_turn() and screen.board.interactive),
-                     "the person's turn or the end")
-        if isinstance(app.screen, FinalScreen):
-            return
-        game = screen.table.game
-        moves = len(game.moves)
-        if game.phase is Phase.PLACE_TILE:  # placed, shown, not played until the turn is confirmed
-            await pilot.press("tab", "enter")
-            # tried; with no figure to deploy anywhere (no meeple left, no abbot spot) the turn goes
-            # straight to its confirmation
-            await _until(pilot, lambda: screen.confirming or screen.shown_game.phase is not Phase.PLACE_TILE,
-                         "the tile tried")
-            assert len(screen.table.game.moves) == moves
-        if not screen.confirming:
-            await pilot.press(*plan.keys(screen))
-        await _until(pilot, lambda: screen.confirming, "the turn to confirm")
-        assert len(screen.table.game.moves) == moves and "Enter confirms" in str(screen.status.render())
-        await pilot.press("enter")
-        await _until(pilot, lambda: len(screen.table.game.moves) > moves or isinstance(app.screen, FinalScreen),
-                     "the move to be made")
-    raise AssertionError("the game did not end")
-
-
 def _abbot_moves(path: Path, seat: int) -> list[str]:
     """What *seat* did with its abbot, read back from the saved log: the kinds deployed on, and recalls."""
     loaded = load(path)
@@ -133,18 +96,10 @@ def _abbot_moves(path: Path, seat: int) -> list[str]:
 async def test_a_person_deploys_and_recalls_the_abbot_at_one_terminal(tmp_path):
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        setup = app.screen
-        assert isinstance(setup, NewGameScreen)
-        setup.query_one("#abbot", Checkbox).value = True
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await _until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
-        screen = app.screen
-        assert isinstance(screen, GameScreen) and screen.table.game.setup.rules.abbot
+        screen = await new_local_game(pilot, app, "abbot")
+        assert screen.table.game.setup.rules.abbot
         plan = AbbotPlan()
-        await _play_to_the_end(pilot, app, screen, plan)
+        await play_to_the_end(pilot, app, screen, plan)
         assert plan.complete, plan.done
         done = _abbot_moves(screen.table.path, 0)
         assert done == plan.done and {"cloister", "garden", "recall"} <= set(done)
@@ -162,7 +117,7 @@ async def test_a_person_deploys_and_recalls_the_abbot_at_a_network_table(tmp_pat
         setup.query_one("#abbot", Checkbox).value = True
         await pilot.pause()
         await pilot.press("ctrl+s")
-        await _until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.run.running, "the lobby")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.run.running, "the lobby")
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
         host = lobby.table
@@ -170,13 +125,13 @@ async def test_a_person_deploys_and_recalls_the_abbot_at_a_network_table(tmp_pat
                             dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST,
                             random=counter_random("Bob"))
         async with bob:
-            await _until(pilot, lambda: lobby.check_action("start", ()), "every seat taken")
+            await until(pilot, lambda: lobby.check_action("start", ()), "every seat taken")
             await pilot.press("s")
-            await _until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
             screen = app.screen
             assert isinstance(screen, GameScreen) and screen.table.game.setup.rules.abbot
             plan = AbbotPlan()
-            await _play_to_the_end(pilot, app, screen, plan)
+            await play_to_the_end(pilot, app, screen, plan)
             await bob.wait_until(lambda: bob.session.have == host.session.have, LIMIT)
         assert plan.complete, plan.done
         assert bob.session.digest == host.session.digest

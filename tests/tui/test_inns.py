@@ -8,21 +8,18 @@ are bounded polls of the pilot, never fixed sleeps.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from textual.widgets import Checkbox
 
-from carcnet.engine import DeployMeeple, Figure, Game, Phase, SegmentKind
+from carcnet.engine import DeployMeeple, Figure, Game, SegmentKind
 from carcnet.log import load
 from carcnet.tui.app import CarcnetApp
 from carcnet.tui.screens.final import FinalScreen
 from carcnet.tui.screens.game import GameScreen
-from carcnet.tui.screens.setup import NewGameScreen
+
+from .keyplay import new_local_game, play_to_the_end
 
 pytestmark = pytest.mark.asyncio
 
-LIMIT = 60.0
 
 
 class LargePlan:
@@ -62,46 +59,13 @@ class LargePlan:
         return ["0"]
 
 
-async def _until(pilot, predicate, what: str, timeout: float = LIMIT) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.01)
-
-
 async def test_a_person_plays_inns_and_cathedrals_with_the_large_meeple_by_keys(tmp_path):
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=11)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        setup = app.screen
-        assert isinstance(setup, NewGameScreen)
-        setup.query_one("#inns", Checkbox).value = True
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await _until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
-        screen = app.screen
-        assert isinstance(screen, GameScreen) and screen.table.game.setup.rules.inns
+        screen = await new_local_game(pilot, app, "inns")
+        assert screen.table.game.setup.rules.inns
         plan = LargePlan()
-        for _ in range(200):  # bounded: the person's turns until the final scores
-            await _until(pilot, lambda: isinstance(app.screen, FinalScreen) or (screen.my_turn() and screen.board.interactive),
-                         "the person's turn or the end")
-            if isinstance(app.screen, FinalScreen):
-                break
-            game = screen.table.game
-            moves = len(game.moves)
-            if game.phase is Phase.PLACE_TILE:
-                await pilot.press("tab", "enter")
-                await _until(pilot, lambda: screen.confirming or screen.shown_game.phase is not Phase.PLACE_TILE,
-                             "the tile tried")
-            if not screen.confirming:
-                await pilot.press(*plan.keys(screen))
-            await _until(pilot, lambda: screen.confirming, "the turn to confirm")
-            await pilot.press("enter")
-            await _until(pilot, lambda moves=moves: len(screen.table.game.moves) > moves or isinstance(app.screen, FinalScreen),
-                         "the move to be made")
+        await play_to_the_end(pilot, app, screen, plan)
         assert isinstance(app.screen, FinalScreen)
         assert plan.complete, plan.done
         final = screen.table.game

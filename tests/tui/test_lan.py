@@ -9,7 +9,6 @@ conditions (bounded polls of the pilot, or ``NetTable.wait_until``), never fixed
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -33,6 +32,7 @@ from carcnet.tui.screens.lobby import LobbyScreen
 from carcnet.tui.screens.saved import SavedGamesScreen
 
 from ..net.loopback import FAST
+from .keyplay import until
 
 LOOP = ("127.0.0.1", 0)
 LAN = {"listen": LOOP, "discovery": False, "timing": FAST}
@@ -43,14 +43,7 @@ def _app(tmp_path: Path, name: str = "Ann", **kw) -> CarcnetApp:
     return CarcnetApp(data_dir=tmp_path / "tui", bot_delay=0, lan_options=LAN, player_name=name, **kw)
 
 
-async def _until(pilot, predicate, what: str, timeout: float = LIMIT) -> None:
-    """Polls *predicate* between pilot pauses until it holds; fails after *timeout* seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.01)
+_until = until  # polls the pilot until a predicate holds (keyplay.until)
 
 
 def _text(screen, selector: str) -> str:
@@ -485,7 +478,7 @@ async def test_the_browser_confirms_each_table_by_a_handshake_and_lists_the_prov
     table whose peer proves the advertised key is listed first with ✓, a record nobody proves is
     greyed, and a forged record sharing a real game's id is never the one chosen. The mDNS browser is
     stood in for by the records it would report; the probes are real handshakes on loopback."""
-    import carcnet.net.discovery as discovery
+    from carcnet.net import discovery
     from carcnet.net.discovery import GameFound
 
     from ..net.loopback import LoopbackGame, identity, make_header

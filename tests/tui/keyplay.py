@@ -1,0 +1,88 @@
+"""Whole games played by keys in the interface, for the pilot tests of the expansions (The Abbot, Inns
+& Cathedrals, Traders & Builders): bounded polls of the pilot, never fixed sleeps.
+
+A *plan* says which keys a person presses at each deployment (``plan.keys(screen)``); tiles are
+placed with Tab + Enter (the nearest legal position) unless a *place* coroutine says otherwise."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from carcnet.engine import Phase
+from carcnet.tui.app import CarcnetApp
+from carcnet.tui.screens.final import FinalScreen
+from carcnet.tui.screens.game import GameScreen
+
+#: Seconds any one wait may take at most.
+LIMIT = 60.0
+
+
+class Plan(Protocol):
+    def keys(self, screen: GameScreen) -> list[str]:
+        """The keys of this deployment."""
+        ...
+
+
+async def until(pilot, predicate: Callable[[], bool], what: str, timeout: float = LIMIT) -> None:  # type: ignore[no-untyped-def]
+    """Polls the pilot until *predicate* holds; fails naming *what* after *timeout* seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.01)
+
+
+async def new_local_game(pilot, app: CarcnetApp, *options: str) -> GameScreen:  # type: ignore[no-untyped-def]
+    """From the home screen: ``n``, the rule checkboxes *options* ticked (``"abbot"``, ``"inns"``…),
+    Ctrl+S; the game screen once it shows."""
+    from textual.widgets import Checkbox
+
+    from carcnet.tui.screens.setup import NewGameScreen
+
+    await pilot.press("n")
+    await pilot.pause()
+    setup = app.screen
+    assert isinstance(setup, NewGameScreen)
+    for option in options:
+        setup.query_one(f"#{option}", Checkbox).value = True
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
+    screen = app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
+async def play_to_the_end(
+    pilot, app: CarcnetApp, screen: GameScreen, plan: Plan,  # type: ignore[no-untyped-def]
+    place: Callable[[GameScreen], Awaitable[None]] | None = None, turns: int = 200,
+) -> None:
+    """The person's turns by keys until the final scores show (at most *turns* of them): the tile
+    placed (Tab + Enter, or *place*), the deployment by *plan*, Enter to confirm."""
+    for _ in range(turns):
+        await until(pilot, lambda: isinstance(app.screen, FinalScreen) or (screen.my_turn() and screen.board.interactive),
+                    "the person's turn or the end")
+        if isinstance(app.screen, FinalScreen):
+            return
+        game = screen.table.game
+        moves = len(game.moves)
+        if game.phase is Phase.PLACE_TILE:  # placed, shown, not played until the turn is confirmed
+            if place is None:
+                await pilot.press("tab", "enter")
+            else:
+                await place(screen)
+            # tried; with no figure to deploy anywhere the turn goes straight to its confirmation
+            await until(pilot, lambda: screen.confirming or screen.shown_game.phase is not Phase.PLACE_TILE,
+                        "the tile tried")
+            assert len(screen.table.game.moves) == moves
+        if not screen.confirming:
+            await pilot.press(*plan.keys(screen))
+        await until(pilot, lambda: screen.confirming, "the turn to confirm")
+        assert len(screen.table.game.moves) == moves and "Enter confirms" in str(screen.status.render())
+        await pilot.press("enter")
+        await until(pilot, lambda moves=moves: len(screen.table.game.moves) > moves or isinstance(app.screen, FinalScreen),  # type: ignore[misc]
+                    "the move to be made")
+    raise AssertionError("the game did not end")
