@@ -10,30 +10,19 @@ feature when there is one, else the first); Enter places it. Waits are bounded p
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from textual.widgets import Checkbox, Select
 
-from carcnet.engine import BuilderTurn, DeployMeeple, Figure, Game, Phase, PlaceTile, SegmentKind
+from carcnet.engine import BuilderTurn, DeployMeeple, Figure, Game, PlaceTile, SegmentKind
 from carcnet.log import load
 from carcnet.tui.app import CarcnetApp
 from carcnet.tui.screens.final import FinalScreen
 from carcnet.tui.screens.game import GameScreen
-from carcnet.tui.screens.setup import NewGameScreen
+
+from .keyplay import new_local_game, play_to_the_end
 
 pytestmark = pytest.mark.asyncio
 
 LIMIT = 60.0
-
-
-async def _until(pilot, predicate, what: str, timeout: float = LIMIT) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.01)
 
 
 def _wanted(game: Game) -> PlaceTile:
@@ -99,44 +88,33 @@ def _deploy_keys(screen: GameScreen, done: list[str]) -> list[str]:
     return ["0"]
 
 
+class TradersPlan:
+    """The deployments of :func:`_deploy_keys`; *done* says what was done, in order."""
+
+    def __init__(self) -> None:
+        self.done: list[str] = []
+
+    def keys(self, screen: GameScreen) -> list[str]:
+        return _deploy_keys(screen, self.done)
+
+
 async def test_a_person_plays_traders_and_builders_with_a_builder_turn_and_the_pig_by_keys(tmp_path):
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=21)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        setup = app.screen
-        assert isinstance(setup, NewGameScreen)
-        setup.query_one("#traders", Checkbox).value = True
-        setup.rows()[1].query_one(".player", Select).value = "random"
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await _until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
-        screen = app.screen
-        assert isinstance(screen, GameScreen) and screen.table.game.setup.rules.traders
-        done: list[str] = []
-        for _ in range(300):  # bounded: the person's turns (second tiles included) until the end
-            await _until(pilot, lambda: isinstance(app.screen, FinalScreen) or (screen.my_turn() and screen.board.interactive),
-                         "the person's turn or the end")
-            if isinstance(app.screen, FinalScreen):
-                break
-            game = screen.table.game
-            moves = len(game.moves)
-            if game.phase is Phase.PLACE_TILE:
-                await _place(pilot, screen, _wanted(game))
-                await _until(pilot, lambda: screen.confirming or screen.shown_game.phase is not Phase.PLACE_TILE,
-                             "the tile tried")
-            if not screen.confirming:
-                await pilot.press(*_deploy_keys(screen, done))
-            await _until(pilot, lambda: screen.confirming, "the turn to confirm")
-            await pilot.press("enter")
-            await _until(pilot, lambda moves=moves: len(screen.table.game.moves) > moves or isinstance(app.screen, FinalScreen),
-                         "the move to be made")
+        screen = await new_local_game(pilot, app, "traders")
+        assert screen.table.game.setup.rules.traders
+        plan = TradersPlan()
+
+        async def place(screen: GameScreen) -> None:
+            await _place(pilot, screen, _wanted(screen.table.game))
+
+        await play_to_the_end(pilot, app, screen, plan, place=place, turns=300)
         assert isinstance(app.screen, FinalScreen)
         final = screen.table.game
         loaded = load(screen.table.path)
         assert loaded.header.options.traders and loaded.game.digest == final.digest
         mine = [e.move for e in loaded.entries if e.seat == 0]
         figures = {m.figure for m in mine if isinstance(m, DeployMeeple)}
-        assert {Figure.BUILDER, Figure.PIG} <= figures, (figures, done)
+        assert {Figure.BUILDER, Figure.PIG} <= figures, (figures, plan.done)
         turns = [e for e in final.events if isinstance(e, BuilderTurn) and e.seat == 0]
         assert turns, "the person got no second tile"
