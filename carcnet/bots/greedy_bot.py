@@ -54,6 +54,8 @@ _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 _SKIP = SkipMeeple()
 _DEPLOY = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _DEPLOY_LARGE = tuple(DeployMeeple(i, Figure.LARGE) for i in range(MAX_SEGMENTS))
+_DEPLOY_BUILDER = tuple(DeployMeeple(i, Figure.BUILDER) for i in range(MAX_SEGMENTS))
+_DEPLOY_PIG = tuple(DeployMeeple(i, Figure.PIG) for i in range(MAX_SEGMENTS))
 _CLOISTER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.GARDEN
 
 # ---------------------------------------------------------------------------------------------------
@@ -97,6 +99,9 @@ INN_CLOSE = 0.6
 LARGE_HOLD = 0.15
 #: The large meeple away from the supply costs this many times a meeple (there is one).
 LARGE_COST = 1.5
+#: Traders & Builders (hand-set, not fitted): what the builder beside one's own follower is worth,
+#: with plenty of tiles left (the second tiles it may give).
+BUILDER_VALUE = 3.0
 
 
 class GreedyBot:
@@ -351,16 +356,21 @@ class _Turn:
 
 
 class _MarkedTurn(_Turn):
-    """:class:`_Turn` with Inns & Cathedrals: roads with an inn and cities with a cathedral score
-    only completed (their estimate is what they score then times the chance), and the large meeple
-    is a deploy of its own. A game without the expansion uses :class:`_Turn` and pays nothing."""
+    """:class:`_Turn` with the expansions. Inns & Cathedrals: roads with an inn and cities with a
+    cathedral score only completed (their estimate is what they score then times the chance), and
+    the large meeple is a deploy of its own. Traders & Builders: the builder beside the seat's own
+    follower on an incomplete road or city, the pig beside its own farmer on a farm it leads. A game
+    without them uses :class:`_Turn` and pays nothing."""
 
-    __slots__ = ("large",)
+    __slots__ = ("builder", "large", "pig")
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        #: Whether the seat has its large meeple to deploy.
-        self.large = game.large[game.seat] > 0
+        seat = game.seat
+        #: Whether the seat has its large meeple, builder, pig to deploy.
+        self.large = game.large[seat] > 0
+        self.builder = game.builders[seat] > 0
+        self.pig = game.pigs[seat] > 0
 
     def marked_estimate(
         self, kind: SegmentKind, open_: int, tiles: int, pennants: int, cities: int, open_cities: int, mark: int
@@ -404,9 +414,29 @@ class _MarkedTurn(_Turn):
                 tie = FARMER_TIE if sp.kind is _FIELD else 1.0
                 gain = self.after_value(sp) * (1.0 + LARGE_HOLD) - meeple * tie * LARGE_COST
                 out.append((_DEPLOY_LARGE[sp.index], skip + gain))
+        if self.builder or self.pig:
+            out.extend(self._traders(changes, skip))
+        return out
+
+    def _traders(self, changes: tuple[FeatureChange, ...], skip: float) -> list[tuple[Move, float]]:
+        """Traders & Builders' deploys after a placement, valued (hand-set, not fitted): the builder
+        beside the seat's own follower on an incomplete road or city, worth ``BUILDER_VALUE`` points
+        while tiles are plenty (a second tile when the feature grows); the pig beside its own farmer
+        on a farm it leads, worth 1 a city it supplies (and half that for each open city)."""
+        me = self.seat
+        out: list[tuple[Move, float]] = []
+        for sp in changes:
+            figures = sp.figures
+            if not figures[me]:
+                continue
+            if self.builder and (sp.kind is _ROAD or sp.kind is _CITY) and not sp.complete:
+                out.append((_DEPLOY_BUILDER[sp.index], skip + BUILDER_VALUE * self.grow))
+            elif self.pig and sp.kind is _FIELD and figures[me] == max(figures):
+                out.append((_DEPLOY_PIG[sp.index], skip + sp.cities + self.later * sp.open_cities))
         return out
 
 
 def _turn(game: Game) -> _Turn:
-    """The valuation context of *game*'s turn: :class:`_MarkedTurn` with Inns & Cathedrals."""
-    return _MarkedTurn(game) if game.setup.rules.inns else _Turn(game)
+    """The valuation context of *game*'s turn: :class:`_MarkedTurn` with the expansions."""
+    rules = game.setup.rules
+    return _MarkedTurn(game) if rules.inns or rules.traders else _Turn(game)

@@ -235,3 +235,23 @@ def test_with_inns_and_cathedrals_greedy_deploys_its_large_meeple():
         large += isinstance(move, DeployMeeple) and move.figure is Figure.LARGE
         game.apply(move)
     assert large >= 1
+
+
+def test_with_traders_and_builders_greedy_deploys_its_builder_and_pig_and_gets_second_tiles():
+    """Issue 33: greedy's turns include the builder (beside its own follower) and the pig (beside its
+    own farmer), legal every time; in a few games it plays both and gets second tiles."""
+    from carcnet.engine import BuilderTurn, Figure, Rules
+
+    used: set[Figure] = set()
+    second = 0
+    for seed in range(3):
+        game = Game(GameSetup(players=2, seed=700 + seed, rules=Rules(traders=True)))
+        bots = [GreedyBot(seed), GreedyBot(seed + 1)]
+        while game.phase is not Phase.GAME_OVER:
+            move = bots[game.seat].choose(game.view())
+            assert move in game.legal_moves()
+            if isinstance(move, DeployMeeple):
+                used.add(move.figure)
+            game.apply(move)
+        second += sum(isinstance(e, BuilderTurn) for e in game.events)
+    assert {Figure.BUILDER, Figure.PIG} <= used and second > 0
