@@ -14,6 +14,7 @@ following deploy phase if it is still legal (otherwise the deploy options are re
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TypeVar
 
@@ -39,7 +40,7 @@ from carcnet.engine.preview import (
     completed_points,
     feature_changes,
 )
-from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIONS_OF_BITS
+from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIONS_OF_BITS, unpack_goods
 
 from .base import TurnPlan
 
@@ -102,6 +103,11 @@ LARGE_COST = 1.5
 #: Traders & Builders (hand-set, not fitted): what the builder beside one's own follower is worth,
 #: with plenty of tiles left (the second tiles it may give).
 BUILDER_VALUE = 3.0
+#: Traders & Builders (hand-set, not fitted): the bonus of a kind of goods (10 points, ties all
+#: score it) is valued as 10 × the chance of holding the most at the end, a logistic of the lead
+#: (+ 0.5: a tie scores too) over a spread that narrows from ``GOODS_SPREAD`` tokens at the start to
+#: 1 at the end (fewer cities left to change it).
+GOODS_SPREAD = 3.0
 
 
 class GreedyBot:
@@ -362,7 +368,7 @@ class _MarkedTurn(_Turn):
     follower on an incomplete road or city, the pig beside its own farmer on a farm it leads. A game
     without them uses :class:`_Turn` and pays nothing."""
 
-    __slots__ = ("builder", "large", "pig")
+    __slots__ = ("builder", "large", "lead", "pig", "spread")
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -371,6 +377,11 @@ class _MarkedTurn(_Turn):
         self.large = game.large[seat] > 0
         self.builder = game.builders[seat] > 0
         self.pig = game.pigs[seat] > 0
+        #: Per kind of goods, the seat's tokens less the most any other seat holds (Traders & Builders).
+        goods = game.goods
+        self.lead = (tuple(goods[seat][k] - max(g[k] for i, g in enumerate(goods) if i != seat) for k in range(3))
+                     if goods is not None and game.players > 1 else None)
+        self.spread = 1.0 + (GOODS_SPREAD - 1.0) * min(1.0, self.tiles_left / 71)
 
     def marked_estimate(
         self, kind: SegmentKind, open_: int, tiles: int, pennants: int, cities: int, open_cities: int, mark: int
@@ -416,7 +427,24 @@ class _MarkedTurn(_Turn):
                 out.append((_DEPLOY_LARGE[sp.index], skip + gain))
         if self.builder or self.pig:
             out.extend(self._traders(changes, skip))
+        if self.lead is not None:
+            bonus = sum(self.goods_value(sp.goods) for sp in changes if sp.complete and sp.goods)
+            if bonus:  # the tokens of a city the placement completes are the placer's, whoever holds it
+                out = [(move, value + bonus) for move, value in out]
         return out
+
+    def goods_value(self, packed: int) -> float:
+        """What the goods *packed* (:func:`~carcnet.engine.tiles.pack_goods`) are worth to the seat:
+        per kind, the change in 10 × the chance of holding the most at the end (``GOODS_SPREAD``)."""
+        lead = self.lead
+        assert lead is not None
+        spread = self.spread
+        value = 0.0
+        for k, n in enumerate(unpack_goods(packed)):
+            if n:
+                d = lead[k] + 0.5
+                value += 10.0 * (1.0 / (1.0 + math.exp(-(d + n) / spread)) - 1.0 / (1.0 + math.exp(-d / spread)))
+        return value
 
     def _traders(self, changes: tuple[FeatureChange, ...], skip: float) -> list[tuple[Move, float]]:
         """Traders & Builders' deploys after a placement, valued (hand-set, not fitted): the builder

@@ -627,6 +627,16 @@ def _marks(
     return out
 
 
+def _goods(
+    g: MarkedFeatureGraph, variant: TileVariant, members: dict[int, list[int]], comp_roots: dict[int, list[int]]
+) -> dict[int, int]:
+    """Component → the goods of the feature it is after the placement, packed (:func:`pack_goods`
+    counts add up): its own segments' and those of the features it joins (Traders & Builders)."""
+    node_goods, g_goods = variant.node_goods, g.goods
+    return {c: sum(node_goods[i] for i in mine) + sum(g_goods[r] for r in comp_roots.get(c) or ())
+            for c, mine in members.items()}
+
+
 def _completions(
     variant: TileVariant,
     members: dict[int, list[int]],
@@ -711,6 +721,9 @@ class FeatureChange(NamedTuple):
             :attr:`HeldJoin.mark`), 0 without Inns & Cathedrals.
         large: Whether the seat may deploy its large meeple on it (Inns & Cathedrals; a deploy is
             then legal with the large meeple even when *deployable* is false for want of meeples).
+        goods: The goods in the feature after the placement, packed as
+            :func:`~carcnet.engine.tiles.pack_goods` (a count per kind), 0 without Traders & Builders:
+            a city's go to the seat that completes it.
     """
 
     index: int  # type: ignore[assignment]  # the field shadows tuple.index, as a named tuple may
@@ -726,6 +739,7 @@ class FeatureChange(NamedTuple):
     held: tuple[HeldJoin, ...]
     mark: int
     large: bool
+    goods: int
 
 
 _make = tuple.__new__  # a named tuple from a tuple of its fields, at C speed (its __new__ is Python)
@@ -771,11 +785,13 @@ def feature_changes(
     data = _merged_features(g, variant, None, members, comp_roots, closed, None, ring, zero)
     has_meeple = game.supply[game.seat] > 0
     barred = _NO_FARMERS if game.setup.rules.farms == "off" else _NO_MEEPLE
-    marks = None
+    marks = goods = None
     has_large = False
-    if type(g) is MarkedFeatureGraph:  # Inns & Cathedrals only: a game without it pays nothing here
+    if type(g) is MarkedFeatureGraph:  # the expansions only: a game without them pays nothing here
         marks = _marks(g, variant, members, comp_roots)
         has_large = game.large[game.seat] > 0
+        if game.setup.rules.traders:
+            goods = _goods(g, variant, members, comp_roots)
     node_kinds = variant.node_kinds
     field_cities: dict[int, set[int]] | None = None
     out: list[FeatureChange] = []
@@ -796,7 +812,7 @@ def feature_changes(
         held = _held(g, roots, skind, field_cities, zero) if occupied else ()
         mark = 0 if marks is None else marks[c]
         out.append(_make(FeatureChange, (c, skind, open_, complete, tiles, pennants, figures, deployable, done, undone,
-                                         held, mark, large)))
+                                         held, mark, large, 0 if goods is None else goods[c])))
     around = game._watch.get(key)  # Game.areas_around without the call
     if around:
         g_meeples = g.meeples

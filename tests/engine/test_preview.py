@@ -40,7 +40,7 @@ from carcnet.engine import (
 from carcnet.engine.geometry import position_of
 from carcnet.engine.notation import play_script
 from carcnet.engine.preview import FeatureChange, HeldJoin, feature_changes, preview_placement
-from carcnet.engine.tiles import ROTATIONS_OF_BITS
+from carcnet.engine.tiles import GOODS, ROTATIONS_OF_BITS, pack_goods
 
 
 def _turn_events(events: list[Event]) -> list[Event]:
@@ -367,6 +367,9 @@ def _lean_from_full(game: Game, key: int, rotation: int) -> tuple[tuple, tuple]:
     def mark(info) -> int:  # type: ignore[no-untyped-def]
         return MARK_INN * info.inn | MARK_CATHEDRAL * info.cathedral
 
+    def goods(info) -> tuple[str, ...]:  # type: ignore[no-untyped-def]  # the tokens, as pack_goods takes them
+        return tuple(kind for n, kind in zip(info.goods, GOODS, strict=True) for _ in range(n))
+
     rules = game.setup.rules
     barred = {SegmentKind.RIVER, SegmentKind.GARDEN} | ({SegmentKind.FIELD} if rules.farms == "off" else set())
     has_large = rules.inns and game.large[game.seat] > 0
@@ -383,6 +386,7 @@ def _lean_from_full(game: Game, key: int, rotation: int) -> tuple[tuple, tuple]:
                   for j in sp.joins if any(j.figures)),
             mark(after.feature_at(position_of(key), sp.index)) if rules.inns else 0,
             large(sp),
+            pack_goods(goods(after.feature_at(position_of(key), sp.index))) if rules.traders else 0,
         )
         for sp in pv.segments
         if sp.feature == sp.index and (any(sp.figures) or sp.deployable or large(sp))

@@ -214,3 +214,57 @@ def test_a_city_s_goods_show_in_its_description():
     game = _play(("TBT",), ["place TBT 0,-1 180"])
     city = next(f for f in game.features() if any(f.goods))
     assert city.goods == (1, 0, 0) and city.describe() == "city, 2 tiles, 1 wine"
+
+
+
+def test_rulebook_three_farmers_tied_two_with_a_pig_score_8_8_and_6():
+    """W-TB's example: three players tied on a farm beside two completed cities, two of them with a
+    pig: 8, 8 and 6 points (3 a city each, 1 more a city with the pig). Red's farmer north of the
+    start tile's road, Blue's south of it, Yellow's north of the start city (which Yellow closes);
+    Red begins a city whose field joins Red's and Yellow's farms and puts its pig there; Blue closes
+    that city; Yellow ends the road with a cloister, joining the farms north and south of it, and
+    puts its pig on the farm."""
+    game = Game(GameSetup(players=3, draw_order=("U", "U", "E", "E", "E", "A"), rules=TRADERS))
+    for move in ["place U 1,0 90", "deploy 2",  # Red's farmer, north of the road
+                 "place U -1,0 90", "deploy 1",  # Blue's, south of it
+                 "place E 0,-1 180", "deploy 1",  # Yellow closes the start city; its farmer north of it
+                 "place E 1,-1 0", "deploy 1 pig",  # Red: a city begun, the farms joined, its pig
+                 "place E 1,-2 180", "skip",  # Blue closes that city
+                 "place A 2,0 90"]:  # Yellow: the road ends, the farms north and south of it join
+        game.apply(parse_move(move))
+    pig = [str(m) for m in game.deploy_options() if str(m).endswith(" pig")]
+    assert len(pig) == 1
+    game.apply(parse_move(pig[0]))
+    assert game.phase.value == "over" and game.pigs == [0, 1, 0]
+    farm = sorted((e.seats, e.points, e.pig) for e in game.events if isinstance(e, PointsScored) and e.final)
+    assert farm == [((0,), 2, True), ((0, 1, 2), 6, False), ((2,), 2, True)]
+    assert game.scores == [8, 6, 8]
+
+
+def test_the_second_tile_comes_when_the_first_completes_the_builder_s_road():
+    """W-TB1 (the publisher's note): the second tile comes "even if the builder is no longer present
+    by the end of the first part of the turn". Blue ends the road's west end with a cloister; Red's
+    first tile ends its east end: the road (5 tiles) scores, the thief and the builder come back, and
+    Red still places a second tile, on which its builder may go again beside a follower of its own."""
+    from carcnet.engine.events import BuilderTurn
+
+    game = _play(("U", "A", "U", "E", "A", "E", "U", "G", "U"), [
+        "place U 1,0 90", "deploy 0",  # Red: the road, a thief
+        "place A -1,0 270", "skip",  # Blue ends its west end
+        "place U 2,0 90", "deploy 0 builder",  # Red: the builder beside the thief
+        "place E 0,-1 180", "skip",  # Blue
+        "place A 3,0 90", "skip",  # Red ends the road: it scores, the figures come back
+    ])
+    assert ((0,), 5, False) in [(e.seats, e.points, e.final) for e in game.events if isinstance(e, PointsScored)]
+    assert game.builders == [1, 1] and game.supply[0] == 7
+    assert [e.seat for e in game.events if isinstance(e, BuilderTurn)] == [0]
+    assert game.seat == 0 and game.phase.value == "place" and game.drawn == "E"  # the second tile
+    game.apply(parse_move("place E 1,-1 0"))
+    game.apply(parse_move("deploy 0"))  # a knight in the city it begins
+    assert game.seat == 1
+    game.apply(parse_move("place U -1,1 90"))  # Blue, out of the way, south of the cloister
+    game.apply(parse_move("skip"))
+    game.apply(parse_move("place G 1,-2 0"))  # Red's city grows north: the builder goes beside the knight
+    assert "deploy 0 builder" in [str(m) for m in game.deploy_options()]
+    game.apply(parse_move("deploy 0 builder"))
+    assert game.builders == [0, 1]
