@@ -170,6 +170,9 @@ class PresenceSnapshot:
             ``None``: a withholding clock, which counts only while it is :attr:`drawing`'s.
         missing: The seats whose value the draw the game waits for still lacks.
         reveal_wait: Seconds a seat's value may be missing before the seat counts as away (§5.7).
+        fresh: Seconds in which a peer that is there is heard from: 1.5 × the heartbeat of §2.1 (a
+            peer sends something at least every 5 s). A seat is judged withholding only while this
+            peer heard from most of the table within them (:meth:`withholding`).
         to_play: The seat to move (``None``: nobody, e.g. while the table draws).
         placing: Whether the game waits for a tile's placement (not mid-turn).
     """
@@ -195,6 +198,7 @@ class PresenceSnapshot:
     waiting: tuple[int, float] | None = None
     missing: tuple[int, ...] = ()
     reveal_wait: float = 10.0
+    fresh: float = 7.5
     to_play: int | None = None
     placing: bool = False
 
@@ -308,11 +312,15 @@ class PresenceSnapshot:
         played here; and none while this peer has not heard from most of the table since it began
         waiting (:meth:`heard_most_since`): the values missing then say that this laptop is cut off,
         whose links look open until the dead-connection clock closes them, not that the others
-        withhold (a laptop cut at a draw took every other seat over and played a game of its own)."""
+        withhold (a laptop cut at a draw took every other seat over and played a game of its own).
+        Nor while it has not heard from most of the table within the last :attr:`fresh` seconds: the
+        messages in flight when its network went arrive after the draw began, and say nothing of the
+        others being there at the end of the wait (a laptop cut right after its turn took a seat over
+        on a link that had been silent for 10 s, CI)."""
         waiting = self.waiting
         if waiting is None or waiting[0] != self.drawing or now - waiting[1] < self.reveal_wait:
             return []  # the clock of another draw: this one's values may be on their way
-        if not self.heard_most_since(waiting[1]):
+        if not self.heard_most_since(max(waiting[1], now - self.fresh)):
             return []
         return [seat for seat in self.missing if seat not in self.plays]
 
@@ -382,27 +390,38 @@ class PresenceSnapshot:
 
     # ------------------------------------------------------------------ giving seats away (wire.md §5.6)
 
-    def seated_peers(self) -> dict[bytes, bool]:
+    def seated_peers(self, *, owners: bool = True) -> dict[bytes, bool]:
         """The other seated peers of the game, by identity key, and whether this peer is connected to
         each now. A seat's peer is the one that plays its signer's seat (wire.md §5.6): the peer whose
         heartbeat lists that seat, else the one whose identity is the seat's key once a connection has
-        carried it (a player's seat key is its identity key, §3.1). A seat whose peer is not known yet
-        (a bot of the host's before the host's first heartbeat) is not counted; nor are seats played
-        here."""
+        carried it (a player's seat key is its identity, §3.1). The peer a seat was handed over from
+        (:attr:`owners`, else the seat's key) counts too, unless it said ``bye``: it may be on the
+        other side of a split, playing on with the peers this one cannot reach, and a laptop that
+        took a seat over while its own links were dying must not count itself most of a smaller
+        table (a laptop cut right after its turn took one seat, then every other, CI); not with
+        *owners* false (:meth:`cut_off`: the peers that run a seat now). A seat whose
+        peer is not known yet (a bot of the host's before the host's first heartbeat) is not
+        counted; nor are seats played here."""
         open_keys = {link.key for link in self.links if link.role != "spectator"}
         out: dict[bytes, bool] = {}
         for seat in range(len(self.keys)):
             runner = self.runner(self.signers[seat])
-            if runner is None or runner == self.me:
-                continue
-            out[runner] = runner in open_keys
+            if runner is not None and runner != self.me:
+                out[runner] = runner in open_keys
+            if owners and self.handovers[seat] is not None:
+                owner = self.owners.get(seat)
+                if owner is None and (seat not in self.bot_seats or self.keys[seat] in self.seen):
+                    owner = self.keys[seat]
+                if owner is not None and owner != self.me and owner not in self.left:
+                    out[owner] = owner in open_keys
         return out
 
     def cut_off(self) -> bool:
         """Whether this player's laptop has lost the table: none of the other seated peers that did not
-        say ``bye`` is connected to it (wire.md §5.6). The table asks only while the game goes on and
-        this peer plays."""
-        peers = {key: connected for key, connected in self.seated_peers().items() if key not in self.left}
+        say ``bye`` is connected to it (wire.md §5.6); the peers of seats handed over count only while
+        they run a seat (a laptop that took the only other laptop's seat over is not cut off: it plays
+        on alone by the rules). The table asks only while the game goes on and this peer plays."""
+        peers = {key: connected for key, connected in self.seated_peers(owners=False).items() if key not in self.left}
         return bool(peers) and not any(peers.values())  # those who said bye left; the others are unreachable
 
     def may_hand_over(self, seat: int) -> bool:
@@ -443,9 +462,10 @@ class PresenceSnapshot:
                 return "its value for the draw is here: it is not withholding it (wire.md §5.7)"
             if seat not in self.withholding(now):
                 waiting = self.waiting
-                if waiting is not None and now - waiting[1] >= self.reveal_wait and not self.heard_most_since(waiting[1]):
-                    return ("this laptop does not see most of the table: it has heard from too few of it since the "
-                            "draw began, and may be the one cut off (wire.md §5.7)")
+                if (waiting is not None and now - waiting[1] >= self.reveal_wait
+                        and not self.heard_most_since(max(waiting[1], now - self.fresh))):
+                    return ("this laptop does not see most of the table: it has heard from too few of it lately, "
+                            "and may be the one cut off (wire.md §5.7)")
                 return f"its value for the draw has been missing for less than {self.reveal_wait:g} s (wire.md §5.7)"
         elif seat != self.to_play:
             return "only the seat to play, or while the table draws a seat withholding its value, may be handed over"

@@ -151,6 +151,8 @@ class NetTable(NetView):
         self.discovery = discovery
         self.interfaces = list(interfaces) if interfaces is not None else None
         self.timing = timing or Timing()
+        # a peer that is there is heard from within one and a half heartbeats (wire.md §2.1, §5.7)
+        self.fresh = 1.5 * self.timing.heartbeat
         self.game_name = game_name
         self.recorder = recorder
         self.peer: Peer | None = None

@@ -59,6 +59,9 @@ class NetView(Table):
         self.log_name = session.name
         self.bot_names: dict[int, str] = dict(bot_names or {})
         self.reveal_wait = reveal_wait
+        #: Seconds in which a peer that is there is heard from (1.5 × the heartbeat of wire.md §2.1):
+        #: a seat is judged withholding only while most of the table was heard from within them (§5.7).
+        self.fresh = 7.5
         # a handover of a seat while the table draws is taken here once its value has been missing for
         # half that wait (wire.md §5.7): room for two laptops beginning to wait at different moments
         session.draws.wait = min(session.draws.wait, reveal_wait / 2)
@@ -209,6 +212,7 @@ class NetView(Table):
             waiting=session.draws.waiting,
             missing=tuple(session.missing()),
             reveal_wait=self.reveal_wait,
+            fresh=self.fresh,
             to_play=session.to_play,
             placing=game.phase is Phase.PLACE_TILE,
         )

@@ -231,15 +231,23 @@ def drawing(**kw: Any) -> PresenceSnapshot:
         ("after the wait, heard since the draw began", drawing(links=(player(1, beat=105.0),)), 110.0, [1]),
         # judged by its value, whatever its link says: a peer that sends no heartbeat (and stale
         # messages to keep its link open) withholds as much as one that does (wire.md §5.7)
-        ("heard only before the draw began", drawing(links=(player(1, beat=100.0),)), 130.0, [1]),
-        ("never heard", drawing(links=(player(1), player(2, beat=105.0))), 130.0, [1]),
+        ("heard only before the draw began", drawing(links=(player(1, beat=100.0), player(2, beat=125.0))), 130.0, [1]),
+        ("never heard", drawing(links=(player(1), player(2, beat=125.0))), 130.0, [1]),
         # but not while this peer heard from none of the table since the draw began: it is the one cut
         # off (its links look open until the dead-connection clock closes them), not the others
         # withholding (issue 30: a laptop cut at a draw took every other seat over, CI under load)
         ("nothing heard since the draw began", drawing(links=(player(1, beat=99.0), player(2, beat=99.0))), 130.0, []),
-        ("only the withholder quiet", drawing(links=(player(1, beat=99.0), player(2, beat=120.0))), 130.0, [1]),
-        ("not connected here", drawing(links=(player(2, 1, beat=105.0),)), 130.0, [1]),
-        ("its runner is another peer, heard", drawing(links=(player(2, beat=105.0),), runners={1: K[2]}), 130.0, [1]),
+        ("only the withholder quiet", drawing(links=(player(1, beat=99.0), player(2, beat=125.0))), 130.0, [1]),
+        # nor while it heard from most of the table since the draw began but not lately (the last 7.5 s,
+        # 1.5 heartbeats): the messages in flight when its network went came just after the draw began
+        # (a laptop cut right after its turn took a seat over on links silent for 10 s, CI)
+        ("heard since the draw began, not lately", drawing(links=(player(1, beat=101.0), player(2, beat=101.0))),
+         112.0, []),
+        ("heard lately", drawing(links=(player(1, beat=101.0), player(2, beat=104.5))), 112.0, [1]),
+        ("heard lately, a shorter heartbeat", drawing(fresh=0.75, links=(player(1), player(2, beat=111.0))),
+         112.0, []),
+        ("not connected here", drawing(links=(player(2, 1, beat=125.0),)), 130.0, [1]),
+        ("its runner is another peer, heard", drawing(links=(player(2, beat=125.0),), runners={1: K[2]}), 130.0, [1]),
         ("played here", drawing(plays=(0, 1), links=(player(1, beat=105.0),)), 130.0, []),
         ("no draw waited for", drawing(links=(player(1, beat=105.0),), waiting=None), 130.0, []),
     ],
@@ -284,6 +292,10 @@ def test_a_seat_that_withholds_is_away_although_its_peer_is_connected() -> None:
         ("cut off, but the seat's peer said bye", snap(left=frozenset({K[1]})), 1, True),
         ("cut off; another peer said bye", snap(left=frozenset({K[2]})), 1, False),
         ("a heartbeat-placed runner said bye", snap(runners={1: K[5]}, left=frozenset({K[5]})), 1, True),
+        # this laptop took seat 2 over while its links were dying, then lost seat 1's peer too: it is
+        # one of three, not the lower key of two (it took every seat and played alone; CI)
+        ("cut off after taking a seat over", snap(signers=(0, 1, 0), handovers=(None, None, "greedy"), plays=(0, 2)),
+         1, False),
         ("no game yet", PresenceSnapshot(me=K[0]), 0, False),
     ],
 )
@@ -304,8 +316,18 @@ def test_two_sides_of_an_even_split_never_both_pass() -> None:
     [
         ("everyone connected", snap(links=(player(1), player(2))), {K[1]: True, K[2]: True}),
         ("one lost", snap(links=(player(1),)), {K[1]: True, K[2]: False}),
-        ("a seat handed over to peer 1 counts as peer 1's", snap(signers=(0, 1, 1), handovers=(None, None, "greedy"),
-                                                                 links=(player(1),)), {K[1]: True}),
+        # the peer it was taken from still counts: it may be playing on beyond a split (a laptop whose
+        # links were dying took one seat over, then counted itself most of a smaller table; CI)
+        ("a seat handed over to peer 1 counts as peer 1's, and its owner's",
+         snap(signers=(0, 1, 1), handovers=(None, None, "greedy"), links=(player(1),)), {K[1]: True, K[2]: False}),
+        ("a seat handed over here: its owner counts",
+         snap(signers=(0, 1, 0), handovers=(None, None, "greedy"), plays=(0, 2)), {K[1]: False, K[2]: False}),
+        ("the owner a heartbeat named counts", snap(signers=(0, 1, 0), handovers=(None, None, "greedy"), plays=(0, 2),
+                                                     owners={2: K[5]}), {K[1]: False, K[5]: False}),
+        ("an owner that said bye does not", snap(signers=(0, 1, 0), handovers=(None, None, "greedy"), plays=(0, 2),
+                                                  left=frozenset({K[2]})), {K[1]: False}),
+        ("a seat taken here for withholding", snap(signers=(0, 1, 0), handovers=(None, None, "greedy"), plays=(0, 2),
+                                                   owners={2: K[0]}), {K[1]: False}),
         ("an unplaced bot of the host's is not counted", snap(bot_seats=frozenset({2})), {K[1]: False}),
         ("a heartbeat names the bot seat's peer", snap(bot_seats=frozenset({2}), runners={2: K[5]}),
          {K[1]: False, K[5]: False}),
@@ -324,6 +346,8 @@ def test_seated_peers(case: str, snapshot: PresenceSnapshot, peers: dict[bytes, 
         ("every other peer said bye", snap(left=frozenset({K[1], K[2]})), False),
         ("one said bye, the other is unreachable", snap(left=frozenset({K[1]})), True),
         ("every seat played here", snap(plays=(0, 1, 2)), False),
+        ("every seat played here, one of them taken over", snap(signers=(0, 1, 0), handovers=(None, None, "greedy"),
+                                                               plays=(0, 1, 2)), False),
         ("seen through a spectator is not connected", snap(links=(spectator(1, 2),)), True),
     ],
 )
@@ -495,7 +519,7 @@ def test_a_seat_taken_for_withholding_is_not_given_back_when_its_peer_leaves_and
         ("the seat to play, present", snap(links=(player(1), player(2)), to_play=2), 2, "in touch"),
         ("not the seat to play", snap(links=(player(1),), to_play=1), 2, "only the seat to play"),
         ("played here", snap(links=(player(1),), to_play=0), 0, "plays that seat"),
-        ("a draw: withholding, still connected", drawing(links=(player(1, beat=105.0), player(2))), 1, None),
+        ("a draw: withholding, still connected", drawing(links=(player(1, beat=125.0), player(2))), 1, None),
         ("a draw: its value came", drawing(links=(player(1), player(2))), 2, "not withholding"),
         ("a draw: within the wait", drawing(links=(player(1), player(2)), reveal_wait=60.0), 1, "less than 60 s"),
         ("a draw: cut off", drawing(), 1, "does not see most of the table"),
@@ -510,7 +534,7 @@ def test_handover_refusal(case: str, snapshot: PresenceSnapshot, seat: int, refu
 
 def test_a_withholder_is_not_the_one_to_take_seats_over() -> None:
     """The lowest key at the table withholds its value: the next lowest takes its seat over."""
-    table = drawing(me=2, plays=(2,), links=(player(0, beat=105.0), player(1, beat=105.0)), missing=(0,))
+    table = drawing(me=2, plays=(2,), links=(player(0, beat=125.0), player(1, beat=125.0)), missing=(0,))
     assert table.takeover_runner() == K[0] and table.takeover_runner(130.0) == K[1]
 
 
@@ -524,7 +548,7 @@ def test_a_withholder_is_not_the_one_to_take_seats_over() -> None:
 )
 def test_withheld_by(case: str, heard: float | None, by: bytes | None) -> None:
     """wire.md §5.7 "The price of a veto": a seat is taken for good only from a laptop that was there."""
-    table = drawing(links=(LinkView(K[1], "player", (), None, heard), player(2)))
+    table = drawing(links=(LinkView(K[1], "player", (), None, heard), player(2, beat=125.0)))
     assert table.withheld_by(1, 130.0) == by and table.withheld_by(1, 105.0) is None, case
 
 
