@@ -90,8 +90,7 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--traders", action="store_true",
-        help="play with Traders & Builders (24 tiles: goods; a builder and a pig each; in progress: the interface "
-        "does not offer the builder and the pig's value yet)",
+        help="play with Traders & Builders (24 tiles: goods, 10 points per kind to the most; a builder and a pig each)",
     )
     group.add_argument(
         "--small-city", action="store_true",

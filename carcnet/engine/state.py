@@ -188,8 +188,10 @@ class Rules:
             counts as two for the majority (``docs/rules.md``). Rules version 4 on.
         traders: Traders & Builders: its 24 tiles among the land tiles; whoever completes a city
             takes its goods (wine, grain, cloth), and at the end the most of each kind score 10
-            (``docs/rules.md``). Rules version 4 on. In progress (issue 33): the builder and the pig
-            are to come.
+            (``docs/rules.md``); a builder per player (on a road or city beside the player's own
+            follower: extending that feature with the turn's first tile gives a second tile) and a
+            pig (beside the player's own farmer: 1 more a city when that farm scores). Rules
+            version 4 on.
     """
 
     river: bool = False
@@ -467,6 +469,13 @@ class Game:
         tile to place in ``Phase.PLACE_TILE``, the tile just placed in ``Phase.DEPLOY``; ``None``
         while the table draws (``Phase.DRAW``) and once the game is over."""
         return self._drawn
+
+    @property
+    def second_tile(self) -> bool:
+        """Whether the tile in play (drawn, placed or being drawn) is the seat's second tile of the
+        turn, given by its builder (Traders & Builders, docs/rules.md: no third follows it). Always
+        ``False`` without the expansion."""
+        return self._second
 
     def areas_around(self, key: int) -> tuple[tuple[int, int], ...]:
         """The cloisters and gardens next to the empty position of board key *key*

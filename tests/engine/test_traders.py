@@ -1,6 +1,7 @@
-"""Traders & Builders' goods (issue 33, in progress: the builder and the pig are to come): whoever
-completes a city by placing its last tile takes its goods, whoever holds the city; at the end the
-seats with the most tokens of each kind score 10, ties all (docs/rules.md; ZM-TB, W-TB)."""
+"""Traders & Builders (issue 33), the rulebooks' examples and rulings as positions: whoever completes
+a city by placing its last tile takes its goods, whoever holds the city; at the end the seats with
+the most tokens of each kind score 10, ties all; the pig (1 more a city to its farmer's owner) and the
+builder (a second tile, once) (docs/rules.md; ZM-TB, W-TB, CS-T, PG-B)."""
 
 from __future__ import annotations
 

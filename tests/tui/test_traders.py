@@ -105,7 +105,11 @@ async def test_a_person_plays_traders_and_builders_with_a_builder_turn_and_the_p
         assert screen.table.game.setup.rules.traders
         plan = TradersPlan()
 
+        seconds: list[str] = []
+
         async def place(screen: GameScreen) -> None:
+            if screen.table.game.second_tile:  # the double turn, shown plainly
+                seconds.append(str(screen.status.render()))
             await _place(pilot, screen, _wanted(screen.table.game))
 
         await play_to_the_end(pilot, app, screen, plan, place=place, turns=300)
@@ -118,3 +122,4 @@ async def test_a_person_plays_traders_and_builders_with_a_builder_turn_and_the_p
         assert {Figure.BUILDER, Figure.PIG} <= figures, (figures, plan.done)
         turns = [e for e in final.events if isinstance(e, BuilderTurn) and e.seat == 0]
         assert turns, "the person got no second tile"
+        assert seconds and all("your builder's second tile: place" in s for s in seconds), seconds
