@@ -1,7 +1,8 @@
-"""A person plays Traders & Builders by keys (issue 33): a whole game at one terminal, chosen on the
-new-game form's checkbox, in which the person puts a thief or knight out, then the builder beside it,
-then places a tile that extends the builder's feature and so gets a second tile in the same turn, and
-puts the pig beside a farmer; the log on disk holds those moves, made by the person's seat.
+"""A person plays Traders & Builders with Inns & Cathedrals by keys (issue 33): a whole game at one
+terminal, chosen on the new-game form's checkboxes, in which the person puts a thief or knight out,
+then the builder beside it, then places a tile that extends the builder's feature and so gets a second
+tile in the same turn, puts the pig beside a farmer and the large meeple out; the log on disk holds
+those moves, made by the person's seat.
 
 Placement is by keys: Tab through the positions where the tile fits (nearest first) and ``r`` through
 its rotations there, to a placement the test picks from the rules (the one that extends the builder's
@@ -72,9 +73,9 @@ def _deploy_keys(screen: GameScreen, done: list[str]) -> list[str]:
             keys.append("a")
         return keys
 
-    for figure, name in ((Figure.PIG, "pig"), (Figure.BUILDER, "builder")):
+    for figure, name in ((Figure.PIG, "pig"), (Figure.BUILDER, "builder"), (Figure.LARGE, "large")):
         spots = [m.segment for m in options if m.figure is figure]
-        if name not in done and spots:
+        if name not in done and spots and (figure is not Figure.LARGE or "farmer" in done):
             done.append(name)
             return [*switch_to(figure), "1"]
     meeples = [m.segment for m in options if m.figure is Figure.MEEPLE]
@@ -98,11 +99,11 @@ class TradersPlan:
         return _deploy_keys(screen, self.done)
 
 
-async def test_a_person_plays_traders_and_builders_with_a_builder_turn_and_the_pig_by_keys(tmp_path):
+async def test_a_person_plays_both_expansions_with_a_builder_turn_the_pig_and_the_large_meeple_by_keys(tmp_path):
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=21)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await new_local_game(pilot, app, "traders")
-        assert screen.table.game.setup.rules.traders
+        screen = await new_local_game(pilot, app, "traders", "inns")
+        assert screen.table.game.setup.rules.traders and screen.table.game.setup.rules.inns
         plan = TradersPlan()
 
         seconds: list[str] = []
@@ -116,10 +117,10 @@ async def test_a_person_plays_traders_and_builders_with_a_builder_turn_and_the_p
         assert isinstance(app.screen, FinalScreen)
         final = screen.table.game
         loaded = load(screen.table.path)
-        assert loaded.header.options.traders and loaded.game.digest == final.digest
+        assert loaded.header.options.traders and loaded.header.options.inns and loaded.game.digest == final.digest
         mine = [e.move for e in loaded.entries if e.seat == 0]
         figures = {m.figure for m in mine if isinstance(m, DeployMeeple)}
-        assert {Figure.BUILDER, Figure.PIG} <= figures, (figures, plan.done)
+        assert {Figure.BUILDER, Figure.PIG, Figure.LARGE} <= figures, (figures, plan.done)
         turns = [e for e in final.events if isinstance(e, BuilderTurn) and e.seat == 0]
         assert turns, "the person got no second tile"
         assert seconds and all("your builder's second tile: place" in s for s in seconds), seconds
