@@ -1,11 +1,12 @@
-"""Expansions benchmark (issue 33): random games with Inns & Cathedrals, alone and with The River and
-The Abbot: every game finished, every figure accounted for after every move, and the engine's time.
+"""Expansions benchmark (issue 33): random games with Inns & Cathedrals and with Traders & Builders,
+each alone and with the other options: every game finished, every figure accounted for after every
+move, and the engine's time.
 
 Run: ``python benchmarks/bench_expansions.py [--games N]``. Figures go to docs/performance.md.
 
 For each rule set it plays N seeded random games of 2 to 5 players (the random bot: uniform over the
 legal moves, the large meeple included) and prints how many ended, whether after every move each
-seat's meeples, large meeple and abbot were in its supply or on the board, whether scores ever fell,
+seat's meeples, large meeple, abbot, builder and pig were in its supply or on the board, whether scores ever fell,
 the tiles placed or set aside against the pile, and the engine's milliseconds a game (checks
 included, so an upper bound).
 """
@@ -19,7 +20,12 @@ import time
 from carcnet.bots import random_move
 from carcnet.engine import Figure, Game, GameSetup, Phase, Rules
 
-RULE_SETS = (("Inns & Cathedrals", Rules(inns=True)), ("with The River and The Abbot", Rules(inns=True, river=True, abbot=True)))
+RULE_SETS = (
+    ("Inns & Cathedrals", Rules(inns=True)),
+    ("I&C, The River, The Abbot", Rules(inns=True, river=True, abbot=True)),
+    ("Traders & Builders", Rules(traders=True)),
+    ("both, The River, The Abbot", Rules(inns=True, traders=True, river=True, abbot=True)),
+)
 
 
 def play(seed: int, rules: Rules) -> tuple[bool, bool, bool]:
@@ -30,6 +36,8 @@ def play(seed: int, rules: Rules) -> tuple[bool, bool, bool]:
     conserved = rising = True
     before = list(game.scores)
     abbots = 1 if rules.abbot else 0
+    large = 1 if rules.inns else 0
+    extras = 1 if rules.traders else 0  # a builder and a pig each
     for _ in range(1000):
         if game.phase is Phase.GAME_OVER:
             break
@@ -40,8 +48,9 @@ def play(seed: int, rules: Rules) -> tuple[bool, bool, bool]:
         for s, f, _p, _i in game.figures():
             on[s, f] += 1
         for s in range(players):
-            if (game.supply[s] + on[s, Figure.MEEPLE] != 7 or game.large[s] + on[s, Figure.LARGE] != 1
-                    or game.abbots[s] + on[s, Figure.ABBOT] != abbots):
+            if (game.supply[s] + on[s, Figure.MEEPLE] != 7 or game.large[s] + on[s, Figure.LARGE] != large
+                    or game.abbots[s] + on[s, Figure.ABBOT] != abbots
+                    or game.builders[s] + on[s, Figure.BUILDER] != extras or game.pigs[s] + on[s, Figure.PIG] != extras):
                 conserved = False
     tiles = len(game.board.tiles) + len(game.set_aside)
     whole = tiles == rules.pile_size() + 1  # the start tile (or the spring) too

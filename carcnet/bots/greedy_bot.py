@@ -14,6 +14,7 @@ following deploy phase if it is still legal (otherwise the deploy options are re
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TypeVar
 
@@ -39,7 +40,7 @@ from carcnet.engine.preview import (
     completed_points,
     feature_changes,
 )
-from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIONS_OF_BITS
+from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIONS_OF_BITS, unpack_goods
 
 from .base import TurnPlan
 
@@ -54,6 +55,8 @@ _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 _SKIP = SkipMeeple()
 _DEPLOY = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _DEPLOY_LARGE = tuple(DeployMeeple(i, Figure.LARGE) for i in range(MAX_SEGMENTS))
+_DEPLOY_BUILDER = tuple(DeployMeeple(i, Figure.BUILDER) for i in range(MAX_SEGMENTS))
+_DEPLOY_PIG = tuple(DeployMeeple(i, Figure.PIG) for i in range(MAX_SEGMENTS))
 _CLOISTER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.GARDEN
 
 # ---------------------------------------------------------------------------------------------------
@@ -97,6 +100,14 @@ INN_CLOSE = 0.6
 LARGE_HOLD = 0.15
 #: The large meeple away from the supply costs this many times a meeple (there is one).
 LARGE_COST = 1.5
+#: Traders & Builders (hand-set, not fitted): what the builder beside one's own follower is worth,
+#: with plenty of tiles left (the second tiles it may give).
+BUILDER_VALUE = 3.0
+#: Traders & Builders (hand-set, not fitted): the bonus of a kind of goods (10 points, ties all
+#: score it) is valued as 10 × the chance of holding the most at the end, a logistic of the lead
+#: (+ 0.5: a tie scores too) over a spread that narrows from ``GOODS_SPREAD`` tokens at the start to
+#: 1 at the end (fewer cities left to change it).
+GOODS_SPREAD = 3.0
 
 
 class GreedyBot:
@@ -351,16 +362,26 @@ class _Turn:
 
 
 class _MarkedTurn(_Turn):
-    """:class:`_Turn` with Inns & Cathedrals: roads with an inn and cities with a cathedral score
-    only completed (their estimate is what they score then times the chance), and the large meeple
-    is a deploy of its own. A game without the expansion uses :class:`_Turn` and pays nothing."""
+    """:class:`_Turn` with the expansions. Inns & Cathedrals: roads with an inn and cities with a
+    cathedral score only completed (their estimate is what they score then times the chance), and
+    the large meeple is a deploy of its own. Traders & Builders: the builder beside the seat's own
+    follower on an incomplete road or city, the pig beside its own farmer on a farm it leads. A game
+    without them uses :class:`_Turn` and pays nothing."""
 
-    __slots__ = ("large",)
+    __slots__ = ("builder", "large", "lead", "pig", "spread")
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        #: Whether the seat has its large meeple to deploy.
-        self.large = game.large[game.seat] > 0
+        seat = game.seat
+        #: Whether the seat has its large meeple, builder, pig to deploy.
+        self.large = game.large[seat] > 0
+        self.builder = game.builders[seat] > 0
+        self.pig = game.pigs[seat] > 0
+        #: Per kind of goods, the seat's tokens less the most any other seat holds (Traders & Builders).
+        goods = game.goods
+        self.lead = (tuple(goods[seat][k] - max(g[k] for i, g in enumerate(goods) if i != seat) for k in range(3))
+                     if goods is not None and game.players > 1 else None)
+        self.spread = 1.0 + (GOODS_SPREAD - 1.0) * min(1.0, self.tiles_left / 71)
 
     def marked_estimate(
         self, kind: SegmentKind, open_: int, tiles: int, pennants: int, cities: int, open_cities: int, mark: int
@@ -404,9 +425,46 @@ class _MarkedTurn(_Turn):
                 tie = FARMER_TIE if sp.kind is _FIELD else 1.0
                 gain = self.after_value(sp) * (1.0 + LARGE_HOLD) - meeple * tie * LARGE_COST
                 out.append((_DEPLOY_LARGE[sp.index], skip + gain))
+        if self.builder or self.pig:
+            out.extend(self._traders(changes, skip))
+        if self.lead is not None:
+            bonus = sum(self.goods_value(sp.goods) for sp in changes if sp.complete and sp.goods)
+            if bonus:  # the tokens of a city the placement completes are the placer's, whoever holds it
+                out = [(move, value + bonus) for move, value in out]
+        return out
+
+    def goods_value(self, packed: int) -> float:
+        """What the goods *packed* (:func:`~carcnet.engine.tiles.pack_goods`) are worth to the seat:
+        per kind, the change in 10 × the chance of holding the most at the end (``GOODS_SPREAD``)."""
+        lead = self.lead
+        assert lead is not None
+        spread = self.spread
+        value = 0.0
+        for k, n in enumerate(unpack_goods(packed)):
+            if n:
+                d = lead[k] + 0.5
+                value += 10.0 * (1.0 / (1.0 + math.exp(-(d + n) / spread)) - 1.0 / (1.0 + math.exp(-d / spread)))
+        return value
+
+    def _traders(self, changes: tuple[FeatureChange, ...], skip: float) -> list[tuple[Move, float]]:
+        """Traders & Builders' deploys after a placement, valued (hand-set, not fitted): the builder
+        beside the seat's own follower on an incomplete road or city, worth ``BUILDER_VALUE`` points
+        while tiles are plenty (a second tile when the feature grows); the pig beside its own farmer
+        on a farm it leads, worth 1 a city it supplies (and half that for each open city)."""
+        me = self.seat
+        out: list[tuple[Move, float]] = []
+        for sp in changes:
+            figures = sp.figures
+            if not figures[me]:
+                continue
+            if self.builder and (sp.kind is _ROAD or sp.kind is _CITY) and not sp.complete:
+                out.append((_DEPLOY_BUILDER[sp.index], skip + BUILDER_VALUE * self.grow))
+            elif self.pig and sp.kind is _FIELD and figures[me] == max(figures):
+                out.append((_DEPLOY_PIG[sp.index], skip + sp.cities + self.later * sp.open_cities))
         return out
 
 
 def _turn(game: Game) -> _Turn:
-    """The valuation context of *game*'s turn: :class:`_MarkedTurn` with Inns & Cathedrals."""
-    return _MarkedTurn(game) if game.setup.rules.inns else _Turn(game)
+    """The valuation context of *game*'s turn: :class:`_MarkedTurn` with the expansions."""
+    rules = game.setup.rules
+    return _MarkedTurn(game) if rules.inns or rules.traders else _Turn(game)

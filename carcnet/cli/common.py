@@ -89,6 +89,10 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
         help="play with Inns & Cathedrals (18 tiles: inns, cathedrals; one large meeple each)",
     )
     group.add_argument(
+        "--traders", action="store_true",
+        help="play with Traders & Builders (24 tiles: goods, 10 points per kind to the most; a builder and a pig each)",
+    )
+    group.add_argument(
         "--small-city", action="store_true",
         help="a completed city of two tiles scores 2, its pennants 1 each (RGG edition)",
     )
@@ -106,7 +110,7 @@ def rules_of(args: argparse.Namespace) -> Rules:
     """The rule options given by :func:`add_rule_options`' flags."""
     return Rules(
         river=args.river, abbot=args.abbot, river_start=args.river_start, small_city=args.small_city, farms=args.farms,
-        inns=args.inns,
+        inns=args.inns, traders=args.traders,
     )
 
 

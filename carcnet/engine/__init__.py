@@ -16,10 +16,13 @@ from .board import PlacedTile, Placement
 from .draws import TableDraws
 from .errors import IllegalMoveError, SetupError
 from .events import (
+    BuilderTurn,
     Event,
     FeatureCompleted,
     FeatureInfo,
     GameEnded,
+    GoodsScored,
+    GoodsTaken,
     HeldFeature,
     MeepleDeployed,
     MeepleReturned,
@@ -75,6 +78,7 @@ from .tiles import (
 __all__ = [
     "BASE_DESIGNS",
     "BASE_START",
+    "BuilderTurn",
     "CATEGORIES",
     "FARM_RULES",
     "FARM_TEXT",
@@ -91,6 +95,8 @@ __all__ = [
     "Figure",
     "Game",
     "GameEnded",
+    "GoodsScored",
+    "GoodsTaken",
     "GameSetup",
     "HalfSide",
     "HandBack",

@@ -17,10 +17,13 @@ from .moves import Figure
 from .tiles import SegmentKind
 
 __all__ = [
+    "BuilderTurn",
     "Event",
     "FeatureCompleted",
     "FeatureInfo",
     "GameEnded",
+    "GoodsScored",
+    "GoodsTaken",
     "HeldFeature",
     "MeepleDeployed",
     "MeepleReturned",
@@ -97,6 +100,7 @@ class FeatureInfo:
         meeples: Figures on it as ``(seat, figure)``, in deployment order.
         inn: A road with an inn on it (Inns & Cathedrals).
         cathedral: A city with a cathedral in it (Inns & Cathedrals).
+        goods: A city's goods symbols, ``(wine, grain, cloth)`` (Traders & Builders).
     """
 
     kind: SegmentKind
@@ -108,6 +112,7 @@ class FeatureInfo:
     meeples: tuple[tuple[int, Figure], ...] = ()
     inn: bool = False
     cathedral: bool = False
+    goods: tuple[int, int, int] = (0, 0, 0)
 
     def describe(self) -> str:
         """A short English make-up, e.g. ``"city, 3 tiles, 1 pennant"``, ``"road, 2 tiles, an inn"``
@@ -123,6 +128,8 @@ class FeatureInfo:
             text += ", an inn"
         if self.cathedral:
             text += ", a cathedral"
+        if any(self.goods):
+            text += "".join(f", {n} {kind}" for n, kind in zip(self.goods, ("wine", "grain", "cloth"), strict=True) if n)
         if self.kind in (SegmentKind.CLOISTER, SegmentKind.GARDEN) and not self.complete:
             text = f"{self.kind.label}, {n - 1} of 8 neighbours"
         return text
@@ -197,17 +204,73 @@ class PointsScored:
     """True when the points are the farmers' for the completed city *feature*: first-edition farm
     scoring (``Rules.farms == "city"``, HA FN 28), where *seats* hold the most farmers in the farms
     that supply it. They count as farm points."""
+    pig: bool = False
+    """True when the points are Traders & Builders' pig's: 1 a completed city of the farm *feature*
+    to its owner, who scores the farm (4 a city instead of 3). They count as farm points."""
 
     @property
     def category(self) -> str:
         """The score category the points go to: ``"field"`` for farmers, else the feature's kind."""
-        return "field" if self.farmers else self.feature.kind.label
+        return "field" if self.farmers or self.pig else self.feature.kind.label
 
     def describe(self) -> str:
         """``"+8: city, 3 tiles, 1 pennant"``; ``"+4: farmers supplying a city, 3 tiles"``."""
         if self.farmers:
             return f"+{self.points}: farmers supplying a {self.feature.describe()}"
+        if self.pig:
+            return f"+{self.points}: the pig in a {self.feature.describe()}"
         return f"+{self.points}: {self.feature.describe()}"
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
+class GoodsTaken:
+    """Traders & Builders: *seat*, who completed the city *feature* by placing its last tile, takes
+    its goods, *goods* = ``(wine, grain, cloth)`` tokens, whoever holds the city (ZM-TB "Scoring a
+    city with Goods symbols", docs/rules.md)."""
+
+    seat: int
+    goods: tuple[int, int, int]
+    feature: FeatureInfo
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
+class BuilderTurn:
+    """Traders & Builders: *seat*'s tile extended the road or city holding its builder, so it draws
+    and places a second tile this turn (ZM-TB "Placing a Land tile and getting a double turn")."""
+
+    seat: int
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
+class GoodsScored:
+    """Traders & Builders' final scoring: each seat in *seats* holds the most tokens of the goods
+    *kind* (``"wine"``, ``"grain"`` or ``"cloth"``; at least one) and scores *points* (10; ties all
+    score, ZM-TB "Final scoring").
+
+    Attributes:
+        kind: The goods.
+        seats: The seats with the most of them, in seat order.
+        points: Points each scores (10).
+        count: How many tokens each of them holds.
+    """
+
+    kind: str
+    seats: tuple[int, ...]
+    points: int
+    count: int
+    final: bool = True
+
+    @property
+    def category(self) -> str:
+        """The score category: ``"goods"``."""
+        return "goods"
+
+    def describe(self) -> str:
+        """``"+10: the most wine (3 tokens)"``."""
+        return f"+{self.points}: the most {self.kind} ({self.count} token{'s' if self.count != 1 else ''})"
 
 
 @_quick_init
@@ -257,6 +320,9 @@ Event = (
     | MeepleDeployed
     | FeatureCompleted
     | PointsScored
+    | GoodsTaken
+    | GoodsScored
+    | BuilderTurn
     | MeepleReturned
     | SeatHandedOver
     | SeatHandedBack

@@ -183,19 +183,21 @@ def _node_of(meeple: tuple[int, Figure, int]) -> int:
 class MarkedFeatureGraph(FeatureGraph):
     """A :class:`FeatureGraph` that also keeps, per feature root, the inns and cathedrals on it
     (``marks``: :data:`~carcnet.engine.tiles.MARK_INN` | :data:`~carcnet.engine.tiles.MARK_CATHEDRAL`
-    bits, or-ed as features merge). Used only when Inns & Cathedrals is played, so that a game without
-    it pays nothing for them (Inns & Cathedrals: a road with an inn, a city with a cathedral)."""
+    bits, or-ed as features merge) and the goods in it (``goods``: counts packed by
+    :func:`~carcnet.engine.tiles.pack_goods`, added as features merge). Used only when Inns &
+    Cathedrals or Traders & Builders is played, so that a game without them pays nothing for them."""
 
-    __slots__ = ("marks",)
+    __slots__ = ("goods", "marks")
 
     def __init__(self) -> None:
         super().__init__()
         self.marks: list[int] = []
+        self.goods: list[int] = []
 
     def copy(self) -> MarkedFeatureGraph:
         """An independent copy (see :meth:`FeatureGraph.copy`)."""
         other = MarkedFeatureGraph.__new__(MarkedFeatureGraph)
-        for name in ("parent", "size", "first", "kind", "tile", "index", "open", "pennants", "marks"):
+        for name in ("parent", "size", "first", "kind", "tile", "index", "open", "pennants", "marks", "goods"):
             setattr(other, name, getattr(self, name)[:])
         other.tiles = [None if t is None else set(t) for t in self.tiles]
         other.meeples = [None if m is None else m[:] for m in self.meeples]
@@ -203,16 +205,21 @@ class MarkedFeatureGraph(FeatureGraph):
         return other
 
     def add_tile(self, key: int, variant: TileVariant) -> int:
-        """Adds the tile's segments (:meth:`FeatureGraph.add_tile`) with their inns and cathedrals."""
+        """Adds the tile's segments (:meth:`FeatureGraph.add_tile`) with their inns, cathedrals and
+        goods."""
         self.marks += variant.node_marks
+        self.goods += variant.node_goods
         return super().add_tile(key, variant)
 
     def join(self, a: int, b: int, closed_sides: int) -> int:
-        """Merges two features (:meth:`FeatureGraph.join`); the merged one has the inns and
-        cathedrals of both."""
-        marks = self.marks
-        mark = marks[self.find(a)] | marks[self.find(b)]
+        """Merges two features (:meth:`FeatureGraph.join`); the merged one has the inns,
+        cathedrals and goods of both."""
+        marks, goods = self.marks, self.goods
+        ra, rb = self.find(a), self.find(b)
+        mark = marks[ra] | marks[rb]
+        total = goods[ra] + goods[rb] if ra != rb else goods[ra]
         root = super().join(a, b, closed_sides)
         marks[root] = mark
+        goods[root] = total
         return root
 

@@ -37,6 +37,13 @@ class Figure(str, Enum):
     LARGE = "large"
     """Inns & Cathedrals' large meeple; 1 per player, anywhere a meeple may go; counts as two
     meeples for the majority on its feature."""
+    BUILDER = "builder"
+    """Traders & Builders' builder; 1 per player, on a road or city that holds one of the player's
+    followers; counts for no majority; extending its feature gives its owner a second tile in the
+    turn (once); back to the supply when the feature is scored."""
+    PIG = "pig"
+    """Traders & Builders' pig; 1 per player, on a farm that holds one of the player's farmers,
+    until the end; counts for no majority; its owner scores that farm's cities 4 each instead of 3."""
 
 
 @dataclass(frozen=True, slots=True)

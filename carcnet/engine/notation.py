@@ -3,7 +3,7 @@
 Move text (the form ``str(move)`` gives, see :mod:`carcnet.engine.moves`)::
 
     place <letter> <x>,<y> <degrees>     place V 1,-2 90
-    deploy <segment> [abbot]             deploy 3
+    deploy <segment> [FIGURE]            deploy 3, deploy 3 large (abbot, large, builder, pig)
     skip
     return-abbot <x>,<y>
     handover <seat> <bot> by <seat>
@@ -81,7 +81,7 @@ def parse_move(text: str) -> Move:
     if verb == "draw" and 2 <= len(args) <= 6 and all(a == "-" or _is_value(a) for a in args):
         return DrawTile(tuple(None if a == "-" else bytes.fromhex(a) for a in args))
     raise ValueError(
-        f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot] | skip | return-abbot X,Y | "
+        f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot|large|builder|pig] | skip | return-abbot X,Y | "
         "handover S BOT by S | handback S | draw V…)"
     )
 

@@ -55,6 +55,7 @@ __all__ = [
 _FIELD, _RIVER, _GARDEN = SegmentKind.FIELD, SegmentKind.RIVER, SegmentKind.GARDEN
 _AREA = (SegmentKind.CLOISTER, _GARDEN)
 _LARGE = Figure.LARGE
+_PIG, _BUILDER = Figure.PIG, Figure.BUILDER
 
 Anchor = tuple[Position, int]
 """``(position, segment)`` of a feature's first-placed segment, as in ``FeatureInfo.anchor``."""
@@ -170,6 +171,9 @@ class Completion(NamedTuple):
     pennants: int
     figures: tuple[int, ...]
     points: int
+    returns: tuple[int, ...] = ()
+    """Figures per seat that come back when it is scored, each one (the large meeple, a builder
+    too); ``figures`` counts them as majorities do. Empty: the same as ``figures``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,12 +259,14 @@ class PlacementPreview:
         returns = [0] * n
         for c in self.completions:
             counts = c.figures
+            back = c.returns or counts
             if feature is not None and c.segment == feature:
                 counts = tuple(v + (s == self.seat) for s, v in enumerate(counts))
+                back = tuple(v + (s == self.seat) for s, v in enumerate(back))
             best = max(counts)
             if best:
                 for s, v in enumerate(counts):
-                    returns[s] += v
+                    returns[s] += back[s]
                     if v == best:
                         points[s] += c.points
         return tuple(points), tuple(returns)
@@ -319,6 +325,8 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
     areas = _areas(g, around, zero) if around else ()
     marks = _marks(g, variant, members, comp_roots) if type(g) is MarkedFeatureGraph else None
     completions = _completions(variant, members, data, areas, rules.small_city, marks)
+    if rules.inns or rules.traders:  # figures that count other than one for a majority
+        completions = _with_returns(g, completions, comp_roots, around, zero)
     return PlacementPreview(
         kind.letter, here, rotation, seat, supply, out, areas, completions, rules.farms != "off"
     )
@@ -501,12 +509,16 @@ def _joined(
 
 
 def _counts(meeples: list[tuple[int, Figure, int]] | None, zero: tuple[int, ...]) -> tuple[int, ...]:
-    """Figures per seat (*zero* itself when there are none)."""
+    """Figures per seat, as majorities count them (*zero* itself when there are none): Inns &
+    Cathedrals' large meeple as two, Traders & Builders' builder and pig as none."""
     if not meeples:
         return zero
     c = [0] * len(zero)
     for st, figure, _ in meeples:
-        c[st] += 2 if figure is _LARGE else 1  # Inns & Cathedrals' large meeple counts as two
+        if figure is _LARGE:
+            c[st] += 2
+        elif figure is not _PIG and figure is not _BUILDER:
+            c[st] += 1
     return tuple(c)
 
 
@@ -615,6 +627,16 @@ def _marks(
     return out
 
 
+def _goods(
+    g: MarkedFeatureGraph, variant: TileVariant, members: dict[int, list[int]], comp_roots: dict[int, list[int]]
+) -> dict[int, int]:
+    """Component → the goods of the feature it is after the placement, packed (:func:`pack_goods`
+    counts add up): its own segments' and those of the features it joins (Traders & Builders)."""
+    node_goods, g_goods = variant.node_goods, g.goods
+    return {c: sum(node_goods[i] for i in mine) + sum(g_goods[r] for r in comp_roots.get(c) or ())
+            for c, mine in members.items()}
+
+
 def _completions(
     variant: TileVariant,
     members: dict[int, list[int]],
@@ -641,6 +663,24 @@ def _completions(
         if a.complete:
             completions.append(Completion(a.kind, a.anchor, None, 9, 0, a.figures, 9))
     return tuple(completions)
+
+
+def _with_returns(
+    g: FeatureGraph, completions: tuple[Completion, ...], comp_roots: dict[int, list[int]],
+    around: tuple[tuple[int, int], ...], zero: tuple[int, ...],
+) -> tuple[Completion, ...]:
+    """*completions* with :attr:`Completion.returns`: each figure on them one (Inns & Cathedrals'
+    large meeple counts two for a majority, Traders & Builders' builder none, yet each comes back)."""
+    area_nodes = {(position_of(g.tile[n]), g.index[n]): n for _ring, n in around}
+    out = []
+    for c in completions:
+        nodes = comp_roots.get(c.segment) or () if c.segment is not None else (area_nodes[c.anchor],)
+        counts = [0] * len(zero)
+        for n in nodes:
+            for seat, _figure, _node in g.meeples[n] or ():
+                counts[seat] += 1
+        out.append(c._replace(returns=tuple(counts)))
+    return tuple(out)
 
 
 class HeldJoin(NamedTuple):
@@ -681,6 +721,9 @@ class FeatureChange(NamedTuple):
             :attr:`HeldJoin.mark`), 0 without Inns & Cathedrals.
         large: Whether the seat may deploy its large meeple on it (Inns & Cathedrals; a deploy is
             then legal with the large meeple even when *deployable* is false for want of meeples).
+        goods: The goods in the feature after the placement, packed as
+            :func:`~carcnet.engine.tiles.pack_goods` (a count per kind), 0 without Traders & Builders:
+            a city's go to the seat that completes it.
     """
 
     index: int  # type: ignore[assignment]  # the field shadows tuple.index, as a named tuple may
@@ -696,6 +739,7 @@ class FeatureChange(NamedTuple):
     held: tuple[HeldJoin, ...]
     mark: int
     large: bool
+    goods: int
 
 
 _make = tuple.__new__  # a named tuple from a tuple of its fields, at C speed (its __new__ is Python)
@@ -741,11 +785,13 @@ def feature_changes(
     data = _merged_features(g, variant, None, members, comp_roots, closed, None, ring, zero)
     has_meeple = game.supply[game.seat] > 0
     barred = _NO_FARMERS if game.setup.rules.farms == "off" else _NO_MEEPLE
-    marks = None
+    marks = goods = None
     has_large = False
-    if type(g) is MarkedFeatureGraph:  # Inns & Cathedrals only: a game without it pays nothing here
+    if type(g) is MarkedFeatureGraph:  # the expansions only: a game without them pays nothing here
         marks = _marks(g, variant, members, comp_roots)
         has_large = game.large[game.seat] > 0
+        if game.setup.rules.traders:
+            goods = _goods(g, variant, members, comp_roots)
     node_kinds = variant.node_kinds
     field_cities: dict[int, set[int]] | None = None
     out: list[FeatureChange] = []
@@ -766,7 +812,7 @@ def feature_changes(
         held = _held(g, roots, skind, field_cities, zero) if occupied else ()
         mark = 0 if marks is None else marks[c]
         out.append(_make(FeatureChange, (c, skind, open_, complete, tiles, pennants, figures, deployable, done, undone,
-                                         held, mark, large)))
+                                         held, mark, large, 0 if goods is None else goods[c])))
     around = game._watch.get(key)  # Game.areas_around without the call
     if around:
         g_meeples = g.meeples

@@ -14,6 +14,8 @@ __all__ = ["FARM_POINTS", "completed_points", "feature_value", "majority"]
 _ROAD, _CITY = SegmentKind.ROAD, SegmentKind.CITY
 _AREA = (SegmentKind.CLOISTER, SegmentKind.GARDEN)
 _LARGE = Figure.LARGE
+_PIG = Figure.PIG
+_BUILDER = Figure.BUILDER
 
 #: Points a farm scores per completed city it supplies, by ``Rules.farms`` (4 for first-edition farms,
 #: whose holder must also have the most farmers around the city).
@@ -23,9 +25,11 @@ FARM_POINTS = {"farm": 3, "city": 4, "off": 0}
 def majority(meeples: list[tuple[int, Figure, int]]) -> tuple[int, ...]:
     """Seats with the most figures on a feature, in seat order (HiG: "In the case of a draw, all
     players involved score the full number of points"); Inns & Cathedrals' large meeple counts as
-    two."""
+    two, Traders & Builders' pig and builder as none."""
     counts: dict[int, int] = {}
     for seat, figure, _ in meeples:
+        if figure is _PIG or figure is _BUILDER:  # Traders & Builders: they count for no majority
+            continue
         counts[seat] = counts.get(seat, 0) + (2 if figure is _LARGE else 1)
     best = max(counts.values())
     return tuple(sorted(s for s, c in counts.items() if c == best))

@@ -27,10 +27,13 @@ from .board import Board, PlacedTile, Placement
 from .draws import TableDraws, check_reveal, draw_index, draw_value
 from .errors import IllegalMoveError, SetupError
 from .events import (
+    BuilderTurn,
     Event,
     FeatureCompleted,
     FeatureInfo,
     GameEnded,
+    GoodsScored,
+    GoodsTaken,
     HeldFeature,
     MeepleDeployed,
     MeepleReturned,
@@ -58,6 +61,7 @@ from .river import advance_river, river_finishable, river_stays_finishable, rive
 from .scoring import FARM_POINTS, feature_value, majority
 from .tiles import (
     BASE_START,
+    GOODS,
     MARK_CATHEDRAL,
     MARK_INN,
     MAX_SEGMENTS,
@@ -67,8 +71,10 @@ from .tiles import (
     ROTATIONS_OF_BITS,
     SegmentKind,
     TileKind,
+    TileVariant,
     tile_kind,
     tileset,
+    unpack_goods,
 )
 
 __all__ = [
@@ -89,14 +95,14 @@ __all__ = [
 #: options of HiG and Z-Man, and the small-city and farm variants.
 #: 3: the river rule made exact: a placement is refused only when some order of the river tiles
 #: left could strand the river (``docs/rules.md``, "The river is always finished").
-#: 4: the expansions: Inns & Cathedrals (``Rules.inns``), played only from this version on; a game
-#: without them plays as under rules 3.
+#: 4: the expansions: Inns & Cathedrals (``Rules.inns``) and Traders & Builders (``Rules.traders``),
+#: played only from this version on; a game without them plays as under rules 3.
 RULES_VERSION = 4
 #: The rules versions this engine plays, each game by its own version's rules: a saved game of an
 #: older version still loads and replays as it was played (``protocol/log.md`` §7).
 SUPPORTED_RULES = (2, 3, 4)
 #: The first rules version that plays each expansion (``Rules`` field → version).
-_EXPANSIONS_SINCE = {"inns": 4}
+_EXPANSIONS_SINCE = {"inns": 4, "traders": 4}
 #: What becomes of the base start tile with The River (HA "THE RIVER"; Z14 "The River"):
 #: ``"after"`` placed as soon as the river is complete (HiG), ``"river"`` shuffled into the river
 #: tiles (HiG), ``"omit"`` left in the box (Z-Man). The first is the default (``docs/rules.md``).
@@ -121,7 +127,7 @@ _MEEPLE = Figure.MEEPLE
 _ABBOT = Figure.ABBOT
 _LARGE = Figure.LARGE
 #: Score categories, in the order breakdowns list them.
-CATEGORIES = ("road", "city", "cloister", "garden", "field")
+CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods")
 
 
 class Phase(str, Enum):
@@ -143,12 +149,20 @@ _PLACE = Phase.PLACE_TILE
 #: design, tiles drawn, tiles set aside, scores, supplies, abbots in supply (``None`` without The Abbot).
 _Snapshot = tuple[
     Phase, int, TileKind | None, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...] | None,
-    tuple[int, ...] | None,
+    tuple[int, ...] | None, tuple[tuple[int, ...], ...] | None,
 ]
+#: Traders & Builders: what the most tokens of a kind of goods score at the end (ZM-TB "Final
+#: scoring": "the player who has the most tokens scores 10 points").
+GOODS_POINTS = 10
 #: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _ABBOT_ON = tuple(DeployMeeple(i, _ABBOT) for i in range(MAX_SEGMENTS))
 _LARGE_ON = tuple(DeployMeeple(i, _LARGE) for i in range(MAX_SEGMENTS))
+_PIG = Figure.PIG
+_PIG_ON = tuple(DeployMeeple(i, _PIG) for i in range(MAX_SEGMENTS))
+_BUILDER = Figure.BUILDER
+_NO_GOODS = (0, 0, 0)
+_BUILDER_ON = tuple(DeployMeeple(i, _BUILDER) for i in range(MAX_SEGMENTS))
 _SKIP = SkipMeeple()
 
 
@@ -172,6 +186,12 @@ class Rules:
             tile completed and nothing incomplete at the end, a city with a cathedral 3 a tile and
             pennant completed and nothing incomplete at the end, and a large meeple per player that
             counts as two for the majority (``docs/rules.md``). Rules version 4 on.
+        traders: Traders & Builders: its 24 tiles among the land tiles; whoever completes a city
+            takes its goods (wine, grain, cloth), and at the end the most of each kind score 10
+            (``docs/rules.md``); a builder per player (on a road or city beside the player's own
+            follower: extending that feature with the turn's first tile gives a second tile) and a
+            pig (beside the player's own farmer: 1 more a city when that farm scores). Rules
+            version 4 on.
     """
 
     river: bool = False
@@ -180,6 +200,7 @@ class Rules:
     small_city: bool = False
     farms: str = "farm"
     inns: bool = False
+    traders: bool = False
 
     def pile_size(self) -> int:
         """Tiles in the draw pile under these rules (start tile excluded): the number of draws a
@@ -188,12 +209,13 @@ class Rules:
         >>> Rules().pile_size(), Rules(river=True).pile_size()
         (71, 83)
         """
-        _start, groups = tileset(river=self.river, abbot=self.abbot, river_start=self.river_start, inns=self.inns)
+        _start, groups = tileset(river=self.river, abbot=self.abbot, river_start=self.river_start, inns=self.inns,
+                                 traders=self.traders)
         return sum(sum(group.values()) for group in groups)
 
     def problem(self) -> str | None:
         """Why these options cannot be played (a wrong type or value), or ``None``."""
-        for name in ("river", "abbot", "small_city", "inns"):
+        for name in ("river", "abbot", "small_city", "inns", "traders"):
             if not isinstance(getattr(self, name), bool):
                 return f"{name} must be true or false, got {getattr(self, name)!r}"
         if self.river_start not in RIVER_STARTS:
@@ -212,6 +234,8 @@ class Rules:
             parts.append("The Abbot")
         if self.inns:
             parts.append("Inns & Cathedrals")
+        if self.traders:
+            parts.append("Traders & Builders")
         parts.extend(self.variants())
         return ", ".join(parts) or "base game"
 
@@ -271,7 +295,7 @@ class GameSetup:
     def tiles(self) -> tuple[str, list[dict[str, int]]]:
         """The start tile and the groups of the draw pile (:func:`carcnet.engine.tiles.tileset`)."""
         r = self.rules
-        return tileset(river=r.river, abbot=r.abbot, river_start=r.river_start, inns=r.inns)
+        return tileset(river=r.river, abbot=r.abbot, river_start=r.river_start, inns=r.inns, traders=r.traders)
 
     @property
     def start_tile(self) -> str:
@@ -310,7 +334,7 @@ class GameSetup:
                 except (KeyError, TypeError):
                     raise SetupError(f"draw_order[{i}] = {letter!r} is not a tile design") from None
                 needs = {"river": self.rules.river, "abbot": self.rules.abbot, "inns": self.rules.inns,
-                         "traders": False}
+                         "traders": self.rules.traders}
                 for expansion in kind.expansion.split("+"):
                     if expansion != "base" and not needs[expansion]:
                         raise SetupError(f"draw_order[{i}] = {letter!r} needs {expansion}, which is off")
@@ -327,7 +351,8 @@ class GameSetup:
         river_start = f" start={rules.river_start}" if rules.river else ""
         return (
             f"carcnet/state/v1\nrules {self.rules_version} river={int(rules.river)} abbot={int(rules.abbot)}{river_start} "
-            f"small-city={int(rules.small_city)} farms={rules.farms}{' inns=1' if rules.inns else ''}\n"
+            f"small-city={int(rules.small_city)} farms={rules.farms}{' inns=1' if rules.inns else ''}"
+            f"{' traders=1' if rules.traders else ''}\n"
             f"players {self.players}\n{source}\n"
         )
 
@@ -358,13 +383,25 @@ class Game:
         n = setup.players
         self.players = n
         self.board = Board()
-        self.graph = MarkedFeatureGraph() if setup.rules.inns else FeatureGraph()
+        self.graph = MarkedFeatureGraph() if setup.rules.inns or setup.rules.traders else FeatureGraph()
         self.scores = [0] * n
         self.supply = [MEEPLES_PER_PLAYER] * n
         #: Abbots in supply per seat (The Abbot: 1 each; 0 without it).
         self.abbots = [ABBOTS_PER_PLAYER if setup.rules.abbot else 0] * n
         #: Large meeples in supply per seat (Inns & Cathedrals: 1 each; 0 without it).
         self.large = [1 if setup.rules.inns else 0] * n
+        #: Pigs in supply per seat (Traders & Builders: 1 each; 0 without it).
+        self.pigs = [1 if setup.rules.traders else 0] * n
+        #: Builders in supply per seat (Traders & Builders: 1 each; 0 without it).
+        self.builders = [1 if setup.rules.traders else 0] * n
+        #: Traders & Builders: the tile just placed extended the feature of the seat's builder, so
+        #: the seat draws a second tile when its turn ends; and whether the tile in play is that
+        #: second tile (no third follows it: ZM-TB, W-TB1 "There is no chain reaction").
+        self._bonus = False
+        self._second = False
+        self._traders = setup.rules.traders
+        #: Traders & Builders: goods tokens per seat, ``[wine, grain, cloth]``; ``None`` without it.
+        self.goods: list[list[int]] | None = [[0, 0, 0] for _ in range(n)] if setup.rules.traders else None
         #: Per seat: the graph node its abbot stands on, or ``None``.
         self._abbot_nodes: list[int | None] = [None] * n
         self._abbot_rule = setup.rules.abbot
@@ -432,6 +469,13 @@ class Game:
         tile to place in ``Phase.PLACE_TILE``, the tile just placed in ``Phase.DEPLOY``; ``None``
         while the table draws (``Phase.DRAW``) and once the game is over."""
         return self._drawn
+
+    @property
+    def second_tile(self) -> bool:
+        """Whether the tile in play (drawn, placed or being drawn) is the seat's second tile of the
+        turn, given by its builder (Traders & Builders, docs/rules.md: no third follows it). Always
+        ``False`` without the expansion."""
+        return self._second
 
     def areas_around(self, key: int) -> tuple[tuple[int, int], ...]:
         """The cloisters and gardens next to the empty position of board key *key*
@@ -595,6 +639,45 @@ class Game:
                         out.append(_LARGE_ON[i])
                 if abbot and kind in _AREA:
                     out.append(_ABBOT_ON[i])
+        if self.builders[self.seat]:  # Traders & Builders: the builder joins the seat's own follower
+            out.extend(_BUILDER_ON[i] for i in self._builder_spots())
+        if self.pigs[self.seat]:  # Traders & Builders: the pig joins the seat's own farmer
+            out.extend(_PIG_ON[i] for i in self._pig_spots())
+        return out
+
+    def _builder_spots(self) -> list[int]:
+        """Segments of the tile just placed where the seat's builder may go: its road and city
+        segments whose feature is incomplete and holds one of the seat's followers (Traders &
+        Builders; JCloisterZone: an incomplete feature)."""
+        placed = self._placed
+        if placed is None:
+            return []
+        g, seat = self.graph, self.seat
+        find, meeples, open_ = g.find, g.meeples, g.open
+        out: list[int] = []
+        for i, seg in enumerate(placed.variant.segments):
+            if seg.kind is not _ROAD and seg.kind is not _CITY:
+                continue
+            root = find(placed.base + i)
+            held = meeples[root] or ()
+            if open_[root] and any(s == seat and (f is _MEEPLE or f is _LARGE) for s, f, _ in held):
+                out.append(i)
+        return out
+
+    def _pig_spots(self) -> list[int]:
+        """Segments of the tile just placed where the seat's pig may go: its field segments whose
+        farm holds one of the seat's farmers (Traders & Builders)."""
+        placed = self._placed
+        if placed is None or not self._farmers:
+            return []
+        find, meeples, seat = self.graph.find, self.graph.meeples, self.seat
+        out: list[int] = []
+        for i, seg in enumerate(placed.variant.segments):
+            if seg.kind is not _FIELD:
+                continue
+            held = meeples[find(placed.base + i)] or ()
+            if any(s == seat and f is not _PIG for s, f, _ in held):
+                out.append(i)
         return out
 
     def abbot_at(self, seat: int) -> Position | None:
@@ -737,7 +820,7 @@ class Game:
         """
         if self.phase is Phase.GAME_OVER:
             return list(self.scores), []
-        events = self._final_scoring()
+        events: list[PointsScored | GoodsScored] = [*self._final_scoring(), *self._goods_scoring()]
         totals = list(self.scores)
         for ev in events:
             for s in ev.seats:
@@ -749,8 +832,9 @@ class Game:
         every position its search reaches (no feature descriptions made). Pure."""
         if self.phase is Phase.GAME_OVER:
             return list(self.scores)
-        if self.setup.rules.farms == "city" or self.setup.rules.inns:  # first-edition farms: city by
-            return self.projected_final()[0]  # city; inns and cathedrals: the values of the final scoring
+        rules = self.setup.rules
+        if rules.farms == "city" or rules.inns or rules.traders:  # first-edition farms: city by city;
+            return self.projected_final()[0]  # the expansions: the values of the final scoring
         g = self.graph
         find, kinds, opens, meeples = g.find, g.kind, g.open, g.meeples
         totals = list(self.scores)
@@ -806,6 +890,12 @@ class Game:
         other.supply = self.supply[:]
         other.abbots = self.abbots[:]
         other.large = self.large[:]
+        other.goods = None if self.goods is None else [g[:] for g in self.goods]
+        other.pigs = self.pigs[:]
+        other.builders = self.builders[:]
+        other._bonus = self._bonus
+        other._second = self._second
+        other._traders = self._traders
         other._abbot_nodes = self._abbot_nodes[:]
         other._abbot_rule = self._abbot_rule
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
@@ -1004,6 +1094,29 @@ class Game:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s large meeple is on the board")
             if move.figure is _MEEPLE and self.supply[self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
+        elif move.figure is _BUILDER:
+            if not self.setup.rules.traders:
+                raise IllegalMoveError("wrong-figure", f"{move}: this game is played without Traders & Builders")
+            if self.builders[self.seat] == 0:
+                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s builder is on the board")
+            if seg.kind is not _ROAD and seg.kind is not _CITY:
+                raise IllegalMoveError("bad-segment", f"{move}: the builder goes on a road or city only")
+            if i not in self._builder_spots():
+                raise IllegalMoveError(
+                    "bad-segment", f"{move}: the builder goes only on an incomplete road or city that holds one of "
+                    "your followers")
+            return
+        elif move.figure is _PIG:
+            if not self.setup.rules.traders:
+                raise IllegalMoveError("wrong-figure", f"{move}: this game is played without Traders & Builders")
+            if self.pigs[self.seat] == 0:
+                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s pig is on the board")
+            if seg.kind is not _FIELD or not self._farmers:
+                raise IllegalMoveError("bad-segment", f"{move}: the pig goes on a farm only")
+            if i not in self._pig_spots():
+                raise IllegalMoveError(
+                    "bad-segment", f"{move}: the pig goes only on a farm that holds one of your farmers")
+            return
         else:
             raise IllegalMoveError("wrong-figure", f"{move}: unknown figure {move.figure!r}")
         root = self.graph.find(placed.base + i)
@@ -1163,9 +1276,22 @@ class Game:
             self.river_end = advance_river(self.river_end, kind, key, rotation)
         if seat is not None:
             self.last_placed[seat] = position
+            if self._traders and not self._second and self.builders[seat] == 0:
+                self._bonus = self._extends_builder(variant, base, seat)
         self._placed = placed
         self._pending = completed
         events.append(TilePlaced(seat, kind.letter, position, rotation))
+
+    def _extends_builder(self, variant: TileVariant, base: int, seat: int) -> bool:
+        """Whether the tile just placed (its nodes from *base*) joined the road or city that holds
+        *seat*'s builder (Traders & Builders: then a second tile follows)."""
+        g = self.graph
+        for i, kind in enumerate(variant.node_kinds):
+            if kind is _ROAD or kind is _CITY:
+                held = g.meeples[g.find(base + i)]
+                if held and any(s == seat and f is _BUILDER for s, f, _ in held):
+                    return True
+        return False
 
     def _deploy(self, move: DeployMeeple, events: list[Event]) -> None:
         placed = self._placed
@@ -1174,6 +1300,17 @@ class Game:
         g = self.graph
         root = g.find(node)
         seat = self.seat
+        if move.figure is _PIG or move.figure is _BUILDER:  # beside the seat's follower (Traders & Builders)
+            held = g.meeples[root]
+            assert held
+            held.append((seat, move.figure, node))
+            self._meeple_nodes.append(node)
+            if move.figure is _PIG:
+                self.pigs[seat] -= 1
+            else:
+                self.builders[seat] -= 1
+            events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
+            return
         g.meeples[root] = [(seat, move.figure, node)]
         self._meeple_nodes.append(node)
         if move.figure is _ABBOT:
@@ -1190,7 +1327,13 @@ class Game:
             self._score_completed(root, events)
         self._pending = []
         self._placed = None
-        self.seat = (self.seat + 1) % self.players
+        if self._bonus:  # Traders & Builders: the builder's second tile, for the same seat
+            self._bonus = False
+            self._second = True
+            events.append(BuilderTurn(self.seat))
+        else:
+            self._second = False
+            self.seat = (self.seat + 1) % self.players
         if not self._draw(events):
             self._final(events)
 
@@ -1263,6 +1406,14 @@ class Game:
         g = self.graph
         info = self._info(root)
         events.append(FeatureCompleted(info))
+        if self.goods is not None and type(g) is MarkedFeatureGraph and g.goods[root]:
+            # Traders & Builders: the seat that placed the last tile takes the city's goods, whoever
+            # holds it (ZM-TB "Scoring a city with Goods symbols")
+            taken = unpack_goods(g.goods[root])
+            mine = self.goods[self.seat]
+            for k in range(3):
+                mine[k] += taken[k]
+            events.append(GoodsTaken(self.seat, taken, info))
         meeples = g.meeples[root]
         if not meeples:
             return
@@ -1285,6 +1436,10 @@ class Game:
             self._abbot_nodes[seat] = None
         elif figure is _LARGE:
             self.large[seat] += 1
+        elif figure is _PIG:
+            self.pigs[seat] += 1
+        elif figure is _BUILDER:
+            self.builders[seat] += 1
         else:
             self.supply[seat] += 1
 
@@ -1344,7 +1499,12 @@ class Game:
             meeples = g.meeples[r]
             assert meeples
             info = self._info(r, field_tiles[r])
-            events.append(PointsScored(majority(meeples), FARM_POINTS["farm"] * len(info.cities), info, True))
+            seats = majority(meeples)
+            events.append(PointsScored(seats, FARM_POINTS["farm"] * len(info.cities), info, True))
+            if info.cities and any(f is _PIG for _, f, _ in meeples):  # Traders & Builders' pig:
+                for s in seats:  # its owner, scoring the farm, gets 4 a city instead of 3
+                    if any(seat == s and f is _PIG for seat, f, _ in meeples):
+                        events.append(PointsScored((s,), len(info.cities), info, True, pig=True))
         return events
 
     def _city_farmers(self, fields: list[int]) -> list[PointsScored]:
@@ -1368,8 +1528,22 @@ class Game:
             events.append(PointsScored(majority(farmers), 4, self._info(cr), True, farmers=True))
         return events
 
+    def _goods_scoring(self) -> list[GoodsScored]:
+        """Traders & Builders' final scoring (pure): per kind of goods, 10 to every seat holding the
+        most tokens of it, at least one (ZM-TB "Final scoring"; JCloisterZone: nobody scores a kind
+        nobody holds); empty without the expansion."""
+        if self.goods is None:
+            return []
+        out = []
+        for k, kind in enumerate(GOODS):
+            most = max(g[k] for g in self.goods)
+            if most:
+                seats = tuple(s for s, g in enumerate(self.goods) if g[k] == most)
+                out.append(GoodsScored(kind, seats, GOODS_POINTS, most))
+        return out
+
     def _final(self, events: list[Event]) -> None:
-        for ev in self._final_scoring():
+        for ev in [*self._final_scoring(), *self._goods_scoring()]:
             category = ev.category
             for s in ev.seats:
                 self.scores[s] += ev.points
@@ -1431,7 +1605,9 @@ class Game:
                     seen.append(cr)
             cities = tuple(tuple(map(position_of, sorted(g.tiles[c] or ()))) for c in seen)
         meeples = tuple((s, f) for s, f, _ in g.meeples[root] or ())
-        mark = g.marks[root] if type(g) is MarkedFeatureGraph else 0
+        marked = type(g) is MarkedFeatureGraph
+        mark = g.marks[root] if marked else 0
+        goods = unpack_goods(g.goods[root]) if marked and g.goods[root] else _NO_GOODS
         return FeatureInfo(
             kind,
             (position_of(g.tile[first]), g.index[first]),
@@ -1442,6 +1618,7 @@ class Game:
             meeples,
             bool(mark & MARK_INN),
             bool(mark & MARK_CATHEDRAL),
+            goods,
         )
 
     def _snapshot(self) -> _Snapshot:
@@ -1450,12 +1627,14 @@ class Game:
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
             tuple(self.scores), tuple(self.supply), tuple(self.abbots) if self._abbot_rule else None,
             tuple(self.large) if self.setup.rules.inns else None,
+            None if self.goods is None else (
+                *(tuple(g) for g in self.goods), tuple(self.pigs), tuple(self.builders), (int(self._second),)),
         )
 
 
 def _state_line(snapshot: _Snapshot) -> str:
     """The state line of ``protocol/digest.md`` §3."""
-    phase, seat, kind, drawn_count, aside, scores, supply, abbots, large = snapshot
+    phase, seat, kind, drawn_count, aside, scores, supply, abbots, large, goods = snapshot
     drawn = kind.letter if kind is not None and phase is _PLACE else "-"
     line = (
         f"{phase.value} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
@@ -1465,6 +1644,10 @@ def _state_line(snapshot: _Snapshot) -> str:
         line += f" abbots={','.join(map(str, abbots))}"
     if large is not None:  # only with Inns & Cathedrals
         line += f" large={','.join(map(str, large))}"
+    if goods is not None:  # only with Traders & Builders: wine/grain/cloth per seat, pigs, builders
+        *tokens, pigs, builders, second = goods
+        line += (f" goods={','.join('/'.join(map(str, g)) for g in tokens)} pigs={','.join(map(str, pigs))}"
+                 f" builders={','.join(map(str, builders))} second={second[0]}")
     return line + "\n"
 
 

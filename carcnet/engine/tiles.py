@@ -40,6 +40,8 @@ __all__ = [
     "INNS_DESIGNS",
     "TRADERS_DESIGNS",
     "expansion_tile_counts",
+    "pack_goods",
+    "unpack_goods",
     "RIVER_DESIGNS",
     "RIVER_LAKE",
     "RIVER_SPRING",
@@ -162,6 +164,8 @@ class TileVariant:
             for a cloister or garden; pennants; bordering city indices for fields, else ``None``; 1).
         node_marks: Per segment, :data:`MARK_INN` and :data:`MARK_CATHEDRAL` bits (0 on every
             tile but Inns & Cathedrals' ones).
+        node_goods: Per segment, its goods symbols packed as :func:`pack_goods` (0 on every tile but
+            Traders & Builders' ones).
         closable: Indices of the segments that can be completed (every kind but the field), in
             row order: the features a placement may complete.
         node_indices, node_nones: ``0 … n-1`` and ``None`` per segment (what the graph copies).
@@ -184,6 +188,7 @@ class TileVariant:
     node_open: tuple[int, ...]
     node_pennants: tuple[int, ...]
     node_marks: tuple[int, ...]
+    node_goods: tuple[int, ...]
     node_borders: tuple[tuple[int, ...] | None, ...]
     node_ones: tuple[int, ...]
     closable: tuple[int, ...]
@@ -306,6 +311,24 @@ def _fit_tables(kind: TileKind) -> tuple[dict[int, tuple[int, ...]], dict[int, i
 #: The rotations of each 4-bit set of ``TileKind._fit_bits``, smallest first.
 #: Bits of ``TileVariant.node_marks``: a segment with an inn, with a cathedral (Inns & Cathedrals).
 MARK_INN, MARK_CATHEDRAL = 1, 2
+#: Bits per kind of goods in a packed count (:func:`pack_goods`): up to 255 symbols of a kind.
+_GOODS_BITS = 8
+
+
+def pack_goods(goods: tuple[str, ...]) -> int:
+    """Goods symbols as one int, a count per kind of :data:`GOODS` in 8 bits each (wine lowest), so
+    that the goods of two features add up as ints.
+
+    >>> pack_goods(("grain", "grain")), unpack_goods(pack_goods(("wine", "cloth", "wine")))
+    (512, (2, 0, 1))
+    """
+    return sum(1 << _GOODS_BITS * GOODS.index(g) for g in goods)
+
+
+def unpack_goods(packed: int) -> tuple[int, int, int]:
+    """The counts of a :func:`pack_goods` int, in :data:`GOODS` order (wine, grain, cloth)."""
+    mask = (1 << _GOODS_BITS) - 1
+    return packed & mask, packed >> _GOODS_BITS & mask, packed >> 2 * _GOODS_BITS & mask
 #: The kinds of goods of Traders & Builders, as the tile table writes them.
 GOODS = ("wine", "grain", "cloth")
 
@@ -475,6 +498,7 @@ def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
         node_open=tuple(8 if seg.kind in AREA_KINDS else len(seg.sides) for seg in segments),
         node_pennants=tuple(int(seg.pennant) for seg in segments),
         node_marks=tuple(MARK_INN * seg.inn | MARK_CATHEDRAL * seg.cathedral for seg in segments),
+        node_goods=tuple(pack_goods(seg.goods) for seg in segments),
         node_borders=tuple(seg.borders if seg.kind == SegmentKind.FIELD else None for seg in segments),
         node_ones=(1,) * len(segments),
         closable=tuple(i for i, seg in enumerate(segments) if seg.kind != SegmentKind.FIELD),
@@ -723,7 +747,8 @@ def base_tile_counts() -> dict[str, int]:
 
 
 def tileset(
-    *, river: bool = False, abbot: bool = False, river_start: str = "after", inns: bool = False
+    *, river: bool = False, abbot: bool = False, river_start: str = "after", inns: bool = False,
+    traders: bool = False,
 ) -> tuple[str, list[dict[str, int]]]:
     """The tiles of a game: the tile placed at (0, 0), and the groups drawn one after another (each
     shuffled on its own, ``protocol/deck.md`` §4), as id → count.
@@ -735,7 +760,8 @@ def tileset(
     into the river tiles (HA: "mixed into the stack of river tiles"); ``"omit"``, left out (Z14:
     "return the start tile to the box"). With The Abbot: one copy each of E, H, I, M, N, R, U, V
     (and one R4) is its garden variant. With *inns* (Inns & Cathedrals) its 18 tiles join the land
-    tiles; with The Abbot too, ICB and ICH are their garden variants ICBG and ICHG.
+    tiles; with The Abbot too, ICB and ICH are their garden variants ICBG and ICHG. With *traders*
+    (Traders & Builders) its 24 tiles join the land tiles.
 
     Raises:
         ValueError: *river_start* is none of ``"after"``, ``"river"``, ``"omit"``.
@@ -753,6 +779,8 @@ def tileset(
         if abbot:  # two of them printed with a garden
             for letter in INNS_GARDEN_DESIGNS:
                 land[f"{letter}G"] = land.pop(letter)
+    if traders:  # Traders & Builders: its 24 tiles shuffled into the land tiles
+        land.update(expansion_tile_counts("traders"))
     if not river:
         return BASE_START, [land]
     flow = {kind.letter: count for kind, count in _RIVER_ROWS if kind.letter not in (RIVER_SPRING, RIVER_LAKE)}

@@ -315,7 +315,8 @@ def _bins_in(m: dict[str, Any], key: str, size: int) -> tuple[bytes, ...] | None
 def options_to_wire(rules: Rules, where: str = "options") -> dict[str, Any]:
     """The ``options`` map of *rules* (``protocol/log.md`` §5): ``river``, ``abbot``,
     ``small-city`` and ``farms``, then ``river-start`` exactly when ``river`` is true, then ``inns``
-    (true) exactly when Inns & Cathedrals is played. A header's
+    (true) exactly when Inns & Cathedrals is played, ``traders`` (true) exactly when Traders &
+    Builders is. A header's
     ``options`` and a wire ``lobby``'s (``protocol/wire.md`` §4.6) are this map.
 
     >>> options_to_wire(Rules(river=True, river_start="omit"))
@@ -336,6 +337,8 @@ def options_to_wire(rules: Rules, where: str = "options") -> dict[str, Any]:
         out["river-start"] = rules.river_start
     if rules.inns:
         out["inns"] = True
+    if rules.traders:
+        out["traders"] = True
     options_from_wire(out, where)  # the same checks as reading: never write what could not be read
     return out
 
@@ -347,7 +350,7 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
     ``river_start`` is the default, ``"after"``.
 
     >>> options_from_wire({"river": True, "abbot": False, "small-city": False, "farms": "city", "river-start": "omit"})
-    Rules(river=True, abbot=False, river_start='omit', small_city=False, farms='city', inns=False)
+    Rules(river=True, abbot=False, river_start='omit', small_city=False, farms='city', inns=False, traders=False)
 
     Raises:
         LogFormatError: Not a map, a missing or unknown key, a wrong type or value; the message
@@ -357,10 +360,11 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
     if "river" in options:
         _typed(options, "river", bool, where)
     river = options.get("river") is True
-    inns = "inns" in options
-    _keys(options, (*(_RIVER_OPTION_KEYS if river else _OPTION_KEYS), *(("inns",) if inns else ())), where)
-    if inns and options["inns"] is not True:  # present exactly when played: one encoding a game
-        raise LogFormatError(f"{where}.inns must be true when present, got {options['inns']!r}"[:200])
+    expansions = tuple(key for key in ("inns", "traders") if key in options)
+    _keys(options, (*(_RIVER_OPTION_KEYS if river else _OPTION_KEYS), *expansions), where)
+    for key in expansions:  # present exactly when played: one encoding a game
+        if options[key] is not True:
+            raise LogFormatError(f"{where}.{key} must be true when present, got {options[key]!r}"[:200])
     for key in _FLAG_KEYS:
         _typed(options, key, bool, where)
     _typed(options, "farms", str, where)
@@ -377,7 +381,7 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
             )
     return Rules(
         river=options["river"], abbot=options["abbot"], river_start=river_start,
-        small_city=options["small-city"], farms=farms, inns=inns,
+        small_city=options["small-city"], farms=farms, inns="inns" in expansions, traders="traders" in expansions,
     )
 
 
@@ -440,8 +444,9 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         return PlaceTile(tile, _pos_in(m, where), _int(m, "rot", where, 0, 4))
     if kind == "deploy":
         figure = m["figure"]
-        if figure not in ("meeple", "abbot", "large"):
-            raise LogFormatError(f"{where}.figure must be 'meeple', 'abbot' or 'large', got {figure!r}")
+        if figure not in ("meeple", "abbot", "large", "builder", "pig"):
+            raise LogFormatError(
+                f"{where}.figure must be 'meeple', 'abbot', 'large', 'builder' or 'pig', got {figure!r}"[:200])
         return DeployMeeple(_int(m, "segment", where, 0, COORD_LIMIT), Figure(figure))
     if kind == "skip":
         return SkipMeeple()

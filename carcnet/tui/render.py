@@ -224,17 +224,23 @@ _ROLE_OF_KIND = {
 
 #: What the interface calls each figure, with its article (Inns & Cathedrals' large meeple, The
 #: Abbot's abbot).
-FIGURE_NAMES = {Figure.MEEPLE: "a meeple", Figure.LARGE: "the large meeple", Figure.ABBOT: "the abbot"}
+FIGURE_NAMES = {Figure.MEEPLE: "a meeple", Figure.LARGE: "the large meeple", Figure.ABBOT: "the abbot",
+                Figure.BUILDER: "the builder", Figure.PIG: "the pig"}
 
 
 def figure_letter(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
     """The letter a figure shows on the board: its role's (:data:`ROLE_LETTERS`), or ``L`` for Inns &
-    Cathedrals' large meeple whatever its role (the feature it stands on says which).
+    Cathedrals' large meeple whatever its role (the feature it stands on says which), ``P`` for
+    Traders & Builders' pig.
 
     >>> figure_letter(SegmentKind.ROAD), figure_letter(SegmentKind.ROAD, Figure.LARGE)
     ('T', 'L')
     """
-    return "L" if figure is Figure.LARGE else ROLE_LETTERS[figure_role(kind, figure)]
+    if figure is Figure.LARGE:
+        return "L"
+    if figure is Figure.PIG:  # Traders & Builders
+        return "P"
+    return ROLE_LETTERS[figure_role(kind, figure)]
 
 
 def figure_role(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:

@@ -61,8 +61,8 @@ def deck_vectors() -> dict:
     return vec
 
 
-def digest_vector(rules: Rules | None = None) -> dict:
-    setup = GameSetup(players=2, seed=2026, rules=rules or Rules())
+def digest_vector(rules: Rules | None = None, seed: int = 2026) -> dict:
+    setup = GameSetup(players=2, seed=seed, rules=rules or Rules())
     game = Game(setup)
     bot = RandomBot(2026)
     while game.phase is not Phase.GAME_OVER:
@@ -71,9 +71,10 @@ def digest_vector(rules: Rules | None = None) -> dict:
         "description": "carcnet state digest v1 golden vector (protocol/digest.md): a seeded 2-player game. "
         "digests[0] is after the setup, digests[i] after moves[i-1].",
         "setup": {
-            "players": 2, "seed": "2026", "rules": RULES_VERSION, "river": setup.rules.river,
+            "players": 2, "seed": str(seed), "rules": RULES_VERSION, "river": setup.rules.river,
             "abbot": setup.rules.abbot, "river_start": setup.rules.river_start,
             "small_city": setup.rules.small_city, "farms": setup.rules.farms, "inns": setup.rules.inns,
+            "traders": setup.rules.traders,
         },
         "setup_text": setup.canonical(),
         "final_scores": game.scores,
@@ -135,11 +136,12 @@ def _table_setup(game_id: str, players: int, rules: Rules) -> tuple[GameSetup, l
     return GameSetup(players=players, draws=table, rules=rules), chains
 
 
-def table_digest_vector() -> dict:
-    """digest.md with table draws: a 2-player game whose draws come from the vector chains."""
-    setup, chains = _table_setup("3f2a9c1b5d6e4f708192a3b4c5d6e7f8", 2, Rules())
+def table_digest_vector(rules: Rules | None = None, bot_seed: int = 2026) -> dict:
+    """digest.md with table draws: a 2-player game whose draws come from the vector chains (with
+    Traders & Builders, the builder's second tiles drawn by the table too)."""
+    setup, chains = _table_setup("3f2a9c1b5d6e4f708192a3b4c5d6e7f8", 2, rules or Rules())
     game = Game(setup)
-    bot = RandomBot(2026)
+    bot = RandomBot(bot_seed)
     while game.phase is not Phase.GAME_OVER:
         if game.phase is Phase.DRAW:
             game.apply(DrawTile(tuple(c[game.deck_index + 1] for c in chains)))
@@ -164,6 +166,9 @@ def main() -> None:
         ("digest-expansions.json", digest_vector(Rules(river=True, abbot=True)), 1),
         ("digest-variants.json", digest_vector(Rules(small_city=True, farms="city")), 1),
         ("digest-inns.json", digest_vector(Rules(river=True, abbot=True, inns=True)), 1),
+        # seeds where the random bot gets a builder's second tile
+        ("digest-traders.json", digest_vector(Rules(traders=True), seed=2032), 1),
+        ("digest-table-traders.json", table_digest_vector(Rules(traders=True), bot_seed=2029), 1),
     ):
         (HERE / name).write_text(json.dumps(vec, indent=indent) + "\n")
         print(f"wrote {HERE / name}")

@@ -8,6 +8,7 @@ import importlib.util
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -107,3 +108,16 @@ def test_the_fitting_script_recovers_known_weights():
         rows.append((x, sum(a * b for a, b in zip(x, truth, strict=True)) + 4.0 + rng.uniform(-0.01, 0.01)))
     fitted = module.least_squares(rows)
     assert [round(v, 2) for v in fitted] == [*truth, 4.0]
+
+
+@pytest.mark.parametrize(("rules", "row"), [
+    (Rules(), "base"), (Rules(river=True), "base"), (Rules(abbot=True), "abbot"),
+    (Rules(inns=True), "inns"), (Rules(inns=True, abbot=True), "inns"),
+    (Rules(traders=True), "traders"), (Rules(traders=True, inns=True, river=True, abbot=True), "traders"),
+])
+def test_each_rule_set_uses_the_row_fitted_for_it(rules, row):
+    """Issue 33: the expansions' games are valued by the rows fitted on their own games."""
+    from carcnet.bots.evaluation import weights_for
+
+    assert weights_for(rules) == WEIGHTS[row]
+    assert len({WEIGHTS[name] for name in ("base", "abbot", "inns", "traders")}) == 4

@@ -235,3 +235,69 @@ def test_with_inns_and_cathedrals_greedy_deploys_its_large_meeple():
         large += isinstance(move, DeployMeeple) and move.figure is Figure.LARGE
         game.apply(move)
     assert large >= 1
+
+
+def test_with_traders_and_builders_greedy_deploys_its_builder_and_pig_and_gets_second_tiles():
+    """Issue 33: greedy's turns include the builder (beside its own follower) and the pig (beside its
+    own farmer), legal every time; in a few games it plays both and gets second tiles."""
+    from carcnet.engine import BuilderTurn, Figure, Rules
+
+    used: set[Figure] = set()
+    second = 0
+    for seed in range(3):
+        game = Game(GameSetup(players=2, seed=700 + seed, rules=Rules(traders=True)))
+        bots = [GreedyBot(seed), GreedyBot(seed + 1)]
+        while game.phase is not Phase.GAME_OVER:
+            move = bots[game.seat].choose(game.view())
+            assert move in game.legal_moves()
+            if isinstance(move, DeployMeeple):
+                used.add(move.figure)
+            game.apply(move)
+        second += sum(isinstance(e, BuilderTurn) for e in game.events)
+    assert {Figure.BUILDER, Figure.PIG} <= used and second > 0
+
+
+def test_with_traders_and_builders_greedy_values_goods_by_the_chance_of_the_bonus():
+    """Issue 33: the goods of a city the placement completes are the placer's; greedy values them as
+    the change in 10 × the chance of the most of each kind at the end: worth most to a seat level
+    with the leader (a tie scores the bonus too), little to one far ahead or far behind, sharper
+    as the bag empties; and the same amount is added to every follow-up of such a placement."""
+    from carcnet.engine import Rules
+    from carcnet.engine.tiles import ROTATIONS_OF_BITS, pack_goods
+
+    game = Game(GameSetup(players=3, seed=5, rules=Rules(traders=True)))
+    turn = greedy_bot._turn(game)
+    assert isinstance(turn, greedy_bot._MarkedTurn) and turn.lead == (0, 0, 0)
+    wine, two_cloth = pack_goods(("wine",)), pack_goods(("cloth", "cloth"))
+    level = turn.goods_value(wine)
+    assert 0 < level < 10 and turn.goods_value(two_cloth) > level
+    assert turn.goods_value(wine | two_cloth) == pytest.approx(level + turn.goods_value(two_cloth))
+    for far in (-9, 9):
+        turn.lead = (far, 0, 0)
+        assert 0 < turn.goods_value(wine) < level / 3
+    turn.lead, turn.spread = (-1, 0, 0), 1.0  # one behind near the end: one token ties, and ties score
+    assert turn.goods_value(wine) > 2 * level
+
+    bonuses = 0
+    for seed in range(4):
+        game = Game(GameSetup(players=2, seed=740 + seed, rules=Rules(traders=True)))
+        bots = [GreedyBot(seed), GreedyBot(seed + 1)]
+        while game.phase is not Phase.GAME_OVER:
+            if game.phase is Phase.PLACE_TILE and bonuses < 20:
+                turn = greedy_bot._turn(game)
+                for code in game.placement_codes():
+                    for rotation in ROTATIONS_OF_BITS[code & 15]:
+                        changes, areas = feature_changes(game, code >> 4, rotation)
+                        goods = sum(fc.goods for fc in changes if fc.complete)
+                        if not goods:
+                            continue
+                        valued = turn.evaluate(changes, areas)
+                        lead, turn.lead = turn.lead, None
+                        blind = turn.evaluate(changes, areas)
+                        turn.lead = lead
+                        assert [m for m, _ in valued] == [m for m, _ in blind]
+                        for (_, v), (_, b) in zip(valued, blind, strict=True):
+                            assert v - b == pytest.approx(turn.goods_value(goods)) and v > b
+                        bonuses += 1
+            game.apply(bots[game.seat].choose(game.view()))
+    assert bonuses >= 20

@@ -29,7 +29,8 @@ def _position(seed: int, moves: int, rules: Rules) -> Game:
     st.integers(0, 2**32 - 1),
     st.integers(0, 150),
     st.sampled_from([Rules(), Rules(river=True, abbot=True), Rules(farms="city", small_city=True),
-                     Rules(inns=True), Rules(river=True, abbot=True, inns=True)]),
+                     Rules(inns=True), Rules(river=True, abbot=True, inns=True), Rules(traders=True),
+                     Rules(river=True, abbot=True, inns=True, traders=True)]),
     st.sampled_from(list(LEVELS)),
 )
 def test_every_level_returns_only_legal_moves(seed, moves, rules, level):

@@ -63,6 +63,7 @@ def test_digest_distinguishes_setups_and_moves():
         ("digest-expansions.json", " start=after small-city=0 farms=farm"),
         ("digest-variants.json", " small-city=1 farms=city"),
         ("digest-inns.json", "rules 4 river=1 abbot=1 start=after small-city=0 farms=farm inns=1"),
+        ("digest-traders.json", "rules 4 river=0 abbot=0 small-city=0 farms=farm traders=1"),
         # a game of rules 3 (before the expansions): the same game, its setup text saying rules 3
         ("digest-expansions-rules3.json", "rules 3 river=1 abbot=1 start=after"),
         # a game of rules 2 (before the exact river rule): replayed under its own version's rules
@@ -76,7 +77,7 @@ def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
     s = vector["setup"]
     rules = Rules(
         river=s["river"], abbot=s["abbot"], river_start=s["river_start"], small_city=s["small_city"], farms=s["farms"],
-        inns=s.get("inns", False),
+        inns=s.get("inns", False), traders=s.get("traders", False),
     )
     setup = GameSetup(players=s["players"], seed=int(s["seed"]), rules=rules, rules_version=s["rules"])
     assert setup.canonical() == vector["setup_text"] and words in vector["setup_text"]

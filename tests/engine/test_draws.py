@@ -283,3 +283,21 @@ def test_bad_table_setups_name_the_problem(table, words):
         Game(GameSetup(players=2, draws=table))
     with pytest.raises(SetupError, match="exactly one"):
         Game(GameSetup(players=2, seed=1, draws=TableDraws(GAME, (b"\0" * 32, b"\1" * 32))))
+
+
+def test_a_table_game_with_builder_turns_matches_its_digest_vector():
+    """Issue 33: Traders & Builders at a table with table draws: the builder's second tile is a draw
+    of the table like every other (its DrawTile, every seat's chain value, the same seat to place
+    it); the vector's game has one (the random bot of seed 2029)."""
+    from carcnet.engine.events import BuilderTurn
+
+    vector = json.loads((VECTORS_DIR / "digest-table-traders.json").read_text())
+    rules = Rules(traders=True)
+    game, chains = table_game(2, rules)
+    assert game.setup.canonical() == vector["setup_text"] and " traders=1" in vector["setup_text"]
+    replayed = replay(game.setup, [parse_move(text) for text in vector["moves"]])
+    assert [d.hex() for d in replayed.digests] == vector["digests"]
+    assert replayed.scores == vector["final_scores"] and replayed.phase is Phase.GAME_OVER
+    turns = [e for e in replayed.events if isinstance(e, BuilderTurn)]
+    assert turns
+    assert play_out(game, chains, 2029).digest == replayed.digest

@@ -40,7 +40,7 @@ from carcnet.engine import (
 from carcnet.engine.geometry import position_of
 from carcnet.engine.notation import play_script
 from carcnet.engine.preview import FeatureChange, HeldJoin, feature_changes, preview_placement
-from carcnet.engine.tiles import ROTATIONS_OF_BITS
+from carcnet.engine.tiles import GOODS, ROTATIONS_OF_BITS, pack_goods
 
 
 def _turn_events(events: list[Event]) -> list[Event]:
@@ -53,6 +53,10 @@ def _turn_events(events: list[Event]) -> list[Event]:
             break
         out.append(ev)
     return out
+
+
+#: What each figure counts for a majority: the large meeple two, the builder and the pig none.
+_WEIGHT = {Figure.MEEPLE: 1, Figure.ABBOT: 1, Figure.LARGE: 2, Figure.BUILDER: 0, Figure.PIG: 0}
 
 
 def _per_seat(pairs, players: int) -> tuple[int, ...]:
@@ -92,8 +96,8 @@ def check_turn(game: Game) -> Counter[str]:
             copy = replay(game.setup, game.moves)
             copy.apply(move)
             g = copy.graph
-            meeples = [d.segment for d in copy.deploy_options() if d.figure is not Figure.LARGE]
-            assert list(pv.deploy_options()) == meeples, move  # the large meeple: not previewed yet
+            meeples = [d.segment for d in copy.deploy_options() if d.figure is Figure.MEEPLE]
+            assert list(pv.deploy_options()) == meeples, move  # the other figures: not previewed yet
             roots = [g.find(copy.tile_at(pos).base + sp.index) for sp in pv.segments]  # type: ignore[union-attr]
             for sp, root in zip(pv.segments, roots, strict=True):
                 where = f"{move}, segment {sp.index}: {sp}"
@@ -111,7 +115,7 @@ def check_turn(game: Game) -> Counter[str]:
                     assert sp.tiles == len(info.tiles), where
                     assert (sp.cities, sp.open_cities) == (0, 0), where
                 assert sp.pennants == info.pennants, where
-                assert sp.figures == _per_seat(((s, 2 if f is Figure.LARGE else 1) for s, f in info.meeples), players), where
+                assert sp.figures == _per_seat(((s, _WEIGHT[f]) for s, f in info.meeples), players), where
                 # the same feature exactly when the same root
                 for other, other_root in zip(pv.segments, roots, strict=True):
                     assert (other.feature == sp.feature) == (other_root == root), where
@@ -126,7 +130,7 @@ def check_turn(game: Game) -> Counter[str]:
                     )
                     if j.tiles is not None:
                         assert j.tiles == len(before.tiles), where
-                    assert j.figures == _per_seat(((s, 2 if f is Figure.LARGE else 1) for s, f in before.meeples), players), where
+                    assert j.figures == _per_seat(((s, _WEIGHT[f]) for s, f in before.meeples), players), where
                     if j.kind is SegmentKind.FIELD:
                         assert j.cities == len(before.cities), where
                 anchors = [j.anchor for j in sp.joins]
@@ -150,7 +154,7 @@ def check_turn(game: Game) -> Counter[str]:
             for area in pv.areas:
                 info = copy.feature_at(*area.anchor)
                 assert (area.kind, area.tiles, area.complete) == (info.kind, len(info.tiles), info.complete)
-                assert area.figures == _per_seat(((s, 2 if f is Figure.LARGE else 1) for s, f in info.meeples), players)
+                assert area.figures == _per_seat(((s, _WEIGHT[f]) for s, f in info.meeples), players)
             # every follow-up: skip on this copy, each deploy on a fresh one
             for deploy in [None, *pv.deploy_options()]:
                 if deploy is None:
@@ -363,6 +367,9 @@ def _lean_from_full(game: Game, key: int, rotation: int) -> tuple[tuple, tuple]:
     def mark(info) -> int:  # type: ignore[no-untyped-def]
         return MARK_INN * info.inn | MARK_CATHEDRAL * info.cathedral
 
+    def goods(info) -> tuple[str, ...]:  # type: ignore[no-untyped-def]  # the tokens, as pack_goods takes them
+        return tuple(kind for n, kind in zip(info.goods, GOODS, strict=True) for _ in range(n))
+
     rules = game.setup.rules
     barred = {SegmentKind.RIVER, SegmentKind.GARDEN} | ({SegmentKind.FIELD} if rules.farms == "off" else set())
     has_large = rules.inns and game.large[game.seat] > 0
@@ -379,6 +386,7 @@ def _lean_from_full(game: Game, key: int, rotation: int) -> tuple[tuple, tuple]:
                   for j in sp.joins if any(j.figures)),
             mark(after.feature_at(position_of(key), sp.index)) if rules.inns else 0,
             large(sp),
+            pack_goods(goods(after.feature_at(position_of(key), sp.index))) if rules.traders else 0,
         )
         for sp in pv.segments
         if sp.feature == sp.index and (any(sp.figures) or sp.deployable or large(sp))
@@ -387,8 +395,8 @@ def _lean_from_full(game: Game, key: int, rotation: int) -> tuple[tuple, tuple]:
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(river=True, abbot=True), Rules(farms="off", small_city=True),
-                                   Rules(river=True, abbot=True, inns=True)],
-                         ids=["base", "river-abbot", "no-farmers", "river-abbot-inns"])
+                                   Rules(river=True, abbot=True, inns=True), Rules(traders=True, inns=True)],
+                         ids=["base", "river-abbot", "no-farmers", "river-abbot-inns", "inns-traders"])
 def test_feature_changes_are_the_full_preview_in_lean_form(rules):
     """At every legal placement of whole greedy and random games (figures on the board, farms, the
     abbot, the river), the lean form a bot's valuation reads equals the full preview's numbers."""
@@ -408,3 +416,10 @@ def test_feature_changes_are_the_full_preview_in_lean_form(rules):
                         checked += 1
             game.apply(bot.choose(game.view()))
     assert checked > 1000
+
+
+def test_preview_agrees_with_the_engine_with_traders_and_builders():
+    """With Traders & Builders the builders and pigs on features count for no majority in the
+    preview, as in the engine (issue 33): completions score the seats the engine scores."""
+    seen = play_to(91, 3, set(range(0, 96, 2)), Rules(traders=True, inns=True))
+    assert seen["placements"] > 300, seen

@@ -79,3 +79,34 @@ def test_an_inns_and_cathedrals_game_saved_resumed_and_replayed(tmp_path, rules)
     letters = {t.kind.letter for t in loaded.game.board.tiles.values()}
     assert {"ICK", "ICB"} & letters  # the expansion's tiles were played
     assert any(isinstance(m, DeployMeeple) and m.figure is Figure.LARGE for m in loaded.game.moves)
+
+
+def test_a_traders_and_builders_game_saved_resumed_and_replayed(tmp_path):
+    """Issue 33: a game with Traders & Builders (and every other option) saved mid-game, resumed and
+    finished, then loaded: the same digests and scores; builder turns, the pig and goods in it."""
+    from carcnet.engine import BuilderTurn, DeployMeeple, Figure, GoodsTaken
+
+    rules = Rules(river=True, abbot=True, inns=True, traders=True)
+    for seed in range(78, 88):  # bounded: a seed whose random game has a builder's second tile
+        header = LogHeader.new(
+            [Seat("Ann", "red", "bot", "random"), Seat("Bob", "blue", "bot", "random")], seed=seed, options=rules
+        )
+        path = tmp_path / f"game{seed}.carclog"
+        bots = [make_bot("random", seed), make_bot("random", seed + 1)]
+        with GameRecorder.create(header, path) as recorder:
+            for _ in range(90):
+                recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
+        with GameRecorder.resume(path) as recorder:
+            assert recorder.header.options == rules and len(recorder.entries) == 90
+            while recorder.game.phase is not Phase.GAME_OVER:
+                recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
+            final = recorder.game
+        loaded = load(path)
+        assert loaded.game.digests == final.digests and loaded.game.scores == final.scores
+        if any(isinstance(e, BuilderTurn) for e in loaded.game.events):
+            break
+    else:
+        raise AssertionError("no builder turn in ten random games")
+    events = loaded.game.events
+    assert any(isinstance(e, GoodsTaken) for e in events)
+    assert any(isinstance(m, DeployMeeple) and m.figure is Figure.PIG for m in loaded.game.moves)

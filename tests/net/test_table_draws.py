@@ -386,3 +386,31 @@ def test_a_peer_that_lacked_the_draw_takes_a_handover_the_table_committed():
                        entries=saved, clock=clock)
     pump(MemoryWire(back, p0))
     assert back.have == p0.have and back.digest == p0.digest and back.game.handovers[2] is not None  # type: ignore[union-attr]
+
+
+def test_a_builder_s_second_tile_is_drawn_by_the_table_like_every_tile():
+    """Issue 33: with Traders & Builders, a seat whose tile extends its builder's road or city draws a
+    second tile in the same turn; at a table with table draws that tile is drawn as every tile is:
+    every seat's chain value for that draw, the same seat to place it, every peer and the spectator
+    on the same digest. Seeded: the random bots get such turns in these games (asserted)."""
+    from carcnet.engine.events import BuilderTurn
+
+    rules = Rules(traders=True)
+    turns = 0
+    for seed in range(1, 4):  # bounded: three whole games
+        sessions, wires = table(3, rules=rules)
+        play_out(sessions, wires, seed)
+        first = sessions[0]
+        assert {s.digest for s in sessions} == {first.digest}
+        game = first.game
+        assert game is not None
+        draws = [e.entry for e in first.entries if isinstance(e.entry.move, DrawTile)]
+        assert len(draws) == rules.pile_size()  # one draw per tile, second tiles included
+        own = chains(3, rules)
+        assert all(d.move.values == tuple(c[k] for c in own) for k, d in enumerate(draws, 1))  # type: ignore[union-attr]
+        builder_turns = sum(isinstance(e, BuilderTurn) for e in game.events)
+        turns += builder_turns
+        # a builder turn is two placements in a row by one seat, in the log every peer holds
+        seats = [e.entry.seat for e in first.entries if type(e.entry.move).__name__ == "PlaceTile"]
+        assert sum(a == b for a, b in itertools.pairwise(seats)) == builder_turns
+    assert turns > 0

@@ -110,6 +110,23 @@ async def test_a_32_character_name_leaves_every_seat_its_turn_arrow_score_and_ab
             assert "(away)" in rows[2] and "(bot)" in rows[3]
 
 
+async def test_the_scoreboard_shows_each_seat_s_goods_capital_where_it_holds_the_most():
+    """Issue 33: Traders & Builders' tokens per seat (wine, grain, cloth), the kind's letter a capital
+    for each seat holding the most of it, ties included (the 10 points it would score now); none for
+    a kind nobody holds; the builder and the pig in the supply."""
+    names = ["Ann", "Bob", "Cleo"]
+    game = Game(GameSetup(players=3, seed=3, rules=Rules(traders=True)))
+    game.goods = [[2, 0, 1], [2, 0, 0], [0, 0, 3]]  # wine tied, no grain, cloth to Cleo
+    app = _BoardApp(names, 40)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.query_one(Scoreboard)
+        board.show(game)
+        await pilot.pause()
+        rows = [row.rstrip() for row in _lines(board)[:3]]
+        assert rows[0].endswith(" BP W2 g0 c1") and rows[1].endswith(" BP W2 g0 c0"), rows
+        assert rows[2].endswith(" BP w0 g0 C3"), rows
+
+
 async def test_the_game_screen_shows_every_long_named_seats_score(tmp_path):
     """The whole game screen at 80x24: six 32-character names, every seat's score and abbot shown."""
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)

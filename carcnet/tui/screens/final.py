@@ -24,7 +24,7 @@ from carcnet.tui.widgets.palette import seat_style
 
 __all__ = ["FinalScreen", "ProjectionScreen", "final_figures", "final_position", "score_table"]
 
-_LABELS = {"road": "Roads", "city": "Cities", "cloister": "Cloisters", "garden": "Gardens", "field": "Farms"}
+_LABELS = {"road": "Roads", "city": "Cities", "cloister": "Cloisters", "garden": "Gardens", "field": "Farms", "goods": "Goods"}
 
 
 def final_figures(game: Game) -> list[tuple[int, Figure, Position, int]]:
@@ -83,7 +83,8 @@ def score_table(
 ) -> Table:
     """A table: one row per seat (best first), one column per feature kind with "in play + final";
     the caption names the scoring *variants* in play (``Rules.variants``)."""
-    shown = [c for c in CATEGORIES if any(sum(b[c]) for b in breakdown)] or ["road", "city", "cloister", "field"]
+    shown = [c for c in CATEGORIES if any(sum(b.get(c, (0, 0))) for b in breakdown)] or [
+        "road", "city", "cloister", "field"]
     # no vertical rules: 60 columns hold every heading of six columns whole
     table = Table(expand=False, header_style="bold", pad_edge=False, box=box.SIMPLE_HEAD, show_edge=False,
                   collapse_padding=True)

@@ -437,7 +437,8 @@ class GameScreen(BoardScreen):
             text = f"{who}: {self._turn_prompt()}"
         elif self.my_turn():
             if game.phase is Phase.PLACE_TILE:
-                text = f"{who}: place {game.drawn}: Tab next spot, r rotate, Enter place, arrows move, z zoom"
+                second = "your builder's second tile: " if game.second_tile else ""
+                text = f"{who}: {second}place {game.drawn}: Tab next spot, r rotate, Enter place, arrows move, z zoom"
             else:
                 text = f"{who}: {self._deploy_prompt()}"
         elif seat in table.away():

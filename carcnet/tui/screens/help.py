@@ -143,6 +143,12 @@ def rules_help(rules: Rules) -> str:
                      "`&`) 3 a tile and pennant completed, nothing if open at the end. Each player has a large "
                      "meeple: `a` switches to it; it goes anywhere a meeple goes and counts as two for the majority "
                      "(the scoreboard shows `L` while it is in the supply, `l` while it is on the board).")
+    if rules.traders:
+        lines.append("- **Traders & Builders**: 24 more tiles. Whoever completes a city takes its goods (wine, grain, "
+                     "cloth; the scoreboard's `w1 g0 C2`, a capital where you hold the most of a kind, ties too); at the "
+                     "end the most of each kind score 10. `a` switches "
+                     "to the builder (on your own road or city: extending it gives you a second tile that turn) and "
+                     "the pig (on your own farm: 4 a city instead of 3); `B` `P` while in your supply.")
     if rules.small_city:
         lines.append("- " + RULE_NOTES["small_city"])
     if rules.farms != "farm":

@@ -91,6 +91,10 @@ _EMPTY_BG = "#0f130f"
 _CACHE_LIMIT = 8192
 
 
+#: The figures a deploy choice switches through with ``a``, in order.
+DEPLOY_ORDER = (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG)
+
+
 @dataclass(frozen=True, slots=True)
 class _View:
     """What the board shows apart from the cursor, recomputed by :meth:`BoardView.refresh_game`."""
@@ -102,8 +106,9 @@ class _View:
     drawn: str | None
     placed: Position | None
     spots: tuple[int, ...]  # deploy spots of a meeple (segments of the placed tile), numbered from 1
-    abbot_spots: tuple[int, ...]  # deploy spots of the abbot (cloisters and gardens of the placed tile)
-    large_spots: tuple[int, ...]  # deploy spots of the large meeple (Inns & Cathedrals)
+    # deploy spots of the other figures: the abbot (cloisters and gardens of the placed tile), the
+    # large meeple (Inns & Cathedrals), the builder and the pig (Traders & Builders)
+    other_spots: dict[Figure, tuple[int, ...]]
     abbot_at: Position | None  # while deploying: where the seat to move has its abbot (it may recall it)
     bounds: tuple[int, int, int, int]  # min x, min y, max x, max y of the tiles and the frontier
 
@@ -355,9 +360,7 @@ class BoardView(ScrollView, can_focus=True):
 
     def _figure_spots(self, figure: Figure) -> tuple[int, ...]:
         view = self._view
-        if figure is Figure.ABBOT:
-            return view.abbot_spots
-        return view.large_spots if figure is Figure.LARGE else view.spots
+        return view.spots if figure is Figure.MEEPLE else view.other_spots.get(figure, ())
 
     def next_figure(self) -> Figure | None:
         """While deploying: the figure ``a`` switches to, or ``None`` when no other has a spot."""
@@ -369,10 +372,10 @@ class BoardView(ScrollView, can_focus=True):
 
     def figures_to_deploy(self) -> tuple[Figure, ...]:
         """While deploying: the figures that have a spot on the placed tile, in the order ``a``
-        switches through them (the meeple, the large meeple, the abbot)."""
+        switches through them (the meeple, the large meeple, the abbot, the builder, the pig)."""
         if not self.interactive or self._view.placed is None:
             return ()
-        return tuple(f for f in (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT) if self._figure_spots(f))
+        return tuple(f for f in DEPLOY_ORDER if self._figure_spots(f))
 
     @property
     def chosen_spot(self) -> int | None:
@@ -485,8 +488,7 @@ class BoardView(ScrollView, can_focus=True):
         placed = game.placed
         options = game.deploy_options() if placed is not None else []
         spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
-        abbot_spots = tuple(m.segment for m in options if m.figure is Figure.ABBOT)
-        large_spots = tuple(m.segment for m in options if m.figure is Figure.LARGE)
+        other_spots = {f: tuple(m.segment for m in options if m.figure is f) for f in DEPLOY_ORDER[1:]}
         abbot_at = game.abbot_at(game.seat) if placed is not None and game.setup.rules.abbot else None
         xs = [p.x for p in tiles]
         ys = [p.y for p in tiles]
@@ -499,8 +501,7 @@ class BoardView(ScrollView, can_focus=True):
             game.drawn,
             placed,
             spots,
-            abbot_spots,
-            large_spots,
+            other_spots,
             abbot_at,
             bounds,
         )

@@ -9,9 +9,12 @@ from rich.text import Text
 from textual.widgets import RichLog
 
 from carcnet.engine import (
+    BuilderTurn,
     Event,
     Figure,
     GameEnded,
+    GoodsScored,
+    GoodsTaken,
     MeepleDeployed,
     PointsScored,
     SeatHandedBack,
@@ -19,6 +22,7 @@ from carcnet.engine import (
     TilePlaced,
     TileSetAside,
 )
+from carcnet.engine.tiles import GOODS
 from carcnet.tui.render import figure_role, with_article
 
 from .palette import seat_style
@@ -39,9 +43,20 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
         role = with_article(figure_role(event.kind, event.figure))
         if event.figure is Figure.LARGE:  # Inns & Cathedrals
             role = f"the large meeple as {role}"
+        elif event.figure is Figure.BUILDER or event.figure is Figure.PIG:  # Traders & Builders
+            role = f"the {event.figure.value}"
         line.append(f" deployed {role} on the {event.kind.label}")
         return line
-    if isinstance(event, PointsScored):
+    if isinstance(event, BuilderTurn):
+        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
+        line.append(" extended their builder's feature: a second tile this turn", style="bold")
+        return line
+    if isinstance(event, GoodsTaken):
+        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
+        taken = ", ".join(f"{n} {kind}" for n, kind in zip(event.goods, GOODS, strict=True) if n)
+        line.append(f" completed the city and takes its goods: {taken}")
+        return line
+    if isinstance(event, PointsScored | GoodsScored):
         line = Text()
         for i, seat in enumerate(event.seats):
             if i:

@@ -40,8 +40,8 @@ class TickBox(Checkbox):
 
 
 class RuleOptions(Vertical):
-    """The rule options, in rows. First the expansions: ``#river``, ``#abbot`` and ``#inns`` (Inns &
-    Cathedrals; checkboxes); then, shown only with The River on, ``#river-start``: what becomes of the base game's
+    """The rule options, in rows. First the expansions: ``#river``, ``#abbot``, ``#inns`` (Inns &
+    Cathedrals) and ``#traders`` (Traders & Builders; checkboxes); then, shown only with The River on, ``#river-start``: what becomes of the base game's
     start tile (:data:`~carcnet.engine.RIVER_STARTS`), in plain words, on a row of its own so that
     its ``▼`` is never cut. Then the editions' scoring: ``#farms``
     (:data:`~carcnet.engine.FARM_RULES`) and ``#small-city`` (checkbox). The checkboxes are
@@ -74,6 +74,11 @@ class RuleOptions(Vertical):
                 "Inns & Cathedrals", default.inns, id="inns",
                 tooltip="18 more tiles: inns on roads and cathedrals in cities (worth more completed, nothing "
                 "if not), and a large meeple each that counts as two (HiG Inns & Cathedrals)",
+            )
+            yield TickBox(
+                "Traders & Builders", default.traders, id="traders",
+                tooltip="24 more tiles: goods to whoever completes a city (10 at the end for the most of each "
+                "kind), a builder each for a second tile, a pig each worth 1 more a city on its farm",
             )
         with Horizontal(id="river-row", classes="" if default.river else "-off"):
             yield Select(
@@ -108,6 +113,7 @@ class RuleOptions(Vertical):
             small_city=self.query_one("#small-city", Checkbox).value,
             farms=str(self.query_one("#farms", Select).value),
             inns=self.query_one("#inns", Checkbox).value,
+            traders=self.query_one("#traders", Checkbox).value,
         )
 
 

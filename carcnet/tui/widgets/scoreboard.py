@@ -82,7 +82,9 @@ class Scoreboard(Static):
         ``0:42+5:00``) get a column of their own (a table with a turn clock).
 
         Every seat's row keeps its turn arrow, score and supply (meeples; the large meeple, ``L`` in
-        supply and ``l`` on the board; the abbot, ``A`` and ``a``) whatever the width:
+        supply and ``l`` on the board; the abbot, ``A`` and ``a``; the builder and pig, ``B`` ``P`` and
+        ``b`` ``p``, then the goods tokens: ``w1 G2 c0``, a capital for a kind the seat holds the most
+        of, ties included) whatever the width:
         a long name (up to 32 characters) is cut to the room left, ending in ``…``."""
         self._shown = (game, rotation, marks, note, clocks)
         over = game.phase is Phase.GAME_OVER
@@ -97,6 +99,13 @@ class Scoreboard(Static):
                 meeples += ("L" if game.large[seat] else "l") if narrow else (" L" if game.large[seat] else " l")
             if game.setup.rules.abbot:
                 meeples += ("A" if game.abbots[seat] else "a") if narrow else (" A" if game.abbots[seat] else " a")
+            if game.goods is not None:  # Traders & Builders: B and P in supply (b, p on the board), the goods
+                meeples += ("" if narrow else " ") + ("B" if game.builders[seat] else "b") + ("P" if game.pigs[seat] else "p")
+                # wine, grain, cloth tokens, the letter capital where the seat holds the most of the kind
+                # (ties too): the 10 points it would score if the game ended now (the help says so)
+                meeples += " " + " ".join(
+                    (letter.upper() if n and n == max(g[k] for g in game.goods) else letter) + str(n)
+                    for k, (letter, n) in enumerate(zip("wgc", game.goods[seat], strict=True)))
             rows.append((turn, str(game.scores[seat]), meeples, (clocks or {}).get(seat, "") if clocks else None))
         # the room the name cells have: the panel's width less the other columns and a space between each
         room: int | None = None
