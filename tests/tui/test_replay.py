@@ -207,6 +207,7 @@ async def test_v_reviews_the_game_off_the_event_loop_and_lists_the_missed_city(t
         await until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen), "the review", timeout=300)
         review = pilot.app.screen
         assert isinstance(review, ReviewScreen) and len(review.reviews) == 9
+        await until(pilot, lambda: bool(review.query("#chart")), "the review's chart")
         missed = next(r for r in review.marked if r.turn == 7)
         assert str(missed.played[0]) == MISSED and str(missed.best[0]) == CLOSED and missed.stake >= 3
         assert (7, 0) in review.query_one("#chart").reviewed
