@@ -219,3 +219,29 @@ async def test_v_reviews_the_game_off_the_event_loop_and_lists_the_missed_city(t
         await pilot.press("v")  # made once: shown again at once
         await pilot.pause()
         assert isinstance(pilot.app.screen, ReviewScreen)
+
+
+async def test_v_on_the_final_scores_opens_the_replay_reviewing_the_game(tmp_path):
+    """Issue 34: the review from the final scores: v there opens the replay of the finished game with
+    the review under way (its progress on the status line); leaving stops it."""
+    from carcnet.log import Seat
+    from carcnet.table import LocalTable
+    from carcnet.tui.app import CarcnetApp
+    from carcnet.tui.screens.final import FinalScreen
+
+    from .keyplay import until
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0)
+    seats = [Seat("Ann", "red", "bot", "greedy"), Seat("Bob", "blue", "bot", "greedy")]
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.show_table(LocalTable.new(seats, seed=4, directory=tmp_path, bot_delay=0))
+        await until(pilot, lambda: isinstance(app.screen, FinalScreen), "the final scores")
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        replay_screen = app.screen
+        assert isinstance(replay_screen, ReplayScreen)
+        await until(pilot, lambda: replay_screen.reviewing is not None and replay_screen.reviewing[0] >= 1,
+                    "a turn reviewed")
+        assert "Reviewing:" in str(replay_screen.status.render())
+        await pilot.press("q")  # leaves the replay: the review stops with it
+        await until(pilot, lambda: app.screen is not replay_screen, "the replay closed")

@@ -122,13 +122,15 @@ class _ScoresModal(ModalScreen[str | None]):
 class FinalScreen(_ScoresModal):
     """The final scores with each seat's breakdown and the winner(s). Escape shows the board again
     (dismissed with ``None``); Enter or ``m`` asks for the menu (dismissed with ``"menu"``: the game
-    screen under it leaves)."""
+    screen under it leaves); ``v`` asks for the review of the game (dismissed with ``"review"``: the
+    replay opens and reviews it, issue 34)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "board", "Look at the board"),
         Binding("enter,m", "menu", "Menu"),
+        Binding("v", "review", "Review the game"),
     ]
-    """Escape: back to the final board; Enter or m: the menu."""
+    """Escape: back to the final board; Enter or m: the menu; v: the review."""
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -146,6 +148,9 @@ class FinalScreen(_ScoresModal):
 
     def action_menu(self) -> None:
         self.dismiss("menu")
+
+    def action_review(self) -> None:
+        self.dismiss("review")
 
 
 class ProjectionScreen(_ScoresModal):

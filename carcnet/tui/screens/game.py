@@ -713,8 +713,25 @@ class GameScreen(BoardScreen):
         def closed(choice: str | None) -> None:
             if choice == "menu":
                 self.action_leave()
+            elif choice == "review":
+                self._review()
 
         self.app.push_screen(FinalScreen(game, self.names, self.colours), closed)
+
+    def _review(self) -> None:
+        """The replay of the finished game, reviewing it at once (issue 34; ``v`` on the final scores)."""
+        from carcnet.log import load
+        from carcnet.tui.screens.replay import ReplayScreen
+
+        path = self.table.path
+        try:
+            if path is None:
+                raise OSError("this game is not saved")
+            loaded = load(path)
+        except (OSError, LogError) as exc:
+            self.notify(str(exc), title="Cannot review the game", severity="error", timeout=10)
+            return
+        self.app.push_screen(ReplayScreen(loaded, review=True))
 
     def action_projection(self) -> None:
         from carcnet.tui.screens.final import ProjectionScreen

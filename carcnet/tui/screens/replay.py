@@ -166,7 +166,7 @@ class ReplayScreen(BoardScreen):
     continues the game from the move shown as a new game at this terminal (the saved game is not
     changed)."""
 
-    def __init__(self, loaded: LoadedLog, *, glyphs: Glyphs = UNICODE_GLYPHS) -> None:
+    def __init__(self, loaded: LoadedLog, *, glyphs: Glyphs = UNICODE_GLYPHS, review: bool = False) -> None:
         seats = loaded.header.seats
         super().__init__(loaded.game, [s.name for s in seats], [s.colour for s in seats], glyphs=glyphs)
         self.loaded = loaded
@@ -184,12 +184,16 @@ class ReplayScreen(BoardScreen):
         #: The review once made (``v``), and its progress while it is made: (done, total).
         self.reviews: list[TurnReview] | None = None
         self.reviewing: tuple[int, int] | None = None
+        #: Whether to start the review once shown (the final scores' ``v``).
+        self._review_at_once = review
 
     def on_mount(self) -> None:
         self.board.focus()
         if self.loaded.damage is not None:
             self.notify(self.loaded.damage.message, title="Damaged tail ignored", severity="warning")
         self._show()
+        if self._review_at_once:
+            self.action_review()
 
     def _show(self) -> None:
         self.game = replay(self.loaded.header.setup(), self.moves[: self.step])
