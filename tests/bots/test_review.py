@@ -27,6 +27,18 @@ def _game(red: str) -> tuple[GameSetup, list]:
     return setup, moves
 
 
+def saved_missed_game(path):  # type: ignore[no-untyped-def]
+    """The game where Red misses its city, saved at *path* as a game at one terminal; *path*."""
+    from carcnet.log import GameRecorder, LogHeader, Seat
+
+    setup, moves = _game(MISSED)
+    header = LogHeader.new([Seat("Red", "red"), Seat("Blue", "blue")], order=setup.draw_order, created=0)
+    with GameRecorder.create(header, path) as recorder:
+        for move in moves:
+            recorder.submit(parse_move(str(move)))
+    return path
+
+
 def test_a_turn_that_leaves_the_seat_s_city_open_is_marked_with_the_points_at_stake():
     """Red leaves its three-tile city with a pennant open: 8 points closed, 4 at the end open (the two
     tiles left cannot close it), and the farm beside a closed city is worth more: 4 points at stake

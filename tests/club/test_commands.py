@@ -1,4 +1,4 @@
-"""``carcnet review`` and ``carcnet ratings`` (issue 34): headless, JSON where they list, the ratings
+"""``carcnet review``, ``carcnet ratings`` and ``carcnet continue`` (issue 34): headless, JSON where they list, the ratings
 file in the folder given (never the user's own)."""
 
 from __future__ import annotations
@@ -7,21 +7,13 @@ import json
 from pathlib import Path
 
 from carcnet.cli import main
-from carcnet.engine import parse_move
-from carcnet.log import LogHeader, Seat
-from carcnet.log.recorder import GameRecorder
 
-from ..bots.test_review import MISSED, _game
+from ..bots.test_review import MISSED, saved_missed_game
 from .test_ratings import _signed_game
 
 
 def test_review_marks_the_missed_city_as_json(tmp_path: Path, capsys):
-    setup, moves = _game(MISSED)
-    header = LogHeader.new([Seat("Red", "red"), Seat("Blue", "blue")], order=setup.draw_order, created=0)
-    path = tmp_path / "missed.carclog"
-    with GameRecorder.create(header, path) as recorder:
-        for move in moves:
-            recorder.submit(parse_move(str(move)))
+    path = saved_missed_game(tmp_path / "missed.carclog")
     assert main(["review", str(path), "--level", "medium", "--json"]) == 0
     turns = json.loads(capsys.readouterr().out)
     marked = [t for t in turns if t["marked"]]

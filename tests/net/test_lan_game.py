@@ -93,12 +93,7 @@ async def test_inns_and_cathedrals_over_the_network(tmp_path: Path) -> None:
     from carcnet.engine import DeployMeeple, Figure
 
     rules = Rules(river=True, abbot=True, inns=True)
-    games = await _play_table(tmp_path, rules, "greedy,open,open")
-    header = games[0].header
-    assert header is not None and header.header.options == rules and header.header.rules == 4
-    assert {g.session.digest for g in games} == {games[0].session.digest}
-    game = games[-1].game  # the spectator's copy
-    assert game is not None and game.setup.rules == rules and game.phase is Phase.GAME_OVER
+    games, game = await _expansion_table(tmp_path, rules)
     draws = [e for e in games[0].session.entries if isinstance(e.entry.move, DrawTile)]
     assert len(draws) == rules.pile_size()  # the 18 tiles of the expansion among the table's draws
     from carcnet.engine.events import TileDrawn
@@ -108,17 +103,25 @@ async def test_inns_and_cathedrals_over_the_network(tmp_path: Path) -> None:
     assert any(isinstance(m, DeployMeeple) and m.figure is Figure.LARGE for m in game.moves)
 
 
-async def test_traders_and_builders_over_the_network(tmp_path: Path) -> None:
-    """Issue 33: Traders & Builders (with Inns & Cathedrals) at a network table: the option travels in
-    the lobby and the header, the table draws every tile (a builder's second tile like any other),
-    every peer and the spectator end on the same digest, the goods and scores alike."""
-    rules = Rules(inns=True, traders=True)
+async def _expansion_table(tmp_path: Path, rules: Rules):  # type: ignore[no-untyped-def]
+    """A table of a greedy bot and two players with *rules*, and a spectator, played to the end: the
+    option travels in the lobby and the header (rules 4), every peer ends on one digest; the peers
+    and the spectator's game."""
     games = await _play_table(tmp_path, rules, "greedy,open,open")
     header = games[0].header
     assert header is not None and header.header.options == rules and header.header.rules == 4
     assert {g.session.digest for g in games} == {games[0].session.digest}
     game = games[-1].game  # the spectator's copy
     assert game is not None and game.setup.rules == rules and game.phase is Phase.GAME_OVER
+    return games, game
+
+
+async def test_traders_and_builders_over_the_network(tmp_path: Path) -> None:
+    """Issue 33: Traders & Builders (with Inns & Cathedrals) at a network table: the option travels in
+    the lobby and the header, the table draws every tile (a builder's second tile like any other),
+    every peer and the spectator end on the same digest, the goods and scores alike."""
+    rules = Rules(inns=True, traders=True)
+    games, game = await _expansion_table(tmp_path, rules)
     draws = [e for e in games[0].session.entries if isinstance(e.entry.move, DrawTile)]
     assert len(draws) == rules.pile_size()
     assert game.goods is not None and sum(map(sum, game.goods)) > 0  # cities with goods were completed

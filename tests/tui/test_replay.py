@@ -187,20 +187,12 @@ async def test_v_reviews_the_game_off_the_event_loop_and_lists_the_missed_city(t
     """Issue 34: v in the replay reviews every turn with the hard bot in a worker thread (the status
     line counts the turns), then lists the marked turns with the points at stake and the chart with
     them marked; Enter goes to the position before the turn chosen."""
-    from carcnet.engine import parse_move
-    from carcnet.log import GameRecorder, LogHeader, Seat
     from carcnet.tui.screens.replay import ReviewScreen
 
-    from ..bots.test_review import CLOSED, MISSED, _game
+    from ..bots.test_review import CLOSED, MISSED, saved_missed_game
     from .keyplay import until
 
-    setup, moves = _game(MISSED)
-    header = LogHeader.new([Seat("Red", "red"), Seat("Blue", "blue")], order=setup.draw_order, created=0)
-    path = tmp_path / "missed.carclog"
-    with GameRecorder.create(header, path) as recorder:
-        for move in moves:
-            recorder.submit(parse_move(str(move)))
-    screen = ReplayScreen(load(path))
+    screen = ReplayScreen(load(saved_missed_game(tmp_path / "missed.carclog")))
     async with _App(screen).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("v")
