@@ -7,6 +7,7 @@ Pure values: msgpack in and out, Ed25519 by :mod:`carcnet.log.signatures`; no cl
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from collections.abc import Sequence
@@ -114,7 +115,7 @@ class Charter:
         self.check()
         if key.public != self.opener:
             raise EventError("the charter is signed by the laptop that opens the event")
-        return Charter(**{**{f: getattr(self, f) for f in self.__dataclass_fields__}, "sig": key.sign(DOMAIN + self.body())})
+        return dataclasses.replace(self, sig=key.sign(DOMAIN + self.body()))
 
     def to_bytes(self) -> bytes:
         """The charter as it travels and is saved: the map with ``sig`` last."""
@@ -154,7 +155,7 @@ class Charter:
             players=tuple(Entrant(p["name"], p["key"], p["bot"]) for p in raw), opener=m["opener"], sig=m["sig"],
         )
         charter.check()
-        if charter.body() + b"" != msgpack.packb({k: v for k, v in m.items() if k != "sig"}, use_bin_type=True):
+        if charter.body() != msgpack.packb({k: v for k, v in m.items() if k != "sig"}, use_bin_type=True):
             raise EventError("the charter's fields are not in their canonical order or form")
         if not isinstance(charter.sig, bytes) or len(charter.sig) != 64 or not verify(
                 charter.opener, DOMAIN + charter.body(), charter.sig):
