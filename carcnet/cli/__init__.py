@@ -3,7 +3,7 @@ layer (``docs/architecture.md``).
 
 Modules: :mod:`.common` (exit statuses, error lines, rule options), :mod:`.local` (``play``, ``demo``,
 ``simulate``, ``replay``, ``verify``, ``games``), :mod:`.network` (``lan``, ``host``, ``join``,
-``spectate``, ``bot``, ``resume``), :mod:`.club` (``review``, ``ratings``), :mod:`.serve` (``serve``: the game in a browser), :mod:`.simulate` (many bot games), :mod:`.report`
+``spectate``, ``bot``, ``resume``), :mod:`.club` (``review``, ``ratings``, ``continue``), :mod:`.tournament` (``tournament``), :mod:`.serve` (``serve``: the game in a browser), :mod:`.simulate` (many bot games), :mod:`.report`
 (transcripts and score tables) and :mod:`.bundle` (``report``: a bug report; what ``verify`` prints). Each command has ``--help``.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from carcnet import __version__
 
-from . import bundle, club, local, network, serve
+from . import bundle, club, local, network, serve, tournament
 from .common import EXIT_OK, fail
 
 __all__ = ["build_parser", "main"]
@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_commands(sub)
     bundle.add_commands(sub)
     club.add_commands(sub)
+    tournament.add_commands(sub)
     return parser
 
 

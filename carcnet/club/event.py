@@ -19,12 +19,13 @@ import msgpack
 from carcnet.engine import RULES_VERSION, SUPPORTED_RULES, Rules
 from carcnet.log.codec import options_from_wire, options_to_wire
 from carcnet.log.signatures import verify
-from carcnet.net.signing import SeatKey
+from carcnet.net.signing import SeatKey, sealed_game_id
 
 from .pairing import MAX_SEATS, Round, berger_round, lots, swiss_round
 from .standings import GameResult, standings
 
-__all__ = ["DOMAIN", "EventError", "Charter", "Entrant", "table_game_id", "draw_round"]
+__all__ = ["DOMAIN", "Charter", "Entrant", "EventError", "draw_round", "host_order", "laptops", "table_game_id",
+           "table_nonce"]
 
 #: The signature's domain (protocol/tournament.md §2): what the opener's key signs is this, then the
 #: charter's canonical bytes, so that a charter's signature is never another message's.
@@ -204,12 +205,39 @@ class Charter:
         return [str(i) for i in range(len(self.players))]
 
 
-def table_game_id(event: str, round_number: int, table: int) -> str:
-    """The game id of table *table* (0-based) of round *round_number* (1-based): the first 16 bytes
-    of ``SHA-256("carcnet/event-game/v1" 0 event 0 round 0 table)`` in lowercase hex (the numbers
-    in decimal ASCII). Every laptop finds the same table by it (discovery.md's ``game``)."""
-    data = f"carcnet/event-game/v1\0{event}\0{round_number}\0{table}".encode()
-    return hashlib.sha256(data).hexdigest()[:32]
+def table_nonce(event: str, round_number: int, table: int) -> bytes:
+    """The 32-byte nonce of table *table* (0-based) of round *round_number* (1-based):
+    ``SHA-256("carcnet/event-game/v1" 0 event 0 round 0 table)`` (the numbers in decimal ASCII),
+    protocol/tournament.md §4 "The table's game"."""
+    return hashlib.sha256(f"carcnet/event-game/v1\0{event}\0{round_number}\0{table}".encode()).digest()
+
+
+def table_game_id(event: str, round_number: int, table: int, host: bytes) -> str:
+    """The game id of a round's table opened by the laptop of identity key *host*: the sealed game id
+    (wire.md §4.2, :func:`~carcnet.net.signing.sealed_game_id`) of *host* and :func:`table_nonce`.
+    Every laptop computes it for the table's host (:func:`host_order`), and a log whose id it is
+    was sealed by that laptop for that table and no other (protocol/tournament.md §4).
+
+    Raises:
+        ValueError: *host* is not 32 bytes.
+    """
+    return sealed_game_id(host, table_nonce(event, round_number, table))
+
+
+def laptops(charter: Charter) -> list[bytes]:
+    """The event's laptops' identity keys: every player's key (a person's, a bot's runner's) in the
+    charter's order, each once, then the opener's if no player has it (protocol/tournament.md §6)."""
+    keys = list(dict.fromkeys(p.key for p in charter.players))
+    return keys if charter.opener in keys else [*keys, charter.opener]
+
+
+def host_order(charter: Charter, seats: Sequence[str]) -> list[bytes]:
+    """Who opens a table, first choice first (protocol/tournament.md §6.3): the laptops of the
+    table's seats (*seats*: player ids in seat order) in seat order, each once, then the event's
+    other laptops (:func:`laptops`). The first of them that is present opens it; a log sealed by an
+    earlier one counts before a later one's."""
+    mine = [charter.players[int(p)].key for p in seats]
+    return list(dict.fromkeys([*mine, *laptops(charter)]))
 
 
 def draw_round(charter: Charter, round_number: int, results: Sequence[GameResult]) -> Round:

@@ -10,10 +10,19 @@ import random
 import msgpack
 import pytest
 
-from carcnet.club.event import Charter, Entrant, EventError, draw_round, table_game_id
+from carcnet.club.event import (
+    Charter,
+    Entrant,
+    EventError,
+    draw_round,
+    host_order,
+    laptops,
+    table_game_id,
+    table_nonce,
+)
 from carcnet.club.standings import GameResult
 from carcnet.engine import RULES_VERSION, Rules
-from carcnet.net.signing import SeatKey
+from carcnet.net.signing import SeatKey, sealed_game_id
 
 OPENER = SeatKey.from_seed(bytes(range(32)))
 
@@ -79,7 +88,7 @@ def test_names_are_distinct_and_a_person_enters_once():
 
 def test_every_laptop_draws_the_same_rounds_and_finds_the_same_tables():
     """Two laptops with the same charter and results draw the same tables round after round; the
-    game ids differ by event, round and table."""
+    game ids differ by event, round, table and the laptop that opens it (whose key seals it)."""
     c = charter(9, size=3, minimum=2, rounds=4)
     rng = random.Random(1)  # the test's scores
     results: list[GameResult] = []
@@ -87,11 +96,26 @@ def test_every_laptop_draws_the_same_rounds_and_finds_the_same_tables():
         mine, theirs = draw_round(c, number, results), draw_round(Charter.from_bytes(c.to_bytes()), number, list(results))
         assert mine == theirs and sorted(p for t in mine.tables for p in t) == c.ids
         results += [GameResult(t, tuple(rng.randrange(30, 120) for _ in t)) for t in mine.tables]
-    ids = {table_game_id(c.event, r, t) for r in (1, 2) for t in (0, 1, 2)}
+    host = c.players[0].key
+    ids = {table_game_id(c.event, r, t, host) for r in (1, 2) for t in (0, 1, 2)}
     assert len(ids) == 6 and all(len(i) == 32 and int(i, 16) >= 0 for i in ids)
-    assert table_game_id(c.event, 1, 0) != table_game_id("f" * 32, 1, 0)
+    assert table_game_id(c.event, 1, 0, host) != table_game_id("f" * 32, 1, 0, host)
+    assert table_game_id(c.event, 1, 0, host) != table_game_id(c.event, 1, 0, c.players[1].key)
+    # the table's game id is the game id its host's key seals with the table's nonce (wire.md §4.2)
+    assert table_game_id(c.event, 2, 1, host) == sealed_game_id(host, table_nonce(c.event, 2, 1))
     with pytest.raises(EventError):
         draw_round(c, 5, results)
+
+
+def test_a_table_is_opened_by_its_seats_laptops_first_then_the_others_in_charter_order():
+    opener = SeatKey.from_seed(bytes(32))
+    ann, bob, cleo = (SeatKey.from_seed(bytes([i]) * 32).public for i in (1, 2, 3))
+    players = (Entrant("Ann", ann), Entrant("Bob", bob), Entrant("Bot 1", cleo, "greedy"), Entrant("Bot 2", cleo, "random"))
+    c = Charter(event="a" * 32, name="Order", format="swiss", rounds=1, size=2, minimum=2, options=Rules(), rules=4,
+                created=0, players=players, opener=opener.public).signed(opener)
+    assert laptops(c) == [ann, bob, cleo, opener.public]  # each key once, the opener last when it enters nobody
+    assert host_order(c, ("3", "1")) == [cleo, bob, ann, opener.public]
+    assert host_order(c, ("2", "3")) == [cleo, ann, bob, opener.public]
 
 
 def test_a_round_robin_of_two_seats_meets_everyone_once():

@@ -3,7 +3,8 @@ protocol/vectors/tournament.json; tests/club/test_event.py checks the code again
 
 A charter of nine players (six people under keys seeded from labels, three greedy bots run by the
 opener) for a Swiss event of four rounds at tables of three, signed; its canonical bytes and
-signature; then, round by round, the draw (tables in seat order, byes), each table's game id, and
+signature; then, round by round, the draw (tables in seat order, byes), each table's nonce, the key
+of the laptop first in its host order and the game id that key seals with the nonce, and
 the scores the vector gives its games (SHA-256 of labels: every implementation can rebuild them),
 which feed the next round; the final standings."""
 
@@ -14,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from carcnet.club.event import Charter, Entrant, draw_round, table_game_id
+from carcnet.club.event import Charter, Entrant, draw_round, host_order, table_game_id, table_nonce
 from carcnet.club.pairing import lots
 from carcnet.club.standings import GameResult, standings
 from carcnet.engine import Rules
@@ -42,7 +43,9 @@ def build() -> dict[str, Any]:
         tables = []
         for t, seats in enumerate(drawn.tables):
             scores = [_h(f"carcnet event vector score {number} {t} {s}")[0] % 100 + 20 for s in range(len(seats))]
-            tables.append({"game": table_game_id(charter.event, number, t), "seats": [int(p) for p in seats],
+            host = host_order(charter, seats)[0]
+            tables.append({"nonce": table_nonce(charter.event, number, t).hex(), "host": host.hex(),
+                           "game": table_game_id(charter.event, number, t, host), "seats": [int(p) for p in seats],
                            "scores": scores})
             results.append(GameResult(seats, tuple(scores)))
         results += [GameResult((p,)) for p in drawn.byes]

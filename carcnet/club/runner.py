@@ -1,0 +1,711 @@
+"""One laptop's part in a tournament on the LAN (protocol/tournament.md §6): :class:`EventRunner`.
+
+Every laptop of an event runs the same loop, and none decides for the others:
+
+1. **The charter.** The opener collects the players (its own and those other laptops enrol, each
+   enrolment signed by the player's key, §6.1), then signs the charter; the others ask it for the
+   charter and check the signature.
+2. **Who is there.** Every :attr:`~EventRunner.poll` seconds, this laptop asks every laptop of the
+   event it knows an address of for its status, with a nonce of its own; a laptop is *present* while
+   it signed such a status within the last :attr:`~EventRunner.gone` seconds (§6.2). Statuses also
+   name the tables each laptop has open (with their ports), the counted logs it holds, and the
+   addresses of the others it knows.
+3. **A round.** Its draw follows from the charter and the results so far
+   (:func:`~carcnet.club.event.draw_round`). A table is opened by the first present laptop of its
+   :func:`~carcnet.club.event.host_order`, under the game id that laptop's key and the table seal
+   (:func:`~carcnet.club.event.table_game_id`); that laptop plays its bots; a person's laptop joins
+   its seat. A table whose laptops are all gone is opened again by the next present laptop in order
+   (§6.3).
+4. **Results.** A laptop counts a table's result only from a log it checked itself
+   (:func:`~carcnet.club.results.check_log`), its own or fetched from a laptop that holds it; of
+   two logs of one table the one sealed earlier in the host order counts, and a later one is
+   taken only while no earlier laptop that runs the table is present (§6.4). A log that does not
+   check is reported with its reason, and counts for nothing. When every table of the round is
+   counted, the next round is drawn.
+5. **The end.** The standings (:func:`~carcnet.club.standings.standings`) are written to the event
+   folder; the laptop keeps answering until every present laptop has finished too, or
+   :data:`LINGER` seconds.
+
+Files (the event folder): ``charter.carcevent`` (the signed charter), ``results/`` (the counted
+logs, one a table), ``games/`` (the logs and keys of the games played here), ``standings.json``.
+A laptop that stops and starts again with :meth:`EventRunner.resume` goes on from them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from carcnet.bots import make_bot
+from carcnet.engine import RULES_VERSION, Rules
+from carcnet.log import COLOURS
+from carcnet.log.signatures import verify
+from carcnet.net.signing import SeatKey
+from carcnet.net.transport import Timing
+from carcnet.log import LogError
+from carcnet.table import LanError, NetTable
+from carcnet.table.keys import keys_path
+from carcnet.table.lan import NetOptions, SeatPlan
+
+from .event import Charter, Entrant, EventError, draw_round, host_order, laptops, table_game_id, table_nonce
+from .pairing import lots
+from .results import Result, check_log, read_result, result_name
+from .service import EventService, ServiceError, Status, ask, enrol_bytes, read_status, sign_status
+from .standings import GameResult, Standing, standings
+
+__all__ = ["CHARTER_FILE", "GONE", "LINGER", "POLL", "EventRunner", "standings_json"]
+
+log = logging.getLogger("carcnet.club")
+
+#: Seconds between two rounds of status requests (§6.2).
+POLL = 2.0
+#: Seconds without a signed status after which a laptop counts as gone (§6.2): the 20 s in which a
+#: silent connection is dead (wire.md §2.1).
+GONE = 20.0
+#: Seconds a finished laptop keeps answering the others at most (§6.5).
+LINGER = 60.0
+#: Askers' addresses kept to ask in turn between two polls at most (a flood of askers costs no more).
+MAX_HINTS = 64
+#: The charter's file in the event folder.
+CHARTER_FILE = "charter.carcevent"
+
+
+def _seeded(first: bytes, second: bytes) -> Callable[[int], bytes]:
+    """A ``random(n)`` for :meth:`NetTable.host`: *first* (the host's seat key seed: this laptop's
+    identity), then *second* (the game nonce: the table's), then the system's."""
+    given = [first, second]
+
+    def random(n: int) -> bytes:
+        if given:
+            value = given.pop(0)
+            assert len(value) == n, "NetTable.host takes its seat key seed, then its nonce"
+            return value
+        return os.urandom(n)
+
+    return random
+
+
+@dataclass
+class _Laptop:
+    """What this laptop knows of another: its addresses (hints), its last signed status and when."""
+
+    addresses: list[tuple[str, int]] = field(default_factory=list)
+    status: Status | None = None
+    heard: float = float("-inf")
+
+
+class EventRunner:
+    """This laptop in one event (see the module docstring).
+
+    Args:
+        identity: This laptop's identity key: its people's key and the runner key of its bots.
+        name: This laptop's name at the tables it opens (1 to 32 characters).
+        folder: The event folder (made if missing); with *by_event*, the folder of the events' folders
+            (the event's is named by its id once the charter is known).
+        charter: The signed charter, when known (the opener's, or a resumed event's).
+        players: ``(name, bot level)`` of the players this laptop enters (``None``: a person).
+        listen: ``(host, port)`` of the event service (port 0: any).
+        dial: Addresses of other laptops of the event (the opener's, for a laptop that joins).
+        timing: The network tables' clocks (wire.md §2.1); *poll*, *gone*, *linger*: :data:`POLL`,
+            :data:`GONE`, :data:`LINGER` unless given.
+        table_host: The address this laptop's tables listen on (tables' ports travel in statuses).
+        bot_delay: Seconds the bots of the tables this laptop opens wait before each turn.
+        note: Called with each line of progress (a round drawn, a table opened or counted, a log
+            refused and why, the standings).
+
+    Attributes:
+        results: ``(round, table)`` → the counted :class:`~carcnet.club.results.Result`.
+        reports: Every log refused, with its reason (one line each).
+    """
+
+    def __init__(self, identity: SeatKey, *, name: str, folder: Path, charter: Charter | None = None,
+                 players: Sequence[tuple[str, str | None]] = (), listen: tuple[str, int] = ("0.0.0.0", 0),
+                 dial: Sequence[tuple[str, int]] = (), timing: Timing | None = None, poll: float | None = None,
+                 gone: float | None = None, linger: float | None = None, table_host: str = "0.0.0.0", bot_delay: float = 0.0,
+                 by_event: bool = False,
+                 note: Callable[[str], None] = lambda _line: None, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self.identity = identity
+        self.me = identity.public
+        self.name = name
+        self.folder = Path(folder)
+        self.charter = charter
+        self.players = list(players)
+        self.listen = listen
+        self.timing = timing
+        self.poll = POLL if poll is None else poll
+        self.gone = GONE if gone is None else gone
+        self.linger = LINGER if linger is None else linger
+        self.table_host = table_host
+        self.bot_delay = bot_delay
+        self._by_event = by_event
+        self.note = note
+        self.clock = clock
+        self.results: dict[tuple[int, int], Result] = {}
+        self.reports: list[str] = []
+        self.round = 0
+        self.port: int | None = None
+        self._dial = list(dial)
+        self._laptops: dict[bytes, _Laptop] = {}
+        self._tables: dict[tuple[int, int], NetTable] = {}
+        self._stack = contextlib.AsyncExitStack()
+        self._wake = asyncio.Event()
+        self._started = clock()
+        self._hints: set[tuple[str, int]] = set()  # addresses of askers, to ask in turn (§6.2)
+        self._tries: dict[tuple[int, int], int] = {}  # (round, table) → games of it opened here
+        #: (round, table) → the laptops that sent a log of it that did not check: passed over (§6.4)
+        self._spoiled: dict[tuple[int, int], set[bytes]] = {}
+        # the opener's enrolment, before the charter: the players entered so far
+        self._roster: list[Entrant] = []
+        self._event_id: str | None = charter.event if charter is not None else None
+        self._opening: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def open(cls, identity: SeatKey, *, event_name: str, format: str = "swiss", rounds: int = 3, size: int = 4,
+             minimum: int = 2, options: Rules | None = None, data_dir: Path, event: str | None = None,
+             **kwargs: Any) -> EventRunner:
+        """Opens an event at this laptop: a new event id, this laptop's *players* entered; others
+        enrol until :meth:`start` (the charter is signed then). *data_dir*: the folder holding the
+        events' folders. *event*: the event id (32 lowercase hex digits; random by default: the lots
+        follow from it, so nobody should choose it once the players are known). The charter's fields
+        are checked early and when it is signed.
+
+        Raises:
+            EventError: A field out of its range (the charter's constraints, checked early).
+        """
+        event = event or os.urandom(16).hex()
+        runner = cls(identity, folder=data_dir / event, **kwargs)
+        runner._event_id = event
+        runner._opening = {"event": event, "name": event_name, "format": format, "rounds": rounds, "size": size,
+                           "minimum": minimum, "options": options or Rules(), "rules": RULES_VERSION}
+        runner._roster = [Entrant(n, identity.public, b) for n, b in runner.players]
+        runner._draft().check()  # its fields, early (the players may be fewer than two yet)
+        return runner
+
+    @classmethod
+    def resume(cls, identity: SeatKey, folder: Path, **kwargs: Any) -> EventRunner:
+        """Goes on with the event of *folder*: its charter and the results counted there.
+
+        Raises:
+            EventError: No charter there, or it does not check.
+        """
+        path = Path(folder) / CHARTER_FILE
+        try:
+            charter = Charter.from_bytes(path.read_bytes())
+        except OSError as exc:
+            raise EventError(f"no event in {folder}: {exc.strerror or exc}") from None
+        return cls(identity, folder=Path(folder), charter=charter, **kwargs)
+
+    def _draft(self) -> Charter:
+        assert self._opening is not None
+        roster = self._roster if len(self._roster) >= 2 else [*self._roster, Entrant("-", self.me, "greedy"),
+                                                             Entrant("--", self.me, "greedy")][:2]
+        return Charter(created=int(time.time()), players=tuple(roster), opener=self.me, **self._opening)
+
+    @property
+    def roster(self) -> list[Entrant]:
+        """The players entered so far (the charter's, once signed)."""
+        return list(self.charter.players) if self.charter is not None else list(self._roster)
+
+    def start(self) -> Charter:
+        """The opener's word: signs the charter with the players entered so far.
+
+        Raises:
+            EventError: Not the opener, started already, or a charter that does not check (fewer than
+                two players…).
+        """
+        if self._opening is None or self.charter is not None:
+            raise EventError("only the laptop that opened the event starts it, once")
+        self.charter = Charter(created=int(time.time()), players=tuple(self._roster), opener=self.me,
+                               **self._opening).signed(self.identity)
+        self._save_charter()
+        self.note(f"Event {self.charter.name!r} started: {len(self.charter.players)} players, "
+                  f"{self.charter.rounds} rounds")
+        self._wake.set()
+        return self.charter
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self, *, start_when: int | None = None, start_after: float | None = None) -> list[Standing]:
+        """Runs this laptop's part until the event is over; returns the final standings. The opener
+        starts the event when *start_when* players are entered, or *start_after* seconds after it
+        began with two or more (or when :meth:`start` is called).
+
+        Raises:
+            EventError: The charter could not be had, or this laptop cannot play its tables (rules).
+        """
+        async with self._stack:
+            service = await self._stack.enter_async_context(EventService(self._answer, host=self.listen[0],
+                                                                         port=self.listen[1]))
+            self.port = service.port
+            poller = asyncio.create_task(self._poll_loop(), name="carcnet event status")
+            try:
+                await self._charter_ready(start_when, start_after)
+                assert self.charter is not None
+                if self.charter.rules != RULES_VERSION:
+                    raise EventError(f"the event plays rules {self.charter.rules}; this laptop plays {RULES_VERSION}")
+                for number in range(1, self.charter.rounds + 1):
+                    await self._play_round(number)
+                self.round = self.charter.rounds + 1
+                final = self.standings()
+                (self.folder / "standings.json").write_text(standings_json(self.charter, final))
+                self.note("Final standings:")
+                for line in standings_lines(self.charter, final):
+                    self.note(line)
+                await self._linger()
+                return final
+            finally:
+                poller.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await poller
+                for table in list(self._tables.values()):
+                    await table.aclose("over")
+                self._tables.clear()
+
+    async def _charter_ready(self, start_when: int | None, start_after: float | None) -> None:
+        if self.charter is not None:
+            self._save_charter()
+            self._reload_results()
+            return
+        if self._opening is not None:
+            self.note(f"Event {self._opening['name']!r} open on port {self.port}: waiting for players")
+            while self.charter is None:
+                enough = len(self._roster) >= 2
+                if (start_when is not None and len(self._roster) >= start_when) or (
+                        start_after is not None and enough and self.clock() - self._started >= start_after):
+                    self.start()
+                    break
+                await self._sleep()
+            return
+        enrolled = False
+        while self.charter is None:
+            for address in list(self._dial):
+                with contextlib.suppress(ServiceError):
+                    reply = await ask(address, {"type": "charter?"})
+                    if reply["type"] == "charter":
+                        charter = Charter.from_bytes(bytes(reply["charter"]))
+                        if self._event_id not in (None, charter.event):
+                            continue
+                        self.charter = charter
+                        self._learn(reply.get("peers"))
+                        break
+                    if reply["type"] == "roster" and not enrolled:
+                        self._event_id = str(reply["event"])
+                        for name, bot in self.players:
+                            await ask(address, {"type": "enrol", "event": self._event_id, "name": name,
+                                                "key": self.me, "bot": bot, "port": self.port,
+                                                "sig": self.identity.sign(enrol_bytes(self._event_id, name, bot))})
+                            self.note(f"Entered {name} in event {str(reply.get('name'))!r}")
+                        enrolled = True
+            if self.charter is None:
+                await self._sleep()
+        self._save_charter()
+        self.note(f"Event {self.charter.name!r}: {len(self.charter.players)} players, {self.charter.rounds} rounds")
+
+    def _save_charter(self) -> None:
+        assert self.charter is not None
+        if self._by_event:
+            self.folder, self._by_event = self.folder / self.charter.event, False
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "results").mkdir(exist_ok=True)
+        path = self.folder / CHARTER_FILE
+        if not path.exists():
+            path.write_bytes(self.charter.to_bytes())
+
+    def _reload_results(self) -> None:
+        """The results counted before a restart, checked again (§6.6)."""
+        assert self.charter is not None
+        gathered: list[GameResult] = []
+        for number in range(1, self.charter.rounds + 1):
+            drawn = draw_round(self.charter, number, gathered)
+            held = [read_result(self.charter, number, t, seats, self.folder / "results")
+                    for t, seats in enumerate(drawn.tables)]
+            if any(h is None for h in held):
+                return
+            for h in held:
+                assert h is not None
+                self.results[(number, h.table)] = h
+                gathered.append(h.result)
+            gathered += [GameResult((p,)) for p in drawn.byes]
+
+    def results_before(self, number: int) -> list[GameResult]:
+        """The results of rounds 1 to *number* − 1: each counted game and each bye."""
+        assert self.charter is not None
+        out: list[GameResult] = []
+        for r in range(1, number):
+            drawn = draw_round(self.charter, r, out)
+            out += [self.results[(r, t)].result for t in range(len(drawn.tables))]
+            out += [GameResult((p,)) for p in drawn.byes]
+        return out
+
+    def standings(self) -> list[Standing]:
+        """The standings after every round counted so far."""
+        assert self.charter is not None
+        done = max((r for r, _t in self.results), default=0)
+        complete = [r for r in range(1, done + 1)
+                    if len(draw_round(self.charter, r, self.results_before(r)).tables)
+                    == sum(1 for (rr, _t) in self.results if rr == r)]
+        last = max(complete, default=0)
+        return standings(self.charter.ids, self.results_before(last + 1), lots(self.charter.event, self.charter.ids))
+
+    async def _play_round(self, number: int) -> None:
+        assert self.charter is not None
+        charter = self.charter
+        self.round = number
+        drawn = draw_round(charter, number, self.results_before(number))
+        if all((number, t) in self.results for t in range(len(drawn.tables))):
+            return
+        names = {p: charter.players[int(p)].name for p in charter.ids}
+        self.note(f"Round {number}: " + "; ".join(
+            f"table {t + 1}: " + ", ".join(names[p] for p in seats) for t, seats in enumerate(drawn.tables))
+            + ("; bye: " + ", ".join(names[p] for p in drawn.byes) if drawn.byes else ""))
+        while True:
+            for t, seats in enumerate(drawn.tables):
+                if (number, t) not in self.results:
+                    await self._collect(number, t, seats)
+                if (number, t) not in self.results:
+                    await self._open_if_mine(number, t, seats)
+            if all((number, t) in self.results for t in range(len(drawn.tables))):
+                break
+            await self._sleep()
+        for t in range(len(drawn.tables)):
+            table = self._tables.pop((number, t), None)
+            if table is not None:
+                await table.aclose("over")
+
+    # ------------------------------------------------------------------ tables (§6.3)
+
+    def present(self, key: bytes) -> bool:
+        """Whether the laptop of *key* signed a status within the last :attr:`gone` seconds (this
+        laptop always is). A laptop never heard counts as present for :attr:`gone` seconds after
+        this one started, so that a round's first tables wait for the laptops' first statuses."""
+        if key == self.me:
+            return True
+        heard = self._laptops[key].heard if key in self._laptops else float("-inf")
+        return self.clock() - max(heard, self._started) < self.gone
+
+    def quorum(self) -> bool:
+        """Whether this laptop is in touch with most of the event's laptops (itself included: each
+        signed a status within :attr:`gone` seconds). Only then does it pass over a laptop that is
+        gone (§6.3, §6.4): two sides of a split cannot both be most of the room."""
+        assert self.charter is not None
+        keys = laptops(self.charter)
+        now = self.clock()
+        heard = sum(1 for k in keys if k == self.me or (k in self._laptops and now - self._laptops[k].heard < self.gone))
+        return 2 * heard > len(keys)
+
+    def _runs(self, key: bytes, number: int, t: int) -> bool:
+        """Whether the laptop of *key* has table *t* of round *number* open now (as it last said)."""
+        if key == self.me:
+            return (number, t) in self._tables
+        laptop = self._laptops.get(key)
+        return laptop is not None and laptop.status is not None and any(
+            (r, tt) == (number, t) for r, tt, _g, _p in laptop.status.tables)
+
+    async def _open_if_mine(self, number: int, t: int, seats: tuple[str, ...]) -> None:
+        assert self.charter is not None
+        if (number, t) in self._tables:
+            return
+        spoiled = self._spoiled.get((number, t), set())
+        order = [k for k in host_order(self.charter, seats) if k not in spoiled]
+        first = next(k for k in order if self.present(k))
+        if first != self.me or (order[0] != self.me and not self.quorum()):
+            return
+        # the laptops before this one in the order are gone; so are the table's game unless one of
+        # its laptops is still there (it plays on, wire.md §5.6)
+        plan: list[SeatPlan] = []
+        for s, player in enumerate(seats):
+            entrant = self.charter.players[int(player)]
+            if entrant.bot is not None:
+                plan.append(SeatPlan("bot", entrant.name, COLOURS[s], entrant.bot))
+            elif entrant.key == self.me:
+                plan.append(SeatPlan("host", entrant.name, COLOURS[s]))
+            else:
+                plan.append(SeatPlan("open"))
+        game = table_game_id(self.charter.event, number, t, self.me)
+        games = self.folder / "games"
+        options: NetOptions = {"directory": games, "listen": (self.table_host, 0), "discovery": False,
+                               "timing": self.timing, "bot_delay": self.bot_delay}
+        table: NetTable | None = None
+        resumed = False
+        # this laptop's game of the table, begun before it stopped: played on from its save (§6.6)
+        for saved in sorted(games.glob(f"*-{game[:8]}.carclog"), reverse=True):
+            if keys_path(saved).exists() and self._tries.get((number, t), 0) < 2:
+                try:
+                    table = NetTable.resume(saved, name=self.name, **options)
+                    resumed = True
+                except (LogError, LanError) as exc:
+                    self.note(f"Round {number} table {t + 1}: its save is refused ({exc}); opened anew")
+                break
+        if table is None:
+            table = NetTable.host(
+                name=self.name, game_name=f"{self.charter.name[:24]} R{number} T{t + 1}",
+                rules=self.charter.options, plan=plan, random=_seeded(self.identity.seed, table_nonce(
+                    self.charter.event, number, t)), **options)
+        if table.game_id != game:
+            raise EventError("the table's game id is not the table seal's (NetTable.host changed)")
+        self._tries[(number, t)] = self._tries.get((number, t), 0) + 1
+        await self._stack.enter_async_context(table)
+        table.add_listener(lambda *_args: self._wake.set())
+        self._tables[(number, t)] = table
+        again = "played on" if resumed else "opened"
+        self.note(f"Round {number} table {t + 1}: {again} here (game {table.game_id[:8]})")
+
+    # ------------------------------------------------------------------ results (§6.4)
+
+    async def _collect(self, number: int, t: int, seats: tuple[str, ...]) -> None:
+        assert self.charter is not None
+        candidates: list[tuple[Result, Path]] = []
+        table = self._tables.get((number, t))
+        if table is not None and table.status == "stopped":  # its save failed: opened again (§6.6)
+            self.note(f"Round {number} table {t + 1}: the game here stopped; it is opened again")
+            del self._tables[(number, t)]
+            await table.aclose("over")
+            table = None
+        if table is not None and table.status == "finished" and table.path is not None:
+            with contextlib.suppress(EventError):
+                candidates.append((check_log(self.charter, number, t, seats, table.path), table.path))
+        for key, laptop in list(self._laptops.items()):
+            if (laptop.status is None or (number, t) not in laptop.status.held or not self.present(key)
+                    or key in self._spoiled.get((number, t), ())):
+                continue
+            if any(c.host == key for c, _p in candidates):
+                continue
+            path = await self._fetch(key, laptop, number, t, seats)
+            if path is not None:
+                with contextlib.suppress(EventError):
+                    candidates.append((check_log(self.charter, number, t, seats, path), path))
+        if not candidates:
+            return
+        best, path = min(candidates, key=lambda c: c[0].rank)
+        order = host_order(self.charter, seats)
+        if best.rank > 0 and not self.quorum():
+            return  # a game played in place of an earlier laptop's counts only with most of the room
+        # an earlier laptop in the order that runs the table and is here: its game counts first (§6.4)
+        spoiled = self._spoiled.get((number, t), set())
+        if any(self.present(k) and self._runs(k, number, t) and k not in spoiled for k in order[: best.rank]):
+            return
+        target = self.folder / "results" / result_name(number, t)
+        if path != target:
+            shutil.copyfile(path, target)
+        self.results[(number, t)] = best
+        names = [self.charter.players[int(p)].name for p in best.result.players]
+        self.note(f"Round {number} table {t + 1} counted: " + ", ".join(
+            f"{n} {s}" for n, s in zip(names, best.result.scores, strict=True)) + f" (game {best.game[:8]})")
+
+    async def _fetch(self, key: bytes, laptop: _Laptop, number: int, t: int, seats: tuple[str, ...]) -> Path | None:
+        """Asks *laptop* for the log it counted for the table; the file it is written to once it checks,
+        else ``None`` (the reason reported once)."""
+        assert self.charter is not None
+        incoming = self.folder / "incoming"
+        incoming.mkdir(parents=True, exist_ok=True)
+        for address in laptop.addresses[:2]:
+            try:
+                reply = await ask(address, {"type": "log?", "event": self.charter.event, "round": number, "table": t},
+                                  timeout=max(self.gone / 2, 5.0))
+            except ServiceError:
+                continue
+            if reply["type"] != "log" or not isinstance(reply.get("log"), bytes):
+                continue
+            path = incoming / f"{key.hex()[:16]}-{result_name(number, t)}"
+            path.write_bytes(reply["log"])
+            try:
+                check_log(self.charter, number, t, seats, path)
+            except EventError as exc:
+                why = f"{exc} (sent by {self._who(key)})"
+                self._spoiled.setdefault((number, t), set()).add(key)  # it opens the table no more, here
+                self.reports.append(why)
+                self.note(f"Not counted: {why}")
+                return None
+            return path
+        return None
+
+    def _who(self, key: bytes) -> str:
+        assert self.charter is not None
+        names = [p.name for p in self.charter.players if p.key == key]
+        if not names:
+            return f"laptop {key.hex()[:8]}"
+        return f"the laptop of {names[0]}" + (f" and {len(names) - 1} more" if len(names) > 1 else "")
+
+    # ------------------------------------------------------------------ the others (§6.2)
+
+    def _known_keys(self) -> list[bytes]:
+        return laptops(self.charter) if self.charter is not None else []
+
+    async def _poll_loop(self) -> None:
+        while True:
+            await self._poll_once()
+            self._wake.set()
+            await asyncio.sleep(self.poll)
+
+    async def _poll_once(self) -> None:
+        known = {a for laptop in self._laptops.values() for a in laptop.addresses[:2]}
+        hints, self._hints = self._hints - known, set()
+        targets: list[tuple[bytes | None, tuple[str, int]]] = [(None, a) for a in [*self._dial, *sorted(hints)]]
+        for key, laptop in self._laptops.items():
+            targets += [(key, a) for a in laptop.addresses[:2] if a not in self._dial]
+        await asyncio.gather(*(self._ask_status(key, address) for key, address in targets[:128]))
+
+    async def _ask_status(self, expected: bytes | None, address: tuple[str, int]) -> None:
+        nonce = os.urandom(16)
+        try:
+            reply = await ask(address, {"type": "status?", "nonce": nonce, "port": self.port}, timeout=max(1.0, min(5.0, self.gone / 4)))
+            status = read_status(reply, nonce)
+        except ServiceError:
+            return
+        if status.key == self.me or (expected is not None and status.key != expected):
+            return
+        if self._event_id is not None and status.event != self._event_id:
+            return
+        if self.charter is not None and status.key not in laptops(self.charter):
+            return
+        laptop = self._laptops.setdefault(status.key, _Laptop())
+        laptop.status = status
+        laptop.heard = self.clock()
+        if address not in laptop.addresses:
+            laptop.addresses.insert(0, address)
+            del laptop.addresses[4:]
+        self._learn(status.peers)
+
+    def _learn(self, peers: object) -> None:
+        """Keeps the addresses *peers* names (``(key, host, port)`` of the event's laptops: hints, asked
+        in turn; anything else is dropped)."""
+        if self.charter is None or not isinstance(peers, list | tuple):
+            return
+        keys = set(laptops(self.charter))
+        for item in peers[:64]:
+            try:
+                key, host, port = bytes(item[0]), str(item[1]), int(item[2])
+            except (TypeError, ValueError, IndexError):
+                continue
+            if key in keys and key != self.me and 0 < port < 65536:
+                other = self._laptops.setdefault(key, _Laptop())
+                if (host, port) not in other.addresses and len(other.addresses) < 4:
+                    other.addresses.append((host, port))
+
+    def _answer(self, request: dict[str, Any], asker: str | None) -> dict[str, Any] | None:
+        kind = request["type"]
+        if kind == "status?":
+            nonce, port = request.get("nonce"), request.get("port")
+            if not isinstance(nonce, bytes) or len(nonce) != 16:
+                return {"type": "error", "text": "a status request carries a nonce of 16 bytes"}
+            if asker is not None and isinstance(port, int) and 0 < port < 65536 and len(self._hints) < MAX_HINTS:
+                self._hints.add((asker, port))  # where the asker answers, to be asked in turn (a hint)
+            return sign_status(self.identity, self._status(), nonce)
+        if kind == "charter?":
+            if self.charter is not None:
+                return {"type": "charter", "charter": self.charter.to_bytes(), "peers": self._peers()}
+            if self._opening is not None:
+                return {"type": "roster", "event": self._opening["event"], "name": self._opening["name"],
+                        "players": [[p.name, p.bot] for p in self._roster]}
+            return {"type": "error", "text": "no charter here yet"}
+        if kind == "log?":
+            return self._answer_log(request)
+        if kind == "enrol":
+            return self._enrol(request, asker)
+        return {"type": "error", "text": f"unknown request {kind[:32]!r}"}
+
+    def _status(self) -> Status:
+        event = self._event_id or ""
+        tables = tuple((r, t, table.game_id, table.peer.port) for (r, t), table in self._tables.items()
+                       if table.peer is not None and table.peer.port)
+        held = tuple(sorted(self.results))
+        return Status(event, self.me, self.round, tables, held, tuple(self._peers()))
+
+    def _peers(self) -> list[tuple[bytes, str, int]]:
+        """``(key, host, port)`` of the laptops this one knows an address of (hints for the others)."""
+        return [(k, a[0], a[1]) for k, laptop in self._laptops.items() for a in laptop.addresses[:1]][:64]
+
+    def _answer_log(self, request: dict[str, Any]) -> dict[str, Any]:
+        number, t = request.get("round"), request.get("table")
+        if (self.charter is None or request.get("event") != self.charter.event
+                or not isinstance(number, int) or not isinstance(t, int) or (number, t) not in self.results):
+            return {"type": "none"}
+        try:
+            data = (self.folder / "results" / result_name(number, t)).read_bytes()
+        except OSError:
+            return {"type": "none"}
+        return {"type": "log", "round": number, "table": t, "log": data}
+
+    def _enrol(self, request: dict[str, Any], asker: str | None) -> dict[str, Any]:
+        if self._opening is None or self.charter is not None:
+            return {"type": "error", "text": "this laptop takes no enrolment (not the opener, or the event started)"}
+        name, key, bot, sig = request.get("name"), request.get("key"), request.get("bot"), request.get("sig")
+        if request.get("event") != self._opening["event"]:
+            return {"type": "error", "text": "another event"}
+        if not (isinstance(name, str) and 1 <= len(name) <= 32 and name.isprintable()):
+            return {"type": "error", "text": "a name: 1 to 32 printable characters"}
+        if not (isinstance(key, bytes) and len(key) == 32 and isinstance(sig, bytes) and len(sig) == 64):
+            return {"type": "error", "text": "a key of 32 bytes and a signature of 64"}
+        if bot is not None:
+            try:
+                make_bot(str(bot), 0)
+            except ValueError as exc:
+                return {"type": "error", "text": str(exc)}
+        if not verify(key, enrol_bytes(self._opening["event"], name, bot), sig):
+            return {"type": "error", "text": "the enrolment's signature does not verify"}
+        if any(p.name == name for p in self._roster):
+            same = any(p.name == name and p.key == key and p.bot == bot for p in self._roster)
+            return {"type": "enrolled"} if same else {"type": "error", "text": f"{name!r} is taken"}
+        if bot is None and any(p.key == key and p.bot is None for p in self._roster):
+            return {"type": "error", "text": "a person enters once"}
+        if len(self._roster) >= 64:
+            return {"type": "error", "text": "the event is full (64 players)"}
+        self._roster.append(Entrant(name, key, bot))
+        port = request.get("port")
+        if asker is not None and isinstance(port, int) and 0 < port < 65536 and key != self.me:
+            laptop = self._laptops.setdefault(key, _Laptop())  # where it answers (its key proven above)
+            if (asker, port) not in laptop.addresses:
+                laptop.addresses.insert(0, (asker, port))
+                del laptop.addresses[4:]
+        self.note(f"Entered: {name}" + (f" ({bot} bot)" if bot else ""))
+        self._wake.set()
+        return {"type": "enrolled"}
+
+    # ------------------------------------------------------------------ waiting
+
+    async def _sleep(self) -> None:
+        """Until something changed (a status heard, a table's game moved) or :attr:`poll` seconds."""
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), self.poll)
+
+    async def _linger(self) -> None:
+        """Answers the others until every present laptop has finished (§6.5), at most :attr:`linger` s."""
+        assert self.charter is not None
+        end = self.clock() + self.linger
+        while self.clock() < end:
+            waiting = [k for k in laptops(self.charter) if k != self.me and self.present(k)
+                       and (k not in self._laptops or self._laptops[k].status is None
+                            or self._laptops[k].status.round <= self.charter.rounds)]  # type: ignore[union-attr]
+            if not waiting:
+                return
+            await self._sleep()
+
+
+def standings_lines(charter: Charter, rows: Sequence[Standing]) -> list[str]:
+    """The standings as lines of text: place, name, wins, score difference, Buchholz, games."""
+    out = [f"{'#':>3}  {'player':20} {'wins':>6} {'diff':>8} {'buchholz':>8}  games"]
+    for s in rows:
+        out.append(f"{s.rank:>3}  {charter.players[int(s.player)].name:20} {float(s.wins):6.1f} "
+                   f"{float(s.difference):+8.1f} {float(s.buchholz):8.1f}  {s.games}" + (f" (+{s.byes} bye)" if s.byes else ""))
+    return out
+
+
+def standings_json(charter: Charter, rows: Sequence[Standing]) -> str:
+    """The standings as JSON (numbers as exact fractions in text, as protocol/tournament.md §7)."""
+    return json.dumps({"event": charter.event, "name": charter.name, "standings": [
+        {"rank": s.rank, "player": int(s.player), "name": charter.players[int(s.player)].name,
+         "wins": str(s.wins), "difference": str(s.difference), "buchholz": str(s.buchholz), "games": s.games,
+         "byes": s.byes} for s in rows]}, indent=1) + "\n"
