@@ -205,14 +205,17 @@ class Charter:
         return [str(i) for i in range(len(self.players))]
 
 
-def table_nonce(event: str, round_number: int, table: int) -> bytes:
-    """The 32-byte nonce of table *table* (0-based) of round *round_number* (1-based):
-    ``SHA-256("carcnet/event-game/v1" 0 event 0 round 0 table)`` (the numbers in decimal ASCII),
-    protocol/tournament.md §4 "The table's game"."""
-    return hashlib.sha256(f"carcnet/event-game/v1\0{event}\0{round_number}\0{table}".encode()).digest()
+def table_nonce(event: str, round_number: int, table: int, seats: Sequence[str]) -> bytes:
+    """The 32-byte nonce of table *table* (0-based) of round *round_number* (1-based) whose seats
+    the draw gives (*seats*: player ids in seat order): ``SHA-256("carcnet/event-game/v1" 0 event 0
+    round 0 table 0 seats)`` (numbers in decimal ASCII, the seats' ids joined by commas),
+    protocol/tournament.md §4 "The table's game". A laptop that drew the round otherwise (it counted
+    another result) finds another game, not this one."""
+    text = f"carcnet/event-game/v1\0{event}\0{round_number}\0{table}\0{','.join(seats)}"
+    return hashlib.sha256(text.encode()).digest()
 
 
-def table_game_id(event: str, round_number: int, table: int, host: bytes) -> str:
+def table_game_id(event: str, round_number: int, table: int, seats: Sequence[str], host: bytes) -> str:
     """The game id of a round's table opened by the laptop of identity key *host*: the sealed game id
     (wire.md §4.2, :func:`~carcnet.net.signing.sealed_game_id`) of *host* and :func:`table_nonce`.
     Every laptop computes it for the table's host (:func:`host_order`), and a log whose id it is
@@ -221,7 +224,7 @@ def table_game_id(event: str, round_number: int, table: int, host: bytes) -> str
     Raises:
         ValueError: *host* is not 32 bytes.
     """
-    return sealed_game_id(host, table_nonce(event, round_number, table))
+    return sealed_game_id(host, table_nonce(event, round_number, table, seats))
 
 
 def laptops(charter: Charter) -> list[bytes]:

@@ -67,7 +67,7 @@ def check_log(charter: Charter, round_number: int, table: int, seats: tuple[str,
         raise EventError(f"{where}: the game is not over")
     order = host_order(charter, seats)
     rank = next((i for i, key in enumerate(order)
-                 if table_game_id(charter.event, round_number, table, key) == header.game), None)
+                 if table_game_id(charter.event, round_number, table, seats, key) == header.game), None)
     if rank is None:
         raise EventError(f"{where}: game {header.game[:8]} is not this table's (no laptop of the event sealed it for it)")
     if header.rules != charter.rules or header.options != charter.options:

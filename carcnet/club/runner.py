@@ -75,19 +75,22 @@ GONE = 20.0
 LINGER = 60.0
 #: Askers' addresses kept to ask in turn between two polls at most (a flood of askers costs no more).
 MAX_HINTS = 64
+#: Seconds a table's closing may take before the event goes on without waiting for it.
+CLOSE_WAIT = 10.0
 #: The charter's file in the event folder.
 CHARTER_FILE = "charter.carcevent"
 
 
-def _seeded(first: bytes, second: bytes) -> Callable[[int], bytes]:
-    """A ``random(n)`` for :meth:`NetTable.host`: *first* (the host's seat key seed: this laptop's
-    identity), then *second* (the game nonce: the table's), then the system's."""
-    given = [first, second]
+def _seeded(*values: bytes) -> Callable[[int], bytes]:
+    """A ``random(n)`` for :meth:`NetTable.host` and :meth:`NetTable.join` that gives *values* first,
+    in order (the seat key seed: this laptop's identity; for a host, then the game nonce: the
+    table's), then the system's bytes."""
+    given = list(values)
 
     def random(n: int) -> bytes:
         if given:
             value = given.pop(0)
-            assert len(value) == n, "NetTable.host takes its seat key seed, then its nonce"
+            assert len(value) == n, "NetTable.host takes its seat key seed, then its nonce; join its seed"
             return value
         return os.urandom(n)
 
@@ -121,6 +124,8 @@ class EventRunner:
         bot_delay: Seconds the bots of the tables this laptop opens wait before each turn.
         note: Called with each line of progress (a round drawn, a table opened or counted, a log
             refused and why, the standings).
+        on_table: Called with ``(round, table, NetTable)`` when this laptop's person sits down at a
+            table (one it opened or one it joined): the interface plays the person's seat there.
 
     Attributes:
         results: ``(round, table)`` → the counted :class:`~carcnet.club.results.Result`.
@@ -132,7 +137,8 @@ class EventRunner:
                  dial: Sequence[tuple[str, int]] = (), timing: Timing | None = None, poll: float | None = None,
                  gone: float | None = None, linger: float | None = None, table_host: str = "0.0.0.0", bot_delay: float = 0.0,
                  by_event: bool = False,
-                 note: Callable[[str], None] = lambda _line: None, clock: Callable[[], float] = time.monotonic
+                 note: Callable[[str], None] = lambda _line: None,
+                 on_table: Callable[[int, int, NetTable], None] = lambda _r, _t, _table: None, clock: Callable[[], float] = time.monotonic
                  ) -> None:
         self.identity = identity
         self.me = identity.public
@@ -149,6 +155,7 @@ class EventRunner:
         self.bot_delay = bot_delay
         self._by_event = by_event
         self.note = note
+        self.on_table = on_table
         self.clock = clock
         self.results: dict[tuple[int, int], Result] = {}
         self.reports: list[str] = []
@@ -161,6 +168,7 @@ class EventRunner:
         self._wake = asyncio.Event()
         self._started = clock()
         self._hints: set[tuple[str, int]] = set()  # addresses of askers, to ask in turn (§6.2)
+        self._round_began = clock()
         self._tries: dict[tuple[int, int], int] = {}  # (round, table) → games of it opened here
         #: (round, table) → the laptops that sent a log of it that did not check: passed over (§6.4)
         self._spoiled: dict[tuple[int, int], set[bytes]] = {}
@@ -270,7 +278,7 @@ class EventRunner:
                 with contextlib.suppress(asyncio.CancelledError):
                     await poller
                 for table in list(self._tables.values()):
-                    await table.aclose("over")
+                    await self._close(table)
                 self._tables.clear()
 
     async def _charter_ready(self, start_when: int | None, start_after: float | None) -> None:
@@ -364,6 +372,7 @@ class EventRunner:
         charter = self.charter
         self.round = number
         drawn = draw_round(charter, number, self.results_before(number))
+        self._round_began = self.clock()
         if all((number, t) in self.results for t in range(len(drawn.tables))):
             return
         names = {p: charter.players[int(p)].name for p in charter.ids}
@@ -376,13 +385,15 @@ class EventRunner:
                     await self._collect(number, t, seats)
                 if (number, t) not in self.results:
                     await self._open_if_mine(number, t, seats)
+                if (number, t) not in self.results:
+                    await self._join_if_mine(number, t, seats)
             if all((number, t) in self.results for t in range(len(drawn.tables))):
                 break
             await self._sleep()
         for t in range(len(drawn.tables)):
             table = self._tables.pop((number, t), None)
             if table is not None:
-                await table.aclose("over")
+                await self._close(table)
 
     # ------------------------------------------------------------------ tables (§6.3)
 
@@ -405,20 +416,41 @@ class EventRunner:
         heard = sum(1 for k in keys if k == self.me or (k in self._laptops and now - self._laptops[k].heard < self.gone))
         return 2 * heard > len(keys)
 
-    def _runs(self, key: bytes, number: int, t: int) -> bool:
-        """Whether the laptop of *key* has table *t* of round *number* open now (as it last said)."""
+    def _passed_over(self, number: int, t: int, seats: tuple[str, ...]) -> set[bytes]:
+        """The laptops passed over for opening table *t* of round *number* (§6.3): those that sent a
+        log of it that failed §5, and those present that have not opened it (their statuses name its
+        game neither open nor counted) within (*p* + 1) × :attr:`gone` seconds after this laptop drew
+        the round, *p* their place in the table's host order: a laptop that drew the round otherwise
+        (it counted other results) or holds its table up is no reason to wait for ever, and each
+        laptop in the order has its turn before the next passes it over."""
+        assert self.charter is not None
+        passed = set(self._spoiled.get((number, t), ()))
+        waited = self.clock() - self._round_began
+        for place, key in enumerate(host_order(self.charter, seats)):
+            laptop = self._laptops.get(key)
+            if key == self.me or laptop is None or laptop.status is None or waited < (place + 1) * self.gone:
+                continue
+            if not self._runs(key, number, t, seats) and (number, t) not in laptop.status.held:
+                passed.add(key)
+        return passed
+
+    def _runs(self, key: bytes, number: int, t: int, seats: tuple[str, ...]) -> bool:
+        """Whether the laptop of *key* has table *t* of round *number* open now (as it last said),
+        with the seats this laptop's draw gives it (its game id says so)."""
         if key == self.me:
             return (number, t) in self._tables
+        assert self.charter is not None
+        game = table_game_id(self.charter.event, number, t, seats, key)
         laptop = self._laptops.get(key)
         return laptop is not None and laptop.status is not None and any(
-            (r, tt) == (number, t) for r, tt, _g, _p in laptop.status.tables)
+            g == game for _r, _t, g, _p in laptop.status.tables)
 
     async def _open_if_mine(self, number: int, t: int, seats: tuple[str, ...]) -> None:
         assert self.charter is not None
         if (number, t) in self._tables:
             return
-        spoiled = self._spoiled.get((number, t), set())
-        order = [k for k in host_order(self.charter, seats) if k not in spoiled]
+        passed = self._passed_over(number, t, seats)
+        order = [k for k in host_order(self.charter, seats) if k not in passed]
         first = next(k for k in order if self.present(k))
         if first != self.me or (order[0] != self.me and not self.quorum()):
             return
@@ -433,7 +465,7 @@ class EventRunner:
                 plan.append(SeatPlan("host", entrant.name, COLOURS[s]))
             else:
                 plan.append(SeatPlan("open"))
-        game = table_game_id(self.charter.event, number, t, self.me)
+        game = table_game_id(self.charter.event, number, t, seats, self.me)
         games = self.folder / "games"
         options: NetOptions = {"directory": games, "listen": (self.table_host, 0), "discovery": False,
                                "timing": self.timing, "bot_delay": self.bot_delay}
@@ -452,15 +484,57 @@ class EventRunner:
             table = NetTable.host(
                 name=self.name, game_name=f"{self.charter.name[:24]} R{number} T{t + 1}",
                 rules=self.charter.options, plan=plan, random=_seeded(self.identity.seed, table_nonce(
-                    self.charter.event, number, t)), **options)
+                    self.charter.event, number, t, seats)), **options)
         if table.game_id != game:
             raise EventError("the table's game id is not the table seal's (NetTable.host changed)")
         self._tries[(number, t)] = self._tries.get((number, t), 0) + 1
-        await self._stack.enter_async_context(table)
+        await table.__aenter__()
         table.add_listener(lambda *_args: self._wake.set())
         self._tables[(number, t)] = table
         again = "played on" if resumed else "opened"
         self.note(f"Round {number} table {t + 1}: {again} here (game {table.game_id[:8]})")
+        if table.human_seats or any(p.kind == "host" for p in plan):
+            self.on_table(number, t, table)  # this laptop's person plays here
+
+    async def _close(self, table: NetTable) -> None:
+        """Leaves a table whose game is counted (or stopped), waiting :data:`CLOSE_WAIT` s at most."""
+        try:
+            await asyncio.wait_for(table.aclose("game-over"), CLOSE_WAIT)
+        except TimeoutError:
+            log.warning("the table of game %s took more than %s s to close", table.game_id[:8], CLOSE_WAIT)
+
+    async def _join_if_mine(self, number: int, t: int, seats: tuple[str, ...]) -> None:
+        """Sits this laptop's person down at the table another laptop opened (§6.3): at the person's
+        seat, under the person's key (this laptop's identity), dialling the port that laptop's status
+        gives."""
+        assert self.charter is not None
+        if (number, t) in self._tables:
+            return
+        mine = [s for s, p in enumerate(seats) if self.charter.players[int(p)].bot is None
+                and self.charter.players[int(p)].key == self.me]
+        if not mine:
+            return
+        spoiled = self._spoiled.get((number, t), set())
+        for key in host_order(self.charter, seats):
+            laptop = self._laptops.get(key)
+            if key == self.me or key in spoiled or laptop is None or laptop.status is None or not self.present(key):
+                continue
+            found = [(g, port) for r, tt, g, port in laptop.status.tables if (r, tt) == (number, t)]
+            if not found or not laptop.addresses or found[0][0] != table_game_id(self.charter.event, number, t, seats, key):
+                continue
+            game, port = found[0]
+            seat = mine[0]
+            table = NetTable.join(
+                game, name=self.charter.players[int(seats[seat])].name, seat=seat, colour=COLOURS[seat],
+                random=_seeded(self.identity.seed), host_key=key, directory=self.folder / "games",
+                listen=(self.table_host, 0), dial=[(laptop.addresses[0][0], port)], discovery=False,
+                timing=self.timing)
+            await table.__aenter__()
+            table.add_listener(lambda *_args: self._wake.set())
+            self._tables[(number, t)] = table
+            self.note(f"Round {number} table {t + 1}: seated at {self._who(key)}'s table (game {game[:8]})")
+            self.on_table(number, t, table)
+            return
 
     # ------------------------------------------------------------------ results (§6.4)
 
@@ -471,7 +545,7 @@ class EventRunner:
         if table is not None and table.status == "stopped":  # its save failed: opened again (§6.6)
             self.note(f"Round {number} table {t + 1}: the game here stopped; it is opened again")
             del self._tables[(number, t)]
-            await table.aclose("over")
+            await self._close(table)
             table = None
         if table is not None and table.status == "finished" and table.path is not None:
             with contextlib.suppress(EventError):
@@ -493,8 +567,8 @@ class EventRunner:
         if best.rank > 0 and not self.quorum():
             return  # a game played in place of an earlier laptop's counts only with most of the room
         # an earlier laptop in the order that runs the table and is here: its game counts first (§6.4)
-        spoiled = self._spoiled.get((number, t), set())
-        if any(self.present(k) and self._runs(k, number, t) and k not in spoiled for k in order[: best.rank]):
+        passed = self._passed_over(number, t, seats)
+        if any(self.present(k) and self._runs(k, number, t, seats) and k not in passed for k in order[: best.rank]):
             return
         target = self.folder / "results" / result_name(number, t)
         if path != target:

@@ -160,7 +160,11 @@ class EventService:
                     return
                 if request is None:
                     return
-                reply = self.answer(request, address)
+                try:
+                    reply = self.answer(request, address)
+                except Exception:  # a bug here must not leave the asker without a word
+                    log.exception("event service: the answer to %r failed", request.get("type"))
+                    reply = {"type": "error", "text": "this laptop could not answer (its log says why)"}
                 if reply is None:
                     return
                 writer.write(pack(reply))

@@ -97,12 +97,15 @@ def test_every_laptop_draws_the_same_rounds_and_finds_the_same_tables():
         assert mine == theirs and sorted(p for t in mine.tables for p in t) == c.ids
         results += [GameResult(t, tuple(rng.randrange(30, 120) for _ in t)) for t in mine.tables]
     host = c.players[0].key
-    ids = {table_game_id(c.event, r, t, host) for r in (1, 2) for t in (0, 1, 2)}
+    seats = ("0", "1", "2")
+    ids = {table_game_id(c.event, r, t, seats, host) for r in (1, 2) for t in (0, 1, 2)}
     assert len(ids) == 6 and all(len(i) == 32 and int(i, 16) >= 0 for i in ids)
-    assert table_game_id(c.event, 1, 0, host) != table_game_id("f" * 32, 1, 0, host)
-    assert table_game_id(c.event, 1, 0, host) != table_game_id(c.event, 1, 0, c.players[1].key)
+    assert table_game_id(c.event, 1, 0, seats, host) != table_game_id("f" * 32, 1, 0, seats, host)
+    assert table_game_id(c.event, 1, 0, seats, host) != table_game_id(c.event, 1, 0, seats, c.players[1].key)
+    # a laptop that drew the round otherwise finds another game at the same table number
+    assert table_game_id(c.event, 1, 0, seats, host) != table_game_id(c.event, 1, 0, ("0", "2", "1"), host)
     # the table's game id is the game id its host's key seals with the table's nonce (wire.md §4.2)
-    assert table_game_id(c.event, 2, 1, host) == sealed_game_id(host, table_nonce(c.event, 2, 1))
+    assert table_game_id(c.event, 2, 1, seats, host) == sealed_game_id(host, table_nonce(c.event, 2, 1, seats))
     with pytest.raises(EventError):
         draw_round(c, 5, results)
 

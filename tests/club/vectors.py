@@ -44,8 +44,8 @@ def build() -> dict[str, Any]:
         for t, seats in enumerate(drawn.tables):
             scores = [_h(f"carcnet event vector score {number} {t} {s}")[0] % 100 + 20 for s in range(len(seats))]
             host = host_order(charter, seats)[0]
-            tables.append({"nonce": table_nonce(charter.event, number, t).hex(), "host": host.hex(),
-                           "game": table_game_id(charter.event, number, t, host), "seats": [int(p) for p in seats],
+            tables.append({"nonce": table_nonce(charter.event, number, t, seats).hex(), "host": host.hex(),
+                           "game": table_game_id(charter.event, number, t, seats, host), "seats": [int(p) for p in seats],
                            "scores": scores})
             results.append(GameResult(seats, tuple(scores)))
         results += [GameResult((p,)) for p in drawn.byes]
