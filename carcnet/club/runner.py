@@ -494,7 +494,13 @@ class EventRunner:
         again = "played on" if resumed else "opened"
         self.note(f"Round {number} table {t + 1}: {again} here (game {table.game_id[:8]})")
         if table.human_seats or any(p.kind == "host" for p in plan):
-            self.on_table(number, t, table)  # this laptop's person plays here
+            self._tell_seated(number, t, table)  # this laptop's person plays here
+
+    def _tell_seated(self, number: int, t: int, table: NetTable) -> None:
+        try:
+            self.on_table(number, t, table)
+        except Exception:  # the interface's trouble must not stop the event
+            log.exception("on_table failed for round %s table %s", number, t + 1)
 
     async def _close(self, table: NetTable) -> None:
         """Leaves a table whose game is counted (or stopped), waiting :data:`CLOSE_WAIT` s at most."""
@@ -533,7 +539,7 @@ class EventRunner:
             table.add_listener(lambda *_args: self._wake.set())
             self._tables[(number, t)] = table
             self.note(f"Round {number} table {t + 1}: seated at {self._who(key)}'s table (game {game[:8]})")
-            self.on_table(number, t, table)
+            self._tell_seated(number, t, table)
             return
 
     # ------------------------------------------------------------------ results (§6.4)

@@ -41,6 +41,7 @@ class HomeScreen(Screen[None]):
         Binding("h", "open('host')", "Host"),
         Binding("j", "open('join')", "Join"),
         Binding("s", "open('spectate')", "Watch"),
+        Binding("t", "open('tournament')", "Tournament"),
         Binding("o", "open('settings')", "Settings"),
         Binding("question_mark", "open('help')", "Help", key_display="?"),
         Binding("q", "open('quit')", "Quit"),
@@ -83,6 +84,7 @@ class HomeScreen(Screen[None]):
                 Option("Host a LAN game: open a table on the network", id="host"),
                 Option("Join a LAN game", id="join"),
                 Option("Spectate a LAN game: watch without playing", id="spectate"),
+                Option("Tournament: rounds across the room's laptops", id="tournament"),
                 None,
                 Option("Settings", id="settings"),
                 Option("Help", id="help"),
@@ -117,6 +119,10 @@ class HomeScreen(Screen[None]):
             from carcnet.tui.screens.browse import BrowserScreen
 
             app.push_screen(BrowserScreen(self.tables, entry))  # type: ignore[arg-type]
+        elif entry == "tournament":
+            from carcnet.tui.screens.tournament import TournamentScreen
+
+            app.push_screen(TournamentScreen(self.tables))
         elif entry == "settings":
             from carcnet.tui.addresses import default_name
             from carcnet.tui.screens.settings_screen import SettingsScreen

@@ -1,0 +1,198 @@
+"""Provides the tournament screen (:class:`TournamentScreen`): open an event at this laptop or join one
+another laptop opened, enter yourself and bots, follow the rounds and the standings; when a round
+seats you, your game opens over it (issue 34, protocol/tournament.md, docs/club.md).
+
+The event runs in the app's loop (:class:`~carcnet.club.runner.EventRunner`); this screen only reads
+what it says and asks it to start. Your games are its tables, shown by the game screen like any other.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, RichLog, Static
+
+from carcnet.club.event import EventError
+from carcnet.club.identity import load_identity
+from carcnet.club.runner import EventRunner
+from carcnet.table import NetTable
+from carcnet.tui.running import TableRun
+from carcnet.tui.tables import TableMaker
+from carcnet.tui.widgets.footer import KeyFooter
+
+__all__ = ["TournamentScreen"]
+
+#: Bot levels a laptop may enter.
+LEVELS = ("random", "greedy", "easy", "medium", "hard", "expert")
+
+
+class TournamentScreen(Screen[None]):
+    """An event at this laptop: the form, then its progress and standings.
+
+    Args:
+        tables: The app's table maker (its data folder, player name, network options and bot pace).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+o", "open_event", "Open here"),
+        Binding("ctrl+j", "join_event", "Join"),
+        Binding("ctrl+s", "start_event", "Start"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, tables: TableMaker) -> None:
+        super().__init__()
+        self.tables = tables
+        self.runner: EventRunner | None = None
+        self._worker: Any = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="event-form"):
+            yield Static("Tournament: Swiss rounds of several tables at once across the room's laptops", id="title")
+            with Horizontal():
+                yield Label("Event")
+                yield Input("Club night", id="event-name", max_length=40)
+                yield Label("Rounds")
+                yield Input("3", id="rounds", type="integer", max_length=2)
+                yield Label("Seats a table")
+                yield Input("4", id="size", type="integer", max_length=1)
+            with Horizontal():
+                yield Label("Bots you enter")
+                yield Input("greedy,greedy", id="bots", placeholder="e.g. greedy,hard")
+                yield Checkbox("I play", True, id="play")
+            with Horizontal():
+                yield Label("Opener's address")
+                yield Input("", id="address", placeholder="host:port (to join an event another laptop opened)")
+            with Horizontal(id="event-buttons"):
+                yield Button("Open here", id="open", variant="primary")
+                yield Button("Join", id="join")
+                yield Button("Start", id="start", disabled=True)
+        yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
+        yield RichLog(id="event-log", wrap=True, max_lines=500)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#standings", DataTable)
+        table.add_columns("#", "player", "wins", "difference", "Buchholz", "games")
+        self.query_one("#event-name", Input).focus()
+
+    # ------------------------------------------------------------------ actions
+
+    @on(Button.Pressed, "#open")
+    def action_open_event(self) -> None:
+        """Opens an event here with the form's values; others join it at the address shown."""
+        self._begin(opening=True)
+
+    @on(Button.Pressed, "#join")
+    def action_join_event(self) -> None:
+        """Joins the event of the opener at the typed address."""
+        self._begin(opening=False)
+
+    @on(Button.Pressed, "#start")
+    def action_start_event(self) -> None:
+        """The opener's word: the charter is signed with the players entered so far."""
+        if self.runner is None:
+            return
+        try:
+            self.runner.start()
+        except EventError as exc:
+            self.notify(str(exc), title="Cannot start", severity="error")
+            return
+        self.query_one("#start", Button).disabled = True
+
+    def action_back(self) -> None:
+        """Back to the menu (an event under way goes on while the app runs)."""
+        self.app.pop_screen()
+
+    # ------------------------------------------------------------------ the event
+
+    def _players(self) -> list[tuple[str, str | None]]:
+        me = self.tables.player_name[:32] or "Player"
+        levels = [b.strip() for b in self.query_one("#bots", Input).value.split(",") if b.strip()]
+        unknown = [b for b in levels if b not in LEVELS]
+        if unknown:
+            raise ValueError(f"unknown bot level {unknown[0]!r}: one of {', '.join(LEVELS)}")
+        players: list[tuple[str, str | None]] = [(me, None)] if self.query_one("#play", Checkbox).value else []
+        return players + [(f"{b.title()} {i} ({me})"[:32], b) for i, b in enumerate(levels, 1)]
+
+    def _base(self) -> Path:
+        data = self.tables.data_dir
+        return data.parent if data.name == "games" else data
+
+    def _begin(self, *, opening: bool) -> None:
+        if self.runner is not None:
+            self.notify("This screen runs an event already", severity="warning")
+            return
+        options = self.tables.net_options
+        listen = options.get("listen") or ("0.0.0.0", 0)
+        common: dict[str, Any] = {
+            "name": self.tables.player_name[:32] or "carcnet", "note": self._note, "on_table": self._seated,
+            "listen": (listen[0], 0), "table_host": listen[0], "timing": options.get("timing"),
+            "bot_delay": self.tables.bot_delay,
+        }
+        try:
+            players = self._players()
+            identity = load_identity(self._base())
+            if opening:
+                runner = EventRunner.open(
+                    identity, event_name=self.query_one("#event-name", Input).value.strip() or "Club night",
+                    rounds=int(self.query_one("#rounds", Input).value or 3),
+                    size=int(self.query_one("#size", Input).value or 4), data_dir=self._base() / "events",
+                    players=players, **common)
+            else:
+                from carcnet.net.adverts import parse_host_port
+
+                where = parse_host_port(self.query_one("#address", Input).value.strip())
+                runner = EventRunner(identity, folder=self._base() / "events", by_event=True, players=players,
+                                     dial=[(where.host, where.port)], **common)
+        except (ValueError, OSError) as exc:
+            self.notify(str(exc), title="Tournament", severity="error")
+            return
+        self.runner = runner
+        self.query_one("#start", Button).disabled = not opening
+        for button in ("#open", "#join"):
+            self.query_one(button, Button).disabled = True
+        self._worker = self.run_worker(self._run(runner), exclusive=True, group="event")
+
+    async def _run(self, runner: EventRunner) -> None:
+        try:
+            await runner.run()
+        except EventError as exc:
+            self._note(f"The event stopped: {exc}")
+            return
+        self._show_standings()
+        self.notify("The event is over: final standings", title="Tournament")
+
+    def _note(self, line: str) -> None:
+        self.query_one("#event-log", RichLog).write(line)
+        if line.startswith(("Round ", "Event ")) and self.runner is not None and self.runner.charter is not None:
+            self._show_standings()
+            self.query_one("#start", Button).disabled = True
+
+    def _show_standings(self) -> None:
+        runner = self.runner
+        if runner is None or runner.charter is None:
+            return
+        table = self.query_one("#standings", DataTable)
+        table.clear()
+        for s in runner.standings():
+            table.add_row(str(s.rank), runner.charter.players[int(s.player)].name, f"{float(s.wins):g}",
+                          f"{float(s.difference):+.1f}", f"{float(s.buchholz):g}", str(s.games))
+
+    def _seated(self, number: int, t: int, table: NetTable) -> None:
+        """A round seats this laptop's person: its game opens over this screen."""
+        from carcnet.tui.screens.game import GameScreen
+        from carcnet.tui.screens.lobby import LobbyScreen
+
+        self.notify(f"Round {number}: your game at table {t + 1}", title="Tournament")
+        run = TableRun(table)  # the event runs the table; the screens follow it
+        if table.game is not None:
+            self.app.push_screen(GameScreen(run, settings=self.tables.settings))
+        else:  # seated at another laptop's table: its lobby until the game starts
+            self.app.push_screen(LobbyScreen(run, self.tables.settings))
