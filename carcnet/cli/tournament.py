@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import getpass
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +32,14 @@ def add_commands(sub: Any) -> None:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--bots", default="", help="bots this laptop enters, comma-separated levels "
                        "(random, greedy, easy, medium, hard, expert)")
-        p.add_argument("--name", help="this laptop's name at the tables it opens (default: your user name)")
+        p.add_argument("--name", default="", help="this laptop's name at the tables it opens (default: your user name)")
         p.add_argument("--port", type=int, default=0, help="the event service's TCP port (default: any free one)")
         p.add_argument("--listen", default="0.0.0.0", help="the address to listen on (default: every interface)")
         p.add_argument("--data-dir", help="the folder of identity.key, events/ and ratings.json "
                        "(default: the user data folder)")
         p.add_argument("--bot-delay", type=float, default=0.0, help="seconds the bots wait before each turn")
+        p.add_argument("--json", action="store_true", help="print the final standings as JSON on stdout "
+                       "(the lines of progress go to stderr)")
 
     op = verbs.add_parser("open", help="open an event here and wait for the players",
                           description="Opens an event at this laptop: enters its --bots, takes the enrolments of "
@@ -151,7 +154,11 @@ def _resume(args: argparse.Namespace) -> int:
 
 def _options(args: argparse.Namespace, players: list[tuple[str, str | None]]) -> dict[str, Any]:
     return {"name": _laptop_name(args), "players": players, "listen": (args.listen, args.port),
-            "table_host": args.listen, "bot_delay": args.bot_delay, "note": say}
+            "table_host": args.listen, "bot_delay": args.bot_delay, "note": _progress if args.json else say}
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def _run(runner: Any, args: argparse.Namespace, *, error: type[Exception], start_when: int | None = None,
@@ -167,22 +174,27 @@ def _run(runner: Any, args: argparse.Namespace, *, error: type[Exception], start
             loop.add_signal_handler(signum, task.cancel)
         return await runner.run(start_when=start_when, start_after=start_after)
 
+    note = _progress if args.json else say
     try:
-        asyncio.run(main())
+        final = asyncio.run(main())
     except error as exc:
         return fail(str(exc), EXIT_REFUSED)
     except (asyncio.CancelledError, KeyboardInterrupt):
         where = runner.folder if runner.charter is not None else None
         return fail("stopped" + (f"; go on with: carcnet tournament resume {where}" if where else ""), EXIT_USAGE)
-    say(f"Event folder: {runner.folder}")
-    for line in runner.reports:
-        say(f"Not counted: {line}")
+    note(f"Event folder: {runner.folder}")
     path = (Path(args.data_dir) if args.data_dir else default_dir()) / RATINGS_FILE
     try:
         ratings = Ratings.read(path)
-        counted = sum(ratings.rate_log(p) is None for p in sorted((runner.folder / "results").glob("*.carclog")))
+        logs = sorted((runner.folder / "results").glob("*.carclog"))
+        why = [ratings.rate_log(p) for p in logs]
         ratings.write(path)
-        say(f"Ratings: {counted} games counted ({path})")
+        note(f"Ratings: {why.count(None)} of {len(logs)} games counted ({path})"
+             + ("" if None in why or not why else f"; {why[0]}"))
     except (OSError, ValueError) as exc:
-        say(f"Ratings not updated: {exc}")
+        note(f"Ratings not updated: {exc}")
+    if args.json:
+        from carcnet.club.runner import standings_json
+
+        print(standings_json(runner.charter, final), end="", flush=True)
     return EXIT_OK

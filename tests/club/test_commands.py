@@ -55,3 +55,20 @@ def test_continue_writes_a_new_game_from_a_turn_and_leaves_the_save_alone(tmp_pa
     assert not new.header.signed and new.header.seats == load(log).header.seats
     assert sum(isinstance(m, PlaceTile) for m in new.game.moves) == 4
     assert main(["continue", str(log), "--turn", "999", "--data-dir", str(data)]) == 2
+
+
+def test_a_tournament_of_one_laptop_prints_its_standings_as_json_and_rates_its_games(tmp_path: Path, capsys):
+    data = tmp_path / "data"
+    assert main(["tournament", "open", "Alone", "--rounds", "1", "--size", "2", "--bots", "greedy,random",
+                 "--start-when", "2", "--listen", "127.0.0.1", "--name", "Ann", "--data-dir", str(data),
+                 "--json"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert result["name"] == "Alone" and [r["name"] for r in result["standings"]] == ["Greedy 1 (Ann)", "Random 2 (Ann)"]
+    assert result["standings"][0]["wins"] == "1" and result["standings"][0]["games"] == 1
+    assert "Final standings:" in err and "Ratings: 1 of 1 games counted" in err
+    assert (data / "identity.key").stat().st_mode & 0o777 == 0o600
+    folder = data / "events" / result["event"]
+    assert json.loads((folder / "standings.json").read_text()) == result
+    assert main(["tournament", "open", "Bad", "--bots", "superbot", "--data-dir", str(data),
+                 "--start-when", "2"]) == 2

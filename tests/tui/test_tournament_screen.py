@@ -54,7 +54,7 @@ async def test_an_event_opened_on_the_screen_seats_the_person_and_ends_with_the_
         assert runner is not None and [p.name for p in runner.roster] == ["Ann", "Greedy 1 (Ann)", "Random 2 (Ann)"]
         # a second laptop joins the event opened on the screen with a bot of its own
         bob = EventRunner(SeatKey.from_seed(hashlib.sha256(b"carcnet test Bob").digest()), name="Bob",
-                          folder=tmp_path / "bob", by_event=True, players=[("Bob greedy", "greedy")],
+                          folder=tmp_path / "bob", by_event=True, players=[("Bob easy", "easy")],
                           dial=[("127.0.0.1", runner.port)], listen=("127.0.0.1", 0), table_host="127.0.0.1",
                           timing=FAST, poll=0.2, gone=3.0, linger=3.0)
         bob_task = asyncio.create_task(bob.run())
@@ -79,5 +79,11 @@ async def test_an_event_opened_on_the_screen_seats_the_person_and_ends_with_the_
             await pilot.pause()
         await until(pilot, lambda: screen.query_one("#standings", DataTable).row_count == 4, "the standings", LIMIT)
         await asyncio.wait_for(bob_task, LIMIT)
+        rows = screen.query_one("#standings", DataTable)
+
+        def rated() -> bool:  # four players of different kinds: each game counts into the ratings
+            return all(str(rows.get_row_at(i)[6]) != "new" for i in range(rows.row_count))
+
+        await until(pilot, rated, "the ratings counted from the event's games", LIMIT)
     assert (runner.folder / "standings.json").read_text() == (bob.folder / "standings.json").read_text()
     assert [s.player for s in runner.standings()] == [s.player for s in bob.standings()]

@@ -20,6 +20,7 @@ from textual.widgets import Button, Checkbox, DataTable, Input, Label, RichLog, 
 
 from carcnet.club.event import EventError
 from carcnet.club.identity import load_identity
+from carcnet.club.ratings import RATINGS_FILE, Ratings, display
 from carcnet.club.runner import EventRunner
 from carcnet.table import NetTable
 from carcnet.tui.running import TableRun
@@ -79,7 +80,7 @@ class TournamentScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#standings", DataTable)
-        table.add_columns("#", "player", "wins", "difference", "Buchholz", "games")
+        table.add_columns("#", "player", "wins", "difference", "Buchholz", "games", "rating")
         self.query_one("#event-name", Input).focus()
 
     # ------------------------------------------------------------------ actions
@@ -166,8 +167,20 @@ class TournamentScreen(Screen[None]):
         except EventError as exc:
             self._note(f"The event stopped: {exc}")
             return
+        ratings = self._ratings_path()
+        for path in sorted((runner.folder / "results").glob("*.carclog")):
+            try:
+                rated = Ratings.read(ratings)
+                if rated.rate_log(path) is None:
+                    rated.write(ratings)
+            except (OSError, ValueError) as exc:
+                self._note(f"Ratings not updated: {exc}")
+                break
         self._show_standings()
         self.notify("The event is over: final standings", title="Tournament")
+
+    def _ratings_path(self) -> Path:
+        return self.tables.data_dir / RATINGS_FILE
 
     def _note(self, line: str) -> None:
         self.query_one("#event-log", RichLog).write(line)
@@ -179,11 +192,18 @@ class TournamentScreen(Screen[None]):
         runner = self.runner
         if runner is None or runner.charter is None:
             return
+        try:
+            rated = Ratings.read(self._ratings_path())
+        except (OSError, ValueError):
+            rated = Ratings()
         table = self.query_one("#standings", DataTable)
         table.clear()
         for s in runner.standings():
-            table.add_row(str(s.rank), runner.charter.players[int(s.player)].name, f"{float(s.wins):g}",
-                          f"{float(s.difference):+.1f}", f"{float(s.buchholz):g}", str(s.games))
+            entrant = runner.charter.players[int(s.player)]
+            player = f"bot:{entrant.bot}" if entrant.bot is not None else entrant.key.hex()
+            rating = f"{display(rated.players[player])[0]}" if player in rated.players else "new"
+            table.add_row(str(s.rank), entrant.name, f"{float(s.wins):g}", f"{float(s.difference):+.1f}",
+                          f"{float(s.buchholz):g}", str(s.games), rating)
 
     def _seated(self, number: int, t: int, table: NetTable) -> None:
         """A round seats this laptop's person: its game opens over this screen."""
