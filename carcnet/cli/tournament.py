@@ -38,6 +38,9 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--data-dir", help="the folder of identity.key, events/ and ratings.json "
                        "(default: the user data folder)")
         p.add_argument("--bot-delay", type=float, default=0.0, help="seconds the bots wait before each turn")
+        p.add_argument("--no-mdns", action="store_true", help="neither advertise the event nor look for it by mDNS")
+        p.add_argument("--interface", action="append", metavar="ADDRESS",
+                       help="an IP address of this machine for mDNS (repeatable; default: every interface)")
         p.add_argument("--json", action="store_true", help="print the final standings as JSON on stdout "
                        "(the lines of progress go to stderr)")
 
@@ -60,7 +63,8 @@ def add_commands(sub: Any) -> None:
                           description="Asks the opener at HOST:PORT for the event, enters --bots, then plays "
                           "this laptop's part: opening the tables it comes first for, checking every table's "
                           "log, computing the rounds and the standings.")
-    jn.add_argument("address", metavar="HOST:PORT", help="the opener's event service (it prints it)")
+    jn.add_argument("address", metavar="HOST:PORT", nargs="?",
+                    help="the opener's event service (it prints it); without it, the first event found by mDNS")
     common(jn)
     jn.set_defaults(run=_join)
 
@@ -129,7 +133,9 @@ def _join(args: argparse.Namespace) -> int:
     from carcnet.club.runner import EventRunner
 
     try:
-        dial = [_address(args.address)]
+        dial = [_address(args.address)] if args.address else []
+        if not dial and args.no_mdns:
+            return fail("without mDNS (--no-mdns) give the opener's address: carcnet tournament join HOST:PORT")
         players = _players(args)
         identity = load_identity(_base(args))
     except (ValueError, OSError) as exc:
@@ -154,7 +160,8 @@ def _resume(args: argparse.Namespace) -> int:
 
 def _options(args: argparse.Namespace, players: list[tuple[str, str | None]]) -> dict[str, Any]:
     return {"name": _laptop_name(args), "players": players, "listen": (args.listen, args.port),
-            "table_host": args.listen, "bot_delay": args.bot_delay, "note": _progress if args.json else say}
+            "table_host": args.listen, "bot_delay": args.bot_delay, "note": _progress if args.json else say,
+            "discovery": not args.no_mdns, "interfaces": args.interface}
 
 
 def _progress(line: str) -> None:

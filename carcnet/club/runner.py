@@ -53,6 +53,8 @@ from carcnet.net.signing import SeatKey
 from carcnet.net.transport import Timing
 from carcnet.log import LogError
 from carcnet.table import LanError, NetTable
+from carcnet.net.adverts import GameAd, Phase
+from carcnet.table.advert import advertise_and_browse
 from carcnet.table.keys import keys_path
 from carcnet.table.lan import NetOptions, SeatPlan
 
@@ -122,6 +124,9 @@ class EventRunner:
             :data:`GONE`, :data:`LINGER` unless given.
         table_host: The address this laptop's tables listen on (tables' ports travel in statuses).
         bot_delay: Seconds the bots of the tables this laptop opens wait before each turn.
+        discovery: Whether this laptop advertises the event by mDNS and finds the others so (a laptop
+            that joins without an address takes the first event in its lobby it finds); *interfaces*:
+            the IP addresses mDNS uses (``None``: every interface). Addresses found are hints.
         note: Called with each line of progress (a round drawn, a table opened or counted, a log
             refused and why, the standings).
         on_table: Called with ``(round, table, NetTable)`` when this laptop's person sits down at a
@@ -136,7 +141,7 @@ class EventRunner:
                  players: Sequence[tuple[str, str | None]] = (), listen: tuple[str, int] = ("0.0.0.0", 0),
                  dial: Sequence[tuple[str, int]] = (), timing: Timing | None = None, poll: float | None = None,
                  gone: float | None = None, linger: float | None = None, table_host: str = "0.0.0.0", bot_delay: float = 0.0,
-                 by_event: bool = False,
+                 by_event: bool = False, discovery: bool = False, interfaces: Sequence[str] | None = None,
                  note: Callable[[str], None] = lambda _line: None,
                  on_table: Callable[[int, int, NetTable], None] = lambda _r, _t, _table: None, clock: Callable[[], float] = time.monotonic
                  ) -> None:
@@ -153,6 +158,9 @@ class EventRunner:
         self.linger = LINGER if linger is None else linger
         self.table_host = table_host
         self.bot_delay = bot_delay
+        self.discovery = discovery
+        self.interfaces = list(interfaces) if interfaces is not None else None
+        self._ad_dirty = asyncio.Event()
         self._by_event = by_event
         self.note = note
         self.on_table = on_table
@@ -258,6 +266,9 @@ class EventRunner:
                                                                          port=self.listen[1]))
             self.port = service.port
             poller = asyncio.create_task(self._poll_loop(), name="carcnet event status")
+            adverts = asyncio.create_task(advertise_and_browse(
+                interfaces=self.interfaces, dirty=self._ad_dirty, ad=self._ad, found=self._found,
+                closing=lambda: False, note=self.note, events=True)) if self.discovery else None
             try:
                 await self._charter_ready(start_when, start_after)
                 assert self.charter is not None
@@ -274,9 +285,11 @@ class EventRunner:
                 await self._linger()
                 return final
             finally:
-                poller.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await poller
+                for task in (poller, adverts):
+                    if task is not None:
+                        task.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await task
                 for table in list(self._tables.values()):
                     await self._close(table)
                 self._tables.clear()
@@ -674,6 +687,32 @@ class EventRunner:
                 if (host, port) not in other.addresses and len(other.addresses) < 4:
                     other.addresses.append((host, port))
 
+    def _ad(self) -> GameAd | None:
+        """This laptop's mDNS record of the event (discovery.md §2, role ``event``), once it knows the
+        event and listens."""
+        if self._event_id is None or self.port is None:
+            return None
+        charter = self.charter
+        size = charter.size if charter is not None else int(self._opening["size"]) if self._opening else 2
+        name = charter.name if charter is not None else str(self._opening["name"]) if self._opening else "event"
+        phase: Phase = "lobby" if charter is None else "finished" if self.round > charter.rounds else "playing"
+        return GameAd(game=self._event_id, name=name[:32], phase=phase, seats_taken=min(len(self.roster), size),
+                      seats_total=size, peer=(self.name or "carcnet")[:32], role="event", key=self.me,
+                      port=self.port)
+
+    def _found(self, ad: GameAd) -> None:
+        """An event's record found by mDNS: before this laptop knows its event, the first one in its
+        lobby is the one it asks to enter; then only its own event's records, as hints."""
+        if ad.key == self.me or not ad.addresses or ad.role != "event":
+            return
+        address = (next((a for a in ad.addresses if ":" not in a), ad.addresses[0]), ad.port)
+        if self._event_id is None and not self._dial and ad.phase == "lobby":
+            self._dial.append(address)
+            self.note(f"Found the event {ad.name!r} opened by {ad.peer} at {address[0]}:{address[1]}")
+            self._wake.set()
+        elif ad.game == self._event_id and address not in self._dial and len(self._hints) < MAX_HINTS:
+            self._hints.add(address)
+
     def _answer(self, request: dict[str, Any], asker: str | None) -> dict[str, Any] | None:
         kind = request["type"]
         if kind == "status?":
@@ -758,6 +797,7 @@ class EventRunner:
     async def _sleep(self) -> None:
         """Until something changed (a status heard, a table's game moved) or :attr:`poll` seconds."""
         self._wake.clear()
+        self._ad_dirty.set()  # the record is advertised again if it changed (phase, players)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), self.poll)
 

@@ -64,15 +64,16 @@ SERVICE_TYPE = "_carcnet._tcp.local."
 TXT_KEYS = ("proto", "rules", "game", "gname", "phase", "seats", "peer", "role", "key")
 #: Phases a record may announce (discovery.md §2).
 PHASES = ("lobby", "playing", "finished")
-#: Roles a record may announce: spectators do not advertise (discovery.md §1).
-AD_ROLES = ("host", "player")
+#: Roles a record may announce: spectators do not advertise (discovery.md §1); ``event``: a laptop of
+#: a tournament (discovery.md §2, protocol/tournament.md §6), not a table.
+AD_ROLES = ("host", "player", "event")
 #: Seats in a game: 2 to 6 (log.md §5, wire.md §4.6).
 MIN_SEATS, MAX_SEATS = 2, 6
 #: Longest instance label in bytes of UTF-8 (RFC 6763 §4.1.1; discovery.md §1).
 MAX_LABEL_BYTES = 63
 
 Phase: TypeAlias = Literal["lobby", "playing", "finished"]
-AdRole: TypeAlias = Literal["host", "player"]
+AdRole: TypeAlias = Literal["host", "player", "event"]
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _DECIMAL = re.compile(r"0|[1-9][0-9]{0,8}")
@@ -110,7 +111,9 @@ class GameAd:
         seats_taken: Seats taken, 0 to ``seats_total`` (TXT ``seats``, before the ``/``).
         seats_total: Seats in all, 2 to 6 (TXT ``seats``, after the ``/``).
         peer: The advertising peer's name, 1 to 32 characters (TXT ``peer``).
-        role: ``"host"`` (holds the lobby) or ``"player"`` (TXT ``role``).
+        role: ``"host"`` (holds the lobby) or ``"player"`` (TXT ``role``); ``"event"``: a laptop of the
+            tournament *game* names (its event id), *port* its event service, *seats_total* the
+            event's table size and *seats_taken* its players up to it (protocol/tournament.md §6).
         key: The advertising peer's identity key, 32 bytes (TXT ``key``, as 64 lowercase hex digits;
             wire.md §3.1).
         port: The peer's listening TCP port, 1 to 65535 (SRV).

@@ -416,6 +416,7 @@ class Browser:
         resolve_timeout: Seconds to wait for one instance's records.
         max_games: Most instances tracked and resolved at once: when full, a newly resolved one takes
             the place of the oldest (reported lost, ``evicted``); resolutions beyond it wait their turn.
+        events: Report tournaments' records (role ``event``) instead of tables' (discovery.md §2).
     """
 
     def __init__(
@@ -425,8 +426,10 @@ class Browser:
         ip_version: IpVersion | None = None,
         resolve_timeout: float = RESOLVE_TIMEOUT,
         max_games: int = MAX_GAMES,
+        events: bool = False,
     ) -> None:
         _interfaces(interfaces)
+        self._events_only = events  # tournaments' records (role event) instead of tables' (§2)
         _ip_version(ip_version)
         self._interface_list = list(interfaces) if interfaces is not None else None
         self._ip_version = ip_version
@@ -588,6 +591,8 @@ class Browser:
             if self._games.pop(name, None) is not None:
                 self._emit(GameLost(name))
             return
+        if (ad.role == "event") != self._events_only:
+            return  # a table browser never sees an event's record, nor an event browser a table's
         old = self._games.get(name)
         if old == ad:
             return

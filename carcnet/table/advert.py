@@ -91,6 +91,7 @@ async def advertise_and_browse(
     found: Callable[[GameAd], None],
     closing: Callable[[], bool],
     note: Callable[[str], None],
+    events: bool = False,
 ) -> None:
     """Advertises *ad()* (again whenever *dirty* is set: the record may have changed) and reports each
     game record found or updated on the LAN to *found*, until *closing()* or the browser ends. Where
@@ -98,11 +99,12 @@ async def advertise_and_browse(
 
     Args:
         interfaces: IP addresses for mDNS (``None``: every interface).
+        events: Report tournaments' records instead of tables' (a tournament's laptop, discovery.md §2).
     """
     from carcnet.net.discovery import Advertiser, Browser, DiscoveryError, GameFound, GameUpdated
 
     try:
-        async with Browser(interfaces=interfaces) as browser, Advertiser(interfaces=interfaces) as adv:
+        async with Browser(interfaces=interfaces, events=events) as browser, Advertiser(interfaces=interfaces) as adv:
             advertised: GameAd | None = None
             dirty.set()
             while not closing():

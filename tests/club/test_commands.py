@@ -61,7 +61,7 @@ def test_a_tournament_of_one_laptop_prints_its_standings_as_json_and_rates_its_g
     data = tmp_path / "data"
     assert main(["tournament", "open", "Alone", "--rounds", "1", "--size", "2", "--bots", "greedy,random",
                  "--start-when", "2", "--listen", "127.0.0.1", "--name", "Ann", "--data-dir", str(data),
-                 "--json"]) == 0
+                 "--json", "--no-mdns"]) == 0
     out, err = capsys.readouterr()
     result = json.loads(out)
     assert result["name"] == "Alone" and [r["name"] for r in result["standings"]] == ["Greedy 1 (Ann)", "Random 2 (Ann)"]
@@ -71,4 +71,5 @@ def test_a_tournament_of_one_laptop_prints_its_standings_as_json_and_rates_its_g
     folder = data / "events" / result["event"]
     assert json.loads((folder / "standings.json").read_text()) == result
     assert main(["tournament", "open", "Bad", "--bots", "superbot", "--data-dir", str(data),
-                 "--start-when", "2"]) == 2
+                 "--start-when", "2", "--no-mdns"]) == 2
+    assert main(["tournament", "join", "--no-mdns", "--data-dir", str(data)]) == 2  # nowhere to look

@@ -70,6 +70,8 @@ class Laptop:
         argv = [sys.executable, "-c", MAIN, event, "tournament", *args, "--name", self.name,
                 "--data-dir", str(self.data)]
         if spawn is None:
+            argv.append("--no-mdns")  # on this machine's own interfaces: no multicast leaves the test
+        if spawn is None:
             self.proc = await asyncio.create_subprocess_exec(*argv, stdout=asyncio.subprocess.PIPE,
                                                              stderr=asyncio.subprocess.STDOUT)
         else:
@@ -152,8 +154,9 @@ def lan3():
 
 
 async def test_one_round_across_three_network_hosts(lan3, tmp_path: Path) -> None:
-    """Three laptops in namespaces of their own on one bridge: Ann opens, Bob and Cleo join by Ann's
-    address; the tables listen on each host's own address and are found through the event's statuses."""
+    """Three laptops in namespaces of their own on one bridge: Ann opens, Bob and Cleo find the event by
+    real multicast mDNS (no address given) and join it; the tables listen on each host's own address
+    and are found through the event's statuses."""
     hosts = dict(zip(("Ann", "Bob", "Cleo"), lan3.hosts, strict=True))
     laptops = {n: Laptop(n, tmp_path) for n in hosts}
 
@@ -164,11 +167,12 @@ async def test_one_round_across_three_network_hosts(lan3, tmp_path: Path) -> Non
         async with asyncio.timeout(LIMIT):
             await laptops["Ann"].start("open", "Three hosts", "--rounds", "1", "--size", "4", "--bots",
                                        "greedy,random,greedy", "--start-when", "8", "--listen",
-                                       hosts["Ann"].address, spawn=spawn("Ann"))
-            port = (await laptops["Ann"].line(r"open on port (\d+)"))[1]
+                                       hosts["Ann"].address, "--interface", hosts["Ann"].address, spawn=spawn("Ann"))
+            await laptops["Ann"].line(r"open on port (\d+)")
+            # Bob and Cleo are given no address: they find the event by multicast mDNS on the bridge
             for name, bots in (("Bob", "greedy,random,greedy"), ("Cleo", "greedy,random")):
-                await laptops[name].start("join", f"{hosts['Ann'].address}:{port}", "--bots", bots, "--listen",
-                                          hosts[name].address, spawn=spawn(name))
+                await laptops[name].start("join", "--bots", bots, "--listen", hosts[name].address,
+                                          "--interface", hosts[name].address, spawn=spawn(name))
             codes = [await laptop.wait() for laptop in laptops.values()]
     finally:
         await lan3.stop_processes()

@@ -69,7 +69,7 @@ class TournamentScreen(Screen[None]):
                 yield Checkbox("I play", True, id="play")
             with Horizontal():
                 yield Label("Opener's address")
-                yield Input("", id="address", placeholder="host:port (to join an event another laptop opened)")
+                yield Input("", id="address", placeholder="host:port, or empty: the first event found on the LAN")
             with Horizontal(id="event-buttons"):
                 yield Button("Open here", id="open", variant="primary")
                 yield Button("Join", id="join")
@@ -135,7 +135,8 @@ class TournamentScreen(Screen[None]):
         common: dict[str, Any] = {
             "name": self.tables.player_name[:32] or "carcnet", "note": self._note, "on_table": self._seated,
             "listen": (listen[0], 0), "table_host": listen[0], "timing": options.get("timing"),
-            "bot_delay": self.tables.bot_delay,
+            "bot_delay": self.tables.bot_delay, "discovery": self.tables.discovery,
+            "interfaces": self.tables.interfaces,
         }
         try:
             players = self._players()
@@ -149,9 +150,12 @@ class TournamentScreen(Screen[None]):
             else:
                 from carcnet.net.adverts import parse_host_port
 
-                where = parse_host_port(self.query_one("#address", Input).value.strip())
+                typed = self.query_one("#address", Input).value.strip()
+                if not typed and not self.tables.discovery:
+                    raise ValueError("type the opener's address (host:port): mDNS is off")
+                where = parse_host_port(typed) if typed else None  # none: the first event mDNS finds
                 runner = EventRunner(identity, folder=self._base() / "events", by_event=True, players=players,
-                                     dial=[(where.host, where.port)], **common)
+                                     dial=[(where.host, where.port)] if where else [], **common)
         except (ValueError, OSError) as exc:
             self.notify(str(exc), title="Tournament", severity="error")
             return
