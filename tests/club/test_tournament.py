@@ -26,7 +26,7 @@ from ..net.loopback import FAST
 pytestmark = pytest.mark.asyncio
 
 LIMIT = 120.0
-LOOP = {"listen": ("127.0.0.1", 0), "table_host": "127.0.0.1", "timing": FAST, "poll": 0.2, "gone": 2.0,
+LOOP = {"listen": ("127.0.0.1", 0), "table_host": "127.0.0.1", "timing": FAST, "poll": 0.2, "gone": 3.0,
         "linger": 4.0}
 
 BOTS = {

@@ -84,6 +84,7 @@ No server: the computers of a game talk to each other directly. From the menu:
 | h | **host** a table: the game's name, your name, and each seat: you, *open* for a player on the network, or a bot; Ctrl+S opens it |
 | j | **join** a table found on the LAN (Enter), giving your name and colour, or a bot to play for you |
 | s | **spectate**: watch a game, the same board and scoreboard, without playing |
+| t | an **event** (tournament): open one here (Ctrl+O) or join one (Ctrl+J: the opener's address, or empty for the first found on the LAN), entering yourself and bots; the opener starts it (Ctrl+S); each round your game opens over the standings |
 
 A table may play with a **turn clock** (the host chooses it): the scoreboard shows each seat's time;
 when a player's turn and bank run out, their laptop plays the turn with the greedy bot's choice.

@@ -35,13 +35,13 @@ class HomeScreen(Screen[None]):
 
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "open('new')", "New game"),
+        Binding("n", "open('new')", "New"),
         Binding("r", "open('resume')", "Resume"),
         Binding("p", "open('replay')", "Replay"),
         Binding("h", "open('host')", "Host"),
         Binding("j", "open('join')", "Join"),
         Binding("s", "open('spectate')", "Watch"),
-        Binding("t", "open('tournament')", "Tournament"),
+        Binding("t", "open('tournament')", "Event"),
         Binding("o", "open('settings')", "Settings"),
         Binding("question_mark", "open('help')", "Help", key_display="?"),
         Binding("q", "open('quit')", "Quit"),
