@@ -17,7 +17,7 @@ from carcnet.log import LogError, load
 from .event import Charter, EventError, host_order, table_game_id
 from .standings import GameResult
 
-__all__ = ["Result", "check_log"]
+__all__ = ["Result", "check_log", "read_result", "result_name"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +91,6 @@ def result_name(round_number: int, table: int) -> str:
     return f"r{round_number:02d}-t{table + 1:02d}.carclog"
 
 
-__all__ += ["result_name"]
-
 
 def read_result(charter: Charter, round_number: int, table: int, seats: tuple[str, ...],
                 folder: Path) -> Result | None:
@@ -106,5 +104,3 @@ def read_result(charter: Charter, round_number: int, table: int, seats: tuple[st
     except EventError:
         return None
 
-
-__all__ += ["read_result"]
