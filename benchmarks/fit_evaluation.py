@@ -23,21 +23,22 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from carcnet.bots import GreedyBot
-from carcnet.bots.evaluation import FEATURES, TILES, WEIGHTS, features, weights_for
+from carcnet.bots.evaluation import DEAD_FEATURES, FEATURES, TILES, WEIGHTS, features, weights_for
 from carcnet.engine import Game, GameSetup, Phase, Rules
 
 Row = tuple[list[float], float]
 
 
-def rows_of_game(seed: int, rules: Rules) -> list[Row]:
-    """One game's ``(counts, points to come)`` rows, one per turn (2 seats)."""
+def rows_of_game(seed: int, rules: Rules, dead: bool = False) -> list[Row]:
+    """One game's ``(counts, points to come)`` rows, one per turn (2 seats); with *dead* the counts
+    of ``DEAD_FEATURES`` too."""
     game = Game(GameSetup(players=2, seed=seed, rules=rules))
     bots = [GreedyBot(seed), GreedyBot(seed + 7)]
     seen: list[tuple[int, list[float], int]] = []
     while game.phase is not Phase.GAME_OVER:
         if game.phase is Phase.PLACE_TILE:
             seat = game.seat
-            f = features(game)
+            f = features(game, dead)
             diff = [a - b for a, b in zip(f[seat], f[1 - seat], strict=True)]
             share = game.tiles_left / TILES
             seen.append((seat, diff + [x * share for x in diff], game.scores[seat] - game.scores[1 - seat]))
@@ -46,14 +47,14 @@ def rows_of_game(seed: int, rules: Rules) -> list[Row]:
     return [(x, float(final[s] - final[1 - s] - now)) for s, x, now in seen]
 
 
-def _batch(args: tuple[range, Rules]) -> list[Row]:
-    seeds, rules = args
-    return [row for seed in seeds for row in rows_of_game(seed, rules)]
+def _batch(args: tuple[range, Rules, bool]) -> list[Row]:
+    seeds, rules, dead = args
+    return [row for seed in seeds for row in rows_of_game(seed, rules, dead)]
 
 
-def _rows(first: int, games: int, rules: Rules, jobs: int) -> list[Row]:
+def _rows(first: int, games: int, rules: Rules, jobs: int, dead: bool = False) -> list[Row]:
     step = max(1, games // (4 * jobs))
-    batches = [(range(s, min(s + step, first + games)), rules) for s in range(first, first + games, step)]
+    batches = [(range(s, min(s + step, first + games)), rules, dead) for s in range(first, first + games, step)]
     with ProcessPoolExecutor(jobs) as pool:
         return [row for part in pool.map(_batch, batches) for row in part]
 
@@ -110,29 +111,37 @@ def main() -> int:
     parser.add_argument("--abbot", action="store_true", help="with The Abbot")
     parser.add_argument("--inns", action="store_true", help="with Inns & Cathedrals")
     parser.add_argument("--traders", action="store_true", help="with Traders & Builders")
+    parser.add_argument("--dead", action="store_true",
+                        help="count the features that can never be completed too (a row of 20 weights)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--held-out", type=int, default=0, metavar="M",
                         help="games of seeds of their own to compare the fit with today's rows on (default 0: none)")
     args = parser.parse_args()
     rules = Rules(river=args.river, abbot=args.abbot, inns=args.inns, traders=args.traders)
-    rows = _rows(args.seed, args.games, rules, args.jobs)
+    rows = _rows(args.seed, args.games, rules, args.jobs, args.dead)
     w = least_squares(rows)
     fit, rms = r_squared(rows, w[:-1], w[-1])
-    names = [*FEATURES, *(f"{n}*share" for n in FEATURES), "constant"]
+    counts = [*FEATURES, *DEAD_FEATURES] if args.dead else list(FEATURES)
+    names = [*counts, *(f"{n}*share" for n in counts), "constant"]
     for name, weight in zip(names, w, strict=True):
         print(f"{name:14} {weight:+.3f}")
     print(f"{len(rows)} positions from {args.games} games: R² {fit:.3f}, rms error {rms:.2f} points")
     print("row for WEIGHTS: (" + ", ".join(f"{x:.3f}" for x in w[:-1]) + ")")
     if args.held_out:
-        held = _rows(args.seed + args.games + 1_000_000, args.held_out, rules, args.jobs)
-        used = next(name for name, row in WEIGHTS.items() if row == weights_for(rules))
+        held = _rows(args.seed + args.games + 1_000_000, args.held_out, rules, args.jobs, args.dead)
+        used = next(name for name, row in WEIGHTS.items() if row == weights_for(rules, args.dead))
         print(f"held out: {len(held)} positions from {args.held_out} games of seeds of their own; the rule set uses {used!r}")
         print(f"  the new fit            R² {r_squared(held, w[:-1], w[-1])[0]:.4f}")
         for name, row in WEIGHTS.items():
+            if len(row) > len(held[0][0]):
+                continue  # a row with counts these positions lack
+            # a row of 16 weights on positions with the dead counts: their columns left out
+            k, m = len(row) // 2, len(held[0][0]) // 2
+            seen = [([*x[:k], *x[m : m + k]], t) for x, t in held]
             # today's rows have no constant (a position's value is its score plus the counts'):
             # the held-out target is a margin, so each is scored with its best constant
-            c = statistics.fmean(t - sum(xi * wi for xi, wi in zip(x, row, strict=True)) for x, t in held)
-            print(f"  WEIGHTS[{name!r}]{' ' * (9 - len(name))} R² {r_squared(held, row, c)[0]:.4f}")
+            c = statistics.fmean(t - sum(xi * wi for xi, wi in zip(x, row, strict=True)) for x, t in seen)
+            print(f"  WEIGHTS[{name!r}]{' ' * (9 - len(name))} R² {r_squared(seen, row, c)[0]:.4f}")
     return 0
 
 

@@ -20,6 +20,15 @@ supply Meeples in its supply.
 placed Its figures on the board (meeples and abbot).
 ====== ==================================================================================
 
+A row of :data:`WEIGHTS` may add two counts (``base+dead``, the expert's), from
+``Game.dead_held_features``: the features that can never be completed (they touch an open position
+no tile still to come fits):
+
+====== ==================================================================================
+dead   Its figures on such features (stuck there till the end of the game).
+deadw  Size (tiles and pennants; a cloister's tiles) of those of them it holds.
+====== ==================================================================================
+
 "Holds" is HiG's majority: the seat has the most figures on the feature, ties included.
 """
 
@@ -27,7 +36,7 @@ from __future__ import annotations
 
 from carcnet.engine import Game, Phase, Rules, SegmentKind
 
-__all__ = ["FEATURES", "WEIGHTS", "features", "margin", "values", "weights_for"]
+__all__ = ["DEAD_FEATURES", "FEATURES", "WEIGHTS", "features", "margin", "values", "weights_for"]
 
 _CITY = SegmentKind.CITY
 _FIELD = SegmentKind.FIELD
@@ -35,6 +44,9 @@ _AREA = (SegmentKind.CLOISTER, SegmentKind.GARDEN)
 
 #: The counts of :func:`features`, in order (module docstring).
 FEATURES = ("proj", "city1", "city2", "city3", "area", "farm", "supply", "placed")
+
+#: The counts a row of :data:`WEIGHTS` with 20 weights adds after :data:`FEATURES` (module docstring).
+DEAD_FEATURES = ("dead", "deadw")
 
 #: The tiles of a base game (the share of the bag left is ``tiles_left / TILES``).
 TILES = 72
@@ -48,10 +60,17 @@ TILES = 72
 #: ``--games 2000 --inns --held-out 1000`` (and ``--traders``): 177,662 and 189,859 positions, R²
 #: 0.133 and 0.163; on the 1,000 held-out games each predicts better than the ``base`` row did
 #: there (R² 0.123 against 0.117; 0.159 against 0.148).
+#: ``base+dead``: the base game with :data:`DEAD_FEATURES` (the expert's row, issue 32), by
+#: ``--games 3000 --dead --held-out 1000``: 212,796 positions, R² 0.253; on the 1,000 held-out games
+#: 0.255 against the ``base`` row's 0.218.
 WEIGHTS: dict[str, tuple[float, ...]] = {
     "base": (
         0.972, 0.141, 0.082, 0.022, -0.060, 0.110, 2.281, -2.281,
         -0.194, 1.159, 0.641, 0.183, 0.389, 0.625, -1.758, 1.758,
+    ),
+    "base+dead": (
+        1.009, 0.178, 0.116, 0.068, -0.060, -0.140, 2.024, -2.024, 0.040, -0.115,
+        -0.252, 1.151, 0.648, 0.261, 0.491, 0.941, -1.573, 1.573, -11.738, 0.422,
     ),
     "abbot": (
         1.002, 0.130, -0.010, 0.037, -0.044, 0.013, 3.039, -1.215,
@@ -68,10 +87,14 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
 }  # fmt: skip
 
 
-def weights_for(rules: Rules) -> tuple[float, ...]:
+def weights_for(rules: Rules, dead: bool = False) -> tuple[float, ...]:
     """The row of :data:`WEIGHTS` for a game played under *rules*: an expansion's when it is played
     (Traders & Builders' before Inns & Cathedrals' when both are: the tile mix and the figures
-    change more than The Abbot's one figure does), else The Abbot's, else the base game's."""
+    change more than The Abbot's one figure does), else The Abbot's, else the base game's
+    (``base+dead`` if *dead*: the features that can never be completed counted too; as ``base``,
+    used with The River too)."""
+    if dead and not (rules.abbot or rules.inns or rules.traders):
+        return WEIGHTS["base+dead"]
     if rules.traders:
         return WEIGHTS["traders"]
     if rules.inns:
@@ -79,8 +102,9 @@ def weights_for(rules: Rules) -> tuple[float, ...]:
     return WEIGHTS["abbot" if rules.abbot else "base"]
 
 
-def features(game: Game) -> list[list[float]]:
-    """Per seat (indexed by seat), the counts of :data:`FEATURES` in that order. Pure."""
+def features(game: Game, dead: bool = False) -> list[list[float]]:
+    """Per seat (indexed by seat), the counts of :data:`FEATURES` in that order, then if *dead*
+    those of :data:`DEAD_FEATURES`. Pure."""
     n = game.players
     totals = game.projected_scores()
     scores = game.scores
@@ -105,20 +129,33 @@ def features(game: Game) -> list[list[float]]:
                 out[s][7] += c
                 if c == most and slot:
                     out[s][slot] += worth
+    if dead:
+        for row in out:
+            row += (0.0, 0.0)
+        for held in game.dead_held_features():
+            figures = held.figures
+            most = max(figures)
+            worth = held.tiles + held.pennants
+            for s in range(n):
+                c = figures[s]
+                if c:
+                    out[s][8] += c
+                    if c == most:
+                        out[s][9] += worth
     return out
 
 
 def values(game: Game, weights: tuple[float, ...] | None = None) -> list[float]:
     """Per seat, what the position is worth in points: the score plus the weighted counts (the
     real final scores once the game is over). *weights*: a row of :data:`WEIGHTS` (default: the
-    one for the game's rules)."""
+    one for the game's rules; one of 20 weights counts :data:`DEAD_FEATURES` too)."""
     if game.phase is Phase.GAME_OVER:
         return [float(s) for s in game.scores]
     w = weights_for(game.setup.rules) if weights is None else weights
     share = game.tiles_left / TILES
-    k = len(FEATURES)
+    k = len(w) // 2  # 8 counts, or 10 with DEAD_FEATURES
     out = []
-    for score, counts in zip(game.scores, features(game), strict=True):
+    for score, counts in zip(game.scores, features(game, k > len(FEATURES)), strict=True):
         v = float(score)
         for i, x in enumerate(counts):
             if x:

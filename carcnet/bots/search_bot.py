@@ -1,4 +1,4 @@
-"""Provides the search bot: Monte Carlo search over what a player knows, at three levels.
+"""Provides the search bot: Monte Carlo search over what a player knows, at four levels.
 
 How it decides a turn (``docs/bots.md``):
 
@@ -18,11 +18,14 @@ How it decides a turn (``docs/bots.md``):
 4. **Playout.** On the sampled game the candidate turn is played, then the next *horizon* turns
    (the opponents' replies and the bot's own next turns) by the greedy policy: a fair model of the
    opponents the bot meets, and far better than random moves at showing what a turn gives away.
+   The expert plays its playouts to the end of the game once few tiles are left
+   (:attr:`Level.endgame`), where the value is the real margin.
 5. **Evaluation.** The position reached is scored by :mod:`carcnet.bots.evaluation`: each seat's
    score plus a linear function of its position (what it would score if the game ended now, its
    incomplete cities by how open they are, its cloisters' and farms' prospects, its meeples in
-   supply), fitted to what greedy players went on to score from such positions; the value of the
-   turn is the bot's value minus the best other seat's. At the end of the game, the real margin.
+   supply), fitted to what greedy players went on to score from such positions; the expert's also
+   counts the features that can never be completed (:attr:`Level.dead`). The value of the turn is
+   the bot's value minus the best other seat's. At the end of the game, the real margin.
 6. **Choice.** The survivor with the best total over the futures it was played on; ties go to the
    prior's order.
 
@@ -69,6 +72,11 @@ class Level:
         cap: The seconds a turn may take at a table unless its settings say otherwise (the table's
             cap on think time, wall clock; the whole budget takes less at 9 turns in 10 on a laptop
             doing other things, docs/bots.md).
+        endgame: Tiles left in the bag at or below which a playout goes on to the end of the game
+            instead of *horizon* turns, so that the value is the real final margin (0: never).
+        dead: Whether the evaluation counts the features that can never be completed
+            (``weights_for(rules, dead=True)``: the ``base+dead`` row, in the base game and with
+            The River).
     """
 
     name: str
@@ -76,6 +84,8 @@ class Level:
     candidates: int
     horizon: int
     cap: float = 2.0
+    endgame: int = 0
+    dead: bool = False
 
 
 #: The levels, weakest first. Budgets measured in docs/bots.md (time per move on this machine).
@@ -83,7 +93,7 @@ LEVELS: dict[str, Level] = {
     "easy": Level("easy", 16, 3, 1),
     "medium": Level("medium", 64, 6, 2),
     "hard": Level("hard", 400, 8, 3),
-    "expert": Level("expert", 1200, 12, 3, cap=3.0),
+    "expert": Level("expert", 1200, 12, 3, cap=3.0, endgame=10, dead=True),
 }
 
 
@@ -250,7 +260,9 @@ class SearchBot:
             return candidates[0]
         rng = random.Random(key)  # the same position, the same futures (pondering)
         policy = GreedyBot(int(rng.random() * 2**32))  # the playouts' tie-breaks, seeded per turn
-        weights = weights_for(game.setup.rules)
+        weights = weights_for(game.setup.rules, level.dead)
+        # in the last tiles a playout is short: to the end of the game, where the value is exact
+        horizon = game.tiles_left + 1 if game.tiles_left <= level.endgame else level.horizon
         totals = [0.0] * len(candidates)
         alive = list(range(len(candidates)))
         rounds = max(1, math.ceil(math.log2(len(candidates))))
@@ -275,7 +287,7 @@ class SearchBot:
                     place, follow = candidates[c]
                     played.apply(place)
                     played.apply(policy.follow_up(played, follow))
-                    _play_out(played, policy, level.horizon)
+                    _play_out(played, policy, horizon)
                     values.append(margin(played, seat, weights))
                     done += 1
                     budget -= 1

@@ -45,7 +45,7 @@ from .events import (
     TileSetAside,
 )
 from .features import FeatureGraph, MarkedFeatureGraph
-from .geometry import KEY_LIMIT, KEY_STRIDE, RING_OFFSETS, Position, key_of, position_of
+from .geometry import KEY_LIMIT, KEY_STRIDE, RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
 from .moves import (
     DeployMeeple,
     DrawTile,
@@ -540,6 +540,58 @@ class Game:
         dead = [position_of(key) for key, pattern in self.board.frontier.items() if not any(f[pattern] for f in fits)]
         dead.sort()
         return dead
+
+    def dead_held_features(self) -> list[HeldFeature]:
+        """The features of :meth:`held_features` that can never be completed, in the same order:
+        each road, city, cloister or garden with a figure on it that touches a dead spot
+        (:meth:`dead_spots`: an open position no tile still to come fits), through one of its open
+        sides or, for a cloister or garden, as one of its empty neighbours. Such a feature scores
+        only at the end of the game (HiG "Final scoring") and its figures stay on it till then.
+        Fields are never listed (a farm is never completed). What every player may know; pure.
+        Cheap: each pattern of the frontier is checked against the tiles to come once."""
+        if self.phase is Phase.GAME_OVER:
+            return []
+        drawn = self._drawn
+        fits = [tile_kind(letter)._fits for letter in
+                sorted({*self.remaining(), *((drawn.letter,) if drawn is not None else ())})]
+        tiles = self.board.tiles
+        g = self.graph
+        find, meeples, watch = g.find, g.meeples, self._watch
+        alive: dict[int, bool] = {}
+        dead: set[int] = set()
+        for key, pattern in self.board.frontier.items():
+            ok = alive.get(pattern)
+            if ok is None:
+                ok = alive[pattern] = any(f[pattern] for f in fits)
+            if ok:
+                continue
+            for side in range(4):
+                nt = tiles.get(key + SIDE_OFFSETS[side])
+                if nt is not None:
+                    segment = nt.variant.edges[(side + 2) % 4][0]  # its side facing this spot
+                    if segment >= 0:
+                        dead.add(find(nt.base + segment))
+            for _ring, node in watch.get(key, ()):
+                dead.add(find(node))
+        if not dead:
+            return []
+        held = [r for r in self._held_roots() if r in dead and meeples[r]]
+        if not held:
+            return []
+        kinds, opens, pennants, covered = g.kind, g.open, g.pennants, g.tiles
+        n = self.players
+        out: list[HeldFeature] = []
+        for root in held:
+            counts = [0] * n
+            for seat, _figure, _node in meeples[root] or ():
+                counts[seat] += 1
+            kind = kinds[root]
+            if kind in _AREA:
+                out.append(HeldFeature(kind, 9 - opens[root], 0, opens[root], tuple(counts)))
+            else:
+                on = covered[root]
+                out.append(HeldFeature(kind, len(on) if on else 0, pennants[root], opens[root], tuple(counts)))
+        return out
 
     def contributors(self) -> tuple[int, ...]:
         """The seats whose chain values the next table draw needs (deck.md §5.2): every seat not

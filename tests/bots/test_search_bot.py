@@ -183,3 +183,28 @@ def test_the_search_bot_plays_its_abbot_as_the_greedy_bot_does():
                 abbot_moves += 1
             game.apply(move)
         assert abbot_moves >= 1, seed
+
+
+@pytest.mark.parametrize(("left", "to_the_end"), [(8, True), (20, False)])
+def test_in_the_last_tiles_the_expert_plays_its_futures_out_to_the_end(monkeypatch, left, to_the_end):
+    """The expert's *endgame*: with that many tiles left or fewer, every playout ends the game, so
+    its value is the real final margin; before, playouts stop after the horizon."""
+    from carcnet.bots import search_bot
+
+    assert LEVELS["expert"].endgame >= 8 > LEVELS["hard"].endgame
+    game = Game(GameSetup(players=2, seed=11))
+    bots = [GreedyBot(1), GreedyBot(2)]
+    while game.tiles_left > left or game.phase is not Phase.PLACE_TILE:
+        game.apply(bots[game.seat].choose(game.view()))
+    seen: list[Phase] = []
+    real = search_bot.margin
+
+    def spy(played, seat, weights):  # type: ignore[no-untyped-def]
+        seen.append(played.phase)
+        return real(played, seat, weights)
+
+    monkeypatch.setattr(search_bot, "margin", spy)
+    move = SearchBot(3, "expert").choose(game.view())
+    assert move in game.legal_moves()
+    assert seen  # the search ran
+    assert all(p is Phase.GAME_OVER for p in seen) is to_the_end
