@@ -556,7 +556,7 @@ class Game:
                 sorted({*self.remaining(), *((drawn.letter,) if drawn is not None else ())})]
         tiles = self.board.tiles
         g = self.graph
-        find, meeples, watch = g.find, g.meeples, self._watch
+        find, watch = g.find, self._watch
         alive: dict[int, bool] = {}
         dead: set[int] = set()
         for key, pattern in self.board.frontier.items():
@@ -575,23 +575,8 @@ class Game:
                 dead.add(find(node))
         if not dead:
             return []
-        held = [r for r in self._held_roots() if r in dead and meeples[r]]
-        if not held:
-            return []
-        kinds, opens, pennants, covered = g.kind, g.open, g.pennants, g.tiles
-        n = self.players
-        out: list[HeldFeature] = []
-        for root in held:
-            counts = [0] * n
-            for seat, _figure, _node in meeples[root] or ():
-                counts[seat] += 1
-            kind = kinds[root]
-            if kind in _AREA:
-                out.append(HeldFeature(kind, 9 - opens[root], 0, opens[root], tuple(counts)))
-            else:
-                on = covered[root]
-                out.append(HeldFeature(kind, len(on) if on else 0, pennants[root], opens[root], tuple(counts)))
-        return out
+        # held_features lists the held roots in this order (a dead root is never a field's)
+        return [h for root, h in zip(self._held_roots(), self.held_features(), strict=True) if root in dead]
 
     def contributors(self) -> tuple[int, ...]:
         """The seats whose chain values the next table draw needs (deck.md §5.2): every seat not
