@@ -109,6 +109,20 @@ def test_simulate_is_reproducible_and_independent_of_jobs(capsys):
     assert one == two
 
 
+def test_a_run_split_in_parts_plays_the_games_of_one_run():
+    """``--first``: games 0–1 and 2–4 of a run are games 0–4 of it, seat rotation and seeds included."""
+    from carcnet.cli.simulate import simulate
+
+    def games(result):
+        return [(o.index, o.scores, o.winners) for o in result.outcomes]  # (wall time aside)
+
+    whole = games(simulate(["random", "greedy"], 5, 9))
+    assert games(simulate(["random", "greedy"], 2, 9)) + games(simulate(["random", "greedy"], 3, 9, jobs=2, first=2)) == whole
+    assert games(simulate(["random", "greedy"], 2, 9, first=3)) == whole[3:]
+    with pytest.raises(ValueError, match="--first"):
+        simulate(["random", "greedy"], 2, 9, first=-1)
+
+
 @pytest.mark.parametrize(
     ("flags", "rules"),
     [

@@ -103,7 +103,7 @@ def _simulate(args: argparse.Namespace) -> int:
             task = progress.add_task("playing", total=args.games)
             result = simulate(
                 bots, args.games, args.seed, jobs=args.jobs, on_game=lambda _: progress.advance(task),
-                rules=rules_of(args),
+                rules=rules_of(args), first=args.first,
             )
     except ValueError as exc:
         return _fail(str(exc))
@@ -268,6 +268,8 @@ def add_commands(sub: Any) -> None:
                      "levels easy, medium, hard, expert (default: greedy for all)")
     sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--seed", type=int, default=1, help="run seed: the same seed plays the same games (default 1)")
+    sim.add_argument("--first", type=int, default=0, metavar="N",
+                     help="play the run's games from game N on (default 0): runs split in parts play the games of one run")
     sim.add_argument("--jobs", type=int, default=1, help="worker processes; 0 = one per core (default 1)")
     add_rule_options(sim)
     sim.set_defaults(run=_simulate)

@@ -118,34 +118,41 @@ def simulate(
     jobs: int = 1,
     on_game: Callable[[GameOutcome], None] | None = None,
     rules: Rules | None = None,
+    first: int = 0,
 ) -> SimulationResult:
-    """Plays *games* bot games (2–6 bots) and returns the results; *on_game* is called as each game
-    (or chunk of games, with several jobs) finishes, in game order. ``jobs=0`` uses every core.
+    """Plays *games* bot games (2–6 bots), games *first* to *first* + *games* − 1 of the run *seed*
+    (a run split in parts plays the games one whole run would), and returns the results; *on_game*
+    is called as each game (or chunk of games, with several jobs) finishes, in game order.
+    ``jobs=0`` uses every core.
 
     Raises:
-        ValueError: Unknown bot name, bad player count or a non-positive number of games.
+        ValueError: Unknown bot name, bad player count, a non-positive number of games or a negative
+            *first*.
     """
     bots = tuple(bots)
     if not 2 <= len(bots) <= 6:
         raise ValueError(f"a game has 2 to 6 players, got {len(bots)} bots")
     if games < 1:
         raise ValueError("--games must be at least 1")
+    if first < 0:
+        raise ValueError("--first must be 0 or more")
     for name in set(bots):
         make_bot(name, 0)  # fails early with the list of known bots
     result = SimulationResult(bots)
     start = time.perf_counter()
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1:
-        for i in range(games):
+        for i in range(first, first + games):
             outcome = play_bot_game(bots, seed, i, rules)
             result.outcomes.append(outcome)
             if on_game:
                 on_game(outcome)
     else:
         chunk = max(1, min(20, games // (jobs * 4) or 1))
-        starts = range(0, games, chunk)
+        end = first + games
+        starts = range(first, end, chunk)
         with ProcessPoolExecutor(jobs) as pool:
-            futures = [pool.submit(_play_chunk, bots, seed, range(s, min(s + chunk, games)), rules) for s in starts]
+            futures = [pool.submit(_play_chunk, bots, seed, range(s, min(s + chunk, end)), rules) for s in starts]
             for fut in futures:
                 for outcome in fut.result():
                     result.outcomes.append(outcome)

@@ -216,8 +216,8 @@ class Link:
         self.votes_sent: tuple[int, int, int] | None = None
         self.branch_asked: float | None = None
         #: The last ``want`` sent on this link and what it was asked on (start, this peer's ``have``,
-        #: its votes' version, the peer's ``have``); the ``have`` of the peer's last heartbeat.
-        self.asked: tuple[int, int, int, int] | None = None
+        #: the peer's ``have``); the ``have`` of the peer's last heartbeat.
+        self.asked: tuple[int, int, int] | None = None
         self.heard_have = 0
         #: The seq at which the peer's log parts from this peer's, as far as it showed (a digest that
         #: differs at a seq both hold, or entries of another branch; wire.md §5.9), or 0: nothing is

@@ -25,15 +25,20 @@ from typing import Literal
 from .messages import Ack, Vote
 from .signing import SeatKey, sign_ack, verify_ack
 
-__all__ = ["SPLIT_SEQS", "VOTES_KEPT", "Votes", "is_quorum", "lowest_seat"]
+__all__ = ["FIRSTS_KEPT", "SPLIT_SEQS", "VOTES_KEPT", "Votes", "is_quorum", "lowest_seat"]
 
 #: Votes kept per seat (the newest taken): a seat that switched to a committed entry votes for a
 #: shorter prefix of another branch, which must count beside its older, longer vote (wire.md §5.9).
 VOTES_KEPT = 4
 
-#: Seqs above the commit index at which the first vote of each seat is kept (wire.md §5.9 "The
+#: Seqs above the commit index at which the first votes of each seat are kept (wire.md §5.9 "The
 #: tie-break"): the lowest ones, where the branches of a split part.
 SPLIT_SEQS = 8
+
+#: The first votes kept of each seat at each of those seqs (wire.md §5.9 "The tie-break"): a seat that
+#: set entries aside for another prefix votes again where its new log parts from another branch, and
+#: its older votes there (for entries after a prefix no longer anyone's) must not hide that one.
+FIRSTS_KEPT = 4
 
 
 def is_quorum(seats: Collection[int], *, players: int, lowest: int) -> bool:
@@ -66,36 +71,46 @@ class Votes:
         self.players = len(self.keys)
         self.lowest = lowest_seat(self.keys)
         self._held: dict[int, list[Vote]] = {}
-        #: Per seat, its first vote taken at each of the lowest :data:`SPLIT_SEQS` seqs above
-        #: :attr:`floor` (wire.md §5.9 "The tie-break": what the seat held first there).
-        self._first: dict[int, dict[int, Vote]] = {}
+        #: Per seat, its first :data:`FIRSTS_KEPT` votes taken at each of the lowest :data:`SPLIT_SEQS`
+        #: seqs above :attr:`floor`, oldest first (wire.md §5.9 "The tie-break": what the seat held
+        #: first there, after each prefix it held).
+        self._first: dict[int, dict[int, list[Vote]]] = {}
         self.floor = 0
         self.version = 0
 
     def take(self, vote: Vote) -> Literal["news", "held", "bad"]:
-        """Takes *vote* from a peer: ``"held"`` when it is held already (checked before, not again),
+        """Takes *vote* from a peer: ``"held"`` when it is among the seat's newest kept (checked before,
+        not again; one pushed out since that is a first vote kept is kept again unchecked, ``"news"``
+        without changing :attr:`version`: peers pass on only what changed, and 4 votes a seat can push
+        each other out for ever),
         ``"bad"`` when its seat is not the game's or its signature does not verify under the seat's
         key (the sender is refused ``bad-signature``), else ``"news"`` (kept)."""
         if vote.seat >= self.players:
             return "bad"
-        held = self._held.get(vote.seat, [])
-        if vote in held or self._first.get(vote.seat, {}).get(vote.seq) == vote:
+        if vote in self._held.get(vote.seat, ()):
             return "held"
+        if vote in self._first.get(vote.seat, {}).get(vote.seq, ()):
+            self._keep(vote, again=True)  # checked once, pushed out since: nothing new to pass on
+            return "news"
         if not verify_ack(self.keys[vote.seat], self.game_id, vote.seat, vote.seq, vote.digest, vote.sig):
             return "bad"
         self._keep(vote)
         return "news"
 
-    def _keep(self, vote: Vote) -> None:
+    def _keep(self, vote: Vote, *, again: bool = False) -> None:
         held = self._held.setdefault(vote.seat, [])
         held.append(vote)
         del held[:-VOTES_KEPT]
+        if again:
+            return  # (its first-vote record is kept already; :attr:`version` unchanged: no vote ping-pong)
         if vote.seq > self.floor:
             first = self._first.setdefault(vote.seat, {})
-            if vote.seq not in first:
-                first[vote.seq] = vote
-                for seq in sorted(first)[SPLIT_SEQS:]:
-                    del first[seq]
+            kept = first.setdefault(vote.seq, [])
+            if vote not in kept:
+                kept.append(vote)
+                del kept[:-FIRSTS_KEPT]
+            for seq in sorted(first)[SPLIT_SEQS:]:
+                del first[seq]
         self.version += 1
 
     def raise_floor(self, seq: int) -> None:
@@ -124,33 +139,37 @@ class Votes:
     def cast_at(self, seats: Mapping[int, SeatKey], seq: int, digest: bytes) -> Ack | None:
         """The votes of the seats whose keys are in *seats* for the prefix ending at *seq* with
         *digest* (wire.md §5.9 "The tie-break": a seat's vote at the seq where another branch parts from
-        its log), for each seat that has not voted at exactly *seq* yet; ``None`` when none is new."""
+        its log), for each seat that has not voted for exactly that yet; ``None`` when none is new."""
         votes = []
         for seat in sorted(seats):
-            if seq in self._first.get(seat, {}) or seq <= self.floor:
+            if seq <= self.floor or any(v.digest == digest for v in self._first.get(seat, {}).get(seq, ())):
                 continue
             vote = Vote(seat, seq, digest, sign_ack(seats[seat], self.game_id, seat, seq, digest))
             self._keep(vote)
             votes.append(vote)
         return Ack(votes=tuple(votes)) if votes else None
 
-    def firsts(self, seq: int) -> Ack | None:
-        """The first vote taken of every seat at exactly *seq* (to pass on: wire.md §5.9 "The
-        tie-break"), ``None`` when there is none."""
-        votes = tuple(first[seq] for _, first in sorted(self._first.items()) if seq in first)
-        return Ack(votes=votes) if votes else None
+    def firsts(self, seq: int) -> tuple[Ack, ...]:
+        """The first votes taken of every seat at exactly *seq* (to pass on: wire.md §5.9 "The
+        tie-break"): the first of each seat in one ``ack``, the second in the next, and so on; none
+        when there is none."""
+        layers = [[first[seq][i] for _, first in sorted(self._first.items()) if len(first.get(seq, ())) > i]
+                  for i in range(FIRSTS_KEPT)]
+        return tuple(Ack(votes=tuple(layer)) for layer in layers if layer)
 
-    def winner(self, seq: int) -> bytes | None:
-        """wire.md §5.9 "The tie-break": when this peer holds the first vote at exactly *seq* of every
+    def winner(self, seq: int, live: Collection[bytes] | None = None) -> bytes | None:
+        """wire.md §5.9 "The tie-break": when this peer holds a first vote at exactly *seq* of every
         seat and the seats voting for no one digest there are a quorum, the digest (so the entry) every
         seat takes at *seq*: the one with the most votes, and of those, the one whose voters hold the
         lowest key. ``None`` otherwise (a seat's vote is missing, or an entry has a quorum: the commit
-        rule decides)."""
+        rule decides). *live*: the digests of the entries at *seq* known to follow this peer's log
+        before it; a seat's vote counts only for one of them, its oldest such (``None``: every vote,
+        the seat's oldest): a vote for an entry after a prefix set aside since is no choice at *seq*."""
         if seq <= self.floor:
             return None
         by_digest: dict[bytes, list[int]] = {}
         for seat in range(self.players):
-            vote = self._first.get(seat, {}).get(seq)
+            vote = next((v for v in self._first.get(seat, {}).get(seq, ()) if live is None or v.digest in live), None)
             if vote is None:
                 return None
             by_digest.setdefault(vote.digest, []).append(seat)
@@ -158,12 +177,13 @@ class Votes:
             return None
         return min(by_digest, key=lambda d: (-len(by_digest[d]), min(self.keys[s] for s in by_digest[d])))
 
-    def decides(self, digests: Sequence[bytes], seq: int) -> bool:
+    def decides(self, digests: Sequence[bytes], seq: int, live: Collection[bytes] | None = None) -> bool:
         """Whether the votes held make entry *seq* of the branch *digests* the table's: committed
-        (:meth:`committed`), or chosen by the tie-break (:meth:`winner`)."""
+        (:meth:`committed`), or chosen by the tie-break (:meth:`winner`, counting the votes for *live*
+        digests only)."""
         if self.committed(digests) >= seq:
             return True
-        winner = self.winner(seq)
+        winner = self.winner(seq, live)
         return winner is not None and seq < len(digests) and digests[seq] == winner
 
     def newest(self) -> Ack | None:

@@ -31,17 +31,14 @@ from carcnet.engine import DrawTile, Game, HandBack, HandOver, Move, Phase
 from carcnet.log import LogEntry
 
 from .admission import admit_entry, check_header, check_seal
+from .branches import Branches
 from .draws import draw_race
 from .framing import ProtocolError
 from .messages import MAX_ENTRIES, Ack, Entries, Seal, SignedEntry, Vote, WireHeader
 from .quorum import Votes
 from .signing import SeatKey, sign_entry, verify_entry
 
-#: Most entries of another branch a peer keeps while votes may still commit them (wire.md §5.9): more
-#: than a whole game's log.
-MAX_CANDIDATE = 4 * MAX_ENTRIES
-
-__all__ = ["MAX_CANDIDATE", "MAX_HELD_BACK", "Desync", "MemoryLog", "Persistence", "Replica", "SetAside", "SyncError", "Taken"]
+__all__ = ["MAX_HELD_BACK", "Desync", "MemoryLog", "Persistence", "Replica", "SetAside", "SyncError", "Taken"]
 
 log = logging.getLogger("carcnet.net")
 
@@ -245,7 +242,7 @@ class Replica:
         #: The lowest seq above the commit index where another branch is known to part from this log
         #: (0: none): its seats vote at exactly that seq too (wire.md §5.9 "The tie-break").
         self.parting = 0
-        self._candidate: tuple[SignedEntry, ...] = ()  # the last batch of another branch ignored
+        self.branches = Branches()  # per sender, its last batch of another branch ignored (§5.9)
         self.aside: list[SetAside] = []
         #: A player's judgement of a ``handover`` it receives (wire.md §5.6 "What the others check"):
         #: given the game before it and the move, whether what this peer saw lets it take it. One it
@@ -372,20 +369,23 @@ class Replica:
 
     # ------------------------------------------------------------------ taking entries
 
-    def take(self, entries: Sequence[SignedEntry], from_seq: int, *, parted: bool = False) -> Taken:
+    def take(self, entries: Sequence[SignedEntry], from_seq: int, *, parted: bool = False,
+             source: bytes = b"") -> Taken:
         """Takes a batch of entries from a peer (an ``entries`` message from *from_seq*): entries held
         already are skipped (identical) or judged (different: a draw racing a handover, wire.md §5.7;
         a seat that signed two entries for one seq, §5.5 "Overlaps"; else another branch, which
         replaces this log's pending entries once the votes commit it, §5.9, and is ignored until
         then); the next one is admitted, and so on; a gap is answered ``bad-seq``. Stops at the first
         problem. Never raises for the peer's input. *parted*: the sender is known to hold another
-        branch, so an entry that does not follow from this log is asked about (``want``), not refused."""
+        branch, so an entry that does not follow from this log is asked about (``want``), not refused.
+        *source*: the sender's identity key (a batch of another branch is kept per sender)."""
         game, header = self.game, self.header
         assert game is not None and header is not None
-        if self._continues_candidate(entries):
-            # §5.9: the next batch of another branch ignored so far (an answer comes in several)
-            self._candidate = (self._candidate + tuple(entries))[:MAX_CANDIDATE]
-            return self._other_branch(self._candidate, 0, None)
+        if self.branches.continues(source, entries, self.entries):
+            if _follows(game, header, entries[0]):
+                self.branches.drop(source)  # its sender took this log's branch since: they follow it
+            else:  # §5.9: the next batch of another branch ignored so far (an answer comes in several)
+                return self._other_branch((*self.branches.get(source), *entries), 0, None, source)
         appended, took_back = 0, None
         overlap = from_seq <= self.have  # the batch shows the prefix its next entry builds on
         for index, signed in enumerate(entries):
@@ -402,14 +402,14 @@ class Replica:
                 if race is not None:
                     # wire.md §5.7: a draw a handover beats is ignored (the sender takes it back), and
                     # so is a handover this peer does not take, unless the votes commit it (§5.9)
-                    return self._other_branch(entries[index:], appended, took_back)
+                    return self._other_branch(entries[index:], appended, took_back, source)
                 proof = self._conflict_proof(held, signed)
                 if proof is not None:
                     refusal = ("conflict", f"seq {seq}: a different entry from the one held", seq)
                     return Taken(appended, refusal=refusal, stop=proof, took_back=took_back)
-                return self._other_branch(entries[index:], appended, took_back)
+                return self._other_branch(entries[index:], appended, took_back, source)
             if seq > have + 1:
-                return self._gap(entries[index:], from_seq, appended, took_back)
+                return self._gap(entries[index:], from_seq, appended, took_back, source)
             assert game is not None
             if not self.vouched(game, entries[index:]):
                 return Taken(appended, took_back=took_back)  # wire.md §5.6: not taken here, not yet
@@ -439,28 +439,39 @@ class Replica:
         passed = self.passed_over is not None and self.passed_over < seq
         return code == "desync" or self.elsewhere() or passed
 
-    def _gap(self, entries: Sequence[SignedEntry], from_seq: int, appended: int, took_back: int | None) -> Taken:
+    def _gap(self, entries: Sequence[SignedEntry], from_seq: int, appended: int, took_back: int | None,
+             source: bytes) -> Taken:
         """*entries* begin after a gap in this log: ``bad-seq``, unless they are the next message of
         entries that follow a ``handover`` held back (:attr:`held_back`), which they extend: the votes
         may commit it once they are all there (a catch-up comes in many messages, wire.md §5.6)."""
         have, kept = self.have, self.held_back
         if kept and kept[0].seq == have + 1 and entries[0].seq == kept[-1].seq + 1:
             self.held_back = []
-            taken = self.take([*kept, *entries][:MAX_HELD_BACK], kept[0].seq)
+            taken = self.take([*kept, *entries][:MAX_HELD_BACK], kept[0].seq, source=source)
             return replace(taken, appended=taken.appended + appended)
         refusal = ("bad-seq", f"entries from {from_seq}; the next is {have + 1}", have + 1)
         return Taken(appended, refusal=refusal, took_back=took_back)
 
-    def _other_branch(self, entries: Sequence[SignedEntry], appended: int, took_back: int | None) -> Taken:
+    def _other_branch(self, entries: Sequence[SignedEntry], appended: int, took_back: int | None,
+                      source: bytes) -> Taken:
         """wire.md §5.9 "Healing": *entries* part from this log at their first seq. When the votes held
         commit them there (and this log's entry there is pending), they replace this log from there on
         and the entries replaced are set aside; two committed entries for one seq stop the game (a
         seat broke the rule); otherwise they are ignored, and the connection stays."""
         assert self.header is not None and self.game is not None and self.votes is not None
+        held = 0  # a kept batch may begin with entries this log has taken since: they part later, if at all
+        while held < len(entries) and entries[held].seq <= self.have and self.entries[entries[held].seq - 1] == entries[held]:
+            held += 1
+        if held:
+            self.branches.drop(source)
+            if held == len(entries):
+                return Taken(appended, held_all=True, took_back=took_back)
+            taken = self.take(entries[held:], entries[held].seq, source=source)
+            return replace(taken, appended=taken.appended + appended, took_back=taken.took_back or took_back)
         seq = entries[0].seq
         votes = self.votes
         if not votes.elsewhere(self.game.digests, seq):
-            self._candidate = tuple(entries)  # §5.9: looked at again when votes come (retry_branch)
+            self.branches.keep(source, entries)  # §5.9: looked at again when votes come (retry_branch)
             self.note_parting(seq)
             return Taken(appended, took_back=took_back, parted=seq)  # no quorum could vote for it
         game = self.replayed(seq - 1)
@@ -472,12 +483,14 @@ class Replica:
                 break
             branch.append(signed)
         committed = votes.committed(game.digests)
+        if branch:
+            self.branches.head(source, seq, self.game.digests[seq - 1], branch[0].entry.digest)
         if not branch and seq > self.commit_index + 1:
             # it does not follow from our entries before *seq*: the branches part earlier, where ours
             # are pending too; the sender's entries from our commit index show where
             return Taken(appended, took_back=took_back, parted=seq, want=self.commit_index + 1)
-        if not branch or not votes.decides(game.digests, seq):
-            self._candidate = tuple(entries)
+        if not branch or not votes.decides(game.digests, seq, self._live_at(seq)):
+            self.branches.keep(source, entries)
             self.note_parting(seq)
             return Taken(appended, took_back=took_back, parted=seq)
         if self.commit_index >= seq:
@@ -492,34 +505,52 @@ class Replica:
             self.append(signed)
         self._committed(max(self.commit_index, committed))
         self.parting = 0  # this log parts from others elsewhere now, if at all: learnt again
+        self.branches.drop(source)
         record = SetAside(seq, aside, branch[0], where, tuple(votes.voters(game.digests, seq)))
         self.aside.append(record)
         log.warning("%s: %d entries from seq %d set aside: the table committed others", self.name, len(aside), seq)
         return Taken(appended + len(branch), held_all=len(branch) == len(entries), took_back=took_back,
                      set_aside=record)
 
-    def _continues_candidate(self, entries: Sequence[SignedEntry]) -> bool:
-        """Whether *entries* follow the batch of another branch kept last (:meth:`retry_branch`)."""
-        candidate = self._candidate
-        if not candidate or not entries or entries[0].seq != candidate[-1].seq + 1:
-            return False
-        end = candidate[-1].seq
-        return end > self.have or self.entries[end - 1] != candidate[-1]
+    def _live_at(self, seq: int, *more: bytes) -> set[bytes]:
+        """The digests of the entries at *seq* known here to follow this log's entries before it
+        (wire.md §5.9 "The tie-break" counts votes for these only): this log's own, the heads of the
+        branches kept (:class:`~carcnet.net.branches.Branches`), and *more*."""
+        assert self.game is not None
+        live = self.branches.heads_at(seq, self.game.digests) | set(more)
+        if seq <= self.have:
+            live.add(self.entries[seq - 1].entry.digest)
+        return live
 
     def retry_branch(self) -> Taken | None:
-        """Looks again at the last batch of another branch this peer ignored for want of the votes that
-        commit it (wire.md §5.9): votes came since, and its sender may have nothing new to send. Returns
-        what taking it did when it replaced this log's pending entries, else ``None`` (it is kept, one
-        batch of at most :data:`~carcnet.net.messages.MAX_ENTRIES` entries, until another replaces it
-        or it is taken)."""
-        candidate = self._candidate
-        if not candidate or self.game is None or candidate[0].seq > self.have or not self.elsewhere():
+        """Looks again at the ``handover`` held back (:attr:`held_back`, wire.md §5.6) and at the last
+        batches of other branches this peer ignored for want of the votes that commit them (§5.9), one
+                per sender, oldest first: votes came since, and their senders may have nothing new to send.
+        Returns what taking one did when it replaced this log's pending entries, else ``None`` (each
+        is kept until its sender's next replaces it or it is taken)."""
+        if self.game is None:
             return None
-        taken = self._other_branch(candidate, 0, None)
-        if taken.set_aside is None:
+        kept = self.held_back
+        if kept and self.votes is not None and kept[0].seq in (self.have, self.have + 1):
+            # §5.6: a handover passed over, and the entries after it, taken once the votes commit it
+            # (its senders believe this peer holds them: they may never send them again)
+            seq = kept[0].seq
+            digests = [*self.game.digests[:seq], *(signed.entry.digest for signed in kept)]
+            if self.votes.decides(digests, seq, self._live_at(seq, kept[0].entry.digest)):
+                self.held_back = []
+                taken = self.take(kept, seq)
+                if taken.appended:
+                    return taken
+        if not self.elsewhere():
             return None
-        self._candidate = ()
-        return taken
+        for source, candidate in self.branches:
+            seq = candidate[0].seq
+            if seq > self.have:
+                continue
+            taken = self._other_branch(candidate, 0, None, source)
+            if taken.set_aside is not None or taken.appended:
+                return taken
+        return None
 
     def _conflict_proof(self, held: SignedEntry, signed: SignedEntry) -> Stop | None:
         """wire.md §5.5 "Overlaps": a different entry for a seq held, both signed by the same seat,
@@ -571,7 +602,7 @@ class Replica:
         if self.votes is None:
             return False
         digests = [*game.digests, *(signed.entry.digest for signed in batch)]
-        if self.votes.decides(digests, seq):
+        if self.votes.decides(digests, seq, self._live_at(seq, batch[0].entry.digest)):
             return True
         self.passed_over = seq
         self.note_parting(seq)
@@ -650,7 +681,7 @@ class Replica:
         votes = self.votes
         out: list[Ack] = []
         if votes is not None:
-            for ack in (votes.newest(), self.certificate, votes.firsts(self.parting) if self.parting else None):
+            for ack in (votes.newest(), self.certificate, *(votes.firsts(self.parting) if self.parting else ())):
                 if ack is not None and ack not in out:
                     out.append(ack)
         return tuple(out)
@@ -721,3 +752,12 @@ class Replica:
         for signed in self.entries[:count]:
             game.apply(signed.entry.move)
         return game
+
+
+def _follows(game: Game, header: WireHeader, signed: SignedEntry) -> bool:
+    """Whether *signed* is the next entry of *game*'s log, as the game checks it (on a copy)."""
+    try:
+        admit_entry(game.copy(), header, signed)
+    except ProtocolError:
+        return False
+    return True

@@ -24,6 +24,7 @@ from .chat import ChatRoom
 from .connections import ClaimsDue, Connections, small_batches, takes_peers
 from .draws import DrawValues, vouches
 from .framing import ProtocolError
+from .gossip import draw_values, votes_to_pass
 from .link import HELD_REPEATS, Link
 from .lobby import Begin, LobbyAction, LobbyRole, Refuse, Send, passed_start
 from .messages import (
@@ -136,7 +137,8 @@ class Router:
             replica.vet = lambda game, move: vouches(game, move, self.draws, self.clock(), in_touch=in_touch)
         self.chat = ChatRoom()
         self._voted_at = -VOTE_EVERY  # when this peer's seats last voted (wire.md §5.9) …
-        self._vote_due = True  # … and whether the log's end waits for its vote (a resumed log's does)
+        self._vote_due = True  # … whether the log's end waits for its vote (a resumed log's does), and
+        self._voted_parting = 0  # … where another branch parted from the log at its last vote
         #: The seats' banks of the turn clock this peer's heartbeats carry (wire.md §5.8), said by its
         #: table with the ``have`` they are the banks at: carried only while the log is at that ``have``.
         self.banks: tuple[int, tuple[int, ...]] = (0, ())
@@ -263,14 +265,15 @@ class Router:
                          banks=banks if game is not None and at == self.replica.have else ())
 
     def beside_heartbeat(self, link: Link) -> tuple[Message, ...]:
-        """wire.md §5.9: with each heartbeat a player passes on the newest vote of every seat it holds,
-        and the certificate of its commit index (the votes that commit it, once the seats' newest
-        votes have moved past it or onto another branch), when either changed since it last did on
-        *link*: votes reach peers that have no link to the voter, and a peer left on another branch
-        learns from them that this branch is committed (a table healing from a split)."""
-        if self._vote_due:
+        """With each heartbeat a player passes on the votes it holds (wire.md §5.9: they reach peers with
+        no link to the voter; a peer on another branch learns that this one is committed) and its values
+        of the draw the table waits for (§5.7): :mod:`carcnet.net.gossip`. A log that stopped growing
+        votes here where another branch parts from it."""
+        if self._vote_due or self.replica.parting != self._voted_parting:
             self.log_changed(now=True)
-        return _votes_to_pass(self, link)
+        if self.role != "player":
+            return ()
+        return (*votes_to_pass(self.replica, link, again=True), *draw_values(self.draws, self.replica, self.seats, link))
 
     def addresses_changed(self) -> None:
         """The address book learned something: listeners hear ``"peer"`` (a player peer dials it), and
@@ -437,19 +440,17 @@ class Router:
         votes = replica.votes
         if votes is None:
             return
-        for message in _votes_to_pass(self, link):  # the newest votes, the certificate, the first ones
+        for message in votes_to_pass(self.replica, link) if self.role == "player" else ():  # the newest votes, the certificate, the first ones
             link.send(message)
         if link.role != "spectator" and replica.commit_index < replica.have:
             self._ask_branch(link, replica.commit_index + 1)
 
     def _ask_branch(self, link: Link, start: int) -> None:
         """Sends *link* ``want`` from *start*, at most once every :data:`ASK_EVERY` seconds per link,
-        and not the same question again while neither this peer's log and votes nor the ``have`` the
-        peer last said changed (wire.md §4.4, §5.9): the peer answers at most one ``want`` per entry it
-        holds, and heartbeats and votes that arrive one by one must not make this peer ask for each."""
+        and not the same question again while neither this peer's log nor the peer's ``have`` changed
+        (wire.md §4.4, §5.9: the peer answers one ``want`` per entry it holds; votes need no asking)."""
         now = self.clock()
-        votes = self.replica.votes
-        asked = (start, self.replica.have, votes.version if votes is not None else 0, link.heard_have)
+        asked = (start, self.replica.have, link.heard_have)
         if link.asked == asked or (link.branch_asked is not None and now - link.branch_asked < ASK_EVERY):
             return  # the same question, nothing new on either side, or asked a moment ago
         link.branch_asked, link.asked = now, asked
@@ -462,10 +463,12 @@ class Router:
             return
         if replica.stopped or not message.entries:
             return
-        # §5.9: a peer that said it holds more than this log, at a digest this peer cannot compare, may
-        # hold another branch: an entry of it that does not follow is asked about, not refused
-        ahead, link.peer_have = link.peer_have > replica.have, max(link.peer_have, message.entries[-1].seq)
-        taken = replica.take(message.entries, message.from_seq, parted=bool(link.parted) or ahead)
+        # §5.9: a peer that said it holds more than this log (its want lowers only what we believe it holds),
+        # at a digest we cannot compare, may hold another branch: what does not follow is asked about
+        said = max(link.peer_have, link.heard_have, link.peer.have if link.peer is not None else 0)
+        ahead, link.peer_have = said > replica.have, max(link.peer_have, message.entries[-1].seq)
+        taken = replica.take(message.entries, message.from_seq, parted=bool(link.parted) or ahead,
+                             source=link.key or b"")
         if taken.parted:
             link.parted = taken.parted  # §5.9: its log parts from ours: relay it nothing until they agree
         if link.repeated(message.from_seq, message.entries[-1].seq, new=taken.appended > 0 or not taken.held_all):
@@ -577,6 +580,7 @@ class Router:
             self._vote_due = True
             return
         self._vote_due, self._voted_at = False, clock
+        self._voted_parting = self.replica.parting
         before = self.replica.commit_index
         for ack in self.replica.vote(self.seats):
             self.send_once(ack, self.connections.open_links())
@@ -732,16 +736,6 @@ class Router:
             refuse(link, "unexpected-message", f"{type(message).__name__.lower()}: the game has started")
 
 
-def _votes_to_pass(router: Router, link: Link) -> tuple[Ack, ...]:
-    """The votes a player passes on to *link* (wire.md §4.11, :meth:`Replica.votes_to_pass`), when they
-    changed since it last did there."""
-    version = router.replica.votes_version
-    if router.role != "player" or version is None or link.votes_sent == version:
-        return ()
-    link.votes_sent = version
-    return router.replica.votes_to_pass()
-
-
 def _settled(router: Router, link: Link, taken: Taken) -> None:
     """What follows entries taken from *link*: entries set aside for a committed branch (wire.md §5.9:
     the other links may hold them, so the branch is sent to them; the listeners hear ``"aside"``), then
@@ -764,7 +758,7 @@ def _notice(router: Router, link: Link, event: Refused | Bye | Reject) -> None:
     router.connections.notice(link, event)
 
 
-def _closed(router: Router, link: Link, closed: Closed) -> None:
+def _closed(router: Router, link: Link, closed: Closed) -> None:  # (the connection closed itself)
     router.connections.drop(link, closed.code)
 
 

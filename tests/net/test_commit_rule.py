@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 
-from carcnet.engine import HandOver
+from carcnet.engine import HandOver, Phase
 from carcnet.log import LogEntry
 from carcnet.net import Ack, SignedEntry, Vote
 from carcnet.net.quorum import Votes, is_quorum, lowest_seat
@@ -395,8 +395,9 @@ def test_the_tie_break_keeps_each_seats_first_vote_and_a_switch_only_adds_to_the
 def test_a_replica_on_a_losing_branch_takes_the_branch_the_tie_break_chooses():
     """Three entries for seq 5 of a five-seat game: two handovers of the seat to play, by different
     peers, and the seat's own move, voted 2|2|1. No quorum can ever form; the replica of a seat on a
-    losing branch, once it holds every seat's first vote there, sets its entries aside and takes the
-    winner's branch, as it takes a committed one."""
+    losing branch, once it holds every seat's first vote there and the entries voted for (each from
+    its own sender: it keeps a batch per peer), sets its entries aside and takes the winner's branch,
+    as it takes a committed one."""
     base = extend(FIVE, [], count=4)
     seat = replay(FIVE, base).seat
     takers = [s for s in range(5) if s != seat]
@@ -410,10 +411,12 @@ def test_a_replica_on_a_losing_branch_takes_the_branch_the_tie_break_chooses():
     copy.note_parting(5)
     assert copy.parting == 5
     before = copy.entries[:]
-    assert copy.take(branches[winner][4:], 5).set_aside is None and copy.entries == before  # no votes yet
+    assert copy.take(branches[winner][4:], 5, source=b"winner").set_aside is None and copy.entries == before
     copy.take_votes([first(s, 5, digests_at[i]) for i, group in enumerate(voters) for s in group[:1]])
     assert copy.retry_branch() is None  # some seats' first votes are missing still
     copy.take_votes([first(s, 5, digests_at[i]) for i, group in enumerate(voters) for s in group[1:]])
+    assert copy.retry_branch() is None  # a seat voted for an entry not seen here: it may be stale
+    assert copy.take(branches[2][4:], 5, source=b"own").set_aside is None  # the third branch, from its peer
     taken = copy.retry_branch()
     assert taken is not None and taken.set_aside is not None and copy.entries == branches[winner]
     assert taken.set_aside.entries == tuple(before[4:])
@@ -471,3 +474,64 @@ def test_a_three_way_split_heals_into_one_log_by_the_tie_break():
     chosen = peers[0].entries[seq - 1].entry.move
     assert chosen == HandOver(lone, "greedy", min(pair_of_lowest))
     assert all(p.replica.commit_index >= seq for p in peers)
+
+
+def test_a_vote_after_a_prefix_set_aside_is_no_choice_at_the_tie_break():
+    """The commit model's seed 219: seats had voted at seq 5 for an entry after a prefix they set
+    aside since (digest 9, which no peer holds any more); counted, it won the tie-break and the table
+    waited for ever. A vote counts only for an entry known to follow this peer's log (*live*): each
+    seat's oldest such vote, so a seat that voted again on this prefix counts for what it holds now."""
+    stale = bytes([9]) * 32
+    held = Votes(GAME, FIVE.keys)
+    for seat in (LOWEST5, OTHERS[1]):
+        assert held.take(first(seat, 5, stale)) == "news"  # their votes on the old prefix, first
+    tally([[LOWEST5, OTHERS[0]], OTHERS[1:3], [OTHERS[3]]], held=held)  # then everyone's on this one
+    digest = [bytes([i]) * 32 for i in range(3)]
+    assert held.winner(5) == stale  # every seat's oldest vote: the entry nobody holds wins
+    assert held.winner(5, set(digest)) == digest[0]  # 2 | 2 | 1: the pair with the lowest key
+    assert held.winner(5, {digest[0], digest[2]}) is None  # a seat's entry not seen here: wait
+    assert [len(ack.votes) for ack in held.firsts(5)] == [5, 2]  # passed on: each seat's first, then second
+
+
+def test_a_first_vote_pushed_out_and_taken_again_is_no_news_to_pass_on():
+    """wire.md §4.11: a peer keeps 4 votes a seat; a fifth pushes the oldest out, and the peers that
+    pass votes on sent it back as news, for ever (the commit model, seed 376). Taken again, a first
+    vote kept is held again (it counts for the commit index) without changing what is passed on."""
+    held = Votes(GAME, KEYS)
+    votes = [vote(0, LOG, seq) for seq in range(1, 6)]
+    for v in votes:
+        assert held.take(v) == "news"
+    version = held.version
+    assert held.take(votes[0]) == "news" and held.version == version  # pushed out by the fifth
+    assert held.take(votes[0]) == "held"
+
+
+def test_a_batch_that_begins_with_entries_taken_since_is_no_second_committed_entry():
+    """The commit model's seed 144: a peer kept a batch of another branch from one sender, then took a
+    committed branch from another that shares the batch's first entries; the first sender's next batch
+    made the kept one look like a second committed entry at its first seq, and the game stopped. It
+    parts where it differs, and is judged there."""
+    longer = extend(THREE, TAKEN, count=12)
+    k = next(k for k in range(6, len(longer)) if replay(THREE, longer[:k]).seat == 1
+             and replay(THREE, longer[:k]).phase is Phase.PLACE_TILE)
+    other = extend(THREE, longer[:k], [HandOver(1, "greedy", 0)], count=2)  # parts at k + 1, signed by seat 0
+    copy = holding_own([])
+    assert copy.take(longer[4:k + 1], 5, source=b"x").set_aside is None  # kept: no votes for it
+    copy.take_votes([vote(0, other, k + 2), vote(1, other, k + 2)])
+    taken = copy.take(other[4:], 5, source=b"y")
+    assert taken.set_aside is not None and copy.entries == other and copy.commit_index == k + 2
+    taken = copy.take(longer[k + 1 : k + 3], k + 2, source=b"x")  # x's next batch: parts from ours at k + 1
+    assert taken.stop is None and taken.refusal is None and copy.entries == other
+
+
+def test_a_handover_passed_over_is_taken_once_the_votes_commit_it_without_coming_again():
+    """The commit model's seed 168: a peer passed over a handover of its own seat; the others took it
+    and voted, and believing this peer held it, never sent it again. The handover held back is taken
+    when the votes that commit it come."""
+    copy = replica(THREE, TAKEN[:4])
+    copy.vet = lambda game, move: False  # it plays the seat, or was in touch with its player
+    assert copy.take(TAKEN[4:6], 5).appended == 0 and copy.have == 4  # held back
+    assert copy.retry_branch() is None
+    copy.take_votes([vote(0, TAKEN, 6), vote(1, TAKEN, 6)])
+    taken = copy.retry_branch()
+    assert taken is not None and taken.appended == 2 and copy.entries == TAKEN[:6]
