@@ -254,6 +254,7 @@ class Replica:
         #: The entries from that handover on, as they came (at most :data:`MAX_HELD_BACK`): the
         #: messages that follow them extend them, until the votes commit them (:meth:`vouched`).
         self.held_back: list[SignedEntry] = []
+        self.held_back_from = b""  # … and who sent it (only that peer's next entries extend it)
 
     # ------------------------------------------------------------------ state
 
@@ -370,7 +371,7 @@ class Replica:
     # ------------------------------------------------------------------ taking entries
 
     def take(self, entries: Sequence[SignedEntry], from_seq: int, *, parted: bool = False,
-             source: bytes = b"") -> Taken:
+             source: bytes = b"", whole: bool = True) -> Taken:
         """Takes a batch of entries from a peer (an ``entries`` message from *from_seq*): entries held
         already are skipped (identical) or judged (different: a draw racing a handover, wire.md §5.7;
         a seat that signed two entries for one seq, §5.5 "Overlaps"; else another branch, which
@@ -378,7 +379,9 @@ class Replica:
         then); the next one is admitted, and so on; a gap is answered ``bad-seq``. Stops at the first
         problem. Never raises for the peer's input. *parted*: the sender is known to hold another
         branch, so an entry that does not follow from this log is asked about (``want``), not refused.
-        *source*: the sender's identity key (a batch of another branch is kept per sender)."""
+        *source*: the sender's identity key (a batch of another branch is kept per sender). *whole*:
+        whether the batch came in one message (entries held back joined with a later message are no
+        proof that two engines part where they do not follow each other: its sender may have moved on)."""
         game, header = self.game, self.header
         assert game is not None and header is not None
         if self.branches.continues(source, entries, self.entries):
@@ -412,6 +415,7 @@ class Replica:
                 return self._gap(entries[index:], from_seq, appended, took_back, source)
             assert game is not None
             if not self.vouched(game, entries[index:]):
+                self.held_back_from = source
                 return Taken(appended, took_back=took_back)  # wire.md §5.6: not taken here, not yet
             try:
                 admit_entry(game, header, signed)
@@ -419,7 +423,7 @@ class Replica:
                 stop = None
                 if exc.code == "desync":
                     self.game = self.replayed(len(self.entries))  # the game holds a move the log does not
-                if not overlap and appended == 0 and (parted or self._maybe_elsewhere(exc.code, seq)):
+                if (not overlap and appended == 0 and (parted or self._maybe_elsewhere(exc.code, seq))) or not whole:
                     # wire.md §5.9: it may build on another branch of this log (its digest differs,
                     # or votes could commit another branch here): the sender's entries from where
                     # this log is pending, or from this log's last entry, overlap it and tell
@@ -442,12 +446,13 @@ class Replica:
     def _gap(self, entries: Sequence[SignedEntry], from_seq: int, appended: int, took_back: int | None,
              source: bytes) -> Taken:
         """*entries* begin after a gap in this log: ``bad-seq``, unless they are the next message of
-        entries that follow a ``handover`` held back (:attr:`held_back`), which they extend: the votes
-        may commit it once they are all there (a catch-up comes in many messages, wire.md §5.6)."""
-        have, kept = self.have, self.held_back
-        if kept and kept[0].seq == have + 1 and entries[0].seq == kept[-1].seq + 1:
+        entries that follow a ``handover`` held back (:attr:`held_back`) from the same sender, which
+        they extend: the votes may commit it once they are all there (a catch-up comes in many
+        messages, wire.md §5.6); joined, they prove nothing where they do not follow each other."""
+        have, kept, same = self.have, self.held_back, source == self.held_back_from
+        if kept and same and kept[0].seq == have + 1 and entries[0].seq == kept[-1].seq + 1:
             self.held_back = []
-            taken = self.take([*kept, *entries][:MAX_HELD_BACK], kept[0].seq, source=source)
+            taken = self.take([*kept, *entries][:MAX_HELD_BACK], kept[0].seq, source=source, whole=False)
             return replace(taken, appended=taken.appended + appended)
         refusal = ("bad-seq", f"entries from {from_seq}; the next is {have + 1}", have + 1)
         return Taken(appended, refusal=refusal, took_back=took_back)
