@@ -66,6 +66,18 @@ class Branches:
         ``Game.digests``, the setup's first)."""
         return {digest for at, before, digest in self._heads.values() if at == seq and digests[seq - 1] == before}
 
+    def head_entries(self, seq: int, digests: Sequence[bytes]) -> dict[bytes, SignedEntry]:
+        """The heads at *seq* that follow this log as it is now (:meth:`heads_at`), by digest, each the
+        entry its batch holds (for the tie-break's look at what each entry shows, wire.md §5.9)."""
+        out: dict[bytes, SignedEntry] = {}
+        for source, (at, before, digest) in self._heads.items():
+            if at != seq or digests[seq - 1] != before:
+                continue
+            for signed in self._batches.get(source, ()):
+                if signed.seq == seq and signed.entry.digest == digest:
+                    out[digest] = signed
+        return out
+
     def continues(self, source: bytes, entries: Sequence[SignedEntry], log: Sequence[SignedEntry]) -> bool:
         """Whether *entries* come right after *source*'s batch, which this *log* does not end the same
         way (the next message of an answer that comes in several)."""

@@ -356,6 +356,7 @@ class Connections:
         peer = link.peer
         assert peer is not None
         link.opened = True
+        link.opened_at = self.clock()
         self.frame_budget(link)
         link.peer_have = peer.have
         link.peer_has_header = peer.digest is not None or sent_header

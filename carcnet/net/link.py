@@ -188,6 +188,11 @@ class Link:
         #: Whether this peer ended the link with its own ``bye`` (the peer itself may not be leaving).
         self.closed_here = False
         self.opened = False
+        #: When the handshake was done (the session's clock), ``None`` before.
+        self.opened_at: float | None = None
+        #: At a table of two: the seq of this log the peer's heartbeats say it holds that its seat has
+        #: not voted for, since when, and over how many heartbeats (wire.md §5.9 "A vote withheld").
+        self.unvoted: tuple[int, float, int] | None = None
         #: Whether our welcome carried the header (an acceptor's link, until the peer is proven).
         self.welcomed_with_header = False
         #: Heartbeats received on this link, and when the last one came (the session's clock).

@@ -61,6 +61,7 @@ from .parts import (
     Parts,
     PeerInfo,
     Seal,
+    Give,
     SignedEntry,
     Vote,
     WireHeader,
@@ -103,6 +104,7 @@ __all__ = [
     "Seal",
     "SignedEntry",
     "Start",
+    "Give",
     "Vote",
     "Want",
     "Welcome",
@@ -559,18 +561,24 @@ class Ack(_Message):
     holds, so that every peer learns which entries are committed (held by seats that are a quorum).
 
     Attributes:
-        votes: 1 to 6 votes, at most one per seat.
+        votes: 0 to 6 votes, at most one per seat.
+        gives: 0 to 36 votes given (§5.9 "Two seats, and leaving"), at most one per seat and giver;
+            an ``ack`` holds at least one vote or give.
     """
 
     TYPE: ClassVar[str] = "ack"
     votes: tuple[Vote, ...] = declare(Parts(Vote, 6))
+    gives: tuple[Give, ...] = declare(Parts(Give, 36), default=())
 
     def _check_more(self) -> None:
         seats = [vote.seat for vote in self.votes]
-        if not seats:
-            raise bad("ack.votes", "holds at least one vote")
+        if not seats and not self.gives:
+            raise bad("ack.votes", "holds at least one vote or give")
         if len(set(seats)) != len(seats):
             raise bad("ack.votes", "holds at most one vote per seat")
+        givers = [(give.seat, give.by) for give in self.gives]
+        if len(set(givers)) != len(givers):
+            raise bad("ack.gives", "holds at most one give per seat and giver")
 
 
 Message: TypeAlias = (

@@ -58,6 +58,7 @@ __all__ = [
     "PeerInfo",
     "Seal",
     "SignedEntry",
+    "Give",
     "Vote",
     "WireHeader",
 ]
@@ -248,6 +249,40 @@ class Vote:
 
 
 @dataclass(frozen=True, slots=True)
+class Give:
+    """A seat's vote given to another seat by its laptop leaving on purpose (``wire.md`` §5.9 "Two
+    seats, and leaving"): from entry *seq* + 1 on, on every branch of the log whose entry *seq* has
+    *digest*, seat *to*'s votes count for *seat* as well. It is also *by*'s vote for (*seq*, *digest*).
+
+    Attributes:
+        seat: The seat whose vote is given, 0 to 5.
+        by: The seat that holds the vote and gives it (signs): *seat* itself, or the seat it was given
+            to before, 0 to 5.
+        to: The seat that holds it from now on, 0 to 5, not *by*.
+        seq: The last seq of the prefix the giver holds, 1 or more.
+        digest: The 32-byte state digest after entry *seq* (``digest.md`` §4).
+        sig: *by*'s seat key's 64-byte signature over :func:`carcnet.net.signing.give_bytes`.
+    """
+
+    seat: int
+    by: int
+    to: int
+    seq: int
+    digest: bytes
+    sig: bytes
+
+    def __post_init__(self) -> None:
+        check_int(self.seat, "give.seat", 0, 6)
+        check_int(self.by, "give.by", 0, 6)
+        check_int(self.to, "give.to", 0, 6)
+        if self.to == self.by:
+            raise bad("give.to", "is another seat than give.by")
+        check_int(self.seq, "give.seq", 1, 2**32)
+        check_bin(self.digest, "give.digest", 32)
+        check_bin(self.sig, "give.sig", SIG_SIZE)
+
+
+@dataclass(frozen=True, slots=True)
 class Seal:
     """The host's seal of a header (``wire.md`` §4.2 "The game id"): the game id is made from *key*
     and *nonce* (:func:`~carcnet.net.signing.sealed_game_id`), and *sig* is *key*'s signature over the
@@ -332,6 +367,12 @@ def _vote_in(value: object, where: str) -> Vote:
     return Vote(v["seat"], v["seq"], v["digest"], v["sig"])
 
 
+def _give_in(value: object, where: str) -> Give:
+    g = read_map(value, where)
+    check_keys(g, _GIVE_KEYS, where)
+    return Give(g["seat"], g["by"], g["to"], g["seq"], g["digest"], g["sig"])
+
+
 def _seal_in(value: object, where: str) -> Seal:
     m = read_map(value, where)
     check_keys(m, _SEAL_KEYS, where)
@@ -360,6 +401,10 @@ def _vote_out(v: Vote) -> dict[str, Any]:
     return {"seat": v.seat, "seq": v.seq, "digest": v.digest, "sig": v.sig}
 
 
+def _give_out(g: Give) -> dict[str, Any]:
+    return {"seat": g.seat, "by": g.by, "to": g.to, "seq": g.seq, "digest": g.digest, "sig": g.sig}
+
+
 def _seal_out(s: Seal) -> dict[str, Any]:
     return {"key": s.key, "nonce": s.nonce, "sig": s.sig}
 
@@ -372,15 +417,17 @@ def _lobby_seat_out(s: LobbySeat) -> dict[str, Any]:
 _PEER_KEYS = ("key", "name", "addr", "port")
 _LOBBY_SEAT_KEYS = ("name", "colour", "player", "bot", "key")
 _VOTE_KEYS = ("seat", "seq", "digest", "sig")
+_GIVE_KEYS = ("seat", "by", "to", "seq", "digest", "sig")
 _SEAL_KEYS = ("key", "nonce", "sig")
 #: A part of a message.
-_Part = SignedEntry | PeerInfo | LobbySeat | Vote | Seal
+_Part = SignedEntry | PeerInfo | LobbySeat | Vote | Give | Seal
 #: How each part of a message is written (maps in the order of wire.md §4) and read.
 _PART_OUT: dict[type[_Part], Callable[[Any], dict[str, Any]]] = {
     SignedEntry: _entry_out,
     PeerInfo: _peer_out,
     LobbySeat: _lobby_seat_out,
     Vote: _vote_out,
+    Give: _give_out,
     Seal: _seal_out,
 }
 _PART_IN: dict[type[_Part], Callable[[object, str], _Part]] = {
@@ -388,6 +435,7 @@ _PART_IN: dict[type[_Part], Callable[[object, str], _Part]] = {
     PeerInfo: _peer_in,
     LobbySeat: _lobby_seat_in,
     Vote: _vote_in,
+    Give: _give_in,
     Seal: _seal_in,
 }
 

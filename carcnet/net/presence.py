@@ -7,15 +7,15 @@ its session and links (what the heartbeats said, §4.5, and what :class:`Presenc
 asks it, and carries the decisions out (a ``handover`` or ``handback`` entry, a bot set or stopped).
 Times are seconds on the session's clock, given as an argument (*now*).
 
->>> me, ann = bytes([1]) * 32, bytes([2]) * 32
->>> snap = PresenceSnapshot(me=me, keys=(me, ann), signers=(0, 1), handovers=(None, None),
+>>> me, ann, bob = bytes([1]) * 32, bytes([2]) * 32, bytes([3]) * 32
+>>> snap = PresenceSnapshot(me=me, keys=(me, ann, bob), signers=(0, 1, 2), handovers=(None, None, None),
 ...                         plays=frozenset({0}), own=frozenset({0}))
 >>> snap.away(now=0.0), snap.cut_off()
-([1], True)
->>> snap = PresenceSnapshot(me=me, keys=(me, ann), signers=(0, 1), handovers=(None, None),
+([1, 2], True)
+>>> snap = PresenceSnapshot(me=me, keys=(me, ann, bob), signers=(0, 1, 2), handovers=(None, None, None),
 ...                         plays=frozenset({0}), own=frozenset({0}), links=(LinkView(ann, "player"),))
 >>> snap.away(now=0.0), snap.cut_off(), snap.takeover_runner() == me
-([], False, True)
+([2], False, True)
 """
 
 from __future__ import annotations
@@ -175,6 +175,9 @@ class PresenceSnapshot:
             peer heard from most of the table within them (:meth:`withholding`).
         to_play: The seat to move (``None``: nobody, e.g. while the table draws).
         placing: Whether the game waits for a tile's placement (not mid-turn).
+        tie: The table's tie order of the seats (wire.md §5.9 "The tie order"), first place first;
+            ``None`` until the log holds it. Exactly half of the seated peers may give seats away when
+            they hold the peer of the first seat in it (§5.6 rule 3).
     """
 
     me: bytes
@@ -201,6 +204,7 @@ class PresenceSnapshot:
     fresh: float = 7.5
     to_play: int | None = None
     placing: bool = False
+    tie: tuple[int, ...] | None = None
 
     # ------------------------------------------------------------------ who is where
 
@@ -327,11 +331,15 @@ class PresenceSnapshot:
     def heard_most_since(self, since: float) -> bool:
         """Whether this peer and the seated peers it heard from at *since* or later (on a link open
         now: any message, wire.md §5.7) are most of the seated peers by :meth:`sees_most`'s rule (more
-        than half, or exactly half with the lowest identity key)."""
+        than half, or exactly half with the tie seat's peer). Always at a table of two seats: a laptop
+        alone there may be the one cut off, or the one left, and goes on either way (§5.9 "Two seats,
+        and leaving")."""
+        if self.two_seats:
+            return True
         peers = self.seated_peers()
         heard = {link.key for link in self.links if link.role != "spectator" and link.key is not None
                  and max(link.last_heard or -math.inf, link.last_heartbeat or -math.inf) >= since}
-        return _most([self.me, *(key for key in peers if key in heard)], [self.me, *peers])
+        return self._most([self.me, *(key for key in peers if key in heard)], [self.me, *peers])
 
     def withheld_by(self, seat: int, now: float) -> bytes | None:
         """The identity key of the peer that withholds *seat*'s value at *now* while there (wire.md §5.7
@@ -420,30 +428,54 @@ class PresenceSnapshot:
         """Whether this player's laptop has lost the table: none of the other seated peers that did not
         say ``bye`` is connected to it (wire.md §5.6); the peers of seats handed over count only while
         they run a seat (a laptop that took the only other laptop's seat over is not cut off: it plays
-        on alone by the rules). The table asks only while the game goes on and this peer plays."""
+        on alone by the rules). Never at a table of two seats: a laptop left alone there is cut off
+        from nobody still playing, and goes on (§5.9 "Two seats, and leaving"). The table asks only
+        while the game goes on and this peer plays."""
+        if self.two_seats:
+            return False
         peers = {key: connected for key, connected in self.seated_peers(owners=False).items() if key not in self.left}
         return bool(peers) and not any(peers.values())  # those who said bye left; the others are unreachable
+
+    @property
+    def two_seats(self) -> bool:
+        """Whether the game has two seats (wire.md §5.9 "Two seats, and leaving": no seat alone is a
+        quorum there, so either side of a split may go on, and the heal keeps one branch)."""
+        return len(self.keys) == 2
 
     def may_hand_over(self, seat: int) -> bool:
         """Whether wire.md §5.6 lets this peer hand *seat* over: its peer said ``bye`` (it left on
         purpose); or this peer and the seated peers it is connected to are more than half of the seated
-        peers; or exactly half, with the lowest identity key of them all on this side. Two sides of a
-        split can never both pass, so they never hand each other's seats to bots."""
+        peers; or exactly half, holding the peer of the table's tie seat (:attr:`tie`); or the game has
+        two seats (:attr:`two_seats`: neither side commits alone, and the heal keeps one branch). At
+        three seats and more, two sides of a split can never both pass, so they never hand each other's
+        seats to bots."""
         if not self.keys:
             return False
         key = self.runner(self.signers[seat])
         if key is not None and key in self.left:
             return True
-        return self.sees_most()
+        return self.two_seats or self.sees_most()
 
     def sees_most(self) -> bool:
         """Whether this peer and the seated peers it is connected to are more than half of the seated
-        peers, or exactly half with the lowest identity key of them all (wire.md §5.6 rules 2 and 3):
-        the side of a split that may give seats away. Only one side of any split passes."""
+        peers, or exactly half holding the peer of the tie seat (wire.md §5.6 rules 2 and 3): the side
+        of a split that may give seats away. Only one side of any split passes."""
         if not self.keys:
             return False
         peers = self.seated_peers()
-        return _most([self.me, *(k for k, connected in peers.items() if connected)], [self.me, *peers])
+        return self._most([self.me, *(k for k, connected in peers.items() if connected)], [self.me, *peers])
+
+    def _most(self, side: Sequence[bytes], everyone: Sequence[bytes]) -> bool:
+        """Whether the identity keys *side* are most of *everyone* (wire.md §5.6 rules 2 and 3): more
+        than half, or exactly half holding the peer whose seat comes first in the tie order (a seated
+        peer's identity is its seat's key, §3.1; none before the order is drawn)."""
+        if 2 * len(side) > len(everyone):
+            return True
+        if 2 * len(side) != len(everyone) or self.tie is None:
+            return False
+        rank = {self.keys[seat]: place for place, seat in enumerate(self.tie) if seat < len(self.keys)}
+        first = min(everyone, key=lambda key: (rank.get(key, len(rank)), key))
+        return first in side
 
     def handover_refusal(self, seat: int, now: float) -> str | None:
         """Why this peer may not hand *seat* over at *now* (wire.md §5.6 "Which seats"), or ``None`` when
@@ -590,11 +622,3 @@ class TakeoverClock:
             return False
         self._refused = (seat, moves)
         return True
-
-
-def _most(side: Sequence[bytes], everyone: Sequence[bytes]) -> bool:
-    """Whether the identity keys *side* are most of *everyone* (wire.md §5.6 rules 2 and 3): more than
-    half, or exactly half with the lowest key of them all."""
-    if 2 * len(side) > len(everyone):
-        return True
-    return 2 * len(side) == len(everyone) and min(side) == min(everyone)

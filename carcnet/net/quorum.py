@@ -1,20 +1,23 @@
 """Provides :class:`Votes`: the seats' votes a peer holds, and which entries of its log they make
 committed (``protocol/wire.md`` §5.9, the commit rule). Sans-I/O: values in, values out.
 
-The voters are the game's seats, each with one vote cast by its key in the header, fixed for the
-whole game (a seat handed over keeps its key with its owner, log.md §6, so the taker gains no
-vote). A **quorum** is a set of seats that is more than half of them, or exactly half and holding
-the seat with the lowest key (compared as bytes). Any two quorums share a seat.
+The voters are the game's seats, each with one vote cast by its key in the header (a seat handed
+over keeps its key with its owner, log.md §6, so the taker gains no vote), until its laptop leaves on
+purpose and **gives** the vote to another seat (:class:`~carcnet.net.parts.Give`): from the give on,
+the holder's votes count for it too. A **quorum** is a set of seats that is more than half of them,
+or, at four or six seats, exactly half and holding the **tie seat**: the first of the table's **tie
+order**, drawn from the first table draw (:func:`tie_order`), which no peer chooses. At two seats no
+seat alone is a quorum. Any two quorums share a seat.
 
 A :class:`~carcnet.net.messages.Vote` of seat *k* for (*seq*, *digest*) says that *k* holds the log
 whose entry *seq* has that digest; the digest chains every earlier entry (``digest.md`` §4), so the
 vote covers the whole prefix. An entry is **committed** once the seats whose votes cover it are a
 quorum; the highest such seq is the **commit index**.
 
->>> is_quorum({0, 1}, players=4, lowest=0), is_quorum({2, 3}, players=4, lowest=0)
+>>> is_quorum({0, 1}, players=4, tie=0), is_quorum({2, 3}, players=4, tie=0)
 (True, False)
->>> is_quorum({1}, players=2, lowest=1), is_quorum({0, 1, 2}, players=5, lowest=4)
-(True, True)
+>>> is_quorum({1}, players=2, tie=1), is_quorum({0, 1, 2}, players=5, tie=4)
+(False, True)
 """
 
 from __future__ import annotations
@@ -22,8 +25,12 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Literal
 
-from .messages import Ack, Vote
-from .signing import SeatKey, sign_ack, verify_ack
+from carcnet.engine import Game
+
+from .messages import Ack, SignedEntry, Vote
+from .parts import Give
+from .signing import SeatKey, sign_ack, sign_give, verify_ack, verify_give
+from .tiebreak import Tie, tie_of
 
 __all__ = ["FIRSTS_KEPT", "SPLIT_SEQS", "VOTES_KEPT", "Votes", "is_quorum", "lowest_seat"]
 
@@ -41,11 +48,12 @@ SPLIT_SEQS = 8
 FIRSTS_KEPT = 4
 
 
-def is_quorum(seats: Collection[int], *, players: int, lowest: int) -> bool:
-    """Whether *seats* (distinct seat numbers) are a quorum of a game of *players* seats whose lowest
-    key is seat *lowest*'s: more than half, or exactly half with *lowest* (wire.md §5.9)."""
+def is_quorum(seats: Collection[int], *, players: int, tie: int | None) -> bool:
+    """Whether *seats* (distinct seat numbers) are a quorum of a game of *players* seats whose tie seat
+    is *tie* (``None``: no tie order yet): more than half, or, at four or six seats, exactly half with
+    *tie* (wire.md §5.9). At two seats no seat alone is a quorum."""
     count = len(seats)
-    return 2 * count > players or (2 * count == players and lowest in seats)
+    return 2 * count > players or (players > 2 and 2 * count == players and tie is not None and tie in seats)
 
 
 def lowest_seat(keys: Sequence[bytes]) -> int:
@@ -55,28 +63,47 @@ def lowest_seat(keys: Sequence[bytes]) -> int:
 
 class Votes:
     """The votes a peer holds: up to :data:`VOTES_KEPT` per seat, each checked against the seat's key
-    once, when first taken.
+    once, when first taken; the votes given (:class:`~carcnet.net.parts.Give`), each checked once; and
+    the table's tie order once the log holds it.
 
     Args:
         game: The game id (votes are bound to it).
         keys: The header's seat keys, in seat order.
 
     Attributes:
-        version: Grows by one whenever a vote is taken (what a peer passes on changed).
+        version: Grows by one whenever a vote or a give is taken (what a peer passes on changed).
+        tie: The tie order (:class:`Tie`), set by the replica from its log; ``None`` until drawn.
     """
 
     def __init__(self, game: str, keys: Sequence[bytes]) -> None:
         self.game_id = game
         self.keys = tuple(keys)
         self.players = len(self.keys)
-        self.lowest = lowest_seat(self.keys)
+        self.tie: Tie | None = None
         self._held: dict[int, list[Vote]] = {}
         #: Per seat, its first :data:`FIRSTS_KEPT` votes taken at each of the lowest :data:`SPLIT_SEQS`
         #: seqs above :attr:`floor`, oldest first (wire.md §5.9 "The tie-break": what the seat held
         #: first there, after each prefix it held).
         self._first: dict[int, dict[int, list[Vote]]] = {}
+        #: Per seat whose vote was given, per giving seat, the first give taken (wire.md §5.9 "Two
+        #: seats, and leaving": a seat gives each vote it holds once, so at most one per seat and giver).
+        self._gives: dict[int, dict[int, Give]] = {}
+        #: Seats this peer counts as having given their vote to one of its own, without a signature:
+        #: seat → (holder, seq, digest) (wire.md §5.9 "A vote withheld", two seats only; never passed on).
+        self._waived: dict[int, tuple[int, int, bytes]] = {}
         self.floor = 0
         self.version = 0
+
+    def follow(self, game: Game, entries: Sequence[SignedEntry]) -> None:
+        """Keeps :attr:`tie` in step with the log *entries* whose game is *game* (wire.md §5.9 "The tie
+        order", :func:`~carcnet.net.tiebreak.tie_of`)."""
+        self.tie = tie_of(self.game_id, self.players, game, entries, self.tie)
+
+    def quorum(self, seats: Collection[int], digests: Sequence[bytes], seq: int) -> bool:
+        """Whether *seats* are a quorum for entry *seq* of the branch *digests* (the tie seat counts
+        only where the tie order is drawn before *seq* on that branch)."""
+        tie = self.tie.at(digests, seq) if self.tie is not None else None
+        return is_quorum(seats, players=self.players, tie=tie)
 
     def take(self, vote: Vote) -> Literal["news", "held", "bad"]:
         """Takes *vote* from a peer: ``"held"`` when it is among the seat's newest kept (checked before,
@@ -96,6 +123,83 @@ class Votes:
             return "bad"
         self._keep(vote)
         return "news"
+
+    def take_give(self, give: Give) -> Literal["news", "held", "bad"]:
+        """Takes a vote given (wire.md §5.9 "Two seats, and leaving"): ``"held"`` when this peer holds a
+        give of that seat by that giver already (the first one counts: a giver gives once), ``"bad"``
+        when a seat is not the game's or the signature does not verify under the giver's key, else
+        ``"news"`` (kept). At most one per seat and giver: 36 at six seats."""
+        if max(give.seat, give.by, give.to) >= self.players:
+            return "bad"
+        kept = self._gives.get(give.seat, {}).get(give.by)
+        if kept is not None:
+            return "held"
+        if not verify_give(self.keys[give.by], self.game_id, give.seat, give.by, give.to, give.seq, give.digest,
+                           give.sig):
+            return "bad"
+        self._gives.setdefault(give.seat, {})[give.by] = give
+        self.version += 1
+        return "news"
+
+    def give(self, seats: Mapping[int, SeatKey], held: Collection[int], to: int, seq: int,
+             digest: bytes) -> tuple[Give, ...]:
+        """Gives the votes of the seats *held* (whose votes this peer's seats hold: its own, and those
+        given to them) to seat *to* at (*seq*, *digest*), each signed by its holder's key in *seats*;
+        kept here too. Raises KeyError when a holder's key is not in *seats*."""
+        out = []
+        for seat in sorted(held):
+            holder = self.holder(seat, None)
+            if holder == to:
+                continue
+            give = Give(seat, holder, to, seq, digest,
+                        sign_give(seats[holder], self.game_id, seat, holder, to, seq, digest))
+            self._gives.setdefault(seat, {}).setdefault(holder, give)
+            out.append(give)
+        if out:
+            self.version += 1
+        return tuple(out)
+
+    def waive(self, seat: int, holder: int, seq: int, digest: bytes) -> bool:
+        """Counts *seat*'s vote as held by *holder* from (*seq*, *digest*) on, here only (wire.md §5.9
+        "A vote withheld"); returns whether it is new."""
+        if seat in self._waived or self.holder(seat, None) != seat:
+            return False
+        self._waived[seat] = (holder, seq, digest)
+        return True
+
+    def gives(self) -> tuple[Give, ...]:
+        """Every vote given held here, to pass on (seat order, then giver)."""
+        return tuple(give for _, by in sorted(self._gives.items()) for _, give in sorted(by.items()))
+
+    def holder(self, seat: int, digests: Sequence[bytes] | None, seq: int | None = None) -> int:
+        """The seat whose votes count for *seat* at entry *seq* (``None``: past every give) of the branch
+        *digests* (``None``: whatever branch the gives were made on): *seat* itself, or the last seat its
+        vote was given to before *seq* on that branch."""
+        return self.chain(seat, digests, seq)[-1][1]
+
+    def chain(self, seat: int, digests: Sequence[bytes] | None,
+              seq: int | None = None) -> list[tuple[int, int]]:
+        """(from seq, holder) pairs of *seat*'s vote on the branch *digests* (``None``: any), oldest
+        first, starting with (0, *seat*): each holder's votes count for *seat* after its from seq; only
+        gives made before *seq* (``None``: all)."""
+        chain = [(0, seat)]
+        gives = self._gives.get(seat, {})
+        while True:
+            lo, current = chain[-1]
+            give = gives.get(current)
+            step: tuple[int, int, bytes] | None = None
+            if give is not None:
+                step = (give.to, give.seq, give.digest)
+            elif current == seat and seat in self._waived:
+                step = self._waived[seat]
+            if step is None:
+                return chain
+            to, at, digest = step
+            if at < lo or (seq is not None and at >= seq) or any(h == to for _, h in chain):
+                return chain
+            if digests is not None and (at >= len(digests) or digests[at] != digest):
+                return chain
+            chain.append((at, to))
 
     def _keep(self, vote: Vote, *, again: bool = False) -> None:
         held = self._held.setdefault(vote.seat, [])
@@ -157,33 +261,42 @@ class Votes:
                   for i in range(FIRSTS_KEPT)]
         return tuple(Ack(votes=tuple(layer)) for layer in layers if layer)
 
-    def winner(self, seq: int, live: Collection[bytes] | None = None) -> bytes | None:
-        """wire.md §5.9 "The tie-break": when this peer holds a first vote at exactly *seq* of every
-        seat and the seats voting for no one digest there are a quorum, the digest (so the entry) every
-        seat takes at *seq*: the one with the most votes, and of those, the one whose voters hold the
-        lowest key. ``None`` otherwise (a seat's vote is missing, or an entry has a quorum: the commit
-        rule decides). *live*: the digests of the entries at *seq* known to follow this peer's log
-        before it; a seat's vote counts only for one of them, its oldest such (``None``: every vote,
-        the seat's oldest): a vote for an entry after a prefix set aside since is no choice at *seq*."""
+    def winner(self, seq: int, live: Collection[bytes] | None = None, digests: Sequence[bytes] | None = None,
+               beaten: Collection[bytes] = ()) -> bytes | None:
+        """wire.md §5.9 "The tie-break": when this peer holds a first vote at exactly *seq* for every
+        seat (cast by the seat's holder there, :meth:`holder`, on the branch *digests* before *seq*) and
+        the seats voting for no one digest there are a quorum, the digest (so the entry) every seat takes
+        at *seq*: of the entries not *beaten* (a handover of a seat another entry there shows present;
+        all of them when every one is), the one with the most votes, and of those, the one whose voters
+        hold the first place in the tie order (the lowest seat before it is drawn). ``None`` otherwise (a
+        seat's vote is missing, or an entry has a quorum: the commit rule decides). *live*: the digests
+        of the entries at *seq* known to follow this peer's log before it; a seat's vote counts only for
+        one of them, its oldest such (``None``: every vote, the seat's oldest): a vote for an entry after
+        a prefix set aside since is no choice at *seq*."""
         if seq <= self.floor:
             return None
         by_digest: dict[bytes, list[int]] = {}
         for seat in range(self.players):
-            vote = next((v for v in self._first.get(seat, {}).get(seq, ()) if live is None or v.digest in live), None)
+            voter = self.holder(seat, digests, seq) if digests is not None else seat
+            vote = next((v for v in self._first.get(voter, {}).get(seq, ()) if live is None or v.digest in live), None)
             if vote is None:
                 return None
             by_digest.setdefault(vote.digest, []).append(seat)
-        if any(is_quorum(voters, players=self.players, lowest=self.lowest) for voters in by_digest.values()):
+        tie = self.tie.at(digests, seq) if self.tie is not None and digests is not None else None
+        if any(is_quorum(voters, players=self.players, tie=tie) for voters in by_digest.values()):
             return None
-        return min(by_digest, key=lambda d: (-len(by_digest[d]), min(self.keys[s] for s in by_digest[d])))
+        rank = self.tie.rank if tie is not None and self.tie is not None else (lambda seat: seat)
+        candidates = [d for d in by_digest if d not in beaten] or list(by_digest)
+        return min(candidates, key=lambda d: (-len(by_digest[d]), min(rank(s) for s in by_digest[d])))
 
-    def decides(self, digests: Sequence[bytes], seq: int, live: Collection[bytes] | None = None) -> bool:
+    def decides(self, digests: Sequence[bytes], seq: int, live: Collection[bytes] | None = None,
+                beaten: Collection[bytes] = ()) -> bool:
         """Whether the votes held make entry *seq* of the branch *digests* the table's: committed
         (:meth:`committed`), or chosen by the tie-break (:meth:`winner`, counting the votes for *live*
-        digests only)."""
+        digests only, *beaten* ones passed over)."""
         if self.committed(digests) >= seq:
             return True
-        winner = self.winner(seq, live)
+        winner = self.winner(seq, live, digests, beaten)
         return winner is not None and seq < len(digests) and digests[seq] == winner
 
     def newest(self) -> Ack | None:
@@ -191,13 +304,29 @@ class Votes:
         votes = tuple(held[-1] for _, held in sorted(self._held.items()) if held)
         return Ack(votes=votes) if votes else None
 
-    def reach(self, digests: Sequence[bytes]) -> dict[int, int]:
-        """Seat → the highest seq of the branch *digests* (``digests[s]`` the digest after entry *s*,
-        ``digests[0]`` the setup's) that one of the seat's votes covers; seats with none left out."""
+    def _own_reach(self, digests: Sequence[bytes]) -> dict[int, int]:
+        """Seat → the highest seq of the branch *digests* that one of the seat's own votes covers."""
         reach: dict[int, int] = {}
         length = len(digests)
         for seat, held in self._held.items():
             best = max((v.seq for v in held if v.seq < length and digests[v.seq] == v.digest), default=0)
+            if best:
+                reach[seat] = best
+        return reach
+
+    def reach(self, digests: Sequence[bytes]) -> dict[int, int]:
+        """Seat → the highest seq of the branch *digests* (``digests[s]`` the digest after entry *s*,
+        ``digests[0]`` the setup's) that the seat's votes cover: its own, or, past a give on that
+        branch, its holder's (the give itself covers its seq); seats with none left out."""
+        own = self._own_reach(digests)
+        reach: dict[int, int] = {}
+        for seat in range(self.players):
+            chain = self.chain(seat, digests)
+            if len(chain) == 1:
+                best = own.get(seat, 0)
+            else:
+                lo, holder = chain[-1]
+                best = max(lo, own.get(holder, 0))
             if best:
                 reach[seat] = best
         return reach
@@ -208,27 +337,31 @@ class Votes:
         chosen: set[int] = set()
         for seat, seq in sorted(self.reach(digests).items(), key=lambda item: (-item[1], item[0])):
             chosen.add(seat)
-            if is_quorum(chosen, players=self.players, lowest=self.lowest):
+            if self.quorum(chosen, digests, seq):
                 return seq
         return 0
 
     def elsewhere(self, digests: Sequence[bytes], start: int) -> bool:
         """Whether the seats holding a vote for another branch than *digests* at seq *start* or later
-        could be a quorum: only then may a branch that parts from this one at *start* be committed,
-        and is it worth replaying."""
+        are half the seats or more (the seats whose votes they hold counted with them): only then may a
+        branch that parts from this one at *start* be committed or chosen by the tie-break, and is it
+        worth replaying."""
         length = len(digests)
-        seats = {
+        voters = {
             seat for seat, held in self._held.items()
             if any(v.seq >= start and (v.seq >= length or digests[v.seq] != v.digest) for v in held)
         }
-        return is_quorum(seats, players=self.players, lowest=self.lowest)
+        seats = {seat for seat in range(self.players)
+                 if seat in voters or any(give.to in voters for give in self._gives.get(seat, {}).values())}
+        return 2 * len(seats) >= self.players
 
     def certificate(self, digests: Sequence[bytes], seq: int) -> Ack | None:
         """The votes held that cover entry *seq* of the branch *digests* (``digests[s]`` the digest
         after entry *s*): for each seat whose votes cover it, the one for the longest prefix of the
-        branch, in seat order; ``None`` when none does. When they are a quorum they are the entry's
-        certificate (wire.md §5.9), which a peer passes on so that a peer on another branch can check
-        alone that this one is committed, however the seats' newest votes have moved on since."""
+        branch, in seat order; ``None`` when none does. With the gives held (:meth:`gives`), when they
+        are a quorum they are the entry's certificate (wire.md §5.9), which a peer passes on so that a
+        peer on another branch can check alone that this one is committed, however the seats' newest
+        votes have moved on since."""
         length = len(digests)
         votes = []
         for seat, held in sorted(self._held.items()):

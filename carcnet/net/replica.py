@@ -35,8 +35,10 @@ from .branches import Branches
 from .draws import draw_race
 from .framing import ProtocolError
 from .messages import MAX_ENTRIES, Ack, Entries, Seal, SignedEntry, Vote, WireHeader
+from .parts import Give
 from .quorum import Votes
 from .signing import SeatKey, sign_entry, verify_entry
+from .tiebreak import beaten
 
 __all__ = ["MAX_HELD_BACK", "Desync", "MemoryLog", "Persistence", "Replica", "SetAside", "SyncError", "Taken"]
 
@@ -255,6 +257,9 @@ class Replica:
         #: messages that follow them extend them, until the votes commit them (:meth:`vouched`).
         self.held_back: list[SignedEntry] = []
         self.held_back_from = b""  # … and who sent it (only that peer's next entries extend it)
+        #: Whether this peer's seats gave their votes away (wire.md §5.9 "Two seats, and leaving"): it
+        #: casts no vote again in this game.
+        self.gave = False
 
     # ------------------------------------------------------------------ state
 
@@ -293,6 +298,7 @@ class Replica:
         self.game = check_header(header, game=self.game_id)
         self.header = header
         self.votes = Votes(header.game, header.keys)
+        self.votes.follow(self.game, self.entries)
 
     def take_seal(self, seal: Seal | None) -> bool:
         """Keeps *seal* if this peer holds none yet and it seals the header held
@@ -322,6 +328,8 @@ class Replica:
             except ProtocolError as exc:
                 raise ValueError(f"saved entry {signed.seq}: {exc.code}: {exc.message}") from None
             self.entries.append(signed)
+        if self.votes is not None and self.game is not None:
+            self.votes.follow(self.game, self.entries)
 
     # ------------------------------------------------------------------ authoring
 
@@ -367,6 +375,8 @@ class Replica:
         """Appends an entry the game has taken already, and saves it."""
         self.entries.append(signed)
         self.persistence.on_append(signed)
+        if self.votes is not None and self.votes.tie is None and self.game is not None:
+            self.votes.follow(self.game, self.entries)
 
     # ------------------------------------------------------------------ taking entries
 
@@ -494,7 +504,7 @@ class Replica:
             # it does not follow from our entries before *seq*: the branches part earlier, where ours
             # are pending too; the sender's entries from our commit index show where
             return Taken(appended, took_back=took_back, parted=seq, want=self.commit_index + 1)
-        if not branch or not votes.decides(game.digests, seq, self._live_at(seq)):
+        if not branch or not self._decides(game.digests, seq, branch[0]):
             self.branches.keep(source, entries)
             self.note_parting(seq)
             return Taken(appended, took_back=took_back, parted=seq)
@@ -506,6 +516,8 @@ class Replica:
         where = self.persistence.on_set_aside(seq)
         del self.entries[seq - 1 :]
         self.game = game
+        if self.votes is not None:
+            self.votes.follow(game, self.entries)
         for signed in branch:
             self.append(signed)
         self._committed(max(self.commit_index, committed))
@@ -517,15 +529,17 @@ class Replica:
         return Taken(appended + len(branch), held_all=len(branch) == len(entries), took_back=took_back,
                      set_aside=record)
 
-    def _live_at(self, seq: int, *more: bytes) -> set[bytes]:
-        """The digests of the entries at *seq* known here to follow this log's entries before it
-        (wire.md §5.9 "The tie-break" counts votes for these only): this log's own, the heads of the
-        branches kept (:class:`~carcnet.net.branches.Branches`), and *more*."""
-        assert self.game is not None
-        live = self.branches.heads_at(seq, self.game.digests) | set(more)
+    def _decides(self, digests: Sequence[bytes], seq: int, *more: SignedEntry) -> bool:
+        """Whether the votes held make entry *seq* of the branch *digests* the table's (wire.md §5.9):
+        committed, or chosen by the tie-break among the entries at *seq* known here to follow this log's
+        entries before it (it counts votes for these only): this log's own, the heads of the branches
+        kept (:class:`~carcnet.net.branches.Branches`), and *more*."""
+        assert self.votes is not None and self.game is not None
+        found = self.branches.head_entries(seq, self.game.digests)
+        found.update((signed.entry.digest, signed) for signed in more)
         if seq <= self.have:
-            live.add(self.entries[seq - 1].entry.digest)
-        return live
+            found[self.entries[seq - 1].entry.digest] = self.entries[seq - 1]
+        return self.votes.decides(digests, seq, set(found), beaten(found, lambda seat: self.signer_at(seq, seat)))
 
     def retry_branch(self) -> Taken | None:
         """Looks again at the ``handover`` held back (:attr:`held_back`, wire.md §5.6) and at the last
@@ -541,7 +555,7 @@ class Replica:
             # (its senders believe this peer holds them: they may never send them again)
             seq = kept[0].seq
             digests = [*self.game.digests[:seq], *(signed.entry.digest for signed in kept)]
-            if self.votes.decides(digests, seq, self._live_at(seq, kept[0].entry.digest)):
+            if self._decides(digests, seq, kept[0]):
                 self.held_back = []
                 taken = self.take(kept, seq)
                 if taken.appended:
@@ -588,6 +602,8 @@ class Replica:
         self.persistence.on_take_back(seq)
         self.entries.pop()
         self.game = game
+        if self.votes is not None:
+            self.votes.follow(game, self.entries)
         self.append(handover)
         log.info("%s: a handover beat the draw of seq %d; the draw is taken back", self.name, seq)
         return True
@@ -607,7 +623,7 @@ class Replica:
         if self.votes is None:
             return False
         digests = [*game.digests, *(signed.entry.digest for signed in batch)]
-        if self.votes.decides(digests, seq, self._live_at(seq, batch[0].entry.digest)):
+        if self._decides(digests, seq, batch[0]):
             return True
         self.passed_over = seq
         self.note_parting(seq)
@@ -657,7 +673,7 @@ class Replica:
         """The votes of the seats whose keys are in *keys* for this log as it is now, and at the seq
         where another branch parts from it (:attr:`parting`, wire.md §5.9 "The tie-break") if they have
         not voted there yet: nothing when there is nothing new to say. The commit index follows."""
-        if self.votes is None or self.game is None or self.desync is not None:
+        if self.votes is None or self.game is None or self.desync is not None or self.gave:
             return []
         seq = self.vote_seq
         if not seq:
@@ -686,7 +702,9 @@ class Replica:
         votes = self.votes
         out: list[Ack] = []
         if votes is not None:
-            for ack in (votes.newest(), self.certificate, *(votes.firsts(self.parting) if self.parting else ())):
+            gives = votes.gives()
+            given = Ack(votes=(), gives=gives) if gives else None
+            for ack in (votes.newest(), self.certificate, *(votes.firsts(self.parting) if self.parting else ()), given):
                 if ack is not None and ack not in out:
                     out.append(ack)
         return tuple(out)
@@ -696,9 +714,10 @@ class Replica:
         if seq > self.commit_index and (not self.parting or seq < self.parting):
             self.parting = seq
 
-    def take_votes(self, votes: Iterable[Vote]) -> tuple[list[Vote], bool]:
-        """Takes votes from a peer: the ones that were news, and whether one did not verify (the
-        sender is refused ``bad-signature``: the others of the message are not looked at)."""
+    def take_votes(self, votes: Iterable[Vote], gives: Iterable[Give] = ()) -> tuple[list[Vote], bool]:
+        """Takes votes, and votes given, from a peer: the votes that were news (a give that was news
+        counts as its giver's vote for its prefix), and whether one did not verify (the sender is
+        refused ``bad-signature``: the others of the message are not looked at)."""
         news: list[Vote] = []
         if self.votes is None:
             return news, False
@@ -708,6 +727,12 @@ class Replica:
                 return news, True
             if verdict == "news":
                 news.append(vote)
+        for give in gives:
+            verdict = self.votes.take_give(give)
+            if verdict == "bad":
+                return news, True
+            if verdict == "news":
+                news.append(Vote(give.by, give.seq, give.digest, give.sig))
         if news:
             self.recount()
         return news, False

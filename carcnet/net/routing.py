@@ -22,7 +22,7 @@ from carcnet.engine import IllegalMoveError, Phase
 from .admission import compare_have
 from .chat import ChatRoom
 from .connections import ClaimsDue, Connections, small_batches, takes_peers
-from .draws import DrawValues, vouches
+from .draws import DrawValues
 from .framing import ProtocolError
 from .gossip import draw_values, votes_to_pass
 from .link import HELD_REPEATS, Link
@@ -55,6 +55,7 @@ from .messages import (
 from .protocol import Closed, ConnectionEvent, Proven, Refused, State
 from .replica import Desync, Replica, Taken
 from .signing import SeatKey
+from .witness import Witness
 
 __all__ = ["ASK_EVERY", "MAX_IGNORED_WANTS", "ROUTES", "VOTE_EVERY", "Listener", "Router", "SessionChange"]
 
@@ -75,8 +76,10 @@ ASK_EVERY = 1.0
 #: the ``"header"`` taken, an ``"entry"`` appended (one call per batch), a link ``"open"``/``"close"``,
 #: ``"peer"`` news (an address learned, a heartbeat's presence, a clock), ``"stop"`` (a desync),
 #: ``"lobby"``, ``"chat"``, ``"commit"`` (the commit index grew, wire.md §5.9), ``"aside"`` (entries
-#: set aside for committed ones: :attr:`~carcnet.net.replica.Replica.aside`).
-SessionChange = Literal["header", "entry", "open", "close", "peer", "stop", "lobby", "chat", "commit", "aside"]
+#: set aside for committed ones: :attr:`~carcnet.net.replica.Replica.aside`), ``"gives"`` (votes given
+#: came, §5.9: kept beside the save).
+SessionChange = Literal["header", "entry", "open", "close", "peer", "stop", "lobby", "chat", "commit", "aside",
+                        "gives"]
 #: A listener of a session: called with what changed and the link it came on (``None``: from here).
 Listener = Callable[[SessionChange, Link | None], None]
 
@@ -128,13 +131,10 @@ class Router:
         self.wall_clock = wall_clock
         self.connections = Connections(game=game, identity=identity, name=name, clock=clock, owner=self)
         self.draws = DrawValues()
+        self.witness = Witness()  # what this peer saw of the others (wire.md §5.6, §5.9)
         if role == "player":  # wire.md §5.6 "What the others check": a handover is judged on what this peer saw
-
-            def in_touch(seat: int) -> bool:
-                header = replica.header
-                return self.plays(seat) or (header is not None and self.connections.link_to(header.keys[seat]) is not None)
-
-            replica.vet = lambda game, move: vouches(game, move, self.draws, self.clock(), in_touch=in_touch)
+            replica.vet = lambda game, move: self.witness.vet(game, move, self.draws, self.clock(), self.plays,
+                                                              self.connections, replica.header)
         self.chat = ChatRoom()
         self._voted_at = -VOTE_EVERY  # when this peer's seats last voted (wire.md §5.9) …
         self._vote_due = True  # … whether the log's end waits for its vote (a resumed log's does), and
@@ -467,8 +467,9 @@ class Router:
         # at a digest we cannot compare, may hold another branch: what does not follow is asked about
         said = max(link.peer_have, link.heard_have, link.peer.have if link.peer is not None else 0)
         ahead, link.peer_have = said > replica.have, max(link.peer_have, message.entries[-1].seq)
-        taken = replica.take(message.entries, message.from_seq, parted=bool(link.parted) or ahead,
-                             source=link.key or b"")
+        with self.witness.taking(link):  # (a handover of a seat played here is judged by its link, §5.6)
+            taken = replica.take(message.entries, message.from_seq, parted=bool(link.parted) or ahead,
+                                 source=link.key or b"")
         if taken.parted:
             link.parted = taken.parted  # §5.9: its log parts from ours: relay it nothing until they agree
         if link.repeated(message.from_seq, message.entries[-1].seq, new=taken.appended > 0 or not taken.held_all):
@@ -536,6 +537,9 @@ class Router:
             return
         link.peer_has_header = True
         link.peer_have = max(link.peer_have, beat.have)
+        if lack >= 0 and (caught := self.witness.vote_withheld(link, self.replica, self.seats, self.clock())):
+            self.connections.record("info", "vote-withheld", caught[1], caught[0], link)  # (§5.9)
+            self.changed("commit", link)
         if lack > 0:
             self.send_from(link.peer_have + 1, link)
         elif lack < 0 and link.role != "spectator":
@@ -576,6 +580,7 @@ class Router:
         needs only its last one voted for; the vote due then goes out with the next change after that,
         or the next heartbeat."""
         clock = self.clock()
+        self.witness.log_end(self.replica, clock)
         if not now and clock - self._voted_at < VOTE_EVERY and not self.replica.over:
             self._vote_due = True
             return
@@ -596,7 +601,7 @@ class Router:
             self.connections.refuse(link, "unexpected-message", "ack before this peer holds the header")
             return
         before = replica.commit_index
-        news, bad = replica.take_votes(ack.votes)
+        news, bad = replica.take_votes(ack.votes, ack.gives)
         if bad:
             self.connections.refuse(link, "bad-signature", "a vote not signed by its seat's key")
             return
@@ -604,6 +609,8 @@ class Router:
             return
         if replica.commit_index > before:
             self.changed("commit", link)
+        if ack.gives:
+            self.changed("gives", link)
         game = replica.game
         if link.parted and game is not None and any(
             link.parted <= vote.seq < len(game.digests) and game.digests[vote.seq] == vote.digest for vote in news

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 from typing import Literal
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -33,6 +34,8 @@ from carcnet.log.signatures import game_bytes as _game_bytes
 
 __all__ = [
     "ACK_DOMAIN",
+    "GIVE_DOMAIN",
+    "TIE_DOMAIN",
     "CHAIN_SECRET_DOMAIN",
     "CHAT_DOMAIN",
     "COMMIT_DOMAIN",
@@ -46,6 +49,7 @@ __all__ = [
     "SIG_SIZE",
     "SeatKey",
     "ack_bytes",
+    "give_bytes",
     "chain_secret",
     "chat_bytes",
     "commit_bytes",
@@ -59,6 +63,7 @@ __all__ = [
     "sealed_game_id",
     "seat_chain",
     "sign_ack",
+    "sign_give",
     "sign_chat",
     "sign_commit",
     "sign_entry",
@@ -66,6 +71,9 @@ __all__ = [
     "sign_seal",
     "verify",
     "verify_ack",
+    "verify_give",
+    "tie_order",
+    "tie_source",
     "verify_chat",
     "verify_commit",
     "verify_entry",
@@ -81,6 +89,10 @@ CHAT_DOMAIN = b"carcnet/chat/v1\x00"
 PROOF_DOMAIN = b"carcnet/proof/v1\x00"
 #: Domain separation of a seat's vote for a prefix of the log (``wire.md`` §5.9).
 ACK_DOMAIN = b"carcnet/ack/v1\x00"
+#: The domain of a vote given (wire.md §5.9 "Two seats, and leaving").
+GIVE_DOMAIN = b"carcnet/give/v1\x00"
+#: The domain of the table's tie order (wire.md §5.9 "The tie order").
+TIE_DOMAIN = b"carcnet/tie/v1\x00"
 #: Domain separation of a game id made from its host's key (``wire.md`` §4.2 "The game id").
 GAME_DOMAIN = b"carcnet/game/v1\x00"
 #: Domain separation of a header's seal, the host's signature over its fingerprint (``wire.md`` §4.2).
@@ -277,6 +289,64 @@ def verify_ack(public_key: bytes, game_id: str, seat: int, seq: int, digest: byt
     except ValueError:
         return False
     return verify(public_key, data, sig)
+
+
+def give_bytes(game_id: str, seat: int, by: int, to: int, seq: int, digest: bytes) -> bytes:
+    """The canonical byte string a vote given covers (``wire.md`` §5.9 "Two seats, and leaving")::
+
+        "carcnet/give/v1" 0x00 | game id (32 ASCII hex digits) | seat (u8) | by (u8) | to (u8)
+        | seq (u32, big-endian) | digest (32)
+
+    Raises:
+        ValueError: A bad game id, a seat outside 0–5, a seq outside 1 to 2**32 - 1, a digest that is
+            not 32 bytes.
+    """
+    for value in (by, to):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 6:
+            raise ValueError(f"a seat is 0 to 5, got {value!r}")
+    vote = ack_bytes(game_id, seat, seq, digest)[len(ACK_DOMAIN):]
+    game, rest = vote[:32], vote[32:]
+    return GIVE_DOMAIN + game + rest[:1] + bytes([by, to]) + rest[1:]
+
+
+def sign_give(key: SeatKey, game_id: str, seat: int, by: int, to: int, seq: int, digest: bytes) -> bytes:
+    """Seat *by*'s key gives *seat*'s vote to seat *to* from (*seq*, *digest*) on, over :func:`give_bytes`."""
+    return key.sign(give_bytes(game_id, seat, by, to, seq, digest))
+
+
+def verify_give(public_key: bytes, game_id: str, seat: int, by: int, to: int, seq: int, digest: bytes,
+                sig: bytes) -> bool:
+    """Whether *sig* gives *seat*'s vote from *by* to *to* at (*seq*, *digest*) of game *game_id*
+    under *public_key* (seat *by*'s key). Never raises."""
+    try:
+        data = give_bytes(game_id, seat, by, to, seq, digest)
+    except ValueError:
+        return False
+    return verify(public_key, data, sig)
+
+
+def tie_source(values: Sequence[bytes | None]) -> bytes:
+    """What the tie order is drawn from in a game with table draws (``wire.md`` §5.9 "The tie order"):
+    the values of its first ``draw`` entry in seat order, each 32 bytes, 32 zero bytes for a seat
+    that did not contribute."""
+    return b"".join(bytes(32) if value is None else value for value in values)
+
+
+def tie_order(game_id: str, players: int, source: bytes) -> tuple[int, ...]:
+    """The table's tie order (``wire.md`` §5.9 "The tie order"): the seats 0 to *players* - 1 sorted
+    by ``SHA-256(TIE_DOMAIN | game id | seat (u8) | source)``, lowest first (ties, which SHA-256 does
+    not make, by seat). *source*: :func:`tie_source` of the first draw, or the setup digest of a game
+    without table draws. Nobody chooses it: the first draw's values were committed to before anyone
+    saw another's (§5.3).
+
+    Raises:
+        ValueError: A bad game id, or *players* outside 1–6.
+    """
+    if not 1 <= players <= 6:
+        raise ValueError(f"a table has 1 to 6 seats, got {players!r}")
+    game = _game_bytes(game_id)
+    rank = {seat: hashlib.sha256(TIE_DOMAIN + game + bytes([seat]) + source).digest() for seat in range(players)}
+    return tuple(sorted(range(players), key=lambda seat: (rank[seat], seat)))
 
 
 # ---------------------------------------------------------------------- proofs of identity

@@ -51,7 +51,7 @@ from .connections import NetEvent
 from .framing import ProtocolError
 from .link import Link
 from .lobby import LobbyAction, LobbyContext, LobbyRole
-from .messages import Hello, Role, Seal, SignedEntry, WireHeader
+from .messages import Ack, Give, Hello, Role, Seal, SignedEntry, WireHeader
 from .replica import Desync, MemoryLog, Persistence, Replica, SyncError
 from .routing import Listener, Router, SessionChange
 from .signing import SeatKey
@@ -94,6 +94,9 @@ class SyncSession:
         lobby: The lobby this peer takes part in before the game starts (:mod:`carcnet.net.lobby`):
             the host's table, a player's seating or a spectator's view; ``None`` for a session that
             gets its header from a ``welcome`` or was given one.
+        gave: Whether this peer gave its seats' votes away when it left the game before (wire.md §5.9
+            "Two seats, and leaving", kept beside the save): it casts none again.
+        gives: The votes given it held when it left (kept beside the save), checked again.
 
     Attributes:
         replica: The log (:class:`~carcnet.net.replica.Replica`).
@@ -123,6 +126,8 @@ class SyncSession:
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
         lobby: LobbyRole | None = None,
+        gave: bool = False,
+        gives: Sequence[Give] = (),
     ) -> None:
         if role not in ("player", "spectator"):
             raise ValueError(f"a session plays or watches; role {role!r} is the lobby's")
@@ -150,6 +155,9 @@ class SyncSession:
             except ProtocolError as exc:
                 raise ValueError(f"{exc.code}: {exc.message}") from None
         self.replica.load(entries)
+        self._router.witness.loaded(self.replica.have, self.digest)
+        self.replica.gave = gave  # a resumed laptop that gave its votes away casts none again (wire.md §5.9)
+        self.replica.take_votes((), gives)  # the votes given it held, checked again (one that fails: dropped)
         for seat, key in (seats or {}).items():
             self.add_seat(seat, key)
         self._router.draw_step()  # a game resumed while it waited for a draw: this peer's values are ready
@@ -350,8 +358,55 @@ class SyncSession:
         return line
 
     def close(self, reason: str = "quit") -> None:
-        """Says ``bye`` *reason* on every link (this peer leaves)."""
+        """Says ``bye`` *reason* on every link (this peer leaves). A player leaving a game going on on
+        purpose (``quit`` or ``shutdown``) first gives the votes its seats hold to another seat
+        (:meth:`give_votes`), so that the table goes on committing without it."""
+        if reason in ("quit", "shutdown"):
+            self.give_votes()
         self.connections.close(reason)
+
+    def give_votes(self, to: int | None = None) -> Ack | None:
+        """Gives the votes this peer's seats hold to seat *to* (default :meth:`heir`), sends them on every
+        open link and casts no vote again in this game (wire.md §5.9 "Two seats, and leaving"). Nothing
+        when this peer is no player of a game going on, or there is nobody to give to."""
+        replica = self.replica
+        if self.role != "player" or replica.game is None or replica.over or replica.gave or not self.seats:
+            return None
+        if to is None:
+            to = self.heir()
+        votes, game, seq = replica.votes, replica.game, replica.vote_seq
+        if to is None or votes is None or not seq or replica.stopped or to in self.seats:
+            return None
+        held = [seat for seat in range(votes.players) if votes.holder(seat, game.digests) in self.seats]
+        replica.gave = True  # from now on this laptop votes no more (it may still play)
+        gives = votes.give(self.seats, held, to, seq, game.digests[seq])
+        if not gives:
+            return None
+        ack = Ack(votes=(), gives=gives)
+        self._router.send_once(ack, self.connections.open_links())
+        self._router.changed("gives", None)  # (the table keeps that it gave beside its save)
+        return ack
+
+    def heir(self) -> int | None:
+        """The seat a leaving peer gives its votes to (wire.md §5.9 "Two seats, and leaving"): of the
+        seats it does not play whose votes are still their own, those whose laptop is connected here
+        first, then the first in the table's tie order (seat order before it is drawn); ``None``
+        when there is none."""
+        votes, header = self.replica.votes, self.replica.header
+        if votes is None or header is None:
+            return None
+        candidates = [seat for seat in range(votes.players)
+                      if seat not in self.seats and votes.holder(seat, None) == seat]
+        if not candidates:
+            return None
+        here: set[int] = set()
+        for link in self.connections.open_links():
+            if link.role != "spectator":
+                here.update(link.seats)
+                here.update(seat for seat in candidates if link.key == header.keys[seat])
+        tie = votes.tie
+        rank = tie.rank if tie is not None else (lambda seat: seat)
+        return min(candidates, key=lambda seat: (seat not in here, rank(seat)))
 
     def __repr__(self) -> str:
         links = len(self.connections.open_links())

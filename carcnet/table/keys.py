@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from carcnet.log.values import name_problem
-from carcnet.net.messages import Seal, WireHeader
+from carcnet.net.fields import MessageError
+from carcnet.net.messages import Give, Seal, WireHeader
 from carcnet.net.presence import PresenceRecords
 from carcnet.net.signing import SeatKey
 from carcnet.net.sync import SyncSession
@@ -70,6 +71,10 @@ class SavedKeys:
         seal: The host's seal of the game's header (wire.md §4.2), passed on in this peer's welcomes so
             that spectators can check the header; ``None`` when this peer never held one that checks,
             or in files written before it was kept.
+        gave: Whether this peer gave its seats' votes away when it left (wire.md §5.9 "Two seats, and
+            leaving"): a laptop that did casts no vote again in the game, resumed or not.
+        gives: The votes given that this peer holds (its own and others'), as taken: a resumed laptop
+            still counts them. Checked again by the session as any received.
     """
 
     identity: SeatKey
@@ -81,12 +86,15 @@ class SavedKeys:
     game_name: str | None = None
     banks: tuple[int, ...] | None = None
     seal: Seal | None = None
+    gave: bool = False
+    gives: tuple[Give, ...] = ()
 
 
 def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey], name: str,
                clock: TurnClock | None = None, owners: dict[int, bytes] | None = None,
                runners: dict[int, bytes] | None = None, game_name: str | None = None,
-               banks: Sequence[int] | None = None, seal: Seal | None = None) -> None:
+               banks: Sequence[int] | None = None, seal: Seal | None = None, gave: bool = False,
+               gives: Sequence[Give] = ()) -> None:
     """Writes the keys file *path* of game *game* (mode 0600, replaced at once: a crash leaves the old
     file or the new one); *owners*, *runners*, *game_name* and *banks* (kept only with a *clock*): see
     :class:`SavedKeys`.
@@ -116,6 +124,10 @@ def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKe
         data["banks"] = list(banks)
     if seal is not None:
         data["seal"] = {"key": seal.key.hex(), "nonce": seal.nonce.hex(), "sig": seal.sig.hex()}
+    if gave:
+        data["gave"] = True
+    if gives:
+        data["gives"] = [[g.seat, g.by, g.to, g.seq, g.digest.hex(), g.sig.hex()] for g in gives]
     tmp = path.with_name(path.name + ".tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
@@ -142,8 +154,10 @@ def save_keys(log_path: Path, session: SyncSession, records: PresenceRecords, cl
         return
     owners = {seat: key for seat, key in records.owners.items()
               if game.handovers[seat] is not None and seat not in session.seats and session.plays(seat)}
+    votes = session.replica.votes
     write_keys(keys_path(log_path), header.game, session.identity, session.seats, session.name, clock, owners,
-               dict(records.runners), game_name, banks, session.replica.seal)
+               dict(records.runners), game_name, banks, session.replica.seal, session.replica.gave,
+               votes.gives() if votes is not None else ())
 
 
 def read_keys(path: Path, header: WireHeader) -> SavedKeys:
@@ -191,6 +205,10 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
             raise ValueError(f"the game's name {game_name!r} is not a name")
         banks = _banks(data.get("banks"), len(header.keys), clock)
         seal = _seal(data.get("seal"))
+        gave = data.get("gave", False)
+        if not isinstance(gave, bool):
+            raise ValueError("'gave' is not true or false")
+        gives = _gives(data.get("gives", []))
     except FileNotFoundError:
         raise LanError(
             f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
@@ -198,7 +216,24 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         ) from None
     except (ValueError, TypeError, OSError) as exc:
         raise LanError(f"{path.name} is damaged: {exc}") from None
-    return SavedKeys(identity, seats, name, clock, owners, runners, game_name, banks, seal)
+    return SavedKeys(identity, seats, name, clock, owners, runners, game_name, banks, seal, gave, gives)
+
+
+def _gives(raw: object) -> tuple[Give, ...]:
+    """The ``gives`` of a keys file: a list of [seat, by, to, seq, digest hex, sig hex], at most 36."""
+    if not isinstance(raw, list) or len(raw) > 36:
+        raise ValueError("'gives' is not a list of at most 36 votes given")
+    out = []
+    for item in raw:
+        if not (isinstance(item, list) and len(item) == 6 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                   for v in item[:4])
+                and all(isinstance(v, str) for v in item[4:])):
+            raise ValueError("a vote given is not [seat, by, to, seq, digest, sig]")
+        try:
+            out.append(Give(item[0], item[1], item[2], item[3], bytes.fromhex(item[4]), bytes.fromhex(item[5])))
+        except (ValueError, MessageError) as exc:
+            raise ValueError(f"a vote given is damaged: {exc}") from None
+    return tuple(out)
 
 
 def _seal(raw: object) -> Seal | None:

@@ -179,6 +179,7 @@ class NetTable(NetView):
             "open": lambda link: None if probe(link) else self._link_opened(link),
             "close": lambda link: None if probe(link) else self._link_closed(link),
             "aside": lambda _link: self._set_aside(),
+            "gives": lambda _link: None if self.kind == "spectator" else self._save_keys(),  # (kept, §5.9)
         }
         #: The turn clock (wire.md §5.8): measured, agreed with the table, kept beside the save.
         self.timekeeper = Timekeeper(self, note=self._note, changed=self._changed, save=self._save_keys,
@@ -294,7 +295,7 @@ class NetTable(NetView):
                 identity=saved.identity,
                 header=header,
                 seal=saved.seal,
-                seats=saved.seats,
+                seats=saved.seats, gave=saved.gave, gives=saved.gives,
                 entries=entries,
                 persistence=recorder,
             )

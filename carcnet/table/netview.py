@@ -215,6 +215,7 @@ class NetView(Table):
             fresh=self.fresh,
             to_play=session.to_play,
             placing=game.phase is Phase.PLACE_TILE,
+            tie=session.replica.votes.tie.order if session.replica.votes and session.replica.votes.tie else None,
         )
 
     def heard(self, link: Link | None) -> bool:

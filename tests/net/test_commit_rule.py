@@ -13,7 +13,8 @@ import pytest
 from carcnet.engine import HandOver, Phase
 from carcnet.log import LogEntry
 from carcnet.net import Ack, SignedEntry, Vote
-from carcnet.net.quorum import Votes, is_quorum, lowest_seat
+from carcnet.net.quorum import Votes, is_quorum
+from carcnet.net.signing import tie_order
 from carcnet.net.replica import MemoryLog
 from carcnet.net.signing import sign_ack
 
@@ -27,7 +28,6 @@ LOG = extend(THREE, [], count=100)
 #: The branch of seats 0 and 1: at seq 5 they handed seat 2 over to seat 0's bot, which played on.
 TAKEN = extend(THREE, LOG[:4], [HandOver(2, "greedy", 0)], count=4)
 KEYS = THREE.keys
-LOWEST = lowest_seat(KEYS)
 
 
 def vote(seat: int, log: list[SignedEntry], seq: int) -> Vote:
@@ -40,30 +40,32 @@ def vote(seat: int, log: list[SignedEntry], seq: int) -> Vote:
 
 
 @pytest.mark.parametrize(
-    ("seats", "players", "lowest", "quorum"),
+    ("seats", "players", "tie", "quorum"),
     [
         pytest.param({0, 1}, 3, 2, True, id="two of three: more than half"),
-        pytest.param({2}, 3, 2, False, id="one of three, even the lowest"),
-        pytest.param({0, 1}, 4, 0, True, id="half of four with the lowest seat"),
+        pytest.param({2}, 3, 2, False, id="one of three, even the tie seat"),
+        pytest.param({0, 1}, 4, 0, True, id="half of four with the tie seat"),
         pytest.param({2, 3}, 4, 0, False, id="the other half of four"),
-        pytest.param({1}, 2, 1, True, id="the lower seat of two alone"),
-        pytest.param({0}, 2, 1, False, id="the higher seat of two alone"),
-        pytest.param({0, 1, 2}, 6, 5, False, id="three of six without the lowest"),
-        pytest.param({3, 4, 5}, 6, 5, True, id="three of six with the lowest"),
+        pytest.param({0, 1}, 4, None, False, id="half of four before the tie order is drawn"),
+        pytest.param({1}, 2, 1, False, id="the tie seat of two alone"),
+        pytest.param({0}, 2, 1, False, id="the other seat of two alone"),
+        pytest.param({0, 1}, 2, None, True, id="both seats of two"),
+        pytest.param({0, 1, 2}, 6, 5, False, id="three of six without the tie seat"),
+        pytest.param({3, 4, 5}, 6, 5, True, id="three of six with the tie seat"),
         pytest.param({0, 1, 2}, 5, 4, True, id="three of five"),
         pytest.param({3, 4}, 5, 4, False, id="two of five"),
     ],
 )
-def test_quorums(seats, players, lowest, quorum):
-    assert is_quorum(seats, players=players, lowest=lowest) is quorum
+def test_quorums(seats, players, tie, quorum):
+    assert is_quorum(seats, players=players, tie=tie) is quorum
 
 
 def test_any_two_quorums_of_up_to_six_seats_share_a_seat():
     for players in range(2, 7):
-        for lowest in range(players):
+        for tie in (None, *range(players)):
             sets = [{s for s in range(players) if mask >> s & 1} for mask in range(1 << players)]
-            quorums = [q for q in sets if is_quorum(q, players=players, lowest=lowest)]
-            assert all(a & b for a in quorums for b in quorums), (players, lowest)
+            quorums = [q for q in sets if is_quorum(q, players=players, tie=tie)]
+            assert all(a & b for a in quorums for b in quorums), (players, tie)
 
 
 # ---------------------------------------------------------------------- the commit index
@@ -334,9 +336,13 @@ def test_the_certificate_of_the_commit_index_commits_a_branch_the_newest_votes_d
 # ---------------------------------------------------------------------- the tie-break (wire.md §5.9)
 
 FIVE = make_header(5, order=tuple("EUVKDLBJ"))
-LOWEST5 = lowest_seat(FIVE.keys)
-#: The other seats of five, in seat order: the lowest seat's first partner is OTHERS[0].
-OTHERS = [seat for seat in range(5) if seat != LOWEST5]
+#: The tie-break's first place where no tie order applies (votes counted without a log): seat 0.
+FIRST5 = 0
+#: The other seats of five, in seat order: the first seat's first partner is OTHERS[0].
+OTHERS = [seat for seat in range(5) if seat != FIRST5]
+#: The tie seat of a replica of FIVE (a game without table draws: its order is drawn from the setup).
+TIE5 = tie_order(GAME, 5, replay(FIVE, []).digests[0])[0]
+TIE_OTHERS = [seat for seat in range(5) if seat != TIE5]
 
 
 def first(seat: int, seq: int, digest: bytes) -> Vote:
@@ -355,14 +361,14 @@ def tally(groups: list[list[int]], seq: int = 5, held: Votes | None = None) -> V
 @pytest.mark.parametrize(
     ("groups", "winner"),
     [
-        pytest.param([[LOWEST5, OTHERS[0]], OTHERS[1:3], OTHERS[3:]], 0,
-                     id="2|2|1: the pair with the lowest key"),
-        pytest.param([OTHERS[1:3], [LOWEST5, OTHERS[0]], OTHERS[3:]], 1,
-                     id="2|2|1: the pair with the lowest key, listed second"),
-        pytest.param([[LOWEST5], OTHERS[0:2], [OTHERS[2]], [OTHERS[3]]], 1,
-                     id="2|1|1|1: the most votes before the lowest key"),
-        pytest.param([[LOWEST5, *OTHERS[:2]], OTHERS[2:]], None, id="3|2: a quorum, the commit rule decides"),
-        pytest.param([[LOWEST5, OTHERS[0]], OTHERS[1:3]], None, id="a seat has not voted there: wait"),
+        pytest.param([[FIRST5, OTHERS[0]], OTHERS[1:3], OTHERS[3:]], 0,
+                     id="2|2|1: the pair with the first seat"),
+        pytest.param([OTHERS[1:3], [FIRST5, OTHERS[0]], OTHERS[3:]], 1,
+                     id="2|2|1: the pair with the first seat, listed second"),
+        pytest.param([[FIRST5], OTHERS[0:2], [OTHERS[2]], [OTHERS[3]]], 1,
+                     id="2|1|1|1: the most votes before the first seat"),
+        pytest.param([[FIRST5, *OTHERS[:2]], OTHERS[2:]], None, id="3|2: a quorum, the commit rule decides"),
+        pytest.param([[FIRST5, OTHERS[0]], OTHERS[1:3]], None, id="a seat has not voted there: wait"),
     ],
 )
 def test_the_tie_break_when_the_first_votes_leave_no_quorum_possible(groups, winner):
@@ -376,14 +382,14 @@ def test_the_tie_break_when_the_first_votes_leave_no_quorum_possible(groups, win
 def test_the_tie_break_keeps_each_seats_first_vote_and_a_switch_only_adds_to_the_winner():
     """A seat that switched to the winner votes for it at the seq again: a peer that held its first vote
     keeps it, and a peer that took the second one first chooses the same entry (it only gains a vote)."""
-    groups = [[LOWEST5, OTHERS[0]], OTHERS[1:3], OTHERS[3:]]
+    groups = [[FIRST5, OTHERS[0]], OTHERS[1:3], OTHERS[3:]]
     seen_first = tally(groups)
     assert seen_first.winner(5) == bytes([0]) * 32
     switched = first(OTHERS[1], 5, bytes([0]) * 32)  # seat OTHERS[1] follows the tie-break
     assert seen_first.take(switched) == "news" and seen_first.winner(5) == bytes([0]) * 32
     seen_switch = Votes(GAME, FIVE.keys)
     assert seen_switch.take(switched) == "news"
-    tally([[LOWEST5, OTHERS[0]], [OTHERS[2]], OTHERS[3:]], held=seen_switch)
+    tally([[FIRST5, OTHERS[0]], [OTHERS[2]], OTHERS[3:]], held=seen_switch)
     on = {i: [b""] * 5 + [bytes([i]) * 32] for i in range(3)}  # a branch whose entry 5 has digest i
     assert seen_switch.winner(5) is None  # three votes for the winner: a quorum, committed
     assert seen_switch.decides(on[0], 5) and not seen_switch.decides(on[1], 5)
@@ -397,7 +403,8 @@ def test_a_replica_on_a_losing_branch_takes_the_branch_the_tie_break_chooses():
     peers, and the seat's own move, voted 2|2|1. No quorum can ever form; the replica of a seat on a
     losing branch, once it holds every seat's first vote there and the entries voted for (each from
     its own sender: it keeps a batch per peer), sets its entries aside and takes the winner's branch,
-    as it takes a committed one."""
+    as it takes a committed one: the seat's own move, which shows the seat present where the two
+    handovers say it was away."""
     base = extend(FIVE, [], count=4)
     seat = replay(FIVE, base).seat
     takers = [s for s in range(5) if s != seat]
@@ -405,8 +412,8 @@ def test_a_replica_on_a_losing_branch_takes_the_branch_the_tie_break_chooses():
     by = [extend(FIVE, base, [HandOver(seat, "greedy", taker)], count=2) for taker in takers[:2]]
     branches = [by[0], by[1], own]
     digests_at = [branch[4].entry.digest for branch in branches]
-    voters = [[LOWEST5, OTHERS[0]], OTHERS[1:3], OTHERS[3:]]
-    winner, loser = 0, 1  # the pair with the lowest key wins
+    voters = [[TIE5, TIE_OTHERS[0]], TIE_OTHERS[1:3], TIE_OTHERS[3:]]
+    winner, loser = 0, 1  # the pair holding the tie seat wins
     copy = replica(FIVE, branches[loser])
     copy.note_parting(5)
     assert copy.parting == 5
@@ -416,9 +423,11 @@ def test_a_replica_on_a_losing_branch_takes_the_branch_the_tie_break_chooses():
     assert copy.retry_branch() is None  # some seats' first votes are missing still
     copy.take_votes([first(s, 5, digests_at[i]) for i, group in enumerate(voters) for s in group[1:]])
     assert copy.retry_branch() is None  # a seat voted for an entry not seen here: it may be stale
-    assert copy.take(branches[2][4:], 5, source=b"own").set_aside is None  # the third branch, from its peer
-    taken = copy.retry_branch()
-    assert taken is not None and taken.set_aside is not None and copy.entries == branches[winner]
+    copy.take_votes([first(s, 5, digests_at[2]) for s in voters[2]])
+    taken = copy.take(branches[2][4:], 5, source=b"own")  # the third branch, from its peer
+    # the seat's own move shows it present at seq 5: both handovers of it are passed over, and the
+    # one entry left wins, whatever the count of votes
+    assert taken.set_aside is not None and copy.entries == branches[2]
     assert taken.set_aside.entries == tuple(before[4:])
 
 
@@ -427,7 +436,8 @@ def test_a_three_way_split_heals_into_one_log_by_the_tie_break():
     of its own while the lone seat plays its move; three entries for one seq, voted 2 | 2 | 1, of which
     the commit rule alone can never commit one (the table stalled for ever: the nemesis, seed 6). After
     the heal the seats vote where the branches part, every peer chooses the same entry, and the five
-    logs become one: the handover of the pair holding the lowest key."""
+    logs become one: the lone seat's own move, which shows it was there (a handover of a seat present
+    never wins the tie-break)."""
     from carcnet.engine import Phase
 
     from .loopback import MemoryWire, pump
@@ -454,9 +464,9 @@ def test_a_three_way_split_heals_into_one_log_by_the_tie_break():
         beat(everyone)
     lone = peers[0].game.seat
     rest = [seat for seat in range(5) if seat != lone]
-    pair_of_lowest = [LOWEST5, next(s for s in rest if s != LOWEST5)] if LOWEST5 != lone else rest[:2]
-    other_pair = [s for s in rest if s not in pair_of_lowest][:2]
-    groups = [set(pair_of_lowest), set(other_pair), {lone}]
+    pair_of_tie = [TIE5, next(s for s in rest if s != TIE5)] if TIE5 != lone else rest[:2]
+    other_pair = [s for s in rest if s not in pair_of_tie][:2]
+    groups = [set(pair_of_tie), set(other_pair), {lone}]
     seq = peers[0].have + 1
     for group in groups[:2]:
         taker = min(group)
@@ -472,7 +482,7 @@ def test_a_three_way_split_heals_into_one_log_by_the_tie_break():
             break
     assert len({tuple(p.entries) for p in peers}) == 1 and not any(p.stopped for p in peers)
     chosen = peers[0].entries[seq - 1].entry.move
-    assert chosen == HandOver(lone, "greedy", min(pair_of_lowest))
+    assert not isinstance(chosen, HandOver) and peers[0].entries[seq - 1].entry.seat == lone
     assert all(p.replica.commit_index >= seq for p in peers)
 
 
@@ -483,12 +493,12 @@ def test_a_vote_after_a_prefix_set_aside_is_no_choice_at_the_tie_break():
     seat's oldest such vote, so a seat that voted again on this prefix counts for what it holds now."""
     stale = bytes([9]) * 32
     held = Votes(GAME, FIVE.keys)
-    for seat in (LOWEST5, OTHERS[1]):
+    for seat in (FIRST5, OTHERS[1]):
         assert held.take(first(seat, 5, stale)) == "news"  # their votes on the old prefix, first
-    tally([[LOWEST5, OTHERS[0]], OTHERS[1:3], [OTHERS[3]]], held=held)  # then everyone's on this one
+    tally([[FIRST5, OTHERS[0]], OTHERS[1:3], [OTHERS[3]]], held=held)  # then everyone's on this one
     digest = [bytes([i]) * 32 for i in range(3)]
     assert held.winner(5) == stale  # every seat's oldest vote: the entry nobody holds wins
-    assert held.winner(5, set(digest)) == digest[0]  # 2 | 2 | 1: the pair with the lowest key
+    assert held.winner(5, set(digest)) == digest[0]  # 2 | 2 | 1: the pair with the first seat
     assert held.winner(5, {digest[0], digest[2]}) is None  # a seat's entry not seen here: wait
     assert [len(ack.votes) for ack in held.firsts(5)] == [5, 2]  # passed on: each seat's first, then second
 

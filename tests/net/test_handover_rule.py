@@ -88,19 +88,24 @@ def test_a_cut_off_player_may_not_give_the_others_seats_away():
     assert p2.session.have == tables[0].session.have  # nothing was made
 
 
-def test_at_a_table_of_two_a_split_goes_to_the_lower_key_and_a_bye_to_either():
-    tables, wires = _table(2)
+@pytest.mark.parametrize("order", ["lower key left", "higher key left"])
+def test_at_a_table_of_two_either_side_of_a_split_may_go_on_and_a_bye_lets_either(order: str):
+    """Two seats: no seat alone is a quorum (wire.md §5.9 "Two seats, and leaving"), so neither side of
+    a split commits alone and either may give the other's seat to a bot; the heal keeps one branch.
+    Neither is ever "cut off": a laptop alone at a table of two is cut off from nobody still playing."""
     lower = min((0, 1), key=lambda i: seat_key(i).public)
-    higher = 1 - lower
-    _play_until(tables, wires, higher)
-    _lose(tables, wires, lower, higher)
-    assert tables[lower].may_hand_over(higher) and tables[lower].seat_to_hand_over() == higher
-    assert not tables[higher].may_hand_over(lower)  # the other half: never both sides
+    stays, goes = (1 - lower, lower) if order == "lower key left" else (lower, 1 - lower)
+    tables, wires = _table(2)
+    _play_until(tables, wires, goes)
+    _lose(tables, wires, stays, goes)
+    assert tables[stays].may_hand_over(goes) and tables[stays].seat_to_hand_over() == goes
+    assert tables[goes].may_hand_over(stays)  # the other side too: the votes settle which counts
+    assert not tables[stays].cut_off and not tables[goes].cut_off
     # A peer that said bye left on purpose: its seat may go, whatever the keys.
     tables, wires = _table(2)
-    _play_until(tables, wires, lower)
-    _lose(tables, wires, lower, higher, reason="quit")
-    assert tables[higher].may_hand_over(lower) and tables[higher].seat_to_hand_over() == lower
+    _play_until(tables, wires, goes)
+    _lose(tables, wires, goes, stays, reason="quit")
+    assert tables[stays].may_hand_over(goes) and tables[stays].seat_to_hand_over() == goes
 
 
 def test_a_peer_that_plays_only_a_bot_seat_counts_at_the_table():

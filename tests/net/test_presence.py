@@ -285,10 +285,16 @@ def test_a_seat_that_withholds_is_away_although_its_peer_is_connected() -> None:
         ("two of three", snap(links=(player(1),)), 2, True),
         ("one of three: cut off", snap(), 1, False),
         ("two of two", snap(2, links=(player(1),)), 1, True),
-        ("a split of two, this side has the lowest key", snap(2), 1, True),
-        ("a split of two, the other side has the lowest key", snap(2, me=1, plays=(1,)), 0, False),
-        ("two of four with the lowest key", snap(4, links=(player(1),)), 2, True),
-        ("two of four without it", snap(4, me=2, plays=(2,), links=(player(3),)), 0, False),
+        # two seats: neither side commits alone, so either may go on; the heal keeps one branch
+        ("a split of two, this side", snap(2), 1, True),
+        ("a split of two, the other side", snap(2, me=1, plays=(1,)), 0, True),
+        ("a split of two with a tie order", snap(2, me=1, plays=(1,), tie=(0, 1)), 0, True),
+        ("two of four with the tie seat", snap(4, links=(player(1),), tie=(1, 3, 0, 2)), 2, True),
+        ("two of four without it", snap(4, me=2, plays=(2,), links=(player(3),), tie=(1, 3, 0, 2)), 0, False),
+        # the lowest key no longer decides anything: the tie order does
+        ("two of four with the lowest key but not the tie seat", snap(4, links=(player(2),), tie=(1, 3, 0, 2)), 1,
+         False),
+        ("two of four before the tie order is drawn", snap(4, links=(player(1),)), 2, False),
         ("cut off, but the seat's peer said bye", snap(left=frozenset({K[1]})), 1, True),
         ("cut off; another peer said bye", snap(left=frozenset({K[2]})), 1, False),
         ("a heartbeat-placed runner said bye", snap(runners={1: K[5]}, left=frozenset({K[5]})), 1, True),
@@ -303,12 +309,16 @@ def test_may_hand_over(case: str, snapshot: PresenceSnapshot, seat: int, may: bo
     assert snapshot.may_hand_over(seat) is may, case
 
 
-def test_two_sides_of_an_even_split_never_both_pass() -> None:
-    """The exact-half tie goes to the side with the lowest key of all seated peers."""
-    for me, other in ((0, 2), (2, 0), (1, 3), (3, 1)):
-        side = snap(4, me=me, plays=(me,), links=(player(other),))
+@pytest.mark.parametrize("tie", [(0, 1, 2, 3), (3, 1, 0, 2), (2, 0, 3, 1)])
+def test_two_sides_of_an_even_split_never_both_pass(tie: tuple[int, ...]) -> None:
+    """The exact-half tie goes to the side holding the peer of the first seat of the tie order, drawn
+    by the table (wire.md §5.9 "The tie order"), whatever the keys."""
+    for me, other in ((0, 2), (2, 0), (1, 3), (3, 1), (0, 1), (2, 3)):
+        side = snap(4, me=me, plays=(me,), links=(player(other),), tie=tie)
         far = [s for s in range(4) if s not in (me, other)]
-        assert all(side.may_hand_over(s) is (K[0] in (K[me], K[other])) for s in far)
+        assert all(side.may_hand_over(s) is (tie[0] in (me, other)) for s in far)
+        far_side = snap(4, me=far[0], plays=(far[0],), links=(player(far[1]),), tie=tie)
+        assert side.sees_most() != far_side.sees_most()
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from carcnet.log import LogEntry, LogHeader, Seat
 from carcnet.net import (
     PROTO_VERSION,
     Ack,
+    Give,
     Bye,
     Claim,
     Commit,
@@ -53,18 +54,23 @@ from carcnet.net import (
 from carcnet.net.messages import Chat, Seal
 from carcnet.net.signing import (
     GAME_DOMAIN,
+    TIE_DOMAIN,
     ack_bytes,
     chain_secret,
     chat_bytes,
     commit_bytes,
+    give_bytes,
     proof_bytes,
     seal_bytes,
     sealed_game_id,
     seat_chain,
     sign_ack,
     sign_chat,
+    sign_give,
     sign_proof,
     sign_seal,
+    tie_order,
+    tie_source,
 )
 from tests.jsonform import BIN_KEYS, BIN_LIST_KEYS, from_json, to_json  # noqa: F401  (re-exported)
 
@@ -240,8 +246,13 @@ def messages() -> dict[str, tuple[str, Message]]:
         ),
         "ack": (
             "Bob's seat votes for the log up to the last entry of entries.bin (wire.md §5.9): it holds that "
-            "prefix, whose digest names every entry of it.",
+            "prefix, whose digest names every entry of it; no vote given (gives empty).",
             Ack(votes=(ack_vote(bob, 1, signed_entries()[-1]),)),
+        ),
+        "ack-give": (
+            "Bob leaves on purpose (wire.md §5.9 \"Two seats, and leaving\"): his seat gives its vote to Ann's "
+            "seat 0 at the last entry of entries.bin; no vote beside it.",
+            Ack(votes=(), gives=(give_vote(bob, 1, 0, signed_entries()[-1]),)),
         ),
     }
 
@@ -250,6 +261,12 @@ def ack_vote(key: SeatKey, seat: int, last: SignedEntry) -> Vote:
     """*seat*'s vote, signed with *key*, for the log that ends with *last*."""
     digest = last.entry.digest
     return Vote(seat, last.seq, digest, sign_ack(key, GAME, seat, last.seq, digest))
+
+
+def give_vote(key: SeatKey, seat: int, to: int, last: SignedEntry) -> Give:
+    """*seat*'s vote, given by itself (signed with *key*) to seat *to* at the log that ends with *last*."""
+    digest = last.entry.digest
+    return Give(seat, seat, to, last.seq, digest, sign_give(key, GAME, seat, seat, to, last.seq, digest))
 
 
 def _body(message: Message) -> bytes:
@@ -296,6 +313,23 @@ def signing_vector() -> dict[str, Any]:
             "digest": entries[-1].entry.digest.hex(),
             "signed": ack_bytes(GAME, 1, entries[-1].seq, entries[-1].entry.digest).hex(),
             "sig": sign_ack(keys[1], GAME, 1, entries[-1].seq, entries[-1].entry.digest).hex(),
+        },
+        "give": {
+            "seat": 1,
+            "by": 1,
+            "to": 0,
+            "seq": entries[-1].seq,
+            "digest": entries[-1].entry.digest.hex(),
+            "signed": give_bytes(GAME, 1, 1, 0, entries[-1].seq, entries[-1].entry.digest).hex(),
+            "sig": sign_give(keys[1], GAME, 1, 1, 0, entries[-1].seq, entries[-1].entry.digest).hex(),
+        },
+        "tie": {
+            "players": 2,
+            "values": [v[1].hex() for v in values],
+            "source": tie_source(tuple(v[1] for v in values)).hex(),
+            "hashed": [(TIE_DOMAIN + GAME.encode() + bytes([i]) + tie_source(tuple(v[1] for v in values))).hex()
+                       for i in range(2)],
+            "order": list(tie_order(GAME, 2, tie_source(tuple(v[1] for v in values)))),
         },
         "chat": {
             "seat": 1,

@@ -1,0 +1,123 @@
+"""Provides :class:`Witness`: what one player saw of the other laptops, for judging what they sign
+(``protocol/wire.md`` §5.6 "What the others check", §5.9 "A vote withheld"). Sans-I/O: values in,
+values out, the clock an argument.
+
+- **A handover of a seat played here** is a lie from a sender that was in touch with this laptop all
+  through the turn it ends: the sender could not have seen the seat away. It is taken only when the
+  link it came on opened after this log reached its end (this laptop came back, or the two lost each
+  other meanwhile): :meth:`Witness.apart`.
+- **A vote withheld**, at a table of two: the other seat's peer says in its heartbeats that it holds
+  this log, and its votes do not cover it for :data:`VOTE_WITHHELD` seconds and
+  :data:`WITHHELD_BEATS` heartbeats: :meth:`Witness.vote_withheld`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
+
+from carcnet.engine import Game, HandOver
+
+from .connections import Connections
+from .draws import DrawValues, vouches
+from .link import Link
+from .messages import WireHeader
+from .replica import Replica
+
+__all__ = ["VOTE_WITHHELD", "WITHHELD_BEATS", "Witness"]
+
+#: Seconds, and heartbeats, in which the peer of the other seat of two, holding this log, must vote for
+#: it before its vote counts as withheld (wire.md §5.9 "A vote withheld"): honest peers vote within
+#: 0.2 s of taking an entry, and pass their newest vote on with every heartbeat.
+VOTE_WITHHELD = 10.0
+WITHHELD_BEATS = 3
+
+
+class Witness:
+    """What this player saw: since when its log is at its end, and which link the entries being taken
+    came on.
+
+    Attributes:
+        source: The link whose entries are being taken (set by the router around it), else ``None``.
+    """
+
+    def __init__(self) -> None:
+        self._end: tuple[tuple[int, bytes | None], float] = ((0, None), -math.inf)
+        self.source: Link | None = None
+
+    def loaded(self, have: int, digest: bytes | None) -> None:
+        """The log was loaded from the save: its end was reached before this laptop ran (it was apart
+        from everyone since)."""
+        self._end = ((have, digest), -math.inf)
+
+    def log_end(self, replica: Replica, now: float) -> None:
+        """The log of *replica* may have a new end at *now*: remembered with the moment it first was."""
+        end = (replica.have, replica.game.digest if replica.game is not None else None)
+        if end != self._end[0]:
+            self._end = (end, now)
+
+    @contextmanager
+    def taking(self, link: Link) -> Iterator[None]:
+        """While the entries from *link* are taken: :attr:`source` is *link*."""
+        self.source = link
+        try:
+            yield
+        finally:
+            self.source = None
+
+    def apart(self) -> bool:
+        """Whether the sender of the entries being taken was apart from this laptop at some moment since
+        this log reached its end: the link they came on opened after it (wire.md §5.6 "What the others
+        check": only then may the sender have seen a seat played here away). ``True`` with no link."""
+        source = self.source
+        return source is None or source.opened_at is None or source.opened_at > self._end[1]
+
+    def vet(self, game: Game, move: HandOver, draws: DrawValues, now: float, plays: Callable[[int], bool],
+            connections: Connections, header: WireHeader | None) -> bool:
+        """wire.md §5.6 "What the others check": whether what this player saw lets it take *move*, a
+        ``handover`` that follows *game* (:func:`~carcnet.net.draws.vouches`): the seat's peer is in touch
+        with this one when this peer holds an open link to the peer whose identity is the seat's key,
+        or, for a seat it plays itself, when the sender was not :meth:`apart` from it."""
+
+        def in_touch(seat: int) -> bool:
+            if plays(seat):
+                return not self.apart()
+            return header is not None and connections.link_to(header.keys[seat]) is not None
+
+        return vouches(game, move, draws, now, in_touch=in_touch)
+
+    def vote_withheld(self, link: Link, replica: Replica, seats: Collection[int], now: float) -> tuple[int, str] | None:
+        """wire.md §5.9 "A vote withheld", two seats only: *link*'s peer plays the other seat and its
+        heartbeat (just taken) said it holds a prefix of this log. Returns (the seq, what the connection
+        log says) when its
+        seat's votes have not covered what this log held when that began, for :data:`VOTE_WITHHELD`
+        seconds and :data:`WITHHELD_BEATS` heartbeats, and its vote is counted as held by this peer's
+        seat from now on (here only, :meth:`~carcnet.net.quorum.Votes.waive`); else ``None``."""
+        header, votes, game = replica.header, replica.votes, replica.game
+        if (header is None or votes is None or game is None or len(header.keys) != 2 or len(seats) != 1
+                or replica.gave or link.role == "spectator"):
+            return None
+        (mine,) = seats
+        other = 1 - mine
+        if link.key != header.keys[other] and other not in link.seats:
+            return None
+        if votes.holder(other, None) != other or votes.holder(mine, None) != mine:
+            return None  # given already, or caught before: nothing more to judge
+        target = replica.vote_seq
+        reach = votes.reach(game.digests).get(other, 0)
+        if reach >= target:
+            link.unvoted = None
+            return None
+        if link.unvoted is None or link.unvoted[0] > target or reach >= link.unvoted[0]:
+            link.unvoted = (target, now, 1)
+            return None
+        seq, since, beats = link.unvoted
+        link.unvoted = (seq, since, beats + 1)
+        if beats + 1 < WITHHELD_BEATS or now - since < VOTE_WITHHELD:
+            return None
+        if not votes.waive(other, mine, reach, game.digests[reach]):
+            return None
+        replica.recount()
+        return seq, (f"seat {other} holds this log up to seq {seq} and does not vote for it: its vote counts "
+                     f"here as seat {mine}'s (wire.md §5.9 \"A vote withheld\")")
