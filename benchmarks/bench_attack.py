@@ -78,7 +78,7 @@ from carcnet.net.signing import sign_chat, sign_proof  # noqa: E402
 
 ATTACKS = ("baseline", "want-flood", "eclipse", "hello-ports", "slow-frames", "costly-frames",
            "heartbeat-churn", "chat-replay", "seat-chat", "entries-replay", "claimed-costly",
-           "claimed-slowloris", "fill-64")
+           "claimed-slowloris", "fill-64", "bad-seq", "vote-replay", "unproven-hellos")
 PACE_MS = 20
 #: Seconds the attacker waits before it starts, so that the honest peers have met (a benchmark's
 #: setup, not a synchronisation of anything measured).
@@ -394,6 +394,70 @@ async def fill_64(port: int, counter: Counter, stop: asyncio.Event) -> None:
     for writers in held.values():
         for writer in writers:
             await _close(writer)
+
+
+async def _burst_on(port: int, counter: Counter, stop: asyncio.Event, burst: bytes, role: str = "player") -> None:
+    """Sends *burst* as fast as the peer reads it, on a proven connection, and on a new one whenever
+    the peer closes it."""
+    while not stop.is_set():
+        with contextlib.suppress(OSError):
+            reader, writer, send = await _proven(port, counter, role=role)
+            drain = asyncio.create_task(_drain(reader, counter, stop))
+            while not stop.is_set() and not writer.is_closing() and not drain.done():
+                send(burst)
+                await writer.drain()
+                await asyncio.sleep(0.001)
+            drain.cancel()
+            await _close(writer)
+        await asyncio.sleep(0.01)
+
+
+async def bad_seq(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    """``error bad-seq`` with seq 1, again and again: each asked for the whole log back."""
+    from carcnet.net.messages import Error
+
+    await _burst_on(port, counter, stop, encode_message(Error(code="bad-seq", message="again", seq=1)) * 50)
+
+
+async def vote_replay(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    """Watches the game as a spectator for a while, keeps the ``ack``s it is sent, then sends them
+    back again and again (each was checked once more before, the connection kept)."""
+    from carcnet.net.framing import FrameDecoder
+    from carcnet.net.messages import Ack, from_wire
+
+    acks: list[bytes] = []
+    with contextlib.suppress(OSError):
+        reader, writer, _send = await _proven(port, counter)
+        decoder = FrameDecoder()
+        for _ in range(40):
+            data = await _read_some(reader, counter, timeout=0.1)
+            decoder.feed(data)
+            while (frame := decoder.next_frame()) is not None:
+                with contextlib.suppress(Exception):
+                    ack = from_wire(frame)
+                    if isinstance(ack, Ack):
+                        acks.append(encode_message(ack))
+            if len(acks) >= 8:
+                break
+        await _close(writer)
+    counter.note = f"{len(acks)} acks captured"
+    if acks:
+        await _burst_on(port, counter, stop, b"".join(acks) * 20)
+
+
+async def unproven_hellos(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    """Hellos of players that say where they listen and never send their proof."""
+    writers = []
+    for i in range(30):
+        with contextlib.suppress(OSError):
+            me = SeatKey.generate()
+            _reader, writer, send = await _open(port, counter)
+            send(encode_message(Hello(game=bench_net.GAME, role="player", name=f"Junk{i}", key=me.public,
+                                      port=41000 + i)))
+            writers.append(writer)
+    await stop.wait()
+    for writer in writers:
+        await _close(writer)
 
 
 async def _attack(kind: str, port: int, stop_flag, queue) -> None:

@@ -11,7 +11,6 @@ this peer's welcomes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 
 from .messages import MAX_PEERS, PeerInfo
 
@@ -67,12 +66,9 @@ class AddressBook:
         """Whether some key's confirmed address is *address*."""
         return any((info.addr, info.port) == address and key in self.confirmed for key, info in self.entries.items())
 
-    def welcome_list(self, exclude: bytes, handshaking: Iterable[PeerInfo] = ()) -> tuple[PeerInfo, ...]:
+    def welcome_list(self, exclude: bytes) -> tuple[PeerInfo, ...]:
         """The ``peers`` of a welcome to the peer of key *exclude* (wire.md §4.2): the confirmed
-        addresses, then the players whose handshake with this peer is under way (*handshaking*: their
-        proof is due any moment, and two players that dial the table at once must learn each other)
-        for keys the book does not hold; at most :data:`~carcnet.net.messages.MAX_PEERS`. A dialler
-        checks the key it reaches (§3.4), so a listed address proves nothing by itself."""
+        addresses, at most :data:`~carcnet.net.messages.MAX_PEERS`. A dialler checks the key it reaches
+        (§3.4), so a listed address proves nothing by itself."""
         infos = [info for key, info in self.entries.items() if key != exclude and key in self.confirmed]
-        infos += [info for info in handshaking if info.key != exclude and info.key not in self.entries]
         return tuple(infos[:MAX_PEERS])

@@ -383,15 +383,8 @@ class Connections:
 
     def welcome_peers(self, exclude: bytes) -> tuple[PeerInfo, ...]:
         """The ``peers`` of a welcome to the peer of key *exclude* (wire.md §4.2): the book's confirmed
-        addresses, then the players whose handshake with this peer is under way."""
-        handshaking = []
-        for link in self.links:
-            if link.conn.initiator or link.is_open or link.closed:
-                continue
-            info = where_it_listens(link)
-            if info is not None:
-                handshaking.append(info)
-        return self.addresses.welcome_list(exclude, handshaking)
+        addresses only, never a handshake still under way (an unproven hello is nobody's address)."""
+        return self.addresses.welcome_list(exclude)
 
     def add_known(self, info: PeerInfo, *, confirmed: bool = False) -> None:
         """Records where a player peer listens (:meth:`AddressBook.add`, wire.md §4.2): *confirmed*

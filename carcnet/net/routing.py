@@ -551,11 +551,12 @@ class Router:
     def _on_error(self, link: Link, error: Error) -> None:
         """An ``error`` that left the connection open: ``bad-seq`` (the peer holds ``seq - 1``: send
         it everything from ``seq``), or a refusal the lobby answers."""
+        if not self.connections.quiet(link, "error"):  # it changes nothing here: a budget of them (§2.1)
+            return
         self.connections.record("received", error.code, error.message, error.seq, link)
         if error.code == "bad-seq" and error.seq is not None:
-            link.peer_have = error.seq - 1
-            if error.seq <= self.replica.have and not link.parted:
-                self.send_from(error.seq, link)
+            if 1 <= error.seq <= self.replica.have and not link.parted:  # answered as a want, under its budget
+                self._on_want(link, Want(from_seq=error.seq))  # (§4.4: one answer per entry held)
         elif self.in_lobby and link.conn.state is not State.CLOSED:
             assert self.lobby is not None
             self.apply_lobby(self.lobby.on_error(link, error))
@@ -605,17 +606,20 @@ class Router:
         if bad:
             self.connections.refuse(link, "bad-signature", "a vote not signed by its seat's key")
             return
+        game = replica.game
+        if link.parted and game is not None and any(
+            link.parted <= vote.seq < len(game.digests) and game.digests[vote.seq] == vote.digest
+            and (vote in news or vote.seat in link.seats or link.key == replica.header.keys[vote.seat])
+            for vote in ack.votes
+        ):
+            link.parted = 0  # it (or its seat, held or stale here) votes for our entry: it took our branch
         if not news:
+            self.connections.quiet(link, "ack")  # votes held, or stale: nothing new (§4.11 budgets)
             return
         if replica.commit_index > before:
             self.changed("commit", link)
         if ack.gives:
             self.changed("gives", link)
-        game = replica.game
-        if link.parted and game is not None and any(
-            link.parted <= vote.seq < len(game.digests) and game.digests[vote.seq] == vote.digest for vote in news
-        ):
-            link.parted = 0  # it votes for our entry where it held another: it took our branch
         retried = replica.retry_branch()  # a batch ignored for want of these votes may be committed now
         if retried is not None:
             _settled(self, link, retried)

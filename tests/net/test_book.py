@@ -172,40 +172,23 @@ def test_is_confirmed(address, confirmed):
 
 # ---------------------------------------------------------------------- welcome_list
 
-#: (peer welcomed, players in handshake, names listed in order)
+#: (peer welcomed, names listed in order)
 WELCOME = [
-    pytest.param("Zed", [], ["Bob", "Eve"], id="confirmed addresses only, never hints"),
-    pytest.param("Bob", [], ["Eve"], id="never the peer welcomed itself"),
-    pytest.param("Zed", ["Fay"], ["Bob", "Eve", "Fay"], id="handshakes under way come after"),
-    pytest.param("Fay", ["Fay"], ["Bob", "Eve"], id="not the welcomed peer's own handshake"),
-    pytest.param("Zed", ["Ann", "Bob"], ["Bob", "Eve"],
-                 id="handshakes of keys the book holds are not listed again"),
-    pytest.param("Zed", ["Fay", "Gus"], ["Bob", "Eve", "Fay", "Gus"], id="every handshake under way"),
+    pytest.param("Zed", ["Bob", "Eve"], id="confirmed addresses only, never hints"),
+    pytest.param("Bob", ["Eve"], id="never the peer welcomed itself"),
 ]
 
 
-@pytest.mark.parametrize(("exclude", "handshaking", "listed"), WELCOME)
-def test_welcome_list(exclude, handshaking, listed):
+@pytest.mark.parametrize(("exclude", "listed"), WELCOME)
+def test_welcome_list(exclude, listed):
     book = mixed_book()
-    shaking = [info(n, 9, "10.0.0.9") for n in handshaking]
-    assert [p.key for p in book.welcome_list(key(exclude), shaking)] == [key(n) for n in listed]
+    assert [p.key for p in book.welcome_list(key(exclude))] == [key(n) for n in listed]
 
 
-#: (confirmed addresses held, handshakes under way, peer welcomed, how many listed, how many of them are
-#:  handshakes)
-WELCOME_LIMIT = [
-    pytest.param(MAX_BOOK, 3, "Zed", MAX_PEERS, 0, id="a full book leaves no room for handshakes"),
-    pytest.param(MAX_BOOK, 3, "Sure0", MAX_PEERS, 1, id="the welcomed peer's place goes to a handshake"),
-    pytest.param(MAX_BOOK - 2, 5, "Zed", MAX_PEERS, 2, id="handshakes fill up to the limit"),
-]
-
-
-@pytest.mark.parametrize(("sure", "shaking", "exclude", "count", "extra"), WELCOME_LIMIT)
-def test_welcome_list_is_bounded(sure, shaking, exclude, count, extra):
+@pytest.mark.parametrize(("sure", "exclude", "count"), [(MAX_BOOK, "Zed", MAX_PEERS), (MAX_BOOK, "Sure0", MAX_PEERS - 1)])
+def test_welcome_list_is_bounded(sure, exclude, count):
     book = book_of(sure=sure)
-    others = [info(f"Shake{i}", 43000 + i) for i in range(shaking)]
-    listed = book.welcome_list(key(exclude), others)
-    assert len(listed) == count
-    assert [p.key for p in listed[count - extra:]] == [p.key for p in others[:extra]]
+    listed = book.welcome_list(key(exclude))
+    assert len(listed) == min(count, MAX_PEERS)
     sure_keys = [k for k in book.entries if k != key(exclude)]
-    assert [p.key for p in listed[: count - extra]] == sure_keys[: count - extra]
+    assert [p.key for p in listed] == sure_keys[:count]

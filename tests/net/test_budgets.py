@@ -592,3 +592,97 @@ def test_strangers_connected_as_players_push_no_player_out_of_a_heartbeat():
     to_ann.pump()
     assert len(ann.connections.open_links()) == 82  # Bob, the 80, Sue
     assert to_ann.a.sees == (seat_key(1).public,)  # what Ann's heartbeat told Sue
+
+
+def _played(count: int) -> SyncSession:
+    """A host of a two-seat game that plays both seats for *count* moves (a log worth asking for)."""
+    from .loopback import seat_key
+
+    host = SyncSession(game=GAME, name="Ann", identity=seat_key(0), header=make_header(2),
+                       seats={0: seat_key(0), 1: seat_key(1)}, clock=Clock())
+    bots = [make_bot("random", seat) for seat in range(2)]
+    for _ in range(count):
+        host.submit(bots[host.game.seat].choose(host.game.view()))  # type: ignore[union-attr]
+    return host
+
+
+def _bytes_sent(wire) -> int:
+    """Carries what each side has to send, and returns how many bytes the host (``wire.b``) sent."""
+    out = wire.b.data_to_send()
+    if out:
+        wire.a.receive_data(out)
+    data = wire.a.data_to_send()
+    if data:
+        wire.b.receive_data(data)
+    return len(out)
+
+
+def test_an_error_bad_seq_is_answered_as_a_want_once_and_its_repeats_close_the_link():
+    """wire.md §4.4, §4.8 (the amplifier: a stranger's ``error bad-seq`` with seq 1 sent the whole log
+    back, again and again, 627 KB in for 280 MB out): a ``bad-seq`` is answered as a ``want`` is, once
+    per entry this peer holds; the repeats change nothing, cost their budget of such messages, and
+    close the link."""
+    from carcnet.net.link import QUIET_BURST
+    from carcnet.net.messages import Error
+
+    host = _played(40)
+    stranger, wire = _stranger_at(host)
+    log = sum(len(encode_message(batch)) for batch in host.replica.batches(1))  # the whole log, once
+    assert log > 2000
+    sent = out = 0
+    while wire.b.is_open and sent < 10 * QUIET_BURST:
+        wire.a.send(Error(code="bad-seq", message="resend", seq=1))
+        out += _bytes_sent(wire)
+        sent += 1
+    assert wire.b.closed and sent <= QUIET_BURST + 2 and out <= log + 1000
+    assert any(e.code == "forbidden" for e in host.connections.events)
+    del stranger
+
+
+def test_captured_votes_replayed_cost_no_check_and_close_the_link():
+    """wire.md §4.11 budgets (a stranger resending the old ``ack``s it saw stalled the table: each was
+    checked and dropped, the link kept): a vote at or below the commit index is dropped unchecked, an
+    ``ack`` with nothing new costs the link's budget of messages that change nothing, and the link
+    closes."""
+    import carcnet.net.quorum as quorum_module
+    from carcnet.net.link import QUIET_BURST
+
+    host = _played(40)
+    host._router.log_changed(now=True)  # its seats vote: every entry but a draw at the end is committed
+    old = host.replica.certificate
+    assert old is not None and host.replica.commit_index >= 30
+    stranger, wire = _stranger_at(host)
+    _bytes_sent(wire)
+    checks = []
+    verify = quorum_module.verify_ack
+    quorum_module.verify_ack = lambda *a: checks.append(1) or verify(*a)  # type: ignore[assignment]
+    try:
+        sent = 0
+        while wire.b.is_open and sent < 10 * QUIET_BURST:
+            wire.a.send(old)
+            _bytes_sent(wire)
+            sent += 1
+    finally:
+        quorum_module.verify_ack = verify  # type: ignore[assignment]
+    assert wire.b.closed and sent <= QUIET_BURST + 2 and not checks
+    del stranger
+
+
+def test_a_welcome_lists_no_peer_whose_handshake_is_under_way():
+    """wire.md §4.2 (hellos that never send their proof filled 30 of 32 places of a mid-game welcome):
+    only addresses whose keys proved themselves at the table are passed on."""
+    from .loopback import MemoryWire, seat_key
+
+    host = SyncSession(game=GAME, name="Ann", identity=seat_key(0), header=make_header(2), seats={0: seat_key(0)})
+    for i in range(8):  # a hello each, from a port it claims to listen on; the proof never comes
+        junk = SyncSession(game=GAME, name=f"Junk{i}", identity=identity(f"Junk{i}"), header=host.header)
+        junk.connections.listen_port = 41000 + i
+        link = junk.connect_link(("127.0.0.1", 1))
+        accepted = host.connections.accept_link()
+        accepted.remote = f"10.0.0.{i + 2}"
+        accepted.receive_data(link.data_to_send())  # the hello only
+    bob = SyncSession(game=GAME, name="Bob", identity=seat_key(1), header=host.header, seats={1: seat_key(1)})
+    wire = MemoryWire(bob, host)
+    wire.pump()
+    assert wire.a.is_open and wire.a.peer is not None
+    assert not [p for p in wire.a.peer.peers if p.name.startswith("Junk")]
