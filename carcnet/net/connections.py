@@ -35,7 +35,8 @@ from .signing import SeatKey
 
 __all__ = [
     "DISCOURAGED_PER_SECOND", "DISCOURAGED_SECONDS", "FRAMES_KEPT", "MAX_DISCOURAGED", "MAX_EVENTS", "MAX_SENT_ENTRIES",
-    "ClaimsDue", "Connections", "ConnectionsOwner", "Discouraged", "NetEvent", "small_batches", "takes_peers",
+    "ClaimsDue", "Connections", "ConnectionsOwner", "Discouraged", "NetEvent", "at_table_address", "small_batches",
+    "takes_peers",
 ]
 
 log = logging.getLogger("carcnet.net")
@@ -521,6 +522,16 @@ class Connections:
         info = where_it_listens(link)
         if info is not None:
             self.add_known(info, confirmed=True)
+
+
+def at_table_address(connections: Connections, address: tuple[str, int]) -> bool:
+    """Whether *address* (``(host, port)``) is where a player proven to sit at the table listens
+    (:meth:`Connections.at_table`), its key having proven itself there (a confirmed address of the
+    book, wire.md §4.2): such an address is dialled again at the shorter pace of §2.1. A hint, or a key
+    that has proven nothing at the table, never is: no stranger makes this peer dial it more often."""
+    book = connections.addresses
+    return any((info.addr, info.port) == address and key in book.confirmed and connections.at_table(key)
+               for key, info in book.entries.items())
 
 
 def where_it_listens(link: Link) -> PeerInfo | None:
