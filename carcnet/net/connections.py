@@ -358,8 +358,7 @@ class Connections:
         assert peer is not None
         link.opened = True
         self.frame_budget(link)
-        link.peer_have = peer.have
-        link.peer_has_header = peer.digest is not None or sent_header
+        link.peer_holds(peer.have, "exactly", header=peer.digest is not None or sent_header)
         self.record("info", "open", f"{peer.role} {peer.name}", None, link)
         for other in self.links:
             if other is link or not other.is_open or other.key != peer.key:
