@@ -35,7 +35,8 @@ from .signing import SeatKey
 
 __all__ = [
     "DISCOURAGED_PER_SECOND", "DISCOURAGED_SECONDS", "FRAMES_KEPT", "MAX_DISCOURAGED", "MAX_EVENTS", "MAX_SENT_ENTRIES",
-    "ClaimsDue", "Connections", "ConnectionsOwner", "Discouraged", "NetEvent", "small_batches", "takes_peers",
+    "ClaimsDue", "Connections", "ConnectionsOwner", "Discouraged", "NetEvent", "at_table_address", "small_batches",
+    "takes_peers",
 ]
 
 log = logging.getLogger("carcnet.net")
@@ -358,8 +359,7 @@ class Connections:
         link.opened = True
         link.opened_at = self.clock()
         self.frame_budget(link)
-        link.peer_have = peer.have
-        link.peer_has_header = peer.digest is not None or sent_header
+        link.peer_holds(peer.have, "exactly", header=peer.digest is not None or sent_header)
         self.record("info", "open", f"{peer.role} {peer.name}", None, link)
         for other in self.links:
             if other is link or not other.is_open or other.key != peer.key:
@@ -515,6 +515,16 @@ class Connections:
         info = where_it_listens(link)
         if info is not None:
             self.add_known(info, confirmed=True)
+
+
+def at_table_address(connections: Connections, address: tuple[str, int]) -> bool:
+    """Whether *address* (``(host, port)``) is where a player proven to sit at the table listens
+    (:meth:`Connections.at_table`), its key having proven itself there (a confirmed address of the
+    book, wire.md §4.2): such an address is dialled again at the shorter pace of §2.1. A hint, or a key
+    that has proven nothing at the table, never is: no stranger makes this peer dial it more often."""
+    book = connections.addresses
+    return any((info.addr, info.port) == address and key in book.confirmed and connections.at_table(key)
+               for key, info in book.entries.items())
 
 
 def where_it_listens(link: Link) -> PeerInfo | None:

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 
 from .draws import DrawValues
 from .link import Link
-from .messages import Ack, Reveal
+from .messages import Ack, Reveal, Vote
 from .replica import Replica
 from .signing import SeatKey
 
-__all__ = ["draw_values", "votes_to_pass"]
+__all__ = ["draw_values", "took_our_branch", "votes_to_pass"]
 
 
 def votes_to_pass(replica: Replica, link: Link, *, again: bool = False) -> tuple[Ack, ...]:
@@ -37,3 +37,15 @@ def draw_values(draws: DrawValues, replica: Replica, seats: Mapping[int, SeatKey
     if link.role == "spectator" or replica.stopped:
         return ()
     return tuple(draws.values_held(replica.game, seats))
+
+
+def took_our_branch(replica: Replica, link: Link, votes: tuple[Vote, ...], news: list[Vote]) -> bool:
+    """Whether the peer of *link*, which showed another branch (:attr:`Link.parted`), took this peer's
+    since (wire.md §5.9 "Healing, the budgets"): one of *votes* is for one of our entries past where they
+    parted, and is news here or its seat is the peer's own (held already, or at or below the commit
+    index and dropped unchecked: a peer's own vote for our entry shows what it holds)."""
+    game, header = replica.game, replica.header
+    if not link.parted or game is None or header is None:
+        return False
+    return any(link.parted <= vote.seq < len(game.digests) and game.digests[vote.seq] == vote.digest
+               and (vote in news or vote.seat in link.seats or link.key == header.keys[vote.seat]) for vote in votes)

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Protocol
+from typing import Literal, Protocol
 
 from .messages import Hello, Message, Role, Want, Welcome
 from .protocol import PeerConnection, State
 
 __all__ = [
     "CLAIM_BURST", "CLAIM_EVERY", "HELD_REPEATS", "MAX_PEERS_TAKEN", "NEWS_BURST", "NEWS_RATE", "QUIET_BURST", "QUIET_RATE", "Bucket",
-    "ClaimBudget", "Link",
+    "ClaimBudget", "Held", "Link",
     "LinkOwner", "SeenFrames",
 ]
 
@@ -61,6 +61,10 @@ NEWS_RATE = 2.0
 #: once, and again only when asked (a ``want``, which starts the count again) or after a draw was taken
 #: back.
 HELD_REPEATS = 4
+
+#: How a seq bounds what a link's peer holds (:meth:`Link.peer_holds`): this log up to it at least, up
+#: to it and no further, or not beyond it.
+Held = Literal["at-least", "exactly", "at-most"]
 
 
 class Bucket:
@@ -161,7 +165,11 @@ class Link:
         peer_have: The last seq the peer holds, as far as this side knows (handshake, heartbeats,
             entries either way, ``bad-seq`` and ``want``).
         peer_has_header: Whether the peer holds the header (it may receive entries).
+        parted: The seq at which the peer's log parts from this peer's, as far as it showed, or 0.
         closed_by: The :class:`Closed` event or the code that ended the link (``None`` while alive).
+
+    What the peer holds (:attr:`peer_have`, :attr:`peer_has_header`, :attr:`parted`), on which
+    relaying rests, changes only through :meth:`peer_holds`.
     """
 
     def __init__(
@@ -182,8 +190,9 @@ class Link:
         #: The peer's IP address as text, as this side sees it (the transport sets it from the
         #: socket; ``None`` when unknown). With a ``hello``'s ``port`` it says where the peer listens.
         self.remote: str | None = None
-        self.peer_have = 0
-        self.peer_has_header = False
+        self._peer_have = 0
+        self._peer_has_header = False
+        self._parted = 0
         self.closed_by: str | None = None
         #: Whether this peer ended the link with its own ``bye`` (the peer itself may not be leaving).
         self.closed_here = False
@@ -224,10 +233,6 @@ class Link:
         #: the peer's ``have``); the ``have`` of the peer's last heartbeat.
         self.asked: tuple[int, int, int] | None = None
         self.heard_have = 0
-        #: The seq at which the peer's log parts from this peer's, as far as it showed (a digest that
-        #: differs at a seq both hold, or entries of another branch; wire.md §5.9), or 0: nothing is
-        #: relayed to it until a heartbeat or its vote shows that it holds this peer's branch.
-        self.parted = 0
         #: How many ``peers`` this (player) peer took from the peer as hints (wire.md §4.10: at most
         #: :data:`MAX_PEERS_TAKEN`).
         self.peers_taken = 0
@@ -291,7 +296,7 @@ class Link:
                 else None
             )
             if upto is not None:
-                self.peer_have = max(self.peer_have, upto)
+                self.peer_holds(upto)
                 continue
             self._held_upto = None
             owner.receive(self, frame)
@@ -333,6 +338,61 @@ class Link:
     def set_waker(self, wake: Callable[[], None] | None) -> None:
         """Installs the function the link calls whenever it queues bytes (the transport writes them)."""
         self._wake = wake
+
+    # ------------------------------------------------------------------ what the peer holds
+
+    @property
+    def peer_have(self) -> int:
+        """The last seq the peer holds, as far as this side knows (:meth:`peer_holds`)."""
+        return self._peer_have
+
+    @property
+    def peer_has_header(self) -> bool:
+        """Whether the peer holds the header, so that it may be sent entries (:meth:`peer_holds`)."""
+        return self._peer_has_header
+
+    @property
+    def parted(self) -> int:
+        """The seq at which the peer's log parts from this peer's, as far as it showed (a digest that
+        differs at a seq both hold, or entries of another branch; wire.md §5.9), or 0: nothing is
+        relayed to it until a heartbeat or its vote shows that it holds this peer's branch
+        (:meth:`peer_holds`)."""
+        return self._parted
+
+    def peer_holds(self, seq: int | None = None, held: Held = "at-least", *, header: bool = False,
+                   parted: int | None = None) -> None:
+        """What this side learned of the peer's log: the one way :attr:`peer_have`,
+        :attr:`peer_has_header` and :attr:`parted` change. Relaying rests on them (wire.md §5.5
+        "Relaying"): an open link is sent every entry after :attr:`peer_have` while its peer holds the
+        header and its log does not part from this peer's.
+
+        The rule, by what *seq* (a seq of this log, ≥ 0) says with *held*:
+
+        - ``"at-least"``: the peer holds this log up to *seq* at least: entries it sent, or this side
+          sent it, a heartbeat's ``have`` (after its digest matched), a repeat of a frame held. It never
+          lowers what this side believes, so a late or repeated word cannot make it send again.
+        - ``"exactly"``: the peer said itself where its log ends: the ``have`` of its handshake (§4.1,
+          §4.2), a ``want`` from ``seq + 1`` (§4.4), a ``bad-seq`` at ``seq + 1`` (§4.8), a digest that
+          differs at ``seq + 1`` where this side is the one to send (§5.7). It may lower it: what comes
+          after is sent again.
+        - ``"at-most"``: this side's log changed after *seq* (a draw taken back, §5.7; entries set
+          aside for a committed branch, §5.9): whatever the peer holds beyond may be another entry, so
+          it is sent this log's from ``seq + 1``. It never raises it.
+
+        *header*: the peer holds the header (it was sent one, said it holds one, or sent what only a
+        holder sends); once held, always held. *parted*: the seq at which its log parts from this
+        one (§5.9), or 0 once it showed that it holds a prefix of this log or took this branch."""
+        if seq is not None:
+            if held == "at-least":
+                self._peer_have = max(self._peer_have, seq)
+            elif held == "at-most":
+                self._peer_have = min(self._peer_have, seq)
+            else:
+                self._peer_have = seq
+        if header:
+            self._peer_has_header = True
+        if parted is not None:
+            self._parted = parted
 
     # ------------------------------------------------------------------ for the session
 

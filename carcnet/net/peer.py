@@ -25,7 +25,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Self
 
-from .connections import DISCOURAGED_PER_SECOND
+from .connections import DISCOURAGED_PER_SECOND, at_table_address
 from .link import Link
 from .sync import SessionChange, SyncSession
 from .transport import Channel, Timing, connect, serve
@@ -223,7 +223,10 @@ class Peer:
             if attempts is not None and attempt + 1 >= attempts:
                 self._check_waiters()
                 return
-            await asyncio.sleep(self.timing.retry_delay(attempt))
+            # wire.md §2.1: a player proven at the table is dialled again at least every table_retry
+            # seconds, so that the links of a healed split come back within seconds (§4.2)
+            table = self.dial_learned and at_table_address(self.session.connections, address)
+            await asyncio.sleep(self.timing.retry_delay(attempt, table=table))
             attempt += 1
 
     def _confirmed(self, address: tuple[str, int]) -> bool:

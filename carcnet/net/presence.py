@@ -76,9 +76,16 @@ class PresenceRecords:
             role ``host``, or the first peer believed to play a seat under a key that is no peer's
             identity (:meth:`PresenceSnapshot.table_host`).
         dropped: How many seats of heartbeats' claims were not believed (:meth:`PresenceSnapshot.judge`).
+        view: What the table last said of its presence (:meth:`PresenceSnapshot.table_view`): the
+            identity keys of the players at the table this peer heard on its links then, and of those
+            their heartbeats said they see; ``None`` before any. It stands while no player at the table
+            is heard (a spectator whose player is gone, before the next one's heartbeat: wire.md §4.5).
+        since: When this peer began to follow the table (the session's clock), ``None`` when not said:
+            its arrival, from which nobody is away until the table is heard (:meth:`PresenceSnapshot.away`).
+        heard_at: When this peer first heard the table's view (the session's clock), ``None`` before.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, since: float | None = None) -> None:
         self.runners: dict[int, bytes] = {}
         self.owners: dict[int, bytes] = {}
         self.withheld: dict[int, bytes] = {}
@@ -88,6 +95,21 @@ class PresenceRecords:
         self.seen: set[bytes] = set()
         self.host: bytes | None = None
         self.dropped = 0
+        self.view: frozenset[bytes] | None = None
+        self.since = since
+        self.heard_at: float | None = None
+
+    def heard_table(self, snapshot: PresenceSnapshot, now: float) -> None:
+        """Keeps what the table says of its presence at *now* (:meth:`PresenceSnapshot.table_view`), when
+        a player at the table that this peer is connected to has said it (wire.md §4.5): the last view
+        heard (:attr:`view`) and when the first was (:attr:`heard_at`). Nothing is forgotten when no
+        such player is heard: the view stands until one says otherwise."""
+        view = snapshot.table_view()
+        if view is None:
+            return
+        self.view = view
+        if self.heard_at is None:
+            self.heard_at = now
 
     def heard(self, key: bytes, seats: Iterable[int], own: Container[int]) -> None:
         """The heartbeat of peer *key* says it plays *seats* (wire.md §4.5), believed already
@@ -178,6 +200,8 @@ class PresenceSnapshot:
         tie: The table's tie order of the seats (wire.md §5.9 "The tie order"), first place first;
             ``None`` until the log holds it. Exactly half of the seated peers may give seats away when
             they hold the peer of the first seat in it (§5.6 rule 3).
+        view, since, heard_at: :class:`PresenceRecords`' memory of the table's view and of this peer's
+            arrival (:meth:`away`); without *since* presence is judged on the links alone.
     """
 
     me: bytes
@@ -205,6 +229,9 @@ class PresenceSnapshot:
     to_play: int | None = None
     placing: bool = False
     tie: tuple[int, ...] | None = None
+    view: frozenset[bytes] | None = None
+    since: float | None = None
+    heard_at: float | None = None
 
     # ------------------------------------------------------------------ who is where
 
@@ -271,21 +298,51 @@ class PresenceSnapshot:
         peer cannot check, so it counts only as a majority's word, which one seated liar cannot make. A
         spectator decides nothing and usually watches through one peer: it also counts those that the
         players at the table it is connected to (a seat's key, a seat's runner, the host) say they are
-        connected to. A spectator's claims count for nothing anywhere, nor do those of a peer that is no
-        player of the game."""
+        connected to (:meth:`table_view`), and while it hears none of them, what they said last
+        (:attr:`view`). A spectator's claims count for nothing anywhere, nor do those of a peer that is
+        no player of the game."""
         alive = {self.me}
-        hearsay = not self.own  # a spectator's view (it holds no seat key): what the table says
-        table = ({self.runner(seat) for seat in range(len(self.keys))} | set(self.keys) | {self.table_host()}
-                 if hearsay else set())
-        for link in self.links:
-            if link.role == "spectator" or link.key is None:
-                continue
-            alive.add(link.key)
-            if link.key in table:
-                alive.update(link.sees)
-        if not hearsay:
+        alive.update(link.key for link in self.links if link.role != "spectator" and link.key is not None)
+        if not self.own:  # a spectator's view (it holds no seat key): what the table says, or said last
+            view = self.table_view()
+            alive.update((self.view or ()) if view is None else view)
+        else:
             alive.update(self.seen_by_most(alive))
         return alive
+
+    def table_view(self) -> frozenset[bytes] | None:
+        """What the players at the table this peer is connected to say of its presence now (wire.md
+        §4.5): the identity keys of each of them (a seat's key, a seat's runner, the host) whose link has
+        carried a heartbeat, and of the players its last heartbeat said it sees. ``None`` while no such
+        link has: this peer has not heard the table yet, or lost every player it heard (then
+        :attr:`view`, the last one heard, stands for a spectator)."""
+        if not self.keys:
+            return None
+        table = {self.runner(seat) for seat in range(len(self.keys))} | set(self.keys) | {self.table_host()}
+        # a link has said its view once a heartbeat came on it (its sees come with one only)
+        heard = [link.key for link in self.links if link.role != "spectator" and link.key is not None
+                 and link.key in table and (link.last_heartbeat is not None or link.sees)]
+        if not heard:
+            return None
+        return frozenset(heard).union(*(link.sees for link in self.links if link.key in heard))
+
+    def arriving(self, now: float) -> bool:
+        """Whether this peer is still arriving at *now*: it began to follow the table (:attr:`since`)
+        less than :attr:`fresh` seconds ago and has not heard the table's view yet (:meth:`table_view`,
+        :attr:`view`). A player at the table says its view as soon as a link to it opens (wire.md §4.5),
+        so until then nothing tells this peer who is away: its own links are still being made."""
+        return (self.since is not None and now - self.since < self.fresh and self.view is None
+                and self.table_view() is None)
+
+    def settling(self, now: float) -> bool:
+        """Whether this player's peer heard the table's view for the first time (:attr:`heard_at`, or
+        now) less than :attr:`fresh` seconds before *now*, since it began to follow the table
+        (:attr:`since`): its links to the players the table says are there are still being made (a
+        welcome names them, wire.md §4.2), and their absence here is no news yet."""
+        first = self.heard_at
+        if first is None and self.table_view() is not None:
+            first = now  # heard just now (the records are told after this question)
+        return self.since is not None and first is not None and now - first < self.fresh
 
     def seen_by_most(self, connected: set[bytes]) -> list[bytes]:
         """The runners of seats, not in *connected* (this peer and those it is connected to), that more
@@ -362,14 +419,26 @@ class PresenceSnapshot:
         seat that took it over, at once); it is present when it is this peer, is connected to this
         peer, or is seen by a player at the table this peer is connected to (:meth:`alive`: never on a
         spectator's word). A bot of the host's that no heartbeat has placed yet counts as present while
-        any player is connected. Seats played here are never away."""
-        if not self.keys:
+        any player is connected (at a spectator, while the table's last view stands). Seats played
+        here, and seats whose key this peer holds (its own, also while a bot elsewhere plays them),
+        are never away.
+
+        Arriving (:meth:`arriving`), nobody is away: this peer has not heard the table yet. A player
+        that first heard it less than :attr:`fresh` seconds ago (:meth:`settling`) also takes the word
+        of the players at the table it is connected to, as a spectator does, for the peers no link has
+        carried yet (:attr:`seen`): its own links to them are being made. One it was connected to and
+        lost is judged by the majority's word at once."""
+        if not self.keys or self.arriving(now):
             return []
         alive = self.alive()
-        players = any(link.role != "spectator" for link in self.links)
+        if self.own and self.settling(now):  # the word of one seated peer, only for peers not met yet
+            alive.update(key for key in (self.table_view() or ()) if key not in self.seen)
+        # a spectator that hears no player shows the table's last word, in which the bot was placed or not yet
+        players = (any(link.role != "spectator" for link in self.links)
+                   or (not self.own and self.view is not None))
         out = []
         for seat in range(len(self.keys)):
-            if seat in self.plays:
+            if seat in self.plays or seat in self.own:
                 continue
             runner = self.runner(seat)
             if runner is None:
@@ -378,7 +447,7 @@ class PresenceSnapshot:
                 runner = self.keys[self.signers[seat]]
             if runner not in alive:
                 out.append(seat)
-        return sorted(set(out) | set(self.withholding(now)))
+        return sorted((set(out) | set(self.withholding(now))) - self.own)
 
     def draws_known_to(self) -> tuple[bytes, int] | None:
         """The identity key of the one peer that plays every seat still contributing to the draws (so

@@ -24,7 +24,7 @@ from .chat import ChatRoom
 from .connections import ClaimsDue, Connections, small_batches, takes_peers
 from .draws import DrawValues
 from .framing import ProtocolError
-from .gossip import draw_values, votes_to_pass
+from .gossip import draw_values, took_our_branch, votes_to_pass
 from .link import HELD_REPEATS, Link
 from .lobby import Begin, LobbyAction, LobbyRole, Refuse, Send, passed_start
 from .messages import (
@@ -206,7 +206,7 @@ class Router:
             self.seats[seat] = key
         self.apply_lobby(passed := passed_start(self.connections.open_links(), header, seal))  # §4.6: spectators
         for link in (*told, *(send.link for send in passed)):
-            link.peer_has_header = True
+            link.peer_holds(header=True)
         self.connections.tell_all()
         self.draw_step()
 
@@ -383,7 +383,7 @@ class Router:
             # the game started while this peer's proof was on its way (welcomed in the lobby, opened
             # after the start): the host gives it the start it would have had (wire.md §4.6)
             link.send(Start(header=header, seal=self.replica.seal))
-            link.peer_has_header = True
+            link.peer_holds(header=True)
         self.changed("open", link)
         if link.role != "spectator" or self.role == "player":
             self.connections.tell_all(link)  # the newcomer at once; everyone if it sits at the table
@@ -415,11 +415,11 @@ class Router:
         try:
             lack = compare_have(game.digests, have, digest)
         except ProtocolError as exc:
-            link.parted = exc.seq or 1  # §5.9: its log parts from ours: relay it nothing until they agree
+            # §5.9: its log parts from ours: relay it nothing until they agree
+            link.peer_holds(parted=exc.seq or 1)
             answer = self.replica.race_answer(exc.seq)
             if answer == "send" and exc.seq is not None:
-                link.peer_has_header = True
-                link.peer_have = exc.seq - 1
+                link.peer_holds(exc.seq - 1, "exactly", header=True)
                 self.send_from(exc.seq, link)
             elif answer == "want" and exc.seq is not None and link.role != "spectator":
                 self._ask_branch(link, exc.seq)
@@ -427,7 +427,7 @@ class Router:
             self._other_branch(link)
             return None
         if digest is not None and have <= len(game.digests) - 1:
-            link.parted = 0  # it holds a prefix of ours: what it lacks can be relayed
+            link.peer_holds(parted=0)  # it holds a prefix of ours: what it lacks can be relayed
         return lack
 
     def _other_branch(self, link: Link) -> None:
@@ -466,19 +466,21 @@ class Router:
         # §5.9: a peer that said it holds more than this log (its want lowers only what we believe it holds),
         # at a digest we cannot compare, may hold another branch: what does not follow is asked about
         said = max(link.peer_have, link.heard_have, link.peer.have if link.peer is not None else 0)
-        ahead, link.peer_have = said > replica.have, max(link.peer_have, message.entries[-1].seq)
+        ahead = said > replica.have
+        link.peer_holds(message.entries[-1].seq)
         with self.witness.taking(link):  # (a handover of a seat played here is judged by its link, §5.6)
             taken = replica.take(message.entries, message.from_seq, parted=bool(link.parted) or ahead,
                                  source=link.key or b"")
         if taken.parted:
-            link.parted = taken.parted  # §5.9: its log parts from ours: relay it nothing until they agree
+            # §5.9: its log parts from ours: relay it nothing until they agree
+            link.peer_holds(parted=taken.parted)
         if link.repeated(message.from_seq, message.entries[-1].seq, new=taken.appended > 0 or not taken.held_all):
             self.connections.over_budget(link, f"more than {HELD_REPEATS} entries messages in a row that "
                                          "repeat entries it sent already")  # wire.md §4.3 budget
             return
         if taken.took_back is not None:
             for other in self.connections.links:  # they may hold the draw taken back: send them the handover
-                other.peer_have = min(other.peer_have, taken.took_back - 1)
+                other.peer_holds(taken.took_back - 1, "at-most")
         if taken.stop is not None:
             stop = taken.stop
             self.stop(link, stop.code, stop.theirs, stop.ours, stop.message)
@@ -500,7 +502,7 @@ class Router:
             return
         if self.role == "spectator":
             return  # a spectator sends no entries (wire.md §3.3); the asker will find another peer
-        link.peer_has_header = True  # it asks for entries: it holds the header
+        link.peer_holds(header=True)  # it asks for entries: it holds the header
         # wire.md §4.4: one answer per entry held, and one more that reaches further back (a peer
         # whose votes now show where another branch parts from its log, §5.9)
         reach_back = (link.want_answered_at == have and want.from_seq < link.want_answered_from
@@ -516,7 +518,7 @@ class Router:
         if want.from_seq > have:
             link.send(Entries(from_seq=want.from_seq, entries=()))
             return
-        link.peer_have = want.from_seq - 1
+        link.peer_holds(want.from_seq - 1, "exactly")
         self.send_from(want.from_seq, link)
 
     def _on_heartbeat(self, link: Link, beat: Heartbeat) -> None:
@@ -535,10 +537,8 @@ class Router:
         lack = self._compare(link, beat.have, beat.digest)
         if lack is None or beat.digest is None:
             return
-        link.peer_has_header = True
-        link.peer_have = max(link.peer_have, beat.have)
-        if lack >= 0 and (caught := self.witness.vote_withheld(link, self.replica, self.seats, self.clock())):
-            self.connections.record("info", "vote-withheld", caught[1], caught[0], link)  # (§5.9)
+        link.peer_holds(beat.have, header=True)
+        if lack >= 0 and self.witness.vote_withheld(link, self.replica, self.seats, self.clock(), self.connections):
             self.changed("commit", link)
         if lack > 0:
             self.send_from(link.peer_have + 1, link)
@@ -606,13 +606,8 @@ class Router:
         if bad:
             self.connections.refuse(link, "bad-signature", "a vote not signed by its seat's key")
             return
-        game = replica.game
-        if link.parted and game is not None and any(
-            link.parted <= vote.seq < len(game.digests) and game.digests[vote.seq] == vote.digest
-            and (vote in news or vote.seat in link.seats or link.key == replica.header.keys[vote.seat])
-            for vote in ack.votes
-        ):
-            link.parted = 0  # it (or its seat, held or stale here) votes for our entry: it took our branch
+        if took_our_branch(replica, link, ack.votes, news):
+            link.peer_holds(parted=0)
         if not news:
             self.connections.quiet(link, "ack")  # votes held, or stale: nothing new (§4.11 budgets)
             return
@@ -644,7 +639,7 @@ class Router:
                     self.connections.seen.add(frame, last)
                 link.queue(frame)
         for link in links:
-            link.peer_have = max(link.peer_have, have)
+            link.peer_holds(have)
 
     def stop(self, link: Link, code: str, theirs: SignedEntry, ours: SignedEntry | None, text: str) -> None:
         """The logs parted (wire.md §5.5 "What stops a game"): the game stops here, with a
@@ -740,7 +735,7 @@ class Router:
             except ProtocolError as exc:
                 refuse(link, exc.code, exc.message, exc.seq)
                 return
-            link.peer_has_header = True
+            link.peer_holds(header=True)
         elif not (isinstance(message, Start) and self.role == "spectator" and message.header == self.replica.header):
             # wire.md §3.3: once a header is held the lobby is over (a second start included, but a spectator's
             # of its header: the host and a player pass it on, §4.6); claims, commitments are not its business.
@@ -754,7 +749,7 @@ def _settled(router: Router, link: Link, taken: Taken) -> None:
     aside = taken.set_aside
     if aside is not None:
         for other in router.connections.links:
-            other.peer_have = min(other.peer_have, aside.seq - 1)
+            other.peer_holds(aside.seq - 1, "at-most")
         router.connections.record("info", "aside", f"{len(aside.entries)} entries from seq {aside.seq} set aside "
                                   "for the committed branch", aside.seq, link)
         router.changed("aside", link)

@@ -60,6 +60,9 @@ class Timing:
         connect: Longest wait for a TCP connection to be made.
         close: Longest wait for a closing socket to flush.
         backoff: Waits between reconnection attempts; the last one repeats.
+        table_retry: The longest wait between reconnection attempts to a player proven to sit at the
+            table, at the address where its key proved itself (wire.md §2.1, §4.2): after a split
+            heals, the first attempt comes within these seconds.
         stall: A spectator leaves a link that has given it no entry for this long while its peer
             says it holds more, or holds less than another link gave (wire.md §5.10).
         quiet: A spectator that has taken no entry for this long asks one more player (§5.10).
@@ -74,14 +77,20 @@ class Timing:
     backoff: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
     stall: float = 10.0
     quiet: float = 60.0
+    table_retry: float = 4.0
 
-    def retry_delay(self, attempt: int) -> float:
-        """The wait before reconnection attempt *attempt* (0 for the first retry).
+    def retry_delay(self, attempt: int, *, table: bool = False) -> float:
+        """The wait in seconds before reconnection attempt *attempt* (0 for the first retry): the
+        back-off of wire.md §2.1; to a player proven at the table at its confirmed address (*table*,
+        §4.2), never more than :attr:`table_retry`.
 
         >>> [Timing().retry_delay(i) for i in range(8)]
         [1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
+        >>> [Timing().retry_delay(i, table=True) for i in range(8)]
+        [1.0, 2.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]
         """
-        return self.backoff[min(attempt, len(self.backoff) - 1)]
+        delay = self.backoff[min(attempt, len(self.backoff) - 1)]
+        return min(delay, self.table_retry) if table else delay
 
 
 class Endpoint(Protocol):

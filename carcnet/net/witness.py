@@ -87,37 +87,38 @@ class Witness:
 
         return vouches(game, move, draws, now, in_touch=in_touch)
 
-    def vote_withheld(self, link: Link, replica: Replica, seats: Collection[int], now: float) -> tuple[int, str] | None:
+    def vote_withheld(self, link: Link, replica: Replica, seats: Collection[int], now: float,
+                      connections: Connections) -> bool:
         """wire.md §5.9 "A vote withheld", two seats only: *link*'s peer plays the other seat and its
-        heartbeat (just taken) said it holds a prefix of this log. Returns (the seq, what the connection
-        log says) when its
+        heartbeat (just taken) said it holds a prefix of this log. Returns whether its
         seat's votes have not covered what this log held when that began, for :data:`VOTE_WITHHELD`
         seconds and :data:`WITHHELD_BEATS` heartbeats, and its vote is counted as held by this peer's
-        seat from now on (here only, :meth:`~carcnet.net.quorum.Votes.waive`); else ``None``."""
+        seat from now on (here only, :meth:`~carcnet.net.quorum.Votes.waive`; the connection log says so)."""
         header, votes, game = replica.header, replica.votes, replica.game
         if (header is None or votes is None or game is None or len(header.keys) != 2 or len(seats) != 1
                 or replica.gave or link.role == "spectator"):
-            return None
+            return False
         (mine,) = seats
         other = 1 - mine
         if link.key != header.keys[other] and other not in link.seats:
-            return None
+            return False
         if votes.holder(other, None) != other or votes.holder(mine, None) != mine:
-            return None  # given already, or caught before: nothing more to judge
+            return False  # given already, or caught before: nothing more to judge
         target = replica.vote_seq
         reach = votes.reach(game.digests).get(other, 0)
         if reach >= target:
             link.unvoted = None
-            return None
+            return False
         if link.unvoted is None or link.unvoted[0] > target or reach >= link.unvoted[0]:
             link.unvoted = (target, now, 1)
-            return None
+            return False
         seq, since, beats = link.unvoted
         link.unvoted = (seq, since, beats + 1)
-        if beats + 1 < WITHHELD_BEATS or now - since < VOTE_WITHHELD:
-            return None
-        if not votes.waive(other, mine, reach, game.digests[reach]):
-            return None
+        if beats + 1 < WITHHELD_BEATS or now - since < VOTE_WITHHELD or not votes.waive(other, mine, reach,
+                                                                                         game.digests[reach]):
+            return False
+        connections.record("info", "vote-withheld", f"seat {other} holds this log up to seq {seq} and does not "
+                           f"vote for it: its vote counts here as seat {mine}'s (wire.md §5.9 \"A vote withheld\")",
+                           seq, link)
         replica.recount()
-        return seq, (f"seat {other} holds this log up to seq {seq} and does not vote for it: its vote counts "
-                     f"here as seat {mine}'s (wire.md §5.9 \"A vote withheld\")")
+        return True

@@ -725,17 +725,17 @@ class NetTable(NetView):
         self.session.connections.add_known(info)
 
     async def _watch_withholding(self) -> None:
-        """Tells the table's listeners when a seat starts or stops withholding its draw value
-        (:meth:`withholding` changes with time alone, wire.md §5.7), and says so once per draw."""
+        """Tells the listeners when the seats away change with time alone (a draw value withheld, wire.md
+        §5.7; nobody heard on arrival, §4.5), and says once per draw that a seat withholds its value."""
         tick = max(0.02, min(0.5, self.reveal_wait / 4))
-        last: list[int] = []
+        last: tuple[list[int], list[int]] = ([], [])
         said: set[tuple[int, int]] = set()
         while not self._closing:
             await asyncio.sleep(tick)  # the clock of the withholding rule, not a synchronisation
-            now = self.withholding()
-            if now == last:
+            seen = (now := self.withholding(), self.away())
+            if seen == last:
                 continue
-            last = now
+            last = seen
             header, waiting = self.session.header, self.session.draws.waiting
             for seat in now:
                 if header is not None and waiting is not None and (waiting[0], seat) not in said:

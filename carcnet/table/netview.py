@@ -65,7 +65,7 @@ class NetView(Table):
         # a handover of a seat while the table draws is taken here once its value has been missing for
         # half that wait (wire.md §5.7): room for two laptops beginning to wait at different moments
         session.draws.wait = min(session.draws.wait, reveal_wait / 2)
-        self.records = PresenceRecords()
+        self.records = PresenceRecords(since=session.clock())
         session.add_listener(self._judge_claims)
         self.clocks: SeatClocks | None = None
         #: A resumed game's turn clock, from its keys file (the lobby's is gone).
@@ -216,6 +216,9 @@ class NetView(Table):
             to_play=session.to_play,
             placing=game.phase is Phase.PLACE_TILE,
             tie=session.replica.votes.tie.order if session.replica.votes and session.replica.votes.tie else None,
+            view=records.view,
+            since=records.since,
+            heard_at=records.heard_at,
         )
 
     def heard(self, link: Link | None) -> bool:
@@ -236,10 +239,15 @@ class NetView(Table):
         return records.runners != before
 
     def _judge_claims(self, change: SessionChange, _link: Link | None) -> None:
-        """The game began here: the claims that came before it are judged now (:meth:`heard`)."""
+        """The game began here: the claims that came before it are judged now (:meth:`heard`). And what
+        the players at the table say of its presence is kept as it changes (a heartbeat's claims, a link
+        opened or closed, the game begun): a spectator shows it while it hears none of them, and nobody
+        is away before this peer first heard it (:meth:`PresenceRecords.heard_table`, wire.md §4.5)."""
         if change == "header":
             for link in self.session.connections.open_links():
                 self.heard(link)
+        if change in ("header", "open", "close", "peer") and self.session.game is not None:
+            self.records.heard_table(self.presence(), self.session.clock())
 
     def withholding(self) -> list[int]:
         """The seats whose value for the draw the table waits for has been missing for
@@ -254,7 +262,9 @@ class NetView(Table):
         is the seat's key (a player's seat key is its identity, §3.1); it is present when it is this
         peer, is connected to this peer, or is seen by a peer this peer is connected to. A bot of the
         host's that no heartbeat has placed yet counts as present while any player is connected. Seats
-        played here are never away (:meth:`PresenceSnapshot.away`)."""
+        played here, and those whose key this peer holds, are never away; nor is anyone before this
+        peer has heard what the table says (a spectator keeps what it last heard while it hears no
+        player: :meth:`PresenceSnapshot.away`)."""
         return self.presence().away(self.session.clock())
 
     def draw_waits_for(self) -> list[int]:

@@ -4,12 +4,15 @@ and are forgotten when they never answer or another key answers there."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
+import statistics
 
 import pytest
 
 from carcnet.net import PeerInfo
 from carcnet.net.book import MAX_BOOK
+from carcnet.net.connections import at_table_address
 from carcnet.net.lobby import LobbyRole
 from carcnet.net.peer import MAX_HINT_FAILURES
 from carcnet.net.sync import SyncSession
@@ -89,6 +92,84 @@ async def test_a_hint_that_never_answers_is_given_up_and_the_game_goes_on():
         assert a.unreachable.get(("127.0.0.1", dead_port), 0) >= MAX_HINT_FAILURES - 1
         await all_over([a, b])
         assert_identical([a, b])
+
+
+def test_only_a_player_proven_at_the_table_is_dialled_again_at_the_tables_pace():
+    """wire.md §2.1, §4.2: the address where a seat's key proved itself is dialled again at the table's
+    pace; a hint (even under a seat key), or the address of a key that proved itself but sits at no
+    seat, at the back-off's."""
+    host = session("Host", seats=(0,))
+    bob = seated("Bob", 1)
+    bob.connections.listen_port = 40123
+    wire = MemoryWire(bob, host)
+    wire.b.remote = "192.168.1.7"
+    wire.pump()
+    stranger = session("Stranger")
+    MemoryWire(host, stranger, address=("192.168.1.8", 40500)).pump()  # its welcome proves its key there
+    host.connections.add_known(PeerInfo(seat_key(0).public, "Forged", "192.168.1.9", 40999))
+    book = host.connections.addresses
+    assert identity("Stranger").public in book.confirmed and seat_key(0).public not in book.confirmed
+    assert at_table_address(host.connections, ("192.168.1.7", 40123))
+    assert not at_table_address(host.connections, ("192.168.1.8", 40500))
+    assert not at_table_address(host.connections, ("192.168.1.9", 40999))
+
+
+class Split:
+    """A fake clock and a network split for one dialer of :class:`~carcnet.net.peer.Peer`: every attempt
+    fails at once (no route) and is noted at the fake time; a wait between attempts advances the fake
+    time instead of passing (the event loop only takes its turn), up to *until*."""
+
+    def __init__(self, until: float) -> None:
+        self.now = 0.0
+        self.until = until
+        self.attempts: list[float] = []
+        self.over = asyncio.Event()
+        self._sleep = asyncio.sleep
+
+    async def sleep(self, delay: float) -> None:
+        self.now += delay
+        if self.now >= self.until:
+            self.over.set()
+        await self._sleep(0)
+
+    async def connect(self, host: str, port: int, *, timeout: float) -> object:
+        self.attempts.append(self.now)
+        raise OSError("no route to host")
+
+
+async def _dialled(monkeypatch, info: PeerInfo, *, confirmed: bool, until: float = 300.0) -> list[float]:
+    """When Ann's peer dials *info*'s address, on the fake clock of a split that lasts *until* seconds,
+    the address in her book (*confirmed* or a hint) as the key it is booked under left it."""
+    from carcnet.net import peer as peer_module
+
+    split = Split(until)
+    monkeypatch.setattr(peer_module, "connect", split.connect)
+    monkeypatch.setattr(peer_module.asyncio, "sleep", split.sleep)
+    ann = seated("Ann", 0)
+    ann.connections.add_known(info, confirmed=confirmed)
+    async with peer_module.Peer(ann, listen=False) as peer:
+        peer.dial(info.addr, info.port, learned=True)
+        book = ann.connections.addresses
+        forgotten = asyncio.ensure_future(peer.wait_until(lambda: info.key not in book.entries, None))
+        # bounded: the fake clock runs as fast as the loop turns
+        await asyncio.wait([forgotten, asyncio.ensure_future(split.over.wait())], timeout=10,
+                           return_when=asyncio.FIRST_COMPLETED)
+        peer.close()
+    monkeypatch.undo()
+    return split.attempts
+
+
+@pytest.mark.asyncio
+async def test_after_a_split_heals_a_player_of_the_table_is_dialled_again_within_seconds(monkeypatch) -> None:
+    """wire.md §2.1: the links of a split come back within seconds of the heal. Bob's address (his seat
+    key proved itself there) is dialled again at most every 4 s however long the split lasts, so the
+    first attempt after a heal at any moment comes within 4 s of it (it came 15-23 s after the heal with
+    the back-off to 30 s); a hint is dialled at the back-off's pace, and forgotten after 6 attempts."""
+    attempts = await _dialled(monkeypatch, PeerInfo(seat_key(1).public, "Bob", "10.0.0.2", 40000), confirmed=True)
+    waits = [min(t for t in attempts if t >= heal) - heal for heal in (0.5 * i for i in range(1, 590))]
+    assert max(waits) <= 4.0 and statistics.median(waits) < 5.0, attempts[:12]  # wire.md §2.1
+    hint = PeerInfo(identity("Someone").public, "Someone", "10.0.0.9", 40000)
+    assert await _dialled(monkeypatch, hint, confirmed=False) == [0.0, 1.0, 3.0, 7.0, 15.0, 31.0]
 
 
 def test_a_stranger_that_proves_its_own_key_after_the_start_is_not_in_the_book():

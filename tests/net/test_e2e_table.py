@@ -140,6 +140,8 @@ async def test_a_spectator_watching_through_a_killed_player_sees_the_table_and_t
     eve_out = procs.out["eve"]
     assert any(line.startswith("Watching through ") and "(Bob is gone)" in line for line in eve_out), eve_out
     assert "Away: Bob" in eve_out, eve_out
+    # the table's last word stands while Eve hears no player: never Ann's bot or Cleo, who play on
+    assert {line for line in eve_out if line.startswith("Away: ")} == {"Away: Bob"}, eve_out
     saves = {name: procs.saved(name).read_bytes() for name in ("ann", "cleo", "eve")}
     assert len(set(saves.values())) == 1, "Ann, Cleo and Eve saved the same log"
     loaded = load(procs.saved("eve"))

@@ -178,7 +178,7 @@ def test_a_frame_held_through_one_link_is_skipped_on_another():
     author.receive_data(E12)
     relay.receive_data(E12)
     assert owner.received == [E12] and relay.peer_have == 2 and author.peer_have == 0
-    relay.peer_have = 5  # the relay is ahead: a repeat never lowers what it holds
+    relay.peer_holds(5)  # the relay is ahead: a repeat never lowers what it holds
     relay.receive_data(E12)
     assert relay.peer_have == 5 and owner.received == [E12]
 
@@ -260,3 +260,39 @@ def test_nothing_is_sent_on_a_closed_link():
     assert lk.closed and lk.send(Heartbeat(have=0, digest=HEADER.header.digest)) is False
     assert lk.data_to_send() == b""
     assert lk.connector_key == identity("Ann").public  # the peer dialled this side
+
+
+# ---------------------------------------------------------------------- what the peer holds
+
+#: (what this side learns of the peer's log, in order, as peer_holds' arguments; then what the link says
+#:  the peer holds: peer_have, peer_has_header, parted)
+HOLDS = [
+    pytest.param([((5,), {})], (5, False, 0), id="entries either way: at least"),
+    pytest.param([((5,), {}), ((3,), {})], (5, False, 0), id="a late word never lowers it"),
+    pytest.param([((5,), {}), ((3, "exactly"), {})], (3, False, 0), id="its want from 4: exactly, lower"),
+    pytest.param([((3,), {}), ((7, "exactly"), {})], (7, False, 0), id="its handshake: exactly, higher"),
+    pytest.param([((5,), {}), ((2, "at-most"), {})], (2, False, 0), id="a draw taken back after 2: at most"),
+    pytest.param([((1,), {}), ((4, "at-most"), {})], (1, False, 0), id="entries set aside after 4: never raises"),
+    pytest.param([((), {"header": True}), ((), {"header": False})], (0, True, 0), id="a header once held stays"),
+    pytest.param([((4, "exactly"), {"header": True, "parted": 5})], (4, True, 5), id="its digest differs at 5"),
+    pytest.param([((), {"parted": 5}), ((6,), {}), ((), {"parted": 0})], (6, False, 0), id="it took our branch"),
+]
+
+
+@pytest.mark.parametrize(("learned", "holds"), HOLDS)
+def test_what_the_peer_holds_changes_by_one_rule(learned, holds):
+    """wire.md §5.5 "Relaying" rests on what a link's peer holds: it changes only through
+    :meth:`Link.peer_holds`, whose *held* says how a seq bounds it."""
+    lk = link(Owner())
+    for args, kwargs in learned:
+        lk.peer_holds(*args, **kwargs)
+    assert (lk.peer_have, lk.peer_has_header, lk.parted) == holds
+
+
+@pytest.mark.parametrize("name", ["peer_have", "peer_has_header", "parted"])
+def test_what_the_peer_holds_has_one_owner(name):
+    """Nothing sets what the peer holds but :meth:`Link.peer_holds` (it was raised or lowered in place
+    across the router, the connections and the link, each place with a rule of its own)."""
+    lk = link(Owner())
+    with pytest.raises(AttributeError):
+        setattr(lk, name, 1)

@@ -214,6 +214,66 @@ def test_a_spectator_that_watched_through_a_taker_names_only_the_seat_cut_off() 
     assert watching(links=(player(1, 6),), runners=dict(records.runners)).away(now=0.0) == [2]
 
 
+# ---------------------------------------------------------------------- without flicker (§4.5)
+
+
+def test_a_spectator_keeps_the_tables_view_when_its_player_is_gone() -> None:
+    """Eve watches through Bob alone. Bob's laptop dies: her one link closes, and until another
+    player's heartbeat says otherwise she shows what the table said last, not every seat away (she
+    printed "Away: Greedy 1, Bob, Cleo" for a moment while Bob's table played on). Once she watches
+    through Cleo, Cleo's heartbeat says who is gone."""
+    records = PresenceRecords(since=0.0)
+    for now, links, away in [
+        (1.0, (player(1, 2, 6, beat=1.0),), []),  # through Bob: everyone in touch
+        (20.0, (), []),  # Bob's link closed: the table's last word stands
+        (20.1, (player(2),), []),  # failed over to Cleo, her heartbeat not here yet
+        (20.2, (player(2, 6, beat=20.2),), [1]),  # Cleo sees the host, not Bob
+        (40.0, (), [1]),  # Cleo gone too: what she said last stands
+    ]:
+        snapshot = watching(links=links, runners={0: HOST}, since=0.0, view=records.view,
+                            heard_at=records.heard_at)
+        records.heard_table(snapshot, now)
+        assert snapshot.away(now) == away, now
+    assert records.heard_at == 1.0 and records.view == frozenset({K[2], HOST})
+
+
+def test_a_spectator_arriving_names_nobody_away_before_it_has_heard_the_table() -> None:
+    """Eve's link to the host opens; the host's heartbeat comes right after it. Before it nothing tells
+    Eve who is away (she printed "Away: Bob", then "Nobody is away"). A spectator that hears no player
+    for :attr:`fresh` seconds judges by its links."""
+    assert watching(links=(player(6),), host=HOST, since=0.0).away(now=0.2) == []
+    assert watching(links=(player(6, 1, 2, beat=0.3),), host=HOST, since=0.0).away(now=0.3) == []
+    assert watching(links=(player(6, 1, beat=0.3),), host=HOST, since=0.0).away(now=0.3) == [2]
+    assert watching(links=(player(6),), host=HOST, since=0.0).away(now=8.0) == [1, 2]
+
+
+def test_a_player_arriving_names_nobody_away_while_its_links_to_the_table_are_made() -> None:
+    """Bob's laptop comes back: its link to Ann opens, her heartbeat says she sees Cleo, and its own
+    link to Cleo (whose address Ann's welcome gave) opens a moment later. Cleo is not away at Bob's
+    meanwhile (it printed "Away: Cleo", then "Nobody is away"). Once settled, the table's rule holds:
+    one other player's word alone keeps nobody present, and a laptop that hears nobody is cut off."""
+    bob: dict[str, Any] = {"me": 1, "plays": (1,), "since": 0.0}
+    heard = (player(0, 2, beat=0.2),)
+    assert snap(**bob, links=(player(0),)).away(now=0.1) == []
+    assert snap(**bob, links=heard).away(now=0.2) == []
+    assert snap(**bob, links=heard, heard_at=0.2).away(now=7.0) == []
+    assert snap(**bob, links=heard, heard_at=0.2).away(now=8.0) == [2]
+    assert snap(**bob, links=(*heard, player(2, 0, beat=0.4)), heard_at=0.2).away(now=8.0) == []
+    assert snap(**bob).away(now=1.0) == []
+    assert snap(**bob).away(now=8.0) == [0, 2]
+    assert snap(**bob, view=frozenset({K[0], K[2]}), heard_at=0.2).away(now=8.0) == [0, 2]  # heard, then lost
+
+
+def test_a_laptop_never_lists_its_own_seat_away() -> None:
+    """After a heal, Cleo's laptop (seat 2, of the old minority) takes the table's branch, in which her
+    seat was handed over to a bot of Ann's seat 0 while they were apart; her links to Ann and Bob are
+    not back yet. Her own seat is not away at her own laptop (it was, until the links came back)."""
+    cleo = snap(me=2, plays=(), own=frozenset({2}), signers=(0, 1, 0), handovers=(None, None, "greedy"))
+    assert cleo.away(now=0.0) == [0, 1]
+    assert snap(me=2, plays=(), own=frozenset({2}), signers=(0, 1, 0), handovers=(None, None, "greedy"),
+                links=(player(1),)).away(now=0.0) == [0]
+
+
 # ---------------------------------------------------------------------- withholding (§5.7)
 
 WAITING = (5, 100.0)  # draw 5, waited for since t = 100 s

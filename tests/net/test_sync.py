@@ -439,7 +439,7 @@ def test_a_gap_is_answered_bad_seq_and_filled_from_there():
     proof_end = 4 + int.from_bytes(data[:4], "big")
     assert decode_message(data[:proof_end]).TYPE == "proof"
     wire.b.receive_data(data[:proof_end])  # … the proof arrives, the entries are lost
-    wire.a.peer_have = 3  # and Full believes Fresh holds 3
+    wire.a.peer_holds(3, "exactly")  # and Full believes Fresh holds 3
     full.submit(make_bot("random", 1).choose(full.game.view()))  # Full's next move goes out as 4..7
     wire.b.receive_data(wire.a.data_to_send())
     assert fresh.have == 1

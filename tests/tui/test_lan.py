@@ -175,7 +175,8 @@ async def test_play_by_keys_against_a_bot_leave_and_resume_on_the_network(tmp_pa
             resumed = app.screen
             again = resumed.table
             assert again.path == path and again.session.have == moves and again.my_seats == [0]
-            assert resumed.marks()[1] == "bot, away"
+            # nobody is named away before the table is heard; hearing nobody, Bob is away (wire.md §4.5)
+            await _until(pilot, lambda: resumed.marks()[1] == "bot, away", "Bob away")
             if again.session.to_play == 1:
                 await _shows(pilot, resumed, "#status", "waiting for Bob (away")
             await _shows(pilot, resumed, "#scoreboard", "Bob (bot, away)")
