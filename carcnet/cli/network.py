@@ -17,7 +17,7 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +114,8 @@ async def _first_confirmed(
             return True
         skipped += 1
         if skipped <= 3:  # a flood of forged records would fill the screen
-            _say(f"Skipping {ad.name!r} at {ad.peer}: nothing there proves the key it advertises")
+            _say("Skipping {name!r} at {peer}: it does not answer as it claims (gone, or not what it says)".format(
+                name=ad.name, peer=ad.peer))
         return False
 
     async with Browser(interfaces=args.interface) as browser:
@@ -171,6 +172,39 @@ async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple
 # ---------------------------------------------------------------------- lan
 
 
+#: What ``carcnet lan`` says of a game by where its best record stands (discovery.md §4), in people's
+#: words: confirmed (nothing to say), its probe not done in time, or no answer as the record says.
+_LAN_NOTES = {"confirmed": "", "checking": "  (still checking)", "unchecked": "", "failed": "  (not answering)"}
+#: The same in the protocol's terms, for ``--verbose``.
+_LAN_STATUS = {"confirmed": "confirmed: its key proved itself there", "checking": "unconfirmed: not checked in time",
+               "unchecked": "unchecked: another version's", "failed": "unconfirmed: no answer with its key"}
+
+Listed = tuple[Any, str, tuple[str, int] | None]
+
+
+def _one_per_game(listed: list[Listed]) -> list[tuple[Listed, list[Listed]]]:
+    """The records *listed* (as :func:`_browse` gives them: confirmed first) by game: one item per game
+    id, in the order of its first record, as (the record that stands for it, every record of it). Each
+    laptop of a game that accepts connections advertises it (the host, then every player once it has
+    started), and a laptop restarted before its old record expired advertises it again under another
+    name: a game is still one game. The record that stands for it is its first (the best confirmed),
+    the host's when the host's stands as well."""
+    games: dict[str, list[Listed]] = {}
+    for row in listed:
+        games.setdefault(row[0].game, []).append(row)
+    out = []
+    for rows in games.values():
+        best = rows[0][1]
+        chosen = next((row for row in rows if row[1] == best and row[0].role == "host"), rows[0])
+        out.append((chosen, rows))
+    return out
+
+
+def _address(ad: Any, where: tuple[str, int] | None) -> str:
+    """Where a record's peer listens: where its key proved itself, else its first address."""
+    return f"{where[0]}:{where[1]}" if where else f"{ad.addresses[0] if ad.addresses else '?'}:{ad.port}"
+
+
 def _lan(args: argparse.Namespace) -> int:
     from carcnet.net.discovery import DiscoveryError
 
@@ -178,17 +212,20 @@ def _lan(args: argparse.Namespace) -> int:
         listed = asyncio.run(_browse(args.wait, args.interface))
     except DiscoveryError as exc:
         return _fail(f"mDNS is not available here: {exc}", EXIT_REFUSED)
-    # confirmed tables first, whatever the number of forged records (discovery.md §4)
+    # confirmed tables first, whatever the number of forged records (discovery.md §4); each game once
+    games = _one_per_game(listed)
     if args.json:
         print(json.dumps([
             {"game": ad.game, "name": ad.name, "phase": ad.phase, "seats": [ad.seats_taken, ad.seats_total],
              "peer": ad.peer, "role": ad.role, "addresses": list(ad.addresses), "port": ad.port,
              "proto": ad.proto, "rules": ad.rules, "compatible": ad.compatible,
-             "confirmed": status == "confirmed", "key": ad.key.hex()}
-            for ad, status, _where in listed
+             "confirmed": status == "confirmed", "key": ad.key.hex(),
+             "records": [{"peer": r.peer, "role": r.role, "addresses": list(r.addresses), "port": r.port,
+                          "key": r.key.hex(), "status": rs} for r, rs, _w in rows]}
+            for (ad, status, _where), rows in games
         ], indent=1))
         return EXIT_OK
-    if not listed:
+    if not games:
         from carcnet.net.discovery import socket_trouble
 
         trouble = socket_trouble()
@@ -197,32 +234,40 @@ def _lan(args: argparse.Namespace) -> int:
                          "address: carcnet join HOST:PORT --game ID", EXIT_REFUSED)
         _say(f"No games found in {args.wait:g} s. (Multicast blocked? Join by address: carcnet join HOST:PORT --game ID)")
         return EXIT_OK
-    notes = {"confirmed": "", "checking": "  (unconfirmed: not checked in time)",
-             "failed": "  (unconfirmed: no answer with its key)"}
-    _say(f"{'game':<32}  {'phase':<8} {'seats':<5}  {'peer':<16} address")
-    for ad, status, where in listed:
-        addr = f"{where[0]}:{where[1]}" if where else f"{ad.addresses[0] if ad.addresses else '?'}:{ad.port}"
-        note = notes.get(status, "") if ad.compatible else f"  (protocol {ad.proto}, rules {ad.rules}: not this version's)"
-        _say(f"{ad.name:<32}  {ad.phase:<8} {ad.seats_taken}/{ad.seats_total}    {ad.peer:<16} {addr}  {ad.game}{note}")
+    _say(f"{'game':<32}  {'phase':<8} {'seats':<5}  {'laptop':<16} address")
+    for (ad, status, where), rows in games:
+        note = _LAN_NOTES.get(status, "") if ad.compatible else "  (another version of carcnet)"
+        _say(f"{ad.name:<32}  {ad.phase:<8} {ad.seats_taken}/{ad.seats_total}    {ad.peer:<16} {_address(ad, where)}  "
+             f"{ad.game}{note}")
+        if args.verbose:
+            for record, record_status, record_where in rows:
+                _say(f"log:   record of {record.peer} ({record.role}) at {_address(record, record_where)}, key "
+                     f"{record.key.hex()[:16]}…, protocol {record.proto}, rules {record.rules}: "
+                     f"{_LAN_STATUS.get(record_status, record_status)}")
     return EXIT_OK
 
 
 # ---------------------------------------------------------------------- headless running
 
 
-async def _run_headless(game: Any, args: argparse.Namespace) -> int:
-    """Runs *game* until it is over (or stopped), printing progress; then lingers so that peers and
-    spectators get the last entries, and says bye. SIGTERM and SIGHUP quit cleanly: ``bye`` (``quit``)
-    to every peer, the save closed, one line on stderr, exit status 128 + the signal's number."""
+def _progress(game: Any, args: argparse.Namespace) -> Callable[[str], None]:
+    """What a headless peer prints as *game* changes: a function of the table change (``show``) that
+    prints, each once, the table's notes, the lobby's seats, the moves (every one with ``--moves``,
+    else every 20th), who is away; with ``--verbose`` also the connection log as it grows (the
+    protocol's codes, seqs and sections, :class:`~carcnet.net.connections.NetEvent`), each line
+    beginning ``log:``. Every other line is in people's words."""
     from carcnet.table import describe_table
 
     last_lobby: list[str] = []
     seen_notes = 0
     last_reported = -1
     last_away: list[int] = []
+    last_event: list[Any] = []  # the last connection-log event printed (the log keeps only the newest)
 
     def show(change: str) -> None:
         nonlocal last_lobby, seen_notes, last_reported, last_away
+        if getattr(args, "verbose", False):
+            _print_events(game.session.connections.events, last_event)
         fresh = min(game.notes_made - seen_notes, len(game.notes))
         for note in game.notes[len(game.notes) - fresh:]:
             _say(note)
@@ -232,7 +277,8 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
             if lines != last_lobby:
                 last_lobby = lines
                 locked = game.lobby is not None and game.lobby.locked
-                _say("Table" + (" (full: committing to the draws)" if locked else "") + ": " + "; ".join(lines))
+                _say(("Table (full: the game starts in a moment): {seats}" if locked else "Table: {seats}").format(
+                    seats="; ".join(lines)))
             return
         names = game.names
         if args.moves:
@@ -261,6 +307,32 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
             last_away = away
             _say("Away: " + ", ".join(names[s] for s in away) if away else "Nobody is away")
 
+    return show
+
+
+def _print_events(events: Any, last: list[Any]) -> None:
+    """Prints the events of the connection log *events* that came after ``last[0]`` (all of them when
+    *last* is empty, or when it is no longer kept), one ``log:`` line each, and keeps the newest in
+    *last*."""
+    fresh: list[Any] = []
+    for event in reversed(events):
+        if last and event is last[0]:
+            break
+        fresh.append(event)
+    for event in reversed(fresh):
+        peer = f" {event.peer}" if event.peer else ""
+        seq = f" seq {event.seq}" if event.seq is not None else ""
+        _say(f"log: {event.kind} {event.code}{peer}{seq}: {event.message}")
+    if fresh:
+        last[:] = [fresh[0]]
+
+
+async def _run_headless(game: Any, args: argparse.Namespace) -> int:
+    """Runs *game* until it is over (or stopped), printing progress (:func:`_progress`); then lingers
+    so that peers and spectators get the last entries, and says bye. SIGTERM and SIGHUP quit cleanly:
+    ``bye`` (``quit``) to every peer, the save closed, one line on stderr, exit status 128 + the
+    signal's number."""
+    show = _progress(game, args)
     game.add_listener(show)
     signalled: list[int] = []
     quit_now = asyncio.Event()
@@ -304,13 +376,10 @@ def _held_by_links(game: Any) -> bool:
 
 def _seats_behind(game: Any) -> list[int]:
     """The seats whose votes do not cover this peer's end (the last entry voted for, wire.md §5.9), in
-    seat order; empty for a spectator or before the game."""
-    replica = game.session.replica
-    votes, state = replica.votes, replica.game
-    if votes is None or state is None:
-        return []
-    covered = set(votes.voters(state.digests, replica.vote_seq))
-    return [seat for seat in range(votes.players) if seat not in covered]
+    seat order; empty before the game (:func:`carcnet.table.words.unconfirmed`)."""
+    from carcnet.table.words import unconfirmed
+
+    return list(unconfirmed(game).by)
 
 
 def _held_by_seats(game: Any) -> bool:
@@ -350,8 +419,8 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
         try:
             await game.wait_until(lambda: game.status != "finished" or not game.pending, SETTLE)
         except TimeoutError:
-            _say(f"The table has not confirmed the last {game.pending} moves of this game within {SETTLE:g} s: "
-                 "they may be set aside when this laptop meets the others again")
+            _say(("The table has not confirmed the last {count} moves of this game within {seconds:g} s: they may "
+                  "be set aside when this laptop meets the others again").format(count=game.pending, seconds=SETTLE))
             break
     if game.header is None and game.failure is not None:
         show("end")
@@ -371,7 +440,11 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
                 await game.wait_until(lambda: _held_by_links(game) and _held_by_seats(game), BEHIND)
     show("end")
     if game.status == "stopped":
-        return _fail(f"the game stopped: {game.session.desync}", EXIT_REFUSED)
+        if getattr(args, "verbose", False):
+            _say(f"log: the stop's report: {game.session.desync}")
+        from carcnet.table.words import stop_reason
+
+        return _fail("the game stopped: {why}".format(why=stop_reason(game.session.desync)), EXIT_REFUSED)
     from .report import final_lines
 
     names = [s.name for s in game.header.header.seats]
@@ -558,11 +631,14 @@ def _net_options(p: argparse.ArgumentParser, *, listen: bool = True) -> None:
     p.add_argument("--timeout", type=float, default=3600.0, help="headless: give up after this many seconds")
     p.add_argument("--takeover", type=float, default=None, metavar="SECONDS",
                    help="seconds a bot seat whose laptop is gone stays away at its turn before the table "
-                   "gives it to a bot here or elsewhere (default 30; wire.md 5.6)")
+                   "gives it to a bot here or elsewhere (default 30)")
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                    help="seconds this laptop's bots wait before each turn (default: at once headless, "
                    "0.6 s in the interface)")
     p.add_argument("--moves", action="store_true", help="headless: print every move (default: every 20th)")
+    p.add_argument("--verbose", action="store_true",
+                   help="headless: also print the connection log as it grows, in the protocol's terms "
+                   "(lines beginning log:)")
     p.add_argument("--linger", type=float, default=2.0,
                    help="headless: seconds to stay after the end so that peers get the last moves (default 2)")
 
@@ -585,6 +661,8 @@ def add_commands(sub: Any) -> None:
     lan = sub.add_parser("lan", help="list the games on the network (mDNS)")
     lan.add_argument("--wait", type=float, default=3.0, help="seconds to listen (default 3)")
     lan.add_argument("--json", action="store_true", help="print the games as JSON")
+    lan.add_argument("--verbose", action="store_true",
+                     help="also print every record of each game, in the protocol's terms (lines beginning log:)")
     lan.add_argument("--interface", action="append", metavar="IP", help="an IP address of this machine to use")
     lan.set_defaults(run=_lan)
 

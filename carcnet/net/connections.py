@@ -88,8 +88,10 @@ class NetEvent:
     Attributes:
         time: The session's clock when it happened.
         kind: ``"sent"`` (an ``error``/``reject``/``bye`` we sent), ``"received"`` (one the peer sent),
-            ``"info"`` (a connection opened or closed, a stop).
-        code: The error or reject code, the bye reason, or what happened (``"open"``, ``"closed"``).
+            ``"info"`` (a connection opened or closed, a stop, the protocol's account of a line told to
+            the people at the table).
+        code: The error or reject code, the bye reason, or what happened (``"open"``, ``"closed"``;
+            ``"note"``: the account of a line told to people, e.g. a refused handover and why).
         message: The text.
         seq: The seq concerned, or ``None``.
         peer: The peer's name (``None`` before its hello or welcome).

@@ -551,7 +551,8 @@ class PresenceSnapshot:
         it may: a seat the game waits for whose player is away: at its turn, no peer at the table in
         touch with it (:meth:`away`); while the table draws, its value missing for :attr:`reveal_wait`
         seconds (:meth:`withholding`), whatever its links say; and §5.6's split rule
-        (:meth:`may_hand_over`). Never a present seat, a seat played here, or one handed over already."""
+        (:meth:`may_hand_over`). Never a present seat, a seat played here, or one handed over already.
+        The reason is in people's words, the rule behind it the caller's to log."""
         if not self.keys or not 0 <= seat < len(self.keys):
             return "no such seat in the game"
         if seat in self.plays:
@@ -560,21 +561,22 @@ class PresenceSnapshot:
             return "a bot plays that seat already"
         if self.drawing is not None:
             if seat not in self.missing:
-                return "its value for the draw is here: it is not withholding it (wire.md §5.7)"
+                return "their part of the draw has come"
             if seat not in self.withholding(now):
                 waiting = self.waiting
                 if (waiting is not None and now - waiting[1] >= self.reveal_wait
                         and not self.heard_most_since(max(waiting[1], now - self.fresh))):
-                    return ("this laptop does not see most of the table: it has heard from too few of it lately, "
-                            "and may be the one cut off (wire.md §5.7)")
-                return f"its value for the draw has been missing for less than {self.reveal_wait:g} s (wire.md §5.7)"
+                    return ("this laptop has heard from too few of the other players lately: it may be the one "
+                            "cut off")
+                return "their part of the draw has been missing for less than {wait:g} s".format(wait=self.reveal_wait)
         elif seat != self.to_play:
-            return "only the seat to play, or while the table draws a seat withholding its value, may be handed over"
+            return ("only the player to move, or one whose part of the draw does not come, can be given to a "
+                    "bot")
         elif seat not in self.away(now):
-            return "its player is in touch with the table (wire.md §5.6)"
+            return "their laptop is still in touch with the table"
         if not self.may_hand_over(seat):
-            return ("this laptop does not see most of the table: it may not give a seat away (wire.md §5.6); "
-                    "wait until the others are back")
+            return ("this laptop is in touch with too few of the other players to give a seat away; wait until "
+                    "they are back")
         return None
 
     def takeover_runner(self, now: float | None = None) -> bytes | None:

@@ -72,8 +72,10 @@ class Table(ABC):
     Attributes:
         kind: What this laptop is at the table (:data:`Kind`).
         bot_delay: Seconds this laptop's bots wait before each turn, so people can follow (0: none).
-        notes: Lines for people (a peer connected, the game was saved to …), newest last, at most 200;
-            each new one is a change ``"note"`` to the listeners.
+        notes: Lines for people, in their words (a player connected, the game was saved to …),
+            newest last, at most 200; each new one is a change ``"note"`` to the listeners. What a
+            line means in the protocol's terms goes to the program's log and :attr:`details` (at a
+            network table, its connection log).
         failure: Why this table cannot go on here (refused by the network, the log cannot be
             written), or ``None``.
         recovery: What opening a saved game did with a damaged last record, if anything.
@@ -106,6 +108,9 @@ class Table(ABC):
         self._listeners: list[Callable[[Change], None]] = []
         #: Who this table is in the program's log records (a network table: the peer's name).
         self.log_name: str = kind
+        #: Where the protocol's account of a line told to people goes besides the program's log, as
+        #: ``details(line, account)``: a network table's connection log; nowhere more at a local table.
+        self.details: Callable[[str, str], None] = lambda _line, _account: None
 
     # ------------------------------------------------------------------ reading
 
@@ -268,8 +273,15 @@ class Table(ABC):
             except Exception:  # a listener must not break the table (nor the network code under it)
                 log.exception("a listener failed to take the change %r", change)
 
-    def _note(self, text: str) -> None:
-        log.info("%s: %s", self.log_name, text)
+    def _note(self, text: str, detail: str | None = None) -> None:
+        """Tells the table's people *text* (a line in their words: no protocol terms) and keeps
+        *detail*, if any (the same in the protocol's terms: codes, seqs, sections of wire.md), in the
+        program's log and :attr:`details`, never for the people."""
+        if detail is None:
+            log.info("%s: %s", self.log_name, text)
+        else:
+            log.info("%s: %s [%s]", self.log_name, text, detail)
+            self.details(text, detail)
         self.notes.append(text)
         del self.notes[:-200]
         self.notes_made += 1

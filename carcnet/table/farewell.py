@@ -1,14 +1,33 @@
 """Provides :func:`farewell`: the line a network table says when a peer's last connection to it
-closes, for people: a spectator that stops watching, a player that left the game and gave up the
-seat (``bye`` quit: the table's bot plays it, protocol/wire.md §4.7, §5.6), one that left meaning to
-come back (``bye`` shutdown: resume), and any other going with its reason."""
+closes, in people's words (with its account for the connection log, as the lines of
+:mod:`carcnet.table.words`): a spectator that stops watching, a player that left the game and gave up
+the seat (``bye`` quit: the table's bot plays it, protocol/wire.md §4.7, §5.6), one that left meaning
+to come back (``bye`` shutdown: resume), a laptop that stopped answering, and any other going. The
+reason itself (a ``bye`` reason or an error code) is the connection log's, never the line's."""
 
 from __future__ import annotations
 
 __all__ = ["farewell"]
 
+#: Why a player's connection ended → what the table's people read while the game goes on.
+_IN_GAME = {
+    "quit": "{name} left the game and gave up the seat: a bot plays it from {name}'s next turn",
+    "shutdown": "{name} left for now and keeps the seat: {name} can come back; b at their turn lets a bot play it",
+}
+#: Why any connection ended → what the table's people read (in the lobby, after the game, a spectator).
+_GONE = {
+    "quit": "{name} left",
+    "shutdown": "{name} left",
+    "game-over": "{name} left: the game is over",
+    "timeout": "{name}'s laptop stopped answering",
+    "closed": "{name}'s connection was lost",
+    None: "{name}'s connection was lost",
+}
+#: Any other reason: an error code (wire.md §6), which the connection log names.
+_ERROR = "{name}'s connection was closed after an error"
 
-def farewell(name: str, reason: str | None, *, role: str | None, started: bool) -> str:
+
+def farewell(name: str, reason: str | None, *, role: str | None, started: bool) -> tuple[str, str]:
     """What the table's people read when peer *name* is gone.
 
     Args:
@@ -20,14 +39,13 @@ def farewell(name: str, reason: str | None, *, role: str | None, started: bool) 
         started: Whether the game is going on here (started, not over).
 
     Returns:
-        One line, e.g. ``"Bob left (quit): gave up the seat, a bot of the table plays it from Bob's next
-        turn"``.
+        The line without the protocol's terms, e.g. ``"Bob left the game and gave up the seat: a bot
+        plays it from Bob's next turn"``, and its account for the connection log (the reason and the
+        role: ``"closed: quit (role player; wire.md §4.7, §6)"``).
     """
+    account = f"closed: {reason} (role {role}; wire.md §4.7, §6)"
     if role == "spectator" and reason in ("quit", "shutdown", "game-over"):
-        return f"{name} stopped watching"
-    if started and role in ("host", "player"):
-        if reason == "quit":
-            return f"{name} left (quit): gave up the seat, a bot of the table plays it from {name}'s next turn"
-        if reason == "shutdown":
-            return f"{name} left (shutdown): keeps the seat and can come back (resume); b at their turn gives it to a bot"
-    return f"{name} left ({reason})"
+        return "{name} stopped watching".format(name=name), account
+    if started and role in ("host", "player") and reason in _IN_GAME:
+        return _IN_GAME[reason].format(name=name), account
+    return _GONE.get(reason, _ERROR).format(name=name), account

@@ -46,7 +46,7 @@ from carcnet.net.sync import SessionChange, SyncError, SyncSession
 from carcnet.net.transport import Timing
 
 from .advert import advertise_and_browse, found_peer, table_ad
-from .aside import aside_note
+from .aside import aside_detail, aside_note
 from .base import TableError, bot_seed
 from .clock import TurnClock
 from .driver import BotDriver
@@ -55,6 +55,7 @@ from .farewell import farewell
 from .keys import LanError, keys_path, read_keys, save_keys
 from .netview import NetKind, NetView
 from .timekeeper import Timekeeper
+from .words import REFUSED, handed_over, not_handed_over, not_taken_over, part_missing, refused, stopped, told
 
 __all__ = [
     "LanError", "NetKind", "NetOptions", "NetTable", "SeatPlan", "describe_table", "keys_path",
@@ -74,7 +75,7 @@ TAKEOVER = 30.0
 REVEAL_WAIT = 10.0
 
 #: Refusals after which a peer without the game's header cannot go on with the peer that sent them.
-_FATAL = frozenset({"no-seat", "wrong-game", "bad-version", "bad-header"})
+_FATAL = frozenset(REFUSED)
 
 
 class NetOptions(TypedDict, total=False):
@@ -354,9 +355,7 @@ class NetTable(NetView):
             name = header.header.seats[seat].name
             if not judged or not presence.may_hand_over(seat):
                 if clock.refusal_is_news(seat, len(game.moves)):
-                    why = ("this laptop is cut off from the table" if self.cut_off
-                           else "this laptop does not see most of the table")
-                    self._note(f"Not taking {name}'s seat over: {why} (wire.md 5.6)")
+                    self._note(*not_taken_over(name, seat, cut_off=self.cut_off))
                 continue
             if presence.takeover_runner(now) != self.session.identity.public:
                 continue
@@ -393,7 +392,7 @@ class NetTable(NetView):
         presence, now = self.presence(), self.session.clock()
         refusal = presence.handover_refusal(seat, now)
         if refusal is not None:
-            raise TableError(f"{header.header.seats[seat].name}'s seat may not be handed over: {refusal}")
+            raise TableError(told(self.details, not_handed_over(header.header.seats[seat].name, seat, refusal, presence, now)))
         own = [s for s in sorted(self.session.seats) if game.handovers[s] is None]
         if not own:
             raise TableError("only a player with a seat of their own can take a seat over")
@@ -411,7 +410,7 @@ class NetTable(NetView):
             self.records.owners[seat] = self.session.identity.public
         self.bot_names[seat] = bot
         self._save_keys()  # whose seat it is, should this laptop restart before it goes back
-        self._note(f"{header.header.seats[seat].name}'s seat is played by a {bot} bot from this peer now")
+        self._note(*handed_over(header.header.seats[seat].name, seat, bot, by, withheld=withheld is not None))
         if self.driver is not None:
             self.driver.set_bot(seat, make_bot(bot, bot_seed(header.header.digest, seat)))
 
@@ -572,14 +571,14 @@ class NetTable(NetView):
     def _stopped(self) -> None:
         """The game stopped here: says why (a desync's report)."""
         if self.session.desync is not None:
-            self._note(f"The game stopped: {self.session.desync}")
+            self._note(*stopped(self.session.desync))
 
     def _set_aside(self) -> None:
         """A healed split set entries aside (wire.md §5.9): one line for each set not said yet."""
         records = self.session.replica.aside
         names = [seat.name for seat in self.seats]
         for record in records[self._asides_said:]:
-            self._note(aside_note(record, names, set(self.session.seats)))
+            self._note(aside_note(record, names, set(self.session.seats)), aside_detail(record, names))
         self._asides_said = len(records)
 
     def _heard(self, link: Link | None) -> None:
@@ -616,9 +615,9 @@ class NetTable(NetView):
                                 started=session.header is not None and not session.over)
         if link.closed_by in _FATAL and session.header is None:
             said = next((e.message for e in reversed(session.connections.events) if e.code == link.closed_by), "")
-            self.failure = f"refused: {link.closed_by}: {said}" if said else f"refused: {link.closed_by}"
+            self.failure, account = refused(link.closed_by, said)
             if not session.connections.open_links():
-                self._note(self.failure.capitalize())
+                self._note(self.failure.capitalize(), account)
         elif session.header is None and link.role == "host" and link.closed_by in LEFT_ON_PURPOSE:
             self.failure = f"the host ({link.name}) closed the table before the game started"
             self._note(self.failure.capitalize())
@@ -628,8 +627,8 @@ class NetTable(NetView):
             if link.closed_here and not session.connections.closing and session.role == "spectator":
                 self._note(f"Stopped watching through {link.name}")
             elif not link.closed_here:  # this peer's own bye: it is the one going, or done with that link
-                self._note(farewell(link.name, link.closed_by, role=link.role if seated or link.role == "spectator" else None,
-                                started=session.header is not None and not session.over))
+                self._note(*farewell(link.name, link.closed_by, role=link.role if seated or link.role == "spectator" else None,
+                                     started=session.header is not None and not session.over))
         self._cut_off_news()
 
     def _cut_off_news(self) -> None:
@@ -740,8 +739,8 @@ class NetTable(NetView):
             for seat in now:
                 if header is not None and waiting is not None and (waiting[0], seat) not in said:
                     said.add((waiting[0], seat))
-                    self._note(f"Waiting for {header.header.seats[seat].name}'s draw value: "
-                               f"the seat counts as away (wire.md 5.7)")
+                    self._note(*part_missing(header.header.seats[seat].name, seat, draw=waiting[0],
+                                             wait=self.reveal_wait))
             self.session.presence_changed()
 
     async def _tick(self) -> None:

@@ -66,6 +66,10 @@ class NetView(Table):
         # half that wait (wire.md §5.7): room for two laptops beginning to wait at different moments
         session.draws.wait = min(session.draws.wait, reveal_wait / 2)
         self.records = PresenceRecords(since=session.clock())
+        # the protocol's account of a line told to people: the connection log (an ``info`` event of
+        # code ``note``), so the events file beside the save, a bug report and ``--verbose`` hold it
+        self.details = lambda line, account: session.connections.record(
+            "info", "note", f"{account} (told: {line})", None, None)
         session.add_listener(self._judge_claims)
         self.clocks: SeatClocks | None = None
         #: A resumed game's turn clock, from its keys file (the lobby's is gone).

@@ -587,12 +587,12 @@ def test_a_seat_taken_for_withholding_is_not_given_back_when_its_peer_leaves_and
     [
         ("the seat to play, away", snap(links=(player(1),), to_play=2), 2, None),
         ("the seat to play, present", snap(links=(player(1), player(2)), to_play=2), 2, "in touch"),
-        ("not the seat to play", snap(links=(player(1),), to_play=1), 2, "only the seat to play"),
+        ("not the seat to play", snap(links=(player(1),), to_play=1), 2, "only the player to move"),
         ("played here", snap(links=(player(1),), to_play=0), 0, "plays that seat"),
         ("a draw: withholding, still connected", drawing(links=(player(1, beat=125.0), player(2))), 1, None),
-        ("a draw: its value came", drawing(links=(player(1), player(2))), 2, "not withholding"),
+        ("a draw: its value came", drawing(links=(player(1), player(2))), 2, "part of the draw has come"),
         ("a draw: within the wait", drawing(links=(player(1), player(2)), reveal_wait=60.0), 1, "less than 60 s"),
-        ("a draw: cut off", drawing(), 1, "does not see most of the table"),
+        ("a draw: cut off", drawing(), 1, "heard from too few"),
     ],
 )
 def test_handover_refusal(case: str, snapshot: PresenceSnapshot, seat: int, refused: str | None) -> None:

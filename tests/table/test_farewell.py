@@ -11,13 +11,17 @@ from carcnet.table.farewell import farewell
     ("reason", "role", "started", "line"),
     [
         ("quit", "spectator", True, "Eve stopped watching"),
-        ("quit", "player", True, "Eve left (quit): gave up the seat, a bot of the table plays it from Eve's next turn"),
+        ("quit", "player", True, "Eve left the game and gave up the seat: a bot plays it from Eve's next turn"),
         ("shutdown", "host", True,
-         "Eve left (shutdown): keeps the seat and can come back (resume); b at their turn gives it to a bot"),
-        ("quit", None, True, "Eve left (quit)"),  # a connection not proven to sit at the table gives up no seat
-        ("quit", "player", False, "Eve left (quit)"),  # in the lobby, or after the game
-        ("timeout", "player", True, "Eve left (timeout)"),
+         "Eve left for now and keeps the seat: Eve can come back; b at their turn lets a bot play it"),
+        ("quit", None, True, "Eve left"),  # a connection not proven to sit at the table gives up no seat
+        ("quit", "player", False, "Eve left"),  # in the lobby, or after the game
+        ("timeout", "player", True, "Eve's laptop stopped answering"),
+        (None, "player", True, "Eve's connection was lost"),
+        ("game-over", "player", False, "Eve left: the game is over"),
+        ("forbidden", "player", True, "Eve's connection was closed after an error"),  # the code: the connection log's
     ],
 )
 def test_farewell(reason: str, role: str | None, started: bool, line: str) -> None:
-    assert farewell("Eve", reason, role=role, started=started) == line
+    said, account = farewell("Eve", reason, role=role, started=started)
+    assert said == line and f"closed: {reason}" in account

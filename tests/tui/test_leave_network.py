@@ -63,7 +63,7 @@ async def test_q_asks_a_player_escape_stays_and_giving_the_seat_lets_the_table_p
             await _until(pilot, lambda: _asked(app), "the question on ctrl+c")
             await pilot.press("g")  # give the seat to a bot and leave
             await _until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.runs[-1].ended, "home")
-            await bob.wait_until(lambda: any("Ann left (quit): gave up the seat" in n for n in bob.notes), LIMIT)
+            await bob.wait_until(lambda: any("Ann left the game and gave up the seat" in n for n in bob.notes), LIMIT)
             # Bob's table plays Ann's seat from her turn on: a handover by Bob's seat, and the game goes on
             await bob.wait_until(lambda: bob.game is not None and bob.game.handovers[0] is not None, LIMIT)
             handover = bob.game.handovers[0]
@@ -81,7 +81,7 @@ async def test_leaving_and_keeping_the_seat_leaves_it_to_its_owner(tmp_path):
             await _until(pilot, lambda: _asked(app), "the question")
             await pilot.press("l")  # leave and keep the seat
             await _until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.runs[-1].ended, "home")
-            await bob.wait_until(lambda: any("Ann left (shutdown): keeps the seat and can come back" in n
+            await bob.wait_until(lambda: any("Ann left for now and keeps the seat: Ann can come back" in n
                                              for n in bob.notes), LIMIT)
             await bob.wait_until(lambda: bob.to_play == 0 and 0 in bob.away(), LIMIT)
             # a person's seat kept by its owner is never taken over by itself: the people decide (b)

@@ -37,6 +37,7 @@ from carcnet.engine import (
 from carcnet.log import LogError
 from carcnet.table import Table, TableError, think_cap_of
 from carcnet.table.netview import NetView
+from carcnet.table.words import unconfirmed
 from carcnet.tui.render import FIGURE_NAMES
 from carcnet.tui.running import TableRun
 from carcnet.tui.screens.board_screen import BoardScreen, glyphs_named
@@ -48,6 +49,21 @@ from carcnet.tui.widgets.palette import seat_style
 
 #: Entries pending (wire.md §5.9) from which the status line says so: one or two are votes on their way.
 PENDING_SHOWN = 3
+
+#: What the status line adds when one laptop alone contributes to the table draws (it can compute the
+#: tiles before they are drawn): this one, or another player's.
+DRAWS_KNOWN_HERE = "only your laptop draws the tiles now, so it can know them before they are drawn"
+DRAWS_KNOWN_TO = "only {name}'s laptop draws the tiles now, so it can know them before they are drawn"
+#: What the status line adds while moves are pending, by whose they are (this laptop's: one, several;
+#: others' only) and whether the players whose laptops have not confirmed them are known.
+UNCONFIRMED = {
+    ("one", True): "your last move is not confirmed by {names} yet",
+    ("yours", True): "your last {count} moves are not confirmed by {names} yet",
+    ("moves", True): "the last {count} moves are not confirmed by {names} yet",
+    ("one", False): "your last move is not confirmed by the table yet",
+    ("yours", False): "your last {count} moves are not confirmed by the table yet",
+    ("moves", False): "the last {count} moves are not confirmed by the table yet",
+}
 
 __all__ = ["ChatScreen", "DesyncScreen", "GameScreen"]
 
@@ -70,7 +86,7 @@ class DesyncScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         r = self.report
         lines = [
-            "[b]The game stopped: the peers no longer agree on it[/b]",
+            "[b]The game stopped: the laptops no longer agree on it[/b]",
             "",
             escape(str(getattr(r, "message", r))),
             "",
@@ -406,7 +422,7 @@ class GameScreen(BoardScreen):
             return
         leave = "q for the menu" if table.kind == "local" else "q to leave"
         if table.desync is not None:
-            self.status.update("[b red]The game stopped[/]: the peers no longer agree (d: the report, q: leave)")
+            self.status.update("[b red]The game stopped[/]: the laptops no longer agree on it (d: the report, q: leave)")
             return
         if game.phase is Phase.GAME_OVER:
             self.status.update(f"Game over: f shows the final scores, {leave}")
@@ -420,16 +436,12 @@ class GameScreen(BoardScreen):
             return
         if table.cut_off:
             self.status.update("[b red]You are cut off from the table[/]: no other player is connected to this "
-                               "laptop; the game goes on when the links come back")
+                               "laptop; the game goes on when they are back")
             return
         seat = game.seat
         who = f"[{seat_style(self.colours[seat])}]{escape(self.names[seat])}[/]"
         prefix = "Watching: " if table.spectating else ""
-        known = table.draws_known_to()
-        suffix = f" · [b]draws known to {escape(known)}[/]" if known is not None else ""
-        pending = table.pending if isinstance(table, NetView) else 0
-        if pending >= PENDING_SHOWN:  # wire.md §5.9: not yet held by seats that are a quorum
-            suffix += f" · [b]{pending} moves pending[/] (not yet held by most seats)"
+        suffix = self._status_notices()
         if game.phase is Phase.DRAW:
             self.status.update(f"{prefix}{self._draw_status(who)}{suffix}")
             return
@@ -442,9 +454,10 @@ class GameScreen(BoardScreen):
             else:
                 text = f"{who}: {self._deploy_prompt()}"
         elif seat in table.away():
-            text = f"{prefix}waiting for {who} (away: not connected); the game goes on when they are back"
             if table.seat_to_hand_over() == seat:
-                text += ", or press b to give their seat to a bot"
+                text = prefix + "{who}'s laptop is gone. Wait, or let a bot play for {who} \\[b]".format(who=who)
+            else:
+                text = prefix + "{who}'s laptop is gone: the game goes on when it is back".format(who=who)
         elif seat in table.bot_seats:
             text = f"{prefix}{who} (bot) is thinking…" if table.kind != "local" else f"{who} is thinking…"
             thinking = table.thinking
@@ -456,6 +469,26 @@ class GameScreen(BoardScreen):
         else:
             text = f"{prefix}waiting for {who}…"
         self.status.update(text + suffix)
+
+    def _status_notices(self) -> str:
+        """What the status line adds after what the game waits for, each after a ``·``: that one laptop
+        alone draws the tiles now (it can know them first); that moves are not confirmed yet by the
+        players named (wire.md §5.9: pending, from :data:`PENDING_SHOWN` on, as one or two are votes on
+        their way)."""
+        table = self.table
+        notices = []
+        known = table.draws_known_to()
+        if known == "you":
+            notices.append(DRAWS_KNOWN_HERE)
+        elif known is not None:
+            notices.append(DRAWS_KNOWN_TO.format(name=escape(known)))
+        if isinstance(table, NetView) and table.pending >= PENDING_SHOWN:
+            pending = unconfirmed(table)
+            mine = set(table.my_seats)  # their votes are this laptop's own, on their way
+            names = ", ".join(escape(self.names[s]) for s in pending.by if s not in mine and s < len(self.names))
+            whose = "one" if pending.own == 1 else "yours" if pending.own else "moves"
+            notices.append(UNCONFIRMED[whose, bool(names)].format(count=pending.own or pending.pending, names=names))
+        return "".join(f" · [b]{notice}[/]" for notice in notices)
 
     def _turn_prompt(self) -> str:
         """What the status line says while a turn waits for confirmation: what it plays and scores."""
@@ -494,11 +527,14 @@ class GameScreen(BoardScreen):
         away = set(table.away())
         names = ", ".join(f"[{seat_style(self.colours[s])}]{escape(self.names[s])}[/]" for s in missing)
         if not away & set(missing):
-            return f"drawing {who}'s tile: waiting for {names}'s draw value…"
-        text = f"drawing {who}'s tile: waiting for {names} (away, or withholding the draw value)"
-        if table.seat_to_hand_over() in missing:
-            text += "; press b to give the seat to a bot"
-        return text
+            return "drawing {who}'s tile: waiting for {names}'s part of the draw…".format(who=who, names=names)
+        seat = table.seat_to_hand_over()
+        if seat in missing:
+            name = f"[{seat_style(self.colours[seat])}]{escape(self.names[seat])}[/]"
+            return ("drawing {who}'s tile: {names}'s part of the draw has not come. Wait, or let a bot play for "
+                    "{name} \\[b]").format(who=who, names=names, name=name)
+        return "drawing {who}'s tile: waiting for {names}'s part of the draw, which has not come".format(
+            who=who, names=names)
 
     def _deploy_prompt(self) -> str:
         """What the person to move may do while deploying: the figure the numbers are for, the abbot's

@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from carcnet.club.ratings import RATINGS_FILE, Ratings, display
 from carcnet.table import NetTable
+from carcnet.table.words import stop_reason
 from carcnet.tui.addresses import join_command, reachable_hosts
 from carcnet.tui.running import TableRun
 from carcnet.tui.settings import Settings
@@ -36,7 +37,8 @@ def lobby_status(run: TableRun) -> str:
         return f"[b red]Stopped[/]: {escape(str(run.error))}"
     status = lan.status
     if status == "stopped":
-        return f"[b red]The game stopped[/]: {escape(str(lan.session.desync))}"
+        desync = lan.session.desync
+        return f"[b red]The game stopped[/]: {escape(stop_reason(desync) if desync is not None else '')}"
     if status in ("playing", "finished"):
         return "The game has started."
     lobby = lan.lobby
@@ -46,7 +48,7 @@ def lobby_status(run: TableRun) -> str:
         return "Connecting to the table…" if lan.kind != "host" else "Opening the table…"
     problem = lan.lobby_problem
     if lobby.locked:
-        return ("Every seat is taken: the players agree on the deck's seed (commit–reveal); "
+        return ("Every seat is taken: the players' laptops get ready to draw the tiles together; "
                 "the game starts in a moment…")
     open_seats = sum(s is None for s in lobby.table)
     if problem and lan.kind == "player" and not lan.lobby_seats():

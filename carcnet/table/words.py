@@ -1,0 +1,129 @@
+"""Provides the lines a network table tells its people, in their words, each with the protocol's
+account of it for the connection log (a :data:`Line`, as :meth:`~carcnet.table.base.Table._note` takes
+it): a seat the table does not take over, a seat that cannot go to a bot, a seat given to one, a part
+of a draw that does not come, a refusal before the game, a stop; and how many moves the table has not
+confirmed yet, and by whom (:func:`unconfirmed`).
+
+Each line is a whole sentence with named placeholders, so that it can be translated as one; the
+account names the protocol's codes, seqs and sections (protocol/wire.md).
+
+>>> not_taken_over("Bob", 1, cut_off=True)[0]
+"Not taking Bob's seat over: this laptop is cut off from the table"
+>>> part_missing("Bob", 1, draw=12, wait=10.0)
+("Waiting for Bob's part of the draw: Bob counts as away until it comes", 'seat 1 withholding its value for draw 12: missing for 10 s (wire.md §5.7 "Withholding")')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from carcnet.net.presence import PresenceSnapshot
+    from carcnet.net.replica import Desync
+
+    from .netview import NetView
+
+__all__ = [
+    "REFUSED", "Line", "Unconfirmed", "handed_over", "not_handed_over", "not_taken_over", "part_missing",
+    "refused", "stop_reason", "stopped", "told", "unconfirmed",
+]
+
+#: What people read, and the protocol's account of it for the connection log.
+Line = tuple[str, str]
+
+#: The refusals after which a peer without the game's header cannot go on with the peer that sent them
+#: (wire.md §6 codes), and what its people read instead of the code.
+REFUSED = {
+    "no-seat": "the table has no seat for you (it is full, or its game has started); you can watch it instead",
+    "wrong-game": "the laptop reached plays another game",
+    "bad-version": "that table plays with another version of carcnet",
+    "bad-header": "the game that table sent does not check out here",
+}
+
+
+def refused(code: str, said: str) -> Line:
+    """The table refused this peer before the game with *code* (a key of :data:`REFUSED`) and the
+    text *said*."""
+    return REFUSED[code], f"refused: {code}: {said}"
+
+
+def not_taken_over(name: str, seat: int, *, cut_off: bool) -> Line:
+    """The bot seat *seat* of *name* is away long enough, but this laptop does not see most of the
+    table (wire.md §5.6 rules 2-3), being *cut_off* from it or on its smaller side."""
+    line = ("Not taking {name}'s seat over: this laptop is cut off from the table" if cut_off
+            else "Not taking {name}'s seat over yet: this laptop is in touch with too few of the other players")
+    return (line.format(name=name),
+            f"takeover of seat {seat} refused: this peer does not see most of the table (cut off: {cut_off}; "
+            "wire.md §5.6 rules 2-3)")
+
+
+def not_handed_over(name: str, seat: int, why: str, presence: PresenceSnapshot, now: float) -> Line:
+    """*seat* of *name* may not go to a bot: *why* is the refusal in people's words
+    (:meth:`PresenceSnapshot.handover_refusal`); the account gives what presence saw at *now*."""
+    return ("{name}'s seat cannot go to a bot: {why}".format(name=name, why=why),
+            f"handover of seat {seat} refused (wire.md §5.6 \"Which seats\", §5.7): away {presence.away(now)}, "
+            f"withholding {presence.withholding(now)}, sees most of the table {presence.sees_most()}")
+
+
+def handed_over(name: str, seat: int, bot: str, by: int, *, withheld: bool) -> Line:
+    """*seat* of *name* went to a *bot* run here, by seat *by*; *withheld*: taken while its laptop held
+    back its draw value (the price of a veto: never given back)."""
+    return ("{name}'s seat is played by a {bot} bot from this laptop now".format(name=name, bot=bot),
+            f"handover of seat {seat} to {bot} by seat {by} "
+            + ("(withheld: never given back, wire.md §5.7)" if withheld else "(wire.md §5.6)"))
+
+
+def part_missing(name: str, seat: int, *, draw: int, wait: float) -> Line:
+    """The value of *seat* (of *name*) for draw *draw* has been missing for *wait* seconds: the seat
+    counts as away (it withholds it, wire.md §5.7)."""
+    return ("Waiting for {name}'s part of the draw: {name} counts as away until it comes".format(name=name),
+            f"seat {seat} withholding its value for draw {draw}: missing for {wait:g} s (wire.md §5.7 \"Withholding\")")
+
+
+def stop_reason(desync: Desync) -> str:
+    """Why the game stopped here, for people: this peer's log and the one of the peer *desync* names
+    parted (the :class:`Desync` itself is the report)."""
+    return "this laptop and {peer}'s no longer agree on move {seq}".format(peer=desync.peer, seq=desync.seq)
+
+
+def stopped(desync: Desync) -> Line:
+    """The game stopped here (:func:`stop_reason`); the account is the report."""
+    return "The game stopped: {why}".format(why=stop_reason(desync)), str(desync)
+
+
+def told(details: Callable[[str, str], None], line: Line) -> str:
+    """Gives the account of *line* to *details* (a table's :attr:`~carcnet.table.base.Table.details`)
+    and returns what people read: for a line told otherwise than as a note (a refusal raised)."""
+    details(*line)
+    return line[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Unconfirmed:
+    """The entries of a network table this peer holds that are not committed yet (wire.md §5.9).
+
+    Attributes:
+        pending: How many (:attr:`NetView.pending`; a table draw at the end not counted).
+        own: How many of them are moves of the seats this peer plays (its signed entries).
+        by: The seats whose votes do not cover this peer's last entry voted for, in seat order: the
+            players whose laptops have not confirmed it yet (this peer's own seats included while
+            their votes are on their way).
+    """
+
+    pending: int
+    own: int
+    by: tuple[int, ...]
+
+
+def unconfirmed(view: NetView) -> Unconfirmed:
+    """What *view*'s session holds that the table has not committed yet; nothing before the game."""
+    replica, mine = view.session.replica, set(view.my_seats)
+    votes, game = replica.votes, replica.game
+    if votes is None or game is None:
+        return Unconfirmed(0, 0, ())
+    own = sum(1 for signed in replica.entries[replica.commit_index:replica.vote_seq]
+              if signed.sig is not None and signed.entry.seat in mine)
+    covered = set(votes.voters(game.digests, replica.vote_seq))
+    return Unconfirmed(view.pending, own, tuple(seat for seat in range(votes.players) if seat not in covered))
