@@ -523,14 +523,17 @@ class PresenceSnapshot:
         key = self.runner(self.signers[seat])
         if key is not None and key in self.left:
             return True
-        return self.two_seats or self.sees_most()
+        return self.sees_most()
 
     def sees_most(self) -> bool:
         """Whether this peer and the seated peers it is connected to are more than half of the seated
         peers, or exactly half holding the peer of the tie seat (wire.md §5.6 rules 2 and 3): the side
-        of a split that may give seats away. Only one side of any split passes."""
+        of a split that may give seats away; always at two seats (rule 4). At three seats and more only one
+        side of any split passes."""
         if not self.keys:
             return False
+        if self.two_seats:
+            return True  # (rule 4: either side of two may go on; the heal keeps one branch)
         peers = self.seated_peers()
         return self._most([self.me, *(k for k, connected in peers.items() if connected)], [self.me, *peers])
 
