@@ -14,10 +14,11 @@ from collections.abc import Callable
 from .base import Bot, Capped
 from .greedy_bot import GreedyBot
 from .random_bot import RandomBot, random_move
+from .scripted import ScriptedBot
 from .search_bot import LEVELS, Level, SearchBot, turn_seed
 
 __all__ = [
-    "BOTS", "LEVELS", "Bot", "Capped", "GreedyBot", "RandomBot", "SearchBot",
+    "BOTS", "LEVELS", "Bot", "Capped", "GreedyBot", "RandomBot", "ScriptedBot", "SearchBot",
     "is_slow", "level_cap", "make_bot", "random_move", "set_time_cap", "turn_seed",
 ]
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Self
 
-from carcnet.bots import Bot, make_bot
+from carcnet.bots import Bot, ScriptedBot, make_bot
 from carcnet.engine import Game, Move, Phase, Rules
 from carcnet.log import GameRecorder, LogError, LogHeader, Seat, new_path
 from carcnet.log.branch import continue_from
@@ -32,13 +32,17 @@ class LocalTable(Table):
     Args:
         recorder: The game's open log.
         bot_delay: Seconds a bot waits before placing its tile (0: at once).
+        script: Move number → the move a bot seat plays then, if legal (a lesson on a fixed deck: the
+            bots play the script, each its own bot where the script gives nothing;
+            :class:`~carcnet.bots.ScriptedBot`).
 
     Attributes:
         recorder: The game's :class:`~carcnet.log.GameRecorder`.
         bots: Seat → bot, for the bot seats.
     """
 
-    def __init__(self, recorder: GameRecorder, *, bot_delay: float = 0.0) -> None:
+    def __init__(self, recorder: GameRecorder, *, bot_delay: float = 0.0,
+                 script: Mapping[int, Move] | None = None) -> None:
         super().__init__("local", bot_delay=bot_delay)
         self.recorder = recorder
         self.recovery = recorder.recovery
@@ -47,6 +51,8 @@ class LocalTable(Table):
             for i, seat in enumerate(recorder.header.seats)
             if seat.player == "bot"
         }
+        if script:
+            self.bots = {i: ScriptedBot(script, bot) for i, bot in self.bots.items()}
         self._driver = BotDriver(
             _LocalTurns(self),
             self._record,
@@ -72,26 +78,42 @@ class LocalTable(Table):
         rules: Rules | None = None,
         directory: str | os.PathLike[str] | None = None,
         bot_delay: float = 0.0,
+        order: Sequence[str] | None = None,
+        script: Mapping[int, Move] | None = None,
+        moves: Sequence[Move] = (),
     ) -> Self:
         """Starts and records a new game in *directory* (default: the data folder's games directory);
-        a random seed (``os.urandom``) unless one is given.
+        a random seed (``os.urandom``) unless one is given, or instead of a seed the explicit draw
+        *order* of a fixed deck (tile ids, the start tile left out: ``protocol/deck.md``). *script*:
+        moves for the bot seats (see the class). *moves*: the first moves, recorded at once (a lesson
+        begun part-way through its game).
 
         Raises:
             LogFormatError: A seat is invalid (name, colour, bot), or two share a colour.
             ValueError: Unknown bot name.
+            IllegalMoveError: One of *moves* is not legal (nothing is kept: the log is removed).
             OSError: The log cannot be created.
         """
-        if seed is None:
+        if seed is None and order is None:
             seed = int.from_bytes(os.urandom(8), "big")
         for s in seats:
             if s.bot:
                 make_bot(s.bot, 0)
-        header = LogHeader.new(list(seats), seed=seed, options=rules)
+        header = LogHeader.new(list(seats), seed=seed, order=order, options=rules)
         path = None
         if directory is not None:
             Path(directory).mkdir(parents=True, exist_ok=True)
             path = new_path(header, Path(directory))
-        return cls(GameRecorder.create(header, path), bot_delay=bot_delay)
+        recorder = GameRecorder.create(header, path)
+        try:
+            for move in moves:
+                recorder.submit(move)
+        except BaseException:
+            recorder.close()
+            if path is not None:
+                path.unlink(missing_ok=True)
+            raise
+        return cls(recorder, bot_delay=bot_delay, script=script)
 
     @classmethod
     def branch(cls, header: LogHeader, moves: Sequence[Move], at: int, *, directory: str | os.PathLike[str],
@@ -116,14 +138,15 @@ class LocalTable(Table):
         return cls(recorder, bot_delay=bot_delay)
 
     @classmethod
-    def resume(cls, path: str | os.PathLike[str], *, bot_delay: float = 0.0) -> Self:
-        """Continues a saved local game.
+    def resume(cls, path: str | os.PathLike[str], *, bot_delay: float = 0.0,
+               script: Mapping[int, Move] | None = None) -> Self:
+        """Continues a saved local game (*script*: moves for its bot seats, see the class).
 
         Raises:
             LogError: The log is refused (``carcnet.log.load`` says why).
             OSError: It cannot be read or written.
         """
-        return cls(GameRecorder.resume(path), bot_delay=bot_delay)
+        return cls(GameRecorder.resume(path), bot_delay=bot_delay, script=script)
 
     # ---------------------------------------------------------------- reading
 
