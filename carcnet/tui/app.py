@@ -47,7 +47,7 @@ class Launch:
     always below it, so leaving goes home.
 
     Attributes:
-        screen: ``"home"``; ``"host"``: the table setup, or with *plan* the table opened at once (its
+        screen: ``"home"``; ``"tutorial"``: the lessons ("Learn to play"); ``"host"``: the table setup, or with *plan* the table opened at once (its
             lobby); ``"join"`` / ``"spectate"``: the games on the LAN, going straight on to the game
             *game* (at *address* if given) once it is known: watching it, or for a join the form asking
             name and colour (no questions when *name* was given too); ``"resume"``: the saved game at
@@ -250,7 +250,11 @@ class CarcnetApp(App[None]):
         """Opens the screen *start* names, over the home screen."""
         from carcnet.tui.screens.host_setup import HostSetupScreen
 
-        if start.screen == "host":
+        if start.screen == "tutorial":
+            from carcnet.tui.screens.tutorial import TutorialMenuScreen
+
+            self.push_screen(TutorialMenuScreen(self.tables))
+        elif start.screen == "host":
             if start.plan:
                 try:
                     table = self.tables.host(game_name=start.game_name or "", rules=start.rules or Rules(),
@@ -309,18 +313,25 @@ class CarcnetApp(App[None]):
 
     @on(OpenTable)
     def _open_table(self, message: OpenTable) -> None:
-        self.show_table(message.table, replace=message.replace and not isinstance(self.screen, HomeScreen))
+        self.show_table(message.table, replace=message.replace and not isinstance(self.screen, HomeScreen),
+                        tutorial=message.tutorial)
 
-    def show_table(self, table: Table, *, replace: bool = True) -> TableRun:
+    def show_table(self, table: Table, *, replace: bool = True, tutorial: bool = False) -> TableRun:
         """Runs *table* in the app's loop and shows it: its lobby while a network game has not
-        started, else its game screen (replacing the current screen, or pushed over it)."""
+        started, else its game screen (replacing the current screen, or pushed over it); the
+        tutorial's game with its lessons."""
         for old in [r for r in self.runs if r.ended]:
             self.runs.remove(old)
         run = TableRun(table)
         self.runs.append(run)
         run.start()
         screen: Screen[None]
-        if table.game is not None:
+        if tutorial:
+            from carcnet.tui.screens.tutorial import TutorialScreen
+            from carcnet.tui.tutorial import Progress
+
+            screen = TutorialScreen(run, settings=self.settings, progress=Progress(self.tables.tutorial_dir))
+        elif table.game is not None:
             screen = GameScreen(run, settings=self.settings)
         else:
             from carcnet.tui.screens.lobby import LobbyScreen

@@ -16,12 +16,14 @@ class OpenTable(Message):
     Attributes:
         table: A table made with the app's :class:`~carcnet.tui.tables.TableMaker`, not yet running.
         replace: Whether the new screen replaces the current one (else it is pushed over it).
+        tutorial: Whether it is the tutorial's game, shown with its lessons.
     """
 
-    def __init__(self, table: Table, *, replace: bool = True) -> None:
+    def __init__(self, table: Table, *, replace: bool = True, tutorial: bool = False) -> None:
         super().__init__()
         self.table = table
         self.replace = replace
+        self.tutorial = tutorial
 
 
 class ChangeSettings(Message):

@@ -87,6 +87,49 @@ class TableMaker:
             chosen = int.from_bytes(os.urandom(8), "big")
         return LocalTable.new(seats, seed=chosen, rules=rules, directory=self.data_dir, bot_delay=self.bot_delay)
 
+    # ------------------------------------------------------------------ the tutorial
+
+    @property
+    def tutorial_dir(self) -> Path:
+        """Where the tutorial keeps its game and the lessons done (apart from the saved games)."""
+        return self.data_dir / "tutorial"
+
+    def tutorial(self, lesson: int = 0) -> LocalTable:
+        """The tutorial's first game, new, from the first turn of *lesson* on (the turns before it
+        played as the lessons play them): the fixed deck, the opponent following the script. It
+        replaces the tutorial's earlier game.
+
+        Raises:
+            OSError: no log.
+        """
+        from carcnet.tui import tutorial
+
+        seats = [Seat(self.settings.name or tutorial.NAMES[0], tutorial.COLOURS[0]),
+                 Seat(tutorial.NAMES[1], tutorial.COLOURS[1], "bot", "random")]
+        table = LocalTable.new(seats, order=tutorial.ORDER, script=tutorial.SCRIPT,
+                               moves=tutorial.moves_before(lesson), directory=self.tutorial_dir,
+                               bot_delay=self.bot_delay)
+        for old in self.tutorial_dir.glob("*.carclog"):
+            if old != table.path:
+                old.unlink(missing_ok=True)
+        return table
+
+    def tutorial_save(self) -> Path | None:
+        """The tutorial's game kept from last time, or ``None``."""
+        saves = sorted(self.tutorial_dir.glob("*.carclog"), key=lambda p: p.stat().st_mtime) \
+            if self.tutorial_dir.is_dir() else []
+        return saves[-1] if saves else None
+
+    def resume_tutorial(self, path: Path) -> LocalTable:
+        """The tutorial's game at *path* again, where it was left.
+
+        Raises:
+            LogError: The log is refused. OSError: I/O.
+        """
+        from carcnet.tui import tutorial
+
+        return LocalTable.resume(path, bot_delay=self.bot_delay, script=tutorial.SCRIPT)
+
     def branch(self, header: LogHeader, moves: Sequence[Move], at: int) -> LocalTable:
         """A new local game that continues a game after its first *at* moves, recorded in
         :attr:`data_dir` ("continue from here": :meth:`LocalTable.branch`; the original untouched).

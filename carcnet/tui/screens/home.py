@@ -35,6 +35,7 @@ class HomeScreen(Screen[None]):
 
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("l", "open('learn')", "Learn", tooltip="Learn to play: a first game that teaches, a lesson at a time"),
         Binding("n", "open('new')", "New"),
         Binding("r", "open('resume')", "Resume"),
         Binding("p", "open('replay')", "Replay"),
@@ -46,7 +47,7 @@ class HomeScreen(Screen[None]):
         Binding("question_mark", "open('help')", "Help", key_display="?"),
         Binding("q", "open('quit')", "Quit"),
     ]
-    """Shortcuts for the entries: n new game, r resume, p replay, h host, j join, s spectate, o settings,
+    """Shortcuts for the entries: l learn to play, n new game, r resume, p replay, h host, j join, s spectate, o settings,
     ? help, q quit."""
 
     def __init__(self, tables: TableMaker) -> None:
@@ -77,6 +78,7 @@ class HomeScreen(Screen[None]):
             yield Static(TITLE, id="title")
             yield Static("Carcassonne for the terminal", id="tagline")
             yield OptionList(
+                Option("Learn to play: a first game that teaches you", id="learn"),
                 Option("New local game: people and bots at this terminal", id="new"),
                 Option("Resume a saved game", id="resume"),
                 Option("Replay a finished game", id="replay"),
@@ -103,7 +105,11 @@ class HomeScreen(Screen[None]):
 
     def action_open(self, entry: str) -> None:
         app = self.app
-        if entry == "new":
+        if entry == "learn":
+            from carcnet.tui.screens.tutorial import TutorialMenuScreen
+
+            app.push_screen(TutorialMenuScreen(self.tables))
+        elif entry == "new":
             from carcnet.tui.screens.setup import NewGameScreen
 
             app.push_screen(NewGameScreen(self.tables))
