@@ -1,4 +1,4 @@
-"""Provides the commands for one laptop: ``play`` (the default: the Textual game), ``demo``,
+"""Provides the commands for one laptop: ``play`` (the default: the Textual game), ``tutorial``, ``demo``,
 ``simulate``, ``replay``, ``verify`` and ``games`` (registered by :func:`add_commands`).
 
 Exit statuses: :mod:`carcnet.cli.common`.
@@ -235,16 +235,34 @@ def _play(args: argparse.Namespace) -> int:
     return run_interface(app, args.data_dir)
 
 
+def _tutorial(args: argparse.Namespace) -> int:
+    from carcnet.tui.app import CarcnetApp
+
+    app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, bot_delay=args.bot_delay,
+                     start="tutorial")
+    return run_interface(app, args.data_dir)
+
+
 # ---------------------------------------------------------------------------------------- parser
 
 
 def add_commands(sub: Any) -> None:
-    """Adds ``play``, ``demo``, ``simulate``, ``replay``, ``verify`` and ``games`` to ``carcnet``'s
+    """Adds ``play``, ``tutorial``, ``demo``, ``simulate``, ``replay``, ``verify`` and ``games`` to ``carcnet``'s
     subparsers *sub*."""
     play = sub.add_parser("play", help="the game in the terminal (the default)")
     play.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving (default 0.6)")
     play.add_argument("--data-dir", help="folder of saved games (default: the user data folder)")
     play.set_defaults(run=_play)
+
+    tut = sub.add_parser(
+        "tutorial", help="learn to play: a first game that teaches a lesson at a time",
+        description="Opens the lessons: a first game against a gentle bot on a fixed deck, a lesson at a time "
+        "(placing, turning, meeples, roads, cloisters, cities, farms, the final scoring), kept when you leave; "
+        "and a short lesson for each expansion.",
+    )
+    tut.add_argument("--bot-delay", type=float, default=0.6, help="seconds the bot waits before moving (default 0.6)")
+    tut.add_argument("--data-dir", help="folder of saved games (default: the user data folder)")
+    tut.set_defaults(run=_tutorial)
 
     demo = sub.add_parser("demo", help="watch a headless game between bots")
     demo.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")

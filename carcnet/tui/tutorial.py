@@ -129,101 +129,100 @@ _SKIP_HINT = "No meeple this time: press 0."
 TURNS: tuple[Turn, ...] = (
     Turn(
         0,
-        "This is your tile, shown under the scores: a straight road. A tile goes beside the tiles on the table, "
-        "every side it touches matching: road to road, city to city, field to field. The cursor shows it east of "
-        "the start tile, going on with its road: press Enter to place it.",
+        "Press Enter to place your tile, a straight road, east of the start tile. A tile goes beside the tiles on "
+        "the table, every side it touches matching: road to road, city to city, field to field.",
         Target(Position(1, 0), 1),
         "Place the road east of the start tile, where the cursor showed it, so that it goes on with the road: "
         "press Enter there.",
         0,
-        "Once your tile is down you may put one meeple on it. Not this time: press 0 to play no meeple, and Blue "
-        "plays next.",
+        "Press 0 to play no meeple this time. Once your tile is down you may put one meeple on it; meeples come "
+        "in lesson 3.",
         Claim(),
         _SKIP_HINT,
     ),
     Turn(
         1,
-        "Blue put a meeple in its city south of the start tile. Your curve fits at the end of your road two ways "
-        "round: press r to turn it until the road bends south (down the screen), then Enter.",
+        "Press r to turn your curve until the road bends south (down the screen), then Enter. It fits at the end "
+        "of your road two ways round. Blue put a knight in its city below the start tile.",
         Target(Position(2, 0), 0, shown=1),
         "Turn the curve with r until the road comes in from the west and bends south, then press Enter.",
         2,
-        "A meeple on a road is a thief and claims the whole road. Press {spot} to put your thief on it: when both "
-        "ends of the road are closed it scores 1 point a tile and the thief comes back to you.",
+        "Press {spot} to put your thief on the road. A meeple on a road is a thief and claims the whole road: when "
+        "both ends are closed it scores 1 point a tile and the thief comes back to you.",
         Claim(SegmentKind.ROAD, Position(0, 0)),
         "Put your thief on the road that runs through the start tile: press {spot}.",
     ),
     Turn(
         3,
-        "A road is finished when both its ends are closed: by a crossroads, a city, a cloister, or by meeting "
-        "itself. This crossroads closes the south end of your road: press Enter to place it.",
+        "Press Enter to close the south end of your road with this crossroads. A road is finished when both its "
+        "ends are closed: by a crossroads, a city, a cloister, or by meeting itself.",
         Target(Position(2, 1), 2),
         "Place the crossroads below the curve, where the cursor showed it, with its roads going west, north and "
         "east: press Enter there.",
         3,
-        "Keep your meeples: you have seven, and one comes back only when its road, city or cloister is scored. "
-        "Press 0.",
+        "Press 0 to keep your meeples. You have seven, and one comes back only when its road, city or cloister "
+        "is scored.",
         Claim(),
         _SKIP_HINT,
     ),
     Turn(
         3,
-        "The road on this cloister ends at the cloister. Placed west of the start tile it closes the other end of "
-        "your road, five tiles long: press Enter.",
+        "Press Enter to place this cloister west of the start tile. Its road ends at the cloister, so it closes "
+        "the other end of your road: five tiles long.",
         Target(Position(-1, 0), 3),
         "Place the cloister west of the start tile, its road going east into your road: press Enter there.",
         4,
-        "A meeple on a cloister is a monk. Press {spot} to put your monk on it: the cloister scores 9 once all "
-        "eight places around it hold a tile. Your road scores when this turn ends.",
+        "Press {spot} to put a monk on the cloister. It scores 9 once all eight places around it hold a tile. "
+        "Your road scores when this turn ends.",
         Claim(SegmentKind.CLOISTER, Position(-1, 0)),
         "Put your monk on the cloister: press {spot}.",
     ),
     Turn(
         5,
-        "Your road scored 5 points, one a tile, and your thief came back. Now a city: this piece goes north of "
-        "the start tile, its walls going on with the start tile's city. Press Enter.",
+        "Press Enter to place this city north of the start tile, its walls going on with the start tile's city. "
+        "Your road scored 5 points, one a tile, and your thief came back.",
         Target(Position(0, -1), 3),
         "Place the city piece north of the start tile, its city joining the start tile's: press Enter there.",
         5,
-        "A meeple in a city is a knight. Press {spot} to put your knight in: a finished city scores 2 points a "
-        "tile and 2 more for each pennant, the flag on this tile.",
+        "Press {spot} to put a knight in the city. A finished city scores 2 points a tile and 2 more for each "
+        "pennant, like the flag on this tile.",
         Claim(SegmentKind.CITY, Position(0, 0)),
         "Put your knight in the city: press {spot}.",
     ),
     Turn(
         5,
-        "A city is finished when its walls close all round. This piece closes yours, west of the last one: press "
-        "Enter.",
+        "Press Enter to close your city with this piece, west of the last one. A city is finished when its walls "
+        "close all round.",
         Target(Position(-1, -1), 1),
         "Place the piece west of your city, its wall closing the city: press Enter there.",
         5,
-        "Your knight holds this city, and a road, city, cloister or field that holds a meeple takes no other. "
-        "Press 0: the city scores when the turn ends.",
+        "Press 0: your knight holds this city, and a road, city, cloister or field that holds a meeple takes no "
+        "other. The city scores when the turn ends.",
         Claim(),
         "A city that holds your knight takes no other meeple: press 0.",
     ),
     Turn(
         6,
-        "Your city scored 8 points: three tiles and a pennant. The fields are farms. Place this road west of the "
-        "cloister with Enter: its east side is part of the big field around your city.",
+        "Press Enter to place this road west of the cloister. The fields are farms, and its east side is part of "
+        "the big farm around your city, which scored 8: three tiles and a pennant.",
         Target(Position(-2, 0), 0),
         "Place the road west of the cloister, running north to south: press Enter there.",
         6,
-        "A meeple in a field is a farmer. It lies down and stays until the end, then scores 3 points for each "
-        "finished city its farm touches. Press {spot} for the field east of the road.",
+        "Press {spot} to put a farmer in the field east of the road. A farmer lies down and stays until the end, "
+        "then scores 3 points for each finished city its farm touches.",
         Claim(SegmentKind.FIELD, Position(-1, 0)),
         "Put your farmer in the field east of the road, the one that reaches your city: press {spot}.",
     ),
     Turn(
         7,
-        "The last tile. North-west of your cloister it fills the eighth place around it: press Enter, and the "
-        "cloister scores 9.",
+        "Press Enter to place the last tile north-west of your cloister. It fills the eighth place around it, so "
+        "the cloister scores 9.",
         Target(Position(-2, -1), 0),
         "Place the curve north-west of the cloister, its road going on south into the road below: press Enter "
         "there.",
         7,
-        "Press {spot} to put a thief on this road. After the last tile unfinished roads and cities still score, "
-        "1 a tile; cloisters 1 for each tile around them and their own; farms 3 for each finished city.",
+        "Press {spot} to put a thief on this road. After the last tile, unfinished roads and cities score 1 a "
+        "tile, cloisters 1 for each tile around them and their own, farms 3 for each finished city.",
         Claim(SegmentKind.ROAD, Position(-2, 0)),
         "Put a thief on this road: press {spot}.",
     ),
@@ -231,10 +230,10 @@ TURNS: tuple[Turn, ...] = (
 
 #: What the lesson band says while the opponent plays, on the turn not yet confirmed, and at the end.
 WAITING = "Blue is playing its turn. Yours comes next."
-CONFIRM = ("Your turn is shown but not played yet: press Enter to play it, or Backspace to take a step back. "
-           "The settings can switch this confirmation off.")
-FINISHED = ("You finished your first game, {you} points to {blue}: the final scores list what each feature gave. "
-            "Lessons for the expansions are on the new-game form. Press q for the menu.")
+CONFIRM = ("Press Enter to play your turn as shown, or Backspace to take a step back. The settings can switch "
+           "this confirmation off.")
+FINISHED = ("Press q for the menu: you finished your first game, {you} points to {blue}, and f shows what each "
+            "feature gave. The expansions have lessons of their own on the new-game form.")
 AWAY = "This game left the lessons' course: play it on as you like."
 
 
@@ -264,11 +263,11 @@ def step_of(game: Game, confirming: bool = False) -> Step:
         played = len(moves)
         if not (played % 4 in (1, 2) and tuple(moves[:-1]) == SOLUTION[:played - 1]):
             return Step(played // 4, "away")
-    if game.phase is Phase.GAME_OVER:
-        return Step(len(TURNS), "end")
     turn, part = divmod(len(moves), 4)
     if confirming:
         return Step(turn if part else turn - 1, "confirm")
+    if game.phase is Phase.GAME_OVER:
+        return Step(len(TURNS), "end")
     return Step(turn, ("place", "deploy", "wait", "wait")[part])
 
 
@@ -303,8 +302,10 @@ def first_turn(lesson: int) -> int:
 
 
 def moves_before(lesson: int) -> tuple[Move, ...]:
-    """The moves of the game before the first turn of *lesson*."""
-    return SOLUTION[:4 * first_turn(lesson)]
+    """The moves of the game before the first step of *lesson*: the turns before its first turn, and
+    that turn's placement too when the lesson begins with the deployment."""
+    turn = first_turn(lesson)
+    return SOLUTION[:4 * turn + (TURNS[turn].place_lesson != lesson)]
 
 
 # ------------------------------------------------------------------------------------ expansions
@@ -362,7 +363,7 @@ EXPANSIONS: tuple[ExpansionLesson, ...] = (
             "fields, never on the water, which splits the fields on its banks.",
         ),
         ("R3", "R4", "R2"),
-        ("place R3 0,1 0", "skip", "place R4 0,2 90", "skip"),
+        ("place R3 0,1 0", "deploy 1", "place R4 0,2 90", "skip"),
     ),
     ExpansionLesson(
         "abbot", "The Abbot",

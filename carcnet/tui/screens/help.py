@@ -18,6 +18,9 @@ __all__ = ["HELP_TEXT", "HelpScreen"]
 HELP_TEXT = """\
 # How to play
 
+New to Carcassonne? **Learn to play** on the menu (l), or `carcnet tutorial`, plays a first game with you
+that teaches a lesson at a time; the new-game form has a short lesson for each expansion (Ctrl+L).
+
 Each turn the player **places the drawn tile** so that it touches the board along a side and every
 touching side matches (city to city, road to road, field to field); then may **deploy one meeple** on
 a segment of that tile whose road, city, cloister or farm holds no meeple yet; then completed roads,

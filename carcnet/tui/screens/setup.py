@@ -62,8 +62,11 @@ class NewGameScreen(SeatFormScreen):
         tables: The app's table maker (where the game is saved, how bots are paced).
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", "Start")]
-    """Ctrl+S start (and the seat form's keys)."""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start"),
+        Binding("ctrl+l", "lessons", "Lessons", tooltip="A short lesson on each expansion's rules"),
+    ]
+    """Ctrl+S start, Ctrl+L the expansions' lessons (and the seat form's keys)."""
 
     def __init__(self, tables: TableMaker) -> None:
         super().__init__()
@@ -85,6 +88,7 @@ class NewGameScreen(SeatFormScreen):
                 yield Button("- seat", id="remove")
                 yield Input(placeholder="seed (empty: random)", id="seed", restrict=r"[0-9]*")
             yield RuleOptions(self.tables.settings.rules, id="options")  # those of the last game
+            yield Button("How the expansions play: a lesson each", id="lessons")
             yield Static("", id="error")
             yield Button("Start", variant="primary", id="start")
         yield KeyFooter()
@@ -111,6 +115,14 @@ class NewGameScreen(SeatFormScreen):
             return [Seat(name, colour, "bot" if bot else "human", bot) for name, colour, bot in chosen]
         except ValueError as exc:
             return f"Cannot start: {exc}"
+
+    @on(Button.Pressed, "#lessons")
+    def action_lessons(self) -> None:
+        """The expansions' lessons (The River, The Abbot, Inns & Cathedrals, Traders & Builders)."""
+        from carcnet.tui.screens.tutorial import ExpansionLessonsScreen
+        from carcnet.tui.tutorial import Progress
+
+        self.app.push_screen(ExpansionLessonsScreen(Progress(self.tables.tutorial_dir)))
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:

@@ -22,7 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from carcnet.engine import DeployMeeple, Game, GameSetup, Move, PlaceTile, Rules
+from carcnet.engine import DeployMeeple, Game, GameSetup, Move, PlaceTile, Position, Rules
 from carcnet.engine.notation import parse_move
 from carcnet.log import LogError, load
 from carcnet.tui import tutorial
@@ -300,7 +300,9 @@ class ExpansionLessonScreen(ModalScreen[None]):
 
     def _centre(self) -> None:
         board = self.query_one(BoardView)
-        board.centre_on(board.cursor)
+        tiles = [t.position for t in board.game.board.tiles.values()]
+        xs, ys = [p.x for p in tiles], [p.y for p in tiles]
+        board.centre_on(Position((min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2))
 
     def action_close(self) -> None:
         self.dismiss(None)
