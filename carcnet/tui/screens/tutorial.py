@@ -251,8 +251,8 @@ class TutorialScreen(GameScreen):
         turn = TURNS[step.turn]
         if step.part == "place":
             self.notify(turn.wrong_place, title=NOT_QUITE, severity="warning", timeout=5)
-            self.call_after_refresh(self._aim, TURNS[step.turn].target.shown if isinstance(move, PlaceTile)
-                                    and move.position != turn.target.position else None)
+            if isinstance(move, PlaceTile) and move.position != turn.target.position:
+                self.call_after_refresh(self._aim, turn.target.shown)  # back where the tile goes
         else:
             self.notify(turn.wrong_deploy.format(spot=self._spot(turn)), title=NOT_QUITE, severity="warning",
                         timeout=5)
