@@ -10,11 +10,11 @@ branch further on, forgot the values of a draw it now waits for again).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .draws import DrawValues
 from .link import Link
-from .messages import Ack, Reveal, Vote
+from .messages import Ack, Give, Reveal, Vote
 from .replica import Replica
 from .signing import SeatKey
 
@@ -39,7 +39,7 @@ def draw_values(draws: DrawValues, replica: Replica, seats: Mapping[int, SeatKey
     return tuple(draws.values_held(replica.game, seats))
 
 
-def took_our_branch(replica: Replica, link: Link, votes: tuple[Vote, ...], news: list[Vote]) -> bool:
+def took_our_branch(replica: Replica, link: Link, votes: tuple[Vote, ...], news: Sequence[Vote | Give]) -> bool:
     """Whether the peer of *link*, which showed another branch (:attr:`Link.parted`), took this peer's
     since (wire.md §5.9 "Healing, the budgets"): one of *votes* is for one of our entries past where they
     parted, and is news here or its seat is the peer's own (held already, or at or below the commit

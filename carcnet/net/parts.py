@@ -259,7 +259,7 @@ class Give:
         by: The seat that holds the vote and gives it (signs): *seat* itself, or the seat it was given
             to before, 0 to 5.
         to: The seat that holds it from now on, 0 to 5, not *by*.
-        seq: The last seq of the prefix the giver holds, 1 or more.
+        seq: The last seq of the prefix the giver holds, 0 or more (0: the setup, before any entry).
         digest: The 32-byte state digest after entry *seq* (``digest.md`` §4).
         sig: *by*'s seat key's 64-byte signature over :func:`carcnet.net.signing.give_bytes`.
     """
@@ -277,7 +277,7 @@ class Give:
         check_int(self.to, "give.to", 0, 6)
         if self.to == self.by:
             raise bad("give.to", "is another seat than give.by")
-        check_int(self.seq, "give.seq", 1, 2**32)
+        check_int(self.seq, "give.seq", 0, 2**32)
         check_bin(self.digest, "give.digest", 32)
         check_bin(self.sig, "give.sig", SIG_SIZE)
 

@@ -172,6 +172,15 @@ class Votes:
         """Every vote given held here, to pass on (seat order, then giver)."""
         return tuple(give for _, by in sorted(self._gives.items()) for _, give in sorted(by.items()))
 
+    def _given_by(self, giver: int) -> list[Give]:
+        """The gives *giver* made (each its vote for its prefix)."""
+        return [by[giver] for by in self._gives.values() if giver in by]
+
+    def holding(self, digests: Sequence[bytes]) -> set[int]:
+        """The seats whose votes count for some seat on the branch *digests* (its holders): a seat that
+        gave its vote, and holds no other, votes no more on that branch (wire.md §5.9)."""
+        return {self.holder(seat, digests) for seat in range(self.players)}
+
     def holder(self, seat: int, digests: Sequence[bytes] | None, seq: int | None = None) -> int:
         """The seat whose votes count for *seat* at entry *seq* (``None``: past every give) of the branch
         *digests* (``None``: whatever branch the gives were made on): *seat* itself, or the last seat its
@@ -279,10 +288,14 @@ class Votes:
         by_digest: dict[bytes, list[int]] = {}
         for seat in range(self.players):
             voter = self.holder(seat, digests, seq) if digests is not None else seat
-            vote = next((v for v in self._first.get(voter, {}).get(seq, ()) if live is None or v.digest in live), None)
-            if vote is None:
+            chosen = next((v.digest for v in self._first.get(voter, {}).get(seq, ()) if live is None or v.digest in live),
+                          None)
+            if chosen is None:  # a give made at *seq* is its giver's vote there
+                chosen = next((g.digest for g in self._given_by(voter) if g.seq == seq
+                               and (live is None or g.digest in live)), None)
+            if chosen is None:
                 return None
-            by_digest.setdefault(vote.digest, []).append(seat)
+            by_digest.setdefault(chosen, []).append(seat)
         tie = self.tie.at(digests, seq) if self.tie is not None and digests is not None else None
         if any(is_quorum(voters, players=self.players, tie=tie) for voters in by_digest.values()):
             return None
@@ -351,7 +364,8 @@ class Votes:
         voters = {
             seat for seat, held in self._held.items()
             if any(v.seq >= start and (v.seq >= length or digests[v.seq] != v.digest) for v in held)
-        }
+        } | {give.by for by in self._gives.values() for give in by.values()
+             if give.seq >= start and (give.seq >= length or digests[give.seq] != give.digest)}
         seats = {seat for seat in range(self.players)
                  if seat in voters or any(give.to in voters for give in self._gives.get(seat, {}).values())}
         return 2 * len(seats) >= self.players

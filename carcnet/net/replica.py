@@ -673,10 +673,13 @@ class Replica:
         """The votes of the seats whose keys are in *keys* for this log as it is now, and at the seq
         where another branch parts from it (:attr:`parting`, wire.md §5.9 "The tie-break") if they have
         not voted there yet: nothing when there is nothing new to say. The commit index follows."""
-        if self.votes is None or self.game is None or self.desync is not None or self.gave:
+        if self.votes is None or self.game is None or self.desync is not None:
             return []
+        holding = self.votes.holding(self.game.digests)  # a seat that gave its vote on this branch, no more
+        keys = {seat: key for seat, key in keys.items() if seat in holding}
         seq = self.vote_seq
-        if not seq:
+        if not seq or not keys:
+            self.recount()
             return []
         acks = [self.votes.cast(keys, seq, self.game.digests[seq])]
         parting = self.parting
@@ -714,11 +717,10 @@ class Replica:
         if seq > self.commit_index and (not self.parting or seq < self.parting):
             self.parting = seq
 
-    def take_votes(self, votes: Iterable[Vote], gives: Iterable[Give] = ()) -> tuple[list[Vote], bool]:
-        """Takes votes, and votes given, from a peer: the votes that were news (a give that was news
-        counts as its giver's vote for its prefix), and whether one did not verify (the sender is
-        refused ``bad-signature``: the others of the message are not looked at)."""
-        news: list[Vote] = []
+    def take_votes(self, votes: Iterable[Vote], gives: Iterable[Give] = ()) -> tuple[list[Vote | Give], bool]:
+        """Takes votes, and votes given, from a peer: those that were news, and whether one did not
+        verify (the sender is refused ``bad-signature``: the others of the message are not looked at)."""
+        news: list[Vote | Give] = []
         if self.votes is None:
             return news, False
         for vote in votes:
@@ -732,7 +734,7 @@ class Replica:
             if verdict == "bad":
                 return news, True
             if verdict == "news":
-                news.append(Vote(give.by, give.seq, give.digest, give.sig))
+                news.append(give)
         if news:
             self.recount()
         return news, False

@@ -576,22 +576,23 @@ class Router:
 
     def log_changed(self, *, now: bool = False) -> None:
         """This peer's log has a new end: its seats vote for it (wire.md §5.9), on every open link, and
-        the listeners hear ``"commit"`` when the commit index grew. At most once every
-        :data:`VOTE_EVERY` seconds unless *now*: a vote covers the whole prefix, so a burst of entries
-        needs only its last one voted for; the vote due then goes out with the next change after that,
-        or the next heartbeat."""
+        the listeners hear ``"commit"`` when the commit index grew. At most once every :data:`VOTE_EVERY`
+        seconds unless *now* or alone (no heartbeat would carry it): a vote covers the whole prefix, so a
+        burst needs only its last entry voted for; the vote due goes with the next change or heartbeat."""
         clock = self.clock()
         self.witness.log_end(self.replica, clock)
-        if not now and clock - self._voted_at < VOTE_EVERY and not self.replica.over:
+        if not now and clock - self._voted_at < VOTE_EVERY and not self.replica.over and self.connections.links:
             self._vote_due = True
             return
         self._vote_due, self._voted_at = False, clock
         self._voted_parting = self.replica.parting
         before = self.replica.commit_index
-        for ack in self.replica.vote(self.seats):
+        for ack in (cast := self.replica.vote(self.seats)):
             self.send_once(ack, self.connections.open_links())
         if self.replica.commit_index > before:
             self.changed("commit", None)
+        if cast and (retried := self.replica.retry_branch()) is not None:
+            _settled(self, None, retried)  # its own vote may be the last the tie-break waited for
 
     def _on_ack(self, link: Link, ack: Ack) -> None:
         """wire.md §5.9: seats' votes, each checked once against the seat's key (one that does not
@@ -742,7 +743,7 @@ class Router:
             refuse(link, "unexpected-message", f"{type(message).__name__.lower()}: the game has started")
 
 
-def _settled(router: Router, link: Link, taken: Taken) -> None:
+def _settled(router: Router, link: Link | None, taken: Taken) -> None:
     """What follows entries taken from *link*: entries set aside for a committed branch (wire.md §5.9:
     the other links may hold them, so the branch is sent to them; the listeners hear ``"aside"``), then
     new entries relayed, voted for, told, and a draw made if the game waits for one."""

@@ -298,15 +298,17 @@ def give_bytes(game_id: str, seat: int, by: int, to: int, seq: int, digest: byte
         | seq (u32, big-endian) | digest (32)
 
     Raises:
-        ValueError: A bad game id, a seat outside 0–5, a seq outside 1 to 2**32 - 1, a digest that is
+        ValueError: A bad game id, a seat outside 0–5, a seq outside 0 to 2**32 - 1, a digest that is
             not 32 bytes.
     """
-    for value in (by, to):
+    for value in (seat, by, to):
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 6:
             raise ValueError(f"a seat is 0 to 5, got {value!r}")
-    vote = ack_bytes(game_id, seat, seq, digest)[len(ACK_DOMAIN):]
-    game, rest = vote[:32], vote[32:]
-    return GIVE_DOMAIN + game + rest[:1] + bytes([by, to]) + rest[1:]
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 2**32:
+        raise ValueError(f"a seq is 0 to 2**32 - 1, got {seq!r}")
+    if not isinstance(digest, bytes) or len(digest) != 32:
+        raise ValueError("a digest is 32 bytes")
+    return GIVE_DOMAIN + _game_bytes(game_id) + bytes([seat, by, to]) + seq.to_bytes(4, "big") + digest
 
 
 def sign_give(key: SeatKey, game_id: str, seat: int, by: int, to: int, seq: int, digest: bytes) -> bytes:

@@ -375,7 +375,7 @@ class SyncSession:
         if to is None:
             to = self.heir()
         votes, game, seq = replica.votes, replica.game, replica.vote_seq
-        if to is None or votes is None or not seq or replica.stopped or to in self.seats:
+        if to is None or votes is None or game is None or replica.stopped or to in self.seats:
             return None
         held = [seat for seat in range(votes.players) if votes.holder(seat, game.digests) in self.seats]
         replica.gave = True  # from now on this laptop votes no more (it may still play)

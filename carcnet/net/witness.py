@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 
-from carcnet.engine import Game, HandOver
+from carcnet.engine import DrawTile, Game, HandOver
 
 from .connections import Connections
 from .draws import DrawValues, vouches
@@ -104,7 +104,9 @@ class Witness:
             return False
         if votes.holder(other, None) != other or votes.holder(mine, None) != mine:
             return False  # given already, or caught before: nothing more to judge
-        target = replica.vote_seq
+        target = min(replica.vote_seq, link.heard_have)  # what it says it holds: it may not take the rest
+        while target and isinstance(replica.entries[target - 1].entry.move, DrawTile):
+            target -= 1  # (a table draw at the end is never voted for, §4.11)
         reach = votes.reach(game.digests).get(other, 0)
         if reach >= target:
             link.unvoted = None
