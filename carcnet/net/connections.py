@@ -433,12 +433,13 @@ class Connections:
             del frames[next(iter(frames))]
         return frame
 
-    def quiet(self, link: Link, what: str) -> bool:
+    def quiet(self, link: Link, what: str, *, seated_free: bool = False) -> bool:
         """*link*'s peer sent *what*, a message that changes nothing here (a ``heartbeat``, a ``chat``
-        line dropped): takes it from the link's budget (wire.md §2.1, :data:`~carcnet.net.link.QUIET_BURST`).
-        Returns ``False`` when the budget is spent: the link is closed ``forbidden`` and the message
-        must not be acted on."""
-        if link.quiet.take(self.clock()):
+        line dropped): takes it from the link's budget (wire.md §2.1, :data:`~carcnet.net.link.QUIET_BURST`),
+        unless *seated_free* and the peer is :meth:`seated` (an ``ack`` with nothing new: seated players
+        pass votes on with every heartbeat, §4.11). Returns ``False`` when the budget is spent: the link
+        is closed ``forbidden`` and the message must not be acted on."""
+        if (seated_free and self.seated(link)) or link.quiet.take(self.clock()):
             return True
         self.over_budget(link, f"{what}: more messages that change nothing than its budget")
         return False

@@ -42,7 +42,7 @@ def draw_values(draws: DrawValues, replica: Replica, seats: Mapping[int, SeatKey
 def took_our_branch(replica: Replica, link: Link, votes: tuple[Vote, ...], news: Sequence[Vote | Give]) -> bool:
     """Whether the peer of *link*, which showed another branch (:attr:`Link.parted`), took this peer's
     since (wire.md §5.9 "Healing, the budgets"): one of *votes* is for one of our entries past where they
-    parted, and is news here or its seat is the peer's own (held already, or at or below the commit
+    parted, and is news here or its seat is the peer's own (held already, or below the commit
     index and dropped unchecked: a peer's own vote for our entry shows what it holds)."""
     game, header = replica.game, replica.header
     if not link.parted or game is None or header is None:

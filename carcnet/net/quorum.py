@@ -107,16 +107,16 @@ class Votes:
 
     def take(self, vote: Vote) -> Literal["news", "held", "bad"]:
         """Takes *vote* from a peer: ``"held"`` when it is among the seat's newest kept (checked before,
-        not again), or for a seq at or below :attr:`floor` (committed here: a replay of old votes costs
-        no check; one pushed out since that is a first vote kept is kept again unchecked, ``"news"``
+        not again), or for a seq below :attr:`floor` (committed here: a replay of old votes costs no
+        check; one pushed out since that is a first vote kept is kept again unchecked, ``"news"``
         without changing :attr:`version`: peers pass on only what changed, and 4 votes a seat can push
         each other out for ever),
         ``"bad"`` when its seat is not the game's or its signature does not verify under the seat's
         key (the sender is refused ``bad-signature``), else ``"news"`` (kept)."""
         if vote.seat >= self.players:
             return "bad"
-        if vote in self._held.get(vote.seat, ()) or vote.seq <= self.floor:
-            return "held"  # (one at or below the commit index changes nothing: dropped unchecked)
+        if vote in self._held.get(vote.seat, ()) or vote.seq < self.floor:
+            return "held"  # (one below the commit index changes nothing: dropped unchecked)
         if vote in self._first.get(vote.seat, {}).get(vote.seq, ()):
             self._keep(vote, again=True)  # checked once, pushed out since: nothing new to pass on
             return "news"

@@ -610,7 +610,7 @@ class Router:
         if took_our_branch(replica, link, ack.votes, news):
             link.peer_holds(parted=0)
         if not news:
-            self.connections.quiet(link, "ack")  # votes held, or stale: nothing new (§4.11 budgets)
+            self.connections.quiet(link, "ack", seated_free=True)  # votes held, or stale: nothing new (§4.11)
             return
         if replica.commit_index > before:
             self.changed("commit", link)

@@ -641,7 +641,7 @@ def test_an_error_bad_seq_is_answered_as_a_want_once_and_its_repeats_close_the_l
 
 def test_captured_votes_replayed_cost_no_check_and_close_the_link():
     """wire.md §4.11 budgets (a stranger resending the old ``ack``s it saw stalled the table: each was
-    checked and dropped, the link kept): a vote at or below the commit index is dropped unchecked, an
+    checked and dropped, the link kept): a vote below the commit index is dropped unchecked, an
     ``ack`` with nothing new costs the link's budget of messages that change nothing, and the link
     closes."""
     import carcnet.net.quorum as quorum_module
