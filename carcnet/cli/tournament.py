@@ -171,7 +171,8 @@ def _progress(line: str) -> None:
 def _run(runner: Any, args: argparse.Namespace, *, error: type[Exception], start_when: int | None = None,
          start_after: float | None = None) -> int:
     from carcnet.club.ratings import RATINGS_FILE, Ratings
-    from carcnet.log import default_dir
+    from carcnet.log import LogError, default_dir
+    from carcnet.table import LanError
 
     async def main() -> Any:
         loop = asyncio.get_running_loop()
@@ -186,6 +187,10 @@ def _run(runner: Any, args: argparse.Namespace, *, error: type[Exception], start
         final = asyncio.run(main())
     except error as exc:
         return fail(str(exc), EXIT_REFUSED)
+    except OSError as exc:  # the service's port taken, a folder that cannot be written
+        return fail(f"the event stopped: {exc.strerror or exc}", EXIT_REFUSED)
+    except (LanError, LogError) as exc:  # a table that could not be opened or saved
+        return fail(f"the event stopped: {exc}", EXIT_REFUSED)
     except (asyncio.CancelledError, KeyboardInterrupt):
         where = runner.folder if runner.charter is not None else None
         return fail("stopped" + (f"; go on with: carcnet tournament resume {where}" if where else ""), EXIT_USAGE)

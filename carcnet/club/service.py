@@ -31,7 +31,7 @@ from carcnet.net.signing import SeatKey
 
 __all__ = [
     "MAX_CONNECTIONS", "MAX_REQUESTS", "READ_TIMEOUT", "REPLY_BYTES", "REQUEST_BYTES", "EventService",
-    "ServiceError", "Status", "ask", "read_status", "sign_status",
+    "Refused", "ServiceError", "Status", "ask", "read_status", "sign_status",
 ]
 
 log = logging.getLogger("carcnet.club")
@@ -57,6 +57,10 @@ _LENGTH = struct.Struct(">I")
 class ServiceError(Exception):
     """A request that got no usable reply (no connection, a timeout, a malformed or oversized frame,
     a refusal, a signature that does not verify): the message says which."""
+
+
+class Refused(ServiceError):
+    """The other laptop answered with a refusal (an ``error`` reply): the message is its text."""
 
 
 def pack(message: dict[str, Any]) -> bytes:
@@ -181,8 +185,8 @@ async def ask(address: tuple[str, int], request: dict[str, Any], *, timeout: flo
     """Sends *request* to the service at *address* and returns its reply (one connection each).
 
     Raises:
-        ServiceError: No connection, no reply within *timeout*, a malformed or oversized reply, or
-            an ``error`` reply (its text).
+        Refused: An ``error`` reply (its text, at most 200 characters).
+        ServiceError: No connection, no reply within *timeout*, a malformed or oversized reply.
     """
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(*address), timeout)
@@ -199,7 +203,7 @@ async def ask(address: tuple[str, int], request: dict[str, Any], *, timeout: flo
     if reply is None:
         raise ServiceError(f"{address[0]}:{address[1]} closed the connection without a reply")
     if reply["type"] == "error":
-        raise ServiceError(str(reply.get("text", "refused"))[:200])
+        raise Refused(str(reply.get("text", "refused"))[:200])
     return reply
 
 

@@ -8,6 +8,8 @@ what it says and asks it to start. Your games are its tables, shown by the game 
 
 from __future__ import annotations
 
+import logging
+
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -170,6 +172,10 @@ class TournamentScreen(Screen[None]):
             await runner.run()
         except EventError as exc:
             self._note(f"The event stopped: {exc}")
+            return
+        except Exception as exc:  # never a traceback over the screen: one line, the details in the log
+            logging.getLogger("carcnet.club").exception("the event stopped")
+            self._note(f"The event stopped: {type(exc).__name__}: {str(exc)[:160]} (carcnet.log has the details)")
             return
         ratings = self._ratings_path()
         for path in sorted((runner.folder / "results").glob("*.carclog")):
