@@ -198,11 +198,13 @@ def _run(runner: Any, args: argparse.Namespace, *, error: type[Exception], start
     path = (Path(args.data_dir) if args.data_dir else default_dir()) / RATINGS_FILE
     try:
         ratings = Ratings.read(path)
-        logs = sorted((runner.folder / "results").glob("*.carclog"))
-        why = [ratings.rate_log(p) for p in logs]
+        rated = runner.rate(ratings)
         ratings.write(path)
-        note(f"Ratings: {why.count(None)} of {len(logs)} games counted ({path})"
-             + ("" if None in why or not why else f"; {why[0]}"))
+        counted = sum(why is None for _t, why in rated)
+        note(f"Ratings: {counted} of {len(rated)} games counted ({path})")
+        for table, why in rated:
+            if why is not None and not why.startswith("not counted again"):
+                note(f"  {table}: {why}")
     except (OSError, ValueError) as exc:
         note(f"Ratings not updated: {exc}")
     if args.json:

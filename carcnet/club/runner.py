@@ -61,6 +61,7 @@ from carcnet.table.lan import NetOptions, SeatPlan
 
 from .event import Charter, Entrant, EventError, draw_round, host_order, laptops, table_game_id, table_nonce
 from .pairing import lots
+from .ratings import Ratings
 from .results import Result, check_log, read_result, result_name
 from .service import EventService, Refused, ServiceError, Status, ask, enrol_bytes, read_status, sign_status
 from .standings import GameResult, Standing, standings
@@ -393,6 +394,23 @@ class EventRunner:
                 self.results[(number, h.table)] = h
                 gathered.append(h.result)
             gathered += [GameResult((p,)) for p in drawn.byes]
+
+    def answered(self) -> set[bytes]:
+        """The event's laptops that signed a status for this laptop since it started (the others'
+        presence, as :meth:`~carcnet.club.ratings.Ratings.rate_table` takes it)."""
+        return {k for k, laptop in self._laptops.items() if laptop.heard > float("-inf")}
+
+    def rate(self, ratings: Ratings) -> list[tuple[str, str | None]]:
+        """Counts every table counted here into *ratings* (:meth:`Ratings.rate_table`: the seats'
+        laptops by the charter, their presence as :meth:`answered`); returns ``(table, why not)`` for
+        each, ``None`` where it counted, round by round."""
+        assert self.charter is not None
+        present, out = self.answered(), []
+        for (number, t), result in sorted(self.results.items()):
+            holders = [self.charter.players[int(p)].key for p in result.result.players]
+            why = ratings.rate_table(self.folder / "results" / result_name(number, t), holders, self.me, present)
+            out.append((f"round {number} table {t + 1}", why))
+        return out
 
     def results_before(self, number: int) -> list[GameResult]:
         """The results of rounds 1 to *number* − 1: each counted game and each bye."""

@@ -178,14 +178,16 @@ class TournamentScreen(Screen[None]):
             self._note(f"The event stopped: {type(exc).__name__}: {str(exc)[:160]} (carcnet.log has the details)")
             return
         ratings = self._ratings_path()
-        for path in sorted((runner.folder / "results").glob("*.carclog")):
-            try:
-                rated = Ratings.read(ratings)
-                if rated.rate_log(path) is None:
-                    rated.write(ratings)
-            except (OSError, ValueError) as exc:
-                self._note(f"Ratings not updated: {exc}")
-                break
+        try:
+            rated = Ratings.read(ratings)
+            counted = runner.rate(rated)
+            rated.write(ratings)
+            self._note(f"Ratings: {sum(why is None for _t, why in counted)} of {len(counted)} games counted")
+            for table, why in counted:
+                if why is not None and not why.startswith("not counted again"):
+                    self._note(f"  {table}: {why}")
+        except (OSError, ValueError) as exc:
+            self._note(f"Ratings not updated: {exc}")
         self._show_standings()
         self.notify("The event is over: final standings", title="Tournament")
 
