@@ -195,6 +195,9 @@ class EventRunner:
         self._entered: dict[str, tuple[float, str | None]] = {}
         self._event_id: str | None = charter.event if charter is not None else None
         self._opening: dict[str, Any] | None = None
+        #: Whether this laptop has asked every laptop it knows for a status once since it started:
+        #: before that it opens no table (a resumed laptop learns first what the others did meanwhile)
+        self._polled = False
 
     # ------------------------------------------------------------------ construction
 
@@ -289,8 +292,8 @@ class EventRunner:
             EventError: The charter could not be had, or this laptop cannot play its tables (rules).
         """
         async with self._stack:
-            service = await self._stack.enter_async_context(EventService(self._answer, host=self.listen[0],
-                                                                         port=self.listen[1]))
+            service = await self._stack.enter_async_context(EventService(
+                self._answer, host=self.listen[0], port=self.listen[1], known=self._known_address))
             self.port = service.port
             poller = asyncio.create_task(self._poll_loop(), name="carcnet event status")
             adverts = asyncio.create_task(advertise_and_browse(
@@ -512,8 +515,12 @@ class EventRunner:
 
     async def _open_if_mine(self, number: int, t: int, seats: tuple[str, ...]) -> None:
         assert self.charter is not None
-        if (number, t) in self._tables:
+        if (number, t) in self._tables or not self._polled:
             return
+        spoiled = self._spoiled.get((number, t), set())
+        if any(self.present(k) and laptop.status is not None and (number, t) in laptop.status.held
+               and k not in spoiled for k, laptop in self._laptops.items()):
+            return  # counted by a laptop here: its log is fetched and checked (_collect), not played again
         passed = self._passed_over(number, t, seats)
         order = [k for k in host_order(self.charter, seats) if k not in passed]
         first = next((k for k in order if self.present(k)), None)  # this laptop, unless it is no player's
@@ -685,12 +692,19 @@ class EventRunner:
 
     # ------------------------------------------------------------------ the others (§6.2)
 
+    def _known_address(self, address: str) -> bool:
+        """Whether an event laptop that signed a status for this laptop answers at IP *address*
+        (the event service's budgets for a laptop rather than a stranger)."""
+        return any(laptop.heard > float("-inf") and any(a[0] == address for a in laptop.addresses)
+                   for laptop in self._laptops.values())
+
     def _known_keys(self) -> list[bytes]:
         return laptops(self.charter) if self.charter is not None else []
 
     async def _poll_loop(self) -> None:
         while True:
             await self._poll_once()
+            self._polled = True
             self._wake.set()
             await asyncio.sleep(self.poll)
 
