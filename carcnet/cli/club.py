@@ -1,6 +1,6 @@
 """Provides ``carcnet review`` (where a game was lost, by the search bot), ``carcnet ratings``
-(every player's rating, counted from signed logs that verify) and ``carcnet continue`` (a game
-continued from one of its turns as a new one): issue 34, docs/club.md."""
+(every player's rating, counted from rated games only) and ``carcnet continue`` (a game
+continued from one of its turns as a new one): docs/club.md."""
 
 from __future__ import annotations
 

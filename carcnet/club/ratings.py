@@ -1,4 +1,4 @@
-"""A rating per player, from signed game logs that verify and from nothing else (issue 34).
+"""A rating per player, from rated games only: logs that verify, whose seats this laptop can vouch for.
 
 The model is OpenSkill's Plackett-Luce (the ``openskill`` package; Weng and Lin, "A Bayesian
 Approximation Method for Online Ranking", JMLR 12, 2011): each player's skill is a normal
