@@ -183,6 +183,7 @@ class EventRunner:
         self._tables: dict[tuple[int, int], NetTable] = {}
         self._stack = contextlib.AsyncExitStack()
         self._wake = asyncio.Event()
+        self._poll_now = asyncio.Event()
         self._started = clock()
         self._hints: set[tuple[str, int]] = set()  # addresses of askers, to ask in turn (§6.2)
         self._round_began = clock()
@@ -703,10 +704,12 @@ class EventRunner:
 
     async def _poll_loop(self) -> None:
         while True:
+            self._poll_now.clear()
             await self._poll_once()
             self._polled = True
             self._wake.set()
-            await asyncio.sleep(self.poll)
+            with contextlib.suppress(TimeoutError):  # a laptop just entered is asked at once
+                await asyncio.wait_for(self._poll_now.wait(), self.poll)
 
     async def _poll_once(self) -> None:
         known = {a for laptop in self._laptops.values() for a in laptop.addresses[:2]}
@@ -869,6 +872,7 @@ class EventRunner:
                 del laptop.addresses[4:]
         self.note(f"Entered: {name}" + (f" ({bot} bot)" if bot else ""))
         self._wake.set()
+        self._poll_now.set()
         return {"type": "enrolled"}
 
     def _give_up_places(self) -> None:
