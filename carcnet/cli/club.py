@@ -153,7 +153,7 @@ def _ratings(args: argparse.Namespace) -> int:
                   "took part in (carcnet ratings LOG… counts saved ones)")
         for p, r in rows:
             value, spread = display(r)
-            name = p if p.startswith("bot:") else p[:16] + "…"
+            name = (p if "@" not in p else p[: p.index("@") + 9] + "…") if p.startswith("bot:") else p[:16] + "…"
             print(f"{value:5d} ± {spread:<4d} {r.games:4d} games  {name}")
         if ratings.unrated:
             print(f"Not counted ({len(ratings.unrated)} games, the newest last):")

@@ -24,11 +24,11 @@ over, and this laptop able to say who held its seats:
   the signed charter, and its seats held by this laptop alone or by two laptops or more, each of which
   signed a status for this laptop during the event.
 
-In a rated game, a seat's rating moves when this laptop vouches for who played it: a seat it held
-(its person, or a bot it ran), or a person's seat of another laptop (signed by the person's key). A
-bot of another laptop takes part with its level's rating, which does not move: that the level played
-it is only that laptop's word. Two seats of one bot level are two entrants of one rating, which
-moves by the mean of theirs. Anything else is reported, kept with its reason (:attr:`Ratings.unrated`),
+A person is rated under their key (their seat's signatures prove it); a bot this laptop ran under
+its level (``bot:hard``); a bot of another laptop under its level and that laptop's identity key
+(``bot:hard@<key>``, :func:`bot_id`): that its level played it is that laptop's word alone, so it
+moves that laptop's bot, never the level's rating. Two seats of one bot are two entrants of one
+rating, which moves by the mean of theirs. Anything else is reported, kept with its reason (:attr:`Ratings.unrated`),
 and changes nothing.
 """
 
@@ -39,7 +39,7 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
@@ -51,7 +51,7 @@ from carcnet.log.errors import LogError
 from carcnet.log.store import LoadedLog, load
 from carcnet.table.keys import LanError, keys_path, read_keys
 
-__all__ = ["ELO_PER_MU", "RATINGS_FILE", "Rating", "Ratings", "count_game", "display", "players_of"]
+__all__ = ["ELO_PER_MU", "RATINGS_FILE", "Rating", "Ratings", "bot_id", "count_game", "display", "players_of"]
 
 #: The ratings file's name in the user data folder.
 RATINGS_FILE = "ratings.json"
@@ -89,14 +89,28 @@ def display(rating: Rating) -> tuple[int, int]:
     return round(1500 + ELO_PER_MU * (rating.mu - _MODEL.mu)), round(2 * ELO_PER_MU * rating.sigma)
 
 
-def players_of(loaded: LoadedLog) -> list[str]:
-    """The player ids of a log's seats, in seat order: ``bot:<level>`` for a bot seat (the header's
-    level, ``bot:greedy`` when it names none), else the seat's key in hex."""
+def players_of(loaded: LoadedLog, runners: Mapping[int, bytes] | None = None) -> list[str]:
+    """The player ids of a log's seats, in seat order: the seat's key in hex for a person; for a bot
+    seat (the header's level, ``greedy`` when it names none) ``bot:<level>`` when this laptop ran it,
+    ``bot:<level>@<identity key in hex>`` when the laptop of that key did (*runners*: seat → the
+    identity key of the other laptop that ran it; a bot seat absent from it is this laptop's, or,
+    when *runners* is ``None``, every bot seat is)."""
     header = loaded.header
     out = []
-    for seat, key in zip(header.seats, header.keys or (), strict=False):
-        out.append(f"bot:{seat.bot or 'greedy'}" if seat.player == "bot" else key.hex())
+    for s, (seat, key) in enumerate(zip(header.seats, header.keys or (), strict=False)):
+        if seat.player != "bot":
+            out.append(key.hex())
+        else:
+            runner = (runners or {}).get(s)
+            out.append(bot_id(seat.bot or "greedy", runner))
     return out
+
+
+def bot_id(level: str, runner: bytes | None = None) -> str:
+    """A bot's player id: ``bot:<level>`` for this laptop's bots (the level's rating), and
+    ``bot:<level>@<runner's identity key in hex>`` for another laptop's: that its level played is that
+    laptop's word alone, so its games rate that laptop's bot, never the level."""
+    return f"bot:{level}" if runner is None else f"bot:{level}@{runner.hex()}"
 
 
 @dataclass
@@ -118,12 +132,11 @@ class Ratings:
         """*player*'s rating, the model's start for a player never rated."""
         return self.players.get(player, Rating())
 
-    def rate(self, game_id: str, players: Sequence[str], scores: Sequence[int], *,
-             fixed: Collection[int] = ()) -> bool:
-        """Counts one finished game: *players* (ids, seat order) and their final *scores*; the seats
-        in *fixed* take part with their ratings, which do not move. A bot level (``bot:…``) may hold
-        several seats: each is an entrant of the level's rating, which moves by the mean of their new
-        *mu* and *sigma*. Returns ``False`` (nothing changes) when *game_id* was counted already.
+    def rate(self, game_id: str, players: Sequence[str], scores: Sequence[int]) -> bool:
+        """Counts one finished game: *players* (ids, seat order) and their final *scores*. A bot
+        (``bot:…``) may hold several seats: each is an entrant of its rating, which moves by the mean of
+        their new *mu* and *sigma*. Returns ``False`` (nothing changes) when *game_id* was counted
+        already.
 
         Raises:
             ValueError: Fewer than two seats, a person twice, or scores that do not match.
@@ -138,9 +151,8 @@ class Ratings:
                  for s, (p, r) in enumerate(zip(players, before, strict=True))]
         after = _MODEL.rate(teams, scores=[float(s) for s in scores])
         moved: dict[str, list[tuple[float, float]]] = {}
-        for s, (p, (new,)) in enumerate(zip(players, after, strict=True)):
-            if s not in fixed:
-                moved.setdefault(p, []).append((new.mu, new.sigma))
+        for p, (new,) in zip(players, after, strict=True):
+            moved.setdefault(p, []).append((new.mu, new.sigma))
         for p, news in moved.items():
             self.players[p] = Rating(math.fsum(m for m, _s in news) / len(news),
                                      math.fsum(s for _m, s in news) / len(news), self.get(p).games + 1)
@@ -154,20 +166,21 @@ class Ratings:
         verifies; returns why not (kept in :attr:`unrated`; nothing else changes) otherwise:
         unreadable or refused by :func:`~carcnet.log.store.load` (a signature, a move or a digest that
         does not check), unsigned, damaged at its end, not over, not played here, or counted already.
-        The seats of the keys file are this laptop's; a bot seat of another laptop does not move."""
+        The seats of the keys file are this laptop's; a bot seat of another laptop is rated as that
+        laptop's (the keys file's runner of the seat, else the seat's key: :func:`bot_id`)."""
         loaded, why = _finished(path)
         if loaded is None:
             return self._unrated(None, why)
         try:
-            mine = set(read_keys(keys_path(Path(path)), loaded.header).seats)  # type: ignore[arg-type]
+            saved = read_keys(keys_path(Path(path)), loaded.header)  # type: ignore[arg-type]
         except LanError:
-            mine = set()
-        if not mine:
+            saved = None
+        if saved is None or not saved.seats:
             return self._unrated(loaded.header.game, "not counted: this laptop did not play in this game (no keys "
                                  "of its seats beside the log): only games played here or an event's tables count")
         header = loaded.header
-        fixed = {s for s, seat in enumerate(header.seats) if seat.player == "bot" and s not in mine}
-        return self._count(loaded, fixed)
+        runners = {s: saved.runners.get(s, header.keys[s]) for s in range(len(header.seats)) if s not in saved.seats}
+        return self._count(loaded, runners)
 
     def rate_table(self, path: str | os.PathLike[str], holders: Sequence[bytes], me: bytes,
                    present: Collection[bytes]) -> str | None:
@@ -176,8 +189,8 @@ class Ratings:
         that held each seat, seat by seat (the charter's: a person's key, a bot's runner's); *me*: this
         laptop's; *present*: the laptops that signed a status for this laptop during the event.
         The game counts when every seat is this laptop's, or when two laptops or more held its seats,
-        each of them *me* or in *present*; a bot seat of another laptop does not move. Returns why not
-        (kept in :attr:`unrated`) otherwise, as :meth:`rate_log`."""
+        each of them *me* or in *present*; a bot seat of another laptop is rated as that laptop's
+        (:func:`bot_id`). Returns why not (kept in :attr:`unrated`) otherwise, as :meth:`rate_log`."""
         loaded, why = _finished(path)
         if loaded is None:
             return self._unrated(None, why)
@@ -192,19 +205,14 @@ class Ratings:
             if unseen:
                 return self._unrated(loaded.header.game, f"not counted: {len(unseen)} of the laptops that held its "
                                      "seats never answered this laptop during the event")
-        fixed = {s for s, (seat, key) in enumerate(zip(loaded.header.seats, holders, strict=True))
-                 if seat.player == "bot" and key != me}
-        return self._count(loaded, fixed)
+        return self._count(loaded, {s: key for s, key in enumerate(holders) if key != me})
 
-    def _count(self, loaded: LoadedLog, fixed: Collection[int]) -> str | None:
-        players = players_of(loaded)
+    def _count(self, loaded: LoadedLog, runners: Mapping[int, bytes]) -> str | None:
+        players = players_of(loaded, runners)
         people = [p for p in players if not p.startswith("bot:")]
         if len(set(people)) != len(people):
             return self._unrated(loaded.header.game, "not counted: one person holds two seats")
-        if len(fixed) == len(players):
-            return self._unrated(loaded.header.game, "not counted: every seat was a bot of another laptop, whose "
-                                 "level only that laptop vouches for")
-        if not self.rate(loaded.header.game, players, loaded.game.scores, fixed=fixed):
+        if not self.rate(loaded.header.game, players, loaded.game.scores):
             return "not counted again: this game is in the ratings already"
         return None
 

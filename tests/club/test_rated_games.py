@@ -52,14 +52,15 @@ def test_ten_self_made_games_count_for_nothing_and_say_why(tmp_path: Path) -> No
     assert len(ratings.unrated) == 10
 
 
-def test_a_bot_of_another_laptop_does_not_move_its_level(tmp_path: Path) -> None:
-    """This laptop played seat 0 (a person); the hard bot was the other laptop's: the person's rating
-    moves, bot:hard's does not."""
+def test_a_bot_of_another_laptop_is_rated_as_that_laptops_never_as_its_level(tmp_path: Path) -> None:
+    """This laptop played seat 0 (a person); the hard bot was another laptop's: the person's rating
+    moves, and that laptop's hard bot's, never bot:hard's."""
     path = game(tmp_path / "played.carclog", [Seat("Me", "red"), Seat("Hard", "blue", "bot", "hard")],
                 here={0: key("x")})
     ratings = Ratings()
     assert ratings.rate_log(path) is None
-    assert "bot:hard" not in ratings.players and len(ratings.players) == 1
+    assert "bot:hard" not in ratings.players and len(ratings.players) == 2
+    assert any(p.startswith("bot:hard@") for p in ratings.players)
 
 
 def test_an_events_table_counts_with_two_laptops_present_or_this_laptop_alone(tmp_path: Path) -> None:
@@ -73,10 +74,10 @@ def test_an_events_table_counts_with_two_laptops_present_or_this_laptop_alone(tm
     assert "never answered" in (ratings.rate_table(path, [me, me, stranger], me, {other}) or "")
     assert ratings.players == {}
     # two laptops, both present: two greedy bots of this laptop, one entrant each of bot:greedy; the
-    # other laptop's random bot takes part and does not move
+    # other laptop's random bot is rated as that laptop's
     assert ratings.rate_table(path, [me, me, other], me, {other}) is None
-    assert set(ratings.players) == {"bot:greedy"} and ratings.players["bot:greedy"].games == 1
-    assert ratings.players["bot:greedy"] != Rating()
+    assert set(ratings.players) == {"bot:greedy", f"bot:random@{other.hex()}"}
+    assert ratings.players["bot:greedy"].games == 1 and ratings.players["bot:greedy"] != Rating()
     # this laptop alone (a tournament of one laptop's bots): every seat vouched for
     alone = Ratings()
     assert alone.rate_table(path, [me, me, me], me, set()) is None

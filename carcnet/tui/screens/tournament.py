@@ -22,7 +22,7 @@ from textual.widgets import Button, Checkbox, DataTable, Input, Label, RichLog, 
 
 from carcnet.club.event import EventError
 from carcnet.club.identity import load_identity
-from carcnet.club.ratings import RATINGS_FILE, Ratings, display
+from carcnet.club.ratings import RATINGS_FILE, Ratings, bot_id, display
 from carcnet.club.runner import EventRunner
 from carcnet.table import NetTable
 from carcnet.tui.running import TableRun
@@ -212,7 +212,8 @@ class TournamentScreen(Screen[None]):
         table.clear()
         for s in runner.standings():
             entrant = runner.charter.players[int(s.player)]
-            player = f"bot:{entrant.bot}" if entrant.bot is not None else entrant.key.hex()
+            player = (entrant.key.hex() if entrant.bot is None
+                      else bot_id(entrant.bot, None if entrant.key == runner.me else entrant.key))
             rating = f"{display(rated.players[player])[0]}" if player in rated.players else "new"
             table.add_row(str(s.rank), entrant.name, f"{float(s.wins):g}", f"{float(s.difference):+.1f}",
                           f"{float(s.buchholz):g}", str(s.games), rating)
