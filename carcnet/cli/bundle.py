@@ -76,6 +76,8 @@ def verify_bundle(path: str) -> int:
           f"from the {manifest.get('origin')}")
     if manifest.get("note"):
         print(f"note: {manifest['note']}")
+    for problem in check.bundle.problems:
+        print(f"manifest.json: {problem} (left out)")
     if check.loaded is None:
         assert check.refused is not None
         return fail(str(check.refused), EXIT_REFUSED)

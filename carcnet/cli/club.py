@@ -1,6 +1,6 @@
 """Provides ``carcnet review`` (where a game was lost, by the search bot), ``carcnet ratings``
-(every player's rating, counted from signed logs that verify) and ``carcnet continue`` (a game
-continued from one of its turns as a new one): issue 34, docs/club.md."""
+(every player's rating, counted from rated games only) and ``carcnet continue`` (a game
+continued from one of its turns as a new one): docs/club.md."""
 
 from __future__ import annotations
 
@@ -149,9 +149,14 @@ def _ratings(args: argparse.Namespace) -> int:
                            "sigma": r.sigma, "games": r.games} for p, r in rows], indent=2))
     elif not args.count:
         if not rows:
-            print(f"No ratings yet ({path}): count finished network games with carcnet ratings LOG…")
+            print(f"No ratings yet ({path}): a game counts once over, played here or at an event this laptop "
+                  "took part in (carcnet ratings LOG… counts saved ones)")
         for p, r in rows:
             value, spread = display(r)
-            name = p if p.startswith("bot:") else p[:16] + "…"
+            name = (p if "@" not in p else p[: p.index("@") + 9] + "…") if p.startswith("bot:") else p[:16] + "…"
             print(f"{value:5d} ± {spread:<4d} {r.games:4d} games  {name}")
+        if ratings.unrated:
+            print(f"Not counted ({len(ratings.unrated)} games, the newest last):")
+            for game, why in ratings.unrated.items():
+                print(f"  game {game[:8]}: {why.removeprefix('not counted: ')}")
     return EXIT_REFUSED if refused and refused == len(args.count) else EXIT_OK

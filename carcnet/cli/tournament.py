@@ -171,7 +171,8 @@ def _progress(line: str) -> None:
 def _run(runner: Any, args: argparse.Namespace, *, error: type[Exception], start_when: int | None = None,
          start_after: float | None = None) -> int:
     from carcnet.club.ratings import RATINGS_FILE, Ratings
-    from carcnet.log import default_dir
+    from carcnet.log import LogError, default_dir
+    from carcnet.table import LanError
 
     async def main() -> Any:
         loop = asyncio.get_running_loop()
@@ -186,6 +187,10 @@ def _run(runner: Any, args: argparse.Namespace, *, error: type[Exception], start
         final = asyncio.run(main())
     except error as exc:
         return fail(str(exc), EXIT_REFUSED)
+    except OSError as exc:  # the service's port taken, a folder that cannot be written
+        return fail(f"the event stopped: {exc.strerror or exc}", EXIT_REFUSED)
+    except (LanError, LogError) as exc:  # a table that could not be opened or saved
+        return fail(f"the event stopped: {exc}", EXIT_REFUSED)
     except (asyncio.CancelledError, KeyboardInterrupt):
         where = runner.folder if runner.charter is not None else None
         return fail("stopped" + (f"; go on with: carcnet tournament resume {where}" if where else ""), EXIT_USAGE)
@@ -193,11 +198,13 @@ def _run(runner: Any, args: argparse.Namespace, *, error: type[Exception], start
     path = (Path(args.data_dir) if args.data_dir else default_dir()) / RATINGS_FILE
     try:
         ratings = Ratings.read(path)
-        logs = sorted((runner.folder / "results").glob("*.carclog"))
-        why = [ratings.rate_log(p) for p in logs]
+        rated = runner.rate(ratings)
         ratings.write(path)
-        note(f"Ratings: {why.count(None)} of {len(logs)} games counted ({path})"
-             + ("" if None in why or not why else f"; {why[0]}"))
+        counted = sum(why is None for _t, why in rated)
+        note(f"Ratings: {counted} of {len(rated)} games counted ({path})")
+        for table, why in rated:
+            if why is not None and not why.startswith("not counted again"):
+                note(f"  {table}: {why}")
     except (OSError, ValueError) as exc:
         note(f"Ratings not updated: {exc}")
     if args.json:

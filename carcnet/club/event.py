@@ -19,6 +19,7 @@ import msgpack
 from carcnet.engine import RULES_VERSION, SUPPORTED_RULES, Rules
 from carcnet.log.codec import options_from_wire, options_to_wire
 from carcnet.log.signatures import verify
+from carcnet.log.values import name_problem
 from carcnet.net.signing import SeatKey, sealed_game_id
 
 from .pairing import MAX_SEATS, Round, berger_round, lots, swiss_round
@@ -50,7 +51,8 @@ class Entrant:
     """One player of the event.
 
     Attributes:
-        name: What the tables call it: 1 to 32 characters.
+        name: What the tables call it: a name by the log's rule (:func:`carcnet.log.values.name_problem`:
+            1 to 32 characters, none invisible or a control, not only blank).
         key: 32 bytes: a person's identity key (wire.md §3.1); for a bot, the identity key of the
             laptop that runs it.
         bot: The bot's level (``"greedy"``, ``"hard"``…) for a bot, ``None`` for a person.
@@ -67,7 +69,7 @@ class Charter:
 
     Attributes:
         event: The event id: 32 lowercase hex digits.
-        name: The event's name, 1 to 40 characters.
+        name: The event's name, 1 to 40 characters by the same rule.
         format: ``"swiss"`` or ``"round-robin"``.
         rounds: Rounds to play, 1 to 20 (a round robin at tables of two: at most its own count).
         size: Seats a table, 2 to 6; *minimum*: the fewest a table may have, 2 to *size*.
@@ -174,8 +176,7 @@ class Charter:
                 raise EventError(why)
 
         need(isinstance(self.event, str) and bool(_HEX32.fullmatch(self.event)), "event: 32 lowercase hex digits")
-        need(isinstance(self.name, str) and 1 <= len(self.name) <= 40 and self.name.isprintable(),
-             "name: 1 to 40 printable characters")
+        need(name_problem(self.name, 40) is None, f"name: {name_problem(self.name, 40)}")
         need(self.format in ("swiss", "round-robin"), "format: 'swiss' or 'round-robin'")
         need(isinstance(self.size, int) and 2 <= self.size <= MAX_SEATS, f"size: 2 to {MAX_SEATS} seats")
         need(isinstance(self.minimum, int) and 2 <= self.minimum <= self.size, "minimum: 2 to the size")
@@ -185,8 +186,7 @@ class Charter:
         need(isinstance(self.opener, bytes) and len(self.opener) == 32, "opener: a 32-byte identity key")
         need(2 <= len(self.players) <= 64, "players: 2 to 64")
         for p in self.players:
-            need(isinstance(p.name, str) and 1 <= len(p.name) <= 32 and p.name.isprintable(),
-                 "a player's name: 1 to 32 printable characters")
+            need(name_problem(p.name) is None, f"a player's name {name_problem(p.name)}")
             need(isinstance(p.key, bytes) and len(p.key) == 32, "a player's key: 32 bytes")
             need(p.bot is None or (isinstance(p.bot, str) and 1 <= len(p.bot) <= 16), "a player's bot: a level or nil")
         names = [p.name for p in self.players]

@@ -1,4 +1,4 @@
-"""Who plays whom in a tournament's round, at which tables and in which seat order (issue 34).
+"""Who plays whom in a tournament's round, at which tables and in which seat order.
 
 Sources: the Carcassonne World Championship's rules for its two-player Swiss rounds
 (carcassonne-meisterschaft.de, "Tournament Rules of the Final", 2019): "The schedule for the first

@@ -1,4 +1,4 @@
-"""A rating per player, from signed game logs that verify and from nothing else (issue 34).
+"""A rating per player, from rated games only: logs that verify, whose seats this laptop can vouch for.
 
 The model is OpenSkill's Plackett-Luce (the ``openskill`` package; Weng and Lin, "A Bayesian
 Approximation Method for Online Ranking", JMLR 12, 2011): each player's skill is a normal
@@ -14,18 +14,32 @@ library's ``predict_win`` for two players with a small *sigma*: Φ(Δmu / (√2 
 
 A player is its identity key in hex (a person's seat key is its identity key, wire.md §3.1); a bot
 seat is ``bot:<level>`` (``bot:hard``), so every bot of a level shares one rating, that of the level.
-A game counts once (by its game id), and only from a log that :func:`carcnet.log.store.load` reads
-whole with every signature checked, that is signed (a table's log: seat keys in its header), and
-whose game is over; anything else is reported and changes nothing.
+A game counts once (by its game id), and only a *rated game* (docs/club.md "What a rated game is"):
+its log read whole by :func:`carcnet.log.store.load` with every signature checked, signed, its game
+over, and this laptop able to say who held its seats:
+
+- a network game this laptop played (:meth:`Ratings.rate_log`): the keys file beside the log (which
+  only the laptop that played writes, and no report carries) holds one of its seats; or
+- a table of an event this laptop took part in (:meth:`Ratings.rate_table`): the log checked against
+  the signed charter, and its seats held by this laptop alone or by two laptops or more, each of which
+  signed a status for this laptop during the event.
+
+A person is rated under their key (their seat's signatures prove it); a bot this laptop ran under
+its level (``bot:hard``); a bot of another laptop under its level and that laptop's identity key
+(``bot:hard@<key>``, :func:`bot_id`): that its level played it is that laptop's word alone, so it
+moves that laptop's bot, never the level's rating. Two seats of one bot are two entrants of one
+rating, which moves by the mean of theirs. Anything else is reported, kept with its reason (:attr:`Ratings.unrated`),
+and changes nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
@@ -35,8 +49,9 @@ from openskill.models import PlackettLuce
 from carcnet.engine import Phase
 from carcnet.log.errors import LogError
 from carcnet.log.store import LoadedLog, load
+from carcnet.table.keys import LanError, keys_path, read_keys
 
-__all__ = ["ELO_PER_MU", "RATINGS_FILE", "Rating", "Ratings", "count_game", "display", "players_of"]
+__all__ = ["ELO_PER_MU", "RATINGS_FILE", "Rating", "Ratings", "bot_id", "count_game", "display", "players_of"]
 
 #: The ratings file's name in the user data folder.
 RATINGS_FILE = "ratings.json"
@@ -49,6 +64,8 @@ ELO_PER_MU = 400 / (NormalDist().inv_cdf(10 / 11) * math.sqrt(2) * _MODEL.beta)
 
 #: The file format's version (a file of another is refused, not guessed at).
 FORMAT = 1
+#: Games not counted kept with their reason in the file (the newest), for ``carcnet ratings`` to show.
+MAX_UNRATED = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +89,28 @@ def display(rating: Rating) -> tuple[int, int]:
     return round(1500 + ELO_PER_MU * (rating.mu - _MODEL.mu)), round(2 * ELO_PER_MU * rating.sigma)
 
 
-def players_of(loaded: LoadedLog) -> list[str]:
-    """The player ids of a log's seats, in seat order: ``bot:<level>`` for a bot seat (the header's
-    level, ``bot:greedy`` when it names none), else the seat's key in hex."""
+def players_of(loaded: LoadedLog, runners: Mapping[int, bytes] | None = None) -> list[str]:
+    """The player ids of a log's seats, in seat order: the seat's key in hex for a person; for a bot
+    seat (the header's level, ``greedy`` when it names none) ``bot:<level>`` when this laptop ran it,
+    ``bot:<level>@<identity key in hex>`` when the laptop of that key did (*runners*: seat → the
+    identity key of the other laptop that ran it; a bot seat absent from it is this laptop's, or,
+    when *runners* is ``None``, every bot seat is)."""
     header = loaded.header
     out = []
-    for seat, key in zip(header.seats, header.keys or (), strict=False):
-        out.append(f"bot:{seat.bot or 'greedy'}" if seat.player == "bot" else key.hex())
+    for s, (seat, key) in enumerate(zip(header.seats, header.keys or (), strict=False)):
+        if seat.player != "bot":
+            out.append(key.hex())
+        else:
+            runner = (runners or {}).get(s)
+            out.append(bot_id(seat.bot or "greedy", runner))
     return out
+
+
+def bot_id(level: str, runner: bytes | None = None) -> str:
+    """A bot's player id: ``bot:<level>`` for this laptop's bots (the level's rating), and
+    ``bot:<level>@<runner's identity key in hex>`` for another laptop's: that its level played is that
+    laptop's word alone, so its games rate that laptop's bot, never the level."""
+    return f"bot:{level}" if runner is None else f"bot:{level}@{runner.hex()}"
 
 
 @dataclass
@@ -89,55 +120,110 @@ class Ratings:
     Attributes:
         players: Player id → :class:`Rating` (players never rated are absent: :meth:`get`).
         games: The game ids already counted (a game counts once, whichever laptop's copy comes).
+        unrated: Game id → why it was not counted (one sentence), the newest :data:`MAX_UNRATED`, in
+            the order they came; a game counted since is taken out.
     """
 
     players: dict[str, Rating] = field(default_factory=dict)
     games: set[str] = field(default_factory=set)
+    unrated: dict[str, str] = field(default_factory=dict)
 
     def get(self, player: str) -> Rating:
         """*player*'s rating, the model's start for a player never rated."""
         return self.players.get(player, Rating())
 
     def rate(self, game_id: str, players: Sequence[str], scores: Sequence[int]) -> bool:
-        """Counts one finished game: *players* (ids, seat order) and their final *scores*. Returns
-        ``False`` (nothing changes) when *game_id* was counted already.
+        """Counts one finished game: *players* (ids, seat order) and their final *scores*. A bot
+        (``bot:…``) may hold several seats: each is an entrant of its rating, which moves by the mean of
+        their new *mu* and *sigma*. Returns ``False`` (nothing changes) when *game_id* was counted
+        already.
 
         Raises:
-            ValueError: Fewer than two seats, a player twice, or scores that do not match.
+            ValueError: Fewer than two seats, a person twice, or scores that do not match.
         """
-        if len(players) < 2 or len(set(players)) != len(players) or len(scores) != len(players):
-            raise ValueError(f"a rated game has 2 or more different players, one score each: {players} {scores}")
+        people = [p for p in players if not p.startswith("bot:")]
+        if len(players) < 2 or len(set(people)) != len(people) or len(scores) != len(players):
+            raise ValueError(f"a rated game has 2 or more seats, each person once, one score each: {players} {scores}")
         if game_id in self.games:
             return False
         before = [self.get(p) for p in players]
-        teams = [[_MODEL.create_rating([r.mu, r.sigma], name=p)] for p, r in zip(players, before, strict=True)]
+        teams = [[_MODEL.create_rating([r.mu, r.sigma], name=f"{p}#{s}")]
+                 for s, (p, r) in enumerate(zip(players, before, strict=True))]
         after = _MODEL.rate(teams, scores=[float(s) for s in scores])
-        for p, r, (new,) in zip(players, before, after, strict=True):
-            self.players[p] = Rating(new.mu, new.sigma, r.games + 1)
+        moved: dict[str, list[tuple[float, float]]] = {}
+        for p, (new,) in zip(players, after, strict=True):
+            moved.setdefault(p, []).append((new.mu, new.sigma))
+        for p, news in moved.items():
+            self.players[p] = Rating(math.fsum(m for m, _s in news) / len(news),
+                                     math.fsum(s for _m, s in news) / len(news), self.get(p).games + 1)
         self.games.add(game_id)
+        self.unrated.pop(game_id, None)
         return True
 
     def rate_log(self, path: str | os.PathLike[str]) -> str | None:
-        """Counts the game of the log at *path* if it verifies; returns why not (and changes
-        nothing) otherwise: unreadable or refused by :func:`~carcnet.log.store.load` (a signature,
-        a move or a digest that does not check), unsigned, damaged at its end, not over, or
-        counted already."""
+        """Counts the network game of the log at *path* if it is a game this laptop played (the keys
+        file beside it holds one of its seats: :func:`carcnet.table.keys.read_keys`) and its log
+        verifies; returns why not (kept in :attr:`unrated`; nothing else changes) otherwise:
+        unreadable or refused by :func:`~carcnet.log.store.load` (a signature, a move or a digest that
+        does not check), unsigned, damaged at its end, not over, not played here, or counted already.
+        The seats of the keys file are this laptop's; a bot seat of another laptop is rated as that
+        laptop's (the keys file's runner of the seat, else the seat's key: :func:`bot_id`)."""
+        loaded, why = _finished(path)
+        if loaded is None:
+            return self._unrated(None, why)
         try:
-            loaded = load(path)
-        except LogError as exc:
-            return f"not counted: {exc}"
-        if not loaded.header.keys:
-            return "not counted: the log is not signed (a game at one terminal): nothing proves who played"
-        if loaded.damage is not None:
-            return f"not counted: {loaded.damage.message}"
-        if loaded.game.phase is not Phase.GAME_OVER:
-            return "not counted: the game is not over"
-        players = players_of(loaded)
-        if len(set(players)) != len(players):
-            return "not counted: one player holds two seats (two bots of one level, or one key twice)"
+            saved = read_keys(keys_path(Path(path)), loaded.header)  # type: ignore[arg-type]
+        except LanError:
+            saved = None
+        if saved is None or not saved.seats:
+            return self._unrated(loaded.header.game, "not counted: this laptop did not play in this game (no keys "
+                                 "of its seats beside the log): only games played here or an event's tables count")
+        header = loaded.header
+        runners = {s: saved.runners.get(s, header.keys[s]) for s in range(len(header.seats)) if s not in saved.seats}
+        return self._count(loaded, runners)
+
+    def rate_table(self, path: str | os.PathLike[str], holders: Sequence[bytes], me: bytes,
+                   present: Collection[bytes]) -> str | None:
+        """Counts the game of an event's table whose log at *path* this laptop checked against the
+        charter (:func:`carcnet.club.results.check_log`). *holders*: the identity key of the laptop
+        that held each seat, seat by seat (the charter's: a person's key, a bot's runner's); *me*: this
+        laptop's; *present*: the laptops that signed a status for this laptop during the event.
+        The game counts when every seat is this laptop's, or when two laptops or more held its seats,
+        each of them *me* or in *present*; a bot seat of another laptop is rated as that laptop's
+        (:func:`bot_id`). Returns why not (kept in :attr:`unrated`) otherwise, as :meth:`rate_log`."""
+        loaded, why = _finished(path)
+        if loaded is None:
+            return self._unrated(None, why)
+        if len(holders) != len(loaded.header.seats):
+            return self._unrated(loaded.header.game, "not counted: its seats are not the table's")
+        distinct = set(holders)
+        if distinct != {me}:
+            if len(distinct) < 2:
+                return self._unrated(loaded.header.game, "not counted: one laptop held every seat: a rated game of an "
+                                     "event has seats of two laptops or more (or only this laptop's)")
+            unseen = [k for k in distinct if k != me and k not in present]
+            if unseen:
+                return self._unrated(loaded.header.game, f"not counted: {len(unseen)} of the laptops that held its "
+                                     "seats never answered this laptop during the event")
+        return self._count(loaded, {s: key for s, key in enumerate(holders) if key != me})
+
+    def _count(self, loaded: LoadedLog, runners: Mapping[int, bytes]) -> str | None:
+        players = players_of(loaded, runners)
+        people = [p for p in players if not p.startswith("bot:")]
+        if len(set(people)) != len(people):
+            return self._unrated(loaded.header.game, "not counted: one person holds two seats")
         if not self.rate(loaded.header.game, players, loaded.game.scores):
             return "not counted again: this game is in the ratings already"
         return None
+
+    def _unrated(self, game: str | None, why: str) -> str:
+        """Keeps *why* for *game* (the newest :data:`MAX_UNRATED`) and returns it."""
+        if game is not None and game not in self.games:
+            self.unrated.pop(game, None)
+            self.unrated[game] = why
+            while len(self.unrated) > MAX_UNRATED:
+                del self.unrated[next(iter(self.unrated))]
+        return why
 
     # ------------------------------------------------------------------ the file
 
@@ -147,6 +233,7 @@ class Ratings:
             "format": FORMAT,
             "players": {p: [r.mu, r.sigma, r.games] for p, r in sorted(self.players.items())},
             "games": sorted(self.games),
+            "unrated": [[g, why] for g, why in self.unrated.items()],
         }
         return json.dumps(data, indent=1) + "\n"
 
@@ -166,7 +253,11 @@ class Ratings:
         players, games = data.get("players"), data.get("games")
         if not isinstance(players, dict) or not isinstance(games, list) or not all(isinstance(g, str) for g in games):
             raise ValueError("a ratings file holds 'players' (a map) and 'games' (a list of ids)")
-        out = cls(games=set(games))
+        unrated = data.get("unrated", [])
+        if not isinstance(unrated, list) or not all(
+                isinstance(u, list) and len(u) == 2 and all(isinstance(v, str) for v in u) for u in unrated):
+            raise ValueError("'unrated' is a list of [game id, why]")
+        out = cls(games=set(games), unrated={g: why[:300] for g, why in unrated[-MAX_UNRATED:]})
         for p, value in players.items():
             if (not isinstance(value, list) or len(value) != 3 or not all(isinstance(v, int | float) for v in value)
                     or not isinstance(value[2], int) or not value[1] > 0):
@@ -210,6 +301,22 @@ class Ratings:
             raise
 
 
+def _finished(path: str | os.PathLike[str]) -> tuple[LoadedLog | None, str]:
+    """The log at *path* read whole with every signature checked, signed, undamaged and over; else
+    ``None`` and why not."""
+    try:
+        loaded = load(path)
+    except LogError as exc:
+        return None, f"not counted: {exc}"
+    if not loaded.header.keys:
+        return None, "not counted: the log is not signed (a game at one terminal): nothing proves who played"
+    if loaded.damage is not None:
+        return None, f"not counted: {loaded.damage.message}"
+    if loaded.game.phase is not Phase.GAME_OVER:
+        return None, "not counted: the game is not over"
+    return loaded, ""
+
+
 def count_game(data_dir: Path, log: Path) -> str:
     """Counts the finished game of *log* into the ratings kept in *data_dir* (:data:`RATINGS_FILE`)
     and saves them; returns one sentence for people: the new ratings of its players, or why it was
@@ -221,6 +328,8 @@ def count_game(data_dir: Path, log: Path) -> str:
         return f"Ratings not updated: {exc}"
     why = ratings.rate_log(log)
     if why is not None:
+        with contextlib.suppress(OSError):
+            ratings.write(path)  # the reason kept, for carcnet ratings to show
         return f"Ratings {why}"
     try:
         ratings.write(path)

@@ -1,4 +1,4 @@
-"""The review of a saved game for the interface and the command line (issue 34): which turns the
+"""The review of a saved game for the interface and the command line: which turns the
 search bot would have played otherwise, for clearly more points. The review itself is
 :mod:`carcnet.bots.review`'s (its docstring says how it is estimated); this gives it a saved game."""
 

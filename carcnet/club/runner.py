@@ -49,6 +49,7 @@ from carcnet.bots import make_bot
 from carcnet.engine import RULES_VERSION, Rules
 from carcnet.log import COLOURS
 from carcnet.log.signatures import verify
+from carcnet.log.values import name_problem, strip_control
 from carcnet.net.signing import SeatKey
 from carcnet.net.transport import Timing
 from carcnet.log import LogError
@@ -60,11 +61,13 @@ from carcnet.table.lan import NetOptions, SeatPlan
 
 from .event import Charter, Entrant, EventError, draw_round, host_order, laptops, table_game_id, table_nonce
 from .pairing import lots
+from .ratings import Ratings
 from .results import Result, check_log, read_result, result_name
-from .service import EventService, ServiceError, Status, ask, enrol_bytes, read_status, sign_status
+from .service import EventService, Refused, ServiceError, Status, ask, enrol_bytes, read_status, sign_status
 from .standings import GameResult, Standing, standings
 
-__all__ = ["CHARTER_FILE", "GONE", "LINGER", "POLL", "EventRunner", "standings_json"]
+__all__ = ["CHARTER_FILE", "GONE", "LINGER", "MAX_PER_ADDRESS", "MAX_PER_LAPTOP", "MAX_PLAYERS", "POLL", "EventRunner",
+           "standings_json"]
 
 log = logging.getLogger("carcnet.club")
 
@@ -79,6 +82,12 @@ LINGER = 60.0
 MAX_HINTS = 64
 #: Seconds a table's closing may take before the event goes on without waiting for it.
 CLOSE_WAIT = 10.0
+#: Players an event holds (the charter's limit, protocol/tournament.md §2).
+MAX_PLAYERS = 64
+#: Players one laptop (one identity key) may enter in an event: its person and its bots.
+MAX_PER_LAPTOP = 16
+#: Players the enrolments from one IP address may enter, whatever keys sign them.
+MAX_PER_ADDRESS = 16
 #: The charter's file in the event folder.
 CHARTER_FILE = "charter.carcevent"
 
@@ -174,6 +183,7 @@ class EventRunner:
         self._tables: dict[tuple[int, int], NetTable] = {}
         self._stack = contextlib.AsyncExitStack()
         self._wake = asyncio.Event()
+        self._poll_now = asyncio.Event()
         self._started = clock()
         self._hints: set[tuple[str, int]] = set()  # addresses of askers, to ask in turn (§6.2)
         self._round_began = clock()
@@ -182,8 +192,13 @@ class EventRunner:
         self._spoiled: dict[tuple[int, int], set[bytes]] = {}
         # the opener's enrolment, before the charter: the players entered so far
         self._roster: list[Entrant] = []
+        #: name → (when it was entered, the asker's address) of each player other laptops entered
+        self._entered: dict[str, tuple[float, str | None]] = {}
         self._event_id: str | None = charter.event if charter is not None else None
         self._opening: dict[str, Any] | None = None
+        #: Whether this laptop has asked every laptop it knows for a status once since it started:
+        #: before that it opens no table (a resumed laptop learns first what the others did meanwhile)
+        self._polled = False
 
     # ------------------------------------------------------------------ construction
 
@@ -231,11 +246,23 @@ class EventRunner:
 
     @property
     def roster(self) -> list[Entrant]:
-        """The players entered so far (the charter's, once signed)."""
+        """The players entered so far (the charter's, once signed), answering or not."""
         return list(self.charter.players) if self.charter is not None else list(self._roster)
 
+    def answering(self, key: bytes) -> bool:
+        """Whether the laptop of *key* counts for an enrolment: this laptop, or one that signed a
+        status for this laptop's nonce within the last :attr:`gone` seconds (its key proven, and it
+        answers: it can open its tables)."""
+        laptop = self._laptops.get(key)
+        return key == self.me or (laptop is not None and self.clock() - laptop.heard < self.gone)
+
+    def entered(self) -> int:
+        """The players entered so far whose laptops answer (:meth:`answering`): those a start takes."""
+        return sum(1 for p in self._roster if self.answering(p.key))
+
     def start(self) -> Charter:
-        """The opener's word: signs the charter with the players entered so far.
+        """The opener's word: signs the charter with the players entered so far whose laptops answer
+        (:meth:`answering`); the others are left out, with a line saying so.
 
         Raises:
             EventError: Not the opener, started already, or a charter that does not check (fewer than
@@ -243,9 +270,13 @@ class EventRunner:
         """
         if self._opening is None or self.charter is not None:
             raise EventError("only the laptop that opened the event starts it, once")
-        self.charter = Charter(created=int(time.time()), players=tuple(self._roster), opener=self.me,
+        players = tuple(p for p in self._roster if self.answering(p.key))
+        left = len(self._roster) - len(players)
+        self.charter = Charter(created=int(time.time()), players=players, opener=self.me,
                                **self._opening).signed(self.identity)
         self._save_charter()
+        if left:
+            self.note(f"Left out: {left} player{'s' * (left != 1)} whose laptop stopped answering")
         self.note(f"Event {self.charter.name!r} started: {len(self.charter.players)} players, "
                   f"{self.charter.rounds} rounds")
         self._wake.set()
@@ -262,8 +293,8 @@ class EventRunner:
             EventError: The charter could not be had, or this laptop cannot play its tables (rules).
         """
         async with self._stack:
-            service = await self._stack.enter_async_context(EventService(self._answer, host=self.listen[0],
-                                                                         port=self.listen[1]))
+            service = await self._stack.enter_async_context(EventService(
+                self._answer, host=self.listen[0], port=self.listen[1], known=self._known_address))
             self.port = service.port
             poller = asyncio.create_task(self._poll_loop(), name="carcnet event status")
             adverts = asyncio.create_task(advertise_and_browse(
@@ -302,8 +333,9 @@ class EventRunner:
         if self._opening is not None:
             self.note(f"Event {self._opening['name']!r} open on port {self.port}: waiting for players")
             while self.charter is None:
-                enough = len(self._roster) >= 2
-                if (start_when is not None and len(self._roster) >= start_when) or (
+                entered = self.entered()
+                enough = entered >= 2
+                if (start_when is not None and entered >= start_when) or (
                         start_after is not None and enough and self.clock() - self._started >= start_after):
                     self.start()
                     break
@@ -318,16 +350,23 @@ class EventRunner:
                         charter = Charter.from_bytes(bytes(reply["charter"]))
                         if self._event_id not in (None, charter.event):
                             continue
+                        if self.players and not any(p.key == self.me for p in charter.players):
+                            raise EventError(f"the event {charter.name!r} has started without this laptop's players "
+                                             "(it started before they were entered, or was full)")
                         self.charter = charter
                         self._learn(reply.get("peers"))
                         break
                     if reply["type"] == "roster" and not enrolled:
                         self._event_id = str(reply["event"])
                         for name, bot in self.players:
-                            await ask(address, {"type": "enrol", "event": self._event_id, "name": name,
-                                                "key": self.me, "bot": bot, "port": self.port,
-                                                "sig": self.identity.sign(enrol_bytes(self._event_id, name, bot))})
-                            self.note(f"Entered {name} in event {str(reply.get('name'))!r}")
+                            try:
+                                await ask(address, {"type": "enrol", "event": self._event_id, "name": name,
+                                                    "key": self.me, "bot": bot, "port": self.port,
+                                                    "sig": self.identity.sign(enrol_bytes(self._event_id, name, bot))})
+                            except Refused as exc:
+                                raise EventError(f"the event's opener did not enter {name!r}: "
+                                                 f"{strip_control(str(exc))[:120]}") from None
+                            self.note(f"Entered {name} in event {strip_control(str(reply.get('name')))[:40]!r}")
                         enrolled = True
             if self.charter is None:
                 await self._sleep()
@@ -359,6 +398,23 @@ class EventRunner:
                 self.results[(number, h.table)] = h
                 gathered.append(h.result)
             gathered += [GameResult((p,)) for p in drawn.byes]
+
+    def answered(self) -> set[bytes]:
+        """The event's laptops that signed a status for this laptop since it started (the others'
+        presence, as :meth:`~carcnet.club.ratings.Ratings.rate_table` takes it)."""
+        return {k for k, laptop in self._laptops.items() if laptop.heard > float("-inf")}
+
+    def rate(self, ratings: Ratings) -> list[tuple[str, str | None]]:
+        """Counts every table counted here into *ratings* (:meth:`Ratings.rate_table`: the seats'
+        laptops by the charter, their presence as :meth:`answered`); returns ``(table, why not)`` for
+        each, ``None`` where it counted, round by round."""
+        assert self.charter is not None
+        present, out = self.answered(), []
+        for (number, t), result in sorted(self.results.items()):
+            holders = [self.charter.players[int(p)].key for p in result.result.players]
+            why = ratings.rate_table(self.folder / "results" / result_name(number, t), holders, self.me, present)
+            out.append((f"round {number} table {t + 1}", why))
+        return out
 
     def results_before(self, number: int) -> list[GameResult]:
         """The results of rounds 1 to *number* − 1: each counted game and each bye."""
@@ -460,11 +516,15 @@ class EventRunner:
 
     async def _open_if_mine(self, number: int, t: int, seats: tuple[str, ...]) -> None:
         assert self.charter is not None
-        if (number, t) in self._tables:
+        if (number, t) in self._tables or not self._polled:
             return
+        spoiled = self._spoiled.get((number, t), set())
+        if any(self.present(k) and laptop.status is not None and (number, t) in laptop.status.held
+               and k not in spoiled for k, laptop in self._laptops.items()):
+            return  # counted by a laptop here: its log is fetched and checked (_collect), not played again
         passed = self._passed_over(number, t, seats)
         order = [k for k in host_order(self.charter, seats) if k not in passed]
-        first = next(k for k in order if self.present(k))
+        first = next((k for k in order if self.present(k)), None)  # this laptop, unless it is no player's
         if first != self.me or (order[0] != self.me and not self.quorum()):
             return
         # the laptops before this one in the order are gone; so are the table's game unless one of
@@ -633,14 +693,23 @@ class EventRunner:
 
     # ------------------------------------------------------------------ the others (§6.2)
 
+    def _known_address(self, address: str) -> bool:
+        """Whether an event laptop that signed a status for this laptop answers at IP *address*
+        (the event service's budgets for a laptop rather than a stranger)."""
+        return any(laptop.heard > float("-inf") and any(a[0] == address for a in laptop.addresses)
+                   for laptop in self._laptops.values())
+
     def _known_keys(self) -> list[bytes]:
         return laptops(self.charter) if self.charter is not None else []
 
     async def _poll_loop(self) -> None:
         while True:
+            self._poll_now.clear()
             await self._poll_once()
+            self._polled = True
             self._wake.set()
-            await asyncio.sleep(self.poll)
+            with contextlib.suppress(TimeoutError):  # a laptop just entered is asked at once
+                await asyncio.wait_for(self._poll_now.wait(), self.poll)
 
     async def _poll_once(self) -> None:
         known = {a for laptop in self._laptops.values() for a in laptop.addresses[:2]}
@@ -758,13 +827,19 @@ class EventRunner:
         return {"type": "log", "round": number, "table": t, "log": data}
 
     def _enrol(self, request: dict[str, Any], asker: str | None) -> dict[str, Any]:
+        """The opener's answer to an enrolment (§6.1): checked in full (the event, the name rule of
+        :func:`~carcnet.log.values.name_problem`, the key's signature, the bot's level), then bounded:
+        :data:`MAX_PER_LAPTOP` players a key, :data:`MAX_PER_ADDRESS` an asker's address,
+        :data:`MAX_PLAYERS` in all; a player whose laptop has not answered within :attr:`gone` seconds of
+        its enrolment gives its place up to the next. Each refusal is one sentence for people."""
         if self._opening is None or self.charter is not None:
-            return {"type": "error", "text": "this laptop takes no enrolment (not the opener, or the event started)"}
+            return {"type": "error", "text": "the event has started, or this laptop did not open it"}
         name, key, bot, sig = request.get("name"), request.get("key"), request.get("bot"), request.get("sig")
         if request.get("event") != self._opening["event"]:
             return {"type": "error", "text": "another event"}
-        if not (isinstance(name, str) and 1 <= len(name) <= 32 and name.isprintable()):
-            return {"type": "error", "text": "a name: 1 to 32 printable characters"}
+        if name_problem(name) is not None:
+            return {"type": "error", "text": f"a player's name {name_problem(name)}"}
+        assert isinstance(name, str)
         if not (isinstance(key, bytes) and len(key) == 32 and isinstance(sig, bytes) and len(sig) == 64):
             return {"type": "error", "text": "a key of 32 bytes and a signature of 64"}
         if bot is not None:
@@ -776,12 +851,19 @@ class EventRunner:
             return {"type": "error", "text": "the enrolment's signature does not verify"}
         if any(p.name == name for p in self._roster):
             same = any(p.name == name and p.key == key and p.bot == bot for p in self._roster)
-            return {"type": "enrolled"} if same else {"type": "error", "text": f"{name!r} is taken"}
+            return {"type": "enrolled"} if same else {
+                "type": "error", "text": f"{name!r} is taken by another player: choose another name"}
         if bot is None and any(p.key == key and p.bot is None for p in self._roster):
             return {"type": "error", "text": "a person enters once"}
-        if len(self._roster) >= 64:
-            return {"type": "error", "text": "the event is full (64 players)"}
+        self._give_up_places()
+        if sum(1 for p in self._roster if p.key == key) >= MAX_PER_LAPTOP:
+            return {"type": "error", "text": f"one laptop enters at most {MAX_PER_LAPTOP} players"}
+        if asker is not None and sum(1 for _t, a in self._entered.values() if a == asker) >= MAX_PER_ADDRESS:
+            return {"type": "error", "text": f"one address enters at most {MAX_PER_ADDRESS} players"}
+        if len(self._roster) >= MAX_PLAYERS:
+            return {"type": "error", "text": f"the event is full ({MAX_PLAYERS} players)"}
         self._roster.append(Entrant(name, key, bot))
+        self._entered[name] = (self.clock(), asker)
         port = request.get("port")
         if asker is not None and isinstance(port, int) and 0 < port < 65536 and key != self.me:
             laptop = self._laptops.setdefault(key, _Laptop())  # where it answers (its key proven above)
@@ -790,7 +872,20 @@ class EventRunner:
                 del laptop.addresses[4:]
         self.note(f"Entered: {name}" + (f" ({bot} bot)" if bot else ""))
         self._wake.set()
+        self._poll_now.set()
         return {"type": "enrolled"}
+
+    def _give_up_places(self) -> None:
+        """Drops the players of laptops that have not answered (:meth:`answering`) within :attr:`gone`
+        seconds of their enrolment: a key that never answers holds no place for long."""
+        now = self.clock()
+        dropped = [p for p in self._roster if p.name in self._entered and not self.answering(p.key)
+                   and now - self._entered[p.name][0] >= self.gone]
+        for p in dropped:
+            self._roster.remove(p)
+            del self._entered[p.name]
+        if dropped:
+            self.note(f"Left out: {len(dropped)} player{'s' * (len(dropped) != 1)} whose laptop never answered")
 
     # ------------------------------------------------------------------ waiting
 

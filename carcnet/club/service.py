@@ -8,10 +8,17 @@ over the asker's nonce; the round it is at; the tables it has open; the event's 
 says is believed unless it proves itself: a status by its signature, a charter by the opener's, a
 log by its seats' (:mod:`carcnet.club.results`). Addresses are hints.
 
-Budgets (a stranger can make a laptop spend no more): :data:`MAX_CONNECTIONS` connections at
-once, :data:`MAX_REQUESTS` requests on each, :data:`REQUEST_BYTES` a request, :data:`REPLY_BYTES` a
-reply, :data:`READ_TIMEOUT` seconds to send a request. A connection that breaks any of them is
-closed; nothing else changes.
+Budgets (a stranger can make a laptop spend no more), by the asker's address and role: a *laptop*
+is an address the runner knows an event laptop at (one that signed a status for its nonce), any other
+a *stranger*. :data:`MAX_CONNECTIONS` connections at once in all, of which strangers hold at most
+:data:`MAX_STRANGERS` (the rest kept for the laptops) and one address at most
+:data:`MAX_PER_STRANGER` (a laptop's: :data:`MAX_PER_LAPTOP`), so that one address holding its
+connections never starves another's requests; :data:`MAX_REQUESTS` requests on each,
+:data:`REQUEST_BYTES` a request, :data:`REPLY_BYTES` a reply, :data:`READ_TIMEOUT` seconds to send a
+request; and each address's replies at most :data:`STRANGER_REPLIES` requests and
+:data:`STRANGER_REPLY_BYTES` bytes (a laptop: :data:`LAPTOP_REPLIES`, :data:`LAPTOP_REPLY_BYTES`) over
+any :data:`WINDOW` seconds (a bucket refilled evenly). A connection that breaks any of them is closed;
+nothing else changes.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 import struct
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,14 +38,31 @@ from carcnet.log.signatures import verify
 from carcnet.net.signing import SeatKey
 
 __all__ = [
-    "MAX_CONNECTIONS", "MAX_REQUESTS", "READ_TIMEOUT", "REPLY_BYTES", "REQUEST_BYTES", "EventService",
-    "ServiceError", "Status", "ask", "read_status", "sign_status",
+    "LAPTOP_REPLIES", "LAPTOP_REPLY_BYTES", "MAX_CONNECTIONS", "MAX_PER_LAPTOP", "MAX_PER_STRANGER", "MAX_REQUESTS",
+    "MAX_STRANGERS", "STRANGER_REPLIES", "STRANGER_REPLY_BYTES", "WINDOW", "READ_TIMEOUT", "REPLY_BYTES", "REQUEST_BYTES", "EventService",
+    "Refused", "ServiceError", "Status", "ask", "read_status", "sign_status",
 ]
 
 log = logging.getLogger("carcnet.club")
 
 #: Connections one laptop's service holds at once; more are closed at once.
 MAX_CONNECTIONS = 32
+#: Connections strangers (addresses of no known laptop) hold at once, all of them together.
+MAX_STRANGERS = 20
+#: Connections one stranger's address holds at once.
+MAX_PER_STRANGER = 4
+#: Connections one known laptop's address holds at once (its polls, its log fetches, its enrolments).
+MAX_PER_LAPTOP = 8
+#: Seconds over which an address's reply budget is counted (refilled evenly).
+WINDOW = 10.0
+#: Requests answered to one stranger's address over :data:`WINDOW` seconds (a laptop polls every 2 s).
+STRANGER_REPLIES = 100
+#: Reply bytes sent to one stranger's address over :data:`WINDOW` seconds: a charter and a few logs.
+STRANGER_REPLY_BYTES = 4 << 20
+#: Requests answered to one known laptop's address over :data:`WINDOW` seconds.
+LAPTOP_REPLIES = 400
+#: Reply bytes sent to one known laptop's address over :data:`WINDOW` seconds: a round's logs.
+LAPTOP_REPLY_BYTES = 32 << 20
 #: Requests one connection may make.
 MAX_REQUESTS = 16
 #: Largest request frame body (bytes): an enrolment with a 32-character name is under 300.
@@ -57,6 +82,10 @@ _LENGTH = struct.Struct(">I")
 class ServiceError(Exception):
     """A request that got no usable reply (no connection, a timeout, a malformed or oversized frame,
     a refusal, a signature that does not verify): the message says which."""
+
+
+class Refused(ServiceError):
+    """The other laptop answered with a refusal (an ``error`` reply): the message is its text."""
 
 
 def pack(message: dict[str, Any]) -> bytes:
@@ -104,6 +133,28 @@ async def read_frame(reader: asyncio.StreamReader, limit: int, timeout: float) -
     return unpack(body, limit)
 
 
+class _Bucket:
+    """One address's reply budget: requests and bytes, each refilled evenly over :data:`WINDOW` s."""
+
+    __slots__ = ("bytes", "replies", "when")
+
+    def __init__(self, now: float, replies: float, size: float) -> None:
+        self.replies, self.bytes, self.when = replies, size, now
+
+    def spend(self, now: float, replies: int, size: int, most: tuple[float, float]) -> bool:
+        """Refills for the time since the last spend (up to *most*: requests, bytes), then takes
+        *replies* requests and *size* bytes; ``False`` (nothing taken) when not that much is left."""
+        elapsed = max(0.0, now - self.when)
+        self.when = now
+        self.replies = min(most[0], self.replies + most[0] * elapsed / WINDOW)
+        self.bytes = min(most[1], self.bytes + most[1] * elapsed / WINDOW)
+        if self.replies < replies or self.bytes < size:
+            return False
+        self.replies -= replies
+        self.bytes -= size
+        return True
+
+
 class EventService:
     """This laptop's server (see the module docstring).
 
@@ -112,16 +163,25 @@ class EventService:
             connection is closed). Called on the event loop; must not block.
         host: The address to listen on (``0.0.0.0``: every interface).
         port: The port (0: any free one; :attr:`port` says which).
+        known: ``known(address)``: whether an event laptop is known at that IP address (its budgets
+            are a laptop's; any other address's a stranger's). Called on the event loop.
+        clock: Seconds (monotonic) for the reply budgets.
+
+    Attributes:
+        refused: Connections closed for a budget, frames refused (what a flood costs, for the tests).
     """
 
     def __init__(self, answer: Callable[[dict[str, Any], str | None], dict[str, Any] | None], *, host: str = "0.0.0.0",
-                 port: int = 0) -> None:
+                 port: int = 0, known: Callable[[str], bool] = lambda _address: False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.answer = answer
         self.host = host
         self.port = port
+        self.known = known
+        self.clock = clock
         self._server: asyncio.Server | None = None
-        self._open: set[asyncio.StreamWriter] = set()
-        #: Connections refused for the budget, frames refused (what a flood costs, for the tests).
+        self._open: dict[asyncio.StreamWriter, str | None] = {}
+        self._buckets: dict[str | None, _Bucket] = {}
         self.refused = 0
 
     async def __aenter__(self) -> EventService:
@@ -142,14 +202,37 @@ class EventService:
                 await asyncio.wait_for(self._server.wait_closed(), 2.0)
             self._server = None
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def _admits(self, address: str | None) -> bool:
+        """Whether a new connection from *address* is within the connection budgets."""
         if len(self._open) >= MAX_CONNECTIONS:
+            return False
+        same = sum(1 for a in self._open.values() if a == address)
+        if address is not None and self.known(address):
+            return same < MAX_PER_LAPTOP
+        strangers = sum(1 for a in self._open.values() if a is None or not self.known(a))
+        return strangers < MAX_STRANGERS and same < MAX_PER_STRANGER
+
+    def _spend(self, address: str | None, replies: int, size: int) -> bool:
+        """Takes *replies* requests and *size* reply bytes from *address*'s budget (:class:`_Bucket`):
+        a request is taken before it is answered (a signature costs), its reply's bytes after."""
+        laptop = address is not None and self.known(address)
+        most = (LAPTOP_REPLIES, LAPTOP_REPLY_BYTES) if laptop else (STRANGER_REPLIES, STRANGER_REPLY_BYTES)
+        now = self.clock()
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= 4096:  # forget those whose budgets are whole again
+                self._buckets = {a: b for a, b in self._buckets.items() if now - b.when < WINDOW}
+            bucket = self._buckets[address] = _Bucket(now, *most)
+        return bucket.spend(now, replies, size, most)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else None
+        if not self._admits(address):
             self.refused += 1
             writer.close()
             return
-        self._open.add(writer)
-        peer = writer.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) and peer else None
+        self._open[writer] = address
         try:
             for _ in range(MAX_REQUESTS):
                 try:
@@ -160,6 +243,10 @@ class EventService:
                     return
                 if request is None:
                     return
+                if not self._spend(address, 1, 0):
+                    self.refused += 1
+                    log.info("event service: %s asked past its budget of requests", address)
+                    return
                 try:
                     reply = self.answer(request, address)
                 except Exception:  # a bug here must not leave the asker without a word
@@ -167,12 +254,17 @@ class EventService:
                     reply = {"type": "error", "text": "this laptop could not answer (its log says why)"}
                 if reply is None:
                     return
-                writer.write(pack(reply))
+                frame = pack(reply)
+                if not self._spend(address, 0, len(frame)):
+                    self.refused += 1
+                    log.info("event service: %s asked past its reply budget", address)
+                    return
+                writer.write(frame)
                 await asyncio.wait_for(writer.drain(), READ_TIMEOUT)
         except (OSError, TimeoutError):
             pass
         finally:
-            self._open.discard(writer)
+            self._open.pop(writer, None)
             writer.close()
 
 
@@ -181,8 +273,8 @@ async def ask(address: tuple[str, int], request: dict[str, Any], *, timeout: flo
     """Sends *request* to the service at *address* and returns its reply (one connection each).
 
     Raises:
-        ServiceError: No connection, no reply within *timeout*, a malformed or oversized reply, or
-            an ``error`` reply (its text).
+        Refused: An ``error`` reply (its text, at most 200 characters).
+        ServiceError: No connection, no reply within *timeout*, a malformed or oversized reply.
     """
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(*address), timeout)
@@ -199,7 +291,7 @@ async def ask(address: tuple[str, int], request: dict[str, Any], *, timeout: flo
     if reply is None:
         raise ServiceError(f"{address[0]}:{address[1]} closed the connection without a reply")
     if reply["type"] == "error":
-        raise ServiceError(str(reply.get("text", "refused"))[:200])
+        raise Refused(str(reply.get("text", "refused"))[:200])
     return reply
 
 

@@ -1,4 +1,4 @@
-"""Standings of a tournament from the results of its games (issue 34), the same on every laptop.
+"""Standings of a tournament from the results of its games, the same on every laptop.
 
 Sources. The Carcassonne World Championship's tournament rules (carcassonne-meisterschaft.de,
 "Tournament Rules of the Final", 2019; the same text since the 5th championship in 2010), for its

@@ -74,6 +74,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMAT",
+    "MAX_MEMBER",
+    "MAX_TOTAL",
     "Bundle",
     "BundleCheck",
     "BundleError",
@@ -96,6 +98,18 @@ SETTINGS, PROGRAM_LOG, SCREEN_SVG, SCREEN_TEXT = "settings.json", "program.log",
 PROGRAM_LOG_BYTES = 256 * 1024
 #: The most bytes a member may hold when a report is read back (a save of a whole game is far less).
 MAX_MEMBER = 16 * 1024 * 1024
+#: The most bytes the members a reader takes may hold together, uncompressed (whatever the zip says).
+MAX_TOTAL = 32 * 1024 * 1024
+#: The most files a report may list (it holds nine at most; the others are never read).
+MAX_MEMBERS = 64
+#: The most bytes ``manifest.json`` may hold.
+MAX_MANIFEST = 1024 * 1024
+#: The deepest nesting of JSON arrays and objects in ``manifest.json`` (a report's is 4 deep).
+MAX_NESTING = 16
+#: The most moves a report's table may say it held (a game of every expansion is far fewer).
+MAX_MOVES = 100_000
+#: The members a reader takes; any other file in a report is listed, never read.
+KNOWN = (MANIFEST, SAVE, ASIDE, CONNECTIONS, CONNECTIONS_SAVED, SETTINGS, PROGRAM_LOG, SCREEN_SVG, SCREEN_TEXT)
 #: The packages whose versions a report names.
 PACKAGES = ("textual", "zeroconf", "msgpack", "cryptography", "rich", "platformdirs")
 #: Settings fields left out of a report: anything named like key material.
@@ -335,11 +349,20 @@ def _entry_hex(entry: LogEntry | None, form: int | None) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Bundle:
-    """A bug report read back: its manifest and its members' bytes, by name."""
+    """A bug report read back: its manifest and its members' bytes, by name.
+
+    Attributes:
+        path: The zip file.
+        manifest: ``manifest.json``, every field a reader uses in its shape (one that is not is
+            dropped: ``None``, and named in :attr:`problems`).
+        members: The members a reader takes (:data:`KNOWN`), by name.
+        problems: One line for each field of the manifest dropped for its shape or range.
+    """
 
     path: Path
     manifest: dict[str, Any]
     members: dict[str, bytes]
+    problems: tuple[str, ...] = ()
 
 
 def is_bundle(path: str | os.PathLike[str]) -> bool:
@@ -355,42 +378,165 @@ def is_bundle(path: str | os.PathLike[str]) -> bool:
 
 
 def read_bundle(path: str | os.PathLike[str]) -> Bundle:
-    """Reads a bug report: its manifest and members, each at most :data:`MAX_MEMBER` bytes.
+    """Reads a bug report within fixed bounds, whatever the zip holds or says of itself: at most
+    :data:`MAX_MEMBERS` files listed, only the :data:`KNOWN` ones read, each at most :data:`MAX_MEMBER`
+    bytes uncompressed and all together :data:`MAX_TOTAL` (counted as they are inflated, not as the zip
+    declares), ``manifest.json`` at most :data:`MAX_MANIFEST` bytes and :data:`MAX_NESTING` deep; the
+    manifest's fields a reader uses checked for their shape and range (:attr:`Bundle.problems`).
 
     Raises:
-        BundleError: Not a zip, no manifest or a manifest that is not one, a newer :data:`FORMAT`, a
-            member too large, or no save inside.
+        BundleError: Not a zip, a bound broken, no manifest or a manifest that is not one, a newer
+            :data:`FORMAT`, or no save inside. The text is one line.
     """
     path = Path(path)
     members: dict[str, bytes] = {}
+    left = MAX_TOTAL
     try:
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
-            if len(infos) > 64:
+            if len(infos) > MAX_MEMBERS:
                 raise BundleError(f"{path.name} holds {len(infos)} files: not a carcnet bug report")
             for info in infos:
-                if info.file_size > MAX_MEMBER:
-                    raise BundleError(f"{path.name}: {info.filename} is larger than {MAX_MEMBER} bytes")
+                if info.filename not in KNOWN:
+                    continue  # never read: a report holds only the known members
+                if info.filename in members:
+                    raise BundleError(f"{path.name} holds {info.filename} twice: not a carcnet bug report")
+                limit = min(MAX_MANIFEST if info.filename == MANIFEST else MAX_MEMBER, left)
+                if info.file_size > limit:
+                    raise BundleError(_too_large(path, info.filename, limit, left))
                 with archive.open(info) as member:
-                    body = member.read(MAX_MEMBER + 1)
-                if len(body) > MAX_MEMBER:
-                    raise BundleError(f"{path.name}: {info.filename} is larger than {MAX_MEMBER} bytes")
+                    body = member.read(limit + 1)
+                if len(body) > limit:
+                    raise BundleError(_too_large(path, info.filename, limit, left))
+                left -= len(body)
                 members[info.filename] = body
-    except (OSError, zipfile.BadZipFile, RuntimeError, NotImplementedError) as exc:
-        raise BundleError(f"cannot read {path.name} as a zip file: {exc}") from None
+    except (OSError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, NotImplementedError,
+            ValueError) as exc:
+        raise BundleError(f"cannot read {path.name} as a zip file: {exc}"[:300]) from None
     try:
-        manifest = json.loads(members.pop(MANIFEST))
+        raw = members.pop(MANIFEST)
     except KeyError:
         raise BundleError(f"{path.name} has no {MANIFEST}: not a carcnet bug report") from None
-    except ValueError as exc:
-        raise BundleError(f"{path.name}: {MANIFEST} is not JSON ({exc})") from None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("format"), int):
+    depth = _nesting(raw)
+    if depth > MAX_NESTING:
+        raise BundleError(f"{path.name}: {MANIFEST} nests {depth} deep (at most {MAX_NESTING}): not a carcnet bug report")
+    try:
+        manifest = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise BundleError(f"{path.name}: {MANIFEST} is not JSON ({str(exc)[:120]})") from None
+    if not isinstance(manifest, dict) or type(manifest.get("format")) is not int:
         raise BundleError(f"{path.name}: {MANIFEST} does not say its format: not a carcnet bug report")
-    if manifest["format"] > FORMAT:
-        raise BundleError(f"{path.name} is a report of format {manifest['format']}; this carcnet reads {FORMAT}")
+    if manifest["format"] > FORMAT or manifest["format"] < 1:
+        raise BundleError(f"{path.name} is a report of format {manifest['format']}"[:120] + f"; this carcnet reads {FORMAT}")
     if SAVE not in members:
         raise BundleError(f"{path.name} holds no save ({SAVE})")
-    return Bundle(path, manifest, members)
+    manifest, problems = _checked_manifest(manifest)
+    return Bundle(path, manifest, members, tuple(problems))
+
+
+def _too_large(path: Path, member: str, limit: int, left: int) -> str:
+    if limit < left or left == MAX_TOTAL:
+        return f"{path.name}: {member} is larger than {limit} bytes"
+    return f"{path.name}: its files hold more than {MAX_TOTAL} bytes together"
+
+
+def _nesting(raw: bytes) -> int:
+    """The deepest nesting of arrays and objects in JSON text *raw* (brackets outside strings),
+    counted without parsing, in one pass."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_NESTING:
+                    return deepest
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+_HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+def _checked_manifest(manifest: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """*manifest* with each field a reader uses in its shape and range, and one line for each that is
+    not (dropped: ``None``). Text fields are cut and rid of control characters, so that printing them
+    cannot drive the terminal."""
+    from carcnet.log.values import strip_control
+
+    problems: list[str] = []
+    out = dict(manifest)
+
+    def text(where: dict[str, Any], field: str, name: str, limit: int) -> None:
+        value = where.get(field)
+        if value is None:
+            return
+        if not isinstance(value, str):
+            problems.append(f"{name}: text, not {type(value).__name__}")
+            where[field] = None
+        elif len(value) > limit or strip_control(value) != value:
+            problems.append(f"{name}: cut to {limit} characters, control characters left out")
+            where[field] = strip_control(value)[:limit]
+
+    for field, limit in (("what", 80), ("created", 40), ("origin", 40), ("note", 2000), ("carcnet", 40),
+                         ("python", 80), ("platform", 200), ("game", 64)):
+        text(out, field, field, limit)
+    save = out.get("save")
+    if save is not None and not isinstance(save, dict):
+        problems.append(f"save: a map, not {type(save).__name__}")
+        out["save"] = None
+    table = out.get("table")
+    if table is None:
+        return out, problems
+    if not isinstance(table, dict):
+        problems.append(f"table: a map, not {type(table).__name__}")
+        out["table"] = None
+        return out, problems
+    table = out["table"] = dict(table)
+    moves = table.get("moves")
+    if moves is not None and not (type(moves) is int and 0 <= moves <= MAX_MOVES):
+        problems.append(f"table.moves: a count from 0 to {MAX_MOVES}, not {_shown(moves)}")
+        table["moves"] = None
+    digest = table.get("digest")
+    if digest is not None and not (isinstance(digest, str) and _HEX_DIGEST.fullmatch(digest)):
+        problems.append(f"table.digest: 64 lowercase hex digits, not {_shown(digest)}")
+        table["digest"] = None
+    stop = table.get("stop")
+    if stop is None:
+        return out, problems
+    if not isinstance(stop, dict):
+        problems.append(f"table.stop: a map, not {type(stop).__name__}")
+        table["stop"] = None
+        return out, problems
+    stop = table["stop"] = dict(stop)
+    code, seq, theirs = stop.get("code"), stop.get("seq"), stop.get("theirs")
+    if not (isinstance(code, str) and re.fullmatch(r"[a-z-]{1,32}", code)):
+        problems.append(f"table.stop.code: a word, not {_shown(code)}")
+        table["stop"] = None
+    if not (type(seq) is int and 1 <= seq <= MAX_MOVES + 1):
+        problems.append(f"table.stop.seq: a seq from 1 to {MAX_MOVES + 1}, not {_shown(seq)}")
+        table["stop"] = None
+    if not (isinstance(theirs, str) and len(theirs) <= 2 * 65536 and re.fullmatch(r"(?:[0-9a-f]{2})*", theirs)):
+        problems.append(f"table.stop.theirs: an entry in hex (at most 64 KiB), not {_shown(theirs)}")
+        table["stop"] = None
+    return out, problems
+
+
+def _shown(value: object) -> str:
+    """*value* for an error line: its JSON, cut to 40 characters."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else f"{text[:40]}… ({len(text)} characters)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -487,7 +633,7 @@ def _save_name(manifest: dict[str, Any]) -> str:
 def _compare(loaded: LoadedLog, table: dict[str, Any]) -> str | None:
     """How the table's game (moves and digest in memory) differs from the save's, else ``None``."""
     moves, digest = table.get("moves"), table.get("digest")
-    if not isinstance(moves, int) or not isinstance(digest, str):
+    if type(moves) is not int or moves < 0 or not isinstance(digest, str):
         return None
     held = len(loaded.entries)
     if moves > held:
@@ -506,7 +652,7 @@ def _replay_stop(loaded: LoadedLog, stop: dict[str, Any]) -> StopCheck:
         theirs = unpack(bytes.fromhex(str(stop.get("theirs"))), format=header.format)
     except (ValueError, LogFormatError) as exc:
         return StopCheck(code, -1, None, f"the stop's entry cannot be read: {exc}")
-    if not isinstance(theirs, LogEntry) or not isinstance(seq, int):
+    if not isinstance(theirs, LogEntry) or type(seq) is not int or seq < 1:
         return StopCheck(code, -1, None, "the stop's entry is not an entry")
     if seq - 1 > len(loaded.entries):
         return StopCheck(code, seq, None, f"{code} at seq {seq}: the save holds only {len(loaded.entries)} moves")

@@ -14,6 +14,7 @@ from carcnet.club.ratings import ELO_PER_MU, Rating, Ratings, display
 from carcnet.engine import Phase
 from carcnet.log import LogHeader, Seat
 from carcnet.log.recorder import GameRecorder
+from carcnet.table.keys import keys_path, write_keys
 
 from ..log.util import craft, wire_maps, write
 from ..log.vectors import SIGNED_NONCES, signed_keys
@@ -74,6 +75,9 @@ def _signed_game(path: Path, finish: bool = True) -> Path:
     with GameRecorder.create(header, path, signers=dict(enumerate(signed_keys()))) as recorder:
         while recorder.game.phase is not Phase.GAME_OVER and (finish or len(recorder.entries) < 10):
             recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
+    # the laptop that played it: Ann's seat and the random bot it ran (Bob's seat another laptop's)
+    keys = signed_keys()
+    write_keys(keys_path(path), header.game, keys[0], {0: keys[0], 2: keys[2]}, "Ann")
     return path
 
 

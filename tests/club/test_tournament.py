@@ -16,6 +16,7 @@ import pytest
 
 from carcnet.club.event import Charter, draw_round
 from carcnet.club.pairing import lots
+from carcnet.club.ratings import Ratings
 from carcnet.club.results import check_log, result_name
 from carcnet.club.runner import CHARTER_FILE, EventRunner
 from carcnet.log import load
@@ -130,6 +131,15 @@ async def test_eight_bots_two_rounds_at_two_tables_on_three_laptops(tmp_path: Pa
     # the tables were opened by more than one laptop (each by the laptop of its first seat)
     opened = {n for n, lines in room.lines.items() if any("opened here" in line for line in lines)}
     assert len(opened) >= 2, room.lines
+    # every table is a rated game on every laptop (two bots of one level at a table included); a
+    # laptop's own bots move their level's rating, another's move that laptop's bot's
+    for name, runner in room.runners.items():
+        ratings = Ratings()
+        assert [why for _t, why in runner.rate(ratings)] == [None] * 4, name
+        own_greedy = sum(any(charter.players[int(p)].key == runner.me and charter.players[int(p)].bot == "greedy"
+                             for p in result.result.players) for result in runner.results.values())
+        assert ratings.get("bot:greedy").games == own_greedy
+        assert all(p.startswith("bot:") for p in ratings.players)
 
 
 async def test_a_tampered_log_is_reported_not_counted_and_the_table_played_again(tmp_path: Path) -> None:

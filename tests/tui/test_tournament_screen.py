@@ -58,7 +58,7 @@ async def test_an_event_opened_on_the_screen_seats_the_person_and_ends_with_the_
                           dial=[("127.0.0.1", runner.port)], listen=("127.0.0.1", 0), table_host="127.0.0.1",
                           timing=FAST, poll=0.2, gone=3.0, linger=3.0)
         bob_task = asyncio.create_task(bob.run())
-        await until(pilot, lambda: len(runner.roster) == 4, "Bob's bot entered", LIMIT)
+        await until(pilot, lambda: runner.entered() == 4, "Bob's bot entered, his laptop answering", LIMIT)
         await pilot.press("ctrl+s")
         # two tables of two (four players, tables of three, minimum two): Ann's table comes up
         await until(pilot, lambda: isinstance(app.screen, GameScreen), "Ann's game over the event", LIMIT)

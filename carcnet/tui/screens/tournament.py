@@ -8,6 +8,8 @@ what it says and asks it to start. Your games are its tables, shown by the game 
 
 from __future__ import annotations
 
+import logging
+
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -20,7 +22,7 @@ from textual.widgets import Button, Checkbox, DataTable, Input, Label, RichLog, 
 
 from carcnet.club.event import EventError
 from carcnet.club.identity import load_identity
-from carcnet.club.ratings import RATINGS_FILE, Ratings, display
+from carcnet.club.ratings import RATINGS_FILE, Ratings, bot_id, display
 from carcnet.club.runner import EventRunner
 from carcnet.table import NetTable
 from carcnet.tui.running import TableRun
@@ -171,15 +173,21 @@ class TournamentScreen(Screen[None]):
         except EventError as exc:
             self._note(f"The event stopped: {exc}")
             return
+        except Exception as exc:  # never a traceback over the screen: one line, the details in the log
+            logging.getLogger("carcnet.club").exception("the event stopped")
+            self._note(f"The event stopped: {type(exc).__name__}: {str(exc)[:160]} (carcnet.log has the details)")
+            return
         ratings = self._ratings_path()
-        for path in sorted((runner.folder / "results").glob("*.carclog")):
-            try:
-                rated = Ratings.read(ratings)
-                if rated.rate_log(path) is None:
-                    rated.write(ratings)
-            except (OSError, ValueError) as exc:
-                self._note(f"Ratings not updated: {exc}")
-                break
+        try:
+            rated = Ratings.read(ratings)
+            counted = runner.rate(rated)
+            rated.write(ratings)
+            self._note(f"Ratings: {sum(why is None for _t, why in counted)} of {len(counted)} games counted")
+            for table, why in counted:
+                if why is not None and not why.startswith("not counted again"):
+                    self._note(f"  {table}: {why}")
+        except (OSError, ValueError) as exc:
+            self._note(f"Ratings not updated: {exc}")
         self._show_standings()
         self.notify("The event is over: final standings", title="Tournament")
 
@@ -204,7 +212,8 @@ class TournamentScreen(Screen[None]):
         table.clear()
         for s in runner.standings():
             entrant = runner.charter.players[int(s.player)]
-            player = f"bot:{entrant.bot}" if entrant.bot is not None else entrant.key.hex()
+            player = (entrant.key.hex() if entrant.bot is None
+                      else bot_id(entrant.bot, None if entrant.key == runner.me else entrant.key))
             rating = f"{display(rated.players[player])[0]}" if player in rated.players else "new"
             table.add_row(str(s.rank), entrant.name, f"{float(s.wins):g}", f"{float(s.difference):+.1f}",
                           f"{float(s.buchholz):g}", str(s.games), rating)

@@ -1,0 +1,216 @@
+"""Who gets into an event (protocol/tournament.md §6.1): enrolments under the one name rule of
+carcnet.log.values, counted only once their laptop answers, bounded per laptop and per address;
+a laptop left out of an event (full, started, its names taken) is told so in one line and never
+crashes, even where every laptop of a table is gone.
+
+Nothing here sleeps to synchronise: the runners' loops run, bounded by ``asyncio.wait_for``; the
+clock of the unit tests is a number the test moves."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from carcnet.club.event import Charter, Entrant, EventError, laptops
+from carcnet.club.runner import EventRunner
+from carcnet.club.service import ServiceError, ask, enrol_bytes
+from carcnet.engine import RULES_VERSION, Rules
+from carcnet.net.signing import SeatKey
+
+from ..net.loopback import FAST
+
+LOOP = {"listen": ("127.0.0.1", 0), "table_host": "127.0.0.1", "timing": FAST, "poll": 0.2, "gone": 3.0,
+        "linger": 4.0}
+#: The longest one of these events may take.
+LIMIT = 120.0
+
+
+def key(name: str) -> SeatKey:
+    return SeatKey.from_seed(hashlib.sha256(f"carcnet enrolment test {name}".encode()).digest())
+
+
+class Clock:
+    """A clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def enrolment(event: str, who: SeatKey, name: str, bot: str | None = "greedy", port: int = 9) -> dict[str, Any]:
+    return {"type": "enrol", "event": event, "name": name, "key": who.public, "bot": bot, "port": port,
+            "sig": who.sign(enrol_bytes(event, name, bot))}
+
+
+def opener(tmp: Path, clock: Clock | None = None, **options: Any) -> EventRunner:
+    return EventRunner.open(key("Ann"), event_name="Enrolment night", data_dir=tmp, name="Ann",
+                            players=options.pop("players", [("Ann greedy", "greedy")]),
+                            clock=clock or Clock(), **{**LOOP, **options})
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u2800\u2800", "Ann\u202e", "a\u200bb", " ", "x" * 33])
+def test_an_enrolment_is_under_the_name_rule_of_the_log(tmp_path: Path, name: str) -> None:
+    ann = opener(tmp_path)
+    assert ann._event_id is not None
+    reply = ann._answer(enrolment(ann._event_id, key("Mallory"), name), "10.0.0.9")
+    assert reply["type"] == "error" and "characters" in reply["text"], reply
+    assert [p.name for p in ann.roster] == ["Ann greedy"]
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u2800\u2800", "Ann\u202e"])
+def test_a_charter_with_a_name_the_log_refuses_is_refused(name: str) -> None:
+    me = key("Ann")
+    players = (Entrant("Ann greedy", me.public, "greedy"), Entrant(name, key("Mallory").public, "greedy"))
+    unsigned = Charter(event="ab" * 16, name="Night", format="swiss", rounds=1, size=2, minimum=2, options=Rules(),
+                       rules=RULES_VERSION, created=1, players=players, opener=me.public)
+    with pytest.raises(EventError, match="name"):
+        unsigned.signed(me)
+
+
+def test_only_enrolments_whose_laptop_answered_count_and_enter_the_charter(tmp_path: Path) -> None:
+    clock = Clock()
+    ann = opener(tmp_path, clock)
+    event = ann._event_id
+    assert event is not None
+    for i in range(2):  # junk: self-signed keys that never answer a status
+        assert ann._answer(enrolment(event, key(f"junk {i}"), f"Junk {i}"), "10.0.0.66")["type"] == "enrolled"
+    assert ann._answer(enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")["type"] == "enrolled"
+    assert len(ann.roster) == 4 and ann.entered() == 1  # only Ann's own player is proven
+    ann._laptops[key("Bob").public].heard = clock.now  # Bob's laptop signed a status (as _ask_status records)
+    assert ann.entered() == 2
+    charter = ann.start()
+    assert [p.name for p in charter.players] == ["Ann greedy", "Bob greedy"]
+    assert laptops(charter) == [key("Ann").public, key("Bob").public]
+
+
+def test_a_full_event_is_full_of_laptops_that_answer_and_one_laptop_or_address_cannot_fill_it(tmp_path: Path) -> None:
+    clock = Clock()
+    ann = opener(tmp_path, clock)
+    event = ann._event_id
+    assert event is not None
+    # one key enters at most its share, whatever address it comes from
+    replies = [ann._answer(enrolment(event, key("Mallory"), f"M {i}"), f"10.0.1.{i}") for i in range(20)]
+    refused = [r for r in replies if r["type"] == "error"]
+    assert refused and all("at most" in r["text"] for r in refused), refused
+    # one address enters at most its share, whatever keys it signs with
+    replies = [ann._answer(enrolment(event, key(f"sybil {i}"), f"S {i}"), "10.0.0.66") for i in range(40)]
+    assert any(r["type"] == "error" and "at most" in r["text"] for r in replies)
+    # fill the rest from many addresses and keys: the event is full, and says so
+    n = 0
+    while len(ann.roster) < 64:
+        assert ann._answer(enrolment(event, key(f"fill {n}"), f"F {n}"), f"10.0.2.{n}")["type"] == "enrolled"
+        n += 1
+    full = ann._answer(enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")
+    assert full["type"] == "error" and "full" in full["text"]
+    # the junk never answers: once it has had its time, an honest laptop takes its place
+    clock.now += ann.gone + 1
+    assert ann._answer(enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")["type"] == "enrolled"
+    assert "Bob greedy" in [p.name for p in ann.roster]
+
+
+def test_a_laptop_outside_the_charter_whose_table_has_nobody_left_does_not_crash(tmp_path: Path) -> None:
+    """The laptops of a table's host order all gone (junk keys that never answer), and this laptop
+    not in the charter at all: it opens nothing, and says nothing wrong."""
+    me, junk = key("Observer"), [key(f"junk {i}") for i in range(2)]
+    opener_key = key("Ann")
+    players = (Entrant("Junk 0", junk[0].public, "greedy"), Entrant("Junk 1", junk[1].public, "greedy"))
+    charter = Charter(event="cd" * 16, name="Night", format="swiss", rounds=1, size=2, minimum=2, options=Rules(),
+                      rules=RULES_VERSION, created=1, players=players, opener=opener_key.public).signed(opener_key)
+    clock = Clock()
+    runner = EventRunner(me, name="Observer", folder=tmp_path, charter=charter, clock=clock, **LOOP)
+    clock.now += 10 * runner.gone  # nobody was ever heard: every laptop of the table is gone
+    asyncio.run(runner._open_if_mine(1, 0, ("0", "1")))
+    assert runner._tables == {}
+
+
+# ---------------------------------------------------------------------- told in one line
+
+
+async def _refused(runner: EventRunner) -> str:
+    with pytest.raises(EventError) as caught:
+        await asyncio.wait_for(runner.run(), 30.0)
+    text = str(caught.value)
+    assert "\n" not in text
+    return text
+
+
+@pytest.mark.asyncio
+async def test_a_laptop_joining_a_started_event_is_told(tmp_path: Path) -> None:
+    ann = opener(tmp_path / "Ann", players=[("Ann greedy", "greedy"), ("Ann random", "random")], clock=None)
+    task = asyncio.create_task(ann.run(start_when=2))
+    try:
+        await asyncio.wait_for(_until(lambda: ann.charter is not None and ann.port is not None), 30.0)
+        bob = EventRunner(key("Bob"), name="Bob", folder=tmp_path / "Bob", by_event=True,
+                          players=[("Bob greedy", "greedy")], dial=[("127.0.0.1", ann.port)], **LOOP)
+        text = await _refused(bob)
+        assert "started" in text and "Enrolment night" in text, text
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("case", ["full", "taken"])
+async def test_a_laptop_refused_by_the_opener_is_told_why(tmp_path: Path, case: str) -> None:
+    own = [(f"Ann bot {i}", "random") for i in range(64)] if case == "full" else [("Greedy 1 (bob)", "greedy")]
+    ann = opener(tmp_path / "Ann", players=own, clock=None)
+    task = asyncio.create_task(ann.run(start_when=100))
+    try:
+        await asyncio.wait_for(_until(lambda: ann.port is not None), 30.0)
+        bob = EventRunner(key("Bob"), name="bob", folder=tmp_path / "Bob", by_event=True,
+                          players=[("Greedy 1 (bob)", "greedy")], dial=[("127.0.0.1", ann.port)], **LOOP)
+        text = await _refused(bob)
+        assert ("full" if case == "full" else "taken") in text, text
+        assert "Greedy 1 (bob)" in text
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def _until(predicate: Any) -> None:
+    while not predicate():
+        await asyncio.sleep(0.01)  # polling a flag another task sets; the bound is the caller's wait_for
+
+
+@pytest.mark.asyncio
+async def test_junk_enrolments_neither_start_an_event_nor_hold_its_tables(tmp_path: Path) -> None:
+    """Two self-signed enrolments whose keys never answer (one under a name of Hangul fillers,
+    refused; one under a good name) before an honest laptop joins an event opened to start at four
+    players: the event starts with the four players whose laptops answer, and both laptops finish
+    it with the same standings."""
+    lines: dict[str, list[str]] = {"Ann": [], "Bob": []}
+    ann = EventRunner.open(key("Ann"), event_name="Junk night", rounds=1, size=2, data_dir=tmp_path / "Ann",
+                           name="Ann", players=[("Ann greedy", "greedy"), ("Ann random", "random")],
+                           note=lines["Ann"].append, **LOOP)
+    event = ann._event_id
+    assert event is not None
+    tasks = {"Ann": asyncio.create_task(ann.run(start_when=4))}
+    try:
+        await asyncio.wait_for(_until(lambda: ann.port is not None), 30.0)
+        address = ("127.0.0.1", ann.port)
+        with pytest.raises(ServiceError, match="characters"):
+            await ask(address, enrolment(event, key("junk 0"), "\u3164", port=1))
+        assert (await ask(address, enrolment(event, key("junk 1"), "Junk", port=1)))["type"] == "enrolled"
+        assert ann.charter is None
+        bob = EventRunner(key("Bob"), name="Bob", folder=tmp_path / "Bob", by_event=True,
+                          players=[("Bob greedy", "greedy"), ("Bob random", "random")], dial=[address],
+                          note=lines["Bob"].append, **LOOP)
+        tasks["Bob"] = asyncio.create_task(bob.run())
+        done, pending = await asyncio.wait(tasks.values(), timeout=LIMIT)
+        assert not pending, lines
+        final = {n: [(s.player, s.wins, s.difference) for s in t.result()] for n, t in tasks.items()}
+    finally:
+        for task in tasks.values():
+            task.cancel()
+        await asyncio.gather(*tasks.values(), return_exceptions=True)
+    charter = ann.charter
+    assert charter is not None
+    assert [p.name for p in charter.players] == ["Ann greedy", "Ann random", "Bob greedy", "Bob random"]
+    assert final["Ann"] == final["Bob"]
+    assert sorted(ann.results) == sorted(bob.results) == [(1, 0), (1, 1)]

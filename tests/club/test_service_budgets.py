@@ -1,0 +1,198 @@
+"""The event service's budgets by address and role (carcnet.club.service): one address holding its
+connections or flooding requests never starves another's status requests, and the event's laptops
+keep places strangers cannot take; one laptop's flood or restart never changes another's standings.
+
+On loopback: the flood comes from 127.0.0.2 (and further 127.0.0.x), the honest asker from
+127.0.0.1. Nothing sleeps to synchronise; every wait is bounded by ``asyncio.wait_for``."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from carcnet.club.event import Charter, Entrant, draw_round
+from carcnet.club.runner import EventRunner, _Laptop
+from carcnet.club.service import (
+    MAX_CONNECTIONS,
+    MAX_PER_LAPTOP,
+    MAX_PER_STRANGER,
+    MAX_STRANGERS,
+    STRANGER_REPLIES,
+    EventService,
+    ServiceError,
+    Status,
+    ask,
+    pack,
+    read_frame,
+)
+from carcnet.engine import RULES_VERSION, Rules
+from carcnet.net.signing import SeatKey
+
+from .test_tournament import LOOP, Room, _rows
+
+pytestmark = pytest.mark.asyncio
+
+
+def key(name: str) -> SeatKey:
+    return SeatKey.from_seed(hashlib.sha256(f"carcnet budget test {name}".encode()).digest())
+
+
+def _pong(request: dict[str, Any], _asker: str | None) -> dict[str, Any]:
+    return {"type": "pong", "nonce": request.get("nonce")}
+
+
+async def _hold(port: int, source: str, count: int) -> list[Any]:
+    """*count* connections from *source*, each kept open without a request."""
+    held = []
+    for _ in range(count):
+        held.append(await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)))
+    return held
+
+
+async def _answered(port: int, probes: int, source: str = "127.0.0.1") -> int:
+    """Status-like requests from *source*, one connection each, one after another: how many are answered."""
+    answered = 0
+    for i in range(probes):
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)), 5)
+        except OSError:
+            continue
+        try:
+            writer.write(pack({"type": "ping", "nonce": i}))
+            await writer.drain()
+            reply = await read_frame(reader, 1 << 16, 5.0)
+            answered += reply is not None and reply.get("nonce") == i
+        except (ServiceError, OSError):
+            pass
+        finally:
+            writer.close()
+    return answered
+
+
+def _close(held: list[Any]) -> None:
+    for _reader, writer in held:
+        writer.close()
+
+
+async def test_one_address_holding_its_connections_starves_no_other() -> None:
+    async with EventService(_pong, host="127.0.0.1") as service:
+        held = await _hold(service.port, "127.0.0.2", MAX_CONNECTIONS)
+        try:
+            assert await _answered(service.port, 30) == 30
+            assert service.refused >= MAX_CONNECTIONS - MAX_PER_STRANGER
+        finally:
+            _close(held)
+
+
+async def test_strangers_from_many_addresses_leave_the_laptops_their_places() -> None:
+    async with EventService(_pong, host="127.0.0.1", known=lambda a: a == "127.0.0.1") as service:
+        held = []
+        try:
+            for n in range(2, 2 + 2 * MAX_STRANGERS // MAX_PER_STRANGER):
+                held += await _hold(service.port, f"127.0.0.{n}", MAX_PER_STRANGER)
+            # the strangers fill their share, no more: a stranger more is turned away...
+            assert await _answered(service.port, 3, source="127.0.0.200") == 0
+            # ...and a laptop of the event is answered, up to its own share at once
+            laptop = await _hold(service.port, "127.0.0.1", MAX_PER_LAPTOP - 1)
+            try:
+                assert await _answered(service.port, 10) == 10
+            finally:
+                _close(laptop)
+        finally:
+            _close(held)
+
+
+async def test_a_flood_of_requests_from_one_address_is_cut_at_its_budget_and_others_are_answered() -> None:
+    now = [0.0]
+    async with EventService(_pong, host="127.0.0.1", clock=lambda: now[0]) as service:
+        flooded = await _answered(service.port, STRANGER_REPLIES + 20, source="127.0.0.2")
+        assert flooded == STRANGER_REPLIES  # the budget, then every connection closed unanswered
+        assert await _answered(service.port, 20) == 20  # another address: its own budget
+        now[0] += 60.0  # the window passed: the flooder's budget is whole again
+        assert await _answered(service.port, 5, source="127.0.0.2") == 5
+
+
+# ---------------------------------------------------------------------- standings
+
+
+def _charter(me: SeatKey, other: SeatKey) -> Charter:
+    players = (Entrant("A1", me.public, "greedy"), Entrant("B1", other.public, "greedy"),
+               Entrant("A2", me.public, "random"), Entrant("B2", other.public, "random"))
+    return Charter(event="ef" * 16, name="Night", format="swiss", rounds=2, size=2, minimum=2, options=Rules(),
+                   rules=RULES_VERSION, created=1, players=players, opener=me.public).signed(me)
+
+
+async def test_a_laptop_opens_no_table_before_it_heard_the_others_nor_one_a_laptop_here_counted(tmp_path: Path) -> None:
+    """A laptop started again (resumed) opens nothing before its first round of status requests;
+    then not a table another laptop here holds the counted log of (it fetches and checks that log)."""
+    me, other = key("A"), key("B")
+    charter = _charter(me, other)
+    runner = EventRunner(me, name="A", folder=tmp_path, charter=charter, **LOOP)
+    drawn = draw_round(charter, 1, [])
+    mine = next(t for t, seats in enumerate(drawn.tables) if charter.players[int(seats[0])].key == me.public)
+    seats = drawn.tables[mine]
+    try:
+        await runner._open_if_mine(1, mine, seats)
+        assert runner._tables == {}, "no table before the first status round"
+        runner._polled = True
+        laptop = runner._laptops.setdefault(other.public, _Laptop())
+        laptop.status = Status(charter.event, other.public, 1, (), ((1, mine),), ())
+        laptop.heard = runner.clock()
+        await runner._open_if_mine(1, mine, seats)
+        assert runner._tables == {}, "the table another laptop here counted is not played again"
+        laptop.status = Status(charter.event, other.public, 1, (), (), ())
+        await runner._open_if_mine(1, mine, seats)
+        assert list(runner._tables) == [(1, mine)]
+    finally:
+        for table in runner._tables.values():
+            await runner._close(table)
+
+
+async def test_a_flood_of_the_openers_service_changes_nobodys_standings(tmp_path: Path) -> None:
+    """Through the whole event, one address holds every connection the opener's service takes (each
+    opened again as soon as it is closed, without a request): every laptop still hears the opener,
+    no table is played twice, and the three laptops end with the same standings from the same games."""
+    room = Room(tmp_path)
+    stop = asyncio.Event()
+
+    async def hold() -> None:
+        while not stop.is_set():
+            port = room.opener.port
+            if port is None:
+                await asyncio.sleep(0.05)  # the attacker's pace while the service is not listening yet
+                continue
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+            except OSError:
+                await asyncio.sleep(0.05)  # the attacker's pace
+                continue
+            try:
+                if not await reader.read(1):  # held until the service closes it
+                    await asyncio.sleep(0.05)  # the attacker's pace
+            except OSError:
+                pass
+            finally:
+                writer.close()
+
+    flooders = [asyncio.create_task(hold()) for _ in range(MAX_CONNECTIONS + 8)]
+    await room.start()
+    try:
+        final = await room.finish("Ann", "Bob", "Cleo")
+    finally:
+        stop.set()
+        for task in flooders:
+            task.cancel()
+        await asyncio.gather(*flooders, return_exceptions=True)
+        await room.close()
+    assert _rows(final["Ann"]) == _rows(final["Bob"]) == _rows(final["Cleo"])
+    games = {name: {rt: r.game for rt, r in runner.results.items()} for name, runner in room.runners.items()}
+    assert games["Ann"] == games["Bob"] == games["Cleo"], "every table counted from the same game everywhere"
+    assert all(r.rank == 0 for runner in room.runners.values() for r in runner.results.values())
+    played = [line for lines in room.lines.values() for line in lines if "opened here" in line]
+    assert len(played) == 4, played  # two rounds of two tables, each opened once
