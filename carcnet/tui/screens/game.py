@@ -46,6 +46,7 @@ from carcnet.tui.settings import Settings
 from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import seat_style
+from carcnet.tui.widgets.text_input import TextInput
 
 #: Entries pending (wire.md §5.9) from which the status line says so: one or two are votes on their way.
 PENDING_SHOWN = 3
@@ -123,7 +124,7 @@ class ChatScreen(ModalScreen["str | None"]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Say to the table (Enter sends, Escape cancels):")
-            yield Input(placeholder="a line for everyone at the table", max_length=200, id="line")
+            yield TextInput(placeholder="a line for everyone at the table", max_length=200, id="line")
         yield KeyFooter()
 
     def on_mount(self) -> None:

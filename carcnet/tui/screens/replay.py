@@ -25,6 +25,7 @@ from carcnet.tui.screens.board_screen import BoardScreen
 from carcnet.tui.screens.final import final_position
 from carcnet.tui.widgets.chart import ScoreChart, ScoreHistory, score_history
 from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.text_input import TextInput
 
 __all__ = ["SPEEDS", "ChartScreen", "JumpScreen", "ReplayScreen", "ReviewScreen"]
 
@@ -48,7 +49,7 @@ class JumpScreen(ModalScreen["int | None"]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(f"Go to turn (0 to {self.last}):")
-            yield Input(str(self.now), restrict=r"[0-9]*", max_length=4, id="turn")
+            yield TextInput(str(self.now), restrict=r"[0-9]*", max_length=4, id="turn")
             yield Static("", id="error")
         yield KeyFooter()
 

@@ -26,6 +26,7 @@ from carcnet.table import NetTable
 from carcnet.tui.running import TableRun
 from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.text_input import TextInput
 
 __all__ = ["TournamentScreen"]
 
@@ -58,18 +59,18 @@ class TournamentScreen(Screen[None]):
             yield Static("Tournament: Swiss rounds of several tables at once across the room's laptops", id="title")
             with Horizontal():
                 yield Label("Event")
-                yield Input("Club night", id="event-name", max_length=40)
+                yield TextInput("Club night", id="event-name", max_length=40)
                 yield Label("Rounds")
-                yield Input("3", id="rounds", type="integer", max_length=2)
+                yield TextInput("3", id="rounds", type="integer", max_length=2)
                 yield Label("Seats a table")
-                yield Input("4", id="size", type="integer", max_length=1)
+                yield TextInput("4", id="size", type="integer", max_length=1)
             with Horizontal():
                 yield Label("Bots you enter")
-                yield Input("greedy,greedy", id="bots", placeholder="e.g. greedy,hard")
+                yield TextInput("greedy,greedy", id="bots", placeholder="e.g. greedy,hard")
                 yield Checkbox("I play", True, id="play")
             with Horizontal():
                 yield Label("Opener's address")
-                yield Input("", id="address", placeholder="host:port, or empty: the first event found on the LAN")
+                yield TextInput("", id="address", placeholder="host:port, or empty: the first event found on the LAN")
             with Horizontal(id="event-buttons"):
                 yield Button("Open here", id="open", variant="primary")
                 yield Button("Join", id="join")
