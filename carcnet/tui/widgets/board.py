@@ -94,6 +94,10 @@ _CACHE_LIMIT = 8192
 #: The figures a deploy choice switches through with ``a``, in order.
 DEPLOY_ORDER = (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG)
 
+#: What the footer calls ``a`` when it switches to each figure.
+FIGURE_LABELS = {Figure.MEEPLE: "Meeple", Figure.LARGE: "Large meeple", Figure.ABBOT: "Abbot",
+                 Figure.BUILDER: "Builder", Figure.PIG: "Pig"}
+
 
 @dataclass(frozen=True, slots=True)
 class _View:
@@ -164,7 +168,8 @@ class BoardView(ScrollView, can_focus=True):
         Binding("1", "deploy(1)", "Spot", key_display="1-9", tooltip="Deploy a meeple on spot N"),
         *(Binding(str(n), f"deploy({n})", f"Deploy {n}", show=False) for n in range(2, 10)),
         Binding("0,space", "skip", "Skip", key_display="0", tooltip="Deploy no meeple"),
-        Binding("a", "switch_figure", "Abbot", tooltip="Deploy the abbot instead of a meeple (or back)"),
+        Binding("a", "switch_figure", "Other figure",
+                tooltip="Deploy another figure that has a spot: the meeple, the large meeple, the abbot, the builder, the pig"),
         Binding("A", "recall", "Recall abbot", tooltip="Take the abbot back and score its cloister or garden now"),
         Binding("z", "toggle_zoom", "Zoom", tooltip="The next zoom: large, detailed, overview, then large again"),
         Binding("plus,equals_sign", "zoom(1)", "Zoom in", show=False),
@@ -768,6 +773,15 @@ class BoardView(ScrollView, can_focus=True):
             deploying and len(self.figures_to_deploy()) > 1,
             deploying and view.abbot_at is not None,
         )
+
+    def binding_description(self, action: str) -> str | None:
+        """What a key does now, for the footer: ``a`` names the figure it switches to (the large
+        meeple in a game without The Abbot, the abbot, the meeple again…)."""
+        if action == "switch_figure":
+            nxt = self.next_figure()
+            if nxt is not None:
+                return FIGURE_LABELS[nxt]
+        return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Shows only the keys that do something in the current phase (from :meth:`_offered`)."""
