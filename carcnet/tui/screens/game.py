@@ -512,11 +512,14 @@ class GameScreen(BoardScreen):
         game = self.table.game
         assert game is not None
         first = len(game.events)
-        points = [e for e in self._trials[-1].events[first:] if isinstance(e, PointsScored)]
+        trial = self._trials[-1]
+        # what the turn itself scores; the final scoring of a last turn is the final scores' to show
+        points = [e for e in trial.events[first:] if isinstance(e, PointsScored) and not e.final]
         scored = "; ".join(f"{' and '.join(escape(self.names[s]) for s in e.seats)} {escape(e.describe())}"
                            for e in points)
+        last = "; it is the last tile: the game ends and the final scoring shows next" if trial.phase is Phase.GAME_OVER else ""
         return (f"[b]Enter confirms[/]: {escape(', '.join(done))}" + (f" ({scored})" if scored else "")
-                + "; Backspace undoes")
+                + f"{last}; Backspace undoes")
 
     def _draw_status(self, who: str) -> str:
         """What the status line says while the table draws (protocol/wire.md §5.7): a moment, unless
