@@ -43,13 +43,15 @@ def add_commands(sub: Any) -> None:
 
     cont = sub.add_parser(
         "continue", help="continue a saved or finished game from one of its turns, as a new game",
-        description="Writes a new game at this terminal that replays the saved game's first turns and "
-        "goes on from there (the same seats and tiles to come; a network game's further tiles in a "
-        "new order); the saved game is not changed. Resume it with carcnet play (Saved games).",
+        description="Saves a new game that replays the saved game's first turns and goes on from there "
+        "(the same seats and tiles to come; a network game's further tiles in a new order), and plays it "
+        "at this terminal; the saved game is not changed. With --save-only it is only saved: resume it "
+        "with carcnet resume FILE or the menu's Resume.",
     )
     cont.add_argument("file", help="a .carclog file")
     cont.add_argument("--turn", type=int, required=True, help="the turns to keep (placements with their follow-up)")
     cont.add_argument("--data-dir", help="where to save the new game (default: the user data folder)")
+    cont.add_argument("--save-only", action="store_true", help="save the new game without playing it now")
     cont.set_defaults(run=_continue)
 
 
@@ -119,8 +121,15 @@ def _continue(args: argparse.Namespace) -> int:
         return fail(f"cannot continue the game: {exc}")
     path = table.path
     table.recorder.close()
-    print(f"{path}: the game after turn {args.turn}, to go on at this terminal (carcnet play, Saved games)")
-    return EXIT_OK
+    if args.save_only:
+        print(f"{path}: the game after turn {args.turn}, saved as a new game; play it with carcnet resume {path}")
+        return EXIT_OK
+    from carcnet.tui.app import CarcnetApp
+
+    from . import common
+
+    app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, start=("resume", {"path": path}))
+    return common.run_interface(app, args.data_dir)
 
 
 def _ratings(args: argparse.Namespace) -> int:

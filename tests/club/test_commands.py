@@ -48,7 +48,7 @@ def test_continue_writes_a_new_game_from_a_turn_and_leaves_the_save_alone(tmp_pa
     log = _signed_game(tmp_path / "game.carclog")
     before = log.read_bytes()
     data = tmp_path / "data"
-    assert main(["continue", str(log), "--turn", "4", "--data-dir", str(data)]) == 0
+    assert main(["continue", str(log), "--turn", "4", "--data-dir", str(data), "--save-only"]) == 0
     path = Path(capsys.readouterr().out.split(":", 1)[0])
     assert path.parent == data and log.read_bytes() == before
     new = load(path)

@@ -23,6 +23,7 @@ from carcnet.log import LoadedLog
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
 from carcnet.tui.screens.board_screen import BoardScreen
 from carcnet.tui.screens.final import final_position
+from carcnet.tui.screens.question import QuestionScreen
 from carcnet.tui.widgets.chart import ScoreChart, ScoreHistory, score_history
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.text_input import TextInput
@@ -272,13 +273,16 @@ class ReplayScreen(BoardScreen):
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self._reviewed, done, total)
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self._reviewed, done, total)
 
         reviews = review_log(self.loaded, level=REVIEW_LEVEL, on_turn=progress, stop=lambda: worker.is_cancelled)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._review_done, reviews)
 
     def _reviewed(self, done: int, total: int) -> None:
+        if self.reviewing is None:  # stopped meanwhile
+            return
         self.reviewing = (done, total)
         self._show()
 
@@ -298,10 +302,32 @@ class ReplayScreen(BoardScreen):
         self.app.push_screen(ReviewScreen(self.reviews, self.history, self.names, self.colours), chosen)
 
     def action_continue(self) -> None:
-        """Continue from here (issue 34): a new game at this terminal from the move shown, with the
-        same seats (bots stay bots), recorded in a file of its own; the saved game is not changed."""
+        """Continue from here: a new game at this terminal from the move shown, with the same seats
+        (bots stay bots), recorded in a file of its own; the saved game is not changed. While a review
+        is under way, asks first whether to stop it (it was dropped without a word)."""
         if self._timer is not None:
             self.action_play()  # pause
+        if self.reviewing is None:
+            self._continue()
+            return
+        done, total = self.reviewing
+        progress = f"{done} of {total} turns" if total else "just begun"
+
+        def answered(stop: bool | None) -> None:
+            if not stop:
+                return
+            self.workers.cancel_group(self, "review")
+            self.reviewing = None
+            self._show()
+            self.notify("The review was stopped; v in the replay starts it again.", title="Review")
+            self._continue()
+
+        self.app.push_screen(QuestionScreen(
+            "Stop the review to continue from here?",
+            f"The {REVIEW_LEVEL} bot is reviewing this game ({progress}). Continuing from here as a new game stops it.",
+            yes="Stop it and continue", no="Keep reviewing"), answered)
+
+    def _continue(self) -> None:
         tables = getattr(self.app, "tables", None)
         if tables is None:
             return
