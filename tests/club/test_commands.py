@@ -20,7 +20,7 @@ def test_review_marks_the_missed_city_as_json(tmp_path: Path, capsys):
     assert (7, "Red", MISSED, "place E 3,-1 270") in [(t["turn"], t["player"], t["played"][0], t["best"][0])
                                                       for t in marked]
     assert all(t["stake"] >= 3 for t in marked)
-    assert main(["review", str(path), "--level", "medium", "--seat", "1"]) == 0
+    assert main(["review", str(path), "--level", "medium", "--seat", "2"]) == 0  # Blue: seats count from 1
     assert "Red" not in capsys.readouterr().out.split("marked", 1)[1]
     assert main(["review", str(path), "--level", "nobody"]) == 2
 

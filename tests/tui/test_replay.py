@@ -204,6 +204,9 @@ async def test_v_reviews_the_game_off_the_event_loop_and_lists_the_missed_city(t
         assert str(missed.played[0]) == MISSED and str(missed.best[0]) == CLOSED and missed.stake >= 3
         assert (7, 0) in review.query_one("#chart").reviewed
         options = review.query_one("#turns")
+        line = str(options.get_option(str(7)).prompt)  # in words, not moves and coordinates
+        assert "Red: a tile with a city closing a city just north of the start tile, no meeple" in line, line
+        assert "the bot: a tile with a city closing your city in the east" in line and "place" not in line, line
         options.highlighted = [r.turn for r in review.marked].index(7)
         await pilot.press("enter")
         await pilot.pause()

@@ -27,6 +27,7 @@ from carcnet.tui.screens.question import QuestionScreen
 from carcnet.tui.widgets.chart import ScoreChart, ScoreHistory, score_history
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.text_input import TextInput
+from carcnet.tui.words import positions_before, turn_words
 
 __all__ = ["SPEEDS", "ChartScreen", "JumpScreen", "ReplayScreen", "ReviewScreen"]
 
@@ -105,13 +106,16 @@ class ReviewScreen(ModalScreen["int | None"]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,v", "close", "Close")]
 
-    def __init__(self, reviews: list[TurnReview], history: ScoreHistory, names: list[str], colours: list[str]) -> None:
+    def __init__(self, reviews: list[TurnReview], history: ScoreHistory, names: list[str], colours: list[str],
+                 game: Game) -> None:
         super().__init__()
         self.reviews = reviews
         self.marked = [r for r in reviews if r.marked]
         self.history = history
         self.names = names
         self.colours = colours
+        #: The position before each marked turn (the game reviewed, replayed once), to say the turns in words.
+        self._before = positions_before(game, [r.move for r in self.marked])
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -128,8 +132,12 @@ class ReviewScreen(ModalScreen["int | None"]):
         yield KeyFooter()
 
     def _line(self, r: TurnReview) -> str:
-        return (f"{r.turn:3d}. {self.names[r.seat]}: {r.played[0]}, {r.played[1]} → bot: {r.best[0]}, {r.best[1]}"
-                f"  {r.stake:+.1f} ± {r.spread:.1f}")
+        """A marked turn in words: its number and player, the turn played, then the bot's with the
+        points at stake."""
+        before = self._before[r.move]
+        played = turn_words(before, r.played, self.names)
+        best = turn_words(before, r.best, self.names, other=r.played)
+        return f"{r.turn:3d}. {self.names[r.seat]}: {played}\n     the bot: {best}: {r.stake:+.1f} ± {r.spread:.1f} points"
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -299,7 +307,8 @@ class ReplayScreen(BoardScreen):
             if turn is not None:
                 self.go_to_turn(turn - 1)  # the position the turn was played from
 
-        self.app.push_screen(ReviewScreen(self.reviews, self.history, self.names, self.colours), chosen)
+        self.app.push_screen(ReviewScreen(self.reviews, self.history, self.names, self.colours, self.loaded.game),
+                             chosen)
 
     def action_continue(self) -> None:
         """Continue from here: a new game at this terminal from the move shown, with the same seats
