@@ -8,6 +8,7 @@ what it says and asks it to start. Your games are its tables, shown by the game 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -32,6 +33,19 @@ __all__ = ["TournamentScreen"]
 
 #: Bot levels a laptop may enter.
 LEVELS = ("random", "greedy", "easy", "medium", "hard", "expert")
+
+
+def signed_points(value: Fraction) -> str:
+    """A score difference as points are written: whole points as they are (``+15``, ``-3``, ``0``),
+    a fraction of a point (a table of three or more: a mean of the opponents' scores) to one place
+    (``+2.5``).
+
+    >>> signed_points(Fraction(15)), signed_points(Fraction(-3)), signed_points(Fraction(0)), signed_points(Fraction(5, 2))
+    ('+15', '-3', '0', '+2.5')
+    """
+    if value.denominator == 1:
+        return f"{int(value):+d}" if value else "0"
+    return f"{float(value):+.1f}"
 
 
 class TournamentScreen(Screen[None]):
@@ -207,7 +221,7 @@ class TournamentScreen(Screen[None]):
             entrant = runner.charter.players[int(s.player)]
             player = f"bot:{entrant.bot}" if entrant.bot is not None else entrant.key.hex()
             rating = f"{display(rated.players[player])[0]}" if player in rated.players else "new"
-            table.add_row(str(s.rank), entrant.name, f"{float(s.wins):g}", f"{float(s.difference):+.1f}",
+            table.add_row(str(s.rank), entrant.name, f"{float(s.wins):g}", signed_points(s.difference),
                           f"{float(s.buchholz):g}", str(s.games), rating)
 
     def _seated(self, number: int, t: int, table: NetTable) -> None:
