@@ -20,14 +20,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from carcnet.table import Table
-from carcnet.table.bundle import BundleError, Screen, write_bundle
+from carcnet.table.bundle import REPORTS, BundleError, Screen, write_bundle
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.text_input import TextInput
 
 __all__ = ["REPORTS", "BugNoteScreen", "capture_screen", "report_bug"]
-
-#: The folder of the saved games' reports, in the saved-games folder.
-REPORTS = "reports"
 
 
 class BugNoteScreen(ModalScreen["str | None"]):
