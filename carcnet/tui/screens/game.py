@@ -282,6 +282,7 @@ class GameScreen(BoardScreen):
         shown = self.shown_game
         confirming = self.confirming
         self.board.interactive = mine and not confirming
+        self.board.letter_keys = not table.spectating  # a spectator's letters are typing, not moves
         self.board.refresh_game(self._drawn_position(shown))
         self._show_scores()
         self._show_status()
@@ -383,7 +384,12 @@ class GameScreen(BoardScreen):
         self._chats_seen = made
 
     def action_chat(self) -> None:
-        """Asks for a line and says it to the table (protocol/wire.md §4.9)."""
+        """Asks for a line and says it to the table (protocol/wire.md §4.9); tells a spectator that
+        only the players talk at the table."""
+        if not self.table.can_chat:
+            self.notify("Only the players can talk at the table; you are watching it.", title="Chat",
+                        severity="warning")
+            return
         def said(text: str | None) -> None:
             if not text:
                 return
@@ -704,8 +710,8 @@ class GameScreen(BoardScreen):
             return (action == "leave") == (self.table.kind == "local")
         if action == "report":
             return self.table.desync is not None
-        if action == "chat":
-            return self.table.can_chat
+        if action == "chat":  # a network table's spectator is told why it cannot talk
+            return self.table.can_chat or (self.table.kind != "local" and self.table.spectating)
         if action == "hand_over":
             return self.table.seat_to_hand_over() is not None
         if action == "live_replay":

@@ -31,7 +31,7 @@ cities and cloisters score and their meeples come back. Farmers stay until the e
 | key | does |
 | --- | --- |
 | Tab / Shift+Tab | next / previous position where the tile fits, nearest first |
-| arrows, h j k l | move the cursor (the view follows); drag with the mouse to pan |
+| arrows, h j k l | move the cursor (the view follows; h j k l not while watching, where letters are typing); drag with the mouse to pan |
 | r | turn the tile to its next legal rotation there |
 | Enter, click | place it |
 | z | the next zoom: large, detailed, overview, then large again |

@@ -156,10 +156,14 @@ class BoardView(ScrollView, can_focus=True):
     """Dark ground around the tiles; no scrollbars (the board pans by keys and mouse drag)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "move(0,-1)", "Move", group=Binding.Group("Move", compact=True), key_display="↑"),
-        Binding("down,j", "move(0,1)", "Move", group=Binding.Group("Move", compact=True), key_display="↓"),
-        Binding("left,h", "move(-1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="←"),
-        Binding("right,l", "move(1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="→"),
+        Binding("up", "move(0,-1)", "Move", group=Binding.Group("Move", compact=True), key_display="↑"),
+        Binding("down", "move(0,1)", "Move", group=Binding.Group("Move", compact=True), key_display="↓"),
+        Binding("left", "move(-1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="←"),
+        Binding("right", "move(1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="→"),
+        Binding("k", "move_by_letter(0,-1)", "Move", show=False),
+        Binding("j", "move_by_letter(0,1)", "Move", show=False),
+        Binding("h", "move_by_letter(-1,0)", "Move", show=False),
+        Binding("l", "move_by_letter(1,0)", "Move", show=False),
         Binding("tab", "cycle(1)", "Next", tooltip="Next position (nearest first) or next meeple spot"),
         Binding("shift+tab", "cycle(-1)", "Previous", show=False),
         Binding("r", "rotate", "Rotate", tooltip="Turn the drawn tile to its next legal rotation"),
@@ -197,6 +201,9 @@ class BoardView(ScrollView, can_focus=True):
     """While deploying: the figure the numbered spots are for (the meeple, or with The Abbot the abbot)."""
     interactive: var[bool] = var(True)
     """Whether the local player is to move: shows placements and spots, and posts choices."""
+    letter_keys: var[bool] = var(True)
+    """Whether h, j, k and l move the cursor as the arrows do: not for a spectator, whose typing
+    (a line meant for the table) moved the board's cursor."""
 
     @dataclass
     class PlacementChosen(Message):
@@ -795,12 +802,17 @@ class BoardView(ScrollView, can_focus=True):
             "cycle": placing or deploying,
             "switch_figure": switch,
             "recall": recall,
+            "move_by_letter": self.letter_keys,
         }
         return offered.get(action, True)
 
     def action_move(self, dx: int, dy: int) -> None:
         """Moves the cursor one position."""
         self.cursor = self._in_bounds(Position(self.cursor.x + dx, self.cursor.y + dy))
+
+    def action_move_by_letter(self, dx: int, dy: int) -> None:
+        """Moves the cursor one position by h, j, k or l (unless :attr:`letter_keys` is off)."""
+        self.action_move(dx, dy)
 
     def action_cycle(self, step: int) -> None:
         """Next (*step* 1) or previous (-1) position where the tile fits, nearest the cursor first;
