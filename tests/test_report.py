@@ -66,7 +66,9 @@ def test_a_report_holds_the_save_versions_and_settings_and_replays(data_dir, tmp
     (config / "settings.json").write_text(json.dumps({"name": "Ann", "bell": False}))
     monkeypatch.chdir(tmp_path)
     path = _report(capsys, "--note", "the scores looked wrong")
-    assert path.parent == tmp_path and path.name.startswith(f"carcnet-report-{load(save).header.game[:8]}-")
+    # where F12 in a game writes its reports: the saves folder's reports/, not the current folder
+    assert path.parent == data_dir / "reports" and not list(tmp_path.glob("*.zip"))
+    assert path.name.startswith(f"carcnet-report-{load(save).header.game[:8]}-")
     members = _members(path)
     assert set(members) == {"manifest.json", "save.carclog", "settings.json"}
     assert members["save.carclog"] == save.read_bytes()

@@ -14,7 +14,7 @@ from typing import Any
 from carcnet.engine import Phase
 from carcnet.log import LoadedLog, LogError, LogHeader, default_dir
 from carcnet.log.aside import AsideRun, aside_path, check_aside
-from carcnet.table.bundle import BundleError, check_bundle, latest_save, write_bundle
+from carcnet.table.bundle import REPORTS, BundleError, check_bundle, latest_save, write_bundle
 
 from .common import EXIT_DAMAGED, EXIT_OK, EXIT_REFUSED, fail
 
@@ -96,12 +96,12 @@ def verify_bundle(path: str) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    folder = Path(args.dir) if args.dir else default_dir()
     if args.file is not None:
         save = Path(args.file)
         if not save.is_file():
             return fail(f"no save at {save}")
     else:
-        folder = Path(args.dir) if args.dir else default_dir()
         found = latest_save(folder)
         if found is None:
             return fail(f"no saved games in {folder}: name the save to report on (carcnet report FILE)")
@@ -109,7 +109,7 @@ def _report(args: argparse.Namespace) -> int:
     from carcnet.tui.settings import Settings
 
     try:
-        path = write_bundle(save, Path(args.output_dir) if args.output_dir else Path.cwd(), note=args.note,
+        path = write_bundle(save, Path(args.output_dir) if args.output_dir else folder / REPORTS, note=args.note,
                             settings=Settings.load().to_json())
     except BundleError as exc:
         return fail(str(exc))
@@ -134,5 +134,7 @@ def add_commands(sub: Any) -> None:
     rep.add_argument("file", nargs="?", help="the save (default: the one written last in the saves folder)")
     rep.add_argument("--dir", help="the saves folder to take the last save from (default: the user data folder)")
     rep.add_argument("--note", default="", help="what happened, in your words")
-    rep.add_argument("-o", "--output-dir", help="where the report goes (default: the current folder)")
+    rep.add_argument("-o", "--output-dir",
+                     help="where the report goes (default: the reports folder of the saves folder, where F12 in a "
+                     "game writes its reports too)")
     rep.set_defaults(run=_report)

@@ -24,8 +24,13 @@ def add_commands(sub: Any) -> None:
         "than twice the spread: an estimate, not a verdict (docs/club.md).",
     )
     rev.add_argument("file", help="a .carclog file")
-    rev.add_argument("--level", default="hard", help="the search bot's level: easy, medium, hard, expert (default hard)")
-    rev.add_argument("--seat", type=int, action="append", help="only this seat's turns (0-based; repeatable)")
+    rev.add_argument("--level", default="medium",
+                     help="the search bot's level: easy, medium, hard, expert (default medium: seconds a game; "
+                     "hard looks deeper and takes minutes)")
+    rev.add_argument("--seat", type=int, action="append",
+                     help="this seat's turns, numbered from 1 as on the screen (repeatable; default: the people's "
+                     "seats, or every seat of a game of bots)")
+    rev.add_argument("--every-seat", action="store_true", help="every seat's turns, the bots' too")
     rev.add_argument("--all", action="store_true", help="list every turn, not only the marked ones")
     rev.add_argument("--json", action="store_true", help="every turn as JSON")
     rev.set_defaults(run=_review)
@@ -43,13 +48,15 @@ def add_commands(sub: Any) -> None:
 
     cont = sub.add_parser(
         "continue", help="continue a saved or finished game from one of its turns, as a new game",
-        description="Writes a new game at this terminal that replays the saved game's first turns and "
-        "goes on from there (the same seats and tiles to come; a network game's further tiles in a "
-        "new order); the saved game is not changed. Resume it with carcnet play (Saved games).",
+        description="Saves a new game that replays the saved game's first turns and goes on from there "
+        "(the same seats and tiles to come; a network game's further tiles in a new order), and plays it "
+        "at this terminal; the saved game is not changed. With --save-only it is only saved: resume it "
+        "with carcnet resume FILE or the menu's Resume.",
     )
     cont.add_argument("file", help="a .carclog file")
     cont.add_argument("--turn", type=int, required=True, help="the turns to keep (placements with their follow-up)")
     cont.add_argument("--data-dir", help="where to save the new game (default: the user data folder)")
+    cont.add_argument("--save-only", action="store_true", help="save the new game without playing it now")
     cont.set_defaults(run=_continue)
 
 
@@ -67,13 +74,20 @@ def _review(args: argparse.Namespace) -> int:
     except LogError as exc:
         return fail(str(exc), EXIT_USAGE if exc.reason == "unreadable" else EXIT_REFUSED)
     game, names = loaded.game, [seat.name for seat in loaded.header.seats]
-    if args.seat and not all(0 <= s < len(names) for s in args.seat):
-        return fail(f"--seat: the game has seats 0 to {len(names) - 1}")
+    if args.seat and not all(1 <= s <= len(names) for s in args.seat):
+        return fail(f"--seat: the game has seats 1 to {len(names)}")
+    people = [i for i, seat in enumerate(loaded.header.seats) if seat.player == "human"]
+    if args.seat:
+        seats = sorted({s - 1 for s in args.seat})
+    elif args.every_seat or not people:
+        seats = list(range(len(names)))
+    else:
+        seats = people
     quiet = args.json or not sys.stderr.isatty()
     with Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   transient=True, disable=quiet) as progress:
         task = progress.add_task("turns", total=None)
-        reviews = review_game(game.setup, game.moves, level=args.level, seats=args.seat,
+        reviews = review_game(game.setup, game.moves, level=args.level, seats=seats,
                               on_turn=lambda done, total: progress.update(task, completed=done, total=total))
     if args.json:
         print(json.dumps([{
@@ -82,18 +96,39 @@ def _review(args: argparse.Namespace) -> int:
             "stake": round(r.stake, 2), "spread": round(r.spread, 2), "marked": r.marked,
         } for r in reviews], indent=2))
         return EXIT_OK
-    width = max(len(n) for n in names)
-    shown = [r for r in reviews if r.marked or args.all]
-    print(f"{len(reviews)} turns reviewed by the {args.level} bot; {sum(r.marked for r in reviews)} marked "
-          "(the bot's turn worth at least 3 points more, beyond twice the spread)")
+    for line in review_lines(reviews, game, names, level=args.level, seats=seats, every=args.all):
+        print(line)
+    return EXIT_OK
+
+
+def review_lines(reviews: list[Any], game: Any, names: list[str], *, level: str, seats: list[int],
+                 every: bool = False) -> list[str]:
+    """The review in words: a line saying whose turns were reviewed and how many are marked, then each
+    marked turn (every turn with *every*): its number and player, the turn played, and under it the
+    bot's with the points at stake."""
+    from carcnet.tui.words import positions_before, turn_words
+
+    whose = _listed_names([names[s] for s in seats])
+    marked = sum(r.marked for r in reviews)
+    lines = [f"The {level} bot reviewed {len(reviews)} turns of {whose}: {marked} marked, where its own turn "
+             "is worth at least 3 points more, beyond twice the spread (an estimate, not a verdict)."]
+    shown = [r for r in reviews if r.marked or every]
+    before = positions_before(game, [r.move for r in shown])
     for r in shown:
         mark = "!" if r.marked else " "
+        position = before[r.move]
+        played = turn_words(position, r.played, names)
         if r.best == r.played:
-            print(f"{mark}{r.turn:3d}. {names[r.seat]:<{width}}  {r.played[0]}: as the bot would")
+            lines.append(f"{mark}{r.turn:3d}. {names[r.seat]}: {played}; the bot would have played the same.")
             continue
-        print(f"{mark}{r.turn:3d}. {names[r.seat]:<{width}}  {r.played[0]}, {r.played[1]}  -> bot: {r.best[0]}, "
-              f"{r.best[1]}  {r.stake:+.1f} ± {r.spread:.1f} points")
-    return EXIT_OK
+        best = turn_words(position, r.best, names, other=r.played)
+        lines.append(f"{mark}{r.turn:3d}. {names[r.seat]}: {played}")
+        lines.append(f"      the bot: {best}: {r.stake:+.1f} ± {r.spread:.1f} points")
+    return lines
+
+
+def _listed_names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _continue(args: argparse.Namespace) -> int:
@@ -119,8 +154,15 @@ def _continue(args: argparse.Namespace) -> int:
         return fail(f"cannot continue the game: {exc}")
     path = table.path
     table.recorder.close()
-    print(f"{path}: the game after turn {args.turn}, to go on at this terminal (carcnet play, Saved games)")
-    return EXIT_OK
+    if args.save_only:
+        print(f"{path}: the game after turn {args.turn}, saved as a new game; play it with carcnet resume {path}")
+        return EXIT_OK
+    from carcnet.tui.app import CarcnetApp
+
+    from . import common
+
+    app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, start=("resume", {"path": path}))
+    return common.run_interface(app, args.data_dir)
 
 
 def _ratings(args: argparse.Namespace) -> int:

@@ -76,6 +76,7 @@ __all__ = [
     "FORMAT",
     "MAX_MEMBER",
     "MAX_TOTAL",
+    "REPORTS",
     "Bundle",
     "BundleCheck",
     "BundleError",
@@ -91,6 +92,9 @@ __all__ = [
 
 #: The version of the report's layout (``manifest.json`` ``format``); a reader refuses a newer one.
 FORMAT = 1
+
+#: The folder reports are written to, in the saved-games folder (F12 in a game and ``carcnet report``).
+REPORTS = "reports"
 MANIFEST, SAVE, ASIDE = "manifest.json", "save.carclog", "save.aside"
 CONNECTIONS, CONNECTIONS_SAVED = "connections.jsonl", "connections-saved.jsonl"
 SETTINGS, PROGRAM_LOG, SCREEN_SVG, SCREEN_TEXT = "settings.json", "program.log", "screen.svg", "screen.txt"

@@ -230,15 +230,19 @@ FIGURE_NAMES = {Figure.MEEPLE: "a meeple", Figure.LARGE: "the large meeple", Fig
 
 def figure_letter(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
     """The letter a figure shows on the board: its role's (:data:`ROLE_LETTERS`), or ``L`` for Inns &
-    Cathedrals' large meeple whatever its role (the feature it stands on says which), ``P`` for
-    Traders & Builders' pig.
+    Cathedrals' large meeple whatever its role (the feature it stands on says which), ``B`` and ``P``
+    for Traders & Builders' builder and pig (the letters the scoreboard gives them in the supply).
 
     >>> figure_letter(SegmentKind.ROAD), figure_letter(SegmentKind.ROAD, Figure.LARGE)
     ('T', 'L')
+    >>> figure_letter(SegmentKind.CITY, Figure.BUILDER)
+    'B'
     """
     if figure is Figure.LARGE:
         return "L"
-    if figure is Figure.PIG:  # Traders & Builders
+    if figure is Figure.BUILDER:  # Traders & Builders
+        return "B"
+    if figure is Figure.PIG:
         return "P"
     return ROLE_LETTERS[figure_role(kind, figure)]
 

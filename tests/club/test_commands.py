@@ -20,7 +20,7 @@ def test_review_marks_the_missed_city_as_json(tmp_path: Path, capsys):
     assert (7, "Red", MISSED, "place E 3,-1 270") in [(t["turn"], t["player"], t["played"][0], t["best"][0])
                                                       for t in marked]
     assert all(t["stake"] >= 3 for t in marked)
-    assert main(["review", str(path), "--level", "medium", "--seat", "1"]) == 0
+    assert main(["review", str(path), "--level", "medium", "--seat", "2"]) == 0  # Blue: seats count from 1
     assert "Red" not in capsys.readouterr().out.split("marked", 1)[1]
     assert main(["review", str(path), "--level", "nobody"]) == 2
 
@@ -48,7 +48,7 @@ def test_continue_writes_a_new_game_from_a_turn_and_leaves_the_save_alone(tmp_pa
     log = _signed_game(tmp_path / "game.carclog")
     before = log.read_bytes()
     data = tmp_path / "data"
-    assert main(["continue", str(log), "--turn", "4", "--data-dir", str(data)]) == 0
+    assert main(["continue", str(log), "--turn", "4", "--data-dir", str(data), "--save-only"]) == 0
     path = Path(capsys.readouterr().out.split(":", 1)[0])
     assert path.parent == data and log.read_bytes() == before
     new = load(path)

@@ -86,3 +86,33 @@ async def play_to_the_end(
         await until(pilot, lambda moves=moves: len(screen.table.game.moves) > moves or isinstance(app.screen, FinalScreen),  # type: ignore[misc]
                     "the move to be made")
     raise AssertionError("the game did not end")
+
+
+def burst(app: CarcnetApp, keys: list[str]) -> None:  # type: ignore[type-arg]
+    """Sends *keys* to *app* as a terminal delivers a burst of typing: each key queued at once, none
+    waiting for the one before it to be handled (``pilot.press`` waits after every key)."""
+    import unicodedata
+
+    from textual import events
+
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        char = key if len(key) == 1 else {"space": " "}.get(key)
+        if key == "backspace":
+            char = "\x7f"
+        elif char is None:
+            try:
+                char = unicodedata.lookup(key.replace("_", " ").upper())
+            except KeyError:
+                char = None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+def settled(app: CarcnetApp) -> bool:  # type: ignore[type-arg]
+    """Whether the app and every widget of its screen have handled every message sent to them (a
+    burst's keys all handled, bubbled ones too)."""
+    pumps = [app, app.screen, *app.screen.walk_children()]
+    return all(pump._message_queue.empty() for pump in pumps)

@@ -198,3 +198,38 @@ async def test_a_tried_turn_survives_a_game_rebuilt_the_same_and_is_dropped_when
         recorder.game = other
         screen.redraw()
         assert not screen._provisional
+
+
+@pytest.mark.asyncio
+async def test_the_last_turn_s_confirmation_says_the_game_ends_without_listing_the_final_scoring(tmp_path):
+    """The last tile, tried with confirmation on at 80x24: the status line says what Enter plays and
+    that the game then ends and is scored, whole on its three rows, with Backspace after it; the
+    final scoring (a road, a city, a cloister, a farm) is left to the final scores, not listed there
+    (it ran over three rows and cut the line mid-list)."""
+    from carcnet.engine import parse_move
+    from carcnet.log import Seat
+    from carcnet.table import LocalTable
+    from carcnet.tui.screens.final import FinalScreen
+
+    script = ["place U 1,0 90", "deploy 0", "place B 0,1 0", "deploy 0", "place C 0,-1 0", "deploy 0",
+              "place V -1,0 270", "deploy 1"]
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = LocalTable.new([Seat("Ann", "red", "human"), Seat("Bob", "blue", "bot", "greedy")],
+                               order=("U", "B", "C", "V", "E"), moves=[parse_move(m) for m in script],
+                               directory=tmp_path, bot_delay=0)
+        app.show_table(table)
+        await _until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.my_turn(), "Ann's last turn")
+        screen = app.screen
+        assert table.game.tiles_left == 0
+        await pilot.press("tab", "enter", "0")
+        await _until(pilot, lambda: screen.confirming, "the turn to confirm")
+        await pilot.pause()
+        assert screen._trials[-1].phase is Phase.GAME_OVER
+        status = screen.status
+        rows = [strip.text for strip in app.screen._compositor.render_strips()][status.region.y:status.region.bottom]
+        shown = " ".join(" ".join(rows).split())
+        assert "the game ends" in shown and "Backspace undoes" in shown, rows
+        assert "final" in shown and "cloister" not in shown and "farmers" not in shown, rows
+        await pilot.press("enter")
+        await _until(pilot, lambda: isinstance(app.screen, FinalScreen), "the final scores")

@@ -98,16 +98,22 @@ async def test_a_32_character_name_leaves_every_seat_its_turn_arrow_score_and_ab
         clock = {seat: "0:42+5:00" for seat in range(6)} if clocks else None
         board.show(game, marks={2: "away", 3: "bot"}, clocks=clock)
         await pilot.pause()
-        rows = _lines(board)[:6]
+        lines = _lines(board)
+        # each seat's line; where a name, its clock and its supply do not fit on one line (a clock in
+        # 24 columns), the clock and supply on the next
+        starts = [i for i, line in enumerate(lines) if "Barthol" in line][:6]  # not the drawn tile's line
+        two_lines = starts[1] - starts[0] == 2  # where the name would be cut short, the supply under it
+        assert two_lines == (clocks or width < 30), lines
+        assert len(starts) == 6 and all(b - a == (2 if two_lines else 1) for a, b in zip(starts, starts[1:])), lines
+        rows = [lines[i].rstrip() + (" " + lines[i + 1].strip() if two_lines else "") for i in starts]
         for seat, row in enumerate(rows):
-            assert len(row.rstrip()) <= width, row
+            assert all(len(lines[i].rstrip()) <= width for i in starts), lines
             assert "…" in row and LONG[:31] not in row, row  # cut to fit
             assert row.lstrip().startswith("▶") == (seat == 0), row
-            assert re.search(r" 0 (7●A|●●●●●●● A) *$", row), row  # the score, the supply and the abbot
+            assert re.search(r" 0 (0:42\+5:00 )?(7●A|●●●●●●● A) *$", row.rstrip()), row  # score, supply, abbot
             if clocks:
                 assert "0:42+5:00" in row
-        if not (clocks and width < 30):  # a name, a mark and a clock in 24 columns: the name first
-            assert "(away)" in rows[2] and "(bot)" in rows[3]
+        assert "(away)" in rows[2] and "(bot)" in rows[3]
 
 
 async def test_the_scoreboard_shows_each_seat_s_goods_capital_where_it_holds_the_most():
@@ -139,6 +145,49 @@ async def test_the_game_screen_shows_every_long_named_seats_score(tmp_path):
         await pilot.pause()
         rows = _lines(app.screen.scoreboard)[:6]
         assert all(re.search(r"… (\(bot\) )?0 (7●A|●●●●●●● A) *$", row) for row in rows), rows
+
+
+EXPANSIONS = Rules(abbot=True, inns=True, traders=True)
+NAMES = ["Bartholomew", "Annabel", "Roswitha", "Christophe"]  # 7 to 11 letters
+
+
+@pytest.mark.parametrize(("size", "players"), [((120, 40), 4), ((80, 24), 4), ((60, 18), 3)])
+async def test_names_stay_whole_on_the_scoreboard_with_every_expansion_s_figures(tmp_path, size, players):
+    """The Abbot, Inns & Cathedrals and Traders & Builders: each seat's supply holds the large meeple,
+    the abbot, the builder, the pig and three kinds of goods, and its name (up to 11 letters) and its
+    mark still show whole on the game screen at 120, 80 and 60 columns, with its score and supply
+    (on a line of its own under the name where the panel is narrow)."""
+    names = NAMES[:players]
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=size) as pilot:
+        seats = [Seat(names[0], COLOURS[0], "human")] + [
+            Seat(n, COLOURS[i], "bot", "greedy") for i, n in enumerate(names) if i]
+        app.show_table(LocalTable.new(seats, seed=5, rules=EXPANSIONS, directory=tmp_path, bot_delay=0))
+        await _until(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        await pilot.pause()
+        text = "\n".join(_lines(app.screen.scoreboard))
+        for name in names[1:]:
+            assert f"{name} (bot)" in text, (name, text)
+        assert names[0] in text and "…" not in text.split("tiles left")[0], text
+        assert text.count("w0 g0 c0") == players, text  # every seat's goods
+        assert text.count("LABP") + text.count("L A BP") == players, text  # large meeple, abbot, builder, pig
+        assert app.screen.log_panel.outer_size.height >= 1, "the log's rule"
+
+
+@pytest.mark.parametrize("width", [42, 34, 24])
+async def test_names_stay_whole_beside_a_turn_clock_and_every_expansion(width):
+    """A network table's turn clocks beside the expansions' figures and goods, in the side panel at
+    120 (42 columns), 80 (34) and 60 (24): every name whole, with its clock, score and supply."""
+    game = Game(GameSetup(players=4, seed=3, rules=EXPANSIONS))
+    app = _BoardApp(NAMES, width)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.query_one(Scoreboard)
+        board.show(game, clocks={seat: "0:53+5:00" for seat in range(4)})
+        await pilot.pause()
+        text = "\n".join(_lines(board))
+        for name in NAMES:
+            assert name in text, (name, text)
+        assert text.count("0:53+5:00") == 4 and text.count("w0 g0 c0") == 4, text
 
 
 # ---------------------------------------------------------------------- item 5: one selected row

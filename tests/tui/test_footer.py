@@ -113,3 +113,38 @@ def test_fit_items_keeps_help_and_whole_entries():
     no_help = items[1:]
     fitted = fit_items(no_help, 20, compact=True, more=KeyFooter.MORE)
     assert fitted[-1] == KeyFooter.MORE and sum(i.width(True) for i in fitted) <= 20
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("option", "first", "then"), [("inns", "a Large meeple", "a Meeple"),
+                                                        ("abbot", "a Abbot", "a Meeple")])
+async def test_a_is_labelled_with_the_figure_it_switches_to(tmp_path, option, first, then):
+    """While deploying, the footer's ``a`` names the figure it switches to: the large meeple in a game
+    of Inns & Cathedrals without The Abbot (it said "Abbot" there), the abbot with The Abbot; once
+    switched, the meeple."""
+    from carcnet.engine import Figure, Rules
+
+    from .keyplay import new_local_game, until
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await new_local_game(pilot, app, option)
+        assert screen.table.game.setup.rules == (Rules(inns=True) if option == "inns" else Rules(abbot=True))
+        board = screen.board
+        for _ in range(30):  # the person's turns until one offers a second figure (a cloister, for the abbot)
+            await until(pilot, lambda: screen.my_turn() and board.interactive, "the person's turn")
+            await pilot.press("tab", "enter")
+            await until(pilot, lambda: board.deploying or screen.confirming, "the tile placed")
+            if board.next_figure() is not None:
+                break
+            await pilot.press("0")
+            if screen.confirming:
+                await pilot.press("enter")
+        assert board.next_figure() is not None and board.figure is Figure.MEEPLE
+        await pilot.pause()
+        line = footer_line(app)
+        assert first in line and ("Abbot" in line) == (option == "abbot"), line
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.pause()
+        assert then in footer_line(app), footer_line(app)

@@ -204,3 +204,38 @@ async def test_the_inspector_on_a_garden_and_on_the_river(kind):
             assert "not scored" in text
         segment = next(s for s, seg in enumerate(tile.variant.segments) if seg.kind is kind)
         assert all(s in screen.board._outline.get(p, ()) for p, s in game.feature_segments(where, segment))
+
+
+def builder_game() -> Game:
+    """Inns & Cathedrals with Traders & Builders: Ann puts her large meeple on the city of C north of
+    the start tile, Bob places V east of it, Ann extends the city with another C and puts her builder
+    on it; Bob is to place V."""
+    from carcnet.engine import GameSetup, Rules, parse_move
+
+    game = Game(GameSetup(players=2, draw_order=("C", "V", "C", "V", "E"), rules=Rules(inns=True, traders=True)))
+    for move in ("place C 0,-1 0", "deploy 0 large", "place V 1,0 90", "skip", "place C 0,-2 0", "deploy 0 builder"):
+        game.apply(parse_move(move))
+    return game
+
+
+@pytest.mark.asyncio
+async def test_the_builder_is_drawn_as_a_builder_and_counted_apart_from_the_knights():
+    """The builder shows ``B`` with its seat (not the knight's ``K`` of the city it stands on), and
+    the inspector counts one follower on the city, the large meeple, and names the builder apart (it
+    counts for no majority)."""
+    from textual.geometry import Region
+
+    game = builder_game()
+    app = ScreenApp(game)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        board = screen.board
+        board.cursor = Position(0, -2)
+        await pilot.pause()
+        region = board.tile_region(Position(0, -2))
+        rows = [line.text for line in board.render_lines(Region(0, region.y, board.size.width, region.height))]
+        art = "\n".join(row[region.x:region.right] for row in rows)
+        assert "B1" in art and "K1" not in art, art
+        text = " ".join(_panel(screen).split())
+        assert "▸ city, 3 tiles" in text, text
+        assert "Ann 1 (large meeple) and the builder" in text, text

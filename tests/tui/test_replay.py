@@ -204,6 +204,9 @@ async def test_v_reviews_the_game_off_the_event_loop_and_lists_the_missed_city(t
         assert str(missed.played[0]) == MISSED and str(missed.best[0]) == CLOSED and missed.stake >= 3
         assert (7, 0) in review.query_one("#chart").reviewed
         options = review.query_one("#turns")
+        line = str(options.get_option(str(7)).prompt)  # in words, not moves and coordinates
+        assert "Red: a tile with a city closing a city just north of the start tile, no meeple" in line, line
+        assert "the bot: a tile with a city closing your city in the east" in line and "place" not in line, line
         options.highlighted = [r.turn for r in review.marked].index(7)
         await pilot.press("enter")
         await pilot.pause()
@@ -237,3 +240,38 @@ async def test_v_on_the_final_scores_opens_the_replay_reviewing_the_game(tmp_pat
         assert "Reviewing:" in str(replay_screen.status.render())
         await pilot.press("q")  # leaves the replay: the review stops with it
         await until(pilot, lambda: app.screen is not replay_screen, "the replay closed")
+
+
+async def test_continue_from_here_during_a_review_asks_before_stopping_it(tmp_path):
+    """C while the review is under way asks whether to stop it (it was dropped without a word): n
+    keeps reviewing and stays in the replay; y stops the review, says so, and continues from here."""
+    from textual.worker import WorkerState
+
+    from carcnet.tui.app import CarcnetApp
+    from carcnet.tui.screens.game import GameScreen
+    from carcnet.tui.screens.question import QuestionScreen
+
+    from .keyplay import until
+
+    loaded = _finished_game(tmp_path / "saves")
+    app = CarcnetApp(data_dir=tmp_path / "data", bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = ReplayScreen(loaded)
+        await app.push_screen(screen)
+        await pilot.pause()
+        await pilot.press("g", "1", "0", "enter", "v")
+        assert screen.reviewing is not None
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, QuestionScreen), "the question")
+        assert "review" in str(app.screen.query_one("#detail").render())
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen and screen.reviewing is not None  # still reviewing, still here
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, QuestionScreen), "the question again")
+        await pilot.press("y")
+        await until(pilot, lambda: any(isinstance(s, GameScreen) for s in app.screen_stack), "the new game")
+        assert screen.reviewing is None
+        assert all(w.state in (WorkerState.CANCELLED, WorkerState.SUCCESS, WorkerState.ERROR)
+                   or w.is_cancelled for w in app.workers if w.group == "review")
+        assert any("review was stopped" in n.message for n in app._notifications), list(app._notifications)

@@ -158,3 +158,27 @@ async def test_the_new_game_form_opens_with_the_seats_last_started(tmp_path):
         assert isinstance(form, NewGameScreen)
         assert [row.chosen() for row in form.rows()] == [("Red", "red", None), ("Blue", "blue", "greedy"),
                                                          ("Cem", "yellow", "random")]
+
+
+@pytest.mark.asyncio
+async def test_a_burst_of_typing_and_backspaces_in_the_name_keeps_every_key_in_order(tmp_path):
+    """Typing as fast as a terminal delivers it: "Bobby", 5 Backspaces, "Zed", 3 Backspaces, "Alice"
+    leaves "Alice" in the field and in the settings (the Backspaces were handled after the letters
+    typed after them: "BobAl")."""
+    from textual.widgets import Input
+
+    from carcnet.tui.screens.settings_screen import SettingsScreen
+
+    from .keyplay import burst, settled, until
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings")
+        field = app.screen.query_one("#name", Input)
+        burst(app, [*"Bobby", *["backspace"] * 5, *"Zed", *["backspace"] * 3, *"Alice"])
+        await pilot.pause()
+        await until(pilot, lambda: settled(app), "every key handled")
+        assert field.value == "Alice"
+        await pilot.press("escape")
+        assert app.settings.name == "Alice" and Settings.load().name == "Alice"

@@ -67,3 +67,39 @@ async def test_a_spectator_that_came_through_a_player_sees_the_lobby_and_then_th
                     assert not any(e.code == "unexpected-message" for e in watcher.session.connections.events)
                     await pilot.press("q")  # a spectator is not asked
                     await _until(pilot, lambda: not isinstance(app.screen, GameScreen), "left")
+
+
+async def test_a_spectator_s_typing_leaves_the_board_alone_and_slash_says_why_there_is_no_chat(tmp_path):
+    """Eve watches Ann's turn (nobody plays it here). A spectator typing a line moved the board's
+    cursor (h and l are moves) and / did nothing: now its letters leave the cursor where it is (the
+    arrows still move it) and / says that only the players talk at the table."""
+    host = NetTable.host(name="Ann", game_name="Friday", rules=Rules(), plan=plan_from_text("me,open", me="Ann"),
+                         directory=tmp_path / "Ann", listen=LOOP, discovery=False, timing=FAST, auto_start=True)
+    async with host:
+        bob = NetTable.join(host.game_id, name="Bob", bot="greedy", directory=tmp_path / "Bob", listen=LOOP,
+                            dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST)
+        async with bob:
+            await bob.wait_until(lambda: bob.game is not None, LIMIT)
+            app = _app(tmp_path, "Eve")
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.press("s")
+                await pilot.pause()
+                browser = app.screen
+                assert isinstance(browser, BrowserScreen)
+                browser.query_one("#address", Input).value = f"carcnet join 127.0.0.1:{host.peer.port} --game {host.game_id}"
+                await pilot.press("enter")
+                await _until(pilot, lambda: isinstance(app.screen, GameScreen), "the spectator's game screen")
+                screen = app.screen
+                assert screen.table.spectating and not screen.table.can_chat
+                board = screen.board
+                start = board.cursor
+                await pilot.press(*"hello")
+                await pilot.pause()
+                assert board.cursor == start
+                await pilot.press("left")
+                assert board.cursor != start
+                await pilot.press("slash")
+                await pilot.pause()
+                assert any("Only the players can talk at the table" in n.message for n in app._notifications)
+                await pilot.press("q")
+                await _until(pilot, lambda: not isinstance(app.screen, GameScreen), "left")

@@ -87,3 +87,26 @@ async def test_an_event_opened_on_the_screen_seats_the_person_and_ends_with_the_
         await until(pilot, rated, "the ratings counted from the event's games", LIMIT)
     assert (runner.folder / "standings.json").read_text() == (bob.folder / "standings.json").read_text()
     assert [s.player for s in runner.standings()] == [s.player for s in bob.standings()]
+
+
+async def test_the_standings_write_a_score_difference_as_points(tmp_path: Path) -> None:
+    """Whole points as they are, "+15", "-3", "0" (they read "+15.0"), a fraction of a point (a
+    table of three: a mean of the opponents' scores) to one place."""
+    from fractions import Fraction
+    from types import SimpleNamespace
+
+    from carcnet.club.standings import Standing
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament screen")
+        screen = app.screen
+        players = [SimpleNamespace(name=n, bot="greedy", key=b"") for n in ("Ann", "Bob", "Cem", "Dee")]
+        rows = [Standing(i + 1, str(i), Fraction(w), Fraction(d), Fraction(0), 2, 0)
+                for i, (w, d) in enumerate([(2, 15), (1, Fraction(5, 2)), (1, 0), (0, -3)])]
+        screen.runner = SimpleNamespace(charter=SimpleNamespace(players=players), standings=lambda: rows)  # type: ignore[assignment]
+        screen._show_standings()
+        await pilot.pause()
+        table = screen.query_one("#standings", DataTable)
+        assert [str(table.get_row_at(i)[3]) for i in range(4)] == ["+15", "+2.5", "0", "-3"]

@@ -117,12 +117,14 @@ class BoardScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         """Fits the layout to the terminal: under 140 columns a compact footer
         without the palette hint (Ctrl+P still opens it), so that more keys stay shown; under 72 columns a narrower
-        side panel; under 30 rows a shorter inspector, so that the log keeps a few lines."""
+        side panel, from 110 a wider one (the names on the scoreboard whole beside an expansion's
+        figures and goods); under 30 rows a shorter inspector, so that the log keeps a few lines."""
         width, height = event.size
         footer = self.query_one(KeyFooter)
         footer.compact = width < 140
         footer.show_command_palette = width >= 140
         self.set_class(width < 72, "-narrow")
+        self.set_class(width >= 110, "-wide")
         self.set_class(height < 30, "-short")
 
     def refresh_inspector(self, at: tuple[Position, int] | None = None, *, step: int = 0) -> None:

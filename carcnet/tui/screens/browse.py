@@ -21,6 +21,7 @@ from carcnet.tui.addresses import Target, ad_address, incompatibility, parse_tar
 from carcnet.tui.messages import OpenTable
 from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.text_input import TextInput
 
 from .host_setup import JoinChoice, JoinFormScreen
 
@@ -78,7 +79,7 @@ class BrowserScreen(Screen[None]):
                 "No game listed? Where multicast is blocked, type the address the host's lobby shows "
                 "(host:port and the game id), then Enter:"
             )
-            yield Input(self.typed, placeholder="192.168.1.20:7000 --game 3f2a9c1b…", id="address")
+            yield TextInput(self.typed, placeholder="192.168.1.20:7000 --game 3f2a9c1b…", id="address")
             yield Static("", id="error")
         yield KeyFooter()
 

@@ -20,13 +20,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from carcnet.table import Table
-from carcnet.table.bundle import BundleError, Screen, write_bundle
+from carcnet.table.bundle import REPORTS, BundleError, Screen, write_bundle
 from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.text_input import TextInput
 
 __all__ = ["REPORTS", "BugNoteScreen", "capture_screen", "report_bug"]
-
-#: The folder of the saved games' reports, in the saved-games folder.
-REPORTS = "reports"
 
 
 class BugNoteScreen(ModalScreen["str | None"]):
@@ -41,7 +39,7 @@ class BugNoteScreen(ModalScreen["str | None"]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Bug report: what happened? (Enter writes the report, Escape writes none)")
-            yield Input(placeholder="e.g. the game stopped after Bob placed his tile", max_length=500, id="note")
+            yield TextInput(placeholder="e.g. the game stopped after Bob placed his tile", max_length=500, id="note")
         yield KeyFooter()
 
     def on_mount(self) -> None:

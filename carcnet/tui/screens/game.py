@@ -46,6 +46,7 @@ from carcnet.tui.settings import Settings
 from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import seat_style
+from carcnet.tui.widgets.text_input import TextInput
 
 #: Entries pending (wire.md §5.9) from which the status line says so: one or two are votes on their way.
 PENDING_SHOWN = 3
@@ -123,7 +124,7 @@ class ChatScreen(ModalScreen["str | None"]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Say to the table (Enter sends, Escape cancels):")
-            yield Input(placeholder="a line for everyone at the table", max_length=200, id="line")
+            yield TextInput(placeholder="a line for everyone at the table", max_length=200, id="line")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -281,6 +282,7 @@ class GameScreen(BoardScreen):
         shown = self.shown_game
         confirming = self.confirming
         self.board.interactive = mine and not confirming
+        self.board.letter_keys = not table.spectating  # a spectator's letters are typing, not moves
         self.board.refresh_game(self._drawn_position(shown))
         self._show_scores()
         self._show_status()
@@ -382,7 +384,12 @@ class GameScreen(BoardScreen):
         self._chats_seen = made
 
     def action_chat(self) -> None:
-        """Asks for a line and says it to the table (protocol/wire.md §4.9)."""
+        """Asks for a line and says it to the table (protocol/wire.md §4.9); tells a spectator that
+        only the players talk at the table."""
+        if not self.table.can_chat:
+            self.notify("Only the players can talk at the table; you are watching it.", title="Chat",
+                        severity="warning")
+            return
         def said(text: str | None) -> None:
             if not text:
                 return
@@ -511,11 +518,14 @@ class GameScreen(BoardScreen):
         game = self.table.game
         assert game is not None
         first = len(game.events)
-        points = [e for e in self._trials[-1].events[first:] if isinstance(e, PointsScored)]
+        trial = self._trials[-1]
+        # what the turn itself scores; the final scoring of a last turn is the final scores' to show
+        points = [e for e in trial.events[first:] if isinstance(e, PointsScored) and not e.final]
         scored = "; ".join(f"{' and '.join(escape(self.names[s]) for s in e.seats)} {escape(e.describe())}"
                            for e in points)
+        last = "; it is the last tile: the game ends and the final scoring shows next" if trial.phase is Phase.GAME_OVER else ""
         return (f"[b]Enter confirms[/]: {escape(', '.join(done))}" + (f" ({scored})" if scored else "")
-                + "; Backspace undoes")
+                + f"{last}; Backspace undoes")
 
     def _draw_status(self, who: str) -> str:
         """What the status line says while the table draws (protocol/wire.md §5.7): a moment, unless
@@ -700,8 +710,8 @@ class GameScreen(BoardScreen):
             return (action == "leave") == (self.table.kind == "local")
         if action == "report":
             return self.table.desync is not None
-        if action == "chat":
-            return self.table.can_chat
+        if action == "chat":  # a network table's spectator is told why it cannot talk
+            return self.table.can_chat or (self.table.kind != "local" and self.table.spectating)
         if action == "hand_over":
             return self.table.seat_to_hand_over() is not None
         if action == "live_replay":

@@ -31,7 +31,7 @@ cities and cloisters score and their meeples come back. Farmers stay until the e
 | key | does |
 | --- | --- |
 | Tab / Shift+Tab | next / previous position where the tile fits, nearest first |
-| arrows, h j k l | move the cursor (the view follows); drag with the mouse to pan |
+| arrows, h j k l | move the cursor (the view follows; h j k l not while watching, where letters are typing); drag with the mouse to pan |
 | r | turn the tile to its next legal rotation there |
 | Enter, click | place it |
 | z | the next zoom: large, detailed, overview, then large again |
@@ -49,7 +49,7 @@ what it would score ("city, 3 tiles, 1 pennant: 8 if closed; 4 now").
 | 1 – 9 | deploy on that spot |
 | Tab, a click | choose a spot (the first Tab: spot 1); Enter deploys on it. Enter before a spot is chosen deploys nothing, so a second Enter after placing cannot spend a meeple |
 | 0, Space | no meeple this turn |
-| a | with The Abbot or Inns & Cathedrals: the next figure to deploy: the meeple, the large meeple (anywhere a meeple goes; counts as two), the abbot (cloisters and gardens), then the meeple again |
+| a | with The Abbot, Inns & Cathedrals or Traders & Builders: the next figure to deploy (the footer names it): the meeple, the large meeple (anywhere a meeple goes; counts as two), the abbot (cloisters and gardens), the builder (beside your own follower), the pig (beside your own farmer), then the meeple again |
 | A | with The Abbot: take your abbot back instead of deploying; its cloister or garden scores now |
 
 ## Confirming the turn

@@ -22,6 +22,7 @@ from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import colour_choices
 from carcnet.tui.widgets.rule_options import RuleOptions
+from carcnet.tui.widgets.text_input import TextInput
 
 from .seat_form import SeatFormScreen
 
@@ -101,11 +102,11 @@ class HostSetupScreen(SeatFormScreen):
             )
             with Horizontal(classes="field"):
                 yield Label("Game name")
-                yield Input(self.game_name or (f"{self.my_name}'s game"[:32] if self.my_name else "LAN game"),
+                yield TextInput(self.game_name or (f"{self.my_name}'s game"[:32] if self.my_name else "LAN game"),
                             max_length=32, id="game-name")
             with Horizontal(classes="field"):
                 yield Label("Your name")
-                yield Input(self.my_name or "Host", max_length=32, id="my-name")
+                yield TextInput(self.my_name or "Host", max_length=32, id="my-name")
             with Vertical(id="seats"):
                 yield HostSeatRow(0, "host")
                 yield HostSeatRow(1, "open")
@@ -213,7 +214,7 @@ class JoinFormScreen(ModalScreen[JoinChoice | None]):
             yield Static(f"[b]Join {self.title_text}[/b]")
             with Horizontal(classes="field"):
                 yield Label("Your name")
-                yield Input(self.default, max_length=32, id="name")
+                yield TextInput(self.default, max_length=32, id="name")
             with Horizontal(classes="field"):
                 yield Label("Colour")
                 yield Select([("Any free colour", "any"), *colour_choices()],

@@ -23,8 +23,11 @@ from carcnet.log import LoadedLog
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
 from carcnet.tui.screens.board_screen import BoardScreen
 from carcnet.tui.screens.final import final_position
+from carcnet.tui.screens.question import QuestionScreen
 from carcnet.tui.widgets.chart import ScoreChart, ScoreHistory, score_history
 from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.text_input import TextInput
+from carcnet.tui.words import positions_before, turn_words
 
 __all__ = ["SPEEDS", "ChartScreen", "JumpScreen", "ReplayScreen", "ReviewScreen"]
 
@@ -48,7 +51,7 @@ class JumpScreen(ModalScreen["int | None"]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(f"Go to turn (0 to {self.last}):")
-            yield Input(str(self.now), restrict=r"[0-9]*", max_length=4, id="turn")
+            yield TextInput(str(self.now), restrict=r"[0-9]*", max_length=4, id="turn")
             yield Static("", id="error")
         yield KeyFooter()
 
@@ -103,13 +106,16 @@ class ReviewScreen(ModalScreen["int | None"]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,v", "close", "Close")]
 
-    def __init__(self, reviews: list[TurnReview], history: ScoreHistory, names: list[str], colours: list[str]) -> None:
+    def __init__(self, reviews: list[TurnReview], history: ScoreHistory, names: list[str], colours: list[str],
+                 game: Game) -> None:
         super().__init__()
         self.reviews = reviews
         self.marked = [r for r in reviews if r.marked]
         self.history = history
         self.names = names
         self.colours = colours
+        #: The position before each marked turn (the game reviewed, replayed once), to say the turns in words.
+        self._before = positions_before(game, [r.move for r in self.marked])
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -126,8 +132,12 @@ class ReviewScreen(ModalScreen["int | None"]):
         yield KeyFooter()
 
     def _line(self, r: TurnReview) -> str:
-        return (f"{r.turn:3d}. {self.names[r.seat]}: {r.played[0]}, {r.played[1]} → bot: {r.best[0]}, {r.best[1]}"
-                f"  {r.stake:+.1f} ± {r.spread:.1f}")
+        """A marked turn in words: its number and player, the turn played, then the bot's with the
+        points at stake."""
+        before = self._before[r.move]
+        played = turn_words(before, r.played, self.names)
+        best = turn_words(before, r.best, self.names, other=r.played)
+        return f"{r.turn:3d}. {self.names[r.seat]}: {played}\n     the bot: {best}: {r.stake:+.1f} ± {r.spread:.1f} points"
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -271,13 +281,16 @@ class ReplayScreen(BoardScreen):
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self._reviewed, done, total)
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self._reviewed, done, total)
 
         reviews = review_log(self.loaded, level=REVIEW_LEVEL, on_turn=progress, stop=lambda: worker.is_cancelled)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._review_done, reviews)
 
     def _reviewed(self, done: int, total: int) -> None:
+        if self.reviewing is None:  # stopped meanwhile
+            return
         self.reviewing = (done, total)
         self._show()
 
@@ -294,13 +307,36 @@ class ReplayScreen(BoardScreen):
             if turn is not None:
                 self.go_to_turn(turn - 1)  # the position the turn was played from
 
-        self.app.push_screen(ReviewScreen(self.reviews, self.history, self.names, self.colours), chosen)
+        self.app.push_screen(ReviewScreen(self.reviews, self.history, self.names, self.colours, self.loaded.game),
+                             chosen)
 
     def action_continue(self) -> None:
-        """Continue from here (issue 34): a new game at this terminal from the move shown, with the
-        same seats (bots stay bots), recorded in a file of its own; the saved game is not changed."""
+        """Continue from here: a new game at this terminal from the move shown, with the same seats
+        (bots stay bots), recorded in a file of its own; the saved game is not changed. While a review
+        is under way, asks first whether to stop it (it was dropped without a word)."""
         if self._timer is not None:
             self.action_play()  # pause
+        if self.reviewing is None:
+            self._continue()
+            return
+        done, total = self.reviewing
+        progress = f"{done} of {total} turns" if total else "just begun"
+
+        def answered(stop: bool | None) -> None:
+            if not stop:
+                return
+            self.workers.cancel_group(self, "review")
+            self.reviewing = None
+            self._show()
+            self.notify("The review was stopped; v in the replay starts it again.", title="Review")
+            self._continue()
+
+        self.app.push_screen(QuestionScreen(
+            "Stop the review to continue from here?",
+            f"The {REVIEW_LEVEL} bot is reviewing this game ({progress}). Continuing from here as a new game stops it.",
+            yes="Stop it and continue", no="Keep reviewing"), answered)
+
+    def _continue(self) -> None:
         tables = getattr(self.app, "tables", None)
         if tables is None:
             return

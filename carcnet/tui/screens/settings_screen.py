@@ -20,6 +20,7 @@ from carcnet.tui.render import with_article
 from carcnet.tui.settings import THINK_CAPS, SeatDefault, Settings
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import colour_name
+from carcnet.tui.widgets.text_input import TextInput
 
 __all__ = ["SettingsScreen"]
 
@@ -74,7 +75,7 @@ class SettingsScreen(Screen[None]):
             yield Static("[b]Settings[/b]: saved as soon as they change, kept for the next start.")
             with Horizontal(classes="field"):
                 yield Label("Your name")
-                yield Input(s.name, placeholder=f"{self.login} (your login name)", max_length=32, id="name")
+                yield TextInput(s.name, placeholder=f"{self.login} (your login name)", max_length=32, id="name")
             with Horizontal(classes="field"):
                 yield Label("Theme")
                 themes = sorted(set(self.themes) | {s.theme})

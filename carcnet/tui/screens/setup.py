@@ -18,6 +18,7 @@ from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import colour_choices, colour_name, names_colour
 from carcnet.tui.widgets.rule_options import RuleOptions
+from carcnet.tui.widgets.text_input import TextInput
 
 from .seat_form import SeatFormScreen
 
@@ -43,7 +44,7 @@ class SeatRow(Horizontal):
     def compose(self) -> ComposeResult:
         i = self.index
         yield Label(f"{i + 1}.")
-        yield Input(self.seat_name, placeholder="name", max_length=32, classes="name")
+        yield TextInput(self.seat_name, placeholder="name", max_length=32, classes="name")
         yield Select(PLAYERS, value=self.player, allow_blank=False, classes="player")
         yield Select(colour_choices(), value=self.colour, allow_blank=False, classes="colour")
 
@@ -86,7 +87,7 @@ class NewGameScreen(SeatFormScreen):
             with Horizontal(id="buttons"):
                 yield Button("+ seat", id="add")
                 yield Button("- seat", id="remove")
-                yield Input(placeholder="seed (empty: random)", id="seed", restrict=r"[0-9]*")
+                yield TextInput(placeholder="seed (empty: random)", id="seed", restrict=r"[0-9]*")
             yield RuleOptions(self.tables.settings.rules, id="options")  # those of the last game
             yield Button("How the expansions play: a lesson each", id="lessons")
             yield Static("", id="error")

@@ -9,6 +9,7 @@ what it says and asks it to start. Your games are its tables, shown by the game 
 from __future__ import annotations
 
 import logging
+from fractions import Fraction
 
 from pathlib import Path
 from typing import Any, ClassVar
@@ -28,11 +29,25 @@ from carcnet.table import NetTable
 from carcnet.tui.running import TableRun
 from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.text_input import TextInput
 
 __all__ = ["TournamentScreen"]
 
 #: Bot levels a laptop may enter.
 LEVELS = ("random", "greedy", "easy", "medium", "hard", "expert")
+
+
+def signed_points(value: Fraction) -> str:
+    """A score difference as points are written: whole points as they are (``+15``, ``-3``, ``0``),
+    a fraction of a point (a table of three or more: a mean of the opponents' scores) to one place
+    (``+2.5``).
+
+    >>> signed_points(Fraction(15)), signed_points(Fraction(-3)), signed_points(Fraction(0)), signed_points(Fraction(5, 2))
+    ('+15', '-3', '0', '+2.5')
+    """
+    if value.denominator == 1:
+        return f"{int(value):+d}" if value else "0"
+    return f"{float(value):+.1f}"
 
 
 class TournamentScreen(Screen[None]):
@@ -60,18 +75,18 @@ class TournamentScreen(Screen[None]):
             yield Static("Tournament: Swiss rounds of several tables at once across the room's laptops", id="title")
             with Horizontal():
                 yield Label("Event")
-                yield Input("Club night", id="event-name", max_length=40)
+                yield TextInput("Club night", id="event-name", max_length=40)
                 yield Label("Rounds")
-                yield Input("3", id="rounds", type="integer", max_length=2)
+                yield TextInput("3", id="rounds", type="integer", max_length=2)
                 yield Label("Seats a table")
-                yield Input("4", id="size", type="integer", max_length=1)
+                yield TextInput("4", id="size", type="integer", max_length=1)
             with Horizontal():
                 yield Label("Bots you enter")
-                yield Input("greedy,greedy", id="bots", placeholder="e.g. greedy,hard")
+                yield TextInput("greedy,greedy", id="bots", placeholder="e.g. greedy,hard")
                 yield Checkbox("I play", True, id="play")
             with Horizontal():
                 yield Label("Opener's address")
-                yield Input("", id="address", placeholder="host:port, or empty: the first event found on the LAN")
+                yield TextInput("", id="address", placeholder="host:port, or empty: the first event found on the LAN")
             with Horizontal(id="event-buttons"):
                 yield Button("Open here", id="open", variant="primary")
                 yield Button("Join", id="join")
@@ -215,7 +230,7 @@ class TournamentScreen(Screen[None]):
             player = (entrant.key.hex() if entrant.bot is None
                       else bot_id(entrant.bot, None if entrant.key == runner.me else entrant.key))
             rating = f"{display(rated.players[player])[0]}" if player in rated.players else "new"
-            table.add_row(str(s.rank), entrant.name, f"{float(s.wins):g}", f"{float(s.difference):+.1f}",
+            table.add_row(str(s.rank), entrant.name, f"{float(s.wins):g}", signed_points(s.difference),
                           f"{float(s.buchholz):g}", str(s.games), rating)
 
     def _seated(self, number: int, t: int, table: NetTable) -> None:

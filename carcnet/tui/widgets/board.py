@@ -94,6 +94,10 @@ _CACHE_LIMIT = 8192
 #: The figures a deploy choice switches through with ``a``, in order.
 DEPLOY_ORDER = (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG)
 
+#: What the footer calls ``a`` when it switches to each figure.
+FIGURE_LABELS = {Figure.MEEPLE: "Meeple", Figure.LARGE: "Large meeple", Figure.ABBOT: "Abbot",
+                 Figure.BUILDER: "Builder", Figure.PIG: "Pig"}
+
 
 @dataclass(frozen=True, slots=True)
 class _View:
@@ -152,10 +156,14 @@ class BoardView(ScrollView, can_focus=True):
     """Dark ground around the tiles; no scrollbars (the board pans by keys and mouse drag)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "move(0,-1)", "Move", group=Binding.Group("Move", compact=True), key_display="↑"),
-        Binding("down,j", "move(0,1)", "Move", group=Binding.Group("Move", compact=True), key_display="↓"),
-        Binding("left,h", "move(-1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="←"),
-        Binding("right,l", "move(1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="→"),
+        Binding("up", "move(0,-1)", "Move", group=Binding.Group("Move", compact=True), key_display="↑"),
+        Binding("down", "move(0,1)", "Move", group=Binding.Group("Move", compact=True), key_display="↓"),
+        Binding("left", "move(-1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="←"),
+        Binding("right", "move(1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="→"),
+        Binding("k", "move_by_letter(0,-1)", "Move", show=False),
+        Binding("j", "move_by_letter(0,1)", "Move", show=False),
+        Binding("h", "move_by_letter(-1,0)", "Move", show=False),
+        Binding("l", "move_by_letter(1,0)", "Move", show=False),
         Binding("tab", "cycle(1)", "Next", tooltip="Next position (nearest first) or next meeple spot"),
         Binding("shift+tab", "cycle(-1)", "Previous", show=False),
         Binding("r", "rotate", "Rotate", tooltip="Turn the drawn tile to its next legal rotation"),
@@ -164,7 +172,8 @@ class BoardView(ScrollView, can_focus=True):
         Binding("1", "deploy(1)", "Spot", key_display="1-9", tooltip="Deploy a meeple on spot N"),
         *(Binding(str(n), f"deploy({n})", f"Deploy {n}", show=False) for n in range(2, 10)),
         Binding("0,space", "skip", "Skip", key_display="0", tooltip="Deploy no meeple"),
-        Binding("a", "switch_figure", "Abbot", tooltip="Deploy the abbot instead of a meeple (or back)"),
+        Binding("a", "switch_figure", "Other figure",
+                tooltip="Deploy another figure that has a spot: the meeple, the large meeple, the abbot, the builder, the pig"),
         Binding("A", "recall", "Recall abbot", tooltip="Take the abbot back and score its cloister or garden now"),
         Binding("z", "toggle_zoom", "Zoom", tooltip="The next zoom: large, detailed, overview, then large again"),
         Binding("plus,equals_sign", "zoom(1)", "Zoom in", show=False),
@@ -192,6 +201,9 @@ class BoardView(ScrollView, can_focus=True):
     """While deploying: the figure the numbered spots are for (the meeple, or with The Abbot the abbot)."""
     interactive: var[bool] = var(True)
     """Whether the local player is to move: shows placements and spots, and posts choices."""
+    letter_keys: var[bool] = var(True)
+    """Whether h, j, k and l move the cursor as the arrows do: not for a spectator, whose typing
+    (a line meant for the table) moved the board's cursor."""
 
     @dataclass
     class PlacementChosen(Message):
@@ -769,6 +781,15 @@ class BoardView(ScrollView, can_focus=True):
             deploying and view.abbot_at is not None,
         )
 
+    def binding_description(self, action: str) -> str | None:
+        """What a key does now, for the footer: ``a`` names the figure it switches to (the large
+        meeple in a game without The Abbot, the abbot, the meeple again…)."""
+        if action == "switch_figure":
+            nxt = self.next_figure()
+            if nxt is not None:
+                return FIGURE_LABELS[nxt]
+        return None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Shows only the keys that do something in the current phase (from :meth:`_offered`)."""
         placing, deploying, switch, recall = self._offered()
@@ -781,12 +802,17 @@ class BoardView(ScrollView, can_focus=True):
             "cycle": placing or deploying,
             "switch_figure": switch,
             "recall": recall,
+            "move_by_letter": self.letter_keys,
         }
         return offered.get(action, True)
 
     def action_move(self, dx: int, dy: int) -> None:
         """Moves the cursor one position."""
         self.cursor = self._in_bounds(Position(self.cursor.x + dx, self.cursor.y + dy))
+
+    def action_move_by_letter(self, dx: int, dy: int) -> None:
+        """Moves the cursor one position by h, j, k or l (unless :attr:`letter_keys` is off)."""
+        self.action_move(dx, dy)
 
     def action_cycle(self, step: int) -> None:
         """Next (*step* 1) or previous (-1) position where the tile fits, nearest the cursor first;

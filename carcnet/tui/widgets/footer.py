@@ -54,7 +54,9 @@ class FooterItem:
 def footer_items(bindings: dict[str, ActiveBinding], key_display: object) -> list[FooterItem]:
     """The entries a footer shows for *bindings* (a screen's active bindings, in footer order): one
     per action of the bindings with ``show`` set, and one per group of keys (the group's description
-    after all its keys, as in ``↑↓←→ Move``). *key_display* is the app's ``get_key_display``."""
+    after all its keys, as in ``↑↓←→ Move``). *key_display* is the app's ``get_key_display``. A
+    binding's description is its widget's ``binding_description(action)`` where that gives one (what
+    the key does now), else the binding's own."""
     display = key_display  # a callable: Binding -> str
     by_action: dict[str, list[ActiveBinding]] = {}
     for active in bindings.values():
@@ -78,7 +80,10 @@ def footer_items(bindings: dict[str, ActiveBinding], key_display: object) -> lis
             items.append(FooterItem(binding.key.split(",")[0], shown, group.description, binding.action,
                                     first.enabled, first.tooltip or group.description))
             continue
-        items.append(FooterItem(binding.key.split(",")[0], shown, binding.description, binding.action,
+        # a widget may say what a key does now (the board's ``a``: the figure it switches to)
+        describe = getattr(first.node, "binding_description", None)
+        description = (describe(binding.action) if callable(describe) else None) or binding.description
+        items.append(FooterItem(binding.key.split(",")[0], shown, description, binding.action,
                                 first.enabled, first.tooltip or binding.tooltip))
     return items
 

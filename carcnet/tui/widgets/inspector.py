@@ -21,7 +21,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from carcnet.engine import FeatureInfo, Figure, Game, Position, SegmentKind
-from carcnet.tui.render import FIGURE_NAMES, figure_role
+from carcnet.tui.render import FIGURE_NAMES
 
 from .palette import seat_style
 
@@ -147,22 +147,28 @@ class Inspector(Static):
         self.update(_HINT)
 
     def _holders(self, info: FeatureInfo) -> Text:
-        """Who holds a feature: each seat's figures on it, e.g. ``Red 2, Blue 1 (abbot)``."""
+        """Who holds a feature: each seat's followers on it, e.g. ``Red 2, Blue 1 (abbot)``; Traders &
+        Builders' builder and pig named apart (they count for no majority), e.g. ``Red 1 and the
+        builder``."""
         if not info.meeples:
             return Text("nobody", style="dim")
-        counts: dict[int, list[str]] = {}
+        counts: dict[int, list[Figure]] = {}
         for seat, figure in info.meeples:
-            counts.setdefault(seat, []).append(
-                "abbot" if figure is Figure.ABBOT else "large" if figure is Figure.LARGE else figure_role(info.kind))
+            counts.setdefault(seat, []).append(figure)
         out = Text()
-        for i, (seat, roles) in enumerate(counts.items()):
+        for i, (seat, figures) in enumerate(counts.items()):
             if i:
                 out.append(", ")
-            out.append(f"{self._names[seat]} {len(roles)}", style=seat_style(self._colours[seat]))
-            if "abbot" in roles:
+            followers = [f for f in figures if f not in (Figure.BUILDER, Figure.PIG)]
+            helpers = [FIGURE_NAMES[f] for f in (Figure.BUILDER, Figure.PIG) if f in figures]
+            name = self._names[seat]
+            out.append(f"{name} {len(followers)}" if followers else name, style=seat_style(self._colours[seat]))
+            if Figure.ABBOT in followers:
                 out.append(" (abbot)")
-            if "large" in roles:
+            if Figure.LARGE in followers:
                 out.append(" (large meeple)")
+            if helpers:
+                out.append(f" and {' and '.join(helpers)}" if followers else f": {' and '.join(helpers)}")
         return out
 
     def show_spots(self, game: Game, spots: Sequence[int], figure: Figure, *, other: Figure | None,

@@ -9,6 +9,7 @@ from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.widget import Widget
 from textual.widgets import Static
 
 from carcnet.engine import MEEPLES_PER_PLAYER, Game, Phase, tile_kind
@@ -17,7 +18,11 @@ from carcnet.tui.widgets.board import art_line
 
 from .palette import seat_style
 
-__all__ = ["Scoreboard", "cut"]
+__all__ = ["NAME_ROOM", "Scoreboard", "cut"]
+
+#: The fewest cells a name gets on its seat's line before the supply is drawn as a count, then on a
+#: line of its own under the name: enough for most names whole, and a long one's first word.
+NAME_ROOM = 10
 
 
 def cut(text: str, width: int) -> str:
@@ -75,6 +80,81 @@ class Scoreboard(Static):
             who.append(suffix, style="bold red" if "away" in suffix else "dim")
         return who
 
+    def _rows(self, game: Game, over: bool, clocks: Mapping[int, str] | None, *,
+              counted: bool) -> list[tuple[str, str, str, str | None]]:
+        """Each seat's turn mark, score, supply and clock; the meeples as a count when *counted*, else
+        as dots."""
+        rows = []
+        for seat in range(len(self._names)):
+            turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
+            supply = game.supply[seat]
+            meeples = f"{supply}●" if counted else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
+            gap = "" if counted else " "
+            if game.setup.rules.inns:  # the large meeple: L in supply, l on the board
+                meeples += gap + ("L" if game.large[seat] else "l")
+            if game.setup.rules.abbot:
+                meeples += gap + ("A" if game.abbots[seat] else "a")
+            if game.goods is not None:  # Traders & Builders: B and P in supply (b, p on the board), the goods
+                meeples += gap + ("B" if game.builders[seat] else "b") + ("P" if game.pigs[seat] else "p")
+                # wine, grain, cloth tokens, the letter capital where the seat holds the most of the kind
+                # (ties too): the 10 points it would score if the game ended now (the help says so)
+                meeples += " " + " ".join(
+                    (letter.upper() if n and n == max(g[k] for g in game.goods) else letter) + str(n)
+                    for k, (letter, n) in enumerate(zip("wgc", game.goods[seat], strict=True)))
+            rows.append((turn, str(game.scores[seat]), meeples, (clocks or {}).get(seat, "") if clocks else None))
+        return rows
+
+    @staticmethod
+    def _room(rows: list[tuple[str, str, str, str | None]], width: int) -> int:
+        """The cells a name has in one line of *width* cells beside the other columns (a space between
+        each)."""
+        others = 1 + max(len(r[1]) for r in rows) + max(len(r[2]) for r in rows) + 3
+        if any(r[3] is not None for r in rows):
+            others += max(len(r[3] or "") for r in rows) + 1
+        return width - others
+
+    def _budget(self) -> int | None:
+        """The rows the scoreboard may take in its panel: what the inspector's panel and the log's rule
+        leave (the log's lines scroll; ``None`` outside a board screen's side panel)."""
+        side = self.parent
+        if not isinstance(side, Widget) or not side.size.height:
+            return None
+        taken = sum(child.outer_size.height for child in side.children if child is not self and child.styles.height
+                    is not None and not child.styles.height.is_fraction)
+        return side.size.height - taken - 1
+
+    def _table(self, rows: list[tuple[str, str, str, str | None]], marks: Mapping[int, str] | None,
+               two_lines: bool, width: int) -> Table:
+        """The seats' rows: on one line each, or on *two_lines* (the name and score, then the supply,
+        after the clock or under it)."""
+        room: int | None = None
+        if width:
+            room = max(3, width - 1 - max(len(r[1]) for r in rows) - 2) if two_lines else max(3, self._room(rows, width))
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=1)
+        table.add_column(no_wrap=True, ratio=1)
+        if any(r[3] is not None for r in rows) and not two_lines:
+            table.add_column(no_wrap=True, style="dim")
+        table.add_column(justify="right", no_wrap=True)
+        if not two_lines:
+            table.add_column(no_wrap=True)
+        for seat, (turn, score, meeples, clock) in enumerate(rows):
+            style = seat_style(self._colours[seat])
+            cells = [Text(turn, style=style), self.who(self._names[seat], style, (marks or {}).get(seat), room)]
+            if two_lines:
+                table.add_row(*cells, Text(score, style="bold"))
+                supply = Text(meeples, style=style)
+                if clock and cell_len(f"{clock} {meeples}") <= width - 2:
+                    supply = Text.assemble((clock, "dim"), " ", supply)
+                elif clock:  # the clock on a line of its own
+                    table.add_row(Text(""), Text(clock, style="dim"), Text(""))
+                table.add_row(Text(""), supply, Text(""))
+                continue
+            if clock is not None:
+                cells.append(Text(clock))
+            table.add_row(*cells, Text(score, style="bold"), Text(meeples, style=style))
+        return table
+
     def show(self, game: Game, rotation: int | None = None, marks: Mapping[int, str] | None = None,
              note: str | None = None, clocks: Mapping[int, str] | None = None) -> None:
         """Redraws from *game*; *rotation* turns the drawn tile preview; *marks* (seat → text) follow
@@ -88,57 +168,41 @@ class Scoreboard(Static):
         a long name (up to 32 characters) is cut to the room left, ending in ``…``."""
         self._shown = (game, rotation, marks, note, clocks)
         over = game.phase is Phase.GAME_OVER
-        # a narrow side panel (at 80 columns), or room for the clocks: a count, not 7 dots
-        narrow = 0 < self.size.width < 30 or bool(clocks)
-        rows = []
-        for seat in range(len(self._names)):
-            turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
-            supply = game.supply[seat]
-            meeples = f"{supply}●" if narrow else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
-            if game.setup.rules.inns:  # the large meeple: L in supply, l on the board
-                meeples += ("L" if game.large[seat] else "l") if narrow else (" L" if game.large[seat] else " l")
-            if game.setup.rules.abbot:
-                meeples += ("A" if game.abbots[seat] else "a") if narrow else (" A" if game.abbots[seat] else " a")
-            if game.goods is not None:  # Traders & Builders: B and P in supply (b, p on the board), the goods
-                meeples += ("" if narrow else " ") + ("B" if game.builders[seat] else "b") + ("P" if game.pigs[seat] else "p")
-                # wine, grain, cloth tokens, the letter capital where the seat holds the most of the kind
-                # (ties too): the 10 points it would score if the game ended now (the help says so)
-                meeples += " " + " ".join(
-                    (letter.upper() if n and n == max(g[k] for g in game.goods) else letter) + str(n)
-                    for k, (letter, n) in enumerate(zip("wgc", game.goods[seat], strict=True)))
-            rows.append((turn, str(game.scores[seat]), meeples, (clocks or {}).get(seat, "") if clocks else None))
-        # the room the name cells have: the panel's width less the other columns and a space between each
-        room: int | None = None
-        if self.size.width:
-            others = 1 + max(len(r[1]) for r in rows) + max(len(r[2]) for r in rows) + 3
-            if clocks:
-                others += max(len(r[3] or "") for r in rows) + 1
-            room = max(3, self.size.width - others)
-        table = Table.grid(padding=(0, 1))
-        table.add_column(width=1)
-        table.add_column(no_wrap=True, ratio=1)
-        if clocks:
-            table.add_column(no_wrap=True, style="dim")
-        table.add_column(justify="right", no_wrap=True)
-        table.add_column(no_wrap=True)
-        for seat, (turn, score, meeples, clock) in enumerate(rows):
-            style = seat_style(self._colours[seat])
-            cells = [Text(turn, style=style), self.who(self._names[seat], style, (marks or {}).get(seat), room)]
-            if clock is not None:
-                cells.append(Text(clock))
-            table.add_row(*cells, Text(score, style="bold"), Text(meeples, style=style))
+        width = self.size.width  # within the padding
+        # the cells each name wants: the whole name (its first NAME_ROOM cells if longer) and its mark
+        need = max(min(cell_len(name), NAME_ROOM) + (cell_len(f" ({m})") if (m := (marks or {}).get(seat)) else 0)
+                   for seat, name in enumerate(self._names))
+        # the supply as dots, or as a count where the dots would cut a name shorter
+        rows = self._rows(game, over, clocks, counted=bool(clocks))
+        if width and self._room(rows, width) < need:
+            rows = self._rows(game, over, clocks, counted=True)
+        two_lines, zoom = False, Zoom.DETAILED
+        if width and self._room(rows, width) < need:
+            # still too short: each seat on two lines (the name and score, then the supply and clock
+            # under it) where the panel has the rows, with a smaller drawn tile or none if it must
+            budget = self._budget()
+            extra = 0 if over else 1 + (game.drawn is not None or game.placed is not None)
+            for preview in (Zoom.DETAILED, Zoom.OVERVIEW, None):
+                art_rows = preview.size[1] if preview is not None and game.drawn is not None and not over else 0
+                lines = sum(2 + (r[3] is not None and cell_len(f"{r[3]} {r[2]}") > width - 2) for r in rows)
+                if budget is None or lines + extra + art_rows <= budget:
+                    two_lines, zoom = True, preview
+                    break
+        table = self._table(rows, marks, two_lines, width)
         parts: list[Table | Text] = [table]
+        gap = "" if two_lines else "\n"  # two lines a seat: no blank line under them
         if over:
-            parts.append(Text("\nGame over", style="bold"))
+            parts.append(Text(f"{gap}Game over", style="bold"))
         else:
             variants = game.setup.rules.variants()  # the scoring the table plays, when not HiG's
-            parts.append(Text(f"\n{game.tiles_left} tiles left" + "".join(f" · {v}" for v in variants), style="dim"))
+            parts.append(Text(f"{gap}{game.tiles_left} tiles left" + "".join(f" · {v}" for v in variants), style="dim"))
             drawn = game.drawn
             if drawn is not None:
-                art = tile_art(tile_kind(drawn), rotation or 0, Zoom.DETAILED, self._glyphs)
                 parts.append(Text(f"{self._names[game.seat]} draws {drawn}:", style=seat_style(self._colours[game.seat]),
                                   overflow="ellipsis", no_wrap=True))
-                parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour
+                if zoom is not None:
+                    art = tile_art(tile_kind(drawn), rotation or 0, zoom, self._glyphs)
+                    parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour
             elif game.placed is not None:
                 parts.append(Text(f"{self._names[game.seat]}: {note or 'deploy or skip'}",
                                   style=seat_style(self._colours[game.seat])))
