@@ -90,3 +90,15 @@ def _own_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     touched = USER_READS[before:]
     del USER_READS[before:]
     assert not touched, f"the test touched the user's own folders: {sorted(set(touched))[:5]}"
+
+
+@pytest.fixture(autouse=True)
+def _steady_cursor(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a snapshot test a text field's cursor stays as it is when the field takes the focus (shown):
+    it blinks by the clock (every 0.5 s), so a snapshot taken a moment later, on a busy machine or
+    beside other tests, would catch it hidden."""
+    if "snap_compare" in request.fixturenames:
+        from textual.widgets import Input
+
+        monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+

@@ -20,16 +20,12 @@ import sys
 
 import pytest
 
+from .ports import free_port
+
 aiohttp = pytest.importorskip("aiohttp", reason="textual-serve's HTTP library is not installed")
 pytest.importorskip("textual_serve", reason="textual-serve is not installed")
 
 LIMIT = 60.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -39,7 +35,7 @@ def serving(tmp_path):
     started = []
 
     def start(*args: str) -> tuple[int, subprocess.Popen]:
-        port = _free_port()
+        port = free_port()
         env = dict(os.environ, CARCNET_DATA_DIR=str(tmp_path / "games"))
         proc = subprocess.Popen(
             [sys.executable, "-m", "carcnet", "serve", "--port", str(port), *args],

@@ -16,6 +16,13 @@ one address, and the multicast route ``224.0.0.0/4 dev <veth>``.
 :meth:`Lan.spawn`, deletes the veths and the bridge, then the namespaces, and never raises.
 :func:`remove_stale` deletes namespaces of this naming scheme left by a run that was killed.
 
+Many Lans live at once (test workers side by side, and whole test runs side by side on one machine):
+each claims its tag before it makes anything, by a file in :data:`CLAIMS` that it holds locked
+(``flock``) for as long as it lives, naming its process and test. A tag already claimed is never
+reused, and :func:`remove_stale` deletes only what no living process holds: the kernel drops the
+lock of a killed run, so its namespaces go at the next run, and never a neighbour's however long it
+runs.
+
 Needs root and iproute2's ``ip``; :func:`unavailable_reason` says why not when it cannot work.
 """
 
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import os
 import re
 import secrets
@@ -42,6 +50,9 @@ NAME_PATTERN = re.compile(r"cn-[0-9a-f]{6}-(?:sw|br|n[0-9]+|h[0-9]+|v[0-9]+)")
 IP_TIMEOUT = 10.0
 #: Most hosts a Lan holds (addresses .1 to .N of its /24).
 MAX_HOSTS = 16
+#: The folder of the claims: ``<tag>``, locked while its Lan lives (in /run: gone at a reboot, with
+#: the namespaces).
+CLAIMS = "/run/carcnet-netns"
 
 
 class LanError(RuntimeError):
@@ -99,25 +110,102 @@ def leftovers(tag: str = "") -> list[str]:
     return sorted(n for n in names if NAME_PATTERN.fullmatch(n) and n.startswith(tag))
 
 
+def _held(tag: str) -> bool | None:
+    """Whether a living process holds *tag*'s claim (True), nobody does (False: its run was killed),
+    or *tag* has no claim (None: made by a helper that did not claim)."""
+    try:
+        fd = os.open(os.path.join(CLAIMS, tag), os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def _drop_claim(tag: str) -> None:
+    """Deletes *tag*'s claim if nobody holds it (checked under its lock, on the file still there)."""
+    path = os.path.join(CLAIMS, tag)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if os.fstat(fd).st_ino == os.stat(path).st_ino:
+            os.unlink(path)
+    except (BlockingIOError, FileNotFoundError):
+        pass
+    finally:
+        os.close(fd)
+
+
+def stale(name: str, now: float, max_age: float = 120.0) -> bool:
+    """Whether namespace *name* (of this naming scheme) is a killed run's: nobody holds its claim,
+    or, made without a claim (by an older helper), it is older than *max_age* seconds at *now*."""
+    held = _held(name.rsplit("-", 1)[0])
+    if held is not None:
+        return not held
+    try:
+        return now - os.stat(f"/run/netns/{name}").st_mtime > max_age
+    except OSError:
+        return True
+
+
 def remove_stale(max_age: float = 120.0) -> list[str]:
-    """Delete this helper's namespaces older than *max_age* seconds (a killed run's), and its links in
-    this namespace whatever their age. Returns what was deleted. Younger namespaces may belong to a
-    run in progress and are kept."""
+    """Delete this helper's namespaces that are :func:`stale` (a killed run's: see :data:`CLAIMS`),
+    and its links in this namespace whatever their age. Returns what was deleted. A Lan of a run in
+    progress, in this process or another, is never touched, however long it has lived."""
     removed = []
-    now = time.time()
-    for name in namespaces():
-        if not NAME_PATTERN.fullmatch(name):
-            continue
-        try:
-            age = now - os.stat(f"/run/netns/{name}").st_mtime
-        except OSError:
-            age = max_age + 1
-        if age > max_age and _ip("netns", "del", name, check=False).returncode == 0:
-            removed.append(name)
+    for name in namespaces():  # each checked right before it is deleted: a claim may end meanwhile
+        if NAME_PATTERN.fullmatch(name) and stale(name, time.time(), max_age):
+            if _ip("netns", "del", name, check=False).returncode == 0:
+                removed.append(name)
     for name in links():
         if NAME_PATTERN.fullmatch(name) and _ip("link", "del", name, check=False).returncode == 0:
             removed.append(name)
+    try:
+        claims = [tag for tag in os.listdir(CLAIMS) if re.fullmatch(r"cn-[0-9a-f]{6}", tag)]
+    except OSError:
+        claims = []
+    left = namespaces()
+    for tag in claims:
+        if not any(name.startswith(tag + "-") for name in left):
+            _drop_claim(tag)
     return removed
+
+
+def _claim() -> tuple[str, int]:
+    """A new tag and the descriptor that holds its claim locked (:data:`CLAIMS`). The claim file is
+    made and locked under a private name, then linked to the tag's name, which fails if the tag is
+    taken: no other process ever sees it unlocked, and no two Lans share a tag."""
+    os.makedirs(CLAIMS, exist_ok=True)
+    owner = (f"pid {os.getpid()} worker {os.environ.get('PYTEST_XDIST_WORKER', '-')} "
+             f"test {os.environ.get('PYTEST_CURRENT_TEST', '-')}\n")
+    for _ in range(64):
+        tag = f"{PREFIX}{secrets.token_hex(3)}"
+        private = os.path.join(CLAIMS, f".{tag}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(private, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            os.write(fd, owner.encode())
+            os.link(private, os.path.join(CLAIMS, tag))
+        except FileExistsError:
+            os.close(fd)
+            continue
+        except BaseException:
+            os.close(fd)
+            raise
+        finally:
+            os.unlink(private)
+        if not any(n.startswith(tag + "-") for n in namespaces()):  # not a name left by an older helper
+            return tag, fd
+        os.unlink(os.path.join(CLAIMS, tag))
+        os.close(fd)
+    raise LanError(f"no free tag in {CLAIMS}")
 
 
 @dataclass(frozen=True)
@@ -138,7 +226,7 @@ class Lan:
     def __init__(self, n: int) -> None:
         if not 1 <= n <= MAX_HOSTS:
             raise ValueError(f"a Lan has 1 to {MAX_HOSTS} hosts, not {n}")
-        self.tag = f"{PREFIX}{secrets.token_hex(3)}"
+        self.tag, self._claim_fd = _claim()
         self.subnet = f"10.213.{secrets.randbelow(256)}"
         self.switch = f"{self.tag}-sw"
         self.bridge = f"{self.tag}-br"
@@ -281,7 +369,14 @@ class Lan:
         for name in reversed(self._made):
             _ip("netns", "del", name, check=False)
         self._made.clear()
-        return leftovers(self.tag)
+        left = leftovers(self.tag)
+        # While anything of it is left the claim stays held: remove_stale deletes it after this process.
+        if self._claim_fd is not None and not left:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(CLAIMS, self.tag))
+            os.close(self._claim_fd)
+            self._claim_fd = None
+        return left
 
 
 async def read_lines(proc: asyncio.subprocess.Process, out: list[str], until: str | None = None) -> str | None:

@@ -20,7 +20,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -29,18 +28,14 @@ import pytest
 
 from carcnet.cli.serve import TEMPLATES
 
+from ..ports import free_port
+
 LIMIT = 60.0
 BROWSERS = ("chromium", "chromium-headless-shell", "chromium-browser", "google-chrome", "headless_shell")
 
 
 def _browser() -> str | None:
     return next((path for name in BROWSERS if (path := shutil.which(name)) is not None), None)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _isolated_env(root: Path) -> dict[str, str]:
@@ -149,7 +144,7 @@ def chromium(tmp_path):
 def served(tmp_path):
     """``carcnet serve`` on loopback, every folder of its own: its port and its games folder."""
     env = _isolated_env(tmp_path / "served")
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "carcnet", "serve", "--port", str(port), "--bot-delay", "0"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
