@@ -9,7 +9,11 @@ things a test needs fixed or written down, each from an environment variable:
   that runs the interface;
 - ``CARCNET_TEST_REVEAL=SECONDS``: how long a seat's draw value may be missing before the seat counts
   as away (wire.md §5.7; 10 s otherwise), so that a test need not wait 10 s at the first draw after a
-  laptop went.
+  laptop went;
+- ``CARCNET_TEST_CLOCKS=HEARTBEAT,DEAD,CONNECT,B1/B2/…``: the clocks of wire.md §2.1 in seconds (a
+  heartbeat, a silent connection taken for dead, a TCP connection's wait, the waits between
+  reconnections), scaled down as the nemesis does (:data:`tests.net.nemesis.SHORT_CLOCKS`), so that a
+  split is noticed in seconds rather than 20.
 
 Everything else is ``carcnet``'s own command line. It fails loudly if the names it replaces are gone.
 """
@@ -25,6 +29,7 @@ from typing import Any
 
 import carcnet.table.base as base
 import carcnet.table.lan as lan
+from carcnet.net.transport import Timing
 
 
 def _fixed_random(label: str) -> Callable[[int], bytes]:
@@ -71,6 +76,12 @@ def main() -> int:
         _write_notes(path)
     if reveal := os.environ.get("CARCNET_TEST_REVEAL"):
         lan.REVEAL_WAIT = float(reveal)
+    if clocks := os.environ.get("CARCNET_TEST_CLOCKS"):
+        heartbeat, dead, connect, backoff = clocks.split(",")
+        timing = Timing(heartbeat=float(heartbeat), dead=float(dead), connect=float(connect),
+                        backoff=tuple(float(b) for b in backoff.split("/")))
+        assert lan.Timing is Timing, "tests/net/keyed_peer.py: update it to carcnet.table.lan's names"
+        lan.Timing = lambda: timing  # type: ignore[assignment,misc]
     from carcnet.cli import main as carcnet
 
     return carcnet(sys.argv[1:])

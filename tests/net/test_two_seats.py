@@ -67,11 +67,11 @@ class Table:
         self.ann: Laptop
         if left == "interface":
             self.ann = laptops.terminal("Ann", ann_host, "Ann")
-            ann_key = key_of("Ann")  # her seat is her own: her identity key
+            ann_keys = [key_of("Ann")]  # her seat is her own: her identity key
         else:
             self.ann = laptops.headless("Ann", ann_host, "Ann")
-            ann_key = key_of("Ann", 2)  # her seat is her bot's: the first bot key her table makes
-        self.bob = laptops.terminal("Bob", bob_host, label_beside(ann_key, lower=bob_lower))
+            ann_keys = [key_of("Ann"), key_of("Ann", 2)]  # her identity, and her bot's seat key
+        self.bob = laptops.terminal("Bob", bob_host, label_beside(ann_keys, lower=bob_lower))
         self.address = f"{ann_host.address}:{PORT}"
 
     def detail(self) -> str:
@@ -112,7 +112,8 @@ class Table:
         assert loaded is not None
         keys = loaded.header.keys
         assert keys is not None and loaded.header.seats[1].name == "Bob"
-        assert (keys[1] < keys[0]) == self.bob_lower, "the keys are fixed as the test meant"
+        assert (keys[1] < keys[0]) == self.bob_lower and (keys[1] < key_of("Ann")) == self.bob_lower, \
+            "the keys are fixed as the test meant"
 
     def leave(self, how: str) -> None:
         """Bob leaves *how* (:data:`LEAVES`)."""

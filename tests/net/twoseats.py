@@ -21,7 +21,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -57,13 +56,15 @@ def key_of(label: str, index: int = 0) -> bytes:
     return SeatKey.from_seed(hashlib.sha256(f"{label} {index}".encode()).digest()).public
 
 
-def label_beside(key: bytes, *, lower: bool, stem: str = "Bob") -> str:
-    """The first label ``STEM-n`` whose identity key is below *key* (*lower*) or above it."""
+def label_beside(keys: Sequence[bytes], *, lower: bool, stem: str = "Bob") -> str:
+    """The first label ``STEM-n`` whose identity key is below every one of *keys* (*lower*) or above
+    every one: a laptop's identity and seat keys both (a host whose seat is a bot's has two, and the
+    rules of wire.md §5.6 compare identity keys where §5.9 compares seat keys)."""
     for n in range(1000):
         label = f"{stem}-{n}"
-        if (key_of(label) < key) == lower:
+        if (key_of(label) < min(keys)) if lower else (key_of(label) > max(keys)):
             return label
-    raise AssertionError("no label found")  # one in two labels fits: never reached
+    raise AssertionError("no label found")  # one in four labels or so fits: never reached
 
 
 def _environment() -> dict[str, str]:
@@ -111,6 +112,8 @@ class Laptop:
         self.folder = laptops.tmp / name
         self.notes_file = laptops.tmp / f"{name}.notes"
         self.runs = 0
+        #: ``CARCNET_TEST_CLOCKS`` (:mod:`tests.net.keyed_peer`): ``None`` for wire.md's own clocks.
+        self.clocks: str | None = None
 
     # ------------------------------------------------------------------ starting
 
@@ -119,8 +122,11 @@ class Laptop:
         return ["ip", "netns", "exec", self.host.ns, sys.executable, str(LAUNCHER), *args]
 
     def env(self) -> dict[str, str]:
-        return {"CARCNET_TEST_KEYS": self.label, "CARCNET_TEST_NOTES": str(self.notes_file),
-                "CARCNET_TEST_REVEAL": REVEAL, "CARCNET_DATA_DIR": str(self.folder)}
+        env = {"CARCNET_TEST_KEYS": self.label, "CARCNET_TEST_NOTES": str(self.notes_file),
+               "CARCNET_TEST_REVEAL": REVEAL, "CARCNET_DATA_DIR": str(self.folder)}
+        if self.clocks is not None:
+            env["CARCNET_TEST_CLOCKS"] = self.clocks
+        return env
 
     def net(self) -> list[str]:
         """The options of a network command here: its folder, address, port and clocks."""
