@@ -59,10 +59,10 @@ def _fix_keys(label: str) -> None:
 def _write_notes(path: str) -> None:
     original = base.Table._note
 
-    def note(self: base.Table, text: str) -> None:
+    def note(self: base.Table, text: str, *args: Any, **kwargs: Any) -> None:
         with open(path, "a", encoding="utf-8") as file:
             file.write(text.replace("\n", " ") + "\n")
-        original(self, text)
+        original(self, text, *args, **kwargs)
 
     base.Table._note = note  # type: ignore[method-assign]
 

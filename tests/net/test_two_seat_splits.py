@@ -33,7 +33,7 @@ SPLIT, GAME = 60.0, 240.0
 #: Notes that say a laptop waits for the links to come back (it takes nothing over meanwhile).
 WAITS = ("You are cut off", "Not taking ", "the game goes on when the links come back")
 #: The note of a handover this laptop made.
-TOOK = re.compile(r"^(.+)'s seat is played by a \w+ bot from this peer now$")
+TOOK = re.compile(r"^(.+)'s seat is played by a \w+ bot from this (?:peer|laptop) now$")
 
 
 @pytest.fixture

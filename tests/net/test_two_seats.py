@@ -93,8 +93,9 @@ class Table:
             ann.keys("s")
         else:
             assert isinstance(ann, Headless)
-            ann.start("host", "--headless", "--seats", "greedy,open", "--name", "Ann", "--bot-delay", "0.25",
-                      "--moves", "--linger", "5", "--timeout", str(GAME * 2), *ann.net())
+            # her bot paced so that Bob is back before the end, and a while after the end for him to get it
+            ann.start("host", "--headless", "--seats", "greedy,open", "--name", "Ann", "--bot-delay", "0.5",
+                      "--moves", "--linger", "60", "--timeout", str(GAME * 2), *ann.net())
             game = ann.printed("game id ").removeprefix("game id ")
             ann.printed("listening on port ")
             # Bob sits down with a bot from the menu: Join, the address, the form (Played by: Greedy bot)
@@ -145,7 +146,9 @@ class Table:
             return
         save = bob.save()
         assert save is not None
-        bob.start("resume", str(save), self.address, "--bot-delay", "0", "--no-mdns", *bob.net())
+        # found by mDNS, as a person's laptop finds the table again (the interface's resume dials no
+        # address of the command line)
+        bob.start("resume", str(save), "--bot-delay", "0", *bob.net())
 
 
 def _field(screen: str, label: str) -> str:
