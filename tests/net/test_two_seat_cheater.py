@@ -81,8 +81,8 @@ def _check_keys(host: NetTable, mallory: NetTable) -> None:
 async def test_a_ground_key_cannot_hand_the_present_honest_seat_to_a_bot(tmp_path: Path) -> None:
     """At two seats Mallory hands Ann's seat, whose laptop is connected and plays, to a bot at each
     of the next draws the moment it begins. Ann's laptop never takes it: her log holds no handover,
-    every draw is made with both seats' values, the game ends at both laptops with one log, and
-    Mallory's laptop keeps its handovers aside."""
+    every draw is made with both seats' values, every move of hers is committed by the end, and the
+    game ends at both laptops with one log (Mallory's laptop sets its handovers aside)."""
     host, _honest, mallory = _table(tmp_path, 2)
     tries: list[int] = []
 
@@ -109,16 +109,30 @@ async def test_a_ground_key_cannot_hand_the_present_honest_seat_to_a_bot(tmp_pat
             await _all([host, mallory], lambda g: g.session.have >= 4)
             _check_keys(host, mallory)
             mallory.session.add_listener(on_change)
-            await _all([host], lambda g: g.status == "finished", timeout=LIMIT * 6)
-            await _all([host, mallory], lambda g: g.session.have == host.session.have and g.status == "finished",
-                       timeout=LIMIT * 3)
+            try:
+                await _all([host], lambda g: g.status == "finished", timeout=LIMIT * 6)
+            except TimeoutError:
+                raise AssertionError(f"Ann's game does not end: {_state(host, mallory)}") from None
+            with contextlib.suppress(TimeoutError):  # judged below, with what each laptop holds
+                await _all([host, mallory], lambda g: g.pending == 0 and g.status == "finished"
+                           and g.session.digest == host.session.digest, timeout=LIMIT * 3)
+            state = _state(host, mallory)
+            pending, same = host.pending, mallory.session.digest == host.session.digest
     assert tries, "Mallory tried"
+    assert not pending, f"Ann ends the game with {pending} of her moves pending\n{state}"
+    assert same, f"Mallory's laptop does not end with Ann's log\n{state}"
     handovers = [m for m in _moves(host) if isinstance(m, HandOver)]
     assert not handovers, f"Ann's present seat was handed over: {handovers}"
     draws = [m for m in _moves(host) if isinstance(m, DrawTile)]
     assert draws and all(None not in m.values for m in draws), "every draw made with both seats' values"
     assert host.session.digest == mallory.session.digest
     assert host.path.read_bytes() == mallory.path.read_bytes()  # type: ignore[union-attr]
+
+
+def _state(*tables: NetTable) -> str:
+    """What a failure shows of *tables*: each one's entries, status, moves pending and last notes."""
+    return "\n".join(f"{t.session.name}: {t.session.have} entries, {t.status}, {t.pending} pending, "
+                     f"digest {t.session.digest.hex()[:12]}; notes {t.notes[-6:]}" for t in tables)
 
 
 def _never_vote(table: NetTable) -> None:
