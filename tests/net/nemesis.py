@@ -15,8 +15,14 @@ reaches an entry (the highest ``seq`` any peer has printed) and held for some se
   ``tbf`` link so slow that what overflows its small queue is dropped: :meth:`netns.Lan.impair`).
 - ``kill``: ``kill -9`` of a peer, started again after the hold with ``carcnet resume SAVE`` (a
   player: it goes on from its save) or its own command (a spectator).
+- ``goodbye``: SIGTERM to a player (it leaves on purpose: ``bye`` to every peer, its save closed),
+  started again after the hold with ``carcnet resume SAVE``.
 - ``pause``: SIGSTOP of a peer, then SIGCONT (a laptop's lid closed a moment).
 - ``slow``: some peers' bots wait longer before each turn (``--bot-delay``) for the whole game.
+
+:func:`generate` gives tables of 2 to 5 players; :func:`two_seat_schedule` tables of two (and maybe
+a spectator) whose faults are the ways the smallest table loses a laptop: a crash, a goodbye, a 1 | 1
+split, a flapping link.
 
 Every schedule ends in a **heal** (every route and link back, no loss, every peer running) and then
 waits, bounded, for the game to finish. :func:`check` then gives a :class:`Verdict`: every peer's
@@ -24,15 +30,18 @@ final save holds one log (else ``fork``, naming the seq and the digests); every 
 any point (its save is read every :data:`SNAPSHOT_EVERY` s and right after a kill) is in that log,
 or in that peer's side file ``<save>.aside`` (else ``lost entry``), and a peer whose own move was set
 aside said so in a line starting ``Set aside:`` (else ``unannounced``); no peer stopped the game
-(``stopped``); the game finished everywhere (``not finished``).
+(``stopped``); while a player was down (a crash or a goodbye) for :data:`GO_ON_HOLD` seconds or more at a
+table of two, the other played its seat with a bot (``stuck`` otherwise: the one left must go on); the
+game finished everywhere (``not finished``).
 
 The peers run with short clocks (:data:`SHORT_CLOCKS`: wire.md §2.1's heartbeat, silence and
 reconnection, and the draw value's wait of §5.7, scaled down together) so that a schedule takes
 seconds, not minutes: ``carcnet``'s command line has no option for them, so each peer is started by
 :data:`PEER_MAIN`, which sets them and runs ``carcnet``'s ``main``.
 
-Run ``python -m tests.net.nemesis`` (as root) for 200 schedules with a progress line and the counts;
-``--seed S`` replays one; ``--race`` runs the fixed race schedule (:func:`race_schedule`).
+Run ``python -m tests.net.nemesis`` (as root) for 200 schedules and 40 of two seats with a progress line
+and the counts; ``--seed S`` replays one, ``--two-seat S`` one of two seats; ``--race`` runs the fixed race
+schedule (:func:`race_schedule`).
 """
 
 from __future__ import annotations
@@ -115,7 +124,14 @@ STALL = 10.0
 #: The longest one schedule may take, lobby to the last save.
 RUN_SECONDS = 240.0
 
-FAULT_KINDS = ("partition", "race", "flap", "loss", "kill", "pause", "slow")
+FAULT_KINDS = ("partition", "race", "flap", "loss", "kill", "goodbye", "pause", "slow")
+#: The faults of a table of two (:func:`two_seat_schedule`): a crash, a goodbye, a 1 | 1 split, a
+#: flapping link.
+TWO_SEAT_KINDS = ("kill", "goodbye", "partition", "flap")
+#: Seconds a player of a table of two is down (crashed or gone with a goodbye) from which the other must
+#: have given its seat to a bot before it is back: the away rule (``--takeover``, 1.5 s here), a missing
+#: draw value's wait (1 s) and a few turns of slow bots, with room for a busy machine.
+GO_ON_HOLD = 8.0
 
 
 def _carcnet(clocks: Clocks | None) -> list[str]:
@@ -250,6 +266,42 @@ def generate(seed: int) -> Schedule:
     return Schedule(f"seed {seed}", seed, players, spectator, tuple(delays), 1.5, tuple(faults))
 
 
+def two_seat_schedule(seed: int) -> Schedule:
+    """The two-seat schedule of *seed*: two players, a spectator one time in three, one slow bot one
+    time in two, and 2 or 3 faults of :data:`TWO_SEAT_KINDS`, the first of them the kind *seed* names
+    (seeds 1 to 4 each begin with another kind, a crash or a goodbye long in seeds 1 to 4, 9 to 12, …).
+    A crash or a goodbye is short (under 3 s) or long (:data:`GO_ON_HOLD` to 11 s: the other player
+    must play its seat with a bot meanwhile); a split is
+    1 | 1 (the spectator on either side), held up to 9 s, well past the away rule. The same seed gives
+    the same schedule."""
+    rng = random.Random(f"two seats {seed}")
+    spectator = rng.random() < 1 / 3
+    peers = 2 + int(spectator)
+    delays = [BASE_DELAY] * 2
+    if rng.random() < 0.5:
+        delays[rng.randrange(2)] = round(rng.uniform(0.6, 1.2), 2)
+    count = rng.randint(2, 3)
+    kinds = [TWO_SEAT_KINDS[seed % len(TWO_SEAT_KINDS)], *(rng.choice(TWO_SEAT_KINDS) for _ in range(count - 1))]
+    faults = []
+    for i, (at, kind) in enumerate(zip(sorted(rng.sample(range(FIRST_TRIGGER, LAST_TRIGGER + 1), count)), kinds,
+                                       strict=True)):
+        if kind == "partition":
+            sides = [[0], [1]]
+            if spectator:
+                sides[rng.randrange(2)].append(2)
+            faults.append(Fault(kind, at, round(rng.uniform(0.5, 9.0), 1), sides=tuple(tuple(side) for side in sides)))
+        elif kind == "flap":
+            cycles = tuple((round(rng.uniform(0.2, 3.0), 1), round(rng.uniform(0.2, 1.5), 1))
+                           for _ in range(rng.randint(2, 4)))
+            faults.append(Fault(kind, at, round(sum(a + b for a, b in cycles), 1), peers=(rng.randrange(peers),),
+                                cycles=cycles))
+        else:  # kill, goodbye: a player
+            long = rng.random() < 0.5 if i else (seed - 1) // len(TWO_SEAT_KINDS) % 2 == 0
+            hold = round(rng.uniform(GO_ON_HOLD, GO_ON_HOLD + 3.0) if long else rng.uniform(0.3, 3.0), 1)
+            faults.append(Fault(kind, at, hold, peers=(rng.randrange(2),)))
+    return Schedule(f"two seats {seed}", seed, 2, spectator, tuple(delays), 1.5, tuple(faults))
+
+
 def race_schedule(clocks: Clocks | None = SHORT_CLOCKS) -> Schedule:
     """The race of wire.md §5.9: five bot players split 3 | 2 right after the table drew a tile
     for a seat of the small side (Dan's or Eve's, from seq 30 on), held well past the away rule so
@@ -349,7 +401,7 @@ class PeerRecord:
 
 
 #: Verdict kinds, worst first: a schedule's verdict is the worst problem found.
-VERDICTS = ("harness", "fork", "lost entry", "unannounced", "stopped", "not finished", "ok")
+VERDICTS = ("harness", "fork", "lost entry", "unannounced", "stopped", "stuck", "not finished", "ok")
 
 
 @dataclass
@@ -403,14 +455,16 @@ def _signer(entry: LogEntry | None, header: LogHeader | None) -> int | None:
                  if verify_entry(key, header.game, entry, entry.sig)), None)
 
 
-def check(peers: Sequence[PeerRecord], *, over: bool | None = None) -> Verdict:
+def check(peers: Sequence[PeerRecord], *, over: bool | None = None, stuck: Sequence[str] = ()) -> Verdict:
     """Judges a run from what its peers saved and printed (see the module's docstring).
 
     Args:
         peers: Every peer, players and spectators.
         over: Whether the table's log ends the game (``None``: replay the reference save to know).
+        stuck: The run's own findings that a player left alone did not go on (in words).
     """
     problems: dict[str, list[str]] = {kind: [] for kind in VERDICTS}
+    problems["stuck"].extend(stuck)
     header = next((_header(p.final.header) for p in peers if p.final is not None), None)
     seats = [s.name for s in header.seats] if header is not None else []
     fmt = header.format if header is not None else TABLE_FORMAT
@@ -575,6 +629,15 @@ class Peer:
         await self.wait(10)
         self.snapshot()
 
+    async def goodbye(self) -> None:
+        """SIGTERM (the peer says ``bye`` and closes its save), then reads the save; SIGKILL if it is
+        still running 10 s later."""
+        self.signal(signal.SIGTERM)
+        if not await self.wait(10):
+            self.signal(signal.SIGKILL)
+            await self.wait(10)
+        self.snapshot()
+
     async def restart(self) -> None:
         """Runs the peer again: a player resumes its save, a spectator runs its own command again."""
         if self.spectator or self.save is None:
@@ -647,6 +710,8 @@ class Run:
         self._net = asyncio.Lock()  # partitions, races and flaps one at a time
         self._impaired: set[int] = set()
         self._paused: set[int] = set()
+        #: Players left alone at a table of two who did not go on while the other was down (``stuck``).
+        self.stuck: list[str] = []
 
     def progress(self, peer: Peer, line: str) -> None:
         """A peer printed an entry."""
@@ -737,7 +802,7 @@ class Run:
             return
         act: dict[str, Callable[[Fault], Awaitable[str]]] = {
             "partition": self._partition, "race": self._race, "flap": self._flap, "loss": self._loss,
-            "kill": self._kill, "pause": self._pause,
+            "kill": self._kill, "goodbye": self._goodbye, "pause": self._pause,
         }
         done = await act[fault.kind](fault)
         if not done:
@@ -817,17 +882,43 @@ class Run:
         return f"{how} on {','.join(map(str, hit))}" if hit else "nobody hit: already lossy"
 
     async def _kill(self, fault: Fault) -> str:
+        return await self._down(fault, "killed")
+
+    async def _goodbye(self, fault: Fault) -> str:
+        return await self._down(fault, "said goodbye")
+
+    async def _down(self, fault: Fault, how: str) -> str:
+        """``kill -9`` (*how* ``killed``) or SIGTERM (a goodbye) of a peer, held, then its restart; at a
+        table of two, during a long hold (:data:`GO_ON_HOLD`) the other player must go on: its laptop plays
+        the seat with a bot (it prints the seat's moves, or a handover), unless the game ended."""
         peer = self.peers[fault.peers[0]]
         async with peer.lock:
             if not peer.running:
                 return f"{peer.name} was not running"
             if not peer.spectator and peer.save is None:
-                return f"{peer.name} not killed: it has no save yet to resume"
-            at = self.seq
-            await peer.kill()
+                return f"{peer.name} not {how}: it has no save yet to resume"
+            at, held = self.seq, peer.seq
+            others = [p for p in self.peers if p is not peer and not p.spectator]
+            heard = {p.name: len(p.lines) for p in others}
+            if how == "killed":
+                await peer.kill()
+            else:
+                await peer.goodbye()
             await asyncio.sleep(fault.hold)
+            seat = peer.seat_name
+            if (self.schedule.players == 2 and seat is not None and fault.hold >= GO_ON_HOLD
+                    and any(p.running for p in others)):
+                lines = [line for p in others for line in p.lines[heard[p.name]:]]
+                # the seat's moves went on (played by a bot from the other laptop), or the game ended
+                played = [line for line in lines if (m := _PROGRESS.match(line)) and line.startswith("move ")
+                          and int(m.group(1)) > held and (f" {seat}: " in line or " handover " in line)]
+                if not played and "Final scores:" not in lines:
+                    said = [line for p in others for line in p.lines[heard[p.name]:]
+                            if not line.startswith(("move ", "draw "))]
+                    self.stuck.append(f"{', '.join(p.name for p in others)} did not give {seat}'s seat to a bot in the "
+                                      f"{fault.hold:g} s {peer.name} was down from seq {at}; said: {said[-3:]}")
             await peer.restart()
-            return f"killed {peer.name} at seq {at} (it held {peer.seq}), restarted at seq {self.seq}"
+            return f"{how} {peer.name} at seq {at} (it held {peer.seq}), restarted at seq {self.seq}"
 
     async def _pause(self, fault: Fault) -> str:
         peer = self.peers[fault.peers[0]]
@@ -888,7 +979,7 @@ class Run:
             snapshots.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await snapshots
-        return check([p.record() for p in self.peers])
+        return check([p.record() for p in self.peers], stuck=self.stuck)
 
 
 class HarnessError(RuntimeError):
@@ -977,6 +1068,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=200, help="random schedules to run (default 200)")
     parser.add_argument("--first", type=int, default=1, help="the first seed (default 1)")
     parser.add_argument("--seed", type=int, action="append", help="run this seed only (repeatable)")
+    parser.add_argument("--two-seats", type=int, default=40, metavar="N",
+                        help="two-seat schedules to run (default 40), seeds 1 to N")
+    parser.add_argument("--two-seat", type=int, action="append", metavar="S",
+                        help="run this two-seat seed only (repeatable)")
     parser.add_argument("--race", action="store_true", help="run the fixed race schedule too")
     parser.add_argument("--real-clocks", action="store_true",
                         help="the race with wire.md's own clocks and away rule (30 s), not the short ones")
@@ -989,9 +1084,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"nemesis: {reason}", file=sys.stderr)
         return 2
     netns.remove_stale()
-    seeds = args.seed or list(range(args.first, args.first + args.n))
+    replay = args.seed or args.two_seat
+    seeds = args.seed or ([] if replay else list(range(args.first, args.first + args.n)))
+    two_seats = args.two_seat or ([] if replay else list(range(1, args.two_seats + 1)))
     race = race_schedule(None if args.real_clocks else SHORT_CLOCKS)
-    schedules = ([race] if args.race else []) + [generate(s) for s in seeds]
+    schedules = (([race] if args.race else []) + [generate(s) for s in seeds]
+                 + [two_seat_schedule(s) for s in two_seats])
     done: list[Outcome] = []
     began = time.monotonic()
 

@@ -2,13 +2,16 @@
 heals from partitions (3 | 2, 2 | 2 | 1, flapping links, a split timed on a draw), ``kill -9`` and
 restart of any peer, packet loss, paused peers and slow bots, each schedule ending in a heal: one log
 everywhere, every entry kept (in the log or in its peer's side file, said in a ``Set aside:`` line),
-no stop, the game finished. Needs root; skipped elsewhere with the reason.
+no stop, the game finished. Tables of two meet a crash, a goodbye (SIGTERM), a 1 | 1 split and a
+flapping link (:func:`~tests.net.nemesis.two_seat_schedule`), and the one left goes on while the other
+is down. Needs root; skipped elsewhere with the reason.
 
-The fixed race schedule (:func:`~tests.net.nemesis.race_schedule`) and :data:`RANDOM_SEEDS` run
-together, :data:`JOBS` at a time, each on a Lan of its own, in one thread started by the module's
+The fixed race schedule (:func:`~tests.net.nemesis.race_schedule`), :data:`RANDOM_SEEDS` and
+:data:`TWO_SEAT_SEEDS` run together, :data:`JOBS` at a time, each on a Lan of its own, in one thread started by the module's
 fixture; each test waits for its own schedule's verdict. Every peer's saves, side files and output
 are kept in pytest's temporary folder (``nemesis0/seed-N/``). A failing seed replays with
-``python -m tests.net.nemesis --seed N -v``; the race with ``--race -n 0 -v``.
+``python -m tests.net.nemesis --seed N -v`` (``--two-seat N -v`` for one of two seats); the race with
+``--race -n 0 --two-seats 0 -v``.
 
 The checker's own tests (below the schedules) need no namespace."""
 
@@ -27,7 +30,9 @@ from carcnet.log import LogEntry, LogHeader, Seat
 from . import netns
 from .nemesis import (
     FAULT_KINDS,
+    GO_ON_HOLD,
     SHORT_CLOCKS,
+    TWO_SEAT_KINDS,
     Outcome,
     PeerRecord,
     Save,
@@ -36,10 +41,14 @@ from .nemesis import (
     generate,
     race_schedule,
     run_many,
+    two_seat_schedule,
 )
 
-#: The random schedules CI runs (together they hold every fault kind: checked below).
+#: The random schedules CI runs (with the two-seat ones they hold every fault kind: checked below).
 RANDOM_SEEDS = tuple(range(1, 21))
+#: The two-seat schedules CI runs (each kind of :data:`TWO_SEAT_KINDS`, a long crash and a long goodbye:
+#: checked below).
+TWO_SEAT_SEEDS = tuple(range(1, 7))
 #: Schedules played at once (each a handful of mostly idle processes; the clocks leave room for a
 #: busy machine).
 JOBS = 8
@@ -99,7 +108,8 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Batch]:
     if reason:
         pytest.skip(reason)
     netns.remove_stale()
-    schedules = [race_schedule(), *(generate(seed) for seed in RANDOM_SEEDS)]
+    schedules = [race_schedule(), *(generate(seed) for seed in RANDOM_SEEDS),
+                 *(two_seat_schedule(seed) for seed in TWO_SEAT_SEEDS)]
     played = Batch(schedules, JOBS, tmp_path_factory.mktemp("nemesis"))
     played.start()
     yield played
@@ -129,17 +139,40 @@ def test_a_random_schedule_of_faults_heals_into_one_finished_log(batch: Batch, s
     assert outcome.verdict.ok, _verdict(outcome)
 
 
+@pytest.mark.parametrize("seed", TWO_SEAT_SEEDS, ids=[f"seed={seed}" for seed in TWO_SEAT_SEEDS])
+def test_a_two_seat_schedule_heals_into_one_finished_log_and_the_one_left_goes_on(batch: Batch, seed: int) -> None:
+    """A table of two loses a laptop (a crash or a goodbye, a 1 | 1 split, a flapping link): while one
+    is down for long, the other plays its seat with a bot; after the heal, one log, every entry kept or
+    named, the game finished (``python -m tests.net.nemesis --two-seat N -v`` replays it)."""
+    outcome = batch.outcome(f"two seats {seed}")
+    assert outcome.verdict.ok, _verdict(outcome)
+
+
 # ---------------------------------------------------------------------- the schedules and the checker
 
 
 def test_the_ci_seeds_hold_every_fault_kind_and_a_seed_gives_one_schedule() -> None:
-    kinds = set().union(*(generate(seed).kinds() for seed in RANDOM_SEEDS))
+    kinds = set().union(*(generate(seed).kinds() for seed in RANDOM_SEEDS),
+                        *(two_seat_schedule(seed).kinds() for seed in TWO_SEAT_SEEDS))
     assert kinds == set(FAULT_KINDS)
     assert generate(7) == generate(7) and generate(7) != generate(8)
     sizes = {generate(seed).players for seed in RANDOM_SEEDS}
     assert {2, 5} <= sizes, sizes
     splits = [f.sides for seed in RANDOM_SEEDS for f in generate(seed).faults if f.kind == "partition"]
     assert any(len(sides) == 3 for sides in splits), "a 2 | 2 | 1 or 3 | 1 | 1 split"
+
+
+def test_the_two_seat_ci_seeds_hold_a_crash_a_goodbye_a_one_one_split_and_a_flapping_link() -> None:
+    schedules = [two_seat_schedule(seed) for seed in TWO_SEAT_SEEDS]
+    assert len(schedules) >= 5 and all(s.players == 2 for s in schedules)
+    faults = [f for s in schedules for f in s.faults]
+    assert {f.kind for f in faults} == set(TWO_SEAT_KINDS)
+    splits = [f.sides for f in faults if f.kind == "partition"]
+    assert splits and all(len(sides) == 2 and {0, 1} == {sides[0][0], sides[1][0]} for sides in splits)
+    assert all(not ({0, 1} <= set(side)) for sides in splits for side in sides), "each player on a side of its own"
+    for kind in ("kill", "goodbye"):
+        assert any(f.kind == kind and f.hold >= GO_ON_HOLD for f in faults), f"a long {kind}: the one left goes on"
+    assert two_seat_schedule(3) == two_seat_schedule(3) and two_seat_schedule(3) != two_seat_schedule(4)
 
 
 def test_the_race_schedule_holds_the_split_past_the_away_rule() -> None:
@@ -214,6 +247,12 @@ def test_the_checker_lets_a_table_draw_be_drawn_again(monkeypatch: pytest.Monkey
     log = (b"e1", b"e2")
     verdict = check([_peer("Ann", log), _peer("Bob", log, seen=(b"e1", b"draw"))], over=True)
     assert verdict.kind == "ok" and "1 table draws taken back" in verdict.summary
+
+
+def test_the_checker_says_when_the_one_left_did_not_go_on() -> None:
+    log = (b"e1", b"e2")
+    verdict = check([_peer("Ann", log), _peer("Bob", log)], over=True, stuck=["Ann did not give Bob's seat to a bot"])
+    assert verdict.kind == "stuck" and verdict.problems == ["Ann did not give Bob's seat to a bot"]
 
 
 def test_the_checker_wants_the_game_finished_everywhere() -> None:
