@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from carcnet.engine import FeatureInfo, Figure, Game, Position, SegmentKind
 from carcnet.tui.render import FIGURE_NAMES
+from carcnet.tui.words import where_words
 
 from .palette import seat_style
 
@@ -217,7 +218,8 @@ class Inspector(Static):
         """The features of a placed tile, the *chosen* one (an index of ``features.features``) marked."""
         self._again = lambda: self.show_tile(game, features, chosen)
         p = features.position
-        lines = [Text(f"Tile {features.letter} at {p.x},{p.y}", style="bold")]
+        where = "The start tile" if (p.x, p.y) == (0, 0) else where_words(p)[0].upper() + where_words(p)[1:]
+        lines = [Text(where, style="bold")]  # what it shows, feature by feature, below
         width = self.size.width
         for i, (segment, info) in enumerate(features.features):
             if i != chosen:  # what it is and who holds it
