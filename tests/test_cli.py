@@ -272,3 +272,14 @@ def test_host_help_and_the_lan_guide_name_every_bot_a_seat_can_have(capsys):
     guide = (Path(__file__).parents[1] / "docs" / "lan-play.md").read_text()
     (row,) = [line for line in guide.splitlines() if "a bot that your carcnet runs" in line]
     assert all(f"`{name}`" in row for name in BOTS), row
+
+
+@pytest.mark.parametrize("command", ["verify", "replay", "report"])
+def test_a_file_that_is_no_save_is_said_in_words_not_a_bytes_literal(command, tmp_path, capsys):
+    """ "it does not start with b'CARCLOG\\n'" read as Python, not as a sentence."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    assert main([command, str(notes), *(["-o", str(tmp_path)] if command == "report" else [])]) != EXIT_OK
+    err = capsys.readouterr().err
+    assert "notes.txt is not a carcnet" in err and "it does not begin as one does, with the word CARCLOG" in err, err
+    assert "b'" not in err and "\\n" not in err, err

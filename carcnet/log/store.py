@@ -30,7 +30,7 @@ from .codec import pack, unpack
 from .entries import FORMAT_VERSION, LogEntry, LogHeader
 from .errors import LogError, LogFormatError, LogVersionError
 from .lock import SaveLock
-from .records import MAGIC, Record, encode_record, scan
+from .records import MAGIC, MARK, Record, encode_record, scan
 from .signatures import verify_entry
 
 __all__ = [
@@ -157,7 +157,7 @@ def load(path: str | os.PathLike[str]) -> LoadedLog:
             "torn-header", f"{name} ends after {len(data)} bytes, inside its magic: no game was written"
         )
     if not data.startswith(MAGIC):
-        raise LogError("bad-magic", f"{name} is not a carcnet log: it does not start with {MAGIC!r}")
+        raise LogError("bad-magic", f"{name} is not a carcnet saved game: it does not begin as one does, with {MARK}")
     records, tail = scan(data)
     if not records:
         if tail is None:
@@ -235,7 +235,7 @@ def summarize(path: str | os.PathLike[str]) -> LogSummary:
     except OSError as exc:
         raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
     if not data.startswith(MAGIC):
-        raise LogError("bad-magic", f"{path.name} is not a carcnet log: it does not start with {MAGIC!r}")
+        raise LogError("bad-magic", f"{path.name} is not a carcnet saved game: it does not begin as one does, with {MARK}")
     records, tail = scan(data)
     if not records:
         raise LogError("torn-header", f"{path.name}: the header record is missing or damaged", 0)
