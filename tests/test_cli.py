@@ -207,6 +207,8 @@ def test_games_lists_a_folder_at_once_without_replaying_a_crafted_save(saved, da
         (["join", "--game", "f" * 5000, "127.0.0.1:9"], "carcnet: --game must be a game id"),
         (["resume", "/nope/nothing.carclog"], "carcnet: /nope/nothing.carclog: cannot read it"),
         (["resume", "--headless", "/nope/nothing.carclog"], "carcnet: /nope/nothing.carclog: cannot read it"),
+        (["simulate", "--games", "-3"], "carcnet: --games must be at least 1"),  # no empty line before it
+        (["simulate", "--first", "-1"], "carcnet: --first must be 0 or more"),
     ],
 )
 def test_a_bad_command_line_is_one_short_line_and_status_2(args, words, capsys):

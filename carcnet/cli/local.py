@@ -83,13 +83,17 @@ def _simulate(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from .simulate import simulate
+    from .simulate import check_simulation, simulate
 
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"]
     if len(bots) == 1:  # one name plays every seat
         bots = bots * (args.players or 2)
     if args.players is not None and len(bots) != args.players:
         return _fail(f"--players {args.players} but --bots names {len(bots)} bots")
+    try:
+        check_simulation(bots, args.games, args.first)  # before the progress bar, which leaves a line
+    except ValueError as exc:
+        return _fail(str(exc))
     err = Console(stderr=True)
     try:
         with Progress(
