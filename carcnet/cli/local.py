@@ -222,10 +222,15 @@ def _games(args: argparse.Namespace) -> int:
             continue
         header = summary.header
         when = datetime.fromtimestamp(header.created, timezone.utc).strftime("%Y-%m-%d %H:%M")
-        moves = f"{summary.records} move{'s' if summary.records != 1 else ''}"
+        # turns as the screens count them, and whether the game is over or at which turn it stands
+        if summary.finished:
+            state = f"finished, {summary.turns} turn{'s' if summary.turns != 1 else ''}"
+        else:
+            now = summary.turns + (not summary.deploying)  # the turn in play, as the Resume list says
+            state = f"turn {now} of {summary.tiles}" if summary.tiles else f"turn {now}"
         players = ", ".join(s.name for s in header.seats)
         note = " (damaged)" if summary.damaged else ""
-        print(f"  {when}  {moves:<10} {players}  {path.name}{note}")
+        print(f"  {when}  {state:<19} {players}  {path.name}{note}")
     return EXIT_OK
 
 
