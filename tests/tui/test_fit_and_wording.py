@@ -511,3 +511,21 @@ async def test_players_see_tiles_and_places_in_words_not_ids_or_coordinates(tmp_
         log = "\n".join(_lines(screen.log_panel))
         assert "Ann placed a tile just" in " ".join(log.split()), log
         assert not ids.search(log), log
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 18)])
+async def test_the_seat_buttons_are_two_buttons_apart(tmp_path, size):
+    """"+ seat" and "- seat" touched: their faces and borders read as one bare box until the focus
+    came to one. A gap of the screen's own background stands between them, and the seed beside them
+    shows whole."""
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewGameScreen)
+        add, remove, seed = (form.query_one(f"#{i}") for i in ("add", "remove", "seed"))
+        assert add.region.right < remove.region.x, (add.region, remove.region)
+        row = _screen_lines(app)[add.region.y + 1]
+        assert "+ seat" in row and "- seat" in row and "seed (empty: random)" in row, row
+        assert seed.region.right <= size[0], seed.region
