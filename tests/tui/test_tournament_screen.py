@@ -105,7 +105,8 @@ async def test_the_standings_write_a_score_difference_as_points(tmp_path: Path) 
         players = [SimpleNamespace(name=n, bot="greedy", key=b"") for n in ("Ann", "Bob", "Cem", "Dee")]
         rows = [Standing(i + 1, str(i), Fraction(w), Fraction(d), Fraction(0), 2, 0)
                 for i, (w, d) in enumerate([(2, 15), (1, Fraction(5, 2)), (1, 0), (0, -3)])]
-        screen.runner = SimpleNamespace(charter=SimpleNamespace(players=players), standings=lambda: rows)  # type: ignore[assignment]
+        screen.runner = SimpleNamespace(charter=SimpleNamespace(players=players), standings=lambda: rows,  # type: ignore[assignment]
+                                        me=b"me")
         screen._show_standings()
         await pilot.pause()
         table = screen.query_one("#standings", DataTable)
