@@ -77,7 +77,8 @@ def read_aside(path: str | os.PathLike[str]) -> tuple[LogHeader, list[list[LogEn
     except OSError as exc:
         raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
     if not data.startswith(MAGIC):
-        raise LogError("bad-magic", f"{path.name} is not a side file: it does not begin as one does, with {MARK}")
+        raise LogError("bad-magic",
+                       f"{path.name} is not a side file: it does not begin as one does, with {MARK}")
     records, tail = scan(data)
     if tail is not None:
         raise LogError("corrupt-record", f"{path.name}: a record at byte {tail.offset} is damaged ({tail.detail})",

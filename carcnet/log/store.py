@@ -157,7 +157,8 @@ def load(path: str | os.PathLike[str]) -> LoadedLog:
             "torn-header", f"{name} ends after {len(data)} bytes, inside its magic: no game was written"
         )
     if not data.startswith(MAGIC):
-        raise LogError("bad-magic", f"{name} is not a carcnet saved game: it does not begin as one does, with {MARK}")
+        raise LogError("bad-magic",
+                       f"{name} is not a carcnet saved game: it does not begin as one does, with {MARK}")
     records, tail = scan(data)
     if not records:
         if tail is None:
@@ -246,7 +247,8 @@ def summarize(path: str | os.PathLike[str]) -> LogSummary:
     except OSError as exc:
         raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
     if not data.startswith(MAGIC):
-        raise LogError("bad-magic", f"{path.name} is not a carcnet saved game: it does not begin as one does, with {MARK}")
+        raise LogError("bad-magic",
+                       f"{path.name} is not a carcnet saved game: it does not begin as one does, with {MARK}")
     records, tail = scan(data)
     if not records:
         raise LogError("torn-header", f"{path.name}: the header record is missing or damaged", 0)
