@@ -176,6 +176,11 @@ def _ratings(args: argparse.Namespace) -> int:
         ratings = Ratings.read(path)
     except (OSError, ValueError) as exc:
         return fail(f"cannot read the ratings: {exc}")
+    for log in args.count:  # a file that is not there is a mistake on the command line, said as replay says it
+        try:
+            Path(log).open("rb").close()
+        except OSError as exc:
+            return fail(f"{log}: cannot read it: {exc.strerror or exc}", EXIT_USAGE)
     refused = 0
     if args.count:
         for log in args.count:
