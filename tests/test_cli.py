@@ -51,7 +51,8 @@ def test_verify_replay_and_games_agree_on_a_saved_game(saved, capsys):
 
     assert main(["games"]) == EXIT_OK
     listing = capsys.readouterr().out
-    assert saved.name in listing and "142 moves" in listing and "Red, Blue, Yellow" in listing
+    # turns as the screens count them (142 moves are 71 turns), and whether the game is over
+    assert saved.name in listing and "finished, 71 turns" in listing and "Red, Blue, Yellow" in listing
 
 
 def test_verify_reports_a_torn_tail_and_keeps_the_prefix(saved, tmp_path, capsys):
@@ -185,7 +186,8 @@ def test_python_dash_m_runs_the_cli():
 
 
 def test_games_lists_a_folder_at_once_without_replaying_a_crafted_save(saved, data_dir, capsys, monkeypatch):
-    """Issue 13 item 9: ``carcnet games`` reads headers; no move of any save is replayed."""
+    """Issue 13 item 9: ``carcnet games`` reads headers and entries; no move of a save is replayed
+    (but for a game a few tiles from its end, to tell whether tiles set aside ended it)."""
     import carcnet.log.store as store
 
     monkeypatch.setattr(store, "apply_entry", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
@@ -207,6 +209,8 @@ def test_games_lists_a_folder_at_once_without_replaying_a_crafted_save(saved, da
         (["join", "--game", "f" * 5000, "127.0.0.1:9"], "carcnet: --game must be a game id"),
         (["resume", "/nope/nothing.carclog"], "carcnet: /nope/nothing.carclog: cannot read it"),
         (["resume", "--headless", "/nope/nothing.carclog"], "carcnet: /nope/nothing.carclog: cannot read it"),
+        (["simulate", "--games", "-3"], "carcnet: --games must be at least 1"),  # no empty line before it
+        (["simulate", "--first", "-1"], "carcnet: --first must be 0 or more"),
     ],
 )
 def test_a_bad_command_line_is_one_short_line_and_status_2(args, words, capsys):
@@ -220,7 +224,7 @@ def test_a_bad_command_line_is_one_short_line_and_status_2(args, words, capsys):
 
 def test_replay_verify_and_resume_say_a_missing_file_alike(capsys):
     said = []
-    for command in ("replay", "verify", "resume"):
+    for command in ("replay", "verify", "resume", "ratings"):  # ratings named it twice and exited 1
         assert main([command, "/nope/gone.carclog"]) == EXIT_USAGE
         said.append(capsys.readouterr().err)
     assert len(set(said)) == 1 and said[0].count("/nope/gone.carclog") == 1, said
@@ -272,3 +276,38 @@ def test_host_help_and_the_lan_guide_name_every_bot_a_seat_can_have(capsys):
     guide = (Path(__file__).parents[1] / "docs" / "lan-play.md").read_text()
     (row,) = [line for line in guide.splitlines() if "a bot that your carcnet runs" in line]
     assert all(f"`{name}`" in row for name in BOTS), row
+
+
+@pytest.mark.parametrize("command", ["verify", "replay", "report"])
+def test_a_file_that_is_no_save_is_said_in_words_not_a_bytes_literal(command, tmp_path, capsys):
+    """ "it does not start with b'CARCLOG\\n'" read as Python, not as a sentence."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    assert main([command, str(notes), *(["-o", str(tmp_path)] if command == "report" else [])]) != EXIT_OK
+    err = capsys.readouterr().err
+    assert "notes.txt is not a carcnet" in err and "it does not begin as one does, with the word CARCLOG" in err, err
+    assert "b'" not in err and "\\n" not in err, err
+
+
+def test_games_counts_turns_as_the_screens_do_and_says_which_games_are_finished(data_dir, capsys):
+    """A finished game of 142 moves is "finished, 71 turns" (it said "142 moves" where the screens
+    say 71 turns, and not whether it was over); one stopped after 10 turns is at "turn 11 of 71", one
+    stopped after a placement at that turn still."""
+    from carcnet.bots import make_bot
+    from carcnet.engine import Phase
+    from carcnet.log import GameRecorder, LogHeader, Seat
+
+    seats = [Seat("Ann", "red", "bot", "greedy"), Seat("Bob", "blue", "bot", "greedy")]
+    folder = data_dir / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, stop in (("a-finished", None), ("b-ten", 20), ("c-placed", 21)):
+        with GameRecorder.create(LogHeader.new(seats, seed=3, created=0), folder / f"{name}.carclog") as recorder:
+            bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
+            while recorder.game.phase is not Phase.GAME_OVER and (stop is None or len(recorder.game.moves) < stop):
+                recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
+    assert main(["games"]) == EXIT_OK
+    lines = capsys.readouterr().out.splitlines()
+    assert "finished, 71 turns" in lines[1] and "a-finished" in lines[1], lines
+    assert "turn 11 of 71" in lines[2] and "b-ten" in lines[2], lines
+    assert "turn 11 of 71" in lines[3] and "c-placed" in lines[3], lines
+    assert not any("moves" in line for line in lines), lines

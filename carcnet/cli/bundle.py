@@ -109,7 +109,8 @@ def _report(args: argparse.Namespace) -> int:
     from carcnet.tui.settings import Settings
 
     try:
-        path = write_bundle(save, Path(args.output_dir) if args.output_dir else folder / REPORTS, note=args.note,
+        target = Path(args.output_dir) if args.output_dir else folder / REPORTS  # where F12 writes too
+        path = write_bundle(save, target, note=args.note,
                             settings=Settings.load().to_json())
     except BundleError as exc:
         return fail(str(exc))
@@ -135,6 +136,6 @@ def add_commands(sub: Any) -> None:
     rep.add_argument("--dir", help="the saves folder to take the last save from (default: the user data folder)")
     rep.add_argument("--note", default="", help="what happened, in your words")
     rep.add_argument("-o", "--output-dir",
-                     help="where the report goes (default: the reports folder of the saves folder, where F12 in a "
-                     "game writes its reports too)")
+                     help="where the report goes (default: the reports folder of the saves folder, where "
+                     "F12 in a game writes its reports too)")
     rep.set_defaults(run=_report)

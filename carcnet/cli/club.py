@@ -25,11 +25,11 @@ def add_commands(sub: Any) -> None:
     )
     rev.add_argument("file", help="a .carclog file")
     rev.add_argument("--level", default="medium",
-                     help="the search bot's level: easy, medium, hard, expert (default medium: seconds a game; "
-                     "hard looks deeper and takes minutes)")
+                     help="the search bot's level: easy, medium, hard, expert (default medium: seconds a "
+                     "game; hard looks deeper and takes minutes)")
     rev.add_argument("--seat", type=int, action="append",
-                     help="this seat's turns, numbered from 1 as on the screen (repeatable; default: the people's "
-                     "seats, or every seat of a game of bots)")
+                     help="this seat's turns, numbered from 1 as on the screen (repeatable; default: the "
+                     "people's seats, or every seat of a game of bots)")
     rev.add_argument("--every-seat", action="store_true", help="every seat's turns, the bots' too")
     rev.add_argument("--all", action="store_true", help="list every turn, not only the marked ones")
     rev.add_argument("--json", action="store_true", help="every turn as JSON")
@@ -155,13 +155,15 @@ def _continue(args: argparse.Namespace) -> int:
     path = table.path
     table.recorder.close()
     if args.save_only:
-        print(f"{path}: the game after turn {args.turn}, saved as a new game; play it with carcnet resume {path}")
+        print(f"{path}: the game after turn {args.turn}, saved as a new game; "
+              f"play it with carcnet resume {path}")
         return EXIT_OK
     from carcnet.tui.app import CarcnetApp
 
     from . import common
 
-    app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None, start=("resume", {"path": path}))
+    app = CarcnetApp(data_dir=Path(args.data_dir) if args.data_dir else None,
+                     start=("resume", {"path": path}))
     return common.run_interface(app, args.data_dir)
 
 
@@ -174,6 +176,11 @@ def _ratings(args: argparse.Namespace) -> int:
         ratings = Ratings.read(path)
     except (OSError, ValueError) as exc:
         return fail(f"cannot read the ratings: {exc}")
+    for log in args.count:  # a file that is not there is a mistake on the command line, said as replay says it
+        try:
+            Path(log).open("rb").close()
+        except OSError as exc:
+            return fail(f"{log}: cannot read it: {exc.strerror or exc}", EXIT_USAGE)
     refused = 0
     if args.count:
         for log in args.count:

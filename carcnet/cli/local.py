@@ -83,13 +83,17 @@ def _simulate(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from .simulate import simulate
+    from .simulate import check_simulation, simulate
 
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"]
     if len(bots) == 1:  # one name plays every seat
         bots = bots * (args.players or 2)
     if args.players is not None and len(bots) != args.players:
         return _fail(f"--players {args.players} but --bots names {len(bots)} bots")
+    try:
+        check_simulation(bots, args.games, args.first)  # before the progress bar, which leaves a line
+    except ValueError as exc:
+        return _fail(str(exc))
     err = Console(stderr=True)
     try:
         with Progress(
@@ -218,10 +222,15 @@ def _games(args: argparse.Namespace) -> int:
             continue
         header = summary.header
         when = datetime.fromtimestamp(header.created, timezone.utc).strftime("%Y-%m-%d %H:%M")
-        moves = f"{summary.records} move{'s' if summary.records != 1 else ''}"
+        # turns as the screens count them, and whether the game is over or at which turn it stands
+        if summary.finished:
+            state = f"finished, {summary.turns} turn{'s' if summary.turns != 1 else ''}"
+        else:
+            now = summary.turns + (not summary.deploying)  # the turn in play, as the Resume list says
+            state = f"turn {now} of {summary.tiles}" if summary.tiles else f"turn {now}"
         players = ", ".join(s.name for s in header.seats)
         note = " (damaged)" if summary.damaged else ""
-        print(f"  {when}  {moves:<10} {players}  {path.name}{note}")
+        print(f"  {when}  {state:<19} {players}  {path.name}{note}")
     return EXIT_OK
 
 

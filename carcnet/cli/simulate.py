@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from carcnet.bots import make_bot
 from carcnet.engine import Game, GameSetup, Phase, Rules
 
-__all__ = ["GameOutcome", "SimulationResult", "game_seed", "play_bot_game", "simulate"]
+__all__ = ["GameOutcome", "SimulationResult", "check_simulation", "game_seed", "play_bot_game", "simulate"]
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -111,6 +111,23 @@ class SimulationResult:
         return statistics.stdev(s) if len(s) > 1 else 0.0
 
 
+def check_simulation(bots: Sequence[str], games: int, first: int = 0) -> None:
+    """Checks what :func:`simulate` is asked, before anything is shown or played.
+
+    Raises:
+        ValueError: Unknown bot name, bad player count, a non-positive number of games or a negative
+            *first*; the message says what is wrong.
+    """
+    if not 2 <= len(bots) <= 6:
+        raise ValueError(f"a game has 2 to 6 players, got {len(bots)} bots")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    if first < 0:
+        raise ValueError("--first must be 0 or more")
+    for name in set(bots):
+        make_bot(name, 0)  # fails early with the list of known bots
+
+
 def simulate(
     bots: Sequence[str],
     games: int,
@@ -130,14 +147,7 @@ def simulate(
             *first*.
     """
     bots = tuple(bots)
-    if not 2 <= len(bots) <= 6:
-        raise ValueError(f"a game has 2 to 6 players, got {len(bots)} bots")
-    if games < 1:
-        raise ValueError("--games must be at least 1")
-    if first < 0:
-        raise ValueError("--first must be 0 or more")
-    for name in set(bots):
-        make_bot(name, 0)  # fails early with the list of known bots
+    check_simulation(bots, games, first)
     result = SimulationResult(bots)
     start = time.perf_counter()
     jobs = jobs or os.cpu_count() or 1

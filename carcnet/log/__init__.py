@@ -32,7 +32,7 @@ from .entries import (
 )
 from .errors import LogError, LogFormatError, LogKeysError, LogVersionError
 from .recorder import GameRecorder, Recovery
-from .records import MAGIC, Record, Tail, encode_record, scan
+from .records import MAGIC, MARK, Record, Tail, encode_record, scan
 from .seeding import commitment, derive_seed
 from .signatures import Signer, entry_bytes, verify_entry
 from .store import (
@@ -53,6 +53,7 @@ __all__ = [
     "DEFAULT_FORMAT",
     "FORMAT_VERSION",
     "MAGIC",
+    "MARK",
     "MAX_BODY",
     "READ_FORMATS",
     "SUFFIX",

@@ -25,7 +25,7 @@ from carcnet.engine import Game, replay
 from .codec import pack, unpack
 from .entries import LogEntry, LogHeader
 from .errors import LogError, LogFormatError, LogVersionError
-from .records import MAGIC, encode_record, scan
+from .records import MAGIC, MARK, encode_record, scan
 from .store import apply_entry, fsync_directory
 
 __all__ = ["SUFFIX", "AsideRun", "append_aside", "aside_path", "check_aside", "read_aside"]
@@ -77,7 +77,8 @@ def read_aside(path: str | os.PathLike[str]) -> tuple[LogHeader, list[list[LogEn
     except OSError as exc:
         raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
     if not data.startswith(MAGIC):
-        raise LogError("bad-magic", f"{path.name} is not a side file: it does not start with {MAGIC!r}")
+        raise LogError("bad-magic",
+                       f"{path.name} is not a side file: it does not begin as one does, with {MARK}")
     records, tail = scan(data)
     if tail is not None:
         raise LogError("corrupt-record", f"{path.name}: a record at byte {tail.offset} is damaged ({tail.detail})",

@@ -18,10 +18,12 @@ from typing import Literal
 
 from .codec import MAX_BODY
 
-__all__ = ["MAGIC", "RECORD_OVERHEAD", "Record", "Tail", "encode_record", "scan"]
+__all__ = ["MAGIC", "MARK", "RECORD_OVERHEAD", "Record", "Tail", "encode_record", "scan"]
 
 #: The first 8 bytes of every log file.
 MAGIC = b"CARCLOG\n"
+#: The first bytes of a log as a person reads them in a message (not a bytes literal).
+MARK = "the word CARCLOG and a line break"
 #: Bytes a record adds around its body: length, length check, body check.
 RECORD_OVERHEAD = 12
 _U32 = struct.Struct(">I")

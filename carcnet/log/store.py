@@ -24,13 +24,13 @@ from typing import BinaryIO, Literal, Self
 
 import platformdirs
 
-from carcnet.engine import DrawTile, Event, Game, HandBack, HandOver, IllegalMoveError
+from carcnet.engine import DrawTile, Event, Game, HandBack, HandOver, IllegalMoveError, Phase, PlaceTile
 
 from .codec import pack, unpack
 from .entries import FORMAT_VERSION, LogEntry, LogHeader
 from .errors import LogError, LogFormatError, LogVersionError
 from .lock import SaveLock
-from .records import MAGIC, Record, encode_record, scan
+from .records import MAGIC, MARK, Record, encode_record, scan
 from .signatures import verify_entry
 
 __all__ = [
@@ -157,7 +157,8 @@ def load(path: str | os.PathLike[str]) -> LoadedLog:
             "torn-header", f"{name} ends after {len(data)} bytes, inside its magic: no game was written"
         )
     if not data.startswith(MAGIC):
-        raise LogError("bad-magic", f"{name} is not a carcnet log: it does not start with {MAGIC!r}")
+        raise LogError("bad-magic",
+                       f"{name} is not a carcnet saved game: it does not begin as one does, with {MARK}")
     records, tail = scan(data)
     if not records:
         if tail is None:
@@ -213,12 +214,23 @@ class LogSummary:
         records: Entry records after the header whose framing and checksum are intact (each may
             still be refused on replay: only :func:`load` says the game is valid).
         damaged: Whether the file ends in a damaged record or holds one in the middle.
+        turns: Tiles placed (a turn is a placement and its follow-up, as the screens count them),
+            read from the entries without playing them.
+        tiles: The tiles the game's deck has to place.
+        finished: Whether the game is over: every tile of the deck placed and the last one followed
+            up; near the end (tiles set aside where they fit nowhere end a game early) the game is
+            replayed to tell.
+        deploying: Whether the last entry is a placement (its turn in play: the follow-up to come).
     """
 
     path: Path
     header: LogHeader
     records: int
     damaged: bool
+    turns: int = 0
+    tiles: int = 0
+    finished: bool = False
+    deploying: bool = False
 
 
 def summarize(path: str | os.PathLike[str]) -> LogSummary:
@@ -235,11 +247,40 @@ def summarize(path: str | os.PathLike[str]) -> LogSummary:
     except OSError as exc:
         raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
     if not data.startswith(MAGIC):
-        raise LogError("bad-magic", f"{path.name} is not a carcnet log: it does not start with {MAGIC!r}")
+        raise LogError("bad-magic",
+                       f"{path.name} is not a carcnet saved game: it does not begin as one does, with {MARK}")
     records, tail = scan(data)
     if not records:
         raise LogError("torn-header", f"{path.name}: the header record is missing or damaged", 0)
-    return LogSummary(path, _decode_header(records[0], path.name), len(records) - 1, tail is not None)
+    header = _decode_header(records[0], path.name)
+    moves = []
+    for record in records[1:]:  # read, not played
+        try:
+            entry = unpack(record.body, format=header.format)
+        except LogFormatError:
+            break
+        if not isinstance(entry, LogEntry):
+            break
+        moves.append(entry.move)
+    turns = sum(isinstance(m, PlaceTile) for m in moves)
+    deploying = bool(moves) and isinstance(moves[-1], PlaceTile)
+    try:
+        start = Game(header.setup())
+    except (ValueError, IllegalMoveError):
+        return LogSummary(path, header, len(records) - 1, tail is not None, turns, deploying=deploying)
+    tiles = start.tiles_left + (start.drawn is not None)
+    finished = turns >= tiles and bool(moves) and not deploying
+    # a game of a usual length, not a crafted file of moves without end, whose replay would be slow
+    if not finished and tiles - NEAR_THE_END <= turns < tiles and len(moves) <= 4 * tiles + 64:
+        try:  # tiles set aside may have ended it early: only playing it tells
+            finished = load(path).game.phase is Phase.GAME_OVER
+        except LogError:
+            finished = False
+    return LogSummary(path, header, len(records) - 1, tail is not None, turns, tiles, finished, deploying)
+
+
+#: How many tiles before its deck's end :func:`summarize` replays a game to tell whether it is over.
+NEAR_THE_END = 3
 
 
 def _decode_header(record: Record, name: str) -> LogHeader:

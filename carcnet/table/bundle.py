@@ -52,6 +52,7 @@ from carcnet import __version__
 from carcnet.engine import Game, Phase
 from carcnet.log import (
     MAGIC,
+    MARK,
     LoadedLog,
     LogEntry,
     LogError,
@@ -183,7 +184,7 @@ def write_bundle(
     except OSError as exc:
         raise BundleError(f"cannot read {save}: {exc.strerror or exc}") from None
     if not data.startswith(MAGIC):
-        raise BundleError(f"{save} is not a carcnet save: it does not start with {MAGIC!r}")
+        raise BundleError(f"{save} is not a carcnet save: it does not begin as one does, with {MARK}")
     now = time.time() if now is None else now
     header = _header_of(save)
     members: dict[str, bytes] = {SAVE: data}

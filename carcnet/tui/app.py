@@ -177,7 +177,9 @@ class CarcnetApp(App[None]):
     ) -> str | None:
         """Saves an SVG of the screen (the palette's Screenshot) to *path*, by default the user's
         Downloads folder, or where there is none (a server, a fresh account) a ``screenshots`` folder
-        beside the saved games, created as needed; says where."""
+        beside the saved games, created as needed; its text runs placed so that every viewer keeps
+        their spaces (:func:`carcnet.tui.svg.spaces_placed`). Textual says where once the file is
+        written (a note of its own here said it a second time)."""
         import platformdirs
 
         if path is None:
@@ -185,9 +187,16 @@ class CarcnetApp(App[None]):
             target = downloads if downloads.is_dir() else self.data_dir.parent / "screenshots"
             target.mkdir(parents=True, exist_ok=True)
             path = str(target)
-        key = super().deliver_screenshot(filename, path, time_format)
-        self.notify(f"Screenshot saved in {path}", title="Screenshot")
-        return key
+        import io
+
+        from textual.app import generate_datetime_filename
+
+        from carcnet.tui.svg import spaces_placed
+
+        name = filename or generate_datetime_filename(self.title, ".svg", time_format)
+        return self.deliver_text(io.StringIO(spaces_placed(self.export_screenshot())), save_directory=path,
+                                 save_filename=name, open_method="browser", mime_type="image/svg+xml",
+                                 name="screenshot")
 
     @property
     def player_name(self) -> str:

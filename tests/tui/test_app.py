@@ -411,7 +411,8 @@ async def test_the_drawn_tiles_preview_is_in_the_boards_colours(tmp_path, monkey
 
 
 async def test_a_screenshot_is_saved_where_there_is_no_downloads_folder(tmp_path, monkeypatch):
-    """Issue 15 item 8: Palette -> Screenshot failed when ~/Downloads did not exist."""
+    """Issue 15 item 8: Palette -> Screenshot failed when ~/Downloads did not exist. It is said once,
+    once written, naming the file (two notes said it)."""
     import platformdirs
 
     monkeypatch.setattr(platformdirs, "user_downloads_dir", lambda: str(tmp_path / "no-such-folder"))
@@ -425,6 +426,49 @@ async def test_a_screenshot_is_saved_where_there_is_no_downloads_folder(tmp_path
                 break
             await pilot.pause(0.02)
         assert saved.read_text().startswith("<svg")
+        from .keyplay import until
+
+        said = lambda: [n.message for n in app._notifications if n.title == "Screenshot"]  # noqa: E731
+        await until(pilot, lambda: bool(said()), "the note that it is saved")
+        assert len(said()) == 1 and str(saved) in said()[0], said()
+
+
+def _as_a_stripping_viewer_draws_it(svg: str) -> list[str]:
+    """The rows of an SVG screenshot as a viewer draws them that strips each text run's leading and
+    trailing spaces (SVG's default white-space handling) and draws what is left at the run's x."""
+    import html
+    import re
+
+    rows: dict[float, dict[int, str]] = {}
+    for m in re.finditer(r'<text [^>]*?x="([-\d.]+)" y="([\d.]+)" textLength="([\d.]+)"[^>]*>([^<]*)</text>', svg):
+        text = html.unescape(m[4]).strip("\xa0 ").replace("\xa0", " ")
+        row = rows.setdefault(float(m[2]), {})
+        for i, char in enumerate(text):
+            row[round(float(m[1]) / 12.2) + i] = char
+    return ["".join(row.get(c, " ") for c in range(max(row) + 1)) if row else "" for _, row in sorted(rows.items())]
+
+
+async def test_a_screenshot_keeps_its_spaces_in_a_viewer_that_strips_them(tmp_path, monkeypatch):
+    """The SVG screenshot (the palette's Screenshot, a bug report's screen) drawn by a viewer that
+    strips a text run's spaces read "?Help qMenu": each run now starts at its first letter."""
+    import platformdirs
+
+    from .keyplay import until
+
+    monkeypatch.setattr(platformdirs, "user_downloads_dir", lambda: str(tmp_path / "no-such-folder"))
+    app = CarcnetApp(data_dir=tmp_path / "data" / "games", bot_delay=0, seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("n")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        await pilot.pause()
+        app.deliver_screenshot(filename="shot.svg")
+        saved = tmp_path / "data" / "screenshots" / "shot.svg"
+        await until(pilot, lambda: any(n.title == "Screenshot" for n in app._notifications), "the screenshot saved")
+        drawn = _as_a_stripping_viewer_draws_it(saved.read_text())
+        footer = drawn[-1]
+        assert footer.startswith("? Help q Menu"), footer
+        assert any("Red to place: Tab next spot" in row for row in drawn), "\n".join(drawn)
 
 
 async def test_p_on_the_home_screen_opens_the_finished_games_to_replay(tmp_path):

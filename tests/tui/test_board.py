@@ -361,7 +361,7 @@ async def test_enter_where_the_tile_cannot_go_says_why():
         board = app.query_one(BoardView)
         occupied = Position(0, 0)
         far = Position(30, 30)
-        for where, words in ((occupied, "There is a tile at 0,0"), (far, "touches no tile")):
+        for where, words in ((occupied, "There is a tile there already"), (far, "touches no tile")):
             board.cursor = where
             await pilot.press("enter")
             await pilot.pause()

@@ -14,6 +14,7 @@ from carcnet.log import load
 from carcnet.tui.app import CarcnetApp
 from carcnet.tui.screens.game import GameScreen
 from carcnet.tui.settings import Settings
+from carcnet.tui.words import tile_words, where_words
 
 from .test_app import _new_game
 from .test_lan import _app, _open_table, _shows, _start_when_full, _until
@@ -79,7 +80,7 @@ async def test_a_turn_is_tried_undone_and_played_only_when_confirmed(tmp_path):
         assert isinstance(screen.shown_game.moves[-1], DeployMeeple)
         assert table.game.moves == [] and path.read_bytes() == saved
         status = _status(screen)
-        assert "Enter confirms" in status and f"{second.tile} at {second.position.x},{second.position.y}" in status
+        assert "Enter confirms" in status and f"{tile_words(second.tile)} {where_words(second.position)}" in status
         assert "a meeple on the" in status and "Backspace undoes" in status
         assert screen.check_action("confirm", ()) and screen.check_action("undo", ())
 

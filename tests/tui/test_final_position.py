@@ -119,3 +119,43 @@ async def test_the_final_scores_pushed_as_the_app_closes_raise_nothing(tmp_path)
         app.push_screen(FinalScreen(game, ["Ann", "Bob"], ["red", "blue"]))
         app.exit()
     assert app.return_code in (0, None)
+
+
+@pytest.mark.parametrize("rules", ["base", "abbot", "inns-traders", "river"])
+@pytest.mark.parametrize("seed", [0, 1])
+async def test_every_figure_scored_at_the_end_stays_drawn_whatever_the_expansions(rules, seed):
+    """With Traders & Builders the goods are scored after the features, and the board kept only the
+    farmers: on the final board every seat scored at the end on a road, city, cloister or garden has
+    a figure there, with every rule set."""
+    from textual.app import App
+
+    from carcnet.bots import make_bot
+    from carcnet.engine import GameSetup, Rules
+    from carcnet.tui.app import STYLESHEET
+    from carcnet.tui.screens.board_screen import BoardScreen
+    from carcnet.tui.screens.final import final_position
+
+    options = {"base": Rules(), "abbot": Rules(abbot=True), "inns-traders": Rules(inns=True, traders=True),
+               "river": Rules(river=True)}[rules]
+    game = Game(GameSetup(players=2, seed=seed, rules=options))
+    bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
+    while game.phase is not Phase.GAME_OVER:
+        game.apply(bots[game.seat].choose(game.view()))
+
+    class _App(App[None]):
+        CSS_PATH = STYLESHEET
+
+        def on_mount(self) -> None:
+            self.push_screen(BoardScreen(final_position(game), ["Ann", "Bob"], ["red", "blue"]))
+
+    app = _App()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        board = app.screen.board
+        drawn = {(p, segment, seat) for p, marks in board._view.figures.items() for segment, seat, _ in marks}
+        scored = _scored_at_the_end(game)
+        assert scored
+        for event in scored:
+            for seat in event.seats:
+                assert any(s == seat and game.feature_at(p, segment).anchor == event.feature.anchor
+                           for p, segment, s in drawn), f"{event.describe()}: no figure of seat {seat} drawn on it"

@@ -480,3 +480,52 @@ async def test_the_colour_blind_palette_names_the_colours_it_draws(tmp_path):
         await pilot.pause()
         assert [row.chosen()[0] for row in app.screen.query(SeatRow)] == ["Red", "Blue"]
 
+
+
+async def test_players_see_tiles_and_places_in_words_not_ids_or_coordinates(tmp_path):
+    """The scoreboard said "Ann draws ICJ", the status line "place ICJ", its confirmation "ICJ at
+    1,0", the log "placed ICJ at 1,0" and the inspector "Tile D at 0,0": now each says the tile and
+    the place in words, and no tile id or coordinates show anywhere on the screen."""
+    from carcnet.engine import Phase
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        seats = [Seat("Ann", COLOURS[0], "human"), Seat("Bob", COLOURS[1], "bot", "greedy")]
+        table = LocalTable.new(seats, order=("ICJ", "TBT", "ICB", "TBA"), rules=Rules(inns=True, traders=True),
+                               directory=tmp_path, bot_delay=0)
+        app.show_table(table)
+        await _until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.my_turn(), "Ann's turn")
+        screen = app.screen
+        await pilot.pause()
+        ids = re.compile(r"\b(ICJ|TBT|ICB|TBA|D)\b|-?\d+,-?\d+")
+        text = "\n".join(_screen_lines(app))
+        assert "Ann draws:" in text and "Ann to place: Tab" in text and "The start tile" in text, text
+        assert not ids.search(text), ids.search(text)
+        await pilot.press("tab", "enter", "0")
+        await _until(pilot, lambda: screen.confirming, "the turn to confirm")
+        await pilot.pause()
+        status = " ".join(str(screen.status.render()).split())
+        assert "Enter confirms: a tile with a city and a road" in status and not ids.search(status), status
+        await pilot.press("enter")
+        await _until(pilot, lambda: screen.table.game.phase is Phase.GAME_OVER or screen.my_turn(), "Ann's next turn")
+        log = "\n".join(_lines(screen.log_panel))
+        assert "Ann placed a tile just" in " ".join(log.split()), log
+        assert not ids.search(log), log
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 18)])
+async def test_the_seat_buttons_are_two_buttons_apart(tmp_path, size):
+    """"+ seat" and "- seat" touched: their faces and borders read as one bare box until the focus
+    came to one. A gap of the screen's own background stands between them, and the seed beside them
+    shows whole."""
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewGameScreen)
+        add, remove, seed = (form.query_one(f"#{i}") for i in ("add", "remove", "seed"))
+        assert add.region.right < remove.region.x, (add.region, remove.region)
+        row = _screen_lines(app)[add.region.y + 1]
+        assert "+ seat" in row and "- seat" in row and "seed (empty: random)" in row, row
+        assert seed.region.right <= size[0], seed.region

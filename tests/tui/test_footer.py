@@ -148,3 +148,49 @@ async def test_a_is_labelled_with_the_figure_it_switches_to(tmp_path, option, fi
         await pilot.pause()
         await pilot.pause()
         assert then in footer_line(app), footer_line(app)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 18)])
+async def test_every_home_key_shows_on_the_screen_at_every_width(tmp_path, size):
+    """At 60 columns the footer has room for the keys up to Join (it stopped at "s Watch" before
+    Learn to play came): each menu entry now shows its key at its right, so every key of the home
+    screen shows, whatever the footer leaves out."""
+    from textual.geometry import Region
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#menu")
+        rows = [strip.text.rstrip(" ▎") for strip in menu.render_lines(Region(0, 0, *menu.outer_size))]
+        for binding in app.screen.BINDINGS:
+            key = binding.key_display or binding.key  # type: ignore[union-attr]
+            assert any(row.endswith(f" {key}") for row in rows), (key, rows)
+
+
+@pytest.mark.asyncio
+async def test_the_deploy_list_at_60_columns_shows_every_spot_s_points(tmp_path):
+    """At 60x18 the deploy list wrapped each spot's make-up over two or three lines, its points out of
+    sight: each spot now takes a line, its feature and points ("1 city: 3 (6 closed)")."""
+    from carcnet.tui.screens.game import GameScreen
+    from carcnet.tui.widgets.inspector import short_worth
+
+    from .keyplay import until
+
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(60, 18)) as pilot:
+        await pilot.press("n")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        screen = app.screen
+        await pilot.press("tab", "enter")
+        await until(pilot, lambda: screen.board.deploying, "the deploy choice")
+        await pilot.pause()
+        box = screen.box
+        shown = [strip.text for strip in app.screen._compositor.render_strips()][box.region.y:box.region.bottom]
+        game = screen.shown_game
+        assert 2 <= len(screen.board.spots) <= len(shown), shown
+        for number, segment in enumerate(screen.board.spots, start=1):
+            info = game.feature_at(game.placed, segment)
+            want = f"{number} {info.kind.label}: {short_worth(game, info)}"
+            assert any(want in row for row in shown), (want, shown)

@@ -75,7 +75,7 @@ async def test_the_inspector_names_each_feature_and_outlines_the_chosen_one():
         board.cursor = Position(0, 1)  # the cloister
         await pilot.pause()
         text = _panel(screen)
-        assert "Tile B at 0,1" in text
+        assert "Just south of the start tile" in text and "0,1" not in text  # no coordinates
         cloister = game.feature_at(Position(0, 1), 0)
         assert cloister.kind is SegmentKind.CLOISTER and "▸ cloister" in text
         assert len(cloister.tiles) == 4 and "5 to place around" in text and "Ann 1" in text

@@ -44,7 +44,7 @@ async def test_the_inspector_scrolls_to_each_feature_and_says_when_there_is_more
             return "".join(s.text for s in strips[rule])[log.region.x:log.region.right]
 
         # the start tile D: a city, a road and two fields; at 80 x 24 they do not all fit
-        assert "Tile D at 0,0" in str(screen.inspector.content)
+        assert "The start tile" in str(screen.inspector.content)
         overflowing = box.max_scroll_y > 0
         assert ("more" in hint()) == overflowing, hint()
         if size == (80, 24):

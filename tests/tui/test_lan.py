@@ -435,7 +435,7 @@ async def test_the_command_line_forms_host_a_table_and_join_it_without_questions
             assert bob.marks() == {1: "you"} and not bob.board.interactive
             await _shows(join_pilot, bob, "#status", "waiting for Ann")
             ann = host_app.screen
-            await _shows(host_pilot, ann, "#status", "Ann: place")
+            await _shows(host_pilot, ann, "#status", "Ann to place")
             await host_pilot.press("tab", "enter", "0", "enter")  # Ann plays her turn; Bob sees it arrive
             await _shows(join_pilot, bob, "#log", "Ann placed")
             assert bob.table.session.have >= 3  # the first draw, her place and her skip

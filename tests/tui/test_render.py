@@ -379,3 +379,11 @@ def test_rejects_even_or_tiny_sizes():
 def test_doctests():
     failures, tests = doctest.testmod(render)
     assert tests > 0 and failures == 0
+
+
+def test_the_words_doctests():
+    """Tiles and places in words (carcnet.tui.words), as the examples in its docstring say them."""
+    from carcnet.tui import words
+
+    failures, tests = doctest.testmod(words)
+    assert tests > 0 and failures == 0

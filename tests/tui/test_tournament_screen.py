@@ -111,3 +111,27 @@ async def test_the_standings_write_a_score_difference_as_points(tmp_path: Path) 
         await pilot.pause()
         table = screen.query_one("#standings", DataTable)
         assert [str(table.get_row_at(i)[3]) for i in range(4)] == ["+15", "+2.5", "0", "-3"]
+
+
+async def test_the_tournament_form_s_box_looks_ticked_or_not_by_its_mark(tmp_path: Path) -> None:
+    """"I play" ticked and unticked looked alike (an X in both, told apart by a shade some themes
+    make the same): the mark itself differs, in every theme."""
+    from textual.geometry import Region
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament screen")
+        box = app.screen.query_one("#play", Checkbox)
+
+        def row() -> str:
+            return box.render_lines(Region(0, 0, *box.outer_size))[1].text
+
+        for theme in sorted(app.available_themes):
+            app.theme = theme
+            box.value = True
+            await pilot.pause()
+            ticked = row()
+            box.value = False
+            await pilot.pause()
+            assert ticked != row(), (theme, ticked, row())

@@ -21,6 +21,7 @@ from textual.widgets import Input, Static
 
 from carcnet.table import Table
 from carcnet.table.bundle import REPORTS, BundleError, Screen, write_bundle
+from carcnet.tui.svg import spaces_placed
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.text_input import TextInput
 
@@ -56,7 +57,7 @@ class BugNoteScreen(ModalScreen["str | None"]):
 def capture_screen(app: App[Any]) -> Screen:
     """The screen as it is: the SVG of ``App.export_screenshot`` and the same cells as plain text
     (rendered as Textual renders a screenshot; without the text when that fails)."""
-    svg = app.export_screenshot()
+    svg = spaces_placed(app.export_screenshot())
     text = None
     try:
         width, height = app.size

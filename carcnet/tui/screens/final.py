@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from carcnet.engine import CATEGORIES, Figure, Game, MeepleReturned, Phase, PointsScored, Position
+from carcnet.engine import CATEGORIES, Figure, Game, GoodsScored, MeepleReturned, Phase, PointsScored, Position
 from carcnet.tui.widgets.chart import ScoreChart, score_history
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import seat_style
@@ -31,8 +31,9 @@ def final_figures(game: Game) -> list[tuple[int, Figure, Position, int]]:
     """The figures on the board of *game* when its last tile was played, as
     :meth:`Game.figures` gives them (``(seat, figure, position, segment)``): at ``GAME_OVER`` the
     final scoring returned every figure but the farmers to its supply (HB "Final scoring"), and
-    those come back from the :class:`MeepleReturned` events that follow the final
-    :class:`PointsScored` ones; before the end, :meth:`Game.figures` itself."""
+    those come back from the :class:`MeepleReturned` events that follow the final scoring's events
+    (:class:`PointsScored`, then with Traders & Builders :class:`GoodsScored`: before, only the
+    farmers stayed on the board of such a game); before the end, :meth:`Game.figures` itself."""
     figures = game.figures()
     if game.phase is not Phase.GAME_OVER:
         return figures
@@ -45,7 +46,7 @@ def final_figures(game: Game) -> list[tuple[int, Figure, Position, int]]:
         returned.append(events[i])  # type: ignore[arg-type]
         i -= 1
     last = events[i] if i >= 0 else None
-    if not (isinstance(last, PointsScored) and last.final):
+    if not (isinstance(last, PointsScored | GoodsScored) and last.final):
         return figures  # no final scoring of a feature: those were returned in play
     back = [(e.seat, e.figure, e.position, e.segment) for e in reversed(returned)]
     return back + [f for f in figures if f not in back]

@@ -47,6 +47,7 @@ from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import seat_style
 from carcnet.tui.widgets.text_input import TextInput
+from carcnet.tui.words import tile_words, where_words
 
 #: Entries pending (wire.md §5.9) from which the status line says so: one or two are votes on their way.
 PENDING_SHOWN = 3
@@ -456,8 +457,9 @@ class GameScreen(BoardScreen):
             text = f"{who}: {self._turn_prompt()}"
         elif self.my_turn():
             if game.phase is Phase.PLACE_TILE:
-                second = "your builder's second tile: " if game.second_tile else ""
-                text = f"{who}: {second}place {game.drawn}: Tab next spot, r rotate, Enter place, arrows move, z zoom"
+                keys = "Tab next spot, r rotate, Enter place, arrows move, z zoom"
+                text = (f"{who}: your builder's second tile: place it: {keys}" if game.second_tile
+                        else f"{who} to place: {keys}")
             else:
                 text = f"{who}: {self._deploy_prompt()}"
         elif seat in table.away():
@@ -505,14 +507,14 @@ class GameScreen(BoardScreen):
         done = []
         for move in moves:
             if isinstance(move, PlaceTile):
-                done.append(f"{move.tile} at {move.position.x},{move.position.y}")
+                done.append(f"{tile_words(move.tile)} {where_words(move.position)}")
             elif isinstance(move, DeployMeeple):
                 trial = self._scored_game()
                 assert trial.placed is not None
                 info = trial.feature_at(trial.placed, move.segment)
                 done.append(f"{FIGURE_NAMES[move.figure]} on the {info.kind.label}")
             elif isinstance(move, ReturnAbbot):
-                done.append(f"the abbot recalled from {move.position.x},{move.position.y}")
+                done.append("the abbot taken back")
             else:
                 done.append("no meeple")
         game = self.table.game

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.table import Table
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
@@ -24,6 +26,16 @@ TITLE = r"""
 | (_| (_| | | | (__| | | |  __/ |_
  \___\__,_|_|  \___|_| |_|\___|\__|
 """
+
+
+def _entry(label: str, entry: str, key: str) -> Option:
+    """A menu entry with its key at the right: every key shows on the menu, however few of them the
+    footer has room for (at 60 columns it stopped at Join)."""
+    row = Table.grid(expand=True)
+    row.add_column(ratio=1)
+    row.add_column(justify="right", width=1)
+    row.add_row(Text(label, overflow="ellipsis", no_wrap=True), Text(key, style="bold"))
+    return Option(row, id=entry)
 
 
 class HomeScreen(Screen[None]):
@@ -80,19 +92,19 @@ class HomeScreen(Screen[None]):
             yield Static(TITLE, id="title")
             yield Static("Carcassonne for the terminal", id="tagline")
             yield OptionList(
-                Option("Learn to play: a first game that teaches you", id="learn"),
-                Option("New local game: people and bots at this terminal", id="new"),
-                Option("Resume a saved game", id="resume"),
-                Option("Replay a finished game", id="replay"),
+                _entry("Learn to play: a first game that teaches you", "learn", "l"),
+                _entry("New local game: people and bots at this terminal", "new", "n"),
+                _entry("Resume a saved game", "resume", "r"),
+                _entry("Replay a finished game", "replay", "p"),
                 None,
-                Option("Host a LAN game: open a table on the network", id="host"),
-                Option("Join a LAN game", id="join"),
-                Option("Spectate a LAN game: watch without playing", id="spectate"),
-                Option("Tournament: rounds across the room's laptops", id="tournament"),
+                _entry("Host a LAN game: open a table on the network", "host", "h"),
+                _entry("Join a LAN game", "join", "j"),
+                _entry("Spectate a LAN game: watch without playing", "spectate", "s"),
+                _entry("Tournament: rounds across the room's laptops", "tournament", "t"),
                 None,
-                Option("Settings", id="settings"),
-                Option("Help", id="help"),
-                Option("Quit", id="quit"),
+                _entry("Settings", "settings", "o"),
+                _entry("Help", "help", "?"),
+                _entry("Quit", "quit", "q"),
                 id="menu",
             )
         yield KeyFooter()

@@ -28,6 +28,7 @@ from carcnet.table import NetTable
 from carcnet.tui.running import TableRun
 from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
+from carcnet.tui.widgets.rule_options import TickBox
 from carcnet.tui.widgets.text_input import TextInput
 
 __all__ = ["TournamentScreen"]
@@ -82,7 +83,7 @@ class TournamentScreen(Screen[None]):
             with Horizontal():
                 yield Label("Bots you enter")
                 yield TextInput("greedy,greedy", id="bots", placeholder="e.g. greedy,hard")
-                yield Checkbox("I play", True, id="play")
+                yield TickBox("I play", True, id="play")  # ticked or not by its mark, in every theme
             with Horizontal():
                 yield Label("Opener's address")
                 yield TextInput("", id="address", placeholder="host:port, or empty: the first event found on the LAN")

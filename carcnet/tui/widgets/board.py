@@ -864,15 +864,14 @@ class BoardView(ScrollView, can_focus=True):
         letter = game.drawn if game is not None else None
         if game is None or letter is None:
             return "There is no tile to place now."
-        where = f"{position.x},{position.y}"
         if game.tile_at(position) is not None:
-            return f"There is a tile at {where} already."
+            return "There is a tile there already."
         neighbours = [Position(position.x + dx, position.y + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))]
         if not any(game.tile_at(n) is not None for n in neighbours):
-            return f"{where} touches no tile along a side: a tile goes next to one."
+            return "That place touches no tile along a side: a tile goes next to one."
         if tile_kind(letter).has_river:
-            return f"{letter} is a river tile: it must continue the river where it ends, without a U-turn."
-        return (f"{letter} fits at {where} in no rotation: every side must match its neighbour's (city to city, "
+            return "Your tile is a river tile: it must continue the river where it ends, without a U-turn."
+        return ("Your tile fits there in no rotation: every side must match its neighbour's (city to city, "
                 "road to road, field to field). Tab shows where it fits.")
 
     def action_deploy_selected(self) -> None:

@@ -24,6 +24,7 @@ from carcnet.engine import (
 )
 from carcnet.engine.tiles import GOODS
 from carcnet.tui.render import figure_role, with_article
+from carcnet.tui.words import tile_words, where_words
 
 from .palette import seat_style
 
@@ -34,9 +35,9 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
     """One log line for *event*, or ``None`` for events not worth a line (draws, returns)."""
     if isinstance(event, TilePlaced):
         if event.seat is None:
-            return Text(f"Start tile {event.tile} at {event.position}", style="dim")
+            return Text("The start tile is placed", style="dim")
         line = Text(names[event.seat], style=seat_style(colours[event.seat]))
-        line.append(f" placed {event.tile} at {event.position}")
+        line.append(f" placed a tile {where_words(event.position)}")  # the board shows which
         return line
     if isinstance(event, MeepleDeployed):
         line = Text(names[event.seat], style=seat_style(colours[event.seat]))
@@ -67,7 +68,9 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
             line.append(" (final)", style="dim")
         return line
     if isinstance(event, TileSetAside):
-        return Text(f"Tile {event.tile} fits nowhere: set aside; {names[event.seat]} draws again", style="italic")
+        words = tile_words(event.tile)
+        return Text(f"{words[0].upper()}{words[1:]} fits nowhere: set aside; {names[event.seat]} draws again",
+                    style="italic")
     if isinstance(event, SeatHandedOver):
         line = Text(names[event.seat], style=seat_style(colours[event.seat]))
         line.append(f"'s seat goes to {with_article(event.bot + ' bot')}, run by {names[event.by]}", style="italic")

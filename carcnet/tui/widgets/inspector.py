@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from carcnet.engine import FeatureInfo, Figure, Game, Position, SegmentKind
 from carcnet.tui.render import FIGURE_NAMES
+from carcnet.tui.words import where_words
 
 from .palette import seat_style
 
@@ -43,6 +44,23 @@ def worth_text(game: Game, info: FeatureInfo) -> str:
     if closed is None or closed == now:
         return str(now)
     return f"{closed} if closed; {now} now"
+
+
+def short_worth(game: Game, info: FeatureInfo) -> str:
+    """:func:`worth_text` for a narrow panel: ``3 (6 closed)``, ``2``, ``4 complete``."""
+    now, closed = game.worth(info)
+    if info.kind is SegmentKind.RIVER:
+        return "not scored"
+    if info.complete:
+        return f"{now} complete"
+    if closed is None or closed == now:
+        return str(now)
+    return f"{now} ({closed} closed)"
+
+
+#: Under this many cells across, the deploy choice gives a spot one line, its feature's kind and
+#: points (:func:`short_worth`), not its make-up: the side panel at 60 columns.
+NARROW = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +209,12 @@ class Inspector(Static):
         for number, segment in enumerate(spots, start=1):
             info = game.feature_at(placed, segment)
             chosen = number - 1 == selected
-            row = flow([Text(f"{info.describe()}:"), Text(worth_text(game, info), style="bold")], width,
-                       Text(f"{'▸' if chosen else ' '}{number} ", style="bold"), "   ", sep=" ")
+            mark = Text(f"{'▸' if chosen else ' '}{number} ", style="bold")
+            if 0 < width < NARROW:  # a line a spot, its points first: they were wrapped out of sight
+                row = [mark + Text(f"{info.kind.label}: ") + Text(short_worth(game, info), style="bold")]
+            else:
+                row = flow([Text(f"{info.describe()}:"), Text(worth_text(game, info), style="bold")], width,
+                           mark, "   ", sep=" ")
             if chosen:  # the whole row, on every line it takes
                 for line in row:
                     line.pad_right(max(0, width - line.cell_len))
@@ -217,7 +239,8 @@ class Inspector(Static):
         """The features of a placed tile, the *chosen* one (an index of ``features.features``) marked."""
         self._again = lambda: self.show_tile(game, features, chosen)
         p = features.position
-        lines = [Text(f"Tile {features.letter} at {p.x},{p.y}", style="bold")]
+        where = "The start tile" if (p.x, p.y) == (0, 0) else where_words(p)[0].upper() + where_words(p)[1:]
+        lines = [Text(where, style="bold")]  # what it shows, feature by feature, below
         width = self.size.width
         for i, (segment, info) in enumerate(features.features):
             if i != chosen:  # what it is and who holds it

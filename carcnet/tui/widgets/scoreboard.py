@@ -15,6 +15,7 @@ from textual.widgets import Static
 from carcnet.engine import MEEPLES_PER_PLAYER, Game, Phase, tile_kind
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, tile_art
 from carcnet.tui.widgets.board import art_line
+from carcnet.tui.words import tile_words
 
 from .palette import seat_style
 
@@ -198,8 +199,10 @@ class Scoreboard(Static):
             parts.append(Text(f"{gap}{game.tiles_left} tiles left" + "".join(f" · {v}" for v in variants), style="dim"))
             drawn = game.drawn
             if drawn is not None:
-                parts.append(Text(f"{self._names[game.seat]} draws {drawn}:", style=seat_style(self._colours[game.seat]),
-                                  overflow="ellipsis", no_wrap=True))
+                # the tile drawn under it; where there is no room for it, in words
+                said = f"{self._names[game.seat]} draws:" if zoom is not None else (
+                    f"{self._names[game.seat]} draws {tile_words(drawn)}")
+                parts.append(Text(said, style=seat_style(self._colours[game.seat]), overflow="ellipsis", no_wrap=True))
                 if zoom is not None:
                     art = tile_art(tile_kind(drawn), rotation or 0, zoom, self._glyphs)
                     parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour
