@@ -214,3 +214,35 @@ async def test_junk_enrolments_neither_start_an_event_nor_hold_its_tables(tmp_pa
     assert [p.name for p in charter.players] == ["Ann greedy", "Ann random", "Bob greedy", "Bob random"]
     assert final["Ann"] == final["Bob"]
     assert sorted(ann.results) == sorted(bob.results) == [(1, 0), (1, 1)]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("reply", [
+    {"type": "charter", "charter": [300, 1]},
+    {"type": "charter"},
+    {"type": "roster", "event": ["x"], "name": "x", "players": []},
+    {"type": "roster"},
+])
+async def test_a_malformed_reply_to_a_joining_laptop_raises_nothing(tmp_path: Path, reply: dict[str, Any]) -> None:
+    """An 'opener' that answers the charter request with a reply out of shape: the joining laptop
+    keeps asking (its lines say nothing of it), and stops cleanly when cancelled."""
+    from carcnet.club.service import EventService
+
+    asked: list[str] = []
+    again = asyncio.Event()
+
+    def answer(request: dict[str, Any], _asker: str | None) -> dict[str, Any]:
+        asked.append(request["type"])
+        if asked.count("charter?") >= 2:
+            again.set()  # the first reply was taken, and the laptop asks on
+        return reply
+
+    async with EventService(answer, host="127.0.0.1") as fake:
+        bob = EventRunner(key("Bob"), name="Bob", folder=tmp_path, by_event=True, players=[("Bob greedy", "greedy")],
+                          dial=[("127.0.0.1", fake.port)], **LOOP)
+        task = asyncio.create_task(bob.run())
+        waiting = asyncio.create_task(again.wait())
+        done, _pending = await asyncio.wait({task, waiting}, timeout=30.0, return_when=asyncio.FIRST_COMPLETED)
+        assert waiting in done and task not in done, task.exception() if task.done() else "never asked again"
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
