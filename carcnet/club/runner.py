@@ -49,7 +49,7 @@ from carcnet.bots import make_bot
 from carcnet.engine import RULES_VERSION, Rules
 from carcnet.log import COLOURS
 from carcnet.log.signatures import verify
-from carcnet.log.values import name_problem, strip_control
+from carcnet.log.values import is_game_id, name_problem, strip_control
 from carcnet.net.signing import SeatKey
 from carcnet.net.transport import Timing
 from carcnet.log import LogError
@@ -346,8 +346,8 @@ class EventRunner:
             for address in list(self._dial):
                 with contextlib.suppress(ServiceError):
                     reply = await ask(address, {"type": "charter?"})
-                    if reply["type"] == "charter":
-                        charter = Charter.from_bytes(bytes(reply["charter"]))
+                    if reply["type"] == "charter" and isinstance(reply.get("charter"), bytes):
+                        charter = Charter.from_bytes(reply["charter"])  # EventError: one line, why
                         if self._event_id not in (None, charter.event):
                             continue
                         if self.players and not any(p.key == self.me for p in charter.players):
@@ -356,7 +356,7 @@ class EventRunner:
                         self.charter = charter
                         self._learn(reply.get("peers"))
                         break
-                    if reply["type"] == "roster" and not enrolled:
+                    if reply["type"] == "roster" and not enrolled and is_game_id(reply.get("event")):
                         self._event_id = str(reply["event"])
                         for name, bot in self.players:
                             try:
@@ -710,6 +710,7 @@ class EventRunner:
             self._wake.set()
             with contextlib.suppress(TimeoutError):  # a laptop just entered is asked at once
                 await asyncio.wait_for(self._poll_now.wait(), self.poll)
+            _raise_if_cancelled()
 
     async def _poll_once(self) -> None:
         known = {a for laptop in self._laptops.values() for a in laptop.addresses[:2]}
@@ -890,11 +891,19 @@ class EventRunner:
     # ------------------------------------------------------------------ waiting
 
     async def _sleep(self) -> None:
-        """Until something changed (a status heard, a table's game moved) or :attr:`poll` seconds."""
+        """Until something changed (a status heard, a table's game moved) or :attr:`poll` seconds.
+
+        Raises:
+            asyncio.CancelledError: This task was cancelled, here or since the last call: on Python
+                3.11 ``asyncio.wait_for`` drops a cancellation that comes as its awaitable completes
+                (a reply read, the wake-up set), and every loop of :meth:`run` comes through here.
+        """
+        _raise_if_cancelled()
         self._wake.clear()
         self._ad_dirty.set()  # the record is advertised again if it changed (phase, players)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), self.poll)
+        _raise_if_cancelled()
 
     async def _linger(self) -> None:
         """Answers the others until every present laptop has finished (§6.5), at most :attr:`linger` s."""
@@ -907,6 +916,13 @@ class EventRunner:
             if not waiting:
                 return
             await self._sleep()
+
+
+def _raise_if_cancelled() -> None:
+    """Raises :class:`asyncio.CancelledError` when the current task has a cancellation pending."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
 
 
 def standings_lines(charter: Charter, rows: Sequence[Standing]) -> list[str]:

@@ -214,3 +214,74 @@ async def test_junk_enrolments_neither_start_an_event_nor_hold_its_tables(tmp_pa
     assert [p.name for p in charter.players] == ["Ann greedy", "Ann random", "Bob greedy", "Bob random"]
     assert final["Ann"] == final["Bob"]
     assert sorted(ann.results) == sorted(bob.results) == [(1, 0), (1, 1)]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("reply", [
+    {"type": "charter", "charter": [300, 1]},
+    {"type": "charter"},
+    {"type": "roster", "event": ["x"], "name": "x", "players": []},
+    {"type": "roster"},
+])
+async def test_a_malformed_reply_to_a_joining_laptop_raises_nothing(tmp_path: Path, reply: dict[str, Any]) -> None:
+    """An 'opener' that answers the charter request with a reply out of shape: the joining laptop
+    keeps asking (its lines say nothing of it), and stops cleanly when cancelled."""
+    from carcnet.club.service import EventService
+
+    asked: list[str] = []
+    again = asyncio.Event()
+
+    def answer(request: dict[str, Any], _asker: str | None) -> dict[str, Any]:
+        asked.append(request["type"])
+        if asked.count("charter?") >= 2:
+            again.set()  # the first reply was taken, and the laptop asks on
+        return reply
+
+    async with EventService(answer, host="127.0.0.1") as fake:
+        bob = EventRunner(key("Bob"), name="Bob", folder=tmp_path, by_event=True, players=[("Bob greedy", "greedy")],
+                          dial=[("127.0.0.1", fake.port)], **LOOP)
+        task = asyncio.create_task(bob.run())
+        waiting = asyncio.create_task(again.wait())
+        done, _pending = await asyncio.wait({task, waiting}, timeout=30.0, return_when=asyncio.FIRST_COMPLETED)
+        assert waiting in done and task not in done, task.exception() if task.done() else "never asked again"
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+@pytest.mark.parametrize(("opener", "joiner", "said"), [
+    (["--bots", "greedy,random", "--start-when", "2", "--rounds", "3", "--bot-delay", "0.5"], ["--bots", "greedy"],
+     "has started without this laptop's players"),
+    (["--bots", "greedy", "--start-when", "5"], ["--bots", "greedy"], "is taken by another player"),
+])
+def test_carcnet_tournament_join_says_why_in_one_line(tmp_path: Path, capsys, opener: list[str], joiner: list[str],
+                                                       said: str) -> None:
+    """The command line: ``carcnet tournament join`` to an event that started, or where its bots'
+    names are taken (both laptops named bob), ends with one line saying so, exit status 1."""
+    import subprocess
+    import sys
+
+    from carcnet.cli import main
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "carcnet", "tournament", "open", "Started night", "--listen", "127.0.0.1", "--no-mdns",
+         "--name", "bob", "--data-dir", str(tmp_path / "opener"), *opener],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None
+        port = None
+        for _ in range(50):  # its first lines: the event open on its port
+            line = process.stdout.readline()
+            if " open on port " in line:
+                port = int(line.split(" open on port ")[1].split(":")[0])
+                break
+        assert port is not None, "the opener said where it listens"
+        capsys.readouterr()
+        status = main(["tournament", "join", f"127.0.0.1:{port}", "--listen", "127.0.0.1", "--no-mdns", "--name", "bob",
+                       "--data-dir", str(tmp_path / "joiner"), *joiner])
+        err = capsys.readouterr().err
+    finally:
+        process.kill()
+        process.wait(30)
+    assert status == 1
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and said in lines[0] and "Traceback" not in err, err

@@ -33,7 +33,7 @@ from carcnet.club.service import (
 from carcnet.engine import RULES_VERSION, Rules
 from carcnet.net.signing import SeatKey
 
-from .test_tournament import LOOP, Room, _rows
+from .test_tournament import LIMIT, LOOP, Room, _rows
 
 pytestmark = pytest.mark.asyncio
 
@@ -196,3 +196,52 @@ async def test_a_flood_of_the_openers_service_changes_nobodys_standings(tmp_path
     assert all(r.rank == 0 for runner in room.runners.values() for r in runner.results.values())
     played = [line for lines in room.lines.values() for line in lines if "opened here" in line]
     assert len(played) == 4, played  # two rounds of two tables, each opened once
+
+
+async def test_an_opener_stopped_mid_game_and_resumed_after_the_others_counted_its_table_agrees(tmp_path: Path) -> None:
+    """Ann stops while her table of round 1 is under way; Bob and Cleo pass her over, play her table
+    again and count it; Ann resumes from her folder: she counts what they counted (their log, fetched
+    and checked) rather than play her saved game on, and the three end with the same standings from
+    the same games."""
+    import hashlib as _h
+
+    from carcnet.club.pairing import lots
+    from carcnet.club.runner import CHARTER_FILE
+
+    from .test_tournament import _until, key as laptop_key
+
+    event = next(e for e in (_h.sha256(bytes([i])).hexdigest()[:32] for i in range(64))
+                 if min(lots(e, [str(i) for i in range(8)]).items(), key=lambda kv: kv[1])[0] in "012")
+    room = Room(tmp_path, event=event, bot_delay=0.02)
+    ann = room.opener
+    await room.start()
+    try:
+        bob, cleo = room.runners["Bob"], room.runners["Cleo"]
+
+        def seen_by_all() -> bool:  # Ann's table of round 1 open, and Bob and Cleo heard her say so
+            heard = [r._laptops.get(ann.me) for r in (bob, cleo)]
+            return any(r == 1 for r, _t in ann._tables) and bob.charter is not None and cleo.charter is not None and all(
+                h is not None and h.status is not None and any(t[0] == 1 for t in h.status.tables) for h in heard)
+
+        await asyncio.wait_for(_until(seen_by_all), LIMIT)
+        mine = next(rt for rt in ann._tables if rt[0] == 1)
+        room.tasks["Ann"].cancel()
+        await asyncio.gather(room.tasks["Ann"], return_exceptions=True)
+        try:
+            await asyncio.wait_for(_until(lambda: mine in bob.results and mine in cleo.results), LIMIT)
+        except TimeoutError:
+            raise AssertionError(room.lines) from None
+        assert bob.results[mine].rank > 0, "Bob and Cleo played Ann's table again"
+        before = len(room.lines["Ann"])
+        again = EventRunner.resume(laptop_key("Ann"), ann.folder, name="Ann", dial=[("127.0.0.1", bob.port)],
+                                   note=room.lines["Ann"].append, **LOOP)  # type: ignore[arg-type]
+        assert (ann.folder / CHARTER_FILE).exists()
+        room.add("Ann", again)
+        final = await room.finish("Ann", "Bob", "Cleo")
+    finally:
+        await room.close()
+    assert _rows(final["Ann"]) == _rows(final["Bob"]) == _rows(final["Cleo"])
+    assert again.results[mine].game == bob.results[mine].game == cleo.results[mine].game
+    resumed_lines = room.lines["Ann"][before:]
+    assert not any(f"Round 1 table {mine[1] + 1}: played on" in line or f"Round 1 table {mine[1] + 1}: opened" in line
+                   for line in resumed_lines), resumed_lines
