@@ -237,7 +237,7 @@ def test_the_one_left_at_a_table_of_two_finishes_the_game(lan2, tmp_path: Path, 
             assert ann.entries() > left_at
             table.come_back(how)
             same = lambda: ann.over() and bob.over() and ann.save().read_bytes() == bob.save().read_bytes()  # noqa: E731
-            wait(same, "the game ends with one log at both laptops", GAME, detail=table.detail)
+            wait(same, "the game ends with one log at both laptops", GAME, detail=table.detail, every=press)
         finally:
             print(table.detail())
     assert not ann.said("Set aside:"), f"the one left lost her moves: {ann.said('Set aside:')}"
