@@ -158,9 +158,8 @@ def _field(screen: str, label: str) -> str:
 
 
 def _fill_join_form(bob: Terminal, name: str, player: str) -> None:
-    """Fills the join form as a person does, looking at the screen after each step: the name, then
-    *player* in "Played by" (Tab Tab, Enter opens the list, Down to it, Enter), then Ctrl+S."""
-
+    """Fills the join form as a person does, looking at the screen after each step: types the name,
+    clicks "Played by", clicks *player* in its list, then the Join button."""
     tried = [0.0]
 
     def again() -> bool:
@@ -179,22 +178,13 @@ def _fill_join_form(bob: Terminal, name: str, player: str) -> None:
         return False
 
     wait(named, f"Bob's name in the join form is {name}", 20, detail=bob.screen)
-    bob.keys("Tab", "Tab", "Enter")
+    bob.click("Me, at this terminal", row=lambda line: "Played by" in line)
     bob.shows("Expert bot")  # the list is open
-    bob.keys(*["Down"] * 2, "Enter")  # Me, Random bot, Greedy bot
+    bob.click(player, row=lambda line: "Played by" not in line)
     wait(lambda: _field(bob.screen(), "Played by") == player, f"Bob's form says Played by {player}", 20,
          detail=bob.screen)
-
-    tried[0] = 0.0
-
-    def joined() -> bool:
-        if "Played by" not in bob.screen():
-            return True
-        if again():
-            bob.keys("C-s")
-        return False
-
-    wait(joined, "Bob joins", 20, detail=bob.screen)
+    bob.click("Join", row=lambda line: line.replace("█", " ").strip(" ▊▎") == "Join")
+    wait(lambda: "Played by" not in bob.screen(), "Bob joins", 20, detail=bob.screen)
 
 
 def _hand_over_when_offered(ann: Laptop):
