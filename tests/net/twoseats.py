@@ -333,8 +333,8 @@ class Laptops:
         return "\n".join(laptop.describe() for laptop in self.laptops)
 
     def close(self) -> None:
-        """Ends every program the test started (SIGTERM, then SIGKILL a bounded while later), and the
-        tmux server."""
+        """Ends every program the test started (SIGKILL, by its pid) and the tmux server, then waits a
+        bounded while for them to be gone."""
         running = [pid for pid in self.pids if _alive(pid)]
         for pid in running:
             try:
