@@ -224,6 +224,17 @@ class Terminal(Laptop):
     def type(self, text: str) -> None:
         self.laptops.tmux("send-keys", "-t", self.name, "-l", text)
 
+    def click(self, text: str, *, row: Callable[[str], bool] = lambda line: True) -> None:
+        """A click of the mouse on the first *text* shown on a line that *row* accepts (an SGR mouse
+        press and release, as a terminal sends them): a person choosing in a list or pressing a button,
+        where keys bound by a field and by the app around it may act out of order in a burst."""
+        for y, line in enumerate(self.screen().splitlines()):
+            if text in line and row(line):
+                x = line.index(text) + 2  # 1-based, inside the text
+                self.type(f"\x1b[<0;{x};{y + 1}M\x1b[<0;{x};{y + 1}m")
+                return
+        raise AssertionError(f"{text!r} is not on {self.name}'s screen:\n{self.screen()}")
+
     def shows(self, text: str, timeout: float = STEP) -> str:
         """Waits until the screen shows *text*; the screen."""
         return str(wait(lambda: (s := self.screen()) and text in s and s, f"{self.name}'s screen shows {text!r}",
@@ -322,8 +333,8 @@ class Laptops:
         return "\n".join(laptop.describe() for laptop in self.laptops)
 
     def close(self) -> None:
-        """Ends every program the test started (SIGTERM, then SIGKILL a bounded while later), and the
-        tmux server."""
+        """Ends every program the test started (SIGKILL, by its pid) and the tmux server, then waits a
+        bounded while for them to be gone."""
         running = [pid for pid in self.pids if _alive(pid)]
         for pid in running:
             try:
