@@ -102,3 +102,21 @@ def _steady_cursor(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
 
         monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
 
+
+@pytest.fixture(autouse=True)
+def _quick_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's pilot, after every key, waits for the app to go idle: it sleeps in steps and stops at
+    the first step in which the process used next to no CPU (textual._wait). A step is a little longer
+    than the screen's repaint period (20 ms against 1/60 s), so that a change's repaint, and what waits
+    for it (``call_after_refresh``), comes within it. So a key cost at least 40 ms, asleep: a whole
+    game by keys, 4,500 of them, took three minutes. Here the screen repaints every 2 ms and a step
+    is 4 ms (longer than a repaint period still), with the same test of idleness (under 5 % of a
+    step's CPU time).
+    A wait for anything else to happen is a bounded poll of its condition, never the pilot's sleeps."""
+    import textual._wait
+    import textual.screen
+
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 0.002)
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.004)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 0.0002)
+
