@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 
 import platformdirs
 import pytest
@@ -102,3 +103,90 @@ def _steady_cursor(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
 
         monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
 
+
+@pytest.fixture(autouse=True)
+def _quick_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's pilot, after every key, waits for the app to go idle: it sleeps in steps and stops at
+    the first step in which the process used next to no CPU (textual._wait). A step is a little longer
+    than the screen's repaint period (20 ms against 1/60 s), so that a change's repaint, and what waits
+    for it (``call_after_refresh``), comes within it. So a key cost at least 40 ms, asleep: a whole
+    game by keys, 4,500 of them, took three minutes. Here the screen repaints every 2 ms and a step
+    is 4 ms (longer than a repaint period still), with the same test of idleness (under 5 % of a
+    step's CPU time).
+    A wait for anything else to happen is a bounded poll of its condition, never the pilot's sleeps."""
+    import textual._wait
+    import textual.screen
+
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 0.002)
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.004)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 0.0002)
+
+
+# ---------------------------------------------------------------------- the parallel run
+#
+# The README's command runs the tests in worker processes (pytest-xdist: ``-n auto``, and
+# ``--dist loadgroup`` in pyproject.toml). What a test has of its own stays its own there: HOME, the XDG
+# folders and the temporary folders (under the worker's own base folder), tmux servers (a socket in a
+# new folder), network namespaces (each Lan claims its names, tests/net/netns.py), ports (port 0, or
+# tests/ports.py's block of the worker). Below: how many workers, which tests go together, and which
+# start first.
+
+#: Names that a test or fixture that builds network namespaces calls (tests/net/netns.py).
+LAN_NAMES = frozenset({"lan_for_test", "Lan"})
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers a core. Most of the long tests wait (on bots' delays, on processes
+    of their own, on clocks a network table runs by) rather than compute, so a core has room for a
+    second worker; more than that and the tests that do compute slow each other down."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(2, 2 * cores)
+
+
+def _names(code: types.CodeType) -> set[str]:
+    """The global and attribute names *code* and the functions defined in it use."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names
+
+
+def _fixtures(item: pytest.Item) -> list:
+    """The definitions of the fixtures *item* uses (the ones it gets, not those they override)."""
+    info = getattr(item, "_fixtureinfo", None)
+    return [defs[-1] for defs in info.name2fixturedefs.values() if defs] if info is not None else []
+
+
+def _shared_with(item: pytest.Item) -> str | None:
+    """The module or class whose fixture of that scope *item* uses, if any: such a fixture is made
+    once per worker, so every test of it goes to one worker (not made again on each)."""
+    for fixturedef in _fixtures(item):
+        if fixturedef.scope in ("module", "class") and fixturedef.baseid:
+            return fixturedef.baseid
+    return None
+
+
+def _builds_lan(item: pytest.Item) -> bool:
+    """Whether *item*, or a fixture it uses, makes network namespaces (:data:`LAN_NAMES`)."""
+    funcs = [getattr(item, "obj", None), *(fixturedef.func for fixturedef in _fixtures(item))]
+    return any(LAN_NAMES & _names(func.__code__) for func in funcs if hasattr(func, "__code__"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Orders the tests so that the long ones start first, and groups those that share a module's
+    fixture (``xdist_group``): first the tests marked ``slow`` (tens of seconds each), then those that
+    build network namespaces (real processes, real clocks), then the rest, each in the order
+    collected. Every worker collects, so this is the same order everywhere. (With ``--dist
+    loadgroup`` a group is one unit of work, sent before the single tests.)"""
+    rank = {}
+    for item in items:
+        shared = _shared_with(item)
+        if shared is not None:
+            item.add_marker(pytest.mark.xdist_group(shared))
+        rank[item.nodeid] = 0 if item.get_closest_marker("slow") else 1 if _builds_lan(item) else 2
+    items.sort(key=lambda item: rank[item.nodeid])

@@ -145,6 +145,7 @@ def test_the_private_name_check_finds_one(tmp_path, monkeypatch):
     assert _private_imports() == ["carcnet.cli.x imports the private name carcnet.log.codec._kind"]
 
 
+@pytest.mark.slow
 def test_no_duplicated_code():
     """pylint's duplicate-code over carcnet/ with a window of six lines (imports and docstrings
     ignored) finds no pair."""

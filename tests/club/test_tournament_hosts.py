@@ -111,6 +111,7 @@ def _standings(laptop: Laptop) -> list[tuple[int, str, str]]:
     return [(r["player"], r["wins"], r["difference"]) for r in rows]
 
 
+@pytest.mark.slow
 async def test_the_opener_killed_mid_round_and_the_event_finished(tmp_path: Path) -> None:
     ann, bob, cleo = (Laptop(n, tmp_path) for n in ("Ann", "Bob", "Cleo"))
     try:

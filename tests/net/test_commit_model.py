@@ -59,6 +59,12 @@ def explored(seats: int, depth: int, draws: bool, flip: bool) -> Report:
     return explore(seats, depth, draws=draws, flip=flip, keep=0)
 
 
+#: The two tests of a bound read one exploration (:func:`explored`, once a process): in a parallel run
+#: they go to one worker.
+EXPLORED = pytest.mark.xdist_group("commit-model-explored")
+
+
+@EXPLORED
 @pytest.mark.parametrize(("seats", "depth", "draws", "flip"), BOUNDS, ids=BOUND_IDS)
 def test_every_schedule_up_to_the_bound_is_safe(seats: int, depth: int, draws: bool, flip: bool) -> None:
     """At every state of every schedule: no peer stopped, no commit index went down, no two entries
@@ -69,6 +75,7 @@ def test_every_schedule_up_to_the_bound_is_safe(seats: int, depth: int, draws: b
     assert not safety, "\n".join(map(str, safety))
 
 
+@EXPLORED
 @pytest.mark.parametrize(
     ("seats", "depth", "draws", "flip"),
     BOUNDS, ids=BOUND_IDS)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import msgpack
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -106,12 +107,14 @@ def _judge(conn, data: bytes) -> None:
         assert isinstance(events[-1], Closed) or not events
 
 
+@pytest.mark.slow
 @settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=hostile)
 def test_a_connection_waiting_for_a_hello_refuses_or_takes_anything(data: bytes) -> None:
     _judge(acceptor(), data)
 
 
+@pytest.mark.slow
 @settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=hostile)
 def test_an_open_connection_refuses_or_takes_anything(data: bytes) -> None:

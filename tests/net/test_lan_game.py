@@ -451,6 +451,7 @@ async def test_a_bot_seat_whose_laptop_is_gone_is_away(tmp_path: Path) -> None:
             await _all(people, lambda g: g.away() == [0])
 
 
+@pytest.mark.slow
 async def test_a_bot_seat_whose_laptop_is_gone_is_taken_over_and_the_game_ends(tmp_path: Path) -> None:
     """issue 12 item 1: the host runs a bot seat and its laptop goes mid-game; once that seat has been
     away at its turn for the away rule, the remaining player with the lowest identity key hands it to a
@@ -495,6 +496,7 @@ def _bots_joining(host: NetTable, tmp_path: Path) -> tuple[NetTable, NetTable]:
     return bob, cleo
 
 
+@pytest.mark.slow
 async def test_a_runner_restarted_mid_game_still_hands_the_seat_back(tmp_path: Path) -> None:
     """wire.md §5.6 "Coming back", across a restart: the host runs seat 0's bot and leaves; a player
     takes the seat over and then restarts (its laptop rebooted: the game resumed from its save). When
@@ -529,6 +531,7 @@ async def test_a_runner_restarted_mid_game_still_hands_the_seat_back(tmp_path: P
     assert 0 in back.my_seats and 0 not in again.my_seats
 
 
+@pytest.mark.slow
 async def test_after_a_restart_of_every_laptop_a_gone_bot_seat_is_still_taken_over(tmp_path: Path) -> None:
     """wire.md §5.6 across a restart: the table stops (every laptop closes: a power cut), and only Bob
     and Cleo resume their saves. The host, which ran seat 0's bot, never comes back: the resumed
@@ -574,6 +577,7 @@ async def test_a_resumed_player_advertises_the_game_under_its_name(tmp_path: Pat
         assert ad is not None and ad.name == "Friday game", ad
 
 
+@pytest.mark.slow
 async def test_a_player_who_withholds_its_draw_value_is_away_and_its_seat_is_handed_over(tmp_path: Path) -> None:
     """Issue 14: a withheld value makes the table wait and mark the seat away exactly like a player who
     left (wire.md §5.7): Bob stays connected but stops revealing; after the wait his seat shows away

@@ -93,6 +93,7 @@ def _abbot_moves(path: Path, seat: int) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 async def test_a_person_deploys_and_recalls_the_abbot_at_one_terminal(tmp_path):
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -105,6 +106,7 @@ async def test_a_person_deploys_and_recalls_the_abbot_at_one_terminal(tmp_path):
         assert done == plan.done and {"cloister", "garden", "recall"} <= set(done)
 
 
+@pytest.mark.slow
 async def test_a_person_deploys_and_recalls_the_abbot_at_a_network_table(tmp_path):
     app = CarcnetApp(data_dir=tmp_path / "ann", bot_delay=0, lan_options=LAN, player_name="Ann",
                      random=counter_random("Ann"))

@@ -59,6 +59,7 @@ async def _human_turn(pilot, screen: GameScreen) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_a_whole_game_from_the_home_screen_to_the_final_scores(tmp_path):
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -255,6 +256,7 @@ async def test_new_game_with_the_editions_variants_shows_them_in_the_game(tmp_pa
             line.text for line in title.render_lines(Region(0, 0, title.size.width, title.size.height)))
 
 
+@pytest.mark.slow
 async def test_a_search_bot_thinks_off_the_loop_with_its_clock_shown_and_its_cap_applied(tmp_path, monkeypatch):
     """Issue 17: the hard search bot chosen in the new-game screen; it thinks in a worker thread, the
     status line says so with its seconds and the cap, and the cap stops it. Its budget is made

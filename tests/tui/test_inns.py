@@ -59,6 +59,7 @@ class LargePlan:
         return ["0"]
 
 
+@pytest.mark.slow
 async def test_a_person_plays_inns_and_cathedrals_with_the_large_meeple_by_keys(tmp_path):
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=11)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -357,7 +357,9 @@ async def test_the_command_line_opens_lan_screens_directly(tmp_path):
         assert isinstance(app.screen, HomeScreen)
     app = _app(tmp_path, start="host")
     async with app.run_test(size=(100, 36)) as pilot:
-        await _until(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the host setup")
+        # the form mounted, its choices too, before the app ends (one mounting then finds its parts gone)
+        await _until(pilot, lambda: isinstance(app.screen, HostSetupScreen) and app.screen.query("#my-name")
+                     and all(choice.is_mounted for choice in app.screen.query(Select)), "the host setup")
         assert app.screen.query_one("#my-name", Input).value == "Ann"
 
 

@@ -36,6 +36,7 @@ def _app(tmp_path: Path) -> CarcnetApp:
     return CarcnetApp(data_dir=tmp_path / "tui" / "games", bot_delay=0, lan_options=LAN, player_name="Ann")
 
 
+@pytest.mark.slow
 async def test_an_event_opened_on_the_screen_seats_the_person_and_ends_with_the_standings(tmp_path: Path) -> None:
     app = _app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

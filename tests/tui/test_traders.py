@@ -99,6 +99,7 @@ class TradersPlan:
         return _deploy_keys(screen, self.done)
 
 
+@pytest.mark.slow
 async def test_a_person_plays_both_expansions_with_a_builder_turn_the_pig_and_the_large_meeple_by_keys(tmp_path):
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=21)
     async with app.run_test(size=(100, 30)) as pilot:
