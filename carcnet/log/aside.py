@@ -25,8 +25,8 @@ from carcnet.engine import Game, replay
 from .codec import pack, unpack
 from .entries import LogEntry, LogHeader
 from .errors import LogError, LogFormatError, LogVersionError
-from .records import MAGIC, MARK, encode_record, scan
-from .store import apply_entry, fsync_directory
+from .records import MAGIC, encode_record, scan
+from .store import apply_entry, fsync_directory, read_marked
 
 __all__ = ["SUFFIX", "AsideRun", "append_aside", "aside_path", "check_aside", "read_aside"]
 
@@ -72,14 +72,7 @@ def read_aside(path: str | os.PathLike[str]) -> tuple[LogHeader, list[list[LogEn
             (``"unreadable"``, ``"bad-magic"``, ``"bad-header"``, ``"bad-record"``, ``"corrupt-record"``).
     """
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
-    if not data.startswith(MAGIC):
-        raise LogError("bad-magic",
-                       f"{path.name} is not a side file: it does not begin as one does, with {MARK}")
-    records, tail = scan(data)
+    records, tail = scan(read_marked(path, "a side file"))
     if tail is not None:
         raise LogError("corrupt-record", f"{path.name}: a record at byte {tail.offset} is damaged ({tail.detail})",
                        tail.index)

@@ -233,6 +233,22 @@ class LogSummary:
     deploying: bool = False
 
 
+def read_marked(path: Path, kind: str) -> bytes:
+    """The bytes of the file *path*, which begins with the log's magic (``protocol/log.md`` §3): a
+    save, or its side file (§12); *kind* names it in the error ("a carcnet saved game").
+
+    Raises:
+        LogError: ``"unreadable"`` (an OS error), ``"bad-magic"`` (it does not begin with the magic).
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
+    if not data.startswith(MAGIC):
+        raise LogError("bad-magic", f"{path.name} is not {kind}: it does not begin as one does, with {MARK}")
+    return data
+
+
 def summarize(path: str | os.PathLike[str]) -> LogSummary:
     """The header and the number of intact records of a log, read without replaying any move or
     checking any signature (``protocol/log.md`` §3, §5): its cost is one read of the file and a
@@ -242,14 +258,7 @@ def summarize(path: str | os.PathLike[str]) -> LogSummary:
         LogError: The file cannot be read, is not a log, or its header is refused (as :func:`load`).
     """
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
-    if not data.startswith(MAGIC):
-        raise LogError("bad-magic",
-                       f"{path.name} is not a carcnet saved game: it does not begin as one does, with {MARK}")
-    records, tail = scan(data)
+    records, tail = scan(read_marked(path, "a carcnet saved game"))
     if not records:
         raise LogError("torn-header", f"{path.name}: the header record is missing or damaged", 0)
     header = _decode_header(records[0], path.name)
