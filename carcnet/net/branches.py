@@ -84,5 +84,16 @@ class Branches:
         batch = self._batches.get(source)
         if not batch or not entries or entries[0].seq != batch[-1].seq + 1:
             return False
+        first = entries[0].seq
+        if first <= len(log) and log[first - 1] == entries[0]:
+            return False  # it is this log's own entry: its digest chains this log's prefix, not the batch's
         end = batch[-1].seq
         return end > len(log) or log[end - 1] != batch[-1]
+
+    def settle(self, log: Sequence[SignedEntry], index: int) -> None:
+        """Forgets the batches that part from *log* at a seq its commit *index* covers: they can never
+        be taken (wire.md §5.9: committed entries are never replaced)."""
+        for source, batch in list(self._batches.items()):
+            parts = next((signed.seq for signed in batch if signed.seq > len(log) or log[signed.seq - 1] != signed), None)
+            if parts is not None and parts <= index:
+                self.drop(source)

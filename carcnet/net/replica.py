@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from typing import Literal
 
 from carcnet.engine import DrawTile, Game, HandBack, HandOver, Move, Phase
 from carcnet.log import LogEntry
@@ -36,7 +36,8 @@ from .draws import draw_race
 from .framing import ProtocolError
 from .messages import MAX_ENTRIES, Ack, Entries, Seal, SignedEntry, Vote, WireHeader
 from .parts import Give
-from .quorum import Votes
+from .persistence import MemoryLog, Persistence
+from .quorum import SPLIT_SEQS, Votes
 from .signing import SeatKey, sign_entry, verify_entry
 from .tiebreak import beaten
 
@@ -52,65 +53,6 @@ MAX_HELD_BACK = 2 * MAX_ENTRIES
 class SyncError(Exception):
     """This program asked the session for something it cannot do now (a bug or a stale UI, never the
     peer's fault): a move for a seat this peer does not hold, a move once the game stopped, …"""
-
-
-class Persistence(Protocol):
-    """Where a replica saves its log as it grows (``log.md`` §9: on disk before it counts).
-
-    The app plugs the log recorder in; tests use :class:`MemoryLog`.
-    """
-
-    def on_append(self, signed: SignedEntry) -> None:
-        """Saves *signed*, the next entry of the log, where a crash of this program cannot lose it
-        (written to the operating system); :meth:`sync` makes it durable. Called before the entry is
-        passed on to peers. An exception propagates to the caller of :meth:`Replica.author` or, for
-        a received entry, ends that connection with ``internal``."""
-        ...
-
-    def on_take_back(self, seq: int) -> None:
-        """Removes the last entry saved, *seq*: a table draw that a signed ``handover`` for the same
-        seq beat (wire.md §5.7 "A draw racing a handover"), the one entry a peer ever takes back."""
-        ...
-
-    def on_set_aside(self, seq: int) -> str | None:
-        """Moves the entries from *seq* on out of the log into its side file (wire.md §5.9: the table
-        committed other entries there): they are kept, never replayed into the game. Returns where
-        they are kept, for people (``None``: in memory only).
-
-        Raises:
-            OSError: The side file or the log could not be written (the log is then unchanged).
-        """
-        ...
-
-    def sync(self) -> None:
-        """Makes every entry saved so far durable (fsync: a power loss cannot lose it). The replica
-        calls it before an entry this peer signed is sent (``log.md`` §9); the peer calls it in a
-        worker thread after received entries, so it must be safe beside :meth:`on_append`."""
-        ...
-
-
-class MemoryLog:
-    """:class:`Persistence` in memory: the saved entries, in order."""
-
-    def __init__(self, entries: Iterable[SignedEntry] = ()) -> None:
-        self.entries: list[SignedEntry] = list(entries)
-        #: Entries set aside (:meth:`on_set_aside`), in the order they were.
-        self.aside: list[SignedEntry] = []
-
-    def on_append(self, signed: SignedEntry) -> None:
-        self.entries.append(signed)
-
-    def on_take_back(self, seq: int) -> None:
-        assert self.entries and self.entries[-1].seq == seq
-        self.entries.pop()
-
-    def on_set_aside(self, seq: int) -> str | None:
-        self.aside.extend(self.entries[seq - 1 :])
-        del self.entries[seq - 1 :]
-        return None
-
-    def sync(self) -> None:
-        """Nothing to do: memory is all there is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,9 +183,9 @@ class Replica:
         self.votes: Votes | None = None
         self.commit_index = 0
         self.certificate: Ack | None = None
-        #: The lowest seq above the commit index where another branch is known to part from this log
-        #: (0: none): its seats vote at exactly that seq too (wire.md §5.9 "The tie-break").
-        self.parting = 0
+        #: The seqs above the commit index where other branches part from this log (the SPLIT_SEQS
+        #: lowest): its seats vote at exactly each of them too (wire.md §5.9 "The tie-break").
+        self.partings: set[int] = set()
         self.branches = Branches()  # per sender, its last batch of another branch ignored (§5.9)
         self.aside: list[SetAside] = []
         #: A player's judgement of a ``handover`` it receives (wire.md §5.6 "What the others check"):
@@ -521,7 +463,7 @@ class Replica:
         for signed in branch:
             self.append(signed)
         self._committed(max(self.commit_index, committed))
-        self.parting = 0  # this log parts from others elsewhere now, if at all: learnt again
+        self.partings.clear()  # this log parts from others elsewhere now, if at all: learnt again
         self.branches.drop(source)
         record = SetAside(seq, aside, branch[0], where, tuple(votes.voters(game.digests, seq)))
         self.aside.append(record)
@@ -682,9 +624,9 @@ class Replica:
             self.recount()
             return []
         acks = [self.votes.cast(keys, seq, self.game.digests[seq])]
-        parting = self.parting
-        if self.commit_index < parting <= seq:
-            acks.append(self.votes.cast_at(keys, parting, self.game.digests[parting]))
+        for parting in sorted(self.partings):
+            if self.commit_index < parting <= seq:
+                acks.append(self.votes.cast_at(keys, parting, self.game.digests[parting]))
         self.recount()
         return [ack for ack in acks if ack is not None]
 
@@ -694,9 +636,9 @@ class Replica:
         return self.seal.key if self.seal is not None else None
 
     @property
-    def votes_version(self) -> tuple[int, int, int] | None:
+    def votes_version(self) -> tuple[int, int, tuple[int, ...]] | None:
         """Changes whenever :meth:`votes_to_pass` would (``None`` before the header)."""
-        return None if self.votes is None else (self.votes.version, self.commit_index, self.parting)
+        return None if self.votes is None else (self.votes.version, self.commit_index, tuple(sorted(self.partings)))
 
     def votes_to_pass(self) -> tuple[Ack, ...]:
         """What a player passes on with its heartbeat (wire.md §4.11): the newest vote of every seat
@@ -707,15 +649,18 @@ class Replica:
         if votes is not None:
             gives = votes.gives()
             given = Ack(votes=(), gives=gives) if gives else None
-            for ack in (votes.newest(), self.certificate, *(votes.firsts(self.parting) if self.parting else ()), given):
+            firsts = [ack for parting in sorted(self.partings) for ack in votes.firsts(parting)]
+            for ack in (votes.newest(), self.certificate, *firsts, given):
                 if ack is not None and ack not in out:
                     out.append(ack)
         return tuple(out)
 
     def note_parting(self, seq: int) -> None:
-        """Another branch parts from this log at *seq*, where its entry is pending (:attr:`parting`)."""
-        if seq > self.commit_index and (not self.parting or seq < self.parting):
-            self.parting = seq
+        """Another branch parts from this log at *seq*, where its entry is pending (:attr:`partings`)."""
+        if seq > self.commit_index and seq not in self.partings:
+            self.partings.add(seq)
+            if len(self.partings) > SPLIT_SEQS:
+                self.partings.discard(max(self.partings))
 
     def take_votes(self, votes: Iterable[Vote], gives: Iterable[Give] = ()) -> tuple[list[Vote | Give], bool]:
         """Takes votes, and votes given, from a peer: those that were news, and whether one did not
@@ -756,8 +701,12 @@ class Replica:
         self.commit_index = seq
         self.certificate = self.votes.certificate(self.game.digests, seq) if seq else None
         self.votes.raise_floor(seq)
-        if self.parting <= seq:
-            self.parting = 0
+        self.partings = {parting for parting in self.partings if parting > seq}
+        self.branches.settle(self.entries, seq)  # what parts where the log is committed lost for good
+        if self.held_back and self.held_back[0].seq <= seq:
+            self.held_back = []
+        if self.passed_over is not None and self.passed_over <= seq:
+            self.passed_over = None
 
     def elsewhere(self) -> bool:
         """Whether votes held could commit another branch where this log's entries are pending (it is

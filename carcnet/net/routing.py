@@ -138,7 +138,7 @@ class Router:
         self.chat = ChatRoom()
         self._voted_at = -VOTE_EVERY  # when this peer's seats last voted (wire.md §5.9) …
         self._vote_due = True  # … whether the log's end waits for its vote (a resumed log's does), and
-        self._voted_parting = 0  # … where another branch parted from the log at its last vote
+        self._voted_partings: set[int] = set()  # … where other branches parted from the log at its last vote
         #: The seats' banks of the turn clock this peer's heartbeats carry (wire.md §5.8), said by its
         #: table with the ``have`` they are the banks at: carried only while the log is at that ``have``.
         self.banks: tuple[int, tuple[int, ...]] = (0, ())
@@ -269,7 +269,7 @@ class Router:
         no link to the voter; a peer on another branch learns that this one is committed) and its values
         of the draw the table waits for (§5.7): :mod:`carcnet.net.gossip`. A log that stopped growing
         votes here where another branch parts from it."""
-        if self._vote_due or self.replica.parting != self._voted_parting:
+        if self._vote_due or self.replica.partings != self._voted_partings:
             self.log_changed(now=True)
         if self.role != "player":
             return ()
@@ -585,7 +585,7 @@ class Router:
             self._vote_due = True
             return
         self._vote_due, self._voted_at = False, clock
-        self._voted_parting = self.replica.parting
+        self._voted_partings = set(self.replica.partings)
         before = self.replica.commit_index
         for ack in (cast := self.replica.vote(self.seats)):
             self.send_once(ack, self.connections.open_links())

@@ -208,7 +208,7 @@ class Table:
         for p in self.peers:
             r = p.replica
             kept = {k.hex()[:4]: (b[0].seq, b[-1].seq) for k, b in r.branches}
-            lines.append(f"{p.name}: have {p.have}, commit {r.commit_index}, parting {r.parting}, phase "
+            lines.append(f"{p.name}: have {p.have}, commit {r.commit_index}, parting {sorted(r.partings)}, phase "
                          f"{p.game.phase.name if p.game else None}, missing {p.missing()}, branches {kept}, "
                          f"held back {[e.seq for e in r.held_back]}")
             lines += [f"   {e.seq} seat {e.entry.seat} {e.entry.move} {e.entry.digest.hex()[:8]}" for e in p.entries]
@@ -870,7 +870,7 @@ class World:
                 votes = r.votes
                 held = ({seat: [(v.seq, v.digest.hex()[:6]) for v in vs] for seat, vs in votes._held.items()}
                         if votes else {})
-                lines.append(f"P{p}: have {s.have}, commit {r.commit_index}, parting {r.parting}, phase "
+                lines.append(f"P{p}: have {s.have}, commit {r.commit_index}, parting {sorted(r.partings)}, phase "
                              f"{s.game.phase.name if s.game else None}, missing {s.missing()}, branches {kept}, "
                              f"held back {[e.seq for e in r.held_back]}, votes {held}, "
                              f"aside {[(a.seq, len(a.entries)) for a in r.aside]}, gave {r.gave}, gives "

@@ -416,7 +416,7 @@ def test_a_replica_on_a_losing_branch_takes_the_branch_the_tie_break_chooses():
     winner, loser = 0, 1  # the pair holding the tie seat wins
     copy = replica(FIVE, branches[loser])
     copy.note_parting(5)
-    assert copy.parting == 5
+    assert copy.partings == {5}
     before = copy.entries[:]
     assert copy.take(branches[winner][4:], 5, source=b"winner").set_aside is None and copy.entries == before
     copy.take_votes([first(s, 5, digests_at[i]) for i, group in enumerate(voters) for s in group[:1]])
@@ -545,3 +545,55 @@ def test_a_handover_passed_over_is_taken_once_the_votes_commit_it_without_coming
     copy.take_votes([vote(0, TAKEN, 6), vote(1, TAKEN, 6)])
     taken = copy.retry_branch()
     assert taken is not None and taken.appended == 2 and copy.entries == TAKEN[:6]
+
+
+def _parting_at(log: list[SignedEntry], start: int) -> tuple[int, list[SignedEntry]]:
+    """The first seq *k* + 1 > *start* where seat 1 is to place a tile in *log*'s game, and a branch that
+    parts from *log* there: seat 1's seat handed over to seat 0's bot."""
+    k = next(k for k in range(start, len(log)) if replay(THREE, log[:k]).seat == 1
+             and replay(THREE, log[:k]).phase is Phase.PLACE_TILE)
+    return k + 1, extend(THREE, log[:k], [HandOver(1, "greedy", 0)], count=2)
+
+
+def test_a_seat_votes_at_each_seq_where_another_branch_parts_while_an_earlier_one_is_pending():
+    """A cheater hands over a present seat again and again: each time its branch parts from this log
+    at a later seq while the first parting is still pending here. The tie-break needs every seat's
+    first vote at each of those seqs, so this peer's seats vote at each, not only at the lowest (the
+    table otherwise waited for ever at the second: its own seat's first vote there never came)."""
+    longer = extend(THREE, LOG[:4], count=20)
+    copy = replica(THREE, longer[:20])
+    copy.take_votes([vote(0, longer, 4), vote(1, longer, 4)])
+    first, early = 5, extend(THREE, longer[:4], [HandOver(2, "greedy", 0)], count=2)
+    assert copy.take(early[4:], first, source=b"x").parted == first
+    second, late = _parting_at(longer, 8)
+    assert copy.take(late[second - 1:], second, source=b"y").parted == second
+    assert copy.partings == {first, second}
+    acks = copy.vote({2: seat_key(2)})
+    voted = {(v.seq, v.digest) for ack in acks for v in ack.votes}
+    assert (first, longer[first - 1].entry.digest) in voted and (second, longer[second - 1].entry.digest) in voted
+    assert {ack for ack in copy.votes_to_pass()} >= set(copy.votes.firsts(second))
+
+
+def test_entries_of_this_log_after_a_kept_batch_of_their_sender_are_taken_not_kept_with_it():
+    """A sender whose batch of another branch is kept here takes this log's branch and sends its next
+    entries from a seq this log holds already: they follow this log, not the kept batch (their digests
+    chain this log's prefix), and the new ones are taken (they were joined to the kept batch, and the
+    honest peer's table waited for entries it had been sent)."""
+    longer = extend(THREE, LOG[:4], count=16)
+    copy = replica(THREE, longer[:10])
+    copy.take_votes([vote(0, longer, 4), vote(1, longer, 4)])
+    other = extend(THREE, longer[:4], [HandOver(2, "greedy", 0)], count=3)
+    assert copy.take(other[4:8], 5, source=b"x").parted == 5  # kept, seqs 5 to 8
+    taken = copy.take(longer[8:14], 9, source=b"x")  # the sender is on this branch now
+    assert taken.refusal is None and taken.appended == 4 and copy.entries == longer[:14]
+
+
+def test_batches_and_a_handover_held_back_that_part_where_the_log_is_committed_are_forgotten():
+    """What parts from this log at a seq its commit index covers can never be taken: kept, it was
+    looked at again at every vote, and joined to its sender's next entries."""
+    copy = replica(THREE, LOG[:8])
+    copy.take_votes([vote(0, LOG, 4), vote(1, LOG, 4)])
+    assert copy.take(TAKEN[4:9], 5, source=b"x").parted == 5
+    assert list(copy.branches)
+    copy.take_votes([vote(0, LOG, 8), vote(1, LOG, 8)])
+    assert copy.commit_index == 8 and not list(copy.branches) and not copy.partings

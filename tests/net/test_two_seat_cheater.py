@@ -78,6 +78,63 @@ def _check_keys(host: NetTable, mallory: NetTable) -> None:
     assert keys[seat] == min(keys), "Mallory's key was ground below every other seat's"
 
 
+async def test_a_ground_key_cannot_hand_the_present_honest_seat_to_a_bot(tmp_path: Path) -> None:
+    """At two seats Mallory hands Ann's seat, whose laptop is connected and plays, to a bot at each
+    of the next draws the moment it begins. Ann's laptop never takes it: her log holds no handover,
+    every draw is made with both seats' values, every move of hers is committed by the end, and the
+    game ends at both laptops with one log (Mallory's laptop sets its handovers aside)."""
+    host, _honest, mallory = _table(tmp_path, 2)
+    tries: list[int] = []
+
+    def cheat() -> None:
+        game, session = mallory.session.game, mallory.session
+        if game is None or game.phase is not Phase.DRAW or len(tries) >= 4:
+            return
+        mine = next(iter(session.seats))
+        victim = 1 - mine
+        if game.handovers[victim] is not None:
+            return
+        tries.append(victim)
+        with contextlib.suppress(Exception):  # a handover its own log cannot take any more
+            session.submit(HandOver(victim, "greedy", mine))
+
+    def on_change(change: str, _link: Link | None) -> None:
+        game = mallory.session.game
+        if change == "entry" and game is not None and game.phase is Phase.DRAW and mallory.session.have >= 6:
+            asyncio.get_running_loop().call_soon(cheat)
+
+    async with host:
+        mallory.dial("127.0.0.1", host.peer.port)  # type: ignore[union-attr]
+        async with mallory:
+            await _all([host, mallory], lambda g: g.session.have >= 4)
+            _check_keys(host, mallory)
+            mallory.session.add_listener(on_change)
+            try:
+                await _all([host], lambda g: g.status == "finished", timeout=LIMIT * 6)
+            except TimeoutError:
+                raise AssertionError(f"Ann's game does not end: {_state(host, mallory)}") from None
+            with contextlib.suppress(TimeoutError):  # judged below, with what each laptop holds
+                await _all([host, mallory], lambda g: g.pending == 0 and g.status == "finished"
+                           and g.session.digest == host.session.digest, timeout=LIMIT * 3)
+            state = _state(host, mallory)
+            pending, same = host.pending, mallory.session.digest == host.session.digest
+    assert tries, "Mallory tried"
+    assert not pending, f"Ann ends the game with {pending} of her moves pending\n{state}"
+    assert same, f"Mallory's laptop does not end with Ann's log\n{state}"
+    handovers = [m for m in _moves(host) if isinstance(m, HandOver)]
+    assert not handovers, f"Ann's present seat was handed over: {handovers}"
+    draws = [m for m in _moves(host) if isinstance(m, DrawTile)]
+    assert draws and all(None not in m.values for m in draws), "every draw made with both seats' values"
+    assert host.session.digest == mallory.session.digest
+    assert host.path.read_bytes() == mallory.path.read_bytes()  # type: ignore[union-attr]
+
+
+def _state(*tables: NetTable) -> str:
+    """What a failure shows of *tables*: each one's entries, status, moves pending and last notes."""
+    return "\n".join(f"{t.session.name}: {t.session.have} entries, {t.status}, {t.pending} pending, "
+                     f"digest {t.session.digest.hex()[:12]}; notes {t.notes[-6:]}" for t in tables)
+
+
 def _never_vote(table: NetTable) -> None:
     """*table*'s laptop casts no vote of its seat from now on (it still plays and passes on the others')."""
     replica = table.session.replica
