@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 
-from carcnet.engine import DrawTile, Game, HandOver
+from carcnet.engine import DrawTile, Game, HandOver, Phase
 
 from .connections import Connections
 from .draws import DrawValues, vouches
@@ -44,18 +44,21 @@ class Witness:
 
     def __init__(self) -> None:
         self._end: tuple[tuple[int, bytes | None], float] = ((0, None), -math.inf)
+        self._restarted = False  # the log's end was loaded from the save, and no entry came since
         self.source: Link | None = None
 
     def loaded(self, have: int, digest: bytes | None) -> None:
         """The log was loaded from the save: its end was reached before this laptop ran (it was apart
         from everyone since)."""
         self._end = ((have, digest), -math.inf)
+        self._restarted = True
 
     def log_end(self, replica: Replica, now: float) -> None:
         """The log of *replica* may have a new end at *now*: remembered with the moment it first was."""
         end = (replica.have, replica.game.digest if replica.game is not None else None)
         if end != self._end[0]:
             self._end = (end, now)
+            self._restarted = False
 
     @contextmanager
     def taking(self, link: Link) -> Iterator[None]:
@@ -65,6 +68,11 @@ class Witness:
             yield
         finally:
             self.source = None
+
+    def restarted(self) -> bool:
+        """Whether this log's end was reached before this program ran (it was loaded from the save, and
+        no entry came since): this laptop stopped, a crash or a restart, since it reached it."""
+        return self._restarted
 
     def apart(self) -> bool:
         """Whether the sender of the entries being taken was apart from this laptop at some moment since
@@ -78,7 +86,12 @@ class Witness:
         """wire.md §5.6 "What the others check": whether what this player saw lets it take *move*, a
         ``handover`` that follows *game* (:func:`~carcnet.net.draws.vouches`): the seat's peer is in touch
         with this one when this peer holds an open link to the peer whose identity is the seat's key,
-        or, for a seat it plays itself, when the sender was not :meth:`apart` from it."""
+        or, for a seat it plays itself, when the sender was not :meth:`apart` from it. While the table
+        draws, a seat played here is taken from it only when this laptop :meth:`restarted` since its
+        log reached its end: it stopped, so its value never went out, and the others waited for it in
+        vain (a crash); while its program ran, it gave its value to every link it had."""
+        if game.phase is Phase.DRAW and plays(move.seat) and self.restarted():
+            return True
 
         def in_touch(seat: int) -> bool:
             if plays(seat):

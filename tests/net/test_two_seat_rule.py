@@ -203,6 +203,39 @@ def test_a_crash_leaves_the_one_left_playing_on_and_the_laptop_back_confirms_it(
 
 
 @pytest.mark.parametrize("order", list(ORDERS))
+def test_a_crash_as_the_table_draws_leaves_the_one_left_going_on_and_the_laptop_back_takes_it(order: str) -> None:
+    """The laptop dies as the table draws, before its value went out: the one left waits for it, hands
+    its seat to a bot and plays on. Back from its save, the crashed laptop takes the handover of its own
+    seat (it stopped, so its value never went out: wire.md §5.6 "What the others check"), as the one
+    left played it, and votes: everything is committed (it held the handover back for good, and the
+    one left waited for ever)."""
+    stays, goes = ORDERS[order]
+    pair = Pair()
+    pair.play_until_turn(stays)
+    pair.end_turn(stays)
+    for _ in range(3):
+        pair.carry_but_reveals()  # the turn crosses, the values of the next draw do not
+    saved = list(pair.peers[goes].entries)
+    pair.cut()
+    left = pair.peers[stays]
+    assert left.game is not None and left.game.phase is Phase.DRAW and left.missing()
+    for _ in range(3):
+        pair.beat()  # the one left waits for the value that never comes
+    left.submit(HandOver(goes, "greedy", stays))
+    for _ in range(40):
+        if not pair.move(stays):
+            pair.beat()
+    assert left.replica.commit_index < left.replica.vote_seq  # pending, not lost
+    back = pair.laptop(goes, saved)
+    pair.peers[goes] = back
+    pair.heal()
+    for _ in range(3):
+        pair.beat()
+    assert back.entries == left.entries and not back.replica.aside and not left.replica.aside
+    assert committed_to_the_end(left) and committed_to_the_end(back)
+
+
+@pytest.mark.parametrize("order", list(ORDERS))
 def test_a_split_of_two_heals_into_one_log_and_a_present_seat_s_own_move_beats_its_handover(order: str) -> None:
     """A 1 | 1 split at the turn of the seat that goes: the other laptop hands that seat to a bot and plays
     on, while the seat plays its own move. After the heal the own move shows the seat was there: it wins,
