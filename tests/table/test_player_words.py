@@ -327,6 +327,8 @@ def test_every_set_aside_line_is_in_a_players_words(where, mine) -> None:
     instead = SignedEntry(LogEntry(45, 0, HandOver(1, "greedy", 0), bytes(32), None), bytes(64))
     line = aside_note(SetAside(45, entries, instead, where, (0, 2)), ["Ann", "Bob", "Cleo"], mine)
     assert line.startswith("Set aside:") and not PROTOCOL.search(line) and "seq" not in line, line
+    assert str(instead.entry.move) not in line and "Bob's seat given to a greedy bot" in line, line
+    assert str(SkipMeeple()) not in line.replace("no figure", ""), line
     assert ("your move" in line) == bool(mine & {1, 2})
 
 
