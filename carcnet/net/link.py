@@ -227,7 +227,7 @@ class Link:
         #: The version of the votes and the commit index this peer last passed on to this link
         #: (wire.md §5.9; ``Router.beside_heartbeat``), and when
         #: (the session's clock) it last asked the link's peer for another branch's entries.
-        self.votes_sent: tuple[int, int, int] | None = None
+        self.votes_sent: tuple[int, int, tuple[int, ...]] | None = None
         self.branch_asked: float | None = None
         #: The last ``want`` sent on this link and what it was asked on (start, this peer's ``have``,
         #: the peer's ``have``); the ``have`` of the peer's last heartbeat.

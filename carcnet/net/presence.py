@@ -583,22 +583,28 @@ class PresenceSnapshot:
         return None
 
     def takeover_runner(self, now: float | None = None) -> bytes | None:
-        """Who takes an away bot seat over (wire.md §5.6): the lowest identity key among the players in
-        touch with the table that play a seat of their own (not one handed over to them), but for the
-        peers of the seats that withhold their draw value at *now* (:meth:`withholding`, when *now* is
-        given): a withholder is the one the table waits for, not the one to act."""
+        """Who takes an away bot seat over (wire.md §5.6): among the players in touch with the table that
+        play a seat of their own (not one handed over to them), the one whose seat comes first in the
+        table's tie order (:attr:`tie`, drawn from the first draw: no peer chooses it; the lowest
+        identity key before it is drawn), but for the peers of the seats that withhold their draw value
+        at *now* (:meth:`withholding`, when *now* is given): a withholder is the one the table waits
+        for, not the one to act."""
         alive = self.alive()
         withholding = self.withholding(now) if now is not None else []
-        keys: set[bytes] = set()
+        rank = {seat: place for place, seat in enumerate(self.tie)} if self.tie is not None else {}
+        places: dict[bytes, int] = {}
         waited_for: set[bytes] = set()
         for seat in range(len(self.keys)):
             if self.handovers[seat] is not None:
                 continue
             runner = self.runner(seat)
-            if runner is not None and runner in alive:
-                (waited_for if seat in withholding else keys).add(runner)
-        keys -= waited_for
-        return min(keys) if keys else None
+            if runner is None or runner not in alive:
+                continue
+            if seat in withholding:
+                waited_for.add(runner)
+            places[runner] = min(places.get(runner, len(self.keys)), rank.get(seat, len(self.keys)))
+        keys = [key for key in places if key not in waited_for]
+        return min(keys, key=lambda key: (places[key], key)) if keys else None
 
     def takeover_candidates(self, now: float) -> list[int]:
         """The away seats at *now* (:meth:`away`) not handed over yet that a bot plays by the header, or

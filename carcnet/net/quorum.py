@@ -32,7 +32,7 @@ from .parts import Give
 from .signing import SeatKey, sign_ack, sign_give, verify_ack, verify_give
 from .tiebreak import Tie, tie_of
 
-__all__ = ["FIRSTS_KEPT", "SPLIT_SEQS", "VOTES_KEPT", "Votes", "is_quorum", "lowest_seat"]
+__all__ = ["FIRSTS_KEPT", "SPLIT_SEQS", "VOTES_KEPT", "Votes", "is_quorum"]
 
 #: Votes kept per seat (the newest taken): a seat that switched to a committed entry votes for a
 #: shorter prefix of another branch, which must count beside its older, longer vote (wire.md §5.9).
@@ -54,11 +54,6 @@ def is_quorum(seats: Collection[int], *, players: int, tie: int | None) -> bool:
     *tie* (wire.md §5.9). At two seats no seat alone is a quorum."""
     count = len(seats)
     return 2 * count > players or (players > 2 and 2 * count == players and tie is not None and tie in seats)
-
-
-def lowest_seat(keys: Sequence[bytes]) -> int:
-    """The seat whose key is lowest, compared as bytes (the header's ``keys``, in seat order)."""
-    return min(range(len(keys)), key=keys.__getitem__)
 
 
 class Votes:

@@ -329,7 +329,7 @@ class NetView(Table):
     def may_hand_over(self, seat: int) -> bool:
         """Whether wire.md §5.6 lets this peer hand *seat* over: its peer said ``bye`` (it left on
         purpose); or this peer and the seated peers it is connected to are more than half of the seated
-        peers; or exactly half, with the lowest identity key of them all on this side. Two sides of a
+        peers; or exactly half, with the peer of the table's tie seat on this side. Two sides of a
         split can never both pass, so they never hand each other's seats to bots."""
         return self.presence().may_hand_over(seat)
 

@@ -67,7 +67,6 @@ from carcnet.net import signing
 from carcnet.net.link import Bucket, Link
 from carcnet.net.messages import Give, SignedEntry, Vote, WireHeader
 from carcnet.net.presence import LEFT_ON_PURPOSE
-from carcnet.net.quorum import lowest_seat
 from carcnet.net.routing import Router
 from carcnet.net.signing import SeatKey, seat_chain
 from carcnet.net.sync import MemoryLog, SyncSession
@@ -103,7 +102,6 @@ class Table:
             header = make_header(n, seed=seed)
             self.peers = [session(f"P{s}", seats=(s,), header=header, clock=clock) for s in range(n)]
         self.draws = draws
-        self.lowest = lowest_seat(header.keys)
         self.bots = [make_bot("greedy", s) for s in range(n)]
         self.wires: dict[tuple[int, int], MemoryWire] = {}
         self.groups: list[set[int]] = [set(range(n))]
@@ -153,7 +151,9 @@ class Table:
         """wire.md §5.6 rules 2–3 as peer *p* sees the table (three times in ten, as it was a split ago)."""
         view = self.before if self.rng.random() < 0.3 else self.groups
         group = next(g for g in view if p in g)
-        return 2 * len(group) > self.n or (2 * len(group) == self.n and self.lowest in group)
+        votes = self.peers[p].replica.votes
+        tie = votes.tie if votes is not None else None  # (the tie seat: §5.9 "The tie order")
+        return 2 * len(group) > self.n or (2 * len(group) == self.n and tie is not None and tie.order[0] in group)
 
     def offer(self, p: int, move: Move) -> bool:
         """Peer *p* submits a handover or handback; whether the engine took it (it refuses a seat

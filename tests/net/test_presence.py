@@ -437,6 +437,12 @@ def test_cut_off(case: str, snapshot: PresenceSnapshot, cut_off: bool) -> None:
               runners={0: K[0]}), K[1]),
         ("an unplaced bot of the host's is nobody", snap(me=1, plays=(1,), bot_seats=frozenset({0})), K[1]),
         ("no game yet", PresenceSnapshot(me=K[0]), None),
+        ("the first seat in the tie order in touch, whatever its key",
+         snap(me=2, plays=(2,), links=(player(1), player(0)), tie=(1, 2, 0)), K[1]),
+        ("this peer when its seat comes first in the tie order", snap(me=2, plays=(2,), links=(player(1), player(0)),
+                                                                       tie=(2, 0, 1)), K[2]),
+        ("the first in the tie order is not in touch", snap(me=2, plays=(2,), links=(player(0),), tie=(1, 0, 2)),
+         K[0]),
     ],
 )
 def test_takeover_runner(case: str, snapshot: PresenceSnapshot, runner: bytes | None) -> None:
