@@ -117,14 +117,32 @@ class DesyncScreen(ModalScreen[None]):
             below.action_bug_report()
 
 
+#: How the game's log names a spectator who spoke at the table (protocol/wire.md §4.9a), on every screen.
+SPECTATOR_SPEAKS = "{name} (watching)"
+
+
 class ChatScreen(ModalScreen["str | None"]):
-    """Asks for a line to say at the table; dismissed with it (Enter) or ``None`` (Escape)."""
+    """Asks for a line to say at the table; dismissed with it (Enter) or ``None`` (Escape). Every key
+    typed goes into its line: nothing reaches the board below.
+
+    Args:
+        watching: The person at this laptop watches the game (a spectator): told that the others
+            see the line as a spectator's.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
+    def __init__(self, *, watching: bool = False) -> None:
+        super().__init__()
+        self.watching = watching
+
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Say to the table (Enter sends, Escape cancels):")
+            if self.watching:
+                yield Static("Say to the table as someone watching: the players and the others watching see "
+                             "your line with \"(watching)\" after your name. Enter sends, Escape cancels.")
+            else:
+                yield Static("Say to the table (Enter sends, Escape cancels):")
             yield TextInput(placeholder="a line for everyone at the table", max_length=200, id="line")
         yield KeyFooter()
 
@@ -377,20 +395,18 @@ class GameScreen(BoardScreen):
         if made == self._chats_seen:
             return
         lines = table.chats()
-        for seat, text, _mine in lines[max(0, len(lines) - (made - self._chats_seen)):]:
-            line = Text(self.names[seat], style=seat_style(self.colours[seat]))
+        for talk in lines[max(0, len(lines) - (made - self._chats_seen)):]:
+            if talk.seat is None:  # a spectator's line: marked so on every screen (wire.md §4.9a)
+                line = Text(SPECTATOR_SPEAKS.format(name=talk.spectator), style="dim")
+            else:
+                line = Text(self.names[talk.seat], style=seat_style(self.colours[talk.seat]))
             line.append(": ")
-            line.append(text, style="italic")
+            line.append(talk.text, style="italic")
             self.log_panel.write(line)
         self._chats_seen = made
 
     def action_chat(self) -> None:
-        """Asks for a line and says it to the table (protocol/wire.md §4.9); tells a spectator that
-        only the players talk at the table."""
-        if not self.table.can_chat:
-            self.notify("Only the players can talk at the table; you are watching it.", title="Chat",
-                        severity="warning")
-            return
+        """Asks for a line and says it to the table (protocol/wire.md §4.9; a spectator's, §4.9a)."""
         def said(text: str | None) -> None:
             if not text:
                 return
@@ -399,7 +415,7 @@ class GameScreen(BoardScreen):
             except (TableError, ValueError) as exc:
                 self.notify(str(exc), title="Not sent", severity="error")
 
-        self.app.push_screen(ChatScreen(), said)
+        self.app.push_screen(ChatScreen(watching=self.table.spectating), said)
 
     def marks(self) -> dict[int, str]:
         """Seat → what the scoreboard says after its name: ``bot`` at a local table; ``you``, ``bot``,
@@ -712,8 +728,8 @@ class GameScreen(BoardScreen):
             return (action == "leave") == (self.table.kind == "local")
         if action == "report":
             return self.table.desync is not None
-        if action == "chat":  # a network table's spectator is told why it cannot talk
-            return self.table.can_chat or (self.table.kind != "local" and self.table.spectating)
+        if action == "chat":
+            return self.table.can_chat
         if action == "hand_over":
             return self.table.seat_to_hand_over() is not None
         if action == "live_replay":
