@@ -28,7 +28,7 @@ from carcnet.table import LanError, Table, TurnClock
 from carcnet.table.signals import on_quit_signals
 from carcnet.tui.addresses import default_name
 from carcnet.tui.messages import ChangeSettings, OpenTable
-from carcnet.tui.running import TableRun
+from carcnet.tui.running import TableRun, count_ratings
 from carcnet.tui.screens.game import GameScreen
 from carcnet.tui.screens.home import HomeScreen
 from carcnet.tui.settings import Settings
@@ -333,6 +333,7 @@ class CarcnetApp(App[None]):
             self.runs.remove(old)
         run = TableRun(table)
         self.runs.append(run)
+        count_ratings(table, self.data_dir, self.notify)  # a network game, once over (issue 34)
         run.start()
         screen: Screen[None]
         if tutorial:

@@ -584,19 +584,6 @@ class GameScreen(BoardScreen):
             return  # once this screen is on top again (a replay, the help or the chat over it)
         self._final_shown = True
         self.action_final()
-        self._count_rating()
-
-    def _count_rating(self) -> None:
-        """A network game over: its log counted into the ratings kept in the data folder (issue 34),
-        if it verifies (signed, every signature checked; carcnet.club.ratings); one line says so."""
-        table, data_dir = self.table, getattr(self.app, "data_dir", None)
-        path = table.path if isinstance(table, NetView) else None
-        if path is None or data_dir is None or not path.exists():
-            return
-        from carcnet.club.ratings import count_game
-
-        said = count_game(data_dir, path)
-        self.notify(said, title="Ratings", severity="information" if said == "Ratings updated" else "warning")
 
     # ----------------------------------------------------------------------- moving
 
