@@ -12,6 +12,7 @@ a bot; a desync stop shows its report. Every move is on disk before the screen s
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import ClassVar
 
 from rich.markup import escape
@@ -201,13 +202,15 @@ class GameScreen(BoardScreen):
     it: a player of a game going on is asked first, :class:`~carcnet.tui.screens.leave.LeaveScreen`, as on
     Ctrl+C and on quitting the app)."""
 
-    def __init__(self, run: TableRun, *, settings: Settings | None = None) -> None:
+    def __init__(self, run: TableRun, *, settings: Settings | None = None, data_dir: Path | None = None) -> None:
         table = run.table
         game = table.game
         assert game is not None, "the game has not started"
         settings = settings if settings is not None else Settings()
         super().__init__(game, table.names, table.colours, glyphs=glyphs_named(settings.glyphs))
         self.settings = settings
+        #: The data folder: F12's bug reports go in its ``reports`` (``None``: beside the save).
+        self.data_dir = data_dir
         self.run = run
         self._game: Game | None = None
         self._logged = 0
@@ -798,9 +801,10 @@ class GameScreen(BoardScreen):
 
     def action_bug_report(self) -> None:
         """Writes a bug report of this game: the screen as it is, a note, one zip file (docs/bug-reports.md)."""
-        from carcnet.tui.screens.bug_report import report_bug
+        from carcnet.tui.screens.bug_report import REPORTS, report_bug
 
-        report_bug(self.app, self.table)
+        folder = self.data_dir / REPORTS if self.data_dir is not None else None
+        report_bug(self.app, self.table, folder=folder, settings=self.settings)
 
     def action_help(self) -> None:
         from carcnet.tui.screens.help import HelpScreen

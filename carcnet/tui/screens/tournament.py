@@ -242,6 +242,6 @@ class TournamentScreen(Screen[None]):
         run = TableRun(table)  # the event runs the table; the screens follow it
         count_ratings(table, self.tables.data_dir, self.app.notify)
         if table.game is not None:
-            self.app.push_screen(GameScreen(run, settings=self.tables.settings))
+            self.app.push_screen(GameScreen(run, settings=self.tables.settings, data_dir=self.tables.data_dir))
         else:  # seated at another laptop's table: its lobby until the game starts
-            self.app.push_screen(LobbyScreen(run, self.tables.settings))
+            self.app.push_screen(LobbyScreen(run, self.tables.settings, data_dir=self.tables.data_dir))
