@@ -32,10 +32,6 @@ __all__ = ["REPORTS", "BugNoteScreen", "capture_screen", "report_bug"]
 class BugNoteScreen(ModalScreen["str | None"]):
     """Asks what happened; dismissed with the note (Enter, empty allowed) or ``None`` (Escape: no report)."""
 
-    DEFAULT_CSS = """
-    BugNoteScreen { align: center bottom; }
-    BugNoteScreen > Vertical { width: 80%; height: auto; padding: 0 1; border: thick $accent; background: $surface; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "No report")]
 
     def compose(self) -> ComposeResult:

@@ -68,12 +68,6 @@ class HomeScreen(Screen[None]):
         super().__init__()
         self.tables = tables
 
-    DEFAULT_CSS = """
-    HomeScreen.-short #title { display: none; }
-    HomeScreen > Vertical { max-width: 100%; }
-    """
-    """Under 24 rows the menu goes without the big title, so that it fits whole, border and all."""
-
     def on_resize(self, event: events.Resize) -> None:
         """Under 100 columns a compact footer without the palette hint (Ctrl+P still opens it); under
         24 rows no big title."""
