@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from carcnet.engine import MEEPLES_PER_PLAYER, Game, Phase, tile_kind
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, tile_art
-from carcnet.tui.widgets.board import art_line
+from carcnet.tui.widgets.painting import art_line
 from carcnet.tui.words import tile_words
 
 from .palette import seat_style
