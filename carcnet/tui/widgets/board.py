@@ -26,16 +26,17 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from carcnet.engine import Figure, Game, Phase, Position, tile_kind
+from carcnet.engine import Figure, Game, Phase, Position
 from carcnet.log.values import COLOURS
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, figure_letter, tile_art
 from carcnet.tui.widgets.camera import Camera
 from carcnet.tui.widgets.painting import TERRAIN, BoardPainter, Look, art_line
+from carcnet.tui.words import why_not_here
 
 if TYPE_CHECKING:
     from carcnet.engine import PlacedTile
 
-__all__ = ["TERRAIN", "BoardView", "art_line", "auto_zoom"]
+__all__ = ["TERRAIN", "BoardView", "art_line", "auto_zoom", "read_board"]
 
 #: The figures a deploy choice switches through with ``a``, in order.
 DEPLOY_ORDER = (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG)
@@ -61,6 +62,40 @@ class _View:
     other_spots: dict[Figure, tuple[int, ...]]
     abbot_at: Position | None  # while deploying: where the seat to move has its abbot (it may recall it)
     bounds: tuple[int, int, int, int]  # min x, min y, max x, max y of the tiles and the frontier
+
+
+def read_board(game: Game) -> _View:
+    """What the board shows of *game*: its tiles, where the drawn tile fits, the figures, each seat's
+    last tile, the deploy spots of the tile just placed, and the bounds of the tiles and their frontier."""
+    tiles = {t.position: t for t in game.board.tiles.values()}
+    open_: dict[Position, tuple[int, ...]] = {}
+    if game.phase is Phase.PLACE_TILE:
+        open_ = {p.position: p.rotations for p in game.legal_placements()}
+    figures: dict[Position, list[tuple[int, int, str]]] = {}
+    for seat, figure, position, segment in game.figures():
+        kind = tiles[position].variant.segments[segment].kind
+        figures.setdefault(position, []).append((segment, seat, figure_letter(kind, figure)))
+    marks = {p: seat for seat, p in enumerate(game.last_placed) if p is not None}
+    placed = game.placed
+    options = game.deploy_options() if placed is not None else []
+    spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
+    other_spots = {f: tuple(m.segment for m in options if m.figure is f) for f in DEPLOY_ORDER[1:]}
+    abbot_at = game.abbot_at(game.seat) if placed is not None and game.setup.rules.abbot else None
+    xs = [p.x for p in tiles]
+    ys = [p.y for p in tiles]
+    bounds = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
+    return _View(
+        tiles,
+        open_,
+        {p: tuple(f) for p, f in figures.items()},
+        marks,
+        game.drawn,
+        placed,
+        spots,
+        other_spots,
+        abbot_at,
+        bounds,
+    )
 
 
 class BoardView(ScrollView, can_focus=True):
@@ -287,7 +322,7 @@ class BoardView(ScrollView, can_focus=True):
         self._drag: tuple[int, int, float, float] | None = None
         self._dragged = False
         self._centred = False
-        self._view = self._read(game)
+        self._view = read_board(game)
         self._offered_before: tuple[bool, ...] = ()
         self.set_reactive(BoardView.zoom, Zoom.DETAILED if zoom is None else zoom)
         self._auto_zoom = zoom is None
@@ -368,7 +403,7 @@ class BoardView(ScrollView, can_focus=True):
         if game is not None:
             self._game = game
         old = self._view
-        self._view = self._read(self._game)
+        self._view = read_board(self._game)
         self._cycle = None
         self._forget_all()
         self._layout()
@@ -414,37 +449,6 @@ class BoardView(ScrollView, can_focus=True):
         return self._camera.tile_region(self.zoom, (self.scroll_x, self.scroll_y), position)
 
     # ------------------------------------------------------------------ reading the game
-
-    def _read(self, game: Game) -> _View:
-        tiles = {t.position: t for t in game.board.tiles.values()}
-        open_: dict[Position, tuple[int, ...]] = {}
-        if game.phase is Phase.PLACE_TILE:
-            open_ = {p.position: p.rotations for p in game.legal_placements()}
-        figures: dict[Position, list[tuple[int, int, str]]] = {}
-        for seat, figure, position, segment in game.figures():
-            kind = tiles[position].variant.segments[segment].kind
-            figures.setdefault(position, []).append((segment, seat, figure_letter(kind, figure)))
-        marks = {p: seat for seat, p in enumerate(game.last_placed) if p is not None}
-        placed = game.placed
-        options = game.deploy_options() if placed is not None else []
-        spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
-        other_spots = {f: tuple(m.segment for m in options if m.figure is f) for f in DEPLOY_ORDER[1:]}
-        abbot_at = game.abbot_at(game.seat) if placed is not None and game.setup.rules.abbot else None
-        xs = [p.x for p in tiles]
-        ys = [p.y for p in tiles]
-        bounds = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
-        return _View(
-            tiles,
-            open_,
-            {p: tuple(f) for p, f in figures.items()},
-            marks,
-            game.drawn,
-            placed,
-            spots,
-            other_spots,
-            abbot_at,
-            bounds,
-        )
 
     def _rotation_for(self, position: Position, wanted: int) -> int:
         """*wanted* if the drawn tile fits at *position* that way, else its first legal rotation there."""
@@ -760,24 +764,8 @@ class BoardView(ScrollView, can_focus=True):
             self.post_message(self.PlacementChosen(self.cursor, self.rotation, self))
             return
         self.app.bell()
-        self.notify(self.why_not_here(self.cursor), title="The tile cannot go there", severity="warning",
-                    timeout=4)
-
-    def why_not_here(self, position: Position) -> str:
-        """Why the drawn tile cannot be placed at *position*, in a sentence (HiG "Place a tile")."""
-        game = self._game
-        letter = game.drawn if game is not None else None
-        if game is None or letter is None:
-            return "There is no tile to place now."
-        if game.tile_at(position) is not None:
-            return "There is a tile there already."
-        neighbours = [Position(position.x + dx, position.y + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))]
-        if not any(game.tile_at(n) is not None for n in neighbours):
-            return "That place touches no tile along a side: a tile goes next to one."
-        if tile_kind(letter).has_river:
-            return "Your tile is a river tile: it must continue the river where it ends, without a U-turn."
-        return ("Your tile fits there in no rotation: every side must match its neighbour's (city to city, "
-                "road to road, field to field). Tab shows where it fits.")
+        self.notify(why_not_here(self._game, self.cursor), title="The tile cannot go there",
+                    severity="warning", timeout=4)
 
     def action_deploy_selected(self) -> None:
         """Deploys on the chosen spot, or skips when no spot is legal. Before a spot is chosen (Tab,
