@@ -156,3 +156,32 @@ def test_no_duplicated_code():
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+
+
+def _reach_ups(folder: Path) -> list[str]:
+    """Every ``getattr(self.app, …)`` or ``getattr(app, …)`` under *folder*: a screen or widget that looks
+    for what some app might hold, instead of being handed it (a constructor's argument) or asking
+    with a message."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+                    and node.args):
+                continue
+            target = ast.unparse(node.args[0])
+            if target in ("self.app", "app"):
+                found.append(f"{path.relative_to(folder.parent.parent).as_posix()}:{node.lineno}: getattr({target}, …)")
+    return found
+
+
+def test_the_interface_does_not_reach_up_into_the_app():
+    """No ``getattr(self.app, …)`` in carcnet/tui: the data folder, the settings' saver and the table
+    maker are handed to the screens that need them; the replay asks the app to continue a game."""
+    assert _reach_ups(PACKAGE / "tui") == []
+
+
+def test_the_reach_up_check_finds_one(tmp_path):
+    folder = tmp_path / "carcnet" / "tui"
+    folder.mkdir(parents=True)
+    (folder / "x.py").write_text("def f(self):\n    return getattr(self.app, 'data_dir', None)\n")
+    assert _reach_ups(folder) == ["carcnet/tui/x.py:2: getattr(self.app, …)"]

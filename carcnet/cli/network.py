@@ -331,9 +331,15 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
     """Runs *game* until it is over (or stopped), printing progress (:func:`_progress`); then lingers
     so that peers and spectators get the last entries, and says bye. SIGTERM and SIGHUP quit cleanly:
     ``bye`` (``quit``) to every peer, the save closed, one line on stderr, exit status 128 + the
-    signal's number."""
+    signal's number. A network game over is counted into the ratings of the data folder, as the
+    interface counts it, and a line says so."""
+    from carcnet.club.ratings import count_when_over
+    from carcnet.log import default_dir
+
     show = _progress(game, args)
     game.add_listener(show)
+    data_dir = getattr(args, "data_dir", None)
+    count_when_over(game, Path(data_dir) if data_dir else default_dir(), _say)
     signalled: list[int] = []
     quit_now = asyncio.Event()
 

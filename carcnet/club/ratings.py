@@ -39,7 +39,7 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
@@ -49,9 +49,12 @@ from openskill.models import PlackettLuce
 from carcnet.engine import Phase
 from carcnet.log.errors import LogError
 from carcnet.log.store import LoadedLog, load
+from carcnet.table import Table
 from carcnet.table.keys import LanError, keys_path, read_keys
+from carcnet.table.netview import NetView
 
-__all__ = ["ELO_PER_MU", "RATINGS_FILE", "Rating", "Ratings", "bot_id", "count_game", "display", "players_of"]
+__all__ = ["ELO_PER_MU", "RATINGS_FILE", "Rating", "Ratings", "bot_id", "count_game", "count_when_over", "display",
+           "players_of"]
 
 #: The ratings file's name in the user data folder.
 RATINGS_FILE = "ratings.json"
@@ -336,3 +339,22 @@ def count_game(data_dir: Path, log: Path) -> str:
     except OSError as exc:
         return f"Ratings not saved: {exc}"
     return "Ratings updated"
+
+
+def count_when_over(table: Table, data_dir: Path, tell: Callable[[str], None]) -> None:
+    """Counts *table*'s game into the ratings kept in *data_dir* once it is over (:func:`count_game`),
+    whoever shows it (the interface's game screen, or a headless peer's lines), and tells the sentence
+    :func:`count_game` says to *tell*, once. Listens to the table for that: at the first change that
+    finds a network game over with its log on disk. A table at one terminal is never counted (its log
+    is not signed: nothing proves who played)."""
+    if not isinstance(table, NetView):
+        return
+
+    def changed(_change: str) -> None:
+        path = table.path
+        if table.status != "finished" or path is None or not path.exists():
+            return
+        table.remove_listener(changed)
+        tell(count_game(data_dir, path))
+
+    table.add_listener(changed)

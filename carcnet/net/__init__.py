@@ -22,7 +22,8 @@ Public API: :class:`PeerConnection`, :class:`State`, the events :class:`Proven`,
 :class:`LocalProtocolError`; :class:`CommitRound` (the commitments of a locked table); :func:`check_header`, :func:`admit_entry`, :func:`compare_have`; the
 messages (:class:`Hello`, :class:`Welcome`, :class:`Reject`, :class:`Proof`, :class:`Entries`, :class:`Want`,
 :class:`Heartbeat`, :class:`Bye`, :class:`Error`, :class:`Lobby`, :class:`Claim`, :class:`Commit`,
-:class:`Reveal`, :class:`Start`, :class:`Chat`, :class:`Peers`, :class:`Ack`) and their parts (:class:`WireHeader`,
+:class:`Reveal`, :class:`Start`, :class:`Chat`, :class:`SpectatorChat`, :class:`Peers`, :class:`Ack`) and
+their parts (:class:`WireHeader`,
 :class:`SignedEntry`, :class:`LobbySeat`, :class:`PeerInfo`, :class:`Vote`, :class:`Give`); :func:`to_wire`, :func:`from_wire`, :func:`encode_message`,
 :func:`decode_message`; :func:`encode_frame`, :class:`FrameDecoder`; :class:`SeatKey`,
 :func:`sign_entry`, :func:`verify_entry`, :func:`commitment`, :func:`opens_commitment`,

@@ -1,8 +1,10 @@
-"""Provides :class:`ChatRoom`: the table talk of one peer, without I/O (``protocol/wire.md`` §4.9).
+"""Provides :class:`ChatRoom`: the table talk of one peer, without I/O (``protocol/wire.md`` §4.9,
+§4.9a).
 
-Values in, values out: :meth:`ChatRoom.write` makes this peer's signed ``chat`` message and the line
-it keeps; :meth:`ChatRoom.take` judges a ``chat`` that arrived and says what to do with it
-(:data:`ChatVerdict`). The room keeps the last :data:`MAX_CHATS` lines for the interface and what
+Values in, values out: :meth:`ChatRoom.write` makes this peer's signed ``chat`` message (a seat's
+player's) and the line it keeps, :meth:`ChatRoom.write_spectator` a spectator's ``spectator-chat``;
+:meth:`ChatRoom.take` judges either that arrived and says what to do with it (:data:`ChatVerdict`).
+The room keeps the last :data:`MAX_CHATS` lines for the interface and what
 it needs for its budgets (the ids seen, each seat's recent times); the session sends what it is told
 to send. Chat is never part of the game's log.
 """
@@ -14,15 +16,15 @@ import secrets
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from carcnet.log.values import name_problem
 
-from .messages import CHAT_ID_SIZE, MAX_CHAT, Chat
-from .signing import SeatKey, sign_chat, verify_chat
+from .messages import CHAT_ID_SIZE, MAX_CHAT, Chat, SpectatorChat
+from .signing import SeatKey, sign_chat, sign_spectator_chat, verify_chat, verify_spectator_chat
 
-__all__ = ["CHAT_AGE", "CHAT_RATE", "CHAT_SEEN", "CHAT_WINDOW", "MAX_CHATS", "ChatLine", "ChatRoom", "ChatVerdict",
-           "SeenLines"]
+__all__ = ["CHAT_AGE", "CHAT_RATE", "CHAT_SEEN", "CHAT_TYPES", "CHAT_WINDOW", "MAX_CHATS", "SPECTATORS_RATE",
+           "ChatLine", "ChatMessage", "ChatRoom", "ChatVerdict", "SeenLines", "unsigned_words"]
 
 #: wire.md §4.9 budgets: chat lines kept (for the interface), lines of each seat remembered to pass
 #: each on once (:class:`SeenLines`), lines taken per seat in :data:`CHAT_WINDOW` seconds (more are
@@ -33,11 +35,26 @@ CHAT_SEEN = 512
 CHAT_RATE = 5
 CHAT_WINDOW = 10.0
 CHAT_AGE = 600.0
+#: wire.md §4.9a: the lines of every spectator together taken in :data:`CHAT_WINDOW` seconds, at most
+#: (each spectator's key has :data:`CHAT_RATE` of them besides): a key costs nothing to make, so a
+#: budget per key alone would bound nothing.
+SPECTATORS_RATE = 10
 
 #: What to do with a ``chat`` that arrived (:meth:`ChatRoom.take`): ``"keep"`` it (shown, and passed
 #: on to every other link), ``"drop"`` it silently (seen already, too old or too far ahead, or its
 #: seat over its budget), or refuse it ``"bad-chat"`` (not signed by its seat's key: closes).
 ChatVerdict = Literal["keep", "drop", "bad-chat"]
+#: A line of table talk on the wire: a seat's player's (``chat``, wire.md §4.9) or a spectator's
+#: (``spectator-chat``, §4.9a); :data:`CHAT_TYPES` are their classes.
+ChatMessage: TypeAlias = Chat | SpectatorChat
+CHAT_TYPES: tuple[type[Chat], type[SpectatorChat]] = (Chat, SpectatorChat)
+
+
+def unsigned_words(chat: ChatMessage) -> str:
+    """What the connection log says of *chat* refused ``bad-chat``: whose line it claimed to be."""
+    if isinstance(chat, Chat):
+        return f"a chat line for seat {chat.seat} not signed by the seat's key"
+    return f"a spectator's chat line not signed by the key it names ({chat.key.hex()[:16]}…)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,16 +62,19 @@ class ChatLine:
     """A line of table talk, checked (wire.md §4.9).
 
     Attributes:
-        seat: The seat that spoke (its name is the header's).
+        seat: The seat that spoke (its name is the header's), or ``None`` for a spectator.
         text: What it said.
         time: When it was written, by the writer's clock (seconds since 1970-01-01 UTC).
         mine: Whether this peer wrote it.
+        spectator: The name of the spectator that spoke (a ``spectator-chat``, wire.md §4.9a), or
+            ``None`` for a seat's line.
     """
 
-    seat: int
+    seat: int | None
     text: str
     time: float
     mine: bool = False
+    spectator: str | None = None
 
 
 class SeenLines:
@@ -94,7 +114,11 @@ class SeenLines:
 
 
 class ChatRoom:
-    """One peer's table talk: the lines kept and the budgets of wire.md §4.9.
+    """One peer's table talk: the lines kept and the budgets of wire.md §4.9 and §4.9a.
+
+    The lines of each seat are remembered apart (:class:`SeenLines`), and those of every spectator
+    together, each named by its key and id; a seat's budget is counted by seat, a spectator's by key,
+    and every spectator's together (:data:`SPECTATORS_RATE`).
 
     Attributes:
         lines: The last :data:`MAX_CHATS` lines, oldest first.
@@ -104,8 +128,9 @@ class ChatRoom:
     def __init__(self) -> None:
         self.lines: deque[ChatLine] = deque(maxlen=MAX_CHATS)
         self.made = 0
-        self._seen: dict[int, SeenLines] = {}
-        self._times: dict[int, deque[float]] = {}
+        self._seen: dict[int | None, SeenLines] = {}  # by seat; None: every spectator's lines
+        self._times: dict[int | bytes, deque[float]] = {}  # by seat, or by a spectator's key
+        self._spectators: deque[float] = deque(maxlen=SPECTATORS_RATE)
 
     def write(self, key: SeatKey, game: str, seat: int, text: str, wall_now: float) -> tuple[Chat, ChatLine]:
         """This peer's line *text* as *seat* (whose key is *key*) at *wall_now* (seconds since
@@ -114,11 +139,7 @@ class ChatRoom:
         Raises:
             ValueError: *text* is not 1 to :data:`MAX_CHAT` characters under the rule of names.
         """
-        problem = name_problem(text, MAX_CHAT)
-        if problem is not None:
-            raise ValueError(f"a chat line {problem}")
-        chat_id = secrets.token_bytes(CHAT_ID_SIZE)
-        time_ms = int(wall_now * 1000)
+        chat_id, time_ms = self._new_line(text, wall_now)
         message = Chat(seat=seat, id=chat_id, time=time_ms, text=text,
                        sig=sign_chat(key, game, seat, chat_id, time_ms, text))
         self._seen.setdefault(seat, SeenLines()).add(chat_id, time_ms)
@@ -126,30 +147,96 @@ class ChatRoom:
         self._keep(line)
         return message, line
 
-    def take(self, chat: Chat, keys: Sequence[bytes], game: str, now: float, wall_now: float) -> ChatVerdict:
+    def write_spectator(self, identity: SeatKey, game: str, name: str, text: str,
+                        wall_now: float) -> tuple[SpectatorChat, ChatLine]:
+        """This spectator's line *text* under its identity key *identity* and *name* at *wall_now*
+        (wire.md §4.9a): the signed message to send to every link, and the line kept.
+
+        Raises:
+            ValueError: *text* is not 1 to :data:`MAX_CHAT` characters under the rule of names.
+        """
+        chat_id, time_ms = self._new_line(text, wall_now)
+        message = SpectatorChat(key=identity.public, name=name, id=chat_id, time=time_ms, text=text,
+                                sig=sign_spectator_chat(identity, game, name, chat_id, time_ms, text))
+        self._seen.setdefault(None, SeenLines()).add(identity.public + chat_id, time_ms)
+        line = ChatLine(None, text, time_ms / 1000, mine=True, spectator=name)
+        self._keep(line)
+        return message, line
+
+    def take(self, chat: ChatMessage, keys: Sequence[bytes], game: str, now: float,
+             wall_now: float) -> ChatVerdict:
         """Judges *chat* from a peer (its writer or a relay) at a table whose seat keys are *keys*
-        (wire.md §4.9): dropped if seen already (:class:`SeenLines`), more than :data:`CHAT_AGE`
-        seconds off *wall_now*, or over its seat's budget (:data:`CHAT_RATE` lines in
-        :data:`CHAT_WINDOW` seconds of *now*, this peer's monotonic clock), all before its signature is
-        checked, so that a line sent again and again, or a seat's flood of lines signed beforehand,
-        costs no signature check; then ``bad-chat`` unless signed by its seat's key (a seat the game
-        does not have included); else kept, and counted against its seat's budget."""
-        seat = chat.seat
-        if seat >= len(keys):
+        (wire.md §4.9, §4.9a): dropped if seen already (:class:`SeenLines`), more than :data:`CHAT_AGE`
+        seconds off *wall_now*, or over its speaker's budget (:data:`CHAT_RATE` lines in
+        :data:`CHAT_WINDOW` seconds of *now*, this peer's monotonic clock, per seat or spectator's key;
+        :data:`SPECTATORS_RATE` for every spectator together), all before its signature is checked,
+        so that a line sent again and again, or a flood of lines signed beforehand, costs no signature
+        check; then ``bad-chat`` unless signed by its seat's key (a seat the game does not have
+        included), or a spectator's by the key it names; else kept, and counted against its budgets."""
+        if isinstance(chat, SpectatorChat):
+            speaker: int | bytes = chat.key
+            room: int | None = None  # every spectator's lines are remembered together
+            line_id = chat.key + chat.id
+        elif chat.seat < len(keys):
+            speaker = room = chat.seat
+            line_id = chat.id
+        else:
             return "bad-chat"
-        seen = self._seen.setdefault(seat, SeenLines())
-        if seen.seen(chat.id, chat.time) or abs(chat.time / 1000 - wall_now) > CHAT_AGE:
+        seen = self._seen.setdefault(room, SeenLines())
+        if seen.seen(line_id, chat.time) or abs(chat.time / 1000 - wall_now) > CHAT_AGE:
             return "drop"
-        times = self._times.setdefault(seat, deque(maxlen=CHAT_RATE))
-        if len(times) == CHAT_RATE and now - times[0] < CHAT_WINDOW:
+        if self._over_budget(speaker, now):
             return "drop"
-        if not verify_chat(keys[seat], game, seat, chat.id, chat.time, chat.text, chat.sig):
+        line = _checked(chat, keys, game)
+        if line is None:
             return "bad-chat"
-        seen.add(chat.id, chat.time)
-        times.append(now)
-        self._keep(ChatLine(seat, chat.text, chat.time / 1000))
+        seen.add(line_id, chat.time)
+        self._times.setdefault(speaker, deque(maxlen=CHAT_RATE)).append(now)
+        if room is None:
+            self._spectators.append(now)
+        self._keep(line)
         return "keep"
+
+    def _over_budget(self, speaker: int | bytes, now: float) -> bool:
+        """Whether *speaker* (a seat, or a spectator's key) has had :data:`CHAT_RATE` lines taken in the
+        last :data:`CHAT_WINDOW` seconds, or, for a spectator, every spectator together
+        :data:`SPECTATORS_RATE`. The times of spectators' keys quiet for a window are forgotten first,
+        so that no more keys are held than lines were taken in a window."""
+        if isinstance(speaker, bytes):
+            quiet = [k for k, times in self._times.items()
+                     if isinstance(k, bytes) and now - times[-1] >= CHAT_WINDOW]
+            for key in quiet:
+                del self._times[key]
+            everyone = self._spectators
+            if len(everyone) == SPECTATORS_RATE and now - everyone[0] < CHAT_WINDOW:
+                return True
+        times = self._times.get(speaker)
+        return times is not None and len(times) == CHAT_RATE and now - times[0] < CHAT_WINDOW
+
+    @staticmethod
+    def _new_line(text: str, wall_now: float) -> tuple[bytes, int]:
+        """A new line's id and time (milliseconds) at *wall_now*.
+
+        Raises:
+            ValueError: *text* is not 1 to :data:`MAX_CHAT` characters under the rule of names.
+        """
+        problem = name_problem(text, MAX_CHAT)
+        if problem is not None:
+            raise ValueError(f"a chat line {problem}")
+        return secrets.token_bytes(CHAT_ID_SIZE), int(wall_now * 1000)
 
     def _keep(self, line: ChatLine) -> None:
         self.lines.append(line)
         self.made += 1
+
+
+def _checked(chat: ChatMessage, keys: Sequence[bytes], game: str) -> ChatLine | None:
+    """The line *chat* says if it is signed by its seat's key in *keys*, or a spectator's by the key it
+    names; else ``None``."""
+    if isinstance(chat, SpectatorChat):
+        if not verify_spectator_chat(chat.key, game, chat.name, chat.id, chat.time, chat.text, chat.sig):
+            return None
+        return ChatLine(None, chat.text, chat.time / 1000, spectator=chat.name)
+    if not verify_chat(keys[chat.seat], game, chat.seat, chat.id, chat.time, chat.text, chat.sig):
+        return None
+    return ChatLine(chat.seat, chat.text, chat.time / 1000)

@@ -103,6 +103,7 @@ __all__ = [
     "Role",
     "Seal",
     "SignedEntry",
+    "SpectatorChat",
     "Start",
     "Give",
     "Vote",
@@ -521,6 +522,30 @@ class Chat(_Message):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SpectatorChat(_Message):
+    """A line of table talk from a spectator, signed with its identity key and passed on by every
+    peer to the others once, as a ``chat`` is (``wire.md`` §4.9a). Every screen shows it as a
+    spectator's. Not part of the game: never in the log.
+
+    Attributes:
+        key: The spectator's 32-byte identity key (the one its handshake proved, §3.4): it signs.
+        name: The spectator's name, 1 to 32 characters (its ``hello``'s): shown as a spectator's.
+        id: 8 random bytes naming the line, with *key*, to pass it on once.
+        time: The writer's clock, milliseconds since 1970-01-01 UTC, as a ``chat``'s.
+        text: 1 to :data:`MAX_CHAT` characters under the rule of names, as a ``chat``'s.
+        sig: The identity key's signature over :func:`carcnet.net.signing.spectator_chat_bytes`, 64 bytes.
+    """
+
+    TYPE: ClassVar[str] = "spectator-chat"
+    key: bytes = declare(Bin(KEY_SIZE))
+    name: str = declare(Name())
+    id: bytes = declare(Bin(CHAT_ID_SIZE))
+    time: int = declare(Int(0, 2**63))
+    text: str = declare(Name(MAX_CHAT))
+    sig: bytes = declare(Bin(SIG_SIZE))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Start(_Message):
     """The host starts the game with the agreed header (``wire.md`` §4.6).
 
@@ -583,13 +608,13 @@ class Ack(_Message):
 
 Message: TypeAlias = (
     Hello | Welcome | Reject | Proof | Entries | Want | Heartbeat | Bye | Error | Lobby | Claim | Commit | Reveal
-    | Start | Chat | Peers | Ack
+    | Start | Chat | SpectatorChat | Peers | Ack
 )
 
 #: Every message class by its wire ``type`` (``wire.md`` §4).
 _BY_TYPE: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (Hello, Welcome, Reject, Proof, Entries, Want, Heartbeat, Bye, Error, Lobby, Claim,
-                              Commit, Reveal, Start, Chat, Peers, Ack)
+                              Commit, Reveal, Start, Chat, SpectatorChat, Peers, Ack)
 }
 #: The wire ``type`` of every message of this version, in the order of ``wire.md`` §4.
 MESSAGE_TYPES = tuple(_BY_TYPE)

@@ -54,6 +54,7 @@ from .messages import (
     Reject,
     Reveal,
     Role,
+    SpectatorChat,
     Start,
     Want,
     Welcome,
@@ -166,6 +167,7 @@ _PERMITTED: dict[type, tuple[frozenset[Role], frozenset[Role]]] = {
     Commit: (_PLAYING, _PLAYING),
     Reveal: (_PLAYING, _PLAYING),
     Chat: (_PLAYING, _ALL),  # spoken by a seat's player; passed on to spectators too (wire.md §4.9)
+    SpectatorChat: (_ALL, _ALL),  # spoken by a spectator; passed on by everyone (wire.md §4.9a)
     Peers: (_PLAYING, _ALL),  # where the players listen: what a spectator fails over to (wire.md §4.10)
     Ack: (_PLAYING, _ALL),  # seats' votes: what is committed, which spectators show too (wire.md §5.9)
 }

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from carcnet.engine import IllegalMoveError, Phase
 
 from .admission import compare_have
-from .chat import ChatRoom
+from .chat import CHAT_TYPES, ChatMessage, ChatRoom, unsigned_words
 from .connections import ClaimsDue, Connections, small_batches, takes_peers
 from .draws import DrawValues
 from .framing import ProtocolError
@@ -31,7 +31,6 @@ from .messages import (
     MAX_PEERS,
     Ack,
     Bye,
-    Chat,
     Claim,
     Commit,
     Entries,
@@ -701,16 +700,16 @@ class Router:
         elif verdict == "bad-reveal":
             refuse(link, "bad-reveal", f"seat {reveal.seat}'s value for draw {reveal.draw} does not match its chain")
 
-    def _on_chat(self, link: Link, chat: Chat) -> None:
-        """A line from a player's peer (the writer's or a relay's), judged by the chat room: refused
-        ``bad-chat`` (closes), dropped, or kept and passed on to every other link."""
+    def _on_chat(self, link: Link, chat: ChatMessage) -> None:
+        """A line from a player or a spectator (the writer's peer or a relay), judged by the chat room:
+        refused ``bad-chat`` (closes), dropped, or kept and passed on to every other link."""
         header = self.replica.header
         if header is None or self.replica.game is None:
-            self.connections.refuse(link, "unexpected-message", "chat before this peer holds the header")
+            self.connections.refuse(link, "unexpected-message", f"{chat.TYPE} before the header is held here")
             return
         verdict = self.chat.take(chat, header.keys, header.game, self.clock(), self.wall_clock())
         if verdict == "bad-chat":
-            self.connections.refuse(link, "bad-chat", f"a chat line for seat {chat.seat} not signed by the seat's key")
+            self.connections.refuse(link, "bad-chat", unsigned_words(chat))
         elif verdict == "keep":
             self.send_once(chat, [other for other in self.connections.links if other is not link])
             self.changed("chat", link)
@@ -789,7 +788,7 @@ ROUTES: dict[type, Callable[[Router, Link, Any], None]] = {
     Entries: Router._on_entries,
     Want: Router._on_want,
     Heartbeat: Router._on_heartbeat,
-    Chat: Router._on_chat,
+    **dict.fromkeys(CHAT_TYPES, Router._on_chat),
     Reveal: Router._on_reveal,
     Lobby: Router._on_lobby_message,
     Claim: Router._on_lobby_message,

@@ -47,6 +47,7 @@ __all__ = [
     "SEAL_DOMAIN",
     "SEED_DOMAIN",
     "SIG_SIZE",
+    "SPECTATOR_CHAT_DOMAIN",
     "SeatKey",
     "ack_bytes",
     "give_bytes",
@@ -69,6 +70,8 @@ __all__ = [
     "sign_entry",
     "sign_proof",
     "sign_seal",
+    "sign_spectator_chat",
+    "spectator_chat_bytes",
     "verify",
     "verify_ack",
     "verify_give",
@@ -79,12 +82,15 @@ __all__ = [
     "verify_entry",
     "verify_proof",
     "verify_seal",
+    "verify_spectator_chat",
 ]
 
 #: Domain separation of a commitment's signed bytes (``wire.md`` §5.3).
 COMMIT_DOMAIN = b"carcnet/commit/v1\x00"
 #: Domain separation of a chat line's signed bytes (``wire.md`` §4.9).
 CHAT_DOMAIN = b"carcnet/chat/v1\x00"
+#: Domain separation of a spectator's chat line's signed bytes (``wire.md`` §4.9a).
+SPECTATOR_CHAT_DOMAIN = b"carcnet/spectator-chat/v1\x00"
 #: Domain separation of a handshake proof's signed bytes (``wire.md`` §3.4).
 PROOF_DOMAIN = b"carcnet/proof/v1\x00"
 #: Domain separation of a seat's vote for a prefix of the log (``wire.md`` §5.9).
@@ -252,6 +258,47 @@ def verify_chat(public_key: bytes, game_id: str, seat: int, chat_id: bytes, time
     except (ValueError, UnicodeEncodeError):
         return False
     return verify(public_key, data, sig)
+
+
+def spectator_chat_bytes(game_id: str, key: bytes, name: str, chat_id: bytes, time_ms: int,
+                         text: str) -> bytes:
+    """The canonical byte string a ``spectator-chat`` message's signature covers (``wire.md`` §4.9a)::
+
+        "carcnet/spectator-chat/v1" 0x00 | game id (32 ASCII hex digits) | key (32) | name's length in
+        bytes (u8) | name (UTF-8) | id (8) | time (u64, big-endian) | text (UTF-8)
+
+    Raises:
+        ValueError: A bad game id, a key that is not 32 bytes, a name longer than 255 bytes, an id
+            that is not 8 bytes, a time outside 0 to 2**63 - 1.
+    """
+    if not isinstance(key, bytes) or len(key) != KEY_SIZE:
+        raise ValueError(f"a key is {KEY_SIZE} bytes")
+    named = name.encode()
+    if len(named) > 255:
+        raise ValueError("a name is at most 255 bytes")
+    if not isinstance(chat_id, bytes) or len(chat_id) != 8:
+        raise ValueError("a chat id is 8 bytes")
+    if not isinstance(time_ms, int) or not 0 <= time_ms < 2**63:
+        raise ValueError("a chat time is 0 to 2**63 - 1 milliseconds")
+    return (SPECTATOR_CHAT_DOMAIN + _game_bytes(game_id) + key + bytes([len(named)]) + named + chat_id
+            + time_ms.to_bytes(8, "big") + text.encode())
+
+
+def sign_spectator_chat(key: SeatKey, game_id: str, name: str, chat_id: bytes, time_ms: int,
+                        text: str) -> bytes:
+    """A spectator's identity key's signature of its chat line, over :func:`spectator_chat_bytes`:
+    nobody speaks under that key, and no peer passing the line on can change it or its name."""
+    return key.sign(spectator_chat_bytes(game_id, key.public, name, chat_id, time_ms, text))
+
+
+def verify_spectator_chat(key: bytes, game_id: str, name: str, chat_id: bytes, time_ms: int, text: str,
+                          sig: bytes) -> bool:
+    """Whether *sig* signs that spectator's line under its identity key *key*. Never raises."""
+    try:
+        data = spectator_chat_bytes(game_id, key, name, chat_id, time_ms, text)
+    except (ValueError, UnicodeEncodeError):
+        return False
+    return verify(key, data, sig)
 
 
 def ack_bytes(game_id: str, seat: int, seq: int, digest: bytes) -> bytes:

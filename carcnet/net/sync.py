@@ -51,7 +51,7 @@ from .connections import NetEvent
 from .framing import ProtocolError
 from .link import Link
 from .lobby import LobbyAction, LobbyContext, LobbyRole
-from .messages import Ack, Give, Hello, Role, Seal, SignedEntry, WireHeader
+from .messages import Ack, Chat, Give, Hello, Role, Seal, SignedEntry, SpectatorChat, WireHeader
 from .replica import Desync, MemoryLog, Persistence, Replica, SyncError
 from .routing import Listener, Router, SessionChange
 from .signing import SeatKey
@@ -337,22 +337,28 @@ class SyncSession:
 
     def say(self, text: str, seat: int | None = None) -> ChatLine:
         """Says *text* at the table as *seat* (default: the first seat this peer plays): signed with
-        the seat key, sent to every peer this one is connected to, who pass it on (wire.md §4.9).
+        the seat key, sent to every peer this one is connected to, who pass it on (wire.md §4.9). A
+        peer that plays no seat (a spectator) speaks as itself: signed with its identity key, under
+        its name, shown as a spectator's (§4.9a).
 
         Raises:
-            SyncError: No header yet, or no seat of this peer's to speak for.
+            SyncError: No header yet, or *seat* is not one this peer plays.
             ValueError: *text* is not 1 to :data:`~carcnet.net.messages.MAX_CHAT` characters under
                 the rule of names.
         """
         header = self.header
         if header is None:
             raise SyncError("there is no game to talk at yet")
-        if seat is None:
-            seat = min(self.seats) if self.seats else -1
-        key = self.seats.get(seat)
-        if key is None:
-            raise SyncError("only a player at the table speaks, for a seat it plays")
-        message, line = self.chat.write(key, header.game, seat, text, self.wall_clock())
+        message: Chat | SpectatorChat
+        if seat is None and not self.seats:
+            message, line = self.chat.write_spectator(self.identity, header.game, self.name, text,
+                                                      self.wall_clock())
+        else:
+            seat = min(self.seats) if seat is None else seat
+            key = self.seats.get(seat)
+            if key is None:
+                raise SyncError("a player speaks only for a seat it plays")
+            message, line = self.chat.write(key, header.game, seat, text, self.wall_clock())
         self._router.send_once(message, self.connections.links)
         self._router.changed("chat", None)
         return line

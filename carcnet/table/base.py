@@ -17,7 +17,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Self
+from typing import TYPE_CHECKING, Literal, NamedTuple, Self
 
 from carcnet.bots import LEVELS
 from carcnet.engine import Game, Move
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from carcnet.log import Recovery, Seat
     from carcnet.net.replica import Desync
 
-__all__ = ["Change", "Kind", "Status", "Table", "TableError", "bot_seed", "think_cap_of"]
+__all__ = ["Change", "Kind", "Status", "Table", "TableError", "TalkLine", "bot_seed", "think_cap_of"]
 
 log = logging.getLogger("carcnet.table")
 
@@ -41,6 +41,22 @@ Status = Literal["connecting", "lobby", "playing", "finished", "stopped"]
 #: (connections), ``"stop"``, ``"note"`` (a line for people), ``"running"`` / ``"ended"`` (the table
 #: was entered or left).
 Change = str
+
+
+class TalkLine(NamedTuple):
+    """A line of table talk (protocol/wire.md §4.9, §4.9a), as :meth:`Table.chats` gives it.
+
+    Attributes:
+        seat: The seat whose player said it (its name is the seat's), or ``None`` for a spectator.
+        text: What was said, plain text.
+        mine: Whether this laptop said it.
+        spectator: The name of the spectator that said it, or ``None`` for a seat's player.
+    """
+
+    seat: int | None
+    text: str
+    mine: bool
+    spectator: str | None = None
 
 
 class TableError(Exception):
@@ -233,12 +249,13 @@ class Table(ABC):
 
     @property
     def can_chat(self) -> bool:
-        """Whether a person here can talk to the others at this table (a network table's player)."""
+        """Whether a person here can talk to the others at this table (a network table's player or
+        spectator, once the game has started)."""
         return False
 
-    def chats(self) -> list[tuple[int, str, bool]]:
-        """The table talk so far (protocol/wire.md §4.9), the last 200 lines, oldest first:
-        ``(seat, text, mine)``; a ``"chat"`` change says a line came. Empty at a local table."""
+    def chats(self) -> list[TalkLine]:
+        """The table talk so far (protocol/wire.md §4.9, §4.9a), the last 200 lines, oldest first; a
+        ``"chat"`` change says a line came. Empty at a local table."""
         return []
 
     @property
@@ -247,10 +264,11 @@ class Table(ABC):
         return 0
 
     def say(self, text: str) -> None:
-        """Says *text* to the others at the table, as this laptop's (first) seat.
+        """Says *text* to the others at the table, as this laptop's (first) seat, or a spectator as
+        itself.
 
         Raises:
-            TableError: Nobody to talk to (a local table, a spectator, no game yet).
+            TableError: Nobody to talk to (a local table, no game yet).
             ValueError: *text* is empty, too long (200 characters) or holds control characters.
         """
         raise TableError("everyone at this table is at this terminal")

@@ -21,7 +21,7 @@ from carcnet.net.messages import Lobby, WireHeader
 from carcnet.net.presence import LinkView, PresenceRecords, PresenceSnapshot
 from carcnet.net.sync import Desync, SessionChange, SyncError, SyncSession
 
-from .base import Status, Table, TableError
+from .base import Status, Table, TableError, TalkLine
 from .clock import SeatClocks, TurnClock
 
 __all__ = ["NetKind", "NetView"]
@@ -337,18 +337,19 @@ class NetView(Table):
 
     @property
     def can_chat(self) -> bool:
-        return self.session.header is not None and bool(self.session.seats)
+        return self.session.header is not None
 
-    def chats(self) -> list[tuple[int, str, bool]]:
-        return [(line.seat, line.text, line.mine) for line in self.session.chat.lines]
+    def chats(self) -> list[TalkLine]:
+        return [TalkLine(line.seat, line.text, line.mine, line.spectator) for line in self.session.chat.lines]
 
     @property
     def chats_made(self) -> int:
         return self.session.chat.made
 
     def say(self, text: str) -> None:
-        """Says *text* to the table (protocol/wire.md §4.9): signed with this laptop's first seat key,
-        sent to every peer it is connected to, who pass it on; never part of the game's log."""
+        """Says *text* to the table (protocol/wire.md §4.9): signed with this laptop's first seat key
+        (a spectator's with its identity key, under its name, §4.9a), sent to every peer it is
+        connected to, who pass it on; never part of the game's log."""
         try:
             self.session.say(text)
         except SyncError as exc:

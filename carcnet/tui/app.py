@@ -27,8 +27,8 @@ from carcnet.log import LogError, default_dir
 from carcnet.table import LanError, Table, TurnClock
 from carcnet.table.signals import on_quit_signals
 from carcnet.tui.addresses import default_name
-from carcnet.tui.messages import ChangeSettings, OpenTable
-from carcnet.tui.running import TableRun
+from carcnet.tui.messages import ChangeSettings, ContinueGame, OpenTable
+from carcnet.tui.running import TableRun, count_ratings
 from carcnet.tui.screens.game import GameScreen
 from carcnet.tui.screens.home import HomeScreen
 from carcnet.tui.settings import Settings
@@ -298,6 +298,18 @@ class CarcnetApp(App[None]):
 
     # ------------------------------------------------------------------ tables
 
+    @on(ContinueGame)
+    def _continue_game(self, message: ContinueGame) -> None:
+        """The replay's "continue from here": the new game, saved apart, over the replay."""
+        try:
+            table = self.tables.branch(message.header, message.moves, message.step)
+        except (OSError, ValueError) as exc:
+            self.notify(str(exc), title="Cannot continue from here", severity="error", timeout=10)
+            return
+        self.notify(f"A new game from turn {message.turn}, saved apart; the original is unchanged.",
+                    title="Continue from here")
+        self.show_table(table, replace=False)
+
     @on(ChangeSettings)
     def _change_settings(self, message: ChangeSettings) -> None:
         try:
@@ -318,7 +330,8 @@ class CarcnetApp(App[None]):
         """Opens the settings screen."""
         from carcnet.tui.screens.settings_screen import SettingsScreen
 
-        self.push_screen(SettingsScreen(self.settings, list(self.available_themes), default_name()))
+        self.push_screen(SettingsScreen(self.settings, list(self.available_themes), default_name(),
+                                        self.change_settings))
 
     @on(OpenTable)
     def _open_table(self, message: OpenTable) -> None:
@@ -333,19 +346,21 @@ class CarcnetApp(App[None]):
             self.runs.remove(old)
         run = TableRun(table)
         self.runs.append(run)
+        count_ratings(table, self.data_dir, self.notify)  # a network game, once over (issue 34)
         run.start()
         screen: Screen[None]
         if tutorial:
             from carcnet.tui.screens.tutorial import TutorialScreen
             from carcnet.tui.tutorial import Progress
 
-            screen = TutorialScreen(run, settings=self.settings, progress=Progress(self.tables.tutorial_dir))
+            screen = TutorialScreen(run, settings=self.settings, progress=Progress(self.tables.tutorial_dir),
+                                    data_dir=self.data_dir)
         elif table.game is not None:
-            screen = GameScreen(run, settings=self.settings)
+            screen = GameScreen(run, settings=self.settings, data_dir=self.data_dir)
         else:
             from carcnet.tui.screens.lobby import LobbyScreen
 
-            screen = LobbyScreen(run, self.settings)
+            screen = LobbyScreen(run, self.settings, data_dir=self.data_dir)
         self.switch_screen(screen) if replace else self.push_screen(screen)
         return run
 

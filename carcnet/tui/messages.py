@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.message import Message
 
+from carcnet.engine import Move
+from carcnet.log import LogHeader
 from carcnet.table import Table
 
-__all__ = ["ChangeSettings", "OpenTable"]
+__all__ = ["ChangeSettings", "ContinueGame", "OpenTable"]
 
 
 class OpenTable(Message):
@@ -24,6 +28,26 @@ class OpenTable(Message):
         self.table = table
         self.replace = replace
         self.tutorial = tutorial
+
+
+class ContinueGame(Message):
+    """Continue a saved game from a move as a new game at this terminal (the replay's "continue from
+    here"): the app branches it (:meth:`~carcnet.tui.tables.TableMaker.branch`, saved apart, the
+    original unchanged) and shows it over the sender's screen, or says why it cannot.
+
+    Attributes:
+        header: The saved game's header.
+        moves: Its moves.
+        step: How many of them the new game keeps.
+        turn: The turn shown, in players' count (for the line that says where the new game starts).
+    """
+
+    def __init__(self, header: LogHeader, moves: Sequence[Move], step: int, turn: int) -> None:
+        super().__init__()
+        self.header = header
+        self.moves = moves
+        self.step = step
+        self.turn = turn
 
 
 class ChangeSettings(Message):

@@ -11,15 +11,28 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
+from carcnet.club.ratings import count_when_over
 from carcnet.table import Table
 
-__all__ = ["CLOSE_WAIT", "TableRun"]
+__all__ = ["CLOSE_WAIT", "TableRun", "count_ratings"]
 
 log = logging.getLogger("carcnet.tui")
 
 #: Seconds the app waits for a table to say bye and close its sockets and log when leaving or quitting.
 CLOSE_WAIT = 5.0
+
+
+def count_ratings(table: Table, data_dir: Path, notify: Callable[..., Any]) -> None:
+    """Counts *table*'s network game into the ratings kept in *data_dir* once it is over, and says so
+    with *notify* (an app's or a screen's): "Ratings updated", or why not as a warning."""
+
+    def tell(said: str) -> None:
+        notify(said, title="Ratings", severity="information" if said == "Ratings updated" else "warning")
+
+    count_when_over(table, data_dir, tell)
 
 
 class TableRun:

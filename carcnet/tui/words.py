@@ -29,7 +29,7 @@ from carcnet.engine import (
 )
 from carcnet.tui.render import FIGURE_NAMES, figure_role, with_article
 
-__all__ = ["figure_words", "positions_before", "tile_words", "turn_words", "where_words"]
+__all__ = ["figure_words", "positions_before", "tile_words", "turn_words", "where_words", "why_not_here"]
 
 _NUMBERS = {1: "a", 2: "two", 3: "three", 4: "four"}
 
@@ -185,3 +185,19 @@ def positions_before(game: Game, indices: Sequence[int]) -> dict[int, Game]:
             break
         position.apply(move)
     return out
+
+
+def why_not_here(game: Game | None, position: Position) -> str:
+    """Why the drawn tile of *game* cannot be placed at *position*, in a sentence (HiG "Place a tile")."""
+    letter = game.drawn if game is not None else None
+    if game is None or letter is None:
+        return "There is no tile to place now."
+    if game.tile_at(position) is not None:
+        return "There is a tile there already."
+    neighbours = [Position(position.x + dx, position.y + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))]
+    if not any(game.tile_at(n) is not None for n in neighbours):
+        return "That place touches no tile along a side: a tile goes next to one."
+    if tile_kind(letter).has_river:
+        return "Your tile is a river tile: it must continue the river where it ends, without a U-turn."
+    return ("Your tile fits there in no rotation: every side must match its neighbour's (city to city, "
+            "road to road, field to field). Tab shows where it fits.")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from carcnet.bots import RandomBot
 from carcnet.cli import main
 from carcnet.club.ratings import Rating, Ratings
@@ -102,3 +104,31 @@ def test_ratings_lists_the_games_not_counted_and_why(tmp_path: Path, capsys) -> 
     assert main(["ratings", "--data-dir", str(data)]) == 0
     out = capsys.readouterr().out
     assert "No ratings yet" in out and "Not counted (1 games" in out and "did not play in this game" in out
+
+
+@pytest.mark.asyncio
+async def test_a_network_game_over_counts_into_the_ratings_whoever_shows_it(tmp_path: Path) -> None:
+    """The ratings were counted by the interface's game screen, as it showed the final scores: a game
+    played by a headless peer (no screen) never counted. Now the table is counted once it is over,
+    whoever shows it: here nobody does; one sentence says so, once."""
+    from carcnet.club.ratings import RATINGS_FILE, count_when_over
+    from carcnet.engine import Rules
+    from carcnet.table import NetTable, plan_from_text
+
+    from ..net.loopback import FAST
+
+    loop = ("127.0.0.1", 0)
+    host = NetTable.host(name="Ann", game_name="Friday", rules=Rules(), plan=plan_from_text("random,open", me="Ann"),
+                         directory=tmp_path / "Ann", listen=loop, discovery=False, timing=FAST, auto_start=True,
+                         bot_delay=0)
+    said: list[str] = []
+    count_when_over(host, tmp_path / "Ann", said.append)
+    async with host:
+        bob = NetTable.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "Bob", listen=loop,
+                            dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST, bot_delay=0)
+        async with bob:
+            await host.wait_until(lambda: host.status == "finished", 60)
+            await bob.wait_until(lambda: bob.status == "finished", 60)
+    assert said == ["Ratings updated"]
+    ratings = Ratings.read(tmp_path / "Ann" / RATINGS_FILE)
+    assert ratings.games == {host.game_id} and len(ratings.players) == 2

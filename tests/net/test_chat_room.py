@@ -9,11 +9,20 @@ import dataclasses
 
 import pytest
 
-from carcnet.net.chat import CHAT_AGE, CHAT_RATE, CHAT_SEEN, CHAT_WINDOW, MAX_CHATS, ChatRoom, SeenLines
-from carcnet.net.messages import MAX_CHAT, Chat
-from carcnet.net.signing import sign_chat, verify_chat
+from carcnet.net.chat import (
+    CHAT_AGE,
+    CHAT_RATE,
+    CHAT_SEEN,
+    CHAT_WINDOW,
+    MAX_CHATS,
+    SPECTATORS_RATE,
+    ChatRoom,
+    SeenLines,
+)
+from carcnet.net.messages import MAX_CHAT, Chat, SpectatorChat
+from carcnet.net.signing import sign_chat, sign_spectator_chat, verify_chat, verify_spectator_chat
 
-from .loopback import GAME, seat_key
+from .loopback import GAME, identity, seat_key
 
 #: This peer's wall clock (seconds since 1970) in every case; the monotonic clock is each line's ``now``.
 WALL = 1_800_000_000.0
@@ -22,8 +31,8 @@ KEYS = (seat_key(0).public, seat_key(1).public)
 
 
 def test_the_budgets_are_those_of_the_spec():
-    budgets = (CHAT_RATE, CHAT_WINDOW, CHAT_AGE, CHAT_SEEN, MAX_CHATS, MAX_CHAT)
-    assert budgets == (5, 10.0, 600.0, 512, 200, 200)
+    budgets = (CHAT_RATE, CHAT_WINDOW, CHAT_AGE, CHAT_SEEN, MAX_CHATS, MAX_CHAT, SPECTATORS_RATE)
+    assert budgets == (5, 10.0, 600.0, 512, 200, 200, 10)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -234,3 +243,87 @@ def test_seen_lines_keep_the_latest_by_time_and_the_time_of_the_latest_forgotten
     assert len(seen) == CHAT_SEEN and seen.floor == 5_000 - CHAT_SEEN + 1  # the earliest went
     assert seen.seen(b"\x03" * 8, 5_000 - CHAT_SEEN + 1) and not seen.seen(b"\x03" * 8, 5_000 - CHAT_SEEN + 2)
     assert seen.seen(b"\x02" * 8, 9_000)
+
+
+@dataclasses.dataclass(frozen=True)
+class Said:
+    """A ``spectator-chat`` as a test sends it (wire.md §4.9a): the spectator's name (its key is made
+    from it), the line's id (one byte, repeated), the name whose key signs it (its own by default),
+    the receiver's monotonic clock when it arrives, and how many seconds before :data:`WALL` it was
+    written."""
+
+    name: str = "Eve"
+    id: int = 1
+    signer: str | None = None
+    now: float = 0.0
+    ago: float = 0.0
+    text: str = "nice road"
+
+    def chat(self) -> SpectatorChat:
+        time_ms = int((WALL - self.ago) * 1000)
+        chat_id = bytes([self.id]) * 8
+        signer = identity(self.signer or self.name)
+        sig = sign_spectator_chat(signer, GAME, self.name, chat_id, time_ms, self.text)
+        return SpectatorChat(key=identity(self.name).public, name=self.name, id=chat_id, time=time_ms,
+                             text=self.text, sig=sig)
+
+
+def chorus(count: int, now: float = 0.0, first_id: int = 100) -> list[tuple[Said, str]]:
+    """*count* spectators' first lines at *now*, each from a key of its own, each expected kept."""
+    return [(Said(name=f"Watcher {i}", id=first_id + i, now=now), "keep") for i in range(count)]
+
+
+#: (the spectators' lines in the order they arrive, each with the verdict expected)
+TAKE_SPECTATORS = [
+    pytest.param([(Said(), "keep")], id="a spectator's line signed by the key it names is kept"),
+    pytest.param([(Said(signer="Mallory"), "bad-chat")], id="signed by another key"),
+    pytest.param([(Said(), "keep"), (Said(), "drop")], id="the same key and id again is dropped"),
+    pytest.param([(Said(), "keep"), (Said(name="Cleo"), "keep")],
+                 id="the same id from another key is another line"),
+    pytest.param([(Said(ago=CHAT_AGE + 1), "drop")], id="a stale line is dropped"),
+    pytest.param([*[(Said(id=100 + i), "keep") for i in range(CHAT_RATE)], (Said(id=1), "drop")],
+                 id="each key has a seat's budget"),
+    pytest.param([*[(Said(id=100 + i), "keep") for i in range(CHAT_RATE)],
+                  (Said(id=1, now=CHAT_WINDOW), "keep")],
+                 id="a key's window passes as a seat's"),
+    pytest.param([*chorus(SPECTATORS_RATE), (Said(name="Zoe"), "drop")],
+                 id="every spectator together has SPECTATORS_RATE lines a window: keys cost nothing"),
+    pytest.param([*chorus(SPECTATORS_RATE), (Said(name="Zoe", signer="Mallory"), "drop")],
+                 id="over the spectators' budget a line is dropped before its signature"),
+    pytest.param([*chorus(SPECTATORS_RATE), (Said(name="Zoe", now=CHAT_WINDOW), "keep")],
+                 id="the spectators' window passes"),
+    pytest.param([(Said(signer="Mallory"), "bad-chat"), *chorus(SPECTATORS_RATE)],
+                 id="a forged line costs the spectators nothing of their budget"),
+]
+
+
+@pytest.mark.parametrize("lines", TAKE_SPECTATORS)
+def test_take_spectators(lines):
+    room = ChatRoom()
+    verdicts = [room.take(line.chat(), KEYS, GAME, line.now, WALL) for line, _ in lines]
+    assert verdicts == [verdict for _, verdict in lines]
+    kept = [line for line, verdict in lines if verdict == "keep"]
+    assert [(x.seat, x.spectator, x.text, x.mine) for x in room.lines] == [
+        (None, line.name, line.text, False) for line in kept]
+
+
+def test_the_spectators_budget_leaves_the_players_theirs():
+    """A flood of spectators, each under a key of its own, uses up the spectators' budget, never a
+    seat's: the players still speak."""
+    room = ChatRoom()
+    crowd = [room.take(said.chat(), KEYS, GAME, 0.0, WALL) for said, _ in chorus(SPECTATORS_RATE + 5)]
+    assert crowd.count("keep") == SPECTATORS_RATE
+    players = [room.take(line.chat(), KEYS, GAME, 0.0, WALL) for line, _ in flood(0, CHAT_RATE)]
+    assert players == ["keep"] * CHAT_RATE
+
+
+def test_a_spectator_s_line_written_is_signed_by_its_identity_key_and_not_taken_again():
+    room = ChatRoom()
+    eve = identity("Eve")
+    message, line = room.write_spectator(eve, GAME, "Eve", "nice road", WALL)
+    assert (message.key, message.name, message.text) == (eve.public, "Eve", "nice road")
+    assert verify_spectator_chat(eve.public, GAME, "Eve", message.id, message.time, message.text, message.sig)
+    assert (line.seat, line.spectator, line.mine) == (None, "Eve", True)
+    assert room.take(message, KEYS, GAME, 0.0, WALL) == "drop"  # back through a relay: a repeat
+    with pytest.raises(ValueError):
+        room.write_spectator(eve, GAME, "Eve", "bell\x07", WALL)

@@ -67,6 +67,12 @@ async def test_host_bot_and_spectator_processes_by_address(tmp_path: Path) -> No
     assert len({p.read_bytes() for p in paths}) == 1
     loaded = load(paths[0])
     assert loaded.header.game == game and loaded.game.tiles_left == 0
+    # A headless player's game over counts into the ratings of its data folder, as the interface's does
+    from carcnet.club.ratings import RATINGS_FILE, Ratings
+
+    for out, folder in ((outs[0], "a"), (outs[2], "b")):
+        assert "Ratings updated" in out
+        assert Ratings.read(tmp_path / folder / RATINGS_FILE).games == {game}
     # The seat keys let each player resume; a saved game is refused by resume without its keys.
     assert paths[0].with_suffix(".keys").exists() and not paths[1].with_suffix(".keys").exists()
     refused = await asyncio.to_thread(

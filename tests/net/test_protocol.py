@@ -163,7 +163,7 @@ def test_the_connector_waits_for_the_welcome_before_sending_more():
 @pytest.mark.parametrize(
     ("change", "code"),
     [
-        ({"proto": 8, "features": ["river"]}, "bad-version"),
+        ({"proto": 9, "features": ["river"]}, "bad-version"),
         ({"proto": 0}, "bad-version"),
         ({"rules": 1}, "bad-version"),
         ({"game": "0" * 32}, "wrong-game"),

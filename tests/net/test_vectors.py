@@ -150,3 +150,27 @@ def test_the_seal_vector_holds_byte_for_byte():
         check_seal(header, seal)
     with pytest.raises(ProtocolError, match="does not sign this header"):
         check_seal(welcome.header, type(start.seal)(key, nonce, bytes(64)))  # type: ignore[union-attr, call-arg, arg-type]
+
+
+def test_the_spectator_chat_vector_holds_byte_for_byte():
+    """wire.md §4.9a: Cleo's key comes from her seed; the signed bytes are the domain, the game id, her
+    key, her name with its length, the id, the time and the text; spectator-chat.bin carries that line
+    and its signature, which verifies under her key and under no other name."""
+    import json
+
+    from carcnet.net.signing import SPECTATOR_CHAT_DOMAIN, verify_spectator_chat
+
+    vec = json.loads((VECTORS / "signing.json").read_text())
+    item, game = vec["spectator-chat"], vec["game"]
+    key = SeatKey.from_seed(bytes.fromhex(item["seed"]))
+    assert key.public.hex() == item["key"]
+    name = item["name"].encode()
+    assert bytes.fromhex(item["signed"]) == (
+        SPECTATOR_CHAT_DOMAIN + game.encode() + key.public + bytes([len(name)]) + name
+        + bytes.fromhex(item["id"]) + item["time"].to_bytes(8, "big") + item["text"].encode())
+    line = decode_message(vector("spectator-chat")[1])
+    said = (line.key, line.name, line.id, line.time, line.text, line.sig)  # type: ignore[union-attr]
+    assert said == (key.public, item["name"], bytes.fromhex(item["id"]), item["time"], item["text"],
+                    bytes.fromhex(item["sig"]))
+    assert verify_spectator_chat(key.public, game, *said[1:])
+    assert not verify_spectator_chat(key.public, game, "Ann", *said[2:])

@@ -51,7 +51,7 @@ from carcnet.net import (
     sign_entry,
     to_wire,
 )
-from carcnet.net.messages import Chat, Seal
+from carcnet.net.messages import Chat, Seal, SpectatorChat
 from carcnet.net.signing import (
     GAME_DOMAIN,
     TIE_DOMAIN,
@@ -69,6 +69,8 @@ from carcnet.net.signing import (
     sign_give,
     sign_proof,
     sign_seal,
+    sign_spectator_chat,
+    spectator_chat_bytes,
     tie_order,
     tie_source,
 )
@@ -152,6 +154,7 @@ def messages() -> dict[str, tuple[str, Message]]:
     last = entries[-1].entry
     taken = LobbySeat(SEATS[0], ann.public)
     commit1 = chains()[1][0]
+    cleo = SeatKey.from_seed(SPECTATOR_SEED)
     hello = Hello(game=GAME, role="player", name="Bob", key=bob.public, port=40123, nonce=HELLO_NONCE)
     welcome_lobby = Welcome(game=GAME, role="host", name="Ann", key=ann.public, nonce=WELCOME_NONCE)
     return {
@@ -239,6 +242,12 @@ def messages() -> dict[str, tuple[str, Message]]:
             Chat(seat=1, id=CHAT_ID, time=CHAT_TIME, text="good luck!",
                  sig=sign_chat(bob, GAME, 1, CHAT_ID, CHAT_TIME, "good luck!")),
         ),
+        "spectator-chat": (
+            "Cleo, who watches the game, says a line at the table (wire.md §4.9a), signed with her identity "
+            "key under her name.",
+            SpectatorChat(key=cleo.public, name="Cleo", id=CHAT_ID, time=CHAT_TIME, text="well played!",
+                          sig=sign_spectator_chat(cleo, GAME, "Cleo", CHAT_ID, CHAT_TIME, "well played!")),
+        ),
         "peers": (
             "Ann tells the spectators she serves where the players listen now (wire.md §4.10): Bob, "
             "confirmed when he dialled her.",
@@ -279,10 +288,12 @@ def signing_vector() -> dict[str, Any]:
     keys = seat_keys()
     entries = [e for e in signed_entries() if e.sig is not None]
     values = chains()
+    cleo = SeatKey.from_seed(SPECTATOR_SEED)
     return {
         "description": f"carcnet wire protocol {PROTO_VERSION} signing vectors (protocol/wire.md §5): Ed25519 "
         "seat keys from their 32-byte private seeds; the exact bytes an entry's and a commitment's signatures "
-        "cover; each seat's chain secret (from its key), root (its commitment) and first two values (deck.md "
+        "cover; a chat line's and a spectator's chat line's (§4.9, §4.9a); each seat's chain secret (from "
+        "its key), root (its commitment) and first two values (deck.md "
         "§5.1); the handshake proofs (§3.4) of hello.bin and welcome-lobby.bin; the game id made from Ann's "
         "key and nonce, and her seal of the header (§4.2). bin values are hex.",
         "game": GAME,
@@ -338,6 +349,16 @@ def signing_vector() -> dict[str, Any]:
             "text": "good luck!",
             "signed": chat_bytes(GAME, 1, CHAT_ID, CHAT_TIME, "good luck!").hex(),
             "sig": sign_chat(keys[1], GAME, 1, CHAT_ID, CHAT_TIME, "good luck!").hex(),
+        },
+        "spectator-chat": {
+            "key": cleo.public.hex(),
+            "seed": SPECTATOR_SEED.hex(),
+            "name": "Cleo",
+            "id": CHAT_ID.hex(),
+            "time": CHAT_TIME,
+            "text": "well played!",
+            "signed": spectator_chat_bytes(GAME, cleo.public, "Cleo", CHAT_ID, CHAT_TIME, "well played!").hex(),
+            "sig": sign_spectator_chat(cleo, GAME, "Cleo", CHAT_ID, CHAT_TIME, "well played!").hex(),
         },
         "seal": {
             "key": keys[0].public.hex(),

@@ -62,9 +62,11 @@ async def test_cursor_move_redraws_only_the_two_tiles():
         await pilot.press("right")  # warm the caches
         built: list[int] = []
         drawn: list[tuple] = []
-        build, draw = board._build_line, board._draw
-        board._build_line = lambda vy, sx, w: built.append(vy) or build(vy, sx, w)  # type: ignore[method-assign]
-        board._draw = lambda look: drawn.append(look) or draw(look)  # type: ignore[method-assign]
+        painter = board.painter
+        build, draw = painter._build_line, painter._draw
+        painter._build_line = (  # type: ignore[method-assign]
+            lambda vy, *rest: built.append(vy) or build(vy, *rest))
+        painter._draw = lambda look: drawn.append(look) or draw(look)  # type: ignore[method-assign]
         before = board.scroll_offset
         await pilot.press("left")
         await pilot.pause()
@@ -429,8 +431,8 @@ async def test_the_overview_tells_a_figures_seat_and_the_highlight_without_colou
     assert (grid[r][c][0], grid[r][c + 1][0]) == ("K", "3")  # room for both: the role and the seat
     board = BoardView(seeded_game(3, 20), ["red", "blue"])
     for role in (1, 2, 3):
-        assert board._make_style(Paint("tile", role, Mode.HIGHLIGHT, 0)).underline
-        assert not board._make_style(Paint("tile", role, Mode.NORMAL, 0)).underline
+        assert board.painter._make_style(Paint("tile", role, Mode.HIGHLIGHT, 0)).underline
+        assert not board.painter._make_style(Paint("tile", role, Mode.NORMAL, 0)).underline
 
 
 async def test_the_large_meeple_has_its_turn_in_the_figures_a_switches_through():

@@ -1,16 +1,18 @@
-"""At a network table (issue 15): chat between two peers in the log panel, and the bell when the
-turn comes to this laptop. The host is the app, driven by keys; the other player is a NetTable on
-loopback, as in test_lan.py.
+"""At a network table (issue 15): chat between two peers in the log panel, a spectator's line reaching
+a player marked as a spectator's, and the bell when the turn comes to this laptop. The host is the
+app, driven by keys; the other player is a NetTable on loopback, as in test_lan.py.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from carcnet.table import NetTable
 from carcnet.tui.screens.game import ChatScreen, GameScreen
 from carcnet.tui.settings import Settings
 
-from .test_lan import _app, _bot, _open_table, _shows, _start_when_full, _until
+from ..net.loopback import FAST
+from .test_lan import LIMIT, _app, _bot, _open_table, _shows, _start_when_full, _until
 
 pytestmark = pytest.mark.asyncio
 
@@ -37,8 +39,9 @@ async def test_chat_between_two_peers_shows_in_the_log_panel_under_the_seats_nam
             await pilot.press("slash")
             await _until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat line")
             await pilot.press(*"thanks Bob", "enter")
-            await _until(pilot, lambda: any(text == "thanks Bob" for _, text, _ in bob.chats()), "Bob to hear it")
-            assert bob.chats()[-1] == (0, "thanks Bob", False)
+            await _until(pilot, lambda: any(line.text == "thanks Bob" for line in bob.chats()),
+                         "Bob to hear it")
+            assert bob.chats()[-1] == (0, "thanks Bob", False, None)
             await _shows(pilot, screen, "#log", "Ann: thanks Bob")
             # a line with a control character is refused, and says why; nothing is sent
             await pilot.press("slash")
@@ -49,6 +52,34 @@ async def test_chat_between_two_peers_shows_in_the_log_panel_under_the_seats_nam
             assert len(bob.chats()) == 2
             # table talk is not the game: neither log holds it
             assert all(b"thanks Bob" not in path.read_bytes() for path in (lan.path, bob.path))
+
+
+async def test_a_spectator_s_line_reaches_a_player_over_loopback_marked_as_a_spectator_s(tmp_path):
+    """Ann (the app) plays Bob (another laptop); Eve watches through Ann's address. Eve's line, signed
+    with her own key, reaches Ann's screen as "Eve (watching): …" (never under a seat's name) and,
+    passed on by Ann, Bob's laptop; Ann's answer reaches Eve."""
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        lobby, lan, bob = await _game(pilot, app, tmp_path, None)
+        async with bob:
+            await _start_when_full(pilot, lobby)
+            await _until(pilot, lambda: isinstance(app.screen, GameScreen) and bob.session.header is not None,
+                         "the game on both laptops")
+            screen = app.screen
+            eve = NetTable.spectate(lan.game_id, name="Eve", directory=tmp_path / "Eve", listen=None,
+                                    dial=[("127.0.0.1", lan.peer.port)], discovery=False, timing=FAST)
+            async with eve:
+                await eve.wait_until(lambda: eve.game is not None and eve.can_chat, LIMIT)
+                eve.say("go for the big city, Ann")
+                await _shows(pilot, screen, "#log", "Eve (watching): go for the big city, Ann")
+                assert lan.chats()[-1] == (None, "go for the big city, Ann", False, "Eve")
+                await _until(pilot, lambda: any(line.spectator == "Eve" for line in bob.chats()),
+                             "Bob to hear it")
+                await pilot.press("slash")
+                await _until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat line")
+                await pilot.press(*"maybe", "enter")
+                await eve.wait_until(lambda: any(line.text == "maybe" for line in eve.chats()), LIMIT)
+                assert eve.chats()[-1] == (0, "maybe", False, None)
 
 
 async def test_the_bell_rings_when_the_turn_comes_and_not_when_turned_off(tmp_path):

@@ -169,7 +169,7 @@ def test_network_game_with_table_talk_and_a_turn_clock(snap_compare):
     table.session.clock = lambda: 1000.0
     table.timekeeper.update()
     table.session.clock = lambda: 1018.0
-    assert table.chats() == [(1, "good luck, Ann", False)]
+    assert table.chats() == [(1, "good luck, Ann", False, None)]
     assert table.seat_clock(table.game.seat) == "0:42+5:00"
     assert snap_compare(ScreenApp(lambda: GameScreen(TableRun(table))), terminal_size=SIZE)
 

@@ -16,11 +16,11 @@ from carcnet.engine import Rules
 from carcnet.table import NetTable, plan_from_text
 from carcnet.table.clock import TurnClock
 from carcnet.tui.screens.browse import BrowserScreen
-from carcnet.tui.screens.game import GameScreen
+from carcnet.tui.screens.game import ChatScreen, GameScreen
 from carcnet.tui.screens.lobby import LobbyScreen
 
 from ..net.loopback import FAST
-from .test_lan import LIMIT, LOOP, _app, _shows, _until
+from .test_lan import LIMIT, LOOP, _app, _shows, _text, _until
 
 pytestmark = pytest.mark.asyncio
 
@@ -69,10 +69,12 @@ async def test_a_spectator_that_came_through_a_player_sees_the_lobby_and_then_th
                     await _until(pilot, lambda: not isinstance(app.screen, GameScreen), "left")
 
 
-async def test_a_spectator_s_typing_leaves_the_board_alone_and_slash_says_why_there_is_no_chat(tmp_path):
-    """Eve watches Ann's turn (nobody plays it here). A spectator typing a line moved the board's
-    cursor (h and l are moves) and / did nothing: now its letters leave the cursor where it is (the
-    arrows still move it) and / says that only the players talk at the table."""
+async def test_a_spectator_chats_and_what_it_types_into_the_chat_never_reaches_the_board(tmp_path):
+    """Eve watches Ann's turn (nobody plays it here). A spectator could not chat, and its typing moved
+    the board's cursor: now / opens the chat line for her too; every key she types into it (h j k l,
+    the arrows, Tab, r, z, Enter's line) stays in the line and the board's cursor, zoom and view do not
+    move (Home and End are the line's); her line reaches Ann's laptop over loopback as a spectator's,
+    and her own log shows it marked so. Outside the chat line her letters still leave the board alone (the arrows move it)."""
     host = NetTable.host(name="Ann", game_name="Friday", rules=Rules(), plan=plan_from_text("me,open", me="Ann"),
                          directory=tmp_path / "Ann", listen=LOOP, discovery=False, timing=FAST, auto_start=True)
     async with host:
@@ -90,16 +92,26 @@ async def test_a_spectator_s_typing_leaves_the_board_alone_and_slash_says_why_th
                 await pilot.press("enter")
                 await _until(pilot, lambda: isinstance(app.screen, GameScreen), "the spectator's game screen")
                 screen = app.screen
-                assert screen.table.spectating and not screen.table.can_chat
+                assert screen.table.spectating and screen.table.can_chat and screen.check_action("chat", ())
                 board = screen.board
-                start = board.cursor
-                await pilot.press(*"hello")
-                await pilot.pause()
-                assert board.cursor == start
-                await pilot.press("left")
-                assert board.cursor != start
+                start = (board.cursor, board.zoom, board.scroll_offset)
                 await pilot.press("slash")
+                await _until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat line")
+                assert "(watching)" in _text(app.screen, "Static")
+                await pilot.press(*"hjkl rz", "up", "down", "left", "right", "tab", "shift+tab", "pageup",
+                                  "home")
+                await pilot.press("end", *" nice road", "enter")  # Home and End move the line's own cursor
+                await _until(pilot, lambda: app.screen is screen, "back to the game")
+                assert (board.cursor, board.zoom, board.scroll_offset) == start
+                await _until(pilot, lambda: any(t.spectator == "Eve" for t in host.chats()),
+                             "Ann's laptop to hear it")
+                said = [t for t in host.chats() if t.spectator == "Eve"]
+                assert [(t.seat, t.text, t.mine) for t in said] == [(None, "hjkl rz nice road", False)]
+                await _shows(pilot, screen, "#log", "Eve (watching): hjkl rz nice road")
+                await pilot.press(*"hello")  # outside the chat line: letters are not moves for a spectator
                 await pilot.pause()
-                assert any("Only the players can talk at the table" in n.message for n in app._notifications)
+                assert board.cursor == start[0]
+                await pilot.press("left")
+                assert board.cursor != start[0]
                 await pilot.press("q")
                 await _until(pilot, lambda: not isinstance(app.screen, GameScreen), "left")

@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from carcnet.engine import Game, SegmentKind, tile_kind
 from carcnet.tui.render import Zoom, tile_art
-from carcnet.tui.widgets.board import art_line
+from carcnet.tui.widgets.painting import art_line
 from carcnet.tui.widgets.footer import KeyFooter
 
 __all__ = ["BagScreen", "bag_text"]

@@ -57,19 +57,6 @@ class BoardScreen(Screen[None]):
     next); while the player deploys it lists the spots with their points instead.
     """
 
-    DEFAULT_CSS = """
-    BoardScreen #inspector-box {
-        height: 10; border-top: solid $panel-lighten-2; scrollbar-size-vertical: 1;
-    }
-    BoardScreen.-short #inspector-box { height: 6; }
-    BoardScreen #inspector-box Inspector { height: auto; border-top: none; }
-    BoardScreen #log { border-title-color: $text-muted; border-title-align: left; }
-    """
-    """The inspector scrolls in a panel of fixed height (10 rows, 6 under 30 rows: a panel that grew and
-    shrank with its text would lay the side panel out again at every key press); the rule under it (the
-    log's top border) says when its text goes on below (:data:`MORE`), a title that costs no row and no
-    new layout."""
-
     MORE = "▼ more: mouse wheel, or i"
     """The title of the rule under the inspector when its text goes on below what the panel shows."""
 

@@ -21,6 +21,7 @@ from textual.widgets import Input, Static
 
 from carcnet.table import Table
 from carcnet.table.bundle import REPORTS, BundleError, Screen, write_bundle
+from carcnet.tui.settings import Settings
 from carcnet.tui.svg import spaces_placed
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.text_input import TextInput
@@ -31,10 +32,6 @@ __all__ = ["REPORTS", "BugNoteScreen", "capture_screen", "report_bug"]
 class BugNoteScreen(ModalScreen["str | None"]):
     """Asks what happened; dismissed with the note (Enter, empty allowed) or ``None`` (Escape: no report)."""
 
-    DEFAULT_CSS = """
-    BugNoteScreen { align: center bottom; }
-    BugNoteScreen > Vertical { width: 80%; height: auto; padding: 0 1; border: thick $accent; background: $surface; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "No report")]
 
     def compose(self) -> ComposeResult:
@@ -70,23 +67,20 @@ def capture_screen(app: App[Any]) -> Screen:
     return Screen(svg, text)
 
 
-def report_bug(app: App[Any], table: Table, *, folder: Path | None = None) -> None:
+def report_bug(app: App[Any], table: Table, *, folder: Path | None = None,
+               settings: Settings | None = None) -> None:
     """Takes the screen, asks for a note, then writes the report of *table*'s game into *folder*
-    (default: ``reports`` in the app's saved-games folder, else beside the save) and says where."""
+    (default: ``reports`` beside the save) with the player's *settings*, and says where."""
     save = table.path
     if save is None:
         app.notify("No save yet: the game has not started here.", title="No bug report", severity="warning")
         return
     screen = capture_screen(app)
-    target = folder
-    if target is None:
-        data_dir = getattr(app, "data_dir", None)
-        target = (Path(data_dir) if data_dir is not None else save.parent) / REPORTS
+    target = folder if folder is not None else save.parent / REPORTS
 
     def write(note: str | None) -> None:
         if note is None:
             return
-        settings = getattr(app, "settings", None)
         try:
             path = write_bundle(save, target, note=note, screen=screen, table=table, origin="interface",
                                 settings=settings.to_json() if settings is not None else None)

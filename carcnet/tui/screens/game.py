@@ -12,6 +12,7 @@ a bot; a desync stop shows its report. Every move is on disk before the screen s
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import ClassVar
 
 from rich.markup import escape
@@ -117,14 +118,32 @@ class DesyncScreen(ModalScreen[None]):
             below.action_bug_report()
 
 
+#: How the game's log names a spectator who spoke at the table (protocol/wire.md §4.9a), on every screen.
+SPECTATOR_SPEAKS = "{name} (watching)"
+
+
 class ChatScreen(ModalScreen["str | None"]):
-    """Asks for a line to say at the table; dismissed with it (Enter) or ``None`` (Escape)."""
+    """Asks for a line to say at the table; dismissed with it (Enter) or ``None`` (Escape). Every key
+    typed goes into its line: nothing reaches the board below.
+
+    Args:
+        watching: The person at this laptop watches the game (a spectator): told that the others
+            see the line as a spectator's.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
+    def __init__(self, *, watching: bool = False) -> None:
+        super().__init__()
+        self.watching = watching
+
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Say to the table (Enter sends, Escape cancels):")
+            if self.watching:
+                yield Static("Say to the table as someone watching: the players and the others watching see "
+                             "your line with \"(watching)\" after your name. Enter sends, Escape cancels.")
+            else:
+                yield Static("Say to the table (Enter sends, Escape cancels):")
             yield TextInput(placeholder="a line for everyone at the table", max_length=200, id="line")
         yield KeyFooter()
 
@@ -183,13 +202,15 @@ class GameScreen(BoardScreen):
     it: a player of a game going on is asked first, :class:`~carcnet.tui.screens.leave.LeaveScreen`, as on
     Ctrl+C and on quitting the app)."""
 
-    def __init__(self, run: TableRun, *, settings: Settings | None = None) -> None:
+    def __init__(self, run: TableRun, *, settings: Settings | None = None, data_dir: Path | None = None) -> None:
         table = run.table
         game = table.game
         assert game is not None, "the game has not started"
         settings = settings if settings is not None else Settings()
         super().__init__(game, table.names, table.colours, glyphs=glyphs_named(settings.glyphs))
         self.settings = settings
+        #: The data folder: F12's bug reports go in its ``reports`` (``None``: beside the save).
+        self.data_dir = data_dir
         self.run = run
         self._game: Game | None = None
         self._logged = 0
@@ -377,20 +398,18 @@ class GameScreen(BoardScreen):
         if made == self._chats_seen:
             return
         lines = table.chats()
-        for seat, text, _mine in lines[max(0, len(lines) - (made - self._chats_seen)):]:
-            line = Text(self.names[seat], style=seat_style(self.colours[seat]))
+        for talk in lines[max(0, len(lines) - (made - self._chats_seen)):]:
+            if talk.seat is None:  # a spectator's line: marked so on every screen (wire.md §4.9a)
+                line = Text(SPECTATOR_SPEAKS.format(name=talk.spectator), style="dim")
+            else:
+                line = Text(self.names[talk.seat], style=seat_style(self.colours[talk.seat]))
             line.append(": ")
-            line.append(text, style="italic")
+            line.append(talk.text, style="italic")
             self.log_panel.write(line)
         self._chats_seen = made
 
     def action_chat(self) -> None:
-        """Asks for a line and says it to the table (protocol/wire.md §4.9); tells a spectator that
-        only the players talk at the table."""
-        if not self.table.can_chat:
-            self.notify("Only the players can talk at the table; you are watching it.", title="Chat",
-                        severity="warning")
-            return
+        """Asks for a line and says it to the table (protocol/wire.md §4.9; a spectator's, §4.9a)."""
         def said(text: str | None) -> None:
             if not text:
                 return
@@ -399,7 +418,7 @@ class GameScreen(BoardScreen):
             except (TableError, ValueError) as exc:
                 self.notify(str(exc), title="Not sent", severity="error")
 
-        self.app.push_screen(ChatScreen(), said)
+        self.app.push_screen(ChatScreen(watching=self.table.spectating), said)
 
     def marks(self) -> dict[int, str]:
         """Seat → what the scoreboard says after its name: ``bot`` at a local table; ``you``, ``bot``,
@@ -568,19 +587,6 @@ class GameScreen(BoardScreen):
             return  # once this screen is on top again (a replay, the help or the chat over it)
         self._final_shown = True
         self.action_final()
-        self._count_rating()
-
-    def _count_rating(self) -> None:
-        """A network game over: its log counted into the ratings kept in the data folder (issue 34),
-        if it verifies (signed, every signature checked; carcnet.club.ratings); one line says so."""
-        table, data_dir = self.table, getattr(self.app, "data_dir", None)
-        path = table.path if isinstance(table, NetView) else None
-        if path is None or data_dir is None or not path.exists():
-            return
-        from carcnet.club.ratings import count_game
-
-        said = count_game(data_dir, path)
-        self.notify(said, title="Ratings", severity="information" if said == "Ratings updated" else "warning")
 
     # ----------------------------------------------------------------------- moving
 
@@ -712,8 +718,8 @@ class GameScreen(BoardScreen):
             return (action == "leave") == (self.table.kind == "local")
         if action == "report":
             return self.table.desync is not None
-        if action == "chat":  # a network table's spectator is told why it cannot talk
-            return self.table.can_chat or (self.table.kind != "local" and self.table.spectating)
+        if action == "chat":
+            return self.table.can_chat
         if action == "hand_over":
             return self.table.seat_to_hand_over() is not None
         if action == "live_replay":
@@ -795,9 +801,10 @@ class GameScreen(BoardScreen):
 
     def action_bug_report(self) -> None:
         """Writes a bug report of this game: the screen as it is, a note, one zip file (docs/bug-reports.md)."""
-        from carcnet.tui.screens.bug_report import report_bug
+        from carcnet.tui.screens.bug_report import REPORTS, report_bug
 
-        report_bug(self.app, self.table)
+        folder = self.data_dir / REPORTS if self.data_dir is not None else None
+        report_bug(self.app, self.table, folder=folder, settings=self.settings)
 
     def action_help(self) -> None:
         from carcnet.tui.screens.help import HelpScreen

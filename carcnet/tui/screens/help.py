@@ -92,8 +92,9 @@ No server: the computers of a game talk to each other directly. From the menu:
 A table may play with a **turn clock** (the host chooses it): the scoreboard shows each seat's time;
 when a player's turn and bank run out, their laptop plays the turn with the greedy bot's choice.
 
-In a game, **/** says a line to everyone at the table (spectators read it); it is shown in the log
-panel under your seat's name and is not saved with the game. The terminal bell rings when the turn
+In a game, **/** says a line to everyone at the table, players and spectators; it is shown in the log
+panel under your seat's name (a spectator's with "(watching)" after it) and is not saved with the game.
+While you type the line, your keys go into it, never to the board. The terminal bell rings when the turn
 comes to you (the settings turn it off).
 
 In the **lobby** the seats fill as players join. Once every seat is taken the host presses **s** to

@@ -68,12 +68,6 @@ class HomeScreen(Screen[None]):
         super().__init__()
         self.tables = tables
 
-    DEFAULT_CSS = """
-    HomeScreen.-short #title { display: none; }
-    HomeScreen > Vertical { max-width: 100%; }
-    """
-    """Under 24 rows the menu goes without the big title, so that it fits whole, border and all."""
-
     def on_resize(self, event: events.Resize) -> None:
         """Under 100 columns a compact footer without the palette hint (Ctrl+P still opens it); under
         24 rows no big title."""
@@ -113,11 +107,11 @@ class HomeScreen(Screen[None]):
         self.query_one(OptionList).focus()
 
     @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    async def _selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:
-            self.action_open(event.option.id)
+            await self.action_open(event.option.id)
 
-    def action_open(self, entry: str) -> None:
+    async def action_open(self, entry: str) -> None:
         app = self.app
         if entry == "learn":
             from carcnet.tui.screens.tutorial import TutorialMenuScreen
@@ -143,11 +137,8 @@ class HomeScreen(Screen[None]):
             from carcnet.tui.screens.tournament import TournamentScreen
 
             app.push_screen(TournamentScreen(self.tables))
-        elif entry == "settings":
-            from carcnet.tui.addresses import default_name
-            from carcnet.tui.screens.settings_screen import SettingsScreen
-
-            app.push_screen(SettingsScreen(self.tables.settings, list(app.available_themes), default_name()))
+        elif entry == "settings":  # the app's: it saves every change at once
+            await self.run_action("app.settings")
         elif entry == "help":
             from carcnet.tui.screens.help import HelpScreen
 

@@ -32,16 +32,6 @@ class LeaveScreen(ModalScreen[LeaveChoice]):
     leaves; Tab and Enter (or the mouse) choose a button. A second ``q`` (or Ctrl+Q) leaves and keeps
     the seat, as a second press of a quit key does in most programs."""
 
-    DEFAULT_CSS = """
-    LeaveScreen { align: center middle; }
-    LeaveScreen > Vertical { width: 64; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
-                             border: thick $accent; background: $surface; overflow-y: auto; }
-    LeaveScreen #question { margin-bottom: 1; }
-    #leave Button { width: 100%; height: 1; min-width: 0; border: none; }
-    #leave Button:focus { text-style: bold reverse; }
-    LeaveScreen .hint { color: $text-muted; margin-bottom: 1; }
-    """
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,s", "choose('stay')", "Stay", key_display="s"),
         Binding("l,q", "choose('keep')", "Leave, keep the seat", key_display="l"),

@@ -6,6 +6,7 @@ host) the address others can type. Once every seat is taken the host presses s a
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from rich.markup import escape
@@ -69,7 +70,14 @@ def lobby_status(run: TableRun) -> str:
 
 class LobbyScreen(Screen[None]):
     """The table before the game: it redraws on every change of the :class:`TableRun` and opens the
-    game screen as soon as the game starts. Escape or q leaves (a ``bye`` to the others)."""
+    game screen as soon as the game starts. Escape or q leaves (a ``bye`` to the others).
+
+    Args:
+        run: The network table, running.
+        settings: The player's settings.
+        data_dir: The data folder whose ratings are shown beside the seats (issue 34); ``None``: none
+            shown (every seat "new").
+    """
 
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -78,10 +86,11 @@ class LobbyScreen(Screen[None]):
     ]
     """Escape or q leaves the table; s starts the game (the host, once every seat is taken)."""
 
-    def __init__(self, run: TableRun, settings: Settings | None = None) -> None:
+    def __init__(self, run: TableRun, settings: Settings | None = None, *, data_dir: Path | None = None) -> None:
         super().__init__()
         self.run = run
         self.settings = settings if settings is not None else Settings()
+        self.data_dir = data_dir
         self._pending = False
         self._started = False
         #: The ratings of the data folder, read at the first redraw (issue 34).
@@ -127,7 +136,7 @@ class LobbyScreen(Screen[None]):
             self._started = True
             from .game import GameScreen
 
-            self.app.switch_screen(GameScreen(self.run, settings=self.settings))
+            self.app.switch_screen(GameScreen(self.run, settings=self.settings, data_dir=self.data_dir))
             return
         lobby = lan.lobby
         name = lobby.name if lobby is not None else (lan.game_name or "LAN game")
@@ -174,7 +183,7 @@ class LobbyScreen(Screen[None]):
     def _ratings(self) -> Ratings | None:
         """The ratings in the data folder (issue 34), read once; ``None`` when they cannot be read."""
         if self._rated is None:
-            data_dir = getattr(self.app, "data_dir", None)
+            data_dir = self.data_dir
             try:
                 self._rated = Ratings.read(data_dir / RATINGS_FILE) if data_dir is not None else Ratings()
             except (OSError, ValueError):

@@ -19,17 +19,6 @@ class QuestionScreen(ModalScreen[bool]):
     """Asks *question*, saying what each answer does (*detail*): ``y`` or the *yes* button answers
     yes, ``n``, Escape or the *no* button (focused first, so a stray Enter changes nothing) no."""
 
-    DEFAULT_CSS = """
-    QuestionScreen { align: center middle; }
-    QuestionScreen > Vertical {
-        width: 64; max-width: 100%; height: auto; padding: 1 2; border: thick $accent; background: $surface;
-    }
-    QuestionScreen #question { text-style: bold; }
-    QuestionScreen #detail { margin-top: 1; }
-    QuestionScreen #buttons { height: auto; margin-top: 1; align-horizontal: right; }
-    QuestionScreen Button { margin-left: 2; }
-    """
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),

@@ -20,6 +20,7 @@ from textual.worker import get_current_worker
 from carcnet.engine import DrawTile, Game, Phase, PlaceTile, replay
 from carcnet.club.review import MARK_POINTS, TurnReview, review_log
 from carcnet.log import LoadedLog
+from carcnet.tui.messages import ContinueGame
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
 from carcnet.tui.screens.board_screen import BoardScreen
 from carcnet.tui.screens.final import final_position
@@ -337,17 +338,8 @@ class ReplayScreen(BoardScreen):
             yes="Stop it and continue", no="Keep reviewing"), answered)
 
     def _continue(self) -> None:
-        tables = getattr(self.app, "tables", None)
-        if tables is None:
-            return
-        try:
-            table = tables.branch(self.loaded.header, self.moves, self.step)
-        except (OSError, ValueError) as exc:
-            self.notify(str(exc), title="Cannot continue from here", severity="error", timeout=10)
-            return
-        self.notify(f"A new game from turn {self.turn_number(self.step)}, saved apart; the original is unchanged.",
-                    title="Continue from here")
-        self.app.show_table(table, replace=False)  # type: ignore[attr-defined]
+        """Asks the app to continue the game from the move shown (it makes and shows the new game)."""
+        self.post_message(ContinueGame(self.loaded.header, self.moves, self.step, self.turn_number(self.step)))
 
     def action_play(self) -> None:
         """Plays from here at :attr:`speed` (from the start when at the end), or pauses."""

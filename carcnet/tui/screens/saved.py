@@ -114,17 +114,6 @@ class ConfirmFileScreen(ModalScreen[bool]):
     (*detail*): ``y`` or the verb's button does it, ``n``, Escape or Cancel (focused first, so a
     stray Enter keeps the save) does not."""
 
-    DEFAULT_CSS = """
-    ConfirmFileScreen { align: center middle; }
-    ConfirmFileScreen > Vertical {
-        width: 64; max-width: 100%; height: auto; padding: 1 2; border: thick $accent; background: $surface;
-    }
-    ConfirmFileScreen #question { text-style: bold; }
-    ConfirmFileScreen #detail { margin-top: 1; }
-    ConfirmFileScreen #buttons { height: auto; margin-top: 1; align-horizontal: right; }
-    ConfirmFileScreen Button { margin-left: 2; }
-    """
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),

@@ -3,6 +3,7 @@ setting of :class:`~carcnet.tui.settings.Settings`, saved as soon as it is chang
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import events, on
@@ -50,13 +51,19 @@ class SettingsScreen(Screen[None]):
         settings: The settings as they are now.
         themes: The names of the themes to offer.
         login: The name network games use when *name* is empty (the placeholder).
+        change: What saves a change at once (the carcnet app's ``change_settings``): called, not
+            sent through this screen, whose messages are dropped once it is dismissed (a change made
+            just before Escape, or as the app quits, was lost). ``None``: each change is a
+            :class:`ChangeSettings` posted to the app.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back")]
     """Escape back to the menu."""
 
-    def __init__(self, settings: Settings, themes: list[str], login: str) -> None:
+    def __init__(self, settings: Settings, themes: list[str], login: str,
+                 change: Callable[..., object] | None = None) -> None:
         super().__init__()
+        self.change = change
         self.settings = settings
         self.themes = themes
         self.login = login
@@ -111,9 +118,9 @@ class SettingsScreen(Screen[None]):
         yield KeyFooter()
 
     def _change(self, **values: object) -> None:
-        """Saves *values*: told to the app itself, not through this screen, whose messages are
-        dropped once it is dismissed (a change made just before Escape was lost)."""
-        change = getattr(self.app, "change_settings", None)
+        """Saves *values*: by :attr:`change` at once, else told to the app itself, not through this
+        screen, whose messages are dropped once it is dismissed."""
+        change = self.change
         if change is not None:  # the carcnet app: saved now
             try:
                 change(**values)

@@ -25,7 +25,7 @@ from carcnet.club.identity import load_identity
 from carcnet.club.ratings import RATINGS_FILE, Ratings, bot_id, display
 from carcnet.club.runner import EventRunner
 from carcnet.table import NetTable
-from carcnet.tui.running import TableRun
+from carcnet.tui.running import TableRun, count_ratings
 from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.rule_options import TickBox
@@ -240,7 +240,8 @@ class TournamentScreen(Screen[None]):
 
         self.notify(f"Round {number}: your game at table {t + 1}", title="Tournament")
         run = TableRun(table)  # the event runs the table; the screens follow it
+        count_ratings(table, self.tables.data_dir, self.app.notify)
         if table.game is not None:
-            self.app.push_screen(GameScreen(run, settings=self.tables.settings))
+            self.app.push_screen(GameScreen(run, settings=self.tables.settings, data_dir=self.tables.data_dir))
         else:  # seated at another laptop's table: its lobby until the game starts
-            self.app.push_screen(LobbyScreen(run, self.tables.settings))
+            self.app.push_screen(LobbyScreen(run, self.tables.settings, data_dir=self.tables.data_dir))

@@ -167,8 +167,9 @@ class TutorialScreen(GameScreen):
         progress: The lessons done, kept in the tutorial's folder.
     """
 
-    def __init__(self, run: TableRun, *, settings: Settings | None = None, progress: Progress) -> None:
-        super().__init__(run, settings=settings)
+    def __init__(self, run: TableRun, *, settings: Settings | None = None, progress: Progress,
+                 data_dir: Path | None = None) -> None:
+        super().__init__(run, settings=settings, data_dir=data_dir)
         self.progress = progress
         self.lesson_text = Static("", id="lesson-text")
         self.lesson_box = VerticalScroll(self.lesson_text, id="lesson")

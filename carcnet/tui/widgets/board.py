@@ -5,10 +5,12 @@
 messages (:class:`BoardView.PlacementChosen`, :class:`BoardView.DeployChosen`) for the screen to turn
 into moves. Call :meth:`BoardView.refresh_game` after the game changes.
 
-Drawing is split in two: :mod:`carcnet.tui.render` draws each tile into cells (plain data, cached per
-design, rotation and zoom); this module styles them into strips, cached per *look* of a position
-(design, rotation, decorations, cursor), so a cursor move re-renders two tiles and rebuilds lines from
-cached pieces.
+The widget is one of three parts: it holds what the board shows (the game read once per change, the
+cursor, the deploy spots), the keys, the mouse and the messages, and says how each position looks
+(:meth:`BoardView._look`); :class:`~carcnet.tui.widgets.camera.Camera` works out where positions lie
+in the scrolled view; :class:`~carcnet.tui.widgets.painting.BoardPainter` paints the looks into
+cached pieces and lines (:mod:`carcnet.tui.render` draws each tile into cells), so a cursor move
+re-renders two tiles and rebuilds lines from cached pieces.
 """
 
 from __future__ import annotations
@@ -16,80 +18,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.segment import Segment
-from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.color import Color
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from carcnet.engine import Figure, Game, Phase, Position, tile_kind
+from carcnet.engine import Figure, Game, Phase, Position
 from carcnet.log.values import COLOURS
-from carcnet.tui.render import (
-    UNICODE_GLYPHS,
-    Glyphs,
-    Mode,
-    Paint,
-    Role,
-    TileArt,
-    Zoom,
-    compose_empty,
-    compose_tile,
-    figure_letter,
-    tile_art,
-)
-from carcnet.tui.widgets.palette import seat_hex
+from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, figure_letter, tile_art
+from carcnet.tui.widgets.camera import Camera
+from carcnet.tui.widgets.painting import TERRAIN, BoardPainter, Look, art_line
+from carcnet.tui.words import why_not_here
 
 if TYPE_CHECKING:
     from carcnet.engine import PlacedTile
 
-__all__ = ["TERRAIN", "BoardView", "art_line", "auto_zoom"]
-
-#: Terrain colours by what a cell shows: (foreground, background at parity 0, background at parity 1).
-#: The two backgrounds differ enough that neighbouring tiles read as separate tiles, like a
-#: chessboard (with barely different shades the tile edges did not show).
-TERRAIN = {
-    Role.FIELD: ("#8fc26a", "#3d6e2b", "#4b8037"),
-    Role.ROAD: ("#f6efd9", "#3d6e2b", "#4b8037"),
-    Role.JUNCTION: ("#f6efd9", "#3d6e2b", "#4b8037"),
-    Role.CITY: ("#6e5232", "#b08d5c", "#c29d69"),
-    # pennants and cloisters in no seat's colour (a blue pennant, a red cloister read
-    # as Blue's and Red's): a pale gold pennant on the city, a cream cloister on the field
-    Role.PENNANT: ("#ffe9a0", "#8a6a3e", "#9a7848"),
-    Role.CLOISTER: ("#fff4dc", "#3d6e2b", "#4b8037"),
-    Role.GARDEN: ("#ffb3de", "#3d6e2b", "#4b8037"),
-    Role.RIVER: ("#d3ecff", "#2e6fb0", "#3a80c4"),
-    # an inn on the road's field, a cathedral on the city: both in no seat's colour
-    Role.INN: ("#ffd27a", "#3d6e2b", "#4b8037"),
-    Role.CATHEDRAL: ("#fff4dc", "#8a6a3e", "#9a7848"),
-}
-
-
-def art_line(art: TileArt, row: int) -> Text:
-    """Row *row* of a drawn tile in the board's terrain colours (parity 0), for pictures outside the
-    board: the drawn tile's preview, the bag."""
-    out = Text()
-    for cell in art.cells[row]:
-        fg, bg, _ = TERRAIN.get(cell.role, ("#ffffff", "#000000", ""))
-        out.append(cell.char, style=Style(color=fg, bgcolor=bg))
-    return out
-
-
-_GHOST_TINT = Color.parse("#a0a8ff")
-_HIGHLIGHT = Color.parse("#ffd24a")
-_CURSOR = "#ffff3a"
-_SPOT = Style(color="#000000", bgcolor="#ffd24a", bold=True)
-_CHOSEN = Style(color="#000000", bgcolor="#ffffff", bold=True)
-_OPEN = ("#b8e68a", "#24361f", "#20311c")
-_EMPTY_BG = "#0f130f"
-
-_CACHE_LIMIT = 8192
-
+__all__ = ["TERRAIN", "BoardView", "art_line", "auto_zoom", "read_board"]
 
 #: The figures a deploy choice switches through with ``a``, in order.
 DEPLOY_ORDER = (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG)
@@ -115,6 +62,40 @@ class _View:
     other_spots: dict[Figure, tuple[int, ...]]
     abbot_at: Position | None  # while deploying: where the seat to move has its abbot (it may recall it)
     bounds: tuple[int, int, int, int]  # min x, min y, max x, max y of the tiles and the frontier
+
+
+def read_board(game: Game) -> _View:
+    """What the board shows of *game*: its tiles, where the drawn tile fits, the figures, each seat's
+    last tile, the deploy spots of the tile just placed, and the bounds of the tiles and their frontier."""
+    tiles = {t.position: t for t in game.board.tiles.values()}
+    open_: dict[Position, tuple[int, ...]] = {}
+    if game.phase is Phase.PLACE_TILE:
+        open_ = {p.position: p.rotations for p in game.legal_placements()}
+    figures: dict[Position, list[tuple[int, int, str]]] = {}
+    for seat, figure, position, segment in game.figures():
+        kind = tiles[position].variant.segments[segment].kind
+        figures.setdefault(position, []).append((segment, seat, figure_letter(kind, figure)))
+    marks = {p: seat for seat, p in enumerate(game.last_placed) if p is not None}
+    placed = game.placed
+    options = game.deploy_options() if placed is not None else []
+    spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
+    other_spots = {f: tuple(m.segment for m in options if m.figure is f) for f in DEPLOY_ORDER[1:]}
+    abbot_at = game.abbot_at(game.seat) if placed is not None and game.setup.rules.abbot else None
+    xs = [p.x for p in tiles]
+    ys = [p.y for p in tiles]
+    bounds = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
+    return _View(
+        tiles,
+        open_,
+        {p: tuple(f) for p, f in figures.items()},
+        marks,
+        game.drawn,
+        placed,
+        spots,
+        other_spots,
+        abbot_at,
+        bounds,
+    )
 
 
 class BoardView(ScrollView, can_focus=True):
@@ -328,13 +309,11 @@ class BoardView(ScrollView, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._game = game
-        self._colours = tuple(_hex(c) for c in colours)
         self._glyphs = glyphs
-        self._styles_cache_: dict[Paint, Style] = {}
-        self._pieces: dict[tuple, tuple[tuple[Segment, ...], ...]] = {}
-        self._looks: dict[Position, tuple] = {}
-        self._lines: dict[int, dict[tuple[int, int], Strip]] = {}  # virtual row -> (scroll x, width) -> line
-        self._origin = (0, 0)
+        #: The painting of the positions' looks into lines, with its caches.
+        self.painter = BoardPainter(colours, glyphs)
+        #: Where the positions lie in the scrolled view.
+        self._camera = Camera()
         self._cycle: tuple[list[Position], int] | None = None
         self._cycle_at: Position | None = None
         self._highlight: dict[Position, frozenset[int]] = {}
@@ -343,7 +322,7 @@ class BoardView(ScrollView, can_focus=True):
         self._drag: tuple[int, int, float, float] | None = None
         self._dragged = False
         self._centred = False
-        self._view = self._read(game)
+        self._view = read_board(game)
         self._offered_before: tuple[bool, ...] = ()
         self.set_reactive(BoardView.zoom, Zoom.DETAILED if zoom is None else zoom)
         self._auto_zoom = zoom is None
@@ -414,10 +393,7 @@ class BoardView(ScrollView, can_focus=True):
     @property
     def camera(self) -> Position:
         """The position at the centre of the view."""
-        tw, th = self.zoom.size
-        x = int(self.scroll_x + self.size.width / 2) // tw + self._origin[0]
-        y = int(self.scroll_y + self.size.height / 2) // th + self._origin[1]
-        return Position(x, y)
+        return self._camera.centre(self.zoom, (self.scroll_x, self.scroll_y), self.size)
 
     def refresh_game(self, game: Game | None = None) -> None:
         """Re-reads the game (or shows *game* instead) after it changed, and redraws.
@@ -427,7 +403,7 @@ class BoardView(ScrollView, can_focus=True):
         if game is not None:
             self._game = game
         old = self._view
-        self._view = self._read(self._game)
+        self._view = read_board(self._game)
         self._cycle = None
         self._forget_all()
         self._layout()
@@ -462,61 +438,17 @@ class BoardView(ScrollView, can_focus=True):
 
     def centre_on(self, position: Position) -> None:
         """Scrolls so that *position* is in the middle of the view (as far as the board allows)."""
-        tw, th = self.zoom.size
-        x = (position.x - self._origin[0]) * tw + tw // 2 - self.size.width // 2
-        y = (position.y - self._origin[1]) * th + th // 2 - self.size.height // 2
-        self._scroll(x, y)
+        self._scroll(*self._camera.centring(self.zoom, self.size, position))
 
     def position_at(self, col: int, row: int) -> Position:
         """The board position under the widget's content cell *col*, *row*."""
-        tw, th = self.zoom.size
-        return Position(
-            (int(self.scroll_x) + col) // tw + self._origin[0],
-            (int(self.scroll_y) + row) // th + self._origin[1],
-        )
+        return self._camera.position_at(self.zoom, (self.scroll_x, self.scroll_y), col, row)
 
     def tile_region(self, position: Position) -> Region:
         """Where *position* is drawn, in the widget's content coordinates (may lie outside the view)."""
-        tw, th = self.zoom.size
-        return Region(
-            (position.x - self._origin[0]) * tw - int(self.scroll_x),
-            (position.y - self._origin[1]) * th - int(self.scroll_y),
-            tw,
-            th,
-        )
+        return self._camera.tile_region(self.zoom, (self.scroll_x, self.scroll_y), position)
 
     # ------------------------------------------------------------------ reading the game
-
-    def _read(self, game: Game) -> _View:
-        tiles = {t.position: t for t in game.board.tiles.values()}
-        open_: dict[Position, tuple[int, ...]] = {}
-        if game.phase is Phase.PLACE_TILE:
-            open_ = {p.position: p.rotations for p in game.legal_placements()}
-        figures: dict[Position, list[tuple[int, int, str]]] = {}
-        for seat, figure, position, segment in game.figures():
-            kind = tiles[position].variant.segments[segment].kind
-            figures.setdefault(position, []).append((segment, seat, figure_letter(kind, figure)))
-        marks = {p: seat for seat, p in enumerate(game.last_placed) if p is not None}
-        placed = game.placed
-        options = game.deploy_options() if placed is not None else []
-        spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
-        other_spots = {f: tuple(m.segment for m in options if m.figure is f) for f in DEPLOY_ORDER[1:]}
-        abbot_at = game.abbot_at(game.seat) if placed is not None and game.setup.rules.abbot else None
-        xs = [p.x for p in tiles]
-        ys = [p.y for p in tiles]
-        bounds = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
-        return _View(
-            tiles,
-            open_,
-            {p: tuple(f) for p, f in figures.items()},
-            marks,
-            game.drawn,
-            placed,
-            spots,
-            other_spots,
-            abbot_at,
-            bounds,
-        )
 
     def _rotation_for(self, position: Position, wanted: int) -> int:
         """*wanted* if the drawn tile fits at *position* that way, else its first legal rotation there."""
@@ -543,21 +475,13 @@ class BoardView(ScrollView, can_focus=True):
     # ------------------------------------------------------------------ geometry and camera
 
     def _layout(self) -> None:
-        """Sets the virtual size: the board plus a margin of a view, so any position can be centred."""
-        tw, th = self.zoom.size
-        width, height = self.size
-        min_x, min_y, max_x, max_y = self._view.bounds
-        mx = width // tw // 2 + 2
-        my = height // th // 2 + 2
-        origin = (min_x - mx, min_y - my)
-        dx = (self._origin[0] - origin[0]) * tw
-        dy = (self._origin[1] - origin[1]) * th
-        if origin != self._origin:
-            self._lines.clear()
-        self._origin = origin
-        self.virtual_size = Size((max_x - min_x + 1 + 2 * mx) * tw, (max_y - min_y + 1 + 2 * my) * th)
-        if (dx or dy) and self._centred:
-            self._scroll(self.scroll_x + dx, self.scroll_y + dy)
+        """Sets the virtual size: the board plus a margin of a view, so any position can be centred;
+        where the board grew left or up, the view scrolls with it (once it has been centred)."""
+        self.virtual_size, (dx, dy) = self._camera.lay_out(self.zoom, self.size, self._view.bounds)
+        if dx or dy:
+            self.painter.forget_lines()
+            if self._centred:
+                self._scroll(self.scroll_x + dx, self.scroll_y + dy)
 
     def _scroll(self, x: float, y: float) -> None:
         """Scrolls at once (no animation), whether or not scrollbars are shown."""
@@ -567,26 +491,19 @@ class BoardView(ScrollView, can_focus=True):
         """Scrolls as little as needed to keep the cursor in view, a tile clear of the edge if it fits."""
         if not self.size:
             return
-        tw, th = self.zoom.size
-        width, height = self.size
-        region = self.tile_region(self.cursor)
-        mx = tw if width >= 3 * tw else 0
-        my = th if height >= 3 * th else 0
-        x, y = self.scroll_x, self.scroll_y
-        if region.x - mx < 0:
-            x += region.x - mx
-        elif region.right + mx > width:
-            x += region.right + mx - width
-        if region.y - my < 0:
-            y += region.y - my
-        elif region.bottom + my > height:
-            y += region.bottom + my - height
-        if (x, y) != (self.scroll_x, self.scroll_y):
-            self._scroll(x, y)
+        target = self._camera.following(self.zoom, self.size, (self.scroll_x, self.scroll_y), self.cursor)
+        if target is not None:
+            self._scroll(*target)
 
     def _in_bounds(self, position: Position) -> Position:
-        min_x, min_y, max_x, max_y = self._view.bounds
-        return Position(min(max(position.x, min_x), max_x), min(max(position.y, min_y), max_y))
+        return Camera.within(self._view.bounds, position)
+
+    def _forget(self, *positions: Position) -> None:
+        """Drops what is painted of *positions*, and the lines they are on."""
+        self.painter.forget(positions, self.zoom, self._camera.origin)
+
+    def _forget_all(self) -> None:
+        self.painter.forget_all()
 
     # ------------------------------------------------------------------ events
 
@@ -624,13 +541,7 @@ class BoardView(ScrollView, can_focus=True):
             return
         offset = event.get_content_offset(self) if event is not None else None
         if offset is not None:
-            tw, th = self.zoom.size
-            self._zoom_anchor = (
-                (self.scroll_x + offset.x) / tw + self._origin[0],
-                (self.scroll_y + offset.y) / th + self._origin[1],
-                offset.x,
-                offset.y,
-            )
+            self._zoom_anchor = self._camera.anchor(self.zoom, (self.scroll_x, self.scroll_y), offset.x, offset.y)
         self.zoom = new
 
     def watch_cursor(self, old: Position, new: Position) -> None:
@@ -652,9 +563,7 @@ class BoardView(ScrollView, can_focus=True):
         if anchor is None:
             self.centre_on(self.cursor)
         else:  # the wheel: the point under the mouse stays under it
-            bx, by, col, row = anchor
-            tw, th = new.size
-            self._scroll(round((bx - self._origin[0]) * tw - col), round((by - self._origin[1]) * th - row))
+            self._scroll(*self._camera.anchored(new, anchor))
         self.refresh()
 
     def watch_spot(self, old: int, new: int) -> None:
@@ -855,24 +764,8 @@ class BoardView(ScrollView, can_focus=True):
             self.post_message(self.PlacementChosen(self.cursor, self.rotation, self))
             return
         self.app.bell()
-        self.notify(self.why_not_here(self.cursor), title="The tile cannot go there", severity="warning",
-                    timeout=4)
-
-    def why_not_here(self, position: Position) -> str:
-        """Why the drawn tile cannot be placed at *position*, in a sentence (HiG "Place a tile")."""
-        game = self._game
-        letter = game.drawn if game is not None else None
-        if game is None or letter is None:
-            return "There is no tile to place now."
-        if game.tile_at(position) is not None:
-            return "There is a tile there already."
-        neighbours = [Position(position.x + dx, position.y + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))]
-        if not any(game.tile_at(n) is not None for n in neighbours):
-            return "That place touches no tile along a side: a tile goes next to one."
-        if tile_kind(letter).has_river:
-            return "Your tile is a river tile: it must continue the river where it ends, without a U-turn."
-        return ("Your tile fits there in no rotation: every side must match its neighbour's (city to city, "
-                "road to road, field to field). Tab shows where it fits.")
+        self.notify(why_not_here(self._game, self.cursor), title="The tile cannot go there",
+                    severity="warning", timeout=4)
 
     def action_deploy_selected(self) -> None:
         """Deploys on the chosen spot, or skips when no spot is legal. Before a spot is chosen (Tab,
@@ -936,79 +829,13 @@ class BoardView(ScrollView, can_focus=True):
     # ------------------------------------------------------------------ drawing
 
     def render_line(self, y: int) -> Strip:
-        """One row of the view, assembled from cached tile pieces (and cached itself until a tile
-        on it changes, so vertical scrolling reuses lines)."""
-        width = self.size.width
+        """One row of the view, painted from cached tile pieces (and cached itself until a tile on it
+        changes, so vertical scrolling reuses lines): :class:`BoardPainter`."""
         scroll_x, scroll_y = self.scroll_offset
-        vy = scroll_y + y
-        lines = self._lines.get(vy)
-        if lines is None or len(lines) > 8:  # a few horizontal offsets per row (a drag makes many)
-            lines = self._lines[vy] = {}
-        line = lines.get((scroll_x, width))
-        if line is None:
-            line = lines[(scroll_x, width)] = self._build_line(vy, scroll_x, width)
-        return line
+        return self.painter.line(scroll_y + y, scroll_x, self.size.width, self.zoom, self._camera.origin,
+                                 self._look)
 
-    def _build_line(self, vy: int, scroll_x: int, width: int) -> Strip:
-        tw, th = self.zoom.size
-        ty, row = divmod(vy, th)
-        ox, oy = self._origin
-        board_y = oy + ty
-        tx, offset = divmod(scroll_x, tw)
-        segments: list[Segment] = []
-        extend = segments.extend
-        remaining = width
-        if offset:
-            extend(self._cut(Position(ox + tx, board_y), row, offset, min(tw, offset + remaining)))
-            remaining -= tw - offset
-            tx += 1
-        while remaining >= tw:
-            extend(self._piece(Position(ox + tx, board_y))[row])
-            remaining -= tw
-            tx += 1
-        if remaining > 0:
-            extend(self._cut(Position(ox + tx, board_y), row, 0, remaining))
-        return Strip(segments, width)
-
-    def _cut(self, position: Position, row: int, start: int, end: int) -> tuple[Segment, ...]:
-        """Cells *start* to *end* of one row of a position's piece (every glyph is one cell wide)."""
-        out: list[Segment] = []
-        x = 0
-        for segment in self._piece(position)[row]:
-            text = segment.text
-            n = len(text)
-            if x + n > start and x < end:
-                out.append(Segment(text[max(0, start - x) : end - x], segment.style))
-            x += n
-        return tuple(out)
-
-    def _forget(self, *positions: Position) -> None:
-        """Drops what is cached about how *positions* look, and the lines they are on."""
-        th = self.zoom.size[1]
-        oy = self._origin[1]
-        for position in positions:
-            self._looks.pop(position, None)
-            top = (position.y - oy) * th
-            for vy in range(top, top + th):
-                self._lines.pop(vy, None)
-
-    def _forget_all(self) -> None:
-        self._looks.clear()
-        self._lines.clear()
-
-    def _piece(self, position: Position) -> tuple[tuple[Segment, ...], ...]:
-        """The styled rows of one position, from the cache of looks."""
-        look = self._looks.get(position)
-        if look is None:
-            look = self._looks[position] = self._look(position)
-        piece = self._pieces.get(look)
-        if piece is None:
-            if len(self._pieces) > _CACHE_LIMIT:
-                self._pieces.clear()
-            piece = self._pieces[look] = self._draw(look)
-        return piece
-
-    def _look(self, position: Position) -> tuple:
+    def _look(self, position: Position) -> Look:
         """Everything that decides how a position looks, as a hashable key."""
         view = self._view
         zoom = self.zoom
@@ -1037,93 +864,6 @@ class BoardView(ScrollView, can_focus=True):
             return ("ghost", zoom, view.drawn, self.rotation, parity)
         return ("empty", zoom, fits, cursor, parity)
 
-    def _draw(self, look: tuple) -> tuple[tuple[Segment, ...], ...]:
-        glyphs = self._glyphs
-        if look[0] == "tile":
-            _, zoom, letter, rotation, parity, figures, highlight, spots, selected, cursor, mark = look
-            art = tile_art(tile_kind(letter), rotation, zoom, glyphs)
-            grid = compose_tile(
-                art,
-                parity=parity,
-                highlight=highlight,
-                figures=figures,
-                spots=tuple((s, str(i + 1)) for i, s in enumerate(spots)),
-                selected=selected,
-                cursor=cursor,
-                mark=mark,
-                glyphs=glyphs,
-            )
-        elif look[0] == "ghost":
-            _, zoom, letter, rotation, parity = look
-            art = tile_art(tile_kind(letter), rotation, zoom, glyphs)
-            grid = compose_tile(art, parity=parity, ghost=True, cursor=True, glyphs=glyphs)
-        else:
-            _, zoom, fits, cursor, parity = look
-            w, h = zoom.size
-            grid = compose_empty(w, h, open=fits, cursor=cursor, parity=parity, glyphs=glyphs)
-        style = self._style
-        rows = []
-        for row in grid:
-            segments: list[Segment] = []
-            run, paint = row[0]
-            for char, p in row[1:]:
-                if p == paint:
-                    run += char
-                else:
-                    segments.append(Segment(run, style(paint)))
-                    run, paint = char, p
-            segments.append(Segment(run, style(paint)))
-            rows.append(tuple(segments))
-        return tuple(rows)
-
-    def _style(self, paint: Paint) -> Style:
-        style = self._styles_cache_.get(paint)
-        if style is None:
-            style = self._styles_cache_[paint] = self._make_style(paint)
-        return style
-
-    def _make_style(self, paint: Paint) -> Style:
-        layer, role, mode, parity, seat = paint
-        if layer == "empty":
-            return Style(bgcolor=_EMPTY_BG)
-        if layer == "open":
-            return Style(color=_OPEN[0], bgcolor=_OPEN[1 + parity])
-        if layer == "spot":
-            return _SPOT
-        if layer == "chosen":
-            return _CHOSEN
-        if layer in ("meeple", "seat"):
-            colour = Color.parse(self._colour(seat))
-            return Style(color=colour.get_contrast_text(1.0).hex, bgcolor=colour.hex, bold=True)
-        if layer == "cursor" and role < 0:  # on a position without a tile
-            return Style(color=_CURSOR, bgcolor=_OPEN[1 + parity] if seat == -1 else _EMPTY_BG, bold=True)
-        fg, bg = self._terrain(role, mode, parity)
-        if layer == "cursor":
-            return Style(color=_CURSOR, bgcolor=bg, bold=True)
-        if layer == "mark":
-            colour = Color.parse(self._colour(seat))
-            return Style(color=colour.hex, bgcolor=colour.blend(Color(0, 0, 0), 0.55).hex, bold=True)
-        return Style(
-            color=fg,
-            bgcolor=bg,
-            bold=role in (Role.ROAD, Role.PENNANT, Role.CLOISTER, Role.INN, Role.CATHEDRAL) or mode == Mode.HIGHLIGHT,
-            underline=mode == Mode.HIGHLIGHT,  # colour-blind players see the highlight too
-        )
-
-    def _terrain(self, role: int, mode: int, parity: int) -> tuple[str, str]:
-        fg, bg0, bg1 = TERRAIN[Role(role)]
-        bg = bg1 if parity else bg0
-        if mode == Mode.GHOST:
-            fgc, bgc = Color.parse(fg), Color.parse(bg)
-            return fgc.blend(_GHOST_TINT, 0.35).hex, bgc.blend(_GHOST_TINT, 0.45).hex
-        if mode == Mode.HIGHLIGHT:
-            fgc, bgc = Color.parse(fg), Color.parse(bg)
-            return fgc.blend(Color(0, 0, 0), 0.5).hex, bgc.blend(_HIGHLIGHT, 0.7).hex
-        return fg, bg
-
-    def _colour(self, seat: int) -> str:
-        return self._colours[seat % len(self._colours)] if self._colours else "#ffffff"
-
 
 def auto_zoom(width: int, height: int) -> Zoom:
     """The zoom a board *width* × *height* cells large opens at: the large one where it shows at
@@ -1131,9 +871,3 @@ def auto_zoom(width: int, height: int) -> Zoom:
     80 × 24 and 120 × 40 the detailed zoom shows 5 × 4 and 9 × 7 tiles, the large one 3 × 3 and 6 × 5)."""
     lw, lh = Zoom.LARGE.size
     return Zoom.LARGE if width >= 8 * lw and height >= 6 * lh else Zoom.DETAILED
-
-
-def _hex(name: str) -> str:
-    """A seat colour as ``#rrggbb``."""
-    named = seat_hex(name)
-    return named if named is not None else Color.parse(name).hex

@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from carcnet.engine import MEEPLES_PER_PLAYER, Game, Phase, tile_kind
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, tile_art
-from carcnet.tui.widgets.board import art_line
+from carcnet.tui.widgets.painting import art_line
 from carcnet.tui.words import tile_words
 
 from .palette import seat_style
@@ -88,22 +88,29 @@ class Scoreboard(Static):
         rows = []
         for seat in range(len(self._names)):
             turn = "▶" if seat == game.seat and not over else ("★" if over and seat in game.winners else " ")
-            supply = game.supply[seat]
-            meeples = f"{supply}●" if counted else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
-            gap = "" if counted else " "
-            if game.setup.rules.inns:  # the large meeple: L in supply, l on the board
-                meeples += gap + ("L" if game.large[seat] else "l")
-            if game.setup.rules.abbot:
-                meeples += gap + ("A" if game.abbots[seat] else "a")
-            if game.goods is not None:  # Traders & Builders: B and P in supply (b, p on the board), the goods
-                meeples += gap + ("B" if game.builders[seat] else "b") + ("P" if game.pigs[seat] else "p")
-                # wine, grain, cloth tokens, the letter capital where the seat holds the most of the kind
-                # (ties too): the 10 points it would score if the game ended now (the help says so)
-                meeples += " " + " ".join(
-                    (letter.upper() if n and n == max(g[k] for g in game.goods) else letter) + str(n)
-                    for k, (letter, n) in enumerate(zip("wgc", game.goods[seat], strict=True)))
-            rows.append((turn, str(game.scores[seat]), meeples, (clocks or {}).get(seat, "") if clocks else None))
+            clock = (clocks or {}).get(seat, "") if clocks else None
+            rows.append((turn, str(game.scores[seat]), self._supply(game, seat, counted), clock))
         return rows
+
+    @staticmethod
+    def _supply(game: Game, seat: int, counted: bool) -> str:
+        """What *seat* holds in supply: its meeples (a count when *counted*, else dots), then the
+        expansions' figures (a capital in supply, a small letter on the board) and the goods."""
+        supply = game.supply[seat]
+        meeples = f"{supply}●" if counted else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
+        gap = "" if counted else " "
+        if game.setup.rules.inns:  # the large meeple: L in supply, l on the board
+            meeples += gap + ("L" if game.large[seat] else "l")
+        if game.setup.rules.abbot:
+            meeples += gap + ("A" if game.abbots[seat] else "a")
+        if game.goods is not None:  # Traders & Builders: B and P in supply (b, p on the board), the goods
+            meeples += gap + ("B" if game.builders[seat] else "b") + ("P" if game.pigs[seat] else "p")
+            # wine, grain, cloth tokens, the letter capital where the seat holds the most of the kind
+            # (ties too): the 10 points it would score if the game ended now (the help says so)
+            meeples += " " + " ".join(
+                (letter.upper() if n and n == max(g[k] for g in game.goods) else letter) + str(n)
+                for k, (letter, n) in enumerate(zip("wgc", game.goods[seat], strict=True)))
+        return meeples
 
     @staticmethod
     def _room(rows: list[tuple[str, str, str, str | None]], width: int) -> int:
@@ -170,45 +177,68 @@ class Scoreboard(Static):
         self._shown = (game, rotation, marks, note, clocks)
         over = game.phase is Phase.GAME_OVER
         width = self.size.width  # within the padding
-        # the cells each name wants: the whole name (its first NAME_ROOM cells if longer) and its mark
-        need = max(min(cell_len(name), NAME_ROOM) + (cell_len(f" ({m})") if (m := (marks or {}).get(seat)) else 0)
-                   for seat, name in enumerate(self._names))
-        # the supply as dots, or as a count where the dots would cut a name shorter
+        rows, two_lines, zoom = self._layout(game, over, marks, clocks, width)
+        parts: list[Table | Text] = [self._table(rows, marks, two_lines, width)]
+        parts += self._under(game, over, two_lines, zoom, rotation, note)
+        self.update(Group(*parts))
+
+    def _layout(self, game: Game, over: bool, marks: Mapping[int, str] | None,
+                clocks: Mapping[int, str] | None,
+                width: int) -> tuple[list[tuple[str, str, str, str | None]], bool, Zoom | None]:
+        """The seats' rows and how they are laid out in *width* cells: the supply as dots, or as a count
+        where the dots would cut a name shorter than it wants (:meth:`_need`); each seat on two lines
+        where even that is too short; and the zoom of the drawn tile under them (``None``: in words)."""
+        need = self._need(marks)
         rows = self._rows(game, over, clocks, counted=bool(clocks))
         if width and self._room(rows, width) < need:
             rows = self._rows(game, over, clocks, counted=True)
-        two_lines, zoom = False, Zoom.DETAILED
         if width and self._room(rows, width) < need:
-            # still too short: each seat on two lines (the name and score, then the supply and clock
-            # under it) where the panel has the rows, with a smaller drawn tile or none if it must
-            budget = self._budget()
-            extra = 0 if over else 1 + (game.drawn is not None or game.placed is not None)
-            for preview in (Zoom.DETAILED, Zoom.OVERVIEW, None):
-                art_rows = preview.size[1] if preview is not None and game.drawn is not None and not over else 0
-                lines = sum(2 + (r[3] is not None and cell_len(f"{r[3]} {r[2]}") > width - 2) for r in rows)
-                if budget is None or lines + extra + art_rows <= budget:
-                    two_lines, zoom = True, preview
-                    break
-        table = self._table(rows, marks, two_lines, width)
-        parts: list[Table | Text] = [table]
+            two_lines, zoom = self._two_lines(game, over, rows, width)
+            return rows, two_lines, zoom
+        return rows, False, Zoom.DETAILED
+
+    def _need(self, marks: Mapping[int, str] | None) -> int:
+        """The cells the names want: each whole (its first :data:`NAME_ROOM` cells if longer) with its
+        mark."""
+        marks = marks or {}
+        return max(min(cell_len(name), NAME_ROOM) + (cell_len(f" ({marks[seat]})") if marks.get(seat) else 0)
+                   for seat, name in enumerate(self._names))
+
+    def _two_lines(self, game: Game, over: bool, rows: list[tuple[str, str, str, str | None]],
+                   width: int) -> tuple[bool, Zoom | None]:
+        """Whether each seat goes on two lines (the name and score, then the supply and clock under
+        it): where the panel has the rows for them, with a smaller drawn tile or none if it must; and
+        the drawn tile's zoom then."""
+        budget = self._budget()
+        extra = 0 if over else 1 + (game.drawn is not None or game.placed is not None)
+        for preview in (Zoom.DETAILED, Zoom.OVERVIEW, None):
+            art_rows = preview.size[1] if preview is not None and game.drawn is not None and not over else 0
+            lines = sum(2 + (r[3] is not None and cell_len(f"{r[3]} {r[2]}") > width - 2) for r in rows)
+            if budget is None or lines + extra + art_rows <= budget:
+                return True, preview
+        return False, Zoom.DETAILED
+
+    def _under(self, game: Game, over: bool, two_lines: bool, zoom: Zoom | None, rotation: int | None,
+               note: str | None) -> list[Table | Text]:
+        """What goes under the seats: "Game over", or the tiles left (and the variants played), then the
+        drawn tile (drawn at *zoom*, turned by *rotation*; in words where *zoom* is ``None``) or the
+        line under a placed tile (*note*)."""
         gap = "" if two_lines else "\n"  # two lines a seat: no blank line under them
         if over:
-            parts.append(Text(f"{gap}Game over", style="bold"))
-        else:
-            variants = game.setup.rules.variants()  # the scoring the table plays, when not HiG's
-            parts.append(Text(f"{gap}{game.tiles_left} tiles left" + "".join(f" · {v}" for v in variants), style="dim"))
-            drawn = game.drawn
-            if drawn is not None:
-                # the tile drawn under it; where there is no room for it, in words
-                said = f"{self._names[game.seat]} draws:" if zoom is not None else (
-                    f"{self._names[game.seat]} draws {tile_words(drawn)}")
-                parts.append(Text(said, style=seat_style(self._colours[game.seat]), overflow="ellipsis", no_wrap=True))
-                if zoom is not None:
-                    art = tile_art(tile_kind(drawn), rotation or 0, zoom, self._glyphs)
-                    parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour
-            elif game.placed is not None:
-                parts.append(Text(f"{self._names[game.seat]}: {note or 'deploy or skip'}",
-                                  style=seat_style(self._colours[game.seat])))
-        self.update(Group(*parts))
-
-
+            return [Text(f"{gap}Game over", style="bold")]
+        variants = game.setup.rules.variants()  # the scoring the table plays, when not HiG's
+        parts: list[Table | Text] = [
+            Text(f"{gap}{game.tiles_left} tiles left" + "".join(f" · {v}" for v in variants), style="dim")]
+        style = seat_style(self._colours[game.seat])
+        drawn = game.drawn
+        if drawn is not None:
+            # the tile drawn under it; where there is no room for it, in words
+            said = f"{self._names[game.seat]} draws:" if zoom is not None else (
+                f"{self._names[game.seat]} draws {tile_words(drawn)}")
+            parts.append(Text(said, style=style, overflow="ellipsis", no_wrap=True))
+            if zoom is not None:
+                art = tile_art(tile_kind(drawn), rotation or 0, zoom, self._glyphs)
+                parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour
+        elif game.placed is not None:
+            parts.append(Text(f"{self._names[game.seat]}: {note or 'deploy or skip'}", style=style))
+        return parts
