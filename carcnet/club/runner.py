@@ -846,8 +846,9 @@ class EventRunner:
         :data:`MAX_PER_LAPTOP` players a key, :data:`MAX_PER_ADDRESS` an asker's address,
         :data:`MAX_PLAYERS` in all; a player whose laptop has not answered within :attr:`gone` seconds of
         its enrolment gives its place up to the next; the key enrolled is the one the asker proved on
-        its connection (a captured enrolment sent again by another laptop enters nobody). Each refusal
-        is one sentence for people."""
+        its connection (a captured enrolment sent again by another laptop enters nobody). The bounds
+        are checked before the signature, so that enrolments past them cost no signature check. Each
+        refusal is one sentence for people."""
         asker = who.address
         if self._opening is None or self.charter is not None:
             return {"type": "error", "text": "the event has started, or this laptop did not open it"}
@@ -866,21 +867,23 @@ class EventRunner:
                 make_bot(str(bot), 0)
             except ValueError as exc:
                 return {"type": "error", "text": str(exc)}
+        taken = any(p.name == name for p in self._roster)
+        if not taken:  # the bounds first: a flood of enrolments past them costs no signature check
+            self._give_up_places()
+            if sum(1 for p in self._roster if p.key == key) >= MAX_PER_LAPTOP:
+                return {"type": "error", "text": f"one laptop enters at most {MAX_PER_LAPTOP} players"}
+            if asker is not None and sum(1 for _t, a in self._entered.values() if a == asker) >= MAX_PER_ADDRESS:
+                return {"type": "error", "text": f"one address enters at most {MAX_PER_ADDRESS} players"}
+            if len(self._roster) >= MAX_PLAYERS:
+                return {"type": "error", "text": f"the event is full ({MAX_PLAYERS} players)"}
         if not verify(key, enrol_bytes(self._opening["event"], name, bot), sig):
             return {"type": "error", "text": "the enrolment's signature does not verify"}
-        if any(p.name == name for p in self._roster):
+        if taken:
             same = any(p.name == name and p.key == key and p.bot == bot for p in self._roster)
             return {"type": "enrolled"} if same else {
                 "type": "error", "text": f"{name!r} is taken by another player: choose another name"}
         if bot is None and any(p.key == key and p.bot is None for p in self._roster):
             return {"type": "error", "text": "a person enters once"}
-        self._give_up_places()
-        if sum(1 for p in self._roster if p.key == key) >= MAX_PER_LAPTOP:
-            return {"type": "error", "text": f"one laptop enters at most {MAX_PER_LAPTOP} players"}
-        if asker is not None and sum(1 for _t, a in self._entered.values() if a == asker) >= MAX_PER_ADDRESS:
-            return {"type": "error", "text": f"one address enters at most {MAX_PER_ADDRESS} players"}
-        if len(self._roster) >= MAX_PLAYERS:
-            return {"type": "error", "text": f"the event is full ({MAX_PLAYERS} players)"}
         self._roster.append(Entrant(name, key, bot))
         self._entered[name] = (self.clock(), asker)
         port = request.get("port")

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from carcnet.club.event import Charter, Entrant, EventError, laptops
-from carcnet.club.runner import EventRunner
+from carcnet.club.runner import MAX_PLAYERS, EventRunner
 from carcnet.club.service import Asker, ServiceError, ask, enrol_bytes
 from carcnet.engine import RULES_VERSION, Rules
 from carcnet.net.signing import SeatKey
@@ -292,3 +292,27 @@ def test_carcnet_tournament_join_says_why_in_one_line(tmp_path: Path, capsys, op
     assert status == 1
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and said in lines[0] and "Traceback" not in err, err
+
+
+def test_enrolments_past_the_bounds_cost_no_signature_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the event is full, a flood of well-signed enrolments from many addresses is refused
+    before any signature is checked (each check costs about 0.2 ms: 6,000 of them a game's worth of
+    CPU, bench_attack.py event-enrol)."""
+    import carcnet.club.runner as runner_module
+
+    ann = opener(tmp_path)
+    event = ann._event_id
+    assert event is not None
+    for n in range(MAX_PLAYERS - 1):
+        assert enrol_at(ann, enrolment(event, key(f"fill {n}"), f"F {n}"), f"10.0.3.{n}")["type"] == "enrolled"
+    checks: list[bytes] = []
+    real = runner_module.verify
+
+    def counting(public: bytes, data: bytes, sig: bytes) -> bool:
+        checks.append(public)
+        return real(public, data, sig)
+
+    monkeypatch.setattr(runner_module, "verify", counting)
+    replies = [enrol_at(ann, enrolment(event, key(f"late {n}"), f"L {n}"), f"10.0.4.{n}") for n in range(50)]
+    assert {r["text"] for r in replies} == {f"the event is full ({MAX_PLAYERS} players)"}
+    assert checks == []
