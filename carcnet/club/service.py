@@ -55,10 +55,29 @@ from carcnet.net.transport import READ_SIZE, connect, serve
 from .wire import EventLink
 
 __all__ = [
-    "LAPTOP_NEW_PER_SECOND", "LAPTOP_REPLIES", "LAPTOP_REPLY_BYTES", "MAX_CONNECTIONS", "MAX_NEW_PER_SECOND",
-    "MAX_PER_LAPTOP", "MAX_PER_STRANGER", "MAX_REQUESTS", "MAX_STRANGERS", "STRANGER_REPLIES",
-    "STRANGER_REPLY_BYTES", "WINDOW", "READ_TIMEOUT", "REPLY_BYTES", "REQUEST_BYTES", "Asker", "EventService",
-    "Refused", "ServiceError", "Status", "ask", "read_status", "sign_status",
+    "LAPTOP_NEW_PER_SECOND",
+    "LAPTOP_REPLIES",
+    "LAPTOP_REPLY_BYTES",
+    "MAX_CONNECTIONS",
+    "MAX_NEW_PER_SECOND",
+    "MAX_PER_LAPTOP",
+    "MAX_PER_STRANGER",
+    "MAX_REQUESTS",
+    "MAX_STRANGERS",
+    "READ_TIMEOUT",
+    "REPLY_BYTES",
+    "REQUEST_BYTES",
+    "STRANGER_REPLIES",
+    "STRANGER_REPLY_BYTES",
+    "WINDOW",
+    "Asker",
+    "EventService",
+    "Refused",
+    "ServiceError",
+    "Status",
+    "ask",
+    "read_status",
+    "sign_status",
 ]
 
 log = logging.getLogger("carcnet.club")
