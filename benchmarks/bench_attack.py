@@ -52,7 +52,7 @@ players, as on club night: its event service on another port, the same event loo
 - ``event-idle``: the event and no attacker (the baseline of these two with ``--paired``).
 
 Beside each, an honest laptop's status request from 127.0.0.1 every 100 ms: the row's note says how
-many were answered.
+many were answered, and why the others were not.
 
 The attacked peer P0 judges heartbeat claims as a table does (``NetView.heard`` and a presence
 snapshot after each change the session tells of, as ``NetTable`` reacts), so that what a claim costs
@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import hashlib
 import logging
@@ -507,8 +508,9 @@ async def _event_ask(reader, send, link: EventLink, counter: Counter, request: d
     return reply
 
 
-async def _honest_probes(port: int, stop: asyncio.Event, tally: list[int]) -> None:
-    """An honest laptop's status request from 127.0.0.1 every 100 ms: *tally* = [asked, answered]."""
+async def _honest_probes(port: int, stop: asyncio.Event, tally: list) -> None:
+    """An honest laptop's status request from 127.0.0.1 every 100 ms: *tally* = [asked, answered,
+    then the reason of each not answered]."""
     me = SeatKey.generate()
     quiet = Counter()
     while not stop.is_set():
@@ -517,9 +519,11 @@ async def _honest_probes(port: int, stop: asyncio.Event, tally: list[int]) -> No
             reader, writer, send, link = await _event_open(port, quiet, "127.0.0.1", me)
             reply = await _event_ask(reader, send, link, quiet, {"type": "status?", "nonce": os.urandom(16), "port": 9})
             tally[1] += reply is not None and reply.get("type") == "status"
+            if reply is None:
+                tally.append("no reply")
             await _close(writer)
-        except (OSError, ProtocolError, TimeoutError):
-            pass
+        except (OSError, ProtocolError, TimeoutError) as exc:
+            tally.append(str(exc)[:40])
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 0.1)  # the honest laptop's pace
 
@@ -603,7 +607,9 @@ async def _attack(kind: str, port: int, stop_flag, queue) -> None:
     if probes is not None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(probes, 5)
-        counter.note = "; ".join(n for n in (counter.note, f"honest statuses answered {tally[1]}/{tally[0]}") if n)
+        why = ", ".join(f"{n} {reason}" for reason, n in collections.Counter(tally[2:]).most_common())
+        counter.note = "; ".join(n for n in (counter.note, f"honest statuses answered {tally[1]}/{tally[0]}"
+                                             + (f" (not: {why})" if why else "")) if n)
     queue.put((counter.sent, counter.received, counter.note))
 
 

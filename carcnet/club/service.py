@@ -21,9 +21,10 @@ accepted, before a byte of it is read (:func:`carcnet.net.transport.serve`'s ``a
 :data:`MAX_CONNECTIONS` at once in all, of which strangers hold at most :data:`MAX_STRANGERS` (the
 rest kept for the laptops) and one address at most :data:`MAX_PER_STRANGER` (a laptop's:
 :data:`MAX_PER_LAPTOP`), so that one address holding its connections never starves another's
-requests; at most :data:`MAX_NEW_PER_SECOND` new connections a second from a stranger's address
-(:data:`LAPTOP_NEW_PER_SECOND` a laptop's), and 1 a second from a stranger's address discouraged for
-breaking a budget (:class:`carcnet.net.connections.Discouraged`, as the table's; a laptop's address is
+requests; when the strangers' places (or all) are taken, the address holding the most strangers'
+connections gives up its oldest for a newcomer, as at a table; at most :data:`MAX_NEW_PER_SECOND`
+new connections a second from a stranger's address (:data:`LAPTOP_NEW_PER_SECOND` a laptop's), and 1
+a second from a stranger's address discouraged for breaking a budget (:class:`carcnet.net.connections.Discouraged`, as the table's; a laptop's address is
 not slowed so, lest a stranger on the laptop's machine slow the laptop). Then :data:`READ_TIMEOUT`
 seconds for the handshake and for each request, :data:`MAX_REQUESTS` requests a connection,
 :data:`REQUEST_BYTES` a request, :data:`REPLY_BYTES` a reply; and each address's replies at most
@@ -197,6 +198,7 @@ class EventService:
 
     Attributes:
         refused: Connections closed for a budget, frames or handshakes refused (for the tests).
+        evicted: Strangers' connections closed to make room for a newcomer.
     """
 
     def __init__(self, answer: Callable[[dict[str, Any], Asker], dict[str, Any] | None], *, identity: SeatKey,
@@ -220,6 +222,7 @@ class EventService:
         self._laptop_addresses: dict[str, None] = {}  # where event laptops' keys proved themselves
         self.discouraged = Discouraged(clock)
         self.refused = 0
+        self.evicted = 0
 
     async def __aenter__(self) -> EventService:
         self._tasks = asyncio.TaskGroup()
@@ -261,6 +264,31 @@ class EventService:
         strangers = [h for h in held if h.place == "stranger"]
         return len(strangers) < MAX_STRANGERS and sum(1 for h in strangers if h.address == address) < MAX_PER_STRANGER
 
+    def _make_room(self, address: str | None, place: str) -> bool:
+        """Whether a new connection of *place* from *address* can be taken, making room if it must (as
+        a table's peer does, protocol/wire.md §2.1): when the places of strangers, or all places, are
+        taken, the address holding the most strangers' connections gives up its oldest, so that
+        strangers from many addresses never keep out the next asker; never a laptop's connection, and
+        never for an address at its own cap."""
+        if self._fits(address, place):
+            return True
+        held = list(self._open.values())
+        same = sum(1 for h in held if h.address == address and (place == "laptop" or h.place == "stranger"))
+        if same >= (MAX_PER_LAPTOP if place == "laptop" else MAX_PER_STRANGER):
+            return False
+        strangers = [(w, h) for w, h in self._open.items() if h.place == "stranger"]
+        if not strangers:
+            return False
+        counts: dict[str | None, int] = {}
+        for _w, h in strangers:
+            counts[h.address] = counts.get(h.address, 0) + 1
+        crowded = max(counts, key=lambda a: counts[a])
+        victim = next(w for w, h in strangers if h.address == crowded)  # its oldest (insertion order)
+        del self._open[victim]
+        victim.transport.abort()
+        self.evicted += 1
+        return self._fits(address, place)
+
     def _admit(self, writer: asyncio.StreamWriter) -> bool:
         """Whether to take a connection just accepted, decided before any byte of it is read."""
         peer = writer.get_extra_info("peername")
@@ -276,7 +304,7 @@ class EventService:
             recent = self._recent.setdefault(address, recent)
         per_second = (LAPTOP_NEW_PER_SECOND if place == "laptop"
                       else 1 if address in self.discouraged else MAX_NEW_PER_SECOND)
-        if self._server is None or len(recent) >= per_second or not self._fits(address, place):
+        if self._server is None or len(recent) >= per_second or not self._make_room(address, place):
             self.refused += 1
             return False
         recent.append(now)

@@ -72,15 +72,22 @@ async def test_one_address_holding_its_connections_starves_no_other() -> None:
             _close(held)
 
 
-async def test_strangers_from_many_addresses_leave_the_laptops_their_places() -> None:
+async def test_strangers_from_many_addresses_leave_the_laptops_their_places_and_keep_out_no_newcomer() -> None:
     laptop = key("laptop")
     async with _service(laptop=lambda k: k == laptop.public, known=lambda a: a == "127.0.0.1") as service:
         held = []
         try:
-            for n in range(2, 2 + 2 * MAX_STRANGERS // MAX_PER_STRANGER):
+            for n in range(2, 2 + MAX_STRANGERS // MAX_PER_STRANGER):
                 held += await _hold(service.port, f"127.0.0.{n}", MAX_PER_STRANGER)
-            # the strangers fill their share, no more: a stranger more is turned away...
-            assert await answered(service.port, 3, source="127.0.0.200") == 0
+            # the strangers' places are all taken: a stranger from another address is answered, the
+            # address holding the most giving up its oldest (the first of 127.0.0.2's)
+            assert await answered(service.port, 3, source="127.0.0.200") == 3
+            assert service.evicted >= 1
+            assert await asyncio.wait_for(held[0][0].read(), 5) == b""
+            # more strangers from more addresses never hold more than their places...
+            for n in range(20, 20 + MAX_STRANGERS // MAX_PER_STRANGER):
+                held += await _hold(service.port, f"127.0.0.{n}", MAX_PER_STRANGER)
+            assert sum(1 for h in service._open.values() if h.place == "stranger") <= MAX_STRANGERS
             # ...and a laptop of the event is answered, up to its own share at once (one place to
             # spare: the service may not have seen the end of the last probe before the next comes)
             mine = await _hold(service.port, "127.0.0.1", MAX_PER_LAPTOP - 2)
