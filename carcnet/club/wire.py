@@ -64,10 +64,12 @@ class EventLink:
         max_frame: Largest frame body taken from the other side (the service's requests are small,
             its replies up to a log).
         max_bin: Largest bin in a frame taken (a log or a charter travels as one bin).
+        nonce: This side's nonce (its hello's or welcome's); 32 fresh random bytes by default. Only
+            the vectors give one.
     """
 
     def __init__(self, side: Literal["connector", "acceptor"], identity: SeatKey, *, event: str = "",
-                 max_frame: int, max_bin: int = MAX_BIN) -> None:
+                 max_frame: int, max_bin: int = MAX_BIN, nonce: bytes | None = None) -> None:
         self.side = side
         self.identity = identity
         self.event = event
@@ -83,8 +85,8 @@ class EventLink:
         self.peer_event = ""
         self._named: bytes | None = None  # the key the other side named, not yet proven
         self._awaiting = "welcome" if side == "connector" else "hello"
+        self._nonce = nonce or new_nonce()
         if side == "connector":
-            self._nonce = new_nonce()
             self._hello = self._queue({"type": "hello", "proto": EVENT_PROTO, "event": event,
                                        "key": identity.public, "nonce": self._nonce})
 
@@ -165,7 +167,7 @@ class EventLink:
                 raise ProtocolError("wrong-game", "this laptop runs another event")
             self._hello = body
             self._welcome = self._queue({"type": "welcome", "proto": EVENT_PROTO, "event": self.event,
-                                         "key": self.identity.public, "nonce": new_nonce()})
+                                         "key": self.identity.public, "nonce": self._nonce})
             self._queue({"type": "proof", "sig": sign_proof(self.identity, "acceptor", self._hello, self._welcome)})
             self._awaiting = "proof"
         elif kind == "welcome":

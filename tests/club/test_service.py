@@ -180,3 +180,21 @@ def test_a_captured_enrolment_sent_again_by_another_laptop_enters_nobody(tmp_pat
     assert replayed == {"type": "error", "text": "a laptop enters players under its own key only"}
     assert [p.name for p in opener.roster] == ["Ann bot"]
     assert opener._answer(bobs, Asker("127.0.0.2", key("Bob").public, False)) == {"type": "enrolled"}
+
+
+def test_the_event_service_vector_is_what_the_code_sends_and_takes() -> None:
+    """protocol/vectors/event-service.json (tournament.md §6.0): the hello, the welcome and both
+    proofs byte for byte, and each proof verifies under its side's key over the two bodies."""
+    import json
+
+    from carcnet.net.signing import verify_proof
+
+    from .vectors import SERVICE_PATH, build_service
+
+    vector = json.loads(SERVICE_PATH.read_text(encoding="utf-8"))
+    assert build_service() == vector
+    hello, welcome = bytes.fromhex(vector["hello"])[4:], bytes.fromhex(vector["welcome"])[4:]
+    for side, key_hex, frame in (("acceptor", "service_key", "service_proof"), ("connector", "asker_key", "asker_proof")):
+        proof = decode_all(bytes.fromhex(vector[frame]))[0]
+        assert verify_proof(bytes.fromhex(vector[key_hex]), side, hello, welcome, proof["sig"])
+    assert decode_all(bytes.fromhex(vector["request"])) == [{"type": "charter?"}]
