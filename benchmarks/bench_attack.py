@@ -42,6 +42,18 @@ Issue 35 (round two), each from connections that prove a key of their own:
   (127.0.0.2) come in one by one (item 4: eviction by proven role; the row says how many got a
   welcome).
 
+Issue 44 (round three), against an event P0's process runs beside its table (an opener waiting for
+players, as on club night: its event service on another port, the same event loop as the table):
+
+- ``event-enrol``: 16 connections at a time from 200 addresses (127.0.3.1-200), each proving a
+  throwaway key and sending well-signed enrolments under fresh names, as fast as they are answered.
+- ``event-flood``: 64 connections at a time from one address (127.0.0.2), each proving a throwaway
+  key, asking a status and held, opened again as soon as the service closes or refuses it.
+- ``event-idle``: the event and no attacker (the baseline of these two with ``--paired``).
+
+Beside each, an honest laptop's status request from 127.0.0.1 every 100 ms: the row's note says how
+many were answered, and why the others were not.
+
 The attacked peer P0 judges heartbeat claims as a table does (``NetView.heard`` and a presence
 snapshot after each change the session tells of, as ``NetTable`` reacts), so that what a claim costs
 at a real table is measured.
@@ -54,6 +66,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import hashlib
 import logging
@@ -70,7 +83,11 @@ import msgpack
 sys.path.insert(0, str(Path(__file__).parent))
 import bench_net  # noqa: E402  (the honest peers are bench_net's)
 
+from carcnet.club.runner import EventRunner  # noqa: E402  (imported before the fork: P0's RSS is its own)
+from carcnet.club.service import enrol_bytes  # noqa: E402
+from carcnet.club.wire import EventLink  # noqa: E402
 from carcnet.net import Hello, Proof, SeatKey, Want  # noqa: E402
+from carcnet.net.framing import ProtocolError  # noqa: E402
 from carcnet.net.link import QUIET_BURST  # noqa: E402
 from carcnet.net.messages import Chat, Entries, Heartbeat, encode_message, to_wire  # noqa: E402
 from carcnet.net.protocol import PeerConnection, Proven, State  # noqa: E402
@@ -78,7 +95,10 @@ from carcnet.net.signing import sign_chat, sign_proof  # noqa: E402
 
 ATTACKS = ("baseline", "want-flood", "eclipse", "hello-ports", "slow-frames", "costly-frames",
            "heartbeat-churn", "chat-replay", "seat-chat", "entries-replay", "claimed-costly",
-           "claimed-slowloris", "fill-64", "bad-seq", "vote-replay", "unproven-hellos")
+           "claimed-slowloris", "fill-64", "bad-seq", "vote-replay", "unproven-hellos",
+           "event-idle", "event-enrol", "event-flood")
+#: The attacks on the event P0's process runs (their port is the event service's, not the table's).
+EVENT_ATTACKS = ("event-idle", "event-enrol", "event-flood")
 PACE_MS = 20
 #: Seconds the attacker waits before it starts, so that the honest peers have met (a benchmark's
 #: setup, not a synchronisation of anything measured).
@@ -460,21 +480,145 @@ async def unproven_hellos(port: int, counter: Counter, stop: asyncio.Event) -> N
         await _close(writer)
 
 
+async def _event_open(port: int, counter: Counter, source: str, me: SeatKey | None = None, event: str = ""):
+    """A connection to the event service at *port* from *source* that proves *me* (or a throwaway
+    key): (reader, writer, send, link)."""
+    reader, writer, send = await _open(port, counter, source)
+    link = EventLink("connector", me or SeatKey.generate(), event=event, max_frame=1 << 20, max_bin=1 << 20)
+    send(link.data_to_send())
+    while not link.open:
+        data = await _read_some(reader, counter)
+        if not data:
+            await _close(writer)
+            raise OSError("closed in the handshake")
+        link.receive_data(data)
+    send(link.data_to_send())  # our proof
+    return reader, writer, send, link
+
+
+async def _event_ask(reader, send, link: EventLink, counter: Counter, request: dict):
+    """*request*'s reply on an open event connection, ``None`` when the service closed it first."""
+    link.send(request)
+    send(link.data_to_send())
+    while (reply := link.next_message()) is None:
+        data = await _read_some(reader, counter)
+        if not data:
+            return None
+        link.receive_data(data)
+    return reply
+
+
+async def _honest_probes(port: int, stop: asyncio.Event, tally: list) -> None:
+    """An honest laptop's status request from 127.0.0.1 every 100 ms: *tally* = [asked, answered,
+    then the reason of each not answered]."""
+    me = SeatKey.generate()
+    quiet = Counter()
+    while not stop.is_set():
+        tally[0] += 1
+        try:
+            reader, writer, send, link = await _event_open(port, quiet, "127.0.0.1", me)
+            reply = await _event_ask(reader, send, link, quiet, {"type": "status?", "nonce": os.urandom(16), "port": 9})
+            tally[1] += reply is not None and reply.get("type") == "status"
+            if reply is None:
+                tally.append("no reply")
+            await _close(writer)
+        except (OSError, ProtocolError, TimeoutError) as exc:
+            tally.append(str(exc)[:40])
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.1)  # the honest laptop's pace
+
+
+async def event_idle(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    """No attack: the honest probes alone."""
+    await stop.wait()
+
+
+async def event_enrol(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    """Well-signed enrolments under fresh names by throwaway keys from 200 addresses, 16 connections
+    at a time, four enrolments each (issue 44 item 3)."""
+    reader, writer, send, link = await _event_open(port, counter, "127.0.0.2")
+    roster = await _event_ask(reader, send, link, counter, {"type": "charter?"})
+    await _close(writer)
+    event = str(roster["event"]) if roster else ""
+    tally = {"enrolled": 0, "error": 0, "closed": 0}
+
+    async def one(worker: int) -> None:
+        i = 0
+        while not stop.is_set():
+            i += 1
+            me = SeatKey.generate()
+            try:
+                reader, writer, send, link = await _event_open(port, counter, f"127.0.3.{(worker * 13 + i) % 200 + 1}",
+                                                               me, event)
+            except (OSError, ProtocolError, TimeoutError):
+                tally["closed"] += 1
+                await asyncio.sleep(0.001)  # the attacker's pace once refused
+                continue
+            for k in range(4):
+                name = f"Junk {worker}.{i}.{k}"
+                with contextlib.suppress(OSError, ProtocolError, TimeoutError):
+                    reply = await _event_ask(reader, send, link, counter, {
+                        "type": "enrol", "event": event, "name": name, "key": me.public, "bot": "greedy", "port": 9,
+                        "sig": me.sign(enrol_bytes(event, name, "greedy"))})
+                    tally["closed" if reply is None else "enrolled" if reply["type"] == "enrolled" else "error"] += 1
+                    if reply is None:
+                        break
+            await _close(writer)
+
+    await asyncio.gather(*(one(w) for w in range(16)))
+    counter.note = f"enrolments: {tally['enrolled']} taken, {tally['error']} refused, {tally['closed']} connections closed"
+
+
+async def event_flood(port: int, counter: Counter, stop: asyncio.Event) -> None:
+    """64 connections at a time from one address, each proving a throwaway key, asking a status and
+    held; opened again as soon as the service closes or refuses it (issue 44 item 4)."""
+    tally = {"answered": 0, "refused": 0}
+
+    async def one() -> None:
+        while not stop.is_set():
+            try:
+                reader, writer, send, link = await _event_open(port, counter, "127.0.0.2")
+                reply = await _event_ask(reader, send, link, counter,
+                                         {"type": "status?", "nonce": os.urandom(16), "port": 9})
+                tally["answered"] += reply is not None
+                while not stop.is_set() and await _read_some(reader, counter, timeout=0.5):
+                    pass
+                await _close(writer)
+            except (OSError, ProtocolError, TimeoutError):
+                tally["refused"] += 1
+                await asyncio.sleep(0.001)  # the attacker's pace once refused
+
+    await asyncio.gather(*(one() for _ in range(64)))
+    counter.note = f"flood: {tally['answered']} statuses answered, {tally['refused']} connections refused or closed"
+
+
 async def _attack(kind: str, port: int, stop_flag, queue) -> None:
     counter = Counter()
     stop = asyncio.Event()
     await asyncio.sleep(ATTACK_DELAY)
     task = asyncio.create_task(globals()[kind.replace("-", "_")](port, counter, stop))
+    tally = [0, 0]
+    probes = asyncio.create_task(_honest_probes(port, stop, tally)) if kind in EVENT_ATTACKS else None
     while not stop_flag.is_set():
         await asyncio.sleep(0.05)
     stop.set()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(task, 5)
+    if probes is not None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(probes, 5)
+        why = ", ".join(f"{n} {reason}" for reason, n in collections.Counter(tally[2:]).most_common())
+        counter.note = "; ".join(n for n in (counter.note, f"honest statuses answered {tally[1]}/{tally[0]}"
+                                             + (f" (not: {why})" if why else "")) if n)
     queue.put((counter.sent, counter.received, counter.note))
 
 
-def _attacker_process(kind, port, game, stop_flag, queue) -> None:
+def _attacker_process(kind, port, game, stop_flag, queue, event_port=None) -> None:
     bench_net.GAME = game  # the attacked game's id (a table-draws game's is made from its seed)
+    if event_port is not None:
+        while not event_port.value and not stop_flag.is_set():
+            time.sleep(0.01)  # until P0's event listens (a benchmark's setup)
+        port = event_port.value
     asyncio.run(_attack(kind, port, stop_flag, queue))
 
 
@@ -521,11 +665,33 @@ def _rss_kb(field: str) -> int:
     return 0
 
 
-def _player_process(args, queue) -> None:
+async def _with_event(args, event_port) -> tuple:
+    """P0's game with an event open beside it in the same process (an opener waiting for players, its
+    service on 127.0.0.1), its port published in *event_port*."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="carcnet-bench-event-") as tmp:
+        runner = EventRunner.open(SeatKey.generate(), event_name="Bench night", data_dir=Path(tmp), name="P0",
+                                  players=[("P0 greedy", "greedy")], listen=("127.0.0.1", 0), table_host="127.0.0.1")
+        event = asyncio.create_task(runner.run(start_when=10**6))
+        while runner.port is None and not event.done():
+            await asyncio.sleep(0.01)  # until the service listens (a benchmark's setup)
+        event_port.value = runner.port or 0
+        try:
+            return await bench_net.run_player(*args)
+        finally:
+            event.cancel()
+            await asyncio.gather(event, return_exceptions=True)
+
+
+def _player_process(args, queue, event_port=None) -> None:
     if args[0] == "P0":  # the attacked peer judges claims as a table does
         bench_net.SyncSession = _TableSession
     start = _rss_kb("VmRSS")
-    result = asyncio.run(bench_net.run_player(*args))
+    if args[0] == "P0" and event_port is not None:
+        result = asyncio.run(_with_event(args, event_port))
+    else:
+        result = asyncio.run(bench_net.run_player(*args))
     queue.put((args[0], result, _rss_kb("VmHWM") - start))
 
 
@@ -540,14 +706,16 @@ def one_game(kind: str, seed: int) -> tuple[list[float], float, int, int, str, f
     barrier = ctx.Barrier(players)
     queue, attack_queue = ctx.Queue(), ctx.Queue()
     stop_flag = ctx.Event()
+    event_port = ctx.Value("i", 0) if kind in EVENT_ATTACKS else None
     procs = [
         ctx.Process(target=_player_process, args=((f"P{i}", wh, [i], ports[i], ports[:i], players - 1,
-                                                   PACE_MS / 1000, None, None, barrier), queue))
+                                                   PACE_MS / 1000, None, None, barrier), queue, event_port))
         for i in range(players)
     ]
     attacker = None
     if kind != "baseline":
-        attacker = ctx.Process(target=_attacker_process, args=(kind, ports[0], wh.game, stop_flag, attack_queue))
+        attacker = ctx.Process(target=_attacker_process, args=(kind, ports[0], wh.game, stop_flag, attack_queue,
+                                                               event_port))
     for p in procs:
         p.start()
     if attacker is not None:
@@ -582,8 +750,8 @@ def _games(kind: str, games: int, paired: bool) -> dict:
     out: dict = {"samples": [], "base": [], "rss": 0.0, "base_rss": 0.0, "sent": 0, "received": 0, "notes": [],
                  "cpu": 0.0, "base_cpu": 0.0}
     for g in range(games):
-        if paired:
-            lat, grown, *_, cpu = one_game("baseline", 11 + g)
+        if paired:  # an attack on the event is compared to the same event unattacked
+            lat, grown, *_, cpu = one_game("event-idle" if kind in EVENT_ATTACKS else "baseline", 11 + g)
             out["base"] += lat
             out["base_rss"] = max(out["base_rss"], grown)
             out["base_cpu"] += cpu

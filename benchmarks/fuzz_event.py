@@ -5,13 +5,15 @@ event of eight bots over two Swiss rounds at tables of four, their bots slowed s
 the run (``--bot-delay``); meanwhile this process opens connection after connection to the three services, each spoiled
 one way of many:
 
-- ``raw``: random bytes; ``length``: a frame whose length is 0, over the request budget, or longer
-  than what follows; ``cut``: a real request's frame cut short; ``flip``: a real request with bytes
-  flipped; ``map``: a map of a real ``type`` (``status?``, ``charter?``, ``log?``, ``enrol``) whose
-  fields hold anything (wrong kinds, huge or negative numbers, long strings, deep nesting, names
-  under and against the name rule); ``enrol``: a well-signed enrolment by a throwaway key (the event
-  has started: refused); ``many``: 1 to 20 requests on one connection; ``hold``: a connection held
-  without a request.
+- before any handshake: ``raw``: random bytes; ``length``: a frame whose length is 0, over the request
+  budget, or longer than what follows; ``hello``: a hello whose fields hold anything; ``proof``: a
+  good hello, then a proof that is not the key's;
+- after the handshake (a throwaway key proven, as every laptop does, protocol/tournament.md §6.0):
+  ``cut``: a real request's frame cut short; ``flip``: a real request with bytes flipped; ``map``: a
+  map of a real ``type`` (``status?``, ``charter?``, ``log?``, ``enrol``) whose fields hold anything
+  (wrong kinds, huge or negative numbers, long strings, deep nesting, names under and against the
+  name rule); ``enrol``: a well-signed enrolment by the proven key (the event has started: refused);
+  ``many``: 1 to 20 requests on one connection; ``hold``: a connection held without a request.
 
 Connections come from 200 loopback addresses (127.0.5.1–200), round-robin. What is checked, and
 printed: no internal error at any laptop (no ``the answer … failed`` record, no exception left in a
@@ -41,7 +43,9 @@ from typing import Any
 import msgpack
 
 from carcnet.club.runner import EventRunner
-from carcnet.club.service import ServiceError, enrol_bytes, pack, read_frame
+from carcnet.club.service import enrol_bytes
+from carcnet.club.wire import EVENT_PROTO, EventLink
+from carcnet.net.framing import ProtocolError, encode_frame
 from carcnet.net.signing import SeatKey
 from carcnet.net.transport import Timing
 
@@ -53,8 +57,14 @@ BOTS = {
     "Bob": [("Bob greedy", "greedy"), ("Bob random", "random"), ("Bob greedy 2", "greedy")],
     "Cleo": [("Cleo greedy", "greedy"), ("Cleo random", "random")],
 }
-KINDS = ("raw", "length", "cut", "flip", "map", "enrol", "many", "hold")
-WEIGHTS = (1, 1, 1, 2, 4, 1, 2, 1)
+KINDS = ("raw", "length", "hello", "proof", "cut", "flip", "map", "enrol", "many", "hold")
+WEIGHTS = (1, 1, 1, 1, 1, 2, 4, 1, 2, 1)
+
+
+def pack(message: dict[str, Any]) -> bytes:
+    """A frame of *message*, whatever it holds (net/'s encoder refuses what the fuzz sends)."""
+    body = msgpack.packb(message, use_bin_type=True)
+    return struct.pack(">I", len(body)) + body
 
 
 class Errors(logging.Handler):
@@ -119,6 +129,23 @@ def _frame(rng: random.Random, kind: str, event: str) -> bytes:
     return frame
 
 
+async def _pump(link: EventLink, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, until: Any) -> bool:
+    """Writes what *link* queued and reads until ``until()``; ``False`` when the service closed first."""
+    while True:
+        out = link.data_to_send()
+        if out:
+            writer.write(out)
+        if until():
+            return True
+        data = await asyncio.wait_for(reader.read(1 << 16), 2.0)
+        if not data:
+            return False
+        try:
+            link.receive_data(data)
+        except ProtocolError:
+            return False
+
+
 async def fuzz_one(rng: random.Random, port: int, source: str, kind: str, event: str,
                    replies: collections.Counter[str]) -> None:
     try:
@@ -127,30 +154,51 @@ async def fuzz_one(rng: random.Random, port: int, source: str, kind: str, event:
     except (OSError, TimeoutError):
         replies["unreachable"] += 1
         return
+    me = SeatKey.from_seed(rng.randbytes(32))
+    link = EventLink("connector", me, event=event, max_frame=2 << 20, max_bin=2 << 20)
     try:
+        if kind in ("raw", "length", "hello", "proof"):
+            if kind == "hello":
+                hello = {"type": "hello", "proto": EVENT_PROTO, "event": event, "key": me.public, "nonce": rng.randbytes(32)}
+                for field in rng.sample(sorted(hello), rng.randrange(1, 4)):
+                    hello[field] = _anything(rng)
+                data = pack(hello)
+            elif kind == "proof":
+                data = link.data_to_send() + encode_frame({"type": "proof", "sig": rng.randbytes(64)})
+            else:
+                data = _frame(rng, kind, event)
+            writer.write(data)
+            while await asyncio.wait_for(reader.read(1 << 16), 2.0):
+                pass
+            replies["closed"] += 1
+            return
+        if not await _pump(link, reader, writer, lambda: link.open):
+            replies["closed"] += 1
+            return
         if kind == "hold":
             await asyncio.wait_for(reader.read(1), 0.5)
             return
         if kind == "enrol":
-            who = SeatKey.from_seed(rng.randbytes(32))
-            frames = [pack({"type": "enrol", "event": event, "name": "Zed", "key": who.public, "bot": None,
-                            "port": 9, "sig": who.sign(enrol_bytes(event, "Zed", None))})]
+            frames = [pack({"type": "enrol", "event": event, "name": "Zed", "key": me.public, "bot": None,
+                            "port": 9, "sig": me.sign(enrol_bytes(event, "Zed", None))})]
         elif kind == "many":
             frames = [pack(_request(rng, event)) for _ in range(rng.randrange(1, 21))]
         else:
             frames = [_frame(rng, kind, event)]
         for frame in frames:
             writer.write(frame)
-            await writer.drain()
-            try:
-                reply = await read_frame(reader, 2 << 20, 2.0)
-            except ServiceError:
+            got: list[dict[str, Any]] = []
+
+            def replied(got: list[dict[str, Any]] = got) -> bool:
+                message = link.next_message()
+                if message is not None:
+                    got.append(message)
+                return bool(got)
+
+            if not await _pump(link, reader, writer, replied):
                 replies["closed"] += 1
                 return
-            if reply is None:
-                replies["closed"] += 1
-                return
-            replies[str(reply.get("type"))[:16]] += 1
+            replies[str(got[0].get("type"))[:16]] += 1
     except (OSError, TimeoutError):
         replies["broken"] += 1
     finally:

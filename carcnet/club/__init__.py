@@ -18,8 +18,9 @@ every order that matters is an explicit sort):
 - :mod:`carcnet.club.review`: a saved game's review by the search bot, for the interface.
 
 And the parts that run: every laptop of an event runs a **server**, :class:`carcnet.club.service.
-EventService` (one TCP port on every interface by default, answering statuses, the charter,
-enrolments and counted logs to anyone on the network, within budgets by address and role), and
+EventService` (one TCP port on every interface by default, on the table's framing and proven-key
+handshake (:mod:`carcnet.club.wire`), answering statuses, the charter, enrolments and counted logs to
+anyone on the network who proved a key, within budgets by address and proven role), and
 :class:`carcnet.club.runner.EventRunner` opens network tables (:class:`carcnet.table.NetTable`, each
 a server of its own) and joins others'; :mod:`carcnet.club.identity` keeps the laptop's identity
 key in the user data folder.

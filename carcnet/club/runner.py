@@ -63,7 +63,7 @@ from .event import Charter, Entrant, EventError, draw_round, host_order, laptops
 from .pairing import lots
 from .ratings import Ratings
 from .results import Result, check_log, read_result, result_name
-from .service import EventService, Refused, ServiceError, Status, ask, enrol_bytes, read_status, sign_status
+from .service import Asker, EventService, Refused, ServiceError, Status, ask, enrol_bytes, read_status, sign_status
 from .standings import GameResult, Standing, standings
 
 __all__ = ["CHARTER_FILE", "GONE", "LINGER", "MAX_PER_ADDRESS", "MAX_PER_LAPTOP", "MAX_PLAYERS", "POLL", "EventRunner",
@@ -294,7 +294,8 @@ class EventRunner:
         """
         async with self._stack:
             service = await self._stack.enter_async_context(EventService(
-                self._answer, host=self.listen[0], port=self.listen[1], known=self._known_address))
+                self._answer, identity=self.identity, event=lambda: self._event_id or "", host=self.listen[0],
+                port=self.listen[1], laptop=self._is_laptop, known=self._known_address))
             self.port = service.port
             poller = asyncio.create_task(self._poll_loop(), name="carcnet event status")
             adverts = asyncio.create_task(advertise_and_browse(
@@ -345,7 +346,7 @@ class EventRunner:
         while self.charter is None:
             for address in list(self._dial):
                 with contextlib.suppress(ServiceError):
-                    reply = await ask(address, {"type": "charter?"})
+                    reply = await self._ask(address, {"type": "charter?"})
                     if reply["type"] == "charter" and isinstance(reply.get("charter"), bytes):
                         charter = Charter.from_bytes(reply["charter"])  # EventError: one line, why
                         if self._event_id not in (None, charter.event):
@@ -360,7 +361,7 @@ class EventRunner:
                         self._event_id = str(reply["event"])
                         for name, bot in self.players:
                             try:
-                                await ask(address, {"type": "enrol", "event": self._event_id, "name": name,
+                                await self._ask(address, {"type": "enrol", "event": self._event_id, "name": name,
                                                     "key": self.me, "bot": bot, "port": self.port,
                                                     "sig": self.identity.sign(enrol_bytes(self._event_id, name, bot))})
                             except Refused as exc:
@@ -665,7 +666,7 @@ class EventRunner:
         incoming.mkdir(parents=True, exist_ok=True)
         for address in laptop.addresses[:2]:
             try:
-                reply = await ask(address, {"type": "log?", "event": self.charter.event, "round": number, "table": t},
+                reply = await self._ask(address, {"type": "log?", "event": self.charter.event, "round": number, "table": t},
                                   timeout=max(self.gone / 2, 5.0))
             except ServiceError:
                 continue
@@ -692,6 +693,18 @@ class EventRunner:
         return f"the laptop of {names[0]}" + (f" and {len(names) - 1} more" if len(names) > 1 else "")
 
     # ------------------------------------------------------------------ the others (§6.2)
+
+    async def _ask(self, address: tuple[str, int], request: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """:func:`~carcnet.club.service.ask` as this laptop: its identity key proven, its event named."""
+        return await ask(address, request, identity=self.identity, event=self._event_id or "", **kwargs)
+
+    def _is_laptop(self, key: bytes) -> bool:
+        """Whether a key proven on a connection to this laptop's service is an event laptop's: a
+        laptop of the charter, or before it one whose players the opener entered (the event service's
+        budgets for a laptop rather than a stranger)."""
+        if self.charter is not None:
+            return key in laptops(self.charter)
+        return key == self.me or any(p.key == key for p in self._roster)
 
     def _known_address(self, address: str) -> bool:
         """Whether an event laptop that signed a status for this laptop answers at IP *address*
@@ -723,7 +736,7 @@ class EventRunner:
     async def _ask_status(self, expected: bytes | None, address: tuple[str, int]) -> None:
         nonce = os.urandom(16)
         try:
-            reply = await ask(address, {"type": "status?", "nonce": nonce, "port": self.port}, timeout=max(1.0, min(5.0, self.gone / 4)))
+            reply = await self._ask(address, {"type": "status?", "nonce": nonce, "port": self.port}, timeout=max(1.0, min(5.0, self.gone / 4)))
             status = read_status(reply, nonce)
         except ServiceError:
             return
@@ -783,8 +796,8 @@ class EventRunner:
         elif ad.game == self._event_id and address not in self._dial and len(self._hints) < MAX_HINTS:
             self._hints.add(address)
 
-    def _answer(self, request: dict[str, Any], asker: str | None) -> dict[str, Any] | None:
-        kind = request["type"]
+    def _answer(self, request: dict[str, Any], who: Asker) -> dict[str, Any] | None:
+        kind, asker = request["type"], who.address
         if kind == "status?":
             nonce, port = request.get("nonce"), request.get("port")
             if not isinstance(nonce, bytes) or len(nonce) != 16:
@@ -802,7 +815,7 @@ class EventRunner:
         if kind == "log?":
             return self._answer_log(request)
         if kind == "enrol":
-            return self._enrol(request, asker)
+            return self._enrol(request, who)
         return {"type": "error", "text": f"unknown request {kind[:32]!r}"}
 
     def _status(self) -> Status:
@@ -827,12 +840,16 @@ class EventRunner:
             return {"type": "none"}
         return {"type": "log", "round": number, "table": t, "log": data}
 
-    def _enrol(self, request: dict[str, Any], asker: str | None) -> dict[str, Any]:
+    def _enrol(self, request: dict[str, Any], who: Asker) -> dict[str, Any]:
         """The opener's answer to an enrolment (§6.1): checked in full (the event, the name rule of
         :func:`~carcnet.log.values.name_problem`, the key's signature, the bot's level), then bounded:
         :data:`MAX_PER_LAPTOP` players a key, :data:`MAX_PER_ADDRESS` an asker's address,
         :data:`MAX_PLAYERS` in all; a player whose laptop has not answered within :attr:`gone` seconds of
-        its enrolment gives its place up to the next. Each refusal is one sentence for people."""
+        its enrolment gives its place up to the next; the key enrolled is the one the asker proved on
+        its connection (a captured enrolment sent again by another laptop enters nobody). The bounds
+        are checked before the signature, so that enrolments past them cost no signature check. Each
+        refusal is one sentence for people."""
+        asker = who.address
         if self._opening is None or self.charter is not None:
             return {"type": "error", "text": "the event has started, or this laptop did not open it"}
         name, key, bot, sig = request.get("name"), request.get("key"), request.get("bot"), request.get("sig")
@@ -843,26 +860,30 @@ class EventRunner:
         assert isinstance(name, str)
         if not (isinstance(key, bytes) and len(key) == 32 and isinstance(sig, bytes) and len(sig) == 64):
             return {"type": "error", "text": "a key of 32 bytes and a signature of 64"}
+        if key != who.key:
+            return {"type": "error", "text": "a laptop enters players under its own key only"}
         if bot is not None:
             try:
                 make_bot(str(bot), 0)
             except ValueError as exc:
                 return {"type": "error", "text": str(exc)}
+        taken = any(p.name == name for p in self._roster)
+        if not taken:  # the bounds first: a flood of enrolments past them costs no signature check
+            self._give_up_places()
+            if sum(1 for p in self._roster if p.key == key) >= MAX_PER_LAPTOP:
+                return {"type": "error", "text": f"one laptop enters at most {MAX_PER_LAPTOP} players"}
+            if asker is not None and sum(1 for _t, a in self._entered.values() if a == asker) >= MAX_PER_ADDRESS:
+                return {"type": "error", "text": f"one address enters at most {MAX_PER_ADDRESS} players"}
+            if len(self._roster) >= MAX_PLAYERS:
+                return {"type": "error", "text": f"the event is full ({MAX_PLAYERS} players)"}
         if not verify(key, enrol_bytes(self._opening["event"], name, bot), sig):
             return {"type": "error", "text": "the enrolment's signature does not verify"}
-        if any(p.name == name for p in self._roster):
+        if taken:
             same = any(p.name == name and p.key == key and p.bot == bot for p in self._roster)
             return {"type": "enrolled"} if same else {
                 "type": "error", "text": f"{name!r} is taken by another player: choose another name"}
         if bot is None and any(p.key == key and p.bot is None for p in self._roster):
             return {"type": "error", "text": "a person enters once"}
-        self._give_up_places()
-        if sum(1 for p in self._roster if p.key == key) >= MAX_PER_LAPTOP:
-            return {"type": "error", "text": f"one laptop enters at most {MAX_PER_LAPTOP} players"}
-        if asker is not None and sum(1 for _t, a in self._entered.values() if a == asker) >= MAX_PER_ADDRESS:
-            return {"type": "error", "text": f"one address enters at most {MAX_PER_ADDRESS} players"}
-        if len(self._roster) >= MAX_PLAYERS:
-            return {"type": "error", "text": f"the event is full ({MAX_PLAYERS} players)"}
         self._roster.append(Entrant(name, key, bot))
         self._entered[name] = (self.clock(), asker)
         port = request.get("port")
@@ -880,8 +901,8 @@ class EventRunner:
         """Drops the players of laptops that have not answered (:meth:`answering`) within :attr:`gone`
         seconds of their enrolment: a key that never answers holds no place for long."""
         now = self.clock()
-        dropped = [p for p in self._roster if p.name in self._entered and not self.answering(p.key)
-                   and now - self._entered[p.name][0] >= self.gone]
+        dropped = [p for p in self._roster if p.name in self._entered  # the clock first: it costs least
+                   and now - self._entered[p.name][0] >= self.gone and not self.answering(p.key)]
         for p in dropped:
             self._roster.remove(p)
             del self._entered[p.name]

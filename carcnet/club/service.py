@@ -1,24 +1,37 @@
 """The event service: what one laptop of a tournament answers the others (protocol/tournament.md §6).
 
-Every laptop of an event listens on one TCP port and answers four requests, one frame each way
-(a 4-byte big-endian length, then one msgpack map): ``status?`` (who it is, proven by a signature
-over the asker's nonce; the round it is at; the tables it has open; the event's laptops it knows),
-``charter?`` (the signed charter, once there is one), ``log?`` (the log it counted for a table) and
-``enrol`` (a player asking the opener to be entered, signed by the player's key). Nothing a reply
-says is believed unless it proves itself: a status by its signature, a charter by the opener's, a
-log by its seats' (:mod:`carcnet.club.results`). Addresses are hints.
+Every laptop of an event listens on one TCP port and speaks the table's wire underneath: the frames
+of :mod:`carcnet.net.framing` (a 4-byte big-endian length, then one strict msgpack map) and the
+proven-key handshake of protocol/wire.md §3.4 (:class:`carcnet.club.wire.EventLink`: ``hello``,
+``welcome`` and ``proof`` each way), after which the asker's identity key is proven and it may make
+requests, one reply each: ``status?`` (who this laptop is, signed over the asker's nonce; the round
+it is at; the tables it has open; the event's laptops it knows), ``charter?`` (the signed charter,
+once there is one), ``log?`` (the log it counted for a table) and ``enrol`` (a player asking the
+opener to be entered, signed by the player's key, which must be the key the asker proved). Nothing
+a reply says is believed unless it proves itself: a status by its signature, a charter by the
+opener's, a log by its seats' (:mod:`carcnet.club.results`). Addresses are hints.
 
-Budgets (a stranger can make a laptop spend no more), by the asker's address and role: a *laptop*
-is an address the runner knows an event laptop at (one that signed a status for its nonce), any other
-a *stranger*. :data:`MAX_CONNECTIONS` connections at once in all, of which strangers hold at most
-:data:`MAX_STRANGERS` (the rest kept for the laptops) and one address at most
-:data:`MAX_PER_STRANGER` (a laptop's: :data:`MAX_PER_LAPTOP`), so that one address holding its
-connections never starves another's requests; :data:`MAX_REQUESTS` requests on each,
-:data:`REQUEST_BYTES` a request, :data:`REPLY_BYTES` a reply, :data:`READ_TIMEOUT` seconds to send a
-request; and each address's replies at most :data:`STRANGER_REPLIES` requests and
-:data:`STRANGER_REPLY_BYTES` bytes (a laptop: :data:`LAPTOP_REPLIES`, :data:`LAPTOP_REPLY_BYTES`) over
-any :data:`WINDOW` seconds (a bucket refilled evenly). A connection that breaks any of them is closed;
-nothing else changes.
+Budgets (a stranger can make a laptop spend no more), by the asker's address and role. A *laptop* is
+a connection whose proven key is one of the event's laptops' (``laptop(key)``); any other proven key
+is a *stranger*'s. Before its proof a connection is judged by its address: one at which an event
+laptop's key proved itself, or answered this laptop's status (``known(address)``), takes a laptop's
+place for its handshake; any other a stranger's, and a connection that proves a stranger's key from
+a laptop's address must then fit a stranger's places or is closed. Checked when a connection is
+accepted, before a byte of it is read (:func:`carcnet.net.transport.serve`'s ``admit``):
+:data:`MAX_CONNECTIONS` at once in all, of which strangers hold at most :data:`MAX_STRANGERS` (the
+rest kept for the laptops) and one address at most :data:`MAX_PER_STRANGER` (a laptop's:
+:data:`MAX_PER_LAPTOP`), so that one address holding its connections never starves another's
+requests; when the strangers' places (or all) are taken, the address holding the most strangers'
+connections gives up its oldest for a newcomer, as at a table; at most :data:`MAX_NEW_PER_SECOND`
+new connections a second from a stranger's address (:data:`LAPTOP_NEW_PER_SECOND` a laptop's), and 1
+a second from a stranger's address discouraged for breaking a budget (:class:`carcnet.net.connections.Discouraged`, as the table's; a laptop's address is
+not slowed so, lest a stranger on the laptop's machine slow the laptop). Then :data:`READ_TIMEOUT`
+seconds for the handshake and for each request, :data:`MAX_REQUESTS` requests a connection,
+:data:`REQUEST_BYTES` a request, :data:`REPLY_BYTES` a reply; and each address's replies at most
+:data:`STRANGER_REPLIES` requests and :data:`STRANGER_REPLY_BYTES` bytes (a laptop's:
+:data:`LAPTOP_REPLIES`, :data:`LAPTOP_REPLY_BYTES`) over any :data:`WINDOW` seconds (a bucket refilled
+evenly). A connection that breaks any of them is closed; one that breaks a budget of what it sends
+(a bad frame or proof, requests past its budget) discourages its address; nothing else changes.
 """
 
 from __future__ import annotations
@@ -26,8 +39,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import struct
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,24 +48,56 @@ from typing import Any
 import msgpack
 
 from carcnet.log.signatures import verify
+from carcnet.net.connections import Discouraged
+from carcnet.net.framing import ProtocolError, encode_frame
 from carcnet.net.signing import SeatKey
+from carcnet.net.transport import READ_SIZE, connect, serve
+
+from .wire import EventLink
 
 __all__ = [
-    "LAPTOP_REPLIES", "LAPTOP_REPLY_BYTES", "MAX_CONNECTIONS", "MAX_PER_LAPTOP", "MAX_PER_STRANGER", "MAX_REQUESTS",
-    "MAX_STRANGERS", "STRANGER_REPLIES", "STRANGER_REPLY_BYTES", "WINDOW", "READ_TIMEOUT", "REPLY_BYTES", "REQUEST_BYTES", "EventService",
-    "Refused", "ServiceError", "Status", "ask", "read_status", "sign_status",
+    "LAPTOP_NEW_PER_SECOND",
+    "LAPTOP_REPLIES",
+    "LAPTOP_REPLY_BYTES",
+    "MAX_CONNECTIONS",
+    "MAX_NEW_PER_SECOND",
+    "MAX_PER_LAPTOP",
+    "MAX_PER_STRANGER",
+    "MAX_REQUESTS",
+    "MAX_STRANGERS",
+    "READ_TIMEOUT",
+    "REPLY_BYTES",
+    "REQUEST_BYTES",
+    "STRANGER_REPLIES",
+    "STRANGER_REPLY_BYTES",
+    "WINDOW",
+    "Asker",
+    "EventService",
+    "Refused",
+    "ServiceError",
+    "Status",
+    "ask",
+    "read_status",
+    "sign_status",
 ]
 
 log = logging.getLogger("carcnet.club")
 
 #: Connections one laptop's service holds at once; more are closed at once.
 MAX_CONNECTIONS = 32
-#: Connections strangers (addresses of no known laptop) hold at once, all of them together.
+#: Connections strangers (keys of no event laptop, and connections in their handshake from an
+#: address of no known laptop) hold at once, all of them together.
 MAX_STRANGERS = 20
 #: Connections one stranger's address holds at once.
 MAX_PER_STRANGER = 4
 #: Connections one known laptop's address holds at once (its polls, its log fetches, its enrolments).
 MAX_PER_LAPTOP = 8
+#: New connections taken from a stranger's address within one second (the table's budget,
+#: protocol/wire.md §2.1): each costs a handshake (a signature and a verification).
+MAX_NEW_PER_SECOND = 16
+#: New connections taken from a known laptop's address within one second: laptops on one machine
+#: (one address) poll each other every 2 s, one connection a request.
+LAPTOP_NEW_PER_SECOND = 64
 #: Seconds over which an address's reply budget is counted (refilled evenly).
 WINDOW = 10.0
 #: Requests answered to one stranger's address over :data:`WINDOW` seconds (a laptop polls every 2 s).
@@ -65,72 +110,40 @@ LAPTOP_REPLIES = 400
 LAPTOP_REPLY_BYTES = 32 << 20
 #: Requests one connection may make.
 MAX_REQUESTS = 16
-#: Largest request frame body (bytes): an enrolment with a 32-character name is under 300.
+#: Largest request frame body (bytes): an enrolment with a 32-character name is under 300, a
+#: handshake message under 150.
 REQUEST_BYTES = 4096
-#: Largest reply frame body (bytes): a log (a six-seat game with every draw is under 200 KiB).
+#: Largest reply frame body (bytes): a log (a six-seat game with every draw is under 200 KiB), carried
+#: as one bin (the only frames of net/'s framing whose bins are longer than 64 bytes).
 REPLY_BYTES = 1 << 20
-#: Seconds a connection may take to send its next request, and an asker waits for a reply.
+#: Seconds a connection may take to finish its handshake, then to send each request; and an asker
+#: waits for a reply.
 READ_TIMEOUT = 5.0
+#: Addresses at which an event laptop's key proved itself, remembered (the newest kept).
+MAX_LAPTOP_ADDRESSES = 64
 #: The status signature's domain (protocol/tournament.md §6.2).
 STATUS_DOMAIN = b"carcnet/event-status/v1\0"
 #: The enrolment signature's domain (§6.1).
 ENROL_DOMAIN = b"carcnet/enrol/v1\0"
 
-_LENGTH = struct.Struct(">I")
-
 
 class ServiceError(Exception):
     """A request that got no usable reply (no connection, a timeout, a malformed or oversized frame,
-    a refusal, a signature that does not verify): the message says which."""
+    a handshake that failed, a refusal, a signature that does not verify): the message says which."""
 
 
 class Refused(ServiceError):
     """The other laptop answered with a refusal (an ``error`` reply): the message is its text."""
 
 
-def pack(message: dict[str, Any]) -> bytes:
-    """*message* as one frame: its length (4 bytes, big-endian), then msgpack (bin for bytes)."""
-    body = msgpack.packb(message, use_bin_type=True)
-    return _LENGTH.pack(len(body)) + body
+@dataclass(frozen=True, slots=True)
+class Asker:
+    """Who made a request: its IP address (a hint), the identity key it proved on the connection,
+    and whether that key is one of the event's laptops'."""
 
-
-def unpack(body: bytes, limit: int) -> dict[str, Any]:
-    """The map of a frame body, strictly: string keys, bounded sizes.
-
-    Raises:
-        ServiceError: Not one msgpack map within the limits.
-    """
-    try:
-        value = msgpack.unpackb(body, raw=False, strict_map_key=True, max_bin_len=limit, max_str_len=4096,
-                                max_array_len=4096, max_map_len=64, max_ext_len=0)
-    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
-        raise ServiceError(f"a malformed frame: {exc}") from None
-    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
-        raise ServiceError("a frame is a map with a 'type'")
-    return value
-
-
-async def read_frame(reader: asyncio.StreamReader, limit: int, timeout: float) -> dict[str, Any] | None:
-    """The next frame's map, ``None`` at a clean end of the stream.
-
-    Raises:
-        ServiceError: A frame over *limit* bytes, a torn or malformed one, or none within *timeout*.
-    """
-    try:
-        head = await asyncio.wait_for(reader.readexactly(4), timeout)
-        (length,) = _LENGTH.unpack(head)
-        if not 0 < length <= limit:
-            raise ServiceError(f"a frame of {length} bytes (at most {limit})")
-        body = await asyncio.wait_for(reader.readexactly(length), timeout)
-    except asyncio.IncompleteReadError as exc:
-        if not exc.partial:
-            return None
-        raise ServiceError("the connection ended inside a frame") from None
-    except TimeoutError:
-        raise ServiceError(f"no frame within {timeout:g} s") from None
-    except OSError as exc:
-        raise ServiceError(f"the connection broke: {exc}") from None
-    return unpack(body, limit)
+    address: str | None
+    key: bytes
+    laptop: bool
 
 
 class _Bucket:
@@ -155,37 +168,66 @@ class _Bucket:
         return True
 
 
+@dataclass(slots=True)
+class _Held:
+    """A connection the service holds: its address, and its place (``"laptop"``: a laptop's, proven
+    or in its handshake from a laptop's address; ``"stranger"``: any other)."""
+
+    address: str | None
+    place: str
+
+
 class EventService:
     """This laptop's server (see the module docstring).
 
+    Lifecycle: ``async with`` listens (:attr:`port` then says where) and closes every connection at
+    the end; each connection is served by a task of the service's own group.
+
     Args:
-        answer: ``answer(request map, the asker's IP address)`` → reply map (``None``: no reply, the
-            connection is closed). Called on the event loop; must not block.
+        answer: ``answer(request map, Asker)`` → reply map (``None``: no reply, the connection is
+            closed). Called on the event loop; must not block.
+        identity: This laptop's identity key: what it proves in every handshake.
+        event: ``event()``: the event id this laptop runs (``""`` before it knows it): a hello for
+            another event is refused.
         host: The address to listen on (``0.0.0.0``: every interface).
-        port: The port (0: any free one; :attr:`port` says which).
-        known: ``known(address)``: whether an event laptop is known at that IP address (its budgets
-            are a laptop's; any other address's a stranger's). Called on the event loop.
-        clock: Seconds (monotonic) for the reply budgets.
+        port: The port (0: any free one).
+        laptop: ``laptop(key)``: whether a proven identity key is one of the event's laptops'.
+        known: ``known(address)``: whether an event laptop answered this laptop's status at that IP
+            address (a connection from it takes a laptop's place for its handshake).
+        clock: Seconds (monotonic) for the budgets.
 
     Attributes:
-        refused: Connections closed for a budget, frames refused (what a flood costs, for the tests).
+        refused: Connections closed for a budget, frames or handshakes refused (for the tests).
+        evicted: Strangers' connections closed to make room for a newcomer.
     """
 
-    def __init__(self, answer: Callable[[dict[str, Any], str | None], dict[str, Any] | None], *, host: str = "0.0.0.0",
-                 port: int = 0, known: Callable[[str], bool] = lambda _address: False,
+    def __init__(self, answer: Callable[[dict[str, Any], Asker], dict[str, Any] | None], *, identity: SeatKey,
+                 event: Callable[[], str] = lambda: "", host: str = "0.0.0.0", port: int = 0,
+                 laptop: Callable[[bytes], bool] = lambda _key: False,
+                 known: Callable[[str], bool] = lambda _address: False,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.answer = answer
+        self.identity = identity
+        self.event = event
         self.host = host
         self.port = port
+        self.laptop = laptop
         self.known = known
         self.clock = clock
         self._server: asyncio.Server | None = None
-        self._open: dict[asyncio.StreamWriter, str | None] = {}
-        self._buckets: dict[str | None, _Bucket] = {}
+        self._tasks: asyncio.TaskGroup | None = None
+        self._open: dict[asyncio.StreamWriter, _Held] = {}
+        self._buckets: dict[tuple[str | None, str], _Bucket] = {}
+        self._recent: dict[str | None, deque[float]] = {}
+        self._laptop_addresses: dict[str, None] = {}  # where event laptops' keys proved themselves
+        self.discouraged = Discouraged(clock)
         self.refused = 0
+        self.evicted = 0
 
     async def __aenter__(self) -> EventService:
-        self._server = await asyncio.start_server(self._serve, self.host, self.port)
+        self._tasks = asyncio.TaskGroup()
+        await self._tasks.__aenter__()
+        self._server = await serve(self.host, self.port, self._serve, self._tasks, admit=self._admit)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
 
@@ -197,99 +239,232 @@ class EventService:
         if self._server is not None:
             self._server.close()
             for writer in list(self._open):
-                writer.close()
+                writer.transport.abort()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2.0)
             self._server = None
+        if self._tasks is not None:
+            tasks, self._tasks = self._tasks, None
+            with contextlib.suppress(Exception):
+                await tasks.__aexit__(None, None, None)
 
-    def _admits(self, address: str | None) -> bool:
-        """Whether a new connection from *address* is within the connection budgets."""
-        if len(self._open) >= MAX_CONNECTIONS:
+    # ------------------------------------------------------------------ budgets
+
+    def _laptop_address(self, address: str | None) -> bool:
+        return address is not None and (address in self._laptop_addresses or self.known(address))
+
+    def _fits(self, address: str | None, place: str, *, besides: asyncio.StreamWriter | None = None) -> bool:
+        """Whether one more connection of *place* from *address* fits the places held (but *besides*)."""
+        held = [h for w, h in self._open.items() if w is not besides]
+        if len(held) >= MAX_CONNECTIONS:
             return False
-        same = sum(1 for a in self._open.values() if a == address)
-        if address is not None and self.known(address):
+        same = sum(1 for h in held if h.address == address)
+        if place == "laptop":
             return same < MAX_PER_LAPTOP
-        strangers = sum(1 for a in self._open.values() if a is None or not self.known(a))
-        return strangers < MAX_STRANGERS and same < MAX_PER_STRANGER
+        strangers = [h for h in held if h.place == "stranger"]
+        return len(strangers) < MAX_STRANGERS and sum(1 for h in strangers if h.address == address) < MAX_PER_STRANGER
 
-    def _spend(self, address: str | None, replies: int, size: int) -> bool:
-        """Takes *replies* requests and *size* reply bytes from *address*'s budget (:class:`_Bucket`):
-        a request is taken before it is answered (a signature costs), its reply's bytes after."""
-        laptop = address is not None and self.known(address)
+    def _make_room(self, address: str | None, place: str) -> bool:
+        """Whether a new connection of *place* from *address* can be taken, making room if it must (as
+        a table's peer does, protocol/wire.md §2.1): when the places of strangers, or all places, are
+        taken, the address holding the most strangers' connections gives up its oldest, so that
+        strangers from many addresses never keep out the next asker; never a laptop's connection, and
+        never for an address at its own cap."""
+        if self._fits(address, place):
+            return True
+        held = list(self._open.values())
+        same = sum(1 for h in held if h.address == address and (place == "laptop" or h.place == "stranger"))
+        if same >= (MAX_PER_LAPTOP if place == "laptop" else MAX_PER_STRANGER):
+            return False
+        strangers = [(w, h) for w, h in self._open.items() if h.place == "stranger"]
+        if not strangers:
+            return False
+        counts: dict[str | None, int] = {}
+        for _w, h in strangers:
+            counts[h.address] = counts.get(h.address, 0) + 1
+        crowded = max(counts, key=lambda a: counts[a])
+        victim = next(w for w, h in strangers if h.address == crowded)  # its oldest (insertion order)
+        del self._open[victim]
+        victim.transport.abort()
+        self.evicted += 1
+        return self._fits(address, place)
+
+    def _admit(self, writer: asyncio.StreamWriter) -> bool:
+        """Whether to take a connection just accepted, decided before any byte of it is read."""
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else None
+        place = "laptop" if self._laptop_address(address) else "stranger"
+        now = self.clock()
+        recent = self._recent.setdefault(address, deque())
+        while recent and recent[0] <= now - 1.0:
+            recent.popleft()
+        if len(self._recent) > 4 * MAX_CONNECTIONS:  # forget quiet addresses (bounded memory)
+            for quiet in [a for a, r in self._recent.items() if not r or r[-1] <= now - 1.0]:
+                del self._recent[quiet]
+            recent = self._recent.setdefault(address, recent)
+        per_second = (LAPTOP_NEW_PER_SECOND if place == "laptop"
+                      else 1 if address in self.discouraged else MAX_NEW_PER_SECOND)
+        if self._server is None or len(recent) >= per_second or not self._make_room(address, place):
+            self.refused += 1
+            return False
+        recent.append(now)
+        self._open[writer] = _Held(address, place)
+        return True
+
+    def _spend(self, address: str | None, laptop: bool, replies: int, size: int) -> bool:
+        """Takes *replies* requests and *size* reply bytes from *address*'s budget of its role
+        (:class:`_Bucket`): a request is taken before it is answered (a signature costs), its reply's
+        bytes after."""
         most = (LAPTOP_REPLIES, LAPTOP_REPLY_BYTES) if laptop else (STRANGER_REPLIES, STRANGER_REPLY_BYTES)
         now = self.clock()
-        bucket = self._buckets.get(address)
+        slot = (address, "laptop" if laptop else "stranger")
+        bucket = self._buckets.get(slot)
         if bucket is None:
             if len(self._buckets) >= 4096:  # forget those whose budgets are whole again
                 self._buckets = {a: b for a, b in self._buckets.items() if now - b.when < WINDOW}
-            bucket = self._buckets[address] = _Bucket(now, *most)
+            bucket = self._buckets[slot] = _Bucket(now, *most)
         return bucket.spend(now, replies, size, most)
 
+    def _proven(self, writer: asyncio.StreamWriter, key: bytes) -> Asker | None:
+        """The asker once *key* proved itself on the connection; ``None`` (refused) when a stranger's
+        key, proven from a laptop's address, does not fit a stranger's places."""
+        held = self._open[writer]
+        laptop = self.laptop(key)
+        if not laptop and held.place == "laptop" and not self._fits(held.address, "stranger", besides=writer):
+            return None
+        if laptop and held.address is not None:
+            self._laptop_addresses.pop(held.address, None)
+            self._laptop_addresses[held.address] = None
+            if len(self._laptop_addresses) > MAX_LAPTOP_ADDRESSES:
+                del self._laptop_addresses[next(iter(self._laptop_addresses))]
+        held.place = "laptop" if laptop else "stranger"
+        return Asker(held.address, key, laptop)
+
+    def _refuse(self, address: str | None, why: str, *, discourage: bool) -> None:
+        self.refused += 1
+        log.info("event service: %s: %s", address, why)
+        if discourage and address is not None:
+            self.discouraged.mark(address)
+
+    # ------------------------------------------------------------------ a connection
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = writer.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) and peer else None
-        if not self._admits(address):
-            self.refused += 1
-            writer.close()
-            return
-        self._open[writer] = address
+        held = self._open.get(writer)
+        address = held.address if held is not None else None
+        link = EventLink("acceptor", self.identity, event=self.event(), max_frame=REQUEST_BYTES)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + READ_TIMEOUT  # the handshake, then each request
+        asker: Asker | None = None
+        answered = 0
         try:
-            for _ in range(MAX_REQUESTS):
+            while True:
+                out = link.data_to_send()
+                if out:
+                    writer.write(out)
+                    await asyncio.wait_for(writer.drain(), READ_TIMEOUT)
+                request = link.next_message() if asker is not None else None
+                if request is not None:
+                    if answered >= MAX_REQUESTS or not self._spend(address, asker.laptop, 1, 0):  # type: ignore[union-attr]
+                        self._refuse(address, "requests past its budget", discourage=True)
+                        return
+                    answered += 1
+                    reply = self._answer(request, asker)  # type: ignore[arg-type]
+                    if reply is None:
+                        return
+                    try:
+                        link.send(reply)
+                    except ProtocolError as exc:
+                        log.error("event service: the reply to %r is no frame: %s", request.get("type"), exc)
+                        link.send({"type": "error", "text": "this laptop could not answer (its log says why)"})
+                    frame = link.data_to_send()
+                    if not self._spend(address, asker.laptop, 0, len(frame)):  # type: ignore[union-attr]
+                        self._refuse(address, "replies past its budget", discourage=False)
+                        return
+                    writer.write(frame)
+                    await asyncio.wait_for(writer.drain(), READ_TIMEOUT)
+                    deadline = loop.time() + READ_TIMEOUT
+                    continue
                 try:
-                    request = await read_frame(reader, REQUEST_BYTES, READ_TIMEOUT)
-                except ServiceError as exc:
-                    self.refused += 1
-                    log.info("event service: %s", exc)
+                    data = await asyncio.wait_for(reader.read(READ_SIZE), max(0.0, deadline - loop.time()))
+                except TimeoutError:
+                    self._refuse(address, "no handshake or request in time", discourage=False)
                     return
-                if request is None:
-                    return
-                if not self._spend(address, 1, 0):
-                    self.refused += 1
-                    log.info("event service: %s asked past its budget of requests", address)
+                if not data:
                     return
                 try:
-                    reply = self.answer(request, address)
-                except Exception:  # a bug here must not leave the asker without a word
-                    log.exception("event service: the answer to %r failed", request.get("type"))
-                    reply = {"type": "error", "text": "this laptop could not answer (its log says why)"}
-                if reply is None:
+                    link.receive_data(data)
+                except ProtocolError as exc:
+                    # another event or version is an honest laptop's mistake; the rest a broken or forged one
+                    self._refuse(address, f"{exc.code}: {exc}", discourage=exc.code not in ("wrong-game", "bad-version"))
+                    with contextlib.suppress(ProtocolError):
+                        writer.write(encode_frame({"type": "error", "text": str(exc)[:200]}))
                     return
-                frame = pack(reply)
-                if not self._spend(address, 0, len(frame)):
-                    self.refused += 1
-                    log.info("event service: %s asked past its reply budget", address)
-                    return
-                writer.write(frame)
-                await asyncio.wait_for(writer.drain(), READ_TIMEOUT)
+                if asker is None and link.peer_key is not None:
+                    asker = self._proven(writer, link.peer_key)
+                    if asker is None:
+                        self._refuse(address, "a stranger's key from a laptop's address, past a stranger's places",
+                                     discourage=False)
+                        return
+                    deadline = loop.time() + READ_TIMEOUT
         except (OSError, TimeoutError):
             pass
+        except Exception:  # one broken connection must not end the service
+            log.exception("event service: a connection from %s failed", address)
         finally:
             self._open.pop(writer, None)
             writer.close()
 
+    def _answer(self, request: dict[str, Any], asker: Asker) -> dict[str, Any] | None:
+        try:
+            return self.answer(request, asker)
+        except Exception:  # a bug here must not leave the asker without a word
+            log.exception("event service: the answer to %r failed", request.get("type"))
+            return {"type": "error", "text": "this laptop could not answer (its log says why)"}
 
-async def ask(address: tuple[str, int], request: dict[str, Any], *, timeout: float = READ_TIMEOUT,
-              limit: int = REPLY_BYTES) -> dict[str, Any]:
-    """Sends *request* to the service at *address* and returns its reply (one connection each).
+
+async def ask(address: tuple[str, int], request: dict[str, Any], *, identity: SeatKey, event: str = "",
+              timeout: float = READ_TIMEOUT, limit: int = REPLY_BYTES) -> dict[str, Any]:
+    """Sends *request* to the service at *address* as *identity* (proven in the handshake, asking for
+    *event*, ``""`` when not known) and returns its reply (one connection each).
 
     Raises:
         Refused: An ``error`` reply (its text, at most 200 characters).
-        ServiceError: No connection, no reply within *timeout*, a malformed or oversized reply.
+        ServiceError: No connection, no reply within *timeout*, a malformed or oversized reply, a
+            handshake that failed.
     """
+    where = f"{address[0]}:{address[1]}"
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(*address), timeout)
+        reader, writer = await connect(*address, timeout=timeout)
     except (OSError, TimeoutError) as exc:
-        raise ServiceError(f"cannot reach {address[0]}:{address[1]}: {exc or 'timed out'}") from None
+        raise ServiceError(f"cannot reach {where}: {exc or 'timed out'}") from None
+    link = EventLink("connector", identity, event=event, max_frame=limit, max_bin=limit)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    asked = False
     try:
-        writer.write(pack(request))
-        await asyncio.wait_for(writer.drain(), timeout)
-        reply = await read_frame(reader, limit, timeout)
+        while True:
+            if link.open and not asked:
+                link.send(request)
+                asked = True
+            out = link.data_to_send()
+            if out:
+                writer.write(out)
+                await asyncio.wait_for(writer.drain(), max(0.0, deadline - loop.time()))
+            reply = link.next_message()
+            if reply is not None:
+                break
+            data = await asyncio.wait_for(reader.read(READ_SIZE), max(0.0, deadline - loop.time()))
+            if not data:
+                raise ServiceError(f"{where} closed the connection without a reply")
+            link.receive_data(data)
+    except ProtocolError as exc:
+        if exc.code == "refused":
+            raise Refused(exc.message) from None
+        raise ServiceError(f"{where}: {exc.code}: {exc.message}") from None
     except (OSError, TimeoutError) as exc:
-        raise ServiceError(f"{address[0]}:{address[1]}: {exc or 'timed out'}") from None
+        raise ServiceError(f"{where}: {exc or 'timed out'}") from None
     finally:
         writer.close()
-    if reply is None:
-        raise ServiceError(f"{address[0]}:{address[1]} closed the connection without a reply")
     if reply["type"] == "error":
         raise Refused(str(reply.get("text", "refused"))[:200])
     return reply

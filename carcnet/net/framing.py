@@ -146,14 +146,16 @@ def _check_out(value: object, depth: int) -> None:
 # ---------------------------------------------------------------------- decoding
 
 
-def decode_body(body: bytes) -> dict[str, Any]:
+def decode_body(body: bytes, *, max_bin: int = MAX_BIN) -> dict[str, Any]:
     """The map of one frame body (``wire.md`` §2.2): exactly one msgpack map, nothing after it.
 
     Strict: keys are str and unique in every map; values are int, str (valid UTF-8), bin, bool, nil,
     array or map, nested at most :data:`MAX_DEPTH` deep, no longer than :data:`MAX_ARRAY`,
     :data:`MAX_MAP`, :data:`MAX_STR`, :data:`MAX_BIN`, with at most :data:`MAX_ITEMS` arrays, maps
     and items in all (refused as soon as decoding passes it); no float, no ext (timestamps included).
-    Arrays come back as ``list``.
+    Arrays come back as ``list``. *max_bin* lifts the bin limit for a use that carries a file as
+    one bin (the event service's logs and charters, protocol/tournament.md §6.0); the table's frames
+    keep :data:`MAX_BIN`.
 
     Raises:
         FramingError: ``"bad-frame"``, with what is wrong.
@@ -162,7 +164,7 @@ def decode_body(body: bytes) -> dict[str, Any]:
         raise FramingError("bad-frame", "an empty body is not a msgpack map")
     try:
         value = unpack_strict(
-            body, limit=len(body), max_array=MAX_ARRAY, max_map=MAX_MAP, max_str=MAX_STR, max_bin=MAX_BIN,
+            body, limit=len(body), max_array=MAX_ARRAY, max_map=MAX_MAP, max_str=MAX_STR, max_bin=max_bin,
             max_items=MAX_ITEMS,
         )
     except StrictError as exc:
@@ -198,10 +200,12 @@ class FrameDecoder:
 
     Args:
         max_frame: Largest body accepted, in bytes (the protocol's is :data:`MAX_FRAME`).
+        max_bin: Largest bin accepted (:func:`decode_body`).
     """
 
-    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+    def __init__(self, max_frame: int = MAX_FRAME, *, max_bin: int = MAX_BIN) -> None:
         self.max_frame = max_frame
+        self.max_bin = max_bin
         self._buffer = bytearray()
         self._error: FramingError | None = None
         #: The body (bytes, no length prefix) of the frame :meth:`next_frame` returned last: what a
@@ -245,7 +249,7 @@ class FrameDecoder:
             body = bytes(buffer[HEADER_SIZE:end])
             del buffer[:end]
             self.last_body = body
-            return decode_body(body)
+            return decode_body(body, max_bin=self.max_bin)
         except FramingError as exc:
             self._error = exc
             self._buffer = bytearray()

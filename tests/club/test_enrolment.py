@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from carcnet.club.event import Charter, Entrant, EventError, laptops
-from carcnet.club.runner import EventRunner
-from carcnet.club.service import ServiceError, ask, enrol_bytes
+from carcnet.club.runner import MAX_PLAYERS, EventRunner
+from carcnet.club.service import Asker, ServiceError, ask, enrol_bytes
 from carcnet.engine import RULES_VERSION, Rules
 from carcnet.net.signing import SeatKey
 
@@ -27,6 +27,12 @@ LOOP = {"listen": ("127.0.0.1", 0), "table_host": "127.0.0.1", "timing": FAST, "
         "linger": 4.0}
 #: The longest one of these events may take.
 LIMIT = 120.0
+
+
+def enrol_at(runner: EventRunner, request: dict, address: str) -> dict:
+    """*runner*'s reply to *request* from a connection at *address* that proved the key it enrols."""
+    key = request.get("key")
+    return runner._answer(request, Asker(address, key if isinstance(key, bytes) else b"", False))
 
 
 def key(name: str) -> SeatKey:
@@ -58,7 +64,7 @@ def opener(tmp: Path, clock: Clock | None = None, **options: Any) -> EventRunner
 def test_an_enrolment_is_under_the_name_rule_of_the_log(tmp_path: Path, name: str) -> None:
     ann = opener(tmp_path)
     assert ann._event_id is not None
-    reply = ann._answer(enrolment(ann._event_id, key("Mallory"), name), "10.0.0.9")
+    reply = enrol_at(ann, enrolment(ann._event_id, key("Mallory"), name), "10.0.0.9")
     assert reply["type"] == "error" and "characters" in reply["text"], reply
     assert [p.name for p in ann.roster] == ["Ann greedy"]
 
@@ -79,8 +85,8 @@ def test_only_enrolments_whose_laptop_answered_count_and_enter_the_charter(tmp_p
     event = ann._event_id
     assert event is not None
     for i in range(2):  # junk: self-signed keys that never answer a status
-        assert ann._answer(enrolment(event, key(f"junk {i}"), f"Junk {i}"), "10.0.0.66")["type"] == "enrolled"
-    assert ann._answer(enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")["type"] == "enrolled"
+        assert enrol_at(ann, enrolment(event, key(f"junk {i}"), f"Junk {i}"), "10.0.0.66")["type"] == "enrolled"
+    assert enrol_at(ann, enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")["type"] == "enrolled"
     assert len(ann.roster) == 4 and ann.entered() == 1  # only Ann's own player is proven
     ann._laptops[key("Bob").public].heard = clock.now  # Bob's laptop signed a status (as _ask_status records)
     assert ann.entered() == 2
@@ -95,22 +101,22 @@ def test_a_full_event_is_full_of_laptops_that_answer_and_one_laptop_or_address_c
     event = ann._event_id
     assert event is not None
     # one key enters at most its share, whatever address it comes from
-    replies = [ann._answer(enrolment(event, key("Mallory"), f"M {i}"), f"10.0.1.{i}") for i in range(20)]
+    replies = [enrol_at(ann, enrolment(event, key("Mallory"), f"M {i}"), f"10.0.1.{i}") for i in range(20)]
     refused = [r for r in replies if r["type"] == "error"]
     assert refused and all("at most" in r["text"] for r in refused), refused
     # one address enters at most its share, whatever keys it signs with
-    replies = [ann._answer(enrolment(event, key(f"sybil {i}"), f"S {i}"), "10.0.0.66") for i in range(40)]
+    replies = [enrol_at(ann, enrolment(event, key(f"sybil {i}"), f"S {i}"), "10.0.0.66") for i in range(40)]
     assert any(r["type"] == "error" and "at most" in r["text"] for r in replies)
     # fill the rest from many addresses and keys: the event is full, and says so
     n = 0
     while len(ann.roster) < 64:
-        assert ann._answer(enrolment(event, key(f"fill {n}"), f"F {n}"), f"10.0.2.{n}")["type"] == "enrolled"
+        assert enrol_at(ann, enrolment(event, key(f"fill {n}"), f"F {n}"), f"10.0.2.{n}")["type"] == "enrolled"
         n += 1
-    full = ann._answer(enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")
+    full = enrol_at(ann, enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")
     assert full["type"] == "error" and "full" in full["text"]
     # the junk never answers: once it has had its time, an honest laptop takes its place
     clock.now += ann.gone + 1
-    assert ann._answer(enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")["type"] == "enrolled"
+    assert enrol_at(ann, enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")["type"] == "enrolled"
     assert "Bob greedy" in [p.name for p in ann.roster]
 
 
@@ -195,8 +201,9 @@ async def test_junk_enrolments_neither_start_an_event_nor_hold_its_tables(tmp_pa
         await asyncio.wait_for(_until(lambda: ann.port is not None), 30.0)
         address = ("127.0.0.1", ann.port)
         with pytest.raises(ServiceError, match="characters"):
-            await ask(address, enrolment(event, key("junk 0"), "\u3164", port=1))
-        assert (await ask(address, enrolment(event, key("junk 1"), "Junk", port=1)))["type"] == "enrolled"
+            await ask(address, enrolment(event, key("junk 0"), "\u3164", port=1), identity=key("junk 0"))
+        assert (await ask(address, enrolment(event, key("junk 1"), "Junk", port=1), identity=key("junk 1"))
+                )["type"] == "enrolled"
         assert ann.charter is None
         bob = EventRunner(key("Bob"), name="Bob", folder=tmp_path / "Bob", by_event=True,
                           players=[("Bob greedy", "greedy"), ("Bob random", "random")], dial=[address],
@@ -231,13 +238,13 @@ async def test_a_malformed_reply_to_a_joining_laptop_raises_nothing(tmp_path: Pa
     asked: list[str] = []
     again = asyncio.Event()
 
-    def answer(request: dict[str, Any], _asker: str | None) -> dict[str, Any]:
+    def answer(request: dict[str, Any], _asker: Any) -> dict[str, Any]:
         asked.append(request["type"])
         if asked.count("charter?") >= 2:
             again.set()  # the first reply was taken, and the laptop asks on
         return reply
 
-    async with EventService(answer, host="127.0.0.1") as fake:
+    async with EventService(answer, identity=key("fake"), host="127.0.0.1") as fake:
         bob = EventRunner(key("Bob"), name="Bob", folder=tmp_path, by_event=True, players=[("Bob greedy", "greedy")],
                           dial=[("127.0.0.1", fake.port)], **LOOP)
         task = asyncio.create_task(bob.run())
@@ -285,3 +292,27 @@ def test_carcnet_tournament_join_says_why_in_one_line(tmp_path: Path, capsys, op
     assert status == 1
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and said in lines[0] and "Traceback" not in err, err
+
+
+def test_enrolments_past_the_bounds_cost_no_signature_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the event is full, a flood of well-signed enrolments from many addresses is refused
+    before any signature is checked (each check costs about 0.2 ms: 6,000 of them a game's worth of
+    CPU, bench_attack.py event-enrol)."""
+    import carcnet.club.runner as runner_module
+
+    ann = opener(tmp_path)
+    event = ann._event_id
+    assert event is not None
+    for n in range(MAX_PLAYERS - 1):
+        assert enrol_at(ann, enrolment(event, key(f"fill {n}"), f"F {n}"), f"10.0.3.{n}")["type"] == "enrolled"
+    checks: list[bytes] = []
+    real = runner_module.verify
+
+    def counting(public: bytes, data: bytes, sig: bytes) -> bool:
+        checks.append(public)
+        return real(public, data, sig)
+
+    monkeypatch.setattr(runner_module, "verify", counting)
+    replies = [enrol_at(ann, enrolment(event, key(f"late {n}"), f"L {n}"), f"10.0.4.{n}") for n in range(50)]
+    assert {r["text"] for r in replies} == {f"the event is full ({MAX_PLAYERS} players)"}
+    assert checks == []

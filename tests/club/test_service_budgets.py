@@ -1,6 +1,7 @@
 """The event service's budgets by address and role (carcnet.club.service): one address holding its
-connections or flooding requests never starves another's status requests, and the event's laptops
-keep places strangers cannot take; one laptop's flood or restart never changes another's standings.
+connections, opening them again and again or flooding requests never starves another's requests, the
+event's laptops keep places strangers cannot take, and a role is the proven key's, not the address's;
+one laptop's flood or restart never changes another's standings.
 
 On loopback: the flood comes from 127.0.0.2 (and further 127.0.0.x), the honest asker from
 127.0.0.1. Nothing sleeps to synchronise; every wait is bounded by ``asyncio.wait_for``."""
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +19,19 @@ from carcnet.club.event import Charter, Entrant, draw_round
 from carcnet.club.runner import EventRunner, _Laptop
 from carcnet.club.service import (
     MAX_CONNECTIONS,
+    MAX_NEW_PER_SECOND,
     MAX_PER_LAPTOP,
     MAX_PER_STRANGER,
+    MAX_REQUESTS,
     MAX_STRANGERS,
     STRANGER_REPLIES,
     EventService,
-    ServiceError,
     Status,
-    ask,
-    pack,
-    read_frame,
 )
 from carcnet.engine import RULES_VERSION, Rules
 from carcnet.net.signing import SeatKey
 
+from .askers import Asker, answered
 from .test_tournament import LIMIT, LOOP, Room, _rows
 
 pytestmark = pytest.mark.asyncio
@@ -42,37 +41,16 @@ def key(name: str) -> SeatKey:
     return SeatKey.from_seed(hashlib.sha256(f"carcnet budget test {name}".encode()).digest())
 
 
-def _pong(request: dict[str, Any], _asker: str | None) -> dict[str, Any]:
+def _pong(request: dict[str, Any], _asker: Any) -> dict[str, Any]:
     return {"type": "pong", "nonce": request.get("nonce")}
 
 
 async def _hold(port: int, source: str, count: int) -> list[Any]:
-    """*count* connections from *source*, each kept open without a request."""
+    """*count* connections from *source*, each kept open without a byte sent."""
     held = []
     for _ in range(count):
         held.append(await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)))
     return held
-
-
-async def _answered(port: int, probes: int, source: str = "127.0.0.1") -> int:
-    """Status-like requests from *source*, one connection each, one after another: how many are answered."""
-    answered = 0
-    for i in range(probes):
-        try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)), 5)
-        except OSError:
-            continue
-        try:
-            writer.write(pack({"type": "ping", "nonce": i}))
-            await writer.drain()
-            reply = await read_frame(reader, 1 << 16, 5.0)
-            answered += reply is not None and reply.get("nonce") == i
-        except (ServiceError, OSError):
-            pass
-        finally:
-            writer.close()
-    return answered
 
 
 def _close(held: list[Any]) -> None:
@@ -80,42 +58,93 @@ def _close(held: list[Any]) -> None:
         writer.close()
 
 
+def _service(**options: Any) -> EventService:
+    return EventService(_pong, identity=key("service"), host="127.0.0.1", **options)
+
+
 async def test_one_address_holding_its_connections_starves_no_other() -> None:
-    async with EventService(_pong, host="127.0.0.1") as service:
+    async with _service() as service:
         held = await _hold(service.port, "127.0.0.2", MAX_CONNECTIONS)
         try:
-            assert await _answered(service.port, 30) == 30
+            assert await answered(service.port, 15) == 15
             assert service.refused >= MAX_CONNECTIONS - MAX_PER_STRANGER
         finally:
             _close(held)
 
 
-async def test_strangers_from_many_addresses_leave_the_laptops_their_places() -> None:
-    async with EventService(_pong, host="127.0.0.1", known=lambda a: a == "127.0.0.1") as service:
+async def test_strangers_from_many_addresses_leave_the_laptops_their_places_and_keep_out_no_newcomer() -> None:
+    laptop = key("laptop")
+    async with _service(laptop=lambda k: k == laptop.public, known=lambda a: a == "127.0.0.1") as service:
         held = []
         try:
-            for n in range(2, 2 + 2 * MAX_STRANGERS // MAX_PER_STRANGER):
+            for n in range(2, 2 + MAX_STRANGERS // MAX_PER_STRANGER):
                 held += await _hold(service.port, f"127.0.0.{n}", MAX_PER_STRANGER)
-            # the strangers fill their share, no more: a stranger more is turned away...
-            assert await _answered(service.port, 3, source="127.0.0.200") == 0
-            # ...and a laptop of the event is answered, up to its own share at once
-            laptop = await _hold(service.port, "127.0.0.1", MAX_PER_LAPTOP - 1)
+            # the strangers' places are all taken: a stranger from another address is answered, the
+            # address holding the most giving up its oldest (the first of 127.0.0.2's)
+            assert await answered(service.port, 3, source="127.0.0.200") == 3
+            assert service.evicted >= 1
+            assert await asyncio.wait_for(held[0][0].read(), 5) == b""
+            # more strangers from more addresses never hold more than their places...
+            for n in range(20, 20 + MAX_STRANGERS // MAX_PER_STRANGER):
+                held += await _hold(service.port, f"127.0.0.{n}", MAX_PER_STRANGER)
+            assert sum(1 for h in service._open.values() if h.place == "stranger") <= MAX_STRANGERS
+            # ...and a laptop of the event is answered, up to its own share at once (one place to
+            # spare: the service may not have seen the end of the last probe before the next comes)
+            mine = await _hold(service.port, "127.0.0.1", MAX_PER_LAPTOP - 2)
             try:
-                assert await _answered(service.port, 10) == 10
+                assert await answered(service.port, 10, identity=laptop) == 10
             finally:
-                _close(laptop)
+                _close(mine)
         finally:
             _close(held)
 
 
 async def test_a_flood_of_requests_from_one_address_is_cut_at_its_budget_and_others_are_answered() -> None:
     now = [0.0]
-    async with EventService(_pong, host="127.0.0.1", clock=lambda: now[0]) as service:
-        flooded = await _answered(service.port, STRANGER_REPLIES + 20, source="127.0.0.2")
-        assert flooded == STRANGER_REPLIES  # the budget, then every connection closed unanswered
-        assert await _answered(service.port, 20) == 20  # another address: its own budget
+    async with _service(clock=lambda: now[0]) as service:
+        flooded = await answered(service.port, STRANGER_REPLIES + 12, source="127.0.0.2", per_connection=MAX_REQUESTS)
+        assert flooded == STRANGER_REPLIES  # the budget, then the connection closed unanswered
+        assert "127.0.0.2" in service.discouraged  # and its address takes one new connection a second
+        assert await answered(service.port, 20, per_connection=10) == 20  # another address: its own budget
         now[0] += 60.0  # the window passed: the flooder's budget is whole again
-        assert await _answered(service.port, 5, source="127.0.0.2") == 5
+        assert await answered(service.port, 5, source="127.0.0.2", per_connection=5) == 5
+
+
+async def test_one_address_opening_connection_after_connection_is_taken_at_its_pace() -> None:
+    """Each new connection costs the service a handshake (a signature, a verification): one
+    stranger's address gets MAX_NEW_PER_SECOND a second (the clock stands still here), a laptop's
+    address more, and another address its own."""
+    now = [0.0]
+    laptop = key("laptop")
+    async with _service(clock=lambda: now[0], laptop=lambda k: k == laptop.public,
+                        known=lambda a: a == "127.0.0.3") as service:
+        assert await answered(service.port, MAX_NEW_PER_SECOND + 4, source="127.0.0.2") == MAX_NEW_PER_SECOND
+        assert await answered(service.port, MAX_NEW_PER_SECOND + 4, source="127.0.0.3",
+                              identity=laptop) == MAX_NEW_PER_SECOND + 4
+        assert await answered(service.port, 4) == 4
+        now[0] += 1.0
+        assert await answered(service.port, 4, source="127.0.0.2") == 4
+
+
+async def test_a_strangers_key_from_a_laptops_address_gets_a_strangers_places_and_budget() -> None:
+    """The role is the proven key's, not the address's: connections from the address of a known
+    laptop that prove another key hold a stranger's places (MAX_PER_STRANGER) and get a stranger's
+    replies (STRANGER_REPLIES); the laptop's own key from that address is still answered."""
+    now = [0.0]
+    laptop = key("laptop")
+    async with _service(clock=lambda: now[0], laptop=lambda k: k == laptop.public,
+                        known=lambda a: a == "127.0.0.1") as service:
+        strangers = [Asker(service.port, key(f"stranger {i}")) for i in range(MAX_PER_STRANGER + 1)]
+        for s in strangers:
+            await s.open()
+        heard = [len(await s.ask({"type": "ping"})) for s in strangers]
+        for s in strangers:
+            s.close()
+        assert heard == [1] * MAX_PER_STRANGER + [0]  # the last closed once its key proved a stranger's
+        flooded = await answered(service.port, STRANGER_REPLIES + 12, identity=key("stranger"),
+                                 per_connection=MAX_REQUESTS)
+        assert flooded == STRANGER_REPLIES - MAX_PER_STRANGER  # the pings above came from that budget too
+        assert await answered(service.port, 2 * MAX_REQUESTS, identity=laptop, per_connection=MAX_REQUESTS) == 2 * MAX_REQUESTS
 
 
 # ---------------------------------------------------------------------- standings
@@ -208,7 +237,8 @@ async def test_an_opener_stopped_mid_game_and_resumed_after_the_others_counted_i
     from carcnet.club.pairing import lots
     from carcnet.club.runner import CHARTER_FILE
 
-    from .test_tournament import _until, key as laptop_key
+    from .test_tournament import _until
+    from .test_tournament import key as laptop_key
 
     event = next(e for e in (_h.sha256(bytes([i])).hexdigest()[:32] for i in range(64))
                  if min(lots(e, [str(i) for i in range(8)]).items(), key=lambda kv: kv[1])[0] in "012")

@@ -1,5 +1,7 @@
-"""Golden vector of protocol/tournament.md: ``python -m tests.club.vectors`` writes
-protocol/vectors/tournament.json; tests/club/test_event.py checks the code against it.
+"""Golden vectors of protocol/tournament.md: ``python -m tests.club.vectors`` writes
+protocol/vectors/tournament.json, checked by tests/club/test_event.py, and
+protocol/vectors/event-service.json (§6.0: a handshake and a request, frame by frame), checked by
+tests/club/test_service.py.
 
 A charter of nine players (six people under keys seeded from labels, three greedy bots run by the
 opener) for a Swiss event of four rounds at tables of three, signed; its canonical bytes and
@@ -22,6 +24,7 @@ from carcnet.engine import Rules
 from carcnet.net.signing import SeatKey
 
 PATH = Path(__file__).parents[2] / "protocol" / "vectors" / "tournament.json"
+SERVICE_PATH = PATH.with_name("event-service.json")
 
 
 def _h(label: str) -> bytes:
@@ -67,6 +70,45 @@ def build() -> dict[str, Any]:
     }
 
 
+def build_service() -> dict[str, Any]:
+    """An asker's handshake with an event service and one request (tournament.md §6.0), each frame
+    as its bytes in hex: the keys and nonces from labels, so every implementation can rebuild them
+    (Ed25519 signatures are deterministic)."""
+    from carcnet.club.wire import EventLink
+
+    asker, service = SeatKey.from_seed(_h("carcnet event vector asker")), SeatKey.from_seed(_h("carcnet event vector opener"))
+    event = _h("carcnet event vector id").hex()[:32]
+    connector = EventLink("connector", asker, event=event, max_frame=1 << 20, nonce=_h("carcnet event vector hello nonce"))
+    acceptor = EventLink("acceptor", service, event=event, max_frame=4096, nonce=_h("carcnet event vector welcome nonce"))
+    hello = connector.data_to_send()
+    acceptor.receive_data(hello)
+    welcome_and_proof = acceptor.data_to_send()
+    connector.receive_data(welcome_and_proof)
+    connector.send({"type": "charter?"})
+    proof_and_request = connector.data_to_send()
+    acceptor.receive_data(proof_and_request)
+    assert acceptor.peer_key == asker.public and acceptor.next_message() == {"type": "charter?"}
+    split = 4 + int.from_bytes(welcome_and_proof[:4], "big")
+    split_c = 4 + int.from_bytes(proof_and_request[:4], "big")
+    return {
+        "description": "carcnet event service golden vector (protocol/tournament.md §6.0): an asker's hello, the "
+                       "service's welcome and proof, the asker's proof, then a request, each frame in hex (a 4-byte "
+                       "big-endian length, then the msgpack body); keys: Ed25519 seeds SHA-256('carcnet event vector "
+                       "asker') and SHA-256('carcnet event vector opener'); nonces: SHA-256('carcnet event vector "
+                       "hello nonce') and SHA-256('carcnet event vector welcome nonce'); event: the first 32 hex digits "
+                       "of SHA-256('carcnet event vector id').",
+        "event": event,
+        "asker_key": asker.public.hex(),
+        "service_key": service.public.hex(),
+        "hello": hello.hex(),
+        "welcome": welcome_and_proof[:split].hex(),
+        "service_proof": welcome_and_proof[split:].hex(),
+        "asker_proof": proof_and_request[:split_c].hex(),
+        "request": proof_and_request[split_c:].hex(),
+    }
+
+
 if __name__ == "__main__":
     PATH.write_text(json.dumps(build(), indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {PATH}")
+    SERVICE_PATH.write_text(json.dumps(build_service(), indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {PATH} and {SERVICE_PATH}")
