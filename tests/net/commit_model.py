@@ -10,7 +10,7 @@ A schedule (:func:`run`, seeded) repeats, 10 to 80 times, one of:
 - **act**: a random peer plays the seat to play if it plays it (a handback first, now and then, if it
   runs a seat handed over to it), or else hands that seat over to itself; while the table draws, it
   may hand over a seat whose value it lacks. Handovers follow §5.6 rules 2–3 as the proposer sees the
-  table: its group must be more than half of the seats, or half with the lowest key; three times in
+  table: its group must be more than half of the seats, or half with the tie seat; three times in
   ten the proposer judges by the split before the last one (a view that lags, as links that die
   slowly make it lag).
 - **beat**: every peer sends its heartbeats (votes and draw values beside them) and makes the draws

@@ -370,3 +370,12 @@ def pump(*wires: MemoryWire, rounds: int = 200) -> None:
         if not moved:
             return
     raise AssertionError("the wires kept talking")
+
+
+def takeover_taker(tables: Sequence[Any], gone: int) -> Any:
+    """Of *tables* (``NetTable``s still at the table), the one that takes seat *gone* over when its
+    laptop is gone (wire.md §5.6): the one whose own seat comes first in the table's tie order."""
+    votes = tables[0].session.replica.votes
+    assert votes is not None and votes.tie is not None, "the tie order is drawn"
+    order = votes.tie.order
+    return min(tables, key=lambda t: min(order.index(s) for s in t.session.seats if s != gone))

@@ -100,8 +100,8 @@ async def test_three_players_and_a_spectator_on_four_hosts_play_a_whole_game(lan
 
 @pytest.mark.asyncio
 async def test_kill_9_of_the_host_running_a_bot_seat_and_the_others_finish(lan4, tmp_path: Path) -> None:
-    """issue 12 items 1 and 2 on separate hosts: the host, which runs seat 0's bot, is killed (SIGKILL)
-    mid-game; its seat is shown away and taken over by the remaining player with the lowest key
+    """On separate hosts: the host, which runs seat 0's bot, is killed (SIGKILL) mid-game; its seat is
+    shown away and taken over by the remaining player whose seat comes first in the tie order
     (``--takeover 2``: 2 s away at its turn), the spectator follows through another player if it
     watched through the host, and everyone else ends the game with the same log, nobody acting."""
     from carcnet.engine import HandOver

@@ -14,7 +14,7 @@ from carcnet.log import load
 from carcnet.table import NetTable, plan_from_text
 from carcnet.table.lan import keys_path
 
-from .loopback import FAST, LIMIT, until
+from .loopback import FAST, LIMIT, takeover_taker, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -453,9 +453,9 @@ async def test_a_bot_seat_whose_laptop_is_gone_is_away(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 async def test_a_bot_seat_whose_laptop_is_gone_is_taken_over_and_the_game_ends(tmp_path: Path) -> None:
-    """issue 12 item 1: the host runs a bot seat and its laptop goes mid-game; once that seat has been
-    away at its turn for the away rule, the remaining player with the lowest identity key hands it to a
-    bot (wire.md §5.6) and the game finishes for everyone else with nobody acting."""
+    """The host runs a bot seat and its laptop goes mid-game; once that seat has been away at its turn
+    for the away rule, the remaining player whose seat comes first in the table's tie order hands it to
+    a bot (wire.md §5.6) and the game finishes for everyone else with nobody acting."""
     from carcnet.engine import HandOver
 
     host = NetTable.host(
@@ -472,8 +472,8 @@ async def test_a_bot_seat_whose_laptop_is_gone_is_taken_over_and_the_game_ends(t
             await host.aclose()  # the laptop that runs seat 0's bot is gone
             await _all(players, lambda g: g.status == "finished", timeout=LIMIT * 6)
             await _all(players, lambda g: g.session.have == players[0].session.have)
+            taker = takeover_taker(players, 0)
     assert players[0].session.digest == players[1].session.digest
-    taker = min(players, key=lambda g: g.session.identity.public)
     handovers = [e.move for e in load(taker.path).entries if isinstance(e.move, HandOver)]  # type: ignore[arg-type]
     assert handovers == [HandOver(0, "greedy", next(s for s in taker.my_seats if s != 0))]
     assert 0 in taker.my_seats and any("seat is played by a greedy bot" in n for n in taker.notes)
@@ -509,8 +509,9 @@ async def test_a_runner_restarted_mid_game_still_hands_the_seat_back(tmp_path: P
         bob, cleo = _bots_joining(host, tmp_path)
         async with bob, cleo:
             await _all([host, bob, cleo], lambda g: g.session.have >= 6)
-            await host.aclose()  # the host's laptop is gone: the player with the lowest key takes seat 0
-            taker, other = sorted((bob, cleo), key=lambda g: g.session.identity.public)
+            await host.aclose()  # the host's laptop is gone: the player first in the tie order takes seat 0
+            taker = takeover_taker((bob, cleo), 0)
+            other = cleo if taker is bob else bob
             await _all([taker, other], lambda g: 0 in taker.my_seats)
             await taker.aclose()  # the runner's laptop restarts: its game is resumed from its save
             there = ("127.0.0.1", other.peer.port)  # type: ignore[union-attr]

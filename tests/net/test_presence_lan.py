@@ -12,7 +12,7 @@ import pytest
 from carcnet.engine import HandBack, Rules
 from carcnet.table import NetTable, plan_from_text
 
-from .loopback import FAST, LIMIT, until
+from .loopback import FAST, LIMIT, takeover_taker, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -45,7 +45,7 @@ def _watch(table: NetTable, live: list[NetTable], wrong: list[tuple[str, str, in
 
 
 async def test_nobody_connected_is_ever_away_through_slow_turns_a_handover_and_a_handback(tmp_path: Path) -> None:
-    """The host runs seat 0's bot and leaves; the player with the lowest key takes the seat over; the
+    """The host runs seat 0's bot and leaves; the player first in the tie order takes the seat over; the
     host comes back and gets it back. Every turn is slower than the draw values' wait. Bob, Cleo, the
     host back and Eve (a spectator watching through Bob) never list a seat away whose runner they are
     connected to: not at the entry before the taker's heartbeat, nor as a draw begins."""
@@ -71,7 +71,7 @@ async def test_nobody_connected_is_ever_away_through_slow_turns_a_handover_and_a
                 await _all([eve, bob], lambda g: eve.session.have >= 8)
                 live.remove(host)
                 await host.aclose()  # the laptop that runs seat 0's bot goes: the seat is taken over
-                taker = min((bob, cleo), key=lambda g: g.session.identity.public)
+                taker = takeover_taker((bob, cleo), 0)
                 await _all([bob, cleo, eve], lambda g: g.game is not None and g.game.signer(0) in taker.session.seats)
                 assert host.path is not None
                 mine = [("127.0.0.1", t.peer.port) for t in (bob, cleo)]  # type: ignore[union-attr]
