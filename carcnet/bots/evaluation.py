@@ -56,11 +56,11 @@ TILES = 72
 #: the middle game); ``abbot``: with it (a figure more, and gardens). Made by
 #: ``python benchmarks/fit_evaluation.py --games 4000`` (and ``--river --abbot``): 2 seats,
 #: 284,000 and 332,000 positions, R² 0.23 and 0.21 (most of what is to come is the tiles' luck).
-#: ``inns`` and ``traders``: with Inns & Cathedrals, with Traders & Builders (issue 33), by
+#: ``inns`` and ``traders``: with Inns & Cathedrals, with Traders & Builders, by
 #: ``--games 2000 --inns --held-out 1000`` (and ``--traders``): 177,662 and 189,859 positions, R²
 #: 0.133 and 0.163; on the 1,000 held-out games each predicts better than the ``base`` row did
 #: there (R² 0.123 against 0.117; 0.159 against 0.148).
-#: ``base+dead``: the base game with :data:`DEAD_FEATURES` (the expert's row, issue 32), by
+#: ``base+dead``: the base game with :data:`DEAD_FEATURES` (the expert's row), by
 #: ``--games 3000 --dead --held-out 1000``: 212,796 positions, R² 0.253; on the 1,000 held-out games
 #: 0.255 against the ``base`` row's 0.218.
 WEIGHTS: dict[str, tuple[float, ...]] = {

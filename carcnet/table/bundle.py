@@ -474,6 +474,20 @@ def _nesting(raw: bytes) -> int:
 _HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
+
+def _sub_map(parent: dict[str, Any], key: str, label: str, problems: list[str]) -> dict[str, Any] | None:
+    """*parent*'s map at *key* as a copy put back in its place, or ``None`` when it is absent or no map
+    (then one line of *problems* names it as *label*, and the field is ``None``)."""
+    value = parent.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        problems.append(f"{label}: a map, not {type(value).__name__}")
+        parent[key] = None
+        return None
+    parent[key] = dict(value)
+    return parent[key]
+
 def _checked_manifest(manifest: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """*manifest* with each field a reader uses in its shape and range, and one line for each that is
     not (dropped: ``None``). Text fields are cut and rid of control characters, so that printing them
@@ -501,14 +515,9 @@ def _checked_manifest(manifest: dict[str, Any]) -> tuple[dict[str, Any], list[st
     if save is not None and not isinstance(save, dict):
         problems.append(f"save: a map, not {type(save).__name__}")
         out["save"] = None
-    table = out.get("table")
+    table = _sub_map(out, "table", "table", problems)
     if table is None:
         return out, problems
-    if not isinstance(table, dict):
-        problems.append(f"table: a map, not {type(table).__name__}")
-        out["table"] = None
-        return out, problems
-    table = out["table"] = dict(table)
     moves = table.get("moves")
     if moves is not None and not (type(moves) is int and 0 <= moves <= MAX_MOVES):
         problems.append(f"table.moves: a count from 0 to {MAX_MOVES}, not {_shown(moves)}")
@@ -517,14 +526,9 @@ def _checked_manifest(manifest: dict[str, Any]) -> tuple[dict[str, Any], list[st
     if digest is not None and not (isinstance(digest, str) and _HEX_DIGEST.fullmatch(digest)):
         problems.append(f"table.digest: 64 lowercase hex digits, not {_shown(digest)}")
         table["digest"] = None
-    stop = table.get("stop")
+    stop = _sub_map(table, "stop", "table.stop", problems)
     if stop is None:
         return out, problems
-    if not isinstance(stop, dict):
-        problems.append(f"table.stop: a map, not {type(stop).__name__}")
-        table["stop"] = None
-        return out, problems
-    stop = table["stop"] = dict(stop)
     code, seq, theirs = stop.get("code"), stop.get("seq"), stop.get("theirs")
     if not (isinstance(code, str) and re.fullmatch(r"[a-z-]{1,32}", code)):
         problems.append(f"table.stop.code: a word, not {_shown(code)}")

@@ -346,7 +346,7 @@ class CarcnetApp(App[None]):
             self.runs.remove(old)
         run = TableRun(table)
         self.runs.append(run)
-        count_ratings(table, self.data_dir, self.notify)  # a network game, once over (issue 34)
+        count_ratings(table, self.data_dir, self.notify)  # a network game, once over
         run.start()
         screen: Screen[None]
         if tutorial:

@@ -93,7 +93,7 @@ class LobbyScreen(Screen[None]):
         self.data_dir = data_dir
         self._pending = False
         self._started = False
-        #: The ratings of the data folder, read at the first redraw (issue 34).
+        #: The ratings of the data folder, read at the first redraw.
         self._rated: Ratings | None = None
 
     @property
