@@ -485,8 +485,9 @@ def _sub_map(parent: dict[str, Any], key: str, label: str, problems: list[str]) 
         problems.append(f"{label}: a map, not {type(value).__name__}")
         parent[key] = None
         return None
-    parent[key] = dict(value)
-    return parent[key]
+    copy: dict[str, Any] = dict(value)
+    parent[key] = copy
+    return copy
 
 def _checked_manifest(manifest: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """*manifest* with each field a reader uses in its shape and range, and one line for each that is
