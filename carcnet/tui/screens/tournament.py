@@ -233,6 +233,12 @@ class TournamentScreen(Screen[None]):
             table.add_row(str(s.rank), entrant.name, f"{float(s.wins):g}", signed_points(s.difference),
                           f"{float(s.buchholz):g}", str(s.games), rating)
 
+    def _rated(self, said: str, **kw: Any) -> None:
+        """A game of this laptop's counted into the ratings (or why not): said, and the standings'
+        ratings shown again (the game may end after the event's own count drew them)."""
+        self.app.notify(said, **kw)
+        self._show_standings()
+
     def _seated(self, number: int, t: int, table: NetTable) -> None:
         """A round seats this laptop's person: its game opens over this screen."""
         from carcnet.tui.screens.game import GameScreen
@@ -240,7 +246,7 @@ class TournamentScreen(Screen[None]):
 
         self.notify(f"Round {number}: your game at table {t + 1}", title="Tournament")
         run = TableRun(table)  # the event runs the table; the screens follow it
-        count_ratings(table, self.tables.data_dir, self.app.notify)
+        count_ratings(table, self.tables.data_dir, self._rated)
         if table.game is not None:
             self.app.push_screen(GameScreen(run, settings=self.tables.settings, data_dir=self.tables.data_dir))
         else:  # seated at another laptop's table: its lobby until the game starts
