@@ -85,7 +85,12 @@ async def test_an_event_opened_on_the_screen_seats_the_person_and_ends_with_the_
         def rated() -> bool:  # four players of different kinds: each game counts into the ratings
             return all(str(rows.get_row_at(i)[6]) != "new" for i in range(rows.row_count))
 
-        await until(pilot, rated, "the ratings counted from the event's games", LIMIT)
+        try:
+            await until(pilot, rated, "the ratings counted from the event's games", LIMIT)
+        except AssertionError as exc:  # which player, and what the ratings file kept
+            shown = [(str(rows.get_row_at(i)[1]), str(rows.get_row_at(i)[6])) for i in range(rows.row_count)]
+            kept = (tmp_path / "tui" / "games" / "ratings.json")
+            raise AssertionError(f"{exc}: {shown}; {kept.read_text() if kept.exists() else 'no ratings file'}") from None
     assert (runner.folder / "standings.json").read_text() == (bob.folder / "standings.json").read_text()
     assert [s.player for s in runner.standings()] == [s.player for s in bob.standings()]
 

@@ -25,7 +25,7 @@ from carcnet.club.identity import load_identity
 from carcnet.club.ratings import RATINGS_FILE, Ratings, bot_id, display
 from carcnet.club.runner import EventRunner
 from carcnet.table import NetTable
-from carcnet.tui.running import TableRun, count_ratings
+from carcnet.tui.running import TableRun
 from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.rule_options import TickBox
@@ -233,20 +233,16 @@ class TournamentScreen(Screen[None]):
             table.add_row(str(s.rank), entrant.name, f"{float(s.wins):g}", signed_points(s.difference),
                           f"{float(s.buchholz):g}", str(s.games), rating)
 
-    def _rated(self, said: str, **kw: Any) -> None:
-        """A game of this laptop's counted into the ratings (or why not): said, and the standings'
-        ratings shown again (the game may end after the event's own count drew them)."""
-        self.app.notify(said, **kw)
-        self._show_standings()
-
     def _seated(self, number: int, t: int, table: NetTable) -> None:
         """A round seats this laptop's person: its game opens over this screen."""
         from carcnet.tui.screens.game import GameScreen
         from carcnet.tui.screens.lobby import LobbyScreen
 
         self.notify(f"Round {number}: your game at table {t + 1}", title="Tournament")
-        run = TableRun(table)  # the event runs the table; the screens follow it
-        count_ratings(table, self.tables.data_dir, self._rated)
+        # the event runs the table; the screens follow it. Its game is counted into the ratings by the
+        # event, with the charter's word on whose each seat is (a bot seat is played by the laptop that
+        # opened the table, whoever entered the bot), not by the table's own keys file.
+        run = TableRun(table)
         if table.game is not None:
             self.app.push_screen(GameScreen(run, settings=self.tables.settings, data_dir=self.tables.data_dir))
         else:  # seated at another laptop's table: its lobby until the game starts
