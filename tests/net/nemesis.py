@@ -897,9 +897,12 @@ class Run:
                 return f"{peer.name} was not running"
             if not peer.spectator and peer.save is None:
                 return f"{peer.name} not {how}: it has no save yet to resume"
-            at, held = self.seq, peer.seq
+            at = self.seq
             others = [p for p in self.peers if p is not peer and not p.spectator]
             heard = {p.name: len(p.lines) for p in others}
+            # what each other player had printed: a later move is its own going on (one itself down then,
+            # after a goodbye of its own, goes on from its save's end, which may be before the table's)
+            since = {p.name: p.seq for p in others}
             if how == "killed":
                 await peer.kill()
             else:
@@ -910,8 +913,9 @@ class Run:
                     and any(p.running for p in others)):
                 lines = [line for p in others for line in p.lines[heard[p.name]:]]
                 # the seat's moves went on (played by a bot from the other laptop), or the game ended
-                played = [line for line in lines if (m := _PROGRESS.match(line)) and line.startswith("move ")
-                          and int(m.group(1)) > held and (f" {seat}: " in line or " handover " in line)]
+                played = [line for p in others for line in p.lines[heard[p.name]:]
+                          if (m := _PROGRESS.match(line)) and line.startswith("move ")
+                          and int(m.group(1)) > since[p.name] and (f" {seat}: " in line or " handover " in line)]
                 if not played and "Final scores:" not in lines:
                     said = [line for p in others for line in p.lines[heard[p.name]:]
                             if not line.startswith(("move ", "draw "))]
