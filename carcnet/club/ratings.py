@@ -345,14 +345,15 @@ def count_when_over(table: Table, data_dir: Path, tell: Callable[[str], None]) -
     """Counts *table*'s game into the ratings kept in *data_dir* once it is over (:func:`count_game`),
     whoever shows it (the interface's game screen, or a headless peer's lines), and tells the sentence
     :func:`count_game` says to *tell*, once. Listens to the table for that: at the first change that
-    finds a network game over with its log on disk. A table at one terminal is never counted (its log
+    finds a network game over, its end committed (wire.md §5.9: a game finished apart from the others
+    may yet be set aside), with its log on disk. A table at one terminal is never counted (its log
     is not signed: nothing proves who played)."""
     if not isinstance(table, NetView):
         return
 
     def changed(_change: str) -> None:
         path = table.path
-        if table.status != "finished" or path is None or not path.exists():
+        if table.status != "finished" or table.pending or path is None or not path.exists():
             return
         table.remove_listener(changed)
         tell(count_game(data_dir, path))

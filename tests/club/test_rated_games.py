@@ -127,7 +127,8 @@ async def test_a_network_game_over_counts_into_the_ratings_whoever_shows_it(tmp_
         bob = NetTable.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "Bob", listen=loop,
                             dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST, bot_delay=0)
         async with bob:
-            await host.wait_until(lambda: host.status == "finished", 60)
+            # counted once the end is committed (Bob's vote for it come): a game finished apart may be set aside
+            await host.wait_until(lambda: host.status == "finished" and not host.pending, 60)
             await bob.wait_until(lambda: bob.status == "finished", 60)
     assert said == ["Ratings updated"]
     ratings = Ratings.read(tmp_path / "Ann" / RATINGS_FILE)
