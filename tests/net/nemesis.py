@@ -31,8 +31,8 @@ any point (its save is read every :data:`SNAPSHOT_EVERY` s and right after a kil
 or in that peer's side file ``<save>.aside`` (else ``lost entry``), and a peer whose own move was set
 aside said so in a line starting ``Set aside:`` (else ``unannounced``); no peer stopped the game
 (``stopped``); while a player was down (a crash or a goodbye) for :data:`GO_ON_HOLD` seconds or more at a
-table of two, the other played its seat with a bot (``stuck`` otherwise: the one left must go on); the
-game finished everywhere (``not finished``).
+table of two, the other, running all along, played its seat with a bot (``stuck`` otherwise: the one
+left must go on); the game finished everywhere (``not finished``).
 
 The peers run with short clocks (:data:`SHORT_CLOCKS`: wire.md §2.1's heartbeat, silence and
 reconnection, and the draw value's wait of §5.7, scaled down together) so that a schedule takes
@@ -898,11 +898,11 @@ class Run:
             if not peer.spectator and peer.save is None:
                 return f"{peer.name} not {how}: it has no save yet to resume"
             at = self.seq
-            others = [p for p in self.peers if p is not peer and not p.spectator]
+            # the one left: the other players running as this one goes down (one down itself then, by a
+            # fault of its own, is no one left: it may come back too late in the hold to take a seat over)
+            others = [p for p in self.peers if p is not peer and not p.spectator and p.running]
             heard = {p.name: len(p.lines) for p in others}
-            # what each other player had printed: a later move is its own going on (one itself down then,
-            # after a goodbye of its own, goes on from its save's end, which may be before the table's)
-            since = {p.name: p.seq for p in others}
+            since = {p.name: p.seq for p in others}  # what each had printed: a later move is its going on
             if how == "killed":
                 await peer.kill()
             else:
@@ -910,7 +910,7 @@ class Run:
             await asyncio.sleep(fault.hold)
             seat = peer.seat_name
             if (self.schedule.players == 2 and seat is not None and fault.hold >= GO_ON_HOLD
-                    and any(p.running for p in others)):
+                    and others and all(p.running for p in others)):
                 lines = [line for p in others for line in p.lines[heard[p.name]:]]
                 # the seat's moves went on (played by a bot from the other laptop), or the game ended
                 played = [line for p in others for line in p.lines[heard[p.name]:]
