@@ -54,8 +54,10 @@ from .eventfile import keep_connection_log
 from .farewell import farewell
 from .keys import LanError, keys_path, read_keys, save_keys
 from .netview import NetKind, NetView
+from .rejoin import HeldTurns, Rejoin
 from .timekeeper import Timekeeper
-from .words import REFUSED, handed_over, not_handed_over, not_taken_over, part_missing, refused, stopped, told
+from .words import (REFUSED, handed_over, hello_text, not_handed_over, not_taken_over, part_missing, refused,
+                    stopped, told)
 
 __all__ = [
     "LanError", "NetKind", "NetOptions", "NetTable", "SeatPlan", "describe_table", "keys_path",
@@ -183,8 +185,10 @@ class NetTable(NetView):
             "gives": lambda _link: None if self.kind == "spectator" else self._save_keys(),  # (kept, §5.9)
         }
         #: The turn clock (wire.md §5.8): measured, agreed with the table, kept beside the save.
+        #: Whether this laptop's bots and turn clock may move (a resumed one: once in step, :mod:`.rejoin`).
+        self.rejoin = Rejoin(self.session, self.timing.dead)
         self.timekeeper = Timekeeper(self, note=self._note, changed=self._changed, save=self._save_keys,
-                                     closing=lambda: self._closing)
+                                     closing=lambda: self._closing, ready=self.rejoin.ready)
         self._asides_said = 0  # entries set aside said so far (wire.md §5.9)
         session.add_listener(self._on_change)
         keep_connection_log(self)  # also in <save>.events, for a bug report after a crash
@@ -318,6 +322,7 @@ class NetTable(NetView):
         table.records.owners.update(saved.owners)  # the seats taken over here go back to them (§5.6)
         table.records.runners.update(saved.runners)  # who ran each seat, as last heard (§4.5)
         table.timekeeper.resumed(saved.banks)  # the banks it had, agreed with the table's (wire.md §5.8)
+        table.rejoin.hold()  # no move of its own until it took what the table played meanwhile
         return table
 
     _bot_for_seating: str | None = None
@@ -367,7 +372,7 @@ class NetTable(NetView):
 
     def _wake_bots(self, change: SessionChange, link: Link | None) -> None:
         """The session changed: after a move, the start or a stop, a bot of this peer may be to move."""
-        if change in ("entry", "header", "stop") and self.driver is not None:
+        if change in ("entry", "header", "stop", "open") and self.driver is not None:
             self.driver.wake()
 
     def hand_over(self, seat: int, bot: str = "greedy") -> None:
@@ -475,8 +480,10 @@ class NetTable(NetView):
                 listen=listen is not None,
                 timing=self.timing,
             )
+            self.rejoin.start(self.session.clock())
+            asyncio.get_running_loop().call_later(self.rejoin.wait, self._wake_bots, "entry", None)
             self.driver = BotDriver(
-                self.session,
+                HeldTurns(self.session, self.rejoin),
                 self.session.submit,
                 bots=bots,
                 delay=self.bot_delay,
@@ -508,7 +515,8 @@ class NetTable(NetView):
                 self._tasks.append(asyncio.create_task(self._take_over_bot_seats()))
             self._tasks.append(asyncio.create_task(self._watch_withholding()))
             self._tasks.append(asyncio.create_task(self.timekeeper.watch()))
-            self._note(self._hello_text())
+            self._note(hello_text(self.kind, self.game_id, self.peer.port if self.peer.listen else None,
+                                  self.header is not None))
         except BaseException:
             await self._stack.aclose()
             raise
@@ -537,19 +545,6 @@ class NetTable(NetView):
         if self.recorder is not None:
             self.recorder.close()
         self._changed("ended")
-
-    def _hello_text(self) -> str:
-        peer = self.peer
-        where = f" on port {peer.port}" if peer is not None and peer.listen else ""
-        return {
-            "host": f"Opened the table of game {self.game_id}{where}",
-            "player": (
-                f"Back on the network with game {self.game_id}{where}"
-                if self.header is not None
-                else f"Looking for the table of game {self.game_id}{where}"
-            ),
-            "spectator": f"Watching game {self.game_id}",
-        }[self.kind]
 
     # ------------------------------------------------------------------ reacting
 

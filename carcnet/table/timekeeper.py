@@ -38,12 +38,16 @@ class Timekeeper:
         changed: Tells the table's listeners of a change (here ``"clock"``).
         save: Writes the table's keys file (which keeps :meth:`kept`).
         closing: Whether the table is closing.
+        ready: Whether a time run out may play the turn (a laptop back from its save: once it took what
+            the table played meanwhile, :class:`~carcnet.table.rejoin.Rejoin`).
     """
 
     def __init__(self, table: NetView, *, note: Callable[[str], None], changed: Callable[[Change], None],
-                 save: Callable[[], None], closing: Callable[[], bool]) -> None:
+                 save: Callable[[], None], closing: Callable[[], bool],
+                 ready: Callable[[], bool] = lambda: True) -> None:
         self.table = table
         self._note, self._changed, self._save, self._closing = note, changed, save, closing
+        self._ready = ready
         self._resumed = False
         #: A resumed game's banks from its keys file (milliseconds, seat by seat), or ``None``.
         self._kept: tuple[int, ...] | None = None
@@ -180,6 +184,8 @@ class Timekeeper:
                 shown = second
                 self._changed("clock")
             if seat not in table.human_seats or not clocks.expired(seat, table.session.clock()):
+                continue
+            if not self._ready():  # back from its save: the table's entries first
                 continue
             turn = (seat, game.deck_index)
             if turn not in said:

@@ -26,9 +26,22 @@ if TYPE_CHECKING:
     from .netview import NetView
 
 __all__ = [
-    "REFUSED", "Line", "Unconfirmed", "handed_over", "not_handed_over", "not_taken_over", "part_missing",
+    "REFUSED", "Line", "Unconfirmed", "handed_over", "hello_text", "not_handed_over", "not_taken_over", "part_missing",
     "refused", "stop_reason", "stopped", "told", "unconfirmed",
 ]
+
+def hello_text(kind: str, game_id: str, port: int | None, resumed: bool) -> str:
+    """The first line a table says: the host's, a player's (looking for the table, or *resumed* from its
+    save: back on the network) or a spectator's, naming the game and the *port* it listens on (``None``:
+    it does not listen)."""
+    where = f" on port {port}" if port is not None else ""
+    return {
+        "host": f"Opened the table of game {game_id}{where}",
+        "player": (f"Back on the network with game {game_id}{where}" if resumed
+                   else f"Looking for the table of game {game_id}{where}"),
+        "spectator": f"Watching game {game_id}",
+    }[kind]
+
 
 #: What people read, and the protocol's account of it for the connection log.
 Line = tuple[str, str]

@@ -1,0 +1,86 @@
+"""Provides :class:`Rejoin`: a laptop back from its save plays no seat by itself until it is in step
+with the table (protocol/wire.md §5.6 "Coming back").
+
+While a laptop was away (it left and kept its seat, gave it to a bot, crashed, or was cut off) the
+others may have handed its seats over and played on. Back from its save, its log ends where it
+stopped: a bot of its own, or its turn clock running out, would make the seat's next move at once,
+before the table's entries come, and that move competes with the handover the others made at the
+same seq (a seat's own move beats a handover of it, §5.9), so the one left's moves from there would be
+set aside, or, where the others' branch is committed, its own would, after its bots played on alone
+on a branch nobody else holds. So the bots and the clock of a resumed laptop wait until a player's
+link is open and this log is neither behind it nor parted from it (it took what the table played),
+or, with nobody there, :attr:`Rejoin.wait` seconds (the dead-connection clock of §2.1): then it plays
+on alone, as the one left does. A person's own moves are the person's to make.
+"""
+
+from __future__ import annotations
+
+from carcnet.engine import Game
+from carcnet.net.sync import SyncSession
+
+__all__ = ["HeldTurns", "Rejoin"]
+
+
+class Rejoin:
+    """Whether a laptop may make its seats' moves by itself: at once in a game it opened or joined;
+    after resuming its save, once :meth:`ready`.
+
+    Args:
+        session: The table's session.
+        wait: Seconds after :meth:`start` after which a resumed laptop that met no player plays on.
+        resumed: Whether the table was resumed from a save (else :meth:`ready` is always true).
+    """
+
+    def __init__(self, session: SyncSession, wait: float, *, resumed: bool = False) -> None:
+        self._session = session
+        self.wait = wait
+        self._since: float | None = None
+        self._done = not resumed
+
+    def start(self, now: float) -> None:
+        """The table runs from *now* (the session's clock, seconds)."""
+        self._since = now
+
+    def hold(self) -> None:
+        """The table was resumed from its save: hold its seats' moves until :meth:`ready`."""
+        self._done = False
+
+    def ready(self) -> bool:
+        """Whether this laptop's bots and turn clock may move now; once true, true for good."""
+        if self._done:
+            return True
+        session = self._session
+        links = [link for link in session.connections.open_links() if link.role != "spectator"]
+        if links and all(not link.parted and link.peer_have <= session.have for link in links):
+            self._done = True
+        elif self._since is not None and session.clock() - self._since >= self.wait:
+            self._done = True
+        return self._done
+
+
+class HeldTurns:
+    """The session as a :class:`~carcnet.table.driver.BotDriver` sees it (its ``Turns``): while
+    :class:`Rejoin` holds, this laptop plays no seat."""
+
+    def __init__(self, session: SyncSession, rejoin: Rejoin) -> None:
+        self._session = session
+        self._rejoin = rejoin
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to move (the session's)."""
+        return self._session.to_play
+
+    @property
+    def game(self) -> Game | None:
+        """The game as held now (the session's)."""
+        return self._session.game
+
+    @property
+    def have(self) -> int:
+        """How many entries are held (the session's)."""
+        return self._session.have
+
+    def plays(self, seat: int) -> bool:
+        """Whether this laptop makes *seat*'s moves now: the session plays it and :meth:`Rejoin.ready`."""
+        return self._rejoin.ready() and self._session.plays(seat)
