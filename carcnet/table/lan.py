@@ -184,9 +184,9 @@ class NetTable(NetView):
             "aside": lambda _link: self._set_aside(),
             "gives": lambda _link: None if self.kind == "spectator" else self._save_keys(),  # (kept, §5.9)
         }
-        #: The turn clock (wire.md §5.8): measured, agreed with the table, kept beside the save.
         #: Whether this laptop's bots and turn clock may move (a resumed one: once in step, :mod:`.rejoin`).
         self.rejoin = Rejoin(self.session, self.timing.dead)
+        #: The turn clock (wire.md §5.8): measured, agreed with the table, kept beside the save.
         self.timekeeper = Timekeeper(self, note=self._note, changed=self._changed, save=self._save_keys,
                                      closing=lambda: self._closing, ready=self.rejoin.ready)
         self._asides_said = 0  # entries set aside said so far (wire.md §5.9)
