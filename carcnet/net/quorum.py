@@ -171,10 +171,11 @@ class Votes:
         """The gives *giver* made (each its vote for its prefix)."""
         return [by[giver] for by in self._gives.values() if giver in by]
 
-    def holding(self, digests: Sequence[bytes]) -> set[int]:
-        """The seats whose votes count for some seat on the branch *digests* (its holders): a seat that
-        gave its vote, and holds no other, votes no more on that branch (wire.md §5.9)."""
-        return {self.holder(seat, digests) for seat in range(self.players)}
+    def holding(self, digests: Sequence[bytes], seq: int | None = None) -> set[int]:
+        """The seats whose votes count for some seat at entry *seq* (``None``: past every give) of the
+        branch *digests* (its holders): a seat that gave its vote at a seq, and holds no other, votes
+        no more on that branch after it, and still does at that seq and before (wire.md §5.9)."""
+        return {self.holder(seat, digests, seq) for seat in range(self.players)}
 
     def holder(self, seat: int, digests: Sequence[bytes] | None, seq: int | None = None) -> int:
         """The seat whose votes count for *seat* at entry *seq* (``None``: past every give) of the branch

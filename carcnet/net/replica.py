@@ -613,20 +613,22 @@ class Replica:
 
     def vote(self, keys: Mapping[int, SeatKey]) -> list[Ack]:
         """The votes of the seats whose keys are in *keys* for this log as it is now, and at the seq
-        where another branch parts from it (:attr:`parting`, wire.md §5.9 "The tie-break") if they have
-        not voted there yet: nothing when there is nothing new to say. The commit index follows."""
+        where another branch parts from it (:attr:`partings`, wire.md §5.9 "The tie-break") if they have
+        not voted there yet, each seat where its vote is its own or given to it (a laptop that gave its
+        votes still votes before the give's seq); nothing when there is nothing new to say. The commit
+        index follows."""
         if self.votes is None or self.game is None or self.desync is not None:
             return []
-        holding = self.votes.holding(self.game.digests)  # a seat that gave its vote on this branch, no more
-        keys = {seat: key for seat, key in keys.items() if seat in holding}
-        seq = self.vote_seq
-        if not seq or not keys:
-            self.recount()
-            return []
-        acks = [self.votes.cast(keys, seq, self.game.digests[seq])]
-        for parting in sorted(self.partings):
-            if self.commit_index < parting <= seq:
-                acks.append(self.votes.cast_at(keys, parting, self.game.digests[parting]))
+        votes, digests, seq = self.votes, self.game.digests, self.vote_seq
+        acks: list[Ack | None] = []
+        if seq:
+            # A seat that gave its vote on this branch votes no more after the give's seq, but still
+            # at a seq before it: where another branch parts there, its first vote settles the tie.
+            for at in (seq, *(p for p in sorted(self.partings) if self.commit_index < p <= seq)):
+                holding = votes.holding(digests, at)
+                mine = {seat: key for seat, key in keys.items() if seat in holding}
+                if mine:
+                    acks.append(votes.cast(mine, at, digests[at]) if at == seq else votes.cast_at(mine, at, digests[at]))
         self.recount()
         return [ack for ack in acks if ack is not None]
 

@@ -127,6 +127,10 @@ FOUND = {
                  "the other committed alone (a vote is withheld only for what its peer says it holds)"),
     "split 0|1|2, move 0, move 0, bye 0 quit": (
         3, False, "a laptop that gave its votes and came back never counted its commit index again"),
+    "split 0|1, move 0, hand 1 0, move 1, bye 0 quit, move 1, bye 1 quit": (
+        2, False, "a 1 | 1 split where both went on and both said goodbye unheard: each gave its vote on its own "
+                  "branch, cast none after, so not the first vote where the branches part that the tie-break "
+                  "needs (the nemesis's two seats 27; a laptop now votes before its give's seq)"),
 }
 
 
