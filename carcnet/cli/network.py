@@ -370,7 +370,8 @@ MAX_SETTLES = 8
 
 
 #: Seconds a headless player whose game is over stays at most, beyond ``--linger``, while a seat's votes do
-#: not cover the end (wire.md §5.9): that seat's laptop may be reconnecting after a split.
+#: not cover the end (wire.md §5.9), or a player's laptop is away without a goodbye: that laptop may be
+#: reconnecting after a split or a crash, and nobody else may be left to give it the end.
 BEHIND = 10.0
 
 
@@ -391,6 +392,23 @@ def _seats_behind(game: Any) -> list[int]:
 def _held_by_seats(game: Any) -> bool:
     """Whether every seat's votes cover this peer's end (wire.md §5.9)."""
     return not _seats_behind(game)
+
+
+def _seats_away(game: Any) -> list[int]:
+    """The seats whose player's laptop vanished (its last link closed without its ``bye``: a crash, a
+    split) and is not back (wire.md §5.6: it runs the seat, or the seat was handed over from it), in
+    seat order: back, it gets the end only from a laptop still there."""
+    presence = game.presence()
+    away = {key for key, connected in presence.seated_peers().items() if not connected and key in game.records.vanished}
+    return [seat for seat in range(len(presence.keys))
+            if presence.runner(presence.signers[seat]) in away or presence.owners.get(seat) in away
+            or (presence.handovers[seat] is not None and presence.keys[seat] in away)]
+
+
+def _settled(game: Any) -> bool:
+    """Whether a headless player whose game is over may leave: every player connected holds the end,
+    every seat's votes cover it, and no player's laptop is away without a goodbye."""
+    return _held_by_links(game) and _held_by_seats(game) and not (game.session.seats and _seats_away(game))
 
 
 async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Event, show: Any) -> int:
@@ -435,15 +453,15 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
     # up to BEHIND seconds more while a seat's votes do not cover the end: its laptop may be dialling
     # this one again after a split, and nobody else may be left to give it the end (wire.md §5.9)
     try:
-        await game.wait_until(lambda: _held_by_links(game) and _held_by_seats(game), args.linger)
+        await game.wait_until(lambda: _settled(game), args.linger)
     except TimeoutError:
-        behind = _seats_behind(game) if game.session.seats else []
+        behind = sorted({*_seats_behind(game), *_seats_away(game)}) if game.session.seats else []
         if behind:
-            names = ", ".join(game.names[seat] for seat in behind)
-            _say(f"The game is over; waiting up to {BEHIND:g} s for {names} to get the end "
+            who = ", ".join(game.names[seat] for seat in behind)
+            _say(f"The game is over; waiting up to {BEHIND:g} s for {who} to get the end "
                  "(their laptop may be reconnecting)")
             with contextlib.suppress(TimeoutError):
-                await game.wait_until(lambda: _held_by_links(game) and _held_by_seats(game), BEHIND)
+                await game.wait_until(lambda: _settled(game), BEHIND)
     show("end")
     if game.status == "stopped":
         if getattr(args, "verbose", False):

@@ -147,11 +147,21 @@ class Peer:
 
     def close(self, reason: str = "quit") -> None:
         """Leaves: ``bye`` *reason* on every connection, no more listening or dialing. The
-        tasks end on their own; leaving the ``async with`` block waits for them."""
+        tasks end on their own; leaving the ``async with`` block waits for them.
+
+        A player leaving a game going on on purpose (``quit`` or ``shutdown``) gives its votes first
+        (wire.md §5.9 "Two seats, and leaving"); while a link to a player is open and the table does
+        not hold what it gave (the give's seq committed here), its ``bye`` waits, at most
+        ``timing.leave`` seconds, answering as ever: a peer that lacks its last entries (a flap, a
+        heal just made) gets them, and with them the vote given, rather than a give it cannot use."""
         if self._closing:
             return
         self._closing = True
-        self.session.close(reason)
+        held = self._given_seq(reason)
+        if held is not None and self._tasks is not None:
+            self._tasks.create_task(self._bye_once_held(reason, held))
+        else:
+            self.session.close(reason)
         if self._server is not None:
             self._server.close()
         for task in [*self._dialers.values(), *([self._follower] if self._follower else [])]:
@@ -163,6 +173,31 @@ class Peer:
             self._sync_timer.cancel()
             self._sync_timer = None
             self._sync_now()
+
+    def _given_seq(self, reason: str) -> int | None:
+        """Gives this player's votes as it leaves (``quit``, ``shutdown``): the seq of the give when the
+        table does not hold it yet and a link to a player is open to deliver it, else ``None``."""
+        if reason not in ("quit", "shutdown"):
+            return None
+        given = self.session.give_votes()
+        if given is None or not given.gives or self._handed_off(given.gives[0].seq):
+            return None
+        return given.gives[0].seq
+
+    def _handed_off(self, seq: int) -> bool:
+        """Whether a leaving player may say ``bye``: its give's *seq* is committed here, or no link to
+        a player is open (nobody to deliver to)."""
+        session = self.session
+        return session.replica.commit_index >= seq or not any(
+            link.role != "spectator" for link in session.connections.open_links())
+
+    async def _bye_once_held(self, reason: str, seq: int) -> None:
+        try:
+            await self.wait_until(lambda: self._handed_off(seq), self.timing.leave)
+        except TimeoutError:
+            log.info("left before the table held the votes given at seq %s", seq)
+        finally:
+            self.session.close(reason)
 
     async def aclose(self, reason: str = "quit") -> None:
         """:meth:`close`, then waits until every connection's socket is closed (each channel bounds

@@ -34,6 +34,9 @@ __all__ = [
 #: The ``bye`` reasons of a peer that left on purpose (wire.md §4.8): it does not come back by itself.
 LEFT_ON_PURPOSE = ("quit", "shutdown")
 
+#: A link closed for one of these reasons ended with the peer's word (wire.md §4.7): it did not vanish.
+BYES = (*LEFT_ON_PURPOSE, "game-over", "duplicate")
+
 
 @dataclass(frozen=True, slots=True)
 class LinkView:
@@ -71,6 +74,9 @@ class PresenceRecords:
         left: Keys of peers that said bye (quit, shutdown) and did not come back.
         gave_up: Those of them that said bye ``quit`` once the game had started: their person left the
             game for good, and the table gives their seats to bots (wire.md §4.7, §5.6).
+        vanished: Keys of players whose last link closed without their ``bye`` (a dead connection, a
+            crash, an error) and who did not come back: a laptop still there may be the only one to give
+            them what they missed (a headless player lingers for them when its game is over).
         seen: Keys of the players a link has carried (a bot seat's key counts as its runner's once seen).
         host: The identity key of the peer that opened the table, once known: the first link that said
             role ``host``, or the first peer believed to play a seat under a key that is no peer's
@@ -92,6 +98,7 @@ class PresenceRecords:
         self.handed: dict[int, float] = {}
         self.left: set[bytes] = set()
         self.gave_up: set[bytes] = set()
+        self.vanished: set[bytes] = set()
         self.seen: set[bytes] = set()
         self.host: bytes | None = None
         self.dropped = 0
@@ -140,12 +147,15 @@ class PresenceRecords:
         self.seen.add(key)
         self.left.discard(key)
         self.gave_up.discard(key)
+        self.vanished.discard(key)
 
     def closed(self, key: bytes, reason: str | None, *, still_connected: bool, started: bool = False) -> None:
         """A link to player *key* closed for *reason*; it left on purpose when it said ``bye`` quit or
         shutdown and no other link to it is open, and gave its seats up when that was ``quit`` in a
         game that had *started* (wire.md §4.7)."""
         self.seen.add(key)
+        if not still_connected and reason not in BYES:
+            self.vanished.add(key)
         if reason in LEFT_ON_PURPOSE and not still_connected:
             self.left.add(key)
             if reason == "quit" and started:

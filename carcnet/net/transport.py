@@ -66,6 +66,9 @@ class Timing:
         stall: A spectator leaves a link that has given it no entry for this long while its peer
             says it holds more, or holds less than another link gave (wire.md §5.10).
         quiet: A spectator that has taken no entry for this long asks one more player (§5.10).
+        leave: A player leaving a game going on on purpose waits up to this long, while a link to a
+            player is open, for the table to hold what it gave before it says ``bye`` (§5.9 "Two
+            seats, and leaving").
     """
 
     handshake: float = 10.0
@@ -78,6 +81,7 @@ class Timing:
     stall: float = 10.0
     quiet: float = 60.0
     table_retry: float = 4.0
+    leave: float = 3.0
 
     def retry_delay(self, attempt: int, *, table: bool = False) -> float:
         """The wait in seconds before reconnection attempt *attempt* (0 for the first retry): the
