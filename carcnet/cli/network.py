@@ -370,8 +370,9 @@ MAX_SETTLES = 8
 
 
 #: Seconds a headless player whose game is over stays at most, beyond ``--linger``, while a seat's votes do
-#: not cover the end (wire.md §5.9), or a player's laptop is away without a goodbye: that laptop may be
-#: reconnecting after a split or a crash, and nobody else may be left to give it the end.
+#: not cover the end (wire.md §5.9), or, at a table of two, the other player's laptop vanished without a
+#: goodbye: that laptop may be reconnecting after a split or a crash, and nobody else is left to give it
+#: the end.
 BEHIND = 10.0
 
 
@@ -395,10 +396,12 @@ def _held_by_seats(game: Any) -> bool:
 
 
 def _seats_away(game: Any) -> list[int]:
-    """The seats whose player's laptop vanished (its last link closed without its ``bye``: a crash, a
-    split) and is not back (wire.md §5.6: it runs the seat, or the seat was handed over from it), in
-    seat order: back, it gets the end only from a laptop still there."""
+    """At a table of two, the seat whose player's laptop vanished (its last link closed without its
+    ``bye``: a crash, a split) and is not back (wire.md §5.6: it runs the seat, or the seat was handed
+    over from it): back, it gets the end only from this laptop."""
     presence = game.presence()
+    if not presence.two_seats:
+        return []  # at a bigger table, another laptop may still be there to give it the end
     away = {key for key, connected in presence.seated_peers().items() if not connected and key in game.records.vanished}
     return [seat for seat in range(len(presence.keys))
             if presence.runner(presence.signers[seat]) in away or presence.owners.get(seat) in away

@@ -161,11 +161,7 @@ class Peer:
         if held is not None and self._tasks is not None:
             self._tasks.create_task(self._bye_once_held(reason, held))
         else:
-            self.session.close(reason)
-        if self._server is not None:
-            self._server.close()
-        for task in [*self._dialers.values(), *([self._follower] if self._follower else [])]:
-            task.cancel()
+            self._leave(reason)
         for _, future in self._waiters:
             if not future.done():
                 future.cancel()
@@ -173,6 +169,15 @@ class Peer:
             self._sync_timer.cancel()
             self._sync_timer = None
             self._sync_now()
+
+    def _leave(self, reason: str) -> None:
+        """``bye`` *reason* on every connection, then no more listening or dialing (a server closed
+        first would cut the connections it accepted without a word)."""
+        self.session.close(reason)
+        if self._server is not None:
+            self._server.close()
+        for task in [*self._dialers.values(), *([self._follower] if self._follower else [])]:
+            task.cancel()
 
     def _given_seq(self, reason: str) -> int | None:
         """Gives this player's votes as it leaves (``quit``, ``shutdown``): the seq of the give when the
@@ -197,7 +202,7 @@ class Peer:
         except TimeoutError:
             log.info("left before the table held the votes given at seq %s", seq)
         finally:
-            self.session.close(reason)
+            self._leave(reason)
 
     async def aclose(self, reason: str = "quit") -> None:
         """:meth:`close`, then waits until every connection's socket is closed (each channel bounds
