@@ -43,6 +43,9 @@ log = logging.getLogger("carcnet.net")
 READ_SIZE = 1 << 16
 #: Most bytes a peer may leave unread in our send buffer before it is dropped (8 MiB: a few whole logs).
 MAX_UNSENT = 8 << 20
+#: Most bytes read and thrown away after this side's last frame, while waiting for the other side's end
+#: of the stream (wire.md §4.7 "Closing"): past them the socket is reset.
+MAX_LINGER = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +61,8 @@ class Timing:
         frame: A frame must be whole this long after its first byte arrived (a peer that trickles a
             frame byte by byte holds up to 1 MiB of our memory).
         connect: Longest wait for a TCP connection to be made.
-        close: Longest wait for a closing socket to flush.
+        close: Longest wait for a closing socket to flush, and for the other side's end of the stream
+            after it (wire.md §4.7 "Closing").
         backoff: Waits between reconnection attempts; the last one repeats.
         table_retry: The longest wait between reconnection attempts to a player proven to sit at the
             table, at the address where its key proved itself (wire.md §2.1, §4.2): after a split
@@ -282,18 +286,41 @@ class Channel:
         self._done.set()
 
     async def _close_socket(self) -> None:
+        """Closes the socket as wire.md §4.7 "Closing" says: this side's end of the stream after what
+        was queued, then what still comes read and thrown away (at most :data:`MAX_LINGER` bytes) until
+        the other side's end, then the socket closed; within :attr:`Timing.close` seconds in all, else
+        reset. A socket closed with bytes unread is reset by the kernel, and the reset makes the other
+        side's kernel drop what its program has not read yet: the ``bye`` just sent."""
         writer = self.writer
         with contextlib.suppress(Exception):
             if writer.can_write_eof() and not writer.is_closing():
                 writer.write_eof()
-        writer.close()
         try:
-            await asyncio.wait_for(writer.wait_closed(), self.timing.close)
+            async with asyncio.timeout(self.timing.close):
+                if not writer.is_closing():
+                    await self._linger()
+                writer.close()
+                await writer.wait_closed()
         except (TimeoutError, ConnectionError, OSError):
             writer.transport.abort()
         except asyncio.CancelledError:
             writer.transport.abort()
             raise
+
+    async def _linger(self) -> None:
+        """Reads and throws away what the other side still sends, until its end of the stream.
+
+        Raises:
+            ConnectionError: Past :data:`MAX_LINGER` bytes (the socket is then reset).
+        """
+        thrown = 0
+        while not self.reader.at_eof():
+            data = await self.reader.read(READ_SIZE)
+            if not data:
+                return
+            thrown += len(data)
+            if thrown > MAX_LINGER:
+                raise ConnectionAbortedError("more than MAX_LINGER bytes after the last frame")
 
 
 async def serve(

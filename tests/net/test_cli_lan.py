@@ -144,8 +144,13 @@ async def test_a_headless_peer_quits_cleanly_on_sigterm_and_sighup(tmp_path: Pat
             async with bob:
                 await bob.wait_until(lambda: bob.to_play == 1, SECONDS)  # the host's bot has moved
                 host.send_signal(signum)
-                await bob.wait_until(lambda: any(n.startswith("Host left the game and gave up the seat") for n in bob.notes), SECONDS)
-                out, err = await host.communicate()
+                try:
+                    await bob.wait_until(lambda: any(n.startswith("Host left the game and gave up the seat") for n in bob.notes),
+                                         SECONDS / 3)
+                finally:
+                    out, err = await host.communicate()
+                    print("--- Bob's notes:", *bob.notes[-12:], "--- the host's stderr:", err.decode()[-3000:],
+                          "--- Bob's connection log:", *map(str, list(bob.session.connections.events)[-15:]), sep="\n")
     finally:
         if host.returncode is None:
             host.kill()

@@ -276,3 +276,43 @@ async def test_leaving_says_bye_and_ends_every_task():
         assert timeouts(b) == []  # Bob closed it on the bye, not when his dead clock ran out
         assert [(e.kind, e.code) for e in b.session.connections.events][-2:] == [("received", "quit"), ("info", "closed")]
         assert [(e.kind, e.code) for e in a.session.connections.events][-2:] == [("sent", "quit"), ("info", "closed")]
+
+
+@pytest.mark.asyncio
+async def test_a_closing_side_reads_what_still_comes_so_the_last_frame_is_not_reset_away():
+    """wire.md §4.7 "Closing": a side that closes its socket while the other still sends makes the kernel
+    reset the connection; the other's next write then fails, and its program drops what it had not
+    read yet: the ``bye`` itself (a headless player's goodbye, under load, read as a connection lost
+    after an error). Ann says ``bye`` while Bob goes on sending, a few heartbeats' worth, before he
+    reads, then ends his stream: he still reads her ``bye``."""
+    a = player_session("Ann", seats=(0,))
+    timing = Timing(handshake=LIMIT, heartbeat=LIMIT, dead=LIMIT, close=LIMIT)
+    async with asyncio.TaskGroup() as tasks:
+        channels: list[asyncio.Task[None]] = []
+
+        async def accepted(reader, writer):
+            channels.append(asyncio.current_task())  # type: ignore[arg-type]
+            await Channel(reader, writer, a.connections.accept_link(), timing).run()
+
+        server = await serve("127.0.0.1", 0, accepted, tasks)
+        bob = await RawClient.open(server.sockets[0].getsockname()[:2])
+        await bob.hello("Bob")
+        await session_until(a, lambda: bool(a.connections.open_links()))
+        (link,) = a.connections.open_links()
+        a.connections.close_link(link, "quit")  # Ann's bye, then her end of the stream
+        with contextlib.suppress(ConnectionError):
+            for _ in range(20):  # Bob's heartbeats, as he has not read the bye yet (1 KiB each, 20 KiB in all)
+                bob.writer.write(bytes(1 << 10))
+                await bob.writer.drain()
+                await asyncio.wait(channels, timeout=0.05)  # Ann's socket may be closed meanwhile
+            bob.writer.write_eof()
+        await asyncio.wait_for(channels[0], LIMIT)
+        server.close()
+        messages: list[object] = []
+        try:
+            while (message := await bob.next()) is not None:
+                messages.append(message)
+        except ConnectionError as exc:
+            messages.append(exc)
+        bob.writer.close()
+    assert any(isinstance(m, Bye) and m.reason == "quit" for m in messages), messages
