@@ -85,6 +85,9 @@ class BotDriver:
         name: Who this laptop is in the log records.
         ponder: Whether the search bots may think on the others' turns, read each time the game
             changes (``None``: never).
+        ready: Whether this laptop may make its seats' moves by itself now, read at each look
+            (``None``: always; a laptop back from its save waits to be in step with the table,
+            :class:`~carcnet.table.rejoin.Rejoin`).
     """
 
     def __init__(
@@ -99,8 +102,10 @@ class BotDriver:
         stop_on: tuple[type[Exception], ...] = (),
         name: str = "bots",
         ponder: Callable[[], bool] | None = None,
+        ready: Callable[[], bool] | None = None,
     ) -> None:
         self._turns = turns
+        self._ready = ready
         self._submit = submit
         self._bots: dict[int, Bot] = dict(bots or {})
         self.delay = delay
@@ -156,7 +161,7 @@ class BotDriver:
         while True:
             await self._turn.wait()
             self._turn.clear()
-            while (seat := turns.to_play) is not None and seat in self._bots and turns.plays(seat):
+            while (seat := turns.to_play) is not None and seat in self._bots and self._plays(seat):
                 await self._stop_pondering()  # the bot thinks alone, and finds what it pondered
                 game = turns.game
                 assert game is not None
@@ -178,6 +183,10 @@ class BotDriver:
                 await asyncio.sleep(0)  # let the interface and the connections run between two moves
             await self._ponder_ahead()
 
+    def _plays(self, seat: int) -> bool:
+        """Whether this laptop makes *seat*'s moves now: it plays the seat, and it is ready."""
+        return self._turns.plays(seat) and (self._ready is None or self._ready())
+
     async def _ponder_ahead(self) -> None:
         """Lets the search bot of the seat after the one to play think ahead (see the module
         docstring), unless it already does for this very position; stops any other pondering."""
@@ -192,7 +201,7 @@ class BotDriver:
         after = (seat + 1) % game.players
         bot = self._bots.get(after)
         ponder = getattr(bot, "ponder", None)
-        if ponder is None or not turns.plays(after) or (seat in self._bots and turns.plays(seat)):
+        if ponder is None or not self._plays(after) or (seat in self._bots and self._plays(seat)):
             return
         view = game.view().detached()
         stop = threading.Event()

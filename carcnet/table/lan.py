@@ -54,7 +54,7 @@ from .eventfile import keep_connection_log
 from .farewell import farewell
 from .keys import LanError, keys_path, read_keys, save_keys
 from .netview import NetKind, NetView
-from .rejoin import HeldTurns, Rejoin
+from .rejoin import Rejoin
 from .timekeeper import Timekeeper
 from .words import (REFUSED, handed_over, hello_text, not_handed_over, not_taken_over, part_missing, refused,
                     stopped, told)
@@ -483,7 +483,7 @@ class NetTable(NetView):
             self.rejoin.start(self.session.clock())
             asyncio.get_running_loop().call_later(self.rejoin.wait, self._wake_bots, "entry", None)
             self.driver = BotDriver(
-                HeldTurns(self.session, self.rejoin),
+                self.session,
                 self.session.submit,
                 bots=bots,
                 delay=self.bot_delay,
@@ -491,6 +491,7 @@ class NetTable(NetView):
                 ponder=lambda: self.ponder,
                 on_thinking=self._thinking,
                 name=self.session.name,
+                ready=self.rejoin.ready,
             )
             self.session.add_listener(self._wake_bots)
             self.peer = await self._stack.enter_async_context(peer)

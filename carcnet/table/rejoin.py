@@ -15,10 +15,9 @@ on alone, as the one left does. A person's own moves are the person's to make.
 
 from __future__ import annotations
 
-from carcnet.engine import Game
 from carcnet.net.sync import SyncSession
 
-__all__ = ["HeldTurns", "Rejoin"]
+__all__ = ["Rejoin"]
 
 
 class Rejoin:
@@ -57,30 +56,3 @@ class Rejoin:
             self._done = True
         return self._done
 
-
-class HeldTurns:
-    """The session as a :class:`~carcnet.table.driver.BotDriver` sees it (its ``Turns``): while
-    :class:`Rejoin` holds, this laptop plays no seat."""
-
-    def __init__(self, session: SyncSession, rejoin: Rejoin) -> None:
-        self._session = session
-        self._rejoin = rejoin
-
-    @property
-    def to_play(self) -> int | None:
-        """The seat to move (the session's)."""
-        return self._session.to_play
-
-    @property
-    def game(self) -> Game | None:
-        """The game as held now (the session's)."""
-        return self._session.game
-
-    @property
-    def have(self) -> int:
-        """How many entries are held (the session's)."""
-        return self._session.have
-
-    def plays(self, seat: int) -> bool:
-        """Whether this laptop makes *seat*'s moves now: the session plays it and :meth:`Rejoin.ready`."""
-        return self._rejoin.ready() and self._session.plays(seat)
