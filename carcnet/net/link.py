@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Callable
 from typing import Literal, Protocol
 
-from .messages import Hello, Message, Role, Want, Welcome
+from .messages import Heartbeat, Hello, Message, Role, Want, Welcome
 from .protocol import PeerConnection, State
 
 __all__ = [
@@ -248,6 +248,9 @@ class Link:
         #: a row brought nothing new and repeated only those (wire.md §4.3, :data:`HELD_REPEATS`).
         self.sent_upto = 0
         self.repeats = 0
+        #: The ``have`` of the last two heartbeats this side sent here, older first: a peer may resend
+        #: entries until the news that they are held reaches it, a heartbeat after it was sent.
+        self._told = (0, 0)
         self._pending = bytearray()
         self._passthrough = False
         self._held_upto: int | None = None
@@ -437,6 +440,8 @@ class Link:
             return False
         if isinstance(message, Want):
             self.repeats = 0  # what the peer sends now answers it: repeats are asked for
+        elif isinstance(message, Heartbeat):
+            self._told = (self._told[1], message.have)
         frame = self.conn.send(message)
         self._out += self.conn.data_to_send()  # what the connection queued itself (its proof) goes first
         self._out += frame
@@ -458,9 +463,14 @@ class Link:
         """The peer sent entries *first* to *last*, which brought something *new* or not (wire.md §4.3
         budget): returns whether this link has now sent more than :data:`HELD_REPEATS` messages in a
         row that brought nothing new and repeated only entries it had sent already (the owner closes
-        it ``forbidden``). A ``want`` this side sends starts the count again (:meth:`send`)."""
+        it ``forbidden``). A ``want`` this side sends starts the count again (:meth:`send`); a repeat
+        of entries past what this side's heartbeat before the last one said it holds is not counted
+        (the peer may not have heard yet: a peer healing a split resends from where the logs parted
+        with each heartbeat until this side's news comes)."""
         if new or first > self.sent_upto:
             self.repeats = 0
+        elif last > self._told[0]:
+            pass  # the news that this side holds them may still be on its way
         else:
             self.repeats += 1
         self.sent_upto = max(self.sent_upto, last)

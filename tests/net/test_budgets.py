@@ -412,6 +412,13 @@ def test_entries_that_repeat_what_a_link_sent_close_it_after_a_small_allowance()
     # skipped unread; these are not)
     to_ann.a.queue(_reencoded(replay, 1))  # the first time: entries it never sent, nothing counted
     to_ann.pump()
+    for k in range(1, HELD_REPEATS + 3):  # resent before Ann's news that she holds them came: not counted
+        to_ann.a.queue(_reencoded(Entries(from_seq=1, entries=tuple(ann.entries[:k])), 1))
+        to_ann.pump()
+    assert to_ann.b.is_open and to_ann.b.repeats == 0
+    for _ in range(2):  # Ann says she holds them, a heartbeat before the last: Mallory has heard
+        to_ann.b.send(ann._router.heartbeat())
+        to_ann.pump()
     for i in range(2, HELD_REPEATS + 2):
         assert to_ann.b.is_open, i
         to_ann.a.queue(_reencoded(replay, i))
