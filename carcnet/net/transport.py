@@ -289,8 +289,9 @@ class Channel:
         """Closes the socket as wire.md §4.7 "Closing" says: this side's end of the stream after what
         was queued, then what still comes read and thrown away (at most :data:`MAX_LINGER` bytes) until
         the other side's end, then the socket closed; within :attr:`Timing.close` seconds in all, else
-        reset. A socket closed with bytes unread is reset by the kernel, and the reset makes the other
-        side's kernel drop what its program has not read yet: the ``bye`` just sent."""
+        reset. A socket closed while the other side still sends is reset by the kernel; the other side's
+        next write then fails, and asyncio drops what its program had not read yet: the ``bye`` just
+        sent."""
         writer = self.writer
         with contextlib.suppress(Exception):
             if writer.can_write_eof() and not writer.is_closing():
