@@ -145,19 +145,25 @@ class HandOver:
 @dataclass(frozen=True, slots=True)
 class HandBack:
     """*seat*'s own player is back: the bot a :class:`HandOver` gave the seat to stops playing it
-    (not in the rulebooks). Made by the peer that ran the bot (the handover's ``by`` seat,
-    the only one that may make the seat's entries at that moment, so it races with nobody), at
-    *seat*'s turn before its tile is placed: at a turn boundary. The turn and the phase do not change;
-    the seat's own player makes its next move.
+    (not in the rulebooks), at *seat*'s turn before its tile is placed: at a turn boundary. The turn
+    and the phase do not change; the seat's own player makes its next move.
+
+    Made by the peer that ran the bot (the handover's ``by`` seat: *by* is ``None``), or, when that
+    peer is gone, by the seat's own player taking its seat back (*by* is *seat*; in a network game
+    signed by the seat's own key, ``protocol/log.md`` §6, ``protocol/wire.md`` §5.6 "Taking a seat
+    back"). The two are different moves (their text, so their digests, differ): where both are made
+    at one seq, the table keeps one by its votes.
 
     Attributes:
         seat: The seat given back: the seat whose turn it is, handed over earlier.
+        by: ``None`` when the bot's runner gives the seat back; *seat* when its own player takes it.
     """
 
     seat: int
+    by: int | None = None
 
     def __str__(self) -> str:
-        return f"handback {self.seat}"
+        return f"handback {self.seat}" if self.by is None else f"handback {self.seat} by {self.by}"
 
 
 @dataclass(frozen=True, slots=True)

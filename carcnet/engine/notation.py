@@ -7,7 +7,7 @@ Move text (the form ``str(move)`` gives, see :mod:`carcnet.engine.moves`)::
     skip
     return-abbot <x>,<y>
     handover <seat> <bot> by <seat>
-    handback <seat>
+    handback <seat> [by <seat>]
     draw <value|-> …                     one 64-hex-digit chain value or - per seat
 """
 
@@ -78,11 +78,13 @@ def parse_move(text: str) -> Move:
         return HandOver(int(args[0]), args[1], int(args[3]))
     if verb == "handback" and len(args) == 1 and args[0].isdigit():
         return HandBack(int(args[0]))
+    if verb == "handback" and len(args) == 3 and args[1] == "by" and args[0].isdigit() and args[2].isdigit():
+        return HandBack(int(args[0]), int(args[2]))
     if verb == "draw" and 2 <= len(args) <= 6 and all(a == "-" or _is_value(a) for a in args):
         return DrawTile(tuple(None if a == "-" else bytes.fromhex(a) for a in args))
     raise ValueError(
         f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot|large|builder|pig] | skip | return-abbot X,Y | "
-        "handover S BOT by S | handback S | draw V…)"
+        "handover S BOT by S | handback S [by S] | draw V…)"
     )
 
 

@@ -1172,8 +1172,9 @@ class Game:
         """Who makes *move* now: ``(seat, signer)``, the seat its log entry names and the seat whose
         key signs it in a network game (``protocol/log.md`` §6). The seat to play and its
         :meth:`signer` for a turn's move; a :class:`HandOver`'s ``by`` (which signs for itself); for a
-        :class:`HandBack`, the seat that ran the bot (the handover's ``by``). Does not check that
-        *move* is legal (a :class:`HandBack` of a seat not handed over names the seat to play)."""
+        :class:`HandBack`, the seat that ran the bot (the handover's ``by``), or the seat itself when
+        it takes itself back (its ``by`` is given). Does not check that *move* is legal (a
+        :class:`HandBack` of a seat not handed over names the seat to play)."""
         kind = type(move)
         if kind is HandOver:
             assert isinstance(move, HandOver)
@@ -1181,6 +1182,8 @@ class Game:
         if kind is HandBack:
             assert isinstance(move, HandBack)
             seat = move.seat
+            if move.by is not None and move.by == seat:
+                return seat, seat
             handover = self.handovers[seat] if isinstance(seat, int) and 0 <= seat < len(self.handovers) else None
             if handover is not None:
                 return handover.by, handover.by
@@ -1190,6 +1193,8 @@ class Game:
         seat = move.seat
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.setup.players:
             raise IllegalMoveError("bad-handback", f"{move}: seat must be a seat 0-{self.setup.players - 1}")
+        if move.by is not None and move.by != seat:
+            raise IllegalMoveError("bad-handback", f"{move}: only the seat itself takes it back (by {seat})")
         handover = self.handovers[seat]
         if handover is None:
             raise IllegalMoveError("bad-handback", f"{move}: seat {seat} is played by its own player")

@@ -100,6 +100,9 @@ _MOVE_KEYS = {
     "handback": ("type", "seat"),
     "draw": ("type", "values"),
 }
+#: A ``handback`` made by the seat itself, taking its seat back from a runner that is gone, names it
+#: in ``by`` (protocol/log.md §6); the runner's has no ``by``.
+_HANDBACK_BY_KEYS = ("type", "seat", "by")
 #: Chain values are 32 bytes (``protocol/deck.md`` §5.1).
 VALUE_SIZE = 32
 
@@ -167,7 +170,9 @@ def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
     if isinstance(item, HandOver):
         return _checked_move({"type": "handover", "seat": item.seat, "bot": item.bot, "by": item.by}, "move")
     if isinstance(item, HandBack):
-        return _checked_move({"type": "handback", "seat": item.seat}, "move")
+        if item.by is None:
+            return _checked_move({"type": "handback", "seat": item.seat}, "move")
+        return _checked_move({"type": "handback", "seat": item.seat, "by": item.by}, "move")
     if isinstance(item, DrawTile):
         values = list(item.values) if isinstance(item.values, tuple) else item.values
         return _checked_move({"type": "draw", "values": values}, "move", TABLE_FORMAT)
@@ -436,7 +441,7 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
     if keys is None or (kind == "draw" and format < TABLE_FORMAT):
         known = [k for k in _MOVE_KEYS if k != "draw" or format >= TABLE_FORMAT]
         raise LogFormatError(f"{where}.type must be one of {', '.join(known)} (log format {format}), got {kind!r}")
-    _keys(m, keys, where)
+    _keys(m, _HANDBACK_BY_KEYS if kind == "handback" and "by" in m else keys, where)
     if kind == "place":
         tile = m["tile"]
         if not isinstance(tile, str) or not 1 <= len(tile) <= 4:
@@ -456,7 +461,13 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
             raise LogFormatError(f"{where}.bot must be a bot name (str of 1 to 32), got {bot!r}"[:200])
         return HandOver(_int(m, "seat", where, 0, 6), bot, _int(m, "by", where, 0, 6))
     if kind == "handback":
-        return HandBack(_int(m, "seat", where, 0, 6))
+        seat = _int(m, "seat", where, 0, 6)
+        if "by" not in m:
+            return HandBack(seat)
+        by = _int(m, "by", where, 0, 6)
+        if by != seat:
+            raise LogFormatError(f"{where}.by must be the seat itself ({seat}) when given, got {by}")
+        return HandBack(seat, by)
     if kind == "draw":
         values = m["values"]
         if (

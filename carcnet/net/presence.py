@@ -207,6 +207,8 @@ class PresenceSnapshot:
             peer heard from most of the table within them (:meth:`withholding`).
         to_play: The seat to move (``None``: nobody, e.g. while the table draws).
         placing: Whether the game waits for a tile's placement (not mid-turn).
+        turn: The seat whose turn it is while its tile is not placed yet (the place phase, or the
+            table's draw before it): when a ``handback`` of it is legal; else ``None``.
         tie: The table's tie order of the seats (wire.md §5.9 "The tie order"), first place first;
             ``None`` until the log holds it. Exactly half of the seated peers may give seats away when
             they hold the peer of the first seat in it (§5.6 rule 3).
@@ -238,6 +240,7 @@ class PresenceSnapshot:
     fresh: float = 7.5
     to_play: int | None = None
     placing: bool = False
+    turn: int | None = None
     tie: tuple[int, ...] | None = None
     view: frozenset[bytes] | None = None
     since: float | None = None
@@ -656,6 +659,31 @@ class PresenceSnapshot:
                 steps.append(HandBackStep(seat, "hand-back"))
         return steps
 
+
+    def take_back(self, now: float) -> list[int]:
+        """wire.md §5.6 "Taking a seat back": the seats of this peer's own that a bot of another laptop
+        plays (handed over while this one was away) and whose runner is gone, at their turn before the
+        tile is placed (:attr:`turn`): this peer makes the seat's ``handback`` itself, signed with the
+        seat's key. The runner is the laptop that holds the key the seat's entries are signed with: the
+        peer that plays that seat (:meth:`runner`), or, when that seat was handed over in turn, the one
+        whose identity is its key (the laptop it was taken from: the bot playing it signs with another
+        key, not with this one). It is gone when this peer is not in touch with it (:meth:`alive`;
+        nobody while :meth:`arriving`) and it said ``bye``, or the split rule lets this peer give seats
+        away (:meth:`sees_most`: always at two seats). Nothing else gives such a seat back: only the
+        runner may, and it is gone (a crash right after it took the seat at a table of two, a goodbye)."""
+        if not self.keys or self.arriving(now):
+            return []
+        out = []
+        for seat in sorted(self.own):
+            if seat >= len(self.keys) or self.handovers[seat] is None or seat in self.plays or seat != self.turn:
+                continue
+            signer = self.signers[seat]
+            runner = self.keys[signer] if self.handovers[signer] is not None else self.runner(seat)
+            if runner is None or runner == self.me or runner in self.alive():
+                continue
+            if runner in self.left or self.sees_most():
+                out.append(seat)
+        return out
 
     def _back(self, seat: int) -> bool:
         """Whether the peer *seat* was taken from is back (:meth:`hand_back`): a player link to it is

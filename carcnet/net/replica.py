@@ -188,10 +188,11 @@ class Replica:
         self.partings: set[int] = set()
         self.branches = Branches()  # per sender, its last batch of another branch ignored (§5.9)
         self.aside: list[SetAside] = []
-        #: A player's judgement of a ``handover`` it receives (wire.md §5.6 "What the others check"):
-        #: given the game before it and the move, whether what this peer saw lets it take it. One it
-        #: does not vouch for is taken only once the votes held commit it (§5.9); ``None``: no check.
-        self.vet: Callable[[Game, HandOver], bool] | None = None
+        #: A player's judgement of a ``handover`` it receives, or of a ``handback`` a seat made of
+        #: itself (wire.md §5.6 "What the others check"): given the game before it and the move, whether
+        #: what this peer saw lets it take it. One it does not vouch for is taken only once the votes
+        #: held commit it (§5.9); ``None``: no check.
+        self.vet: Callable[[Game, HandOver | HandBack], bool] | None = None
         #: The seq of the last ``handover`` this peer did not take (:meth:`vouched`): entries that come
         #: alone after it may build on it, another branch, and are answered as one (wire.md §5.9).
         self.passed_over: int | None = None
@@ -297,6 +298,8 @@ class Replica:
         if key is None:
             if isinstance(move, HandOver):
                 raise SyncError(f"seat {seat} would take seat {move.seat} over, but this peer does not play it")
+            if isinstance(move, HandBack) and move.by is not None:
+                raise SyncError(f"{move}: only seat {seat}'s own player takes it back, and this peer does not hold its key")
             if isinstance(move, HandBack):
                 raise SyncError(f"{move}: seat {seat} runs the seat's bot, and this peer does not play it")
             raise SyncError(f"it is seat {seat}'s turn, which this peer does not play")
@@ -553,11 +556,12 @@ class Replica:
     def vouched(self, game: Game, batch: Sequence[SignedEntry]) -> bool:
         """wire.md §5.6 "What the others check": whether this peer takes the first entry of *batch*
         (the entries of a message from it on), to follow *game*, as far as who may give a seat away
-        goes: anything but a ``handover`` is; a ``handover`` this peer vouches for (:attr:`vet`) is; one
+        goes: anything but a ``handover`` or a seat's ``handback`` of itself is; one this peer vouches for
+        (:attr:`vet`) is; one
         it does not is taken only once the seats' votes it holds commit it, the digests of *batch*
         being its branch (§5.9: the table took it; a peer coming back after it was made takes it so)."""
         move = batch[0].entry.move
-        if self.vet is None or not isinstance(move, HandOver):
+        if self.vet is None or not (isinstance(move, HandOver) or (isinstance(move, HandBack) and move.by is not None)):
             return True
         seq = batch[0].seq
         if (seq > self.have or self.passed_over != seq) and self.vet(game, move):

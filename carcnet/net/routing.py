@@ -133,7 +133,7 @@ class Router:
         self.witness = Witness()  # what this peer saw of the others (wire.md §5.6, §5.9)
         if role == "player":  # wire.md §5.6 "What the others check": a handover is judged on what this peer saw
             replica.vet = lambda game, move: self.witness.vet(game, move, self.draws, self.clock(), self.plays,
-                                                              self.connections, replica.header)
+                                                              self.connections, replica.header, self.seats)
         self.chat = ChatRoom()
         self._voted_at = -VOTE_EVERY  # when this peer's seats last voted (wire.md §5.9) …
         self._vote_due = True  # … whether the log's end waits for its vote (a resumed log's does), and

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from carcnet.engine import DrawTile, Game, HandOver
+from carcnet.engine import DrawTile, Game, HandBack, HandOver
 
 from .messages import SignedEntry
 from .signing import tie_order, tie_source
@@ -60,25 +60,39 @@ def tie_of(game_id: str, players: int, game: Game, entries: Sequence[SignedEntry
 
 
 def beaten(contenders: Mapping[bytes, SignedEntry], signer: Callable[[int], int]) -> set[bytes]:
-    """The digests of the *contenders* (entries competing at one seq, by digest) that hand over a seat
-    which another of them shows present there: an entry the seat signed with its own key (its move, or
-    a ``handover`` or ``handback`` it made: ``signer(seat)`` is the seat itself before that seq), or a
-    ``draw`` holding the seat's value (wire.md §5.9 "The tie-break")."""
+    """The digests of the *contenders* (entries competing at one seq, by digest) that take a seat from a
+    peer which another of them shows present there (wire.md §5.9 "The tie-break"):
+
+    - a ``handover`` of a seat, against an entry the seat signed with its own key (its move, or a
+      ``handover`` or ``handback`` it made: ``signer(seat)`` is the seat itself before that seq) or a
+      ``draw`` holding the seat's value;
+    - a ``handback`` a seat made of itself (its ``by`` given: its bot's runner was gone), against an
+      entry the runner signed (the seat's move by its bot, or an entry of the runner's own seat) or a
+      ``draw`` holding the runner's value.
+
+    *signer*: the seat whose key signs a seat's entries before that seq (``Game.signer``)."""
     out = set()
     for digest, signed in contenders.items():
         move = signed.entry.move
-        if not isinstance(move, HandOver):
+        if isinstance(move, HandOver):
+            seat = move.seat
+        elif isinstance(move, HandBack) and move.by is not None:
+            seat = signer(move.seat)  # the runner, whom the seat's own player took for gone
+        else:
             continue
-        seat = move.seat
         for other, shown in contenders.items():
-            there = shown.entry.move
-            if other == digest:
-                continue
-            if isinstance(there, DrawTile):
-                present = seat < len(there.values) and there.values[seat] is not None
-            else:
-                present = shown.entry.seat == seat and signer(seat) == seat
-            if present:
+            if other != digest and _shows(shown, seat, signer):
                 out.add(digest)
                 break
     return out
+
+
+def _shows(shown: SignedEntry, seat: int, signer: Callable[[int], int]) -> bool:
+    """Whether the entry *shown* proves *seat*'s peer present at its seq: *seat*'s key signed it, or it
+    is a ``draw`` holding *seat*'s value."""
+    there = shown.entry.move
+    if isinstance(there, DrawTile):
+        return seat < len(there.values) and there.values[seat] is not None
+    if isinstance(there, HandOver | HandBack):
+        return shown.entry.seat == seat  # signed by the seat that makes it
+    return signer(shown.entry.seat) == seat

@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 
-from carcnet.engine import DrawTile, Game, HandOver, Phase
+from carcnet.engine import DrawTile, Game, HandBack, HandOver, Phase
 
 from .connections import Connections
 from .draws import DrawValues, vouches
@@ -81,24 +81,41 @@ class Witness:
         source = self.source
         return source is None or source.opened_at is None or source.opened_at > self._end[1]
 
-    def vet(self, game: Game, move: HandOver, draws: DrawValues, now: float, plays: Callable[[int], bool],
-            connections: Connections, header: WireHeader | None) -> bool:
+    def vet(self, game: Game, move: HandOver | HandBack, draws: DrawValues, now: float,
+            plays: Callable[[int], bool], connections: Connections, header: WireHeader | None,
+            own: Collection[int] = ()) -> bool:
         """wire.md §5.6 "What the others check": whether what this player saw lets it take *move*, a
         ``handover`` that follows *game* (:func:`~carcnet.net.draws.vouches`): the seat's peer is in touch
         with this one when this peer holds an open link to the peer whose identity is the seat's key,
         or, for a seat it plays itself, when the sender was not :meth:`apart` from it. While the table
         draws, a seat played here is taken from it only when this laptop :meth:`restarted` since its
         log reached its end: it stopped, so its value never went out, and the others waited for it in
-        vain (a crash); while its program ran, it gave its value to every link it had."""
+        vain (a crash); while its program ran, it gave its value to every link it had. A ``handback``
+        a seat made of itself (wire.md §5.6 "Taking a seat back") is taken when the laptop that holds
+        the key of the seat that signs its entries before it (*own*: the seats whose keys this peer
+        holds) is not in touch with this peer: for this peer's own key, the sender was :meth:`apart`
+        from it; else no open link to the peer whose identity is that key."""
+        if isinstance(move, HandBack):
+            if move.by is None or header is None:
+                return False
+            runner = game.signer(move.seat)
+            if runner in own:
+                return self.apart()
+            return connections.link_to(header.keys[runner]) is None
         if game.phase is Phase.DRAW and plays(move.seat) and self.restarted():
             return True
 
-        def in_touch(seat: int) -> bool:
-            if plays(seat):
-                return not self.apart()
-            return header is not None and connections.link_to(header.keys[seat]) is not None
+        return vouches(game, move, draws, now,
+                       in_touch=lambda seat: self._in_touch(seat, plays, connections, header))
 
-        return vouches(game, move, draws, now, in_touch=in_touch)
+    def _in_touch(self, seat: int, plays: Callable[[int], bool], connections: Connections,
+                  header: WireHeader | None) -> bool:
+        """Whether *seat*'s peer is in touch with this one (wire.md §5.6 "What the others check"): for a
+        seat played here, the sender was not :meth:`apart` from it; else an open link to the peer whose
+        identity is the seat's key."""
+        if plays(seat):
+            return not self.apart()
+        return header is not None and connections.link_to(header.keys[seat]) is not None
 
     def vote_withheld(self, link: Link, replica: Replica, seats: Collection[int], now: float,
                       connections: Connections) -> bool:

@@ -14,7 +14,8 @@ of changes through :meth:`NetTable.add_listener`. Nothing here touches textual.
 
 Its rooms: what the session tells (the game, the lobby, presence) is
 :class:`~carcnet.table.netview.NetView`'s, which :class:`NetTable` extends; presence's rules are
-:mod:`carcnet.net.presence`'s (values in, decisions out, carried out here); the keys file is
+:mod:`carcnet.net.presence`'s (values in, decisions out), carried out for seats changing hands by
+:class:`~carcnet.table.hands.SeatHands` (which :class:`NetTable` is) and for the rest here; the keys file is
 :mod:`carcnet.table.keys`'s; this table's mDNS record is :mod:`carcnet.table.advert`'s.
 
 Files, in the data folder's ``games`` directory (``carcnet.log.store.default_dir``): the log
@@ -32,32 +33,32 @@ from pathlib import Path
 from typing import Self, TypedDict, Unpack
 
 from carcnet.bots import make_bot
-from carcnet.engine import HandBack, HandOver, IllegalMoveError, Rules
+from carcnet.engine import Rules
 from carcnet.log import LogError, default_dir, new_path
 from carcnet.net.adverts import GameAd
 from carcnet.net.link import Link
 from carcnet.net.lobby import Hosting, Seating, SeatPlan, Watching
 from carcnet.net.messages import Lobby, WireHeader
 from carcnet.net.peer import MAX_HINT_FAILURES, Peer
-from carcnet.net.presence import LEFT_ON_PURPOSE, TakeoverClock
+from carcnet.net.presence import LEFT_ON_PURPOSE
 from carcnet.net.signing import SeatKey, sealed_game_id
 from carcnet.net.storage import RecorderLog
-from carcnet.net.sync import SessionChange, SyncError, SyncSession
+from carcnet.net.sync import SessionChange, SyncSession
 from carcnet.net.transport import Timing
 
 from .advert import advertise_and_browse, found_peer, table_ad
 from .aside import aside_detail, aside_note
-from .base import TableError, bot_seed
+from .base import bot_seed
 from .clock import TurnClock
 from .driver import BotDriver
 from .eventfile import keep_connection_log
 from .farewell import farewell
 from .keys import LanError, keys_path, read_keys, save_keys
-from .netview import NetKind, NetView
+from .hands import SeatHands
+from .netview import NetKind
 from .rejoin import Rejoin
 from .timekeeper import Timekeeper
-from .words import (REFUSED, handed_over, hello_text, not_handed_over, not_taken_over, part_missing, refused,
-                    stopped, told)
+from .words import REFUSED, hello_text, part_missing, refused, stopped
 
 __all__ = [
     "LanError", "NetKind", "NetOptions", "NetTable", "SeatPlan", "describe_table", "keys_path",
@@ -96,7 +97,7 @@ class NetOptions(TypedDict, total=False):
     reveal_wait: float | None
 
 
-class NetTable(NetView):
+class NetTable(SeatHands):
     """A network game at this peer: lobby, session, sockets, discovery, saved log and bots.
 
     Build with :meth:`host`, :meth:`join`, :meth:`spectate` or :meth:`resume`, then
@@ -327,125 +328,12 @@ class NetTable(NetView):
 
     _bot_for_seating: str | None = None
 
-    # ------------------------------------------------------------------ presence (wire.md §5.6, §5.7)
-
-    async def _take_over_bot_seats(self) -> None:
-        """Gives a bot seat whose laptop is gone to a bot run by the table, by the deterministic rule of
-        wire.md §5.6: once it has been away at its turn for :attr:`takeover` seconds, the peer that
-        :meth:`~carcnet.net.presence.PresenceSnapshot.takeover_runner` names (if it may hand over)
-        makes the ``handover``; the bot is the one the header names."""
-        loop = asyncio.get_running_loop()
-        tick = max(0.05, min(1.0, self.takeover / 4))
-        clock = TakeoverClock(self.takeover)
-        saw_most = True
-        while not self._closing:
-            await asyncio.sleep(tick)  # the clock of the away rule, not a synchronisation
-            header, game = self.session.header, self.session.game
-            blocking = self.blocking()
-            if header is None or game is None or not blocking or self.status != "playing" or not self.my_seats:
-                clock.reset()
-                continue
-            presence, now = self.presence(), self.session.clock()
-            if presence.sees_most() and not saw_most:
-                clock.reset()  # back in touch with most of the table: the others' links are opening again
-            saw_most = presence.sees_most()
-            due = clock.due(blocking, presence.takeover_candidates(now), loop.time())
-            # while the table draws, a seat only once its value has been missing for the wait (§5.7); a
-            # laptop that does not see most of the table says that it takes none over, draw or not
-            judged = [s for s in due if presence.drawing is None or s in presence.withholding(now)]
-            if not judged and (not due or presence.sees_most()):
-                continue
-            seat = (judged or due)[0]
-            bot = header.header.seats[game.signer(seat)].bot
-            name = header.header.seats[seat].name
-            if not judged or not presence.may_hand_over(seat):
-                if clock.refusal_is_news(seat, len(game.moves)):
-                    self._note(*not_taken_over(name, seat, cut_off=self.cut_off))
-                continue
-            if presence.takeover_runner(now) != self.session.identity.public:
-                continue
-            try:
-                self.hand_over(seat, bot or "greedy")
-            except (TableError, IllegalMoveError, ValueError) as exc:
-                self._note(f"Cannot take {name}'s seat over: {exc}")
-            clock.done(seat)
+    # ------------------------------------------------------------------ bots
 
     def _wake_bots(self, change: SessionChange, link: Link | None) -> None:
         """The session changed: after a move, the start or a stop, a bot of this peer may be to move."""
         if change in ("entry", "header", "stop", "open") and self.driver is not None:
             self.driver.wake()
-
-    def hand_over(self, seat: int, bot: str = "greedy") -> None:
-        """Gives *seat*, whose player is away, to *bot*, run by this peer from now on: a ``handover``
-        entry in the log, made by this peer's own seat (``protocol/log.md`` §6). Which seats, wire.md
-        §5.6 "Which seats": at its turn, the seat to play when no peer at the table is in touch with
-        its player; while the table draws, a seat whose value has been missing for the reveal wait;
-        never a present seat (:meth:`~carcnet.net.presence.PresenceSnapshot.handover_refusal`). A seat
-        taken while it withheld its value, its laptop heard from since the draw began, is never given back
-        (§5.7 "The price of a veto"); any other goes back when its laptop returns.
-
-        Raises:
-            TableError: Not a seat this peer may hand over now (why), this peer plays no seat of its
-                own, or the game is not going on.
-            IllegalMoveError: The engine refuses it (an unknown bot).
-            ValueError: An unknown bot name.
-        """
-        make_bot(bot, 0)
-        game, header = self.session.game, self.session.header
-        if game is None or header is None:
-            raise TableError("no game yet")
-        presence, now = self.presence(), self.session.clock()
-        refusal = presence.handover_refusal(seat, now)
-        if refusal is not None:
-            raise TableError(told(self.details, not_handed_over(header.header.seats[seat].name, seat, refusal, presence, now)))
-        own = [s for s in sorted(self.session.seats) if game.handovers[s] is None]
-        if not own:
-            raise TableError("only a player with a seat of their own can take a seat over")
-        by = next((s for s in own if s not in self.bot_names), own[0])
-        withheld = presence.withheld_by(seat, now)
-        try:
-            self.session.submit(HandOver(seat, bot, by))
-        except SyncError as exc:
-            raise TableError(str(exc)) from None
-        self.records.handed[seat] = now  # its owner is back once heard from after this (wire.md §5.6)
-        if withheld is not None:
-            # the price of a veto (wire.md §5.7): the seat is this peer's to run for the rest of the
-            # game, after a restart too (the owner recorded beside the save is this peer)
-            self.records.withheld[seat] = withheld
-            self.records.owners[seat] = self.session.identity.public
-        self.bot_names[seat] = bot
-        self._save_keys()  # whose seat it is, should this laptop restart before it goes back
-        self._note(*handed_over(header.header.seats[seat].name, seat, bot, by, withheld=withheld is not None))
-        if self.driver is not None:
-            self.driver.set_bot(seat, make_bot(bot, bot_seed(header.header.digest, seat)))
-
-    def _hand_back(self) -> None:
-        """wire.md §5.6 "Coming back": a seat handed over to a bot here goes back to its own peer when
-        that peer is connected to this one again. From then on this peer's bot leaves the seat alone,
-        and at the seat's next turn, before its tile is placed, this peer (the only one that may make
-        the seat's entries then) makes the ``handback``; if the owner goes again first, the bot plays
-        on. On the owner's side, a seat given back to a bot of its own is played by that bot again. The
-        steps are :meth:`~carcnet.net.presence.PresenceSnapshot.hand_back`'s; this carries them out."""
-        self._hand_back_soon = False
-        header, game, driver = self.session.header, self.session.game, self.driver
-        if header is None or game is None or driver is None or self.status != "playing" or self._closing:
-            return
-        for step in self.presence().hand_back(self.bot_names, driver.bots):
-            seat, name = step.seat, header.header.seats[step.seat].name
-            if step.action == "arm":
-                assert step.bot is not None
-                self.bot_names[seat] = step.bot
-                driver.set_bot(seat, make_bot(step.bot, bot_seed(header.header.digest, seat)))
-            elif step.action == "release":
-                driver.set_bot(seat, None)
-            else:
-                try:
-                    self.session.submit(HandBack(seat))
-                except (SyncError, IllegalMoveError) as exc:
-                    self._note(f"Cannot give {name}'s seat back: {exc}")
-                    continue
-                self.bot_names.pop(seat, None)
-                self._note(f"{name} is back and plays their seat again")
 
     # ------------------------------------------------------------------ acting
 

@@ -219,6 +219,7 @@ class NetView(Table):
             fresh=self.fresh,
             to_play=session.to_play,
             placing=game.phase is Phase.PLACE_TILE,
+            turn=game.seat if game.phase in (Phase.PLACE_TILE, Phase.DRAW) else None,
             tie=session.replica.votes.tie.order if session.replica.votes and session.replica.votes.tie else None,
             view=records.view,
             since=records.since,

@@ -88,6 +88,13 @@ def handed_over(name: str, seat: int, bot: str, by: int, *, withheld: bool) -> L
             + ("(withheld: never given back, wire.md §5.7)" if withheld else "(wire.md §5.6)"))
 
 
+def taken_back(name: str, seat: int, runner: str) -> Line:
+    """*seat* (of *name*), played by a bot of *runner*'s laptop while this one was away, is played here
+    again: that laptop is gone, so this one took the seat back itself."""
+    return ("{runner}'s laptop is gone: {name}'s seat is played from this laptop again".format(runner=runner, name=name),
+            f"handback of seat {seat} by the seat itself: its runner is gone (wire.md §5.6 \"Taking a seat back\")")
+
+
 def part_missing(name: str, seat: int, *, draw: int, wait: float) -> Line:
     """The value of *seat* (of *name*) for draw *draw* has been missing for *wait* seconds: the seat
     counts as away (it withholds it, wire.md §5.7)."""

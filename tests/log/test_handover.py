@@ -20,7 +20,7 @@ from carcnet.engine import (
     parse_move,
 )
 from carcnet.log import LogEntry, LogError, LogHeader, Seat
-from carcnet.log.codec import from_wire, to_wire
+from carcnet.log.codec import LogFormatError, from_wire, to_wire
 from carcnet.log.store import apply_entry
 from carcnet.net.signing import SeatKey, sign_entry
 
@@ -136,6 +136,62 @@ def test_a_handback_has_a_log_form_and_a_text_form_that_read_back() -> None:
     assert parse_move(str(move)) == move == parse_move("handback 2")
 
 
+def test_a_seat_takes_itself_back_with_a_handback_of_its_own_at_its_turn() -> None:
+    game = Game(GameSetup(players=3, seed=7))
+    game.apply(HandOver(0, "greedy", 1))
+    assert game.author(HandBack(0, 0)) == (0, 0) and game.author(HandBack(0)) == (1, 1)
+    with pytest.raises(IllegalMoveError, match="only the seat itself"):
+        game.apply(HandBack(0, 2))
+    runners = Game(GameSetup(players=3, seed=7))
+    runners.apply(HandOver(0, "greedy", 1))
+    runners.apply(HandBack(0))
+    events = game.apply(HandBack(0, 0))
+    assert events == [SeatHandedBack(0, 1)] and game.signer(0) == 0 and game.handovers[0] is None
+    # the same seat given back, but another move: the two differ in the digest, so the table can tell
+    # them apart where both are made at one seq (wire.md §5.9)
+    assert game.digest != runners.digest
+    assert game.handovers == runners.handovers and game.seat == runners.seat and game.drawn == runners.drawn
+
+
+def test_a_seats_own_handback_has_a_log_form_and_a_text_form_that_read_back() -> None:
+    move = HandBack(1, 1)
+    assert to_wire(move) == {"type": "handback", "seat": 1, "by": 1}
+    assert from_wire(to_wire(move)) == move and str(move) == "handback 1 by 1"
+    assert parse_move(str(move)) == move
+    with pytest.raises(LogFormatError, match="the seat itself"):
+        from_wire({"type": "handback", "seat": 1, "by": 0})
+    with pytest.raises(LogFormatError):
+        from_wire({"type": "handback", "seat": 1, "by": 1, "bot": "greedy"})
+
+
+def test_a_signed_log_takes_the_seats_own_handback_under_its_own_key_only(tmp_path) -> None:
+    header, keys = _header()
+    game = Game(header.setup())
+
+    def entry(move, seat, key):
+        g = Game(header.setup())
+        for m in game.moves:
+            g.apply(m)
+        g.apply(move)
+        e = LogEntry(len(game.moves) + 1, seat, move, g.digest)
+        return dataclasses.replace(e, sig=sign_entry(key, header.game, e))
+
+    apply_entry(game, header, entry(HandOver(0, "greedy", 2), 2, keys[2]))
+    for _ in range(6):
+        move = _first_legal(game)
+        seat, signer = game.author(move)
+        apply_entry(game, header, entry(move, seat, keys[signer]))
+    assert game.seat == 0 and game.signer(0) == 2
+    with pytest.raises(LogError) as runner:  # the runner may not sign the seat's own taking back
+        apply_entry(game, header, entry(HandBack(0, 0), 0, keys[2]))
+    assert runner.value.reason == "bad-signature"
+    with pytest.raises(LogError) as named:
+        apply_entry(game, header, entry(HandBack(0, 0), 2, keys[2]))
+    assert named.value.reason == "forged-seat"
+    apply_entry(game, header, entry(HandBack(0, 0), 0, keys[0]))
+    assert game.signer(0) == 0 and game.handovers[0] is None
+
+
 def test_a_signed_log_takes_the_handback_from_the_bots_runner_only(tmp_path) -> None:
     header, keys = _header()
     game = Game(header.setup())
@@ -154,9 +210,8 @@ def test_a_signed_log_takes_the_handback_from_the_bots_runner_only(tmp_path) -> 
         seat, signer = game.author(move)
         apply_entry(game, header, entry(move, seat, keys[signer]))
     assert game.seat == 0 and game.signer(0) == 2
-    # The seat's own player cannot take it back by itself (it would race the bot's runner): seat 0's
-    # entries are signed by seat 2 now (the signature is checked first), and seat 2 named as seat 0 is
-    # a forged seat.
+    # The runner's handback is the runner's: seat 0's entries are signed by seat 2 now (the signature is
+    # checked first), and seat 2 named as seat 0 is a forged seat.
     with pytest.raises(LogError) as own:
         apply_entry(game, header, entry(HandBack(0), 0, keys[0]))
     assert own.value.reason == "bad-signature"

@@ -289,7 +289,8 @@ SHORT_ORDER = tuple("EUVKDLBJ")
 #: the heal), ``("bye", p, reason)`` (``session.close(reason)``: a departure on purpose),
 #: ``("crash", p)``, ``("resume", p)`` (a new session from the crashed peer's save), ``("move", p)``
 #: (its bot's move for the seat to play), ``("hand", p, seat)`` (a handover of *seat* to a bot run by
-#: *p*), ``("carry",)`` (the bytes in flight arrive), ``("beat",)`` (a heartbeat round).
+#: *p*), ``("take", p, seat)`` (*p* takes its own *seat* back from a runner that is gone: its
+#: ``handback``, wire.md §5.6 "Taking a seat back"), ``("carry",)`` (the bytes in flight arrive), ``("beat",)`` (a heartbeat round).
 Action = tuple
 
 
@@ -305,6 +306,8 @@ def say_action(action: Action) -> str:
         return f"P{action[1]} says bye {action[2]}"
     if kind == "hand":
         return f"P{action[1]} hands seat {action[2]} over"
+    if kind == "take":
+        return f"P{action[1]} takes seat {action[2]} back"
     if kind in ("crash", "resume", "move"):
         return f"P{action[1]} {kind}{'es' if kind == 'crash' else 's'}"
     return kind
@@ -340,8 +343,8 @@ def parse_schedule(text: str) -> tuple[Action, ...]:
             out.append(("split", tuple(sorted(groups))))
         elif kind == "bye" and len(words) == 3 and words[2] in LEFT_ON_PURPOSE:
             out.append(("bye", int(words[1]), words[2]))
-        elif kind == "hand" and len(words) == 3:
-            out.append(("hand", int(words[1]), int(words[2])))
+        elif kind in ("hand", "take") and len(words) == 3:
+            out.append((kind, int(words[1]), int(words[2])))
         elif kind in ("crash", "resume", "move") and len(words) == 2:
             out.append((kind, int(words[1])))
         elif kind in ("carry", "beat") and len(words) == 1:
@@ -525,6 +528,21 @@ class Laptop:
         presence, now = self.view.presence(), s.clock()
         return [seat for seat in self.view.blocking() if presence.handover_refusal(seat, now) is None]
 
+    def seats_to_take_back(self) -> list[int]:
+        """The seats of this laptop's own that it takes back now, their runner gone (wire.md §5.6
+        "Taking a seat back"), as NetTable does on its tick."""
+        s = self.session
+        if s.stopped or s.over or s.game is None:
+            return []
+        return self.view.presence().take_back(s.clock())
+
+    def take_back(self, seat: int) -> SignedEntry:
+        """Makes *seat*'s ``handback`` itself (NetTable._take_back)."""
+        signed = self.session.submit(HandBack(seat, seat))
+        self.view.records.handed.pop(seat, None)
+        self.save_keys()
+        return signed
+
 
 class World:
     """The peers of the exhaustive model, their saves, wires and the groups the network is split into.
@@ -642,6 +660,7 @@ class World:
             if to_play is not None and session.plays(to_play):
                 out.append(("move", p))
             out += [("hand", p, seat) for seat in self.laptops[p].seats_to_hand()]  # type: ignore[union-attr]
+            out += [("take", p, seat) for seat in self.laptops[p].seats_to_take_back()]  # type: ignore[union-attr]
         for p in up:
             out += [("bye", p, "quit"), ("bye", p, "shutdown"), ("crash", p)]
         out += [("resume", p) for p in range(self.n) if self.status[p] == "crashed"]
@@ -669,6 +688,9 @@ class World:
         elif kind == "hand":
             p, seat = action[1], action[2]
             self.authored[p].append(self.laptops[p].hand_over(seat))  # type: ignore[union-attr]
+        elif kind == "take":
+            p, seat = action[1], action[2]
+            self.authored[p].append(self.laptops[p].take_back(seat))  # type: ignore[union-attr]
         elif kind == "bye":
             p = action[1]
             self.laptops[p].leave(action[2])  # type: ignore[union-attr]
@@ -811,6 +833,8 @@ class World:
                     to_play = session.to_play
                     if to_play is not None and session.plays(to_play):
                         self.do(("move", p))
+                    elif seats := self.laptops[p].seats_to_take_back():  # type: ignore[union-attr]
+                        self.do(("take", p, seats[0]))
                     elif seats := self.laptops[p].seats_to_hand():  # type: ignore[union-attr]
                         self.do(("hand", p, seats[0]))
                     else:

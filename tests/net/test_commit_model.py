@@ -131,28 +131,16 @@ FOUND = {
         2, False, "a 1 | 1 split where both went on and both said goodbye unheard: each gave its vote on its own "
                   "branch, cast none after, so not the first vote where the branches part that the tie-break "
                   "needs (the nemesis's two seats 27; a laptop now votes before its give's seq)"),
+    "split 0|1, heal, hand 1 0, carry, crash 1": (
+        2, False, "the one left, its seat run by the crashed laptop's bot, had no seat to play nor to take one "
+                  "over with (it now takes its own seat back: a handback signed by the seat itself)"),
+    "split 0|12, hand 1 0, bye 1 quit, carry": (
+        3, False, "a seat run by a laptop that left was nobody's to hand over or back (so on ed1ae94 too; its own "
+                  "laptop now takes it back)"),
 }
 
 
 @pytest.mark.parametrize("schedule", list(FOUND), ids=[f"{s}{' (draws)' if FOUND[s][1] else ''}" for s in FOUND])
 def test_a_schedule_found_on_the_two_seat_rule_holds(schedule: str) -> None:
     seats, draws, _ = FOUND[schedule]
-    assert check(seats, parse_schedule(schedule), draws=draws) is None
-
-
-#: Schedules that still fail, with (seats, table draws) and what fails (docs/lan-play.md, "The commit
-#: model"): a seat whose laptop left or crashed while it ran another seat's bot.
-OPEN = {
-    "split 0|1, heal, hand 1 0, carry, crash 1": (
-        2, False, "the one left, its seat run by the crashed laptop's bot, has no seat to play nor to take one "
-                  "over with"),
-    "split 0|12, hand 1 0, bye 1 quit, carry": (
-        3, False, "a seat run by a laptop that left is nobody's to hand over or back (so on ed1ae94 too)"),
-}
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="open: docs/lan-play.md, \"The commit model\"")
-@pytest.mark.parametrize("schedule", list(OPEN), ids=[f"{s}{' (draws)' if OPEN[s][1] else ''}" for s in OPEN])
-def test_a_schedule_still_open_fails_as_said(schedule: str) -> None:
-    seats, draws, _ = OPEN[schedule]
     assert check(seats, parse_schedule(schedule), draws=draws) is None

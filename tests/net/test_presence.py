@@ -516,6 +516,35 @@ def test_hand_back(case: str, snapshot: PresenceSnapshot, bot_names: dict[int, s
     assert snapshot.hand_back(bot_names, armed) == steps, case
 
 
+# ---------------------------------------------------------------------- taking a seat back (§5.6)
+
+MINE_RUN = {"plays": frozenset(), "own": frozenset({0}), "signers": (1, 1), "handovers": ("greedy", None), "turn": 0}
+MINE_RUN3 = {**MINE_RUN, "signers": (1, 1, 2), "handovers": ("greedy", None, None)}
+
+
+@pytest.mark.parametrize(
+    ("case", "snapshot", "seats"),
+    [
+        ("two seats, the runner gone, at its turn", snap(2, **MINE_RUN), [0]),
+        ("two seats, the runner connected", snap(2, **MINE_RUN, links=(player(1),)), []),
+        ("two seats, another seat's turn", snap(2, **{**MINE_RUN, "turn": 1}), []),
+        ("two seats, mid-turn", snap(2, **{**MINE_RUN, "turn": None}), []),
+        ("three seats, the runner gone, the third here", snap(3, **MINE_RUN3, links=(player(2),)), [0]),
+        ("three seats, the runner seen by the third alone: one peer's word proves nothing",
+         snap(3, **MINE_RUN3, links=(player(2, 1),)), [0]),
+        ("four seats, the runner seen by both others", snap(4, **{**MINE_RUN3, "signers": (1, 1, 2, 3),
+                                                                   "handovers": ("greedy", None, None, None)},
+                                                             links=(player(2, 1), player(3, 1))), []),
+        ("three seats, alone: a split's small side", snap(3, **MINE_RUN3), []),
+        ("three seats, alone, the runner said bye", snap(3, **MINE_RUN3, left=frozenset({K[1]})), [0]),
+        ("a seat of another laptop's", snap(2, **{**MINE_RUN, "own": frozenset()}), []),
+        ("its own seat, played here", snap(2, turn=0), []),
+    ],
+)
+def test_take_back(case: str, snapshot: PresenceSnapshot, seats: list[int]) -> None:
+    assert snapshot.take_back(0.0) == seats, case
+
+
 # ---------------------------------------------------------------------- the takeover clock
 
 

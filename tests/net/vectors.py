@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from carcnet.engine import DrawTile, Game, Phase, Rules
+from carcnet.engine import DrawTile, Game, HandBack, HandOver, Phase, Rules
 from carcnet.log import LogEntry, LogHeader, Seat
 from carcnet.net import (
     PROTO_VERSION,
@@ -146,6 +146,28 @@ def signed_entries(count: int = 3) -> list[SignedEntry]:
     return out
 
 
+def take_back_entries() -> list[SignedEntry]:
+    """The entries after :func:`signed_entries`: the draw of Bob's first tile (unsigned), Ann's
+    ``handover`` of his seat to a greedy bot she runs (his laptop away; seat 0's key), then Bob's own
+    ``handback`` of his seat (her laptop gone, wire.md §5.6 "Taking a seat back"; seat 1's key)."""
+    keys = seat_keys()
+    values = chains()
+    game = Game(wire_header().header.setup())
+    first = signed_entries()
+    for signed in first:
+        game.apply(signed.entry.move)
+    out = []
+    draw = DrawTile(tuple(c[game.deck_index + 1] for c in values))
+    seat = game.seat
+    game.apply(draw)
+    out.append(SignedEntry(LogEntry(len(first) + 1, seat, draw, game.digest), None))
+    for move, signer in ((HandOver(1, "greedy", 0), 0), (HandBack(1, 1), 1)):
+        game.apply(move)
+        entry = LogEntry(len(game.moves), signer, move, game.digest)
+        out.append(SignedEntry(entry, sign_entry(keys[signer], GAME, entry)))
+    return out
+
+
 def messages() -> dict[str, tuple[str, Message]]:
     """Vector name → (description, message): every message type once, welcome twice."""
     ann, bob = seat_keys()
@@ -203,6 +225,12 @@ def messages() -> dict[str, tuple[str, Message]]:
             "The first three entries of the game: the first draw (unsigned: its values prove themselves), "
             "then Ann's place and deploy-or-skip, each signed with seat 0's key.",
             Entries(from_seq=1, entries=tuple(entries)),
+        ),
+        "entries-take-back": (
+            "The three entries after entries.bin: the draw of Bob's first tile; Ann's handover of his seat to a "
+            "greedy bot she runs (entry seat 0, signed with seat 0's key); then Bob takes his seat back, her "
+            "laptop gone (handback 1 by 1: entry seat 1, signed with seat 1's key; wire.md §5.6).",
+            Entries(from_seq=4, entries=tuple(take_back_entries())),
         ),
         "want": ("Ask for every entry from seq 3 on.", Want(from_seq=3)),
         "heartbeat": (
