@@ -493,8 +493,9 @@ class NetTable(SeatHands):
         if link is None:
             return
         session, key = self.session, link.key
-        if key is not None and link.role != "spectator":
-            # a bye this peer said is no word that the other left (a spectator drops a link it has no use for)
+        if key is not None and link.role != "spectator" and link.opened:
+            # a bye this peer said is no word that the other left (a spectator drops a link it has no use for);
+            # nor is one on a link whose key was never proven: anyone can say a hello with another's key
             self.records.closed(key, None if link.closed_here else link.closed_by, still_connected=session.connections.link_to(key) is not None,
                                 started=session.header is not None and not session.over)
         if link.closed_by in _FATAL and session.header is None:

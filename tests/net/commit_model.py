@@ -493,7 +493,8 @@ class Laptop:
                 self.save_keys()  # who runs which seat (NetTable._heard)
         elif change == "gives":
             self.save_keys()  # votes given came, or this laptop gave its own (NetTable: kept beside the save)
-        elif change in ("open", "close") and link is not None and link.key is not None and link.role != "spectator":
+        elif (change in ("open", "close") and link is not None and link.key is not None and link.role != "spectator"
+              and link.opened):  # (NetTable._link_closed: a link whose key was never proven says nothing)
             if change == "open":
                 records.opened(link.key)
             else:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from carcnet.bots import make_bot
-from carcnet.net import Hello, SeatKey
+from carcnet.net import Bye, Hello, SeatKey, encode_message
 from carcnet.net.link import Link
 from carcnet.net.messages import Heartbeat
 from carcnet.net.sync import MemoryLog, SyncSession
@@ -166,3 +166,21 @@ def test_a_liar_cannot_make_a_connected_laptop_say_it_is_cut_off(tmp_path: Path)
     assert [link.key for link in bob.session.connections.open_links()] == [HOST.public]
     assert not bob.cut_off and bob.seated_peers() == {HOST.public: True}
     assert not [note for note in bob.notes[said:] if "cut off" in note], bob.notes
+
+
+def test_a_bye_on_a_link_that_never_proved_its_key_says_nobody_left(tmp_path: Path) -> None:
+    """A stranger that says ``hello`` with Bob's key (his public identity) and ``bye`` ``quit`` before
+    proving it: had the table taken that for Bob leaving on purpose, it would give Bob's seat away by
+    rule 1 of wire.md §5.6 while his laptop is only out of reach, split or not, and take it over as a
+    seat given up. Only a link that opened (its key proven) says who left."""
+    bob_key = seat_key(1).public
+    # alone (a split's small side, or everyone else away), knowing who runs each seat (from its save)
+    cleo = table("Cleo", seat_key(2), 2, 3, tmp_path, runners={0: HOST.public, 1: bob_key})
+    assert not cleo.presence().may_hand_over(1)
+    link = cleo.session.connections.accept_link()
+    hello = Hello(game=GAME, role="player", name="Bob", key=bob_key, have=0, digest=None, port=None)
+    link.receive_data(encode_message(hello))  # the hello arrives; no proof follows, only a bye
+    link.receive_data(encode_message(Bye(reason="quit")))
+    assert link.key == bob_key and not link.opened and link.closed
+    assert bob_key not in cleo.records.left and bob_key not in cleo.records.gave_up
+    assert not cleo.presence().may_hand_over(1)  # one of three: no seat given away on a stranger's word

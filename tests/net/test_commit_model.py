@@ -137,6 +137,12 @@ FOUND = {
     "split 0|12, hand 1 0, bye 1 quit, carry": (
         3, False, "a seat run by a laptop that left was nobody's to hand over or back (so on ed1ae94 too; its own "
                   "laptop now takes it back)"),
+    "split 0|1, heal, bye 0 quit, carry": (
+        2, False, "a goodbye said while the heal's links were in their handshakes: the bye was taken for a "
+                  "departure on purpose, the give never came, and the one left committed nothing again (a bye "
+                  "counts only on a link whose key was proven; the laptop is then waited for, and its give comes)"),
+    "crash 1, resume 1, bye 0 quit, carry": (
+        2, True, "the same, the link to a laptop back from a crash not open yet"),
 }
 
 

@@ -98,6 +98,10 @@ def test_every_missing_or_unknown_field_is_refused(name):
         for k in path[:-1]:
             parent = parent[k]
         if isinstance(parent, dict):
+            if path[-1] == "by" and parent.get("type") == "handback":
+                # the protocol's one optional key (log.md §6): without it, the runner's handback
+                assert from_wire(edit(m, path, delete=True)) != from_wire(m), path
+                continue
             code = code_of(edit(m, path, delete=True))
             expected = "unknown-message" if path == ("type",) else "bad-message"
             assert code == expected, path
@@ -387,7 +391,7 @@ def test_error_codes_from_newer_peers_are_read_and_close():
 
 def test_hello_defaults_are_this_version():
     h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
-    assert to_wire(h)["proto"] == PROTO_VERSION == 8 and to_wire(h)["rules"] == RULES_VERSION == 4
+    assert to_wire(h)["proto"] == PROTO_VERSION == 9 and to_wire(h)["rules"] == RULES_VERSION == 4
     assert commitment(NONCES[0]) != commitment(NONCES[1])
 
 

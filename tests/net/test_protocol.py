@@ -163,7 +163,7 @@ def test_the_connector_waits_for_the_welcome_before_sending_more():
 @pytest.mark.parametrize(
     ("change", "code"),
     [
-        ({"proto": 9, "features": ["river"]}, "bad-version"),
+        ({"proto": 10, "features": ["river"]}, "bad-version"),
         ({"proto": 0}, "bad-version"),
         ({"rules": 1}, "bad-version"),
         ({"game": "0" * 32}, "wrong-game"),
@@ -200,7 +200,7 @@ def test_the_acceptor_may_reject_for_its_own_reasons():
 
 
 def test_a_welcome_for_another_game_or_version_is_refused():
-    for change, code in (({"game": "0" * 32}, "wrong-game"), ({"proto": 9}, "bad-version")):
+    for change, code in (({"game": "0" * 32}, "wrong-game"), ({"proto": 10}, "bad-version")):
         a = connector()
         a.send(hello())
         refused(a, encode_frame({**to_wire(welcome()), **change}), code)
