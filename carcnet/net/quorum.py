@@ -187,25 +187,32 @@ class Votes:
               seq: int | None = None) -> list[tuple[int, int]]:
         """(from seq, holder) pairs of *seat*'s vote on the branch *digests* (``None``: any), oldest
         first, starting with (0, *seat*): each holder's votes count for *seat* after its from seq; only
-        gives made before *seq* (``None``: all)."""
+        gives made before *seq* (``None``: all). A holder that gave its own seat's vote gave with it
+        every vote it holds, also one given to it that it had not heard of (two laptops leaving at
+        once, one giving to the other): from the later of the two gives on, that vote is with the
+        same heir (wire.md §5.9 "Two seats, and leaving")."""
         chain = [(0, seat)]
         gives = self._gives.get(seat, {})
         while True:
             lo, current = chain[-1]
             give = gives.get(current)
             step: tuple[int, int, bytes] | None = None
+            start = None  # the seq from which the next holder counts, when not the give's own
             if give is not None:
                 step = (give.to, give.seq, give.digest)
             elif current == seat and seat in self._waived:
                 step = self._waived[seat]
+            elif current != seat and (own := self._gives.get(current, {}).get(current)) is not None:
+                step = (own.to, own.seq, own.digest)
+                start = max(lo, own.seq)
             if step is None:
                 return chain
             to, at, digest = step
-            if at < lo or (seq is not None and at >= seq) or any(h == to for _, h in chain):
+            if (start is None and at < lo) or (seq is not None and at >= seq) or any(h == to for _, h in chain):
                 return chain
             if digests is not None and (at >= len(digests) or digests[at] != digest):
                 return chain
-            chain.append((at, to))
+            chain.append((at if start is None else start, to))
 
     def _keep(self, vote: Vote, *, again: bool = False) -> None:
         held = self._held.setdefault(vote.seat, [])

@@ -396,8 +396,10 @@ class SyncSession:
     def heir(self) -> int | None:
         """The seat a leaving peer gives its votes to (wire.md §5.9 "Two seats, and leaving"): of the
         seats it does not play whose votes are still their own, those whose laptop is connected here
-        first, then the first in the table's tie order (seat order before it is drawn); ``None``
-        when there is none."""
+        first, then the first in the table's tie order (seat order before it is drawn) read round from
+        the place after this peer's first seat; ``None`` when there is none. Read round, two laptops
+        that leave at once at a bigger table give one way along the order (0 to 1, 1 to 2), not to
+        each other, and the third holds both votes."""
         votes, header = self.replica.votes, self.replica.header
         if votes is None or header is None:
             return None
@@ -412,7 +414,8 @@ class SyncSession:
                 here.update(seat for seat in candidates if link.key == header.keys[seat])
         tie = votes.tie
         rank = tie.rank if tie is not None else (lambda seat: seat)
-        return min(candidates, key=lambda seat: (seat not in here, rank(seat)))
+        start = min(rank(seat) for seat in self.seats)
+        return min(candidates, key=lambda seat: (seat not in here, (rank(seat) - start) % votes.players))
 
     def __repr__(self) -> str:
         links = len(self.connections.open_links())

@@ -143,6 +143,10 @@ FOUND = {
                   "counts only on a link whose key was proven; the laptop is then waited for, and its give comes)"),
     "crash 1, resume 1, bye 0 quit, carry": (
         2, True, "the same, the link to a laptop back from a crash not open yet"),
+    "bye 0 quit, bye 1 quit, carry": (
+        3, False, "two laptops leaving at once gave each other their votes, and the third held two gives naming "
+                  "nobody there (the heir is now read round the tie order from the giver's place, and a give "
+                  "carries the votes given to the giver that it had not heard of)"),
 }
 
 

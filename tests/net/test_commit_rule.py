@@ -104,6 +104,29 @@ def test_a_vote_is_checked_once_and_a_forged_one_is_bad():
     assert held.take(Vote(5, 3, good.digest, good.sig)) == "bad"  # a seat the game does not have
 
 
+def test_two_laptops_leaving_at_once_one_giving_to_the_other_leave_both_votes_with_the_third():
+    """Seat 0 gives its vote to seat 1 while seat 1, not having heard it, gives its own to seat 2 (wire.md
+    §5.9 "Two seats, and leaving"): seat 1 gave with its own every vote it holds, so from the later of
+    the two gives on, seat 0's vote is seat 2's too; seat 2 alone is then a quorum of three. A peer that
+    heard only seat 0's give counts seat 0's vote with seat 1, which votes no more: fewer votes, never
+    more."""
+    at, digest = 4, LOG[3].entry.digest
+    gave0 = Votes(GAME, KEYS).give({0: seat_key(0)}, [0], 1, at - 1, LOG[2].entry.digest)
+    gave1 = Votes(GAME, KEYS).give({1: seat_key(1)}, [1], 2, at, digest)
+    third = Votes(GAME, KEYS)
+    assert third.take_give(gave0[0]) == "news"
+    assert third.holder(0, digests(LOG)) == 1
+    assert third.take_give(gave1[0]) == "news"
+    assert third.chain(0, digests(LOG)) == [(0, 0), (at - 1, 1), (at, 2)]
+    assert third.holder(0, digests(LOG)) == third.holder(1, digests(LOG)) == 2
+    assert third.holder(0, digests(LOG), at) == 1  # before seat 1's give, seat 0's vote was seat 1's
+    third.cast({2: seat_key(2)}, 6, LOG[5].entry.digest)
+    assert third.committed(digests(LOG)) == 6
+    # on a branch where seat 1's give does not hold, seat 0's vote stays with seat 1
+    other = [*digests(LOG)[:at], b"\x01" * 32]
+    assert third.holder(0, other) == 1
+
+
 def test_cast_votes_once_per_end_of_the_log():
     held = Votes(GAME, KEYS)
     keys = {0: seat_key(0), 2: seat_key(2)}
