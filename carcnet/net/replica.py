@@ -517,14 +517,17 @@ class Replica:
         return None
 
     def _conflict_proof(self, held: SignedEntry, signed: SignedEntry) -> Stop | None:
-        """wire.md §5.5 "Overlaps": a different entry for a seq held, both signed by the same seat,
-        proves the seat signed two moves for one seq: the game stops. Otherwise (another seat, or a
-        held table draw, which nobody signs) it is just bad input."""
+        """wire.md §5.5 "Overlaps": a different entry for a seq held, both signed by the same seat's
+        signer, proves that signer signed two moves for one seq: the game stops. Otherwise (another
+        seat; one seat's entries signed by two keys, as the runner's move of a seat and the seat's own
+        ``handback`` of itself, §5.6 "Taking a seat back"; or a held table draw, which nobody signs) it
+        is just another branch or bad input."""
         assert self.header is not None
         seq, seat = signed.seq, signed.entry.seat
-        proof = seat == held.entry.seat and held.sig is not None and signed.sig is not None and verify_entry(
-            self.header.keys[self.signer_at(seq, seat)], self.header.game, signed.entry, signed.sig
-        )
+        key = self.header.keys[self.signer_at(seq, seat)]
+        game = self.header.game
+        proof = (seat == held.entry.seat and held.sig is not None and signed.sig is not None
+                 and verify_entry(key, game, signed.entry, signed.sig) and verify_entry(key, game, held.entry, held.sig))
         if not proof:
             return None
         return Stop("conflict", signed, held, f"seat {seat} signed two different entries for seq {seq}")

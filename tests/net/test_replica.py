@@ -464,3 +464,22 @@ def test_batches(count, start, spans):
     assert all(isinstance(b, Entries) for b in batches)
     assert [(b.from_seq, b.entries[-1].seq) for b in batches] == spans
     assert [s for b in batches for s in b.entries] == copy.entries[max(start, 1) - 1:]  # each once, in order
+
+
+@pytest.mark.parametrize("held_first", ["the seat's own handback", "the runner's move"])
+def test_a_seats_own_handback_and_its_runners_move_at_one_seq_are_two_branches_not_a_conflict(held_first):
+    """Seat 0 handed over to seat 1's bot; at seat 0's turn the runner plays it (signed with seat 1's
+    key) while seat 0's own laptop takes the seat back (``handback 0 by 0``, seat 0's key): both entries
+    name seat 0, but two keys signed them, so neither proves a seat signed two moves (wire.md §5.5
+    "Overlaps"); the later one is another branch, and the game goes on (the nemesis stopped tables so)."""
+    start = extend(SEEDED, [], [HandOver(0, "greedy", 1)], count=4)  # seat 0's turn again: its bot's
+    game = replay(SEEDED, start)
+    assert game.seat == 0 and game.signer(0) == 1
+    runner = extend(SEEDED, start, count=1)[-1]
+    own = extend(SEEDED, start, [HandBack(0, 0)])[-1]
+    assert runner.entry.seat == own.entry.seat == 0 and runner.sig != own.sig
+    held, other = (own, runner) if held_first == "the seat's own handback" else (runner, own)
+    copy = replica(SEEDED, [*start, held])
+    taken = copy.take([other], other.seq)
+    assert taken.stop is None and taken.refusal is None
+    assert copy.entries[-1] == held and copy.desync is None
