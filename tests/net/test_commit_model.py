@@ -147,6 +147,12 @@ FOUND = {
         3, False, "two laptops leaving at once gave each other their votes, and the third held two gives naming "
                   "nobody there (the heir is now read round the tie order from the giver's place, and a give "
                   "carries the votes given to the giver that it had not heard of)"),
+    "split 0|12, bye 1 quit, bye 2 quit": (
+        3, False, "two laptops apart from the third leaving at once gave each other their votes; back, each held "
+                  "the other's but cast no vote, for its log did not change after the give came (a give now "
+                  "makes the next heartbeat vote)"),
+    "bye 1 quit, split 0|12, bye 2 quit": (
+        3, False, "the same, the first give lost with the split"),
 }
 
 
