@@ -51,19 +51,28 @@ class SeatHands(NetView):
         wire.md §5.6: once it has been away at its turn for :attr:`takeover` seconds, the peer that
         :meth:`~carcnet.net.presence.PresenceSnapshot.takeover_runner` names (if it may hand over)
         makes the ``handover``; the bot is the one the header names. Before that, on each tick, this
-        laptop's own seat played by a bot of a laptop that is gone is taken back (:meth:`_take_back`)."""
+        laptop's own seat played by a bot of a laptop that is gone is taken back (:meth:`_take_back`),
+        once that laptop has been gone at the seat's turn for as long (right after a heal the links come
+        back within seconds, and a seat taken back while its runner plays on is set aside)."""
         loop = asyncio.get_running_loop()
         tick = max(0.05, min(1.0, self.takeover / 4))
         clock = TakeoverClock(self.takeover)
+        back_clock = TakeoverClock(self.takeover)  # the same away rule, for this laptop's own seats
         saw_most = True
         while not self._closing:
             await asyncio.sleep(tick)  # the clock of the away rule, not a synchronisation
             header, game = self.session.header, self.session.game
-            if (header is not None and game is not None and self.status == "playing" and self.rejoin.ready()
-                    and (back := self.presence().take_back(self.session.clock()))):
-                self._take_back(back[0])  # (this laptop's own seat, played by a laptop that is gone)
-                clock.reset()
-                continue
+            if header is not None and game is not None and self.status == "playing" and self.rejoin.ready():
+                presence = self.presence()
+                turn = [presence.turn] if presence.turn is not None else []
+                due = back_clock.due(turn, presence.take_back(self.session.clock()), loop.time())
+                if due:
+                    self._take_back(due[0])  # (this laptop's own seat, played by a laptop that is gone)
+                    back_clock.done(due[0])
+                    clock.reset()
+                    continue
+            else:
+                back_clock.reset()
             blocking = self.blocking()
             if header is None or game is None or not blocking or self.status != "playing" or not self.my_seats:
                 clock.reset()
