@@ -614,9 +614,7 @@ class Router:
         if replica.commit_index > before:
             self.changed("commit", link)
         if ack.gives:
-            # a vote given may now be held by a seat of this peer's (passed on to it, or back to it from a
-            # give that does not hold): it votes with the next heartbeat, its log unchanged (wire.md §5.9)
-            self._vote_due = True
+            self._vote_due = True  # a vote given may be this peer's to cast now, its log unchanged (§5.9)
             self.changed("gives", link)
         retried = replica.retry_branch()  # a batch ignored for want of these votes may be committed now
         if retried is not None:
