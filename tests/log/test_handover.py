@@ -164,35 +164,10 @@ def test_a_seats_own_handback_has_a_log_form_and_a_text_form_that_read_back() ->
         from_wire({"type": "handback", "seat": 1, "by": 1, "bot": "greedy"})
 
 
-def test_a_signed_log_takes_the_seats_own_handback_under_its_own_key_only(tmp_path) -> None:
-    header, keys = _header()
-    game = Game(header.setup())
-
-    def entry(move, seat, key):
-        g = Game(header.setup())
-        for m in game.moves:
-            g.apply(m)
-        g.apply(move)
-        e = LogEntry(len(game.moves) + 1, seat, move, g.digest)
-        return dataclasses.replace(e, sig=sign_entry(key, header.game, e))
-
-    apply_entry(game, header, entry(HandOver(0, "greedy", 2), 2, keys[2]))
-    for _ in range(6):
-        move = _first_legal(game)
-        seat, signer = game.author(move)
-        apply_entry(game, header, entry(move, seat, keys[signer]))
-    assert game.seat == 0 and game.signer(0) == 2
-    with pytest.raises(LogError) as runner:  # the runner may not sign the seat's own taking back
-        apply_entry(game, header, entry(HandBack(0, 0), 0, keys[2]))
-    assert runner.value.reason == "bad-signature"
-    with pytest.raises(LogError) as named:
-        apply_entry(game, header, entry(HandBack(0, 0), 2, keys[2]))
-    assert named.value.reason == "forged-seat"
-    apply_entry(game, header, entry(HandBack(0, 0), 0, keys[0]))
-    assert game.signer(0) == 0 and game.handovers[0] is None
-
-
-def test_a_signed_log_takes_the_handback_from_the_bots_runner_only(tmp_path) -> None:
+def _seat_0_run_by_seat_2():
+    """A signed game of three seats in which seat 0 was handed over to seat 2's bot, a round later (seat
+    0's turn again, its entries signed by seat 2): ``(header, keys, game, entry)``, where
+    ``entry(move, seat, key)`` is the next entry, named *seat*, signed with *key*."""
     header, keys = _header()
     game = Game(header.setup())
 
@@ -210,6 +185,23 @@ def test_a_signed_log_takes_the_handback_from_the_bots_runner_only(tmp_path) -> 
         seat, signer = game.author(move)
         apply_entry(game, header, entry(move, seat, keys[signer]))
     assert game.seat == 0 and game.signer(0) == 2
+    return header, keys, game, entry
+
+
+def test_a_signed_log_takes_the_seats_own_handback_under_its_own_key_only(tmp_path) -> None:
+    header, keys, game, entry = _seat_0_run_by_seat_2()
+    with pytest.raises(LogError) as runner:  # the runner may not sign the seat's own taking back
+        apply_entry(game, header, entry(HandBack(0, 0), 0, keys[2]))
+    assert runner.value.reason == "bad-signature"
+    with pytest.raises(LogError) as named:
+        apply_entry(game, header, entry(HandBack(0, 0), 2, keys[2]))
+    assert named.value.reason == "forged-seat"
+    apply_entry(game, header, entry(HandBack(0, 0), 0, keys[0]))
+    assert game.signer(0) == 0 and game.handovers[0] is None
+
+
+def test_a_signed_log_takes_the_handback_from_the_bots_runner_only(tmp_path) -> None:
+    header, keys, game, entry = _seat_0_run_by_seat_2()
     # The runner's handback is the runner's: seat 0's entries are signed by seat 2 now (the signature is
     # checked first), and seat 2 named as seat 0 is a forged seat.
     with pytest.raises(LogError) as own:
