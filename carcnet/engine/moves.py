@@ -145,8 +145,9 @@ class HandOver:
 @dataclass(frozen=True, slots=True)
 class HandBack:
     """*seat*'s own player is back: the bot a :class:`HandOver` gave the seat to stops playing it
-    (not in the rulebooks), at *seat*'s turn before its tile is placed: at a turn boundary. The turn
-    and the phase do not change; the seat's own player makes its next move.
+    (not in the rulebooks), at *seat*'s turn before its tile is placed (a turn boundary), or while the
+    table draws (any seat handed over, as a :class:`HandOver` may name any seat then). The turn and
+    the phase do not change; the seat's own player makes its next move.
 
     Made by the peer that ran the bot (the handover's ``by`` seat: *by* is ``None``), or, when that
     peer is gone, by the seat's own player taking its seat back (*by* is *seat*; in a network game
@@ -155,7 +156,8 @@ class HandBack:
     at one seq, the table keeps one by its votes.
 
     Attributes:
-        seat: The seat given back: the seat whose turn it is, handed over earlier.
+        seat: The seat given back, handed over earlier: the seat whose turn it is, or any while the
+            table draws.
         by: ``None`` when the bot's runner gives the seat back; *seat* when its own player takes it.
     """
 

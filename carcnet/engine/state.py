@@ -1198,8 +1198,9 @@ class Game:
         handover = self.handovers[seat]
         if handover is None:
             raise IllegalMoveError("bad-handback", f"{move}: seat {seat} is played by its own player")
-        if seat != self.seat or self.phase not in (Phase.PLACE_TILE, Phase.DRAW):
-            raise IllegalMoveError("bad-handback", f"{move}: a seat is given back at its turn, before it places")
+        if self.phase is not Phase.DRAW and (seat != self.seat or self.phase is not Phase.PLACE_TILE):
+            raise IllegalMoveError(
+                "bad-handback", f"{move}: a seat is given back at its turn, before it places, or while the table draws")
         return handover
 
     def _check_handover(self, move: HandOver) -> None:

@@ -663,8 +663,9 @@ class PresenceSnapshot:
     def take_back(self, now: float) -> list[int]:
         """wire.md §5.6 "Taking a seat back": the seats of this peer's own that a bot of another laptop
         plays (handed over while this one was away) and whose runner is gone, at their turn before the
-        tile is placed (:attr:`turn`): this peer makes the seat's ``handback`` itself, signed with the
-        seat's key. The runner is the laptop that holds the key the seat's entries are signed with: the
+        tile is placed (:attr:`turn`), or while the table draws (the runner's own value may be the one
+        missing: the draw would wait for it for ever): this peer makes the seat's ``handback`` itself,
+        signed with the seat's key. The runner is the laptop that holds the key the seat's entries are signed with: the
         peer that plays that seat (:meth:`runner`), or, when that seat was handed over in turn, the one
         whose identity is its key (the laptop it was taken from: the bot playing it signs with another
         key, not with this one). It is gone when this peer is not in touch with it (:meth:`alive`;
@@ -675,7 +676,9 @@ class PresenceSnapshot:
             return []
         out = []
         for seat in sorted(self.own):
-            if seat >= len(self.keys) or self.handovers[seat] is None or seat in self.plays or seat != self.turn:
+            if seat >= len(self.keys) or self.handovers[seat] is None or seat in self.plays:
+                continue
+            if seat != self.turn and self.drawing is None:
                 continue
             signer = self.signers[seat]
             runner = self.keys[signer] if self.handovers[signer] is not None else self.runner(seat)

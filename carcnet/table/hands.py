@@ -64,8 +64,7 @@ class SeatHands(NetView):
             header, game = self.session.header, self.session.game
             if header is not None and game is not None and self.status == "playing" and self.rejoin.ready():
                 presence = self.presence()
-                turn = [presence.turn] if presence.turn is not None else []
-                due = back_clock.due(turn, presence.take_back(self.session.clock()), loop.time())
+                due = back_clock.due(sorted(presence.own), presence.take_back(self.session.clock()), loop.time())
                 if due:
                     self._take_back(due[0])  # (this laptop's own seat, played by a laptop that is gone)
                     back_clock.done(due[0])

@@ -265,6 +265,35 @@ def test_a_seat_handed_over_while_the_table_draws_stops_contributing_and_can_com
     assert replayed.digest == game.digest
 
 
+def test_a_seat_handed_over_takes_itself_back_while_the_table_draws_for_another_seat():
+    """log.md §6: while the table draws, a seat handed over may be given back whoever's tile it is (its
+    runner's value may be the one the draw lacks, and the runner gone); it contributes to that draw."""
+    game, chains = table_game(3)
+    draw_now(game, chains)
+    bot = RandomBot(3)
+    game.apply(bot.choose(game.view()))
+    game.apply(bot.choose(game.view()))
+    assert game.phase is Phase.DRAW and game.seat == 1
+    game.apply(HandOver(2, "greedy", 0))
+    game.apply(DrawTile((chains[0][2], chains[1][2], None)))
+    game.apply(bot.choose(game.view()))
+    game.apply(bot.choose(game.view()))  # seat 1's turn done: the table draws for seat 2's tile
+    assert game.phase is Phase.DRAW and game.seat == 2
+    while game.seat != 0 or game.phase is not Phase.DRAW:  # on to a draw for seat 0's tile
+        if game.phase is Phase.DRAW:
+            game.apply(DrawTile((chains[0][game.deck_index + 1], chains[1][game.deck_index + 1], None)))
+        else:
+            game.apply(bot.choose(game.view()))
+    with pytest.raises(IllegalMoveError, match="only the seat itself"):
+        game.apply(HandBack(2, 1))
+    game.apply(HandBack(2, 2))  # seat 0's tile is drawn: not seat 2's turn
+    assert game.handovers[2] is None and game.contributors() == (0, 1, 2)
+    k = game.deck_index + 1
+    game.apply(DrawTile((chains[0][k], chains[1][k], chains[2][k])))
+    assert game.phase is Phase.PLACE_TILE
+    assert replay(game.setup, game.moves).digest == game.digest
+
+
 def test_handover_outside_a_draw_is_still_only_for_the_seat_to_play():
     game, chains = table_game(3)
     draw_now(game, chains)

@@ -528,6 +528,8 @@ MINE_RUN3 = {**MINE_RUN, "signers": (1, 1, 2), "handovers": ("greedy", None, Non
         ("two seats, the runner gone, at its turn", snap(2, **MINE_RUN), [0]),
         ("two seats, the runner connected", snap(2, **MINE_RUN, links=(player(1),)), []),
         ("two seats, another seat's turn", snap(2, **{**MINE_RUN, "turn": 1}), []),
+        ("two seats, another seat's tile drawn: the runner's value may be the one missing",
+         snap(2, **{**MINE_RUN, "turn": 1, "drawing": 5}), [0]),
         ("two seats, mid-turn", snap(2, **{**MINE_RUN, "turn": None}), []),
         ("three seats, the runner gone, the third here", snap(3, **MINE_RUN3, links=(player(2),)), [0]),
         ("three seats, the runner seen by the third alone: one peer's word proves nothing",
