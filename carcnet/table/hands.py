@@ -21,7 +21,7 @@ from .base import TableError, bot_seed
 from .driver import BotDriver
 from .netview import NetView
 from .rejoin import Rejoin
-from .words import handed_over, not_handed_over, not_taken_over, taken_back, told
+from .words import handed_over, not_handed_over, not_taken_over, seat_change_failed, taken_back, told
 
 __all__ = ["SeatHands"]
 
@@ -98,7 +98,7 @@ class SeatHands(NetView):
             try:
                 self.hand_over(seat, bot or "greedy")
             except (TableError, IllegalMoveError, ValueError) as exc:
-                self._note(f"Cannot take {name}'s seat over: {exc}")
+                self._note(*seat_change_failed("take-over", name, seat, exc))
             clock.done(seat)
 
     def hand_over(self, seat: int, bot: str = "greedy") -> None:
@@ -157,7 +157,7 @@ class SeatHands(NetView):
         try:
             self.session.submit(HandBack(seat, seat))
         except (SyncError, IllegalMoveError) as exc:
-            self._note(f"Cannot take {seats[seat].name}'s seat back: {exc}")
+            self._note(*seat_change_failed("take-back", seats[seat].name, seat, exc))
             return
         self.records.handed.pop(seat, None)
         self._note(*taken_back(seats[seat].name, seat, runner))
@@ -186,7 +186,7 @@ class SeatHands(NetView):
                 try:
                     self.session.submit(HandBack(seat))
                 except (SyncError, IllegalMoveError) as exc:
-                    self._note(f"Cannot give {name}'s seat back: {exc}")
+                    self._note(*seat_change_failed("give-back", name, seat, exc))
                     continue
                 self.bot_names.pop(seat, None)
                 self._note(f"{name} is back and plays their seat again")

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "REFUSED", "Line", "Unconfirmed", "handed_over", "hello_text", "not_handed_over", "not_taken_over", "part_missing",
-    "refused", "stop_reason", "stopped", "told", "unconfirmed",
+    "refused", "seat_change_failed", "stop_reason", "stopped", "told", "unconfirmed",
 ]
 
 def hello_text(kind: str, game_id: str, port: int | None, resumed: bool) -> str:
@@ -86,6 +86,25 @@ def handed_over(name: str, seat: int, bot: str, by: int, *, withheld: bool) -> L
     return ("{name}'s seat is played by a {bot} bot from this laptop now".format(name=name, bot=bot),
             f"handover of seat {seat} to {bot} by seat {by} "
             + ("(withheld: never given back, wire.md §5.7)" if withheld else "(wire.md §5.6)"))
+
+
+def seat_change_failed(change: str, name: str, seat: int, why: object) -> Line:
+    """This laptop could not carry out a seat change it meant to make by itself: *change* is
+    ``"take-over"`` (a bot seat whose laptop is gone), ``"take-back"`` (this laptop's own seat, its
+    runner gone) or ``"give-back"`` (a seat run here, its player back); *why* is the refusal in the
+    session's or the engine's terms, for the account only. The game goes on; the table tries again at
+    the next change.
+
+    >>> seat_change_failed("take-back", "Ann", 0, "seat 0 is played by its own player")[0]
+    "Ann's seat could not be taken back from here yet: the table will try again"
+    """
+    text = {
+        "take-over": "{name}'s seat could not be given to a bot from here yet: the table will try again",
+        "take-back": "{name}'s seat could not be taken back from here yet: the table will try again",
+        "give-back": "{name}'s seat could not be given back yet: the table will try again",
+    }[change]
+    move = {"take-over": "handover", "take-back": "handback by the seat itself", "give-back": "handback"}[change]
+    return text.format(name=name), f"{move} of seat {seat} not made: {why}"
 
 
 def taken_back(name: str, seat: int, runner: str) -> Line:
