@@ -452,15 +452,17 @@ class Connections:
         if link.remote is not None:
             self.discouraged.mark(link.remote)
 
-    def take_claims(self, link: Link, sees: tuple[bytes, ...], seats: tuple[int, ...]) -> bool:
+    def take_claims(self, link: Link, sees: tuple[bytes, ...], seats: tuple[int, ...],
+                    asks: tuple[int, ...] = ()) -> bool:
         """A heartbeat of *link*'s peer (not a spectator's, whose claims count for nothing) says it sees
-        *sees* and plays *seats* (wire.md §4.5): kept on the link; returns whether the table should
-        judge them now, which is when they changed (or a change was kept back) and the link's
-        :class:`~carcnet.net.link.ClaimBudget` allows it. Claims prove nothing here: no budget, no address follows from
-        them until the table judged them (:meth:`judged`)."""
-        if (sees, seats) == (link.sees, link.seats) and not link.claims.pending:
+        *sees*, plays *seats* and asks for *asks* to be handed over (wire.md §4.5, §5.6 "Who makes the
+        handover"): kept on the link; returns whether the table should judge them now, which is when
+        they changed (or a change was kept back) and the link's :class:`~carcnet.net.link.ClaimBudget`
+        allows it. Claims prove nothing here: no budget, no address follows from them until the table
+        judged them (:meth:`judged`); an ask counts only from a peer believed to play a seat."""
+        if (sees, seats, asks) == (link.sees, link.seats, link.asks) and not link.claims.pending:
             return False
-        link.sees, link.seats = sees, seats
+        link.sees, link.seats, link.asks = sees, seats, asks
         return link.claims.take(self.clock())
 
     def judged(self, link: Link, believed: Collection[int]) -> None:

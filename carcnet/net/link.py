@@ -14,7 +14,7 @@ clock.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Literal, Protocol
 
 from .messages import Heartbeat, Hello, Message, Role, Want, Welcome
@@ -23,7 +23,7 @@ from .protocol import PeerConnection, State
 __all__ = [
     "CLAIM_BURST", "CLAIM_EVERY", "HELD_REPEATS", "MAX_PEERS_TAKEN", "NEWS_BURST", "NEWS_RATE", "QUIET_BURST", "QUIET_RATE", "Bucket",
     "ClaimBudget", "Held", "Link",
-    "LinkOwner", "SeenFrames",
+    "LinkOwner", "SeenFrames", "send_once",
 ]
 
 _link_ids = itertools.count(1)
@@ -210,10 +210,12 @@ class Link:
         #: When anything last came from the peer (the session's clock; set by its router): a stale
         #: message too shows the peer is there (wire.md §5.7 "The price of a veto").
         self.last_heard: float | None = None
-        #: What the peer's last heartbeat said (wire.md §4.5): the players it is connected to, and the
-        #: seats it plays. Empty until its first heartbeat.
+        #: What the peer's last heartbeat said (wire.md §4.5): the players it is connected to, the
+        #: seats it plays, and the seats its person lets a bot play (§5.6 "Who makes the handover").
+        #: Empty until its first heartbeat.
         self.sees: tuple[bytes, ...] = ()
         self.seats: tuple[int, ...] = ()
+        self.asks: tuple[int, ...] = ()
         #: The ``have`` of the peer's last heartbeat and the seats' banks it said at it (wire.md §5.8).
         self.banks: tuple[int, tuple[int, ...]] = (0, ())
         #: The ``have`` at which this peer last answered a ``want`` on this link (wire.md §4.4: at most
@@ -483,3 +485,14 @@ class Link:
 
     def __repr__(self) -> str:
         return f"Link({self.id}, {self.name}, {self.conn.state.name}, peer_have={self.peer_have})"
+
+
+def send_once(message: Message, links: Iterable[Link]) -> None:
+    """Sends *message* on every open link of *links*, encoded once."""
+    frame: bytes | None = None
+    for link in tuple(links):
+        if not link.is_open:
+            continue
+        if frame is None:
+            frame = link.conn.send(message)
+        link.queue(frame)

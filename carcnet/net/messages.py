@@ -16,7 +16,7 @@ they, the wire versions and :class:`MessageError` are importable from here as we
 >>> from_wire({"type": "bye", "reason": "quit"})
 Bye(reason='quit')
 >>> decode_message(encode_message(Heartbeat(have=0, digest=None)))
-Heartbeat(have=0, digest=None, time=None, sees=(), seats=(), banks=())
+Heartbeat(have=0, digest=None, time=None, sees=(), seats=(), banks=(), asks=())
 """
 
 from __future__ import annotations
@@ -364,6 +364,8 @@ class Heartbeat(_Message):
             milliseconds (0 to :data:`MAX_BANK_MS`), seat by seat, as the sender knows them (wire.md
             §5.8); empty at a table without a clock and from a sender that does not know them. Only
             with a header (*digest* not ``None``).
+        asks: The seats whose player the sender's person lets a bot play, asking the table's taker to
+            hand them over (wire.md §5.6 "Who makes the handover"), each once; empty mostly.
     """
 
     TYPE: ClassVar[str] = "heartbeat"
@@ -373,6 +375,7 @@ class Heartbeat(_Message):
     sees: tuple[bytes, ...] = declare(Array(Bin(KEY_SIZE), MAX_PEERS), default=())
     seats: tuple[int, ...] = declare(Array(Int(0, 6), 6), default=())
     banks: tuple[int, ...] = declare(Array(Int(0, MAX_BANK_MS + 1), 6, repeats=True), default=())
+    asks: tuple[int, ...] = declare(Array(Int(0, 6), 6), default=())
 
     def _check_more(self) -> None:
         check_have(self.have, self.digest, "heartbeat")

@@ -48,6 +48,7 @@ class LinkView:
         sees: The players the peer's last heartbeat said it is connected to (§4.5); empty before one.
         last_heartbeat: When its last heartbeat came (session clock seconds), ``None`` before one.
         last_heard: When anything last came from it (session clock seconds), ``None`` before.
+        asks: The seats its last heartbeat asks the taker to hand over (§5.6 "Who makes the handover").
     """
 
     key: bytes | None
@@ -55,6 +56,7 @@ class LinkView:
     sees: tuple[bytes, ...] = ()
     last_heartbeat: float | None = None
     last_heard: float | None = None
+    asks: tuple[int, ...] = ()
 
 
 class PresenceRecords:
@@ -390,13 +392,16 @@ class PresenceSnapshot:
         Nor while it has not heard from most of the table within the last :attr:`fresh` seconds: the
         messages in flight when its network went arrive after the draw began, and say nothing of the
         others being there at the end of the wait (a laptop cut right after its turn took a seat over
-        on a link that had been silent for 10 s, CI)."""
+        on a link that had been silent for 10 s, CI). A seat whose peer said ``bye`` (it left on
+        purpose and has not connected again, §4.7) is judged all the same: no value comes from it, and
+        at three seats the one left of three after two goodbyes would wait for the draw for ever."""
         waiting = self.waiting
         if waiting is None or waiting[0] != self.drawing or now - waiting[1] < self.reveal_wait:
             return []  # the clock of another draw: this one's values may be on their way
+        missing = [seat for seat in self.missing if seat not in self.plays]
         if not self.heard_most_since(max(waiting[1], now - self.fresh)):
-            return []
-        return [seat for seat in self.missing if seat not in self.plays]
+            return [seat for seat in missing if self.runner(self.signers[seat]) in self.left]
+        return missing
 
     def heard_most_since(self, since: float) -> bool:
         """Whether this peer and the seated peers it heard from at *since* or later (on a link open
@@ -618,6 +623,15 @@ class PresenceSnapshot:
             places[runner] = min(places.get(runner, len(self.keys)), rank.get(seat, len(self.keys)))
         keys = [key for key in places if key not in waited_for]
         return min(keys, key=lambda key: (places[key], key)) if keys else None
+
+    def asked(self) -> list[int]:
+        """The seats that a player this peer is connected to asks the table's taker to hand over
+        (wire.md §5.6 "Who makes the handover": its person let a bot play them), from the last
+        heartbeats of the links to peers that play a seat (a seat's key, or a runner a heartbeat was
+        believed of); a spectator's or a stranger's ask counts for nothing. Seat order."""
+        players = set(self.keys) | set(self.runners.values())
+        return sorted({seat for link in self.links if link.role != "spectator" and link.key in players
+                       for seat in link.asks if 0 <= seat < len(self.keys)})
 
     def takeover_candidates(self, now: float) -> list[int]:
         """The away seats at *now* (:meth:`away`) not handed over yet that a bot plays by the header, or

@@ -25,7 +25,7 @@ from .connections import ClaimsDue, Connections, small_batches, takes_peers
 from .draws import DrawValues
 from .framing import ProtocolError
 from .gossip import draw_values, took_our_branch, votes_to_pass
-from .link import HELD_REPEATS, Link
+from .link import HELD_REPEATS, Link, send_once
 from .lobby import Begin, LobbyAction, LobbyRole, Refuse, Send, passed_start
 from .messages import (
     MAX_PEERS,
@@ -141,6 +141,9 @@ class Router:
         #: The seats' banks of the turn clock this peer's heartbeats carry (wire.md §5.8), said by its
         #: table with the ``have`` they are the banks at: carried only while the log is at that ``have``.
         self.banks: tuple[int, tuple[int, ...]] = (0, ())
+        #: The seats this peer's person lets a bot play, asking the taker (wire.md §5.6 "Who makes the
+        #: handover"), said by its table: carried with every heartbeat.
+        self.asks: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ state
 
@@ -261,7 +264,8 @@ class Router:
         at, banks = self.banks
         return Heartbeat(have=self.replica.have, digest=game.digest if game is not None else None,
                          time=int(self.wall_clock() * 1000), sees=tuple(sorted(keys))[:MAX_PEERS], seats=seats,
-                         banks=banks if game is not None and at == self.replica.have else ())
+                         banks=banks if game is not None and at == self.replica.have else (),
+                         asks=self.asks if game is not None else ())
 
     def beside_heartbeat(self, link: Link) -> tuple[Message, ...]:
         """With each heartbeat a player passes on the votes it holds (wire.md §5.9: they reach peers with
@@ -399,7 +403,7 @@ class Router:
             link.want_answered_from = peer.have + 1
         if lack is not None and link.role != "spectator" and not self.replica.stopped:
             for reveal in self.draws.values_held(game, self.seats):
-                self.send_once(reveal, [link])
+                send_once(reveal, [link])
 
     # ------------------------------------------------------------------ the log (wire.md §4.4, §5.5)
 
@@ -529,7 +533,7 @@ class Router:
         link.banks = (beat.have, beat.banks)
         # wire.md §4.5: a spectator's claims count for nothing; a player's are judged by the table, at
         # most at the pace of the link's budget, and lift no budget nor confirm an address by themselves
-        if link.role != "spectator" and self.connections.take_claims(link, beat.sees, beat.seats):
+        if link.role != "spectator" and self.connections.take_claims(link, beat.sees, beat.seats, beat.asks):
             self.changed("peer", link)
         if self.replica.game is None:
             return
@@ -587,7 +591,7 @@ class Router:
         self._voted_partings = set(self.replica.partings)
         before = self.replica.commit_index
         for ack in (cast := self.replica.vote(self.seats)):
-            self.send_once(ack, self.connections.open_links())
+            send_once(ack, self.connections.open_links())
         if self.replica.commit_index > before:
             self.changed("commit", None)
         if cast and (retried := self.replica.retry_branch()) is not None:
@@ -663,7 +667,7 @@ class Router:
         while game is not None and header is not None and not replica.stopped and game.phase is Phase.DRAW:
             step = self.draws.step(game, header, self.seats, self.clock())
             for reveal in step.reveals:  # to the players; spectators get the draw's entry instead
-                self.send_once(reveal, [link for link in self.connections.links if link.role != "spectator"])
+                send_once(reveal, [link for link in self.connections.links if link.role != "spectator"])
             if step.move is None:
                 return
             drawer = game.seat  # log.md §6: a draw's entry names the seat whose tile it draws
@@ -676,16 +680,6 @@ class Router:
             self.relay(None)
             self.changed("entry", None)
             self.log_changed()
-
-    def send_once(self, message: Message, links: Iterable[Link]) -> None:
-        """Sends *message* on every open link of *links*, encoded once."""
-        frame: bytes | None = None
-        for link in tuple(links):
-            if not link.is_open:
-                continue
-            if frame is None:
-                frame = link.conn.send(message)
-            link.queue(frame)
 
     def _on_reveal(self, link: Link, reveal: Reveal) -> None:
         """wire.md §5.7: a chain value for a draw, judged by :meth:`DrawValues.take`; a new one may
@@ -712,7 +706,7 @@ class Router:
         if verdict == "bad-chat":
             self.connections.refuse(link, "bad-chat", unsigned_words(chat))
         elif verdict == "keep":
-            self.send_once(chat, [other for other in self.connections.links if other is not link])
+            send_once(chat, [other for other in self.connections.links if other is not link])
             self.changed("chat", link)
         else:
             self.connections.quiet(link, "chat")  # wire.md §4.9: lines dropped cost the link its budget

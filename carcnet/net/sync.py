@@ -49,7 +49,7 @@ from carcnet.engine import Game, HandBack, HandOver, Move, Phase
 from .chat import ChatLine
 from .connections import NetEvent
 from .framing import ProtocolError
-from .link import Link
+from .link import Link, send_once
 from .lobby import LobbyAction, LobbyContext, LobbyRole
 from .messages import Ack, Chat, Give, Hello, Role, Seal, SignedEntry, SpectatorChat, WireHeader
 from .replica import Desync, MemoryLog, Persistence, Replica, SyncError
@@ -270,6 +270,20 @@ class SyncSession:
         (wire.md §4.5, §5.8). The clock is its table's: the session only carries it."""
         self._router.banks = (have, tuple(banks))
 
+    def ask(self, seats: Iterable[int]) -> None:
+        """This peer's heartbeats ask the table's taker to hand *seats* over to a bot (wire.md §5.6
+        "Who makes the handover": its person let a bot play them, and another laptop is the taker);
+        sent at once on every link when they change. Empty: nothing asked."""
+        asks = tuple(sorted(set(seats)))
+        if asks != self._router.asks:
+            self._router.asks = asks
+            self.connections.tell_all()
+
+    @property
+    def asks(self) -> tuple[int, ...]:
+        """The seats this peer's heartbeats ask the taker to hand over (:meth:`ask`)."""
+        return self._router.asks
+
     def presence_changed(self) -> None:
         """Something about who is at the table changed without a message (a clock ran out): tells
         the listeners (``"peer"``)."""
@@ -359,7 +373,7 @@ class SyncSession:
             if key is None:
                 raise SyncError("a player speaks only for a seat it plays")
             message, line = self.chat.write(key, header.game, seat, text, self.wall_clock())
-        self._router.send_once(message, self.connections.links)
+        send_once(message, self.connections.links)
         self._router.changed("chat", None)
         return line
 
@@ -389,7 +403,7 @@ class SyncSession:
         if not gives:
             return None
         ack = Ack(votes=(), gives=gives)
-        self._router.send_once(ack, self.connections.open_links())
+        send_once(ack, self.connections.open_links())
         self._router.changed("gives", None)  # (the table keeps that it gave beside its save)
         return ack
 

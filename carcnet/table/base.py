@@ -234,8 +234,9 @@ class Table(ABC):
             OSError, LogError: A local table could not record it; the game is as before.
         """
 
-    def hand_over(self, seat: int, bot: str = "greedy") -> None:
-        """Gives *seat*, whose player is gone for good, to *bot*, run at this laptop from now on.
+    def hand_over(self, seat: int, bot: str = "greedy") -> str | None:
+        """Gives *seat*, whose player is gone for good, to *bot*, run at this laptop from now on
+        (``None``), or at the laptop of the player whose name it returns (a network table's taker).
 
         Raises:
             TableError: This table has nobody to hand over to (a local table: every seat is here).

@@ -2,7 +2,8 @@
 
 The part of :class:`~carcnet.table.lan.NetTable` that carries out what presence decides about seats
 (:mod:`carcnet.net.presence`: values in, decisions out): a bot seat whose laptop is gone taken over by
-the table after the away rule's wait; a seat handed over at a player's word (``b``); a seat given back
+the table after the away rule's wait; a seat handed over at a player's word (``b``: by this laptop when
+it is the table's taker, else asked of the taker, "Who makes the handover"); a seat given back
 when its laptop returns ("Coming back"); and this laptop's own seat taken back when the laptop that
 ran it is gone ("Taking a seat back"). Each is an entry this peer makes through the session; nothing
 here touches textual.
@@ -21,7 +22,15 @@ from .base import TableError, bot_seed
 from .driver import BotDriver
 from .netview import NetView
 from .rejoin import Rejoin
-from .words import handed_over, not_handed_over, not_taken_over, seat_change_failed, taken_back, told
+from .words import (
+    asked_for_bot,
+    handed_over,
+    not_handed_over,
+    not_taken_over,
+    seat_change_failed,
+    taken_back,
+    told,
+)
 
 __all__ = ["SeatHands"]
 
@@ -73,10 +82,14 @@ class SeatHands(NetView):
             else:
                 back_clock.reset()
             blocking = self.blocking()
+            self._drop_asks(blocking)
             if header is None or game is None or not blocking or self.status != "playing" or not self.my_seats:
                 clock.reset()
                 continue
             presence, now = self.presence(), self.session.clock()
+            if self._answer_asks(blocking):
+                clock.reset()
+                continue
             if presence.sees_most() and not saw_most:
                 clock.reset()  # back in touch with most of the table: the others' links are opening again
             saw_most = presence.sees_most()
@@ -101,14 +114,50 @@ class SeatHands(NetView):
                 self._note(*seat_change_failed("take-over", name, seat, exc))
             clock.done(seat)
 
-    def hand_over(self, seat: int, bot: str = "greedy") -> None:
-        """Gives *seat*, whose player is away, to *bot*, run by this peer from now on: a ``handover``
-        entry in the log, made by this peer's own seat (``protocol/log.md`` §6). Which seats, wire.md
-        §5.6 "Which seats": at its turn, the seat to play when no peer at the table is in touch with
-        its player; while the table draws, a seat whose value has been missing for the reveal wait;
-        never a present seat (:meth:`~carcnet.net.presence.PresenceSnapshot.handover_refusal`). A seat
-        taken while it withheld its value, its laptop heard from since the draw began, is never given back
-        (§5.7 "The price of a veto"); any other goes back when its laptop returns.
+    def _drop_asks(self, blocking: list[int]) -> None:
+        """The seats this laptop asked the taker to hand over (wire.md §5.6 "Who makes the handover")
+        are asked until handed over, or until the game no longer waits for them (*blocking*)."""
+        game = self.session.game
+        if self.session.asks:
+            self.session.ask([s for s in self.session.asks if s in blocking and game is not None
+                              and game.handovers[s] is None])
+
+    def _answer_asks(self, blocking: list[int]) -> bool:
+        """wire.md §5.6 "Who makes the handover": when this laptop is the table's taker, hands over the
+        first seat the game waits for that a player in touch with it asks for (its person let a bot play
+        it), or that this laptop asked for itself while another was the taker, if the rules let it
+        (else nothing: the asker's own view was not this one's). Returns whether it made a handover."""
+        presence, now = self.presence(), self.session.clock()
+        asked = set(presence.asked()) | set(self.session.asks)
+        seats = [s for s in blocking if s in asked and presence.handover_refusal(s, now) is None]
+        if not seats or presence.takeover_runner(now) != self.session.identity.public:
+            return False
+        header, game = self.session.header, self.session.game
+        assert header is not None and game is not None
+        seat = seats[0]
+        name = header.header.seats[seat].name
+        try:
+            self.hand_over(seat, header.header.seats[game.signer(seat)].bot or "greedy")
+        except (TableError, IllegalMoveError, ValueError) as exc:
+            self._note(*seat_change_failed("take-over", name, seat, exc))
+            return False
+        return True
+
+    def hand_over(self, seat: int, bot: str = "greedy") -> str | None:
+        """Gives *seat*, whose player is away, to *bot*: a ``handover`` entry in the log (``protocol/
+        log.md`` §6), made by this peer's own seat when this laptop is the table's taker (wire.md §5.6
+        "Who makes the handover": the same peer as for a bot seat whose laptop is gone), the bot run
+        here from now on; else asked of the taker in this laptop's heartbeats, which makes it (so that
+        two players who press ``b`` at once make one entry, not two that split the votes). Which seats,
+        wire.md §5.6 "Which seats": at its turn, the seat to play when no peer at the table is in touch
+        with its player; while the table draws, a seat whose value has been missing for the reveal
+        wait; never a present seat (:meth:`~carcnet.net.presence.PresenceSnapshot.handover_refusal`).
+        A seat taken while it withheld its value, its laptop heard from since the draw began, is never
+        given back (§5.7 "The price of a veto"), and this laptop takes it itself; any other goes back
+        when its laptop returns.
+
+        Returns:
+            ``None`` when the bot runs here; else the name of the player whose laptop is asked to run it.
 
         Raises:
             TableError: Not a seat this peer may hand over now (why), this peer plays no seat of its
@@ -129,6 +178,13 @@ class SeatHands(NetView):
             raise TableError("only a player with a seat of their own can take a seat over")
         by = next((s for s in own if s not in self.bot_names), own[0])
         withheld = presence.withheld_by(seat, now)
+        taker = presence.takeover_runner(now)
+        if withheld is None and taker is not None and taker != self.session.identity.public:
+            self.session.ask([*self.session.asks, seat])  # the taker makes it (wire.md §5.6)
+            seats = header.header.seats
+            runner = next((seats[s].name for s, key in enumerate(header.keys) if key == taker), None)
+            self._note(*asked_for_bot(seats[seat].name, seat, runner))
+            return runner or ""
         try:
             self.session.submit(HandOver(seat, bot, by))
         except SyncError as exc:
@@ -144,6 +200,7 @@ class SeatHands(NetView):
         self._note(*handed_over(header.header.seats[seat].name, seat, bot, by, withheld=withheld is not None))
         if self.driver is not None:
             self.driver.set_bot(seat, make_bot(bot, bot_seed(header.header.digest, seat)))
+        return None
 
     def _take_back(self, seat: int) -> None:
         """wire.md §5.6 "Taking a seat back": *seat*, this laptop's own, is played by a bot of a laptop

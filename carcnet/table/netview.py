@@ -185,7 +185,7 @@ class NetView(Table):
         seal = session.replica.seal
         host = me if self.kind == "host" else (seal.key if seal is not None else None) or getattr(
             session.lobby, "host_key", None) or records.host
-        links = tuple(LinkView(link.key, link.role, link.sees, link.last_heartbeat, link.last_heard)
+        links = tuple(LinkView(link.key, link.role, link.sees, link.last_heartbeat, link.last_heard, link.asks)
                       for link in session.connections.open_links())
         if header is None or game is None:
             return PresenceSnapshot(me=me, links=links, host=host, left=frozenset(records.left),

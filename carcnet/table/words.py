@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from .netview import NetView
 
 __all__ = [
-    "REFUSED", "Line", "Unconfirmed", "handed_over", "hello_text", "not_handed_over", "not_taken_over", "part_missing",
-    "refused", "seat_change_failed", "stop_reason", "stopped", "told", "unconfirmed",
+    "REFUSED", "Line", "Unconfirmed", "asked_for_bot", "handed_over", "hello_text", "not_handed_over",
+    "not_taken_over", "part_missing", "refused", "seat_change_failed", "stop_reason", "stopped", "told",
+    "unconfirmed",
 ]
 
 def hello_text(kind: str, game_id: str, port: int | None, resumed: bool) -> str:
@@ -86,6 +87,21 @@ def handed_over(name: str, seat: int, bot: str, by: int, *, withheld: bool) -> L
     return ("{name}'s seat is played by a {bot} bot from this laptop now".format(name=name, bot=bot),
             f"handover of seat {seat} to {bot} by seat {by} "
             + ("(withheld: never given back, wire.md §5.7)" if withheld else "(wire.md §5.6)"))
+
+
+def asked_for_bot(name: str, seat: int, runner: str | None) -> Line:
+    """This laptop's person let a bot play *seat* (of *name*), and the laptop of *runner* (a player's
+    name; ``None``: a laptop that plays only bots) is the table's taker: it is asked to run the bot
+    (wire.md §5.6 "Who makes the handover").
+
+    >>> asked_for_bot("Ann", 0, "Bob")[0]
+    "A bot will play for Ann from Bob's laptop"
+    """
+    if runner is None:
+        text = "A bot will play for {name} from another laptop at the table".format(name=name)
+    else:
+        text = "A bot will play for {name} from {runner}'s laptop".format(name=name, runner=runner)
+    return text, f"handover of seat {seat} asked of the taker in this peer's heartbeats (wire.md §5.6)"
 
 
 def seat_change_failed(change: str, name: str, seat: int, why: object) -> Line:

@@ -509,12 +509,37 @@ class Laptop:
                 session.draws.restart(session.clock())
             self.saw_most = sees_most
 
-    def hand_over(self, seat: int) -> SignedEntry:
-        """Gives *seat* to a greedy bot run here (NetTable.hand_over, once its rules let it)."""
+    def hand_over(self, seat: int) -> SignedEntry | None:
+        """Gives *seat* to a greedy bot run here when this laptop is the table's taker, else asks the
+        taker in its heartbeats (NetTable.hand_over, once its rules let it; wire.md §5.6 "Who makes the
+        handover"): the entry, or ``None`` when asked."""
+        presence, now = self.view.presence(), self.session.clock()
+        taker = presence.takeover_runner(now)
+        if presence.withheld_by(seat, now) is None and taker is not None and taker != self.session.identity.public:
+            self.session.ask([*self.session.asks, seat])
+            return None
         signed = self.session.submit(HandOver(seat, "greedy", self.p))
-        self.view.records.handed[seat] = self.session.clock()
+        self.view.records.handed[seat] = now
         self.save_keys()
         return signed
+
+    def answer_asks(self) -> SignedEntry | None:
+        """On the table's tick (NetTable._answer_asks): drops the asks done, and, as the taker, hands
+        over the first seat the game waits for that a player asks for, if its rules let it."""
+        s = self.session
+        game = s.game
+        if s.stopped or s.over or game is None:
+            return None
+        blocking = self.view.blocking()
+        s.ask([seat for seat in s.asks if seat in blocking and game.handovers[seat] is None])
+        if game.handovers[self.p] is not None:
+            return None
+        presence, now = self.view.presence(), s.clock()
+        asked = set(presence.asked()) | set(s.asks)
+        seats = [seat for seat in blocking if seat in asked and presence.handover_refusal(seat, now) is None]
+        if not seats or presence.takeover_runner(now) != s.identity.public:
+            return None
+        return self.hand_over(seats[0])
 
     def leave(self, reason: str) -> None:
         """Says bye *reason* (NetTable.close): a player leaving gives its votes first (kept beside its save)."""
@@ -527,7 +552,8 @@ class Laptop:
         if s.stopped or s.over or s.game is None or s.game.handovers[self.p] is not None:
             return []
         presence, now = self.view.presence(), s.clock()
-        return [seat for seat in self.view.blocking() if presence.handover_refusal(seat, now) is None]
+        return [seat for seat in self.view.blocking()
+                if seat not in s.asks and presence.handover_refusal(seat, now) is None]
 
     def seats_to_take_back(self) -> list[int]:
         """The seats of this laptop's own that it takes back now, their runner gone (wire.md §5.6
@@ -643,6 +669,14 @@ class World:
             session.connections.tell_all()
             session._router.draw_step()  # (a table's tick does this)
         self.carry()
+        answered = False
+        for p in self.up():  # the taker makes the handovers asked of it (a table's tick does this)
+            signed = self.laptops[p].answer_asks()  # type: ignore[union-attr]
+            if signed is not None:
+                self.authored[p].append(signed)
+                answered = True
+        if answered:
+            self.carry()
 
     # ------------------------------------------------------------------ the actions
 
@@ -688,7 +722,9 @@ class World:
             self.authored[p].append(session.submit(bot_move(game)))
         elif kind == "hand":
             p, seat = action[1], action[2]
-            self.authored[p].append(self.laptops[p].hand_over(seat))  # type: ignore[union-attr]
+            made = self.laptops[p].hand_over(seat)  # type: ignore[union-attr]
+            if made is not None:
+                self.authored[p].append(made)
         elif kind == "take":
             p, seat = action[1], action[2]
             self.authored[p].append(self.laptops[p].take_back(seat))  # type: ignore[union-attr]

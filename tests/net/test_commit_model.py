@@ -153,6 +153,14 @@ FOUND = {
                   "makes the next heartbeat vote)"),
     "bye 1 quit, split 0|12, bye 2 quit": (
         3, False, "the same, the first give lost with the split"),
+    "crash 0, hand 1 0, hand 2 0": (
+        3, False, "two players let a bot play the gone seat at once: two handovers at one seq, one vote each, "
+                  "and the tie-break waited for the gone seat's vote for ever (only the table's taker makes a "
+                  "handover now; the other asks it in its heartbeats)"),
+    "bye 0 quit, bye 1 shutdown, carry": (
+        3, True, "the one left of three after two goodbyes waited for their draw values for ever: hearing "
+                 "nobody, it took itself for cut off and judged no seat withholding (a seat whose laptop said "
+                 "goodbye is judged all the same)"),
 }
 
 

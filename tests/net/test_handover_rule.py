@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from carcnet.bots import make_bot
+from carcnet.engine import HandOver
 from carcnet.net.messages import Heartbeat
 from carcnet.net.sync import MemoryLog, SyncSession
 from carcnet.table import NetTable, TableError
@@ -74,6 +75,56 @@ def test_the_side_that_holds_most_of_the_table_may_give_the_lost_seat_away():
     p0.hand_over(2, "greedy")
     _pump(wires)
     assert p1.session.have == p0.session.have and p0.game.handovers[2] is not None
+
+
+def _taker_and_other(tables: list[NetTable]) -> tuple[NetTable, NetTable]:
+    """Of P0 and P1 (P2's laptop gone), the table's taker (wire.md §5.6) and the other."""
+    p0, p1 = tables[0], tables[1]
+    runner = p0.presence().takeover_runner(p0.session.clock())
+    assert runner == p1.presence().takeover_runner(p1.session.clock()) and runner is not None
+    return (p0, p1) if runner == p0.session.identity.public else (p1, p0)
+
+
+def test_two_players_who_let_a_bot_play_at_once_make_one_handover():
+    """wire.md §5.6 "Who makes the handover": P2's laptop is gone and both others press ``b`` before
+    anything passes between them. Each making its own ``handover`` split the votes at that seq one
+    each, and the tie-break waited for P2's vote for ever (the commit model's ``crash 0, hand 1 0,
+    hand 2 0``); only the table's taker makes it now, and the other asks it in its heartbeats."""
+    tables, wires = _table(3)
+    _play_until(tables, wires, 2)
+    _lose(tables, wires, 0, 2)
+    _lose(tables, wires, 1, 2)
+    taker, other = _taker_and_other(tables)
+    taker_name = taker.session.header.header.seats[min(taker.session.seats)].name
+    assert other.hand_over(2, "greedy") == taker_name and other.session.asks == (2,)
+    assert taker.hand_over(2, "greedy") is None
+    _pump(wires)
+    moves = [m for m in taker.game.moves if isinstance(m, HandOver)]
+    assert len(moves) == 1 and moves[0].by in taker.session.seats
+    assert other.session.entries == taker.session.entries
+    other._drop_asks(other.blocking())
+    assert other.session.asks == ()
+    name = taker.session.header.header.seats[2].name
+    assert f"A bot will play for {name} from {taker_name}'s laptop" in other.notes
+
+
+def test_the_taker_makes_the_handover_another_player_asks_for():
+    """wire.md §5.6 "Who makes the handover": only the other player presses ``b``; its heartbeat asks
+    the taker, whose tick makes the ``handover`` (its bot runs there)."""
+    tables, wires = _table(3)
+    _play_until(tables, wires, 2)
+    _lose(tables, wires, 0, 2)
+    _lose(tables, wires, 1, 2)
+    taker, other = _taker_and_other(tables)
+    have = taker.session.have
+    assert taker._answer_asks(taker.blocking()) is False  # nobody asked
+    other.hand_over(2, "greedy")
+    _pump(wires)
+    assert taker.presence().asked() == [2] and taker.session.have == have  # asked, not made yet
+    assert taker._answer_asks(taker.blocking()) is True
+    _pump(wires)
+    assert [m.by for m in other.game.moves if isinstance(m, HandOver)] == [min(taker.session.seats)]
+    assert other.session.entries == taker.session.entries
 
 
 def test_a_cut_off_player_may_not_give_the_others_seats_away():

@@ -234,6 +234,10 @@ def test_a_header_of_another_log_format_is_a_version_error():
         ("heartbeat", ("banks",), [0] * 7),
         ("heartbeat", ("banks",), None),
         ("heartbeat", ("banks",), 300000),
+        ("heartbeat", ("asks",), [6]),  # no such seat (wire.md §5.6 "Who makes the handover")
+        ("heartbeat", ("asks",), [1, 1]),
+        ("heartbeat", ("asks",), [0, 1, 2, 3, 4, 5, 0]),
+        ("heartbeat", ("asks",), None),
         ("bye", ("reason",), "bored"),
         ("error", ("code",), "Not-Your-Turn"),
         ("error", ("code",), ""),
@@ -391,7 +395,7 @@ def test_error_codes_from_newer_peers_are_read_and_close():
 
 def test_hello_defaults_are_this_version():
     h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
-    assert to_wire(h)["proto"] == PROTO_VERSION == 9 and to_wire(h)["rules"] == RULES_VERSION == 4
+    assert to_wire(h)["proto"] == PROTO_VERSION == 10 and to_wire(h)["rules"] == RULES_VERSION == 4
     assert commitment(NONCES[0]) != commitment(NONCES[1])
 
 

@@ -310,6 +310,10 @@ def drawing(**kw: Any) -> PresenceSnapshot:
         ("its runner is another peer, heard", drawing(links=(player(2, beat=125.0),), runners={1: K[2]}), 130.0, [1]),
         ("played here", drawing(plays=(0, 1), links=(player(1, beat=105.0),)), 130.0, []),
         ("no draw waited for", drawing(links=(player(1, beat=105.0),), waiting=None), 130.0, []),
+        # a laptop that said goodbye sends no value: the one left of three after two goodbyes, hearing
+        # nobody, is no laptop cut off then (the commit model's "bye 0 quit, bye 1 shutdown, carry")
+        ("its laptop said goodbye, nobody heard", drawing(left=frozenset({K[1], K[2]})), 130.0, [1]),
+        ("another's laptop said goodbye, nobody heard", drawing(left=frozenset({K[2]})), 130.0, []),
     ],
 )
 def test_withholding(case: str, snapshot: PresenceSnapshot, now: float, withholding: list[int]) -> None:
@@ -669,3 +673,16 @@ def test_an_owner_whose_link_went_silent_before_the_handover_is_not_back() -> No
                  placing=True)
     assert silent.hand_back({1: "greedy"}, {1}) == []
     assert heard.hand_back({1: "greedy"}, {1}) == [HandBackStep(1, "release"), HandBackStep(1, "hand-back")]
+
+
+# ---------------------------------------------------------------------- who makes the handover (§5.6)
+
+
+def test_only_a_player_at_the_table_asks_the_taker() -> None:
+    """wire.md §5.6 "Who makes the handover": the seats a player's heartbeat asks for count; a
+    spectator's, a stranger's, and a seat the game does not have count for nothing."""
+    asking = (LinkView(K[1], "player", asks=(2,)), LinkView(SPY, "spectator", asks=(0,)),
+              LinkView(K[5], "player", asks=(1,)), LinkView(K[2], "player", asks=(7,)))
+    assert snap(links=asking).asked() == [2]
+    assert snap(links=asking, runners={1: K[5]}).asked() == [1, 2]  # a believed runner of a seat
+    assert snap(links=(player(1),)).asked() == []

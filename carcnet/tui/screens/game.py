@@ -731,16 +731,21 @@ class GameScreen(BoardScreen):
         return True
 
     def action_hand_over(self) -> None:
-        """Gives the away seat to play to a greedy bot run here (a ``handover`` entry in the log)."""
+        """Gives the away seat to play to a greedy bot (a ``handover`` entry in the log), run here or
+        by the network table's taker."""
         seat = self.table.seat_to_hand_over()
         if seat is None:
             return
         try:
-            self.table.hand_over(seat, "greedy")
+            runner = self.table.hand_over(seat, "greedy")
         except (TableError, IllegalMoveError, ValueError) as exc:
             self.notify(str(exc), title="Cannot hand the seat over", severity="error")
             return
-        self.notify(f"{self.names[seat]}'s seat is played by a greedy bot from this terminal now.")
+        if runner is None:
+            self.notify(f"{self.names[seat]}'s seat is played by a greedy bot from this terminal now.")
+        else:  # the table's taker runs it (a network table)
+            where = f"{runner}'s laptop" if runner else "another laptop at the table"
+            self.notify(f"A bot will play for {self.names[seat]} from {where}.")
 
     def action_live_replay(self) -> None:
         """The game so far, move by move (:class:`~carcnet.tui.screens.live_replay.LiveReplayScreen`),
