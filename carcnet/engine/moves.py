@@ -146,8 +146,10 @@ class HandOver:
 class HandBack:
     """*seat*'s own player is back: the bot a :class:`HandOver` gave the seat to stops playing it
     (not in the rulebooks), at *seat*'s turn before its tile is placed (a turn boundary), or while the
-    table draws (any seat handed over, as a :class:`HandOver` may name any seat then). The turn and
-    the phase do not change; the seat's own player makes its next move.
+    table draws (any seat handed over, as a :class:`HandOver` may name any seat then); taken back by
+    the seat itself, also mid-turn (its tile placed: the runner left before its deploy, and nobody
+    else could make it). The turn and the phase do not change; the seat's own player makes its next
+    move.
 
     Made by the peer that ran the bot (the handover's ``by`` seat: *by* is ``None``), or, when that
     peer is gone, by the seat's own player taking its seat back (*by* is *seat*; in a network game

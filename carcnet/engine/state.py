@@ -1198,9 +1198,12 @@ class Game:
         handover = self.handovers[seat]
         if handover is None:
             raise IllegalMoveError("bad-handback", f"{move}: seat {seat} is played by its own player")
-        if self.phase is not Phase.DRAW and (seat != self.seat or self.phase is not Phase.PLACE_TILE):
+        own = move.by is not None  # the seat takes itself back: its runner is gone, mid-turn too
+        if self.phase is Phase.GAME_OVER or (self.phase is not Phase.DRAW and (
+                seat != self.seat or (self.phase is not Phase.PLACE_TILE and not own))):
             raise IllegalMoveError(
-                "bad-handback", f"{move}: a seat is given back at its turn, before it places, or while the table draws")
+                "bad-handback", f"{move}: a seat is given back at its turn, before it places (taken back by "
+                "itself: at any point of its turn), or while the table draws")
         return handover
 
     def _check_handover(self, move: HandOver) -> None:

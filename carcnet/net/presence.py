@@ -676,8 +676,9 @@ class PresenceSnapshot:
 
     def take_back(self, now: float) -> list[int]:
         """wire.md §5.6 "Taking a seat back": the seats of this peer's own that a bot of another laptop
-        plays (handed over while this one was away) and whose runner is gone, at their turn before the
-        tile is placed (:attr:`turn`), or while the table draws (the runner's own value may be the one
+        plays (handed over while this one was away) and whose runner is gone, at their turn (:attr:`turn`
+        before the tile is placed, :attr:`to_play` after: a runner that placed it and left signs no
+        deploy), or while the table draws (the runner's own value may be the one
         missing: the draw would wait for it for ever): this peer makes the seat's ``handback`` itself,
         signed with the seat's key. The runner is the laptop that holds the key the seat's entries are signed with: the
         peer that plays that seat (:meth:`runner`), or, when that seat was handed over in turn, the one
@@ -692,8 +693,8 @@ class PresenceSnapshot:
         for seat in sorted(self.own):
             if seat >= len(self.keys) or self.handovers[seat] is None or seat in self.plays:
                 continue
-            if seat != self.turn and self.drawing is None:
-                continue
+            if seat not in (self.turn, self.to_play) and self.drawing is None:
+                continue  # (mid-turn too: a runner that placed the seat's tile and left signs no deploy)
             signer = self.signers[seat]
             runner = self.keys[signer] if self.handovers[signer] is not None else self.runner(seat)
             if runner is None or runner == self.me or runner in self.alive():

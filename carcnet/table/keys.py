@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,6 +75,10 @@ class SavedKeys:
             leaving"): a laptop that did casts no vote again in the game, resumed or not.
         gives: The votes given that this peer holds (its own and others'), as taken: a resumed laptop
             still counts them. Checked again by the session as any received.
+        left: The identity keys of the players that said ``bye`` ``quit`` or ``shutdown`` and had not
+            connected again when this peer last wrote the file, and *gave_up*, those of them that gave
+            their seats up (``quit`` in the game; wire.md §4.7): after a restart this peer still knows
+            that they left on purpose (§5.6 rule 1), rather than waiting for them as for a crash.
     """
 
     identity: SeatKey
@@ -88,16 +92,18 @@ class SavedKeys:
     seal: Seal | None = None
     gave: bool = False
     gives: tuple[Give, ...] = ()
+    left: frozenset[bytes] = frozenset()
+    gave_up: frozenset[bytes] = frozenset()
 
 
 def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKey], name: str,
                clock: TurnClock | None = None, owners: dict[int, bytes] | None = None,
                runners: dict[int, bytes] | None = None, game_name: str | None = None,
                banks: Sequence[int] | None = None, seal: Seal | None = None, gave: bool = False,
-               gives: Sequence[Give] = ()) -> None:
+               gives: Sequence[Give] = (), left: Collection[bytes] = (), gave_up: Collection[bytes] = ()) -> None:
     """Writes the keys file *path* of game *game* (mode 0600, replaced at once: a crash leaves the old
-    file or the new one); *owners*, *runners*, *game_name* and *banks* (kept only with a *clock*): see
-    :class:`SavedKeys`.
+    file or the new one); *owners*, *runners*, *game_name*, *banks* (kept only with a *clock*), *left*
+    and *gave_up*: see :class:`SavedKeys`.
 
     The keys go into ``<path>.tmp``, made anew (``O_EXCL``: whatever was at that name, a file a crash
     left, a symbolic link or a hard link to another file, is removed, never opened) with mode 0600 from
@@ -128,6 +134,10 @@ def write_keys(path: Path, game: str, identity: SeatKey, seats: dict[int, SeatKe
         data["gave"] = True
     if gives:
         data["gives"] = [[g.seat, g.by, g.to, g.seq, g.digest.hex(), g.sig.hex()] for g in gives]
+    if left:
+        data["left"] = sorted(key.hex() for key in left)
+    if gave_up:
+        data["gave_up"] = sorted(key.hex() for key in gave_up)
     tmp = path.with_name(path.name + ".tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
@@ -157,7 +167,7 @@ def save_keys(log_path: Path, session: SyncSession, records: PresenceRecords, cl
     votes = session.replica.votes
     write_keys(keys_path(log_path), header.game, session.identity, session.seats, session.name, clock, owners,
                dict(records.runners), game_name, banks, session.replica.seal, session.replica.gave,
-               votes.gives() if votes is not None else ())
+               votes.gives() if votes is not None else (), records.left, records.gave_up)
 
 
 def read_keys(path: Path, header: WireHeader) -> SavedKeys:
@@ -209,6 +219,8 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         if not isinstance(gave, bool):
             raise ValueError("'gave' is not true or false")
         gives = _gives(data.get("gives", []))
+        left = _keys(data.get("left", []), "left")
+        gave_up = _keys(data.get("gave_up", []), "gave_up")
     except FileNotFoundError:
         raise LanError(
             f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
@@ -216,7 +228,19 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         ) from None
     except (ValueError, TypeError, OSError) as exc:
         raise LanError(f"{path.name} is damaged: {exc}") from None
-    return SavedKeys(identity, seats, name, clock, owners, runners, game_name, banks, seal, gave, gives)
+    return SavedKeys(identity, seats, name, clock, owners, runners, game_name, banks, seal, gave, gives, left, gave_up)
+
+
+def _keys(raw: object, what: str) -> frozenset[bytes]:
+    """A list of at most 32 identity keys as hex (``left``, ``gave_up``)."""
+    if not isinstance(raw, list) or len(raw) > 32:
+        raise ValueError(f"'{what}' is not a list of at most 32 keys")
+    keys = set()
+    for item in raw:
+        if not isinstance(item, str) or len(item) != 64:
+            raise ValueError(f"'{what}' holds {item!r}, not a key as 64 hex digits")
+        keys.add(bytes.fromhex(item))
+    return frozenset(keys)
 
 
 def _gives(raw: object) -> tuple[Give, ...]:

@@ -322,6 +322,8 @@ class NetTable(SeatHands):
         table._saved_clock = saved.clock
         table.records.owners.update(saved.owners)  # the seats taken over here go back to them (§5.6)
         table.records.runners.update(saved.runners)  # who ran each seat, as last heard (§4.5)
+        table.records.left.update(saved.left)  # who left on purpose, not back since (§5.6 rule 1)
+        table.records.gave_up.update(saved.gave_up)
         table.timekeeper.resumed(saved.banks)  # the banks it had, agreed with the table's (wire.md §5.8)
         table.rejoin.hold()  # no move of its own until it took what the table played meanwhile
         return table
@@ -475,7 +477,10 @@ class NetTable(SeatHands):
         if link is None:
             return
         if link.key is not None and link.role != "spectator":
+            back = link.key in self.records.left
             self.records.opened(link.key)
+            if back and self.session.seats:
+                self._save_keys()  # it left on purpose no more (§5.6 rule 1)
         # One line per peer coming and going: a second connection of a pair is no news.
         if link.key not in self._said_connected:
             self._said_connected.add(link.key)
@@ -496,8 +501,11 @@ class NetTable(SeatHands):
         if key is not None and link.role != "spectator" and link.opened:
             # a bye this peer said is no word that the other left (a spectator drops a link it has no use for);
             # nor is one on a link whose key was never proven: anyone can say a hello with another's key
+            left = (frozenset(self.records.left), frozenset(self.records.gave_up))
             self.records.closed(key, None if link.closed_here else link.closed_by, still_connected=session.connections.link_to(key) is not None,
                                 started=session.header is not None and not session.over)
+            if left != (self.records.left, self.records.gave_up) and session.seats:
+                self._save_keys()  # who left on purpose, should this laptop restart (§5.6 rule 1)
         if link.closed_by in _FATAL and session.header is None:
             said = next((e.message for e in reversed(session.connections.events) if e.code == link.closed_by), "")
             self.failure, account = refused(link.closed_by, said)

@@ -153,6 +153,27 @@ def test_a_seat_takes_itself_back_with_a_handback_of_its_own_at_its_turn() -> No
     assert game.handovers == runners.handovers and game.seat == runners.seat and game.drawn == runners.drawn
 
 
+def test_a_seat_takes_itself_back_mid_turn_when_its_runner_left_after_placing() -> None:
+    """log.md §6: the runner placed the seat's tile and left before its deploy, which only the
+    runner's key could sign; the seat's own handback is legal then (the commit model's ``split 0|12,
+    hand 1 0, move 1, bye 1 quit``), the runner's own is not (it finishes the turn)."""
+    game = Game(GameSetup(players=3, seed=7))
+    game.apply(HandOver(0, "greedy", 1))
+    game.apply(_first_legal(game))  # the runner's bot placed seat 0's tile
+    with pytest.raises(IllegalMoveError, match="before it places"):
+        game.apply(HandBack(0))
+    phase = game.phase
+    events = game.apply(HandBack(0, 0))
+    assert events == [SeatHandedBack(0, 1)] and game.phase is phase and game.seat == 0
+    assert game.author(_first_legal(game)) == (0, 0)  # seat 0 deploys, signed by its own key
+    later = Game(GameSetup(players=3, seed=7))
+    later.apply(HandOver(0, "greedy", 1))
+    later.apply(_first_legal(later))
+    later.apply(SkipMeeple())  # the runner finished seat 0's turn: seat 1's now
+    with pytest.raises(IllegalMoveError, match="at its turn"):
+        later.apply(HandBack(0, 0))
+
+
 def test_a_seats_own_handback_has_a_log_form_and_a_text_form_that_read_back() -> None:
     move = HandBack(1, 1)
     assert to_wire(move) == {"type": "handback", "seat": 1, "by": 1}

@@ -449,6 +449,8 @@ class Kept:
     owners: tuple[tuple[int, bytes], ...] = ()
     gave: bool = False
     gives: tuple[Give, ...] = ()
+    left: frozenset[bytes] = frozenset()
+    gave_up: frozenset[bytes] = frozenset()
 
 
 class Laptop:
@@ -470,6 +472,8 @@ class Laptop:
         self.view = View(self.session, "player", bot_delay=0.0, bot_names={}, reveal_wait=REVEAL_WAIT)
         self.view.records.runners.update(kept.runners)
         self.view.records.owners.update(kept.owners)
+        self.view.records.left.update(kept.left)
+        self.view.records.gave_up.update(kept.gave_up)
         self.kept = kept
         self.saw_most = True
         self.session.add_listener(self.changed)
@@ -484,7 +488,8 @@ class Laptop:
                   if game.handovers[seat] is not None and seat not in s.seats and s.plays(seat)}
         votes = s.replica.votes
         gives = tuple(votes.gives()) if votes is not None else ()
-        self.kept = Kept(tuple(sorted(records.runners.items())), tuple(sorted(owners.items())), s.replica.gave, gives)
+        self.kept = Kept(tuple(sorted(records.runners.items())), tuple(sorted(owners.items())), s.replica.gave, gives,
+                         frozenset(records.left), frozenset(records.gave_up))
 
     def changed(self, change: str, link: Link | None) -> None:
         session, records = self.session, self.view.records
@@ -495,6 +500,7 @@ class Laptop:
             self.save_keys()  # votes given came, or this laptop gave its own (NetTable: kept beside the save)
         elif (change in ("open", "close") and link is not None and link.key is not None and link.role != "spectator"
               and link.opened):  # (NetTable._link_closed: a link whose key was never proven says nothing)
+            left = (frozenset(records.left), frozenset(records.gave_up))
             if change == "open":
                 records.opened(link.key)
             else:
@@ -504,6 +510,8 @@ class Laptop:
                                started=session.header is not None and not session.over)
                 if reason in LEFT_ON_PURPOSE and link.key in self.world.keys_public:
                     self.world.heard_bye.add(self.world.keys_public.index(link.key))
+            if left != (records.left, records.gave_up) and session.game is not None:
+                self.save_keys()  # who left on purpose (NetTable._link_closed, _link_opened)
             sees_most = session.over or self.view.presence().sees_most()
             if sees_most and not self.saw_most:
                 session.draws.restart(session.clock())

@@ -157,6 +157,15 @@ FOUND = {
         3, False, "two players let a bot play the gone seat at once: two handovers at one seq, one vote each, "
                   "and the tie-break waited for the gone seat's vote for ever (only the table's taker makes a "
                   "handover now; the other asks it in its heartbeats)"),
+    "split 0|12, hand 1 0, move 1, bye 1 quit": (
+        3, False, "the runner placed the seat's tile and left before its deploy, which only its key could "
+                  "sign, and a seat took itself back only before placing (now at any point of its turn)"),
+    "bye 0 quit, bye 1 quit, carry, bye 2 quit": (
+        3, False, "the last of three to leave, alone, gave every vote it held to a laptop gone for good; back, "
+                  "it never voted again (a laptop with no player's link open now gives nothing)"),
+    "bye 0 quit, bye 1 quit, carry, crash 2": (
+        3, False, "the one left of three after two goodbyes crashed, and back it had forgotten that they left "
+                  "on purpose: it waited for them as for a crash (who left is now kept beside the save)"),
     "bye 0 quit, bye 1 shutdown, carry": (
         3, True, "the one left of three after two goodbyes waited for their draw values for ever: hearing "
                  "nobody, it took itself for cut off and judged no seat withholding (a seat whose laptop said "

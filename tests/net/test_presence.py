@@ -534,7 +534,10 @@ MINE_RUN3 = {**MINE_RUN, "signers": (1, 1, 2), "handovers": ("greedy", None, Non
         ("two seats, another seat's turn", snap(2, **{**MINE_RUN, "turn": 1}), []),
         ("two seats, another seat's tile drawn: the runner's value may be the one missing",
          snap(2, **{**MINE_RUN, "turn": 1, "drawing": 5}), [0]),
-        ("two seats, mid-turn", snap(2, **{**MINE_RUN, "turn": None}), []),
+        ("two seats, no seat to move (the table draws for nobody)", snap(2, **{**MINE_RUN, "turn": None}), []),
+        # the runner placed the seat's tile and left: its deploy only the runner's key could sign
+        ("two seats, mid-turn", snap(2, **{**MINE_RUN, "turn": None, "to_play": 0}), [0]),
+        ("two seats, mid-turn of another seat", snap(2, **{**MINE_RUN, "turn": None, "to_play": 1}), []),
         ("three seats, the runner gone, the third here", snap(3, **MINE_RUN3, links=(player(2),)), [0]),
         ("three seats, the runner seen by the third alone: one peer's word proves nothing",
          snap(3, **MINE_RUN3, links=(player(2, 1),)), [0]),

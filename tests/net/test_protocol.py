@@ -47,7 +47,7 @@ from carcnet.net import (
     to_wire,
 )
 from carcnet.net.framing import FrameDecoder
-from carcnet.net.messages import MessageError
+from carcnet.net.messages import PROTO_VERSION, MessageError
 
 from .vectors import (
     GAME,
@@ -163,7 +163,7 @@ def test_the_connector_waits_for_the_welcome_before_sending_more():
 @pytest.mark.parametrize(
     ("change", "code"),
     [
-        ({"proto": 10, "features": ["river"]}, "bad-version"),
+        ({"proto": PROTO_VERSION + 1, "features": ["river"]}, "bad-version"),
         ({"proto": 0}, "bad-version"),
         ({"rules": 1}, "bad-version"),
         ({"game": "0" * 32}, "wrong-game"),
@@ -200,7 +200,7 @@ def test_the_acceptor_may_reject_for_its_own_reasons():
 
 
 def test_a_welcome_for_another_game_or_version_is_refused():
-    for change, code in (({"game": "0" * 32}, "wrong-game"), ({"proto": 10}, "bad-version")):
+    for change, code in (({"game": "0" * 32}, "wrong-game"), ({"proto": PROTO_VERSION + 1}, "bad-version")):
         a = connector()
         a.send(hello())
         refused(a, encode_frame({**to_wire(welcome()), **change}), code)

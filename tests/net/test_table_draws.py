@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,7 @@ from carcnet.bots import make_bot
 from carcnet.engine import DrawTile, HandOver, Phase, Rules
 from carcnet.log import COLOURS, LogHeader, Seat
 from carcnet.net import Message, Reveal, WireHeader, encode_message
+from carcnet.net import routing
 from carcnet.net.draws import VOUCH_WAIT
 from carcnet.net.signing import seat_chain
 from carcnet.net.link import Link
@@ -99,7 +101,7 @@ def test_whole_games_draw_every_tile_from_every_seat_and_end_identical(players, 
         assert entry.move.values == tuple(c[k] for c in own)  # type: ignore[union-attr]
 
 
-def test_no_peer_or_spectator_receives_a_draw_before_its_last_value_is_sent():
+def test_no_peer_or_spectator_receives_a_draw_before_its_last_value_is_sent(monkeypatch: pytest.MonkeyPatch):
     """Issue 14 must-show: every frame each peer and spectator receives is recorded with a global
     clock, as is every value a peer sends. For every draw k and every receiver, the frames it received
     before the last value of draw k was sent do not hold every contributing value of draw k: the
@@ -110,15 +112,15 @@ def test_no_peer_or_spectator_receives_a_draw_before_its_last_value_is_sent():
     clock = itertools.count()
     received: dict[str, list[tuple[int, bytes]]] = {s.name: [] for s in sessions}
     sent: dict[tuple[int, int], int] = {}  # (draw, seat) → when its value was first sent
+    original = routing.send_once
+
+    def send(message: Message, links: Iterable[Link]) -> None:
+        if isinstance(message, Reveal):  # every value a peer sends goes out here
+            sent.setdefault((message.draw, message.seat), next(clock))
+        original(message, links)
+
+    monkeypatch.setattr(routing, "send_once", send)
     for session in sessions:
-        original = session._router.send_once
-
-        def send(message: Message, links: Iterable[Link], _original=original) -> None:
-            if isinstance(message, Reveal):  # every value a peer sends goes out here
-                sent.setdefault((message.draw, message.seat), next(clock))
-            _original(message, links)
-
-        session._router.send_once = send  # type: ignore[method-assign]
         for link in session.connections.links:
             receive = link.receive_data
 

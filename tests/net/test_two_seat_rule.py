@@ -153,6 +153,18 @@ def test_a_goodbye_gives_the_vote_and_the_one_left_commits_alone(order: str, rea
     assert committed_to_the_end(left), (left.replica.commit_index, left.have)
 
 
+def test_a_goodbye_nobody_hears_gives_no_vote() -> None:
+    """wire.md §5.9 "Two seats, and leaving": a laptop whose links are all gone when it leaves gives
+    nothing (nobody would hear it) and keeps its vote, to cast again when it comes back (the last of
+    three to leave gave every vote it held to a laptop gone for good, and never voted again)."""
+    pair = Pair()
+    pair.play_until_turn(1)
+    pair.cut()
+    alone = pair.peers[1]
+    alone.close("quit")
+    assert not alone.replica.gave and alone.replica.votes is not None and alone.replica.votes.gives() == ()
+
+
 def test_a_laptop_that_gave_its_vote_and_comes_back_follows_and_votes_no_more() -> None:
     pair = Pair()
     pair.play_until_turn(1)

@@ -53,6 +53,25 @@ def test_a_file_written_before_owners_were_kept_reads_as_none_taken_over(tmp_pat
     assert saved.owners == {} and saved.runners == {} and saved.game_name is None
 
 
+def test_who_left_on_purpose_reads_back(tmp_path: Path) -> None:
+    """wire.md §5.6 rule 1, §4.7: the players that said goodbye, and those of them that gave their seats
+    up, are kept, so that a laptop back from a crash still knows that they left (the commit model's
+    ``bye 0 quit, bye 1 quit, carry, crash 2``: the one left, back, waited for them as for a crash)."""
+    path = tmp_path / "game.keys"
+    left, gave_up = {identity("Ann").public, identity("Cleo").public}, {identity("Ann").public}
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob", left=left, gave_up=gave_up)
+    saved = read_keys(path, HEADER)
+    assert saved.left == left and saved.gave_up == gave_up
+    write_keys(path, HEADER.game, identity("Bob"), {1: seat_key(1)}, "Bob")
+    assert "left" not in json.loads(path.read_text()) and read_keys(path, HEADER).left == frozenset()
+    for bad, reason in ((["00" * 31], "not a key"), ("00" * 32, "not a list"), (["00" * 32] * 33, "at most 32"),
+                        (["zz" * 32], "non-hexadecimal")):
+        path.write_text(json.dumps({**json.loads(path.read_text()), "left": bad}))
+        with pytest.raises(LanError, match="is damaged") as refused:
+            read_keys(path, HEADER)
+        assert reason in str(refused.value)
+
+
 @pytest.mark.parametrize("name", ["", "x" * 33, "tab\there", 7])
 def test_a_game_name_that_is_not_a_name_is_refused(tmp_path: Path, name: object) -> None:
     path = tmp_path / "game.keys"
