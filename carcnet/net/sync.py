@@ -388,13 +388,15 @@ class SyncSession:
     def give_votes(self, to: int | None = None) -> Ack | None:
         """Gives the votes this peer's seats hold to seat *to* (default :meth:`heir`), sends them on every
         open link and casts no vote again in this game (wire.md §5.9 "Two seats, and leaving"). Nothing
-        when this peer is no player of a game going on, there is nobody to give to, or no player's
-        link is open: a give nobody hears helps nobody, and this laptop, back, votes again (the last
-        of three to leave, alone, gave its votes to a laptop gone for good and never voted again)."""
+        when this peer is no player of a game going on, there is nobody to give to, or it has no
+        connection at all but a spectator's, open or opening: a give nobody can hear helps nobody, and
+        this laptop, back, votes again (the last of three to leave, alone, gave its votes to a laptop
+        gone for good and never voted again). A give made while links are in their handshakes is
+        kept, and comes when the laptop does."""
         replica = self.replica
         if self.role != "player" or replica.game is None or replica.over or replica.gave or not self.seats:
             return None
-        if not any(link.role != "spectator" for link in self.connections.open_links()):
+        if not any(link.role != "spectator" and not link.closed for link in self.connections.links):
             return None
         if to is None:
             to = self.heir()

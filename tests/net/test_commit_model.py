@@ -162,7 +162,7 @@ FOUND = {
                   "sign, and a seat took itself back only before placing (now at any point of its turn)"),
     "bye 0 quit, bye 1 quit, carry, bye 2 quit": (
         3, False, "the last of three to leave, alone, gave every vote it held to a laptop gone for good; back, "
-                  "it never voted again (a laptop with no player's link open now gives nothing)"),
+                  "it never voted again (a laptop with no link to a player now gives nothing)"),
     "bye 0 quit, bye 1 quit, carry, crash 2": (
         3, False, "the one left of three after two goodbyes crashed, and back it had forgotten that they left "
                   "on purpose: it waited for them as for a crash (who left is now kept beside the save)"),
