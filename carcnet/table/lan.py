@@ -504,7 +504,7 @@ class NetTable(SeatHands):
             left = (frozenset(self.records.left), frozenset(self.records.gave_up))
             self.records.closed(key, None if link.closed_here else link.closed_by, still_connected=session.connections.link_to(key) is not None,
                                 started=session.header is not None and not session.over)
-            if left != (self.records.left, self.records.gave_up) and session.seats:
+            if left != (frozenset(self.records.left), frozenset(self.records.gave_up)) and session.seats:
                 self._save_keys()  # who left on purpose, should this laptop restart (§5.6 rule 1)
         if link.closed_by in _FATAL and session.header is None:
             said = next((e.message for e in reversed(session.connections.events) if e.code == link.closed_by), "")

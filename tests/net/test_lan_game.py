@@ -252,8 +252,10 @@ async def test_the_table_hands_a_seat_whose_player_is_gone_to_a_bot(tmp_path: Pa
             await _all([host, cleo], lambda g: bob_seat in g.blocking() and bob_seat in g.away())
             # at a draw, his value has to be missing for the wait first (wire.md §5.6 "Which seats")
             await _all([cleo], lambda g: g.seat_to_hand_over() == bob_seat)
-            cleo.hand_over(bob_seat, "greedy")
-            assert cleo.my_seats == sorted([*cleo.session.seats, bob_seat])
+            # made by the table's taker: Cleo, or the host she asks (wire.md §5.6 "Who makes the handover")
+            taker = cleo if cleo.hand_over(bob_seat, "greedy") is None else host
+            await _all([host, cleo], lambda g: g.game is not None and g.game.handovers[bob_seat] is not None)
+            assert taker.my_seats == sorted([*taker.session.seats, bob_seat])
             await _all([host, cleo], lambda g: g.status == "finished")
             await _all([host, cleo], lambda g: g.session.have == host.session.have)
     log = load(host.path)  # type: ignore[arg-type]
