@@ -127,6 +127,21 @@ def test_the_taker_makes_the_handover_another_player_asks_for():
     assert other.session.entries == taker.session.entries
 
 
+def test_an_ask_for_a_present_seat_moves_nothing():
+    """wire.md §4.5 ``asks``: a seated liar asks the taker to hand over the seat of a player who is
+    there; the taker's own rules refuse it (a present seat is never handed over), and nothing is made."""
+    tables, wires = _table(3)
+    _play_until(tables, wires, 2)
+    taker, other = _taker_and_other(tables)
+    have = taker.session.have
+    other.session.ask([2])  # what a cheating laptop's heartbeats would say
+    _pump(wires)
+    assert taker.presence().asked() == [2] and 2 in taker.blocking()
+    assert taker._answer_asks(taker.blocking()) is False
+    _pump(wires)
+    assert taker.session.have == have and taker.game.handovers[2] is None
+
+
 def test_a_cut_off_player_may_not_give_the_others_seats_away():
     tables, wires = _table(3)
     _play_until(tables, wires, 0)
