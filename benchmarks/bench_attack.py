@@ -517,7 +517,7 @@ async def _honest_probes(port: int, stop: asyncio.Event, tally: list) -> None:
         tally[0] += 1
         try:
             reader, writer, send, link = await _event_open(port, quiet, "127.0.0.1", me)
-            reply = await _event_ask(reader, send, link, quiet, {"type": "status?", "nonce": os.urandom(16), "port": 9})
+            reply = await _event_ask(reader, send, link, quiet, {"type": "status?", "nonce": os.urandom(16), "port": 0})
             tally[1] += reply is not None and reply.get("type") == "status"
             if reply is None:
                 tally.append("no reply")
@@ -579,7 +579,7 @@ async def event_flood(port: int, counter: Counter, stop: asyncio.Event) -> None:
             try:
                 reader, writer, send, link = await _event_open(port, counter, "127.0.0.2")
                 reply = await _event_ask(reader, send, link, counter,
-                                         {"type": "status?", "nonce": os.urandom(16), "port": 9})
+                                         {"type": "status?", "nonce": os.urandom(16), "port": 0})
                 tally["answered"] += reply is not None
                 while not stop.is_set() and await _read_some(reader, counter, timeout=0.5):
                     pass

@@ -78,8 +78,20 @@ POLL = 2.0
 GONE = 20.0
 #: Seconds a finished laptop keeps answering the others at most (§6.5).
 LINGER = 60.0
-#: Askers' addresses kept to ask in turn between two polls at most (a flood of askers costs no more).
+#: Askers' addresses kept to ask in turn between two polls at most, one port each (a flood of askers
+#: costs no more).
 MAX_HINTS = 64
+#: Seconds within which a hint (an address and port) is asked once, unless it answered with a status
+#: (§6.2): a flood of enrolments or status requests naming a port where nothing answers makes one
+#: dial of it.
+UNREACHABLE = 30.0
+#: Hints asked and not answered remembered at most (the oldest forgotten first).
+MAX_UNREACHABLE = 256
+#: Laptops without a player in the event (keys that answered a hint) remembered at most before the
+#: charter (the longest unheard forgotten first).
+MAX_STRANGER_LAPTOPS = 256
+#: Seconds between two polls at least when enrolments and askers wake the poll early.
+POLL_GAP = 0.25
 #: Seconds a table's closing may take before the event goes on without waiting for it.
 CLOSE_WAIT = 10.0
 #: Players an event holds (the charter's limit, protocol/tournament.md §2).
@@ -185,7 +197,12 @@ class EventRunner:
         self._wake = asyncio.Event()
         self._poll_now = asyncio.Event()
         self._started = clock()
-        self._hints: set[tuple[str, int]] = set()  # addresses of askers, to ask in turn (§6.2)
+        #: IP address → (address, port) of an asker, to ask in turn (§6.2): one port an address
+        self._hints: dict[str, tuple[str, int]] = {}
+        #: (address, port) → when it was last asked as a hint, until it answers: not asked again for
+        #: :data:`UNREACHABLE` seconds
+        self._tried: dict[tuple[str, int], float] = {}
+        self._service: EventService | None = None
         self._round_began = clock()
         self._tries: dict[tuple[int, int], int] = {}  # (round, table) → games of it opened here
         #: (round, table) → the laptops that sent a log of it that did not check: passed over (§6.4)
@@ -257,7 +274,9 @@ class EventRunner:
         return key == self.me or (laptop is not None and self.clock() - laptop.heard < self.gone)
 
     def entered(self) -> int:
-        """The players entered so far whose laptops answer (:meth:`answering`): those a start takes."""
+        """The players entered so far whose laptops answer (:meth:`answering`): those a start takes
+        (every player is entered answering; a laptop that stopped answering since gives its place up
+        :attr:`gone` seconds after its last status)."""
         return sum(1 for p in self._roster if self.answering(p.key))
 
     def start(self) -> Charter:
@@ -293,7 +312,7 @@ class EventRunner:
             EventError: The charter could not be had, or this laptop cannot play its tables (rules).
         """
         async with self._stack:
-            service = await self._stack.enter_async_context(EventService(
+            service = self._service = await self._stack.enter_async_context(EventService(
                 self._answer, identity=self.identity, event=lambda: self._event_id or "", host=self.listen[0],
                 port=self.listen[1], laptop=self._is_laptop, known=self._known_address))
             self.port = service.port
@@ -342,7 +361,8 @@ class EventRunner:
                     break
                 await self._sleep()
             return
-        enrolled = False
+        in_event: set[str] = set()  # the names of this laptop's players the opener entered
+        waiting: float | None = None  # when the opener first answered ``wait``
         while self.charter is None:
             for address in list(self._dial):
                 with contextlib.suppress(ServiceError):
@@ -357,22 +377,51 @@ class EventRunner:
                         self.charter = charter
                         self._learn(reply.get("peers"))
                         break
-                    if reply["type"] == "roster" and not enrolled and is_game_id(reply.get("event")):
+                    if (reply["type"] == "roster" and len(in_event) < len(self.players)
+                            and is_game_id(reply.get("event"))):
                         self._event_id = str(reply["event"])
-                        for name, bot in self.players:
-                            try:
-                                await self._ask(address, {"type": "enrol", "event": self._event_id, "name": name,
-                                                    "key": self.me, "bot": bot, "port": self.port,
-                                                    "sig": self.identity.sign(enrol_bytes(self._event_id, name, bot))})
-                            except Refused as exc:
-                                raise EventError(f"the event's opener did not enter {name!r}: "
-                                                 f"{strip_control(str(exc))[:120]}") from None
-                            self.note(f"Entered {name} in event {strip_control(str(reply.get('name')))[:40]!r}")
-                        enrolled = True
+                        waiting = await self._enrol_at(address, str(reply.get("name")), in_event, waiting)
             if self.charter is None:
                 await self._sleep()
         self._save_charter()
         self.note(f"Event {self.charter.name!r}: {len(self.charter.players)} players, {self.charter.rounds} rounds")
+
+    async def _enrol_at(self, address: tuple[str, int], event_name: str, entered: set[str],
+                        waiting: float | None) -> float | None:
+        """Asks the opener at *address* to enter each of this laptop's players not in *entered* yet
+        (§6.1), adding those it enters. The opener enters a laptop's players only once it has heard
+        the laptop's status: until then it answers ``wait`` and this laptop asks again at its next
+        turn, for at most :attr:`gone` × 3 seconds from *waiting* (when it first waited). Returns when
+        it first waited, or ``None``.
+
+        Raises:
+            EventError: The opener refused a player (why, in one line), or never heard this laptop.
+            ServiceError: The opener could not be asked (asked again at the next turn).
+        """
+        assert self._event_id is not None
+        for name, bot in self.players:
+            if name in entered:
+                continue
+            try:
+                reply = await self._ask(address, {"type": "enrol", "event": self._event_id, "name": name,
+                                                  "key": self.me, "bot": bot, "port": self.port,
+                                                  "sig": self.identity.sign(enrol_bytes(self._event_id, name, bot))})
+            except Refused as exc:
+                raise EventError(f"the event's opener did not enter {name!r}: "
+                                 f"{strip_control(str(exc))[:120]}") from None
+            if reply["type"] == "wait":
+                if waiting is None:
+                    self.note("Waiting for the event's opener to hear this laptop")
+                    return self.clock()
+                if self.clock() - waiting > 3 * self.gone:
+                    raise EventError(f"the event's opener never heard this laptop: is its port {self.port} "
+                                     "blocked by a firewall?")
+                return waiting
+            if reply["type"] != "enrolled":
+                raise ServiceError(f"an answer of type {strip_control(str(reply['type']))[:32]!r} to an enrolment")
+            entered.add(name)
+            self.note(f"Entered {name} in event {strip_control(event_name)[:40]!r}")
+        return waiting
 
     def _save_charter(self) -> None:
         assert self.charter is not None
@@ -710,7 +759,7 @@ class EventRunner:
         """Whether an event laptop that signed a status for this laptop answers at IP *address*
         (the event service's budgets for a laptop rather than a stranger)."""
         return any(laptop.heard > float("-inf") and any(a[0] == address for a in laptop.addresses)
-                   for laptop in self._laptops.values())
+                   and self._is_laptop(key) for key, laptop in self._laptops.items())
 
     def _known_keys(self) -> list[bytes]:
         return laptops(self.charter) if self.charter is not None else []
@@ -718,34 +767,50 @@ class EventRunner:
     async def _poll_loop(self) -> None:
         while True:
             self._poll_now.clear()
+            began = self.clock()
             await self._poll_once()
             self._polled = True
             self._wake.set()
-            with contextlib.suppress(TimeoutError):  # a laptop just entered is asked at once
+            with contextlib.suppress(TimeoutError):  # a new asker is asked at once, at most every POLL_GAP s
                 await asyncio.wait_for(self._poll_now.wait(), self.poll)
+                gap = min(POLL_GAP, self.poll) - (self.clock() - began)
+                if gap > 0:
+                    await asyncio.sleep(gap)  # a pace, not a synchronisation: enrolments come at any rate
             _raise_if_cancelled()
 
     async def _poll_once(self) -> None:
         known = {a for laptop in self._laptops.values() for a in laptop.addresses[:2]}
-        hints, self._hints = self._hints - known, set()
+        hints, self._hints = set(self._hints.values()) - known, {}
+        for hint in sorted(hints):
+            self._tried.pop(hint, None)
+            self._tried[hint] = self.clock()
+        while len(self._tried) > MAX_UNREACHABLE:
+            del self._tried[next(iter(self._tried))]
         targets: list[tuple[bytes | None, tuple[str, int]]] = [(None, a) for a in [*self._dial, *sorted(hints)]]
         for key, laptop in self._laptops.items():
             targets += [(key, a) for a in laptop.addresses[:2] if a not in self._dial]
         await asyncio.gather(*(self._ask_status(key, address) for key, address in targets[:128]))
 
     async def _ask_status(self, expected: bytes | None, address: tuple[str, int]) -> None:
+        """Asks *address* for its status and records it for the key it is signed by (*expected*, or
+        for a hint any key); a hint that does not answer with a status of this event slows its address
+        (:meth:`_unreachable_now`)."""
         nonce = os.urandom(16)
         try:
             reply = await self._ask(address, {"type": "status?", "nonce": nonce, "port": self.port}, timeout=max(1.0, min(5.0, self.gone / 4)))
             status = read_status(reply, nonce)
         except ServiceError:
+            if expected is None:
+                self._unreachable_now(address)
             return
         if status.key == self.me or (expected is not None and status.key != expected):
             return
-        if self._event_id is not None and status.event != self._event_id:
+        if (self._event_id is not None and status.event != self._event_id) or (
+                self.charter is not None and status.key not in laptops(self.charter)):
+            if expected is None:
+                self._unreachable_now(address)
             return
-        if self.charter is not None and status.key not in laptops(self.charter):
-            return
+        self._tried.pop(address, None)
         laptop = self._laptops.setdefault(status.key, _Laptop())
         laptop.status = status
         laptop.heard = self.clock()
@@ -753,6 +818,43 @@ class EventRunner:
             laptop.addresses.insert(0, address)
             del laptop.addresses[4:]
         self._learn(status.peers)
+        if self.charter is None and status.key not in self._laptops_entered():
+            self._forget_strangers()
+
+    def _laptops_entered(self) -> set[bytes]:
+        return {p.key for p in self._roster} | {self.me}
+
+    def _forget_strangers(self) -> None:
+        """Before the charter, forgets the longest unheard of the keys that answered a hint without
+        a player entered, past :data:`MAX_STRANGER_LAPTOPS` of them."""
+        entered = self._laptops_entered()
+        strangers = sorted((laptop.heard, key) for key, laptop in self._laptops.items() if key not in entered)
+        for _heard, key in strangers[:max(0, len(strangers) - MAX_STRANGER_LAPTOPS)]:
+            del self._laptops[key]
+
+    def _unreachable_now(self, hint: tuple[str, int]) -> None:
+        """*hint* (an address and port) did not answer with a status of this event: new connections
+        from its IP address to the service are slowed as a budget breaker's (unless an event laptop
+        answers there)."""
+        if self._service is not None and not self._known_address(hint[0]):
+            self._service.discouraged.mark(hint[0])
+
+    def _hint(self, address: str | None, port: object) -> bool:
+        """Keeps ``(address, port)`` where an asker says its service answers, to be asked for a status
+        at the next poll: one port an address, :data:`MAX_HINTS` addresses, none asked as a hint within
+        the last :data:`UNREACHABLE` seconds that has not answered. Returns whether it is a new one."""
+        if address is None or not isinstance(port, int) or not 0 < port < 65536:
+            return False
+        tried = self._tried.get((address, port))
+        if tried is not None:
+            if self.clock() - tried < UNREACHABLE:
+                return False
+            del self._tried[(address, port)]
+        if self._hints.get(address) == (address, port) or (
+                address not in self._hints and len(self._hints) >= MAX_HINTS):
+            return False
+        self._hints[address] = (address, port)
+        return True
 
     def _learn(self, peers: object) -> None:
         """Keeps the addresses *peers* names (``(key, host, port)`` of the event's laptops: hints, asked
@@ -793,8 +895,8 @@ class EventRunner:
             self._dial.append(address)
             self.note(f"Found the event {ad.name!r} opened by {ad.peer} at {address[0]}:{address[1]}")
             self._wake.set()
-        elif ad.game == self._event_id and address not in self._dial and len(self._hints) < MAX_HINTS:
-            self._hints.add(address)
+        elif ad.game == self._event_id and address not in self._dial:
+            self._hint(*address)
 
     def _answer(self, request: dict[str, Any], who: Asker) -> dict[str, Any] | None:
         kind, asker = request["type"], who.address
@@ -802,8 +904,7 @@ class EventRunner:
             nonce, port = request.get("nonce"), request.get("port")
             if not isinstance(nonce, bytes) or len(nonce) != 16:
                 return {"type": "error", "text": "a status request carries a nonce of 16 bytes"}
-            if asker is not None and isinstance(port, int) and 0 < port < 65536 and len(self._hints) < MAX_HINTS:
-                self._hints.add((asker, port))  # where the asker answers, to be asked in turn (a hint)
+            self._hint(asker, port)  # where the asker answers, to be asked in turn
             return sign_status(self.identity, self._status(), nonce)
         if kind == "charter?":
             if self.charter is not None:
@@ -844,11 +945,17 @@ class EventRunner:
         """The opener's answer to an enrolment (§6.1): checked in full (the event, the name rule of
         :func:`~carcnet.log.values.name_problem`, the key's signature, the bot's level), then bounded:
         :data:`MAX_PER_LAPTOP` players a key, :data:`MAX_PER_ADDRESS` an asker's address,
-        :data:`MAX_PLAYERS` in all; a player whose laptop has not answered within :attr:`gone` seconds of
-        its enrolment gives its place up to the next; the key enrolled is the one the asker proved on
-        its connection (a captured enrolment sent again by another laptop enters nobody). The bounds
+        :data:`MAX_PLAYERS` in all. The key enrolled is the one the asker proved on its connection (a
+        captured enrolment sent again by another laptop enters nobody), and it must answer first: a
+        laptop that has not signed a status for this one (:meth:`answering`) is answered ``wait``, its
+        ``port`` asked at once (:meth:`_hint`), so that a key that never answers takes no place. A
+        player whose laptop stops answering gives its place up :attr:`gone` seconds later. The bounds
         are checked before the signature, so that enrolments past them cost no signature check. Each
-        refusal is one sentence for people."""
+        refusal is one sentence for people.
+
+        Returns:
+            ``{"type": "enrolled"}``, ``{"type": "wait", "text"}`` or ``{"type": "error", "text"}``.
+        """
         asker = who.address
         if self._opening is None or self.charter is not None:
             return {"type": "error", "text": "the event has started, or this laptop did not open it"}
@@ -867,6 +974,10 @@ class EventRunner:
                 make_bot(str(bot), 0)
             except ValueError as exc:
                 return {"type": "error", "text": str(exc)}
+        if not self.answering(key):  # before the signature: a key that never answers costs a dial at most
+            if self._hint(asker, request.get("port")) or asker in self._hints:
+                self._poll_now.set()
+            return {"type": "wait", "text": "the opener has not heard this laptop's status yet"}
         taken = any(p.name == name for p in self._roster)
         if not taken:  # the bounds first: a flood of enrolments past them costs no signature check
             self._give_up_places()
@@ -886,20 +997,13 @@ class EventRunner:
             return {"type": "error", "text": "a person enters once"}
         self._roster.append(Entrant(name, key, bot))
         self._entered[name] = (self.clock(), asker)
-        port = request.get("port")
-        if asker is not None and isinstance(port, int) and 0 < port < 65536 and key != self.me:
-            laptop = self._laptops.setdefault(key, _Laptop())  # where it answers (its key proven above)
-            if (asker, port) not in laptop.addresses:
-                laptop.addresses.insert(0, (asker, port))
-                del laptop.addresses[4:]
         self.note(f"Entered: {name}" + (f" ({bot} bot)" if bot else ""))
         self._wake.set()
-        self._poll_now.set()
         return {"type": "enrolled"}
 
     def _give_up_places(self) -> None:
-        """Drops the players of laptops that have not answered (:meth:`answering`) within :attr:`gone`
-        seconds of their enrolment: a key that never answers holds no place for long."""
+        """Drops the players of laptops that no longer answer (:meth:`answering`: no status for
+        :attr:`gone` seconds), once entered for :attr:`gone` seconds."""
         now = self.clock()
         dropped = [p for p in self._roster if p.name in self._entered  # the clock first: it costs least
                    and now - self._entered[p.name][0] >= self.gone and not self.answering(p.key)]
@@ -907,7 +1011,7 @@ class EventRunner:
             self._roster.remove(p)
             del self._entered[p.name]
         if dropped:
-            self.note(f"Left out: {len(dropped)} player{'s' * (len(dropped) != 1)} whose laptop never answered")
+            self.note(f"Left out: {len(dropped)} player{'s' * (len(dropped) != 1)} whose laptop stopped answering")
 
     # ------------------------------------------------------------------ waiting
 

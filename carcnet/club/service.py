@@ -48,10 +48,10 @@ from typing import Any
 import msgpack
 
 from carcnet.log.signatures import verify
-from carcnet.net.connections import Discouraged
+from carcnet.net.connections import Discouraged, Pace
 from carcnet.net.framing import ProtocolError, encode_frame
 from carcnet.net.signing import SeatKey
-from carcnet.net.transport import READ_SIZE, connect, serve
+from carcnet.net.transport import READ_SIZE, Listener, connect, serve
 
 from .wire import EventLink
 
@@ -65,6 +65,7 @@ __all__ = [
     "MAX_PER_STRANGER",
     "MAX_REQUESTS",
     "MAX_STRANGERS",
+    "STRANGERS_NEW_PER_SECOND",
     "READ_TIMEOUT",
     "REPLY_BYTES",
     "REQUEST_BYTES",
@@ -95,6 +96,10 @@ MAX_PER_LAPTOP = 8
 #: New connections taken from a stranger's address within one second (the table's budget,
 #: protocol/wire.md §2.1): each costs a handshake (a signature and a verification).
 MAX_NEW_PER_SECOND = 16
+#: New connections taken from strangers' addresses, all together, within one second before each
+#: stranger's address is held to 1 a second (as a discouraged one's): a flood from many addresses
+#: costs a handshake an address a second at most, and a newcomer still gets one.
+STRANGERS_NEW_PER_SECOND = 64
 #: New connections taken from a known laptop's address within one second: laptops on one machine
 #: (one address) poll each other every 2 s, one connection a request.
 LAPTOP_NEW_PER_SECOND = 64
@@ -214,11 +219,12 @@ class EventService:
         self.laptop = laptop
         self.known = known
         self.clock = clock
-        self._server: asyncio.Server | None = None
+        self._server: Listener | None = None
         self._tasks: asyncio.TaskGroup | None = None
         self._open: dict[asyncio.StreamWriter, _Held] = {}
         self._buckets: dict[tuple[str | None, str], _Bucket] = {}
-        self._recent: dict[str | None, deque[float]] = {}
+        self._pace = Pace(4 * MAX_CONNECTIONS)
+        self._strangers_new: deque[float] = deque()  # when strangers' connections were taken, the last second
         self._laptop_addresses: dict[str, None] = {}  # where event laptops' keys proved themselves
         self.discouraged = Discouraged(clock)
         self.refused = 0
@@ -227,7 +233,8 @@ class EventService:
     async def __aenter__(self) -> EventService:
         self._tasks = asyncio.TaskGroup()
         await self._tasks.__aenter__()
-        self._server = await serve(self.host, self.port, self._serve, self._tasks, admit=self._admit)
+        self._server = await serve(self.host, self.port, self._serve, self._tasks, admit=self._admit,
+                                   screen=self._screen)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
 
@@ -289,25 +296,32 @@ class EventService:
         self.evicted += 1
         return self._fits(address, place)
 
+    def _screen(self, address: str) -> bool:
+        """Whether to take one more connection from IP *address* this second (its role's pace, 1 a
+        second while it is discouraged), decided as it is accepted, before anything is made for it."""
+        now = self.clock()
+        laptop = self._laptop_address(address)
+        recent = self._strangers_new
+        while recent and recent[0] <= now - 1.0:
+            recent.popleft()
+        per_second = (LAPTOP_NEW_PER_SECOND if laptop else 1 if address in self.discouraged
+                      or len(recent) >= STRANGERS_NEW_PER_SECOND else MAX_NEW_PER_SECOND)
+        if self._server is None or not self._pace.take(address, per_second, now):
+            self.refused += 1
+            return False
+        if not laptop:
+            recent.append(now)
+        return True
+
     def _admit(self, writer: asyncio.StreamWriter) -> bool:
-        """Whether to take a connection just accepted, decided before any byte of it is read."""
+        """Whether to take a connection that passed :meth:`_screen`, by the places held, decided before
+        any byte of it is read."""
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else None
         place = "laptop" if self._laptop_address(address) else "stranger"
-        now = self.clock()
-        recent = self._recent.setdefault(address, deque())
-        while recent and recent[0] <= now - 1.0:
-            recent.popleft()
-        if len(self._recent) > 4 * MAX_CONNECTIONS:  # forget quiet addresses (bounded memory)
-            for quiet in [a for a, r in self._recent.items() if not r or r[-1] <= now - 1.0]:
-                del self._recent[quiet]
-            recent = self._recent.setdefault(address, recent)
-        per_second = (LAPTOP_NEW_PER_SECOND if place == "laptop"
-                      else 1 if address in self.discouraged else MAX_NEW_PER_SECOND)
-        if self._server is None or len(recent) >= per_second or not self._make_room(address, place):
+        if self._server is None or not self._make_room(address, place):
             self.refused += 1
             return False
-        recent.append(now)
         self._open[writer] = _Held(address, place)
         return True
 
@@ -364,6 +378,8 @@ class EventService:
                     await asyncio.wait_for(writer.drain(), READ_TIMEOUT)
                 request = link.next_message() if asker is not None else None
                 if request is not None:
+                    if writer not in self._open:  # given up for a newcomer: no more answers
+                        return
                     if answered >= MAX_REQUESTS or not self._spend(address, asker.laptop, 1, 0):  # type: ignore[union-attr]
                         self._refuse(address, "requests past its budget", discourage=True)
                         return
@@ -400,6 +416,8 @@ class EventService:
                         writer.write(encode_frame({"type": "error", "text": str(exc)[:200]}))
                     return
                 if asker is None and link.peer_key is not None:
+                    if writer not in self._open:  # given up for a newcomer while its bytes were read
+                        return
                     asker = self._proven(writer, link.peer_key)
                     if asker is None:
                         self._refuse(address, "a stranger's key from a laptop's address, past a stranger's places",

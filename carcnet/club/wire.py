@@ -25,9 +25,9 @@ from carcnet.net.signing import SeatKey, new_nonce, sign_proof, verify_proof
 
 __all__ = ["EVENT_PROTO", "EventLink"]
 
-#: The event service's version (tournament.md §6.0): 2 since the service speaks net/'s handshake
-#: (version 1: a bare request frame, no handshake).
-EVENT_PROTO = 2
+#: The event service's version (tournament.md §6.0): 3 since an enrolment waits for the enrolling
+#: laptop's status (``wait``, §6.1); 2 spoke net/'s handshake; 1 sent bare request frames.
+EVENT_PROTO = 3
 _HANDSHAKE = frozenset({"hello", "welcome", "proof"})
 
 

@@ -35,7 +35,7 @@ from .signing import SeatKey
 
 __all__ = [
     "DISCOURAGED_PER_SECOND", "DISCOURAGED_SECONDS", "FRAMES_KEPT", "MAX_DISCOURAGED", "MAX_EVENTS", "MAX_SENT_ENTRIES",
-    "ClaimsDue", "Connections", "ConnectionsOwner", "Discouraged", "NetEvent", "at_table_address", "small_batches",
+    "ClaimsDue", "Connections", "ConnectionsOwner", "Discouraged", "Pace", "NetEvent", "at_table_address", "small_batches",
     "takes_peers",
 ]
 
@@ -558,6 +558,42 @@ def takes_peers(connections: Connections, link: Link, host: bytes | None) -> boo
         return False
     link.peers_taken += 1
     return True
+
+
+class Pace:
+    """The new connections taken from each IP address within the last second (wire.md §2.1), for a
+    budget of so many a second. At most *addresses* are remembered: past that, those with none in
+    the last second are forgotten, at most once a second (a flood from many addresses costs no sweep
+    a connection); past twice that, the longest remembered first.
+
+    Args:
+        addresses: Addresses remembered before quiet ones are forgotten.
+    """
+
+    def __init__(self, addresses: int) -> None:
+        self.addresses = addresses
+        #: IP address → when its connections of the last second were taken, the newest last.
+        self.recent: dict[str, deque[float]] = {}
+        self._swept = float("-inf")
+
+    def take(self, ip: str, per_second: int, now: float) -> bool:
+        """Takes one more connection from *ip* at *now* (seconds), unless *per_second* were taken
+        within the second before; returns whether it was taken."""
+        recent = self.recent.get(ip)
+        if recent is None:
+            recent = self.recent[ip] = deque()
+        while recent and recent[0] <= now - 1.0:
+            recent.popleft()
+        if len(recent) >= per_second:
+            return False
+        recent.append(now)
+        if len(self.recent) > self.addresses and now - self._swept >= 1.0:
+            self._swept = now
+            for quiet in [a for a, r in self.recent.items() if not r or r[-1] <= now - 1.0]:
+                del self.recent[quiet]
+        while len(self.recent) > 2 * self.addresses:
+            del self.recent[next(iter(self.recent))]
+        return True
 
 
 class Discouraged:

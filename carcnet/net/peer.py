@@ -20,15 +20,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
 from collections.abc import Callable
 from types import TracebackType
 from typing import Self
 
-from .connections import DISCOURAGED_PER_SECOND, at_table_address
+from .connections import DISCOURAGED_PER_SECOND, Pace, at_table_address
 from .link import Link
 from .sync import SessionChange, SyncSession
-from .transport import Channel, Timing, connect, serve
+from .transport import Channel, Listener, Timing, connect, serve
 
 __all__ = ["Peer"]
 
@@ -92,7 +91,7 @@ class Peer:
         self.timing = timing or Timing()
         self.dial_learned = session.role == "player" if dial_learned is None else dial_learned
         self._tasks: asyncio.TaskGroup | None = None
-        self._server: asyncio.Server | None = None
+        self._server: Listener | None = None
         self._dialers: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._failover: set[tuple[str, int]] = set()  # addresses a spectator dials since it lost its link
         #: A spectator's following (wire.md §5.10): since when each open link (by id) has said it holds
@@ -110,7 +109,7 @@ class Peer:
         self._channels: set[asyncio.Task[object]] = set()
         #: Connections refused at once by the budgets of wire.md §2.1 (for tests and the log).
         self.refused_connections = 0
-        self._recent_accepts: dict[str, deque[float]] = {}  # remote IP → accept times in the last second
+        self._accepts = Pace(4 * MAX_ACCEPTED)  # remote IP → accept times in the last second
         self._syncing = False  # an fsync of received entries is due or running (in a worker thread)
         self._sync_timer: asyncio.TimerHandle | None = None
         self._sync_again = False
@@ -125,7 +124,8 @@ class Peer:
         await self._tasks.__aenter__()
         try:
             if self.listen:
-                self._server = await serve(self.host, self.port, self._accepted, self._tasks, admit=self._admit)
+                self._server = await serve(self.host, self.port, self._accepted, self._tasks, admit=self._admit,
+                                           screen=self._screen)
                 self.port = self._server.sockets[0].getsockname()[1]
                 self.session.connections.set_listen_port(self.port)  # told in every hello (wire.md §4.1)
             else:
@@ -273,42 +273,44 @@ class Peer:
         session = self.session
         return session.connections.addresses.is_confirmed(address)
 
-    def _admit(self, writer: asyncio.StreamWriter) -> bool:
-        """Whether to take the connection just accepted (wire.md §2.1 budgets), decided at once, before
-        any task or byte: a refused one costs the transport asyncio made for it and nothing more."""
+    def _screen(self, ip: str) -> bool:
+        """Whether to take one more connection from IP address *ip* (wire.md §2.1: its handshakes
+        under way, its pace, 1 a second while it is discouraged), decided as it is accepted, before
+        any transport, task or byte: a refused one costs the accept and a reset."""
         if self._closing:
             return False
-        peername = writer.get_extra_info("peername")
-        ip = str(peername[0]) if isinstance(peername, tuple) and peername else "?"
-        accepted = [link for link in self.session.connections.links if not link.conn.initiator and not link.closed]
-        handshaking = sum(1 for link in accepted if link.remote == ip and not link.is_open)
-        now = asyncio.get_running_loop().time()
-        recent = self._recent_accepts.setdefault(ip, deque())
-        while recent and recent[0] <= now - 1.0:
-            recent.popleft()
-        if len(self._recent_accepts) > 4 * MAX_ACCEPTED:  # forget quiet addresses (bounded memory)
-            for quiet in [k for k, v in self._recent_accepts.items() if not v or v[-1] <= now - 1.0]:
-                del self._recent_accepts[quiet]
-            recent = self._recent_accepts.setdefault(ip, recent)
+        handshaking = sum(1 for link in self.session.connections.links
+                          if not link.conn.initiator and not link.closed and link.remote == ip and not link.is_open)
         per_second = DISCOURAGED_PER_SECOND if ip in self.session.connections.discouraged else MAX_NEW_PER_ADDRESS_PER_SECOND
-        refused = handshaking >= MAX_HANDSHAKES_PER_ADDRESS or len(recent) >= per_second
-        if not refused and len(accepted) >= MAX_ACCEPTED:
+        if handshaking >= MAX_HANDSHAKES_PER_ADDRESS or not self._accepts.take(
+                ip, per_second, asyncio.get_running_loop().time()):
+            self._refused(ip)
+            return False
+        return True
+
+    def _admit(self, writer: asyncio.StreamWriter) -> bool:
+        """Whether to take a connection that passed :meth:`_screen` (wire.md §2.1: the connections
+        held), decided before any byte of it is read."""
+        if self._closing:
+            return False
+        accepted = [link for link in self.session.connections.links if not link.conn.initiator and not link.closed]
+        if len(accepted) >= MAX_ACCEPTED:
             # wire.md §2.1: full of connections that play no seat: the address that holds the most of
             # them gives up its oldest, so strangers cannot keep a player from coming back
             victim = self._crowding(accepted)
             if victim is None:
-                refused = True
-            else:
-                self.session.connections.close_link(victim, "timeout")
-        if refused:
-            # wire.md §2.1: closed before a byte is read; nothing is kept of it
-            self.refused_connections += 1
-            if self.refused_connections in (1, 10, 100, 1000) or self.refused_connections % 10000 == 0:
-                log.warning("%s: refused %d connections over the budget (last from %s)", self.session.name,
-                            self.refused_connections, ip)
-            return False
-        recent.append(now)
+                peername = writer.get_extra_info("peername")
+                self._refused(str(peername[0]) if isinstance(peername, tuple) and peername else "?")
+                return False
+            self.session.connections.close_link(victim, "timeout")
         return True
+
+    def _refused(self, ip: str) -> None:
+        # wire.md §2.1: closed before a byte is read; nothing is kept of it
+        self.refused_connections += 1
+        if self.refused_connections in (1, 10, 100, 1000) or self.refused_connections % 10000 == 0:
+            log.warning("%s: refused %d connections over the budget (last from %s)", self.session.name,
+                        self.refused_connections, ip)
 
     async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await self._run_channel(reader, writer, self.session.connections.accept_link())

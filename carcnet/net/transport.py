@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -28,10 +29,13 @@ from typing import Any, Protocol
 from .protocol import State
 
 __all__ = [
+    "ACCEPTS_PER_TURN",
+    "BACKLOG",
     "MAX_UNSENT",
     "READ_SIZE",
     "Channel",
     "Endpoint",
+    "Listener",
     "Timing",
     "connect",
     "serve",
@@ -324,6 +328,75 @@ class Channel:
                 raise ConnectionAbortedError("more than MAX_LINGER bytes after the last frame")
 
 
+#: Connections taken from the listening socket in one turn of the event loop at most: a flood of
+#: connections waits in the kernel's queue between the other work of the loop (a table's moves),
+#: rather than taking the loop for one long turn (asyncio's own server takes up to its backlog, 100).
+ACCEPTS_PER_TURN = 16
+#: The listening socket's queue of connections not yet taken.
+BACKLOG = 1024
+
+
+class Listener:
+    """A listening TCP socket whose connections are screened by address before anything is made for
+    them (:func:`serve`). Closed by :meth:`close`; :attr:`sockets` as :class:`asyncio.Server`'s."""
+
+    def __init__(self, sock: socket.socket, on_connection: Callable[[asyncio.StreamReader, asyncio.StreamWriter],
+                 Coroutine[Any, Any, None]], tasks: asyncio.TaskGroup, admit: Callable[[asyncio.StreamWriter], bool] | None,
+                 screen: Callable[[str], bool] | None) -> None:
+        self._sock = sock
+        self._on_connection = on_connection
+        self._tasks = tasks
+        self._admit = admit
+        self._screen = screen
+        self._loop = asyncio.get_running_loop()
+        self._closed = asyncio.Event()
+        self._loop.add_reader(sock.fileno(), self._readable)
+
+    @property
+    def sockets(self) -> tuple[socket.socket, ...]:
+        return () if self._closed.is_set() else (self._sock,)
+
+    def close(self) -> None:
+        """Stops accepting (the connections taken go on)."""
+        if not self._closed.is_set():
+            self._loop.remove_reader(self._sock.fileno())
+            self._sock.close()
+            self._closed.set()
+
+    async def wait_closed(self) -> None:
+        await self._closed.wait()
+
+    def _readable(self) -> None:
+        for _ in range(ACCEPTS_PER_TURN):
+            try:
+                conn, peer = self._sock.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as exc:  # out of file descriptors, or the like: the next turn tries again
+                log.warning("accepting a connection failed: %s", exc)
+                return
+            address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+            if self._screen is not None and not self._screen(address):
+                conn.close()  # as asyncio's abort of a transport closes it: the peer reads its end
+                continue
+            conn.setblocking(False)
+            self._tasks.create_task(self._start(conn))
+
+    async def _start(self, conn: socket.socket) -> None:
+        reader = asyncio.StreamReader(limit=READ_SIZE, loop=self._loop)
+        protocol = asyncio.StreamReaderProtocol(reader, loop=self._loop)
+        try:
+            transport, _ = await self._loop.connect_accepted_socket(lambda: protocol, sock=conn)
+        except OSError:
+            conn.close()
+            return
+        writer = asyncio.StreamWriter(transport, protocol, reader, self._loop)
+        if self._admit is not None and not self._admit(writer):
+            transport.abort()
+            return
+        await self._on_connection(reader, writer)
+
+
 async def serve(
     host: str,
     port: int,
@@ -331,23 +404,37 @@ async def serve(
     tasks: asyncio.TaskGroup,
     *,
     admit: Callable[[asyncio.StreamWriter], bool] | None = None,
-) -> asyncio.Server:
+    screen: Callable[[str], bool] | None = None,
+) -> Listener:
     """Listens on *host*:*port* (0: any free port); each accepted connection runs
-    ``on_connection(reader, writer)`` as a task of *tasks*, which holds it, once ``admit(writer)``
-    (when given) said yes; one it refuses is aborted at once (wire.md §2.1: closed before a byte is
-    read), with no task made for it.
+    ``on_connection(reader, writer)`` as a task of *tasks*, which holds it. A connection is first
+    screened by its IP address: one ``screen(address)`` refuses is closed at once, before any
+    transport, task or byte (wire.md §2.1: a flood costs the accept and the close); then, once
+    its transport is made, ``admit(writer)`` decides by what is held (a refused one is aborted before
+    a byte is read). At most :data:`ACCEPTS_PER_TURN` connections are taken a turn of the loop.
+
+    Raises:
+        OSError: The address cannot be listened on (taken, not this machine's).
 
     Returns:
-        The server: ``server.sockets[0].getsockname()`` is the address; close it to stop accepting.
+        The :class:`Listener`: ``listener.sockets[0].getsockname()`` is the address; close it to stop
+        accepting.
     """
-
-    def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if admit is not None and not admit(writer):
-            writer.transport.abort()
-            return
-        tasks.create_task(on_connection(reader, writer))
-
-    return await asyncio.start_server(accepted, host, port)
+    loop = asyncio.get_running_loop()
+    infos = await loop.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _name, where = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(where)
+        sock.listen(BACKLOG)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return Listener(sock, on_connection, tasks, admit, screen)
 
 
 async def connect(

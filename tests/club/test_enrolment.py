@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from carcnet.club.event import Charter, Entrant, EventError, laptops
-from carcnet.club.runner import MAX_PLAYERS, EventRunner
+from carcnet.club.runner import MAX_PLAYERS, EventRunner, _Laptop
 from carcnet.club.service import Asker, ServiceError, ask, enrol_bytes
 from carcnet.engine import RULES_VERSION, Rules
 from carcnet.net.signing import SeatKey
@@ -79,20 +79,90 @@ def test_a_charter_with_a_name_the_log_refuses_is_refused(name: str) -> None:
         unsigned.signed(me)
 
 
-def test_only_enrolments_whose_laptop_answered_count_and_enter_the_charter(tmp_path: Path) -> None:
+def heard(runner: EventRunner, who: SeatKey, address: str, clock: Clock) -> None:
+    """*who*'s laptop signed a status for *runner* from *address* just now (as ``_ask_status`` records)."""
+    laptop = runner._laptops.setdefault(who.public, _Laptop())
+    laptop.heard = clock.now
+    laptop.addresses.insert(0, (address, 9))
+
+
+def test_only_laptops_that_answered_enter_players_and_the_charter(tmp_path: Path) -> None:
     clock = Clock()
     ann = opener(tmp_path, clock)
     event = ann._event_id
     assert event is not None
     for i in range(2):  # junk: self-signed keys that never answer a status
-        assert enrol_at(ann, enrolment(event, key(f"junk {i}"), f"Junk {i}"), "10.0.0.66")["type"] == "enrolled"
+        reply = enrol_at(ann, enrolment(event, key(f"junk {i}"), f"Junk {i}"), "10.0.0.66")
+        assert reply["type"] == "wait", reply
+    reply = enrol_at(ann, enrolment(event, key("Bob"), "Bob greedy", port=4000), "10.0.0.2")
+    assert reply["type"] == "wait" and ann._hints["10.0.0.2"] == ("10.0.0.2", 4000)  # asked at the next poll
+    assert ann._poll_now.is_set()
+    assert [p.name for p in ann.roster] == ["Ann greedy"]
+    heard(ann, key("Bob"), "10.0.0.2", clock)
     assert enrol_at(ann, enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")["type"] == "enrolled"
-    assert len(ann.roster) == 4 and ann.entered() == 1  # only Ann's own player is proven
-    ann._laptops[key("Bob").public].heard = clock.now  # Bob's laptop signed a status (as _ask_status records)
     assert ann.entered() == 2
     charter = ann.start()
     assert [p.name for p in charter.players] == ["Ann greedy", "Bob greedy"]
     assert laptops(charter) == [key("Ann").public, key("Bob").public]
+
+
+def test_an_asker_hints_one_port_an_address_a_poll_asks_each_hint_once_and_no_more_than_its_bound(
+        tmp_path: Path) -> None:
+    """Where enrolling laptops say they answer (hints, §6.2): one port an address (the newest),
+    at most MAX_HINTS addresses between two polls, and a hint asked and not answered is not taken
+    again for UNREACHABLE seconds: a flood of enrolments naming dead ports costs one dial each."""
+    from carcnet.club.runner import MAX_HINTS, UNREACHABLE
+
+    clock = Clock()
+    ann = opener(tmp_path, clock)
+    event = ann._event_id
+    assert event is not None
+    for port in (4000, 4001):
+        assert enrol_at(ann, enrolment(event, key("Bob"), "Bob", port=port), "10.0.0.2")["type"] == "wait"
+    assert ann._hints == {"10.0.0.2": ("10.0.0.2", 4001)}
+    for i in range(2 * MAX_HINTS):
+        enrol_at(ann, enrolment(event, key(f"junk {i}"), f"J {i}", port=9), f"10.0.5.{i}")
+    assert len(ann._hints) == MAX_HINTS
+    asked: list[tuple[str, int]] = []
+
+    async def unanswered(_expected: bytes | None, address: tuple[str, int]) -> None:
+        asked.append(address)  # as a dial refused: the hint stays tried
+
+    ann._ask_status = unanswered  # type: ignore[method-assign]
+    asyncio.run(ann._poll_once())
+    assert len(asked) == MAX_HINTS and ann._hints == {}
+    for i in range(2 * MAX_HINTS):  # the same junk again: the ones asked are not taken again
+        enrol_at(ann, enrolment(event, key(f"junk {i}"), f"J {i}", port=9), f"10.0.5.{i}")
+    again = set(ann._hints.values())
+    assert again and not again & set(asked)
+    asyncio.run(ann._poll_once())  # the others asked in turn
+    clock.now += UNREACHABLE + 1  # their time is over: asked again once
+    enrol_at(ann, enrolment(event, key("junk 0"), "J 0", port=9), "10.0.5.0")
+    assert ann._hints.get("10.0.5.0") == ("10.0.5.0", 9)
+
+
+@pytest.mark.asyncio
+async def test_a_laptop_the_opener_never_hears_is_told_in_one_line(tmp_path: Path) -> None:
+    ann = opener(tmp_path / "Ann", players=[("Ann greedy", "greedy"), ("Ann random", "random")], clock=None)
+
+    async def deaf(_expected: bytes | None, _address: tuple[str, int]) -> None:
+        return None  # as if a firewall dropped every status request the opener makes
+
+    ann._ask_status = deaf  # type: ignore[method-assign]
+    task = asyncio.create_task(ann.run(start_when=100))
+    try:
+        await asyncio.wait_for(_until(lambda: ann.port is not None), 30.0)
+        lines: list[str] = []
+        bob = EventRunner(key("Bob"), name="Bob", folder=tmp_path / "Bob", by_event=True,
+                          players=[("Bob greedy", "greedy")], dial=[("127.0.0.1", ann.port)], note=lines.append,
+                          **{**LOOP, "gone": 1.0})
+        text = await _refused(bob)
+        assert "never heard this laptop" in text and str(bob.port) in text, text
+        assert "Waiting for the event's opener to hear this laptop" in lines
+        assert [p.name for p in ann.roster] == ["Ann greedy", "Ann random"]
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
 
 
 def test_a_full_event_is_full_of_laptops_that_answer_and_one_laptop_or_address_cannot_fill_it(tmp_path: Path) -> None:
@@ -101,21 +171,28 @@ def test_a_full_event_is_full_of_laptops_that_answer_and_one_laptop_or_address_c
     event = ann._event_id
     assert event is not None
     # one key enters at most its share, whatever address it comes from
+    heard(ann, key("Mallory"), "10.0.1.0", clock)
     replies = [enrol_at(ann, enrolment(event, key("Mallory"), f"M {i}"), f"10.0.1.{i}") for i in range(20)]
     refused = [r for r in replies if r["type"] == "error"]
     assert refused and all("at most" in r["text"] for r in refused), refused
     # one address enters at most its share, whatever keys it signs with
+    for i in range(40):
+        heard(ann, key(f"sybil {i}"), "10.0.0.66", clock)
     replies = [enrol_at(ann, enrolment(event, key(f"sybil {i}"), f"S {i}"), "10.0.0.66") for i in range(40)]
     assert any(r["type"] == "error" and "at most" in r["text"] for r in replies)
-    # fill the rest from many addresses and keys: the event is full, and says so
+    # fill the rest from many addresses and keys that answer: the event is full, and says so
     n = 0
     while len(ann.roster) < 64:
+        heard(ann, key(f"fill {n}"), f"10.0.2.{n}", clock)
         assert enrol_at(ann, enrolment(event, key(f"fill {n}"), f"F {n}"), f"10.0.2.{n}")["type"] == "enrolled"
         n += 1
+    heard(ann, key("Bob"), "10.0.0.2", clock)
     full = enrol_at(ann, enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")
     assert full["type"] == "error" and "full" in full["text"]
-    # the junk never answers: once it has had its time, an honest laptop takes its place
+    # the fillers stop answering: once they have been silent for the time a laptop is gone, Bob,
+    # who still answers, takes a place
     clock.now += ann.gone + 1
+    heard(ann, key("Bob"), "10.0.0.2", clock)
     assert enrol_at(ann, enrolment(event, key("Bob"), "Bob greedy"), "10.0.0.2")["type"] == "enrolled"
     assert "Bob greedy" in [p.name for p in ann.roster]
 
@@ -203,7 +280,7 @@ async def test_junk_enrolments_neither_start_an_event_nor_hold_its_tables(tmp_pa
         with pytest.raises(ServiceError, match="characters"):
             await ask(address, enrolment(event, key("junk 0"), "\u3164", port=1), identity=key("junk 0"))
         assert (await ask(address, enrolment(event, key("junk 1"), "Junk", port=1), identity=key("junk 1"))
-                )["type"] == "enrolled"
+                )["type"] == "wait"
         assert ann.charter is None
         bob = EventRunner(key("Bob"), name="Bob", folder=tmp_path / "Bob", by_event=True,
                           players=[("Bob greedy", "greedy"), ("Bob random", "random")], dial=[address],
@@ -303,8 +380,13 @@ def test_enrolments_past_the_bounds_cost_no_signature_check(tmp_path: Path, monk
     ann = opener(tmp_path)
     event = ann._event_id
     assert event is not None
+    clock = ann.clock
+    assert isinstance(clock, Clock)
     for n in range(MAX_PLAYERS - 1):
+        heard(ann, key(f"fill {n}"), f"10.0.3.{n}", clock)
         assert enrol_at(ann, enrolment(event, key(f"fill {n}"), f"F {n}"), f"10.0.3.{n}")["type"] == "enrolled"
+    for n in range(50):
+        heard(ann, key(f"late {n}"), f"10.0.4.{n}", clock)
     checks: list[bytes] = []
     real = runner_module.verify
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from carcnet.club.runner import EventRunner
+from carcnet.club.runner import EventRunner, _Laptop
 from carcnet.club.service import (
     REQUEST_BYTES,
     Asker,
@@ -155,13 +155,14 @@ def test_the_opener_refuses_an_enrolment_not_signed_by_its_key(tmp_path: Path) -
     good = {"type": "enrol", "event": event, "name": "Bob", "key": key("Bob").public, "bot": None, "port": 1,
             "sig": key("Bob").sign(enrol_bytes(event, "Bob", None))}
     forged = {**good, "name": "Mallory", "sig": key("Mallory").sign(enrol_bytes(event, "Mallory", None))}
+    assert enrol_at(opener, good, "127.0.0.1")["type"] == "wait"  # Bob's laptop has not answered a status yet
+    opener._laptops.setdefault(key("Bob").public, _Laptop()).heard = opener.clock()  # now it has
     assert enrol_at(opener, forged, "127.0.0.1")["text"] == "the enrolment's signature does not verify"
     assert enrol_at(opener, {**good, "bot": "superbot"}, "127.0.0.1")["type"] == "error"
     assert enrol_at(opener, good, "127.0.0.1") == {"type": "enrolled"}
     again = {**good, "name": "Bob 2", "sig": key("Bob").sign(enrol_bytes(event, "Bob 2", None))}
     assert enrol_at(opener, again, "127.0.0.1")["text"] == "a person enters once"
     assert [p.name for p in opener.roster] == ["Ann bot", "Bob"]
-    opener._laptops[key("Bob").public].heard = opener.clock()  # Bob's laptop answered a status: it counts
     charter = opener.start()
     assert enrol_at(opener, again, "127.0.0.1")["type"] == "error"  # no enrolment once the charter is signed
     assert [p.key for p in charter.players] == [key("Ann").public, key("Bob").public]
@@ -179,6 +180,7 @@ def test_a_captured_enrolment_sent_again_by_another_laptop_enters_nobody(tmp_pat
     replayed = opener._answer(bobs, Asker("127.0.0.9", key("Mallory").public, False))
     assert replayed == {"type": "error", "text": "a laptop enters players under its own key only"}
     assert [p.name for p in opener.roster] == ["Ann bot"]
+    opener._laptops.setdefault(key("Bob").public, _Laptop()).heard = opener.clock()  # Bob's laptop answered
     assert opener._answer(bobs, Asker("127.0.0.2", key("Bob").public, False)) == {"type": "enrolled"}
 
 

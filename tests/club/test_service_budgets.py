@@ -32,7 +32,7 @@ from carcnet.engine import RULES_VERSION, Rules
 from carcnet.net.signing import SeatKey
 
 from .askers import Asker, answered
-from .test_tournament import LIMIT, LOOP, Room, _rows
+from .test_tournament import BOTS, LIMIT, LOOP, Room, _rows
 
 pytestmark = pytest.mark.asyncio
 
@@ -225,6 +225,72 @@ async def test_a_flood_of_the_openers_service_changes_nobodys_standings(tmp_path
     assert all(r.rank == 0 for runner in room.runners.values() for r in runner.results.values())
     played = [line for lines in room.lines.values() for line in lines if "opened here" in line]
     assert len(played) == 4, played  # two rounds of two tables, each opened once
+
+
+async def test_an_enrolment_flood_from_many_addresses_enters_nobody_and_changes_nobodys_standings(
+        tmp_path: Path) -> None:
+    """Through the whole event, throwaway keys from 40 addresses (127.0.3.x) prove themselves and
+    send well-signed enrolments under fresh names, naming a port where nothing answers, four
+    connections at a time: none enters (their laptops never answer), so the event, opened to start
+    at eight players, starts with the honest eight; each junk address and port is asked for its
+    status once within :data:`UNREACHABLE` seconds, and the three laptops end with the same
+    standings from the same games."""
+    from carcnet.club.runner import UNREACHABLE
+    from carcnet.club.service import enrol_bytes
+
+    room = Room(tmp_path)
+    stop = asyncio.Event()
+    tally = {"wait": 0, "enrolled": 0, "other": 0}
+    asked: list[tuple[str, int]] = []
+    real_ask = room.opener._ask
+
+    async def counting(address: tuple[str, int], request: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        if address[0].startswith("127.0.3."):
+            asked.append(address)
+        return await real_ask(address, request, **kwargs)
+
+    room.opener._ask = counting  # type: ignore[method-assign]
+
+    async def flood(worker: int) -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            port, event = room.opener.port, room.opener._event_id
+            assert port is not None and event is not None
+            me = SeatKey.generate()
+            asker = Asker(port, me, f"127.0.3.{(worker * 7 + n) % 40 + 1}", event)
+            if await asker.open():
+                names = [f"Junk {worker}.{n}.{k}" for k in range(4)]
+                for reply in await asker.ask(*({"type": "enrol", "event": event, "name": name, "key": me.public,
+                                                "bot": "greedy", "port": 9,
+                                                "sig": me.sign(enrol_bytes(event, name, "greedy"))}
+                                               for name in names)):
+                    tally[reply["type"] if reply["type"] in tally else "other"] += 1
+            else:
+                await asyncio.sleep(0.01)  # the attacker's pace once refused
+            asker.close()
+
+    await room.start()
+    flooders = [asyncio.create_task(flood(w)) for w in range(4)]
+    began = room.opener.clock()
+    try:
+        final = await room.finish("Ann", "Bob", "Cleo")
+    finally:
+        stop.set()
+        for task in flooders:
+            task.cancel()
+        await asyncio.gather(*flooders, return_exceptions=True)
+        await room.close()
+    took = room.opener.clock() - began
+    charter = room.opener.charter
+    assert charter is not None
+    assert sorted(p.name for p in charter.players) == sorted(n for bots in BOTS.values() for n, _ in bots)
+    assert tally["wait"] > 0 and tally["enrolled"] == 0, tally
+    assert _rows(final["Ann"]) == _rows(final["Bob"]) == _rows(final["Cleo"])
+    games = {name: {rt: r.game for rt, r in runner.results.items()} for name, runner in room.runners.items()}
+    assert games["Ann"] == games["Bob"] == games["Cleo"]
+    per_hint = {hint: asked.count(hint) for hint in set(asked)}
+    assert per_hint and max(per_hint.values()) <= 1 + took // UNREACHABLE, per_hint
 
 
 async def test_an_opener_stopped_mid_game_and_resumed_after_the_others_counted_its_table_agrees(tmp_path: Path) -> None:
