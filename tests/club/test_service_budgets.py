@@ -183,6 +183,19 @@ async def test_a_laptop_opens_no_table_before_it_heard_the_others_nor_one_a_lapt
             await runner._close(table)
 
 
+async def _finish_under(room: Room, flooders: list[asyncio.Task[None]], stop: asyncio.Event) -> dict[str, Any]:
+    """The final standings of Ann, Bob and Cleo; the flood (*flooders*, which end once *stop* is set)
+    and the room stopped whatever happens."""
+    try:
+        return await room.finish("Ann", "Bob", "Cleo")
+    finally:
+        stop.set()
+        for task in flooders:
+            task.cancel()
+        await asyncio.gather(*flooders, return_exceptions=True)
+        await room.close()
+
+
 async def test_a_flood_of_the_openers_service_changes_nobodys_standings(tmp_path: Path) -> None:
     """Through the whole event, one address holds every connection the opener's service takes (each
     opened again as soon as it is closed, without a request): every laptop still hears the opener,
@@ -211,14 +224,7 @@ async def test_a_flood_of_the_openers_service_changes_nobodys_standings(tmp_path
 
     flooders = [asyncio.create_task(hold()) for _ in range(MAX_CONNECTIONS + 8)]
     await room.start()
-    try:
-        final = await room.finish("Ann", "Bob", "Cleo")
-    finally:
-        stop.set()
-        for task in flooders:
-            task.cancel()
-        await asyncio.gather(*flooders, return_exceptions=True)
-        await room.close()
+    final = await _finish_under(room, flooders, stop)
     assert _rows(final["Ann"]) == _rows(final["Bob"]) == _rows(final["Cleo"])
     games = {name: {rt: r.game for rt, r in runner.results.items()} for name, runner in room.runners.items()}
     assert games["Ann"] == games["Bob"] == games["Cleo"], "every table counted from the same game everywhere"
@@ -273,14 +279,7 @@ async def test_an_enrolment_flood_from_many_addresses_enters_nobody_and_changes_
     await room.start()
     flooders = [asyncio.create_task(flood(w)) for w in range(4)]
     began = room.opener.clock()
-    try:
-        final = await room.finish("Ann", "Bob", "Cleo")
-    finally:
-        stop.set()
-        for task in flooders:
-            task.cancel()
-        await asyncio.gather(*flooders, return_exceptions=True)
-        await room.close()
+    final = await _finish_under(room, flooders, stop)
     took = room.opener.clock() - began
     charter = room.opener.charter
     assert charter is not None
