@@ -162,9 +162,12 @@ async def run_player(
     ready: asyncio.Future[None] | None,
     go: asyncio.Future[None] | None,
     sync_ready=None,
+    pair=None,
 ) -> tuple[dict[int, int], dict[int, int], float, list[int]]:
     """Plays *seats* with random bots once *links* connections are open; returns (made, applied, the
-    process's CPU seconds from the first move to the last, the seqs of the moves that ended a turn)."""
+    process's CPU seconds from the first move to the last, the seqs of the moves that ended a turn).
+    With *pair* (``(role, (mailbox, transit, direct), codes)``), the connection is made by an invite
+    code instead (wire.md §2.3): ``invite`` puts its code on the queue *codes*, ``accept`` takes it."""
     recorder = Recorder(name, wh)
     session = SyncSession(
         game=wh.game,
@@ -185,6 +188,7 @@ async def run_player(
     async with Peer(session, port=port, timing=QUICK_RETRY, dial_learned=False) as peer:
         for other in dial:
             peer.dial("127.0.0.1", other)
+        pairing = await _pair(peer, wh, pair) if pair is not None else None
         await peer.wait_until(lambda: len(session.connections.open_links()) >= links, LIMIT)
         await _rendezvous(ready, go, sync_ready)
         cpu = time.process_time()
@@ -205,8 +209,36 @@ async def run_player(
             await asyncio.sleep(0)
         cpu = time.process_time() - cpu
         await _rendezvous(None, None, sync_ready)  # keep serving until everyone is done
+    if pairing is not None:
+        await pairing.close()
     recorder.close()
     return made, recorder.applied, cpu, ends
+
+
+_STREAMS: set[asyncio.Task[None]] = set()
+
+
+async def _pair(peer: Peer, wh: WireHeader, pair):
+    """The pairing of :func:`run_player`'s *pair*, serving the table's connections (and dialing
+    through it, for the side that typed the code)."""
+    from carcnet.net import invite
+
+    role, (mailbox, transit, direct), codes = pair
+    servers = invite.Servers(mailbox, transit, direct)
+    if role == "invite":
+        pairing = await invite.invite(servers, invite.About(wh.game), on_code=codes.put)
+    else:
+        pairing = await invite.accept(servers, await asyncio.to_thread(codes.get, True, LIMIT))
+
+    def spawn(stream) -> None:
+        task = asyncio.ensure_future(stream)
+        _STREAMS.add(task)
+        task.add_done_callback(_STREAMS.discard)
+
+    await pairing.serve(peer.take, spawn)
+    if role != "invite":
+        peer.dial_over("pairing", pairing.open)
+    return pairing
 
 
 async def run_spectators(
@@ -331,6 +363,118 @@ def game_in_processes(players: int, spectators: int, workers: int, seed: int, pa
             applied.extend(({}, a) for a in views)
         cpu += c
     result.add(latencies(made, applied), cpu, tile_latencies(made, ends, applied))
+
+
+# ---------------------------------------------------------------------- across homes (invite codes)
+
+#: The paths of ``--only invite``, alternated game by game: plain TCP between the two player
+#: processes, then a pairing made by an invite code with the direct path offered, then one with the
+#: transit relay as the only path (wire.md §2.3).
+INVITE_PATHS = ("tcp", "pairing, direct", "pairing, relay")
+
+
+@contextlib.contextmanager
+def wormhole_servers():
+    """magic-wormhole's mailbox server and transit relay in a process of their own (the test suite's
+    ``tests.net.wormhole_servers``); yields ``(mailbox_url, transit_endpoint)``."""
+    import subprocess
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "-m", "tests.net.wormhole_servers"], cwd=root,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        mailbox, transit = proc.stdout.readline().split()
+        yield mailbox, transit
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def game_over_pairing(path: str, servers: tuple[str, str], seed: int, pace: float, result: Result) -> None:
+    """One game of two player processes joined by *path* (:data:`INVITE_PATHS`); adds its latencies."""
+    ctx = mp.get_context("fork")
+    wh = header(2, seed)
+    queue, codes = ctx.Queue(), ctx.Queue()
+    barrier = ctx.Barrier(2)
+    ports = free_ports(2)
+    pairs = [None, None]
+    if path != "tcp":
+        where = (*servers, path.endswith("direct"))
+        pairs = [("invite", where, codes), ("accept", where, codes)]
+    dials = [[], [ports[0]] if path == "tcp" else []]
+    procs = [
+        ctx.Process(target=_player_process,
+                    args=((f"P{i}", wh, [i], ports[i], dials[i], 1, pace / 1000, None, None, barrier, pairs[i]), queue))
+        for i in range(2)
+    ]
+    for p in procs:
+        p.start()
+    results = [queue.get(timeout=LIMIT) for _ in procs]
+    for p in procs:
+        p.join(LIMIT)
+    made: dict[int, int] = {}
+    for m, _, _, _ in results:
+        made.update(m)
+    result.add(latencies(made, [(m, a) for m, a, _, _ in results]), sum(c for _, _, c, _ in results))
+
+
+def relay_round_trips(transit: str, rounds: int) -> list[float]:
+    """Round trips (ms) of 8 bytes through the transit relay alone: two sockets that it joins by one
+    token (its own handshake, ``please relay TOKEN for side SIDE``), one echoing the other's bytes."""
+    host, port = transit.split(":")[1:]
+    token = os.urandom(32).hex()
+    ends = [socket.create_connection((host, int(port))) for _ in range(2)]
+    try:
+        for end in ends:
+            end.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            end.sendall(f"please relay {token} for side {os.urandom(8).hex()}\n".encode())
+        for end in ends:
+            assert end.recv(3) == b"ok\n"
+        out = []
+        for _ in range(rounds):
+            t0 = time.perf_counter_ns()
+            ends[0].sendall(b"x" * 8)
+            got = b""
+            while len(got) < 8:
+                got += ends[1].recv(8 - len(got))
+            ends[1].sendall(got)
+            back = b""
+            while len(back) < 8:
+                back += ends[0].recv(8 - len(back))
+            out.append((time.perf_counter_ns() - t0) / 1e6)
+        return out
+    finally:
+        for end in ends:
+            end.close()
+
+
+def run_invite(args: argparse.Namespace, pace: float) -> str:
+    """``--only invite``: the paths of :data:`INVITE_PATHS` alternated game by game, then the relay's
+    own round trip, and the issue's bar: p99 over the relay within 2x direct TCP plus the relay's
+    round trip."""
+    global SAVE_TO, DRAWS
+    SAVE_TO, DRAWS = None, "table"
+    results = {path: Result() for path in INVITE_PATHS}
+    with wormhole_servers() as servers:
+        for game in range(args.games):
+            for path in INVITE_PATHS:
+                game_over_pairing(path, servers, 1000 + game, pace, results[path])
+        rtt = relay_round_trips(servers[1], 1000)
+    lines = [summary(f"2 player peers, {path}, memory, table, pace {pace:g} ms", r.samples)
+             + f"  cpu/move {1e6 * r.cpu / max(r.moves, 1):5.0f} us" for path, r in results.items()]
+    lines.append(summary("the transit relay alone: 8 bytes there and back", rtt))
+    p99 = {path: _p99(r.samples) for path, r in results.items()}
+    bar = 2 * p99["tcp"] + _p99(rtt)
+    lines.append(f"p99 over the relay {p99['pairing, relay']:.2f} ms; the bar (2 x direct TCP + the relay's round trip) "
+                 f"{bar:.2f} ms: {'within' if p99['pairing, relay'] <= bar else 'OVER'}")
+    return "\n".join(lines)
+
+
+def _p99(samples: list[float]) -> float:
+    """The 99th percentile as :func:`summary` gives it."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
 def latencies(made: dict[int, int], peers: list) -> list[float]:
@@ -585,7 +729,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--draws", choices=("table", "seed"), default=None,
         help="table draws (protocol 2) or the seeded order; default: player runs both ways, others table",
     )
-    parser.add_argument("--only", choices=("players", "spectators", "floor"), help="run one scenario")
+    parser.add_argument("--only", choices=("players", "spectators", "floor", "invite"),
+                        help="run one scenario (invite: across homes, by invite codes, with the internet extra; "
+                        "not run by default)")
     args = parser.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -593,6 +739,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"(load {load:.2f}), Python {sys.version.split()[0]}, "
         f"{'every peer in one process' if args.inprocess else 'one process per player peer'}"
     )
+    if args.only == "invite":
+        print(run_invite(args, args.pace if args.pace is not None else 5.0), flush=True)
+        return 0
     runs = [run for run in DEFAULT_RUNS if args.only in (None, run[0])]
     if args.pace is not None:
         runs = [(scenario, args.pace, save) for scenario, _, save in runs]

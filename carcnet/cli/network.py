@@ -526,12 +526,18 @@ def _host(args: argparse.Namespace) -> int:
             clock = TurnClock.parse(args.clock)
         except ValueError:
             return _fail(_clock_error(args.clock))
+    invite = None
+    if args.invite:
+        try:
+            invite = _servers(args)
+        except ValueError as exc:
+            return _fail(str(exc))
     if not args.headless:
         return _tui(args, ("host", {"name": args.name, "game_name": args.game_name, "plan": plan, "rules": rules_of(args),
-                                    "clock": clock}))
+                                    "clock": clock, "invite": invite}))
     try:
         game = NetTable.host(name=args.name, game_name=args.game_name, rules=rules_of(args), plan=plan, clock=clock,
-                             **_common(args))
+                             invite=invite, **_common(args))
     except ValueError as exc:
         return _fail(str(exc))
     return asyncio.run(_run_headless(game, args))
@@ -549,6 +555,48 @@ def _clock_error(text: str) -> str:
             return f"--clock {shown(text)}: {exc}"
     return (f"--clock {shown(text)}: give TURN+BANK in whole seconds, e.g. 60+300 (60 s a turn, then a bank "
             "of 300 s), or TURN alone (no bank)")
+
+
+def _is_code(address: str | None) -> bool:
+    """Whether the typed address is an invite code rather than HOST:PORT."""
+    from carcnet.net.invite import is_code
+
+    return address is not None and is_code(address)
+
+
+def _servers(args: argparse.Namespace) -> Any:
+    """The invite servers (``carcnet.net.invite.Servers``) of ``--relay`` and ``--transit``, else of
+    the settings, else the public ones.
+
+    Raises:
+        ValueError: The internet extra is missing, or an address is malformed (one line each).
+    """
+    from carcnet.net import invite
+    from carcnet.tui.settings import Settings
+
+    if (missing := invite.missing()) is not None:
+        raise ValueError(missing)
+    settings = Settings.load()
+    return invite.servers(args.relay or settings.relay, args.transit or settings.transit)
+
+
+async def _pair(args: argparse.Namespace) -> Any:
+    """The pairing made by the invite code typed as the address (``carcnet.net.invite.Pairing``).
+
+    Raises:
+        LookupError: The code pairs nothing (wrong, used, nobody waiting, no server), in one line.
+    """
+    from carcnet.net.invite import InviteError, accept
+
+    try:
+        servers = _servers(args)
+    except ValueError as exc:
+        raise LookupError(str(exc)) from None
+    _say(f"Sitting down with the invite code {args.address} (up to a minute)…")
+    try:
+        return await accept(servers, args.address)
+    except InviteError as exc:
+        raise LookupError(str(exc)) from None
 
 
 def _check_names(args: argparse.Namespace) -> str | None:
@@ -585,19 +633,31 @@ def _join_like(args: argparse.Namespace, *, kind: str) -> int:
         details = {"address": args.address, "game": args.game, "name": args.name}
         if kind == "join":
             details["colour"] = args.colour
+        if _is_code(args.address):  # paired first, here; the interface opens the table at once
+            try:
+                details = {**details, "address": None, "pairing": asyncio.run(_pair(args))}
+            except LookupError as exc:
+                return _fail(str(exc))
         return _tui(args, (kind, details))
 
     async def run() -> int:
+        pairings = []
         try:
-            game_id, dial = await _find(args, want="lobby" if kind != "spectate" else "any")
+            if _is_code(args.address):
+                pairing = await _pair(args)
+                pairings.append(pairing)
+                game_id, dial = pairing.about.game, []
+            else:
+                game_id, dial = await _find(args, want="lobby" if kind != "spectate" else "any")
         except LookupError as exc:
             return _fail(str(exc))
         common = _common(args)
         if kind == "spectate":
             common.pop("listen")
-            game = NetTable.spectate(game_id, name=args.name, dial=dial, **common)
+            game = NetTable.spectate(game_id, name=args.name, dial=dial, pairings=pairings, **common)
         else:
-            game = NetTable.join(game_id, name=args.name, bot=args.bot, colour=args.colour, dial=dial, **common)
+            game = NetTable.join(game_id, name=args.name, bot=args.bot, colour=args.colour, dial=dial,
+                                 pairings=pairings, **common)
         return await _run_headless(game, args)
 
     if kind == "join":
@@ -666,12 +726,20 @@ def _net_options(p: argparse.ArgumentParser, *, listen: bool = True) -> None:
     p.add_argument("--verbose", action="store_true",
                    help="headless: also print the connection log as it grows, in the protocol's terms "
                    "(lines beginning log:)")
+    p.add_argument("--relay", metavar="URL", default=None,
+                   help="the invite server for invite codes: a magic-wormhole mailbox server's ws:// address "
+                   "(default: the setting, else the public one)")
+    p.add_argument("--transit", metavar="tcp:HOST:PORT", default=None,
+                   help="the relay that carries a game between homes when no direct path is found "
+                   "(default: the setting, else the public one)")
     p.add_argument("--linger", type=float, default=2.0,
                    help="headless: seconds to stay after the end so that peers get the last moves (default 2)")
 
 
 def _find_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("address", nargs="?", metavar="HOST:PORT", help="a peer of the game (default: find one by mDNS)")
+    p.add_argument("address", nargs="?", metavar="HOST:PORT|CODE",
+                   help="a peer of the game, or an invite code from a friend elsewhere, e.g. 7-crossover-clockwork "
+                   "(default: find a game by mDNS)")
     p.add_argument("--game", help="the game id (needed with HOST:PORT where multicast is blocked)")
     p.add_argument("--wait", type=float, default=10.0, help="seconds to look for games by mDNS (default 10)")
 
@@ -706,6 +774,9 @@ def add_commands(sub: Any) -> None:
     host.add_argument("--seats", help=f"comma-separated seats: me, open, or a bot: {bots} (default me,open)")
     host.add_argument("--game-name", default=None, help="the game's name on the network (default: NAME's game)")
     host.add_argument("--headless", action="store_true", help="no interface: bots and open seats only")
+    host.add_argument("--invite", action="store_true",
+                      help="also hand out invite codes, for friends in other homes to sit down with "
+                      "(one code a friend; needs pip install 'carcnet[internet]')")
     host.add_argument("--clock", metavar="TURN+BANK",
                       help="a turn clock: seconds a turn, then a bank of seconds a seat, e.g. 60+300 (default: none); "
                       "a seat that runs out has its turn played by the greedy bot on its own laptop")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Self
 
@@ -32,6 +32,9 @@ from .transport import Channel, Listener, Timing, connect, serve
 __all__ = ["Peer"]
 
 log = logging.getLogger("carcnet.net")
+
+#: Opens one stream to a peer by another way than an address (an invite's pairing, wire.md §2.3).
+Opener = Callable[[], Awaitable[tuple[asyncio.StreamReader, asyncio.StreamWriter]]]
 
 #: Ways a connection may end after which its dialer tries again (wire.md §2.1): the stream broke or
 #: went quiet. After ``bye`` quit/shutdown/game-over/duplicate, a reject or an error, it does not.
@@ -233,18 +236,44 @@ class Peer:
             return
         self._dialers[address] = self._tasks.create_task(self._dial(address, learned, attempts))
 
-    async def _dial(self, address: tuple[str, int], learned: bool = False, attempts: int | None = None) -> None:
+    def dial_over(self, label: str, opener: Opener) -> None:
+        """Connects through *opener* (each call opens a new stream to one peer: an invite's pairing,
+        wire.md §2.3), and again after the connection breaks, as :meth:`dial` does an address's.
+        The link has no address: nothing of it goes into the book. Idempotent per *label*."""
+        key = (label, 0)
+        if self._closing or self._tasks is None:
+            return
+        task = self._dialers.get(key)
+        if task is not None and not task.done():
+            return
+        self._dialers[key] = self._tasks.create_task(self._dial(key, opener=opener))
+
+    async def take(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Runs a connection that came another way than the listening socket (an invite's pairing,
+        wire.md §2.3) as an accepted one, once the connections held admit it (§2.1); returns when
+        it ends."""
+        if not self._admit(writer):
+            writer.close()
+            return
+        await self._accepted(reader, writer)
+
+    async def _dial(self, address: tuple[str, int], learned: bool = False, attempts: int | None = None,
+                    opener: Opener | None = None) -> None:
         attempt = 0
         while not self._closing:
             try:
-                reader, writer = await connect(*address, timeout=self.timing.connect)
+                if opener is not None:
+                    reader, writer = await asyncio.wait_for(opener(), self.timing.connect)
+                else:
+                    reader, writer = await connect(*address, timeout=self.timing.connect)
             except OSError as exc:
                 log.info("%s: cannot reach %s:%s (%s)", self.session.name, *address, exc)
-                self.unreachable[address] = self.unreachable.get(address, 0) + 1
+                if opener is None:
+                    self.unreachable[address] = self.unreachable.get(address, 0) + 1
                 self._check_waiters()
             else:
                 self.unreachable.pop(address, None)
-                link = self.session.connect_link(address)
+                link = self.session.connect_link(None if opener is not None else address)
                 await self._run_channel(reader, writer, link)
                 if link.opened:
                     attempt = 0
@@ -265,7 +294,8 @@ class Peer:
                 return
             # wire.md §2.1: a player proven at the table is dialled again at least every table_retry
             # seconds, so that the links of a healed split come back within seconds (§4.2)
-            table = self.dial_learned and at_table_address(self.session.connections, address)
+            # (a pairing joins one peer of the table: dialled at that pace too)
+            table = opener is not None or (self.dial_learned and at_table_address(self.session.connections, address))
             await asyncio.sleep(self.timing.retry_delay(attempt, table=table))
             attempt += 1
 

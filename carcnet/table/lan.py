@@ -36,6 +36,7 @@ from carcnet.bots import make_bot
 from carcnet.engine import Rules
 from carcnet.log import LogError, default_dir, new_path
 from carcnet.net.adverts import GameAd
+from carcnet.net.invite import About, Pairing, Servers
 from carcnet.net.link import Link
 from carcnet.net.lobby import Hosting, Seating, SeatPlan, Watching
 from carcnet.net.messages import Lobby, WireHeader
@@ -55,6 +56,7 @@ from .eventfile import keep_connection_log
 from .farewell import farewell
 from .keys import LanError, keys_path, read_keys, save_keys
 from .hands import SeatHands
+from .invites import InviteDesk
 from .netview import NetKind
 from .rejoin import Rejoin
 from .timekeeper import Timekeeper
@@ -95,6 +97,8 @@ class NetOptions(TypedDict, total=False):
     bot_delay: float
     takeover: float | None
     reveal_wait: float | None
+    invite: Servers | None
+    pairings: Sequence[Pairing]
 
 
 class NetTable(SeatHands):
@@ -122,6 +126,8 @@ class NetTable(SeatHands):
         reveal_wait: Seconds a seat's value for a draw may be missing before the seat counts as away
             (:data:`REVEAL_WAIT`; wire.md §5.7 "Withholding").
         recorder: A resumed game's log, already open.
+        invite: Where to hand out invite codes from (:mod:`carcnet.table.invites`); ``None``: none.
+        pairings: Laptops already paired by a code (the one a joining laptop typed): paths to them.
 
     Attributes:
         session: The :class:`SyncSession`.
@@ -145,6 +151,8 @@ class NetTable(SeatHands):
         bot_delay: float = 0.0,
         takeover: float | None = None,
         reveal_wait: float | None = None,
+        invite: Servers | None = None,
+        pairings: Sequence[Pairing] = (),
     ) -> None:
         super().__init__(session, kind, bot_delay=bot_delay, bot_names=bot_names,
                          reveal_wait=REVEAL_WAIT if reveal_wait is None else reveal_wait)
@@ -160,6 +168,9 @@ class NetTable(SeatHands):
         self.game_name = game_name
         self.recorder = recorder
         self.peer: Peer | None = None
+        #: The invite codes and the pairings they made, once running with either (wire.md §2.3).
+        self.invites: InviteDesk | None = None
+        self._invite, self._pairings = invite, list(pairings)
         #: Plays this peer's bot seats once running (:class:`~carcnet.table.driver.BotDriver`).
         self.driver: BotDriver | None = None
         self._path = recorder.path if recorder is not None else None
@@ -390,6 +401,10 @@ class NetTable(SeatHands):
                 self.session.connections.set_listen_port(peer.port)
             for address in self.dial_first:
                 peer.dial(*address)
+            if self._invite is not None or self._pairings:
+                self.invites = InviteDesk(self._invite, About(self.game_id, self.game_name or ""), self._pairings,
+                                          note=self._note, changed=lambda: self._changed("invite"))
+                self._tasks.append(asyncio.create_task(self.invites.run(peer)))
             dirty = self._ad_dirty = asyncio.Event()
             if self.discovery:
                 self._tasks.append(asyncio.create_task(advertise_and_browse(
@@ -432,6 +447,8 @@ class NetTable(SeatHands):
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.invites is not None:
+            await self.invites.aclose()
         await self._stack.aclose()
         if self.recorder is not None:
             self.recorder.close()

@@ -62,6 +62,10 @@ class Launch:
         plan: The seats of a hosted game (:class:`carcnet.table.SeatPlan`).
         rules: The rule options of a hosted game.
         clock: The turn clock of a hosted game (``None``: none).
+        invite: Where a hosted game hands out invite codes (``carcnet.net.invite.Servers``; ``None``:
+            none).
+        pairing: For ``"join"`` / ``"spectate"``: the pairing an invite code made
+            (``carcnet.net.invite.Pairing``), whose ``about`` names the game: opened at once.
     """
 
     screen: Literal["home", "host", "join", "spectate", "resume"] = "home"
@@ -74,6 +78,8 @@ class Launch:
     plan: Sequence[Any] | None = None
     rules: Rules | None = None
     clock: TurnClock | None = None
+    invite: Any = None
+    pairing: Any = None
 
     @classmethod
     def of(cls, start: Launch | str | tuple[str, Mapping[str, Any]] | None) -> Launch:
@@ -267,7 +273,7 @@ class CarcnetApp(App[None]):
             if start.plan:
                 try:
                     table = self.tables.host(game_name=start.game_name or "", rules=start.rules or Rules(),
-                                             clock=start.clock,
+                                             clock=start.clock, invite=start.invite,
                                              plan=list(start.plan))
                 except ValueError as exc:
                     self.notify(f"Cannot open the table: {exc}", severity="error", timeout=10)
@@ -275,6 +281,14 @@ class CarcnetApp(App[None]):
                     self.show_table(table, replace=False)
                     return
             self.push_screen(HostSetupScreen(self.tables, start.game_name or ""))
+        elif start.screen in ("join", "spectate") and start.pairing is not None:
+            game = start.pairing.about.game
+            if start.screen == "join":
+                table = self.tables.join(game, None, name=start.name or self.tables.player_name, colour=start.colour,
+                                         pairings=[start.pairing])
+            else:
+                table = self.tables.spectate(game, None, pairings=[start.pairing])
+            self.show_table(table, replace=False)
         elif start.screen in ("join", "spectate"):
             from carcnet.tui.screens.browse import BrowserScreen
             from carcnet.tui.screens.host_setup import JoinChoice

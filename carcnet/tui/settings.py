@@ -77,6 +77,10 @@ class Settings:
         bell: Whether the terminal bell rings when a turn at a network table becomes yours.
         think_cap: The most seconds a search bot of this laptop thinks per turn, one of :data:`THINK_CAPS`.
         ponder: Whether the search bots of this laptop think on the others' turns (pondering).
+        relay: The invite server (a magic-wormhole mailbox server's ``ws://`` URL) for invite codes;
+            empty: the public one (``carcnet.net.invite.DEFAULT_MAILBOX``).
+        transit: The relay that carries a game between homes when no direct path is found
+            (``tcp:HOST:PORT``); empty: the public one.
         path: The file they were read from and are saved to (``None``: not saved).
         problem: What was wrong with the file when it was read, for the interface to say; else ``None``.
     """
@@ -91,6 +95,8 @@ class Settings:
     bell: bool = True
     think_cap: str = "level"
     ponder: bool = True
+    relay: str = ""
+    transit: str = ""
     path: Path | None = field(default=None, compare=False)
     problem: str | None = field(default=None, compare=False)
 
@@ -193,4 +199,11 @@ def _check(name: str, value: Any, kind: type) -> Any:
     if (name == "glyphs" and value not in GLYPHS or name == "palette" and value not in PALETTES
             or name == "think_cap" and value not in THINK_CAPS):
         return None
+    if name in ("relay", "transit") and value:
+        from carcnet.net.invite import servers
+
+        try:
+            servers(**{name: value})
+        except ValueError:
+            return None
     return value

@@ -153,41 +153,44 @@ class TableMaker:
     # ------------------------------------------------------------------ network
 
     def host(self, *, game_name: str, rules: Rules, plan: Sequence[SeatPlan], name: str | None = None,
-             clock: TurnClock | None = None) -> NetTable:
+             clock: TurnClock | None = None, invite: Any = None) -> NetTable:
         """A table opened here for players on the network, under *name* (default: :attr:`player_name`),
-        with the turn clock *clock* (``None``: none).
+        with the turn clock *clock* (``None``: none), handing out invite codes from *invite* (a
+        ``carcnet.net.invite.Servers``; ``None``: none).
 
         Raises:
             ValueError: A bad plan (size, colours, names) or an unknown bot.
         """
         name = name or self.player_name
         table = NetTable.host(name=name, game_name=game_name or f"{name}'s game"[:32], rules=rules,
-                              plan=list(plan), clock=clock, **self._random(), **self.net_kwargs("host"))
+                              plan=list(plan), clock=clock, invite=invite, **self._random(), **self.net_kwargs("host"))
         self.player_name = name
         return table
 
     def join(self, game: str, address: tuple[str, int] | None, *, name: str, colour: str | None = None,
-             bot: str | None = None, host_key: bytes | None = None) -> NetTable:
-        """A seat claimed at game *game*'s table, dialing *address* first if given; *host_key*: the
-        host identity its mDNS record named, the only one whose lobby counts.
+             bot: str | None = None, host_key: bytes | None = None, pairings: Sequence[Any] = ()) -> NetTable:
+        """A seat claimed at game *game*'s table, dialing *address* first if given, or through
+        *pairings* (made by an invite code); *host_key*: the host identity its mDNS record named, the
+        only one whose lobby counts.
 
         Raises:
             ValueError: An unknown bot, or a malformed game id.
         """
         table = NetTable.join(game, name=name, colour=colour, bot=bot, dial=[address] if address else [],
-                              host_key=host_key, **self._random(), **self.net_kwargs("player"))
+                              host_key=host_key, pairings=pairings, **self._random(), **self.net_kwargs("player"))
         self.player_name = name
         return table
 
     def _random(self) -> dict[str, Any]:
         return {"random": self.random} if self.random is not None else {}
 
-    def spectate(self, game: str, address: tuple[str, int] | None, host_key: bytes | None = None) -> NetTable:
-        """Game *game* watched from here, dialing *address* first if given (*host_key*: as for
-        :meth:`join`).
+    def spectate(self, game: str, address: tuple[str, int] | None, host_key: bytes | None = None,
+                 pairings: Sequence[Any] = ()) -> NetTable:
+        """Game *game* watched from here, dialing *address* first if given (*host_key*, *pairings*: as
+        for :meth:`join`).
 
         Raises:
             ValueError: A malformed game id.
         """
         return NetTable.spectate(game, name=self.player_name, dial=[address] if address else [],
-                                 host_key=host_key, **self.net_kwargs("spectator"))
+                                 host_key=host_key, pairings=pairings, **self.net_kwargs("spectator"))

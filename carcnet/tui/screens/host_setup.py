@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -21,7 +22,7 @@ from carcnet.tui.messages import ChangeSettings, OpenTable
 from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import colour_choices
-from carcnet.tui.widgets.rule_options import RuleOptions
+from carcnet.tui.widgets.rule_options import RuleOptions, TickBox
 from carcnet.tui.widgets.text_input import TextInput
 
 from .seat_form import SeatFormScreen
@@ -119,6 +120,9 @@ class HostSetupScreen(SeatFormScreen):
                 yield Select(CLOCK_CHOICES, value="", allow_blank=False, id="clock",
                              tooltip="Seconds a turn, then a bank a seat; when both run out, the player's "
                              "own laptop plays the turn with the greedy bot's choice")
+            yield TickBox("Invite from anywhere: friends in other homes sit down with a code", id="invite",
+                          tooltip="The lobby shows a short code to read out; it works once, and the next one "
+                          "shows. Needs carcnet's internet extra")
             yield Static("", id="error")
             yield Button("Open the table", variant="primary", id="open")
         yield KeyFooter()
@@ -170,9 +174,20 @@ class HostSetupScreen(SeatFormScreen):
             self._error(plan)
             return
         me = self.query_one("#my-name", Input).value.strip()
+        invite = None
+        if self.query_one("#invite", TickBox).value:
+            from carcnet.net import invite as invites
+
+            try:
+                if (missing := invites.missing()) is not None:
+                    raise ValueError(missing)
+                invite = invites.servers(self.tables.settings.relay, self.tables.settings.transit)
+            except ValueError as exc:
+                self._error(escape(f"Cannot invite from anywhere: {exc}"))  # "[internet]" is no markup
+                return
         try:
             table = self.tables.host(name=me, game_name=self.query_one("#game-name", Input).value.strip(),
-                                     rules=self.rules(), plan=plan, clock=self.clock())
+                                     rules=self.rules(), plan=plan, clock=self.clock(), invite=invite)
         except ValueError as exc:
             self._error(f"Cannot open the table: {exc}")
             return

@@ -196,8 +196,12 @@ class LobbyScreen(Screen[None]):
         if lan.kind == "spectator" or peer is None or not peer.listen:
             return ""
         hosts = reachable_hosts(lan.listen_at)
+        invites = lan.invites
+        code = [] if invites is None or invites.servers is None else [
+            f"Friends elsewhere sit down with the invite code [b]{escape(invites.code)}[/b] (it works once; "
+            "the next one shows here)" if invites.code else "Asking the invite server for a code…", ""]
         if lan.kind == "host":
-            lines = ["Where the game does not show up by itself (multicast blocked), others type:"]
+            lines = [*code, "Where the game does not show up by itself (multicast blocked), others type:"]
             lines += [f"  [b]{escape(join_command(h, peer.port, lan.game_id))}[/b]" for h in hosts]
         else:
             lines = ["Spectators can also watch through this computer:"]

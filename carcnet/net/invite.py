@@ -1,0 +1,465 @@
+"""Provides invite codes: a table reached from another home by a short code read out over the phone.
+
+One code pairs two laptops (``protocol/wire.md`` §2.3). It is a magic-wormhole code
+(``7-crossover-clockwork``): the laptop that invites allocates it on a rendezvous server (the
+mailbox), the other types it; the two derive a shared key from it by a PAKE (SPAKE2), so a wrong or
+guessed code fails for both sides and teaches nothing; once paired, the nameplate is released, so a
+code works once. The pair then *dilates* the wormhole: a durable, encrypted (Noise) connection
+that tries the direct path first (each side's addresses) and the transit relay at once beside it,
+and comes back by either after a break, subchannels and all. Each table connection over the pair
+is one subchannel, seen by the table as an ordinary ``(reader, writer)`` stream
+(:class:`~carcnet.net.reactor.StreamBridge`), on which the table's own handshake proves the seat
+keys as on the LAN: the code authenticates the first contact, the table's signatures everything
+after.
+
+Each side tells the other what the table needs before any stream: the laptop that invites, the
+game's id and name (:class:`About`); the one that joins, nothing but its protocol version. Messages
+over the wormhole are a JSON object of at most :data:`MAX_ABOUT` bytes; anything else ends the
+pairing with :class:`InviteError`.
+
+The servers are the public ones magic-wormhole's community runs (:data:`DEFAULT_MAILBOX`,
+:data:`DEFAULT_TRANSIT`), or self-hosted ones (:class:`Servers`). They see the code exchange
+(nameplates, encrypted messages) and encrypted bytes, never a move in the clear.
+
+Needs the optional extra ``pip install 'carcnet[internet]'``: :func:`missing` says whether it is
+there, in one line for a person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import math
+import socket
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from .reactor import StreamBridge, call, reactor
+
+__all__ = ["About", "DEFAULT_MAILBOX", "DEFAULT_TRANSIT", "InviteError", "Pairing", "Servers", "accept",
+           "invite", "is_code", "missing", "servers"]
+
+log = logging.getLogger("carcnet.net")
+
+#: The application id: codes of carcnet tables live in their own namespace on a mailbox server.
+APPID = "carcnet/table/v1"
+#: The version of what two laptops say over a pairing (wire.md §2.3).
+INVITE_VERSION = 1
+#: magic-wormhole's public mailbox (rendezvous) server and transit relay (its ``public_relay``).
+DEFAULT_MAILBOX = "ws://relay.magic-wormhole.io:4000/v1"
+DEFAULT_TRANSIT = "tcp:transit.magic-wormhole.io:4001"
+#: The subchannel name of a table connection; the only one a pairing accepts.
+SUBPROTOCOL = "carcnet-table"
+#: Bytes of the largest message a pairing reads (wire.md §2.3).
+MAX_ABOUT = 4096
+#: Seconds a joining laptop waits for the laptop that invited before it says the code is not
+#: (or no longer) waiting: a code is released once used, and one nobody holds pairs with nobody.
+JOIN_WAIT = 60.0
+#: Seconds between a pairing's pings (magic-wormhole's own default is 30): a connection that broke,
+#: or a relay that was down when it was made again, is tried again within two (wire.md §2.3).
+PING = 5.0
+#: Seconds a pairing's connection may stay broken before both laptops make the pairing anew: three
+#: pings, time for the dilation's own reconnection by any path that is up.
+REMAKE = 15.0
+#: Seconds to reach the mailbox server at all.
+MAILBOX_WAIT = 30.0
+
+_CODE = re.compile(r"[0-9]{1,6}(-[a-z]{2,16}){2,4}")
+_INSTALL = "invite codes need carcnet's internet extra: pip install 'carcnet[internet]'"
+
+
+def missing() -> str | None:
+    """``None`` when invite codes can be used here, else one line saying how to get them."""
+    try:
+        # dilation's encryption: magic-wormhole's "dilate" extra
+        import noise.connection  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
+        import twisted.internet  # noqa: F401
+        import wormhole  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
+    except ImportError:
+        return _INSTALL
+    return None
+
+
+def is_code(text: str) -> bool:
+    """Whether *text* has the shape of an invite code (a number and two or more words, dashed).
+
+    >>> is_code("7-crossover-clockwork"), is_code("192.168.1.2:4000"), is_code("7-Crossover")
+    (True, False, False)
+    """
+    return _CODE.fullmatch(text) is not None
+
+
+class InviteError(Exception):
+    """A code that pairs nothing, in a person's words.
+
+    Attributes:
+        reason: ``wrong`` (the other side has another code: a typo or a guess), ``waiting`` (nobody
+            holds this code: used, expired or never given), ``unreachable`` (the mailbox server),
+            ``refused`` (the other side spoke another protocol, or too much), ``expired`` (a code
+            handed out that nobody paired with in its lifetime), ``closed``.
+    """
+
+    def __init__(self, reason: str, text: str) -> None:
+        super().__init__(text)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Servers:
+    """Where codes are exchanged and bytes relayed.
+
+    Args:
+        mailbox: The mailbox server's WebSocket URL (``ws://HOST:PORT/v1``).
+        transit: The transit relay as a Twisted endpoint (``tcp:HOST:PORT``).
+        direct: Whether to offer this laptop's own addresses for a direct connection (else the
+            relay only; tests use it to take the relay's path).
+        ping: Seconds between the pairing's pings (0: :data:`PING`): a connection silent for two
+            is taken for broken and made again, by either path.
+        remake: Seconds a pairing's connection may stay broken before the pairing is made anew
+            (0: :data:`REMAKE`; :meth:`Pairing.remake`).
+    """
+
+    mailbox: str = DEFAULT_MAILBOX
+    transit: str = DEFAULT_TRANSIT
+    direct: bool = True
+    ping: float = 0.0
+    remake: float = 0.0
+
+
+def servers(relay: str | None = None, transit: str | None = None, *, direct: bool = True) -> Servers:
+    """:class:`Servers` from what a person typed: *relay* a mailbox server's ``ws://`` or ``wss://``
+    URL, *transit* a transit relay's ``tcp:HOST:PORT`` (either empty or ``None``: the public one).
+
+    >>> servers("ws://example.org:4000/v1", "tcp:example.org:4001").transit
+    'tcp:example.org:4001'
+
+    Raises:
+        ValueError: Either is malformed (the message says which and what is expected).
+    """
+    relay, transit = relay or DEFAULT_MAILBOX, transit or DEFAULT_TRANSIT
+    if re.fullmatch(r"wss?://[^\s/]+(/\S*)?", relay) is None:
+        raise ValueError(f"the invite server must be a ws:// or wss:// address (e.g. {DEFAULT_MAILBOX}), got {relay[:80]!r}")
+    if re.fullmatch(r"tcp:[^\s:]+:[0-9]{1,5}", transit) is None or not 0 < int(transit.rsplit(":", 1)[1]) < 65536:
+        raise ValueError(f"the relay must be tcp:HOST:PORT (e.g. {DEFAULT_TRANSIT}), got {transit[:80]!r}")
+    return Servers(relay, transit, direct)
+
+
+@dataclass(frozen=True)
+class About:
+    """What the laptop that invites tells the one that joins (wire.md §2.3).
+
+    Args:
+        game: The game id (32 lowercase hex digits).
+        name: The game's name as the table shows it.
+    """
+
+    game: str
+    name: str = ""
+
+    def encode(self) -> bytes:
+        return json.dumps({"carcnet": INVITE_VERSION, "game": self.game, "name": self.name}).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> About:
+        """Raises InviteError (``refused``) for anything but a version-1 message naming a game."""
+        fields = _message(data)
+        game, name = fields.get("game"), fields.get("name", "")
+        if not isinstance(game, str) or re.fullmatch(r"[0-9a-f]{32}", game) is None or not isinstance(name, str):
+            raise InviteError("refused", "the laptop behind this code did not name a game")
+        return cls(game, name[:64])
+
+
+def _message(data: bytes) -> dict[str, Any]:
+    if len(data) > MAX_ABOUT:
+        raise InviteError("refused", "the other laptop said too much for an invite")
+    try:
+        fields = json.loads(data)
+    except ValueError:
+        fields = None
+    if not isinstance(fields, dict) or fields.get("carcnet") != INVITE_VERSION:
+        raise InviteError("refused", "the other laptop speaks another version of carcnet's invites")
+    return fields
+
+
+class Pairing:
+    """Two laptops joined by one code: table connections both ways, as asyncio streams.
+
+    Built by :func:`invite` and :func:`accept`. :meth:`open` opens a connection to the other laptop;
+    :meth:`serve` takes the ones it opens. :meth:`close` ends the pairing (the wormhole, its
+    connection and its mailbox). A pairing whose connection stays broken (:attr:`stuck_for`: the
+    dilation tries each path once after a break, so a relay that was down then is not tried again)
+    is made anew by :meth:`remake`, with no person and no new code.
+
+    Attributes:
+        code: The code that made it.
+        about: What the laptop that invited said (for the one that joined; ``None`` for it).
+        initiator: Whether this laptop typed the code.
+        closed: Whether :meth:`close` was called.
+    """
+
+    def __init__(self, wormhole: Any, dilated: Any, code: str, about: About | None, initiator: bool,
+                 path: _Path | None = None, servers: Servers | None = None, generation: int = 0) -> None:
+        self._wormhole = wormhole
+        self._path = path or _Path()
+        self.servers = servers or Servers()
+        #: How many times this pairing was made anew (:meth:`remake`).
+        self.generation = generation
+        self._remade_code: str | None = None
+        self._dilated = dilated
+        self.code = code
+        self.about = about
+        self.initiator = initiator
+        self._serving = False
+        self.closed = False
+
+    @property
+    def path(self) -> str:
+        """The path its connection takes now: ``connecting``, ``direct``, ``relay``,
+        ``reconnecting`` (after a break, by either path) or ``stopped``."""
+        return self._path.now
+
+    @property
+    def stuck_for(self) -> float:
+        """Seconds since its connection broke and has not come back (0 while it is up); a pairing
+        that stopped (the other laptop closed its wormhole) is stuck for ever (``inf``)."""
+        if self._path.now == "stopped":
+            return math.inf
+        if self._path.now in ("direct", "relay"):
+            return 0.0
+        return time.monotonic() - self._path.since
+
+    async def remake(self) -> Pairing:
+        """This pairing made anew with the same laptop (wire.md §2.3 "Made anew"): both laptops
+        derive the same one-off code from the pairing's key (:func:`remade_code`), close this
+        pairing, and meet with that code on the mailbox server, waiting for each other without end
+        (cancel to give up). The new pairing keeps this one's code, role and ``about``.
+
+        Raises:
+            InviteError: The mailbox server cannot be reached, or the other side's key differs.
+        """
+        if self._remade_code is None:  # derived once: the wormhole it comes from is closed next
+            self._remade_code = await call(remade_code, self._wormhole, self.generation + 1)
+        code = self._remade_code
+        await self.close()
+        w = await call(_create, self.servers)
+        try:
+            await call(w.set_code, code)
+            await call(w.get_verifier)
+            path = _Path()
+            dilated = await call(_dilate, w, self.servers, path)
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(call(w.close)), 5.0)
+            if isinstance(exc, Exception):
+                raise _explain(exc, self.code) from None
+            raise
+        return Pairing(w, dilated, self.code, self.about, self.initiator, path, self.servers, self.generation + 1)
+
+    async def open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """A new table connection to the other laptop (a subchannel). Waits while the pairing
+        reconnects.
+
+        Raises:
+            OSError: The pairing is closed, or the connection was refused.
+        """
+        if self.closed:
+            raise ConnectionError("the pairing is closed")
+        try:
+            sock = await call(self._connect)
+        except Exception as exc:  # Twisted's errors: one kind for the dialer
+            raise ConnectionError(f"no connection over the pairing: {exc}") from None
+        return await asyncio.open_connection(sock=sock)
+
+    def _connect(self) -> Any:
+        from twisted.internet.defer import Deferred
+        from twisted.internet.protocol import Factory
+
+        made: Deferred[socket.socket] = Deferred()
+        bridge = StreamBridge(made.callback)
+        connecting = self._dilated.connector_for(SUBPROTOCOL).connect(Factory.forProtocol(bridge.protocol))
+        def failed(failure: Any) -> None:
+            if not made.called:
+                made.errback(failure)
+
+        connecting.addErrback(failed)
+        return made
+
+    async def serve(self, on_stream: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
+                    spawn: Callable[[Coroutine[Any, Any, None]], object]) -> None:
+        """Takes every connection the other laptop opens: ``spawn(on_stream(reader, writer))`` on
+        this event loop for each (*spawn* holds the task, a task group's ``create_task``)."""
+        if self._serving:
+            return
+        self._serving = True
+        loop = asyncio.get_running_loop()
+
+        async def opened(sock: socket.socket) -> None:
+            try:
+                reader, writer = await asyncio.open_connection(sock=sock)
+            except OSError:
+                sock.close()
+                return
+            await on_stream(reader, writer)
+
+        def deliver(sock: socket.socket) -> None:  # on the reactor thread
+            loop.call_soon_threadsafe(lambda: None if loop.is_closed() else spawn(opened(sock)))
+
+        def listen() -> None:
+            from twisted.internet.protocol import Factory
+
+            # the listening is set now; its Deferred fires once the pairing is connected, which may
+            # be much later (a relay down): not waited for
+            listening = self._dilated.listener_for(SUBPROTOCOL).listen(Factory.forProtocol(StreamBridge(deliver).protocol))
+            listening.addErrback(lambda failure: log.info("a pairing stopped listening: %s", failure.value))
+
+        await call(listen)
+
+    async def close(self) -> None:
+        """Ends the pairing; idempotent. Never raises."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(call(self._wormhole.close), 5.0)
+
+
+def _create(servers: Servers) -> Any:
+    import wormhole  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    return wormhole.create(APPID, servers.mailbox, reactor(), dilation=True, versions={"carcnet": INVITE_VERSION})
+
+
+def remade_code(wormhole: Any, generation: int) -> str:
+    """The code two paired laptops meet with to make their pairing anew (its *generation*-th time):
+    a 12-digit nameplate and 36 hex digits, derived from the pairing's key, so that only those two
+    laptops know it (wire.md §2.3 "Made anew"). Runs on the reactor thread."""
+    key: bytes = wormhole.derive_key(f"carcnet/remake/{generation}", 24)
+    nameplate = 10**11 + int.from_bytes(key[:6], "big") % (9 * 10**11)
+    return f"{nameplate}-{key[6:].hex()}"
+
+
+class _Path:
+    """Which path a pairing's connection takes now, from the dilation's status (on the reactor
+    thread; read from any): ``connecting``, ``direct``, ``relay``, ``reconnecting`` or ``stopped``;
+    and since when (``time.monotonic()``)."""
+
+    def __init__(self) -> None:
+        self.now = "connecting"
+        self.since = time.monotonic()
+
+    def _set(self, now: str) -> None:
+        if now != self.now:
+            self.now, self.since = now, time.monotonic()
+
+    def update(self, status: Any) -> None:
+        from wormhole._status import ConnectedPeer, ReconnectingPeer, StoppedPeer  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+        peer = getattr(status, "peer_connection", None)
+        if isinstance(peer, ConnectedPeer):
+            self._set("relay" if "relay" in peer.hint_description else "direct")
+        elif isinstance(peer, ReconnectingPeer):
+            self._set("reconnecting")
+        elif isinstance(peer, StoppedPeer):
+            self._set("stopped")
+
+
+def _dilate(w: Any, servers: Servers, path: _Path) -> Any:
+    return w.dilate(transit_relay_location=servers.transit, no_listen=not servers.direct,
+                    expected_subprotocols=[SUBPROTOCOL], on_status_update=path.update,
+                    ping_interval=servers.ping or PING)
+
+
+def _explain(exc: BaseException, code: str) -> InviteError:
+    """An error of magic-wormhole's, in a person's words."""
+    from wormhole.errors import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+        LonelyError,
+        ServerConnectionError,
+        ServerError,
+        WormholeClosed,
+        WrongPasswordError,
+    )
+
+    if isinstance(exc, InviteError):
+        return exc
+    if isinstance(exc, WrongPasswordError):
+        return InviteError("wrong", f"the code {code} is wrong: check it with the one who gave it (they have a new one now)")
+    if isinstance(exc, ServerConnectionError):
+        return InviteError("unreachable", f"cannot reach the invite server ({exc}); is this laptop online?")
+    if isinstance(exc, ServerError) and "crowded" in str(exc):
+        return InviteError("waiting", f"the code {code} was used already: ask for a new one")
+    if isinstance(exc, (LonelyError, WormholeClosed)):
+        return InviteError("closed", "the pairing closed before it was made")
+    return InviteError("refused", f"the code {code} did not pair: {exc}")
+
+
+async def invite(servers: Servers, about: About, *, on_code: Callable[[str], None],
+                 lifetime: float | None = None) -> Pairing:
+    """Allocates a code, tells it (``on_code(code)``), and waits for the laptop that types it.
+
+    Waits for that laptop at most *lifetime* seconds (``None``: without end; cancel the task to give
+    the code up: the code is then released). Returns the dilated :class:`Pairing`, this side
+    listening for the other's connections once :meth:`Pairing.serve` is called.
+
+    Raises:
+        InviteError: The mailbox server is unreachable (``unreachable``), the other side typed
+            another code (``wrong``: this code is spent), nobody paired within *lifetime*
+            (``expired``), or the other side spoke another protocol (``refused``).
+    """
+    w = await call(_create, servers)
+    try:
+        await call(w.allocate_code)
+        code = await asyncio.wait_for(call(w.get_code), MAILBOX_WAIT)
+        on_code(code)
+        try:
+            await asyncio.wait_for(call(w.get_verifier), lifetime)
+        except TimeoutError:
+            raise InviteError("expired", f"nobody paired with the code {code} within {lifetime:g} s") from None
+        _message(await call(w.get_message))  # the joining side's version
+        await call(w.send_message, about.encode())
+        path = _Path()
+        dilated = await call(_dilate, w, servers, path)
+    except BaseException as exc:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(call(w.close)), 5.0)
+        if isinstance(exc, TimeoutError):
+            raise InviteError("unreachable", "the invite server did not answer: is this laptop online?") from None
+        if isinstance(exc, Exception):
+            raise _explain(exc, "") from None
+        raise
+    return Pairing(w, dilated, code, None, initiator=False, path=path, servers=servers)
+
+
+async def accept(servers: Servers, code: str, *, wait: float = JOIN_WAIT) -> Pairing:
+    """Pairs with the laptop that gave *code*; the :class:`Pairing`'s ``about`` says its game.
+
+    Raises:
+        InviteError: The code is malformed or wrong, nobody waits with it within *wait* seconds
+            (used, expired, never given: ``waiting``), the mailbox server is unreachable, or the
+            other laptop spoke another protocol.
+    """
+    if not is_code(code):
+        raise InviteError("refused", f"{code!r} is not an invite code: a number and words, e.g. 7-crossover-clockwork")
+    w = await call(_create, servers)
+    try:
+        await call(w.set_code, code)
+        try:
+            await asyncio.wait_for(call(w.get_verifier), wait)
+        except TimeoutError:
+            raise InviteError("waiting", f"nobody is waiting with the code {code} (a code works once, while the "
+                                         "one who gave it waits): ask for a new one") from None
+        await call(w.send_message, json.dumps({"carcnet": INVITE_VERSION}).encode())
+        about = About.decode(await call(w.get_message))
+        path = _Path()
+        dilated = await call(_dilate, w, servers, path)
+    except BaseException as exc:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(call(w.close)), 5.0)
+        if isinstance(exc, Exception):
+            raise _explain(exc, code) from None
+        raise
+    return Pairing(w, dilated, code, about, initiator=True, path=path, servers=servers)
