@@ -676,12 +676,22 @@ def _resume(args: argparse.Namespace) -> int:
         return _fail(str(exc), EXIT_USAGE if exc.reason == "unreadable" else EXIT_REFUSED)
     except OSError as exc:
         return _fail(f"{path}: cannot read it: {exc.strerror or exc}", EXIT_USAGE)
-    if not args.headless:
+    if not args.headless and not _is_code(args.address):
         return _tui(args, ("resume", {"path": path}))
     if not signed:
         return _fail(f"{path.name} is a local game: resume it with carcnet play (the Resume entry)")
     dial: list[tuple[str, int]] = []
-    if args.address:
+    pairings = []
+    if _is_code(args.address):  # back at a table across homes: a code from a laptop still there
+        try:
+            pairing = asyncio.run(_pair(args))
+        except LookupError as exc:
+            return _fail(str(exc))
+        if pairing.about.game != load(path).header.game:
+            asyncio.run(pairing.close())
+            return _fail(f"the code {args.address} is for another game than {path.name}: ask for a code of this game's table")
+        pairings.append(pairing)
+    elif args.address:
         from carcnet.net.adverts import parse_host_port
 
         try:
@@ -689,10 +699,12 @@ def _resume(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return _fail(str(exc))
         dial.append((hp.host, hp.port))
+    if not args.headless:  # paired here; the interface opens the saved game with the pairing
+        return _tui(args, ("resume", {"path": path, "pairing": pairings[0]}))
     common = _common(args)
     common.pop("directory")
     try:
-        game = NetTable.resume(path, dial=dial, **common)
+        game = NetTable.resume(path, dial=dial, pairings=pairings, **common)
     except (LogError, LanError, ValueError) as exc:
         return _fail(str(exc), EXIT_REFUSED)
     if game.human_seats:
@@ -811,7 +823,8 @@ def add_commands(sub: Any) -> None:
 
     res = sub.add_parser("resume", help="re-open a saved network game on the network")
     res.add_argument("file", help="a .carclog of a network game")
-    res.add_argument("address", nargs="?", metavar="HOST:PORT", help="a peer of the game to connect to")
+    res.add_argument("address", nargs="?", metavar="HOST:PORT|CODE",
+                     help="a peer of the game to connect to, or an invite code from a laptop at its table elsewhere")
     _net_options(res)
     res.add_argument("--headless", action="store_true", help="no interface: bots' seats only")
     res.set_defaults(run=_resume)

@@ -40,6 +40,9 @@ CHECK = 1.0
 #: read it out and type it, and the longest a crowd of guessers that jammed a code's number (the
 #: mailbox server then pairs nobody with it) keeps this laptop from being joined.
 CODE_LIFETIME = 300.0
+#: What a player is told of the path a pairing's connection takes, once known and when it changes.
+PATHS = {"direct": "A laptop elsewhere is connected directly",
+         "relay": "A laptop elsewhere is connected through the relay"}
 #: Pairings a laptop keeps at once: a table's players and some spectators (wire.md §2.1's budget
 #: of connections held is the finer one).
 MAX_PAIRINGS = 32
@@ -132,9 +135,10 @@ class InviteDesk:
     async def _keep(self, index: int) -> None:
         """Makes the pairing at *index* anew each time its connection stays broken longer than
         its servers' ``remake`` seconds (wire.md §2.3 "Made anew"), until cancelled; says once that
-        it broke, and once that it is back."""
+        it broke, and once that it is back; and which path it takes (:data:`PATHS`)."""
         wait = REOPEN_GAP
         broken = False
+        said = ""  # the path last told
         while True:
             pairing = self.pairings[index]
             limit = pairing.servers.remake or REMAKE
@@ -142,6 +146,9 @@ class InviteDesk:
             if broken and pairing.stuck_for == 0:
                 broken = False
                 self._note("The connection to a laptop elsewhere is back")
+            if pairing.path in PATHS and pairing.path != said:
+                said = pairing.path
+                self._note(PATHS[said])
             if pairing.stuck_for < limit:
                 continue
             if not broken:

@@ -65,7 +65,8 @@ class Launch:
         invite: Where a hosted game hands out invite codes (``carcnet.net.invite.Servers``; ``None``:
             none).
         pairing: For ``"join"`` / ``"spectate"``: the pairing an invite code made
-            (``carcnet.net.invite.Pairing``), whose ``about`` names the game: opened at once.
+            (``carcnet.net.invite.Pairing``), whose ``about`` names the game: opened at once; for
+            ``"resume"``: a pairing to the game's table, used beside the network.
     """
 
     screen: Literal["home", "host", "join", "spectate", "resume"] = "home"
@@ -298,13 +299,13 @@ class CarcnetApp(App[None]):
                 choice = JoinChoice(start.name, start.colour, None)
             self.push_screen(BrowserScreen(self.tables, start.screen, start.typed, want=start.game, choice=choice))
         elif start.screen == "resume" and start.path is not None:
-            self.open_saved(Path(start.path))
+            self.open_saved(Path(start.path), pairings=[start.pairing] if start.pairing is not None else [])
 
-    def open_saved(self, path: Path) -> None:
+    def open_saved(self, path: Path, pairings: Sequence[Any] = ()) -> None:
         """Opens the saved game at *path* again over the home screen: a network game back on the
-        network, a local one from its log."""
+        network (through *pairings* too: made by an invite code), a local one from its log."""
         try:
-            table = self.tables.resume(path)
+            table = self.tables.resume(path, pairings=pairings)
         except (LanError, LogError, OSError, ValueError) as exc:
             self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
             return

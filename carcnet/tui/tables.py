@@ -139,15 +139,16 @@ class TableMaker:
         """
         return LocalTable.branch(header, moves, at, directory=self.data_dir, bot_delay=self.bot_delay)
 
-    def resume(self, path: Path) -> Table:
+    def resume(self, path: Path, pairings: Sequence[Any] = ()) -> Table:
         """The saved game at *path* opened again: a network game back on the network with the seat
-        keys kept beside its log, a local one from its log.
+        keys kept beside its log (and through *pairings*, made by an invite code), a local one from
+        its log.
 
         Raises:
             LogError: The log is refused. LanError: no seat keys for a network game. OSError: I/O.
         """
         if load(path).header.signed:
-            return NetTable.resume(path, **self.net_kwargs("resume"))
+            return NetTable.resume(path, pairings=pairings, **self.net_kwargs("resume"))
         return LocalTable.resume(path, bot_delay=self.bot_delay)
 
     # ------------------------------------------------------------------ network

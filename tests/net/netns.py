@@ -45,7 +45,7 @@ from typing import Self
 #: Every name made here starts with this, then 6 hex digits, then ``-``.
 PREFIX = "cn-"
 #: Names made by this helper (namespaces and links).
-NAME_PATTERN = re.compile(r"cn-[0-9a-f]{6}-(?:sw|br|n[0-9]+|h[0-9]+|v[0-9]+)")
+NAME_PATTERN = re.compile(r"cn-[0-9a-f]{6}-(?:sw|br[0-9]*|n[0-9]+|h[0-9]+|v[0-9]+)")
 #: Seconds any one ``ip`` command may take.
 IP_TIMEOUT = 10.0
 #: Most hosts a Lan holds (addresses .1 to .N of its /24).

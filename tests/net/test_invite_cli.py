@@ -90,3 +90,19 @@ async def test_a_wrong_code_is_refused_in_one_line(tmp_path: Path) -> None:
         finally:
             host.kill()
             await host.wait()
+
+
+_WITHOUT_EXTRA = ("import sys; sys.modules['wormhole'] = None  # as if the internet extra were not installed\n"
+                  "from carcnet.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+@pytest.mark.parametrize("args", [["host", "--headless", "--invite"], ["bot", "--join", "7-crossover-clockwork"],
+                                  ["spectate", "--headless", "7-crossover-clockwork"]])
+async def test_without_the_internet_extra_a_code_says_how_to_get_it_in_one_line(tmp_path: Path, args: list[str]) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _WITHOUT_EXTRA, *args, "--no-mdns", "--data-dir", str(tmp_path),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    lines = [line for line in err.decode().splitlines() if line.strip()]
+    assert proc.returncode != 0 and len(lines) == 1, err.decode()
+    assert "pip install 'carcnet[internet]'" in lines[0]

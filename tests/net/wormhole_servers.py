@@ -56,8 +56,8 @@ class Servers:
             from twisted.internet import endpoints
             from twisted.internet import reactor as twisted_reactor
 
-            port = int(self.transit.rsplit(":", 1)[1])
-            endpoint = endpoints.TCP4ServerEndpoint(twisted_reactor, port, interface="127.0.0.1")
+            _tcp, interface, port = self.transit.split(":")
+            endpoint = endpoints.TCP4ServerEndpoint(twisted_reactor, int(port), interface=interface)
             self._ports[1] = await endpoint.listen(self._relay)
 
         await call(listen)
@@ -67,8 +67,9 @@ class Servers:
             await call(port.stopListening)
 
 
-async def start() -> Servers:
-    """Starts a mailbox server and a transit relay on loopback (free ports)."""
+async def start(interface: str = "127.0.0.1") -> Servers:
+    """Starts a mailbox server and a transit relay on *interface* (loopback by default), on free
+    ports."""
 
     async def go() -> Servers:
         from twisted.internet import endpoints, protocol
@@ -81,7 +82,7 @@ async def start() -> Servers:
 
         rendezvous = make_server(create_channel_db(":memory:"), usage_db=create_usage_db(":memory:"))
         site = make_web_server(rendezvous, log_requests=False)
-        mailbox = await endpoints.TCP4ServerEndpoint(twisted_reactor, 0, interface="127.0.0.1").listen(site)
+        mailbox = await endpoints.TCP4ServerEndpoint(twisted_reactor, 0, interface=interface).listen(site)
 
         connections: set[Any] = set()
 
@@ -100,21 +101,22 @@ async def start() -> Servers:
         relay.transit = Transit(create_usage_tracker(blur_usage=None, log_file=None, usage_db=None),
                                 twisted_reactor.seconds)
         relay.connections = connections
-        transit = await endpoints.TCP4ServerEndpoint(twisted_reactor, 0, interface="127.0.0.1").listen(relay)
-        return Servers(f"ws://127.0.0.1:{mailbox.getHost().port}/v1", f"tcp:127.0.0.1:{transit.getHost().port}",
+        transit = await endpoints.TCP4ServerEndpoint(twisted_reactor, 0, interface=interface).listen(relay)
+        return Servers(f"ws://{interface}:{mailbox.getHost().port}/v1", f"tcp:{interface}:{transit.getHost().port}",
                        [mailbox, transit], relay)
 
     return await call(go)
 
 
-async def _serve_until_stdin_closes() -> None:
-    running = await start()
+async def _serve_until_stdin_closes(interface: str) -> None:
+    running = await start(interface)
     print(running.mailbox, running.transit, flush=True)
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.read)  # the test closes our stdin (or ends) to stop us
 
 
 if __name__ == "__main__":
-    # ``python -m tests.net.wormhole_servers``: the servers in a process of their own, for tests of
-    # the ``carcnet`` command; prints "MAILBOX_URL TRANSIT" and serves until its stdin closes.
-    asyncio.run(_serve_until_stdin_closes())
+    # ``python -m tests.net.wormhole_servers [ADDRESS]``: the servers in a process of their own, for
+    # tests of the ``carcnet`` command, on ADDRESS (default loopback); prints "MAILBOX_URL TRANSIT"
+    # and serves until its stdin closes.
+    asyncio.run(_serve_until_stdin_closes(sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1"))

@@ -120,9 +120,9 @@ class HostSetupScreen(SeatFormScreen):
                 yield Select(CLOCK_CHOICES, value="", allow_blank=False, id="clock",
                              tooltip="Seconds a turn, then a bank a seat; when both run out, the player's "
                              "own laptop plays the turn with the greedy bot's choice")
-            yield TickBox("Invite from anywhere: friends in other homes sit down with a code", id="invite",
-                          tooltip="The lobby shows a short code to read out; it works once, and the next one "
-                          "shows. Needs carcnet's internet extra")
+            yield TickBox("Invite from anywhere (a code)", id="invite",
+                          tooltip="Friends in other homes sit down with a short code the lobby shows, read out "
+                          "over the phone; it works once, and the next one shows. Needs carcnet's internet extra")
             yield Static("", id="error")
             yield Button("Open the table", variant="primary", id="open")
         yield KeyFooter()
