@@ -31,8 +31,9 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import math
+import re
+import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -42,7 +43,7 @@ from typing import Any
 from .reactor import StreamBridge, call, reactor
 
 __all__ = ["About", "DEFAULT_MAILBOX", "DEFAULT_TRANSIT", "InviteError", "Pairing", "Servers", "accept",
-           "invite", "is_code", "missing", "servers"]
+           "introduction_code", "invite", "is_code", "meet", "missing", "servers"]
 
 log = logging.getLogger("carcnet.net")
 
@@ -53,8 +54,10 @@ INVITE_VERSION = 1
 #: magic-wormhole's public mailbox (rendezvous) server and transit relay (its ``public_relay``).
 DEFAULT_MAILBOX = "ws://relay.magic-wormhole.io:4000/v1"
 DEFAULT_TRANSIT = "tcp:transit.magic-wormhole.io:4001"
-#: The subchannel name of a table connection; the only one a pairing accepts.
+#: The subchannel name of a table connection, and of an introduction (:meth:`Pairing.introduce`):
+#: the only ones a pairing accepts.
 SUBPROTOCOL = "carcnet-table"
+INTRO = "carcnet-intro"
 #: Bytes of the largest message a pairing reads (wire.md §2.3).
 MAX_ABOUT = 4096
 #: Seconds a joining laptop waits for the laptop that invited before it says the code is not
@@ -66,10 +69,14 @@ PING = 5.0
 #: Seconds a pairing's connection may stay broken before both laptops make the pairing anew: three
 #: pings, time for the dilation's own reconnection by any path that is up.
 REMAKE = 15.0
+#: Seconds a laptop introduced to another waits for it on the mailbox server.
+MEET_WAIT = 120.0
 #: Seconds to reach the mailbox server at all.
 MAILBOX_WAIT = 30.0
 
 _CODE = re.compile(r"[0-9]{1,6}(-[a-z]{2,16}){2,4}")
+#: A one-off code made by laptops, never read out: a pairing made anew, or an introduction.
+_ONE_OFF = re.compile(r"[0-9]{12}-[0-9a-f]{36}")
 _INSTALL = "invite codes need carcnet's internet extra: pip install 'carcnet[internet]'"
 
 
@@ -209,6 +216,8 @@ class Pairing:
         self.servers = servers or Servers()
         #: How many times this pairing was made anew (:meth:`remake`).
         self.generation = generation
+        #: Whether a third laptop introduced the two (:func:`meet`), rather than a code read out.
+        self.introduced = False
         self._remade_code: str | None = None
         self._dilated = dilated
         self.code = code
@@ -258,7 +267,66 @@ class Pairing:
             if isinstance(exc, Exception):
                 raise _explain(exc, self.code) from None
             raise
-        return Pairing(w, dilated, self.code, self.about, self.initiator, path, self.servers, self.generation + 1)
+        fresh = Pairing(w, dilated, self.code, self.about, self.initiator, path, self.servers, self.generation + 1)
+        fresh.introduced = self.introduced
+        return fresh
+
+    async def introduce(self, code: str) -> None:
+        """Tells the other laptop to meet a third one with the one-off *code* (wire.md §2.3
+        "Introductions"): one subchannel ``carcnet-intro`` carrying ``{"carcnet": 1, "meet": code}``.
+        Does not wait for the other laptop to act on it; never raises."""
+        line = json.dumps({"carcnet": INVITE_VERSION, "meet": code}).encode() + b"\n"
+
+        def send() -> None:
+            from twisted.internet.protocol import Factory, Protocol
+
+            class _Say(Protocol):
+                def connectionMade(self) -> None:  # noqa: N802 (Twisted's name)
+                    transport: Any = self.transport
+                    transport.write(line)
+                    transport.loseConnection()
+
+            connecting = self._dilated.connector_for(INTRO).connect(Factory.forProtocol(_Say))
+            connecting.addErrback(lambda failure: log.info("an introduction was not sent: %s", failure.value))
+
+        with contextlib.suppress(Exception):
+            await call(send)
+
+    async def serve_intros(self, on_code: Callable[[str], None]) -> None:
+        """Takes the introductions the other laptop sends: ``on_code(code)`` on this event loop for
+        each well-formed one (a subchannel of at most :data:`MAX_ABOUT` bytes holding one JSON
+        line naming a one-off code); anything else is dropped."""
+        loop = asyncio.get_running_loop()
+
+        def heard(data: bytes) -> None:
+            try:
+                code = _message(data.split(b"\n", 1)[0]).get("meet")
+            except InviteError:
+                return
+            if isinstance(code, str) and _ONE_OFF.fullmatch(code):
+                loop.call_soon_threadsafe(lambda: None if loop.is_closed() else on_code(code))
+
+        def listen() -> None:
+            from twisted.internet.protocol import Factory, Protocol
+
+            class _Hear(Protocol):
+                def __init__(self) -> None:
+                    self.data = b""
+
+                def dataReceived(self, data: bytes) -> None:  # noqa: N802
+                    self.data += data
+                    if len(self.data) > MAX_ABOUT or b"\n" in self.data:
+                        transport: Any = self.transport
+                        transport.loseConnection()
+
+                def connectionLost(self, reason: Any = None) -> None:  # noqa: N802
+                    if len(self.data) <= MAX_ABOUT + 1:
+                        heard(self.data[: MAX_ABOUT + 1])
+
+            listening = self._dilated.listener_for(INTRO).listen(Factory.forProtocol(_Hear))
+            listening.addErrback(lambda failure: log.info("a pairing stopped hearing introductions: %s", failure.value))
+
+        await call(listen)
 
     async def open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         """A new table connection to the other laptop (a subchannel). Waits while the pairing
@@ -343,6 +411,13 @@ def remade_code(wormhole: Any, generation: int) -> str:
     return f"{nameplate}-{key[6:].hex()}"
 
 
+def introduction_code() -> str:
+    """A fresh one-off code for an introduction: a 12-digit nameplate and 36 hex digits, random
+    (wire.md §2.3 "Introductions")."""
+    nameplate = 10**11 + secrets.randbelow(9 * 10**11)
+    return f"{nameplate}-{secrets.token_hex(18)}"
+
+
 class _Path:
     """Which path a pairing's connection takes now, from the dilation's status (on the reactor
     thread; read from any): ``connecting``, ``direct``, ``relay``, ``reconnecting`` or ``stopped``;
@@ -370,7 +445,7 @@ class _Path:
 
 def _dilate(w: Any, servers: Servers, path: _Path) -> Any:
     return w.dilate(transit_relay_location=servers.transit, no_listen=not servers.direct,
-                    expected_subprotocols=[SUBPROTOCOL], on_status_update=path.update,
+                    expected_subprotocols=[SUBPROTOCOL, INTRO], on_status_update=path.update,
                     ping_interval=servers.ping or PING)
 
 
@@ -432,6 +507,36 @@ async def invite(servers: Servers, about: About, *, on_code: Callable[[str], Non
             raise _explain(exc, "") from None
         raise
     return Pairing(w, dilated, code, None, initiator=False, path=path, servers=servers)
+
+
+async def meet(servers: Servers, code: str, *, wait: float = MEET_WAIT) -> Pairing:
+    """Pairs with the laptop that was given the same one-off *code* by a third laptop that is paired
+    with both (wire.md §2.3 "Introductions"). Both sides open table connections through it.
+
+    Raises:
+        InviteError: The code is not a one-off code, the other laptop did not come within *wait*
+            seconds, or the mailbox server is unreachable.
+    """
+    if not _ONE_OFF.fullmatch(code):
+        raise InviteError("refused", "not a one-off code")
+    w = await call(_create, servers)
+    try:
+        await call(w.set_code, code)
+        try:
+            await asyncio.wait_for(call(w.get_verifier), wait)
+        except TimeoutError:
+            raise InviteError("waiting", "the laptop to meet did not come") from None
+        path = _Path()
+        dilated = await call(_dilate, w, servers, path)
+    except BaseException as exc:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(call(w.close)), 5.0)
+        if isinstance(exc, Exception):
+            raise _explain(exc, code) from None
+        raise
+    pairing = Pairing(w, dilated, code, None, initiator=True, path=path, servers=servers)
+    pairing.introduced = True
+    return pairing
 
 
 async def accept(servers: Servers, code: str, *, wait: float = JOIN_WAIT) -> Pairing:

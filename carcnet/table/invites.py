@@ -10,6 +10,8 @@ typed the code, takes the table connections the other laptop opens; the laptop t
 dials through it, and again after a break (:meth:`~carcnet.net.peer.Peer.dial_over`). A pairing
 whose connection stays broken is made anew (:meth:`~carcnet.net.invite.Pairing.remake`: a relay that
 was down when the connection was tried again is not tried by the pairing itself a second time).
+The laptops that sat down with this laptop's codes are introduced to each other (a pairing of their
+own each, by a one-off code), so that the table goes on among them when this laptop leaves.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import logging
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
-from carcnet.net.invite import REMAKE, About, InviteError, Pairing, Servers, invite
+from carcnet.net.invite import REMAKE, About, InviteError, Pairing, Servers, introduction_code, invite, meet
 
 if TYPE_CHECKING:
     from carcnet.net.peer import Peer
@@ -75,6 +77,8 @@ class InviteDesk:
         self._peer: Peer | None = None
         self._streams: set[asyncio.Task[None]] = set()  # the connections the pairings brought in
         self._keepers: dict[int, asyncio.Task[None]] = {}  # per pairing: makes it anew when it broke
+        self._met: set[str] = set()  # the one-off codes of the introductions taken
+        self._meeting: set[asyncio.Task[None]] = set()  # introductions under way
 
     async def run(self, peer: Peer) -> None:
         """Uses every pairing as a path to its laptop, then (when inviting) hands out codes until
@@ -106,6 +110,7 @@ class InviteDesk:
             self.pairings.append(pairing)
             self._note("Someone sat down with the invite code; here is a new one for the next")
             await self._use(pairing)
+            await self._introduce(pairing)
         self._note(f"No more invite codes: {MAX_PAIRINGS} laptops joined by one already")
 
     def _show(self, code: str) -> None:
@@ -122,10 +127,43 @@ class InviteDesk:
         self._streams.add(task)
         task.add_done_callback(self._streams.discard)
 
+    async def _introduce(self, pairing: Pairing) -> None:
+        """Introduces the laptop that just sat down with this laptop's code to every laptop that sat
+        down with an earlier one, each pair with a one-off code (wire.md §2.3 "Introductions"): the
+        table then goes on among them when this laptop leaves."""
+        for other in self.pairings:
+            if other is pairing or other.initiator or other.introduced or other.closed:
+                continue
+            code = introduction_code()
+            await pairing.introduce(code)
+            await other.introduce(code)
+            log.info("introduced the laptops of pairings %s and %s", pairing.code, other.code)
+
+    def _on_intro(self, code: str) -> None:
+        """A paired laptop introduces this one to a third: meet it (one code once; within the
+        budget of pairings)."""
+        if code in self._met or len(self.pairings) + len(self._meeting) >= MAX_PAIRINGS:
+            return
+        self._met.add(code)
+        task = asyncio.get_running_loop().create_task(self._meet(code))
+        self._meeting.add(task)
+        task.add_done_callback(self._meeting.discard)
+
+    async def _meet(self, code: str) -> None:
+        servers = self.servers or (self.pairings[0].servers if self.pairings else Servers())
+        try:
+            pairing = await meet(servers, code)
+        except InviteError as exc:
+            log.info("an introduction came to nothing: %s", exc)
+            return
+        self.pairings.append(pairing)
+        await self._use(pairing)
+
     async def _use(self, pairing: Pairing) -> None:
         peer = self._peer
         assert peer is not None
         await pairing.serve(peer.take, self._spawn)
+        await pairing.serve_intros(self._on_intro)
         index = self.pairings.index(pairing)
         if pairing.initiator:  # through whichever pairing holds its place now (made anew or not)
             peer.dial_over(f"pairing {pairing.code}", lambda: self.pairings[index].open())
@@ -169,10 +207,11 @@ class InviteDesk:
             peer = self._peer
             assert peer is not None
             await fresh.serve(peer.take, self._spawn)
+            await fresh.serve_intros(self._on_intro)
 
     async def aclose(self) -> None:
         """Ends every pairing (their wormholes and connections). Never raises."""
-        for task in [*self._streams, *self._keepers.values()]:
+        for task in [*self._streams, *self._keepers.values(), *self._meeting]:
             task.cancel()
         for pairing in self.pairings:
             with contextlib.suppress(Exception):

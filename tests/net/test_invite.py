@@ -279,8 +279,7 @@ async def test_a_laptop_that_joined_by_code_resumes_its_save_with_a_new_code(ser
                 await until([host.peer, bob.peer, cleo.peer], lambda: min(g.session.have for g in (host, bob, cleo)) >= 12)
                 seat = bob.my_seats[0]
             # Bob's laptop is gone; it comes back from its save, through a pairing made by the next code
-            # (Cleo hears of Bob through Ann only: laptops that joined by code are not introduced to
-            # each other yet, docs/lan-play.md)
+            # (as Ann sees it: her code brought Bob)
             await until([host.peer], lambda: seat in host.away())
             assert bob.path is not None
             back = NetTable.resume(bob.path, listen=None, discovery=False, timing=FAST, pairings=[await pair()])
@@ -290,3 +289,63 @@ async def test_a_laptop_that_joined_by_code_resumes_its_save_with_a_new_code(ser
                 await until([g.peer for g in games], lambda: all(g.status == "finished" for g in games), LIMIT * 3)
                 await until([g.peer for g in games], lambda: len({g.session.have for g in games}) == 1)
     assert host.path.read_bytes() == cleo.path.read_bytes() == back.path.read_bytes()  # type: ignore[union-attr]
+
+
+async def _hostile_inviter(servers, message: bytes, codes: asyncio.Queue[str]) -> None:
+    """A laptop that allocates a code and, once paired, says *message* instead of naming a game."""
+    from carcnet.net.reactor import call
+
+    w = await call(invite._create, servers.settings())
+    try:
+        await call(w.allocate_code)
+        await codes.put(await call(w.get_code))
+        await call(w.get_verifier)
+        await call(w.get_message)
+        await call(w.send_message, message)
+        await asyncio.Event().wait()  # held open until the test cancels it
+    finally:
+        await call(w.close)
+
+
+@pytest.mark.parametrize("message", [b"not json", b'{"carcnet": 2, "game": "' + b"ab" * 16 + b'"}',
+                                     b'{"carcnet": 1, "game": "not a game id"}',
+                                     b'{"carcnet": 1, "game": "' + b"ab" * 16 + b'", "name": "' + b"x" * 5000 + b'"}'],
+                         ids=["junk", "another-version", "no-game", "too-long"])
+async def test_what_the_other_laptop_says_is_checked_and_anything_else_refused_in_one_line(servers, message) -> None:
+    codes: asyncio.Queue[str] = asyncio.Queue()
+    hostile = asyncio.create_task(_hostile_inviter(servers, message, codes))
+    try:
+        code = await asyncio.wait_for(codes.get(), LIMIT)
+        with pytest.raises(invite.InviteError) as refused:
+            await invite.accept(servers.settings(), code, wait=LIMIT)
+        assert refused.value.reason == "refused" and "\n" not in str(refused.value)
+    finally:
+        hostile.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await hostile
+
+
+async def test_laptops_that_sat_down_by_code_are_introduced_and_go_on_when_the_host_leaves(
+        servers, tmp_path: Path) -> None:
+    settings = servers.settings()
+    host = NetTable.host(name="Ann", game_name="Across homes", rules=Rules(),
+                         plan=plan_from_text("greedy,open,open", me="Ann"), directory=tmp_path / "ann", listen=LOOP,
+                         discovery=False, timing=FAST, invite=settings, bot_delay=0.01)
+    async with host:
+        codes: list[str] = []
+        players = []
+        for name in ("Bob", "Cleo"):
+            codes.append(await _code_of(host, tuple(codes)))
+            pairing = await invite.accept(settings, codes[-1], wait=LIMIT)
+            players.append(NetTable.join(host.game_id, name=name, bot="random", directory=tmp_path / name,
+                                         listen=None, discovery=False, timing=FAST, pairings=[pairing], bot_delay=0.01))
+        bob, cleo = players
+        async with bob, cleo:
+            peers = [host.peer, bob.peer, cleo.peer]
+            # Ann introduced them: each holds a link to the other, not through her
+            await until(peers, lambda: bob.session.connections.link_to(cleo.session.identity.public) is not None, LIMIT)
+            await until(peers, lambda: min(g.session.have for g in (host, bob, cleo)) >= 20, LIMIT)
+            await host.aclose()  # Ann leaves: her seat is given up and played by a bot of one of theirs
+            await until([bob.peer, cleo.peer], lambda: bob.status == cleo.status == "finished", LIMIT * 4)
+            await until([bob.peer, cleo.peer], lambda: bob.session.have == cleo.session.have, LIMIT)
+            assert bob.session.digest == cleo.session.digest

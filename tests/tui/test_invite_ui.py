@@ -18,6 +18,7 @@ from carcnet.net import invite
 from carcnet.table import NetTable, plan_from_text
 from carcnet.tui.app import CarcnetApp, Launch
 from carcnet.tui.screens.final import FinalScreen
+from carcnet.tui.screens.game import GameScreen
 from carcnet.tui.screens.host_setup import HostSetupScreen
 from carcnet.tui.screens.lobby import LobbyScreen
 from carcnet.tui.settings import Settings
@@ -125,3 +126,38 @@ async def test_without_the_internet_extra_the_form_says_how_to_get_it(tmp_path: 
         await pilot.press("ctrl+s")
         await until(pilot, lambda: "carcnet[internet]" in _text(setup, "#error"), "the error line")
         assert app.screen is setup
+
+
+async def test_a_code_typed_in_the_join_screen_sits_the_player_down(tmp_path: Path) -> None:
+    from carcnet.tui.screens.browse import BrowserScreen
+    from carcnet.tui.screens.host_setup import JoinFormScreen
+    from textual.widgets import Input
+
+    wormhole_servers.need_internet()
+    servers = await wormhole_servers.start()
+    host = NetTable.host(name="Ann", game_name="Across homes", rules=Rules(), plan=plan_from_text("greedy,open", me="Ann"),
+                         directory=tmp_path / "ann", listen=("127.0.0.1", 0), discovery=False, timing=FAST,
+                         invite=servers.settings())
+    settings = Settings(relay=servers.mailbox, transit=servers.transit)
+    try:
+        async with host:
+            shown = asyncio.Event()
+            host.add_listener(lambda _c: shown.set() if host.invites and host.invites.code else None)
+            if not (host.invites and host.invites.code):
+                await asyncio.wait_for(shown.wait(), LIMIT)
+            code = host.invites.code  # type: ignore[union-attr]
+            app = CarcnetApp(data_dir=tmp_path / "tui", bot_delay=0, lan_options=LAN, player_name="Bob", settings=settings)
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.press("j")
+                await until(pilot, lambda: isinstance(app.screen, BrowserScreen), "the join screen")
+                browser = app.screen
+                browser.query_one("#address", Input).value = f"  {code} "
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(app.screen, JoinFormScreen), "the join form")
+                await pilot.press("ctrl+s")  # join as Bob, in the colour offered
+                # the table was full with Bob: the game starts at once, and the app shows it
+                await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+                await host.wait_until(lambda: host.header is not None, LIMIT)
+                assert [seat.name for seat in host.seats] == ["Greedy 1", "Bob"]
+    finally:
+        await servers.stop()

@@ -3,8 +3,8 @@ for the address of a game where multicast does not get through."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ClassVar, Literal
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Literal
 
 from rich.text import Text
 from textual import on
@@ -77,7 +77,7 @@ class BrowserScreen(Screen[None]):
             yield OptionList(id="games")
             yield Static(
                 "No game listed? Where multicast is blocked, type the address the host's lobby shows "
-                "(host:port and the game id), then Enter:"
+                "(host:port and the game id), or a friend's invite code, then Enter:"
             )
             yield TextInput(self.typed, placeholder="192.168.1.20:7000 --game 3f2a9c1b…", id="address")
             yield Static("", id="error")
@@ -274,6 +274,11 @@ class BrowserScreen(Screen[None]):
     @on(Input.Submitted, "#address")
     def _connect_typed(self) -> None:
         text = self.query_one("#address", Input).value
+        from carcnet.net import invite
+
+        if invite.is_code(text.strip()):
+            self.run_worker(self._pair(text.strip()), name="carcnet invite code", exclusive=True, exit_on_error=False)
+            return
         try:
             target = parse_target(text)
         except ValueError as exc:
@@ -286,6 +291,31 @@ class BrowserScreen(Screen[None]):
             return
         self.proceed(game, (target.host, target.port), f"the game at {target.host}:{target.port}")
 
+    async def _pair(self, code: str) -> None:
+        """Sits down (or watches) with an invite code: pairs with the laptop that gave it, then goes
+        on to its game through the pairing (docs/lan-play.md "Playing across homes")."""
+        from carcnet.net import invite
+
+        settings = self.tables.settings
+        try:
+            if (missing := invite.missing()) is not None:
+                raise ValueError(missing)
+            servers = invite.servers(settings.relay, settings.transit)
+        except ValueError as exc:
+            self._error(str(exc))
+            return
+        self._error("")
+        self._state(f"Sitting down with the invite code {code} (up to a minute)…")
+        try:
+            pairing = await invite.accept(servers, code)
+        except invite.InviteError as exc:
+            self._state("")
+            self._error(f"Cannot sit down: {exc}")
+            return
+        assert pairing.about is not None
+        self._state(f"Paired with the laptop of {pairing.about.name or 'the game'}")
+        self.proceed(pairing.about.game, None, pairing.about.name or "the game across homes", pairings=[pairing])
+
     def _game_at(self, target: Target) -> str | None:
         for ad in self.ads.values():
             if ad.port == target.port and target.host in ad.addresses:
@@ -294,21 +324,23 @@ class BrowserScreen(Screen[None]):
 
     # ------------------------------------------------------------------ going on
 
-    def proceed(self, game: str, address: tuple[str, int], title: str, host_key: bytes | None = None) -> None:
-        """Joins (asking the name and colour first) or watches game *game* at *address*; *host_key*:
-        the host identity its record named, when it came from mDNS."""
+    def proceed(self, game: str, address: tuple[str, int] | None, title: str, host_key: bytes | None = None,
+                pairings: Sequence[Any] = ()) -> None:
+        """Joins (asking the name and colour first) or watches game *game* at *address*, or through
+        *pairings* (made by an invite code); *host_key*: the host identity its record named, when it
+        came from mDNS."""
         self._error("")
         if self.mode == "spectate":
-            self._open(lambda: self.tables.spectate(game, address, host_key))
+            self._open(lambda: self.tables.spectate(game, address, host_key, pairings=pairings))
         elif self.choice is not None:
             choice = self.choice
             self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour, bot=choice.bot,
-                                                host_key=host_key))
+                                                host_key=host_key, pairings=pairings))
         else:
             def chosen(choice: JoinChoice | None) -> None:
                 if choice is not None:
                     self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour,
-                                                        bot=choice.bot, host_key=host_key))
+                                                        bot=choice.bot, host_key=host_key, pairings=pairings))
 
             self.app.push_screen(JoinFormScreen(title, self.tables.player_name), chosen)
 
