@@ -311,6 +311,16 @@ class Result:
         self.tiles += tiles
 
 
+def _run_all(procs: list, queue) -> list:
+    """Starts *procs*, and returns what each put on *queue* once all of them ended."""
+    for p in procs:
+        p.start()
+    results = [queue.get(timeout=LIMIT) for _ in procs]
+    for p in procs:
+        p.join(LIMIT)
+    return results
+
+
 def game_in_processes(players: int, spectators: int, workers: int, seed: int, pace: float, result: Result):
     """Plays one game; adds its latencies (ms, one per move) and its CPU time to *result*."""
     ctx = mp.get_context("fork")
@@ -343,11 +353,7 @@ def game_in_processes(players: int, spectators: int, workers: int, seed: int, pa
             )
             for i in range(players)
         ]
-    for p in procs:
-        p.start()
-    results = [queue.get(timeout=LIMIT) for _ in procs]
-    for p in procs:
-        p.join(LIMIT)
+    results = _run_all(procs, queue)
     made: dict[int, int] = {}
     applied: list = []
     ends: list[int] = []
@@ -408,11 +414,7 @@ def game_over_pairing(path: str, servers: tuple[str, str], seed: int, pace: floa
                     args=((f"P{i}", wh, [i], ports[i], dials[i], 1, pace / 1000, None, None, barrier, pairs[i]), queue))
         for i in range(2)
     ]
-    for p in procs:
-        p.start()
-    results = [queue.get(timeout=LIMIT) for _ in procs]
-    for p in procs:
-        p.join(LIMIT)
+    results = _run_all(procs, queue)
     made: dict[int, int] = {}
     for m, _, _, _ in results:
         made.update(m)

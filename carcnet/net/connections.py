@@ -348,7 +348,10 @@ class Connections:
             self.record("received", event.reason, "bye", None, link)
         else:
             self.record("received", event.code, event.message, None, link)
-            log.warning("%s was refused by %s: %s (%s)", self.name, link.address, event.code, event.message)
+            # two peers that dialled each other at once: one connection stays (wire.md §2.1), no fault
+            level = logging.INFO if event.code == "duplicate" else logging.WARNING
+            log.log(level, "%s was refused by %s: %s (%s)", self.name, link.address or link.name, event.code,
+                    event.message)
 
     # ------------------------------------------------------------------ the handshake's bookkeeping
 

@@ -255,18 +255,7 @@ class Pairing:
             self._remade_code = await call(remade_code, self._wormhole, self.generation + 1)
         code = self._remade_code
         await self.close()
-        w = await call(_create, self.servers)
-        try:
-            await call(w.set_code, code)
-            await call(w.get_verifier)
-            path = _Path()
-            dilated = await call(_dilate, w, self.servers, path)
-        except BaseException as exc:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(call(w.close)), 5.0)
-            if isinstance(exc, Exception):
-                raise _explain(exc, self.code) from None
-            raise
+        w, dilated, path, _about = await _claim(self.servers, code, None, "")
         fresh = Pairing(w, dilated, self.code, self.about, self.initiator, path, self.servers, self.generation + 1)
         fresh.introduced = self.introduced
         return fresh
@@ -464,12 +453,47 @@ def _explain(exc: BaseException, code: str) -> InviteError:
     if isinstance(exc, WrongPasswordError):
         return InviteError("wrong", f"the code {code} is wrong: check it with the one who gave it (they have a new one now)")
     if isinstance(exc, ServerConnectionError):
-        return InviteError("unreachable", f"cannot reach the invite server ({exc}); is this laptop online?")
+        log.info("the invite server is out of reach: %s", exc)
+        return InviteError("unreachable", "cannot reach the invite server: is this laptop online?")
     if isinstance(exc, ServerError) and "crowded" in str(exc):
         return InviteError("waiting", f"the code {code} was used already: ask for a new one")
     if isinstance(exc, (LonelyError, WormholeClosed)):
         return InviteError("closed", "the pairing closed before it was made")
     return InviteError("refused", f"the code {code} did not pair: {exc}")
+
+
+async def _close_quietly(w: Any) -> None:
+    """Closes a wormhole that failed or was given up, within 5 s, whatever happens."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(asyncio.shield(call(w.close)), 5.0)
+
+
+async def _claim(servers: Servers, code: str, wait: float | None, waiting: str,
+                 exchange: Callable[[Any], Awaitable[About | None]] | None = None) -> tuple[Any, Any, _Path, About | None]:
+    """Meets the other side of *code* on the mailbox server: a wormhole with *code* set, its key
+    confirmed within *wait* seconds (``None``: without end), *exchange* run on it (the first
+    messages: its ``About``, if any), then dilated. Returns ``(wormhole, dilated, path, about)``.
+
+    Raises:
+        InviteError: Nobody came within *wait* (``waiting``, saying *waiting*), or what
+            :func:`_explain` says of magic-wormhole's error; the wormhole is closed first.
+    """
+    w = await call(_create, servers)
+    try:
+        await call(w.set_code, code)
+        try:
+            await asyncio.wait_for(call(w.get_verifier), wait)
+        except TimeoutError:
+            raise InviteError("waiting", waiting) from None
+        about = await exchange(w) if exchange is not None else None
+        path = _Path()
+        dilated = await call(_dilate, w, servers, path)
+    except BaseException as exc:
+        await _close_quietly(w)
+        if isinstance(exc, Exception):
+            raise _explain(exc, code) from None
+        raise
+    return w, dilated, path, about
 
 
 async def invite(servers: Servers, about: About, *, on_code: Callable[[str], None],
@@ -499,8 +523,7 @@ async def invite(servers: Servers, about: About, *, on_code: Callable[[str], Non
         path = _Path()
         dilated = await call(_dilate, w, servers, path)
     except BaseException as exc:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.shield(call(w.close)), 5.0)
+        await _close_quietly(w)
         if isinstance(exc, TimeoutError):
             raise InviteError("unreachable", "the invite server did not answer: is this laptop online?") from None
         if isinstance(exc, Exception):
@@ -519,21 +542,7 @@ async def meet(servers: Servers, code: str, *, wait: float = MEET_WAIT) -> Pairi
     """
     if not _ONE_OFF.fullmatch(code):
         raise InviteError("refused", "not a one-off code")
-    w = await call(_create, servers)
-    try:
-        await call(w.set_code, code)
-        try:
-            await asyncio.wait_for(call(w.get_verifier), wait)
-        except TimeoutError:
-            raise InviteError("waiting", "the laptop to meet did not come") from None
-        path = _Path()
-        dilated = await call(_dilate, w, servers, path)
-    except BaseException as exc:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.shield(call(w.close)), 5.0)
-        if isinstance(exc, Exception):
-            raise _explain(exc, code) from None
-        raise
+    w, dilated, path, _about = await _claim(servers, code, wait, "the laptop to meet did not come")
     pairing = Pairing(w, dilated, code, None, initiator=True, path=path, servers=servers)
     pairing.introduced = True
     return pairing
@@ -549,22 +558,12 @@ async def accept(servers: Servers, code: str, *, wait: float = JOIN_WAIT) -> Pai
     """
     if not is_code(code):
         raise InviteError("refused", f"{code!r} is not an invite code: a number and words, e.g. 7-crossover-clockwork")
-    w = await call(_create, servers)
-    try:
-        await call(w.set_code, code)
-        try:
-            await asyncio.wait_for(call(w.get_verifier), wait)
-        except TimeoutError:
-            raise InviteError("waiting", f"nobody is waiting with the code {code} (a code works once, while the "
-                                         "one who gave it waits): ask for a new one") from None
+
+    async def exchange(w: Any) -> About:
         await call(w.send_message, json.dumps({"carcnet": INVITE_VERSION}).encode())
-        about = About.decode(await call(w.get_message))
-        path = _Path()
-        dilated = await call(_dilate, w, servers, path)
-    except BaseException as exc:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.shield(call(w.close)), 5.0)
-        if isinstance(exc, Exception):
-            raise _explain(exc, code) from None
-        raise
+        return About.decode(await call(w.get_message))
+
+    w, dilated, path, about = await _claim(
+        servers, code, wait, f"nobody is waiting with the code {code} (a code works once, while the one who gave "
+        "it waits): ask for a new one", exchange)
     return Pairing(w, dilated, code, about, initiator=True, path=path, servers=servers)

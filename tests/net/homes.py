@@ -30,7 +30,6 @@ import os
 import secrets
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Self
 
 from . import netns
 from .netns import Host, LanError, _ip
@@ -70,17 +69,6 @@ class Homes:
         self.server: Host | None = None
         self.routers: list[Host] = []
         self.homes: list[list[Host]] = []
-
-    def __enter__(self) -> Self:
-        try:
-            self.create()
-        except BaseException:
-            self.destroy()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.destroy()
 
     def _namespace(self) -> str:
         name = f"{self.tag}-n{self._spaces}"
@@ -171,19 +159,5 @@ def homes_for_test(homes: Sequence[int]) -> Iterator[Homes]:
     cannot be made, and checking afterwards that nothing of them is left behind."""
     import pytest
 
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
     pytest.importorskip("pyroute2", reason="the routers masquerade through pyroute2 (the test extra)")
-    netns.remove_stale()
-    made = Homes(homes)
-    try:
-        made.create()
-    except LanError as exc:
-        made.destroy()
-        pytest.skip(f"cannot build the homes: {exc}")
-    try:
-        yield made
-    finally:
-        left = made.destroy()
-        assert left == [], f"left behind: {left}"
+    yield from netns.built_for_test(lambda: Homes(homes))

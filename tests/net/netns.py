@@ -38,9 +38,9 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Self
+from typing import Protocol, Self, TypeVar
 
 #: Every name made here starts with this, then 6 hex digits, then ``-``.
 PREFIX = "cn-"
@@ -206,6 +206,15 @@ def _claim() -> tuple[str, int]:
         os.unlink(os.path.join(CLAIMS, tag))
         os.close(fd)
     raise LanError(f"no free tag in {CLAIMS}")
+
+
+class _Buildable(Protocol):
+    def create(self) -> None: ...
+
+    def destroy(self) -> list[str]: ...
+
+
+Built = TypeVar("Built", bound=_Buildable)
 
 
 @dataclass(frozen=True)
@@ -396,13 +405,20 @@ async def read_lines(proc: asyncio.subprocess.Process, out: list[str], until: st
 def lan_for_test(n: int) -> Iterator[Lan]:
     """The body of a pytest fixture: a Lan of *n* hosts, skipping the test (with the reason) where
     namespaces cannot be made, and checking afterwards that nothing of it is left behind."""
+    yield from built_for_test(lambda: Lan(n))
+
+
+def built_for_test(make: Callable[[], Built]) -> Iterator[Built]:
+    """The body of a pytest fixture for what *make* gives (a :class:`Lan`, or anything with
+    ``create()`` and ``destroy()``): made, yielded, destroyed, and checked that nothing of it is left
+    behind; the test skipped with the reason where namespaces cannot be made."""
     import pytest
 
     reason = unavailable_reason()
     if reason:
         pytest.skip(reason)
     remove_stale()
-    made = Lan(n)
+    made = make()
     try:
         made.create()
     except LanError as exc:

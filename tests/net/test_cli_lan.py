@@ -37,6 +37,14 @@ async def _read_until(proc: asyncio.subprocess.Process, prefix: str, seen: list[
             return line.rstrip("\n")
 
 
+async def kill_all(procs: list[asyncio.subprocess.Process]) -> None:
+    """Kills those of *procs* still running, and waits for each."""
+    for p in procs:
+        if p.returncode is None:
+            p.kill()
+            await p.wait()
+
+
 @pytest.mark.asyncio
 async def test_host_bot_and_spectator_processes_by_address(tmp_path: Path) -> None:
     common = ["--no-mdns", "--timeout", str(SECONDS)]
@@ -56,10 +64,7 @@ async def test_host_bot_and_spectator_processes_by_address(tmp_path: Path) -> No
                                       "--listen", "127.0.0.1", "--data-dir", str(tmp_path / "b"), *common))
             results = [await p.communicate() for p in procs]
     finally:
-        for p in procs:
-            if p.returncode is None:
-                p.kill()
-                await p.wait()
+        await kill_all(procs)
     outs = [seen_lines + out.decode().splitlines() if i == 0 else out.decode().splitlines()
             for i, ((out, _err), seen_lines) in enumerate(zip(results, [seen, [], []], strict=True))]
     assert [p.returncode for p in procs] == [0, 0, 0], [err.decode()[-2000:] for _out, err in results]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from . import wormhole_servers
-from .test_cli_lan import _read_until, _spawn
+from .test_cli_lan import _read_until, _spawn, kill_all
 
 pytestmark = pytest.mark.asyncio
 
@@ -60,10 +60,7 @@ async def test_a_host_hands_out_codes_and_a_bot_and_a_spectator_sit_down_with_th
                 assert len(set(codes)) == 3
                 results = [await p.communicate() for p in procs]
         finally:
-            for p in procs:
-                if p.returncode is None:
-                    p.kill()
-                    await p.wait()
+            await kill_all(procs)
     assert [p.returncode for p in procs] == [0, 0, 0, 0], [err.decode()[-2000:] for _out, err in results]
     outs = [out.decode().splitlines() for out, _err in results]
     outs[0] = seen + outs[0]
