@@ -633,12 +633,21 @@ def _join_like(args: argparse.Namespace, *, kind: str) -> int:
         details = {"address": args.address, "game": args.game, "name": args.name}
         if kind == "join":
             details["colour"] = args.colour
-        if _is_code(args.address):  # paired first, here; the interface opens the table at once
-            try:
+        try:
+            if kind == "join" and args.invite:
+                details["invite"] = _servers(args)
+            if _is_code(args.address):  # paired first, here; the interface opens the table at once
                 details = {**details, "address": None, "pairing": asyncio.run(_pair(args))}
-            except LookupError as exc:
-                return _fail(str(exc))
+        except (LookupError, ValueError) as exc:
+            return _fail(str(exc))
         return _tui(args, (kind, details))
+
+    invite = None
+    if getattr(args, "invite", False):
+        try:
+            invite = _servers(args)
+        except ValueError as exc:
+            return _fail(str(exc))
 
     async def run() -> int:
         pairings = []
@@ -657,7 +666,7 @@ def _join_like(args: argparse.Namespace, *, kind: str) -> int:
             game = NetTable.spectate(game_id, name=args.name, dial=dial, pairings=pairings, **common)
         else:
             game = NetTable.join(game_id, name=args.name, bot=args.bot, colour=args.colour, dial=dial,
-                                 pairings=pairings, **common)
+                                 pairings=pairings, invite=invite, **common)
         return await _run_headless(game, args)
 
     if kind == "join":
@@ -704,7 +713,8 @@ def _resume(args: argparse.Namespace) -> int:
     common = _common(args)
     common.pop("directory")
     try:
-        game = NetTable.resume(path, dial=dial, pairings=pairings, **common)
+        invite = _servers(args) if args.invite else None
+        game = NetTable.resume(path, dial=dial, pairings=pairings, invite=invite, **common)
     except (LogError, LanError, ValueError) as exc:
         return _fail(str(exc), EXIT_REFUSED)
     if game.human_seats:
@@ -723,6 +733,9 @@ def _net_options(p: argparse.ArgumentParser, *, listen: bool = True) -> None:
     p.add_argument("--interface", action="append", metavar="IP",
                    help="an IP address of this machine to use for mDNS (repeatable; default: all)")
     if listen:
+        p.add_argument("--invite", action="store_true",
+                       help="also hand out invite codes, for friends in other homes to sit down with "
+                       "(one code a friend; needs pip install 'carcnet[internet]')")
         p.add_argument("--listen", default="0.0.0.0", metavar="ADDR", help="address to accept peers on (default all)")
         p.add_argument("--port", type=int, default=0, help="TCP port to accept peers on (default: any free port)")
     else:
@@ -786,9 +799,6 @@ def add_commands(sub: Any) -> None:
     host.add_argument("--seats", help=f"comma-separated seats: me, open, or a bot: {bots} (default me,open)")
     host.add_argument("--game-name", default=None, help="the game's name on the network (default: NAME's game)")
     host.add_argument("--headless", action="store_true", help="no interface: bots and open seats only")
-    host.add_argument("--invite", action="store_true",
-                      help="also hand out invite codes, for friends in other homes to sit down with "
-                      "(one code a friend; needs pip install 'carcnet[internet]')")
     host.add_argument("--clock", metavar="TURN+BANK",
                       help="a turn clock: seconds a turn, then a bank of seconds a seat, e.g. 60+300 (default: none); "
                       "a seat that runs out has its turn played by the greedy bot on its own laptop")

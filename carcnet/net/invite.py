@@ -260,11 +260,13 @@ class Pairing:
         fresh.introduced = self.introduced
         return fresh
 
-    async def introduce(self, code: str) -> None:
+    async def introduce(self, code: str, *, dial: bool) -> None:
         """Tells the other laptop to meet a third one with the one-off *code* (wire.md §2.3
-        "Introductions"): one subchannel ``carcnet-intro`` carrying ``{"carcnet": 1, "meet": code}``.
-        Does not wait for the other laptop to act on it; never raises."""
-        line = json.dumps({"carcnet": INVITE_VERSION, "meet": code}).encode() + b"\n"
+        "Introductions"): one subchannel ``carcnet-intro`` carrying ``{"carcnet": 1, "meet": code,
+        "dial": dial}``, *dial* saying whether it opens the table connections (the newcomer does: a
+        player takes the lobby only from the table it dialled). Does not wait for the other laptop
+        to act on it; never raises."""
+        line = json.dumps({"carcnet": INVITE_VERSION, "meet": code, "dial": dial}).encode() + b"\n"
 
         def send() -> None:
             from twisted.internet.protocol import Factory, Protocol
@@ -281,19 +283,20 @@ class Pairing:
         with contextlib.suppress(Exception):
             await call(send)
 
-    async def serve_intros(self, on_code: Callable[[str], None]) -> None:
-        """Takes the introductions the other laptop sends: ``on_code(code)`` on this event loop for
-        each well-formed one (a subchannel of at most :data:`MAX_ABOUT` bytes holding one JSON
-        line naming a one-off code); anything else is dropped."""
+    async def serve_intros(self, on_code: Callable[[str, bool], None]) -> None:
+        """Takes the introductions the other laptop sends: ``on_code(code, dial)`` on this event
+        loop for each well-formed one (a subchannel of at most :data:`MAX_ABOUT` bytes holding one
+        JSON line naming a one-off code, and whether to dial); anything else is dropped."""
         loop = asyncio.get_running_loop()
 
         def heard(data: bytes) -> None:
             try:
-                code = _message(data.split(b"\n", 1)[0]).get("meet")
+                fields = _message(data.split(b"\n", 1)[0])
             except InviteError:
                 return
-            if isinstance(code, str) and _ONE_OFF.fullmatch(code):
-                loop.call_soon_threadsafe(lambda: None if loop.is_closed() else on_code(code))
+            code, dial = fields.get("meet"), fields.get("dial")
+            if isinstance(code, str) and _ONE_OFF.fullmatch(code) and isinstance(dial, bool):
+                loop.call_soon_threadsafe(lambda: None if loop.is_closed() else on_code(code, dial))
 
         def listen() -> None:
             from twisted.internet.protocol import Factory, Protocol
@@ -532,9 +535,10 @@ async def invite(servers: Servers, about: About, *, on_code: Callable[[str], Non
     return Pairing(w, dilated, code, None, initiator=False, path=path, servers=servers)
 
 
-async def meet(servers: Servers, code: str, *, wait: float = MEET_WAIT) -> Pairing:
+async def meet(servers: Servers, code: str, *, dial: bool, wait: float = MEET_WAIT) -> Pairing:
     """Pairs with the laptop that was given the same one-off *code* by a third laptop that is paired
-    with both (wire.md §2.3 "Introductions"). Both sides open table connections through it.
+    with both (wire.md §2.3 "Introductions"); with *dial*, this side opens the table connections
+    through it (the pairing's ``initiator``).
 
     Raises:
         InviteError: The code is not a one-off code, the other laptop did not come within *wait*
@@ -543,7 +547,7 @@ async def meet(servers: Servers, code: str, *, wait: float = MEET_WAIT) -> Pairi
     if not _ONE_OFF.fullmatch(code):
         raise InviteError("refused", "not a one-off code")
     w, dilated, path, _about = await _claim(servers, code, wait, "the laptop to meet did not come")
-    pairing = Pairing(w, dilated, code, None, initiator=True, path=path, servers=servers)
+    pairing = Pairing(w, dilated, code, None, initiator=dial, path=path, servers=servers)
     pairing.introduced = True
     return pairing
 

@@ -128,31 +128,32 @@ class InviteDesk:
         task.add_done_callback(self._streams.discard)
 
     async def _introduce(self, pairing: Pairing) -> None:
-        """Introduces the laptop that just sat down with this laptop's code to every laptop that sat
-        down with an earlier one, each pair with a one-off code (wire.md §2.3 "Introductions"): the
-        table then goes on among them when this laptop leaves."""
+        """Introduces the laptop that just sat down with this laptop's code to every other laptop
+        this one is paired with (by its codes, the code it typed, or an introduction), each pair with
+        a one-off code (wire.md §2.3 "Introductions"): the table then goes on among them when this
+        laptop leaves."""
         for other in self.pairings:
-            if other is pairing or other.initiator or other.introduced or other.closed:
+            if other is pairing or other.closed:
                 continue
             code = introduction_code()
-            await pairing.introduce(code)
-            await other.introduce(code)
+            await pairing.introduce(code, dial=True)  # the newcomer dials: it may still need the lobby
+            await other.introduce(code, dial=False)
             log.info("introduced the laptops of pairings %s and %s", pairing.code, other.code)
 
-    def _on_intro(self, code: str) -> None:
-        """A paired laptop introduces this one to a third: meet it (one code once; within the
-        budget of pairings)."""
+    def _on_intro(self, code: str, dial: bool) -> None:
+        """A paired laptop introduces this one to a third: meet it, dialling it if told to (one
+        code once; within the budget of pairings)."""
         if code in self._met or len(self.pairings) + len(self._meeting) >= MAX_PAIRINGS:
             return
         self._met.add(code)
-        task = asyncio.get_running_loop().create_task(self._meet(code))
+        task = asyncio.get_running_loop().create_task(self._meet(code, dial))
         self._meeting.add(task)
         task.add_done_callback(self._meeting.discard)
 
-    async def _meet(self, code: str) -> None:
+    async def _meet(self, code: str, dial: bool) -> None:
         servers = self.servers or (self.pairings[0].servers if self.pairings else Servers())
         try:
-            pairing = await meet(servers, code)
+            pairing = await meet(servers, code, dial=dial)
         except InviteError as exc:
             log.info("an introduction came to nothing: %s", exc)
             return

@@ -62,8 +62,8 @@ class Launch:
         plan: The seats of a hosted game (:class:`carcnet.table.SeatPlan`).
         rules: The rule options of a hosted game.
         clock: The turn clock of a hosted game (``None``: none).
-        invite: Where a hosted game hands out invite codes (``carcnet.net.invite.Servers``; ``None``:
-            none).
+        invite: Where a hosted game (or, with *pairing*, a joined one) hands out invite codes
+            (``carcnet.net.invite.Servers``; ``None``: none).
         pairing: For ``"join"`` / ``"spectate"``: the pairing an invite code made
             (``carcnet.net.invite.Pairing``), whose ``about`` names the game: opened at once; for
             ``"resume"``: a pairing to the game's table, used beside the network.
@@ -286,7 +286,7 @@ class CarcnetApp(App[None]):
             game = start.pairing.about.game
             if start.screen == "join":
                 table = self.tables.join(game, None, name=start.name or self.tables.player_name, colour=start.colour,
-                                         pairings=[start.pairing])
+                                         pairings=[start.pairing], invite=start.invite)
             else:
                 table = self.tables.spectate(game, None, pairings=[start.pairing])
             self.show_table(table, replace=False)

@@ -169,16 +169,19 @@ class TableMaker:
         return table
 
     def join(self, game: str, address: tuple[str, int] | None, *, name: str, colour: str | None = None,
-             bot: str | None = None, host_key: bytes | None = None, pairings: Sequence[Any] = ()) -> NetTable:
+             bot: str | None = None, host_key: bytes | None = None, pairings: Sequence[Any] = (),
+             invite: Any = None) -> NetTable:
         """A seat claimed at game *game*'s table, dialing *address* first if given, or through
         *pairings* (made by an invite code); *host_key*: the host identity its mDNS record named, the
-        only one whose lobby counts.
+        only one whose lobby counts; *invite*: where this laptop hands out invite codes too
+        (``carcnet.net.invite.Servers``; ``None``: none).
 
         Raises:
             ValueError: An unknown bot, or a malformed game id.
         """
         table = NetTable.join(game, name=name, colour=colour, bot=bot, dial=[address] if address else [],
-                              host_key=host_key, pairings=pairings, **self._random(), **self.net_kwargs("player"))
+                              host_key=host_key, pairings=pairings, invite=invite, **self._random(),
+                              **self.net_kwargs("player"))
         self.player_name = name
         return table
 

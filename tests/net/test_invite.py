@@ -349,3 +349,44 @@ async def test_laptops_that_sat_down_by_code_are_introduced_and_go_on_when_the_h
             await until([bob.peer, cleo.peer], lambda: bob.status == cleo.status == "finished", LIMIT * 4)
             await until([bob.peer, cleo.peer], lambda: bob.session.have == cleo.session.have, LIMIT)
             assert bob.session.digest == cleo.session.digest
+
+
+async def test_a_player_who_sat_down_by_code_hands_out_codes_too_and_introduces_the_newcomer(
+        servers, tmp_path: Path) -> None:
+    settings = servers.settings()
+    host = NetTable.host(name="Ann", game_name="Across homes", rules=Rules(),
+                         plan=plan_from_text("greedy,open,open", me="Ann"), directory=tmp_path / "ann", listen=LOOP,
+                         discovery=False, timing=FAST, invite=settings, bot_delay=0.01)
+    async with host:
+        bob = NetTable.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "bob", listen=None,
+                            discovery=False, timing=FAST, bot_delay=0.01, invite=settings,
+                            pairings=[await invite.accept(settings, await _code_of(host), wait=LIMIT)])
+        async with bob:
+            # Cleo sits down with Bob's code; Bob introduces her to Ann
+            cleo = NetTable.join(host.game_id, name="Cleo", bot="random", directory=tmp_path / "cleo", listen=None,
+                                 discovery=False, timing=FAST, bot_delay=0.01,
+                                 pairings=[await invite.accept(settings, await _code_of(bob), wait=LIMIT)])
+            async with cleo:
+                games = [host, bob, cleo]
+                peers = [g.peer for g in games]
+                await until(peers, lambda: cleo.session.connections.link_to(host.session.identity.public) is not None,
+                            LIMIT)
+                await until(peers, lambda: all(g.status == "finished" for g in games), LIMIT * 4)
+                await until(peers, lambda: len({g.session.have for g in games}) == 1)
+    assert host.path.read_bytes() == bob.path.read_bytes() == cleo.path.read_bytes()  # type: ignore[union-attr]
+
+
+async def test_an_introduction_must_name_a_one_off_code_and_whether_to_dial(servers) -> None:
+    host, guest = await _paired(servers.settings())
+    heard: asyncio.Queue[tuple[str, bool]] = asyncio.Queue()
+    try:
+        await host.serve_intros(lambda code, dial: heard.put_nowait((code, dial)))
+        await guest.introduce("7-crossover-clockwork", dial=True)  # a code read out: not a one-off one
+        await guest.introduce("123456789012-" + "ab" * 17, dial=True)  # too short by two hex digits
+        good = invite.introduction_code()
+        await guest.introduce(good, dial=False)
+        assert await asyncio.wait_for(heard.get(), LIMIT) == (good, False)  # only the well-formed one
+        assert heard.empty()
+    finally:
+        await guest.close()
+        await host.close()
