@@ -122,11 +122,14 @@ def _seeded(*values: bytes) -> Callable[[int], bytes]:
 
 @dataclass
 class _Laptop:
-    """What this laptop knows of another: its addresses (hints), its last signed status and when."""
+    """What this laptop knows of another: its addresses (hints), its last signed status, when it
+    came (*heard*) and when this laptop asked for it (*asked*: the status says how things stood
+    then or later)."""
 
     addresses: list[tuple[str, int]] = field(default_factory=list)
     status: Status | None = None
     heard: float = float("-inf")
+    asked: float = float("-inf")
 
 
 class EventRunner:
@@ -199,12 +202,17 @@ class EventRunner:
         self._started = clock()
         #: IP address → (address, port) of an asker, to ask in turn (§6.2): one port an address
         self._hints: dict[str, tuple[str, int]] = {}
+        #: identity key → (address, port) where an event laptop that proved that key on a status
+        #: request says it answers: asked as that laptop at the next poll
+        self._claimed: dict[bytes, tuple[str, int]] = {}
         #: (address, port) → when it was last asked as a hint, until it answers: not asked again for
         #: :data:`UNREACHABLE` seconds
         self._tried: dict[tuple[str, int], float] = {}
         self._service: EventService | None = None
         self._round_began = clock()
         self._tries: dict[tuple[int, int], int] = {}  # (round, table) → games of it opened here
+        #: (round, table) → when a log of it sealed by a laptop later in the order first could count
+        self._at_hand: dict[tuple[int, int], float] = {}
         #: (round, table) → the laptops that sent a log of it that did not check: passed over (§6.4)
         self._spoiled: dict[tuple[int, int], set[bytes]] = {}
         # the opener's enrolment, before the charter: the players entered so far
@@ -577,6 +585,11 @@ class EventRunner:
         first = next((k for k in order if self.present(k)), None)  # this laptop, unless it is no player's
         if first != self.me or (order[0] != self.me and not self.quorum()):
             return
+        later = order[order.index(self.me) + 1:]
+        if any(self.present(k) and self._runs(k, number, t, seats) for k in later):
+            # a laptop after this one in the order passed this one over (it was slow to say it
+            # runs the table, or it started again) and plays the table: that game counts (§6.3)
+            return
         # the laptops before this one in the order are gone; so are the table's game unless one of
         # its laptops is still there (it plays on, wire.md §5.6)
         plan: list[SeatPlan] = []
@@ -699,6 +712,12 @@ class EventRunner:
         passed = self._passed_over(number, t, seats)
         if any(self.present(k) and self._runs(k, number, t, seats) and k not in passed for k in order[: best.rank]):
             return
+        # and only on a status of each earlier laptop here asked since this log was at hand: an
+        # older one may predate its opening the table (it was passed over, then came back)
+        since = self._at_hand.setdefault((number, t), self.clock())
+        if best.rank > 0 and any(self.present(k) and (k not in self._laptops or self._laptops[k].asked < since)
+                                 for k in order[: best.rank] if k != self.me):
+            return
         target = self.folder / "results" / result_name(number, t)
         if path != target:
             shutil.copyfile(path, target)
@@ -787,8 +806,11 @@ class EventRunner:
         while len(self._tried) > MAX_UNREACHABLE:
             del self._tried[next(iter(self._tried))]
         targets: list[tuple[bytes | None, tuple[str, int]]] = [(None, a) for a in [*self._dial, *sorted(hints)]]
+        claimed, self._claimed = self._claimed, {}
         for key, laptop in self._laptops.items():
             targets += [(key, a) for a in laptop.addresses[:2] if a not in self._dial]
+        targets += [(key, a) for key, a in claimed.items()
+                    if key not in self._laptops or a not in self._laptops[key].addresses[:2]]
         await asyncio.gather(*(self._ask_status(key, address) for key, address in targets[:128]))
 
     async def _ask_status(self, expected: bytes | None, address: tuple[str, int]) -> None:
@@ -796,6 +818,7 @@ class EventRunner:
         for a hint any key); a hint that does not answer with a status of this event slows its address
         (:meth:`_unreachable_now`)."""
         nonce = os.urandom(16)
+        asked = self.clock()
         try:
             reply = await self._ask(address, {"type": "status?", "nonce": nonce, "port": self.port}, timeout=max(1.0, min(5.0, self.gone / 4)))
             status = read_status(reply, nonce)
@@ -814,6 +837,7 @@ class EventRunner:
         laptop = self._laptops.setdefault(status.key, _Laptop())
         laptop.status = status
         laptop.heard = self.clock()
+        laptop.asked = asked
         if address not in laptop.addresses:
             laptop.addresses.insert(0, address)
             del laptop.addresses[4:]
@@ -905,6 +929,10 @@ class EventRunner:
             if not isinstance(nonce, bytes) or len(nonce) != 16:
                 return {"type": "error", "text": "a status request carries a nonce of 16 bytes"}
             self._hint(asker, port)  # where the asker answers, to be asked in turn
+            if who.laptop and who.key != self.me and asker is not None and isinstance(port, int) and 0 < port < 65536:
+                # an event laptop's proven key: asked there as that laptop at the next poll, beside
+                # the hints (one a laptop, the newest: a laptop started again answers at a new port)
+                self._claimed[who.key] = (asker, port)
             return sign_status(self.identity, self._status(), nonce)
         if kind == "charter?":
             if self.charter is not None:

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from carcnet.club.event import Charter, Entrant, EventError, laptops
+from carcnet.club.event import Charter, Entrant, EventError, host_order, laptops, table_game_id
 from carcnet.club.runner import MAX_PLAYERS, EventRunner, _Laptop
-from carcnet.club.service import Asker, ServiceError, ask, enrol_bytes
+from carcnet.club.service import Asker, ServiceError, Status, ask, enrol_bytes
 from carcnet.engine import RULES_VERSION, Rules
 from carcnet.net.signing import SeatKey
 
@@ -210,6 +210,79 @@ def test_a_laptop_outside_the_charter_whose_table_has_nobody_left_does_not_crash
     clock.now += 10 * runner.gone  # nobody was ever heard: every laptop of the table is gone
     asyncio.run(runner._open_if_mine(1, 0, ("0", "1")))
     assert runner._tables == {}
+
+
+def _night(*names: str) -> Charter:
+    """A signed charter of one round at tables of two: a greedy bot of each named laptop."""
+    players = tuple(Entrant(f"{n} greedy", key(n).public, "greedy") for n in names)
+    return Charter(event="ab" * 16, name="Night", format="swiss", rounds=1, size=2, minimum=2, options=Rules(),
+                   rules=RULES_VERSION, created=1, players=players, opener=key(names[0]).public).signed(key(names[0]))
+
+
+def test_a_laptop_started_again_at_a_new_port_is_asked_there_as_itself(tmp_path: Path) -> None:
+    """Laptops behind one address (one machine, or loopback): a laptop that proved an event
+    laptop's key on a status request is asked at the port it named as that laptop at the next poll,
+    however many others name ports from that address between two polls (one hint an address would
+    keep only the newest, and a laptop started again at a new port was never heard again)."""
+    charter = _night("Ann", "Bob", "Cleo")
+    ann = EventRunner(key("Ann"), name="Ann", folder=tmp_path, charter=charter, clock=Clock(), **LOOP)
+    ann._laptops[key("Bob").public] = _Laptop(addresses=[("127.0.0.1", 4000)])  # where Bob answered before
+    for who, port in (("Bob", 5001), ("Cleo", 5002), ("Cleo", 5002)):
+        reply = ann._answer({"type": "status?", "nonce": bytes(16), "port": port},
+                            Asker("127.0.0.1", key(who).public, True))
+        assert reply is not None and reply["type"] == "status"
+    asked: list[tuple[bytes | None, tuple[str, int]]] = []
+
+    async def record(expected: bytes | None, address: tuple[str, int]) -> None:
+        asked.append((expected, address))
+
+    ann._ask_status = record  # type: ignore[method-assign]
+    asyncio.run(ann._poll_once())
+    assert (key("Bob").public, ("127.0.0.1", 5001)) in asked
+    assert (key("Cleo").public, ("127.0.0.1", 5002)) in asked
+    assert (key("Bob").public, ("127.0.0.1", 4000)) in asked  # the old one too, until the new one answers
+    asked.clear()
+    asyncio.run(ann._poll_once())  # asked once a claim: the next poll asks what answered
+    assert [a for _k, a in asked if a[1] in (5001, 5002)] == []
+
+
+def test_a_laptop_first_in_the_order_leaves_a_table_to_the_later_laptop_that_plays_it(tmp_path: Path) -> None:
+    """The laptop first in a table's host order finds (started again, or slow to say it runs the
+    table) that a laptop later in the order passed it over and plays the table: it opens no second
+    game of it, whose count could differ from the room's (§6.3); once that laptop is gone, it does."""
+    charter = _night("Ann", "Bob")
+    seats = ("0", "1")
+    first, later = host_order(charter, seats)
+    names = {key(n).public: n for n in ("Ann", "Bob")}
+    me, other = key(names[first]), key(names[later])
+    assert (me.public, other.public) == (first, later)
+    clock = Clock()
+    runner = EventRunner(me, name="First", folder=tmp_path, charter=charter, clock=clock, **LOOP)
+    runner._polled = True
+    game = table_game_id(charter.event, 1, 0, seats, other.public)
+    runner._laptops[other.public] = _Laptop(
+        addresses=[("127.0.0.1", 9)], heard=clock.now, asked=clock.now,
+        status=Status(charter.event, other.public, 1, ((1, 0, game, 9),), (), ()))
+    opened: list[Any] = []
+
+    class NoTable:
+        @staticmethod
+        def host(**_options: Any) -> Any:
+            opened.append(_options)
+            raise EventError("opened")  # as far as this test goes
+
+    import carcnet.club.runner as runner_module
+    real = runner_module.NetTable
+    runner_module.NetTable = NoTable  # type: ignore[assignment,misc]
+    try:
+        asyncio.run(runner._open_if_mine(1, 0, seats))
+        assert opened == []  # the later laptop's game counts
+        clock.now += runner.gone + 1  # that laptop is gone: the table is this laptop's to open
+        with pytest.raises(EventError, match="opened"):
+            asyncio.run(runner._open_if_mine(1, 0, seats))
+        assert len(opened) == 1
+    finally:
+        runner_module.NetTable = real  # type: ignore[misc]
 
 
 # ---------------------------------------------------------------------- told in one line
