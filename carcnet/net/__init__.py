@@ -22,7 +22,7 @@ Public API: :class:`PeerConnection`, :class:`State`, the events :class:`Proven`,
 :class:`LocalProtocolError`; :class:`CommitRound` (the commitments of a locked table); :func:`check_header`, :func:`admit_entry`, :func:`compare_have`; the
 messages (:class:`Hello`, :class:`Welcome`, :class:`Reject`, :class:`Proof`, :class:`Entries`, :class:`Want`,
 :class:`Heartbeat`, :class:`Bye`, :class:`Error`, :class:`Lobby`, :class:`Claim`, :class:`Commit`,
-:class:`Reveal`, :class:`Start`, :class:`Chat`, :class:`SpectatorChat`, :class:`Peers`, :class:`Ack`) and
+:class:`Reveal`, :class:`Start`, :class:`Chat`, :class:`SpectatorChat`, :class:`Peers`, :class:`Ack`, :class:`Meet`) and
 their parts (:class:`WireHeader`,
 :class:`SignedEntry`, :class:`LobbySeat`, :class:`PeerInfo`, :class:`Vote`, :class:`Give`); :func:`to_wire`, :func:`from_wire`, :func:`encode_message`,
 :func:`decode_message`; :func:`encode_frame`, :class:`FrameDecoder`; :class:`SeatKey`,
@@ -45,6 +45,7 @@ from .messages import (
     Hello,
     Lobby,
     LobbySeat,
+    Meet,
     Message,
     MessageError,
     PeerInfo,
@@ -101,6 +102,7 @@ __all__ = [
     "Lobby",
     "LobbySeat",
     "LocalProtocolError",
+    "Meet",
     "Message",
     "MessageError",
     "PeerConnection",

@@ -10,7 +10,7 @@ mDNS side (advertising and browsing with zeroconf) is :mod:`carcnet.net.discover
 >>> ad = GameAd(game="3f2a9c1b" * 4, name="Friday game", phase="lobby", seats_taken=1,
 ...             seats_total=2, peer="Ann", role="host", key=bytes(32), port=7000)
 >>> ad.to_txt()[:9]
-b'\\x08proto=10'
+b'\\x08proto=11'
 >>> GameAd.from_txt(ad.to_txt(), port=7000) == ad
 True
 >>> ad.instance_label

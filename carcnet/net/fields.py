@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 #: The wire protocol version this code speaks (``wire.md`` §8).
-PROTO_VERSION = 10
+PROTO_VERSION = 11
 _CODE = re.compile(r"[a-z][a-z0-9-]{0,31}")
 
 

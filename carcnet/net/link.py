@@ -21,7 +21,7 @@ from .messages import Heartbeat, Hello, Message, Role, Want, Welcome
 from .protocol import PeerConnection, State
 
 __all__ = [
-    "CLAIM_BURST", "CLAIM_EVERY", "HELD_REPEATS", "MAX_PEERS_TAKEN", "NEWS_BURST", "NEWS_RATE", "QUIET_BURST", "QUIET_RATE", "Bucket",
+    "CLAIM_BURST", "CLAIM_EVERY", "HELD_REPEATS", "MAX_MEETS_TAKEN", "MAX_PEERS_TAKEN", "NEWS_BURST", "NEWS_RATE", "QUIET_BURST", "QUIET_RATE", "Bucket",
     "ClaimBudget", "Held", "Link",
     "LinkOwner", "SeenFrames", "send_once",
 ]
@@ -51,6 +51,8 @@ QUIET_RATE = 8.0
 #: :data:`QUIET_BURST` and :data:`QUIET_RATE`, whatever this peer's links do.
 #: ``peers`` messages a player takes as hints from one connection (wire.md §4.10).
 MAX_PEERS_TAKEN = 8
+#: ``meet``s taken on one connection (wire.md §4.12): each costs a visit to the invite server it names.
+MAX_MEETS_TAKEN = 8
 
 NEWS_BURST = 16
 NEWS_RATE = 2.0
@@ -238,6 +240,8 @@ class Link:
         #: How many ``peers`` this (player) peer took from the peer as hints (wire.md §4.10: at most
         #: :data:`MAX_PEERS_TAKEN`).
         self.peers_taken = 0
+        #: How many ``meet``s this peer took from the peer (wire.md §4.12: at most :data:`MAX_MEETS_TAKEN`).
+        self.meets_taken = 0
         #: The pace at which the table takes this peer's heartbeat claims (wire.md §4.5).
         self.claims = ClaimBudget()
         #: What the peer may still send that changes nothing here (wire.md §2.1, :data:`QUIET_BURST`).

@@ -21,6 +21,7 @@ Heartbeat(have=0, digest=None, time=None, sees=(), seats=(), banks=(), asks=())
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias
@@ -77,7 +78,9 @@ __all__ = [
     "MAX_CHAT",
     "MAX_ENTRIES",
     "MAX_PEERS",
+    "MAX_SERVER",
     "MAX_TEXT",
+    "MEET_CODE",
     "MESSAGE_TYPES",
     "PROTO_VERSION",
     "ROLES",
@@ -93,6 +96,7 @@ __all__ = [
     "Hello",
     "Lobby",
     "LobbySeat",
+    "Meet",
     "Message",
     "MessageError",
     "PeerInfo",
@@ -582,6 +586,45 @@ class Peers(_Message):
     peers: tuple[PeerInfo, ...] = declare(Parts(PeerInfo, MAX_PEERS))
 
 
+#: A one-off code of an introduction (``wire.md`` §2.3 "Introductions"): a 12-digit nameplate and 36
+#: hex digits.
+MEET_CODE = re.compile(r"[0-9]{12}-[0-9a-f]{36}")
+#: An invite server's address: a mailbox server's ``ws://`` or ``wss://`` URL, a transit relay's
+#: ``tcp:HOST:PORT``; at most :data:`MAX_SERVER` characters each.
+MEET_RELAY = re.compile(r"wss?://[^\s/]+(/\S*)?")
+MEET_TRANSIT = re.compile(r"tcp:[^\s:]+:[0-9]{1,5}")
+MAX_SERVER = 256
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Meet(_Message):
+    """An introduction over a direct connection (``wire.md`` §4.12): a laptop that hands out invite
+    codes tells a player at its table, connected to it on the LAN, to meet a laptop elsewhere with
+    a one-off code on the named invite servers (the table then goes on between the two when the
+    introducer leaves). Taken only from a player proven at the table.
+
+    Attributes:
+        code: The one-off code (:data:`MEET_CODE`).
+        dial: Whether the receiver opens the table connections through the pairing it makes.
+        relay: The mailbox server's URL (:data:`MEET_RELAY`).
+        transit: The transit relay (:data:`MEET_TRANSIT`).
+    """
+
+    TYPE: ClassVar[str] = "meet"
+    code: str = declare(Text(49))
+    dial: bool = declare(Bool())
+    relay: str = declare(Text(MAX_SERVER))
+    transit: str = declare(Text(MAX_SERVER))
+
+    def _check_more(self) -> None:
+        if not MEET_CODE.fullmatch(self.code):
+            raise bad("meet.code", "must be 12 digits, '-' and 36 lowercase hex digits")
+        if not MEET_RELAY.fullmatch(self.relay):
+            raise bad("meet.relay", "must be a ws:// or wss:// URL")
+        if not MEET_TRANSIT.fullmatch(self.transit) or not 0 < int(self.transit.rsplit(":", 1)[1]) < 65536:
+            raise bad("meet.transit", "must be tcp:HOST:PORT")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ack(_Message):
     """Seats' votes for prefixes of the log (``wire.md`` §5.9): a peer sends the votes of the seats it
@@ -611,13 +654,13 @@ class Ack(_Message):
 
 Message: TypeAlias = (
     Hello | Welcome | Reject | Proof | Entries | Want | Heartbeat | Bye | Error | Lobby | Claim | Commit | Reveal
-    | Start | Chat | SpectatorChat | Peers | Ack
+    | Start | Chat | SpectatorChat | Peers | Ack | Meet
 )
 
 #: Every message class by its wire ``type`` (``wire.md`` §4).
 _BY_TYPE: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (Hello, Welcome, Reject, Proof, Entries, Want, Heartbeat, Bye, Error, Lobby, Claim,
-                              Commit, Reveal, Start, Chat, SpectatorChat, Peers, Ack)
+                              Commit, Reveal, Start, Chat, SpectatorChat, Peers, Ack, Meet)
 }
 #: The wire ``type`` of every message of this version, in the order of ``wire.md`` §4.
 MESSAGE_TYPES = tuple(_BY_TYPE)

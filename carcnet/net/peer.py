@@ -34,7 +34,9 @@ __all__ = ["Peer"]
 log = logging.getLogger("carcnet.net")
 
 #: Opens one stream to a peer by another way than an address (an invite's pairing, wire.md §2.3).
-Opener = Callable[[], Awaitable[tuple[asyncio.StreamReader, asyncio.StreamWriter]]]
+#: Opens a stream to one peer another way than TCP (an invite's pairing); ``None``: nothing to open
+#: any more (the dialling through it ends).
+Opener = Callable[[], Awaitable[tuple[asyncio.StreamReader, asyncio.StreamWriter] | None]]
 
 #: Ways a connection may end after which its dialer tries again (wire.md §2.1): the stream broke or
 #: went quiet. After ``bye`` quit/shutdown/game-over/duplicate, a reject or an error, it does not.
@@ -238,8 +240,9 @@ class Peer:
 
     def dial_over(self, label: str, opener: Opener) -> None:
         """Connects through *opener* (each call opens a new stream to one peer: an invite's pairing,
-        wire.md §2.3), and again after the connection breaks, as :meth:`dial` does an address's.
-        The link has no address: nothing of it goes into the book. Idempotent per *label*."""
+        wire.md §2.3), and again after the connection breaks, as :meth:`dial` does an address's, until
+        *opener* returns ``None``. The link has no address: nothing of it goes into the book.
+        Idempotent per *label*."""
         key = (label, 0)
         if self._closing or self._tasks is None:
             return
@@ -263,7 +266,10 @@ class Peer:
         while not self._closing:
             try:
                 if opener is not None:
-                    reader, writer = await asyncio.wait_for(opener(), self.timing.connect)
+                    streams = await asyncio.wait_for(opener(), self.timing.connect)
+                    if streams is None:
+                        return
+                    reader, writer = streams
                 else:
                     reader, writer = await connect(*address, timeout=self.timing.connect)
             except OSError as exc:

@@ -47,6 +47,7 @@ from .messages import (
     Heartbeat,
     Hello,
     Lobby,
+    Meet,
     Message,
     MessageError,
     Peers,
@@ -170,6 +171,7 @@ _PERMITTED: dict[type, tuple[frozenset[Role], frozenset[Role]]] = {
     SpectatorChat: (_ALL, _ALL),  # spoken by a spectator; passed on by everyone (wire.md §4.9a)
     Peers: (_PLAYING, _ALL),  # where the players listen: what a spectator fails over to (wire.md §4.10)
     Ack: (_PLAYING, _ALL),  # seats' votes: what is committed, which spectators show too (wire.md §5.9)
+    Meet: (_PLAYING, _PLAYING),  # an introduction to a laptop elsewhere (wire.md §4.12)
 }
 #: wire.md §3.3: a player also passes the host's ``start`` on to a spectator that dialled it in the lobby (§4.6).
 _PASSED_ON: frozenset[tuple[type, Role, Role]] = frozenset({(Start, "player", "spectator")})

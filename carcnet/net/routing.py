@@ -21,10 +21,11 @@ from carcnet.engine import IllegalMoveError, Phase
 
 from .admission import compare_have
 from .chat import CHAT_TYPES, ChatMessage, ChatRoom, unsigned_words
-from .connections import ClaimsDue, Connections, small_batches, takes_peers
+from .connections import ClaimsDue, Connections, small_batches
 from .draws import DrawValues
 from .framing import ProtocolError
 from .gossip import draw_values, took_our_branch, votes_to_pass
+from .hints import Hints
 from .link import HELD_REPEATS, Link, send_once
 from .lobby import Begin, LobbyAction, LobbyRole, Refuse, Send, passed_start
 from .messages import (
@@ -38,6 +39,7 @@ from .messages import (
     Heartbeat,
     Hello,
     Lobby,
+    Meet,
     Message,
     PeerInfo,
     Peers,
@@ -76,9 +78,10 @@ ASK_EVERY = 1.0
 #: ``"peer"`` news (an address learned, a heartbeat's presence, a clock), ``"stop"`` (a desync),
 #: ``"lobby"``, ``"chat"``, ``"commit"`` (the commit index grew, wire.md §5.9), ``"aside"`` (entries
 #: set aside for committed ones: :attr:`~carcnet.net.replica.Replica.aside`), ``"gives"`` (votes given
-#: came, §5.9: kept beside the save).
+#: came, §5.9: kept beside the save), ``"meet"`` (an introduction taken, §4.12:
+#: :attr:`Router.hints`).
 SessionChange = Literal["header", "entry", "open", "close", "peer", "stop", "lobby", "chat", "commit", "aside",
-                        "gives"]
+                        "gives", "meet"]
 #: A listener of a session: called with what changed and the link it came on (``None``: from here).
 Listener = Callable[[SessionChange, Link | None], None]
 
@@ -135,6 +138,7 @@ class Router:
             replica.vet = lambda game, move: self.witness.vet(game, move, self.draws, self.clock(), self.plays,
                                                               self.connections, replica.header, self.seats)
         self.chat = ChatRoom()
+        self.hints = Hints()
         self._voted_at = -VOTE_EVERY  # when this peer's seats last voted (wire.md §5.9) …
         self._vote_due = True  # … whether the log's end waits for its vote (a resumed log's does), and
         self._voted_partings: set[int] = set()  # … where other branches parted from the log at its last vote
@@ -280,26 +284,19 @@ class Router:
 
     def addresses_changed(self) -> None:
         """The address book learned something: listeners hear ``"peer"`` (a player peer dials it), and
-        a player tells the spectators it serves where the players listen now (wire.md §4.10), so that
-        one that came in before they sat down can fail over to them."""
+        the peers hear where the players listen now (:meth:`Hints.tell`, wire.md §4.10)."""
         self.changed("peer", None)
-        if self.role != "player":
-            return
-        connections = self.connections
-        for link in connections.open_links():
-            if link.key is not None and (link.role == "spectator" or connections.at_table(link.key)):
-                link.send(Peers(peers=connections.addresses.welcome_list(link.key)))
+        self.hints.tell(self.role, self.connections)
 
     def _on_peers(self, link: Link, peers: Peers) -> None:
-        """wire.md §4.10: where the sender says the players listen: hints for the address book, as a
-        welcome's ``peers`` are. A spectator dials them only when it has lost its links; a player (so
-        that two players who sat down at once learn each other) takes them only from a player proven at
-        the table or the host it sat down with, the first few on a connection (:func:`~carcnet.net.connections.takes_peers`)."""
+        """wire.md §4.10: :meth:`Hints.take_peers`, the host being the one this peer sat down with."""
         host = getattr(self.lobby, "host_key", None) if self.replica.header is None else None
-        if self.role != "spectator" and not takes_peers(self.connections, link, host):
-            return
-        for info in peers.peers:
-            self.connections.add_known(info)
+        self.hints.take_peers(link, peers, role=self.role, host=host, connections=self.connections)
+
+    def _on_meet(self, link: Link, meet: Meet) -> None:
+        """wire.md §4.12: an introduction, for the table above (:attr:`hints`, ``"meet"``)."""
+        if self.hints.take_meet(link, meet, role=self.role, connections=self.connections):
+            self.changed("meet", link)
 
     # ------------------------------------------------------------------ the handshake (wire.md §3–§4.2)
 
@@ -791,4 +788,5 @@ ROUTES: dict[type, Callable[[Router, Link, Any], None]] = {
     Start: Router._on_lobby_message,
     Peers: Router._on_peers,
     Ack: Router._on_ack,
+    Meet: Router._on_meet,
 }

@@ -51,7 +51,7 @@ from .connections import NetEvent
 from .framing import ProtocolError
 from .link import Link, send_once
 from .lobby import LobbyAction, LobbyContext, LobbyRole
-from .messages import Ack, Chat, Give, Hello, Role, Seal, SignedEntry, SpectatorChat, WireHeader
+from .messages import Ack, Chat, Give, Hello, Meet, Role, Seal, SignedEntry, SpectatorChat, WireHeader
 from .replica import Desync, MemoryLog, Persistence, Replica, SyncError
 from .routing import Listener, Router, SessionChange
 from .signing import SeatKey
@@ -147,6 +147,8 @@ class SyncSession:
         self.connections = self._router.connections
         self.draws = self._router.draws
         self.chat = self._router.chat
+        #: The introductions taken and not yet acted on (wire.md §4.12): the table takes them.
+        self.meetings = self._router.hints.meetings
         if lobby is not None:
             lobby.attach(LobbyContext(game=self.game_id, name=self.name, identity=self.identity))
         if header is not None:
@@ -376,6 +378,19 @@ class SyncSession:
         send_once(message, self.connections.links)
         self._router.changed("chat", None)
         return line
+
+    def direct_players(self) -> list[tuple[bytes, Link]]:
+        """``(key, link)`` of every open link to a player proven at the table (:meth:`~carcnet.net.
+        connections.Connections.at_table`) that came over an address, not an invite's pairing (wire.md
+        §4.12: those an introduction goes to)."""
+        connections = self.connections
+        return [(link.key, link) for link in connections.open_links()
+                if link.key is not None and link.remote is not None and link.role != "spectator"
+                and connections.at_table(link.key)]
+
+    def introduce(self, link: Link, meet: Meet) -> bool:
+        """Sends the introduction *meet* on *link* (wire.md §4.12); ``False`` when it is closed."""
+        return link.send(meet)
 
     def close(self, reason: str = "quit") -> None:
         """Says ``bye`` *reason* on every link (this peer leaves). A player leaving a game going on on

@@ -9,9 +9,11 @@ is replaced after :data:`CODE_LIFETIME` seconds. Every pairing, whoever
 typed the code, takes the table connections the other laptop opens; the laptop that typed it also
 dials through it, and again after a break (:meth:`~carcnet.net.peer.Peer.dial_over`). A pairing
 whose connection stays broken is made anew (:meth:`~carcnet.net.invite.Pairing.remake`: a relay that
-was down when the connection was tried again is not tried by the pairing itself a second time).
-The laptops that sat down with this laptop's codes are introduced to each other (a pairing of their
-own each, by a one-off code), so that the table goes on among them when this laptop leaves.
+was down when the connection was tried again is not tried by the pairing itself a second time),
+or given up after :data:`GIVE_UP` seconds. The laptops that sat down with this laptop's codes are
+introduced to each other (a pairing of their own each, by a one-off code), and so are the players
+connected to this laptop directly (on the LAN) to each of them (a ``meet``, wire.md §4.12), so that
+the table goes on among them all when this laptop leaves.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 from carcnet.net.invite import REMAKE, About, InviteError, Pairing, Servers, introduction_code, invite, meet
+from carcnet.net.messages import Meet
 
 if TYPE_CHECKING:
     from carcnet.net.peer import Peer
@@ -42,6 +46,10 @@ CHECK = 1.0
 #: read it out and type it, and the longest a crowd of guessers that jammed a code's number (the
 #: mailbox server then pairs nobody with it) keeps this laptop from being joined.
 CODE_LIFETIME = 300.0
+#: Seconds a broken pairing is tried again before it is given up: a laptop elsewhere that crashed
+#: and came back sits down with a new code (its pairings' keys died with it), so this only bounds
+#: the wait for a network that broke between two laptops still running.
+GIVE_UP = 600.0
 #: What a player is told of the path a pairing's connection takes, once known and when it changes.
 PATHS = {"direct": "A laptop elsewhere is connected directly",
          "relay": "A laptop elsewhere is connected through the relay"}
@@ -67,14 +75,17 @@ class InviteDesk:
     """
 
     def __init__(self, servers: Servers | None, about: About, pairings: Sequence[Pairing], *,
-                 note: Callable[[str], None], changed: Callable[[], None]) -> None:
+                 note: Callable[[str], None], changed: Callable[[], None], peer: Peer | None = None) -> None:
         self.servers = servers
         self.about = about
         self.pairings: list[Pairing] = list(pairings)
         self.code: str | None = None
         self._note = note
         self._changed = changed
-        self._peer: Peer | None = None
+        self._peer: Peer | None = peer
+        #: (key, pairing index) of the players on direct connections introduced to a pairing's laptop
+        self._introduced: set[tuple[bytes, int]] = set()
+        self._given_up: set[int] = set()  # the pairings no longer kept (:data:`GIVE_UP`), by index
         self._streams: set[asyncio.Task[None]] = set()  # the connections the pairings brought in
         self._keepers: dict[int, asyncio.Task[None]] = {}  # per pairing: makes it anew when it broke
         self._met: set[str] = set()  # the one-off codes of the introductions taken
@@ -88,6 +99,8 @@ class InviteDesk:
             await self._use(pairing)
         if self.servers is None:
             return
+        direct = asyncio.get_running_loop().create_task(self._introduce_direct(self.servers))
+        self._streams.add(direct)
         wait = REOPEN_GAP
         while len(self.pairings) < MAX_PAIRINGS:
             try:
@@ -140,18 +153,44 @@ class InviteDesk:
             await other.introduce(code, dial=False)
             log.info("introduced the laptops of pairings %s and %s", pairing.code, other.code)
 
+    async def _introduce_direct(self, servers: Servers) -> None:
+        """Introduces every player at the table connected to this laptop directly (found on the LAN,
+        or by address) to every laptop this one is paired with, each pair once, with a one-off code:
+        a ``meet`` on the direct connection names it and these servers (wire.md §4.12), the pairing's
+        ``carcnet-intro`` the same code; the laptop elsewhere dials. Looks every :data:`CHECK` s."""
+        peer = self._peer
+        assert peer is not None
+        while True:
+            await asyncio.sleep(CHECK)
+            for key, link in peer.session.direct_players():
+                for index, pairing in enumerate(self.pairings):
+                    if pairing.closed or (key, index) in self._introduced:
+                        continue
+                    self._introduced.add((key, index))
+                    code = introduction_code()
+                    await pairing.introduce(code, dial=True)
+                    peer.session.introduce(link, Meet(code=code, dial=False, relay=servers.mailbox,
+                                                      transit=servers.transit))
+                    log.info("introduced %s to the laptop of pairing %s", link.name, pairing.code)
+
     def _on_intro(self, code: str, dial: bool) -> None:
-        """A paired laptop introduces this one to a third: meet it, dialling it if told to (one
-        code once; within the budget of pairings)."""
+        """A paired laptop introduces this one to a third (over their pairing): :meth:`meet`."""
+        self.meet(code, dial)
+
+    def meet(self, code: str, dial: bool, servers: Servers | None = None) -> None:
+        """Meets a laptop elsewhere that a third introduced this one to, with the one-off *code* on
+        *servers* (``None``: this laptop's own, else its first pairing's), dialling it if *dial*:
+        each code once, within the budget of pairings (:data:`MAX_PAIRINGS`); the pairing made is used
+        as any other. Returns at once."""
         if code in self._met or len(self.pairings) + len(self._meeting) >= MAX_PAIRINGS:
             return
         self._met.add(code)
-        task = asyncio.get_running_loop().create_task(self._meet(code, dial))
+        task = asyncio.get_running_loop().create_task(self._meet(code, dial, servers))
         self._meeting.add(task)
         task.add_done_callback(self._meeting.discard)
 
-    async def _meet(self, code: str, dial: bool) -> None:
-        servers = self.servers or (self.pairings[0].servers if self.pairings else Servers())
+    async def _meet(self, code: str, dial: bool, given: Servers | None = None) -> None:
+        servers = given or self.servers or (self.pairings[0].servers if self.pairings else Servers())
         try:
             pairing = await meet(servers, code, dial=dial)
         except InviteError as exc:
@@ -167,38 +206,59 @@ class InviteDesk:
         await pairing.serve_intros(self._on_intro)
         index = self.pairings.index(pairing)
         if pairing.initiator:  # through whichever pairing holds its place now (made anew or not)
-            peer.dial_over(f"pairing {pairing.code}", lambda: self.pairings[index].open())
+            peer.dial_over(f"pairing {pairing.code}", lambda: self._open(index))
         if index not in self._keepers:
             self._keepers[index] = asyncio.get_running_loop().create_task(self._keep(index))
 
+    async def _open(self, index: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        """A table connection through the pairing at *index* (made anew or not); ``None`` once it was
+        given up (the dialling through it ends)."""
+        if index in self._given_up:
+            return None
+        return await self.pairings[index].open()
+
     async def _keep(self, index: int) -> None:
         """Makes the pairing at *index* anew each time its connection stays broken longer than
-        its servers' ``remake`` seconds (wire.md §2.3 "Made anew"), until cancelled; says once that
-        it broke, and once that it is back; and which path it takes (:data:`PATHS`)."""
+        its servers' ``remake`` seconds (wire.md §2.3 "Made anew"); says once that it broke, and
+        once that it is back; and which path it takes (:data:`PATHS`). A pairing not made anew within
+        :data:`GIVE_UP` seconds of its break (the laptop elsewhere stopped, or left for good) is
+        closed and no longer kept, said once: that laptop sits down again with a new code."""
         wait = REOPEN_GAP
-        broken = False
+        broken: float | None = None  # when the break was first seen (time.monotonic())
         said = ""  # the path last told
         while True:
             pairing = self.pairings[index]
             limit = pairing.servers.remake or REMAKE
             await asyncio.sleep(min(CHECK, limit / 4))
-            if broken and pairing.stuck_for == 0:
-                broken = False
+            if broken is not None and pairing.stuck_for == 0:
+                broken, wait = None, REOPEN_GAP
                 self._note("The connection to a laptop elsewhere is back")
             if pairing.path in PATHS and pairing.path != said:
                 said = pairing.path
                 self._note(PATHS[said])
             if pairing.stuck_for < limit:
                 continue
-            if not broken:
-                broken = True
+            if broken is None:
+                broken = time.monotonic()
                 self._note("The connection to a laptop elsewhere broke; making it again")
+            left = GIVE_UP - (time.monotonic() - broken)
             try:
-                fresh = await pairing.remake()
+                if left <= 0:
+                    raise TimeoutError
+                fresh = await asyncio.wait_for(pairing.remake(), left)
+            except TimeoutError:
+                self._note(f"A laptop elsewhere has not come back for {GIVE_UP / 60:g} minutes; its connection "
+                           "is no longer kept (it can sit down again with a new invite code)")
+                self._given_up.add(index)
+                with contextlib.suppress(Exception):
+                    await pairing.close()
+                return
             except Exception as exc:  # noqa: BLE001 (an unforeseen one is logged whole; the pairing is tried again)
                 if not isinstance(exc, InviteError):
                     log.exception("making a pairing anew failed")
-                self._note(f"Cannot make the connection to a laptop elsewhere again: {exc} (trying again in {wait:g} s)")
+                if wait == REOPEN_GAP:  # said once a break; the tries after go to the connection log
+                    self._note(f"Cannot make the connection to a laptop elsewhere again yet: {exc} (still trying)")
+                log.info("making pairing %s anew failed: %s (again in %g s)", pairing.code, exc, wait)
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, REOPEN_LONGEST)
                 continue

@@ -170,6 +170,7 @@ class NetTable(SeatHands):
         self.peer: Peer | None = None
         #: The invite codes and the pairings they made, once running with either (wire.md §2.3).
         self.invites: InviteDesk | None = None
+        self._said_missing_extra = False
         self._invite, self._pairings = invite, list(pairings)
         #: Plays this peer's bot seats once running (:class:`~carcnet.table.driver.BotDriver`).
         self.driver: BotDriver | None = None
@@ -195,6 +196,7 @@ class NetTable(SeatHands):
             "close": lambda link: None if probe(link) else self._link_closed(link),
             "aside": lambda _link: self._set_aside(),
             "gives": lambda _link: None if self.kind == "spectator" else self._save_keys(),  # (kept, §5.9)
+            "meet": lambda _link: self._take_meetings(),
         }
         #: Whether this laptop's bots and turn clock may move (a resumed one: once in step, :mod:`.rejoin`).
         self.rejoin = Rejoin(self.session, self.timing.dead)
@@ -402,9 +404,7 @@ class NetTable(SeatHands):
             for address in self.dial_first:
                 peer.dial(*address)
             if self._invite is not None or self._pairings:
-                self.invites = InviteDesk(self._invite, About(self.game_id, self.game_name or ""), self._pairings,
-                                          note=self._note, changed=lambda: self._changed("invite"))
-                self._tasks.append(asyncio.create_task(self.invites.run(peer)))
+                self._invite_desk(peer)
             dirty = self._ad_dirty = asyncio.Event()
             if self.discovery:
                 self._tasks.append(asyncio.create_task(advertise_and_browse(
@@ -429,6 +429,37 @@ class NetTable(SeatHands):
         self.running = True
         self._changed("running")
         return self
+
+    def _invite_desk(self, peer: Peer) -> InviteDesk:
+        """The table's invite codes and pairings (:attr:`invites`), running from the first call."""
+        if self.invites is None:
+            self.invites = InviteDesk(self._invite, About(self.game_id, self.game_name or ""), self._pairings,
+                                      note=self._note, changed=lambda: self._changed("invite"), peer=peer)
+            self._tasks.append(asyncio.create_task(self.invites.run(peer)))
+        return self.invites
+
+    def _take_meetings(self) -> None:
+        """Meets the laptops elsewhere that a player at the table, connected here directly, introduced
+        this one to (wire.md §4.11), through the invite desk; without the internet extra, says once
+        that it is needed."""
+        from carcnet.net import invite
+
+        meetings = self.session.meetings
+        while meetings:
+            meet = meetings.popleft()
+            if self._closing or self.peer is None:
+                continue
+            if (missing := invite.missing()) is not None:
+                if not self._said_missing_extra:
+                    self._said_missing_extra = True
+                    self._note(f"A laptop elsewhere could not be introduced to this one: {missing}")
+                continue
+            try:
+                servers = invite.servers(meet.relay, meet.transit)
+            except ValueError as exc:
+                log.info("an introduction names servers this laptop cannot use: %s", exc)
+                continue
+            self._invite_desk(self.peer).meet(meet.code, meet.dial, servers)
 
     def close(self, reason: str = "quit") -> None:
         """Leaves the game: ``bye`` to every peer, no more listening or advertising."""

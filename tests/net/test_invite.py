@@ -390,3 +390,38 @@ async def test_an_introduction_must_name_a_one_off_code_and_whether_to_dial(serv
     finally:
         await guest.close()
         await host.close()
+
+
+async def test_a_player_on_the_lan_and_one_elsewhere_are_introduced_and_go_on_when_the_host_leaves(
+        servers, tmp_path: Path) -> None:
+    """Bob found the table on the LAN (here: by its address), Cleo sat down with Ann's code: Ann
+    introduces them with a ``meet`` over her direct connection to Bob (wire.md §4.12) and the same
+    one-off code over her pairing with Cleo; when Ann leaves mid-game, the two finish the game
+    together, over their own pairing."""
+    settings = servers.settings()
+    host = NetTable.host(name="Ann", game_name="Across homes", rules=Rules(),
+                         plan=plan_from_text("greedy,open,open", me="Ann"), directory=tmp_path / "ann", listen=LOOP,
+                         discovery=False, timing=FAST, invite=settings, bot_delay=0.01)
+    async with host:
+        # Bob dials Ann and listens nowhere (here every address is reachable from every laptop:
+        # between homes, Cleo could not reach Bob's LAN address either)
+        bob = NetTable.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "bob", listen=None,
+                            dial=[("127.0.0.1", host.peer.port)], discovery=False, timing=FAST,  # type: ignore[union-attr]
+                            bot_delay=0.01)
+        cleo = NetTable.join(host.game_id, name="Cleo", bot="random", directory=tmp_path / "cleo", listen=None,
+                             discovery=False, timing=FAST, bot_delay=0.01,
+                             pairings=[await invite.accept(settings, await _code_of(host), wait=LIMIT)])
+        async with bob, cleo:
+            peers = [host.peer, bob.peer, cleo.peer]
+
+            def linked() -> bool:
+                link = bob.session.connections.link_to(cleo.session.identity.public)
+                return link is not None and link.remote is None  # over a pairing: neither listens
+
+            await until(peers, linked, LIMIT)
+            assert bob.invites is not None and bob.invites.servers is None  # Bob hands out no code
+            await until(peers, lambda: min(g.session.have for g in (host, bob, cleo)) >= 20, LIMIT)
+            await host.aclose()
+            await until([bob.peer, cleo.peer], lambda: bob.status == cleo.status == "finished", LIMIT * 4)
+            await until([bob.peer, cleo.peer], lambda: bob.session.have == cleo.session.have, LIMIT)
+            assert bob.session.digest == cleo.session.digest

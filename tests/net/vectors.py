@@ -32,6 +32,7 @@ from carcnet.net import (
     Hello,
     Lobby,
     LobbySeat,
+    Meet,
     Message,
     PeerInfo,
     Peers,
@@ -285,6 +286,13 @@ def messages() -> dict[str, tuple[str, Message]]:
             "Bob's seat votes for the log up to the last entry of entries.bin (wire.md §5.9): it holds that "
             "prefix, whose digest names every entry of it; no vote given (gives empty).",
             Ack(votes=(ack_vote(bob, 1, signed_entries()[-1]),)),
+        ),
+        "meet": (
+            "Ann, who hands out invite codes, introduces Bob (connected to her on the LAN) to a laptop "
+            "elsewhere paired with her (wire.md §4.12): both meet on Ann's invite server with a one-off code; "
+            "the other laptop dials, so Bob does not.",
+            Meet(code="123456789012-" + "0123456789abcdef0123456789abcdef0123", dial=False,
+                 relay="ws://relay.example.org:4000/v1", transit="tcp:transit.example.org:4001"),
         ),
         "ack-give": (
             "Bob leaves on purpose (wire.md §5.9 \"Two seats, and leaving\"): his seat gives its vote to Ann's "

@@ -23,7 +23,7 @@ from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.text_input import TextInput
 
-from .host_setup import JoinChoice, JoinFormScreen
+from .host_setup import JoinChoice, JoinFormScreen, invite_servers
 
 __all__ = ["BrowserScreen"]
 
@@ -296,11 +296,8 @@ class BrowserScreen(Screen[None]):
         on to its game through the pairing (docs/lan-play.md "Playing across homes")."""
         from carcnet.net import invite
 
-        settings = self.tables.settings
         try:
-            if (missing := invite.missing()) is not None:
-                raise ValueError(missing)
-            servers = invite.servers(settings.relay, settings.transit)
+            servers = invite_servers(self.tables.settings)
         except ValueError as exc:
             self._error(str(exc))
             return
@@ -333,16 +330,25 @@ class BrowserScreen(Screen[None]):
         if self.mode == "spectate":
             self._open(lambda: self.tables.spectate(game, address, host_key, pairings=pairings))
         elif self.choice is not None:
-            choice = self.choice
-            self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour, bot=choice.bot,
-                                                host_key=host_key, pairings=pairings))
+            self._sit(self.choice, game, address, host_key, pairings)
         else:
             def chosen(choice: JoinChoice | None) -> None:
                 if choice is not None:
-                    self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour,
-                                                        bot=choice.bot, host_key=host_key, pairings=pairings))
+                    self._sit(choice, game, address, host_key, pairings)
 
             self.app.push_screen(JoinFormScreen(title, self.tables.player_name), chosen)
+
+    def _sit(self, choice: JoinChoice, game: str, address: tuple[str, int] | None, host_key: bytes | None,
+             pairings: Sequence[Any]) -> None:
+        invite = None
+        if choice.invite:
+            try:
+                invite = invite_servers(self.tables.settings)
+            except ValueError as exc:
+                self.notify(str(exc), title="Cannot invite from anywhere", severity="error", markup=False)
+                return
+        self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour, bot=choice.bot,
+                                            host_key=host_key, pairings=pairings, invite=invite))
 
     def _open(self, make: Callable[[], Table]) -> None:
         try:

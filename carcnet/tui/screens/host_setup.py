@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.markup import escape
 from textual import on
@@ -176,12 +176,8 @@ class HostSetupScreen(SeatFormScreen):
         me = self.query_one("#my-name", Input).value.strip()
         invite = None
         if self.query_one("#invite", TickBox).value:
-            from carcnet.net import invite as invites
-
             try:
-                if (missing := invites.missing()) is not None:
-                    raise ValueError(missing)
-                invite = invites.servers(self.tables.settings.relay, self.tables.settings.transit)
+                invite = invite_servers(self.tables.settings)
             except ValueError as exc:
                 self._error(escape(f"Cannot invite from anywhere: {exc}"))  # "[internet]" is no markup
                 return
@@ -201,11 +197,27 @@ class HostSetupScreen(SeatFormScreen):
 
 @dataclass(frozen=True, slots=True)
 class JoinChoice:
-    """How to sit down: under *name*, in *colour* if free (``None``: any), as a person or a *bot*."""
+    """How to sit down: under *name*, in *colour* if free (``None``: any), as a person or a *bot*;
+    *invite*: this laptop hands out invite codes to the table too."""
 
     name: str
     colour: str | None
     bot: str | None
+    invite: bool = False
+
+
+def invite_servers(settings: Any) -> Any:
+    """The invite servers *settings* name (its ``relay`` and ``transit``): a
+    ``carcnet.net.invite.Servers``.
+
+    Raises:
+        ValueError: The internet extra is missing, or a server is malformed (one line each).
+    """
+    from carcnet.net import invite
+
+    if (missing := invite.missing()) is not None:
+        raise ValueError(missing)
+    return invite.servers(settings.relay, settings.transit)
 
 
 class JoinFormScreen(ModalScreen[JoinChoice | None]):
@@ -238,6 +250,10 @@ class JoinFormScreen(ModalScreen[JoinChoice | None]):
                 yield Label("Played by")
                 yield Select([("Me, at this terminal", "human"), *KINDS[2:]], value="human", allow_blank=False,
                              id="player")
+            yield TickBox("Invite from anywhere (a code)", id="invite",
+                          tooltip="Hand out invite codes to this table too: friends in other homes sit down with "
+                          "a code the lobby shows, and stay at the table if the host leaves. Needs carcnet's "
+                          "internet extra")
             yield Static("", id="error")
             yield Button("Join", variant="primary", id="join")
         yield KeyFooter()
@@ -255,7 +271,8 @@ class JoinFormScreen(ModalScreen[JoinChoice | None]):
             return
         colour = str(self.query_one("#colour", Select).value)
         player = str(self.query_one("#player", Select).value)
-        self.dismiss(JoinChoice(name, None if colour == "any" else colour, None if player == "human" else player))
+        self.dismiss(JoinChoice(name, None if colour == "any" else colour, None if player == "human" else player,
+                                self.query_one("#invite", TickBox).value))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -193,18 +193,18 @@ class LobbyScreen(Screen[None]):
     def _address_text(self) -> str:
         lan = self.table
         peer = lan.peer
-        if lan.kind == "spectator" or peer is None or not peer.listen:
-            return ""
-        hosts = reachable_hosts(lan.listen_at)
         invites = lan.invites
         code = [] if invites is None or invites.servers is None else [
             f"Friends elsewhere sit down with the invite code [b]{escape(invites.code)}[/b] (it works once; "
             "the next one shows here)" if invites.code else "Asking the invite server for a code…", ""]
+        if lan.kind == "spectator" or peer is None or not peer.listen:
+            return "\n".join(code[:1])  # a laptop that listens on no address may still hand out codes
+        hosts = reachable_hosts(lan.listen_at)
         if lan.kind == "host":
             lines = [*code, "Where the game does not show up by itself (multicast blocked), others type:"]
             lines += [f"  [b]{escape(join_command(h, peer.port, lan.game_id))}[/b]" for h in hosts]
         else:
-            lines = ["Spectators can also watch through this computer:"]
+            lines = [*code, "Spectators can also watch through this computer:"]
             lines += [f"  {escape(join_command(h, peer.port, lan.game_id, 'spectate'))}" for h in hosts[:1]]
         return "\n".join(lines)
 
