@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import getpass
 import ipaddress
+import logging
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -28,6 +29,8 @@ __all__ = [
     "parse_target",
     "reachable_hosts",
 ]
+
+log = logging.getLogger("carcnet.tui")
 
 
 _HEX32 = re.compile(r"[0-9a-fA-F]{32}")
@@ -142,12 +145,16 @@ def ad_address(ad: GameAd) -> tuple[str, int] | None:
 
 
 def incompatibility(ad: GameAd) -> str | None:
-    """Why this carcnet cannot play the advertised game (another protocol or rules version), or ``None``."""
+    """Why this carcnet cannot play the advertised game, in a player's words (its host's carcnet speaks
+    another protocol or plays other rules: discovery.md §2, wire.md §8), or ``None``. The versions go
+    to the connection log."""
     from carcnet.engine import RULES_VERSION
     from carcnet.net.messages import PROTO_VERSION
 
-    if ad.proto != PROTO_VERSION:
-        return f"another carcnet: protocol {ad.proto}, this one speaks {PROTO_VERSION}"
-    if ad.rules != RULES_VERSION:
-        return f"another carcnet: rules {ad.rules}, this one plays rules {RULES_VERSION}"
-    return None
+    theirs, ours = (ad.proto, ad.rules), (PROTO_VERSION, RULES_VERSION)
+    if theirs == ours:
+        return None
+    log.debug("game %s: protocol %s, rules %s; here protocol %s, rules %s", ad.game[:8], *theirs, *ours)
+    if theirs > ours:
+        return "hosted with a newer carcnet: update carcnet to join it"
+    return "hosted with an older carcnet: its host needs to update carcnet"

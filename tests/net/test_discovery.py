@@ -86,7 +86,7 @@ ads = st.builds(
 
 def test_txt_is_the_spec_example():
     assert items(AD) == [
-        b"proto=10",
+        b"proto=11",
         b"rules=4",
         b"game=" + GAME.encode(),
         b"gname=Friday game",

@@ -112,11 +112,18 @@ async def _serve_until_stdin_closes(interface: str) -> None:
     running = await start(interface)
     print(running.mailbox, running.transit, flush=True)
     loop = asyncio.get_running_loop()
-    await loop.run_in_executor(None, sys.stdin.read)  # the test closes our stdin (or ends) to stop us
+    while line := await loop.run_in_executor(None, sys.stdin.readline):  # "" once the test closes it
+        if line.strip() == "stop-relay":
+            await running.stop_relay()
+            print("relay stopped", flush=True)
+        elif line.strip() == "start-relay":
+            await running.start_relay()
+            print("relay started", flush=True)
 
 
 if __name__ == "__main__":
     # ``python -m tests.net.wormhole_servers [ADDRESS]``: the servers in a process of their own, for
     # tests of the ``carcnet`` command, on ADDRESS (default loopback); prints "MAILBOX_URL TRANSIT"
-    # and serves until its stdin closes.
+    # and serves until its stdin closes; a line "stop-relay" or "start-relay" on it stops or starts
+    # the relay again on its port (answered "relay stopped", "relay started").
     asyncio.run(_serve_until_stdin_closes(sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1"))
