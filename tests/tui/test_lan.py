@@ -393,7 +393,7 @@ async def test_the_browser_lists_found_games_and_greys_what_cannot_be_joined(tmp
         assert listing.display and listing.option_count == 4
         assert [o.id for o in listing.options if not o.disabled] == ["a" * 32]
         prompts = {o.id: str(o.prompt) for o in listing.options}
-        assert "protocol 99" in prompts["b" * 32] and "full" in prompts["c" * 32]
+        assert "hosted with a newer carcnet: update carcnet to join it" in prompts["b" * 32] and "full" in prompts["c" * 32]
         assert "watch it instead" in prompts["d" * 32]
         assert "host Ann" in prompts["a" * 32] and "192.0.2.7:7000" in prompts["a" * 32]
         await _shows(pilot, browser, "#state", "4 game(s) found, 1 to join")
