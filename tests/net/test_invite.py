@@ -64,6 +64,13 @@ async def _echo_both_ways(host: invite.Pairing, guest: invite.Pairing) -> None:
     writer.close()
 
 
+def _inviting_host(tmp_path: Path, settings: invite.Servers) -> NetTable:
+    """Ann's table of a greedy bot and two open seats, handing out codes on *settings*."""
+    return NetTable.host(name="Ann", game_name="Across homes", rules=Rules(),
+                         plan=plan_from_text("greedy,open,open", me="Ann"), directory=tmp_path / "ann", listen=LOOP,
+                         discovery=False, timing=FAST, invite=settings, bot_delay=0.01)
+
+
 @pytest.mark.parametrize("direct", [True, False], ids=["direct", "relay"])
 async def test_a_code_pairs_two_laptops_and_carries_streams_both_ways(servers, direct: bool) -> None:
     host, guest = await _paired(servers.settings(direct=direct))
@@ -328,9 +335,7 @@ async def test_what_the_other_laptop_says_is_checked_and_anything_else_refused_i
 async def test_laptops_that_sat_down_by_code_are_introduced_and_go_on_when_the_host_leaves(
         servers, tmp_path: Path) -> None:
     settings = servers.settings()
-    host = NetTable.host(name="Ann", game_name="Across homes", rules=Rules(),
-                         plan=plan_from_text("greedy,open,open", me="Ann"), directory=tmp_path / "ann", listen=LOOP,
-                         discovery=False, timing=FAST, invite=settings, bot_delay=0.01)
+    host = _inviting_host(tmp_path, settings)
     async with host:
         codes: list[str] = []
         players = []
@@ -354,9 +359,7 @@ async def test_laptops_that_sat_down_by_code_are_introduced_and_go_on_when_the_h
 async def test_a_player_who_sat_down_by_code_hands_out_codes_too_and_introduces_the_newcomer(
         servers, tmp_path: Path) -> None:
     settings = servers.settings()
-    host = NetTable.host(name="Ann", game_name="Across homes", rules=Rules(),
-                         plan=plan_from_text("greedy,open,open", me="Ann"), directory=tmp_path / "ann", listen=LOOP,
-                         discovery=False, timing=FAST, invite=settings, bot_delay=0.01)
+    host = _inviting_host(tmp_path, settings)
     async with host:
         bob = NetTable.join(host.game_id, name="Bob", bot="random", directory=tmp_path / "bob", listen=None,
                             discovery=False, timing=FAST, bot_delay=0.01, invite=settings,
@@ -399,9 +402,7 @@ async def test_a_player_on_the_lan_and_one_elsewhere_are_introduced_and_go_on_wh
     one-off code over her pairing with Cleo; when Ann leaves mid-game, the two finish the game
     together, over their own pairing."""
     settings = servers.settings()
-    host = NetTable.host(name="Ann", game_name="Across homes", rules=Rules(),
-                         plan=plan_from_text("greedy,open,open", me="Ann"), directory=tmp_path / "ann", listen=LOOP,
-                         discovery=False, timing=FAST, invite=settings, bot_delay=0.01)
+    host = _inviting_host(tmp_path, settings)
     async with host:
         # Bob dials Ann and listens nowhere (here every address is reachable from every laptop:
         # between homes, Cleo could not reach Bob's LAN address either)

@@ -41,10 +41,7 @@ async def test_a_person_bots_and_a_spectator_behind_two_nats_sit_down_by_code_an
     procs: dict[str, asyncio.subprocess.Process] = {}
     try:
         async with asyncio.timeout(GAME_SECONDS + 60):
-            servers = procs["servers"] = await homes.spawn(homes.server, sys.executable, "-m",
-                                                           "tests.net.wormhole_servers", homes.server.address)
-            assert servers.stdout is not None
-            mailbox, transit = (await servers.stdout.readline()).decode().split()
+            _, mailbox, transit = await _servers(homes, procs)
             (ann, dan, _), (bob, cleo, eve) = homes.homes
             where = ["--relay", mailbox, "--transit", transit]
 
@@ -93,10 +90,7 @@ async def test_a_relay_that_dies_mid_game_between_two_nats_loses_nothing(
     procs: dict[str, asyncio.subprocess.Process] = {}
     try:
         async with asyncio.timeout(GAME_SECONDS + 60):
-            servers = procs["servers"] = await homes.spawn(homes.server, sys.executable, "-m",
-                                                           "tests.net.wormhole_servers", homes.server.address)
-            assert servers.stdout is not None and servers.stdin is not None
-            mailbox, transit = (await servers.stdout.readline()).decode().split()
+            servers, mailbox, transit = await _servers(homes, procs)
             (ann, *_), (bob, *_) = homes.homes
             where = ["--relay", mailbox, "--transit", transit, "--timeout", str(GAME_SECONDS)]
             procs["Ann"] = await homes.spawn(ann, sys.executable, "-m", "carcnet", "host", "--headless", "--invite",
@@ -111,6 +105,7 @@ async def test_a_relay_that_dies_mid_game_between_two_nats_loses_nothing(
             out["Bob"] = []
             bob_lines = asyncio.ensure_future(netns.read_lines(procs["Bob"], out["Bob"]))
             assert await netns.read_lines(procs["Ann"], out["Ann"], "move 20 ")
+            assert servers.stdin is not None
             servers.stdin.write(b"stop-relay\n")
             await servers.stdin.drain()
             assert await netns.read_lines(procs["Ann"], out["Ann"], "The connection to a laptop elsewhere broke")
@@ -126,6 +121,18 @@ async def test_a_relay_that_dies_mid_game_between_two_nats_loses_nothing(
     assert logs["Ann"].game.tiles_left == 0
     assert any("The connection to a laptop elsewhere is back" in line for line in out["Ann"])
     assert not any("played by a" in line for line in out["Ann"] + out["Bob"])  # no seat taken over
+
+
+async def _servers(homes: homes_module.Homes,
+                   procs: dict[str, asyncio.subprocess.Process]) -> tuple[asyncio.subprocess.Process, str, str]:
+    """The mailbox server and the relay in a process on the internet's server (``procs["servers"]``):
+    the process (its stdin stops and starts the relay), the mailbox's URL and the relay's address."""
+    assert homes.server is not None
+    servers = procs["servers"] = await homes.spawn(homes.server, sys.executable, "-m", "tests.net.wormhole_servers",
+                                                   homes.server.address)
+    assert servers.stdout is not None and servers.stdin is not None
+    mailbox, transit = (await servers.stdout.readline()).decode().split()
+    return servers, mailbox, transit
 
 
 async def _end(procs: dict[str, asyncio.subprocess.Process], out: dict[str, list[str]]) -> None:

@@ -8,7 +8,10 @@ extra and the servers."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Select
@@ -43,6 +46,33 @@ async def _host_form(pilot, app: CarcnetApp) -> HostSetupScreen:
     setup.query_one("#invite").value = True
     await pilot.pause()
     return setup
+
+
+def _inviting_host(tmp_path: Path, servers: wormhole_servers.Servers, seats: str) -> NetTable:
+    """Ann's table of *seats*, handing out codes on *servers*."""
+    return NetTable.host(name="Ann", game_name="Across homes", rules=Rules(), plan=plan_from_text(seats, me="Ann"),
+                         directory=tmp_path / "ann", listen=("127.0.0.1", 0), discovery=False, timing=FAST,
+                         invite=servers.settings())
+
+
+async def _code_of(host: NetTable) -> str:
+    """The code *host* shows, once it shows one (waited for by the table's changes)."""
+    shown = asyncio.Event()
+    host.add_listener(lambda _c: shown.set() if host.invites and host.invites.code else None)
+    if not (host.invites and host.invites.code):
+        await asyncio.wait_for(shown.wait(), LIMIT)
+    return host.invites.code  # type: ignore[union-attr,return-value]
+
+
+async def _type_in_join_screen(pilot, app: CarcnetApp, text: str) -> None:  # type: ignore[no-untyped-def]
+    """From the home screen: ``j``, *text* typed in the Join screen's address field, Enter."""
+    from carcnet.tui.screens.browse import BrowserScreen
+    from textual.widgets import Input
+
+    await pilot.press("j")
+    await until(pilot, lambda: isinstance(app.screen, BrowserScreen), "the join screen")
+    app.screen.query_one("#address", Input).value = text
+    await pilot.press("enter")
 
 
 async def test_the_host_form_invites_from_anywhere_and_a_bot_sits_down_with_the_code(tmp_path: Path) -> None:
@@ -128,90 +158,62 @@ async def test_without_the_internet_extra_the_form_says_how_to_get_it(tmp_path: 
         assert app.screen is setup
 
 
-async def test_a_code_typed_in_the_join_screen_sits_the_player_down(tmp_path: Path) -> None:
-    from carcnet.tui.screens.browse import BrowserScreen
+@contextlib.asynccontextmanager
+async def _at_the_join_form(tmp_path: Path, seats: str, typed: str = "{code}") -> AsyncIterator[tuple[Any, ...]]:
+    """Ann's table of *seats* handing out codes on servers on loopback, and Bob's interface at the Join
+    form after typing her code (as *typed* writes it) in the Join screen: ``(servers, host, app,
+    pilot, code)``."""
     from carcnet.tui.screens.host_setup import JoinFormScreen
-    from textual.widgets import Input
 
     wormhole_servers.need_internet()
     servers = await wormhole_servers.start()
-    host = NetTable.host(name="Ann", game_name="Across homes", rules=Rules(), plan=plan_from_text("greedy,open", me="Ann"),
-                         directory=tmp_path / "ann", listen=("127.0.0.1", 0), discovery=False, timing=FAST,
-                         invite=servers.settings())
+    host = _inviting_host(tmp_path, servers, seats)
     settings = Settings(relay=servers.mailbox, transit=servers.transit)
     try:
         async with host:
-            shown = asyncio.Event()
-            host.add_listener(lambda _c: shown.set() if host.invites and host.invites.code else None)
-            if not (host.invites and host.invites.code):
-                await asyncio.wait_for(shown.wait(), LIMIT)
-            code = host.invites.code  # type: ignore[union-attr]
+            code = await _code_of(host)
             app = CarcnetApp(data_dir=tmp_path / "tui", bot_delay=0, lan_options=LAN, player_name="Bob", settings=settings)
             async with app.run_test(size=(120, 40)) as pilot:
-                await pilot.press("j")
-                await until(pilot, lambda: isinstance(app.screen, BrowserScreen), "the join screen")
-                browser = app.screen
-                browser.query_one("#address", Input).value = f"  {code} "
-                await pilot.press("enter")
-                await until(pilot, lambda: isinstance(app.screen, JoinFormScreen), "the join form")
-                await pilot.press("ctrl+s")  # join as Bob, in the colour offered
-                # the table was full with Bob: the game starts at once, and the app shows it
-                await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
-                await host.wait_until(lambda: host.header is not None, LIMIT)
-                assert [seat.name for seat in host.seats] == ["Greedy 1", "Bob"]
+                await _type_in_join_screen(pilot, app, typed.format(code=code))
+                await until(pilot, lambda: isinstance(app.screen, JoinFormScreen) and app.screen.is_mounted, "the join form")
+                await pilot.pause()
+                yield servers, host, app, pilot, code
     finally:
         await servers.stop()
+
+
+async def test_a_code_typed_in_the_join_screen_sits_the_player_down(tmp_path: Path) -> None:
+    async with _at_the_join_form(tmp_path, "greedy,open", "  {code} ") as (_servers, host, app, pilot, _code):
+        await pilot.press("ctrl+s")  # join as Bob, in the colour offered
+        # the table was full with Bob: the game starts at once, and the app shows it
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+        await host.wait_until(lambda: host.header is not None, LIMIT)
+        assert [seat.name for seat in host.seats] == ["Greedy 1", "Bob"]
 
 
 async def test_the_join_form_hands_out_codes_too_and_a_friend_sits_down_with_one(tmp_path: Path) -> None:
     """The Join form's "Invite from anywhere": the joining laptop's lobby shows a code of its own,
     and a third laptop that sits down with it (introduced to the host through the joiner) fills
     the table: the game starts and both laptops follow it."""
-    from carcnet.tui.screens.browse import BrowserScreen
-    from carcnet.tui.screens.host_setup import JoinFormScreen
-    from textual.widgets import Input
-
-    wormhole_servers.need_internet()
-    servers = await wormhole_servers.start()
-    host = NetTable.host(name="Ann", game_name="Across homes", rules=Rules(),
-                         plan=plan_from_text("greedy,open,open", me="Ann"), directory=tmp_path / "ann",
-                         listen=("127.0.0.1", 0), discovery=False, timing=FAST, invite=servers.settings())
-    settings = Settings(relay=servers.mailbox, transit=servers.transit)
-    try:
-        async with host:
-            shown = asyncio.Event()
-            host.add_listener(lambda _c: shown.set() if host.invites and host.invites.code else None)
-            if not (host.invites and host.invites.code):
-                await asyncio.wait_for(shown.wait(), LIMIT)
-            code = host.invites.code  # type: ignore[union-attr]
-            app = CarcnetApp(data_dir=tmp_path / "tui", bot_delay=0, lan_options=LAN, player_name="Bob", settings=settings)
-            async with app.run_test(size=(120, 40)) as pilot:
-                await pilot.press("j")
-                await until(pilot, lambda: isinstance(app.screen, BrowserScreen), "the join screen")
-                app.screen.query_one("#address", Input).value = code
-                await pilot.press("enter")
-                await until(pilot, lambda: isinstance(app.screen, JoinFormScreen) and app.screen.is_mounted, "the join form")
-                await pilot.pause()
-                form = app.screen
-                form.query_one("#player", Select).value = "random"
-                form.query_one("#invite").value = True
-                await pilot.pause()
-                await pilot.press("ctrl+s")
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "Bob's lobby")
-                lobby = app.screen
-                assert isinstance(lobby, LobbyScreen)
-                bob = lobby.table
-                await until(pilot, lambda: bob.invites is not None and bob.invites.code is not None, "Bob's code")
-                theirs = bob.invites.code
-                assert theirs != code
-                await _shows(pilot, lobby, "#address", "invite code", theirs)
-                pairing = await invite.accept(servers.settings(), theirs, wait=LIMIT)
-                cleo = NetTable.join(host.game_id, name="Cleo", bot="random", directory=tmp_path / "cleo",
-                                     listen=None, discovery=False, timing=FAST, pairings=[pairing])
-                async with cleo:
-                    await until(pilot, lambda: isinstance(app.screen, FinalScreen), "the final scores", timeout=90)
-                    await cleo.wait_until(lambda: cleo.status == "finished" and cleo.session.have == host.session.have, 60)
-                assert [seat.name for seat in host.seats][1:] in (["Bob", "Cleo"], ["Cleo", "Bob"])
-                assert bob.session.digest == cleo.session.digest == host.session.digest
-    finally:
-        await servers.stop()
+    async with _at_the_join_form(tmp_path, "greedy,open,open") as (servers, host, app, pilot, code):
+        form = app.screen
+        form.query_one("#player", Select).value = "random"
+        form.query_one("#invite").value = True
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "Bob's lobby")
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        bob = lobby.table
+        await until(pilot, lambda: bob.invites is not None and bob.invites.code is not None, "Bob's code")
+        theirs = bob.invites.code
+        assert theirs != code
+        await _shows(pilot, lobby, "#address", "invite code", theirs)
+        pairing = await invite.accept(servers.settings(), theirs, wait=LIMIT)
+        cleo = NetTable.join(host.game_id, name="Cleo", bot="random", directory=tmp_path / "cleo",
+                             listen=None, discovery=False, timing=FAST, pairings=[pairing])
+        async with cleo:
+            await until(pilot, lambda: isinstance(app.screen, FinalScreen), "the final scores", timeout=90)
+            await cleo.wait_until(lambda: cleo.status == "finished" and cleo.session.have == host.session.have, 60)
+        assert [seat.name for seat in host.seats][1:] in (["Bob", "Cleo"], ["Cleo", "Bob"])
+        assert bob.session.digest == cleo.session.digest == host.session.digest
