@@ -440,7 +440,7 @@ class NetTable(SeatHands):
 
     def _take_meetings(self) -> None:
         """Meets the laptops elsewhere that a player at the table, connected here directly, introduced
-        this one to (wire.md §4.11), through the invite desk; without the internet extra, says once
+        this one to (wire.md §4.12), through the invite desk; without the internet extra, says once
         that it is needed."""
         from carcnet.net import invite
 
