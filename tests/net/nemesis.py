@@ -13,10 +13,11 @@ reaches an entry (the highest ``seq`` any peer has printed) and held for some se
 - ``flap``: one host's link goes down and up again several times.
 - ``loss``: a host's link drops packets both ways (``tc netem`` where the kernel has it, else a
   ``tbf`` link so slow that what overflows its small queue is dropped: :meth:`netns.Lan.impair`).
-- ``kill``: ``kill -9`` of a peer, started again after the hold with ``carcnet resume SAVE`` (a
-  player: it goes on from its save) or its own command (a spectator).
+- ``kill``: ``kill -9`` of a peer, started again after the hold with ``carcnet resume SAVE HOST:PORT``
+  (a player: it goes on from its save, dialling a player still running) or its own command (a
+  spectator).
 - ``goodbye``: SIGTERM to a player (it leaves on purpose: ``bye`` to every peer, its save closed),
-  started again after the hold with ``carcnet resume SAVE``.
+  started again after the hold with ``carcnet resume SAVE HOST:PORT``.
 - ``pause``: SIGSTOP of a peer, then SIGCONT (a laptop's lid closed a moment).
 - ``slow``: some peers' bots wait longer before each turn (``--bot-delay``) for the whole game.
 
@@ -639,12 +640,17 @@ class Peer:
         self.snapshot()
 
     async def restart(self) -> None:
-        """Runs the peer again: a player resumes its save, a spectator runs its own command again."""
+        """Runs the peer again: a player resumes its save, dialling a player still running (as a person
+        types a table's address: mDNS is not what is tested here, and a laptop back after a long hold
+        may find the table near its end, with seconds to meet it before the others leave), a spectator
+        runs its own command again."""
         if self.spectator or self.save is None:
             await self.start()
             return
         args = self.run.peer_options(self)
-        await self.start([*_carcnet(self.run.schedule.clocks), "resume", str(self.save), "--headless", *args])
+        running = [p for p in self.run.peers if p is not self and not p.spectator and p.running]
+        where = [f"{running[0].host.address}:{PORT}"] if running else []
+        await self.start([*_carcnet(self.run.schedule.clocks), "resume", str(self.save), *where, "--headless", *args])
 
     def signal(self, signum: int) -> None:
         """Sends *signum* to the running process, if any."""
