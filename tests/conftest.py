@@ -18,6 +18,8 @@ import types
 
 import platformdirs
 import pytest
+
+from carcnet.i18n import set_language
 from hypothesis import settings
 
 settings.register_profile("ci", deadline=None, max_examples=40, derandomize=True, print_blob=True)
@@ -86,8 +88,13 @@ def _own_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     config.mkdir(parents=True)
     monkeypatch.setenv("CARCNET_CONFIG_DIR", str(config))
     monkeypatch.delenv("CARCNET_DATA_DIR", raising=False)
+    # English, whatever the machine's locale (LANGUAGE comes first; a test of another language sets
+    # its own); LANG and LC_ALL stay, for the terminals' character set
+    monkeypatch.setenv("LANGUAGE", "en")
+    set_language("en")
     before = len(USER_READS)
     yield
+    set_language("en")
     touched = USER_READS[before:]
     del USER_READS[before:]
     assert not touched, f"the test touched the user's own folders: {sorted(set(touched))[:5]}"

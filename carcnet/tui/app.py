@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from carcnet.engine import Rules
+from carcnet.i18n import N_, _, set_language
 from carcnet.log import LogError, default_dir
 from carcnet.table import LanError, Table, TurnClock
 from carcnet.table.signals import on_quit_signals
@@ -136,12 +137,12 @@ class CarcnetApp(App[None]):
     """
 
     TITLE = "carcnet"
-    SUB_TITLE = "Carcassonne for the terminal"
+    SUB_TITLE = N_("Carcassonne for the terminal")
     ENABLE_COMMAND_PALETTE = True
     CSS_PATH = STYLESHEET
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "show_help", "Keys", key_display="?", show=False,
-                tooltip="Every key of this screen, then how to play"),
+        Binding("question_mark", "show_help", N_("Keys"), key_display="?", show=False,
+                tooltip=N_("Every key of this screen, then how to play")),
     ]
     """``?`` on every screen: the help, with the keys a narrow footer leaves out (screens that have
     their own ``?`` take it first)."""
@@ -161,6 +162,8 @@ class CarcnetApp(App[None]):
         super().__init__()
         self.launch = Launch.of(start)
         self.settings = settings if settings is not None else Settings.load()
+        set_language(self.settings.language)
+        self.sub_title = _(self.SUB_TITLE)
         self.tables = TableMaker(
             data_dir=Path(data_dir) if data_dir is not None else default_dir(),
             bot_delay=bot_delay,
@@ -211,9 +214,9 @@ class CarcnetApp(App[None]):
         return self.tables.player_name
 
     def change_settings(self, **values: Any) -> Settings:
-        """Changes and saves the settings (:meth:`Settings.changed`), and applies them: the theme at
-        once, the others from the next screen they matter on. A failed save is said, and the
-        settings hold for this run anyway.
+        """Changes and saves the settings (:meth:`Settings.changed`), and applies them: the theme and
+        the language at once (:meth:`relabel`), the others from the next screen they matter on. A
+        failed save is said, and the settings hold for this run anyway.
 
         Raises:
             ValueError: A value that is not one of its setting's.
@@ -222,7 +225,7 @@ class CarcnetApp(App[None]):
         try:
             settings = settings.save()
         except OSError as exc:
-            self.notify(f"Settings not saved: {exc}", severity="error", timeout=10)
+            self.notify(_("Settings not saved: {reason}").format(reason=exc), severity="error", timeout=10)
         self.settings = self.tables.settings = settings
         if "name" in values and values["name"]:
             self.tables.player_name = values["name"]
@@ -230,7 +233,23 @@ class CarcnetApp(App[None]):
             self.theme = settings.theme
         if "palette" in values:
             use_palette(settings.palette)
+        if "language" in values:
+            set_language(settings.language)
+            self.relabel()
         return settings
+
+    def relabel(self) -> None:
+        """Shows the screens in the language just chosen: a screen whose class sets
+        ``RELABEL_BY_COMPOSING`` (its state is its own, not its widgets') is composed again; every
+        other one is repainted, and its texts made as they change (a game's turn line, its log)
+        follow from the next change. The footers and the title follow at once."""
+        self.sub_title = _(self.SUB_TITLE)
+        for screen in self.screen_stack:
+            if getattr(screen, "RELABEL_BY_COMPOSING", False):
+                screen.refresh(recompose=True)
+            else:
+                screen.refresh(layout=True)
+        self.refresh_bindings()
 
     def _theme_chosen(self, theme: Theme) -> None:
         """The theme changed (the palette's Theme command, the settings screen): it is kept."""
@@ -243,7 +262,7 @@ class CarcnetApp(App[None]):
         use_palette(self.settings.palette)
         self.theme_changed_signal.subscribe(self, self._theme_chosen)
         if self.settings.problem is not None:
-            self.notify(self.settings.problem, title="Settings", severity="warning", timeout=10)
+            self.notify(self.settings.problem, title=_("Settings"), severity="warning", timeout=10)
         self._undo_signals = on_quit_signals(asyncio.get_running_loop(), self._quit_signal)
         self.push_screen(HomeScreen(self.tables))
         gc.freeze()  # long-lived start-up objects out of the collector's way (docs/performance.md)
@@ -277,7 +296,7 @@ class CarcnetApp(App[None]):
                                              clock=start.clock, invite=start.invite,
                                              plan=list(start.plan))
                 except ValueError as exc:
-                    self.notify(f"Cannot open the table: {exc}", severity="error", timeout=10)
+                    self.notify(_("Cannot open the table: {reason}").format(reason=exc), severity="error", timeout=10)
                 else:
                     self.show_table(table, replace=False)
                     return
@@ -307,7 +326,7 @@ class CarcnetApp(App[None]):
         try:
             table = self.tables.resume(path, pairings=pairings)
         except (LanError, LogError, OSError, ValueError) as exc:
-            self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
+            self.notify(str(exc), title=_("Cannot resume"), severity="error", timeout=10)
             return
         self.show_table(table, replace=False)
 
@@ -319,10 +338,10 @@ class CarcnetApp(App[None]):
         try:
             table = self.tables.branch(message.header, message.moves, message.step)
         except (OSError, ValueError) as exc:
-            self.notify(str(exc), title="Cannot continue from here", severity="error", timeout=10)
+            self.notify(str(exc), title=_("Cannot continue from here"), severity="error", timeout=10)
             return
-        self.notify(f"A new game from turn {message.turn}, saved apart; the original is unchanged.",
-                    title="Continue from here")
+        self.notify(_("A new game from turn {turn}, saved apart; the original is unchanged.").format(turn=message.turn),
+                    title=_("Continue from here"))
         self.show_table(table, replace=False)
 
     @on(ChangeSettings)
@@ -330,7 +349,7 @@ class CarcnetApp(App[None]):
         try:
             self.change_settings(**message.values)
         except ValueError as exc:
-            self.notify(str(exc), title="Settings", severity="error")
+            self.notify(str(exc), title=_("Settings"), severity="error")
 
     async def action_quit(self) -> None:
         """Ctrl+Q or the palette's Quit: a player of a network game going on is asked first, as ``q``
@@ -384,16 +403,16 @@ class CarcnetApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if isinstance(screen, GameScreen):
-            yield SystemCommand("Projected scores", "The scores if the game ended now", screen.action_projection)
-            yield SystemCommand("Zoom", "The next zoom: large, detailed, overview", screen.board.action_toggle_zoom)
-            yield SystemCommand("Recentre", "Centre the board on the cursor, then the start tile", screen.board.action_centre)
-            yield SystemCommand("Bug report (F12)", "One file with the save, versions and the screen", screen.action_bug_report)
+            yield SystemCommand(_("Projected scores"), _("The scores if the game ended now"), screen.action_projection)
+            yield SystemCommand(_("Zoom"), _("The next zoom: large, detailed, overview"), screen.board.action_toggle_zoom)
+            yield SystemCommand(_("Recentre"), _("Centre the board on the cursor, then the start tile"), screen.board.action_centre)
+            yield SystemCommand(_("Bug report (F12)"), _("One file with the save, versions and the screen"), screen.action_bug_report)
             if screen.table.kind == "local":
-                yield SystemCommand("Back to the menu", "The game is saved and can be resumed", screen.action_leave)
+                yield SystemCommand(_("Back to the menu"), _("The game is saved and can be resumed"), screen.action_leave)
             else:
-                yield SystemCommand("Leave the game", "Say bye to the others; a player can resume it", screen.action_leave)
-        yield SystemCommand("Settings", "Name, theme, turn confirmation, glyphs, colours, bell", self.action_settings)
-        yield SystemCommand("Help", "How to play and every key", self.action_show_help)
+                yield SystemCommand(_("Leave the game"), _("Say bye to the others; a player can resume it"), screen.action_leave)
+        yield SystemCommand(_("Settings"), _("Name, theme, turn confirmation, glyphs, colours, bell"), self.action_settings)
+        yield SystemCommand(_("Help"), _("How to play and every key"), self.action_show_help)
 
     def action_show_help(self) -> None:
         from carcnet.tui.screens.help import HelpScreen

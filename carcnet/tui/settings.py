@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from carcnet.engine import Rules
+from carcnet.i18n import LANGUAGES, _
 
-__all__ = ["CONFIG_DIR_ENV", "FILE_NAME", "GLYPHS", "PALETTES", "Settings", "SeatDefault", "config_dir"]
+__all__ = ["CONFIG_DIR_ENV", "FILE_NAME", "GLYPHS", "LANGUAGE_CHOICES", "PALETTES", "Settings", "SeatDefault", "config_dir"]
 
 #: Environment variable naming the configuration folder (tests, portable installs).
 CONFIG_DIR_ENV = "CARCNET_CONFIG_DIR"
@@ -36,6 +37,9 @@ PALETTES = ("standard", "colour-blind")
 #: most about a second a turn there at 9 turns in 10 and the expert about 3 (docs/bots.md); the cap
 #: keeps their rare long turns short.
 THINK_CAPS = ("level", "1", "2", "5", "10", "30")
+#: The languages the settings offer: ``auto`` (the environment's: ``LANGUAGE``, ``LC_ALL``, ``LANG``)
+#: or a code of :data:`carcnet.i18n.LANGUAGES`.
+LANGUAGE_CHOICES = ("auto", *LANGUAGES)
 
 
 def config_dir() -> Path:
@@ -81,6 +85,7 @@ class Settings:
             empty: the public one (``carcnet.net.invite.DEFAULT_MAILBOX``).
         transit: The relay that carries a game between homes when no direct path is found
             (``tcp:HOST:PORT``); empty: the public one.
+        language: One of :data:`LANGUAGE_CHOICES`: the interface's and the command line's language.
         path: The file they were read from and are saved to (``None``: not saved).
         problem: What was wrong with the file when it was read, for the interface to say; else ``None``.
     """
@@ -97,6 +102,7 @@ class Settings:
     ponder: bool = True
     relay: str = ""
     transit: str = ""
+    language: str = "auto"
     path: Path | None = field(default=None, compare=False)
     problem: str | None = field(default=None, compare=False)
 
@@ -110,13 +116,13 @@ class Settings:
         except FileNotFoundError:
             return cls(path=path)
         except OSError as exc:
-            return cls(path=path, problem=f"cannot read {path}: {exc.strerror or exc}")
+            return cls(path=path, problem=_("cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc))
         try:
             data = json.loads(text)
         except ValueError as exc:
-            return cls(path=path, problem=f"{path} is not JSON ({exc}); the defaults are used")
+            return cls(path=path, problem=_("{path} is not JSON ({reason}); the defaults are used").format(path=path, reason=exc))
         if not isinstance(data, dict):
-            return cls(path=path, problem=f"{path} does not hold settings; the defaults are used")
+            return cls(path=path, problem=_("{path} does not hold settings; the defaults are used").format(path=path))
         return cls._from(data, path)
 
     @classmethod
@@ -133,7 +139,8 @@ class Settings:
                 wrong.append(f.name)
             else:
                 values[f.name] = checked
-        problem = f"{path}: {', '.join(wrong)} not understood; the defaults are used for them" if wrong else None
+        problem = (_("{path}: {settings} not understood; the defaults are used for them").format(
+            path=path, settings=", ".join(wrong)) if wrong else None)
         return cls(**values, path=path, problem=problem)
 
     def changed(self, **values: Any) -> Settings:
@@ -197,7 +204,7 @@ def _check(name: str, value: Any, kind: type) -> Any:
     if not isinstance(value, str):
         return None
     if (name == "glyphs" and value not in GLYPHS or name == "palette" and value not in PALETTES
-            or name == "think_cap" and value not in THINK_CAPS):
+            or name == "think_cap" and value not in THINK_CAPS or name == "language" and value not in LANGUAGE_CHOICES):
         return None
     if name in ("relay", "transit") and value:
         from carcnet.net.invite import servers

@@ -3,6 +3,7 @@ setting of :class:`~carcnet.tui.settings.Settings`, saved as soon as it is chang
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -15,20 +16,39 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
+from carcnet.i18n import LANGUAGES, N_, _, language_from_environment
 from carcnet.tui.addresses import check_name
 from carcnet.tui.messages import ChangeSettings
 from carcnet.tui.render import with_article
-from carcnet.tui.settings import THINK_CAPS, SeatDefault, Settings
+from carcnet.tui.settings import LANGUAGE_CHOICES, THINK_CAPS, SeatDefault, Settings
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import colour_name
 from carcnet.tui.widgets.text_input import TextInput
 
 __all__ = ["SettingsScreen"]
 
-GLYPH_CHOICES = (("Unicode: box drawing and blocks", "unicode"), ("ASCII: for plain terminals", "ascii"))
-PALETTE_CHOICES = (("The board game's colours", "standard"), ("Colour-blind safe (Okabe-Ito)", "colour-blind"))
-THINK_CHOICES = tuple((f"At most {cap} s" if cap != "level" else "Each level's own (2 s, expert 3 s)", cap)
-                      for cap in THINK_CAPS)
+#: The choices of the selects, in English (marked: :func:`choices` gives them in the language in use).
+GLYPH_CHOICES = ((N_("Unicode: box drawing and blocks"), "unicode"), (N_("ASCII: for plain terminals"), "ascii"))
+PALETTE_CHOICES = ((N_("The board game's colours"), "standard"), (N_("Colour-blind safe (Okabe-Ito)"), "colour-blind"))
+
+
+def choices(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """*pairs* (label, value) with each label in the language in use."""
+    return [(_(label), value) for label, value in pairs]
+
+
+def think_choices() -> list[tuple[str, str]]:
+    """The think-time caps, in words."""
+    return [(_("At most {seconds} s").format(seconds=cap) if cap != "level"
+             else _("Each level's own (2 s, expert 3 s)"), cap) for cap in THINK_CAPS]
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """The languages, each named in itself, after the environment's ("Automatic (English)")."""
+    auto = LANGUAGES.get(language_from_environment(os.environ), "English")
+    return [(_("Automatic ({language})").format(language=auto), "auto"),
+            *((LANGUAGES[code], code) for code in LANGUAGE_CHOICES if code != "auto")]
+
 #: Seconds after the last key in the name field before the name is saved.
 NAME_PAUSE = 0.5
 
@@ -36,8 +56,18 @@ NAME_PAUSE = 0.5
 def describe_seats(seats: tuple[SeatDefault, ...]) -> str:
     """The new-game seats in words: ``Red (a person, red), Blue (a greedy bot, blue)``, each colour
     named as the palette in use draws it."""
-    return ", ".join(f"{s.name} ({'a person' if s.player == 'human' else with_article(s.player + ' bot')}, "
-                     f"{colour_name(s.colour).lower()})" for s in seats)
+    return ", ".join(
+        _("{name} ({player}, {colour})").format(
+            name=s.name, player=_("a person") if s.player == "human" else bot_words(s.player),
+            colour=colour_name(s.colour).lower())
+        for s in seats)
+
+
+def bot_words(level: str) -> str:
+    """A bot of *level* with its article: ``a greedy bot``, ``an easy bot``."""
+    words = {"random": N_("a random bot"), "greedy": N_("a greedy bot"), "easy": N_("an easy bot"),
+             "medium": N_("a medium bot"), "hard": N_("a hard bot"), "expert": N_("an expert bot")}
+    return _(words[level]) if level in words else with_article(level + " bot")
 
 
 class SettingsScreen(Screen[None]):
@@ -57,8 +87,10 @@ class SettingsScreen(Screen[None]):
             :class:`ChangeSettings` posted to the app.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", N_("Back"))]
     """Escape back to the menu."""
+    #: Composed again when the language changes (its state is :attr:`settings`).
+    RELABEL_BY_COMPOSING = True
 
     def __init__(self, settings: Settings, themes: list[str], login: str,
                  change: Callable[..., object] | None = None) -> None:
@@ -79,41 +111,46 @@ class SettingsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         s = self.settings
         with VerticalScroll():
-            yield Static("[b]Settings[/b]: saved as soon as they change, kept for the next start.")
+            yield Static(_("[b]Settings[/b]: saved as soon as they change, kept for the next start."))
             with Horizontal(classes="field"):
-                yield Label("Your name")
-                yield TextInput(s.name, placeholder=f"{self.login} (your login name)", max_length=32, id="name")
+                yield Label(_("Your name"))
+                yield TextInput(s.name, placeholder=_("{login} (your login name)").format(login=self.login),
+                                max_length=32, id="name")
             with Horizontal(classes="field"):
-                yield Label("Theme")
+                yield Label(_("Language"))
+                yield Select(language_choices(), value=s.language, allow_blank=False, id="language")
+            with Horizontal(classes="field"):
+                yield Label(_("Theme"))
                 themes = sorted(set(self.themes) | {s.theme})
                 yield Select([(t, t) for t in themes], value=s.theme, allow_blank=False, id="theme")
             with Horizontal(classes="field"):
-                yield Label("Confirm turns")
+                yield Label(_("Confirm turns"))
                 yield Switch(s.confirm, id="confirm")
-                yield Static("Enter plays the turn shown; off: each choice is played at once", classes="hint")
+                yield Static(_("Enter plays the turn shown; off: each choice is played at once"), classes="hint")
             with Horizontal(classes="field"):
-                yield Label("Glyphs")
-                yield Select(GLYPH_CHOICES, value=s.glyphs, allow_blank=False, id="glyphs")
+                yield Label(_("Glyphs"))
+                yield Select(choices(GLYPH_CHOICES), value=s.glyphs, allow_blank=False, id="glyphs")
             with Horizontal(classes="field"):
-                yield Label("Seat colours")
-                yield Select(PALETTE_CHOICES, value=s.palette, allow_blank=False, id="palette")
+                yield Label(_("Seat colours"))
+                yield Select(choices(PALETTE_CHOICES), value=s.palette, allow_blank=False, id="palette")
             with Horizontal(classes="field"):
-                yield Label("Turn bell")
+                yield Label(_("Turn bell"))
                 yield Switch(s.bell, id="bell")
-                yield Static("the terminal bell when your turn comes at a network table", classes="hint")
+                yield Static(_("the terminal bell when your turn comes at a network table"), classes="hint")
             with Horizontal(classes="field"):
-                yield Label("Bot think time")
-                yield Select(THINK_CHOICES, value=s.think_cap, allow_blank=False, id="think_cap")
-                yield Static("the most a search bot (easy to expert) thinks per turn", classes="hint")
+                yield Label(_("Bot think time"))
+                yield Select(think_choices(), value=s.think_cap, allow_blank=False, id="think_cap")
+                yield Static(_("the most a search bot (easy to expert) thinks per turn"), classes="hint")
             with Horizontal(classes="field"):
-                yield Label("Bots think ahead")
+                yield Label(_("Bots think ahead"))
                 yield Switch(s.ponder, id="ponder")
-                yield Static("on the others' turns, so they answer at once more often", classes="hint")
+                yield Static(_("on the others' turns, so they answer at once more often"), classes="hint")
             with Horizontal(classes="field"):
-                yield Label("New-game seats")
+                yield Label(_("New-game seats"))
                 yield Static(describe_seats(s.seats), id="seats")
-            yield Static("The new-game forms open with the seats and rule options of the last game started there.", classes="hint")
-            yield Button("Reset the seats", id="reset-seats")
+            yield Static(_("The new-game forms open with the seats and rule options of the last game started there."),
+                         classes="hint")
+            yield Button(_("Reset the seats"), id="reset-seats")
             yield Static("", id="error")
         yield KeyFooter()
 
@@ -125,7 +162,7 @@ class SettingsScreen(Screen[None]):
             try:
                 change(**values)
             except ValueError as exc:
-                self.notify(str(exc), title="Settings", severity="error")
+                self.notify(str(exc), title=_("Settings"), severity="error")
         else:
             self.app.post_message(ChangeSettings(**values))
         if self.is_attached:
@@ -153,7 +190,7 @@ class SettingsScreen(Screen[None]):
             return
         if name == self.settings.name:
             return
-        problem = check_name(name, "Your name") if name else None
+        problem = check_name(name, _("Your name")) if name else None
         if problem is not None:
             if self.is_attached:
                 self.query_one("#error", Static).update(problem)
@@ -167,7 +204,7 @@ class SettingsScreen(Screen[None]):
     @on(Select.Changed)
     def _select(self, event: Select.Changed) -> None:
         key = event.select.id
-        if key in ("theme", "glyphs", "palette", "think_cap") and event.value != getattr(self.settings, key):
+        if key in ("theme", "glyphs", "palette", "think_cap", "language") and event.value != getattr(self.settings, key):
             self.settings = self.settings.changed(**{key: event.value})
             self._change(**{key: event.value})
 

@@ -18,6 +18,8 @@ from textual.binding import ActiveBinding
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+from carcnet.i18n import N_, _
+
 __all__ = ["FooterItem", "KeyFooter", "fit_items", "footer_items"]
 
 #: The key that opens the list of every key of the screen (the help screen).
@@ -77,14 +79,15 @@ def footer_items(bindings: dict[str, ActiveBinding], key_display: object) -> lis
                                        item.enabled or first.enabled, item.tooltip)
                 continue
             group_of[group] = len(items)
-            items.append(FooterItem(binding.key.split(",")[0], shown, group.description, binding.action,
-                                    first.enabled, first.tooltip or group.description))
+            items.append(FooterItem(binding.key.split(",")[0], shown, _(group.description), binding.action,
+                                    first.enabled, _(first.tooltip or group.description)))
             continue
         # a widget may say what a key does now (the board's ``a``: the figure it switches to)
         describe = getattr(first.node, "binding_description", None)
-        description = (describe(binding.action) if callable(describe) else None) or binding.description
+        description = (describe(binding.action) if callable(describe) else None) or _(binding.description)
+        tooltip = first.tooltip or binding.tooltip
         items.append(FooterItem(binding.key.split(",")[0], shown, description, binding.action,
-                                first.enabled, first.tooltip or binding.tooltip))
+                                first.enabled, _(tooltip) if tooltip else ""))
     return items
 
 
@@ -127,8 +130,17 @@ class KeyFooter(Footer):
     KeyFooter.-compact FooterKey { margin-right: 1; }
     """
 
-    #: The entry shown when some keys are left out (``?`` lists them all).
-    MORE = FooterItem(HELP_KEY, "?", "Keys", "app.show_help", True, "Every key of this screen")
+    #: The entry shown when some keys are left out (``?`` lists them all), in English (:meth:`more`
+    #: gives it in the language in use).
+    MORE = FooterItem(HELP_KEY, "?", N_("Keys"), "app.show_help", True, N_("Every key of this screen"))
+    #: Textual's name of the command palette's key (``Ctrl+P``), marked here to be translated.
+    PALETTE = N_("palette")
+
+    @classmethod
+    def more(cls) -> FooterItem:
+        """:data:`MORE` in the language in use."""
+        item = cls.MORE
+        return FooterItem(item.key, item.display, _(item.description), item.action, True, _(item.tooltip))
 
     def __init__(self, *, show_command_palette: bool = True, compact: bool = False, id: str | None = None) -> None:
         super().__init__(show_command_palette=show_command_palette, compact=compact, id=id)
@@ -150,12 +162,12 @@ class KeyFooter(Footer):
         if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
             palette = active.get(app.COMMAND_PALETTE_BINDING)
         if palette is not None:  # docked right, with a border cell and padding; only if every key fits beside it
-            room = cell_len(app.get_key_display(palette.binding)) + cell_len(palette.binding.description) + 4
+            room = cell_len(app.get_key_display(palette.binding)) + cell_len(_(palette.binding.description)) + 4
             if sum(item.width(self.compact) for item in items) <= width - room:
                 width -= room
             else:
                 palette = None  # Ctrl+P still opens it
-        shown = fit_items(items, width, compact=self.compact, more=self.MORE)
+        shown = fit_items(items, width, compact=self.compact, more=self.more())
         self.shown = shown
         self.left_out = [item for item in items if item not in shown]
         for item in shown:
@@ -167,11 +179,11 @@ class KeyFooter(Footer):
             yield FooterKey(
                 palette.binding.key,
                 app.get_key_display(palette.binding),
-                palette.binding.description,
+                _(palette.binding.description),
                 palette.binding.action,
                 classes="-command-palette",
                 disabled=not palette.enabled,
-                tooltip=palette.binding.tooltip or palette.binding.description,
+                tooltip=_(palette.binding.tooltip or palette.binding.description),
             )
 
     def on_resize(self, event: events.Resize) -> None:
