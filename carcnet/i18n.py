@@ -41,7 +41,7 @@ from datetime import datetime
 from pathlib import Path
 
 __all__ = [
-    "DOMAIN", "LANGUAGES", "LOCALE_DIR", "PSEUDO", "N_", "_", "date_time", "decimal", "language",
+    "DOMAIN", "LANGUAGES", "LOCALE_DIR", "PSEUDO", "NP_", "N_", "_", "date_time", "decimal", "language",
     "language_from_environment", "listed", "ngettext", "npgettext", "on_language_change", "pgettext",
     "pseudo", "set_language",
 ]
@@ -72,8 +72,23 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(context: str, message: str) -> str:
+    """*message* with a *context* (see :func:`pgettext`) kept in a constant, for the extractor: a
+    string that :func:`_` shows as ``pgettext(context, message)`` (gettext's own form of a message
+    with a context, the two joined by ``\x04``).
+
+    >>> _(NP_("replay key", "Start"))
+    'Start'
+    """
+    return f"{context}\x04{message}"
+
+
 def _(message: str) -> str:
-    """*message* in the current language (itself when the catalog has no translation)."""
+    """*message* in the current language (itself when the catalog has no translation); a message
+    marked with :func:`NP_` with its context."""
+    if "\x04" in message:
+        context, __, message = message.partition("\x04")
+        return _translations.pgettext(context, message)
     return _translations.gettext(message)
 
 

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "carcnet" / "locale"
 TEMPLATE = LOCALE / "carcnet.pot"
 #: The gettext keywords carcnet uses (carcnet/i18n.py), with their arguments for Babel.
-KEYWORDS = ("_", "N_", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3")
+KEYWORDS = ("_", "N_", "NP_:1c,2", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3")
 
 
 def catalogs() -> list[Path]:
@@ -44,7 +44,7 @@ def extract() -> None:
 
 def update() -> None:
     _babel("update", "-D", "carcnet", "-i", str(TEMPLATE), "-d", str(LOCALE), "--no-wrap",
-           "--ignore-obsolete", "--init-missing")
+           "--ignore-obsolete")
 
 
 def init(code: str) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from carcnet.i18n import _, pgettext
+
 from .base import Bot, Capped
 from .greedy_bot import GreedyBot
 from .random_bot import RandomBot, random_move
@@ -45,7 +47,9 @@ def make_bot(name: str, seed: int, *, time_cap: float | None = None) -> Bot:
     """
     maker = BOTS.get(name)
     if maker is None:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}")
+        # Translators: {name} is what was given; {bots} lists the bots' names (typed as they are).
+        raise ValueError(_("unknown bot {name}; known bots: {bots}").format(
+            name=repr(name), bots=pgettext("list separator", ", ").join(BOTS)))
     if name in LEVELS:
         return SearchBot(seed, name, time_cap=time_cap)
     return maker(seed)

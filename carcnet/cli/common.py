@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from carcnet.engine import Rules
+from carcnet.i18n import _, ngettext, pgettext
 from carcnet.table.signals import QUIT_SIGNALS, on_quit_signals
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "add_rule_options",
     "fail",
     "log_to_file",
+    "number",
     "on_quit_signals",
     "rules_of",
     "run_interface",
@@ -43,7 +45,8 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_DAMAGED = 0, 1, 2, 3
 
 def fail(message: str, status: int = EXIT_USAGE) -> int:
     """Prints ``carcnet: message`` on stderr and returns *status* (for ``return fail(...)``); a
-    terminal that is gone (the command was stopped by its closing) takes nothing, silently."""
+    terminal that is gone (the command was stopped by its closing) takes nothing, silently. The
+    caller words *message* in the player's language (``_``); ``carcnet:`` is the program's name."""
     try:
         print(f"carcnet: {message}", file=sys.stderr, flush=True)
     except (OSError, ValueError):
@@ -56,7 +59,15 @@ def shown(text: str, limit: int = 40) -> str:
     that a line names what was typed without echoing pages of it."""
     if len(text) <= limit:
         return repr(text)
-    return f"{text[:limit]!r}… ({len(text)} characters)"
+    # Translators: what was typed, quoted and cut ({start}), then its whole length ({count}).
+    return ngettext("{start}… ({count} character)", "{start}… ({count} characters)", len(text)).format(
+        start=repr(text[:limit]), count=len(text))
+
+
+def number(value: float) -> str:
+    """*value* as ``:g`` writes it (``10``, ``2.5``: seconds in a line), with the language's decimal
+    mark."""
+    return f"{value:g}".replace(".", pgettext("decimal mark", "."))
 
 
 def say(text: str) -> None:
@@ -68,7 +79,9 @@ def stopped_by(signum: int, what: str) -> int:
     """Prints that signal *signum* stopped the command after *what* (e.g. "left the game, saved to
     …"), and returns the exit status 128 + *signum*."""
     name = signal.Signals(signum).name
-    return fail(f"stopped by {name}: {what}", 128 + signum)
+    # Translators: {signal} is the signal's name (SIGTERM, SIGHUP), {what} what was done before stopping
+    # ("left the game, saved to …").
+    return fail(_("stopped by {signal}: {what}").format(signal=name, what=what), 128 + signum)
 
 
 def add_rule_options(parser: argparse.ArgumentParser) -> None:
@@ -76,33 +89,40 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
     ``--abbot``, ``--inns``, ``--small-city``, ``--farms`` and its short form ``--no-farmers``."""
     from carcnet.engine import FARM_RULES, RIVER_STARTS
 
-    group = parser.add_argument_group("rules", "the expansions and the editions' variants (docs/rules.md)")
-    group.add_argument("--river", action="store_true", help="play with The River")
+    # Translators: the heading of the rule options in a command's help (--river, --abbot...).
+    group = parser.add_argument_group(pgettext("command line heading", "rules"),
+                                      _("the expansions and the editions' variants (docs/rules.md)"))
+    group.add_argument("--river", action="store_true", help=_("play with The River"))
     group.add_argument(
         "--river-start", choices=RIVER_STARTS, default="after",
-        help="with The River, the base game's start tile: placed right after the river (after, HiG, default), "
-        "shuffled into the river tiles (river, HiG) or left out (omit, Z-Man)",
+        # Translators: after, river and omit are the values typed (not translated); HiG and Z-Man are
+        # publishers.
+        help=_("with The River, the base game's start tile: placed right after the river (after, HiG, "
+               "default), shuffled into the river tiles (river, HiG) or left out (omit, Z-Man)"),
     )
-    group.add_argument("--abbot", action="store_true", help="play with The Abbot (gardens and one abbot each)")
+    group.add_argument("--abbot", action="store_true", help=_("play with The Abbot (gardens and one abbot each)"))
     group.add_argument(
         "--inns", action="store_true",
-        help="play with Inns & Cathedrals (18 tiles: inns, cathedrals; one large meeple each)",
+        help=_("play with Inns & Cathedrals (18 tiles: inns, cathedrals; one large meeple each)"),
     )
     group.add_argument(
         "--traders", action="store_true",
-        help="play with Traders & Builders (24 tiles: goods, 10 points per kind to the most; a builder and a pig each)",
+        help=_("play with Traders & Builders (24 tiles: goods, 10 points per kind to the most; a builder and "
+               "a pig each)"),
     )
     group.add_argument(
         "--small-city", action="store_true",
-        help="a completed city of two tiles scores 2, its pennants 1 each (RGG edition)",
+        # Translators: RGG is a publisher.
+        help=_("a completed city of two tiles scores 2, its pennants 1 each (RGG edition)"),
     )
     group.add_argument(
         "--farms", choices=FARM_RULES, default="farm",
-        help="farm scoring: per farm, 3 a city (farm, HiG, default), per city, 4 to the most farmers around it "
-        "(city, first edition), or no farmers (off)",
+        # Translators: farm, city and off are the values typed (not translated); HiG is a publisher.
+        help=_("farm scoring: per farm, 3 a city (farm, HiG, default), per city, 4 to the most farmers "
+               "around it (city, first edition), or no farmers (off)"),
     )
     group.add_argument(
-        "--no-farmers", dest="farms", action="store_const", const="off", help="the same as --farms off"
+        "--no-farmers", dest="farms", action="store_const", const="off", help=_("the same as --farms off")
     )
 
 
@@ -164,7 +184,7 @@ def run_interface(app: Any, data_dir: str | None) -> int:
     app.run()
     status = EXIT_OK
     if app.stopped_by is not None:
-        status = stopped_by(app.stopped_by, "left the interface; every game is saved")
+        status = stopped_by(app.stopped_by, _("left the interface; every game is saved"))
     _drop_dead_streams()
     return status
 

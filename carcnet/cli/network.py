@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from carcnet.bots import LEVELS
+from carcnet.i18n import N_, _, ngettext, pgettext
 
 from .common import (
     EXIT_OK,
     EXIT_REFUSED,
     EXIT_USAGE,
     add_rule_options,
+    number,
     on_quit_signals,
     rules_of,
     run_interface,
@@ -38,6 +40,31 @@ from .common import fail as _fail
 from .common import say as _say
 
 __all__ = ["add_commands", "fill_defaults"]
+
+
+def _phase_word(phase: str) -> str:
+    """A game's phase as its record says it (``lobby``, ``playing``, ``finished``) in the player's
+    language; another as it is."""
+    words = {
+        "lobby": pgettext("game phase", "lobby"),
+        "playing": pgettext("game phase", "playing"),
+        "finished": pgettext("game phase", "finished"),
+    }
+    return words.get(phase, phase)
+
+
+def _joined(parts: list[str]) -> str:
+    """*parts* separated as a list of names is (``a, b, c``) in the player's language."""
+    return pgettext("list separator", ", ").join(parts)
+
+
+def _found(ad: Any) -> str:
+    """The line that says which game was found."""
+    # Translators: {name} is the game's name (quoted), {phase} "lobby", "playing" or "finished",
+    # {taken} of its {total} seats are taken, {peer} is the name of the laptop that advertises it.
+    return ngettext("Found {name} ({phase}, {taken}/{total} seat) at {peer}",
+                    "Found {name} ({phase}, {taken}/{total} seats) at {peer}", ad.seats_total).format(
+        name=repr(ad.name), phase=_phase_word(ad.phase), taken=ad.seats_taken, total=ad.seats_total, peer=ad.peer)
 
 
 # ---------------------------------------------------------------------- finding a game
@@ -98,9 +125,8 @@ async def _first_confirmed(
     if dial:  # the user gave the address: mDNS only tells the game id
         async for event in _discovery_events(args.wait, args.interface):
             if isinstance(event, GameFound | GameUpdated) and fits(event.ad):
-                ad = event.ad
-                _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
-                return ad.game, dial
+                _say(_found(event.ad))
+                return event.ad.game, dial
         return None
     plan = ProbePlan()
     found: list[tuple[GameAd, tuple[str, int]]] = []
@@ -114,8 +140,9 @@ async def _first_confirmed(
             return True
         skipped += 1
         if skipped <= 3:  # a flood of forged records would fill the screen
-            _say("Skipping {name!r} at {peer}: it does not answer as it claims (gone, or not what it says)".format(
-                name=ad.name, peer=ad.peer))
+            # Translators: {name} is a game's name (quoted), {peer} the laptop that advertises it.
+            _say(_("Skipping {name} at {peer}: it does not answer as it claims (gone, or not what it says)").format(
+                name=repr(ad.name), peer=ad.peer))
         return False
 
     async with Browser(interfaces=args.interface) as browser:
@@ -123,7 +150,7 @@ async def _first_confirmed(
     if not found:
         return None
     ad, where = found[0]
-    _say(f"Found {ad.name!r} ({ad.phase}, {ad.seats_taken}/{ad.seats_total} seats) at {ad.peer}")
+    _say(_found(ad))
     return ad.game, [where]
 
 
@@ -144,37 +171,45 @@ async def _find(args: argparse.Namespace, *, want: str) -> tuple[str, list[tuple
     if args.game and target is not None:
         return args.game, dial
     if args.no_mdns:
-        raise LookupError("without mDNS (--no-mdns) give the peer and the game: carcnet join HOST:PORT --game ID")
+        raise LookupError(_("without mDNS (--no-mdns) give the peer and the game: carcnet join HOST:PORT --game ID"))
     from carcnet.net.discovery import clear_socket_trouble, socket_trouble
 
     clear_socket_trouble()
-    _say(f"Looking for {'a table' if want == 'lobby' else 'a game'} on the network (mDNS, up to {args.wait:g} s)…")
+    if want == "lobby":
+        # Translators: {seconds} is a number of seconds.
+        _say(_("Looking for a table on the network (mDNS, up to {seconds} s)…").format(seconds=number(args.wait)))
+    else:
+        # Translators: {seconds} is a number of seconds.
+        _say(_("Looking for a game on the network (mDNS, up to {seconds} s)…").format(seconds=number(args.wait)))
     found = await _first_confirmed(args, want, target, dial)
     if found is not None:
         return found
     trouble = socket_trouble()
     if trouble is not None:
-        raise LookupError(
-            f"mDNS cannot send on this network ({trouble}: multicast is refused here); ask the host for "
+        # Translators: {trouble} is the system's error.
+        raise LookupError(_(
+            "mDNS cannot send on this network ({trouble}: multicast is refused here); ask the host for "
             "its address and game id: carcnet join HOST:PORT --game ID"
-        )
+        ).format(trouble=trouble))
     if target is not None:
-        raise LookupError(
-            f"no game found at {args.address} by mDNS; multicast may be blocked: give the game id too "
+        # Translators: {address} is the HOST:PORT typed.
+        raise LookupError(_(
+            "no game found at {address} by mDNS; multicast may be blocked: give the game id too "
             "(--game ID, shown on the host's screen)"
-        )
-    raise LookupError(
+        ).format(address=args.address))
+    raise LookupError(_(
         "no game found on the network; is multicast blocked? Ask the host for its address and game id: "
         "carcnet join HOST:PORT --game ID"
-    )
+    ))
 
 
 # ---------------------------------------------------------------------- lan
 
 
 #: What ``carcnet lan`` says of a game by where its best record stands (discovery.md §4), in people's
-#: words: confirmed (nothing to say), its probe not done in time, or no answer as the record says.
-_LAN_NOTES = {"confirmed": "", "checking": "  (still checking)", "unchecked": "", "failed": "  (not answering)"}
+#: words: confirmed (nothing to say), its probe not done in time, or no answer as the record says
+#: (translated where shown).
+_LAN_NOTES = {"confirmed": "", "checking": N_("(still checking)"), "unchecked": "", "failed": N_("(not answering)")}
 #: The same in the protocol's terms, for ``--verbose``.
 _LAN_STATUS = {"confirmed": "confirmed: its key proved itself there", "checking": "unconfirmed: not checked in time",
                "unchecked": "unchecked: another version's", "failed": "unconfirmed: no answer with its key"}
@@ -211,7 +246,8 @@ def _lan(args: argparse.Namespace) -> int:
     try:
         listed = asyncio.run(_browse(args.wait, args.interface))
     except DiscoveryError as exc:
-        return _fail(f"mDNS is not available here: {exc}", EXIT_REFUSED)
+        # Translators: {reason} is the system's error.
+        return _fail(_("mDNS is not available here: {reason}").format(reason=exc), EXIT_REFUSED)
     # confirmed tables first, whatever the number of forged records (discovery.md §4); each game once
     games = _one_per_game(listed)
     if args.json:
@@ -230,15 +266,23 @@ def _lan(args: argparse.Namespace) -> int:
 
         trouble = socket_trouble()
         if trouble is not None:
-            return _fail(f"mDNS cannot send on this network ({trouble}: multicast is refused here); join by "
-                         "address: carcnet join HOST:PORT --game ID", EXIT_REFUSED)
-        _say(f"No games found in {args.wait:g} s. (Multicast blocked? Join by address: carcnet join HOST:PORT --game ID)")
+            # Translators: {trouble} is the system's error.
+            return _fail(_("mDNS cannot send on this network ({trouble}: multicast is refused here); join by "
+                           "address: carcnet join HOST:PORT --game ID").format(trouble=trouble), EXIT_REFUSED)
+        # Translators: {seconds} is a number of seconds.
+        _say(_("No games found in {seconds} s. (Multicast blocked? Join by address: carcnet join HOST:PORT "
+               "--game ID)").format(seconds=number(args.wait)))
         return EXIT_OK
-    _say(f"{'game':<32}  {'phase':<8} {'seats':<5}  {'laptop':<16} address")
+    # Translators: the column headings of carcnet lan's list of games: the game's name, its phase, the
+    # seats taken of its seats, the laptop that advertises it, and where to reach it.
+    heads = pgettext("lan column", "game"), pgettext("lan column", "phase"), pgettext("lan column", "seats")
+    laptop, address = pgettext("lan column", "laptop"), pgettext("lan column", "address")
+    _say(f"{heads[0]:<32}  {heads[1]:<8} {heads[2]:<5}  {laptop:<16} {address}")
     for (ad, status, where), rows in games:
-        note = _LAN_NOTES.get(status, "") if ad.compatible else "  (another version of carcnet)"
-        _say(f"{ad.name:<32}  {ad.phase:<8} {ad.seats_taken}/{ad.seats_total}    {ad.peer:<16} {_address(ad, where)}  "
-             f"{ad.game}{note}")
+        note = _LAN_NOTES.get(status, "") if ad.compatible else N_("(another version of carcnet)")
+        note = f"  {_(note)}" if note else ""
+        _say(f"{ad.name:<32}  {_phase_word(ad.phase):<8} {ad.seats_taken}/{ad.seats_total}    {ad.peer:<16} "
+             f"{_address(ad, where)}  {ad.game}{note}")
         if args.verbose:
             for record, record_status, record_where in rows:
                 _say(f"log:   record of {record.peer} ({record.role}) at {_address(record, record_where)}, key "
@@ -277,8 +321,10 @@ def _progress(game: Any, args: argparse.Namespace) -> Callable[[str], None]:
             if lines != last_lobby:
                 last_lobby = lines
                 locked = game.lobby is not None and game.lobby.locked
-                _say(("Table (full: the game starts in a moment): {seats}" if locked else "Table: {seats}").format(
-                    seats="; ".join(lines)))
+                seats = pgettext("list of seats", "; ").join(lines)
+                # Translators: {seats} lists the table's seats, each in words.
+                _say((_("Table (full: the game starts in a moment): {seats}") if locked else _("Table: {seats}")).format(
+                    seats=seats))
             return
         names = game.names
         if args.moves:
@@ -292,20 +338,29 @@ def _progress(game: Any, args: argparse.Namespace) -> Callable[[str], None]:
                 if isinstance(signed.entry.move, DrawTile):  # wire.md §5.7: the table's draw, no one's move
                     draws += 1
                     tile = drawn[draws - 1] if draws <= len(drawn) else "?"
-                    _say(f"draw {signed.seq} for {who}: {tile}")
+                    # Translators: the table's draw of entry {seq} (a number) for the player {player}: {tile}
+                    # is the tile drawn (its code).
+                    _say(_("draw {seq} for {player}: {tile}").format(seq=signed.seq, player=who, tile=tile))
                     continue
-                _say(f"move {signed.seq} {who}: {signed.entry.move}")
+                # Translators: entry {seq} (a number), the move of the player {player}: {move} is the move in
+                # the log's notation.
+                _say(_("move {seq} {player}: {move}").format(seq=signed.seq, player=who, move=signed.entry.move))
             last_reported = game.session.have
         elif game.session.have != last_reported and (
             game.session.have // 20 != last_reported // 20 or game.session.over
         ):
             last_reported = game.session.have
             g = game.game
-            _say(f"move {game.session.have}: {g.tiles_left} tiles left, scores {list(g.scores)}")
+            # Translators: the progress of a game: {seq} is the number of entries so far, {count} the tiles
+            # left (the English keeps the plural whatever the number), {scores} the scores by seat ("[12, 7]").
+            _say(ngettext("move {seq}: {count} tiles left, scores {scores}", "move {seq}: {count} tiles left, scores {scores}",
+                          g.tiles_left).format(seq=game.session.have, count=g.tiles_left, scores=list(g.scores)))
         away = game.away() if game.status == "playing" else []
         if away != last_away:
             last_away = away
-            _say("Away: " + ", ".join(names[s] for s in away) if away else "Nobody is away")
+            # Translators: {players} lists the players whose laptop is away.
+            _say(_("Away: {players}").format(players=_joined([names[s] for s in away])) if away
+                 else _("Nobody is away"))
 
     return show
 
@@ -350,16 +405,17 @@ async def _run_headless(game: Any, args: argparse.Namespace) -> int:
     undo = on_quit_signals(asyncio.get_running_loop(), quit)
     try:
         async with game:
-            _say(f"game id {game.game_id}")
+            # Translators: {game} is the game's id (32 hexadecimal digits).
+            _say(_("game id {game}").format(game=game.game_id))
             if game.peer is not None and game.peer.listen:
-                _say(f"listening on port {game.peer.port}")
+                _say(_("listening on port {port}").format(port=game.peer.port))
             show("start")
             status = await _until_over(game, args, quit_now, show)
     finally:
         undo()
     if signalled:  # left the block: bye said, the save closed
-        where = f", saved to {game.path}" if game.path is not None else ""
-        return stopped_by(signalled[0], f"left the game{where}")
+        what = _("left the game, saved to {path}").format(path=game.path) if game.path is not None else _("left the game")
+        return stopped_by(signalled[0], what)
     return status
 
 
@@ -419,7 +475,7 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
     lingers for the peers that lack the last entries, and prints the end."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + args.timeout
-    for _ in range(MAX_SETTLES):
+    for __ in range(MAX_SETTLES):
         ended = asyncio.ensure_future(game.wait_until(
             lambda: game.status in ("finished", "stopped")
             or (game.failure is not None and game.header is None and not game.session.connections.open_links()),
@@ -437,7 +493,10 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
         try:
             ended.result()
         except TimeoutError:
-            return _fail(f"the game did not end within {args.timeout:g} s (status {game.status})", EXIT_REFUSED)
+            # Translators: {seconds} is a number of seconds, {status} the table's state in the protocol's
+            # terms (lobby, playing, stopped…).
+            return _fail(_("the game did not end within {seconds} s (status {status})").format(
+                seconds=number(args.timeout), status=game.status), EXIT_REFUSED)
         if game.status != "finished" or not game.pending or not game.session.seats:
             break  # a spectator authors nothing: nothing of its own can be set aside
         # wire.md §5.9: the game ended here with moves the table has not committed (this laptop finished
@@ -446,8 +505,12 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
         try:
             await game.wait_until(lambda: game.status != "finished" or not game.pending, SETTLE)
         except TimeoutError:
-            _say(("The table has not confirmed the last {count} moves of this game within {seconds:g} s: they may "
-                  "be set aside when this laptop meets the others again").format(count=game.pending, seconds=SETTLE))
+            # Translators: {count} is the number of moves (the English keeps the plural whatever the number), {seconds} a number of seconds.
+            _say(ngettext("The table has not confirmed the last {count} moves of this game within {seconds} s: they may "
+                          "be set aside when this laptop meets the others again",
+                          "The table has not confirmed the last {count} moves of this game within {seconds} s: they may "
+                          "be set aside when this laptop meets the others again", game.pending).format(
+                count=game.pending, seconds=number(SETTLE)))
             break
     if game.header is None and game.failure is not None:
         show("end")
@@ -460,9 +523,10 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
     except TimeoutError:
         behind = sorted({*_seats_behind(game), *_seats_away(game)}) if game.session.seats else []
         if behind:
-            who = ", ".join(game.names[seat] for seat in behind)
-            _say(f"The game is over; waiting up to {BEHIND:g} s for {who} to get the end "
-                 "(their laptop may be reconnecting)")
+            who = _joined([game.names[seat] for seat in behind])
+            # Translators: {seconds} is a number of seconds, {players} lists one or more players' names.
+            _say(_("The game is over; waiting up to {seconds} s for {players} to get the end "
+                   "(their laptop may be reconnecting)").format(seconds=number(BEHIND), players=who))
             with contextlib.suppress(TimeoutError):
                 await game.wait_until(lambda: _settled(game), BEHIND)
     show("end")
@@ -471,16 +535,18 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
             _say(f"log: the stop's report: {game.session.desync}")
         from carcnet.table.words import stop_reason
 
-        return _fail("the game stopped: {why}".format(why=stop_reason(game.session.desync)), EXIT_REFUSED)
+        # Translators: {why} says why the game stopped.
+        return _fail(_("the game stopped: {why}").format(why=stop_reason(game.session.desync)), EXIT_REFUSED)
     from .report import final_lines
 
     names = [s.name for s in game.header.header.seats]
-    _say("Final scores:")
+    _say(_("Final scores:"))
     for line in final_lines(game.game, names):
         _say(line)
-    _say(f"digest {game.session.digest.hex()}")
+    # Translators: {digest} is the game's digest (64 hexadecimal digits).
+    _say(_("digest {digest}").format(digest=game.session.digest.hex()))
     if game.path is not None:
-        _say(f"saved to {game.path}")
+        _say(_("saved to {path}").format(path=game.path))
     return EXIT_OK
 
 
@@ -517,7 +583,8 @@ def _host(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _fail(str(exc))
     if args.headless and any(p.kind == "host" for p in plan):
-        return _fail("--headless has nobody at the keyboard: seat bots and open seats only (e.g. --seats greedy,open,open)")
+        return _fail(_("--headless has nobody at the keyboard: seat bots and open seats only (e.g. --seats "
+                       "greedy,open,open)"))
     clock = None
     if args.clock:
         from carcnet.table import TurnClock
@@ -552,9 +619,11 @@ def _clock_error(text: str) -> str:
         try:
             TurnClock(int(form[1]), int(form[2] or 0))
         except ValueError as exc:
-            return f"--clock {shown(text)}: {exc}"
-    return (f"--clock {shown(text)}: give TURN+BANK in whole seconds, e.g. 60+300 (60 s a turn, then a bank "
-            "of 300 s), or TURN alone (no bank)")
+            # Translators: {value} is what was typed (quoted), {problem} says which bound it passes.
+            return _("--clock {value}: {problem}").format(value=shown(text), problem=exc)
+    # Translators: {value} is what was typed (quoted); TURN+BANK and TURN are placeholders of the option.
+    return _("--clock {value}: give TURN+BANK in whole seconds, e.g. 60+300 (60 s a turn, then a bank "
+             "of 300 s), or TURN alone (no bank)").format(value=shown(text))
 
 
 def _is_code(address: str | None) -> bool:
@@ -592,7 +661,8 @@ async def _pair(args: argparse.Namespace) -> Any:
         servers = _servers(args)
     except ValueError as exc:
         raise LookupError(str(exc)) from None
-    _say(f"Sitting down with the invite code {args.address} (up to a minute)…")
+    # Translators: {code} is the invite code typed (7-crossover-clockwork).
+    _say(_("Sitting down with the invite code {code} (up to a minute)…").format(code=args.address))
     try:
         return await accept(servers, args.address)
     except InviteError as exc:
@@ -608,7 +678,9 @@ def _check_names(args: argparse.Namespace) -> str | None:
         return _name_error("--name", name, problem)
     game = getattr(args, "game", None)
     if game is not None and not is_game_id(game):
-        return f"--game must be a game id: 32 lowercase hex digits (carcnet lan lists them), got {shown(game)}"
+        # Translators: {value} is what was typed (quoted).
+        return _("--game must be a game id: 32 lowercase hex digits (carcnet lan lists them), got {value}").format(
+            value=shown(game))
     return None
 
 
@@ -618,8 +690,14 @@ def _name_error(option: str, value: str, problem: str) -> str:
     from carcnet.log.values import MAX_NAME
 
     if len(value) > MAX_NAME:
-        return f"{option} must be 1 to {MAX_NAME} characters; got {shown(value, 20)}"
-    return f"{option} {problem}, got {shown(value)}"
+        # Translators: {option} is the option (--name, --game-name), {most} the longest name allowed,
+        # {value} what was typed (quoted, cut).
+        return ngettext("{option} must be 1 to {most} character; got {value}",
+                        "{option} must be 1 to {most} characters; got {value}", MAX_NAME).format(
+            option=option, most=MAX_NAME, value=shown(value, 20))
+    # Translators: {option} is the option (--name, --game-name), {problem} what is wrong with the name
+    # ("must not be empty"), {value} what was typed (quoted).
+    return _("{option} {problem}, got {value}").format(option=option, problem=problem, value=shown(value))
 
 
 def _join_like(args: argparse.Namespace, *, kind: str) -> int:
@@ -670,7 +748,8 @@ def _join_like(args: argparse.Namespace, *, kind: str) -> int:
         return await _run_headless(game, args)
 
     if kind == "join":
-        return _fail("a person joins with the interface (carcnet join without --headless); a bot with carcnet bot --join")
+        return _fail(_("a person joins with the interface (carcnet join without --headless); a bot with "
+                       "carcnet bot --join"))
     return asyncio.run(run())
 
 
@@ -684,11 +763,13 @@ def _resume(args: argparse.Namespace) -> int:
     except LogError as exc:  # the message names the file
         return _fail(str(exc), EXIT_USAGE if exc.reason == "unreadable" else EXIT_REFUSED)
     except OSError as exc:
-        return _fail(f"{path}: cannot read it: {exc.strerror or exc}", EXIT_USAGE)
+        # Translators: {file} is the file named, {reason} the system's error.
+        return _fail(_("{file}: cannot read it: {reason}").format(file=path, reason=exc.strerror or exc), EXIT_USAGE)
     if not args.headless and not _is_code(args.address):
         return _tui(args, ("resume", {"path": path}))
     if not signed:
-        return _fail(f"{path.name} is a local game: resume it with carcnet play (the Resume entry)")
+        # Translators: {file} is the save's name; Resume is the main menu's entry.
+        return _fail(_("{file} is a local game: resume it with carcnet play (the Resume entry)").format(file=path.name))
     dial: list[tuple[str, int]] = []
     pairings = []
     if _is_code(args.address):  # back at a table across homes: a code from a laptop still there
@@ -698,7 +779,9 @@ def _resume(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         if pairing.about.game != load(path).header.game:
             asyncio.run(pairing.close())
-            return _fail(f"the code {args.address} is for another game than {path.name}: ask for a code of this game's table")
+            # Translators: {code} is the invite code typed, {file} the save's name.
+            return _fail(_("the code {code} is for another game than {file}: ask for a code of this game's table").format(
+                code=args.address, file=path.name))
         pairings.append(pairing)
     elif args.address:
         from carcnet.net.adverts import parse_host_port
@@ -719,7 +802,7 @@ def _resume(args: argparse.Namespace) -> int:
         return _fail(str(exc), EXIT_REFUSED)
     if game.human_seats:
         game.recorder.close()  # type: ignore[union-attr]
-        return _fail("a person plays a seat of this game here: resume it in the interface (without --headless)")
+        return _fail(_("a person plays a seat of this game here: resume it in the interface (without --headless)"))
     return asyncio.run(_run_headless(game, args))
 
 
@@ -727,116 +810,125 @@ def _resume(args: argparse.Namespace) -> int:
 
 
 def _net_options(p: argparse.ArgumentParser, *, listen: bool = True) -> None:
-    p.add_argument("--name", default=None, help="your name at the table (default: your user name)")
-    p.add_argument("--data-dir", help="folder of saved games, as for carcnet play (default: the user data folder's games/)")
-    p.add_argument("--no-mdns", action="store_true", help="neither advertise nor browse (connect by address)")
+    p.add_argument("--name", default=None, help=_("your name at the table (default: your user name)"))
+    p.add_argument("--data-dir", help=_("folder of saved games, as for carcnet play (default: the user data folder's games/)"))
+    p.add_argument("--no-mdns", action="store_true", help=_("neither advertise nor browse (connect by address)"))
     p.add_argument("--interface", action="append", metavar="IP",
-                   help="an IP address of this machine to use for mDNS (repeatable; default: all)")
+                   help=_("an IP address of this machine to use for mDNS (repeatable; default: all)"))
     if listen:
         p.add_argument("--invite", action="store_true",
-                       help="also hand out invite codes, for friends in other homes to sit down with "
-                       "(one code a friend; needs pip install 'carcnet[internet]')")
-        p.add_argument("--listen", default="0.0.0.0", metavar="ADDR", help="address to accept peers on (default all)")
-        p.add_argument("--port", type=int, default=0, help="TCP port to accept peers on (default: any free port)")
+                       help=_("also hand out invite codes, for friends in other homes to sit down with "
+                              "(one code a friend; needs pip install 'carcnet[internet]')"))
+        p.add_argument("--listen", default="0.0.0.0", metavar="ADDR", help=_("address to accept peers on (default all)"))
+        p.add_argument("--port", type=int, default=0, help=_("TCP port to accept peers on (default: any free port)"))
     else:
         p.set_defaults(listen="0.0.0.0", port=0)
-    p.add_argument("--timeout", type=float, default=3600.0, help="headless: give up after this many seconds")
+    p.add_argument("--timeout", type=float, default=3600.0, help=_("headless: give up after this many seconds"))
     p.add_argument("--takeover", type=float, default=None, metavar="SECONDS",
-                   help="seconds a bot seat whose laptop is gone stays away at its turn before the table "
-                   "gives it to a bot here or elsewhere (default 30)")
+                   help=_("seconds a bot seat whose laptop is gone stays away at its turn before the table "
+                          "gives it to a bot here or elsewhere (default 30)"))
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
-                   help="seconds this laptop's bots wait before each turn (default: at once headless, "
-                   "0.6 s in the interface)")
-    p.add_argument("--moves", action="store_true", help="headless: print every move (default: every 20th)")
+                   help=_("seconds this laptop's bots wait before each turn (default: at once headless, "
+                          "0.6 s in the interface)"))
+    p.add_argument("--moves", action="store_true", help=_("headless: print every move (default: every 20th)"))
     p.add_argument("--verbose", action="store_true",
-                   help="headless: also print the connection log as it grows, in the protocol's terms "
-                   "(lines beginning log:)")
+                   help=_("headless: also print the connection log as it grows, in the protocol's terms "
+                          "(lines beginning log:)"))
     p.add_argument("--relay", metavar="URL", default=None,
-                   help="the invite server for invite codes: a magic-wormhole mailbox server's ws:// address "
-                   "(default: the setting, else the public one)")
+                   help=_("the invite server for invite codes: a magic-wormhole mailbox server's ws:// "
+                          "address (default: the setting, else the public one)"))
     p.add_argument("--transit", metavar="tcp:HOST:PORT", default=None,
-                   help="the relay that carries a game between homes when no direct path is found "
-                   "(default: the setting, else the public one)")
+                   help=_("the relay that carries a game between homes when no direct path is found "
+                          "(default: the setting, else the public one)"))
     p.add_argument("--linger", type=float, default=2.0,
-                   help="headless: seconds to stay after the end so that peers get the last moves (default 2)")
+                   help=_("headless: seconds to stay after the end so that peers get the last moves (default 2)"))
 
 
 def _find_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("address", nargs="?", metavar="HOST:PORT|CODE",
-                   help="a peer of the game, or an invite code from a friend elsewhere, e.g. 7-crossover-clockwork "
-                   "(default: find a game by mDNS)")
-    p.add_argument("--game", help="the game id (needed with HOST:PORT where multicast is blocked)")
-    p.add_argument("--wait", type=float, default=10.0, help="seconds to look for games by mDNS (default 10)")
+                   help=_("a peer of the game, or an invite code from a friend elsewhere, e.g. "
+                          "7-crossover-clockwork (default: find a game by mDNS)"))
+    p.add_argument("--game", help=_("the game id (needed with HOST:PORT where multicast is blocked)"))
+    p.add_argument("--wait", type=float, default=10.0, help=_("seconds to look for games by mDNS (default 10)"))
 
 
 def add_commands(sub: Any) -> None:
     """Adds the network subcommands to ``carcnet``'s subparsers *sub*."""
     import getpass
 
+    # Translators: the name a player is given at a table when the computer has no user name.
+    fallback = pgettext("a player's name when there is none", "player")
     try:
-        user = getpass.getuser()[:32] or "player"
+        user = getpass.getuser()[:32] or fallback
     except (KeyError, OSError, ImportError):  # no user name in this environment (getpass's failures)
-        user = "player"
+        user = fallback
 
-    lan = sub.add_parser("lan", help="list the games on the network (mDNS)")
-    lan.add_argument("--wait", type=float, default=3.0, help="seconds to listen (default 3)")
-    lan.add_argument("--json", action="store_true", help="print the games as JSON")
+    lan = sub.add_parser("lan", help=_("list the games on the network (mDNS)"))
+    lan.add_argument("--wait", type=float, default=3.0, help=_("seconds to listen (default 3)"))
+    lan.add_argument("--json", action="store_true", help=_("print the games as JSON"))
     lan.add_argument("--verbose", action="store_true",
-                     help="also print every record of each game, in the protocol's terms (lines beginning log:)")
-    lan.add_argument("--interface", action="append", metavar="IP", help="an IP address of this machine to use")
+                     help=_("also print every record of each game, in the protocol's terms (lines beginning log:)"))
+    lan.add_argument("--interface", action="append", metavar="IP", help=_("an IP address of this machine to use"))
     lan.set_defaults(run=_lan)
 
     from carcnet.bots import BOTS
 
-    bots = ", ".join(BOTS)
+    bots = ", ".join(BOTS)  # the names typed
     host = sub.add_parser(
-        "host", help="open a table on the network",
-        description="Opens a table others on the network can join. --seats lists the seats: me (you), "
-        f"open (a player on the network), or a bot this laptop runs ({bots}: random and greedy play at "
-        "once, easy, medium and hard are the search bot's levels); e.g. me,open,open,hard.",
+        "host", help=_("open a table on the network"),
+        # Translators: me, open, the bots' names and me,open,open,hard are typed as they are (not translated);
+        # {bots} lists the bots' names.
+        description=_("Opens a table others on the network can join. --seats lists the seats: me (you), open "
+                      "(a player on the network), or a bot this laptop runs ({bots}: random and greedy play "
+                      "at once, easy, medium and hard are the search bot's levels); e.g. "
+                      "me,open,open,hard.").format(
+            bots=bots),
     )
     _net_options(host)
-    host.add_argument("--seats", help=f"comma-separated seats: me, open, or a bot: {bots} (default me,open)")
-    host.add_argument("--game-name", default=None, help="the game's name on the network (default: NAME's game)")
-    host.add_argument("--headless", action="store_true", help="no interface: bots and open seats only")
+    # Translators: me, open and me,open are typed as they are (not translated); {bots} lists the bots' names.
+    host.add_argument("--seats", help=_("comma-separated seats: me, open, or a bot: {bots} (default me,open)").format(
+        bots=bots))
+    host.add_argument("--game-name", default=None, help=_("the game's name on the network (default: NAME's game)"))
+    host.add_argument("--headless", action="store_true", help=_("no interface: bots and open seats only"))
     host.add_argument("--clock", metavar="TURN+BANK",
-                      help="a turn clock: seconds a turn, then a bank of seconds a seat, e.g. 60+300 (default: none); "
-                      "a seat that runs out has its turn played by the greedy bot on its own laptop")
+                      help=_("a turn clock: seconds a turn, then a bank of seconds a seat, e.g. 60+300 "
+                             "(default: none); a seat that runs out has its turn played by the greedy bot on "
+                             "its own laptop"))
     add_rule_options(host)
     host.set_defaults(run=_host)
 
-    join = sub.add_parser("join", help="sit down at a table on the network")
+    join = sub.add_parser("join", help=_("sit down at a table on the network"))
     _find_options(join)
     _net_options(join)
-    join.add_argument("--colour", help="the colour you would like")
+    join.add_argument("--colour", help=_("the colour you would like"))
     join.add_argument("--headless", action="store_true", help=argparse.SUPPRESS)
     join.set_defaults(run=lambda a: _join_like(a, kind="join"), bot=None)
 
-    spec = sub.add_parser("spectate", help="watch a game on the network")
+    spec = sub.add_parser("spectate", help=_("watch a game on the network"))
     _find_options(spec)
     _net_options(spec, listen=False)
-    spec.add_argument("--headless", action="store_true", help="no interface: print progress and the final scores")
+    spec.add_argument("--headless", action="store_true", help=_("no interface: print progress and the final scores"))
     spec.set_defaults(run=lambda a: _join_like(a, kind="spectate"))
 
     bot = sub.add_parser(
-        "bot", help="seat a bot at a table on the network (headless)",
-        description="A headless peer that claims a seat at a table and plays it with a bot.",
+        "bot", help=_("seat a bot at a table on the network (headless)"),
+        description=_("A headless peer that claims a seat at a table and plays it with a bot."),
     )
-    bot.add_argument("--join", action="store_true", required=True, help="join a table (the only thing a bot does)")
+    bot.add_argument("--join", action="store_true", required=True, help=_("join a table (the only thing a bot does)"))
     _find_options(bot)
     _net_options(bot)
-    bot.add_argument("--bot", default="greedy", help="random, greedy, or a search level: easy, medium, hard, expert (default greedy)")
+    bot.add_argument("--bot", default="greedy", help=_("random, greedy, or a search level: easy, medium, hard, expert (default greedy)"))
     bot.add_argument("--level", dest="bot", choices=tuple(LEVELS),
-                     help="the search bot at this level (the same as --bot LEVEL)")
-    bot.add_argument("--colour", help="the colour it would like")
+                     help=_("the search bot at this level (the same as --bot LEVEL)"))
+    bot.add_argument("--colour", help=_("the colour it would like"))
     bot.set_defaults(run=lambda a: _join_like(a, kind="bot"), headless=True)
 
-    res = sub.add_parser("resume", help="re-open a saved network game on the network")
-    res.add_argument("file", help="a .carclog of a network game")
+    res = sub.add_parser("resume", help=_("re-open a saved network game on the network"))
+    res.add_argument("file", metavar=pgettext("command line placeholder", "file"), help=_("a .carclog of a network game"))
     res.add_argument("address", nargs="?", metavar="HOST:PORT|CODE",
-                     help="a peer of the game to connect to, or an invite code from a laptop at its table elsewhere")
+                     help=_("a peer of the game to connect to, or an invite code from a laptop at its table elsewhere"))
     _net_options(res)
-    res.add_argument("--headless", action="store_true", help="no interface: bots' seats only")
+    res.add_argument("--headless", action="store_true", help=_("no interface: bots' seats only"))
     res.set_defaults(run=_resume)
 
     for p in (host, join, spec, bot, res):
@@ -847,11 +939,13 @@ def fill_defaults(args: argparse.Namespace) -> None:
     """Names: ``--name`` or the user name; a bot is called after its kind; a game after its host."""
     if getattr(args, "name", "absent") is None:
         if args.command == "bot":
-            args.name = f"{args.bot.capitalize()} bot"
+            # Translators: the name of a bot's seat: {kind} is the bot's kind, capitalised (Greedy, Hard).
+            args.name = _("{kind} bot").format(kind=args.bot.capitalize())
         else:
             args.name = args.default_name
     if getattr(args, "game_name", "absent") is None:
-        args.game_name = f"{args.name}'s game"[:32]
+        # Translators: the game name offered; {name} is the host's name.
+        args.game_name = _("{name}'s game").format(name=args.name)[:32]
     if getattr(args, "command", None) in ("host", "join", "spectate", "bot", "resume") and (
         getattr(args, "headless", False)
     ):

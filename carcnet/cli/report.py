@@ -21,13 +21,42 @@ from carcnet.engine import (
     PointsScored,
     TileSetAside,
 )
+from carcnet.i18n import _, listed, pgettext
 from carcnet.tui.render import with_article
+from carcnet.tui.words import score_words
 
-__all__ = ["final_lines", "result_dict", "transcript"]
+__all__ = ["category_word", "final_lines", "result_dict", "transcript"]
+
+
+def category_word(category: str) -> str:
+    """A feature kind of the score table (a key of the engine's ``CATEGORIES``) in the player's
+    language, in lowercase as the table heads its column; another as it is."""
+    words = {
+        # Translators: a column of the final score table: the points of roads (as for cities, cloisters…)
+        "road": pgettext("score category", "road"),
+        "city": pgettext("score category", "city"),
+        "cloister": pgettext("score category", "cloister"),
+        # Translators: The Abbot's gardens, a column of the final score table
+        "garden": pgettext("score category", "garden"),
+        # Translators: the farms (fields), a column of the final score table
+        "field": pgettext("score category", "field"),
+        # Translators: Traders & Builders' goods (wine, grain, cloth), a column of the final score table
+        "goods": pgettext("score category", "goods"),
+    }
+    return words.get(category, category)
+
+
+def _bot_words(kind: str) -> str:
+    """A bot of *kind* with its article: ``a greedy bot``, ``an easy bot``."""
+    words = {"random": _("a random bot"), "greedy": _("a greedy bot"), "easy": _("an easy bot"),
+             "medium": _("a medium bot"), "hard": _("a hard bot"), "expert": _("an expert bot")}
+    return words[kind] if kind in words else with_article(kind + " bot")
 
 
 def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) -> Iterator[str]:
-    """Replays *moves* and yields one line per turn, plus a line per scoring and set-aside tile.
+    """Replays *moves* and yields one line per turn, plus a line per scoring and set-aside tile, in
+    the player's language (the moves in the log's notation, the scorings as the engine describes
+    them).
 
     Raises ``IllegalMoveError`` at a bad move (callers replay only checked logs).
     """
@@ -39,15 +68,18 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
         seat = game.seat
         events = game.apply(move)
         if isinstance(move, HandOver):
-            yield f"     {names[move.seat]}'s seat goes to {with_article(move.bot + ' bot')}, run by {names[move.by]}"
+            # Translators: a seat handed over to a bot: {player} is the seat's player, {bot} a bot with its
+            # article ("a greedy bot"), {runner} the player whose laptop runs it.
+            yield "     " + _("{player}'s seat goes to {bot}, run by {runner}").format(
+                player=names[move.seat], bot=_bot_words(move.bot), runner=names[move.by])
             continue
         if isinstance(move, HandBack):
-            yield f"     {names[move.seat]} is back and plays their seat again"
+            yield "     " + _("{player} is back and plays their seat again").format(player=names[move.seat])
             continue
         if isinstance(move, DrawTile):  # the table's draw (deck.md §5): only a tile set aside is news
             for ev in events:
                 if isinstance(ev, TileSetAside):
-                    yield f"     tile {ev.tile} fits nowhere: set aside, {names[ev.seat]} draws again"
+                    yield "     " + _set_aside(ev.tile, names[ev.seat])
             continue
         if isinstance(move, PlaceTile):
             turn += 1
@@ -58,20 +90,36 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
         yield line
         for ev in events:
             if isinstance(ev, PointsScored):
-                who = " and ".join(names[s] for s in ev.seats)
-                label = "final" if ev.final else "score"
-                yield f"     {label}: {who} {ev.describe()}"
+                who = listed([names[s] for s in ev.seats])
+                if ev.final:
+                    # Translators: a scoring of the final scoring: {players} lists who scores, {scoring} is the
+                    # points and the feature ("+8: city, 3 tiles, 1 pennant").
+                    yield "     " + _("final: {players} {scoring}").format(players=who, scoring=score_words(ev))
+                else:
+                    # Translators: a scoring during the game: {players} lists who scores, {scoring} is the
+                    # points and the feature ("+8: city, 3 tiles, 1 pennant").
+                    yield "     " + _("score: {players} {scoring}").format(players=who, scoring=score_words(ev))
             elif isinstance(ev, TileSetAside):
-                yield f"     tile {ev.tile} fits nowhere: set aside, {names[ev.seat]} draws again"
+                yield "     " + _set_aside(ev.tile, names[ev.seat])
     if line and game.phase is Phase.PLACE_TILE and isinstance(moves[-1], PlaceTile):
-        yield line + " (deploy pending)"
+        # Translators: the last turn of an unfinished game, its tile placed and its meeple not yet:
+        # {turn} is the turn's line.
+        yield _("{turn} (deploy pending)").format(turn=line)
+
+
+def _set_aside(tile: str, player: str) -> str:
+    """The line of a tile drawn that fits nowhere."""
+    # Translators: {tile} is the tile's code, {player} the player who draws again.
+    return _("tile {tile} fits nowhere: set aside, {player} draws again").format(tile=tile, player=player)
 
 
 def final_lines(game: Game, names: Sequence[str]) -> list[str]:
     """The score table: per seat, points by feature kind (in play + final) and the total."""
     shown = [c for c in CATEGORIES if any(sum(b[c]) for b in game.breakdown)] or ["road", "city"]
     width = max(len(n) for n in names)
-    head = f"  {'':<{width}}  " + "".join(f"{c:>10}" for c in shown) + f"{'total':>8}"
+    # Translators: the last column of the final score table: a player's points in all.
+    total = pgettext("score table", "total")
+    head = f"  {'':<{width}}  " + "".join(f"{category_word(c):>10}" for c in shown) + f"{total:>8}"
     lines = [head]
     order = sorted(range(game.players), key=lambda s: (-game.scores[s], s))
     for seat in order:
@@ -79,9 +127,11 @@ def final_lines(game: Game, names: Sequence[str]) -> list[str]:
             f"{'%d+%d' % tuple(game.breakdown[seat][c]) if game.breakdown[seat][c][1] else game.breakdown[seat][c][0]:>10}"
             for c in shown
         )
-        mark = "  winner" if seat in game.winners else ""
+        # Translators: after a player's row in the final score table: the player won.
+        mark = "  " + pgettext("score table", "winner") if seat in game.winners else ""
         lines.append(f"  {names[seat]:<{width}}  {cells}{game.scores[seat]:>8}{mark}")
-    lines.append("  (a+b: a points during the game, b in the final scoring)")
+    # Translators: under the final score table, whose cells read "5+3"; keep a and b as they are.
+    lines.append("  " + _("(a+b: a points during the game, b in the final scoring)"))
     return lines
 
 

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from carcnet.i18n import _, pgettext
+
 from .common import EXIT_OK, EXIT_USAGE, fail, shown
 
 __all__ = ["TEMPLATES", "add_commands", "addresses_to_open", "play_command"]
@@ -48,23 +50,32 @@ def _bind_problem(host: str, port: int) -> str | None:
     try:
         infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as exc:
-        reason = exc.strerror if isinstance(exc, socket.gaierror) else "not a valid host name"
-        return f"--host {shown(host)} is neither an address nor a name this machine can resolve ({reason})"
-    for family, kind, proto, _, address in infos:
+        reason = exc.strerror if isinstance(exc, socket.gaierror) else _("not a valid host name")
+        # Translators: {value} is the --host typed (quoted), {reason} the system's error.
+        return _("--host {value} is neither an address nor a name this machine can resolve ({reason})").format(
+            value=shown(host), reason=reason)
+    for family, kind, proto, __, address in infos:
         with socket.socket(family, kind, proto) as probe:
             if hasattr(socket, "SO_REUSEADDR"):  # as the server binds: a port in TIME_WAIT is free
                 probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind(address)
             except OSError as exc:
-                where = f"{address[0]} port {port}"
                 if exc.errno == errno.EADDRINUSE:
-                    return f"port {port} is in use on {address[0]}: choose another with --port"
+                    # Translators: {port} is a TCP port (a number), {address} an IP address of this machine.
+                    return _("port {port} is in use on {address}: choose another with --port").format(
+                        port=port, address=address[0])
                 if exc.errno == errno.EADDRNOTAVAIL:
-                    return f"--host {shown(host)} is not an address of this machine"
+                    # Translators: {value} is the --host typed (quoted).
+                    return _("--host {value} is not an address of this machine").format(value=shown(host))
                 if exc.errno == errno.EACCES:
-                    return f"cannot listen on {where}: ports under 1024 need administrator rights; choose another"
-                return f"cannot listen on {where}: {exc.strerror or exc}"
+                    # Translators: {address} is an IP address of this machine, {port} a TCP port (a number).
+                    return _("cannot listen on {address} port {port}: ports under 1024 need administrator "
+                             "rights; choose another").format(address=address[0], port=port)
+                # Translators: {address} is an IP address of this machine, {port} a TCP port (a number),
+                # {reason} the system's error.
+                return _("cannot listen on {address} port {port}: {reason}").format(
+                    address=address[0], port=port, reason=exc.strerror or exc)
     return None
 
 
@@ -120,12 +131,20 @@ def _server_class() -> Any:
             import signal
 
             urls = addresses_to_open(self.host, self.port)
-            print(f"carcnet in a browser: open {urls[0]} (Ctrl+C stops)", flush=True)
+            # Translators: {url} is the address to open in a browser (http://localhost:8000).
+            print(_("carcnet in a browser: open {url} (Ctrl+C stops)").format(url=urls[0]), flush=True)
             if len(urls) > 1:
-                print(f"from other machines: {', '.join(urls[1:])}", flush=True)
+                # Translators: {urls} lists the addresses to open in a browser on other computers.
+                print(_("from other machines: {urls}").format(urls=pgettext("list separator", ", ").join(urls[1:])),
+                      flush=True)
             if self.host not in ("127.0.0.1", "localhost", "::1"):
-                print(f"listening on {self.host or 'every interface'}: anyone who reaches this port plays with "
-                      "your saved games", flush=True)
+                if self.host:
+                    # Translators: {address} is the address the server listens on (0.0.0.0, an IP address).
+                    print(_("listening on {address}: anyone who reaches this port plays with your saved games").format(
+                        address=self.host), flush=True)
+                else:
+                    print(_("listening on every interface: anyone who reaches this port plays with your saved games"),
+                          flush=True)
             if hasattr(signal, "SIGHUP"):  # the terminal closed: stop, and stop every game's process
                 try:
                     asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.request_exit)
@@ -139,9 +158,10 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         server_class = _server_class()
     except ImportError:  # pragma: no cover - a dependency of the package
-        return fail("carcnet serve needs textual-serve: pip install textual-serve", EXIT_USAGE)
+        return fail(_("carcnet serve needs textual-serve: pip install textual-serve"), EXIT_USAGE)
     if not 1 <= args.port <= 65535:
-        return fail(f"--port must be 1 to 65535, not {args.port}", EXIT_USAGE)
+        # Translators: {port} is the number typed.
+        return fail(_("--port must be 1 to 65535, not {port}").format(port=args.port), EXIT_USAGE)
     if problem := _bind_problem(args.host, args.port):
         return fail(problem, EXIT_USAGE)
     server = server_class(
@@ -154,7 +174,10 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         server.serve()
     except OSError as exc:  # the port was taken between the check and the server's bind
-        return fail(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}", EXIT_USAGE)
+        # Translators: {address} is an IP address of this machine, {port} a TCP port (a number), {reason}
+        # the system's error.
+        return fail(_("cannot listen on {address} port {port}: {reason}").format(
+            address=args.host, port=args.port, reason=exc.strerror or exc), EXIT_USAGE)
     return EXIT_OK
 
 
@@ -162,13 +185,13 @@ def add_commands(sub: Any) -> None:
     """Adds ``serve`` to ``carcnet``'s subparsers *sub*."""
     serve = sub.add_parser(
         "serve",
-        help="play in a web browser (textual-serve), on this computer by default",
-        description="Serves the game to a web browser: each page opened starts its own game interface. "
-        "Listens on 127.0.0.1 unless --host says otherwise.",
+        help=_("play in a web browser (textual-serve), on this computer by default"),
+        description=_("Serves the game to a web browser: each page opened starts its own game interface. "
+                      "Listens on 127.0.0.1 unless --host says otherwise."),
     )
     serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 shares it)")
-    serve.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
-    serve.add_argument("--data-dir", help="folder of saved games (default: the user data folder)")
-    serve.add_argument("--bot-delay", type=float, default=None, help="seconds a bot waits before moving")
+                       help=_("address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 shares it)"))
+    serve.add_argument("--port", type=int, default=8000, help=_("TCP port (default 8000)"))
+    serve.add_argument("--data-dir", help=_("folder of saved games (default: the user data folder)"))
+    serve.add_argument("--bot-delay", type=float, default=None, help=_("seconds a bot waits before moving"))
     serve.set_defaults(run=_serve)

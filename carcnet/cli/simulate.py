@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from carcnet.bots import make_bot
 from carcnet.engine import Game, GameSetup, Phase, Rules
+from carcnet.i18n import _, ngettext
 
 __all__ = ["GameOutcome", "SimulationResult", "check_simulation", "game_seed", "play_bot_game", "simulate"]
 
@@ -116,14 +117,16 @@ def check_simulation(bots: Sequence[str], games: int, first: int = 0) -> None:
 
     Raises:
         ValueError: Unknown bot name, bad player count, a non-positive number of games or a negative
-            *first*; the message says what is wrong.
+            *first*; the message says what is wrong (in the player's language).
     """
     if not 2 <= len(bots) <= 6:
-        raise ValueError(f"a game has 2 to 6 players, got {len(bots)} bots")
+        # Translators: {count} is the number of bots named; the English keeps the plural whatever the number.
+        raise ValueError(ngettext("a game has 2 to 6 players, got {count} bots", "a game has 2 to 6 players, got {count} bots",
+                                  len(bots)).format(count=len(bots)))
     if games < 1:
-        raise ValueError("--games must be at least 1")
+        raise ValueError(_("--games must be at least 1"))
     if first < 0:
-        raise ValueError("--first must be 0 or more")
+        raise ValueError(_("--first must be 0 or more"))
     for name in set(bots):
         make_bot(name, 0)  # fails early with the list of known bots
 

@@ -17,9 +17,10 @@ from typing import Any, Literal
 import msgpack
 
 from carcnet.engine import RULES_VERSION, SUPPORTED_RULES, Rules
+from carcnet.i18n import _, ngettext
 from carcnet.log.codec import options_from_wire, options_to_wire
 from carcnet.log.signatures import verify
-from carcnet.log.values import name_problem
+from carcnet.log.values import MAX_NAME, name_problem
 from carcnet.net.signing import SeatKey, sealed_game_id
 
 from .pairing import MAX_SEATS, Round, berger_round, lots, swiss_round
@@ -117,7 +118,7 @@ class Charter:
         """
         self.check()
         if key.public != self.opener:
-            raise EventError("the charter is signed by the laptop that opens the event")
+            raise EventError(_("the charter is signed by the laptop that opens the event"))
         return dataclasses.replace(self, sig=key.sign(DOMAIN + self.body()))
 
     def to_bytes(self) -> bytes:
@@ -140,7 +141,9 @@ class Charter:
         if not isinstance(m, dict) or m.get("type") != "event":
             raise EventError("not a charter: no map of type 'event'")
         if m.get("version") != VERSION:
-            raise EventError(f"a charter of version {m.get('version')!r}: this laptop reads version {VERSION}")
+            # Translators: {version} and {read} are numbers of the event file format's versions.
+            raise EventError(_("a charter of version {version}: this laptop reads version {read}").format(
+                version=repr(m.get("version")), read=VERSION))
         expected = {"type", "version", "event", "name", "format", "rounds", "size", "minimum", "rules", "options",
                     "created", "players", "opener", "sig"}
         if set(m) != expected:
@@ -159,10 +162,10 @@ class Charter:
         )
         charter.check()
         if charter.body() != msgpack.packb({k: v for k, v in m.items() if k != "sig"}, use_bin_type=True):
-            raise EventError("the charter's fields are not in their canonical order or form")
+            raise EventError(_("the charter's fields are not in their canonical order or form"))
         if not isinstance(charter.sig, bytes) or len(charter.sig) != 64 or not verify(
                 charter.opener, DOMAIN + charter.body(), charter.sig):
-            raise EventError("the opener's signature does not verify: the charter was changed or forged")
+            raise EventError(_("the opener's signature does not verify: the charter was changed or forged"))
         return charter
 
     def check(self) -> None:
@@ -176,26 +179,39 @@ class Charter:
                 raise EventError(why)
 
         need(isinstance(self.event, str) and bool(_HEX32.fullmatch(self.event)), "event: 32 lowercase hex digits")
-        need(name_problem(self.name, 40) is None, f"name: {name_problem(self.name, 40)}")
+        # Translators: "name" is the event's name; {limit} is the most characters it may have.
+        need(name_problem(self.name, 40) is None, ngettext(
+            "name: must be 1 to {limit} character without control characters or invisible formatting characters",
+            "name: must be 1 to {limit} characters without control characters or invisible formatting characters",
+            40).format(limit=40))
         need(self.format in ("swiss", "round-robin"), "format: 'swiss' or 'round-robin'")
-        need(isinstance(self.size, int) and 2 <= self.size <= MAX_SEATS, f"size: 2 to {MAX_SEATS} seats")
-        need(isinstance(self.minimum, int) and 2 <= self.minimum <= self.size, "minimum: 2 to the size")
-        need(isinstance(self.rounds, int) and 1 <= self.rounds <= 20, "rounds: 1 to 20")
+        # Translators: the seats of an event's tables; {most} is the most seats a table has.
+        need(isinstance(self.size, int) and 2 <= self.size <= MAX_SEATS, _("size: 2 to {most} seats").format(most=MAX_SEATS))
+        # Translators: the fewest seats of an event's table.
+        need(isinstance(self.minimum, int) and 2 <= self.minimum <= self.size, _("minimum: 2 to the size"))
+        need(isinstance(self.rounds, int) and 1 <= self.rounds <= 20, _("rounds: 1 to 20"))
         need(isinstance(self.rules, int) and self.rules in SUPPORTED_RULES, f"rules: one of {SUPPORTED_RULES}")
         need(isinstance(self.created, int) and 0 <= self.created < 2**40, "created: seconds since 1970")
         need(isinstance(self.opener, bytes) and len(self.opener) == 32, "opener: a 32-byte identity key")
-        need(2 <= len(self.players) <= 64, "players: 2 to 64")
+        need(2 <= len(self.players) <= 64, _("players: 2 to 64"))
         for p in self.players:
-            need(name_problem(p.name) is None, f"a player's name {name_problem(p.name)}")
+            # Translators: {limit} is the most characters a name may have.
+            need(name_problem(p.name) is None, ngettext(
+                "a player's name must be 1 to {limit} character without control characters or invisible formatting characters",
+                "a player's name must be 1 to {limit} characters without control characters or invisible formatting characters",
+                MAX_NAME).format(limit=MAX_NAME))
             need(isinstance(p.key, bytes) and len(p.key) == 32, "a player's key: 32 bytes")
             need(p.bot is None or (isinstance(p.bot, str) and 1 <= len(p.bot) <= 16), "a player's bot: a level or nil")
         names = [p.name for p in self.players]
-        need(len(set(names)) == len(names), "players' names are distinct")
+        need(len(set(names)) == len(names), _("players' names are distinct"))
         people = [p.key for p in self.players if p.bot is None]
-        need(len(set(people)) == len(people), "a person enters once (one identity key, one player)")
+        need(len(set(people)) == len(people), _("a person enters once (one identity key, one player)"))
         if self.format == "round-robin" and self.size == 2:
             count = len(self.players) + len(self.players) % 2
-            need(self.rounds <= count - 1, f"a round robin of {len(self.players)} has at most {count - 1} rounds")
+            # Translators: {players} is a number of players, {most} a number of rounds.
+            need(self.rounds <= count - 1, ngettext("a round robin of {players} has at most {most} rounds",
+                                                    "a round robin of {players} has at most {most} rounds",
+                                                    count - 1).format(players=len(self.players), most=count - 1))
 
     # ------------------------------------------------------------------ what every laptop derives
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from carcnet.i18n import _
 from carcnet.net.signing import SeatKey
 
 __all__ = ["IDENTITY_FILE", "load_identity"]
@@ -34,7 +35,8 @@ def load_identity(data_dir: Path) -> SeatKey:
         except ValueError:
             seed = b""
         if len(seed) != 32:
-            raise ValueError(f"{path}: not an identity key (64 hex digits); move it aside to make a new one")
+            # Translators: {path} is a file.
+            raise ValueError(_("{path}: not an identity key (64 hex digits); move it aside to make a new one").format(path=path))
         return SeatKey.from_seed(seed)
     path.parent.mkdir(parents=True, exist_ok=True)
     seed = os.urandom(32)

@@ -47,14 +47,15 @@ from statistics import NormalDist
 from openskill.models import PlackettLuce
 
 from carcnet.engine import Phase
+from carcnet.i18n import N_, _, ngettext
 from carcnet.log.errors import LogError
 from carcnet.log.store import LoadedLog, load
 from carcnet.table import Table
 from carcnet.table.keys import LanError, keys_path, read_keys
 from carcnet.table.netview import NetView
 
-__all__ = ["ELO_PER_MU", "RATINGS_FILE", "Rating", "Ratings", "bot_id", "count_game", "count_when_over", "display",
-           "players_of"]
+__all__ = ["ALREADY", "ELO_PER_MU", "RATINGS_FILE", "UPDATED", "Rating", "Ratings", "bot_id", "count_game",
+           "count_when_over", "display", "players_of"]
 
 #: The ratings file's name in the user data folder.
 RATINGS_FILE = "ratings.json"
@@ -69,6 +70,10 @@ ELO_PER_MU = 400 / (NormalDist().inv_cdf(10 / 11) * math.sqrt(2) * _MODEL.beta)
 FORMAT = 1
 #: Games not counted kept with their reason in the file (the newest), for ``carcnet ratings`` to show.
 MAX_UNRATED = 64
+#: Why a game counted already is not counted, and what :func:`count_game` says of a game counted: in
+#: English (marked), shown through ``_()``; compare what was said with ``_(ALREADY)``, ``_(UPDATED)``.
+ALREADY = N_("not counted again: this game is in the ratings already")
+UPDATED = N_("Ratings updated")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,8 +184,9 @@ class Ratings:
         except LanError:
             saved = None
         if saved is None or not saved.seats:
-            return self._unrated(loaded.header.game, "not counted: this laptop did not play in this game (no keys "
-                                 "of its seats beside the log): only games played here or an event's tables count")
+            return self._unrated(loaded.header.game, _("not counted: this laptop did not play in this game (no keys "
+                                                       "of its seats beside the log): only games played here or an "
+                                                       "event's tables count"))
         header = loaded.header
         runners = {s: saved.runners.get(s, header.keys[s]) for s in range(len(header.seats)) if s not in saved.seats}
         return self._count(loaded, runners)
@@ -198,25 +204,28 @@ class Ratings:
         if loaded is None:
             return self._unrated(None, why)
         if len(holders) != len(loaded.header.seats):
-            return self._unrated(loaded.header.game, "not counted: its seats are not the table's")
+            return self._unrated(loaded.header.game, _("not counted: its seats are not the table's"))
         distinct = set(holders)
         if distinct != {me}:
             if len(distinct) < 2:
-                return self._unrated(loaded.header.game, "not counted: one laptop held every seat: a rated game of an "
-                                     "event has seats of two laptops or more (or only this laptop's)")
+                return self._unrated(loaded.header.game, _("not counted: one laptop held every seat: a rated game of an "
+                                                           "event has seats of two laptops or more (or only this laptop's)"))
             unseen = [k for k in distinct if k != me and k not in present]
             if unseen:
-                return self._unrated(loaded.header.game, f"not counted: {len(unseen)} of the laptops that held its "
-                                     "seats never answered this laptop during the event")
+                # Translators: {n} is a number of laptops.
+                return self._unrated(loaded.header.game, ngettext(
+                    "not counted: {n} of the laptops that held its seats never answered this laptop during the event",
+                    "not counted: {n} of the laptops that held its seats never answered this laptop during the event",
+                    len(unseen)).format(n=len(unseen)))
         return self._count(loaded, {s: key for s, key in enumerate(holders) if key != me})
 
     def _count(self, loaded: LoadedLog, runners: Mapping[int, bytes]) -> str | None:
         players = players_of(loaded, runners)
         people = [p for p in players if not p.startswith("bot:")]
         if len(set(people)) != len(people):
-            return self._unrated(loaded.header.game, "not counted: one person holds two seats")
+            return self._unrated(loaded.header.game, _("not counted: one person holds two seats"))
         if not self.rate(loaded.header.game, players, loaded.game.scores):
-            return "not counted again: this game is in the ratings already"
+            return _(ALREADY)
         return None
 
     def _unrated(self, game: str | None, why: str) -> str:
@@ -250,9 +259,11 @@ class Ratings:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"not a ratings file: {exc}") from None
+            # Translators: {reason} says where the file's JSON is wrong (in English).
+            raise ValueError(_("not a ratings file: {reason}").format(reason=exc)) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a ratings file of format {FORMAT}")
+            # Translators: {format} is the number of the file format's version.
+            raise ValueError(_("not a ratings file of format {format}").format(format=FORMAT))
         players, games = data.get("players"), data.get("games")
         if not isinstance(players, dict) or not isinstance(games, list) or not all(isinstance(g, str) for g in games):
             raise ValueError("a ratings file holds 'players' (a map) and 'games' (a list of ids)")
@@ -310,13 +321,15 @@ def _finished(path: str | os.PathLike[str]) -> tuple[LoadedLog | None, str]:
     try:
         loaded = load(path)
     except LogError as exc:
-        return None, f"not counted: {exc}"
+        # Translators: {reason} says why the log is refused.
+        return None, _("not counted: {reason}").format(reason=exc)
     if not loaded.header.keys:
-        return None, "not counted: the log is not signed (a game at one terminal): nothing proves who played"
+        return None, _("not counted: the log is not signed (a game at one terminal): nothing proves who played")
     if loaded.damage is not None:
-        return None, f"not counted: {loaded.damage.message}"
+        # Translators: {reason} says how the log is damaged.
+        return None, _("not counted: {reason}").format(reason=loaded.damage.message)
     if loaded.game.phase is not Phase.GAME_OVER:
-        return None, "not counted: the game is not over"
+        return None, _("not counted: the game is not over")
     return loaded, ""
 
 
@@ -328,17 +341,20 @@ def count_game(data_dir: Path, log: Path) -> str:
     try:
         ratings = Ratings.read(path)
     except (OSError, ValueError) as exc:
-        return f"Ratings not updated: {exc}"
+        # Translators: {reason} says why the ratings file cannot be used.
+        return _("Ratings not updated: {reason}").format(reason=exc)
     why = ratings.rate_log(log)
     if why is not None:
         with contextlib.suppress(OSError):
             ratings.write(path)  # the reason kept, for carcnet ratings to show
-        return f"Ratings {why}"
+        # Translators: {why} says why the game was not counted: "not counted: the game is not over".
+        return _("Ratings {why}").format(why=why)
     try:
         ratings.write(path)
     except OSError as exc:
-        return f"Ratings not saved: {exc}"
-    return "Ratings updated"
+        # Translators: {reason} says why the ratings file cannot be written.
+        return _("Ratings not saved: {reason}").format(reason=exc)
+    return _(UPDATED)
 
 
 def count_when_over(table: Table, data_dir: Path, tell: Callable[[str], None]) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from carcnet.engine import Phase
+from carcnet.i18n import _, ngettext
 from carcnet.log import LogError, load
 
 from .event import Charter, EventError, host_order, table_game_id
@@ -53,37 +54,61 @@ def check_log(charter: Charter, round_number: int, table: int, seats: tuple[str,
     Raises:
         EventError: The log does not count; the message says why (one sentence, naming the table).
     """
-    where = f"round {round_number} table {table + 1}"
+    where = table_words(round_number, table)
     try:
         loaded = load(path)
     except LogError as exc:
-        raise EventError(f"{where}: the log is refused: {exc}") from None
+        # Translators: {where} names a table ("round 2 table 1"); {reason} says why the log is refused.
+        raise EventError(_("{where}: the log is refused: {reason}").format(where=where, reason=exc)) from None
     header = loaded.header
     if loaded.damage is not None:
-        raise EventError(f"{where}: the log is damaged at its end: {loaded.damage.message}")
+        # Translators: {where} names a table ("round 2 table 1"); {reason} says how the log is damaged.
+        raise EventError(_("{where}: the log is damaged at its end: {reason}").format(
+            where=where, reason=loaded.damage.message))
     if not header.keys:
-        raise EventError(f"{where}: the log is not signed")
+        # Translators: {where} names a table ("round 2 table 1").
+        raise EventError(_("{where}: the log is not signed").format(where=where))
     if loaded.game.phase is not Phase.GAME_OVER:
-        raise EventError(f"{where}: the game is not over")
+        # Translators: {where} names a table ("round 2 table 1").
+        raise EventError(_("{where}: the game is not over").format(where=where))
     order = host_order(charter, seats)
     rank = next((i for i, key in enumerate(order)
                  if table_game_id(charter.event, round_number, table, seats, key) == header.game), None)
     if rank is None:
-        raise EventError(f"{where}: game {header.game[:8]} is not this table's (no laptop of the event sealed it for it)")
+        # Translators: {where} names a table ("round 2 table 1"); {game} is the start of a game's id (hex digits).
+        raise EventError(_("{where}: game {game} is not this table's (no laptop of the event sealed it for it)").format(
+            where=where, game=header.game[:8]))
     if header.rules != charter.rules or header.options != charter.options:
-        raise EventError(f"{where}: the game's rules are not the event's")
+        # Translators: {where} names a table ("round 2 table 1").
+        raise EventError(_("{where}: the game's rules are not the event's").format(where=where))
     if len(header.seats) != len(seats):
-        raise EventError(f"{where}: {len(header.seats)} seats, the draw has {len(seats)}")
+        # Translators: {where} names a table ("round 2 table 1"); {seats} and {drawn} are numbers of seats.
+        raise EventError(ngettext("{where}: {seats} seats, the draw has {drawn}", "{where}: {seats} seats, the draw has {drawn}",
+                                  len(header.seats)).format(where=where, seats=len(header.seats), drawn=len(seats)))
     for s, (seat, player, key) in enumerate(zip(header.seats, seats, header.keys, strict=True)):
         entrant = charter.players[int(player)]
         if seat.name != entrant.name:
-            raise EventError(f"{where}: seat {s + 1} is {seat.name!r}, the draw has {entrant.name!r}")
+            # Translators: {where} names a table ("round 2 table 1"); {seat} is a seat's number; {name} and
+            # {drawn} are players' names.
+            raise EventError(_("{where}: seat {seat} is {name}, the draw has {drawn}").format(
+                where=where, seat=s + 1, name=repr(seat.name), drawn=repr(entrant.name)))
         if entrant.bot is None and (seat.player != "human" or key != entrant.key):
-            raise EventError(f"{where}: seat {s + 1} ({entrant.name}) is not played under {entrant.name}'s key")
+            # Translators: {where} names a table ("round 2 table 1"); {seat} is a seat's number, {name} a player's name.
+            raise EventError(_("{where}: seat {seat} ({name}) is not played under {name}'s key").format(
+                where=where, seat=s + 1, name=entrant.name))
         if entrant.bot is not None and (seat.player != "bot" or seat.bot != entrant.bot):
-            raise EventError(f"{where}: seat {s + 1} ({entrant.name}) is not the {entrant.bot} bot")
+            # Translators: {where} names a table ("round 2 table 1"); {seat} is a seat's number, {name} a player's
+            # name, {bot} a bot's level (easy, hard).
+            raise EventError(_("{where}: seat {seat} ({name}) is not the {bot} bot").format(
+                where=where, seat=s + 1, name=entrant.name, bot=entrant.bot))
     return Result(round_number, table, header.game, order[rank], rank,
                   GameResult(seats, tuple(loaded.game.scores)))
+
+
+def table_words(round_number: int, table: int) -> str:
+    """A table of an event in the player's words: ``round 2 table 1`` (*table* 0-based)."""
+    # Translators: {round} and {table} are numbers.
+    return _("round {round} table {table}").format(round=round_number, table=table + 1)
 
 
 def result_name(round_number: int, table: int) -> str:

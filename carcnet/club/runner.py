@@ -47,6 +47,7 @@ from typing import Any
 
 from carcnet.bots import make_bot
 from carcnet.engine import RULES_VERSION, Rules
+from carcnet.i18n import _, decimal, ngettext, pgettext
 from carcnet.log import COLOURS
 from carcnet.log.signatures import verify
 from carcnet.log.values import is_game_id, name_problem, strip_control
@@ -62,7 +63,7 @@ from carcnet.table.lan import NetOptions, SeatPlan
 from .event import Charter, Entrant, EventError, draw_round, host_order, laptops, table_game_id, table_nonce
 from .pairing import lots
 from .ratings import Ratings
-from .results import Result, check_log, read_result, result_name
+from .results import Result, check_log, read_result, result_name, table_words
 from .service import Asker, EventService, Refused, ServiceError, Status, ask, enrol_bytes, read_status, sign_status
 from .standings import GameResult, Standing, standings
 
@@ -260,7 +261,8 @@ class EventRunner:
         try:
             charter = Charter.from_bytes(path.read_bytes())
         except OSError as exc:
-            raise EventError(f"no event in {folder}: {exc.strerror or exc}") from None
+            # Translators: {folder} is a folder; {reason} says why it cannot be read (from the system).
+            raise EventError(_("no event in {folder}: {reason}").format(folder=folder, reason=exc.strerror or exc)) from None
         return cls(identity, folder=Path(folder), charter=charter, **kwargs)
 
     def _draft(self) -> Charter:
@@ -296,16 +298,17 @@ class EventRunner:
                 two players…).
         """
         if self._opening is None or self.charter is not None:
-            raise EventError("only the laptop that opened the event starts it, once")
+            raise EventError(_("only the laptop that opened the event starts it, once"))
         players = tuple(p for p in self._roster if self.answering(p.key))
         left = len(self._roster) - len(players)
         self.charter = Charter(created=int(time.time()), players=players, opener=self.me,
                                **self._opening).signed(self.identity)
         self._save_charter()
         if left:
-            self.note(f"Left out: {left} player{'s' * (left != 1)} whose laptop stopped answering")
-        self.note(f"Event {self.charter.name!r} started: {len(self.charter.players)} players, "
-                  f"{self.charter.rounds} rounds")
+            self.note(_left_out(left))
+        # Translators: {name} is the event's name; {players} is "8 players", {rounds} "3 rounds".
+        self.note(_("Event {name} started: {players}, {rounds}").format(name=repr(self.charter.name),
+                                                                        **_players_rounds(self.charter)))
         self._wake.set()
         return self.charter
 
@@ -332,13 +335,15 @@ class EventRunner:
                 await self._charter_ready(start_when, start_after)
                 assert self.charter is not None
                 if self.charter.rules != RULES_VERSION:
-                    raise EventError(f"the event plays rules {self.charter.rules}; this laptop plays {RULES_VERSION}")
+                    # Translators: {event} and {here} are numbers of versions of the rules.
+                    raise EventError(_("the event plays rules {event}; this laptop plays {here}").format(
+                        event=self.charter.rules, here=RULES_VERSION))
                 for number in range(1, self.charter.rounds + 1):
                     await self._play_round(number)
                 self.round = self.charter.rounds + 1
                 final = self.standings()
                 (self.folder / "standings.json").write_text(standings_json(self.charter, final))
-                self.note("Final standings:")
+                self.note(_("Final standings:"))
                 for line in standings_lines(self.charter, final):
                     self.note(line)
                 await self._linger()
@@ -359,7 +364,9 @@ class EventRunner:
             self._reload_results()
             return
         if self._opening is not None:
-            self.note(f"Event {self._opening['name']!r} open on port {self.port}: waiting for players")
+            # Translators: {name} is the event's name, {port} a port number.
+            self.note(_("Event {name} open on port {port}: waiting for players").format(
+                name=repr(self._opening["name"]), port=self.port))
             while self.charter is None:
                 entered = self.entered()
                 enough = entered >= 2
@@ -380,8 +387,10 @@ class EventRunner:
                         if self._event_id not in (None, charter.event):
                             continue
                         if self.players and not any(p.key == self.me for p in charter.players):
-                            raise EventError(f"the event {charter.name!r} has started without this laptop's players "
-                                             "(it started before they were entered, or was full)")
+                            # Translators: {name} is the event's name.
+                            raise EventError(_("the event {name} has started without this laptop's players "
+                                               "(it started before they were entered, or was full)").format(
+                                                   name=repr(charter.name)))
                         self.charter = charter
                         self._learn(reply.get("peers"))
                         break
@@ -392,7 +401,9 @@ class EventRunner:
             if self.charter is None:
                 await self._sleep()
         self._save_charter()
-        self.note(f"Event {self.charter.name!r}: {len(self.charter.players)} players, {self.charter.rounds} rounds")
+        # Translators: {name} is the event's name; {players} is "8 players", {rounds} "3 rounds".
+        self.note(_("Event {name}: {players}, {rounds}").format(name=repr(self.charter.name),
+                                                                **_players_rounds(self.charter)))
 
     async def _enrol_at(self, address: tuple[str, int], event_name: str, entered: set[str],
                         waiting: float | None) -> float | None:
@@ -415,20 +426,23 @@ class EventRunner:
                                                   "key": self.me, "bot": bot, "port": self.port,
                                                   "sig": self.identity.sign(enrol_bytes(self._event_id, name, bot))})
             except Refused as exc:
-                raise EventError(f"the event's opener did not enter {name!r}: "
-                                 f"{strip_control(str(exc))[:120]}") from None
+                # Translators: {name} is a player's name; {reason} is the opener's answer (in English).
+                raise EventError(_("the event's opener did not enter {name}: {reason}").format(
+                    name=repr(name), reason=strip_control(str(exc))[:120])) from None
             if reply["type"] == "wait":
                 if waiting is None:
-                    self.note("Waiting for the event's opener to hear this laptop")
+                    self.note(_("Waiting for the event's opener to hear this laptop"))
                     return self.clock()
                 if self.clock() - waiting > 3 * self.gone:
-                    raise EventError(f"the event's opener never heard this laptop: is its port {self.port} "
-                                     "blocked by a firewall?")
+                    # Translators: {port} is a port number.
+                    raise EventError(_("the event's opener never heard this laptop: is its port {port} "
+                                       "blocked by a firewall?").format(port=self.port))
                 return waiting
             if reply["type"] != "enrolled":
                 raise ServiceError(f"an answer of type {strip_control(str(reply['type']))[:32]!r} to an enrolment")
             entered.add(name)
-            self.note(f"Entered {name} in event {strip_control(event_name)[:40]!r}")
+            # Translators: {name} is a player's name, {event} the event's name.
+            self.note(_("Entered {name} in event {event}").format(name=name, event=repr(strip_control(event_name)[:40])))
         return waiting
 
     def _save_charter(self) -> None:
@@ -471,7 +485,7 @@ class EventRunner:
         for (number, t), result in sorted(self.results.items()):
             holders = [self.charter.players[int(p)].key for p in result.result.players]
             why = ratings.rate_table(self.folder / "results" / result_name(number, t), holders, self.me, present)
-            out.append((f"round {number} table {t + 1}", why))
+            out.append((table_words(number, t), why))
         return out
 
     def results_before(self, number: int) -> list[GameResult]:
@@ -503,9 +517,18 @@ class EventRunner:
         if all((number, t) in self.results for t in range(len(drawn.tables))):
             return
         names = {p: charter.players[int(p)].name for p in charter.ids}
-        self.note(f"Round {number}: " + "; ".join(
-            f"table {t + 1}: " + ", ".join(names[p] for p in seats) for t, seats in enumerate(drawn.tables))
-            + ("; bye: " + ", ".join(names[p] for p in drawn.byes) if drawn.byes else ""))
+        comma = pgettext("list separator", ", ")
+        # Translators: a table of a round: {table} is its number, {players} its players' names.
+        tables = "; ".join(_("table {table}: {players}").format(table=t + 1, players=comma.join(names[p] for p in seats))
+                           for t, seats in enumerate(drawn.tables))
+        if drawn.byes:
+            # Translators: {round} is a number; {tables} lists the round's tables ("table 1: Ann, Bob"); {byes}
+            # the players who sit this round out.
+            self.note(_("Round {round}: {tables}; bye: {byes}").format(round=number, tables=tables, byes=comma.join(
+                names[p] for p in drawn.byes)))
+        else:
+            # Translators: {round} is a number; {tables} lists the round's tables ("table 1: Ann, Bob").
+            self.note(_("Round {round}: {tables}").format(round=number, tables=tables))
         while True:
             for t, seats in enumerate(drawn.tables):
                 if (number, t) not in self.results:
@@ -614,7 +637,9 @@ class EventRunner:
                     table = NetTable.resume(saved, name=self.name, **options)
                     resumed = True
                 except (LogError, LanError) as exc:
-                    self.note(f"Round {number} table {t + 1}: its save is refused ({exc}); opened anew")
+                    # Translators: {round} and {table} are numbers; {reason} says why the save is refused.
+                    self.note(_("Round {round} table {table}: its save is refused ({reason}); opened anew").format(
+                        round=number, table=t + 1, reason=exc))
                 break
         if table is None:
             table = NetTable.host(
@@ -627,8 +652,11 @@ class EventRunner:
         await table.__aenter__()
         table.add_listener(lambda *_args: self._wake.set())
         self._tables[(number, t)] = table
-        again = "played on" if resumed else "opened"
-        self.note(f"Round {number} table {t + 1}: {again} here (game {table.game_id[:8]})")
+        # Translators: {round} and {table} are numbers; {game} is the start of a game's id (hex digits).
+        again = (_("Round {round} table {table}: played on here (game {game})") if resumed
+                 # Translators: {round} and {table} are numbers; {game} is the start of a game's id (hex digits).
+                 else _("Round {round} table {table}: opened here (game {game})"))
+        self.note(again.format(round=number, table=t + 1, game=table.game_id[:8]))
         if table.human_seats or any(p.kind == "host" for p in plan):
             self._tell_seated(number, t, table)  # this laptop's person plays here
 
@@ -674,7 +702,10 @@ class EventRunner:
             await table.__aenter__()
             table.add_listener(lambda *_args: self._wake.set())
             self._tables[(number, t)] = table
-            self.note(f"Round {number} table {t + 1}: seated at {self._who(key)}'s table (game {game[:8]})")
+            # Translators: {round} and {table} are numbers; {laptop} names a laptop ("the laptop of Ann");
+            # {game} is the start of a game's id (hex digits).
+            self.note(_("Round {round} table {table}: seated at {laptop}'s table (game {game})").format(
+                round=number, table=t + 1, laptop=self._who(key), game=game[:8]))
             self._tell_seated(number, t, table)
             return
 
@@ -685,7 +716,9 @@ class EventRunner:
         candidates: list[tuple[Result, Path]] = []
         table = self._tables.get((number, t))
         if table is not None and table.status == "stopped":  # its save failed: opened again (§6.6)
-            self.note(f"Round {number} table {t + 1}: the game here stopped; it is opened again")
+            # Translators: {round} and {table} are numbers.
+            self.note(_("Round {round} table {table}: the game here stopped; it is opened again").format(
+                round=number, table=t + 1))
             del self._tables[(number, t)]
             await self._close(table)
             table = None
@@ -723,8 +756,13 @@ class EventRunner:
             shutil.copyfile(path, target)
         self.results[(number, t)] = best
         names = [self.charter.players[int(p)].name for p in best.result.players]
-        self.note(f"Round {number} table {t + 1} counted: " + ", ".join(
-            f"{n} {s}" for n, s in zip(names, best.result.scores, strict=True)) + f" (game {best.game[:8]})")
+        comma = pgettext("list separator", ", ")
+        # Translators: a player's final score: {name} and {score}.
+        scores = comma.join(_("{name} {score}").format(name=n, score=s) for n, s in zip(names, best.result.scores, strict=True))
+        # Translators: {round} and {table} are numbers; {scores} lists each player's score ("Ann 42, Bob 37");
+        # {game} is the start of a game's id (hex digits).
+        self.note(_("Round {round} table {table} counted: {scores} (game {game})").format(
+            round=number, table=t + 1, scores=scores, game=best.game[:8]))
 
     async def _fetch(self, key: bytes, laptop: _Laptop, number: int, t: int, seats: tuple[str, ...]) -> Path | None:
         """Asks *laptop* for the log it counted for the table; the file it is written to once it checks,
@@ -745,10 +783,12 @@ class EventRunner:
             try:
                 check_log(self.charter, number, t, seats, path)
             except EventError as exc:
-                why = f"{exc} (sent by {self._who(key)})"
+                # Translators: {reason} says why a log does not count; {laptop} names a laptop ("the laptop of Ann").
+                why = _("{reason} (sent by {laptop})").format(reason=exc, laptop=self._who(key))
                 self._spoiled.setdefault((number, t), set()).add(key)  # it opens the table no more, here
                 self.reports.append(why)
-                self.note(f"Not counted: {why}")
+                # Translators: {why} says why a log does not count, and who sent it.
+                self.note(_("Not counted: {why}").format(why=why))
                 return None
             return path
         return None
@@ -757,8 +797,14 @@ class EventRunner:
         assert self.charter is not None
         names = [p.name for p in self.charter.players if p.key == key]
         if not names:
-            return f"laptop {key.hex()[:8]}"
-        return f"the laptop of {names[0]}" + (f" and {len(names) - 1} more" if len(names) > 1 else "")
+            # Translators: {key} is the start of a laptop's identity key (hex digits).
+            return _("laptop {key}").format(key=key.hex()[:8])
+        if len(names) == 1:
+            # Translators: {name} is a player's name.
+            return _("the laptop of {name}").format(name=names[0])
+        # Translators: {name} is a player's name; {n} how many more players that laptop entered.
+        return ngettext("the laptop of {name} and {n} more", "the laptop of {name} and {n} more",
+                        len(names) - 1).format(name=names[0], n=len(names) - 1)
 
     # ------------------------------------------------------------------ the others (§6.2)
 
@@ -917,7 +963,9 @@ class EventRunner:
         address = (next((a for a in ad.addresses if ":" not in a), ad.addresses[0]), ad.port)
         if self._event_id is None and not self._dial and ad.phase == "lobby":
             self._dial.append(address)
-            self.note(f"Found the event {ad.name!r} opened by {ad.peer} at {address[0]}:{address[1]}")
+            # Translators: {name} is the event's name, {peer} a laptop's name; {host}:{port} its address.
+            self.note(_("Found the event {name} opened by {peer} at {host}:{port}").format(
+                name=repr(ad.name), peer=ad.peer, host=address[0], port=address[1]))
             self._wake.set()
         elif ad.game == self._event_id and address not in self._dial:
             self._hint(*address)
@@ -1025,7 +1073,10 @@ class EventRunner:
             return {"type": "error", "text": "a person enters once"}
         self._roster.append(Entrant(name, key, bot))
         self._entered[name] = (self.clock(), asker)
-        self.note(f"Entered: {name}" + (f" ({bot} bot)" if bot else ""))
+        # Translators: {name} is a player's name; {bot} a bot's level (easy, hard).
+        self.note(_("Entered: {name} ({bot} bot)").format(name=name, bot=bot) if bot
+                  # Translators: {name} is a player's name.
+                  else _("Entered: {name}").format(name=name))
         self._wake.set()
         return {"type": "enrolled"}
 
@@ -1039,7 +1090,7 @@ class EventRunner:
             self._roster.remove(p)
             del self._entered[p.name]
         if dropped:
-            self.note(f"Left out: {len(dropped)} player{'s' * (len(dropped) != 1)} whose laptop stopped answering")
+            self.note(_left_out(len(dropped)))
 
     # ------------------------------------------------------------------ waiting
 
@@ -1078,13 +1129,41 @@ def _raise_if_cancelled() -> None:
         raise asyncio.CancelledError
 
 
+def _left_out(count: int) -> str:
+    """The line for *count* players left out of the event: their laptops stopped answering."""
+    # Translators: {n} is a number of players.
+    return ngettext("Left out: {n} player whose laptop stopped answering",
+                    "Left out: {n} players whose laptop stopped answering", count).format(n=count)
+
+
+def _players_rounds(charter: Charter) -> dict[str, str]:
+    """``players`` and ``rounds`` of *charter* in words ("8 players", "3 rounds"), to format a line with."""
+    players, rounds = len(charter.players), charter.rounds
+    # Translators: a number of players, part of "Event 'Club night': 8 players, 3 rounds".
+    players_text = ngettext("{n} players", "{n} players", players).format(n=players)
+    # Translators: a number of rounds, part of "Event 'Club night': 8 players, 3 rounds".
+    return {"players": players_text, "rounds": ngettext("{n} rounds", "{n} rounds", rounds).format(n=rounds)}
+
+
 def standings_lines(charter: Charter, rows: Sequence[Standing]) -> list[str]:
     """The standings as lines of text: place, name, wins, score difference, Buchholz, games."""
-    out = [f"{'#':>3}  {'player':20} {'wins':>6} {'diff':>8} {'buchholz':>8}  games"]
+    player, wins = pgettext("standings column", "player"), pgettext("standings column", "wins")
+    # Translators: the columns of the standings: the difference of scores, the Buchholz score (the sum of the
+    # opponents' wins), the games played; kept short (8 characters fit).
+    diff, buchholz, games = (pgettext("standings column", "diff"), pgettext("standings column", "buchholz"),
+                             pgettext("standings column", "games"))
+    out = [f"{'#':>3}  {player:20} {wins:>6} {diff:>8} {buchholz:>8}  {games}"]
     for s in rows:
-        out.append(f"{s.rank:>3}  {charter.players[int(s.player)].name:20} {float(s.wins):6.1f} "
-                   f"{float(s.difference):+8.1f} {float(s.buchholz):8.1f}  {s.games}" + (f" (+{s.byes} bye)" if s.byes else ""))
+        # Translators: after a player's games in the standings: {n} rounds the player sat out (a bye counts as a win).
+        byes = " " + ngettext("(+{n} bye)", "(+{n} bye)", s.byes).format(n=s.byes) if s.byes else ""
+        out.append(f"{s.rank:>3}  {charter.players[int(s.player)].name:20} {decimal(float(s.wins)):>6} "
+                   f"{_signed(float(s.difference)):>8} {decimal(float(s.buchholz)):>8}  {s.games}" + byes)
     return out
+
+
+def _signed(value: float) -> str:
+    """*value* with one decimal and its sign (``+3.0``, ``-1.5``), in the language's decimal mark."""
+    return f"{value:+.1f}".replace(".", pgettext("decimal mark", "."))
 
 
 def standings_json(charter: Charter, rows: Sequence[Standing]) -> str:

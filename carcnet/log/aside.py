@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from carcnet.engine import Game, replay
+from carcnet.i18n import _
 
 from .codec import pack, unpack
 from .entries import LogEntry, LogHeader
@@ -74,24 +75,32 @@ def read_aside(path: str | os.PathLike[str]) -> tuple[LogHeader, list[list[LogEn
     path = Path(path)
     records, tail = scan(read_marked(path, "a side file"))
     if tail is not None:
-        raise LogError("corrupt-record", f"{path.name}: a record at byte {tail.offset} is damaged ({tail.detail})",
-                       tail.index)
+        # Translators: {name} is a file's name, {offset} a position in bytes; {detail} says how the record is damaged.
+        raise LogError("corrupt-record", _("{name}: a record at byte {offset} is damaged ({detail})").format(
+            name=path.name, offset=tail.offset, detail=tail.detail), tail.index)
     if not records:
-        raise LogError("bad-header", f"{path.name} holds no header")
+        # Translators: {name} is a file's name.
+        raise LogError("bad-header", _("{name} holds no header").format(name=path.name))
     try:
         header = unpack(records[0].body)
     except (LogFormatError, LogVersionError) as exc:
-        raise LogError("bad-header", f"{path.name}: the header is malformed: {exc}", 0) from None
+        # Translators: {name} is a file's name; {problem} says what is wrong (in the file format's terms, English).
+        raise LogError("bad-header", _("{name}: the header is malformed: {problem}").format(name=path.name, problem=exc), 0) from None
     if not isinstance(header, LogHeader):
-        raise LogError("bad-header", f"{path.name}: the first record is not a header", 0)
+        # Translators: {name} is a file's name.
+        raise LogError("bad-header", _("{name}: the first record is not a header").format(name=path.name), 0)
     runs: list[list[LogEntry]] = []
     for record in records[1:]:
         try:
             entry = unpack(record.body, format=header.format)
         except (LogFormatError, LogVersionError) as exc:
-            raise LogError("bad-record", f"{path.name}: record {record.index} is malformed: {exc}") from None
+            # Translators: {name} is a file's name, {index} a record's number; {problem} says what is wrong (in the
+            # file format's terms, English).
+            raise LogError("bad-record", _("{name}: record {index} is malformed: {problem}").format(
+                name=path.name, index=record.index, problem=exc)) from None
         if not isinstance(entry, LogEntry):
-            raise LogError("bad-record", f"{path.name}: record {record.index} is not an entry")
+            # Translators: {name} is a file's name, {index} a record's number.
+            raise LogError("bad-record", _("{name}: record {index} is not an entry").format(name=path.name, index=record.index))
         if runs and entry.seq == runs[-1][-1].seq + 1:
             runs[-1].append(entry)
         else:
@@ -126,7 +135,8 @@ def check_aside(path: str | os.PathLike[str], header: LogHeader, saved: Sequence
     """
     aside_header, runs = read_aside(path)
     if aside_header != header:
-        raise LogError("wrong-game", f"{Path(path).name} is the side file of another game")
+        # Translators: {name} is a file's name.
+        raise LogError("wrong-game", _("{name} is the side file of another game").format(name=Path(path).name))
     checked = []
     for run in runs:
         problem = None

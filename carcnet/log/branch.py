@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from carcnet.engine import DrawTile, Game, HandBack, HandOver, Move, TileDrawn
 from carcnet.engine.deck import shuffled_groups
+from carcnet.i18n import _, ngettext
 
 from .entries import LogHeader, Seat
 
@@ -37,10 +38,13 @@ def continue_from(header: LogHeader, moves: Sequence[Move], at: int, *, created:
         IllegalMoveError: A move of the original the engine refuses (callers pass checked logs).
     """
     if not 0 <= at <= len(moves):
-        raise ValueError(f"the game has moves 0 to {len(moves)}: cannot continue after move {at}")
+        # Translators: {last} and {at} are moves' numbers.
+        raise ValueError(_("the game has moves 0 to {last}: cannot continue after move {at}").format(last=len(moves), at=at))
     seats = list(seats) if seats is not None else list(header.seats)
     if len(seats) != len(header.seats):
-        raise ValueError(f"the game has {len(header.seats)} seats, not {len(seats)}")
+        # Translators: {seats} and {given} are numbers of seats.
+        raise ValueError(ngettext("the game has {seats} seats, not {given}", "the game has {seats} seats, not {given}",
+                                  len(header.seats)).format(seats=len(header.seats), given=len(seats)))
     game = Game(header.setup())
     drawn: list[str] = []
     for move in moves[:at]:

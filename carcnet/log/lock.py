@@ -19,6 +19,8 @@ import itertools
 import os
 from pathlib import Path
 
+from carcnet.i18n import _
+
 from .errors import LogError
 
 try:
@@ -58,7 +60,7 @@ class SaveLock:
         save = Path(save)
         if fcntl is None:  # pragma: no cover - not POSIX: no lock (see the module)
             return cls(None, save)
-        for _ in range(_ATTEMPTS):
+        for __ in range(_ATTEMPTS):
             fd = os.open(save, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
             try:
                 _lock(fd, save)
@@ -69,7 +71,9 @@ class SaveLock:
             if same:
                 return cls(fd, save)
             os.close(fd)  # the save was replaced between the open and the lock: lock the file there now
-        raise LogError("locked", f"{save.name} keeps being replaced by another program: a save has one writer")
+        # Translators: {name} is a save's file name.
+        raise LogError("locked", _("{name} keeps being replaced by another program: a save has one writer").format(
+            name=save.name))
 
     @classmethod
     def hold(cls, fd: int, save: str | os.PathLike[str]) -> SaveLock:
@@ -129,10 +133,12 @@ def _lock(fd: int, save: Path) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         holder = _holder(os.fstat(fd))
-        who = f"another carcnet (process {holder})" if holder else "another carcnet"
-        raise LogError(
-            "locked", f"{save.name} is being written by {who}: a save has one writer; close the other one first"
-        ) from None
+        # Translators: {name} is a save's file name, {holder} a process's number.
+        text = (_("{name} is being written by another carcnet (process {holder}): a save has one writer; close the other "
+                  "one first") if holder
+                # Translators: {name} is a save's file name.
+                else _("{name} is being written by another carcnet: a save has one writer; close the other one first"))
+        raise LogError("locked", text.format(name=save.name, holder=holder)) from None
 
 
 def _same_file(opened: os.stat_result, save: Path) -> bool:

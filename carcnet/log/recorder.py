@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Self
 
 from carcnet.engine import DrawTile, Event, Game, Move, replay
+from carcnet.i18n import _
 
 from .aside import append_aside
 from .entries import LogEntry, LogHeader
@@ -367,8 +368,8 @@ def _set_damage_aside(loaded: LoadedLog, damage: Damage, lock: SaveLock) -> Reco
         Path(tmp).unlink(missing_ok=True)
         raise
     fsync_directory(directory)
-    message = (
-        f"{path.name}: {damage.message}. The damaged file is kept as {aside.name}; "
-        f"the game continues from seq {damage.seq}"
-    )
+    # Translators: {name} and {aside} are files' names; {damage} says what was damaged (a sentence without its
+    # full stop); {seq} is a move's number.
+    message = _("{name}: {damage}. The damaged file is kept as {aside}; the game continues from seq {seq}").format(
+        name=path.name, damage=damage.message, aside=aside.name, seq=damage.seq)
     return Recovery(damage, aside, message)

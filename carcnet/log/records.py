@@ -16,6 +16,8 @@ import zlib
 from dataclasses import dataclass
 from typing import Literal
 
+from carcnet.i18n import N_, _, ngettext
+
 from .codec import MAX_BODY
 
 __all__ = ["MAGIC", "MARK", "RECORD_OVERHEAD", "Record", "Tail", "encode_record", "scan"]
@@ -23,7 +25,7 @@ __all__ = ["MAGIC", "MARK", "RECORD_OVERHEAD", "Record", "Tail", "encode_record"
 #: The first 8 bytes of every log file.
 MAGIC = b"CARCLOG\n"
 #: The first bytes of a log as a person reads them in a message (not a bytes literal).
-MARK = "the word CARCLOG and a line break"
+MARK = N_("the word CARCLOG and a line break")
 #: Bytes a record adds around its body: length, length check, body check.
 RECORD_OVERHEAD = 12
 _U32 = struct.Struct(">I")
@@ -112,20 +114,24 @@ def scan(data: bytes, start: int = len(MAGIC)) -> tuple[list[Record], Tail | Non
     while pos < end:
         size = end - pos
         if size < 8:
-            return records, Tail(
-                "torn", index, pos, size, True, f"the file ends {size} bytes into the record"
-            )
+            # Translators: {size} is a number of bytes.
+            return records, Tail("torn", index, pos, size, True, ngettext(
+                "the file ends {size} bytes into the record", "the file ends {size} bytes into the record", size,
+            ).format(size=size))
         length, check = _HEAD.unpack_from(data, pos)
         if zlib.crc32(data[pos : pos + 4]) != check or not 1 <= length <= MAX_BODY:
             last = not any(_intact_at(data, p) for p in range(pos + 1, end - RECORD_OVERHEAD + 1))
-            return records, Tail("corrupt", index, pos, size, last, "its length field fails its check")
+            return records, Tail("corrupt", index, pos, size, last, _("its length field fails its check"))
         stop = pos + 8 + length + 4
         if stop > end:
-            detail = f"the file ends {size} bytes into a record of {length + RECORD_OVERHEAD} bytes"
+            # Translators: {size} and {length} are numbers of bytes.
+            detail = ngettext("the file ends {size} bytes into a record of {length} bytes",
+                              "the file ends {size} bytes into a record of {length} bytes", size,
+                              ).format(size=size, length=length + RECORD_OVERHEAD)
             return records, Tail("torn", index, pos, size, True, detail)
         body = data[pos + 8 : stop - 4]
         if zlib.crc32(body) != _U32.unpack_from(data, stop - 4)[0]:
-            return records, Tail("corrupt", index, pos, size, stop == end, "its body fails its checksum")
+            return records, Tail("corrupt", index, pos, size, stop == end, _("its body fails its checksum"))
         records.append(Record(index, pos, body))
         pos = stop
         index += 1

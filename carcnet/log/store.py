@@ -24,10 +24,22 @@ from typing import BinaryIO, Literal, Self
 
 import platformdirs
 
-from carcnet.engine import DrawTile, Event, Game, HandBack, HandOver, IllegalMoveError, Phase, PlaceTile
+from carcnet.engine import (
+    RULES_VERSION,
+    SUPPORTED_RULES,
+    DrawTile,
+    Event,
+    Game,
+    HandBack,
+    HandOver,
+    IllegalMoveError,
+    Phase,
+    PlaceTile,
+)
+from carcnet.i18n import _, listed, ngettext
 
 from .codec import pack, unpack
-from .entries import FORMAT_VERSION, LogEntry, LogHeader
+from .entries import FORMAT_VERSION, READ_FORMATS, LogEntry, LogHeader
 from .errors import LogError, LogFormatError, LogVersionError
 from .lock import SaveLock
 from .records import MAGIC, MARK, Record, encode_record, scan
@@ -148,59 +160,55 @@ def load(path: str | os.PathLike[str]) -> LoadedLog:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
+        raise LogError("unreadable", _unreadable(path, exc)) from None
     name = path.name
     if not data:
-        raise LogError("empty", f"{name} is empty: a carcnet log starts with {MAGIC!r} and a header")
+        # Translators: {name} is a file's name; {magic} the bytes a log starts with (kept as they are).
+        raise LogError("empty", _("{name} is empty: a carcnet log starts with {magic} and a header").format(
+            name=name, magic=repr(MAGIC)))
     if len(data) < len(MAGIC) and MAGIC.startswith(data):
-        raise LogError(
-            "torn-header", f"{name} ends after {len(data)} bytes, inside its magic: no game was written"
-        )
+        # Translators: {name} is a file's name; {size} a number of bytes.
+        raise LogError("torn-header", ngettext(
+            "{name} ends after {size} bytes, inside its magic: no game was written",
+            "{name} ends after {size} bytes, inside its magic: no game was written", len(data)).format(
+                name=name, size=len(data)))
     if not data.startswith(MAGIC):
-        raise LogError("bad-magic",
-                       f"{name} is not a carcnet saved game: it does not begin as one does, with {MARK}")
+        raise LogError("bad-magic", _not_marked(name, "a carcnet saved game"))
     records, tail = scan(data)
     if not records:
         if tail is None:
-            raise LogError("torn-header", f"{name} holds only its magic: the header was never written", 0)
+            # Translators: {name} is a file's name.
+            raise LogError("torn-header", _("{name} holds only its magic: the header was never written").format(
+                name=name), 0)
         if tail.kind == "torn":
-            raise LogError(
-                "torn-header",
-                f"{name}: the header record is incomplete ({tail.detail}): no game was written",
-                0,
-            )
-        raise LogError("corrupt-header", f"{name}: the header record is damaged ({tail.detail})", 0)
+            # Translators: {name} is a file's name; {detail} says where the file is cut.
+            raise LogError("torn-header", _("{name}: the header record is incomplete ({detail}): no game was written").format(
+                name=name, detail=tail.detail), 0)
+        # Translators: {name} is a file's name; {detail} says how the record is damaged.
+        raise LogError("corrupt-header", _("{name}: the header record is damaged ({detail})").format(
+            name=name, detail=tail.detail), 0)
     header = _decode_header(records[0], name)
     if tail is not None and not tail.last:
-        raise LogError(
-            "corrupt-record",
-            f"{name}: the record of seq {tail.index} at byte {tail.offset} is damaged ({tail.detail}) "
-            "and intact records follow it: this is not a torn write, so the log is refused",
-            tail.index,
-        )
+        # Translators: {name} is a file's name; {seq} a move's number, {offset} a position in bytes;
+        # {detail} says how the record is damaged.
+        raise LogError("corrupt-record", _(
+            "{name}: the record of seq {seq} at byte {offset} is damaged ({detail}) "
+            "and intact records follow it: this is not a torn write, so the log is refused").format(
+                name=name, seq=tail.index, offset=tail.offset, detail=tail.detail), tail.index)
     game = Game(header.setup())
     if game.digests[0] != header.digest:
-        raise LogError(
-            "chain-broken",
-            f"{name}: the header's setup digest {header.digest.hex()[:16]}… differs from this engine's "
-            f"{game.digests[0].hex()[:16]}…: the chain breaks at seq 0",
-            0,
-        )
+        # Translators: {name} is a file's name; {saved} and {engine} are the starts of digests (hex digits).
+        raise LogError("chain-broken", _(
+            "{name}: the header's setup digest {saved}… differs from this engine's {engine}…: the chain breaks at seq 0"
+        ).format(name=name, saved=header.digest.hex()[:16], engine=game.digests[0].hex()[:16]), 0)
     entries = tuple(_replay_entry(game, header, record, name) for record in records[1:])
     damage = None
     valid_size = len(data)
     if tail is not None:
         valid_size = tail.offset
         kind: Literal["torn", "corrupt-last"] = "torn" if tail.kind == "torn" else "corrupt-last"
-        what = "torn (cut short)" if kind == "torn" else "corrupt"
-        damage = Damage(
-            kind,
-            tail.index,
-            tail.offset,
-            tail.size,
-            f"the last record (seq {tail.index}, at byte {tail.offset}) is {what}: {tail.detail}; "
-            f"its {tail.size} bytes were ignored and the {len(entries)} moves before it kept",
-        )
+        damage = Damage(kind, tail.index, tail.offset, tail.size, _damage_text(kind, tail.index, tail.offset,
+                                                                               tail.detail, tail.size, len(entries)))
     return LoadedLog(path, header, entries, game, damage, valid_size)
 
 
@@ -233,9 +241,68 @@ class LogSummary:
     deploying: bool = False
 
 
+def _damage_text(kind: str, seq: int, offset: int, detail: str, size: int, moves: int) -> str:
+    """What a damaged last record did to a log (:attr:`Damage.message`), in the player's words."""
+    # Translators: {seq} is a move's number, {offset} a position in bytes; {detail} says how the record is
+    # damaged.
+    what = (_("the last record (seq {seq}, at byte {offset}) is torn (cut short): {detail}") if kind == "torn"
+            # Translators: {seq} is a move's number, {offset} a position in bytes; {detail} says how the record
+            # is damaged.
+            else _("the last record (seq {seq}, at byte {offset}) is corrupt: {detail}"))
+    # Translators: {size} is a number of bytes.
+    ignored = ngettext("its {size} bytes were ignored", "its {size} bytes were ignored", size).format(size=size)
+    # Translators: {moves} is a number of moves.
+    kept = ngettext("the {moves} moves before it kept", "the {moves} moves before it kept", moves).format(moves=moves)
+    # Translators: {what} says which record is damaged and how; {ignored} "its 20 bytes were ignored";
+    # {kept} "the 12 moves before it kept".
+    return _("{what}; {ignored} and {kept}").format(what=what.format(seq=seq, offset=offset, detail=detail),
+                                                    ignored=ignored, kept=kept)
+
+
+def _version_text(name: str, exc: LogVersionError) -> str:
+    """Why a log of another format or rules version is refused (the words of the codec's message,
+    which stays English for the wire), in the player's words."""
+    if exc.field == "format" and exc.found > exc.supported:
+        # Translators: {name} is a file's name; {found} and {supported} are numbers of versions.
+        return _("{name}: this log is in log format version {found}, newer than this carcnet reads (format version "
+                 "{supported}): open it with a newer carcnet").format(name=name, found=exc.found, supported=exc.supported)
+    if exc.field == "format":
+        # Translators: {name} is a file's name; {found} is a number of a version, {versions} lists numbers.
+        return _("{name}: log format version {found} does not exist (this carcnet reads format versions "
+                 "{versions})").format(name=name, found=exc.found, versions=", ".join(map(str, READ_FORMATS)))
+    plays = listed([str(rules) for rules in SUPPORTED_RULES])
+    if exc.found > RULES_VERSION:
+        # Translators: {name} is a file's name; {found} is a number of a version, {versions} lists numbers.
+        text = _("{name}: this game was played under rules version {found}, but this carcnet plays rules versions "
+                 "{versions}; it is not replayed under other rules: open it with a newer carcnet")
+    else:
+        # Translators: {name} is a file's name; {found} is a number of a version, {versions} lists numbers.
+        text = _("{name}: this game was played under rules version {found}, but this carcnet plays rules versions "
+                 "{versions}; it is not replayed under other rules: open it with a carcnet that plays rules version "
+                 "{found}")
+    return text.format(name=name, found=exc.found, versions=plays)
+
+
+def _unreadable(path: Path, exc: OSError) -> str:
+    # Translators: {path} is a file; {reason} says why it cannot be read (from the system).
+    return _("{path}: cannot read it: {reason}").format(path=path, reason=exc.strerror or exc)
+
+
+def _not_marked(name: str, kind: str) -> str:
+    """Why the file *name* is not *kind* (``"a carcnet saved game"`` or ``"a side file"``), in the player's words."""
+    if kind == "a side file":
+        # Translators: {name} is a file's name; {mark} is "the word CARCLOG and a line break".
+        text = _("{name} is not a side file: it does not begin as one does, with {mark}")
+    else:
+        # Translators: {name} is a file's name; {mark} is "the word CARCLOG and a line break".
+        text = _("{name} is not a carcnet saved game: it does not begin as one does, with {mark}")
+    return text.format(name=name, mark=_(MARK))
+
+
 def read_marked(path: Path, kind: str) -> bytes:
     """The bytes of the file *path*, which begins with the log's magic (``protocol/log.md`` §3): a
-    save, or its side file (§12); *kind* names it in the error ("a carcnet saved game").
+    save, or its side file (§12); *kind* names it in the error (``"a carcnet saved game"`` or ``"a side
+    file"``).
 
     Raises:
         LogError: ``"unreadable"`` (an OS error), ``"bad-magic"`` (it does not begin with the magic).
@@ -243,9 +310,9 @@ def read_marked(path: Path, kind: str) -> bytes:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise LogError("unreadable", f"{path}: cannot read it: {exc.strerror or exc}") from None
+        raise LogError("unreadable", _unreadable(path, exc)) from None
     if not data.startswith(MAGIC):
-        raise LogError("bad-magic", f"{path.name} is not {kind}: it does not begin as one does, with {MARK}")
+        raise LogError("bad-magic", _not_marked(path.name, kind))
     return data
 
 
@@ -260,7 +327,8 @@ def summarize(path: str | os.PathLike[str]) -> LogSummary:
     path = Path(path)
     records, tail = scan(read_marked(path, "a carcnet saved game"))
     if not records:
-        raise LogError("torn-header", f"{path.name}: the header record is missing or damaged", 0)
+        # Translators: {name} is a file's name.
+        raise LogError("torn-header", _("{name}: the header record is missing or damaged").format(name=path.name), 0)
     header = _decode_header(records[0], path.name)
     moves = []
     for record in records[1:]:  # read, not played
@@ -296,11 +364,13 @@ def _decode_header(record: Record, name: str) -> LogHeader:
     try:
         header = unpack(record.body)
     except LogVersionError as exc:
-        raise LogError(f"{exc.field}-version", f"{name}: {exc}", 0) from None
+        raise LogError(f"{exc.field}-version", _version_text(name, exc), 0) from None
     except LogFormatError as exc:
-        raise LogError("bad-header", f"{name}: the header is malformed: {exc}", 0) from None
+        # Translators: {name} is a file's name; {problem} says what is wrong (in the file format's terms, English).
+        raise LogError("bad-header", _("{name}: the header is malformed: {problem}").format(name=name, problem=exc), 0) from None
     if not isinstance(header, LogHeader):
-        raise LogError("bad-header", f"{name}: the first record is not a header", 0)
+        # Translators: {name} is a file's name.
+        raise LogError("bad-header", _("{name}: the first record is not a header").format(name=name), 0)
     return header
 
 
@@ -309,11 +379,17 @@ def _replay_entry(game: Game, header: LogHeader, record: Record, name: str) -> L
     try:
         entry = unpack(record.body, format=header.format)
     except LogFormatError as exc:
-        raise LogError("bad-record", f"{name}: the record of seq {seq} is malformed: {exc}", seq) from None
+        # Translators: {name} is a file's name, {seq} a move's number; {problem} says what is wrong (in the file
+        # format's terms, English).
+        raise LogError("bad-record", _("{name}: the record of seq {seq} is malformed: {problem}").format(
+            name=name, seq=seq, problem=exc), seq) from None
     if not isinstance(entry, LogEntry):
-        raise LogError("bad-record", f"{name}: the record of seq {seq} is not an entry", seq)
+        # Translators: {name} is a file's name, {seq} a move's number.
+        raise LogError("bad-record", _("{name}: the record of seq {seq} is not an entry").format(name=name, seq=seq), seq)
     if entry.seq != seq:
-        raise LogError("out-of-sequence", f"{name}: record {seq} carries seq {entry.seq}", seq)
+        # Translators: {name} is a file's name; {seq} and {other} are moves' numbers.
+        raise LogError("out-of-sequence", _("{name}: record {seq} carries seq {other}").format(
+            name=name, seq=seq, other=entry.seq), seq)
     try:
         apply_entry(game, header, entry)
     except LogError as exc:
@@ -448,7 +524,8 @@ class LogWriter:
         try:
             file = open(path, "xb")  # noqa: SIM115 - the writer owns the file until close(); O_EXCL: no link followed
         except FileExistsError:
-            raise LogError("exists", f"{path} exists already: a log is never overwritten") from None
+            # Translators: {path} is a file.
+            raise LogError("exists", _("{path} exists already: a log is never overwritten").format(path=path)) from None
         try:
             lock = SaveLock.hold(file.fileno(), path)  # the lock is the file's, whatever names it later
         except BaseException:
@@ -478,9 +555,9 @@ class LogWriter:
             OSError: The file cannot be opened.
         """
         if loaded.damage is not None:
-            raise LogError(
-                "changed", f"{loaded.path.name} ends in a damaged record: repair it before appending"
-            )
+            # Translators: {name} is a file's name.
+            raise LogError("changed", _("{name} ends in a damaged record: repair it before appending").format(
+                name=loaded.path.name))
         lock = lock if lock is not None else SaveLock.acquire(loaded.path)
         try:
             file = open(loaded.path, "ab")  # noqa: SIM115
@@ -490,7 +567,8 @@ class LogWriter:
         if os.fstat(file.fileno()).st_size != loaded.valid_size or not lock.covers(file.fileno()):
             file.close()
             lock.release()
-            raise LogError("changed", f"{loaded.path.name} changed since it was loaded: load it again")
+            # Translators: {name} is a file's name.
+            raise LogError("changed", _("{name} changed since it was loaded: load it again").format(name=loaded.path.name))
         return cls(file, loaded.path, len(loaded.entries) + 1, loaded.header.format, lock)
 
     def append(self, entry: LogEntry, *, sync: bool = True) -> None:
@@ -507,9 +585,9 @@ class LogWriter:
             OSError: The write or the fsync failed; the writer is then broken.
         """
         if self._broken:
-            raise LogError(
-                "writer-broken", f"{self.path.name}: an earlier write failed; load the log again to continue"
-            )
+            # Translators: {name} is a file's name.
+            raise LogError("writer-broken", _("{name}: an earlier write failed; load the log again to continue").format(
+                name=self.path.name))
         if entry.seq != self.next_seq:
             raise ValueError(f"the next entry is seq {self.next_seq}, not {entry.seq}")
         record = encode_record(pack(entry, format=self.format))

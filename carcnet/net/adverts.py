@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple, TypeAlias
 
 from carcnet.engine import RULES_VERSION
+from carcnet.i18n import _
 from carcnet.log.values import is_game_id, name_problem
 
 from .messages import PROTO_VERSION
@@ -290,7 +291,7 @@ def _txt_fields(txt: bytes | Mapping[str | bytes, str | bytes | None]) -> dict[s
     if isinstance(txt, bytes | bytearray | memoryview):
         data = bytes(txt)
         pos = 0
-        for _ in range(len(data)):  # each string takes at least one byte
+        for __ in range(len(data)):  # each string takes at least one byte
             if pos >= len(data):
                 break
             length = data[pos]
@@ -633,7 +634,7 @@ class ProbePlan:
 
     def _make_room(self) -> None:
         """Drops records beyond the bounds of the class, as its docstring says."""
-        for _ in range(len(self._records)):
+        for __ in range(len(self._records)):
             if len(self._records) <= self.max_records:
                 return
             statuses = {name: self.status(name) for name in self._records}
@@ -681,7 +682,13 @@ class HostPort(NamedTuple):
 
 
 _LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
-_EXAMPLES = "e.g. 192.168.1.20:7000, [fe80::1%eth0]:7000 or ann-laptop.local:7000"
+
+
+def _examples() -> str:
+    """Example addresses, for the errors of :func:`parse_host_port`."""
+    # Translators: three example addresses (kept as they are).
+    return _("e.g. {ipv4}, {ipv6} or {name}").format(ipv4="192.168.1.20:7000", ipv6="[fe80::1%eth0]:7000",
+                                                   name="ann-laptop.local:7000")
 
 
 def parse_host_port(text: str, *, default_port: int | None = None) -> HostPort:
@@ -702,53 +709,67 @@ def parse_host_port(text: str, *, default_port: int | None = None) -> HostPort:
         raise ValueError(f"an address is text, not {type(text).__name__}")  # noqa: TRY004
     s = text.strip()
     if not s:
-        raise ValueError(f"no address given; expected host:port, {_EXAMPLES}")
+        # Translators: host:port is kept as it is; {examples} gives example addresses ("e.g. …").
+        raise ValueError(_("no address given; expected host:port, {examples}").format(examples=_examples()))
     if s.startswith("["):
         end = s.find("]")
         if end < 0:
-            raise ValueError(f"{s!r}: '[' without ']'; an IPv6 address is written [address]:port")
+            # Translators: {typed} is the address typed; [address]:port is kept as it is.
+            raise ValueError(_("{typed}: '[' without ']'; an IPv6 address is written [address]:port").format(typed=repr(s)))
         host_text, rest = s[1:end], s[end + 1 :]
         try:
             host = str(ipaddress.IPv6Address(host_text))
         except ValueError:
-            raise ValueError(f"{s!r}: {host_text!r} is not an IPv6 address") from None
+            # Translators: {typed} is the address typed, {host} its host part.
+            raise ValueError(_("{typed}: {host} is not an IPv6 address").format(typed=repr(s), host=repr(host_text))) from None
         if rest == "" and default_port is not None:
             return HostPort(host, _check_port(str(default_port), s))
         if not rest.startswith(":"):
-            raise ValueError(f"{s!r}: expected :port after ']', {_EXAMPLES}")
+            # Translators: {typed} is the address typed; {examples} gives example addresses ("e.g. …").
+            raise ValueError(_("{typed}: expected :port after ']', {examples}").format(typed=repr(s), examples=_examples()))
         return HostPort(host, _check_port(rest[1:], s))
     if s.count(":") > 1:
-        raise ValueError(f"{s!r}: an IPv6 address needs brackets: [address]:port, e.g. [fe80::1%eth0]:7000")
+        # Translators: {typed} is the address typed; [address]:port and {example} are kept as they are.
+        raise ValueError(_("{typed}: an IPv6 address needs brackets: [address]:port, e.g. {example}").format(
+            typed=repr(s), example="[fe80::1%eth0]:7000"))
     host_text, sep, port_text = s.partition(":")
     if not sep:
         if default_port is None:
-            raise ValueError(f"{s!r}: no port; expected host:port, {_EXAMPLES}")
+            # Translators: {typed} is the address typed; {examples} gives example addresses ("e.g. …").
+            raise ValueError(_("{typed}: no port; expected host:port, {examples}").format(typed=repr(s), examples=_examples()))
         port_text = str(default_port)
     if not host_text:
-        raise ValueError(f"{s!r}: no host before ':port', {_EXAMPLES}")
+        # Translators: {typed} is the address typed; {examples} gives example addresses ("e.g. …").
+        raise ValueError(_("{typed}: no host before ':port', {examples}").format(typed=repr(s), examples=_examples()))
     port = _check_port(port_text, s)
     if re.fullmatch(r"[0-9.]+", host_text):
         try:
             return HostPort(str(ipaddress.IPv4Address(host_text)), port)
         except ValueError:
-            raise ValueError(f"{s!r}: {host_text!r} is not an IPv4 address (four numbers 0-255)") from None
+            # Translators: {typed} is the address typed, {host} its host part.
+            raise ValueError(_("{typed}: {host} is not an IPv4 address (four numbers 0-255)").format(
+                typed=repr(s), host=repr(host_text))) from None
     name = host_text.removesuffix(".")
     if len(name) > 253 or not all(_LABEL.fullmatch(label) for label in name.split(".")):
-        raise ValueError(
-            f"{s!r}: {host_text!r} is not a host name (labels of letters, digits and '-', "
+        # Translators: {typed} is the address typed, {host} its host part.
+        raise ValueError(_(
+            "{typed}: {host} is not a host name (labels of letters, digits and '-', "
             "1 to 63 characters, separated by '.')"
-        )
+        ).format(typed=repr(s), host=repr(host_text)))
     return HostPort(host_text, port)
 
 
 def _check_port(port_text: str, whole: str) -> int:
     if not port_text:
-        raise ValueError(f"{whole!r}: empty port; expected a number from 1 to 65535")
+        # Translators: {typed} is the address typed.
+        raise ValueError(_("{typed}: empty port; expected a number from 1 to 65535").format(typed=repr(whole)))
     if (
         not port_text.isascii()
         or not port_text.isdigit()
         or len(port_text) > 5
         or not 1 <= int(port_text) <= 65535
     ):
-        raise ValueError(f"{whole!r}: port {port_text!r} is not a number from 1 to 65535")
+        # Translators: {typed} is the address typed, {port} its port part.
+        raise ValueError(_("{typed}: port {port} is not a number from 1 to 65535").format(
+            typed=repr(whole), port=repr(port_text)))
     return int(port_text)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from carcnet.i18n import ngettext
 from carcnet.log.values import name_problem
 
 from .messages import CHAT_ID_SIZE, MAX_CHAT, Chat, SpectatorChat
@@ -222,7 +223,11 @@ class ChatRoom:
         """
         problem = name_problem(text, MAX_CHAT)
         if problem is not None:
-            raise ValueError(f"a chat line {problem}")
+            # Translators: {limit} is the most characters a line may have.
+            raise ValueError(ngettext(
+                "a chat line must be 1 to {limit} character without control characters or invisible formatting characters",
+                "a chat line must be 1 to {limit} characters without control characters or invisible formatting characters",
+                MAX_CHAT).format(limit=MAX_CHAT))
         return secrets.token_bytes(CHAT_ID_SIZE), int(wall_now * 1000)
 
     def _keep(self, line: ChatLine) -> None:

@@ -40,6 +40,8 @@ from zeroconf import (
 )
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from carcnet.i18n import _
+
 from .adverts import (
     MAX_LABEL_BYTES,
     SERVICE_TYPE,
@@ -157,7 +159,9 @@ def _open_zeroconf(interfaces: Sequence[str] | None, ip_version: IpVersion | Non
     try:
         return AsyncZeroconf(interfaces=chosen, ip_version=version)
     except (OSError, RuntimeError, ValueError) as exc:
-        raise DiscoveryError(f"cannot start mDNS on {interfaces or 'all interfaces'}: {exc}") from exc
+        where = str(interfaces) if interfaces else _("all interfaces")
+        # Translators: {where} lists IP addresses, or is "all interfaces"; {reason} says why (from the system).
+        raise DiscoveryError(_("cannot start mDNS on {where}: {reason}").format(where=where, reason=exc)) from exc
 
 
 async def _close_zeroconf(aiozc: AsyncZeroconf, timeout: float) -> None:
@@ -254,7 +258,7 @@ class Advertiser:
             async with asyncio.timeout(self._timeout):
                 async with self._lock:
                     if self._closed:
-                        raise DiscoveryError("the advertiser is closed")
+                        raise DiscoveryError(_("the advertiser is closed"))
                     if ad.game in self._infos:
                         raise ValueError(f"game {ad.game} is advertised already; use update()")
                     if self._aiozc is None:
@@ -265,12 +269,15 @@ class Advertiser:
                         announced = await self._aiozc.async_register_service(info, allow_name_change=True)
                         await announced
                     except (BadTypeInNameException, NonUniqueNameException, OSError) as exc:
-                        raise DiscoveryError(f"cannot register {name!r}: {exc}") from exc
+                        # Translators: {name} is the game's mDNS name; {reason} says why (from the system).
+                        raise DiscoveryError(_("cannot register {name}: {reason}").format(name=repr(name), reason=exc)) from exc
                     self._infos[ad.game] = info
                     log.debug("advertising %s", info.name)
                     return info.name
         except TimeoutError:
-            raise DiscoveryError(f"registering game {ad.game} took more than {self._timeout} s") from None
+            # Translators: {game} is a game's id (hex digits), {seconds} a number of seconds.
+            raise DiscoveryError(_("registering game {game} took more than {seconds} s").format(
+                game=ad.game, seconds=self._timeout)) from None
 
     async def update(self, ad: GameAd) -> None:
         """Replace the advertisement of *ad*'s game (same ``game``) and re-announce it (RFC 6762 §8.4),
@@ -285,7 +292,7 @@ class Advertiser:
                 async with self._lock:
                     if self._closed or self._aiozc is None:
                         raise DiscoveryError(
-                            "the advertiser is closed" if self._closed else "nothing advertised"
+                            _("the advertiser is closed") if self._closed else _("nothing advertised")
                         )
                     old = self._infos.get(ad.game)
                     if old is None:
@@ -295,10 +302,13 @@ class Advertiser:
                         announced = await self._aiozc.async_update_service(info)
                         await announced
                     except OSError as exc:
-                        raise DiscoveryError(f"cannot update {info.name!r}: {exc}") from exc
+                        # Translators: {name} is the game's mDNS name; {reason} says why (from the system).
+                        raise DiscoveryError(_("cannot update {name}: {reason}").format(name=repr(info.name), reason=exc)) from exc
                     self._infos[ad.game] = info
         except TimeoutError:
-            raise DiscoveryError(f"updating game {ad.game} took more than {self._timeout} s") from None
+            # Translators: {game} is a game's id (hex digits), {seconds} a number of seconds.
+            raise DiscoveryError(_("updating game {game} took more than {seconds} s").format(
+                game=ad.game, seconds=self._timeout)) from None
 
     async def stop(self, game: str) -> None:
         """Withdraw the advertisement of *game* with goodbyes (RFC 6762 §10.1); nothing if it is not
@@ -310,7 +320,9 @@ class Advertiser:
                     if info is not None and self._aiozc is not None and not self._closed:
                         await self._goodbye(self._aiozc, info)
         except TimeoutError:
-            raise DiscoveryError(f"withdrawing game {game} took more than {self._timeout} s") from None
+            # Translators: {game} is a game's id (hex digits), {seconds} a number of seconds.
+            raise DiscoveryError(_("withdrawing game {game} took more than {seconds} s").format(
+                game=game, seconds=self._timeout)) from None
 
     async def close(self) -> None:
         """Withdraw every advertisement (goodbyes) and close the sockets. Idempotent; never raises for a
@@ -477,7 +489,7 @@ class Browser:
         """Open the sockets and start browsing (RFC 6762 §5.2 continuous querying). Called by
         ``async with``. Raises DiscoveryError if mDNS cannot start or the browser is closed."""
         if self._closed:
-            raise DiscoveryError("the browser is closed")
+            raise DiscoveryError(_("the browser is closed"))
         if self._aiozc is not None:
             return
         self._aiozc = _open_zeroconf(self._interface_list, self._ip_version)

@@ -40,6 +40,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+from carcnet.i18n import N_, _
+
 from .reactor import StreamBridge, call, reactor
 
 __all__ = ["About", "DEFAULT_MAILBOX", "DEFAULT_TRANSIT", "InviteError", "Pairing", "Servers", "accept",
@@ -77,7 +79,8 @@ MAILBOX_WAIT = 30.0
 _CODE = re.compile(r"[0-9]{1,6}(-[a-z]{2,16}){2,4}")
 #: A one-off code made by laptops, never read out: a pairing made anew, or an introduction.
 _ONE_OFF = re.compile(r"[0-9]{12}-[0-9a-f]{36}")
-_INSTALL = "invite codes need carcnet's internet extra: pip install 'carcnet[internet]'"
+# Translators: the command after the colon is typed as it is.
+_INSTALL = N_("invite codes need carcnet's internet extra: pip install 'carcnet[internet]'")
 
 
 def missing() -> str | None:
@@ -88,7 +91,7 @@ def missing() -> str | None:
         import twisted.internet  # noqa: F401
         import wormhole  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
     except ImportError:
-        return _INSTALL
+        return _(_INSTALL)
     return None
 
 
@@ -150,9 +153,13 @@ def servers(relay: str | None = None, transit: str | None = None, *, direct: boo
     """
     relay, transit = relay or DEFAULT_MAILBOX, transit or DEFAULT_TRANSIT
     if re.fullmatch(r"wss?://[^\s/]+(/\S*)?", relay) is None:
-        raise ValueError(f"the invite server must be a ws:// or wss:// address (e.g. {DEFAULT_MAILBOX}), got {relay[:80]!r}")
+        # Translators: {example} is an address, {typed} what was typed.
+        raise ValueError(_("the invite server must be a ws:// or wss:// address (e.g. {example}), got {typed}").format(
+            example=DEFAULT_MAILBOX, typed=repr(relay[:80])))
     if re.fullmatch(r"tcp:[^\s:]+:[0-9]{1,5}", transit) is None or not 0 < int(transit.rsplit(":", 1)[1]) < 65536:
-        raise ValueError(f"the relay must be tcp:HOST:PORT (e.g. {DEFAULT_TRANSIT}), got {transit[:80]!r}")
+        # Translators: tcp:HOST:PORT is typed as it is; {example} is an address, {typed} what was typed.
+        raise ValueError(_("the relay must be tcp:HOST:PORT (e.g. {example}), got {typed}").format(
+            example=DEFAULT_TRANSIT, typed=repr(transit[:80])))
     return Servers(relay, transit, direct)
 
 
@@ -177,19 +184,19 @@ class About:
         fields = _message(data)
         game, name = fields.get("game"), fields.get("name", "")
         if not isinstance(game, str) or re.fullmatch(r"[0-9a-f]{32}", game) is None or not isinstance(name, str):
-            raise InviteError("refused", "the laptop behind this code did not name a game")
+            raise InviteError("refused", _("the laptop behind this code did not name a game"))
         return cls(game, name[:64])
 
 
 def _message(data: bytes) -> dict[str, Any]:
     if len(data) > MAX_ABOUT:
-        raise InviteError("refused", "the other laptop said too much for an invite")
+        raise InviteError("refused", _("the other laptop said too much for an invite"))
     try:
         fields = json.loads(data)
     except ValueError:
         fields = None
     if not isinstance(fields, dict) or fields.get("carcnet") != INVITE_VERSION:
-        raise InviteError("refused", "the other laptop speaks another version of carcnet's invites")
+        raise InviteError("refused", _("the other laptop speaks another version of carcnet's invites"))
     return fields
 
 
@@ -454,15 +461,19 @@ def _explain(exc: BaseException, code: str) -> InviteError:
     if isinstance(exc, InviteError):
         return exc
     if isinstance(exc, WrongPasswordError):
-        return InviteError("wrong", f"the code {code} is wrong: check it with the one who gave it (they have a new one now)")
+        # Translators: {code} is an invite code.
+        return InviteError("wrong", _("the code {code} is wrong: check it with the one who gave it (they have a new one now)").format(
+            code=code))
     if isinstance(exc, ServerConnectionError):
         log.info("the invite server is out of reach: %s", exc)
-        return InviteError("unreachable", "cannot reach the invite server: is this laptop online?")
+        return InviteError("unreachable", _("cannot reach the invite server: is this laptop online?"))
     if isinstance(exc, ServerError) and "crowded" in str(exc):
-        return InviteError("waiting", f"the code {code} was used already: ask for a new one")
+        # Translators: {code} is an invite code.
+        return InviteError("waiting", _("the code {code} was used already: ask for a new one").format(code=code))
     if isinstance(exc, (LonelyError, WormholeClosed)):
-        return InviteError("closed", "the pairing closed before it was made")
-    return InviteError("refused", f"the code {code} did not pair: {exc}")
+        return InviteError("closed", _("the pairing closed before it was made"))
+    # Translators: {code} is an invite code; {reason} says why (from the invite server, in English).
+    return InviteError("refused", _("the code {code} did not pair: {reason}").format(code=code, reason=exc))
 
 
 async def _close_quietly(w: Any) -> None:
@@ -520,7 +531,9 @@ async def invite(servers: Servers, about: About, *, on_code: Callable[[str], Non
         try:
             await asyncio.wait_for(call(w.get_verifier), lifetime)
         except TimeoutError:
-            raise InviteError("expired", f"nobody paired with the code {code} within {lifetime:g} s") from None
+            # Translators: {code} is an invite code, {seconds} a number of seconds.
+            raise InviteError("expired", _("nobody paired with the code {code} within {seconds} s").format(
+                code=code, seconds=f"{lifetime:g}")) from None
         _message(await call(w.get_message))  # the joining side's version
         await call(w.send_message, about.encode())
         path = _Path()
@@ -528,7 +541,7 @@ async def invite(servers: Servers, about: About, *, on_code: Callable[[str], Non
     except BaseException as exc:
         await _close_quietly(w)
         if isinstance(exc, TimeoutError):
-            raise InviteError("unreachable", "the invite server did not answer: is this laptop online?") from None
+            raise InviteError("unreachable", _("the invite server did not answer: is this laptop online?")) from None
         if isinstance(exc, Exception):
             raise _explain(exc, "") from None
         raise
@@ -561,13 +574,16 @@ async def accept(servers: Servers, code: str, *, wait: float = JOIN_WAIT) -> Pai
             other laptop spoke another protocol.
     """
     if not is_code(code):
-        raise InviteError("refused", f"{code!r} is not an invite code: a number and words, e.g. 7-crossover-clockwork")
+        # Translators: {code} is what was typed; 7-crossover-clockwork is an example code, kept as it is.
+        raise InviteError("refused", _("{code} is not an invite code: a number and words, e.g. 7-crossover-clockwork").format(
+            code=repr(code)))
 
     async def exchange(w: Any) -> About:
         await call(w.send_message, json.dumps({"carcnet": INVITE_VERSION}).encode())
         return About.decode(await call(w.get_message))
 
-    w, dilated, path, about = await _claim(
-        servers, code, wait, f"nobody is waiting with the code {code} (a code works once, while the one who gave "
-        "it waits): ask for a new one", exchange)
+    # Translators: {code} is an invite code.
+    waiting = _("nobody is waiting with the code {code} (a code works once, while the one who gave "
+                "it waits): ask for a new one").format(code=code)
+    w, dilated, path, about = await _claim(servers, code, wait, waiting, exchange)
     return Pairing(w, dilated, code, about, initiator=True, path=path, servers=servers)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from carcnet.engine import Rules
+from carcnet.i18n import _, ngettext
 from carcnet.log import COLOURS, LogFormatError, LogHeader, Seat
 
 from .admission import CommitRound, check_seal
@@ -63,8 +64,7 @@ __all__ = [
 
 log = logging.getLogger("carcnet.net")
 
-#: Seconds a host waits for the commitments of a locked table before it abandons the round
-#: (wire.md §5.3).
+#: Seconds a host waits for the commitments of a locked table before it abandons the round (wire.md §5.3).
 COMMIT_TIMEOUT = 60.0
 
 
@@ -474,10 +474,10 @@ class Hosting(LobbyRole):
             ValueError: A seat is still open, or the table is locked or started already.
         """
         if self.started is not None or self.locked:
-            raise ValueError("the game is starting or has started")
+            raise ValueError(_("the game is starting or has started"))
         if not self.full:
-            open_seats = sum(s is None for s in self.table)
-            raise ValueError(f"{open_seats} seat{'s are' if open_seats > 1 else ' is'} still open")
+            open_seats = sum(s is None for s in self.table)  # Translators: {n} is a number of seats
+            raise ValueError(ngettext("{n} seat is still open", "{n} seats are still open", open_seats).format(n=open_seats))
         return self.lock(links=links, now=now)
 
     def _free(self, seat: int, why: str, links: Sequence[Link], out: list[LobbyAction], *,
@@ -681,8 +681,8 @@ class Seating(_HostPin, LobbyRole):
 
     def _lobby(self, link: Link, lobby: Lobby, out: list[LobbyAction]) -> None:
         if self._agreed is not None and lobby.clock != self._agreed[0]:
-            change = f"{_clock_text(self._agreed[0])} → {_clock_text(lobby.clock)}"
-            self.problem = f"the host changed the turn clock after you sat down ({change}): you left the table"
+            change = f"{_clock_text(self._agreed[0])} → {_clock_text(lobby.clock)}"  # Translators: {change}: 60+300 → 30+0
+            self.problem = _("the host changed the turn clock after you sat down ({change}): you left the table").format(change=change)
             raise ProtocolError("forbidden", f"the turn clock changed after this player sat down ({change})")
         self.host = link
         was_locked = self.lobby is not None and self.lobby.locked
@@ -699,7 +699,7 @@ class Seating(_HostPin, LobbyRole):
         if self.seat is None and not lobby.locked:
             self._claim(link, lobby, out)
         elif self.seat is None:
-            self.problem = "the table is full"
+            self.problem = _("the table is full")
         else:
             self.problem = None
         if lobby.locked and self.seat is not None and self.round is None:
@@ -715,10 +715,10 @@ class Seating(_HostPin, LobbyRole):
     def _claim(self, link: Link, lobby: Lobby, out: list[LobbyAction]) -> None:
         open_seats = [i for i, s in enumerate(lobby.table) if s is None]
         if not open_seats:
-            self.problem = "the table is full"
+            self.problem = _("the table is full")
             return
         if self._refused > 2 * len(lobby.table):
-            self.problem = "the host keeps refusing our claims"
+            self.problem = _("the host keeps refusing our claims")
             return
         seat = self.want_seat if self.want_seat in open_seats else open_seats[0]
         taken = {s.seat.colour for s in lobby.table if s is not None}

@@ -25,6 +25,8 @@ from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from carcnet.i18n import _
+
 from .messages import Role
 
 __all__ = [
@@ -575,29 +577,30 @@ class PresenceSnapshot:
         (:meth:`may_hand_over`). Never a present seat, a seat played here, or one handed over already.
         The reason is in people's words, the rule behind it the caller's to log."""
         if not self.keys or not 0 <= seat < len(self.keys):
-            return "no such seat in the game"
+            return _("no such seat in the game")
         if seat in self.plays:
-            return "this laptop plays that seat"
+            return _("this laptop plays that seat")
         if self.handovers[seat] is not None:
-            return "a bot plays that seat already"
+            return _("a bot plays that seat already")
         if self.drawing is not None:
             if seat not in self.missing:
-                return "their part of the draw has come"
+                return _("their part of the draw has come")
             if seat not in self.withholding(now):
                 waiting = self.waiting
                 if (waiting is not None and now - waiting[1] >= self.reveal_wait
                         and not self.heard_most_since(max(waiting[1], now - self.fresh))):
-                    return ("this laptop has heard from too few of the other players lately: it may be the one "
-                            "cut off")
-                return "their part of the draw has been missing for less than {wait:g} s".format(wait=self.reveal_wait)
+                    return _("this laptop has heard from too few of the other players lately: it may be the one "
+                             "cut off")
+                # Translators: {wait} is a number of seconds.
+                return _("their part of the draw has been missing for less than {wait} s").format(wait=f"{self.reveal_wait:g}")
         elif seat != self.to_play:
-            return ("only the player to move, or one whose part of the draw does not come, can be given to a "
-                    "bot")
+            return _("only the player to move, or one whose part of the draw does not come, can be given to a "
+                     "bot")
         elif seat not in self.away(now):
-            return "their laptop is still in touch with the table"
+            return _("their laptop is still in touch with the table")
         if not self.may_hand_over(seat):
-            return ("this laptop is in touch with too few of the other players to give a seat away; wait until "
-                    "they are back")
+            return _("this laptop is in touch with too few of the other players to give a seat away; wait until "
+                     "they are back")
         return None
 
     def takeover_runner(self, now: float | None = None) -> bytes | None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from carcnet.engine import DrawTile, Game, HandBack, HandOver, Move, Phase
+from carcnet.i18n import _
 from carcnet.log import LogEntry
 
 from .admission import admit_entry, check_header, check_seal
@@ -288,11 +289,12 @@ class Replica:
         """
         game, header = self.game, self.header
         if game is None or header is None:
-            raise SyncError("no game yet: the header has not arrived")
+            raise SyncError(_("no game yet: the header has not arrived"))
         if self.desync is not None:
-            raise SyncError(f"the game is stopped: {self.desync}")
+            # Translators: {report} is the stop's report (in the protocol's terms, English).
+            raise SyncError(_("the game is stopped: {report}").format(report=self.desync))
         if self.over:
-            raise SyncError("the game is over")
+            raise SyncError(_("the game is over"))
         seat, signer = game.author(move)
         key = keys.get(signer)
         if key is None:
@@ -302,7 +304,8 @@ class Replica:
                 raise SyncError(f"{move}: only seat {seat}'s own player takes it back, and this peer does not hold its key")
             if isinstance(move, HandBack):
                 raise SyncError(f"{move}: seat {seat} runs the seat's bot, and this peer does not play it")
-            raise SyncError(f"it is seat {seat}'s turn, which this peer does not play")
+            # Translators: {seat} is a seat's number (from 0).
+            raise SyncError(_("it is seat {seat}'s turn, which this peer does not play").format(seat=seat))
         game.apply(move)
         entry = LogEntry(len(game.moves), seat, move, game.digest)
         signed = SignedEntry(entry, sign_entry(key, header.game, entry))

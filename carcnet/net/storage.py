@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 from typing import Self
 
+from carcnet.i18n import _
 from carcnet.log import GameRecorder
 
 from .messages import SignedEntry, WireHeader
@@ -67,7 +68,8 @@ class RecorderLog:
         recorder, saved, _entries = cls.resume(path)
         if saved.fingerprint != header.fingerprint:
             recorder.close()
-            raise LogError("exists", f"{Path(path).name} holds another game's log: it is left untouched")
+            # Translators: {name} is a save's file name.
+            raise LogError("exists", _("{name} holds another game's log: it is left untouched").format(name=Path(path).name))
         return recorder
 
     @classmethod
@@ -85,7 +87,8 @@ class RecorderLog:
         recorder = GameRecorder.resume(path)
         if not recorder.header.signed:
             recorder.close()
-            raise LogError("no-key", f"{Path(path).name}: not a network game (its header has no seat keys)")
+            # Translators: {name} is a save's file name.
+            raise LogError("no-key", _("{name}: not a network game (its header has no seat keys)").format(name=Path(path).name))
         entries = [SignedEntry.of(e) for e in recorder.entries]
         return cls(recorder), WireHeader.of(recorder.header), entries
 
@@ -109,7 +112,8 @@ class RecorderLog:
             from carcnet.log import LogError
 
             if self.recorder.entries[seq - 1] != signed.entry:
-                raise LogError("conflict", f"entry {seq} of {self.path.name} is not the table's", seq)
+                # Translators: {seq} is a move's number, {name} a save's file name.
+                raise LogError("conflict", _("entry {seq} of {name} is not the table's").format(seq=seq, name=self.path.name), seq)
             return
         self.recorder.append_admitted(signed.entry, sync=False)
 

@@ -45,6 +45,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from carcnet.engine import Game, HandBack, HandOver, Move, Phase
+from carcnet.i18n import _
 
 from .chat import ChatLine
 from .connections import NetEvent
@@ -364,7 +365,7 @@ class SyncSession:
         """
         header = self.header
         if header is None:
-            raise SyncError("there is no game to talk at yet")
+            raise SyncError(_("there is no game to talk at yet"))
         message: Chat | SpectatorChat
         if seat is None and not self.seats:
             message, line = self.chat.write_spectator(self.identity, header.game, self.name, text,
@@ -373,7 +374,7 @@ class SyncSession:
             seat = min(self.seats) if seat is None else seat
             key = self.seats.get(seat)
             if key is None:
-                raise SyncError("a player speaks only for a seat it plays")
+                raise SyncError(_("a player speaks only for a seat it plays"))
             message, line = self.chat.write(key, header.game, seat, text, self.wall_clock())
         send_once(message, self.connections.links)
         self._router.changed("chat", None)

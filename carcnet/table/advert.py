@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
+from carcnet.i18n import _
 from carcnet.log import Seat
 from carcnet.net.adverts import AdRole, GameAd, Phase
 from carcnet.net.framing import ProtocolError
@@ -127,4 +128,5 @@ async def advertise_and_browse(
                 if isinstance(event, GameFound | GameUpdated):
                     found(event.ad)
     except DiscoveryError as exc:
-        note(f"mDNS is not available ({exc}); connect with host:port")
+        # Translators: {reason} says why (from the system); mDNS and host:port are kept as they are.
+        note(_("mDNS is not available ({reason}); connect with host:port").format(reason=exc))

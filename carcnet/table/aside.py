@@ -21,33 +21,22 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from carcnet.engine import DeployMeeple, DrawTile, HandBack, HandOver, Move, PlaceTile, ReturnAbbot, SkipMeeple
+from carcnet.i18n import N_, _, listed, ngettext, pgettext
 from carcnet.net.replica import SetAside
 
 __all__ = ["aside_detail", "aside_note"]
 
-#: The first sentence of a line, by what was set aside: only the player's own moves (one, several),
-#: the player's (one, several) among others, or none of the player's.
-_WHAT = {
-    "one of mine": "Set aside: your move {moves}.",
-    "mine": "Set aside: your moves {moves}.",
-    "one of mine among others": "Set aside: {count} moves from move {seq} on, your move {moves} among them.",
-    "mine among others": "Set aside: {count} moves from move {seq} on, your moves {moves} among them.",
-    "others": "Set aside: {count} moves from move {seq} on, none of them yours.",
-}
-_WHY = "While this laptop was apart from the others, {voters} played on without it (move {seq}: {instead})."
-_WHERE = "Kept in {where}"
-_IN_MEMORY = "Kept in this laptop's memory only (it saves no file)"
-
-
 #: A move in a player's words, by its kind (the seat's name where it names one).
 _MOVES = {
-    PlaceTile: "a tile placed",
-    DeployMeeple: "a figure deployed",
-    SkipMeeple: "no figure deployed",
-    ReturnAbbot: "the abbot called back",
-    DrawTile: "a tile drawn",
-    HandOver: "{name}'s seat given to a {bot} bot",
-    HandBack: "{name}'s seat given back",
+    PlaceTile: N_("a tile placed"),
+    DeployMeeple: N_("a figure deployed"),
+    SkipMeeple: N_("no figure deployed"),
+    ReturnAbbot: N_("the abbot called back"),
+    DrawTile: N_("a tile drawn"),
+    # Translators: a move set aside; {name} is a player's name, {bot} a bot's kind (greedy, random).
+    HandOver: N_("{name}'s seat given to a {bot} bot"),
+    # Translators: a move set aside; {name} is a player's name.
+    HandBack: N_("{name}'s seat given back"),
 }
 
 
@@ -55,13 +44,41 @@ def _move_words(move: Move, names: Sequence[str]) -> str:
     """*move* in a player's words: ``a tile placed``, ``Bob's seat given to a greedy bot``; never a
     tile id, a coordinate or a draw's values (those are in :func:`aside_detail`)."""
     seat = getattr(move, "seat", None)
-    name = names[seat] if isinstance(seat, int) and seat < len(names) else "a player"
-    return _MOVES.get(type(move), "a move").format(name=name, bot=getattr(move, "bot", ""))
+    name = names[seat] if isinstance(seat, int) and seat < len(names) else _("a player")
+    return _(_MOVES.get(type(move), N_("a move"))).format(name=name, bot=getattr(move, "bot", ""))
+
+
+def _voter_names(record: SetAside, names: Sequence[str]) -> list[str]:
+    # Translators: who played on, where a seat has no name; {seat} is its number.
+    return [names[seat] if seat < len(names) else _("seat {seat}").format(seat=seat) for seat in record.voters]
 
 
 def _voters(record: SetAside, names: Sequence[str]) -> str:
+    """The voters' names for the connection log (English)."""
     voters = [names[seat] if seat < len(names) else f"seat {seat}" for seat in record.voters]
     return " and ".join([", ".join(voters[:-1]), voters[-1]] if len(voters) > 1 else voters)
+
+
+def _what(own: int, count: int, seq: int, moves: str) -> str:
+    """The first sentence of a line, by what was set aside: only the player's own *own* moves (named
+    in *moves*), the player's among *count* from move *seq* on, or none of the player's."""
+    if own == count:
+        # Translators: {moves} lists the player's moves set aside, each "45 (a tile placed)".
+        return ngettext("Set aside: your move {moves}.", "Set aside: your moves {moves}.", own).format(moves=moves)
+    if own == 1:
+        # Translators: {count} moves set aside from move {seq} on; {moves} names the player's one, "45 (a tile placed)".
+        return ngettext("Set aside: {count} moves from move {seq} on, your move {moves} among them.",
+                        "Set aside: {count} moves from move {seq} on, your move {moves} among them.",
+                        count).format(count=count, seq=seq, moves=moves)
+    if own:
+        # Translators: {count} moves set aside from move {seq} on; {moves} lists the player's, each "45 (a tile placed)".
+        return ngettext("Set aside: {count} moves from move {seq} on, your moves {moves} among them.",
+                        "Set aside: {count} moves from move {seq} on, your moves {moves} among them.",
+                        count).format(count=count, seq=seq, moves=moves)
+    # Translators: {count} moves set aside from move {seq} on, none of them the player's.
+    return ngettext("Set aside: {count} moves from move {seq} on, none of them yours.",
+                    "Set aside: {count} moves from move {seq} on, none of them yours.",
+                    count).format(count=count, seq=seq)
 
 
 def aside_note(record: SetAside, names: Sequence[str], mine: Collection[int]) -> str:
@@ -70,17 +87,23 @@ def aside_note(record: SetAside, names: Sequence[str], mine: Collection[int]) ->
     one (*names*: the seats' names in seat order) and the move that took the place of the first; where
     the moves are kept. Starts with ``Set aside:``."""
     own = [signed for signed in record.entries if signed.entry.seat in mine and signed.sig is not None]
-    moves = ", ".join(f"{signed.seq} ({_move_words(signed.entry.move, names)})" for signed in own)
-    one = "one of mine" if len(own) == 1 else "mine"
-    if not own:
-        what = "others"
-    else:
-        what = one if len(own) == len(record.entries) else f"{one} among others"
-    first = _WHAT[what].format(moves=moves, count=len(record.entries), seq=record.seq)
-    why = _WHY.format(voters=_voters(record, names), seq=record.instead.seq,
-                      instead=_move_words(record.instead.entry.move, names))
-    where = _WHERE.format(where=record.where) if record.where is not None else _IN_MEMORY
-    return f"{first} {why} {where}"
+    comma = pgettext("list separator", ", ")
+    # Translators: a move of the player's set aside: {seq} its number, {move} what it was ("a tile placed").
+    moves = comma.join(_("{seq} ({move})").format(seq=signed.seq, move=_move_words(signed.entry.move, names))
+                       for signed in own)
+    first = _what(len(own), len(record.entries), record.seq, moves)
+    voters = _voter_names(record, names)
+    # Translators: {voters} lists the players who went on; {seq} is a move's number, {instead} the move
+    # that took its place ("Bob's seat given to a greedy bot").
+    why = ngettext("While this laptop was apart from the others, {voters} played on without it (move {seq}: {instead}).",
+                   "While this laptop was apart from the others, {voters} played on without it (move {seq}: {instead}).",
+                   len(voters)).format(voters=listed(voters), seq=record.instead.seq,
+                                       instead=_move_words(record.instead.entry.move, names))
+    # Translators: {where} is the file the moves set aside are kept in.
+    where = (_("Kept in {where}").format(where=record.where) if record.where is not None
+             else _("Kept in this laptop's memory only (it saves no file)"))
+    # Translators: three sentences: what was set aside, why, and where it is kept.
+    return _("{what} {why} {where}").format(what=first, why=why, where=where)
 
 
 def aside_detail(record: SetAside, names: Sequence[str]) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, Self
 
 from carcnet.bots import LEVELS
 from carcnet.engine import Game, Move
+from carcnet.i18n import _
 
 if TYPE_CHECKING:
     from carcnet.log import Recovery, Seat
@@ -241,7 +242,7 @@ class Table(ABC):
         Raises:
             TableError: This table has nobody to hand over to (a local table: every seat is here).
         """
-        raise TableError("every seat of this game is played here")
+        raise TableError(_("every seat of this game is played here"))
 
     def seat_clock(self, seat: int) -> str | None:
         """What the turn clock shows for *seat* (``0:42+5:00`` while its turn runs, else its bank
@@ -272,7 +273,7 @@ class Table(ABC):
             TableError: Nobody to talk to (a local table, no game yet).
             ValueError: *text* is empty, too long (200 characters) or holds control characters.
         """
-        raise TableError("everyone at this table is at this terminal")
+        raise TableError(_("everyone at this table is at this terminal"))
 
     # ------------------------------------------------------------------ listening
 

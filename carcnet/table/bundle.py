@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from carcnet import __version__
 from carcnet.engine import Game, Phase
+from carcnet.i18n import _
 from carcnet.log import (
     MAGIC,
     MARK,
@@ -182,9 +183,12 @@ def write_bundle(
     try:
         data = save.read_bytes()
     except OSError as exc:
-        raise BundleError(f"cannot read {save}: {exc.strerror or exc}") from None
+        # Translators: {path} is a file, {reason} why it cannot be read (from the system).
+        raise BundleError(_("cannot read {path}: {reason}").format(path=save, reason=exc.strerror or exc)) from None
     if not data.startswith(MAGIC):
-        raise BundleError(f"{save} is not a carcnet save: it does not begin as one does, with {MARK}")
+        # Translators: {path} is a file; {mark} is "the word CARCLOG and a line break".
+        raise BundleError(_("{path} is not a carcnet save: it does not begin as one does, with {mark}").format(
+            path=save, mark=_(MARK)))
     now = time.time() if now is None else now
     header = _header_of(save)
     members: dict[str, bytes] = {SAVE: data}
@@ -246,7 +250,8 @@ def _write_zip(directory: Path, name: str, now: float, manifest: dict[str, Any],
             path.unlink(missing_ok=True)
             raise
         return path
-    raise OSError(f"{directory} holds 100 reports named {name} already")
+    # Translators: {directory} is a folder, {name} a report's file name.
+    raise OSError(_("{directory} holds 100 reports named {name} already").format(directory=directory, name=name))
 
 
 def _read(path: Path, limit: int | None = None) -> bytes:

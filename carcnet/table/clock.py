@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from carcnet.i18n import _
+
 __all__ = ["MAX_BANK", "MAX_TURN", "SeatClocks", "TurnClock", "clock_text"]
 
 #: Bounds of the agreement (wire.md §4.6): seconds a turn, seconds of bank.
@@ -50,7 +52,11 @@ class TurnClock:
     def __post_init__(self) -> None:
         for name, value, low, high in (("turn", self.turn, 1, MAX_TURN), ("bank", self.bank, 0, MAX_BANK)):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"the clock's {name} is {low} to {high} seconds, not {value!r}")
+                # Translators: {low} and {high} are numbers of seconds, {value} the number given.
+                text = (_("the clock's turn is {low} to {high} seconds, not {value}") if name == "turn"
+                        # Translators: {low} and {high} are numbers of seconds, {value} the number given.
+                        else _("the clock's bank is {low} to {high} seconds, not {value}"))
+                raise ValueError(text.format(low=low, high=high, value=repr(value)))
 
     @classmethod
     def parse(cls, text: str) -> TurnClock:
@@ -59,15 +65,20 @@ class TurnClock:
         Raises:
             ValueError: Not that form, or out of bounds.
         """
-        turn, _, bank = text.partition("+")
+        turn, __, bank = text.partition("+")
         try:
             return cls(int(turn), int(bank) if bank else 0)
         except ValueError as exc:
-            raise ValueError(f"a turn clock is TURN+BANK in seconds, e.g. 60+300: {exc}") from None
+            # Translators: TURN+BANK and 60+300 are typed as they are; {reason} says what is wrong.
+            raise ValueError(_("a turn clock is TURN+BANK in seconds, e.g. 60+300: {reason}").format(reason=exc)) from None
 
     def describe(self) -> str:
         """In words: ``60 s a turn + 5:00 bank``."""
-        return f"{self.turn} s a turn" + (f" + {clock_text(self.bank)} bank" if self.bank else ", no bank")
+        if self.bank:
+            # Translators: {turn} is a number of seconds, {bank} a time as m:ss.
+            return _("{turn} s a turn + {bank} bank").format(turn=self.turn, bank=clock_text(self.bank))
+        # Translators: {turn} is a number of seconds.
+        return _("{turn} s a turn, no bank").format(turn=self.turn)
 
 
 class SeatClocks:

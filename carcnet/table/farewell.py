@@ -7,24 +7,34 @@ reason itself (a ``bye`` reason or an error code) is the connection log's, never
 
 from __future__ import annotations
 
+from carcnet.i18n import N_, _
+
 __all__ = ["farewell"]
 
 #: Why a player's connection ended → what the table's people read while the game goes on.
 _IN_GAME = {
-    "quit": "{name} left the game and gave up the seat: a bot plays it from {name}'s next turn",
-    "shutdown": "{name} left for now and keeps the seat: {name} can come back; b at their turn lets a bot play it",
+    # Translators: {name} is a player's name; "b" is the key that lets a bot play the seat.
+    "quit": N_("{name} left the game and gave up the seat: a bot plays it from {name}'s next turn"),
+    # Translators: {name} is a player's name; "b" is the key that lets a bot play the seat.
+    "shutdown": N_("{name} left for now and keeps the seat: {name} can come back; b at their turn lets a bot play it"),
 }
 #: Why any connection ended → what the table's people read (in the lobby, after the game, a spectator).
 _GONE = {
-    "quit": "{name} left",
-    "shutdown": "{name} left",
-    "game-over": "{name} left: the game is over",
-    "timeout": "{name}'s laptop stopped answering",
-    "closed": "{name}'s connection was lost",
-    None: "{name}'s connection was lost",
+    # Translators: {name} is a player's (or a spectator's) name.
+    "quit": N_("{name} left"),
+    # Translators: {name} is a player's (or a spectator's) name.
+    "shutdown": N_("{name} left"),
+    # Translators: {name} is a player's (or a spectator's) name.
+    "game-over": N_("{name} left: the game is over"),
+    # Translators: {name} is a player's (or a spectator's) name.
+    "timeout": N_("{name}'s laptop stopped answering"),
+    # Translators: {name} is a player's (or a spectator's) name.
+    "closed": N_("{name}'s connection was lost"),
+    None: N_("{name}'s connection was lost"),
 }
 #: Any other reason: an error code (wire.md §6), which the connection log names.
-_ERROR = "{name}'s connection was closed after an error"
+# Translators: {name} is a player's (or a spectator's) name.
+_ERROR = N_("{name}'s connection was closed after an error")
 
 
 def farewell(name: str, reason: str | None, *, role: str | None, started: bool) -> tuple[str, str]:
@@ -45,7 +55,8 @@ def farewell(name: str, reason: str | None, *, role: str | None, started: bool) 
     """
     account = f"closed: {reason} (role {role}; wire.md §4.7, §6)"
     if role == "spectator" and reason in ("quit", "shutdown", "game-over"):
-        return "{name} stopped watching".format(name=name), account
+        # Translators: {name} is a spectator's name.
+        return _("{name} stopped watching").format(name=name), account
     if started and role in ("host", "player") and reason in _IN_GAME:
-        return _IN_GAME[reason].format(name=name), account
-    return _GONE.get(reason, _ERROR).format(name=name), account
+        return _(_IN_GAME[reason]).format(name=name), account
+    return _(_GONE.get(reason, _ERROR)).format(name=name), account

@@ -15,6 +15,7 @@ import asyncio
 
 from carcnet.bots import make_bot
 from carcnet.engine import HandBack, HandOver, IllegalMoveError
+from carcnet.i18n import _
 from carcnet.net.presence import TakeoverClock
 from carcnet.net.sync import SyncError
 
@@ -168,14 +169,14 @@ class SeatHands(NetView):
         make_bot(bot, 0)
         game, header = self.session.game, self.session.header
         if game is None or header is None:
-            raise TableError("no game yet")
+            raise TableError(_("no game yet"))
         presence, now = self.presence(), self.session.clock()
         refusal = presence.handover_refusal(seat, now)
         if refusal is not None:
             raise TableError(told(self.details, not_handed_over(header.header.seats[seat].name, seat, refusal, presence, now)))
         own = [s for s in sorted(self.session.seats) if game.handovers[s] is None]
         if not own:
-            raise TableError("only a player with a seat of their own can take a seat over")
+            raise TableError(_("only a player with a seat of their own can take a seat over"))
         by = next((s for s in own if s not in self.bot_names), own[0])
         withheld = presence.withheld_by(seat, now)
         taker = presence.takeover_runner(now)
@@ -246,4 +247,5 @@ class SeatHands(NetView):
                     self._note(*seat_change_failed("give-back", name, seat, exc))
                     continue
                 self.bot_names.pop(seat, None)
-                self._note(f"{name} is back and plays their seat again")
+                # Translators: {name} is a player's name.
+                self._note(_("{name} is back and plays their seat again").format(name=name))

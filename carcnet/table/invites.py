@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
+from carcnet.i18n import N_, _, ngettext
 from carcnet.net.invite import REMAKE, About, InviteError, Pairing, Servers, introduction_code, invite, meet
 from carcnet.net.messages import Meet
 
@@ -51,8 +52,8 @@ CODE_LIFETIME = 300.0
 #: the wait for a network that broke between two laptops still running.
 GIVE_UP = 600.0
 #: What a player is told of the path a pairing's connection takes, once known and when it changes.
-PATHS = {"direct": "A laptop elsewhere is connected directly",
-         "relay": "A laptop elsewhere is connected through the relay"}
+PATHS = {"direct": N_("A laptop elsewhere is connected directly"),
+         "relay": N_("A laptop elsewhere is connected through the relay")}
 #: Pairings a laptop keeps at once: a table's players and some spectators (wire.md §2.1's budget
 #: of connections held is the finer one).
 MAX_PAIRINGS = 32
@@ -108,27 +109,32 @@ class InviteDesk:
             except InviteError as exc:
                 self._set_code(None)
                 if exc.reason == "expired":
-                    self._note("The invite code expired unused; here is a new one")
+                    self._note(_("The invite code expired unused; here is a new one"))
                     continue
                 if exc.reason != "unreachable":  # the code is spent (a wrong guess, a crowd at it)
-                    self._note("Someone typed a wrong invite code; here is a new one")
+                    self._note(_("Someone typed a wrong invite code; here is a new one"))
                     wait = REOPEN_GAP
                 else:
-                    self._note(f"No invite code for now: {exc} (trying again in {wait:g} s)")
+                    # Translators: {reason} says why (from the invite servers), {seconds} is a number of seconds.
+                    self._note(_("No invite code for now: {reason} (trying again in {seconds} s)").format(
+                        reason=exc, seconds=f"{wait:g}"))
                     wait = min(wait * 2, REOPEN_LONGEST)
                 await asyncio.sleep(wait)
                 continue
             wait = REOPEN_GAP
             self._set_code(None)
             self.pairings.append(pairing)
-            self._note("Someone sat down with the invite code; here is a new one for the next")
+            self._note(_("Someone sat down with the invite code; here is a new one for the next"))
             await self._use(pairing)
             await self._introduce(pairing)
-        self._note(f"No more invite codes: {MAX_PAIRINGS} laptops joined by one already")
+        # Translators: {count} is a number of laptops.
+        self._note(ngettext("No more invite codes: {count} laptop joined by one already",
+                            "No more invite codes: {count} laptops joined by one already", MAX_PAIRINGS).format(count=MAX_PAIRINGS))
 
     def _show(self, code: str) -> None:
         self._set_code(code)
-        self._note(f"Invite code: {code} (read it out to a friend; it works once)")
+        # Translators: {code} is the invite code (digits and words, kept as it is).
+        self._note(_("Invite code: {code} (read it out to a friend; it works once)").format(code=code))
 
     def _set_code(self, code: str | None) -> None:
         if code != self.code:
@@ -232,23 +238,28 @@ class InviteDesk:
             await asyncio.sleep(min(CHECK, limit / 4))
             if broken is not None and pairing.stuck_for == 0:
                 broken, wait = None, REOPEN_GAP
-                self._note("The connection to a laptop elsewhere is back")
+                self._note(_("The connection to a laptop elsewhere is back"))
             if pairing.path in PATHS and pairing.path != said:
                 said = pairing.path
-                self._note(PATHS[said])
+                self._note(_(PATHS[said]))
             if pairing.stuck_for < limit:
                 continue
             if broken is None:
                 broken = time.monotonic()
-                self._note("The connection to a laptop elsewhere broke; making it again")
+                self._note(_("The connection to a laptop elsewhere broke; making it again"))
             left = GIVE_UP - (time.monotonic() - broken)
             try:
                 if left <= 0:
                     raise TimeoutError
                 fresh = await asyncio.wait_for(pairing.remake(), left)
             except TimeoutError:
-                self._note(f"A laptop elsewhere has not come back for {GIVE_UP / 60:g} minutes; its connection "
-                           "is no longer kept (it can sit down again with a new invite code)")
+                minutes = GIVE_UP / 60
+                # Translators: {minutes} is a number of minutes.
+                self._note(ngettext("A laptop elsewhere has not come back for {minutes} minute; its connection "
+                                    "is no longer kept (it can sit down again with a new invite code)",
+                                    "A laptop elsewhere has not come back for {minutes} minutes; its connection "
+                                    "is no longer kept (it can sit down again with a new invite code)",
+                                    round(minutes)).format(minutes=f"{minutes:g}"))
                 self._given_up.add(index)
                 with contextlib.suppress(Exception):
                     await pairing.close()
@@ -257,7 +268,9 @@ class InviteDesk:
                 if not isinstance(exc, InviteError):
                     log.exception("making a pairing anew failed")
                 if wait == REOPEN_GAP:  # said once a break; the tries after go to the connection log
-                    self._note(f"Cannot make the connection to a laptop elsewhere again yet: {exc} (still trying)")
+                    # Translators: {reason} says why (from the invite servers or the network).
+                    self._note(_("Cannot make the connection to a laptop elsewhere again yet: {reason} (still trying)").format(
+                        reason=exc))
                 log.info("making pairing %s anew failed: %s (again in %g s)", pairing.code, exc, wait)
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, REOPEN_LONGEST)

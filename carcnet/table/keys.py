@@ -16,6 +16,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from carcnet.i18n import _
 from carcnet.log.values import name_problem
 from carcnet.net.fields import MessageError
 from carcnet.net.messages import Give, Seal, WireHeader
@@ -186,7 +187,9 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         if not isinstance(data, dict):
             raise TypeError("it is not a map")
         if data.get("game") != game:
-            raise LanError(f"{path.name} holds the keys of game {data.get('game')!r}, not {game}")
+            # Translators: {name} is a file's name; {other} and {game} are games' ids (hex digits).
+            raise LanError(_("{name} holds the keys of game {other}, not {game}").format(
+                name=path.name, other=repr(data.get("game")), game=game))
         identity = SeatKey.from_seed(_seed(data.get("identity"), "identity"))
         raw = data.get("seats")
         if not isinstance(raw, dict):
@@ -222,12 +225,14 @@ def read_keys(path: Path, header: WireHeader) -> SavedKeys:
         left = _keys(data.get("left", []), "left")
         gave_up = _keys(data.get("gave_up", []), "gave_up")
     except FileNotFoundError:
-        raise LanError(
-            f"no seat keys for this game ({path.name}): only the peer that played it can resume it; "
+        # Translators: {name} is a file's name.
+        raise LanError(_(
+            "no seat keys for this game ({name}): only the peer that played it can resume it; "
             "others can watch it"
-        ) from None
+        ).format(name=path.name)) from None
     except (ValueError, TypeError, OSError) as exc:
-        raise LanError(f"{path.name} is damaged: {exc}") from None
+        # Translators: {name} is a file's name; {problem} says what is wrong in the file's terms.
+        raise LanError(_("{name} is damaged: {problem}").format(name=path.name, problem=exc)) from None
     return SavedKeys(identity, seats, name, clock, owners, runners, game_name, banks, seal, gave, gives, left, gave_up)
 
 

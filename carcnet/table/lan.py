@@ -34,6 +34,7 @@ from typing import Self, TypedDict, Unpack
 
 from carcnet.bots import make_bot
 from carcnet.engine import Rules
+from carcnet.i18n import _, ngettext, pgettext
 from carcnet.log import LogError, default_dir, new_path
 from carcnet.net.adverts import GameAd
 from carcnet.net.invite import About, Pairing, Servers
@@ -452,7 +453,8 @@ class NetTable(SeatHands):
             if (missing := invite.missing()) is not None:
                 if not self._said_missing_extra:
                     self._said_missing_extra = True
-                    self._note(f"A laptop elsewhere could not be introduced to this one: {missing}")
+                    # Translators: {missing} says how to get invite codes working (which package to install).
+                    self._note(_("A laptop elsewhere could not be introduced to this one: {missing}").format(missing=missing))
                 continue
             try:
                 servers = invite.servers(meet.relay, meet.transit)
@@ -532,12 +534,14 @@ class NetTable(SeatHands):
         # One line per peer coming and going: a second connection of a pair is no news.
         if link.key not in self._said_connected:
             self._said_connected.add(link.key)
-            self._note(f"{link.name} connected")
+            # Translators: {name} is a player's name.
+            self._note(_("{name} connected").format(name=link.name))
         self._cut_off_news()
         was = self._watching_through  # a spectator's player; a second link while it is open is no news
         if self.kind == "spectator" and (was is None or not was.is_open):
             if was is not None and was.name != link.name:
-                self._note(f"Watching through {link.name} now ({was.name} is gone)")
+                # Translators: {name} and {was} are players' names.
+                self._note(_("Watching through {name} now ({was} is gone)").format(name=link.name, was=was.name))
             self._watching_through = link
 
     def _link_closed(self, link: Link | None) -> None:
@@ -558,15 +562,17 @@ class NetTable(SeatHands):
             said = next((e.message for e in reversed(session.connections.events) if e.code == link.closed_by), "")
             self.failure, account = refused(link.closed_by, said)
             if not session.connections.open_links():
-                self._note(self.failure.capitalize(), account)
+                self._note(_sentence(self.failure), account)
         elif session.header is None and link.role == "host" and link.closed_by in LEFT_ON_PURPOSE:
-            self.failure = f"the host ({link.name}) closed the table before the game started"
-            self._note(self.failure.capitalize())
+            # Translators: {name} is the host's name.
+            self.failure = _("the host ({name}) closed the table before the game started").format(name=link.name)
+            self._note(_sentence(self.failure))
         if link.opened and link.closed_by != "duplicate" and (key is None or session.connections.link_to(key) is None):
             self._said_connected.discard(key)
             seated = key is not None and session.connections.at_table(key)  # a stranger gives up no seat
             if link.closed_here and not session.connections.closing and session.role == "spectator":
-                self._note(f"Stopped watching through {link.name}")
+                # Translators: {name} is a player's name.
+                self._note(_("Stopped watching through {name}").format(name=link.name))
             elif not link.closed_here:  # this peer's own bye: it is the one going, or done with that link
                 self._note(*farewell(link.name, link.closed_by, role=link.role if seated or link.role == "spectator" else None,
                                      started=session.header is not None and not session.over))
@@ -581,8 +587,8 @@ class NetTable(SeatHands):
         cut_off = self.cut_off
         if cut_off != self._was_cut_off:
             self._was_cut_off = cut_off
-            self._note("You are cut off from the table: no other player is connected to this laptop"
-                       if cut_off else "Back in touch with the table")
+            self._note(_("You are cut off from the table: no other player is connected to this laptop")
+                       if cut_off else _("Back in touch with the table"))
         sees_most = self.spectating or self.status != "playing" or self.presence().sees_most()
         if sees_most and not self._saw_most:
             self.session.draws.restart(self.session.clock())
@@ -599,14 +605,18 @@ class NetTable(SeatHands):
             try:
                 self.recorder = RecorderLog.continue_or_create(header, path)
             except (LogError, OSError) as exc:
-                self._note(f"Cannot save the game: {exc}")
+                # Translators: {reason} says why the save could not be written.
+                self._note(_("Cannot save the game: {reason}").format(reason=exc))
                 return
             self.session.use_persistence(self.recorder)
             self._path = path
             if self.recorder.held:
-                self._note(f"Back at the game; its save goes on in {path} from move {self.recorder.held + 1}")
+                # Translators: {path} is the save's file, {seq} a move's number.
+                self._note(_("Back at the game; its save goes on in {path} from move {seq}").format(
+                    path=path, seq=self.recorder.held + 1))
             else:
-                self._note(f"The game started; saving it to {path}")
+                # Translators: {path} is the save's file.
+                self._note(_("The game started; saving it to {path}").format(path=path))
         # The lobby adds the seats right after the header: look once it has.
         asyncio.get_running_loop().call_soon(self._seats_known)
 
@@ -632,7 +642,8 @@ class NetTable(SeatHands):
                 name = self.game_name or (self.lobby.name if self.lobby is not None else None)
                 save_keys(self.path, self.session, self.records, self.clock, name, self.timekeeper.kept())
         except OSError as exc:
-            self._note(f"Cannot save the seat keys (the game cannot be resumed here): {exc}")
+            # Translators: {reason} says why the file could not be written.
+            self._note(_("Cannot save the seat keys (the game cannot be resumed here): {reason}").format(reason=exc))
 
     # ------------------------------------------------------------------ discovery
 
@@ -705,9 +716,12 @@ def plan_from_text(text: str, *, me: str, bot: str = "greedy") -> list[SeatPlan]
 
     items = [t.strip().lower() for t in text.split(",") if t.strip()]
     if not 2 <= len(items) <= 6:
-        raise ValueError(f"a table has 2 to 6 seats; --seats gave {len(items)}")
+        # Translators: --seats is the command line's option (kept as it is); {count} is how many seats it gave.
+        raise ValueError(ngettext("a table has 2 to 6 seats; --seats gave {count}",
+                                  "a table has 2 to 6 seats; --seats gave {count}", len(items)).format(count=len(items)))
     if items.count("me") > 1:
-        raise ValueError("only one seat can be 'me'")
+        # Translators: 'me' is the word typed in --seats (kept as it is).
+        raise ValueError(_("only one seat can be 'me'"))
     plan: list[SeatPlan] = []
     for i, item in enumerate(items):
         colour = COLOURS[i]
@@ -718,23 +732,49 @@ def plan_from_text(text: str, *, me: str, bot: str = "greedy") -> list[SeatPlan]
         elif item in BOTS:
             plan.append(SeatPlan("bot", f"{item.capitalize()} {i + 1}", colour, item))
         else:
-            raise ValueError(f"seat {i + 1}: {item!r} is not me, open or a bot ({', '.join(BOTS)})")
+            # Translators: {number} is a seat's number, {item} what was typed for it; me, open and the bots'
+            # names ({bots}) are the words typed in --seats (kept as they are).
+            raise ValueError(_("seat {number}: {item} is not me, open or a bot ({bots})").format(
+                number=i + 1, item=repr(item), bots=pgettext("list separator", ", ").join(BOTS)))
     return plan
+
+
+def _sentence(text: str) -> str:
+    """*text* with its first letter a capital (the rest as it is: a name in it keeps its case)."""
+    return text[:1].upper() + text[1:]
+
+
+def _colour_word(colour: str) -> str:
+    """A seat's colour (``COLOURS``) in the player's words."""
+    words = {
+        "red": pgettext("colour", "red"), "blue": pgettext("colour", "blue"),
+        "yellow": pgettext("colour", "yellow"), "green": pgettext("colour", "green"),
+        "black": pgettext("colour", "black"), "grey": pgettext("colour", "grey"),
+    }
+    return words.get(colour, colour)
+
+
+def _seat_line(number: int, name: str, colour: str, bot: str | None) -> str:
+    if bot:
+        # Translators: a seat of the table: {number} its number, {name} its player's name, {colour} its
+        # colour, {bot} the bot's kind (greedy, random).
+        return _("{number}. {name} ({colour}, {bot} bot)").format(number=number, name=name,
+                                                                 colour=_colour_word(colour), bot=bot)
+    # Translators: a seat of the table: {number} its number, {name} its player's name, {colour} its colour.
+    return _("{number}. {name} ({colour}, person)").format(number=number, name=name, colour=_colour_word(colour))
 
 
 def describe_table(lobby: Lobby | None, *, header: WireHeader | None = None) -> list[str]:
     """One line per seat for people: ``1. Ann (red, person)`` or ``2. (open)``."""
     if header is not None:
-        return [
-            f"{i + 1}. {s.name} ({s.colour}, {s.bot + ' bot' if s.bot else 'person'})"
-            for i, s in enumerate(header.header.seats)
-        ]
+        return [_seat_line(i + 1, s.name, s.colour, s.bot) for i, s in enumerate(header.header.seats)]
     if lobby is None:
         return []
     out = []
     for i, s in enumerate(lobby.table):
         if s is None:
-            out.append(f"{i + 1}. (open)")
+            # Translators: a seat nobody has taken yet; {number} is its number.
+            out.append(_("{number}. (open)").format(number=i + 1))
         else:
-            out.append(f"{i + 1}. {s.seat.name} ({s.seat.colour}, {s.seat.bot + ' bot' if s.seat.bot else 'person'})")
+            out.append(_seat_line(i + 1, s.seat.name, s.seat.colour, s.seat.bot))
     return out

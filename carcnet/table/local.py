@@ -13,6 +13,7 @@ from typing import Self
 
 from carcnet.bots import Bot, ScriptedBot, make_bot
 from carcnet.engine import Game, Move, Phase, Rules
+from carcnet.i18n import _
 from carcnet.log import GameRecorder, LogError, LogHeader, Seat, new_path
 from carcnet.log.branch import continue_from
 
@@ -195,7 +196,7 @@ class LocalTable(Table):
     def submit(self, move: Move) -> None:
         """Plays and records *move* for the seat to move, a person's (see :meth:`Table.submit`)."""
         if not self.my_turn():
-            raise TableError("it is not a person's turn at this table")
+            raise TableError(_("it is not a person's turn at this table"))
         self._record(move)
 
     def _record(self, move: Move) -> None:
@@ -203,8 +204,10 @@ class LocalTable(Table):
             self.recorder.submit(move)
         except (OSError, LogError) as exc:
             if self.recorder.writer.broken:
-                self.failure = f"the game cannot be saved ({exc}); resume it from the menu"
-                self._note(f"Could not save the move: {exc}")
+                # Translators: {reason} says why the save could not be written.
+                self.failure = _("the game cannot be saved ({reason}); resume it from the menu").format(reason=exc)
+                # Translators: {reason} says why the save could not be written.
+                self._note(_("Could not save the move: {reason}").format(reason=exc))
                 self._changed("stop")
             raise
         self._changed("entry")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from carcnet.engine import Game, Move, Phase
+from carcnet.i18n import _
 from carcnet.log import Seat
 from carcnet.net.link import Link
 from carcnet.net.lobby import Hosting, Seating, Watching
@@ -372,6 +373,6 @@ class NetView(Table):
         """
         table = self.hosting
         if table is None:
-            raise ValueError("only the peer that opened the table starts the game")
+            raise ValueError(_("only the peer that opened the table starts the game"))
         session = self.session
         session.apply_lobby(table.start(links=session.connections.open_links(), now=session.clock()))

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from carcnet.bots import make_bot
 from carcnet.engine import IllegalMoveError, Phase
+from carcnet.i18n import _
 from carcnet.net.sync import SyncError
 
 from .base import Change, TableError, bot_seed
@@ -190,7 +191,8 @@ class Timekeeper:
             turn = (seat, game.deck_index)
             if turn not in said:
                 said.add(turn)
-                self._note(f"{table.names[seat]}'s time ran out: the greedy bot plays the turn")
+                # Translators: {name} is a player's name.
+                self._note(_("{name}'s time ran out: the greedy bot plays the turn").format(name=table.names[seat]))
             self._play_out(seat)
 
     def _play_out(self, seat: int) -> None:
@@ -198,7 +200,7 @@ class Timekeeper:
         choice, signed as any move of the seat."""
         header = self.table.session.header
         bot = make_bot("greedy", bot_seed(header.header.digest, seat) if header is not None else 0)
-        for _ in range(2):
+        for __ in range(2):
             game = self.table.session.game
             if game is None or game.seat != seat or game.phase not in (Phase.PLACE_TILE, Phase.DEPLOY):
                 break

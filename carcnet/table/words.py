@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from carcnet.i18n import N_, _
+
 if TYPE_CHECKING:
     from carcnet.net.presence import PresenceSnapshot
     from carcnet.net.replica import Desync
@@ -35,13 +37,28 @@ def hello_text(kind: str, game_id: str, port: int | None, resumed: bool) -> str:
     """The first line a table says: the host's, a player's (looking for the table, or *resumed* from its
     save: back on the network) or a spectator's, naming the game and the *port* it listens on (``None``:
     it does not listen)."""
-    where = f" on port {port}" if port is not None else ""
-    return {
-        "host": f"Opened the table of game {game_id}{where}",
-        "player": (f"Back on the network with game {game_id}{where}" if resumed
-                   else f"Looking for the table of game {game_id}{where}"),
-        "spectator": f"Watching game {game_id}",
-    }[kind]
+    if kind == "spectator":
+        # Translators: {game} is a game's id (hex digits).
+        return _("Watching game {game}").format(game=game_id)
+    if port is None:
+        text = {
+            # Translators: {game} is a game's id (hex digits).
+            "host": _("Opened the table of game {game}"),
+            # Translators: {game} is a game's id (hex digits).
+            "resumed": _("Back on the network with game {game}"),
+            # Translators: {game} is a game's id (hex digits).
+            "player": _("Looking for the table of game {game}"),
+        }
+    else:
+        text = {
+            # Translators: {game} is a game's id (hex digits), {port} the port number it listens on.
+            "host": _("Opened the table of game {game} on port {port}"),
+            # Translators: {game} is a game's id (hex digits), {port} the port number it listens on.
+            "resumed": _("Back on the network with game {game} on port {port}"),
+            # Translators: {game} is a game's id (hex digits), {port} the port number it listens on.
+            "player": _("Looking for the table of game {game} on port {port}"),
+        }
+    return text["resumed" if kind == "player" and resumed else kind].format(game=game_id, port=port)
 
 
 #: What people read, and the protocol's account of it for the connection log.
@@ -50,24 +67,26 @@ Line = tuple[str, str]
 #: The refusals after which a peer without the game's header cannot go on with the peer that sent them
 #: (wire.md §6 codes), and what its people read instead of the code.
 REFUSED = {
-    "no-seat": "the table has no seat for you (it is full, or its game has started); you can watch it instead",
-    "wrong-game": "the laptop reached plays another game",
-    "bad-version": "that table plays with another version of carcnet",
-    "bad-header": "the game that table sent does not check out here",
+    "no-seat": N_("the table has no seat for you (it is full, or its game has started); you can watch it instead"),
+    "wrong-game": N_("the laptop reached plays another game"),
+    "bad-version": N_("that table plays with another version of carcnet"),
+    "bad-header": N_("the game that table sent does not check out here"),
 }
 
 
 def refused(code: str, said: str) -> Line:
     """The table refused this peer before the game with *code* (a key of :data:`REFUSED`) and the
     text *said*."""
-    return REFUSED[code], f"refused: {code}: {said}"
+    return _(REFUSED[code]), f"refused: {code}: {said}"
 
 
 def not_taken_over(name: str, seat: int, *, cut_off: bool) -> Line:
     """The bot seat *seat* of *name* is away long enough, but this laptop does not see most of the
     table (wire.md §5.6 rules 2-3), being *cut_off* from it or on its smaller side."""
-    line = ("Not taking {name}'s seat over: this laptop is cut off from the table" if cut_off
-            else "Not taking {name}'s seat over yet: this laptop is in touch with too few of the other players")
+    # Translators: {name} is a player's name.
+    line = (_("Not taking {name}'s seat over: this laptop is cut off from the table") if cut_off
+            # Translators: {name} is a player's name.
+            else _("Not taking {name}'s seat over yet: this laptop is in touch with too few of the other players"))
     return (line.format(name=name),
             f"takeover of seat {seat} refused: this peer does not see most of the table (cut off: {cut_off}; "
             "wire.md §5.6 rules 2-3)")
@@ -76,7 +95,8 @@ def not_taken_over(name: str, seat: int, *, cut_off: bool) -> Line:
 def not_handed_over(name: str, seat: int, why: str, presence: PresenceSnapshot, now: float) -> Line:
     """*seat* of *name* may not go to a bot: *why* is the refusal in people's words
     (:meth:`PresenceSnapshot.handover_refusal`); the account gives what presence saw at *now*."""
-    return ("{name}'s seat cannot go to a bot: {why}".format(name=name, why=why),
+    # Translators: {name} is a player's name; {why} says why, e.g. "Bob's laptop is still in touch with the table".
+    return (_("{name}'s seat cannot go to a bot: {why}").format(name=name, why=why),
             f"handover of seat {seat} refused (wire.md §5.6 \"Which seats\", §5.7): away {presence.away(now)}, "
             f"withholding {presence.withholding(now)}, sees most of the table {presence.sees_most()}")
 
@@ -84,7 +104,8 @@ def not_handed_over(name: str, seat: int, why: str, presence: PresenceSnapshot, 
 def handed_over(name: str, seat: int, bot: str, by: int, *, withheld: bool) -> Line:
     """*seat* of *name* went to a *bot* run here, by seat *by*; *withheld*: taken while its laptop held
     back its draw value (the price of a veto: never given back)."""
-    return ("{name}'s seat is played by a {bot} bot from this laptop now".format(name=name, bot=bot),
+    # Translators: {name} is a player's name, {bot} a bot's kind (greedy, random).
+    return (_("{name}'s seat is played by a {bot} bot from this laptop now").format(name=name, bot=bot),
             f"handover of seat {seat} to {bot} by seat {by} "
             + ("(withheld: never given back, wire.md §5.7)" if withheld else "(wire.md §5.6)"))
 
@@ -98,9 +119,11 @@ def asked_for_bot(name: str, seat: int, runner: str | None) -> Line:
     "A bot will play for Ann from Bob's laptop"
     """
     if runner is None:
-        text = "A bot will play for {name} from another laptop at the table".format(name=name)
+        # Translators: {name} is a player's name.
+        text = _("A bot will play for {name} from another laptop at the table").format(name=name)
     else:
-        text = "A bot will play for {name} from {runner}'s laptop".format(name=name, runner=runner)
+        # Translators: {name} and {runner} are players' names.
+        text = _("A bot will play for {name} from {runner}'s laptop").format(name=name, runner=runner)
     return text, f"handover of seat {seat} asked of the taker in this peer's heartbeats (wire.md §5.6)"
 
 
@@ -115,37 +138,44 @@ def seat_change_failed(change: str, name: str, seat: int, why: object) -> Line:
     "Ann's seat could not be taken back from here yet: the table will try again"
     """
     text = {
-        "take-over": "{name}'s seat could not be given to a bot from here yet: the table will try again",
-        "take-back": "{name}'s seat could not be taken back from here yet: the table will try again",
-        "give-back": "{name}'s seat could not be given back yet: the table will try again",
+        # Translators: {name} is a player's name.
+        "take-over": N_("{name}'s seat could not be given to a bot from here yet: the table will try again"),
+        # Translators: {name} is a player's name.
+        "take-back": N_("{name}'s seat could not be taken back from here yet: the table will try again"),
+        # Translators: {name} is a player's name.
+        "give-back": N_("{name}'s seat could not be given back yet: the table will try again"),
     }[change]
     move = {"take-over": "handover", "take-back": "handback by the seat itself", "give-back": "handback"}[change]
-    return text.format(name=name), f"{move} of seat {seat} not made: {why}"
+    return _(text).format(name=name), f"{move} of seat {seat} not made: {why}"
 
 
 def taken_back(name: str, seat: int, runner: str) -> Line:
     """*seat* (of *name*), played by a bot of *runner*'s laptop while this one was away, is played here
     again: that laptop is gone, so this one took the seat back itself."""
-    return ("{runner}'s laptop is gone: {name}'s seat is played from this laptop again".format(runner=runner, name=name),
+    # Translators: {runner} and {name} are players' names.
+    return (_("{runner}'s laptop is gone: {name}'s seat is played from this laptop again").format(runner=runner, name=name),
             f"handback of seat {seat} by the seat itself: its runner is gone (wire.md §5.6 \"Taking a seat back\")")
 
 
 def part_missing(name: str, seat: int, *, draw: int, wait: float) -> Line:
     """The value of *seat* (of *name*) for draw *draw* has been missing for *wait* seconds: the seat
     counts as away (it withholds it, wire.md §5.7)."""
-    return ("Waiting for {name}'s part of the draw: {name} counts as away until it comes".format(name=name),
+    # Translators: {name} is a player's name.
+    return (_("Waiting for {name}'s part of the draw: {name} counts as away until it comes").format(name=name),
             f"seat {seat} withholding its value for draw {draw}: missing for {wait:g} s (wire.md §5.7 \"Withholding\")")
 
 
 def stop_reason(desync: Desync) -> str:
     """Why the game stopped here, for people: this peer's log and the one of the peer *desync* names
     parted (the :class:`Desync` itself is the report)."""
-    return "this laptop and {peer}'s no longer agree on move {seq}".format(peer=desync.peer, seq=desync.seq)
+    # Translators: {peer} is a player's name (of a laptop), {seq} a move's number.
+    return _("this laptop and {peer}'s no longer agree on move {seq}").format(peer=desync.peer, seq=desync.seq)
 
 
 def stopped(desync: Desync) -> Line:
     """The game stopped here (:func:`stop_reason`); the account is the report."""
-    return "The game stopped: {why}".format(why=stop_reason(desync)), str(desync)
+    # Translators: {why} says why, e.g. "this laptop and Bob's no longer agree on move 12".
+    return _("The game stopped: {why}").format(why=stop_reason(desync)), str(desync)
 
 
 def told(details: Callable[[str, str], None], line: Line) -> str:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from carcnet.i18n import _, ngettext
 from carcnet.log.values import MAX_NAME, name_problem, strip_control
 
 if TYPE_CHECKING:
@@ -39,15 +40,21 @@ _HEX32 = re.compile(r"[0-9a-fA-F]{32}")
 # ---------------------------------------------------------------------- people's words
 
 
-def check_name(text: str, what: str = "A name") -> str | None:
+def check_name(text: str, what: str | None = None) -> str | None:
     """Why *text* is not a valid seat, peer or game name for people to read (the rule of
-    ``carcnet.log.values.name_problem``), or ``None`` if it is."""
+    ``carcnet.log.values.name_problem``), or ``None`` if it is. *what*: the name checked, as the
+    sentence's subject in the language in use (``_("Your name")``; default ``A name``)."""
+    what = what if what is not None else _("A name")
     if not text.strip():
-        return f"{what} cannot be empty."
+        # Translators: {what}: the name checked, e.g. "Your name", "The game name", "A name"
+        return _("{what} cannot be empty.").format(what=what)
     if len(text) > MAX_NAME:
-        return f"{what} has at most {MAX_NAME} characters."
+        # Translators: {what}: the name checked, e.g. "Your name"; {count}: the most characters (32)
+        return ngettext("{what} has at most {count} character.", "{what} has at most {count} characters.",
+                        MAX_NAME).format(what=what, count=MAX_NAME)
     if name_problem(text) is not None:
-        return f"{what} cannot hold control or invisible formatting characters."
+        # Translators: {what}: the name checked, e.g. "Your name", "The game name", "A name"
+        return _("{what} cannot hold control or invisible formatting characters.").format(what=what)
     return None
 
 
@@ -58,7 +65,8 @@ def default_name() -> str:
     except Exception:  # noqa: BLE001 - no user name in this environment
         name = ""
     name = strip_control(name).strip()[:MAX_NAME]
-    return name.capitalize() if name else "Player"
+    # Translators: the name to play under when this computer's user name is unknown
+    return name.capitalize() if name else _("Player")
 
 
 def local_ipv4() -> list[str]:
@@ -129,10 +137,11 @@ def parse_target(text: str) -> Target:
             game = token.lower()
             continue
         if address is not None:
-            raise ValueError(f"{token!r}: one address only (host:port), then the game id")
+            # Translators: what was typed to reach a game; {token}: the part typed after an address, quoted
+            raise ValueError(_("{token}: one address only (host:port), then the game id").format(token=repr(token)))
         address = parse_host_port(token)
     if address is None:
-        raise ValueError("type the address as host:port, e.g. 192.168.1.20:7000, and the game id")
+        raise ValueError(_("type the address as host:port, e.g. 192.168.1.20:7000, and the game id"))
     return Target(address.host, address.port, game)
 
 
@@ -156,5 +165,7 @@ def incompatibility(ad: GameAd) -> str | None:
         return None
     log.debug("game %s: protocol %s, rules %s; here protocol %s, rules %s", ad.game[:8], *theirs, *ours)
     if theirs > ours:
-        return "hosted with a newer carcnet: update carcnet to join it"
-    return "hosted with an older carcnet: its host needs to update carcnet"
+        # Translators: why a game found on the network cannot be joined
+        return _("hosted with a newer carcnet: update carcnet to join it")
+    # Translators: why a game found on the network cannot be joined
+    return _("hosted with an older carcnet: its host needs to update carcnet")

@@ -28,13 +28,14 @@ How a design becomes cells (:func:`tile_art`), for any design and any odd size, 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from carcnet.engine import Figure, Position, Segment, SegmentKind, Terrain, TileKind, TileVariant
+from carcnet.i18n import pgettext
 
 if TYPE_CHECKING:
     from carcnet.engine import Game
@@ -53,7 +54,9 @@ __all__ = [
     "compose_empty",
     "compose_tile",
     "figure_letter",
+    "figure_name",
     "figure_role",
+    "role_name",
     "tile_art",
     "with_article",
 ]
@@ -222,10 +225,69 @@ _ROLE_OF_KIND = {
 }
 
 
+def figure_name(figure: Figure) -> str:
+    """What the interface calls *figure*, with its article, in the language in use: ``a meeple``,
+    ``the large meeple`` (Inns & Cathedrals), ``the abbot`` (The Abbot), ``the builder``, ``the pig``
+    (Traders & Builders).
+
+    >>> figure_name(Figure.LARGE)
+    'the large meeple'
+    """
+    names = {
+        # Translators: a player's figure with its article, as in "no spot for {figure}"
+        Figure.MEEPLE: pgettext("figure", "a meeple"),
+        # Translators: Inns & Cathedrals' figure, with its article
+        Figure.LARGE: pgettext("figure", "the large meeple"),
+        # Translators: The Abbot's figure, with its article
+        Figure.ABBOT: pgettext("figure", "the abbot"),
+        # Translators: Traders & Builders' figure, with its article
+        Figure.BUILDER: pgettext("figure", "the builder"),
+        # Translators: Traders & Builders' figure, with its article
+        Figure.PIG: pgettext("figure", "the pig"),
+    }
+    return names[figure]
+
+
+class _FigureNames(Mapping[Figure, str]):
+    """:func:`figure_name` as a mapping, looked up in the language in use at each access."""
+
+    def __getitem__(self, figure: Figure) -> str:
+        return figure_name(figure)
+
+    def __iter__(self) -> Iterator[Figure]:
+        return iter((Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG))
+
+    def __len__(self) -> int:
+        return 5
+
+
 #: What the interface calls each figure, with its article (Inns & Cathedrals' large meeple, The
-#: Abbot's abbot).
-FIGURE_NAMES = {Figure.MEEPLE: "a meeple", Figure.LARGE: "the large meeple", Figure.ABBOT: "the abbot",
-                Figure.BUILDER: "the builder", Figure.PIG: "the pig"}
+#: Abbot's abbot): :func:`figure_name`, in the language in use when it is read.
+FIGURE_NAMES: Mapping[Figure, str] = _FigureNames()
+
+
+def role_name(role: str) -> str:
+    """A figure's role (:func:`figure_role`) with its article, in the language in use: ``a knight``,
+    ``an abbot``.
+
+    >>> role_name("abbot"), role_name("thief")
+    ('an abbot', 'a thief')
+    """
+    names = {
+        # Translators: a meeple on a city, with its article
+        "knight": pgettext("figure", "a knight"),
+        # Translators: a meeple on a road, with its article
+        "thief": pgettext("figure", "a thief"),
+        # Translators: a meeple on a cloister, with its article
+        "monk": pgettext("figure", "a monk"),
+        # Translators: a meeple on a field, with its article
+        "farmer": pgettext("figure", "a farmer"),
+        # Translators: The Abbot's figure, with its article
+        "abbot": pgettext("figure", "an abbot"),
+        # Translators: a figure on a garden, with its article
+        "gardener": pgettext("figure", "a gardener"),
+    }
+    return names[role] if role in names else with_article(role)
 
 
 def figure_letter(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
@@ -260,7 +322,8 @@ def figure_role(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
 
 
 def with_article(words: str) -> str:
-    """*words* after the article English gives them: ``a`` before a consonant, ``an`` before a vowel
+    """*words* after the article English gives them (English only: a translated phrase has a message
+    of its own with its article, as :func:`role_name` and :func:`figure_name` give): ``a`` before a consonant, ``an`` before a vowel
     (the figures, roles and bot levels the interface names: none starts with a silent or a sounded
     letter that reads otherwise).
 

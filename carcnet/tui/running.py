@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from carcnet.club.ratings import count_when_over
+from carcnet.club.ratings import UPDATED, count_when_over
+from carcnet.i18n import _
 from carcnet.table import Table
 
 __all__ = ["CLOSE_WAIT", "TableRun", "count_ratings"]
@@ -30,7 +31,8 @@ def count_ratings(table: Table, data_dir: Path, notify: Callable[..., Any]) -> N
     with *notify* (an app's or a screen's): "Ratings updated", or why not as a warning."""
 
     def tell(said: str) -> None:
-        notify(said, title="Ratings", severity="information" if said == "Ratings updated" else "warning")
+        updated = said == _(UPDATED)
+        notify(said, title=_("Ratings"), severity="information" if updated else "warning")
 
     count_when_over(table, data_dir, tell)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from carcnet.engine import Move, Rules
+from carcnet.i18n import _
 from carcnet.log import LogHeader, Seat, load
 from carcnet.table import LocalTable, NetTable, SeatPlan, Table, TurnClock
 from carcnet.tui.settings import Settings
@@ -104,8 +105,9 @@ class TableMaker:
         """
         from carcnet.tui import tutorial
 
-        seats = [Seat(self.settings.name or tutorial.NAMES[0], tutorial.COLOURS[0]),
-                 Seat(tutorial.NAMES[1], tutorial.COLOURS[1], "bot", "random")]
+        # the seats named in the language in use, as the lessons call them
+        seats = [Seat(self.settings.name or _(tutorial.NAMES[0]), tutorial.COLOURS[0]),
+                 Seat(_(tutorial.NAMES[1]), tutorial.COLOURS[1], "bot", "random")]
         table = LocalTable.new(seats, order=tutorial.ORDER, script=tutorial.SCRIPT,
                                moves=tutorial.moves_before(lesson), directory=self.tutorial_dir,
                                bot_delay=self.bot_delay)
@@ -163,7 +165,10 @@ class TableMaker:
             ValueError: A bad plan (size, colours, names) or an unknown bot.
         """
         name = name or self.player_name
-        table = NetTable.host(name=name, game_name=game_name or f"{name}'s game"[:32], rules=rules,
+        # Translators: a network game's name when its host gives none; {name}: the host's name (at most 32
+        # characters in all are kept)
+        default = _("{name}'s game").format(name=name)[:32]
+        table = NetTable.host(name=name, game_name=game_name or default, rules=rules,
                               plan=list(plan), clock=clock, invite=invite, **self._random(), **self.net_kwargs("host"))
         self.player_name = name
         return table

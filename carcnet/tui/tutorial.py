@@ -10,7 +10,9 @@ the opponent's side from :data:`SCRIPT`.
 The wording follows the HiG basic rules (``shared/rules/hig-basic-rules-with-tile-list.txt``: thief,
 knight, monk, farmer, cloister, pennant) and the order of the Z-Man 2014 rulebook's walk-through of a
 first game (``zman-2014-rules-with-farmers-river-abbot.txt``: place a tile, place a meeple, score).
-Every sentence a player reads is whole, with named fields, so that it can be translated as one.
+Every sentence a player reads is whole, with named fields, so that it can be translated as one: each
+is marked here (:func:`~carcnet.i18n.N_`) and the screens show it in the language in use (``_(text)``,
+then its fields).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from carcnet.engine import (
     SkipMeeple,
 )
 from carcnet.engine.notation import parse_move
+from carcnet.i18n import N_
 
 __all__ = [
     "EXPANSIONS",
@@ -53,20 +56,23 @@ __all__ = [
 
 #: The learner's seat (plays first) and the opponent's.
 PLAYER, OPPONENT = 0, 1
-#: The seats' names (the learner's when the settings have none) and colours.
-NAMES = ("Red", "Blue")
+#: The seats' names (the learner's when the settings have none) and colours, in English (the table
+#: seats them in the language in use: the lessons call the opponent by its name).
+# Translators: the tutorial's seats, named after their colours: the learner's (when the settings have
+# no name) and the opponent's, whom the lessons call "Blue"
+NAMES = (N_("Red"), N_("Blue"))
 COLOURS = ("red", "blue")
 
 #: The lessons of the first game, in order.
 LESSONS: tuple[str, ...] = (
-    "Placing a tile",
-    "Turning a tile",
-    "Meeples",
-    "Roads",
-    "Cloisters",
-    "Cities",
-    "Farms",
-    "Scoring at the end",
+    N_("Placing a tile"),
+    N_("Turning a tile"),
+    N_("Meeples"),
+    N_("Roads"),
+    N_("Cloisters"),
+    N_("Cities"),
+    N_("Farms"),
+    N_("Scoring at the end"),
 )
 
 #: The fixed deck: the tiles drawn after the start tile, the learner's first (even places).
@@ -123,118 +129,130 @@ class Turn:
     wrong_deploy: str
 
 
-_SKIP_HINT = "No meeple this time: press 0."
+_SKIP_HINT = N_("No meeple this time: press 0.")
 
 #: The learner's turns, one per round.
 TURNS: tuple[Turn, ...] = (
     Turn(
         0,
-        "Press Enter to place your tile, a straight road, east of the start tile. A tile goes beside the tiles on "
-        "the table, every side it touches matching: road to road, city to city, field to field.",
+        N_("Press Enter to place your tile, a straight road, east of the start tile. A tile goes beside the tiles on "
+           "the table, every side it touches matching: road to road, city to city, field to field."),
         Target(Position(1, 0), 1),
-        "Place the road east of the start tile, where the cursor showed it, so that it goes on with the road: "
-        "press Enter there.",
+        N_("Place the road east of the start tile, where the cursor showed it, so that it goes on with the road: "
+           "press Enter there."),
         0,
-        "Press 0 to play no meeple this time. Once your tile is down you may put one meeple on it; meeples come "
-        "in lesson 3.",
+        N_("Press 0 to play no meeple this time. Once your tile is down you may put one meeple on it; meeples come "
+           "in lesson 3."),
         Claim(),
         _SKIP_HINT,
     ),
     Turn(
         1,
-        "Press r to turn your curve until the road bends south (down the screen), then Enter. It fits at the end "
-        "of your road two ways round. Blue put a knight in its city below the start tile.",
+        N_("Press r to turn your curve until the road bends south (down the screen), then Enter. It fits at the end "
+           "of your road two ways round. Blue put a knight in its city below the start tile."),
         Target(Position(2, 0), 0, shown=1),
-        "Turn the curve with r until the road comes in from the west and bends south, then press Enter.",
+        N_("Turn the curve with r until the road comes in from the west and bends south, then press Enter."),
         2,
-        "Press {spot} to put your thief on the road. A meeple on a road is a thief and claims the whole road: when "
-        "both ends are closed it scores 1 point a tile and the thief comes back to you.",
+        # Translators: {spot}: the key of the spot (a digit, as the board numbers the spots)
+        N_("Press {spot} to put your thief on the road. A meeple on a road is a thief and claims the whole road: when "
+           "both ends are closed it scores 1 point a tile and the thief comes back to you."),
         Claim(SegmentKind.ROAD, Position(0, 0)),
-        "Put your thief on the road that runs through the start tile: press {spot}.",
+        # Translators: {spot}: the key of the spot (a digit, as the board numbers the spots)
+        N_("Put your thief on the road that runs through the start tile: press {spot}."),
     ),
     Turn(
         3,
-        "Press Enter to close the south end of your road with this crossroads. A road is finished when both its "
-        "ends are closed: by a crossroads, a city, a cloister, or by meeting itself.",
+        N_("Press Enter to close the south end of your road with this crossroads. A road is finished when both its "
+           "ends are closed: by a crossroads, a city, a cloister, or by meeting itself."),
         Target(Position(2, 1), 2),
-        "Place the crossroads below the curve, where the cursor showed it, with its roads going west, north and "
-        "east: press Enter there.",
+        N_("Place the crossroads below the curve, where the cursor showed it, with its roads going west, north and "
+           "east: press Enter there."),
         3,
-        "Press 0 to keep your meeples. You have seven, and one comes back only when its road, city or cloister "
-        "is scored.",
+        N_("Press 0 to keep your meeples. You have seven, and one comes back only when its road, city or cloister "
+           "is scored."),
         Claim(),
         _SKIP_HINT,
     ),
     Turn(
         3,
-        "Press Enter to place this cloister west of the start tile. Its road ends at the cloister, so it closes "
-        "the other end of your road: five tiles long.",
+        N_("Press Enter to place this cloister west of the start tile. Its road ends at the cloister, so it closes "
+           "the other end of your road: five tiles long."),
         Target(Position(-1, 0), 3),
-        "Place the cloister west of the start tile, its road going east into your road: press Enter there.",
+        N_("Place the cloister west of the start tile, its road going east into your road: press Enter there."),
         4,
-        "Press {spot} to put a monk on the cloister. It scores 9 once all eight places around it hold a tile. "
-        "Your road scores when this turn ends.",
+        # Translators: {spot}: the key of the spot (a digit, as the board numbers the spots)
+        N_("Press {spot} to put a monk on the cloister. It scores 9 once all eight places around it hold a tile. "
+           "Your road scores when this turn ends."),
         Claim(SegmentKind.CLOISTER, Position(-1, 0)),
-        "Put your monk on the cloister: press {spot}.",
+        # Translators: {spot}: the key of the spot (a digit, as the board numbers the spots)
+        N_("Put your monk on the cloister: press {spot}."),
     ),
     Turn(
         5,
-        "Press Enter to place this city north of the start tile, its walls going on with the start tile's city. "
-        "Your road scored 5 points, one a tile, and your thief came back.",
+        N_("Press Enter to place this city north of the start tile, its walls going on with the start tile's city. "
+           "Your road scored 5 points, one a tile, and your thief came back."),
         Target(Position(0, -1), 3),
-        "Place the city piece north of the start tile, its city joining the start tile's: press Enter there.",
+        N_("Place the city piece north of the start tile, its city joining the start tile's: press Enter there."),
         5,
-        "Press {spot} to put a knight in the city. A finished city scores 2 points a tile and 2 more for each "
-        "pennant, like the flag on this tile.",
+        # Translators: {spot}: the key of the spot (a digit, as the board numbers the spots)
+        N_("Press {spot} to put a knight in the city. A finished city scores 2 points a tile and 2 more for each "
+           "pennant, like the flag on this tile."),
         Claim(SegmentKind.CITY, Position(0, 0)),
-        "Put your knight in the city: press {spot}.",
+        # Translators: {spot}: the key of the spot (a digit, as the board numbers the spots)
+        N_("Put your knight in the city: press {spot}."),
     ),
     Turn(
         5,
-        "Press Enter to close your city with this piece, west of the last one. A city is finished when its walls "
-        "close all round.",
+        N_("Press Enter to close your city with this piece, west of the last one. A city is finished when its walls "
+           "close all round."),
         Target(Position(-1, -1), 1),
-        "Place the piece west of your city, its wall closing the city: press Enter there.",
+        N_("Place the piece west of your city, its wall closing the city: press Enter there."),
         5,
-        "Press 0: your knight holds this city, and a road, city, cloister or field that holds a meeple takes no "
-        "other. The city scores when the turn ends.",
+        N_("Press 0: your knight holds this city, and a road, city, cloister or field that holds a meeple takes no "
+           "other. The city scores when the turn ends."),
         Claim(),
-        "A city that holds your knight takes no other meeple: press 0.",
+        N_("A city that holds your knight takes no other meeple: press 0."),
     ),
     Turn(
         6,
-        "Press Enter to place this road west of the cloister. The fields are farms, and its east side is part of "
-        "the big farm around your city, which scored 8: three tiles and a pennant.",
+        N_("Press Enter to place this road west of the cloister. The fields are farms, and its east side is part of "
+           "the big farm around your city, which scored 8: three tiles and a pennant."),
         Target(Position(-2, 0), 0),
-        "Place the road west of the cloister, running north to south: press Enter there.",
+        N_("Place the road west of the cloister, running north to south: press Enter there."),
         6,
-        "Press {spot} to put a farmer in the field east of the road. A farmer lies down and stays until the end, "
-        "then scores 3 points for each finished city its farm touches.",
+        # Translators: {spot}: the key of the spot (a digit, as the board numbers the spots)
+        N_("Press {spot} to put a farmer in the field east of the road. A farmer lies down and stays until the end, "
+           "then scores 3 points for each finished city its farm touches."),
         Claim(SegmentKind.FIELD, Position(-1, 0)),
-        "Put your farmer in the field east of the road, the one that reaches your city: press {spot}.",
+        # Translators: {spot}: the key of the spot (a digit, as the board numbers the spots)
+        N_("Put your farmer in the field east of the road, the one that reaches your city: press {spot}."),
     ),
     Turn(
         7,
-        "Press Enter to place the last tile north-west of your cloister. It fills the eighth place around it, so "
-        "the cloister scores 9.",
+        N_("Press Enter to place the last tile north-west of your cloister. It fills the eighth place around it, so "
+           "the cloister scores 9."),
         Target(Position(-2, -1), 0),
-        "Place the curve north-west of the cloister, its road going on south into the road below: press Enter "
-        "there.",
+        N_("Place the curve north-west of the cloister, its road going on south into the road below: press Enter "
+           "there."),
         7,
-        "Press {spot} to put a thief on this road. After the last tile, unfinished roads and cities score 1 a "
-        "tile, cloisters 1 for each tile around them and their own, farms 3 for each finished city.",
+        # Translators: {spot}: the key of the spot (a digit, as the board numbers the spots)
+        N_("Press {spot} to put a thief on this road. After the last tile, unfinished roads and cities score 1 a "
+           "tile, cloisters 1 for each tile around them and their own, farms 3 for each finished city."),
         Claim(SegmentKind.ROAD, Position(-2, 0)),
-        "Put a thief on this road: press {spot}.",
+        # Translators: {spot}: the key of the spot (a digit, as the board numbers the spots)
+        N_("Put a thief on this road: press {spot}."),
     ),
 )
 
 #: What the lesson band says while the opponent plays, on the turn not yet confirmed, and at the end.
-WAITING = "Blue is playing its turn. Yours comes next."
-CONFIRM = ("Press Enter to play your turn as shown, or Backspace to take a step back. The settings can switch "
-           "this confirmation off.")
-FINISHED = ("Press q for the menu: you finished your first game, {you} points to {blue}, and f shows what each "
-            "feature gave. The expansions have lessons of their own on the new-game form.")
-AWAY = "This game left the lessons' course: play it on as you like."
+# Translators: "Blue": the opponent's name, as in the lessons
+WAITING = N_("Blue is playing its turn. Yours comes next.")
+CONFIRM = N_("Press Enter to play your turn as shown, or Backspace to take a step back. The settings can switch "
+             "this confirmation off.")
+# Translators: {you}: the learner's final score, {blue}: the opponent's
+FINISHED = N_("Press q for the menu: you finished your first game, {you} points to {blue}, and f shows what each "
+              "feature gave. The expansions have lessons of their own on the new-game form.")
+AWAY = N_("This game left the lessons' course: play it on as you like.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,50 +347,50 @@ class ExpansionLesson:
 #: The River and The Abbot).
 EXPANSIONS: tuple[ExpansionLesson, ...] = (
     ExpansionLesson(
-        "inns", "Inns & Cathedrals",
+        "inns", N_("Inns & Cathedrals"),
         (
-            "An inn by a road makes the road worth 2 points a tile when it is finished, and nothing if it is "
-            "still open at the end.",
-            "A cathedral in a city makes it worth 3 points a tile and pennant when finished, and nothing if it "
-            "is open at the end.",
-            "Each player also has a large meeple: press a while deploying to switch to it. It goes anywhere a "
-            "meeple goes and counts as two meeples for the majority.",
+            N_("An inn by a road makes the road worth 2 points a tile when it is finished, and nothing if it is "
+               "still open at the end."),
+            N_("A cathedral in a city makes it worth 3 points a tile and pennant when finished, and nothing if it "
+               "is open at the end."),
+            N_("Each player also has a large meeple: press a while deploying to switch to it. It goes anywhere a "
+               "meeple goes and counts as two meeples for the majority."),
         ),
         ("ICL", "ICK", "U"),
         ("place ICL 1,0 90", "deploy 1 large", "place ICK 0,-1 0", "skip"),
     ),
     ExpansionLesson(
-        "traders", "Traders & Builders",
+        "traders", N_("Traders & Builders"),
         (
-            "Some city pieces show goods: wine, grain or cloth. Whoever finishes a city takes its goods, even "
-            "without a knight in it; at the end the most of each kind scores 10 points.",
-            "The builder goes on a road or city that holds your meeple. Each time you extend that road or city "
-            "you play a second tile in the same turn.",
-            "The pig goes in a field that holds your farmer: that farm scores 4 points for each finished city "
-            "instead of 3. Press a while deploying to choose the builder or the pig.",
+            N_("Some city pieces show goods: wine, grain or cloth. Whoever finishes a city takes its goods, even "
+               "without a knight in it; at the end the most of each kind scores 10 points."),
+            N_("The builder goes on a road or city that holds your meeple. Each time you extend that road or city "
+               "you play a second tile in the same turn."),
+            N_("The pig goes in a field that holds your farmer: that farm scores 4 points for each finished city "
+               "instead of 3. Press a while deploying to choose the builder or the pig."),
         ),
         ("TBG", "TBB", "U"),
         ("place TBG 0,-1 270", "deploy 0", "place TBB 1,0 0", "skip"),
     ),
     ExpansionLesson(
-        "river", "The River",
+        "river", N_("The River"),
         (
-            "The game begins with the river: its spring first, then its tiles, and its lake last. Each river "
-            "tile goes on with the river where it ends.",
-            "The river may not turn back on itself in a U. Meeples may go on the river tiles' roads, cities and "
-            "fields, never on the water, which splits the fields on its banks.",
+            N_("The game begins with the river: its spring first, then its tiles, and its lake last. Each river "
+               "tile goes on with the river where it ends."),
+            N_("The river may not turn back on itself in a U. Meeples may go on the river tiles' roads, cities and "
+               "fields, never on the water, which splits the fields on its banks."),
         ),
         ("R3", "R4", "R2"),
         ("place R3 0,1 0", "deploy 1", "place R4 0,2 90", "skip"),
     ),
     ExpansionLesson(
-        "abbot", "The Abbot",
+        "abbot", N_("The Abbot"),
         (
-            "Each player has an abbot. It goes on a cloister or on a garden (the green tile centres) of the "
-            "tile you just placed: press a while deploying to switch to it.",
-            "A garden scores like a cloister: 9 once surrounded, and 1 for each tile around it and its own at "
-            "the end. Instead of deploying you may take your abbot back with A: its cloister or garden scores "
-            "what it is worth now.",
+            N_("Each player has an abbot. It goes on a cloister or on a garden (the green tile centres) of the "
+               "tile you just placed: press a while deploying to switch to it."),
+            N_("A garden scores like a cloister: 9 once surrounded, and 1 for each tile around it and its own at "
+               "the end. Instead of deploying you may take your abbot back with A: its cloister or garden scores "
+               "what it is worth now."),
         ),
         ("EG", "B", "U"),
         ("place EG 0,-1 180", "deploy 2 abbot", "place B 1,-1 0", "skip"),

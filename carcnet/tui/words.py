@@ -1,10 +1,15 @@
 """Provides tiles and turns in words, for players: what a tile shows (:func:`tile_words`), where on
 the board a position is (:func:`where_words`), and a whole turn (:func:`turn_words`), as the review
 and the game's log and status line say them: "a tile with a city and a road next to your city in
-the north-west, a knight on its city", never a tile's id or a position's coordinates.
+the north-west, a knight on its city", never a tile's id or a position's coordinates; and what a
+feature is made of and what it scored (:func:`feature_words`, :func:`score_words`), as the game's
+log and the inspector say them.
 
-Each function returns a whole phrase in English, built from parts that are themselves whole phrases,
-so that a translation can replace one at a time.
+Each function returns a whole phrase in the language in use (:mod:`carcnet.i18n`), built from
+messages that are themselves whole phrases with placeholders: each noun phrase with its article
+(``a city``, ``two cities``), each place (``just north of the start tile``), each figure on each
+feature (``a knight on its city``), so that a translation agrees its articles, cases and plurals
+within one message. The English is as it always was.
 
 >>> tile_words("E"), tile_words("B"), tile_words("ICK")
 ('a tile with a city', 'a cloister', 'a tile with a city and a cathedral')
@@ -18,31 +23,145 @@ from collections.abc import Sequence
 
 from carcnet.engine import (
     DeployMeeple,
+    FeatureInfo,
     Figure,
     Game,
+    GoodsScored,
     Move,
     PlaceTile,
+    PointsScored,
     Position,
     ReturnAbbot,
+    Rules,
     SegmentKind,
     tile_kind,
 )
-from carcnet.tui.render import FIGURE_NAMES, figure_role, with_article
+from carcnet.engine.tiles import GOODS
+from carcnet.i18n import _, listed, ngettext, npgettext, pgettext
+from carcnet.tui.render import figure_name, figure_role, role_name, with_article
 
-__all__ = ["figure_words", "positions_before", "tile_words", "turn_words", "where_words", "why_not_here"]
+__all__ = [
+    "bot_words",
+    "chained",
+    "feature_words",
+    "figure_on_words",
+    "figure_words",
+    "goods_words",
+    "kind_words",
+    "placed_words",
+    "positions_before",
+    "rules_words",
+    "score_words",
+    "tile_words",
+    "turn_words",
+    "variant_words",
+    "where_words",
+    "why_not_here",
+]
 
-_NUMBERS = {1: "a", 2: "two", 3: "three", 4: "four"}
+
+# ------------------------------------------------------------------------------------ pieces
 
 
-def _count(n: int, word: str, plural: str | None = None) -> str:
-    return f"{_NUMBERS.get(n, str(n))} {word if n == 1 else plural or word + 's'}"
+def chained(parts: Sequence[str]) -> str:
+    """*parts* joined by "and" each time, in the language in use: ``a``, ``a and b``, ``a and b and
+    c`` (the game log's winners and the seats that share a score)."""
+    if not parts:
+        return ""
+    text = parts[0]
+    for part in parts[1:]:
+        text = _("{list} and {last}").format(list=text, last=part)
+    return text
 
 
-def _listed(parts: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(parts) <= 1:
-        return "".join(parts)
-    return f"{', '.join(parts[:-1])} and {parts[-1]}"
+def kind_words(kind: SegmentKind) -> str:
+    """A feature's kind, bare, in the language in use: ``city``, ``road`` (the engine's
+    ``kind.label`` in English)."""
+    names = {
+        # Translators: a kind of feature, bare, as in "city: 4 (8 closed)" in the deploy choice
+        SegmentKind.ROAD: pgettext("feature", "road"),
+        SegmentKind.CITY: pgettext("feature", "city"),
+        SegmentKind.FIELD: pgettext("feature", "field"),
+        SegmentKind.CLOISTER: pgettext("feature", "cloister"),
+        SegmentKind.RIVER: pgettext("feature", "river"),
+        SegmentKind.GARDEN: pgettext("feature", "garden"),
+    }
+    return names[kind]
+
+
+def goods_words(kind: str, count: int) -> str:
+    """*count* goods tokens of *kind* (``"wine"``, ``"grain"``, ``"cloth"``): ``2 wine``."""
+    if kind == "wine":
+        # Translators: Traders & Builders' goods tokens: "city, 3 tiles, 2 wine"; {count}: a number (digits)
+        return npgettext("goods", "{count} wine", "{count} wine", count).format(count=count)
+    if kind == "grain":
+        # Translators: Traders & Builders' goods tokens: "city, 3 tiles, 2 grain"; {count}: a number (digits)
+        return npgettext("goods", "{count} grain", "{count} grain", count).format(count=count)
+    if kind == "cloth":
+        # Translators: Traders & Builders' goods tokens: "city, 3 tiles, 2 cloth"; {count}: a number (digits)
+        return npgettext("goods", "{count} cloth", "{count} cloth", count).format(count=count)
+    return f"{count} {kind}"
+
+
+def _goods_name(kind: str) -> str:
+    """A kind of goods, bare, as a tile shows its symbol."""
+    # Translators: a goods symbol a tile shows, in "a tile with a city and wine"
+    names = {"wine": pgettext("goods", "wine"), "grain": pgettext("goods", "grain"),
+             "cloth": pgettext("goods", "cloth")}
+    return names.get(kind, kind)
+
+
+def bot_words(level: str) -> str:
+    """A bot of *level* with its article: ``a greedy bot``, ``an easy bot``."""
+    words = {
+        # Translators: who plays a seat, as in "Ann's seat goes to {bot}, run by Bob"
+        "random": _("a random bot"),
+        "greedy": _("a greedy bot"),
+        "easy": _("an easy bot"),
+        "medium": _("a medium bot"),
+        "hard": _("a hard bot"),
+        "expert": _("an expert bot"),
+    }
+    return words[level] if level in words else with_article(level + " bot")
+
+
+# ------------------------------------------------------------------------------------ tiles
+
+
+def _cities(n: int) -> str:
+    count = {
+        # Translators: a number in words, in "{count} cities" (a tile with two cities)
+        2: pgettext("number of cities", "two"),
+        3: pgettext("number of cities", "three"),
+        4: pgettext("number of cities", "four"),
+    }.get(n, str(n))
+    # Translators: what a tile shows, after "with" in "a tile with {features}"; {count}: a number in
+    # words ("two")
+    return npgettext("tile shows", "a city", "{count} cities", n).format(count=count)
+
+
+def _pennants(n: int) -> str:
+    count = {
+        # Translators: a number in words, in "{count} pennants" (a tile with two pennants)
+        2: pgettext("number of pennants", "two"),
+        3: pgettext("number of pennants", "three"),
+        4: pgettext("number of pennants", "four"),
+    }.get(n, str(n))
+    # Translators: what a tile shows, after "with" in "a tile with {features}"; {count}: a number in
+    # words ("two")
+    return npgettext("tile shows", "a pennant", "{count} pennants", n).format(count=count)
+
+
+def _roads(n: int) -> str:
+    count = {
+        # Translators: a number in words, in "{count} roads" (a tile with three roads)
+        2: pgettext("number of roads", "two"),
+        3: pgettext("number of roads", "three"),
+        4: pgettext("number of roads", "four"),
+    }.get(n, str(n))
+    # Translators: what a tile shows, after "with" in "a tile with {features}"; {count}: a number in
+    # words ("two")
+    return npgettext("tile shows", "a road", "{count} roads", n).format(count=count)
 
 
 def tile_words(letter: str) -> str:
@@ -54,36 +173,36 @@ def tile_words(letter: str) -> str:
     parts = []
     cities = kinds.count(SegmentKind.CITY)
     if cities:
-        parts.append(_count(cities, "city", "cities"))
+        parts.append(_cities(cities))
     pennants = sum(s.pennant for s in segments)
     if pennants:
-        parts.append(_count(pennants, "pennant"))
+        parts.append(_pennants(pennants))
     if any(s.cathedral for s in segments):
-        parts.append("a cathedral")
+        # Translators: what a tile shows, after "with" in "a tile with {features}"
+        parts.append(pgettext("tile shows", "a cathedral"))
     roads = kinds.count(SegmentKind.ROAD)
     if roads:
-        parts.append(_count(roads, "road"))
+        parts.append(_roads(roads))
     if any(s.inn for s in segments):
-        parts.append("an inn")
+        # Translators: what a tile shows, after "with" in "a tile with {features}"
+        parts.append(pgettext("tile shows", "an inn"))
     goods = sorted({g for s in segments for g in s.goods})
     if goods:
-        parts.append(_listed(goods))
+        parts.append(listed([_goods_name(g) for g in goods]))
     if SegmentKind.GARDEN in kinds:
-        parts.append("a garden")
+        # Translators: what a tile shows, after "with" in "a tile with {features}"
+        parts.append(pgettext("tile shows", "a garden"))
+    features = listed(parts)
     if SegmentKind.CLOISTER in kinds:
-        head = "a cloister"
-    elif SegmentKind.RIVER in kinds:
-        head = "a river tile"
-    else:
-        head = "a tile"
+        # Translators: {features}: what else the tile shows, e.g. "a road" or "a city and two roads"
+        return _("a cloister with {features}").format(features=features) if parts else _("a cloister")
+    if SegmentKind.RIVER in kinds:
+        # Translators: {features}: what else the tile shows, e.g. "a road" or "a city and two roads"
+        return _("a river tile with {features}").format(features=features) if parts else _("a river tile")
     if not parts:
-        return head if head != "a tile" else "a tile of fields"
-    return f"{head} with {_listed(parts)}"
-
-
-#: The compass areas of the board, by the signs of a position's x (east) and y (south).
-_COMPASS = {(0, -1): "north", (1, -1): "north-east", (1, 0): "east", (1, 1): "south-east",
-            (0, 1): "south", (-1, 1): "south-west", (-1, 0): "west", (-1, -1): "north-west"}
+        return _("a tile of fields")
+    # Translators: {features}: what the tile shows, e.g. "a city and a road", "two cities and a pennant"
+    return _("a tile with {features}").format(features=features)
 
 
 def where_words(position: Position) -> str:
@@ -92,26 +211,136 @@ def where_words(position: Position) -> str:
     position twice as far one way as the other lies that way)."""
     x, y = position.x, position.y
     if (x, y) == (0, 0):
-        return "on the start tile"
+        # Translators: where a tile is, as in "a tile with a city on the start tile"
+        return _("on the start tile")
     sx = (x > 0) - (x < 0)
     sy = (y > 0) - (y < 0)
     if abs(x) >= 2 * abs(y):
         sy = 0
     elif abs(y) >= 2 * abs(x):
         sx = 0
-    area = _COMPASS[sx, sy]
-    if max(abs(x), abs(y)) == 1:
-        return f"just {area} of the start tile"
-    return f"in the {area}"
+    if max(abs(x), abs(y)) == 1:  # a neighbour of the start tile; signs of x (east) and y (south)
+        return {
+            # Translators: where a tile is, as in "Ann placed a tile just north of the start tile"
+            (0, -1): _("just north of the start tile"),
+            (1, -1): _("just north-east of the start tile"),
+            (1, 0): _("just east of the start tile"),
+            (1, 1): _("just south-east of the start tile"),
+            (0, 1): _("just south of the start tile"),
+            (-1, 1): _("just south-west of the start tile"),
+            (-1, 0): _("just west of the start tile"),
+            (-1, -1): _("just north-west of the start tile"),
+        }[sx, sy]
+    return {
+        # Translators: where a tile is on the board, as in "Ann placed a tile in the north"
+        (0, -1): _("in the north"),
+        (1, -1): _("in the north-east"),
+        (1, 0): _("in the east"),
+        (1, 1): _("in the south-east"),
+        (0, 1): _("in the south"),
+        (-1, 1): _("in the south-west"),
+        (-1, 0): _("in the west"),
+        (-1, -1): _("in the north-west"),
+    }[sx, sy]
 
 
-def _owner(seats: list[int], seat: int, names: Sequence[str]) -> str:
-    """Whose a feature is, for the player of *seat*: ``your``, ``Blue's``, ``Blue's and your``, or
-    ``a`` (nobody's)."""
+def placed_words(letter: str, position: Position) -> str:
+    """The tile *letter* placed at *position*: ``a tile with a city just north of the start tile``."""
+    # Translators: a placement; {tile}: what the tile shows ("a tile with a city"), {where}: where it
+    # goes ("just north of the start tile", "in the west")
+    return _("{tile} {where}").format(tile=tile_words(letter), where=where_words(position))
+
+
+# ------------------------------------------------------------------------------------ turns
+
+
+def _beside_words(closing: bool, kind: SegmentKind, yours: bool, owners: str | None) -> str:
+    """What a placement joins: ``closing your city``, ``next to Blue's road``, ``next to a road``.
+    *yours*: the mover's alone; else *owners* the owners in words, ``None`` for nobody's."""
+    if yours:
+        if closing:
+            messages = {
+                # Translators: what a placed tile does, as in "a tile with a road closing your road in the west"
+                SegmentKind.ROAD: _("closing your road"),
+                SegmentKind.CITY: _("closing your city"),
+                SegmentKind.CLOISTER: _("closing your cloister"),
+                SegmentKind.GARDEN: _("closing your garden"),
+            }
+        else:
+            messages = {
+                # Translators: what a placed tile touches, as in "a tile with a road next to your road in the west"
+                SegmentKind.ROAD: _("next to your road"),
+                SegmentKind.CITY: _("next to your city"),
+                SegmentKind.CLOISTER: _("next to your cloister"),
+                SegmentKind.GARDEN: _("next to your garden"),
+            }
+    elif owners is None:
+        if closing:
+            messages = {
+                # Translators: what a placed tile does to a feature nobody holds
+                SegmentKind.ROAD: _("closing a road"),
+                SegmentKind.CITY: _("closing a city"),
+                SegmentKind.CLOISTER: _("closing a cloister"),
+                SegmentKind.GARDEN: _("closing a garden"),
+            }
+        else:
+            messages = {
+                # Translators: what a placed tile touches: a feature nobody holds
+                SegmentKind.ROAD: _("next to a road"),
+                SegmentKind.CITY: _("next to a city"),
+                SegmentKind.CLOISTER: _("next to a cloister"),
+                SegmentKind.GARDEN: _("next to a garden"),
+            }
+    elif closing:
+        messages = {
+            # Translators: {owners}: whose feature it is, e.g. "Blue's", "Blue's and your" (from "{name}'s"
+            # and "your")
+            SegmentKind.ROAD: _("closing {owners} road"),
+            # Translators: {owners}: whose feature it is, e.g. "Blue's", "Blue's and your"
+            SegmentKind.CITY: _("closing {owners} city"),
+            # Translators: {owners}: whose feature it is, e.g. "Blue's", "Blue's and your"
+            SegmentKind.CLOISTER: _("closing {owners} cloister"),
+            # Translators: {owners}: whose feature it is, e.g. "Blue's", "Blue's and your"
+            SegmentKind.GARDEN: _("closing {owners} garden"),
+        }
+    else:
+        messages = {
+            # Translators: {owners}: whose feature it is, e.g. "Blue's", "Blue's and your" (from "{name}'s"
+            # and "your")
+            SegmentKind.ROAD: _("next to {owners} road"),
+            # Translators: {owners}: whose feature it is, e.g. "Blue's", "Blue's and your"
+            SegmentKind.CITY: _("next to {owners} city"),
+            # Translators: {owners}: whose feature it is, e.g. "Blue's", "Blue's and your"
+            SegmentKind.CLOISTER: _("next to {owners} cloister"),
+            # Translators: {owners}: whose feature it is, e.g. "Blue's", "Blue's and your"
+            SegmentKind.GARDEN: _("next to {owners} garden"),
+        }
+    return messages[kind].format(owners=owners)
+
+
+def _owners(seats: list[int], seat: int, names: Sequence[str]) -> str | None:
+    """Whose a feature held by *seats* is (not the player of *seat*'s alone), in words: ``Blue's``,
+    ``Blue's and your``; ``None`` for nobody's."""
+    if not seats:
+        return None
+    holders = list(dict.fromkeys(seats))
+    named = []
+    for s in holders:
+        if s == seat:
+            # Translators: the player's own, among others in a list: "Blue's and your" in "next to {owners} city"
+            named.append(pgettext("whose, in a list", "your"))
+        else:
+            # Translators: a seat's, in "next to {owners} city" ("Blue's"); {name}: the seat's name
+            named.append(pgettext("whose", "{name}'s").format(name=names[s]))
+    return listed(named)
+
+
+def _english_owner(seats: list[int], seat: int, names: Sequence[str]) -> str:
+    """Whose a feature is in English (the order features are told in, the same in every language)."""
     if not seats:
         return "a"
     named = [("your" if s == seat else f"{names[s]}'s") for s in dict.fromkeys(seats)]
-    return _listed(named)
+    return f"{', '.join(named[:-1])} and {named[-1]}" if len(named) > 1 else named[0]
 
 
 def _placement_words(before: Game, place: PlaceTile, names: Sequence[str]) -> tuple[str, Game]:
@@ -120,7 +349,7 @@ def _placement_words(before: Game, place: PlaceTile, names: Sequence[str]) -> tu
     after = before.copy()
     after.apply(place)
     tile = after.tile_at(place.position)
-    joined = []  # (rank, words): the seat's own features first, then others', then nobody's
+    joined = []  # (rank, English, words): the seat's own features first, then others', then nobody's
     for index, segment in enumerate(tile.variant.segments):
         if segment.kind in (SegmentKind.FIELD, SegmentKind.RIVER):
             continue
@@ -128,31 +357,97 @@ def _placement_words(before: Game, place: PlaceTile, names: Sequence[str]) -> tu
         if len(info.tiles) < 2 and not info.complete:
             continue  # a feature of this tile alone
         holders = [s for s, figure in info.meeples if figure not in (Figure.BUILDER, Figure.PIG)]
-        owner = _owner(holders, seat, names)
         verb = "closing" if info.complete else "next to"
         rank = (0 if seat in holders else 1 if holders else 2, not info.complete)
-        joined.append((rank, f"{verb} {owner} {info.kind.label}"))
-    words = tile_words(place.tile)
+        english = f"{verb} {_english_owner(holders, seat, names)} {info.kind.label}"
+        yours = list(dict.fromkeys(holders)) == [seat]
+        owners = None if yours else _owners(holders, seat, names)
+        joined.append((rank, english, _beside_words(info.complete, info.kind, yours, owners)))
+    tile_text, where = tile_words(place.tile), where_words(place.position)
     if joined:
-        words += " " + min(joined)[1]
-    return f"{words} {where_words(place.position)}", after
+        # Translators: a placement; {tile}: what the tile shows ("a tile with a city"), {beside}: what
+        # it joins ("next to your city"), {where}: where it goes ("in the north-west")
+        return _("{tile} {beside} {where}").format(tile=tile_text, beside=min(joined)[2], where=where), after
+    return _("{tile} {where}").format(tile=tile_text, where=where), after
 
 
 def figure_words(figure: Figure, kind: SegmentKind) -> str:
     """A figure deployed on a feature of *kind*, with its article: ``a knight``, ``the large meeple``,
     ``the builder``, ``the pig``, ``the abbot``."""
     if figure is Figure.MEEPLE:
-        return with_article(figure_role(kind, figure))
-    return FIGURE_NAMES[figure]
+        return role_name(figure_role(kind, figure))
+    return figure_name(figure)
+
+
+def _on_its_words(figure: Figure, kind: SegmentKind) -> str:
+    """A figure deployed on a feature of the tile just placed: ``a knight on its city``."""
+    messages = {
+        # Translators: a deployment on the tile just placed ("its": the tile's), in a turn told in words:
+        # "a tile with a city in the west, a knight on its city"
+        (Figure.MEEPLE, SegmentKind.ROAD): _("a thief on its road"),
+        (Figure.MEEPLE, SegmentKind.CITY): _("a knight on its city"),
+        (Figure.MEEPLE, SegmentKind.CLOISTER): _("a monk on its cloister"),
+        (Figure.MEEPLE, SegmentKind.FIELD): _("a farmer on its field"),
+        # Translators: Inns & Cathedrals' figure deployed on the tile just placed ("its": the tile's)
+        (Figure.LARGE, SegmentKind.ROAD): _("the large meeple on its road"),
+        (Figure.LARGE, SegmentKind.CITY): _("the large meeple on its city"),
+        (Figure.LARGE, SegmentKind.CLOISTER): _("the large meeple on its cloister"),
+        (Figure.LARGE, SegmentKind.FIELD): _("the large meeple on its field"),
+        # Translators: The Abbot's figure deployed on the tile just placed ("its": the tile's)
+        (Figure.ABBOT, SegmentKind.CLOISTER): _("the abbot on its cloister"),
+        (Figure.ABBOT, SegmentKind.GARDEN): _("the abbot on its garden"),
+        # Translators: Traders & Builders' figures deployed on the tile just placed ("its": the tile's)
+        (Figure.BUILDER, SegmentKind.ROAD): _("the builder on its road"),
+        (Figure.BUILDER, SegmentKind.CITY): _("the builder on its city"),
+        (Figure.PIG, SegmentKind.FIELD): _("the pig on its field"),
+    }
+    said = messages.get((figure, kind))
+    if said is not None:
+        return said
+    # Translators: a deployment on the tile just placed; {figure}: "a knight", "the abbot"; {feature}:
+    # the feature's kind ("city")
+    return _("{figure} on its {feature}").format(figure=figure_words(figure, kind), feature=kind_words(kind))
+
+
+def figure_on_words(figure: Figure, kind: SegmentKind) -> str:
+    """A figure deployed on a feature of *kind*, by the figure's name: ``a meeple on the city``, ``the
+    abbot on the garden`` (what a turn waiting for its confirmation deploys)."""
+    messages = {
+        # Translators: a deployment in a turn waiting to be confirmed: "Enter confirms: a tile with a city
+        # in the west, a meeple on the city"
+        (Figure.MEEPLE, SegmentKind.ROAD): _("a meeple on the road"),
+        (Figure.MEEPLE, SegmentKind.CITY): _("a meeple on the city"),
+        (Figure.MEEPLE, SegmentKind.CLOISTER): _("a meeple on the cloister"),
+        (Figure.MEEPLE, SegmentKind.FIELD): _("a meeple on the field"),
+        # Translators: Inns & Cathedrals' figure, in a turn waiting to be confirmed
+        (Figure.LARGE, SegmentKind.ROAD): _("the large meeple on the road"),
+        (Figure.LARGE, SegmentKind.CITY): _("the large meeple on the city"),
+        (Figure.LARGE, SegmentKind.CLOISTER): _("the large meeple on the cloister"),
+        (Figure.LARGE, SegmentKind.FIELD): _("the large meeple on the field"),
+        # Translators: The Abbot's figure, in a turn waiting to be confirmed
+        (Figure.ABBOT, SegmentKind.CLOISTER): _("the abbot on the cloister"),
+        (Figure.ABBOT, SegmentKind.GARDEN): _("the abbot on the garden"),
+        # Translators: Traders & Builders' figures, in a turn waiting to be confirmed
+        (Figure.BUILDER, SegmentKind.ROAD): _("the builder on the road"),
+        (Figure.BUILDER, SegmentKind.CITY): _("the builder on the city"),
+        (Figure.PIG, SegmentKind.FIELD): _("the pig on the field"),
+    }
+    said = messages.get((figure, kind))
+    if said is not None:
+        return said
+    # Translators: a deployment; {figure}: "a meeple", "the abbot"; {feature}: the feature's kind ("city")
+    return _("{figure} on the {feature}").format(figure=figure_name(figure), feature=kind_words(kind))
 
 
 def _follow_up_words(after: Game, move: Move) -> str:
     if isinstance(move, DeployMeeple) and after.placed is not None:
         kind = after.tile_at(after.placed).variant.segments[move.segment].kind
-        return f"{figure_words(move.figure, kind)} on its {kind.label}"
+        return _on_its_words(move.figure, kind)
     if isinstance(move, ReturnAbbot):
-        return "the abbot taken back"
-    return "no meeple"
+        # Translators: the second half of a turn: the abbot taken back instead of deploying a figure
+        return _("the abbot taken back")
+    # Translators: the second half of a turn: no figure deployed
+    return _("no meeple")
 
 
 def turn_words(before: Game, turn: tuple[Move, Move], names: Sequence[str], *, other: tuple[Move, Move] | None = None) -> str:
@@ -166,10 +461,18 @@ def turn_words(before: Game, turn: tuple[Move, Move], names: Sequence[str], *, o
     if other is not None and isinstance(other[0], PlaceTile) and other[0].position == place.position:
         after = before.copy()
         after.apply(place)
-        where = "the same place" if other[0].rotation == place.rotation else "the same place, turned another way"
-        return f"{where}, {_follow_up_words(after, follow)}"
+        follow_up = _follow_up_words(after, follow)
+        if other[0].rotation == place.rotation:
+            # Translators: a bot's turn beside the one played, its tile where the player put theirs;
+            # {follow_up}: its figure ("a knight on its city", "no meeple")
+            return _("the same place, {follow_up}").format(follow_up=follow_up)
+        # Translators: a bot's turn beside the one played, its tile where the player put theirs but
+        # turned another way; {follow_up}: its figure ("a knight on its city", "no meeple")
+        return _("the same place, turned another way, {follow_up}").format(follow_up=follow_up)
     words, after = _placement_words(before, place, names)
-    return f"{words}, {_follow_up_words(after, follow)}"
+    # Translators: a turn in words; {placement}: the tile and where it went ("a tile with a city in
+    # the west"), {follow_up}: its figure ("a knight on its city", "no meeple")
+    return _("{placement}, {follow_up}").format(placement=words, follow_up=_follow_up_words(after, follow))
 
 
 def positions_before(game: Game, indices: Sequence[int]) -> dict[int, Game]:
@@ -191,13 +494,154 @@ def why_not_here(game: Game | None, position: Position) -> str:
     """Why the drawn tile of *game* cannot be placed at *position*, in a sentence (HiG "Place a tile")."""
     letter = game.drawn if game is not None else None
     if game is None or letter is None:
-        return "There is no tile to place now."
+        return _("There is no tile to place now.")
     if game.tile_at(position) is not None:
-        return "There is a tile there already."
+        return _("There is a tile there already.")
     neighbours = [Position(position.x + dx, position.y + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))]
     if not any(game.tile_at(n) is not None for n in neighbours):
-        return "That place touches no tile along a side: a tile goes next to one."
+        return _("That place touches no tile along a side: a tile goes next to one.")
     if tile_kind(letter).has_river:
-        return "Your tile is a river tile: it must continue the river where it ends, without a U-turn."
-    return ("Your tile fits there in no rotation: every side must match its neighbour's (city to city, "
-            "road to road, field to field). Tab shows where it fits.")
+        return _("Your tile is a river tile: it must continue the river where it ends, without a U-turn.")
+    return _("Your tile fits there in no rotation: every side must match its neighbour's (city to city, "
+             "road to road, field to field). Tab shows where it fits.")
+
+
+# ------------------------------------------------------------------------------------ features
+
+
+def _feature_head(info: FeatureInfo, n: int) -> str:
+    """The kind of *info* and its size: ``city, 3 tiles``, ``field, 2 completed cities``, ``cloister,
+    4 of 8 neighbours``."""
+    kind = info.kind
+    if kind is SegmentKind.FIELD:
+        n = len(info.cities)
+        # Translators: what a farm is made of, in the game log and the inspector: "field, 2 completed
+        # cities"; {count}: a number (digits)
+        return npgettext("feature", "field, {count} completed city", "field, {count} completed cities",
+                         n).format(count=n)
+    if kind in (SegmentKind.CLOISTER, SegmentKind.GARDEN) and not info.complete:
+        if kind is SegmentKind.CLOISTER:
+            # Translators: a cloister not yet surrounded; {count}: the tiles around it (0 to 7)
+            return npgettext("feature", "cloister, {count} of 8 neighbours", "cloister, {count} of 8 neighbours",
+                             n - 1).format(count=n - 1)
+        # Translators: a garden (The Abbot) not yet surrounded; {count}: the tiles around it (0 to 7)
+        return npgettext("feature", "garden, {count} of 8 neighbours", "garden, {count} of 8 neighbours",
+                         n - 1).format(count=n - 1)
+    messages = {
+        # Translators: what a feature is made of, in the game log and the inspector: "city, 3 tiles, 1
+        # pennant"; {count}: a number (digits)
+        SegmentKind.CITY: npgettext("feature", "city, {count} tile", "city, {count} tiles", n),
+        # Translators: {count}: a number (digits)
+        SegmentKind.ROAD: npgettext("feature", "road, {count} tile", "road, {count} tiles", n),
+        # Translators: {count}: a number (digits)
+        SegmentKind.CLOISTER: npgettext("feature", "cloister, {count} tile", "cloister, {count} tiles", n),
+        # Translators: {count}: a number (digits)
+        SegmentKind.GARDEN: npgettext("feature", "garden, {count} tile", "garden, {count} tiles", n),
+        # Translators: {count}: a number (digits)
+        SegmentKind.RIVER: npgettext("feature", "river, {count} tile", "river, {count} tiles", n),
+    }
+    return messages[kind].format(count=n)
+
+
+def feature_words(info: FeatureInfo, *, scored: str = "") -> str:
+    """What the feature *info* is made of, in the language in use (the engine's
+    :meth:`~carcnet.engine.FeatureInfo.describe` in English): ``city, 3 tiles, 1 pennant``, ``road, 2
+    tiles, an inn``, ``field, 2 completed cities``, ``cloister, 4 of 8 neighbours``. *scored*
+    ``"farmers"``: a city as the first edition's farmers score it (``farmers supplying a city, 3
+    tiles``); ``"pig"``: a farm as its pig scores it (``the pig in a field, 2 completed cities``)."""
+    n = len(info.tiles)
+    if scored == "pig":
+        m = len(info.cities)
+        # Translators: what a farm's pig scores (Traders & Builders): "+2: the pig in a field, 2 completed
+        # cities"; {count}: a number (digits)
+        return npgettext("feature", "the pig in a field, {count} completed city",
+                         "the pig in a field, {count} completed cities", m).format(count=m)
+    if info.kind is SegmentKind.FIELD or (info.kind in (SegmentKind.CLOISTER, SegmentKind.GARDEN)
+                                          and not info.complete):
+        return _feature_head(info, n)
+    if scored == "farmers":
+        # Translators: a completed city the farmers around it score (first edition): "+4: farmers
+        # supplying a city, 3 tiles, 1 pennant"; {count}: a number (digits)
+        head = npgettext("feature", "farmers supplying a city, {count} tile", "farmers supplying a city, {count} tiles",
+                         n).format(count=n)
+    else:
+        head = _feature_head(info, n)
+    parts = [head]
+    if info.kind is SegmentKind.CITY and info.pennants:
+        # Translators: a part of a city's make-up: "city, 3 tiles, 1 pennant"; {count}: a number (digits)
+        parts.append(npgettext("feature", "{count} pennant", "{count} pennants", info.pennants).format(
+            count=info.pennants))
+    if info.inn:
+        # Translators: a part of a road's make-up (Inns & Cathedrals): "road, 3 tiles, an inn"
+        parts.append(pgettext("feature", "an inn"))
+    if info.cathedral:
+        # Translators: a part of a city's make-up (Inns & Cathedrals): "city, 3 tiles, a cathedral"
+        parts.append(pgettext("feature", "a cathedral"))
+    parts += [goods_words(kind, count) for count, kind in zip(info.goods, GOODS, strict=True) if count]
+    return pgettext("list separator", ", ").join(parts)
+
+
+def score_words(event: PointsScored | GoodsScored) -> str:
+    """What a scoring gave and why, in the language in use (the engine's ``describe()`` in English):
+    ``+8: city, 3 tiles, 1 pennant``, ``+10: the most wine (3 tokens)``."""
+    if isinstance(event, GoodsScored):
+        count = event.count
+        if event.kind == "wine":
+            # Translators: Traders & Builders' final scoring of the goods; {count}: the tokens (digits)
+            said = ngettext("+{points}: the most wine ({count} token)", "+{points}: the most wine ({count} tokens)",
+                            count)
+        elif event.kind == "grain":
+            # Translators: Traders & Builders' final scoring of the goods; {count}: the tokens (digits)
+            said = ngettext("+{points}: the most grain ({count} token)", "+{points}: the most grain ({count} tokens)",
+                            count)
+        elif event.kind == "cloth":
+            # Translators: Traders & Builders' final scoring of the goods; {count}: the tokens (digits)
+            said = ngettext("+{points}: the most cloth ({count} token)", "+{points}: the most cloth ({count} tokens)",
+                            count)
+        else:
+            return event.describe()
+        return said.format(points=event.points, count=count)
+    scored = "farmers" if event.farmers else "pig" if event.pig else ""
+    if (event.farmers and event.feature.kind is not SegmentKind.CITY) or (
+            event.pig and event.feature.kind is not SegmentKind.FIELD):
+        return event.describe()  # the engine scores farmers' cities and pigs' farms alone
+    # Translators: what a feature scored and what it is made of: "+8: city, 3 tiles, 1 pennant"
+    return _("+{points}: {feature}").format(points=event.points, feature=feature_words(event.feature, scored=scored))
+
+
+def variant_words(rules: Rules) -> list[str]:
+    """The scoring variants *rules* play, in words (the engine's
+    :meth:`~carcnet.engine.Rules.variants`, in the language in use):
+    ``[]`` for the HiG scoring, else some of ``small cities`` and ``first-edition farms`` or ``no
+    farmers``."""
+    out = [_("small cities")] if rules.small_city else []
+    if rules.farms == "city":
+        out.append(_("first-edition farms"))
+    elif rules.farms == "off":
+        out.append(_("no farmers"))
+    return out
+
+
+def rules_words(rules: Rules) -> str:
+    """*rules* in words (the engine's :meth:`~carcnet.engine.Rules.text`, in the language in use):
+    ``base game``, or the
+    expansions and variants: ``The River (start tile after the river), The Abbot, small cities``.
+
+    >>> every = Rules(river=True, river_start="omit", abbot=True, inns=True, traders=True, small_city=True,
+    ...               farms="off")
+    >>> all(rules_words(r) == r.text() for r in (Rules(), every, Rules(river=True, farms="city")))
+    True
+    """
+    parts = []
+    if rules.river:
+        parts.append({"after": _("The River (start tile after the river)"),
+                      "river": _("The River (start tile among the river tiles)"),
+                      "omit": _("The River (start tile left out)")}[rules.river_start])
+    if rules.abbot:
+        parts.append(_("The Abbot"))
+    if rules.inns:
+        parts.append(_("Inns & Cathedrals"))
+    if rules.traders:
+        parts.append(_("Traders & Builders"))
+    parts.extend(variant_words(rules))
+    return pgettext("list separator", ", ").join(parts) or _("base game")

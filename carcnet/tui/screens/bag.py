@@ -7,6 +7,7 @@ either. Reads the game (``Game.remaining()``); changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from carcnet.engine import Game, SegmentKind, tile_kind
+from carcnet.i18n import N_, _, ngettext, pgettext
 from carcnet.tui.render import Zoom, tile_art
 from carcnet.tui.widgets.painting import art_line
 from carcnet.tui.widgets.footer import KeyFooter
@@ -26,6 +28,32 @@ __all__ = ["BagScreen", "bag_text"]
 _PER_ROW = 7
 
 
+_WITH: dict[str, Callable[[int], str]] = {
+    # Translators: {n} of the tiles left in the bag hold a city (a part of "Tiles left: {kinds}.")
+    "city": lambda n: ngettext("{n} with a city", "{n} with a city", n),
+    # Translators: {n} of the tiles left in the bag hold a road
+    "road": lambda n: ngettext("{n} with a road", "{n} with a road", n),
+    # Translators: {n} of the tiles left in the bag hold a cloister
+    "cloister": lambda n: ngettext("{n} with a cloister", "{n} with a cloister", n),
+    # Translators: {n} of the tiles left in the bag hold a garden
+    "garden": lambda n: ngettext("{n} with a garden", "{n} with a garden", n),
+    # Translators: {n} of the tiles left in the bag hold a river
+    "river": lambda n: ngettext("{n} with a river", "{n} with a river", n),
+    # Translators: {n} of the tiles left in the bag hold a pennant
+    "pennant": lambda n: ngettext("{n} with a pennant", "{n} with a pennant", n),
+    # Translators: {n} of the tiles left in the bag hold an inn
+    "inn": lambda n: ngettext("{n} with an inn", "{n} with an inn", n),
+    # Translators: {n} of the tiles left in the bag hold a cathedral
+    "cathedral": lambda n: ngettext("{n} with a cathedral", "{n} with a cathedral", n),
+}
+"""How many tiles left hold each kind of feature, in words, by kind (:func:`bag_text`'s last line)."""
+
+
+def _with_words(kind: str, n: int) -> str:
+    """``3 with a city``: *n* tiles left hold a feature of *kind*."""
+    return _WITH[kind](n).format(n=n)
+
+
 def bag_text(game: Game) -> Text:
     """The bag as text: per design its picture (9 × 5 cells, unrotated) and ``×count``, seven to a
     row; then how many tiles left hold each kind of feature; then the dead spots, the open positions
@@ -33,8 +61,9 @@ def bag_text(game: Game) -> Text:
     remaining = game.remaining()
     out = Text()
     total = sum(remaining.values())
-    out.append(f"{total} tile{'s' if total != 1 else ''} left in the bag", style="bold")
-    out.append("  (its contents, which everyone may know; never its order)\n\n", style="dim")
+    # Translators: the bag screen's first line, {n} the number of tiles left to draw
+    out.append(ngettext("{n} tile left in the bag", "{n} tiles left in the bag", total).format(n=total), style="bold")
+    out.append("  " + _("(its contents, which everyone may know; never its order)") + "\n\n", style="dim")
     letters = list(remaining)
     for start in range(0, len(letters), _PER_ROW):
         row = letters[start : start + _PER_ROW]
@@ -59,25 +88,29 @@ def bag_text(game: Game) -> Text:
         for mark in ("pennant", "inn", "cathedral"):  # Inns & Cathedrals' inns and cathedrals too
             if any(getattr(seg, mark, False) for seg in kind.segments):
                 kinds[mark] += count
-    shown = ", ".join(f"{n} with {'an' if name[0] in 'aeiou' else 'a'} {name}" for name, n in kinds.items() if n)
+    separator = pgettext("list separator", ", ")
+    shown = separator.join(_with_words(name, n) for name, n in kinds.items() if n)
     if shown:
-        out.append(f"Tiles left: {shown}.", style="dim")
+        # Translators: {kinds} is a list of "3 with a city" (how many tiles left hold each kind of feature)
+        out.append(_("Tiles left: {kinds}.").format(kinds=shown), style="dim")
     dead = game.dead_spots()
     out.append("\n\n")
     if dead:
-        where = ", ".join(f"{p.x},{p.y}" for p in dead)
-        out.append(f"Dead spots: {len(dead)}", style="bold")
-        out.append(f" (no tile left fits there; they stay empty, and a cloister beside one is never "
-                   f"completed): {where}.", style="dim")
+        where = separator.join(f"{p.x},{p.y}" for p in dead)
+        # Translators: the heading of the list of dead spots, {n} their number (the explanation follows)
+        out.append(ngettext("Dead spots: {n}", "Dead spots: {n}", len(dead)).format(n=len(dead)), style="bold")
+        # Translators: follows "Dead spots: 3"; {positions} lists them ("2,-1, 0,3")
+        out.append(" " + _("(no tile left fits there; they stay empty, and a cloister beside one is never "
+                           "completed): {positions}.").format(positions=where), style="dim")
     else:
-        out.append("No dead spot: a tile left fits every open position.", style="dim")
+        out.append(_("No dead spot: a tile left fits every open position."), style="dim")
     return out
 
 
 class BagScreen(ModalScreen[None]):
     """The tiles left in the bag (``t``; Escape closes)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,t,enter", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,t,enter", "close", N_("Close"))]
     """Escape, t or Enter closes."""
 
     def __init__(self, game: Game) -> None:

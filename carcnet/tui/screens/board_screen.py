@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from carcnet.engine import Game, Position
+from carcnet.i18n import N_, _, pgettext
 from carcnet.tui.render import ASCII_GLYPHS, UNICODE_GLYPHS, Glyphs
 from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.footer import KeyFooter
@@ -21,7 +22,7 @@ from carcnet.tui.widgets.game_log import GameLog
 from carcnet.tui.widgets.inspector import Inspector, outline, tile_features
 from carcnet.tui.widgets.scoreboard import Scoreboard
 
-__all__ = ["BoardScreen", "footer_first", "glyphs_named"]
+__all__ = ["BoardScreen", "footer_first", "glyphs_named", "number_words"]
 
 
 def footer_first(bindings: dict[str, ActiveBinding], actions: tuple[str, ...]) -> dict[str, ActiveBinding]:
@@ -30,6 +31,16 @@ def footer_first(bindings: dict[str, ActiveBinding], actions: tuple[str, ...]) -
     first = {key: b for key, b in bindings.items() if b.binding.action in actions}
     first = dict(sorted(first.items(), key=lambda item: actions.index(item[1].binding.action)))
     return {**first, **{key: b for key, b in bindings.items() if key not in first}}
+
+
+def number_words(value: float, spec: str = "g") -> str:
+    """*value* formatted by *spec* (``g``: ``0.5``, ``2``; ``+.1f``: ``+3.5``) with the language's
+    decimal mark (:func:`carcnet.i18n.decimal`'s).
+
+    >>> number_words(0.5), number_words(2.0), number_words(3.46, "+.1f")
+    ('0.5', '2', '+3.5')
+    """
+    return format(value, spec).replace(".", pgettext("decimal mark", "."))
 
 
 def glyphs_named(name: str) -> Glyphs:
@@ -57,12 +68,13 @@ class BoardScreen(Screen[None]):
     next); while the player deploys it lists the spots with their points instead.
     """
 
-    MORE = "▼ more: mouse wheel, or i"
-    """The title of the rule under the inspector when its text goes on below what the panel shows."""
+    MORE = N_("▼ more: mouse wheel, or i")
+    """The title of the rule under the inspector when its text goes on below what the panel shows (in
+    English: :meth:`inspector_hint` shows it in the language in use)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("i", "inspect_next", "Next feature", show=False,
-                tooltip="Outline the next feature of the tile under the cursor"),
+        Binding("i", "inspect_next", N_("Next feature"), show=False,
+                tooltip=N_("Outline the next feature of the tile under the cursor")),
     ]
     """``i`` outlines the next feature of the tile under the cursor."""
 
@@ -144,7 +156,7 @@ class BoardScreen(Screen[None]):
         chosen = before[3] if same_tile and before is not None else 0
         if at is not None:
             anchor = game.feature_at(position, at[1]).anchor
-            chosen = next((i for i, (_, info) in enumerate(features.features) if info.anchor == anchor), chosen)
+            chosen = next((i for i, (__, info) in enumerate(features.features) if info.anchor == anchor), chosen)
         chosen = (min(chosen, count - 1) + step) % count
         self._inspected = (game, len(game.moves), position, chosen)
         board.set_outline(outline(game, position, features.features[chosen][0]))
@@ -176,7 +188,7 @@ class BoardScreen(Screen[None]):
         """Titles the rule under the inspector :data:`MORE` when its text goes on below what the panel
         shows, and clears it otherwise."""
         box = self.box
-        title = self.MORE if box.scroll_y < box.max_scroll_y else ""
+        title = _(self.MORE) if box.scroll_y < box.max_scroll_y else ""
         if self.log_panel.border_title != title:
             self.log_panel.border_title = title
 

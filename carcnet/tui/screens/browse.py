@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from carcnet.i18n import N_, _, ngettext, pgettext
 from carcnet.net.adverts import GameAd, ProbePlan
 from carcnet.table import Table
 from carcnet.tui.addresses import Target, ad_address, incompatibility, parse_target
@@ -28,6 +29,22 @@ from .host_setup import JoinChoice, JoinFormScreen, invite_servers
 __all__ = ["BrowserScreen"]
 
 Mode = Literal["join", "spectate"]
+
+
+def phase_words(phase: str) -> str:
+    """A game's phase (its record's ``phase``: ``lobby``, ``playing``, ``finished``) in the language in
+    use; another value as it is."""
+    words = {"lobby": pgettext("game phase", "lobby"), "playing": pgettext("game phase", "playing"),
+             "finished": pgettext("game phase", "finished")}
+    return words.get(phase, phase)
+
+
+def role_words(role: str) -> str:
+    """The role of the peer a record is from (``host``, ``player``, ``event``) in the language in use;
+    another value as it is."""
+    words = {"host": pgettext("peer role", "host"), "player": pgettext("peer role", "player"),
+             "event": pgettext("peer role", "event")}
+    return words.get(role, role)
 
 
 class BrowserScreen(Screen[None]):
@@ -46,7 +63,7 @@ class BrowserScreen(Screen[None]):
 
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
+        Binding("escape", "back", N_("Back")),
     ]
     """Escape back; Enter on a game joins or watches it; Enter in the address connects there."""
 
@@ -70,15 +87,15 @@ class BrowserScreen(Screen[None]):
         self.checks: dict[tuple[str, bytes, int], bool | None] = {}
 
     def compose(self) -> ComposeResult:
-        verb = "Join" if self.mode == "join" else "Watch"
+        title = _("Join a LAN game") if self.mode == "join" else _("Watch a LAN game")
         with Vertical():
-            yield Static(f"{verb} a LAN game", id="title")
+            yield Static(title, id="title")
             yield Static("", id="state")
             yield OptionList(id="games")
-            yield Static(
+            yield Static(_(
                 "No game listed? Where multicast is blocked, type the address the host's lobby shows "
                 "(host:port and the game id), or a friend's invite code, then Enter:"
-            )
+            ))
             yield TextInput(self.typed, placeholder="192.168.1.20:7000 --game 3f2a9c1b…", id="address")
             yield Static("", id="error")
         yield KeyFooter()
@@ -86,10 +103,10 @@ class BrowserScreen(Screen[None]):
     def on_mount(self) -> None:
         discovery = self.tables.discovery
         if discovery:
-            self._state("Looking for games on the LAN (mDNS)…")
+            self._state(_("Looking for games on the LAN (mDNS)…"))
             self.run_worker(self._browse(), name="carcnet browse", exclusive=True, exit_on_error=False)
         else:
-            self._state("Looking for games is off here: type the address below.")
+            self._state(_("Looking for games is off here: type the address below."))
             self.query_one("#games", OptionList).display = False
         self.query_one("#address", Input).focus()
         if self.typed:
@@ -102,9 +119,11 @@ class BrowserScreen(Screen[None]):
                 self.call_after_refresh(self._connect_typed)
             else:
                 self._want_at = (target.host, target.port)
-                self._state(f"Looking for the game at {target.host}:{target.port} (mDNS)…")
+                self._state(_("Looking for the game at {host}:{port} (mDNS)…").format(
+                    host=target.host, port=target.port))
         elif self.want is not None and discovery:
-            self._state(f"Looking for game {self.want[:8]}… on the LAN (mDNS)…")
+            # Translators: {game} is the start of the game's id (8 hexadecimal digits).
+            self._state(_("Looking for game {game}… on the LAN (mDNS)…").format(game=self.want[:8]))
 
     def _state(self, text: str) -> None:
         self.query_one("#state", Static).update(text)
@@ -138,7 +157,7 @@ class BrowserScreen(Screen[None]):
                 await find_tables(browser, self.plan, wanted=lambda ad: incompatibility(ad) is None,
                                   on_record=record, on_settled=settled)
         except DiscoveryError as exc:
-            self._state(f"Cannot look for games here ({exc}): type the address below.")
+            self._state(_("Cannot look for games here ({reason}): type the address below.").format(reason=exc))
 
     def _note(self, instance: str, ad: GameAd) -> None:
         """Copies where the plan says the record of *instance* stands into :attr:`checks`."""
@@ -172,12 +191,13 @@ class BrowserScreen(Screen[None]):
         if problem:
             return problem
         if self.proved(ads) is False:
-            return "it did not answer as its record says: a stale or forged record"
+            return _("it did not answer as its record says: a stale or forged record")
         if self.mode == "join":
             if ad.phase != "lobby":
-                return f"{ad.phase}: watch it instead"
+                # Translators: {phase} is the game's phase: "playing" or "finished".
+                return _("{phase}: watch it instead").format(phase=phase_words(ad.phase))
             if not any(a.joinable for a in ads):
-                return "the table is full"
+                return _("the table is full")
         return None
 
     def show_games(self) -> None:
@@ -197,7 +217,12 @@ class BrowserScreen(Screen[None]):
             line = Text(ad.name, style="bold" if why is None else "")
             if why is None and self.proved(ads):
                 line.append("  ✓", style="green")
-            line.append(f"  {ad.phase}, {ad.seats_taken}/{ad.seats_total} seats, {ad.role} {ad.peer}")
+            # Translators: a game in the list: {phase} is "lobby", "playing" or "finished"; {taken} of
+            # {total} seats are taken; {role} is "host", "player" or "event" and {peer} its name.
+            line.append("  " + ngettext("{phase}, {taken}/{total} seat, {role} {peer}",
+                                        "{phase}, {taken}/{total} seats, {role} {peer}", ad.seats_total).format(
+                phase=phase_words(ad.phase), taken=ad.seats_taken, total=ad.seats_total,
+                role=role_words(ad.role), peer=ad.peer))
             address = ad_address(ad)
             if address is not None:
                 line.append(f"  {address[0]}:{address[1]}", style="dim")
@@ -220,12 +245,25 @@ class BrowserScreen(Screen[None]):
                 self.proved(ads) is None and any((a.game, a.key, a.port) in self.checks for a in ads)
                 for ads in games.values()
             )
-            proved = " ✓: it proved who it is." if any(self.proved(ads) for ads in games.values()) else ""
-            more = f" Checking {checking} by a handshake…" if checking else ""
-            self._state(f"{len(games)} game(s) found, {usable} to {'join' if self.mode == 'join' else 'watch'}. "
-                        f"Enter chooses.{proved}{more}")
+            found = len(games)
+            if self.mode == "join":
+                # Translators: {n} games are listed, {usable} of them can be joined.
+                sentences = [ngettext("{n} game(s) found, {usable} to join. Enter chooses.",
+                                      "{n} game(s) found, {usable} to join. Enter chooses.", found)]
+            else:
+                # Translators: {n} games are listed, {usable} of them can be watched.
+                sentences = [ngettext("{n} game(s) found, {usable} to watch. Enter chooses.",
+                                      "{n} game(s) found, {usable} to watch. Enter chooses.", found)]
+            sentences[0] = sentences[0].format(n=found, usable=usable)
+            if any(self.proved(ads) for ads in games.values()):
+                sentences.append(_("✓: it proved who it is."))
+            if checking:
+                # Translators: {n} games are being checked.
+                sentences.append(ngettext("Checking {n} by a handshake…", "Checking {n} by a handshake…",
+                                          checking).format(n=checking))
+            self._state(" ".join(sentences))
         else:
-            self._state("Looking for games on the LAN (mDNS)…")
+            self._state(_("Looking for games on the LAN (mDNS)…"))
         self._go_on_if_wanted(games)
 
     def _go_on_if_wanted(self, games: dict[str, list[GameAd]]) -> None:
@@ -263,7 +301,7 @@ class BrowserScreen(Screen[None]):
         ads = sorted(ads, key=lambda a: self.checks.get((a.game, a.key, a.port)) is not True)
         address = ad_address(ads[0])
         if address is None:
-            self._error("That game gave no address; type it below.")
+            self._error(_("That game gave no address; type it below."))
             return
         # wire.md §4.6: the record's host is the only one whose lobby counts (a forged record's table
         # proves another key and is refused)
@@ -286,10 +324,12 @@ class BrowserScreen(Screen[None]):
             return
         game = target.game or self._game_at(target)
         if game is None:
-            self._error(f"Which game at {target.host}:{target.port}? Add its game id: the host's lobby shows it "
-                        "(carcnet join host:port --game <id>).")
+            self._error(_("Which game at {host}:{port}? Add its game id: the host's lobby shows it "
+                          "(carcnet join host:port --game <id>).").format(host=target.host, port=target.port))
             return
-        self.proceed(game, (target.host, target.port), f"the game at {target.host}:{target.port}")
+        # Translators: what is joined, in the Join form's title ("Join {game}"), when its name is unknown.
+        title = _("the game at {host}:{port}").format(host=target.host, port=target.port)
+        self.proceed(game, (target.host, target.port), title)
 
     async def _pair(self, code: str) -> None:
         """Sits down (or watches) with an invite code: pairs with the laptop that gave it, then goes
@@ -302,16 +342,21 @@ class BrowserScreen(Screen[None]):
             self._error(str(exc))
             return
         self._error("")
-        self._state(f"Sitting down with the invite code {code} (up to a minute)…")
+        self._state(_("Sitting down with the invite code {code} (up to a minute)…").format(code=code))
         try:
             pairing = await invite.accept(servers, code)
         except invite.InviteError as exc:
             self._state("")
-            self._error(f"Cannot sit down: {exc}")
+            self._error(_("Cannot sit down: {reason}").format(reason=exc))
             return
         assert pairing.about is not None
-        self._state(f"Paired with the laptop of {pairing.about.name or 'the game'}")
-        self.proceed(pairing.about.game, None, pairing.about.name or "the game across homes", pairings=[pairing])
+        if pairing.about.name:
+            # Translators: {game} is the game's name.
+            self._state(_("Paired with the laptop of {game}").format(game=pairing.about.name))
+        else:
+            self._state(_("Paired with the laptop of the game"))
+        # Translators: what is joined, in the Join form's title ("Join {game}"), when its name is unknown.
+        self.proceed(pairing.about.game, None, pairing.about.name or _("the game across homes"), pairings=[pairing])
 
     def _game_at(self, target: Target) -> str | None:
         for ad in self.ads.values():
@@ -345,7 +390,7 @@ class BrowserScreen(Screen[None]):
             try:
                 invite = invite_servers(self.tables.settings)
             except ValueError as exc:
-                self.notify(str(exc), title="Cannot invite from anywhere", severity="error", markup=False)
+                self.notify(str(exc), title=_("Cannot invite from anywhere"), severity="error", markup=False)
                 return
         self._open(lambda: self.tables.join(game, address, name=choice.name, colour=choice.colour, bot=choice.bot,
                                             host_key=host_key, pairings=pairings, invite=invite))
@@ -354,7 +399,7 @@ class BrowserScreen(Screen[None]):
         try:
             table = make()
         except ValueError as exc:
-            self.notify(str(exc), title="Cannot connect", severity="error")
+            self.notify(str(exc), title=_("Cannot connect"), severity="error")
             return
         self.post_message(OpenTable(table))
 

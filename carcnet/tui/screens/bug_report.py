@@ -19,6 +19,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from carcnet.i18n import N_, _
 from carcnet.table import Table
 from carcnet.table.bundle import REPORTS, BundleError, Screen, write_bundle
 from carcnet.tui.settings import Settings
@@ -32,12 +33,12 @@ __all__ = ["REPORTS", "BugNoteScreen", "capture_screen", "report_bug"]
 class BugNoteScreen(ModalScreen["str | None"]):
     """Asks what happened; dismissed with the note (Enter, empty allowed) or ``None`` (Escape: no report)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "No report")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("No report"))]
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Bug report: what happened? (Enter writes the report, Escape writes none)")
-            yield TextInput(placeholder="e.g. the game stopped after Bob placed his tile", max_length=500, id="note")
+            yield Static(_("Bug report: what happened? (Enter writes the report, Escape writes none)"))
+            yield TextInput(placeholder=_("e.g. the game stopped after Bob placed his tile"), max_length=500, id="note")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -73,7 +74,7 @@ def report_bug(app: App[Any], table: Table, *, folder: Path | None = None,
     (default: ``reports`` beside the save) with the player's *settings*, and says where."""
     save = table.path
     if save is None:
-        app.notify("No save yet: the game has not started here.", title="No bug report", severity="warning")
+        app.notify(_("No save yet: the game has not started here."), title=_("No bug report"), severity="warning")
         return
     screen = capture_screen(app)
     target = folder if folder is not None else save.parent / REPORTS
@@ -85,10 +86,11 @@ def report_bug(app: App[Any], table: Table, *, folder: Path | None = None,
             path = write_bundle(save, target, note=note, screen=screen, table=table, origin="interface",
                                 settings=settings.to_json() if settings is not None else None)
         except (BundleError, OSError) as exc:
-            app.notify(f"The report could not be written: {exc}", title="No bug report", severity="error",
-                       timeout=15)
+            app.notify(_("The report could not be written: {reason}").format(reason=exc), title=_("No bug report"),
+                       severity="error", timeout=15)
             return
-        app.notify(f"Written to {path}. It holds the save, versions, settings and the screen, never your keys: "
-                   "attach it to your bug report.", title="Bug report", timeout=15)
+        # Translators: {path} is the report's file.
+        app.notify(_("Written to {path}. It holds the save, versions, settings and the screen, never your keys: "
+                     "attach it to your bug report.").format(path=path), title=_("Bug report"), timeout=15)
 
     app.push_screen(BugNoteScreen(), write)

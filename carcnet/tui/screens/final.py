@@ -18,13 +18,17 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from carcnet.engine import CATEGORIES, Figure, Game, GoodsScored, MeepleReturned, Phase, PointsScored, Position
+from carcnet.i18n import N_, _, listed, ngettext, pgettext
+from carcnet.tui.words import variant_words
 from carcnet.tui.widgets.chart import ScoreChart, score_history
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import seat_style
 
 __all__ = ["FinalScreen", "ProjectionScreen", "final_figures", "final_position", "score_table"]
 
-_LABELS = {"road": "Roads", "city": "Cities", "cloister": "Cloisters", "garden": "Gardens", "field": "Farms", "goods": "Goods"}
+#: The score table's column headings, by feature kind (in English: shown with ``_()``).
+_LABELS = {"road": N_("Roads"), "city": N_("Cities"), "cloister": N_("Cloisters"), "garden": N_("Gardens"),
+           "field": N_("Farms"), "goods": N_("Goods")}
 
 
 def final_figures(game: Game) -> list[tuple[int, Figure, Position, int]]:
@@ -83,7 +87,8 @@ def score_table(
     winners: tuple[int, ...], variants: Sequence[str] = (),
 ) -> Table:
     """A table: one row per seat (best first), one column per feature kind with "in play + final";
-    the caption names the scoring *variants* in play (``Rules.variants``)."""
+    the caption names the scoring *variants* in play, in words
+    (:func:`~carcnet.tui.words.variant_words`)."""
     shown = [c for c in CATEGORIES if any(sum(b.get(c, (0, 0))) for b in breakdown)] or [
         "road", "city", "cloister", "field"]
     # no vertical rules: 60 columns hold every heading of six columns whole
@@ -91,10 +96,11 @@ def score_table(
                   collapse_padding=True)
     # a narrow table wraps the names, never cuts a column's heading or a score
     table.add_column("", no_wrap=True, min_width=1)
-    table.add_column("Player", overflow="fold", min_width=6)
+    table.add_column(_("Player"), overflow="fold", min_width=6)
     for c in shown:
-        table.add_column(_LABELS[c], justify="right", no_wrap=True, min_width=len(_LABELS[c]))
-    table.add_column("Total", justify="right", style="bold", no_wrap=True, min_width=5)
+        label = _(_LABELS[c])
+        table.add_column(label, justify="right", no_wrap=True, min_width=len(label))
+    table.add_column(_("Total"), justify="right", style="bold", no_wrap=True, min_width=5)
     for seat in sorted(range(len(names)), key=lambda s: (-totals[s], s)):
         cells = []
         for c in shown:
@@ -105,7 +111,7 @@ def score_table(
             cells.append(cell)
         mark = "★" if seat in winners else ""
         table.add_row(mark, Text(names[seat], style=seat_style(colours[seat])), *cells, str(totals[seat]))
-    table.caption = "a + b: a points during the game, b in the final scoring" + "".join(f"; {v}" for v in variants)
+    table.caption = "; ".join([_("a + b: a points during the game, b in the final scoring"), *variants])
     return table
 
 
@@ -127,20 +133,26 @@ class FinalScreen(_ScoresModal):
     replay opens and reviews it, issue 34)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "board", "Look at the board"),
-        Binding("enter,m", "menu", "Menu"),
-        Binding("v", "review", "Review the game"),
+        Binding("escape", "board", N_("Look at the board")),
+        Binding("enter,m", "menu", N_("Menu")),
+        Binding("v", "review", N_("Review the game")),
     ]
     """Escape: back to the final board; Enter or m: the menu; v: the review."""
 
     def compose(self) -> ComposeResult:
         game = self.game
-        winners = " and ".join(self.names[s] for s in game.winners)
-        verb = "win" if len(game.winners) > 1 else "wins"
+        points = max(game.scores)
+        if len(game.winners) > 1:
+            # Translators: {winners} is a list of the players who tie for the win ("Ann and Bob")
+            line = ngettext("{winners} win with {points} points!", "{winners} win with {points} points!", points)
+        else:
+            # Translators: {winners} is the winner's name
+            line = ngettext("{winners} wins with {points} points!", "{winners} wins with {points} points!", points)
+        winners = listed([self.names[s] for s in game.winners])
         with Vertical():
-            yield Static(Text(f"{winners} {verb} with {max(game.scores)} points!"), id="winner")
+            yield Static(Text(line.format(winners=winners, points=points)), id="winner")
             yield Static(score_table(self.names, self.colours, game.breakdown, game.scores, game.winners,
-                                     game.setup.rules.variants()), id="table")
+                                     variant_words(game.setup.rules)), id="table")
             yield ScoreChart(self.names, self.colours, history=score_history(game), id="chart")
         yield KeyFooter()
 
@@ -158,7 +170,7 @@ class ProjectionScreen(_ScoresModal):
     """What each seat would score if the game ended now: the current score plus the final scoring of
     every incomplete feature and farm (``Game.projected_final``)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,p,enter", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,p,enter", "close", N_("Close"))]
     """Escape, p or Enter closes."""
 
     def compose(self) -> ComposeResult:
@@ -166,10 +178,13 @@ class ProjectionScreen(_ScoresModal):
         totals, _events = game.projected_final()
         best = max(totals)
         leaders = tuple(s for s in range(game.players) if totals[s] == best)
-        title = "Final scores" if game.phase is Phase.GAME_OVER else "If the game ended now"
-        variants = game.setup.rules.variants()
+        title = _("Final scores") if game.phase is Phase.GAME_OVER else _("If the game ended now")
+        variants = variant_words(game.setup.rules)
         if variants:
-            title += f" ({', '.join(variants)})"
+            # Translators: {title} is "Final scores" or "If the game ended now"; {variants} lists the
+            # scoring variants in play ("small cities, first-edition farms")
+            title = _("{title} ({variants})").format(
+                title=title, variants=pgettext("list separator", ", ").join(variants))
         with Vertical():
             yield Static(Text(title, style="bold"))
             yield Static(score_table(self.names, self.colours, game.projected_breakdown(), totals, leaders))

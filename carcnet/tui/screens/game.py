@@ -33,42 +33,81 @@ from carcnet.engine import (
     PlaceTile,
     PointsScored,
     ReturnAbbot,
+    SegmentKind,
     SkipMeeple,
 )
+from carcnet.i18n import N_, _, decimal, listed, ngettext, pgettext
 from carcnet.log import LogError
 from carcnet.table import Table, TableError, think_cap_of
 from carcnet.table.netview import NetView
 from carcnet.table.words import unconfirmed
 from carcnet.tui.render import FIGURE_NAMES
 from carcnet.tui.running import TableRun
-from carcnet.tui.screens.board_screen import BoardScreen, glyphs_named
+from carcnet.tui.screens.board_screen import BoardScreen, glyphs_named, number_words
 from carcnet.tui.screens.final import FinalScreen, final_position
 from carcnet.tui.settings import Settings
 from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import seat_style
 from carcnet.tui.widgets.text_input import TextInput
-from carcnet.tui.words import tile_words, where_words
+from carcnet.tui.words import score_words, tile_words, where_words
 
 #: Entries pending (wire.md §5.9) from which the status line says so: one or two are votes on their way.
 PENDING_SHOWN = 3
 
 #: What the status line adds when one laptop alone contributes to the table draws (it can compute the
-#: tiles before they are drawn): this one, or another player's.
-DRAWS_KNOWN_HERE = "only your laptop draws the tiles now, so it can know them before they are drawn"
-DRAWS_KNOWN_TO = "only {name}'s laptop draws the tiles now, so it can know them before they are drawn"
-#: What the status line adds while moves are pending, by whose they are (this laptop's: one, several;
-#: others' only) and whether the players whose laptops have not confirmed them are known.
-UNCONFIRMED = {
-    ("one", True): "your last move is not confirmed by {names} yet",
-    ("yours", True): "your last {count} moves are not confirmed by {names} yet",
-    ("moves", True): "the last {count} moves are not confirmed by {names} yet",
-    ("one", False): "your last move is not confirmed by the table yet",
-    ("yours", False): "your last {count} moves are not confirmed by the table yet",
-    ("moves", False): "the last {count} moves are not confirmed by the table yet",
+#: tiles before they are drawn): this one, or another player's (in English: shown with ``_()``).
+DRAWS_KNOWN_HERE = N_("only your laptop draws the tiles now, so it can know them before they are drawn")
+# Translators: {name} is a player's name
+DRAWS_KNOWN_TO = N_("only {name}'s laptop draws the tiles now, so it can know them before they are drawn")
+
+__all__ = ["ChatScreen", "DesyncScreen", "GameScreen", "unconfirmed_words"]
+
+#: A figure deployed on a feature, in the status line of a turn to confirm, by the feature's kind (in
+#: English, marked: shown with ``_()``); ``{figure}`` is the figure, with its article (``a meeple``).
+_DEPLOYED = {
+    # Translators: a figure deployed, in the turn to confirm; {figure} is the figure with its article ("a meeple")
+    SegmentKind.ROAD: N_("{figure} on the road"),
+    # Translators: a figure deployed, in the turn to confirm; {figure} is the figure with its article ("a meeple")
+    SegmentKind.CITY: N_("{figure} on the city"),
+    # Translators: a figure deployed, in the turn to confirm; {figure} is the figure with its article ("a meeple")
+    SegmentKind.FIELD: N_("{figure} on the field"),
+    # Translators: a figure deployed, in the turn to confirm; {figure} is the figure with its article ("a meeple")
+    SegmentKind.CLOISTER: N_("{figure} on the cloister"),
+    # Translators: a figure deployed, in the turn to confirm; {figure} is the figure with its article ("a meeple")
+    SegmentKind.RIVER: N_("{figure} on the river"),
+    # Translators: a figure deployed, in the turn to confirm; {figure} is the figure with its article ("a meeple")
+    SegmentKind.GARDEN: N_("{figure} on the garden"),
 }
 
-__all__ = ["ChatScreen", "DesyncScreen", "GameScreen"]
+
+def unconfirmed_words(whose: str, count: int, names: str) -> str:
+    """What the status line adds while moves are pending, by whose they are (*whose*: ``one``, one of
+    this laptop's; ``yours``, several of this laptop's; ``moves``, others' only), *count* of them, and
+    the players whose laptops have not confirmed them (*names*, in words; ``""``: not known)."""
+    if names:
+        if whose == "one":
+            # Translators: {names} lists the players whose laptops have not confirmed the move
+            return _("your last move is not confirmed by {names} yet").format(names=names)
+        if whose == "yours":
+            # Translators: {count} moves of this laptop; {names} lists the players whose laptops have not
+            # confirmed them
+            return ngettext("your last {count} moves are not confirmed by {names} yet",
+                            "your last {count} moves are not confirmed by {names} yet", count).format(
+                count=count, names=names)
+        # Translators: {count} moves; {names} lists the players whose laptops have not confirmed them
+        return ngettext("the last {count} moves are not confirmed by {names} yet",
+                        "the last {count} moves are not confirmed by {names} yet", count).format(
+            count=count, names=names)
+    if whose == "one":
+        return _("your last move is not confirmed by the table yet")
+    if whose == "yours":
+        # Translators: {count} moves of this laptop
+        return ngettext("your last {count} moves are not confirmed by the table yet",
+                        "your last {count} moves are not confirmed by the table yet", count).format(count=count)
+    # Translators: {count} moves
+    return ngettext("the last {count} moves are not confirmed by the table yet",
+                    "the last {count} moves are not confirmed by the table yet", count).format(count=count)
 
 
 class DesyncScreen(ModalScreen[None]):
@@ -76,8 +115,8 @@ class DesyncScreen(ModalScreen[None]):
     report, for the people to compare and for a bug report)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,d", "close", "Close"),
-        Binding("f12", "bug_report", "Bug report", tooltip="Write one file with the save and this report"),
+        Binding("escape,enter,d", "close", N_("Close")),
+        Binding("f12", "bug_report", N_("Bug report"), tooltip=N_("Write one file with the save and this report")),
     ]
     """Escape, Enter or d closes; F12 writes a bug report (the game screen's)."""
 
@@ -89,22 +128,36 @@ class DesyncScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         r = self.report
         lines = [
-            "[b]The game stopped: the laptops no longer agree on it[/b]",
+            _("[b]The game stopped: the laptops no longer agree on it[/b]"),
             "",
             escape(str(getattr(r, "message", r))),
             "",
         ]
-        for label, attr in (("What", "code"), ("Move (seq)", "seq"), ("Seat", "seat"), ("From peer", "peer"),
-                            ("Refused by", "local")):
+        report = (
+            # Translators: a line of the report of a stop; {value}: the protocol's code of what went wrong
+            # ("desync", "conflict")
+            (N_("What: {value}"), "code"),
+            # Translators: a line of the report of a stop; {value}: the move's number in the log
+            (N_("Move (seq): {value}"), "seq"),
+            # Translators: a line of the report of a stop; {value}: the number of the seat that signed the move
+            (N_("Seat: {value}"), "seat"),
+            # Translators: a line of the report of a stop; {value}: the name of the peer the move came from
+            (N_("From peer: {value}"), "peer"),
+            # Translators: a line of the report of a stop; {value}: the name of this peer, which refused the move
+            (N_("Refused by: {value}"), "local"),
+        )
+        for line, attr in report:
             value = getattr(r, attr, None)
             if value is not None:
-                lines.append(f"{label}: {escape(str(value))}")
+                lines.append(_(line).format(value=escape(str(value))))
         key = getattr(r, "peer_key", None)
         if key:
-            lines.append(f"Peer key: {key.hex()}")
+            # Translators: {key} is the peer's public key (hex digits)
+            lines.append(_("Peer key: {key}").format(key=key.hex()))
         if self.path is not None:
-            lines.append(f"Log kept in: {escape(str(self.path))}")
-        lines += ["", "Nothing more is played here. Compare the logs, then leave with q."]
+            # Translators: {path} is a file's path
+            lines.append(_("Log kept in: {path}").format(path=escape(str(self.path))))
+        lines += ["", _("Nothing more is played here. Compare the logs, then leave with q.")]
         with VerticalScroll():
             yield Static("\n".join(lines))
         yield KeyFooter()
@@ -118,8 +171,10 @@ class DesyncScreen(ModalScreen[None]):
             below.action_bug_report()
 
 
-#: How the game's log names a spectator who spoke at the table (protocol/wire.md §4.9a), on every screen.
-SPECTATOR_SPEAKS = "{name} (watching)"
+#: How the game's log names a spectator who spoke at the table (protocol/wire.md §4.9a), on every screen
+#: (in English: shown with ``_()``).
+# Translators: {name} is the name of a spectator who says something at the table
+SPECTATOR_SPEAKS = N_("{name} (watching)")
 
 
 class ChatScreen(ModalScreen["str | None"]):
@@ -131,7 +186,7 @@ class ChatScreen(ModalScreen["str | None"]):
             see the line as a spectator's.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, *, watching: bool = False) -> None:
         super().__init__()
@@ -140,11 +195,11 @@ class ChatScreen(ModalScreen["str | None"]):
     def compose(self) -> ComposeResult:
         with Vertical():
             if self.watching:
-                yield Static("Say to the table as someone watching: the players and the others watching see "
-                             "your line with \"(watching)\" after your name. Enter sends, Escape cancels.")
+                yield Static(_("Say to the table as someone watching: the players and the others watching see "
+                               "your line with \"(watching)\" after your name. Enter sends, Escape cancels."))
             else:
-                yield Static("Say to the table (Enter sends, Escape cancels):")
-            yield TextInput(placeholder="a line for everyone at the table", max_length=200, id="line")
+                yield Static(_("Say to the table (Enter sends, Escape cancels):"))
+            yield TextInput(placeholder=_("a line for everyone at the table"), max_length=200, id="line")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -174,26 +229,26 @@ class GameScreen(BoardScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "confirm", "Confirm turn", tooltip="Play the tile and the deployment as shown"),
-        Binding("backspace,u", "undo", "Undo", key_display="⌫",
-                tooltip="Take back the deployment, then the placement (before the turn is confirmed)"),
-        Binding("p", "projection", "If it ended now", tooltip="Projected final scores with their breakdown"),
-        Binding("f", "final", "Final scores", tooltip="The final score table again"),
-        Binding("t", "bag", "Bag", show=False, tooltip="The tiles left in the bag: designs and counts"),
-        Binding("slash", "chat", "Chat", key_display="/", tooltip="Say something to the others at the table"),
-        Binding("d", "report", "Stop report", tooltip="Why the game stopped"),
-        Binding("b", "hand_over", "Seat to a bot",
-                tooltip="The player to move is gone for good: a greedy bot run here plays their seat"),
-        Binding("left_square_bracket", "live_replay", "Replay", key_display="[",
-                tooltip="Step back through the game so far while it goes on; Esc comes back to the present"),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("f12", "bug_report", "Bug report", show=False,
-                tooltip="Write one file with the save, versions, settings and the screen (docs/bug-reports.md)"),
-        Binding("q", "leave", "Menu", tooltip="Back to the menu; the game is saved and can be resumed"),
-        Binding("q", "leave_network", "Leave",
-                tooltip="Leave the game (a player is asked: stay, keep the seat to resume it, or give it to a bot)"),
-        Binding("ctrl+c", "leave_network", "Leave", show=False,
-                tooltip="As q: a player is asked first"),
+        Binding("enter", "confirm", N_("Confirm turn"), tooltip=N_("Play the tile and the deployment as shown")),
+        Binding("backspace,u", "undo", N_("Undo"), key_display="⌫",
+                tooltip=N_("Take back the deployment, then the placement (before the turn is confirmed)")),
+        Binding("p", "projection", N_("If it ended now"), tooltip=N_("Projected final scores with their breakdown")),
+        Binding("f", "final", N_("Final scores"), tooltip=N_("The final score table again")),
+        Binding("t", "bag", N_("Bag"), show=False, tooltip=N_("The tiles left in the bag: designs and counts")),
+        Binding("slash", "chat", N_("Chat"), key_display="/", tooltip=N_("Say something to the others at the table")),
+        Binding("d", "report", N_("Stop report"), tooltip=N_("Why the game stopped")),
+        Binding("b", "hand_over", N_("Seat to a bot"),
+                tooltip=N_("The player to move is gone for good: a greedy bot run here plays their seat")),
+        Binding("left_square_bracket", "live_replay", N_("Replay"), key_display="[",
+                tooltip=N_("Step back through the game so far while it goes on; Esc comes back to the present")),
+        Binding("question_mark", "help", N_("Help"), key_display="?"),
+        Binding("f12", "bug_report", N_("Bug report"), show=False,
+                tooltip=N_("Write one file with the save, versions, settings and the screen (docs/bug-reports.md)")),
+        Binding("q", "leave", N_("Menu"), tooltip=N_("Back to the menu; the game is saved and can be resumed")),
+        Binding("q", "leave_network", N_("Leave"),
+                tooltip=N_("Leave the game (a player is asked: stay, keep the seat to resume it, or give it to a bot)")),
+        Binding("ctrl+c", "leave_network", N_("Leave"), show=False,
+                tooltip=N_("As q: a player is asked first")),
     ]
     """Enter confirms the turn shown, Backspace or ``u`` takes back its last step (with
     confirmation on); ``p`` projected scores; ``d`` the stop report (after a desync); ``b`` hands the seat of an away
@@ -248,7 +303,7 @@ class GameScreen(BoardScreen):
         self.run.watch(self._changed)
         self.set_interval(0.25, self._thinking_tick)  # the search bot's clock on the status line
         if self.table.recovery is not None:
-            self.notify(self.table.recovery.message, title="Saved game repaired", severity="warning", timeout=10)
+            self.notify(self.table.recovery.message, title=_("Saved game repaired"), severity="warning", timeout=10)
         self.board.focus()
         self.redraw()
 
@@ -299,8 +354,8 @@ class GameScreen(BoardScreen):
                                   or table.desync is not None):
             if not (mine and table.desync is None and self._try_again(game)):
                 self._drop_turn()
-                self.notify("The game changed before you confirmed: your turn is back to its start.",
-                            title="Turn not played", severity="warning")
+                self.notify(_("The game changed before you confirmed: your turn is back to its start."),
+                            title=_("Turn not played"), severity="warning")
         shown = self.shown_game
         confirming = self.confirming
         self.board.interactive = mine and not confirming
@@ -343,7 +398,7 @@ class GameScreen(BoardScreen):
     def _show_scores(self) -> None:
         if not self.is_attached or self._left or self.table.game is None:
             return
-        note = "Enter confirms the turn" if self.confirming else None
+        note = _("Enter confirms the turn") if self.confirming else None
         table = self.table
         clocks = {seat: text for seat in range(len(self.names)) if (text := table.seat_clock(seat)) is not None}
         self.scoreboard.show(self._scored_game(), self._rotation if self.my_turn() else None, self.marks(), note,
@@ -400,7 +455,7 @@ class GameScreen(BoardScreen):
         lines = table.chats()
         for talk in lines[max(0, len(lines) - (made - self._chats_seen)):]:
             if talk.seat is None:  # a spectator's line: marked so on every screen (wire.md §4.9a)
-                line = Text(SPECTATOR_SPEAKS.format(name=talk.spectator), style="dim")
+                line = Text(_(SPECTATOR_SPEAKS).format(name=talk.spectator), style="dim")
             else:
                 line = Text(self.names[talk.seat], style=seat_style(self.colours[talk.seat]))
             line.append(": ")
@@ -416,7 +471,7 @@ class GameScreen(BoardScreen):
             try:
                 self.table.say(text)
             except (TableError, ValueError) as exc:
-                self.notify(str(exc), title="Not sent", severity="error")
+                self.notify(str(exc), title=_("Not sent"), severity="error")
 
         self.app.push_screen(ChatScreen(watching=self.table.spectating), said)
 
@@ -425,20 +480,27 @@ class GameScreen(BoardScreen):
         ``your bot`` and ``away`` at a network table."""
         table = self.table
         if table.kind == "local":
-            return {seat: "bot" for seat in table.bot_seats}
+            # Translators: after a seat's name on the scoreboard: a bot plays it
+            return {seat: _("bot") for seat in table.bot_seats}
         away = set(table.away())
         mine = set(table.my_seats)
         out = {}
         for seat in range(len(self.names)):
             parts = []
             if seat in table.bot_seats:
-                parts.append("your bot" if seat in mine else "bot")
+                # Translators: after a seat's name on the scoreboard: a bot of this laptop plays it
+                parts.append(_("your bot") if seat in mine
+                             # Translators: after a seat's name on the scoreboard: a bot plays it
+                             else _("bot"))
             elif seat in mine:
-                parts.append("you")
+                # Translators: after a seat's name on the scoreboard: the person at this laptop plays it
+                parts.append(_("you"))
             if seat in away:
-                parts.append("away")
+                # Translators: after a seat's name on the scoreboard: its laptop is not connected (the
+                # scoreboard shows it in red when its text holds this word)
+                parts.append(_("away"))
             if parts:
-                out[seat] = ", ".join(parts)
+                out[seat] = pgettext("list separator", ", ").join(parts)
         return out
 
     def _show_status(self) -> None:
@@ -447,56 +509,98 @@ class GameScreen(BoardScreen):
         run = self.run
         if game is None:
             return
-        leave = "q for the menu" if table.kind == "local" else "q to leave"
         if table.desync is not None:
-            self.status.update("[b red]The game stopped[/]: the laptops no longer agree on it (d: the report, q: leave)")
+            self.status.update(_("[b red]The game stopped[/]: the laptops no longer agree on it (d: the report, "
+                                 "q: leave)"))
             return
         if game.phase is Phase.GAME_OVER:
-            self.status.update(f"Game over: f shows the final scores, {leave}")
+            self.status.update(_("Game over: f shows the final scores, q for the menu") if table.kind == "local"
+                               else _("Game over: f shows the final scores, q to leave"))
             return
         if table.failure is not None and table.kind == "local":
-            self.status.update(f"[b red]Paused[/]: {escape(table.failure)}")
+            # Translators: {reason} says why the game cannot go on (a saving error, a bot's failure)
+            self.status.update(_("[b red]Paused[/]: {reason}").format(reason=escape(table.failure)))
             return
         if not run.running and not run.stopping:
-            why = f": {escape(str(run.error))}" if run.error is not None else ""
-            self.status.update(f"[b red]Disconnected[/]{why}. q leaves; the game can be resumed from the menu.")
+            if run.error is not None:
+                # Translators: {reason} says why the table stopped (a network error)
+                self.status.update(_("[b red]Disconnected[/]: {reason}. q leaves; the game can be resumed from the "
+                                     "menu.").format(reason=escape(str(run.error))))
+            else:
+                self.status.update(_("[b red]Disconnected[/]. q leaves; the game can be resumed from the menu."))
             return
         if table.cut_off:
-            self.status.update("[b red]You are cut off from the table[/]: no other player is connected to this "
-                               "laptop; the game goes on when they are back")
+            self.status.update(_("[b red]You are cut off from the table[/]: no other player is connected to this "
+                                 "laptop; the game goes on when they are back"))
             return
         seat = game.seat
         who = f"[{seat_style(self.colours[seat])}]{escape(self.names[seat])}[/]"
-        prefix = "Watching: " if table.spectating else ""
         suffix = self._status_notices()
         if game.phase is Phase.DRAW:
-            self.status.update(f"{prefix}{self._draw_status(who)}{suffix}")
+            self.status.update(self._watching(self._draw_status(who)) + suffix)
             return
         if self.my_turn() and self._provisional:
-            text = f"{who}: {self._turn_prompt()}"
+            text = self._player_prompt(who, self._turn_prompt())
         elif self.my_turn():
             if game.phase is Phase.PLACE_TILE:
-                keys = "Tab next spot, r rotate, Enter place, arrows move, z zoom"
-                text = (f"{who}: your builder's second tile: place it: {keys}" if game.second_tile
-                        else f"{who} to place: {keys}")
+                # Translators: the keys that place a tile: Tab, r, Enter, the arrows and z are keys
+                keys = _("Tab next spot, r rotate, Enter place, arrows move, z zoom")
+                # Translators: {player} is the name of the player to move; {keys} the keys that place the tile
+                text = (_("{player}: your builder's second tile: place it: {keys}") if game.second_tile
+                        # Translators: {player} is the name of the player to move; {keys} the keys that place
+                        # the tile
+                        else _("{player} to place: {keys}")).format(player=who, keys=keys)
             else:
-                text = f"{who}: {self._deploy_prompt()}"
+                text = self._player_prompt(who, self._deploy_prompt())
         elif seat in table.away():
             if table.seat_to_hand_over() == seat:
-                text = prefix + "{who}'s laptop is gone. Wait, or let a bot play for {who} \\[b]".format(who=who)
+                # Translators: {player} is the name of the player whose laptop is gone (twice); \\[b] shows
+                # the key b
+                gone = _("{player}'s laptop is gone. Wait, or let a bot play for {player} \\[b]")
+                text = self._watching(gone.format(player=who))
             else:
-                text = prefix + "{who}'s laptop is gone: the game goes on when it is back".format(who=who)
+                # Translators: {player} is the name of the player whose laptop is gone
+                text = self._watching(_("{player}'s laptop is gone: the game goes on when it is back").format(
+                    player=who))
         elif seat in table.bot_seats:
-            text = f"{prefix}{who} (bot) is thinking…" if table.kind != "local" else f"{who} is thinking…"
+            # Translators: {player} is the name of the seat a bot plays
+            text = (self._watching(_("{player} (bot) is thinking…").format(player=who)) if table.kind != "local"
+                    # Translators: {player} is the name of the seat a bot plays
+                    else _("{player} is thinking…").format(player=who))
             thinking = table.thinking
             if thinking is not None and thinking[0] == seat:  # a search bot here, off the event loop
                 level = table.seats[seat].bot or "search"
-                seconds = think_cap_of(table, seat)
-                cap = f" (at most {seconds:g} s)" if seconds else ""
-                text = f"{prefix}{who} ({level} bot) is thinking… {time.monotonic() - thinking[1]:.1f} s{cap}"
+                cap = think_cap_of(table, seat)
+                seconds = decimal(time.monotonic() - thinking[1], 1)
+                if cap:
+                    # Translators: {player} is the seat's name, {level} the bot's level (greedy, hard: the
+                    # name of the bot, as the command line names it), {seconds} how long it has thought, {cap}
+                    # the most it may
+                    thought = _("{player} ({level} bot) is thinking… {seconds} s (at most {cap} s)").format(
+                        player=who, level=level, seconds=seconds, cap=number_words(cap))
+                else:
+                    # Translators: {player} is the seat's name, {level} the bot's level (greedy, hard: the
+                    # name of the bot, as the command line names it), {seconds} how long it has thought
+                    thought = _("{player} ({level} bot) is thinking… {seconds} s").format(
+                        player=who, level=level, seconds=seconds)
+                text = self._watching(thought)
         else:
-            text = f"{prefix}waiting for {who}…"
+            # Translators: {player} is the name of the player to move
+            text = self._watching(_("waiting for {player}…").format(player=who))
         self.status.update(text + suffix)
+
+    def _watching(self, text: str) -> str:
+        """*text* (what the game waits for) on the status line, marked as watched by a spectator."""
+        if not self.table.spectating:
+            return text
+        # Translators: the status line of a spectator: {status} is what the game waits for ("waiting for Ann…")
+        return _("Watching: {status}").format(status=text)
+
+    @staticmethod
+    def _player_prompt(who: str, prompt: str) -> str:
+        """The status line of a player to move at this terminal: *who* (the name), *prompt*."""
+        # Translators: {player} is the name of the player to move; {prompt} what they may do now
+        return _("{player}: {prompt}").format(player=who, prompt=prompt)
 
     def _status_notices(self) -> str:
         """What the status line adds after what the game waits for, each after a ``·``: that one laptop
@@ -507,46 +611,62 @@ class GameScreen(BoardScreen):
         notices = []
         known = table.draws_known_to()
         if known == "you":
-            notices.append(DRAWS_KNOWN_HERE)
+            notices.append(_(DRAWS_KNOWN_HERE))
         elif known is not None:
-            notices.append(DRAWS_KNOWN_TO.format(name=escape(known)))
+            notices.append(_(DRAWS_KNOWN_TO).format(name=escape(known)))
         if isinstance(table, NetView) and table.pending >= PENDING_SHOWN:
             pending = unconfirmed(table)
             mine = set(table.my_seats)  # their votes are this laptop's own, on their way
-            names = ", ".join(escape(self.names[s]) for s in pending.by if s not in mine and s < len(self.names))
+            names = pgettext("list separator", ", ").join(
+                escape(self.names[s]) for s in pending.by if s not in mine and s < len(self.names))
             whose = "one" if pending.own == 1 else "yours" if pending.own else "moves"
-            notices.append(UNCONFIRMED[whose, bool(names)].format(count=pending.own or pending.pending, names=names))
+            notices.append(unconfirmed_words(whose, pending.own or pending.pending, names))
         return "".join(f" · [b]{notice}[/]" for notice in notices)
 
     def _turn_prompt(self) -> str:
         """What the status line says while a turn waits for confirmation: what it plays and scores."""
         if not self.confirming:
-            return f"{self._deploy_prompt()}; Backspace takes the tile back"
+            # Translators: {prompt} is what the player may do while deploying ("a digit … deploys a meeple …")
+            return _("{prompt}; Backspace takes the tile back").format(prompt=self._deploy_prompt())
         moves = self._provisional
         done = []
         for move in moves:
             if isinstance(move, PlaceTile):
-                done.append(f"{tile_words(move.tile)} {where_words(move.position)}")
+                # Translators: a tile placed: {tile} is the tile in words ("a tile with a city and a road"),
+                # {where} where it goes ("just north of the start tile")
+                done.append(_("{tile} {where}").format(tile=tile_words(move.tile),
+                                                       where=where_words(move.position)))
             elif isinstance(move, DeployMeeple):
                 trial = self._scored_game()
                 assert trial.placed is not None
                 info = trial.feature_at(trial.placed, move.segment)
-                done.append(f"{FIGURE_NAMES[move.figure]} on the {info.kind.label}")
+                done.append(_(_DEPLOYED[info.kind]).format(figure=FIGURE_NAMES[move.figure]))
             elif isinstance(move, ReturnAbbot):
-                done.append("the abbot taken back")
+                done.append(_("the abbot taken back"))
             else:
-                done.append("no meeple")
+                done.append(_("no meeple"))
         game = self.table.game
         assert game is not None
         first = len(game.events)
         trial = self._trials[-1]
         # what the turn itself scores; the final scoring of a last turn is the final scores' to show
         points = [e for e in trial.events[first:] if isinstance(e, PointsScored) and not e.final]
-        scored = "; ".join(f"{' and '.join(escape(self.names[s]) for s in e.seats)} {escape(e.describe())}"
+        # Translators: what a turn scores: {players} lists who score, {points} the points and the feature
+        # ("+8: city, 3 tiles, 1 pennant")
+        scored = "; ".join(_("{players} {points}").format(players=listed([escape(self.names[s]) for s in e.seats]),
+                                                          points=escape(score_words(e)))
                            for e in points)
-        last = "; it is the last tile: the game ends and the final scoring shows next" if trial.phase is Phase.GAME_OVER else ""
-        return (f"[b]Enter confirms[/]: {escape(', '.join(done))}" + (f" ({scored})" if scored else "")
-                + f"{last}; Backspace undoes")
+        turn = escape(pgettext("list separator", ", ").join(done))
+        if scored:
+            # Translators: {turn} is the turn in words (the tile, where, the meeple); {scores} what it scores
+            turn = _("{turn} ({scores})").format(turn=turn, scores=scored)
+        if trial.phase is Phase.GAME_OVER:
+            # Translators: {turn} is the turn in words (the tile, where, the meeple, what it scores)
+            turn = _("{turn}; it is the last tile: the game ends and the final scoring shows next").format(
+                turn=turn)
+        # Translators: {turn} is the turn to confirm in words (the tile, where, the meeple, what it scores);
+        # Enter and Backspace are keys
+        return _("[b]Enter confirms[/]: {turn}; Backspace undoes").format(turn=turn)
 
     def _draw_status(self, who: str) -> str:
         """What the status line says while the table draws (protocol/wire.md §5.7): a moment, unless
@@ -554,32 +674,49 @@ class GameScreen(BoardScreen):
         table = self.table
         missing = table.draw_waits_for()
         if not missing:
-            return f"drawing {who}'s tile…"
+            # Translators: {player} is the name of the player whose tile is drawn
+            return _("drawing {player}'s tile…").format(player=who)
         away = set(table.away())
-        names = ", ".join(f"[{seat_style(self.colours[s])}]{escape(self.names[s])}[/]" for s in missing)
+        names = pgettext("list separator", ", ").join(
+            f"[{seat_style(self.colours[s])}]{escape(self.names[s])}[/]" for s in missing)
         if not away & set(missing):
-            return "drawing {who}'s tile: waiting for {names}'s part of the draw…".format(who=who, names=names)
+            # Translators: {player} is the name of the player whose tile is drawn; {names} lists the players
+            # whose laptops' parts of the draw have not come
+            return _("drawing {player}'s tile: waiting for {names}'s part of the draw…").format(
+                player=who, names=names)
         seat = table.seat_to_hand_over()
         if seat in missing:
             name = f"[{seat_style(self.colours[seat])}]{escape(self.names[seat])}[/]"
-            return ("drawing {who}'s tile: {names}'s part of the draw has not come. Wait, or let a bot play for "
-                    "{name} \\[b]").format(who=who, names=names, name=name)
-        return "drawing {who}'s tile: waiting for {names}'s part of the draw, which has not come".format(
-            who=who, names=names)
+            # Translators: {player} is the name of the player whose tile is drawn; {names} lists the players
+            # whose laptops' parts of the draw have not come; {name} the player a bot may play for; \\[b]
+            # shows the key b
+            return _("drawing {player}'s tile: {names}'s part of the draw has not come. Wait, or let a bot play for "
+                     "{name} \\[b]").format(player=who, names=names, name=name)
+        # Translators: {player} is the name of the player whose tile is drawn; {names} lists the players
+        # whose laptops' parts of the draw have not come
+        return _("drawing {player}'s tile: waiting for {names}'s part of the draw, which has not come").format(
+            player=who, names=names)
 
     def _deploy_prompt(self) -> str:
         """What the person to move may do while deploying: the figure the numbers are for, the abbot's
         choices (The Abbot), skipping."""
         board = self.board
         figure = FIGURE_NAMES[board.figure]
-        parts = [f"a digit (or Tab, Enter) deploys {figure} on that spot" if board.spots else f"no spot for {figure}"]
+        # Translators: {figure} is the figure the digits deploy, with its article ("a meeple", "the abbot")
+        parts = [_("a digit (or Tab, Enter) deploys {figure} on that spot").format(figure=figure) if board.spots
+                 # Translators: {figure} is the figure to deploy, with its article ("a meeple", "the abbot")
+                 else _("no spot for {figure}").format(figure=figure)]
         nxt = board.next_figure()
         if nxt is not None:
-            parts.append(f"a: {FIGURE_NAMES[nxt]} instead")
+            # Translators: {figure} is the figure the key a switches to, with its article ("the abbot")
+            parts.append(_("a: {figure} instead").format(figure=FIGURE_NAMES[nxt]))
         where = board.recall_at
         if where is not None:
-            parts.append(f"A: recall the abbot from {where.x},{where.y}")
-        return ", ".join(parts) + ", 0 or Space skips"
+            # Translators: {x},{y}: where the abbot stands on the board
+            parts.append(_("A: recall the abbot from {x},{y}").format(x=where.x, y=where.y))
+        # Translators: the last of the keys while deploying (0 and Space are keys)
+        parts.append(_("0 or Space skips"))
+        return pgettext("list separator", ", ").join(parts)
 
     def _show_final(self) -> None:
         game = self.table.game
@@ -595,13 +732,14 @@ class GameScreen(BoardScreen):
         try:
             self.table.submit(move)
         except IllegalMoveError as exc:
-            self.notify(str(exc), title="Not allowed", severity="error")
+            self.notify(str(exc), title=_("Not allowed"), severity="error")
             return False
         except TableError as exc:
-            self.notify(str(exc), title="Not your move", severity="warning")
+            self.notify(str(exc), title=_("Not your move"), severity="warning")
             return False
         except (OSError, LogError) as exc:
-            self.notify(f"Could not save the move: {exc}", severity="error", timeout=15)
+            # Translators: {reason} is the system's or the log's error
+            self.notify(_("Could not save the move: {reason}").format(reason=exc), severity="error", timeout=15)
             return False
         return True
 
@@ -617,7 +755,7 @@ class GameScreen(BoardScreen):
         try:
             trial.apply(move)
         except IllegalMoveError as exc:
-            self.notify(str(exc), title="Not allowed", severity="error")
+            self.notify(str(exc), title=_("Not allowed"), severity="error")
             return
         if not self._provisional:
             self._trial_base = (game, len(game.moves))
@@ -739,13 +877,20 @@ class GameScreen(BoardScreen):
         try:
             runner = self.table.hand_over(seat, "greedy")
         except (TableError, IllegalMoveError, ValueError) as exc:
-            self.notify(str(exc), title="Cannot hand the seat over", severity="error")
+            self.notify(str(exc), title=_("Cannot hand the seat over"), severity="error")
             return
         if runner is None:
-            self.notify(f"{self.names[seat]}'s seat is played by a greedy bot from this terminal now.")
-        else:  # the table's taker runs it (a network table)
-            where = f"{runner}'s laptop" if runner else "another laptop at the table"
-            self.notify(f"A bot will play for {self.names[seat]} from {where}.")
+            # Translators: {name} is the name of the seat handed over
+            self.notify(_("{name}'s seat is played by a greedy bot from this terminal now.").format(
+                name=self.names[seat]))
+        elif runner:  # the table's taker runs it (a network table)
+            # Translators: {name} is the name of the seat handed over, {runner} the player whose laptop runs the bot
+            self.notify(_("A bot will play for {name} from {runner}'s laptop.").format(name=self.names[seat],
+                                                                                      runner=runner))
+        else:
+            # Translators: {name} is the name of the seat handed over
+            self.notify(_("A bot will play for {name} from another laptop at the table.").format(
+                name=self.names[seat]))
 
     def action_live_replay(self) -> None:
         """The game so far, move by move (:class:`~carcnet.tui.screens.live_replay.LiveReplayScreen`),
@@ -785,10 +930,10 @@ class GameScreen(BoardScreen):
         path = self.table.path
         try:
             if path is None:
-                raise OSError("this game is not saved")
+                raise OSError(_("this game is not saved"))
             loaded = load(path)
         except (OSError, LogError) as exc:
-            self.notify(str(exc), title="Cannot review the game", severity="error", timeout=10)
+            self.notify(str(exc), title=_("Cannot review the game"), severity="error", timeout=10)
             return
         self.app.push_screen(ReplayScreen(loaded, review=True))
 
@@ -828,9 +973,14 @@ class GameScreen(BoardScreen):
         playing = table.kind != "local" and not table.spectating and table.status == "playing"
         self.run.stop(reason)
         if playing and table.path is not None:
-            kept = ("the others' table plays your seat with a bot; resuming it from the menu gets it back"
-                    if reason == "quit" else "you can resume it from the menu")
-            self.notify(f"Left the game, saved in {table.path.name}: {kept}.", timeout=6)
+            if reason == "quit":
+                # Translators: {file} is the save's file name
+                left = _("Left the game, saved in {file}: the others' table plays your seat with a bot; resuming it "
+                         "from the menu gets it back.")
+            else:
+                # Translators: {file} is the save's file name
+                left = _("Left the game, saved in {file}: you can resume it from the menu.")
+            self.notify(left.format(file=table.path.name), timeout=6)
         self.dismiss(None)
 
     @property
@@ -860,6 +1010,6 @@ class GameScreen(BoardScreen):
                 self.app.exit()
             return
         table = self.table
-        seats = ", ".join(self.names[s] for s in sorted(table.human_seats)) or None
-        name = getattr(table, "game_name", None) or "this game"
+        seats = pgettext("list separator", ", ").join(self.names[s] for s in sorted(table.human_seats)) or None
+        name = getattr(table, "game_name", None) or None  # None: "this game"
         self.app.push_screen(LeaveScreen(name, seats), chosen)

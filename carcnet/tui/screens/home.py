@@ -10,10 +10,12 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from carcnet.i18n import N_, _
 from carcnet.tui.screens.board_screen import footer_first
 from carcnet.tui.tables import TableMaker
 from carcnet.tui.widgets.footer import KeyFooter
@@ -45,21 +47,23 @@ class HomeScreen(Screen[None]):
         tables: The app's table maker, handed to the screens that start a game.
     """
 
+    #: Composed again when the language changes (its state is :attr:`tables`, none in its widgets).
+    RELABEL_BY_COMPOSING = True
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # (off the footer, which must fit 80 columns: the menu's first entry shows its key, and ? lists it)
-        Binding("l", "open('learn')", "Learn", show=False,
-                tooltip="Learn to play: a first game that teaches, a lesson at a time"),
-        Binding("n", "open('new')", "New"),
-        Binding("r", "open('resume')", "Resume"),
-        Binding("p", "open('replay')", "Replay"),
-        Binding("h", "open('host')", "Host"),
-        Binding("j", "open('join')", "Join"),
-        Binding("s", "open('spectate')", "Watch"),
-        Binding("t", "open('tournament')", "Event"),
-        Binding("o", "open('settings')", "Settings"),
-        Binding("question_mark", "open('help')", "Help", key_display="?"),
-        Binding("q", "open('quit')", "Quit"),
+        Binding("l", "open('learn')", N_("Learn"), show=False,
+                tooltip=N_("Learn to play: a first game that teaches, a lesson at a time")),
+        Binding("n", "open('new')", N_("New")),
+        Binding("r", "open('resume')", N_("Resume")),
+        Binding("p", "open('replay')", N_("Replay")),
+        Binding("h", "open('host')", N_("Host")),
+        Binding("j", "open('join')", N_("Join")),
+        Binding("s", "open('spectate')", N_("Watch")),
+        Binding("t", "open('tournament')", N_("Event")),
+        Binding("o", "open('settings')", N_("Settings")),
+        Binding("question_mark", "open('help')", N_("Help"), key_display="?"),
+        Binding("q", "open('quit')", N_("Quit")),
     ]
     """Shortcuts for the entries: l learn to play, n new game, r resume, p replay, h host, j join, s spectate, o settings,
     ? help, q quit."""
@@ -69,12 +73,23 @@ class HomeScreen(Screen[None]):
         self.tables = tables
 
     def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size)
+
+    def _fit(self, size: Size) -> None:
         """Under 100 columns a compact footer without the palette hint (Ctrl+P still opens it); under
         24 rows no big title."""
         footer = self.query_one(KeyFooter)
-        footer.compact = event.size.width < 100
-        footer.show_command_palette = event.size.width >= 100
-        self.set_class(event.size.height < 24, "-short")
+        footer.compact = size.width < 100
+        footer.show_command_palette = size.width >= 100
+        self.set_class(size.height < 24, "-short")
+
+    async def recompose(self) -> None:
+        """Composed again in the language just chosen, with the same entry highlighted and the
+        footer fitted to the size as before."""
+        highlighted = self.query_one("#menu", OptionList).highlighted
+        await super().recompose()
+        self.query_one("#menu", OptionList).highlighted = highlighted
+        self._fit(self.size)
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
@@ -84,21 +99,21 @@ class HomeScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(TITLE, id="title")
-            yield Static("Carcassonne for the terminal", id="tagline")
+            yield Static(_("Carcassonne for the terminal"), id="tagline")
             yield OptionList(
-                _entry("Learn to play: a first game that teaches you", "learn", "l"),
-                _entry("New local game: people and bots at this terminal", "new", "n"),
-                _entry("Resume a saved game", "resume", "r"),
-                _entry("Replay a finished game", "replay", "p"),
+                _entry(_("Learn to play: a first game that teaches you"), "learn", "l"),
+                _entry(_("New local game: people and bots at this terminal"), "new", "n"),
+                _entry(_("Resume a saved game"), "resume", "r"),
+                _entry(_("Replay a finished game"), "replay", "p"),
                 None,
-                _entry("Host a LAN game: open a table on the network", "host", "h"),
-                _entry("Join a LAN game", "join", "j"),
-                _entry("Spectate a LAN game: watch without playing", "spectate", "s"),
-                _entry("Tournament: rounds across the room's laptops", "tournament", "t"),
+                _entry(_("Host a LAN game: open a table on the network"), "host", "h"),
+                _entry(_("Join a LAN game"), "join", "j"),
+                _entry(_("Spectate a LAN game: watch without playing"), "spectate", "s"),
+                _entry(_("Tournament: rounds across the room's laptops"), "tournament", "t"),
                 None,
-                _entry("Settings", "settings", "o"),
-                _entry("Help", "help", "?"),
-                _entry("Quit", "quit", "q"),
+                _entry(_("Settings"), "settings", "o"),
+                _entry(_("Help"), "help", "?"),
+                _entry(_("Quit"), "quit", "q"),
                 id="menu",
             )
         yield KeyFooter()

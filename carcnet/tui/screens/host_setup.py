@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from carcnet.engine import Rules
+from carcnet.i18n import N_, _, pgettext
 from carcnet.log import COLOURS
 from carcnet.table import SeatPlan, TurnClock
 from carcnet.tui.addresses import check_name
@@ -29,17 +30,23 @@ from .seat_form import SeatFormScreen
 
 __all__ = ["HostSeatRow", "HostSetupScreen", "JoinChoice", "JoinFormScreen"]
 
-#: Who sits at a seat of a network table: the host's person, a player on the network, or a bot.
+#: Who sits at a seat of a network table: the host's person, a player on the network, or a bot (in
+#: English, marked: :func:`choices` gives them in the language in use).
 KINDS = (
-    ("You (at this terminal)", "host"),
-    ("Open: a player on the LAN", "open"),
-    ("Random bot", "random"),
-    ("Greedy bot", "greedy"),
-    ("Easy bot", "easy"),
-    ("Medium bot", "medium"),
-    ("Hard bot", "hard"),
-    ("Expert bot", "expert"),
+    (N_("You (at this terminal)"), "host"),
+    (N_("Open: a player on the LAN"), "open"),
+    (N_("Random bot"), "random"),
+    (N_("Greedy bot"), "greedy"),
+    (N_("Easy bot"), "easy"),
+    (N_("Medium bot"), "medium"),
+    (N_("Hard bot"), "hard"),
+    (N_("Expert bot"), "expert"),
 )
+
+
+def choices(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """*pairs* (label, value) with each label in the language in use."""
+    return [(_(label), value) for label, value in pairs]
 
 
 class HostSeatRow(Horizontal):
@@ -52,7 +59,7 @@ class HostSeatRow(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Label(f"{self.index + 1}.")
-        yield Select(KINDS, value=self.kind, allow_blank=False, classes="kind")
+        yield Select(choices(KINDS), value=self.kind, allow_blank=False, classes="kind")
         colour = Select(colour_choices(), value=COLOURS[self.index], allow_blank=False,
                         classes="colour")
         colour.disabled = self.kind == "open"
@@ -68,12 +75,13 @@ class HostSeatRow(Horizontal):
         return str(self.query_one(".kind", Select).value), str(self.query_one(".colour", Select).value)
 
 
-#: The turn clocks offered: none, or seconds a turn + a bank a seat (carcnet.table.clock).
+#: The turn clocks offered: none, or seconds a turn + a bank a seat (carcnet.table.clock), in English
+#: (marked: :func:`choices` gives them in the language in use).
 CLOCK_CHOICES = (
-    ("No clock", ""),
-    ("30 s a turn + 2 min bank", "30+120"),
-    ("60 s a turn + 5 min bank", "60+300"),
-    ("2 min a turn + 10 min bank", "120+600"),
+    (N_("No clock"), ""),
+    (N_("30 s a turn + 2 min bank"), "30+120"),
+    (N_("60 s a turn + 5 min bank"), "60+300"),
+    (N_("2 min a turn + 10 min bank"), "120+600"),
 )
 
 
@@ -86,7 +94,7 @@ class HostSetupScreen(SeatFormScreen):
         game_name: The game's name to offer (default: "<your name>'s game").
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "open_table", "Open the table")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "open_table", N_("Open the table"))]
     """Ctrl+S open the table (and the seat form's keys)."""
 
     def __init__(self, tables: TableMaker, game_name: str = "") -> None:
@@ -97,34 +105,37 @@ class HostSetupScreen(SeatFormScreen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(
+            yield Static(_(
                 "[b]Host a LAN game[/b]: players on the network join the open seats. Seat 1 plays first. "
                 "Ctrl+S opens the table; once every seat is taken, you start the game (s in the lobby)."
-            )
+            ))
             with Horizontal(classes="field"):
-                yield Label("Game name")
-                yield TextInput(self.game_name or (f"{self.my_name}'s game"[:32] if self.my_name else "LAN game"),
-                            max_length=32, id="game-name")
+                yield Label(_("Game name"))
+                # Translators: the game name offered; {name} is the host's name.
+                offered = _("{name}'s game").format(name=self.my_name)[:32] if self.my_name else _("LAN game")
+                yield TextInput(self.game_name or offered, max_length=32, id="game-name")
             with Horizontal(classes="field"):
-                yield Label("Your name")
-                yield TextInput(self.my_name or "Host", max_length=32, id="my-name")
+                yield Label(_("Your name"))
+                yield TextInput(self.my_name or pgettext("the name offered to a host without one", "Host"),
+                                max_length=32, id="my-name")
             with Vertical(id="seats"):
                 yield HostSeatRow(0, "host")
                 yield HostSeatRow(1, "open")
             with Horizontal(id="buttons"):
-                yield Button("+ seat", id="add")
-                yield Button("- seat", id="remove")
+                yield Button(_("+ seat"), id="add")
+                yield Button(_("- seat"), id="remove")
             yield RuleOptions(self.tables.settings.rules, id="options")  # those of the last game
             with Horizontal(classes="field"):
-                yield Label("Turn clock")
-                yield Select(CLOCK_CHOICES, value="", allow_blank=False, id="clock",
-                             tooltip="Seconds a turn, then a bank a seat; when both run out, the player's "
-                             "own laptop plays the turn with the greedy bot's choice")
-            yield TickBox("Invite from anywhere (a code)", id="invite",
-                          tooltip="Friends in other homes sit down with a short code the lobby shows, read out "
-                          "over the phone; it works once, and the next one shows. Needs carcnet's internet extra")
+                yield Label(_("Turn clock"))
+                yield Select(choices(CLOCK_CHOICES), value="", allow_blank=False, id="clock",
+                             tooltip=_("Seconds a turn, then a bank a seat; when both run out, the player's "
+                                       "own laptop plays the turn with the greedy bot's choice"))
+            yield TickBox(_("Invite from anywhere (a code)"), id="invite",
+                          tooltip=_("Friends in other homes sit down with a short code the lobby shows, read out "
+                                    "over the phone; it works once, and the next one shows. Needs carcnet's "
+                                    "internet extra"))
             yield Static("", id="error")
-            yield Button("Open the table", variant="primary", id="open")
+            yield Button(_("Open the table"), variant="primary", id="open")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -144,19 +155,19 @@ class HostSetupScreen(SeatFormScreen):
     def plan(self) -> list[SeatPlan] | str:
         """The table's :class:`~carcnet.lan.SeatPlan` list, or a message saying what is wrong."""
         me = self.query_one("#my-name", Input).value.strip()
-        problem = check_name(me, "Your name") or check_name(
-            self.query_one("#game-name", Input).value.strip(), "The game name")
+        problem = check_name(me, _("Your name")) or check_name(
+            self.query_one("#game-name", Input).value.strip(), _("The game name"))
         if problem:
             return problem
         chosen = [row.chosen for row in self.query(HostSeatRow)]
-        kinds = [k for k, _ in chosen]
+        kinds = [k for k, __ in chosen]
         if kinds.count("host") > 1:
-            return "Only one seat can be yours; the other people join over the network."
+            return _("Only one seat can be yours; the other people join over the network.")
         if "open" not in kinds:
-            return "Leave at least one seat open for a player on the network (or start a local game)."
+            return _("Leave at least one seat open for a player on the network (or start a local game).")
         colours = [c for k, c in chosen if k != "open"]
         if len(set(colours)) != len(colours):
-            return "Two seats have the same colour."
+            return _("Two seats have the same colour.")
         plan = []
         for i, (kind, colour) in enumerate(chosen):
             if kind == "host":
@@ -179,13 +190,14 @@ class HostSetupScreen(SeatFormScreen):
             try:
                 invite = invite_servers(self.tables.settings)
             except ValueError as exc:
-                self._error(escape(f"Cannot invite from anywhere: {exc}"))  # "[internet]" is no markup
+                # "[internet]" is no markup
+                self._error(escape(_("Cannot invite from anywhere: {reason}").format(reason=exc)))
                 return
         try:
             table = self.tables.host(name=me, game_name=self.query_one("#game-name", Input).value.strip(),
                                      rules=self.rules(), plan=plan, clock=self.clock(), invite=invite)
         except ValueError as exc:
-            self._error(f"Cannot open the table: {exc}")
+            self._error(_("Cannot open the table: {reason}").format(reason=exc))
             return
         if self.rules() != self.tables.settings.rules:  # the forms open with these options next time
             self.post_message(ChangeSettings(rules=self.rules()))
@@ -226,8 +238,8 @@ class JoinFormScreen(ModalScreen[JoinChoice | None]):
 
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Back"),
-        Binding("ctrl+s", "join", "Join"),
+        Binding("escape", "cancel", N_("Back")),
+        Binding("ctrl+s", "join", N_("Join")),
     ]
     """Escape back; Enter (in the name) or Ctrl+S joins."""
 
@@ -238,24 +250,25 @@ class JoinFormScreen(ModalScreen[JoinChoice | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"[b]Join {self.title_text}[/b]")
+            # Translators: the form's title; {game} is what is joined (the game's name and its host).
+            yield Static(_("[b]Join {game}[/b]").format(game=self.title_text))
             with Horizontal(classes="field"):
-                yield Label("Your name")
+                yield Label(_("Your name"))
                 yield TextInput(self.default, max_length=32, id="name")
             with Horizontal(classes="field"):
-                yield Label("Colour")
-                yield Select([("Any free colour", "any"), *colour_choices()],
+                yield Label(_("Colour"))
+                yield Select([(_("Any free colour"), "any"), *colour_choices()],
                              value="any", allow_blank=False, id="colour")
             with Horizontal(classes="field"):
-                yield Label("Played by")
-                yield Select([("Me, at this terminal", "human"), *KINDS[2:]], value="human", allow_blank=False,
-                             id="player")
-            yield TickBox("Invite from anywhere (a code)", id="invite",
-                          tooltip="Hand out invite codes to this table too: friends in other homes sit down with "
-                          "a code the lobby shows, and stay at the table if the host leaves. Needs carcnet's "
-                          "internet extra")
+                yield Label(_("Played by"))
+                yield Select([(_("Me, at this terminal"), "human"), *choices(KINDS[2:])], value="human",
+                             allow_blank=False, id="player")
+            yield TickBox(_("Invite from anywhere (a code)"), id="invite",
+                          tooltip=_("Hand out invite codes to this table too: friends in other homes sit down with "
+                                    "a code the lobby shows, and stay at the table if the host leaves. Needs "
+                                    "carcnet's internet extra"))
             yield Static("", id="error")
-            yield Button("Join", variant="primary", id="join")
+            yield Button(_("Join"), variant="primary", id="join")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -265,7 +278,7 @@ class JoinFormScreen(ModalScreen[JoinChoice | None]):
     @on(Button.Pressed, "#join")
     def action_join(self) -> None:
         name = self.query_one("#name", Input).value.strip()
-        problem = check_name(name, "Your name")
+        problem = check_name(name, _("Your name"))
         if problem:
             self.query_one("#error", Static).update(problem)
             return

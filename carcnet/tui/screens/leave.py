@@ -14,7 +14,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
+
+from carcnet.i18n import N_, _
+from carcnet.tui.widgets.footer import KeyFooter
 
 __all__ = ["GIVE", "KEEP", "STAY", "LeaveChoice", "LeaveScreen"]
 
@@ -26,38 +29,48 @@ GIVE: LeaveChoice = "give"
 
 
 class LeaveScreen(ModalScreen[LeaveChoice]):
-    """Asks whether to leave the network game *name* (the game's name, for the title), and how.
+    """Asks whether to leave the network game *name* (the game's name, for the title; ``None``: a game
+    without one, "this game"), and how; *seat*: the seats the player leaves, in words.
 
     Keys: Escape or ``s`` stays, ``l`` leaves and keeps the seat, ``g`` gives the seat to a bot and
     leaves; Tab and Enter (or the mouse) choose a button. A second ``q`` (or Ctrl+Q) leaves and keeps
     the seat, as a second press of a quit key does in most programs."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,s", "choose('stay')", "Stay", key_display="s"),
-        Binding("l,q", "choose('keep')", "Leave, keep the seat", key_display="l"),
-        Binding("g", "choose('give')", "Give the seat to a bot"),
-        Binding("left,up", "app.focus_previous", "Previous", show=False),
-        Binding("right,down", "app.focus_next", "Next", show=False),
+        Binding("escape,s", "choose('stay')", N_("Stay"), key_display="s"),
+        Binding("l,q", "choose('keep')", N_("Leave, keep the seat"), key_display="l"),
+        Binding("g", "choose('give')", N_("Give the seat to a bot")),
+        Binding("left,up", "app.focus_previous", N_("Previous"), show=False),
+        Binding("right,down", "app.focus_next", N_("Next"), show=False),
     ]
     """Escape or s: stay; l (or q again): leave and keep the seat; g: give the seat to a bot and leave."""
 
-    def __init__(self, name: str, seat: str | None = None) -> None:
+    def __init__(self, name: str | None, seat: str | None = None) -> None:
         super().__init__()
         self.game_name = name
         self.seat = seat
 
     def compose(self) -> ComposeResult:
-        seat = f" ({self.seat})" if self.seat else ""
+        # Translators: {game} is the game's name
+        question = (_("[b]Leave {game}?[/b]").format(game=self.game_name) if self.game_name
+                    else _("[b]Leave this game?[/b]"))
+        # Translators: {seats} names the seats the player leaves ("Ann", "Ann, Bob")
+        goes_on = (_("The game goes on without you ({seats}).").format(seats=self.seat) if self.seat
+                   else _("The game goes on without you."))
         with Vertical(id="leave"):
-            yield Static(f"[b]Leave {self.game_name}?[/b] The game goes on without you{seat}.", id="question")
-            yield Button("Stay  (s)", id="stay", variant="primary")
-            yield Static("Back to the table.", classes="hint")
-            yield Button("Leave and keep the seat  (l)", id="keep")
-            yield Static("The others wait for you, or give your seat to a bot at your turn. "
-                         "You can come back: Resume in the menu.", classes="hint")
-            yield Button("Give the seat to a bot and leave  (g)", id="give", variant="warning")
-            yield Static("The others' table plays your seat with a bot from your next turn.", classes="hint")
-        yield Footer()
+            yield Static(f"{question} {goes_on}", id="question")
+            # Translators: (s) is the key that chooses the button: keep it
+            yield Button(_("Stay  (s)"), id="stay", variant="primary")
+            yield Static(_("Back to the table."), classes="hint")
+            # Translators: (l) is the key that chooses the button: keep it
+            yield Button(_("Leave and keep the seat  (l)"), id="keep")
+            # Translators: Resume: the menu's entry that resumes a saved game
+            yield Static(_("The others wait for you, or give your seat to a bot at your turn. "
+                           "You can come back: Resume in the menu."), classes="hint")
+            # Translators: (g) is the key that chooses the button: keep it
+            yield Button(_("Give the seat to a bot and leave  (g)"), id="give", variant="warning")
+            yield Static(_("The others' table plays your seat with a bot from your next turn."), classes="hint")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#stay", Button).focus()

@@ -11,9 +11,11 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from carcnet.engine import DrawTile
+from carcnet.i18n import N_, _, ngettext
 from carcnet.log import LoadedLog, LogHeader
 from carcnet.table import Table
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
+from carcnet.tui.screens.board_screen import number_words
 from carcnet.tui.screens.replay import ReplayScreen
 
 __all__ = ["LiveReplayScreen", "new_moves"]
@@ -42,8 +44,8 @@ class LiveReplayScreen(ReplayScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,left_square_bracket,q", "back", "Back to the game", key_display="Esc",
-                tooltip="Back to the game as it is now"),
+        Binding("escape,left_square_bracket,q", "back", N_("Back to the game"), key_display="Esc",
+                tooltip=N_("Back to the game as it is now")),
     ]
     """Escape, ``[`` or ``q``: back to the present (the game screen under it)."""
 
@@ -80,10 +82,26 @@ class LiveReplayScreen(ReplayScreen):
         super()._show()
         self._new = new_moves(self.table, self._since)
         self._turn = self.table.my_turn()
-        news = f"[b]{self._new} new move{'s' if self._new != 1 else ''}[/b]" if self._new else "no new move"
-        turn = " · [b]your turn[/b]" if self._turn else ""
-        end = " (now)" if self.step == len(self.moves) else ""
-        playing = f" Playing, {self.speed:g} moves/s." if self.playing else ""
-        self.status.update(f"[b]The game so far[/b]: move {self._move_number(self.step)} of "
-                           f"{self._move_number(len(self.moves))}{end} · {news}{turn} · Esc: back to the game."
-                           f"{playing} n/b ±1, N/B ±20, Home/End, g go to, Space play")
+        numbers = {"move": self._move_number(self.step), "moves": self._move_number(len(self.moves))}
+        if self.step == len(self.moves):
+            # Translators: the live replay's status line: the move shown (the last one), of how many
+            parts = [_("[b]The game so far[/b]: move {move} of {moves} (now)").format(**numbers)]
+        else:
+            # Translators: the live replay's status line: the move shown, of how many
+            parts = [_("[b]The game so far[/b]: move {move} of {moves}").format(**numbers)]
+        if self._new:
+            # Translators: the moves made at the table since the replay opened
+            parts.append(ngettext("[b]{n} new move[/b]", "[b]{n} new moves[/b]", self._new).format(n=self._new))
+        else:
+            parts.append(_("no new move"))
+        if self._turn:
+            parts.append(_("[b]your turn[/b]"))
+        # Translators: Esc is the key
+        parts.append(_("Esc: back to the game."))
+        keys = ""
+        if self.playing:
+            # Translators: {speed} moves a second (0.5, 2)
+            keys = _("Playing, {speed} moves/s.").format(speed=number_words(self.speed)) + " "
+        # Translators: the replay's keys: n/b one move on or back, N/B twenty, Home/End, g, Space
+        keys += _("n/b ±1, N/B ±20, Home/End, g go to, Space play")
+        self.status.update(" · ".join(parts) + " " + keys)

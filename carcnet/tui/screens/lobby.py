@@ -18,6 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from carcnet.i18n import N_, _, ngettext, pgettext
 from carcnet.club.ratings import RATINGS_FILE, Ratings, display
 from carcnet.table import NetTable
 from carcnet.table.words import stop_reason
@@ -26,6 +27,7 @@ from carcnet.tui.running import TableRun
 from carcnet.tui.settings import Settings
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import colour_name, seat_style
+from carcnet.tui.words import rules_words
 
 __all__ = ["LobbyScreen", "lobby_status"]
 
@@ -35,37 +37,58 @@ def lobby_status(run: TableRun) -> str:
     lan = run.table
     assert isinstance(lan, NetTable), "a lobby belongs to a network table"
     if run.error is not None:
-        return f"[b red]Stopped[/]: {escape(str(run.error))}"
+        return _("[b red]Stopped[/]: {reason}").format(reason=escape(str(run.error)))
     status = lan.status
     if status == "stopped":
         desync = lan.session.desync
-        return f"[b red]The game stopped[/]: {escape(stop_reason(desync) if desync is not None else '')}"
+        return _("[b red]The game stopped[/]: {reason}").format(
+            reason=escape(stop_reason(desync) if desync is not None else ""))
     if status in ("playing", "finished"):
-        return "The game has started."
+        return _("The game has started.")
     lobby = lan.lobby
     if lobby is None:
         if run.ended:
-            return "Not connected."
-        return "Connecting to the table…" if lan.kind != "host" else "Opening the table…"
+            return _("Not connected.")
+        return _("Connecting to the table…") if lan.kind != "host" else _("Opening the table…")
     problem = lan.lobby_problem
     if lobby.locked:
-        return ("Every seat is taken: the players' laptops get ready to draw the tiles together; "
-                "the game starts in a moment…")
+        return _("Every seat is taken: the players' laptops get ready to draw the tiles together; "
+                 "the game starts in a moment…")
     open_seats = sum(s is None for s in lobby.table)
     if problem and lan.kind == "player" and not lan.lobby_seats():
-        return f"[b]No seat for you[/]: {escape(problem)}. Escape leaves; you can watch the game instead."
+        # Translators: {reason} says why (the host's words, without a full stop).
+        return _("[b]No seat for you[/]: {reason}. Escape leaves; you can watch the game instead.").format(
+            reason=escape(problem))
     table = lan.hosting
     manual = table is not None and not table.auto_start
     if open_seats == 0:
         if manual:
-            return "[b]Every seat is taken[/]: press [b]s[/] to start the game."
-        return "Every seat is taken: waiting for the host to start the game."
-    plural = "s" if open_seats != 1 else ""
+            return _("[b]Every seat is taken[/]: press [b]s[/] to start the game.")
+        return _("Every seat is taken: waiting for the host to start the game.")
     if manual:
-        return f"Waiting for {open_seats} more player{plural}. You start the game (s) when every seat is taken."
-    if lan.kind == "host":
-        return f"Waiting for {open_seats} more player{plural}. The game starts by itself when every seat is taken."
-    return f"Waiting for {open_seats} more player{plural}. The host starts the game when every seat is taken."
+        text = ngettext("Waiting for {n} more player. You start the game (s) when every seat is taken.",
+                        "Waiting for {n} more players. You start the game (s) when every seat is taken.",
+                        open_seats)
+    elif lan.kind == "host":
+        text = ngettext("Waiting for {n} more player. The game starts by itself when every seat is taken.",
+                        "Waiting for {n} more players. The game starts by itself when every seat is taken.",
+                        open_seats)
+    else:
+        text = ngettext("Waiting for {n} more player. The host starts the game when every seat is taken.",
+                        "Waiting for {n} more players. The host starts the game when every seat is taken.",
+                        open_seats)
+    return text.format(n=open_seats)
+
+
+def bot_words(level: str) -> str:
+    """Who plays a bot's seat, in words: ``greedy bot`` (a level this carcnet does not know: its name
+    and "bot")."""
+    words = {"random": N_("random bot"), "greedy": N_("greedy bot"), "easy": N_("easy bot"),
+             "medium": N_("medium bot"), "hard": N_("hard bot"), "expert": N_("expert bot")}
+    if level in words:
+        return _(words[level])
+    # Translators: who plays a seat; {level} is a bot's level this carcnet has no words for.
+    return _("{level} bot").format(level=level)
 
 
 class LobbyScreen(Screen[None]):
@@ -81,8 +104,8 @@ class LobbyScreen(Screen[None]):
 
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "leave", "Leave"),
-        Binding("s", "start", "Start the game", tooltip="Every seat is taken: agree on the seed and play"),
+        Binding("escape,q", "leave", N_("Leave")),
+        Binding("s", "start", N_("Start the game"), tooltip=N_("Every seat is taken: agree on the seed and play")),
     ]
     """Escape or q leaves the table; s starts the game (the host, once every seat is taken)."""
 
@@ -139,13 +162,27 @@ class LobbyScreen(Screen[None]):
             self.app.switch_screen(GameScreen(self.run, settings=self.settings, data_dir=self.data_dir))
             return
         lobby = lan.lobby
-        name = lobby.name if lobby is not None else (lan.game_name or "LAN game")
-        role = {"host": "you host it", "player": "you joined", "spectator": "you watch"}[lan.kind]
-        self.query_one("#title", Static).update(Text(f"{name}  ({role})"))
-        options = lobby.options.text() if lobby is not None else "…"
+        name = lobby.name if lobby is not None else (lan.game_name or _("LAN game"))
+        if lan.kind == "host":
+            # Translators: the lobby's title at the host's laptop; {game} is the game's name.
+            title = _("{game}  (you host it)")
+        elif lan.kind == "player":
+            # Translators: the lobby's title at a player's laptop; {game} is the game's name.
+            title = _("{game}  (you joined)")
+        else:
+            # Translators: the lobby's title at a spectator's laptop; {game} is the game's name.
+            title = _("{game}  (you watch)")
+        self.query_one("#title", Static).update(Text(title.format(game=name)))
+        options = rules_words(lobby.options) if lobby is not None else "…"
         clock = lan.clock
-        timing = f"  Turn clock: {clock.describe()}." if clock is not None else ""
-        self.query_one("#options", Static).update(f"Rules: {options}.{timing}  Game id: {lan.game_id}")
+        if clock is not None:
+            # Translators: {rules} are the game's rule options, {clock} its turn clock, {game} its id.
+            line = _("Rules: {rules}.  Turn clock: {clock}.  Game id: {game}").format(
+                rules=options, clock=clock.describe(), game=lan.game_id)
+        else:
+            # Translators: {rules} are the game's rule options, {game} its id.
+            line = _("Rules: {rules}.  Game id: {game}").format(rules=options, game=lan.game_id)
+        self.query_one("#options", Static).update(line)
         self.query_one("#seats", Static).update(self._seat_table())
         self.query_one("#status", Static).update(lobby_status(self.run))
         self.refresh_bindings()
@@ -156,27 +193,29 @@ class LobbyScreen(Screen[None]):
     def _seat_table(self) -> Table | Text:
         lobby = self.table.lobby
         if lobby is None:
-            return Text("(the table shows once the host answers)", style="dim")
+            return Text(_("(the table shows once the host answers)"), style="dim")
         mine = self.table.lobby_seats()
         table = Table(expand=False, header_style="bold", pad_edge=False, box=None, padding=(0, 2))
-        table.add_column("Seat", justify="right")
-        table.add_column("Player")
-        table.add_column("Colour")
-        table.add_column("Played by")
-        table.add_column("Rating", justify="right")
+        table.add_column(_("Seat"), justify="right")
+        table.add_column(_("Player"))
+        table.add_column(_("Colour"))
+        table.add_column(_("Played by"))
+        table.add_column(_("Rating"), justify="right")
         ratings = self._ratings()
         for i, sat in enumerate(lobby.table):
             if sat is None:
-                table.add_row(str(i + 1), Text("open", style="italic dim"), "", Text("waiting for a player", style="dim"), "")
+                table.add_row(str(i + 1), Text(pgettext("seat", "open"), style="italic dim"), "",
+                              Text(_("waiting for a player"), style="dim"), "")
                 continue
             seat = sat.seat
             who = Text(seat.name, style=seat_style(seat.colour))
             if i in mine:
-                who.append(" (you)" if seat.bot is None else " (your bot)", style="dim")
-            plays = f"{seat.bot} bot" if seat.bot else "a person"
+                who.append(" " + (_("(you)") if seat.bot is None else _("(your bot)")), style="dim")
+            plays = bot_words(seat.bot) if seat.bot else _("a person")
             player = f"bot:{seat.bot}" if seat.bot else sat.key.hex()
             rated = ratings.players.get(player) if ratings is not None else None
-            rating = Text(f"{display(rated)[0]}", style="bold") if rated is not None else Text("new", style="dim")
+            rating = (Text(f"{display(rated)[0]}", style="bold") if rated is not None
+                      else Text(pgettext("rating", "new"), style="dim"))
             table.add_row(str(i + 1), who, Text(colour_name(seat.colour), style=seat_style(seat.colour)), plays, rating)
         return table
 
@@ -195,16 +234,17 @@ class LobbyScreen(Screen[None]):
         peer = lan.peer
         invites = lan.invites
         code = [] if invites is None or invites.servers is None else [
-            f"Friends elsewhere sit down with the invite code [b]{escape(invites.code)}[/b] (it works once; "
-            "the next one shows here)" if invites.code else "Asking the invite server for a code…", ""]
+            _("Friends elsewhere sit down with the invite code [b]{code}[/b] (it works once; "
+              "the next one shows here)").format(code=escape(invites.code))
+            if invites.code else _("Asking the invite server for a code…"), ""]
         if lan.kind == "spectator" or peer is None or not peer.listen:
             return "\n".join(code[:1])  # a laptop that listens on no address may still hand out codes
         hosts = reachable_hosts(lan.listen_at)
         if lan.kind == "host":
-            lines = [*code, "Where the game does not show up by itself (multicast blocked), others type:"]
+            lines = [*code, _("Where the game does not show up by itself (multicast blocked), others type:")]
             lines += [f"  [b]{escape(join_command(h, peer.port, lan.game_id))}[/b]" for h in hosts]
         else:
-            lines = [*code, "Spectators can also watch through this computer:"]
+            lines = [*code, _("Spectators can also watch through this computer:")]
             lines += [f"  {escape(join_command(h, peer.port, lan.game_id, 'spectate'))}" for h in hosts[:1]]
         return "\n".join(lines)
 
@@ -218,7 +258,7 @@ class LobbyScreen(Screen[None]):
         try:
             self.table.start()
         except ValueError as exc:
-            self.notify(str(exc), title="Not yet", severity="warning")
+            self.notify(str(exc), title=_("Not yet"), severity="warning")
         self.redraw()
 
     def action_leave(self) -> None:

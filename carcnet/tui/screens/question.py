@@ -12,16 +12,19 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from carcnet.i18n import N_, _
+
 __all__ = ["QuestionScreen"]
 
 
 class QuestionScreen(ModalScreen[bool]):
     """Asks *question*, saying what each answer does (*detail*): ``y`` or the *yes* button answers
-    yes, ``n``, Escape or the *no* button (focused first, so a stray Enter changes nothing) no."""
+    yes, ``n``, Escape or the *no* button (focused first, so a stray Enter changes nothing) no. The
+    texts are shown as given: the caller gives them in the language in use."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
     """y answers yes; n or Escape no."""
 
@@ -32,8 +35,10 @@ class QuestionScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.question, id="question", markup=False)
-            yield Static(f"{self.detail}\ny: {self.yes.lower()}; n or Escape: {self.no.lower()}.", id="detail",
-                         markup=False)
+            # Translators: {detail} is what each answer does (a sentence or two); {yes} and {no} are the
+            # buttons' labels in lower case ("stop it and continue"); y and n are the keys.
+            yield Static(_("{detail}\ny: {yes}; n or Escape: {no}.").format(
+                detail=self.detail, yes=self.yes.lower(), no=self.no.lower()), id="detail", markup=False)
             with Horizontal(id="buttons"):
                 yield Button(self.yes, id="yes", variant="primary")
                 yield Button(self.no, id="no")

@@ -19,10 +19,11 @@ from textual.worker import get_current_worker
 
 from carcnet.engine import DrawTile, Game, Phase, PlaceTile, replay
 from carcnet.club.review import MARK_POINTS, TurnReview, review_log
+from carcnet.i18n import NP_, N_, _, ngettext
 from carcnet.log import LoadedLog
 from carcnet.tui.messages import ContinueGame
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs
-from carcnet.tui.screens.board_screen import BoardScreen
+from carcnet.tui.screens.board_screen import BoardScreen, number_words
 from carcnet.tui.screens.final import final_position
 from carcnet.tui.screens.question import QuestionScreen
 from carcnet.tui.widgets.chart import ScoreChart, ScoreHistory, score_history
@@ -32,7 +33,7 @@ from carcnet.tui.words import positions_before, turn_words
 
 __all__ = ["SPEEDS", "ChartScreen", "JumpScreen", "ReplayScreen", "ReviewScreen"]
 
-#: The search bot's level a review is made at.
+#: The search bot's level a review is made at (the review's texts name it: "the hard bot").
 REVIEW_LEVEL = "hard"
 
 #: Play speeds, moves a second (``>`` and ``<`` step through them).
@@ -42,7 +43,7 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 class JumpScreen(ModalScreen["int | None"]):
     """Asks for a turn number (0 to *last*); dismissed with it, or ``None`` (Escape)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, last: int, now: int) -> None:
         super().__init__()
@@ -51,7 +52,8 @@ class JumpScreen(ModalScreen["int | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Go to turn (0 to {self.last}):")
+            # Translators: {last} is the number of the game's last turn
+            yield Static(_("Go to turn (0 to {last}):").format(last=self.last))
             yield TextInput(str(self.now), restrict=r"[0-9]*", max_length=4, id="turn")
             yield Static("", id="error")
         yield KeyFooter()
@@ -65,7 +67,8 @@ class JumpScreen(ModalScreen["int | None"]):
     def _go(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if not text or int(text) > self.last:
-            self.query_one("#error", Static).update(f"A turn from 0 to {self.last}.")
+            # Translators: {last} is the number of the game's last turn
+            self.query_one("#error", Static).update(_("A turn from 0 to {last}.").format(last=self.last))
             return
         self.dismiss(int(text))
 
@@ -76,7 +79,7 @@ class JumpScreen(ModalScreen["int | None"]):
 class ChartScreen(ModalScreen[None]):
     """Every seat's score over the game, the turn shown marked."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,s,q", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,s,q", "close", N_("Close"))]
 
     def __init__(self, history: ScoreHistory, names: list[str], colours: list[str], marked: int | None,
                  reviewed: list[tuple[int, int]] | None = None) -> None:
@@ -90,7 +93,7 @@ class ChartScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Scores over the game, turn by turn (the line: the turn shown)")
+            yield Static(_("Scores over the game, turn by turn (the line: the turn shown)"))
             chart = ScoreChart(self.names, self.colours, history=self.history, marked=self.marked, id="chart")
             chart.reviewed = list(self.reviewed)
             yield chart
@@ -105,7 +108,7 @@ class ReviewScreen(ModalScreen["int | None"]):
     stake, and the score chart with those turns marked ``x``; Enter goes to the position before the
     turn chosen (dismissed with its turn number), Escape closes (``None``)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,v", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,v", "close", N_("Close"))]
 
     def __init__(self, reviews: list[TurnReview], history: ScoreHistory, names: list[str], colours: list[str],
                  game: Game) -> None:
@@ -120,17 +123,31 @@ class ReviewScreen(ModalScreen["int | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            count = len(self.marked)
-            yield Static(f"The {REVIEW_LEVEL} bot looked at {len(self.reviews)} turns: {count} where its own turn "
-                         f"is worth at least {MARK_POINTS:g} points more (mean ± spread over sampled futures; "
-                         "an estimate, not a verdict). Enter: the position before it." if count else
-                         f"The {REVIEW_LEVEL} bot looked at {len(self.reviews)} turns and found none where its own "
-                         f"turn is clearly worth {MARK_POINTS:g} points more.")
+            yield Static(self._summary())
             yield OptionList(*[Option(self._line(r), id=str(r.turn)) for r in self.marked], id="turns")
             chart = ScoreChart(self.names, self.colours, history=self.history, id="chart")
             chart.reviewed = [(r.turn, r.seat) for r in self.marked]
             yield chart
         yield KeyFooter()
+
+    def _summary(self) -> str:
+        """What the review found: how many turns it looked at, how many it marks."""
+        count = len(self.marked)
+        # Translators: {n} turns of the game, a part of "The hard bot looked at {turns}: ..."
+        turns = ngettext("{n} turns", "{n} turns", len(self.reviews)).format(n=len(self.reviews))
+        points = number_words(MARK_POINTS)
+        if count:
+            # Translators: {turns} is "12 turns" (those the bot looked at); {count} how many of them it
+            # marks; {points} a number of points (MARK_POINTS, 3)
+            return ngettext("The hard bot looked at {turns}: {count} where its own turn is worth at least {points} "
+                            "points more (mean ± spread over sampled futures; an estimate, not a verdict). Enter: "
+                            "the position before it.",
+                            "The hard bot looked at {turns}: {count} where its own turn is worth at least {points} "
+                            "points more (mean ± spread over sampled futures; an estimate, not a verdict). Enter: "
+                            "the position before it.", count).format(turns=turns, count=count, points=points)
+        # Translators: {turns} is "12 turns" (those the bot looked at); {points} a number of points (3)
+        return _("The hard bot looked at {turns} and found none where its own turn is clearly worth {points} "
+                 "points more.").format(turns=turns, points=points)
 
     def _line(self, r: TurnReview) -> str:
         """A marked turn in words: its number and player, the turn played, then the bot's with the
@@ -138,7 +155,12 @@ class ReviewScreen(ModalScreen["int | None"]):
         before = self._before[r.move]
         played = turn_words(before, r.played, self.names)
         best = turn_words(before, r.best, self.names, other=r.played)
-        return f"{r.turn:3d}. {self.names[r.seat]}: {played}\n     the bot: {best}: {r.stake:+.1f} ± {r.spread:.1f} points"
+        # Translators: {turn} is the turn's number, {player} its player's name, {played} the turn played in
+        # words ("a tile with a city next to your city in the north-west, a knight on its city"), {best}
+        # the bot's turn in the same words; {stake} ± {spread}: the points more the bot's turn is worth
+        return _("{turn}. {player}: {played}\n     the bot: {best}: {stake} ± {spread} points").format(
+            turn=f"{r.turn:3d}", player=self.names[r.seat], played=played, best=best,
+            stake=number_words(r.stake, "+.1f"), spread=number_words(r.spread, ".1f"))
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -154,22 +176,22 @@ class ReplayScreen(BoardScreen):
     the saved game."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n,right_square_bracket", "step(1)", "Next move", key_display="n"),
-        Binding("b,left_square_bracket", "step(-1)", "Back", key_display="b"),
-        Binding("N", "step(20)", "+20 moves", key_display="N"),
-        Binding("B", "step(-20)", "-20 moves", key_display="B"),
+        Binding("n,right_square_bracket", "step(1)", N_("Next move"), key_display="n"),
+        Binding("b,left_square_bracket", "step(-1)", N_("Back"), key_display="b"),
+        Binding("N", "step(20)", N_("+20 moves"), key_display="N"),
+        Binding("B", "step(-20)", N_("-20 moves"), key_display="B"),
         # priority: the focused board scrolls on Home and End otherwise
-        Binding("home", "goto(0)", "Start", priority=True),
-        Binding("end", "goto(-1)", "End", priority=True),
-        Binding("space", "play", "Play/pause"),
-        Binding("greater_than_sign", "speed(1)", "Faster", key_display=">"),
-        Binding("less_than_sign", "speed(-1)", "Slower", key_display="<", show=False),
-        Binding("g", "jump", "Go to turn"),
-        Binding("s", "chart", "Chart"),
-        Binding("f", "final", "Scores"),
-        Binding("v", "review", "Review"),
-        Binding("C", "continue", "Continue from here", key_display="C"),
-        Binding("escape,q", "back", "Menu"),
+        Binding("home", "goto(0)", NP_("replay: the first turn", "Start"), priority=True),
+        Binding("end", "goto(-1)", N_("End"), priority=True),
+        Binding("space", "play", N_("Play/pause")),
+        Binding("greater_than_sign", "speed(1)", N_("Faster"), key_display=">"),
+        Binding("less_than_sign", "speed(-1)", N_("Slower"), key_display="<", show=False),
+        Binding("g", "jump", N_("Go to turn")),
+        Binding("s", "chart", N_("Chart")),
+        Binding("f", "final", N_("Scores")),
+        Binding("v", "review", N_("Review")),
+        Binding("C", "continue", N_("Continue from here"), key_display="C"),
+        Binding("escape,q", "back", N_("Menu")),
     ]
     """n / b one move on or back (N / B twenty); Home / End the start or the end; Space plays or
     pauses, > and < change the speed; g goes to a turn; s the score chart; f the score table; v the
@@ -201,7 +223,7 @@ class ReplayScreen(BoardScreen):
     def on_mount(self) -> None:
         self.board.focus()
         if self.loaded.damage is not None:
-            self.notify(self.loaded.damage.message, title="Damaged tail ignored", severity="warning")
+            self.notify(self.loaded.damage.message, title=_("Damaged tail ignored"), severity="warning")
         self._show()
         if self._review_at_once:
             self.action_review()
@@ -212,16 +234,30 @@ class ReplayScreen(BoardScreen):
         self.scoreboard.show(self.game)
         self.log_panel.clear()
         self.log_panel.add(self.game.events)
-        end = " (end)" if self.game.phase is Phase.GAME_OVER else ""
-        played = self._move_number(len(self.moves))
-        done = self._move_number(self.step)
-        turns = self.turn_number(len(self.moves))
-        playing = f" Playing, {self.speed:g} moves/s (Space pauses, > < speed)." if self.playing else ""
+        numbers = {"turn": self.turn_number(self.step), "turns": self.turn_number(len(self.moves)),
+                   "move": self._move_number(self.step), "moves": self._move_number(len(self.moves))}
+        if self.game.phase is Phase.GAME_OVER:
+            # Translators: the replay's status line: the turn and the move shown, of how many; at the end
+            parts = [_("Replay: turn {turn} of {turns}, move {move} of {moves} (end).").format(**numbers)]
+        else:
+            # Translators: the replay's status line: the turn and the move shown, of how many
+            parts = [_("Replay: turn {turn} of {turns}, move {move} of {moves}.").format(**numbers)]
+        if self.playing:
+            # Translators: {speed} moves a second (0.5, 2); Space, > and < are keys
+            parts.append(_("Playing, {speed} moves/s (Space pauses, > < speed).").format(
+                speed=number_words(self.speed)))
         if self.reviewing is not None:
-            playing += f" Reviewing: {self.reviewing[0]} of {self.reviewing[1] or '…'} turns."
-        self.status.update(f"Replay: turn {self.turn_number(self.step)} of {turns}, move {done} of {played}{end}."
-                           f"{playing} n/b ±1, N/B ±20, Home/End, "
-                           "g go to, Space play, s chart, v review, C continue from here")
+            done, total = self.reviewing
+            if total:
+                # Translators: the review's progress: {done} turns reviewed of {total}
+                parts.append(ngettext("Reviewing: {done} of {total} turns.", "Reviewing: {done} of {total} turns.",
+                                      total).format(done=done, total=total))
+            else:
+                # Translators: the review's progress, before it knows how many turns it reviews
+                parts.append(_("Reviewing: {done} of … turns.").format(done=done))
+        # Translators: the replay's keys: n/b one move on or back, N/B twenty, Home/End, g, Space, s, v, C
+        parts.append(_("n/b ±1, N/B ±20, Home/End, g go to, Space play, s chart, v review, C continue from here"))
+        self.status.update(" ".join(parts))
 
     def turn_number(self, step: int) -> int:
         """The turn people see after *step* log moves: turns are numbered from 1 as the score chart,
@@ -272,7 +308,7 @@ class ReplayScreen(BoardScreen):
             self._show_review()
             return
         if self.reviewing is not None:
-            self.notify("The review is under way: its progress is on the status line.", title="Review")
+            self.notify(_("The review is under way: its progress is on the status line."), title=_("Review"))
             return
         self.reviewing = (0, 0)
         self._show()
@@ -321,7 +357,9 @@ class ReplayScreen(BoardScreen):
             self._continue()
             return
         done, total = self.reviewing
-        progress = f"{done} of {total} turns" if total else "just begun"
+        # Translators: the review's progress, {done} turns reviewed of {total}
+        progress = (ngettext("{done} of {total} turns", "{done} of {total} turns", total).format(
+            done=done, total=total) if total else _("just begun"))
 
         def answered(stop: bool | None) -> None:
             if not stop:
@@ -329,13 +367,15 @@ class ReplayScreen(BoardScreen):
             self.workers.cancel_group(self, "review")
             self.reviewing = None
             self._show()
-            self.notify("The review was stopped; v in the replay starts it again.", title="Review")
+            self.notify(_("The review was stopped; v in the replay starts it again."), title=_("Review"))
             self._continue()
 
         self.app.push_screen(QuestionScreen(
-            "Stop the review to continue from here?",
-            f"The {REVIEW_LEVEL} bot is reviewing this game ({progress}). Continuing from here as a new game stops it.",
-            yes="Stop it and continue", no="Keep reviewing"), answered)
+            _("Stop the review to continue from here?"),
+            # Translators: {progress} is "3 of 40 turns" or "just begun"
+            _("The hard bot is reviewing this game ({progress}). Continuing from here as a new game stops "
+              "it.").format(progress=progress),
+            yes=_("Stop it and continue"), no=_("Keep reviewing")), answered)
 
     def _continue(self) -> None:
         """Asks the app to continue the game from the move shown (it makes and shows the new game)."""

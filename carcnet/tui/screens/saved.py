@@ -18,6 +18,7 @@ from textual.widgets import Button, DataTable, Static
 from textual.worker import get_current_worker
 
 from carcnet.engine import Phase, PlaceTile
+from carcnet.i18n import N_, _, date_time, ngettext, pgettext
 from carcnet.log import LoadedLog, LogError, LogSummary, load, summarize
 from carcnet.log.lock import SaveLock
 from carcnet.table import LanError
@@ -84,7 +85,8 @@ def archive_save(path: Path) -> Path:
         folder.mkdir(exist_ok=True)
         files = save_files(path)
         if clash := [f.name for f in files if (folder / f.name).exists()]:
-            raise FileExistsError(f"{folder} holds {clash[0]} already")
+            # Translators: {folder} is the archive folder's path, {file} a file's name.
+            raise FileExistsError(_("{folder} holds {file} already").format(folder=folder, file=clash[0]))
         for f in files[1:] + files[:1]:  # the save last: a failure leaves it listed, with what is left
             f.rename(folder / f.name)
     finally:
@@ -110,27 +112,36 @@ def delete_save(path: Path) -> list[Path]:
 
 
 class ConfirmFileScreen(ModalScreen[bool]):
-    """Asks whether to *verb* (``"Archive"`` or ``"Delete"``) the save *name*, saying what it means
-    (*detail*): ``y`` or the verb's button does it, ``n``, Escape or Cancel (focused first, so a
+    """Asks whether to *act* on (``"archive"`` or ``"delete"``) the save *name*, saying what it means
+    (*detail*): ``y`` or the action's button does it, ``n``, Escape or Cancel (focused first, so a
     stray Enter keeps the save) does not."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
     """y does it; n or Escape keeps the save."""
 
-    def __init__(self, verb: str, name: str, detail: str) -> None:
+    def __init__(self, act: str, name: str, detail: str) -> None:
         super().__init__()
-        self.verb, self.name_of_save, self.detail = verb, name, detail
+        self.act, self.name_of_save, self.detail = act, name, detail
 
     def compose(self) -> ComposeResult:
+        delete = self.act == "delete"
+        if delete:
+            # Translators: {save} is the save's file name.
+            question = _("Delete {save}?")
+        else:
+            # Translators: {save} is the save's file name.
+            question = _("Archive {save}?")
+        keys = _("y: delete, n or Escape: keep it") if delete else _("y: archive, n or Escape: keep it")
         with Vertical(id="confirm-file"):
-            yield Static(f"{self.verb} {self.name_of_save}?", id="question")
-            yield Static(f"{self.detail}\ny: {self.verb.lower()}, n or Escape: keep it", id="detail")
+            yield Static(question.format(save=self.name_of_save), id="question")
+            yield Static(f"{self.detail}\n{keys}", id="detail")
             with Horizontal(id="buttons"):
-                yield Button(self.verb, id="yes", variant="error" if self.verb == "Delete" else "primary")
-                yield Button("Cancel", id="no")
+                yield Button(_("Delete") if delete else _("Archive"), id="yes",
+                             variant="error" if delete else "primary")
+                yield Button(_("Cancel"), id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -150,11 +161,21 @@ def _state(loaded: LoadedLog) -> tuple[bool, str, str]:
     # the turn in progress, numbered as the replay and the chart number turns (the table's draws and
     # handovers are moves but no turn)
     placed = sum(isinstance(m, PlaceTile) for m in game.moves)
-    state = "finished" if over else f"turn {placed if game.phase is Phase.DEPLOY else placed + 1}"
-    if loaded.damage is not None:
-        state += " (damaged tail)"
-    if loaded.header.signed:
-        state += ", LAN"
+    if over:
+        state = pgettext("game state", "finished")
+    else:
+        # Translators: the game's state in the saved-games list; {turn} is the turn in progress.
+        state = pgettext("game state", "turn {turn}").format(turn=placed if game.phase is Phase.DEPLOY else placed + 1)
+    damaged, lan = loaded.damage is not None, loaded.header.signed
+    if damaged and lan:
+        # Translators: {state} is "finished" or "turn 4"; the save's end was damaged; a network game.
+        state = _("{state} (damaged tail), LAN").format(state=state)
+    elif damaged:
+        # Translators: {state} is "finished" or "turn 4"; the save's end was damaged.
+        state = _("{state} (damaged tail)").format(state=state)
+    elif lan:
+        # Translators: {state} is "finished" or "turn 4"; a network game.
+        state = _("{state}, LAN").format(state=state)
     players = ", ".join(f"{s.name} {game.scores[i]}" for i, s in enumerate(loaded.header.seats))
     return over, state, players
 
@@ -165,13 +186,13 @@ class SavedGamesScreen(Screen[None]):
 
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
-        Binding("a", "toggle_all", "All games"),
-        Binding("e", "archive", "Archive",
-                tooltip=f"Move the selected save into the {ARCHIVE}/ folder beside the saves, out of this list "
-                "(asks first)"),
-        Binding("d,delete", "delete", "Delete", key_display="d",
-                tooltip="Delete the selected save and the files beside it, for good (asks first)"),
+        Binding("escape", "back", N_("Back")),
+        Binding("a", "toggle_all", N_("All games")),
+        Binding("e", "archive", N_("Archive"),  # the folder's name is ARCHIVE's
+                tooltip=N_("Move the selected save into the archive/ folder beside the saves, out of this list "
+                           "(asks first)")),
+        Binding("d,delete", "delete", N_("Delete"), key_display="d",
+                tooltip=N_("Delete the selected save and the files beside it, for good (asks first)")),
     ]
     """Escape back; a shows every saved game; e archives the selected save, d (or Delete) deletes it,
     each after a question."""
@@ -185,7 +206,7 @@ class SavedGamesScreen(Screen[None]):
         self._pending: set[Path] = set()  # listed, not replayed yet
 
     def compose(self) -> ComposeResult:
-        what = "Resume a saved game" if self.mode == "resume" else "Replay a finished game"
+        what = _("Resume a saved game") if self.mode == "resume" else _("Replay a finished game")
         yield Static(what, id="title")
         yield Static("", id="empty")
         yield DataTable(cursor_type="row", zebra_stripes=True)
@@ -201,19 +222,25 @@ class SavedGamesScreen(Screen[None]):
         folder = self.tables.data_dir
         table = self.query_one(DataTable)
         table.clear(columns=True)
-        table.add_columns("Date", "State", "Players", "File")
+        table.add_columns(_("Date"), _("State"), _("Players"), _("File"))
         self._paths.clear()
         self._pending.clear()
         pending: list[Path] = []
         for path, summary in saved_games(folder):
             if isinstance(summary, str):
                 if self.show_all:
-                    table.add_row("?", "unreadable", summary[:60], path.name, key=str(path))
+                    table.add_row("?", _("unreadable"), summary[:60], path.name, key=str(path))
                     self._paths[str(path)] = path
                 continue
             header = summary.header
-            when = datetime.fromtimestamp(header.created, timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M")
-            state = f"{summary.records} moves, checking…" + (", LAN" if header.signed else "")
+            when = date_time(datetime.fromtimestamp(header.created, timezone.utc).astimezone())
+            n = summary.records
+            if header.signed:
+                # Translators: a network game's state while it is being checked; {n} moves are saved.
+                state = ngettext("{n} moves, checking…, LAN", "{n} moves, checking…, LAN", n).format(n=n)
+            else:
+                # Translators: a game's state while it is being checked; {n} moves are saved.
+                state = ngettext("{n} moves, checking…", "{n} moves, checking…", n).format(n=n)
             players = ", ".join(s.name for s in header.seats)
             table.add_row(when, state, players, path.name, key=str(path))
             self._paths[str(path)] = path
@@ -230,14 +257,21 @@ class SavedGamesScreen(Screen[None]):
         empty = self.query_one("#empty", Static)
         checking = len(self._pending)
         if self._paths:
-            more = f" Checking {checking} more…" if checking else ""
-            empty.update(f"{len(self._paths)} game(s) in {folder}. Enter opens one, e archives it, d deletes it."
-                         f"{more}")
+            listed = len(self._paths)
+            # Translators: {n} games are listed, saved in the folder {folder}.
+            sentences = [ngettext("{n} game(s) in {folder}. Enter opens one, e archives it, d deletes it.",
+                                  "{n} game(s) in {folder}. Enter opens one, e archives it, d deletes it.",
+                                  listed).format(n=listed, folder=folder)]
+            if checking:
+                # Translators: {n} more games are being checked.
+                sentences.append(ngettext("Checking {n} more…", "Checking {n} more…", checking).format(n=checking))
+            empty.update(" ".join(sentences))
         elif checking:
-            empty.update(f"Checking the games saved in {folder}…")
+            empty.update(_("Checking the games saved in {folder}…").format(folder=folder))
+        elif self.mode == "resume":
+            empty.update(_("No unfinished games saved in {folder}. Press a to list every game.").format(folder=folder))
         else:
-            kind = "unfinished" if self.mode == "resume" else "finished"
-            empty.update(f"No {kind} games saved in {folder}. Press a to list every game.")
+            empty.update(_("No finished games saved in {folder}. Press a to list every game.").format(folder=folder))
 
     @work(thread=True, exclusive=True, group="saved")
     def _check(self, paths: list[Path], show_all: bool) -> None:
@@ -260,7 +294,7 @@ class SavedGamesScreen(Screen[None]):
         table = self.query_one(DataTable)
         if isinstance(result, str):
             if show_all:
-                table.update_cell(key, table.ordered_columns[1].key, "unreadable", update_width=True)
+                table.update_cell(key, table.ordered_columns[1].key, _("unreadable"), update_width=True)
                 table.update_cell(key, table.ordered_columns[2].key, result[:60], update_width=True)
                 return
             over, keep = False, False
@@ -283,7 +317,7 @@ class SavedGamesScreen(Screen[None]):
         try:
             loaded = load(path)
         except (LogError, OSError) as exc:
-            self.notify(str(exc), title="Cannot open", severity="error")
+            self.notify(str(exc), title=_("Cannot open"), severity="error")
             return
         if loaded.game.phase is Phase.GAME_OVER or self.mode == "replay":
             from carcnet.tui.screens.replay import ReplayScreen
@@ -293,7 +327,7 @@ class SavedGamesScreen(Screen[None]):
         try:  # a network game goes back on the network with the seat keys kept beside it
             table = self.tables.resume(path)
         except (LanError, LogError, OSError, ValueError) as exc:
-            self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
+            self.notify(str(exc), title=_("Cannot resume"), severity="error", timeout=10)
             return
         self.post_message(OpenTable(table))
 
@@ -309,46 +343,64 @@ class SavedGamesScreen(Screen[None]):
         """Asks, then moves the selected save (and its side files) into :data:`ARCHIVE`."""
         path = self._selected()
         if path is None:
-            self.notify("No save is selected.", severity="warning")
+            self.notify(_("No save is selected."), severity="warning")
             return
-        detail = (f"It moves into {path.parent / ARCHIVE}, with the files beside it, and leaves this list; "
-                  "move it back to resume it.")
+        # Translators: {folder} is the archive folder's path.
+        detail = _("It moves into {folder}, with the files beside it, and leaves this list; "
+                   "move it back to resume it.").format(folder=path.parent / ARCHIVE)
+
+        def archived() -> str:
+            # Translators: {save} is the save's file name, {folder} the folder it moved into.
+            return _("{save}: now in {folder}.").format(save=path.name, folder=archive_save(path).parent)
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._change(path, "Archived", lambda: f"now in {archive_save(path).parent}")
+                self._change(path, _("Archived"), _("Not archived"), archived)
 
-        self.app.push_screen(ConfirmFileScreen("Archive", path.name, detail), answered)
+        self.app.push_screen(ConfirmFileScreen("archive", path.name, detail), answered)
 
     def action_delete(self) -> None:
         """Asks, then deletes the selected save and its side files."""
         path = self._selected()
         if path is None:
-            self.notify("No save is selected.", severity="warning")
+            self.notify(_("No save is selected."), severity="warning")
             return
         others = len(save_files(path)) - 1
-        beside = f" and the {others} file(s) beside it" if others else ""
-        detail = f"The save{beside} is deleted for good: the game cannot be resumed or replayed."
+        if others:
+            # Translators: {n} files are kept beside the save (its keys, its connection log…).
+            detail = ngettext("The save and the {n} file(s) beside it is deleted for good: the game cannot be "
+                              "resumed or replayed.",
+                              "The save and the {n} file(s) beside it is deleted for good: the game cannot be "
+                              "resumed or replayed.", others).format(n=others)
+        else:
+            detail = _("The save is deleted for good: the game cannot be resumed or replayed.")
+
+        def deleted() -> str:
+            n = len(delete_save(path))
+            # Translators: {save} is the save's file name; {n} files were deleted.
+            return ngettext("{save}: {n} file(s) deleted.", "{save}: {n} file(s) deleted.", n).format(
+                save=path.name, n=n)
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._change(path, "Deleted", lambda: f"{len(delete_save(path))} file(s) deleted")
+                self._change(path, _("Deleted"), _("Not deleted"), deleted)
 
-        self.app.push_screen(ConfirmFileScreen("Delete", path.name, detail), answered)
+        self.app.push_screen(ConfirmFileScreen("delete", path.name, detail), answered)
 
-    def _change(self, path: Path, done: str, act: Callable[[], str]) -> None:
-        """Runs *act* (archive or delete *path*); says what it did, or why it could not; then lists
-        the saves again."""
+    def _change(self, path: Path, done: str, not_done: str, act: Callable[[], str]) -> None:
+        """Runs *act* (archive or delete *path*, saying what it did); notifies what it said under the
+        title *done*, or why it could not under *not_done*; then lists the saves again."""
         try:
             said = act()
         except LogError as exc:  # "locked": the game is being played, here or elsewhere
-            self.notify(str(exc), title=f"Not {done.lower()}", severity="error", timeout=10)
+            self.notify(str(exc), title=not_done, severity="error", timeout=10)
             return
         except OSError as exc:
-            self.notify(f"{path.name}: {exc.strerror or exc}", title=f"Not {done.lower()}", severity="error",
-                        timeout=10)
+            # Translators: {save} is the save's file name, {reason} why it could not be moved or deleted.
+            self.notify(_("{save}: {reason}").format(save=path.name, reason=exc.strerror or exc), title=not_done,
+                        severity="error", timeout=10)
             return
-        self.notify(f"{path.name}: {said}.", title=done)
+        self.notify(said, title=done)
         self._fill()
 
     def action_toggle_all(self) -> None:

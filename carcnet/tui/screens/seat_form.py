@@ -11,7 +11,12 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from carcnet.i18n import N_, ngettext
+
 __all__ = ["SeatFormScreen"]
+
+#: The fewest and the most seats a game has.
+LEAST, MOST = 2, 6
 
 
 class SeatFormScreen(Screen[None]):
@@ -20,9 +25,9 @@ class SeatFormScreen(Screen[None]):
     remove the last row, keeping 2 to 6 seats."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
-        Binding("ctrl+n", "add", "Add seat"),
-        Binding("ctrl+r", "remove", "Remove seat"),
+        Binding("escape", "back", N_("Back")),
+        Binding("ctrl+n", "add", N_("Add seat")),
+        Binding("ctrl+r", "remove", N_("Remove seat")),
     ]
     """Escape back; Ctrl+N / Ctrl+R add or remove a seat (2 to 6)."""
 
@@ -42,8 +47,9 @@ class SeatFormScreen(Screen[None]):
     @on(Button.Pressed, "#add")
     def action_add(self) -> None:
         rows = self.rows()
-        if len(rows) >= 6:
-            self._error("A game has at most 6 players.")
+        if len(rows) >= MOST:
+            self._error(ngettext("A game has at most {n} player.", "A game has at most {n} players.",
+                                 MOST).format(n=MOST))
             return
         self.query_one("#seats").mount(self.new_row(len(rows)))
         self._error("")
@@ -51,8 +57,9 @@ class SeatFormScreen(Screen[None]):
     @on(Button.Pressed, "#remove")
     def action_remove(self) -> None:
         rows = self.rows()
-        if len(rows) <= 2:
-            self._error("A game needs at least 2 players.")
+        if len(rows) <= LEAST:
+            self._error(ngettext("A game needs at least {n} player.", "A game needs at least {n} players.",
+                                 LEAST).format(n=LEAST))
             return
         rows[-1].remove()
         self._error("")

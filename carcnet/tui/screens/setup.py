@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 
+from carcnet.i18n import N_, _
 from carcnet.log import COLOURS, Seat
 from carcnet.tui.messages import ChangeSettings, OpenTable
 from carcnet.tui.settings import SeatDefault
@@ -24,10 +25,17 @@ from .seat_form import SeatFormScreen
 
 __all__ = ["NewGameScreen", "SeatRow"]
 
+#: Who plays a seat (label, value), in English (marked: :func:`player_choices` gives them in the
+#: language in use).
 PLAYERS = (
-    ("Person", "human"), ("Random bot", "random"), ("Greedy bot", "greedy"),
-    ("Easy bot", "easy"), ("Medium bot", "medium"), ("Hard bot", "hard"), ("Expert bot", "expert"),
+    (N_("Person"), "human"), (N_("Random bot"), "random"), (N_("Greedy bot"), "greedy"),
+    (N_("Easy bot"), "easy"), (N_("Medium bot"), "medium"), (N_("Hard bot"), "hard"), (N_("Expert bot"), "expert"),
 )
+
+
+def player_choices() -> list[tuple[str, str]]:
+    """:data:`PLAYERS` with each label in the language in use."""
+    return [(_(label), value) for label, value in PLAYERS]
 
 
 class SeatRow(Horizontal):
@@ -36,7 +44,7 @@ class SeatRow(Horizontal):
     def __init__(self, index: int, player: str, name: str | None = None, colour: str | None = None) -> None:
         super().__init__(classes="seat")
         self.index = index
-        self.player = player if player in dict((v, k) for k, v in PLAYERS) else "greedy"
+        self.player = player if player in {value for __, value in PLAYERS} else "greedy"
         self.colour = colour if colour in COLOURS else COLOURS[index]
         # a seat named after its colour is named as the palette in use draws it
         self.seat_name = colour_name(self.colour) if not name or names_colour(name, self.colour) else name
@@ -44,8 +52,8 @@ class SeatRow(Horizontal):
     def compose(self) -> ComposeResult:
         i = self.index
         yield Label(f"{i + 1}.")
-        yield TextInput(self.seat_name, placeholder="name", max_length=32, classes="name")
-        yield Select(PLAYERS, value=self.player, allow_blank=False, classes="player")
+        yield TextInput(self.seat_name, placeholder=_("name"), max_length=32, classes="name")
+        yield Select(player_choices(), value=self.player, allow_blank=False, classes="player")
         yield Select(colour_choices(), value=self.colour, allow_blank=False, classes="colour")
 
     def chosen(self) -> tuple[str, str, str | None]:
@@ -64,8 +72,8 @@ class NewGameScreen(SeatFormScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "Start"),
-        Binding("ctrl+l", "lessons", "Lessons", tooltip="A short lesson on each expansion's rules"),
+        Binding("ctrl+s", "start", N_("Start")),
+        Binding("ctrl+l", "lessons", N_("Lessons"), tooltip=N_("A short lesson on each expansion's rules")),
     ]
     """Ctrl+S start, Ctrl+L the expansions' lessons (and the seat form's keys)."""
 
@@ -75,7 +83,7 @@ class NewGameScreen(SeatFormScreen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static("[b]New local game[/b]: seat 1 plays first. People share this terminal. Ctrl+S starts.")
+            yield Static(_("[b]New local game[/b]: seat 1 plays first. People share this terminal. Ctrl+S starts."))
             settings = self.tables.settings
             with Vertical(id="seats"):  # the seats of the last game started here (the settings)
                 for i, seat in enumerate(settings.seats[:6]):
@@ -85,13 +93,13 @@ class NewGameScreen(SeatFormScreen):
                         name = settings.name  # seat 1 is the player's own: the settings' "Your name"
                     yield SeatRow(i, seat.player, name, seat.colour)
             with Horizontal(id="buttons"):
-                yield Button("+ seat", id="add")
-                yield Button("- seat", id="remove")
-                yield TextInput(placeholder="seed (empty: random)", id="seed", restrict=r"[0-9]*")
+                yield Button(_("+ seat"), id="add")
+                yield Button(_("- seat"), id="remove")
+                yield TextInput(placeholder=_("seed (empty: random)"), id="seed", restrict=r"[0-9]*")
             yield RuleOptions(self.tables.settings.rules, id="options")  # those of the last game
-            yield Button("How the expansions play: a lesson each", id="lessons")
+            yield Button(_("How the expansions play: a lesson each"), id="lessons")
             yield Static("", id="error")
-            yield Button("Start", variant="primary", id="start")
+            yield Button(_("Start"), variant="primary", id="start")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -103,19 +111,20 @@ class NewGameScreen(SeatFormScreen):
     def plans(self) -> list[Seat] | str:
         """The seats, or a message saying what is wrong."""
         chosen = [row.chosen() for row in self.query(SeatRow)]
-        for i, (name, _, _) in enumerate(chosen):
+        for i, (name, __, __) in enumerate(chosen):
             if not name:
-                return f"Seat {i + 1} needs a name."
-        names = [name for name, _, _ in chosen]
+                # Translators: {number} is the seat's number, 1 to 6.
+                return _("Seat {number} needs a name.").format(number=i + 1)
+        names = [name for name, __, __ in chosen]
         if len(set(names)) != len(names):
-            return "Two seats have the same name."
-        colours = [colour for _, colour, _ in chosen]
+            return _("Two seats have the same name.")
+        colours = [colour for __, colour, __ in chosen]
         if len(set(colours)) != len(colours):
-            return "Two seats have the same colour."
+            return _("Two seats have the same colour.")
         try:
             return [Seat(name, colour, "bot" if bot else "human", bot) for name, colour, bot in chosen]
         except ValueError as exc:
-            return f"Cannot start: {exc}"
+            return _("Cannot start: {problem}").format(problem=exc)
 
     @on(Button.Pressed, "#lessons")
     def action_lessons(self) -> None:
@@ -137,7 +146,7 @@ class NewGameScreen(SeatFormScreen):
         try:
             table = self.tables.local(plans, seed, rules)
         except (OSError, ValueError) as exc:
-            self._error(f"Cannot start: {exc}")
+            self._error(_("Cannot start: {problem}").format(problem=exc))
             return
         seats = tuple(SeatDefault(p.name, p.colour, p.bot or "human") for p in plans)
         kept = {"seats": seats, "rules": rules}  # the form opens with these seats and options next time

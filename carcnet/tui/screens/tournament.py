@@ -24,6 +24,7 @@ from carcnet.club.event import EventError
 from carcnet.club.identity import load_identity
 from carcnet.club.ratings import RATINGS_FILE, Ratings, bot_id, display
 from carcnet.club.runner import EventRunner
+from carcnet.i18n import N_, _, ngettext, pgettext
 from carcnet.table import NetTable
 from carcnet.tui.running import TableRun
 from carcnet.tui.tables import TableMaker
@@ -58,10 +59,10 @@ class TournamentScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+o", "open_event", "Open here"),
-        Binding("ctrl+j", "join_event", "Join"),
-        Binding("ctrl+s", "start_event", "Start"),
-        Binding("escape", "back", "Back"),
+        Binding("ctrl+o", "open_event", N_("Open here")),
+        Binding("ctrl+j", "join_event", N_("Join")),
+        Binding("ctrl+s", "start_event", N_("Start")),
+        Binding("escape", "back", N_("Back")),
     ]
 
     def __init__(self, tables: TableMaker) -> None:
@@ -72,32 +73,35 @@ class TournamentScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="event-form"):
-            yield Static("Tournament: Swiss rounds of several tables at once across the room's laptops", id="title")
+            yield Static(_("Tournament: Swiss rounds of several tables at once across the room's laptops"), id="title")
             with Horizontal():
-                yield Label("Event")
-                yield TextInput("Club night", id="event-name", max_length=40)
-                yield Label("Rounds")
+                yield Label(_("Event"))
+                yield TextInput(_("Club night"), id="event-name", max_length=40)
+                yield Label(_("Rounds"))
                 yield TextInput("3", id="rounds", type="integer", max_length=2)
-                yield Label("Seats a table")
+                yield Label(_("Seats a table"))
                 yield TextInput("4", id="size", type="integer", max_length=1)
             with Horizontal():
-                yield Label("Bots you enter")
-                yield TextInput("greedy,greedy", id="bots", placeholder="e.g. greedy,hard")
-                yield TickBox("I play", True, id="play")  # ticked or not by its mark, in every theme
+                yield Label(_("Bots you enter"))
+                # Translators: {levels} are bot levels as they are typed (in English: greedy, hard…).
+                yield TextInput("greedy,greedy", id="bots", placeholder=_("e.g. {levels}").format(levels="greedy,hard"))
+                yield TickBox(_("I play"), True, id="play")  # ticked or not by its mark, in every theme
             with Horizontal():
-                yield Label("Opener's address")
-                yield TextInput("", id="address", placeholder="host:port, or empty: the first event found on the LAN")
+                yield Label(_("Opener's address"))
+                yield TextInput("", id="address", placeholder=_("host:port, or empty: the first event found on the LAN"))
             with Horizontal(id="event-buttons"):
-                yield Button("Open here", id="open", variant="primary")
-                yield Button("Join", id="join")
-                yield Button("Start", id="start", disabled=True)
+                yield Button(_("Open here"), id="open", variant="primary")
+                yield Button(_("Join"), id="join")
+                yield Button(_("Start"), id="start", disabled=True)
         yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
         yield RichLog(id="event-log", wrap=True, max_lines=500)
         yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#standings", DataTable)
-        table.add_columns("#", "player", "wins", "difference", "Buchholz", "games", "rating")
+        # Translators: a column of the standings: the name of a tie-break (the opponents' wins added up).
+        buchholz = _("Buchholz")
+        table.add_columns("#", _("player"), _("wins"), _("difference"), buchholz, _("games"), _("rating"))
         self.query_one("#event-name", Input).focus()
 
     # ------------------------------------------------------------------ actions
@@ -120,7 +124,7 @@ class TournamentScreen(Screen[None]):
         try:
             self.runner.start()
         except EventError as exc:
-            self.notify(str(exc), title="Cannot start", severity="error")
+            self.notify(str(exc), title=_("Cannot start"), severity="error")
             return
         self.query_one("#start", Button).disabled = True
 
@@ -135,7 +139,9 @@ class TournamentScreen(Screen[None]):
         levels = [b.strip() for b in self.query_one("#bots", Input).value.split(",") if b.strip()]
         unknown = [b for b in levels if b not in LEVELS]
         if unknown:
-            raise ValueError(f"unknown bot level {unknown[0]!r}: one of {', '.join(LEVELS)}")
+            # Translators: {level} is what was typed (quoted), {levels} the levels to type, in English.
+            raise ValueError(_("unknown bot level {level}: one of {levels}").format(
+                level=repr(unknown[0]), levels=", ".join(LEVELS)))
         players: list[tuple[str, str | None]] = [(me, None)] if self.query_one("#play", Checkbox).value else []
         return players + [(f"{b.title()} {i} ({me})"[:32], b) for i, b in enumerate(levels, 1)]
 
@@ -145,7 +151,7 @@ class TournamentScreen(Screen[None]):
 
     def _begin(self, *, opening: bool) -> None:
         if self.runner is not None:
-            self.notify("This screen runs an event already", severity="warning")
+            self.notify(_("This screen runs an event already"), severity="warning")
             return
         options = self.tables.net_options
         listen = options.get("listen") or ("0.0.0.0", 0)
@@ -160,7 +166,7 @@ class TournamentScreen(Screen[None]):
             identity = load_identity(self._base())
             if opening:
                 runner = EventRunner.open(
-                    identity, event_name=self.query_one("#event-name", Input).value.strip() or "Club night",
+                    identity, event_name=self.query_one("#event-name", Input).value.strip() or _("Club night"),
                     rounds=int(self.query_one("#rounds", Input).value or 3),
                     size=int(self.query_one("#size", Input).value or 4), data_dir=self._base() / "events",
                     players=players, **common)
@@ -169,12 +175,12 @@ class TournamentScreen(Screen[None]):
 
                 typed = self.query_one("#address", Input).value.strip()
                 if not typed and not self.tables.discovery:
-                    raise ValueError("type the opener's address (host:port): mDNS is off")
+                    raise ValueError(_("type the opener's address (host:port): mDNS is off"))
                 where = parse_host_port(typed) if typed else None  # none: the first event mDNS finds
                 runner = EventRunner(identity, folder=self._base() / "events", by_event=True, players=players,
                                      dial=[(where.host, where.port)] if where else [], **common)
         except (ValueError, OSError) as exc:
-            self.notify(str(exc), title="Tournament", severity="error")
+            self.notify(str(exc), title=_("Tournament"), severity="error")
             return
         self.runner = runner
         self.query_one("#start", Button).disabled = not opening
@@ -186,32 +192,39 @@ class TournamentScreen(Screen[None]):
         try:
             await runner.run()
         except EventError as exc:
-            self._note(f"The event stopped: {exc}")
+            self._note(_("The event stopped: {reason}").format(reason=exc))
             return
         except Exception as exc:  # never a traceback over the screen: one line, the details in the log
             logging.getLogger("carcnet.club").exception("the event stopped")
-            self._note(f"The event stopped: {type(exc).__name__}: {str(exc)[:160]} (carcnet.log has the details)")
+            # Translators: {error} is the kind of error (a Python name), {detail} its message.
+            self._note(_("The event stopped: {error}: {detail} (carcnet.log has the details)").format(
+                error=type(exc).__name__, detail=str(exc)[:160]))
             return
         ratings = self._ratings_path()
         try:
             rated = Ratings.read(ratings)
             counted = runner.rate(rated)
             rated.write(ratings)
-            self._note(f"Ratings: {sum(why is None for _t, why in counted)} of {len(counted)} games counted")
+            # Translators: {counted} of the event's {n} games were counted into the ratings.
+            self._note(ngettext("Ratings: {counted} of {n} games counted", "Ratings: {counted} of {n} games counted",
+                                len(counted)).format(counted=sum(why is None for _t, why in counted), n=len(counted)))
             for table, why in counted:
                 if why is not None and not why.startswith("not counted again"):
                     self._note(f"  {table}: {why}")
         except (OSError, ValueError) as exc:
-            self._note(f"Ratings not updated: {exc}")
+            self._note(_("Ratings not updated: {reason}").format(reason=exc))
         self._show_standings()
-        self.notify("The event is over: final standings", title="Tournament")
+        self.notify(_("The event is over: final standings"), title=_("Tournament"))
 
     def _ratings_path(self) -> Path:
         return self.tables.data_dir / RATINGS_FILE
 
     def _note(self, line: str) -> None:
+        """Writes the event's *line* in the log; once the event has started (its charter signed), the
+        standings follow (on every line: the runner's lines are in the language in use, so none is
+        told apart by its words)."""
         self.query_one("#event-log", RichLog).write(line)
-        if line.startswith(("Round ", "Event ")) and self.runner is not None and self.runner.charter is not None:
+        if self.runner is not None and self.runner.charter is not None:
             self._show_standings()
             self.query_one("#start", Button).disabled = True
 
@@ -229,7 +242,7 @@ class TournamentScreen(Screen[None]):
             entrant = runner.charter.players[int(s.player)]
             player = (entrant.key.hex() if entrant.bot is None
                       else bot_id(entrant.bot, None if entrant.key == runner.me else entrant.key))
-            rating = f"{display(rated.players[player])[0]}" if player in rated.players else "new"
+            rating = f"{display(rated.players[player])[0]}" if player in rated.players else pgettext("rating", "new")
             table.add_row(str(s.rank), entrant.name, f"{float(s.wins):g}", signed_points(s.difference),
                           f"{float(s.buchholz):g}", str(s.games), rating)
 
@@ -238,7 +251,8 @@ class TournamentScreen(Screen[None]):
         from carcnet.tui.screens.game import GameScreen
         from carcnet.tui.screens.lobby import LobbyScreen
 
-        self.notify(f"Round {number}: your game at table {t + 1}", title="Tournament")
+        self.notify(_("Round {round}: your game at table {table}").format(round=number, table=t + 1),
+                    title=_("Tournament"))
         # the event runs the table; the screens follow it. Its game is counted into the ratings by the
         # event, with the charter's word on whose each seat is (a bot seat is played by the laptop that
         # opened the table, whoever entered the bot), not by the table's own keys file.

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 
 from carcnet.engine import DeployMeeple, Game, GameSetup, Move, PlaceTile, Position, Rules
 from carcnet.engine.notation import parse_move
+from carcnet.i18n import N_, _
 from carcnet.log import LogError, load
 from carcnet.tui import tutorial
 from carcnet.tui.messages import OpenTable
@@ -37,19 +38,26 @@ from carcnet.tui.widgets.footer import KeyFooter
 
 __all__ = ["ExpansionLessonScreen", "ExpansionLessonsScreen", "TutorialMenuScreen", "TutorialScreen"]
 
-#: The menu's lines (each a whole sentence or title, with named fields).
-MENU_TITLE = "Learn to play"
-MENU_INTRO = ("A first game against a gentle bot teaches the game a lesson at a time. You can leave with q at any "
-              "moment and come back here to go on.")
-CONTINUE = "Continue your first game: lesson {number} of {count}, {title}"
-START = "Start the first game"
-START_AGAIN = "Start the first game again"
-LESSON = "Lesson {number}: {title}"
-LESSON_DONE = "Lesson {number}: {title} (done)"
-EXPANSION = "The expansions: {title}"
-EXPANSION_DONE = "The expansions: {title} (read)"
-BAND_TITLE = "Lesson {number} of {count}: {title}"
-NOT_QUITE = "Not quite"
+#: The menu's lines (each a whole sentence or title, with named fields), in English (marked: shown with
+#: ``_()``).
+MENU_TITLE = N_("Learn to play")
+MENU_INTRO = N_("A first game against a gentle bot teaches the game a lesson at a time. You can leave with q at "
+                "any moment and come back here to go on.")
+# Translators: {number} of {count}: the lesson the first game stands at; {title} the lesson's title
+CONTINUE = N_("Continue your first game: lesson {number} of {count}, {title}")
+START = N_("Start the first game")
+START_AGAIN = N_("Start the first game again")
+# Translators: {number} is the lesson's number, {title} its title ("Placing a tile")
+LESSON = N_("Lesson {number}: {title}")
+# Translators: {number} is the lesson's number, {title} its title ("Placing a tile")
+LESSON_DONE = N_("Lesson {number}: {title} (done)")
+# Translators: {title} is an expansion's name ("Inns & Cathedrals")
+EXPANSION = N_("The expansions: {title}")
+# Translators: {title} is an expansion's name ("Inns & Cathedrals")
+EXPANSION_DONE = N_("The expansions: {title} (read)")
+# Translators: the lesson band's title: {number} of {count}, the lesson; {title} its title
+BAND_TITLE = N_("Lesson {number} of {count}: {title}")
+NOT_QUITE = N_("Not quite")
 
 
 def _saved_step(path: Path | None) -> Step | None:
@@ -73,8 +81,8 @@ class TutorialMenuScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "back", "Back", tooltip="Back to the menu; your first game is kept"),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("escape,q", "back", N_("Back"), tooltip=N_("Back to the menu; your first game is kept")),
+        Binding("question_mark", "help", N_("Help"), key_display="?"),
     ]
     """Escape or q goes back; ? the help."""
 
@@ -85,8 +93,8 @@ class TutorialMenuScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"[b]{MENU_TITLE}[/b]", id="title")
-            yield Static(MENU_INTRO, id="intro")
+            yield Static(f"[b]{_(MENU_TITLE)}[/b]", id="title")
+            yield Static(_(MENU_INTRO), id="intro")
             yield OptionList(*self._options(), id="lessons")
         yield KeyFooter()
 
@@ -95,17 +103,17 @@ class TutorialMenuScreen(Screen[None]):
         step = _saved_step(self.tables.tutorial_save())
         options: list[Option | None] = []
         if step is not None and step.part not in ("end", "away"):
-            options.append(Option(CONTINUE.format(number=step.lesson + 1, count=len(LESSONS),
-                                                  title=LESSONS[step.lesson]), id="continue"))
-        options.append(Option(START_AGAIN if step is not None else START, id="start"))
+            options.append(Option(_(CONTINUE).format(number=step.lesson + 1, count=len(LESSONS),
+                                                     title=_(LESSONS[step.lesson])), id="continue"))
+        options.append(Option(_(START_AGAIN if step is not None else START), id="start"))
         options.append(None)
         for number, title in enumerate(LESSONS):
             text = LESSON_DONE if number in progress.lessons else LESSON
-            options.append(Option(text.format(number=number + 1, title=title), id=f"lesson-{number}"))
+            options.append(Option(_(text).format(number=number + 1, title=_(title)), id=f"lesson-{number}"))
         options.append(None)
         for lesson in EXPANSIONS:
             text = EXPANSION_DONE if lesson.key in progress.expansions else EXPANSION
-            options.append(Option(text.format(title=lesson.title), id=f"expansion-{lesson.key}"))
+            options.append(Option(_(text).format(title=_(lesson.title)), id=f"expansion-{lesson.key}"))
         return options
 
     def on_mount(self) -> None:
@@ -140,7 +148,7 @@ class TutorialMenuScreen(Screen[None]):
                 lesson = int(entry.removeprefix("lesson-")) if entry.startswith("lesson-") else 0
                 table = self.tables.tutorial(lesson)
         except (OSError, LogError, ValueError) as exc:
-            self.notify(str(exc), title="Cannot open the lesson", severity="error", timeout=10)
+            self.notify(str(exc), title=_("Cannot open the lesson"), severity="error", timeout=10)
             return
         self.post_message(OpenTable(table, replace=False, tutorial=True))
 
@@ -199,27 +207,29 @@ class TutorialScreen(GameScreen):
             self.progress.finish(lesson=before.lesson)
         if step.part == "end":
             self.progress.finish(lesson=len(LESSONS) - 1)
-        self.lesson_box.border_title = BAND_TITLE.format(number=step.lesson + 1, count=len(LESSONS),
-                                                         title=LESSONS[step.lesson])
+        self.lesson_box.border_title = _(BAND_TITLE).format(number=step.lesson + 1, count=len(LESSONS),
+                                                            title=_(LESSONS[step.lesson]))
         self.lesson_text.update(escape(self._text(step)))
         if step.part == "place" and self._aimed != step.turn and self.board.interactive:
             self._aimed = step.turn
             self._aim(TURNS[step.turn].target.shown)
 
     def _text(self, step: Step) -> str:
+        """The lesson band's text for *step*, in the language in use (the lessons' texts are
+        :mod:`carcnet.tui.tutorial`'s, in English)."""
         if step.part == "away":
-            return tutorial.AWAY
+            return _(tutorial.AWAY)
         if step.part == "end":
             scores = self.shown_game.scores
-            return tutorial.FINISHED.format(you=scores[tutorial.PLAYER], blue=scores[tutorial.OPPONENT])
+            return _(tutorial.FINISHED).format(you=scores[tutorial.PLAYER], blue=scores[tutorial.OPPONENT])
         if step.part == "wait":
-            return tutorial.WAITING
+            return _(tutorial.WAITING)
         if step.part == "confirm":
-            return tutorial.CONFIRM
+            return _(tutorial.CONFIRM)
         turn = TURNS[step.turn]
         if step.part == "place":
-            return turn.place
-        return turn.deploy.format(spot=self._spot(turn))
+            return _(turn.place)
+        return _(turn.deploy).format(spot=self._spot(turn))
 
     def _spot(self, turn: tutorial.Turn) -> str:
         """The key of the spot the deployment asks for (as the board numbers them)."""
@@ -251,11 +261,11 @@ class TutorialScreen(GameScreen):
         step = tutorial.step_of(game)
         turn = TURNS[step.turn]
         if step.part == "place":
-            self.notify(turn.wrong_place, title=NOT_QUITE, severity="warning", timeout=5)
+            self.notify(_(turn.wrong_place), title=_(NOT_QUITE), severity="warning", timeout=5)
             if isinstance(move, PlaceTile) and move.position != turn.target.position:
                 self.call_after_refresh(self._aim, turn.target.shown)  # back where the tile goes
         else:
-            self.notify(turn.wrong_deploy.format(spot=self._spot(turn)), title=NOT_QUITE, severity="warning",
+            self.notify(_(turn.wrong_deploy).format(spot=self._spot(turn)), title=_(NOT_QUITE), severity="warning",
                         timeout=5)
 
 
@@ -276,7 +286,7 @@ class ExpansionLessonScreen(ModalScreen[None]):
         progress: The lessons done (``None``: not noted).
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,enter", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,enter", "close", N_("Close"))]
     """Escape, q or Enter closes."""
 
     def __init__(self, lesson: ExpansionLesson, progress: Progress | None = None) -> None:
@@ -287,11 +297,11 @@ class ExpansionLessonScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         lesson = self.lesson
         with Vertical(id="frame"):
-            yield Static(f"[b]{escape(lesson.title)}[/b]", id="title")
+            yield Static(f"[b]{escape(_(lesson.title))}[/b]", id="title")
             with Horizontal():
                 yield BoardView(lesson_game(lesson), list(tutorial.COLOURS), interactive=False, id="example")
                 with VerticalScroll(id="rules"):
-                    yield Static("\n\n".join(escape(p) for p in lesson.paragraphs))
+                    yield Static("\n\n".join(escape(_(p)) for p in lesson.paragraphs))
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -312,7 +322,7 @@ class ExpansionLessonScreen(ModalScreen[None]):
 class ExpansionLessonsScreen(ModalScreen[None]):
     """The expansions' lessons to choose from (the new-game form's Lessons)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", N_("Close"))]
 
     def __init__(self, progress: Progress | None = None) -> None:
         super().__init__()
@@ -320,8 +330,8 @@ class ExpansionLessonsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="frame"):
-            yield Static("[b]The expansions' rules, a lesson each[/b]", id="title")
-            yield OptionList(*(Option(e.title, id=e.key) for e in EXPANSIONS), id="expansions")
+            yield Static(_("[b]The expansions' rules, a lesson each[/b]"), id="title")
+            yield OptionList(*(Option(_(e.title), id=e.key) for e in EXPANSIONS), id="expansions")
         yield KeyFooter()
 
     def on_mount(self) -> None:

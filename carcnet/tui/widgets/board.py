@@ -27,6 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from carcnet.engine import Figure, Game, Phase, Position
+from carcnet.i18n import N_, _, pgettext
 from carcnet.log.values import COLOURS
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, figure_letter, tile_art
 from carcnet.tui.widgets.camera import Camera
@@ -41,9 +42,18 @@ __all__ = ["TERRAIN", "BoardView", "art_line", "auto_zoom", "read_board"]
 #: The figures a deploy choice switches through with ``a``, in order.
 DEPLOY_ORDER = (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG)
 
-#: What the footer calls ``a`` when it switches to each figure.
-FIGURE_LABELS = {Figure.MEEPLE: "Meeple", Figure.LARGE: "Large meeple", Figure.ABBOT: "Abbot",
-                 Figure.BUILDER: "Builder", Figure.PIG: "Pig"}
+
+def figure_label(figure: Figure) -> str:
+    """What the footer calls ``a`` when it switches to *figure*, in the language in use."""
+    labels = {
+        # Translators: the footer's name for the key that switches the figure to deploy to this one
+        Figure.MEEPLE: pgettext("figure", "Meeple"),
+        Figure.LARGE: pgettext("figure", "Large meeple"),
+        Figure.ABBOT: pgettext("figure", "Abbot"),
+        Figure.BUILDER: pgettext("figure", "Builder"),
+        Figure.PIG: pgettext("figure", "Pig"),
+    }
+    return labels[figure]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,29 +147,30 @@ class BoardView(ScrollView, can_focus=True):
     """Dark ground around the tiles; no scrollbars (the board pans by keys and mouse drag)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move(0,-1)", "Move", group=Binding.Group("Move", compact=True), key_display="↑"),
-        Binding("down", "move(0,1)", "Move", group=Binding.Group("Move", compact=True), key_display="↓"),
-        Binding("left", "move(-1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="←"),
-        Binding("right", "move(1,0)", "Move", group=Binding.Group("Move", compact=True), key_display="→"),
-        Binding("k", "move_by_letter(0,-1)", "Move", show=False),
-        Binding("j", "move_by_letter(0,1)", "Move", show=False),
-        Binding("h", "move_by_letter(-1,0)", "Move", show=False),
-        Binding("l", "move_by_letter(1,0)", "Move", show=False),
-        Binding("tab", "cycle(1)", "Next", tooltip="Next position (nearest first) or next meeple spot"),
-        Binding("shift+tab", "cycle(-1)", "Previous", show=False),
-        Binding("r", "rotate", "Rotate", tooltip="Turn the drawn tile to its next legal rotation"),
-        Binding("enter", "place", "Place", tooltip="Place the drawn tile at the cursor"),
-        Binding("enter", "deploy_selected", "Deploy", tooltip="Deploy on the selected spot (skip if none)"),
-        Binding("1", "deploy(1)", "Spot", key_display="1-9", tooltip="Deploy a meeple on spot N"),
+        Binding("up", "move(0,-1)", N_("Move"), group=Binding.Group(N_("Move"), compact=True), key_display="↑"),
+        Binding("down", "move(0,1)", N_("Move"), group=Binding.Group(N_("Move"), compact=True), key_display="↓"),
+        Binding("left", "move(-1,0)", N_("Move"), group=Binding.Group(N_("Move"), compact=True), key_display="←"),
+        Binding("right", "move(1,0)", N_("Move"), group=Binding.Group(N_("Move"), compact=True), key_display="→"),
+        Binding("k", "move_by_letter(0,-1)", N_("Move"), show=False),
+        Binding("j", "move_by_letter(0,1)", N_("Move"), show=False),
+        Binding("h", "move_by_letter(-1,0)", N_("Move"), show=False),
+        Binding("l", "move_by_letter(1,0)", N_("Move"), show=False),
+        Binding("tab", "cycle(1)", N_("Next"), tooltip=N_("Next position (nearest first) or next meeple spot")),
+        Binding("shift+tab", "cycle(-1)", N_("Previous"), show=False),
+        Binding("r", "rotate", N_("Rotate"), tooltip=N_("Turn the drawn tile to its next legal rotation")),
+        Binding("enter", "place", N_("Place"), tooltip=N_("Place the drawn tile at the cursor")),
+        Binding("enter", "deploy_selected", N_("Deploy"), tooltip=N_("Deploy on the selected spot (skip if none)")),
+        Binding("1", "deploy(1)", N_("Spot"), key_display="1-9", tooltip=N_("Deploy a meeple on spot N")),
+        # hidden (the footer's "1-9 Spot" says them); Textual's own key panel shows them untranslated
         *(Binding(str(n), f"deploy({n})", f"Deploy {n}", show=False) for n in range(2, 10)),
-        Binding("0,space", "skip", "Skip", key_display="0", tooltip="Deploy no meeple"),
-        Binding("a", "switch_figure", "Other figure",
-                tooltip="Deploy another figure that has a spot: the meeple, the large meeple, the abbot, the builder, the pig"),
-        Binding("A", "recall", "Recall abbot", tooltip="Take the abbot back and score its cloister or garden now"),
-        Binding("z", "toggle_zoom", "Zoom", tooltip="The next zoom: large, detailed, overview, then large again"),
-        Binding("plus,equals_sign", "zoom(1)", "Zoom in", show=False),
-        Binding("minus", "zoom(-1)", "Zoom out", show=False),
-        Binding("c", "centre", "Centre", tooltip="Centre on the cursor; again: on the start tile"),
+        Binding("0,space", "skip", N_("Skip"), key_display="0", tooltip=N_("Deploy no meeple")),
+        Binding("a", "switch_figure", N_("Other figure"),
+                tooltip=N_("Deploy another figure that has a spot: the meeple, the large meeple, the abbot, the builder, the pig")),
+        Binding("A", "recall", N_("Recall abbot"), tooltip=N_("Take the abbot back and score its cloister or garden now")),
+        Binding("z", "toggle_zoom", N_("Zoom"), tooltip=N_("The next zoom: large, detailed, overview, then large again")),
+        Binding("plus,equals_sign", "zoom(1)", N_("Zoom in"), show=False),
+        Binding("minus", "zoom(-1)", N_("Zoom out"), show=False),
+        Binding("c", "centre", N_("Centre"), tooltip=N_("Centre on the cursor; again: on the start tile")),
     ]
     """Arrows/hjkl move the cursor (the view follows); Tab/Shift+Tab cycle the positions where the
     tile fits, nearest the cursor first (while deploying: the meeple spots); ``r`` turns the drawn
@@ -696,7 +707,7 @@ class BoardView(ScrollView, can_focus=True):
         if action == "switch_figure":
             nxt = self.next_figure()
             if nxt is not None:
-                return FIGURE_LABELS[nxt]
+                return figure_label(nxt)
         return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -764,7 +775,7 @@ class BoardView(ScrollView, can_focus=True):
             self.post_message(self.PlacementChosen(self.cursor, self.rotation, self))
             return
         self.app.bell()
-        self.notify(why_not_here(self._game, self.cursor), title="The tile cannot go there",
+        self.notify(why_not_here(self._game, self.cursor), title=_("The tile cannot go there"),
                     severity="warning", timeout=4)
 
     def action_deploy_selected(self) -> None:
@@ -775,8 +786,8 @@ class BoardView(ScrollView, can_focus=True):
             spots = self.spots
             if spots and not self.spot_chosen:
                 self.app.bell()
-                self.notify("Choose a spot first: Tab or a click, then Enter; or a digit. 0 or Space deploys nothing.",
-                            title="Deploy where?", timeout=4)
+                self.notify(_("Choose a spot first: Tab or a click, then Enter; or a digit. 0 or Space deploys nothing."),
+                            title=_("Deploy where?"), timeout=4)
                 return
             self.post_message(self.DeployChosen(spots[self.spot] if spots else None, self.figure, self))
 

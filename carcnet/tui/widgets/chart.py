@@ -15,6 +15,7 @@ from textual.color import Color
 from textual_plotext import PlotextPlot
 
 from carcnet.engine import DeployMeeple, Game, Move, ReturnAbbot, SkipMeeple
+from carcnet.i18n import pgettext
 
 from .palette import seat_hex
 
@@ -141,6 +142,7 @@ class ScoreChart(PlotextPlot):
         plt.ylim(0, y_ticks[-1])
         plt.xticks([float(t) for t in x_ticks if t <= last], [str(t) for t in x_ticks if t <= last])
         plt.yticks([float(t) for t in y_ticks], [str(t) for t in y_ticks])
-        plt.xlabel("turn")
-        plt.ylabel("points")
+        # Translators: the score chart's axes: the turns played, and the score
+        plt.xlabel(pgettext("score chart", "turn"))
+        plt.ylabel(pgettext("score chart", "points"))
         self.refresh()

@@ -9,6 +9,7 @@ and ``?`` (:class:`~carcnet.tui.screens.help.HelpScreen`) lists every key of the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rich.cells import cell_len
@@ -18,12 +19,30 @@ from textual.binding import ActiveBinding
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
-from carcnet.i18n import N_, _
+from carcnet.i18n import N_, _, pgettext
 
-__all__ = ["FooterItem", "KeyFooter", "fit_items", "footer_items"]
+__all__ = ["FooterItem", "KeyFooter", "fit_items", "footer_items", "key_name", "shown_key"]
 
 #: The key that opens the list of every key of the screen (the help screen).
 HELP_KEY = "question_mark"
+
+
+def key_name(name: str) -> str:
+    """The key Textual calls *name* (``esc``, ``tab``, ``space``, ``pgup``…) in the language in use
+    (a German keyboard says ``Leertaste``, ``Entf``); another name as it is."""
+    names = {
+        "esc": pgettext("key", "esc"), "tab": pgettext("key", "tab"), "space": pgettext("key", "space"),
+        "pgup": pgettext("key", "pgup"), "pgdn": pgettext("key", "pgdn"), "del": pgettext("key", "del"),
+        "home": pgettext("key", "home"), "end": pgettext("key", "end"), "shift": pgettext("key", "shift"),
+        "insert": pgettext("key", "insert"),
+    }
+    return names.get(name, name)
+
+
+def shown_key(display: str) -> str:
+    """A key as Textual shows it (``esc``, ``shift+tab``, ``^p``) with its names in the language in
+    use (:func:`key_name`)."""
+    return re.sub(r"[a-z]{2,}", lambda match: key_name(match.group()), display)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +89,7 @@ def footer_items(bindings: dict[str, ActiveBinding], key_display: object) -> lis
         first = actives[0]
         binding = first.binding
         group = binding.group
-        shown = display(binding)  # type: ignore[operator]
+        shown = shown_key(display(binding))  # type: ignore[operator]
         if group is not None:
             at = group_of.get(group)
             if at is not None:
@@ -162,7 +181,7 @@ class KeyFooter(Footer):
         if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
             palette = active.get(app.COMMAND_PALETTE_BINDING)
         if palette is not None:  # docked right, with a border cell and padding; only if every key fits beside it
-            room = cell_len(app.get_key_display(palette.binding)) + cell_len(_(palette.binding.description)) + 4
+            room = cell_len(shown_key(app.get_key_display(palette.binding))) + cell_len(_(palette.binding.description)) + 4
             if sum(item.width(self.compact) for item in items) <= width - room:
                 width -= room
             else:
@@ -178,7 +197,7 @@ class KeyFooter(Footer):
         if palette is not None:
             yield FooterKey(
                 palette.binding.key,
-                app.get_key_display(palette.binding),
+                shown_key(app.get_key_display(palette.binding)),
                 _(palette.binding.description),
                 palette.binding.action,
                 classes="-command-palette",

@@ -19,69 +19,134 @@ from carcnet.engine import (
     PointsScored,
     SeatHandedBack,
     SeatHandedOver,
+    SegmentKind,
     TilePlaced,
     TileSetAside,
 )
 from carcnet.engine.tiles import GOODS
-from carcnet.tui.render import figure_role, with_article
-from carcnet.tui.words import tile_words, where_words
+from carcnet.i18n import _, ngettext, pgettext
+from carcnet.tui.render import figure_name, figure_role, role_name
+from carcnet.tui.words import bot_words, chained, goods_words, kind_words, score_words, tile_words, where_words
 
-from .palette import seat_style
+from .palette import seat_style, styled
 
 __all__ = ["GameLog", "describe_event"]
+
+
+def _deployed(figure: Figure, kind: SegmentKind) -> str:
+    """The message of a figure deployed on a feature of *kind*: ``{player} deployed a knight on the
+    city``."""
+    messages = {
+        # Translators: a line of the game log; {player}: a seat's name
+        (Figure.MEEPLE, SegmentKind.ROAD): _("{player} deployed a thief on the road"),
+        # Translators: {player}: a seat's name
+        (Figure.MEEPLE, SegmentKind.CITY): _("{player} deployed a knight on the city"),
+        # Translators: {player}: a seat's name
+        (Figure.MEEPLE, SegmentKind.CLOISTER): _("{player} deployed a monk on the cloister"),
+        # Translators: {player}: a seat's name
+        (Figure.MEEPLE, SegmentKind.FIELD): _("{player} deployed a farmer on the field"),
+        # Translators: a line of the game log (Inns & Cathedrals' large meeple); {player}: a seat's name
+        (Figure.LARGE, SegmentKind.ROAD): _("{player} deployed the large meeple as a thief on the road"),
+        # Translators: {player}: a seat's name
+        (Figure.LARGE, SegmentKind.CITY): _("{player} deployed the large meeple as a knight on the city"),
+        # Translators: {player}: a seat's name
+        (Figure.LARGE, SegmentKind.CLOISTER): _("{player} deployed the large meeple as a monk on the cloister"),
+        # Translators: {player}: a seat's name
+        (Figure.LARGE, SegmentKind.FIELD): _("{player} deployed the large meeple as a farmer on the field"),
+        # Translators: a line of the game log (The Abbot); {player}: a seat's name
+        (Figure.ABBOT, SegmentKind.CLOISTER): _("{player} deployed an abbot on the cloister"),
+        # Translators: {player}: a seat's name
+        (Figure.ABBOT, SegmentKind.GARDEN): _("{player} deployed an abbot on the garden"),
+        # Translators: a line of the game log (Traders & Builders); {player}: a seat's name
+        (Figure.BUILDER, SegmentKind.ROAD): _("{player} deployed the builder on the road"),
+        # Translators: {player}: a seat's name
+        (Figure.BUILDER, SegmentKind.CITY): _("{player} deployed the builder on the city"),
+        # Translators: {player}: a seat's name
+        (Figure.PIG, SegmentKind.FIELD): _("{player} deployed the pig on the field"),
+    }
+    said = messages.get((figure, kind))
+    if said is not None:
+        return said
+    role = role_name(figure_role(kind, figure))
+    if figure is Figure.LARGE:
+        # Translators: Inns & Cathedrals' large meeple in a role; {role}: "a knight", "a thief"
+        role = _("the large meeple as {role}").format(role=role)
+    elif figure is Figure.BUILDER or figure is Figure.PIG:
+        role = figure_name(figure)
+    # Translators: a line of the game log; {player}: a seat's name, {figure}: "a knight", "the pig";
+    # {feature}: a feature's kind ("city")
+    return _("{player} deployed {figure} on the {feature}").replace("{figure}", role).replace(
+        "{feature}", kind_words(kind))
+
+
+def _named(seat: int, names: list[str], colours: list[str]) -> Text:
+    """A seat's name in its colour."""
+    return Text(names[seat], style=seat_style(colours[seat]))
+
+
+def _said_by(line: Text, seat: int, colours: list[str]) -> Text:
+    """*line*, a seat's line, in the seat's colour (its own styles over it)."""
+    line.style = seat_style(colours[seat])
+    return line
 
 
 def describe_event(event: Event, names: list[str], colours: list[str]) -> Text | None:
     """One log line for *event*, or ``None`` for events not worth a line (draws, returns)."""
     if isinstance(event, TilePlaced):
         if event.seat is None:
-            return Text("The start tile is placed", style="dim")
-        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
-        line.append(f" placed a tile {where_words(event.position)}")  # the board shows which
-        return line
+            return Text(_("The start tile is placed"), style="dim")
+        # Translators: a line of the game log; {player}: a seat's name, {where}: "in the north-west",
+        # "just south of the start tile" (the board shows which tile)
+        line = styled(_("{player} placed a tile {where}"), player=Text(names[event.seat]),
+                      where=where_words(event.position))
+        return _said_by(line, event.seat, colours)
     if isinstance(event, MeepleDeployed):
-        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
-        role = with_article(figure_role(event.kind, event.figure))
-        if event.figure is Figure.LARGE:  # Inns & Cathedrals
-            role = f"the large meeple as {role}"
-        elif event.figure is Figure.BUILDER or event.figure is Figure.PIG:  # Traders & Builders
-            role = f"the {event.figure.value}"
-        line.append(f" deployed {role} on the {event.kind.label}")
-        return line
+        line = styled(_deployed(event.figure, event.kind), player=Text(names[event.seat]))
+        return _said_by(line, event.seat, colours)
     if isinstance(event, BuilderTurn):
-        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
-        line.append(" extended their builder's feature: a second tile this turn", style="bold")
-        return line
+        # Translators: a line of the game log (Traders & Builders); {player}: a seat's name
+        line = styled(_("{player} extended their builder's feature: a second tile this turn"), "bold",
+                      player=Text(names[event.seat]))
+        return _said_by(line, event.seat, colours)
     if isinstance(event, GoodsTaken):
-        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
-        taken = ", ".join(f"{n} {kind}" for n, kind in zip(event.goods, GOODS, strict=True) if n)
-        line.append(f" completed the city and takes its goods: {taken}")
-        return line
+        taken = pgettext("list separator", ", ").join(goods_words(kind, n) for n, kind in zip(event.goods, GOODS, strict=True) if n)
+        # Translators: a line of the game log (Traders & Builders); {player}: a seat's name, {goods}: the
+        # tokens taken ("1 wine, 2 cloth")
+        line = styled(_("{player} completed the city and takes its goods: {goods}"), player=Text(names[event.seat]),
+                      goods=taken)
+        return _said_by(line, event.seat, colours)
     if isinstance(event, PointsScored | GoodsScored):
-        line = Text()
-        for i, seat in enumerate(event.seats):
-            if i:
-                line.append(" and ")
-            line.append(names[seat], style=seat_style(colours[seat]))
-        line.append(f" {event.describe()}", style="bold")
+        players = _named(event.seats[0], names, colours)
+        for seat in event.seats[1:]:
+            players = styled(_("{list} and {last}"), list=players, last=_named(seat, names, colours))
+        # Translators: a line of the game log; {players}: who scored ("Ann", "Ann and Bob"), {score}: what
+        # and why ("+8: city, 3 tiles, 1 pennant")
+        line = styled(_("{players} {score}"), "bold", players=players, score=score_words(event))
         if event.final:
-            line.append(" (final)", style="dim")
+            # Translators: after a line of the game log: the final scoring's
+            line.append(" " + _("(final)"), style="dim")
         return line
     if isinstance(event, TileSetAside):
-        words = tile_words(event.tile)
-        return Text(f"{words[0].upper()}{words[1:]} fits nowhere: set aside; {names[event.seat]} draws again",
-                    style="italic")
+        # Translators: a line of the game log; {tile}: what the tile shows ("a tile with a city"),
+        # {player}: a seat's name
+        said = _("{tile} fits nowhere: set aside; {player} draws again").format(
+            tile=tile_words(event.tile), player=names[event.seat])
+        return Text(said[:1].upper() + said[1:], style="italic")
     if isinstance(event, SeatHandedOver):
-        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
-        line.append(f"'s seat goes to {with_article(event.bot + ' bot')}, run by {names[event.by]}", style="italic")
-        return line
+        # Translators: a line of the game log; {player}: the seat's name, {bot}: "a greedy bot", {by}: the
+        # player whose laptop runs the bot
+        line = styled(_("{player}'s seat goes to {bot}, run by {by}"), "italic", player=Text(names[event.seat]),
+                      bot=bot_words(event.bot), by=names[event.by])
+        return _said_by(line, event.seat, colours)
     if isinstance(event, SeatHandedBack):
-        line = Text(names[event.seat], style=seat_style(colours[event.seat]))
-        line.append(" is back and plays their seat again", style="italic")
-        return line
+        # Translators: a line of the game log; {player}: a seat's name
+        line = styled(_("{player} is back and plays their seat again"), "italic", player=Text(names[event.seat]))
+        return _said_by(line, event.seat, colours)
     if isinstance(event, GameEnded):
-        winners = " and ".join(names[s] for s in event.winners)
-        return Text(f"Game over: {winners} {'win' if len(event.winners) > 1 else 'wins'}", style="bold reverse")
+        winners = chained([names[s] for s in event.winners])
+        # Translators: the game log's last line; {winners}: "Ann", "Ann and Bob"
+        said = ngettext("Game over: {winners} wins", "Game over: {winners} win", len(event.winners))
+        return Text(said.format(winners=winners), style="bold reverse")
     return None
 
 

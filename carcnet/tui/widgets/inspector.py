@@ -8,7 +8,8 @@
   worth now and if completed; the chosen one (``i`` cycles) is outlined on the board, a farm with the
   completed cities it supplies.
 
-The words come from :meth:`carcnet.engine.FeatureInfo.describe` and the points from
+The words are :func:`carcnet.tui.words.feature_words` (the engine's
+:meth:`carcnet.engine.FeatureInfo.describe`, in the language in use) and the points
 :meth:`carcnet.engine.Game.worth`, the engine's own scoring (HiG "Scoring summary", "Final scoring").
 """
 
@@ -21,10 +22,11 @@ from rich.text import Text
 from textual.widgets import Static
 
 from carcnet.engine import FeatureInfo, Figure, Game, Position, SegmentKind
-from carcnet.tui.render import FIGURE_NAMES
-from carcnet.tui.words import where_words
+from carcnet.i18n import _, ngettext, pgettext
+from carcnet.tui.render import figure_name
+from carcnet.tui.words import chained, feature_words, kind_words, where_words
 
-from .palette import seat_style
+from .palette import seat_style, styled
 
 __all__ = ["Inspector", "TileFeatures", "flow", "tile_features", "worth_text"]
 
@@ -38,24 +40,29 @@ def worth_text(game: Game, info: FeatureInfo) -> str:
     either way), ``3`` (a farm, at the end), ``4, complete``."""
     now, closed = game.worth(info)
     if info.kind is SegmentKind.RIVER:
-        return "not scored"
+        # Translators: what the river is worth in the inspector
+        return _("not scored")
     if info.complete:
-        return f"{now}, complete"
+        # Translators: what a feature is worth in the inspector; {points}: a number (digits)
+        return _("{points}, complete").format(points=now)
     if closed is None or closed == now:
         return str(now)
-    return f"{closed} if closed; {now} now"
+    # Translators: what a feature is worth in the inspector; {closed}: its points once closed, {now}: now
+    return _("{closed} if closed; {now} now").format(closed=closed, now=now)
 
 
 def short_worth(game: Game, info: FeatureInfo) -> str:
     """:func:`worth_text` for a narrow panel: ``3 (6 closed)``, ``2``, ``4 complete``."""
     now, closed = game.worth(info)
     if info.kind is SegmentKind.RIVER:
-        return "not scored"
+        return _("not scored")
     if info.complete:
-        return f"{now} complete"
+        # Translators: what a feature is worth, in a narrow panel; {points}: a number (digits)
+        return _("{points} complete").format(points=now)
     if closed is None or closed == now:
         return str(now)
-    return f"{now} ({closed} closed)"
+    # Translators: what a feature is worth, in a narrow panel; {now}: its points now, {closed}: once closed
+    return _("{now} ({closed} closed)").format(now=now, closed=closed)
 
 
 #: Under this many cells across, the deploy choice gives a spot one line, its feature's kind and
@@ -131,8 +138,40 @@ def flow(parts: Sequence[Text], width: int, indent: str | Text, more: str, sep: 
     return lines
 
 
-_HINT = Text("Put the cursor or the mouse on a tile: its features, who holds them and what they are worth "
-             "show here.", style="dim")
+def _hint() -> Text:
+    """What the panel says where there is nothing to explain."""
+    return Text(_("Put the cursor or the mouse on a tile: its features, who holds them and what they are worth "
+                  "show here."), style="dim")
+
+
+def _no_spot(figure: Figure) -> str:
+    """The deploy choice's line when *figure* has no spot on the tile."""
+    messages = {
+        # Translators: the deploy choice when a figure has nowhere to go on the tile just placed
+        Figure.MEEPLE: _("no spot for a meeple"),
+        Figure.LARGE: _("no spot for the large meeple"),
+        Figure.ABBOT: _("no spot for the abbot"),
+        Figure.BUILDER: _("no spot for the builder"),
+        Figure.PIG: _("no spot for the pig"),
+    }
+    return messages[figure]
+
+
+def _spots_of(figure: Figure) -> str:
+    """The deploy choice's line for the key that switches to *figure*: ``{key}: the abbot's spots``."""
+    messages = {
+        # Translators: the key that switches the deploy choice to another figure; {key}: the key ("a")
+        Figure.MEEPLE: _("{key}: a meeple's spots"),
+        # Translators: {key}: the key ("a")
+        Figure.LARGE: _("{key}: the large meeple's spots"),
+        # Translators: {key}: the key ("a")
+        Figure.ABBOT: _("{key}: the abbot's spots"),
+        # Translators: {key}: the key ("a")
+        Figure.BUILDER: _("{key}: the builder's spots"),
+        # Translators: {key}: the key ("a")
+        Figure.PIG: _("{key}: the pig's spots"),
+    }
+    return messages[figure]
 
 
 class Inspector(Static):
@@ -146,7 +185,7 @@ class Inspector(Static):
     would lay the whole side panel out again each time (the benchmark's p90 went from 5 to 20 ms)."""
 
     def __init__(self, names: Sequence[str], colours: Sequence[str], *, id: str | None = None) -> None:
-        super().__init__(_HINT, id=id)
+        super().__init__(_hint(), id=id)
         self._names = list(names)
         self._colours = list(colours)
         #: Whether it shows only how to use it (nothing under the cursor to explain).
@@ -162,31 +201,42 @@ class Inspector(Static):
         """Shows how to use it (nothing to explain under the cursor)."""
         self.empty = True
         self._again = None
-        self.update(_HINT)
+        self.update(_hint())
 
     def _holders(self, info: FeatureInfo) -> Text:
         """Who holds a feature: each seat's followers on it, e.g. ``Red 2, Blue 1 (abbot)``; Traders &
         Builders' builder and pig named apart (they count for no majority), e.g. ``Red 1 and the
         builder``."""
         if not info.meeples:
-            return Text("nobody", style="dim")
+            # Translators: who holds a feature, in the inspector: no one
+            return Text(_("nobody"), style="dim")
         counts: dict[int, list[Figure]] = {}
         for seat, figure in info.meeples:
             counts.setdefault(seat, []).append(figure)
         out = Text()
         for i, (seat, figures) in enumerate(counts.items()):
             if i:
-                out.append(", ")
+                out.append(pgettext("list separator", ", "))
             followers = [f for f in figures if f not in (Figure.BUILDER, Figure.PIG)]
-            helpers = [FIGURE_NAMES[f] for f in (Figure.BUILDER, Figure.PIG) if f in figures]
+            helpers = chained([figure_name(f) for f in (Figure.BUILDER, Figure.PIG) if f in figures])
             name = self._names[seat]
-            out.append(f"{name} {len(followers)}" if followers else name, style=seat_style(self._colours[seat]))
+            holder = Text()
+            holder.append(f"{name} {len(followers)}" if followers else name, style=seat_style(self._colours[seat]))
             if Figure.ABBOT in followers:
-                out.append(" (abbot)")
+                # Translators: after a seat's name and its figures on a feature: "Red 2 (abbot)"
+                holder.append(" " + pgettext("holds", "(abbot)"))
             if Figure.LARGE in followers:
-                out.append(" (large meeple)")
-            if helpers:
-                out.append(f" and {' and '.join(helpers)}" if followers else f": {' and '.join(helpers)}")
+                # Translators: after a seat's name and its figures on a feature: "Red 2 (large meeple)"
+                holder.append(" " + pgettext("holds", "(large meeple)"))
+            if helpers and followers:
+                # Translators: who holds a feature: {seat}: a seat and its figures ("Red 1"), {helpers}: the
+                # builder, the pig or both ("the builder and the pig")
+                holder = styled(_("{seat} and {helpers}"), seat=holder, helpers=helpers)
+            elif helpers:
+                # Translators: who holds a feature: {seat}: a seat's name, {helpers}: the builder, the pig or
+                # both ("the builder and the pig")
+                holder = styled(_("{seat}: {helpers}"), seat=holder, helpers=helpers)
+            out.append_text(holder)
         return out
 
     def show_spots(self, game: Game, spots: Sequence[int], figure: Figure, *, other: Figure | None,
@@ -203,7 +253,6 @@ class Inspector(Static):
         if placed is None:
             self.clear()
             return
-        who = FIGURE_NAMES[figure]
         lines = []
         width = self.size.width
         for number, segment in enumerate(spots, start=1):
@@ -211,26 +260,35 @@ class Inspector(Static):
             chosen = number - 1 == selected
             mark = Text(f"{'▸' if chosen else ' '}{number} ", style="bold")
             if 0 < width < NARROW:  # a line a spot, its points first: they were wrapped out of sight
-                row = [mark + Text(f"{info.kind.label}: ") + Text(short_worth(game, info), style="bold")]
+                # Translators: a deploy spot in a narrow panel: {feature}: its kind ("city"), {points}: what
+                # it is worth ("3 (6 closed)")
+                row = [mark + styled(_("{feature}: {points}"), feature=kind_words(info.kind),
+                                     points=Text(short_worth(game, info), style="bold"))]
             else:
-                row = flow([Text(f"{info.describe()}:"), Text(worth_text(game, info), style="bold")], width,
-                           mark, "   ", sep=" ")
+                # Translators: a deploy spot: {feature}: what its feature is made of ("city, 3 tiles"), then
+                # what it is worth
+                spot = Text(_("{feature}:").format(feature=feature_words(info)))
+                row = flow([spot, Text(worth_text(game, info), style="bold")], width, mark, "   ", sep=" ")
             if chosen:  # the whole row, on every line it takes
                 for line in row:
                     line.pad_right(max(0, width - line.cell_len))
                     line.stylize("reverse")
             lines.extend(row)
         if not spots:
-            lines.append(Text(f"no spot for {who}", style="dim"))
+            lines.append(Text(_no_spot(figure), style="dim"))
         if other is not None:
-            lines.append(Text(f"a: {FIGURE_NAMES[other]}'s spots", style="dim"))
+            lines.append(Text(_spots_of(other).format(key="a"), style="dim"))
         if recall is not None:
             held = next((game.feature_at(p, s) for seat, f, p, s in game.figures()
                          if f is Figure.ABBOT and seat == game.seat), None)
             if held is not None:
                 line = Text(" A ", style="bold")
-                line.append(f"recall the abbot ({held.describe()}): ")
-                line.append(f"{game.worth(held)[0]} now", style="bold")
+                # Translators: what "{points} now" says in "recall the abbot (...): 3 now"
+                points = Text(_("{points} now").format(points=game.worth(held)[0]), style="bold")
+                # Translators: the abbot taken back (The Abbot); {feature}: what its cloister or garden is made
+                # of ("garden, 2 of 8 neighbours"), {points}: what it scores ("3 now")
+                line.append_text(styled(_("recall the abbot ({feature}): {points}"), feature=feature_words(held),
+                                        points=points))
                 lines.append(line)
         self.empty = False
         self.update(Text("\n").join(lines))
@@ -239,27 +297,32 @@ class Inspector(Static):
         """The features of a placed tile, the *chosen* one (an index of ``features.features``) marked."""
         self._again = lambda: self.show_tile(game, features, chosen)
         p = features.position
-        where = "The start tile" if (p.x, p.y) == (0, 0) else where_words(p)[0].upper() + where_words(p)[1:]
+        where = _("The start tile") if (p.x, p.y) == (0, 0) else where_words(p)[:1].upper() + where_words(p)[1:]
         lines = [Text(where, style="bold")]  # what it shows, feature by feature, below
         width = self.size.width
         for i, (segment, info) in enumerate(features.features):
             if i != chosen:  # what it is and who holds it
-                lines.extend(flow([Text(info.describe(), style="dim"), self._holders(info)], width, "  ", "    "))
+                lines.extend(flow([Text(feature_words(info), style="dim"), self._holders(info)], width, "  ", "    "))
                 continue
-            lines.append(Text("▸ " + info.describe(), style="bold"))
+            lines.append(Text("▸ " + feature_words(info), style="bold"))
             parts = []
             if info.kind is not SegmentKind.FIELD and not info.complete:
                 sides = game.open_sides(p, segment)
                 if info.kind in (SegmentKind.CLOISTER, SegmentKind.GARDEN):
-                    parts.append(Text(f"{sides} to place around"))
+                    # Translators: the places around a cloister or garden still without a tile
+                    parts.append(Text(ngettext("{count} to place around", "{count} to place around",
+                                               sides).format(count=sides)))
                 else:
-                    parts.append(Text(f"{sides} open {'side' if sides == 1 else 'sides'}"))
+                    # Translators: the open sides of a road or city, in the inspector
+                    parts.append(Text(ngettext("{count} open side", "{count} open sides", sides).format(count=sides)))
             elif info.complete:
-                parts.append(Text("complete"))
+                # Translators: a feature finished, in the inspector
+                parts.append(Text(_("complete")))
             parts.append(self._holders(info))
             parts.append(Text(worth_text(game, info), style="bold"))
             lines.extend(flow(parts, width, "    ", "    "))
         if len(features.features) > 1:
-            lines.append(Text("i: outline the next feature", style="dim"))
+            # Translators: {key}: the key ("i")
+            lines.append(Text(_("{key}: outline the next feature").format(key="i"), style="dim"))
         self.empty = False
         self.update(Text("\n").join(lines))

@@ -9,12 +9,15 @@ and when the setting changes); the tables are read when a widget is made.
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 
+from carcnet.i18n import pgettext
 from carcnet.log import COLOURS
 
 __all__ = ["PALETTE_NAMES", "SEAT_HEX", "SEAT_STYLES", "colour_choices", "colour_name", "names_colour", "seat_hex", "seat_style",
-           "use_palette"]
+           "styled", "use_palette"]
 
 _STANDARD_HEX = {
     "red": "#e0383b",
@@ -44,8 +47,33 @@ _SAFE_STYLES = {**_STANDARD_STYLES, "red": "bold #e66a10", "blue": "bold #56b4e9
                 "green": "bold #00b383"}
 
 #: What the colour-blind palette calls the shades it draws instead of a seat colour (Okabe and Ito's
-#: own names), so that a colour is never called "Red" where it is drawn vermillion.
+#: own names), so that a colour is never called "Red" where it is drawn vermillion; in English
+#: (:func:`colour_name` gives them in the language in use).
 _SAFE_NAMES = {"red": "Vermillion", "blue": "Sky blue", "green": "Bluish green"}
+
+
+def _translated_names() -> dict[str, str]:
+    """Every colour name in English (both palettes' and the seat colours') → in the language in use."""
+    return {
+        # Translators: a seat's colour, as a name (a seat named after its colour is called so)
+        "Red": pgettext("colour", "Red"),
+        "Blue": pgettext("colour", "Blue"),
+        "Yellow": pgettext("colour", "Yellow"),
+        "Green": pgettext("colour", "Green"),
+        "Black": pgettext("colour", "Black"),
+        "Grey": pgettext("colour", "Grey"),
+        "Gray": pgettext("colour", "Gray"),
+        "White": pgettext("colour", "White"),
+        "Pink": pgettext("colour", "Pink"),
+        "Purple": pgettext("colour", "Purple"),
+        "Orange": pgettext("colour", "Orange"),
+        # Translators: the colour-blind palette's shade drawn for red (Okabe and Ito's name)
+        "Vermillion": pgettext("colour", "Vermillion"),
+        # Translators: the colour-blind palette's shade drawn for blue (Okabe and Ito's name)
+        "Sky blue": pgettext("colour", "Sky blue"),
+        # Translators: the colour-blind palette's shade drawn for green (Okabe and Ito's name)
+        "Bluish green": pgettext("colour", "Bluish green"),
+    }
 
 #: The palettes by the settings' name: (board shades, text styles).
 PALETTE_NAMES = {"standard": (_STANDARD_HEX, _STANDARD_STYLES), "colour-blind": (_SAFE_HEX, _SAFE_STYLES)}
@@ -82,15 +110,57 @@ def seat_style(colour: str) -> str:
 
 
 def colour_name(colour: str) -> str:
-    """What a seat colour (carcnet.log.COLOURS) is called in the palette in use, for people to read:
-    the colour drawn (``Red``; ``Vermillion`` for ``red`` in the colour-blind palette)."""
-    return _names_in_use.get(colour.lower(), colour.capitalize())
+    """What a seat colour (carcnet.log.COLOURS) is called in the palette in use, for people to read,
+    in the language in use: the colour drawn (``Red``; ``Vermillion`` for ``red`` in the colour-blind
+    palette)."""
+    english = _names_in_use.get(colour.lower(), colour.capitalize())
+    return _translated_names().get(english, english)
 
 
 def names_colour(name: str, colour: str) -> bool:
-    """Whether *name* (a seat's) is only what some palette calls *colour* (``Red``, ``Vermillion``):
-    a default name, which follows the palette in use."""
-    return name in {colour.capitalize(), *(names[colour] for names in _COLOUR_NAMES.values() if colour in names)}
+    """Whether *name* (a seat's) is only what some palette calls *colour* (``Red``, ``Vermillion``),
+    in English or in the language in use: a default name, which follows the palette in use."""
+    english = {colour.capitalize(), *(names[colour] for names in _COLOUR_NAMES.values() if colour in names)}
+    translated = _translated_names()
+    return name in english or name in {translated.get(n, n) for n in english}
+
+
+def styled(template: str, style: str = "", **fields: str | Text) -> Text:
+    """*template* (a translated message with ``{name}`` placeholders) as one :class:`~rich.text.Text`:
+    its own words in *style*, each placeholder replaced by its field, a :class:`~rich.text.Text` field
+    keeping its styles (a seat's name in its colour), wherever the language puts it.
+
+    >>> line = styled("{who} placed a tile", who=Text("Ann", style="red"))
+    >>> line.plain, [(s.start, s.end, str(s.style)) for s in line.spans]
+    ('Ann placed a tile', [(0, 3, 'red')])
+    """
+    pieces: list[tuple[str, str] | Text] = []  # (words, style) or a field's own Text
+
+    def add(text: str, text_style: str) -> None:
+        if not text:
+            return
+        if pieces and isinstance(pieces[-1], tuple) and pieces[-1][1] == text_style:
+            pieces[-1] = (pieces[-1][0] + text, text_style)  # one run, as one append made it
+        else:
+            pieces.append((text, text_style))
+
+    at = 0
+    for match in re.finditer(r"\{(\w+)\}", template):
+        add(template[at:match.start()], style)
+        value = fields[match.group(1)]
+        if isinstance(value, Text):
+            pieces.append(value)
+        else:
+            add(value, style)
+        at = match.end()
+    add(template[at:], style)
+    out = Text()
+    for piece in pieces:
+        if isinstance(piece, Text):
+            out.append_text(piece)
+        else:
+            out.append(piece[0], style=piece[1] or None)
+    return out
 
 
 def colour_choices() -> list[tuple[Text, str]]:

@@ -12,6 +12,7 @@ from textual.style import Style
 from textual.widgets import Checkbox, Select
 
 from carcnet.engine import FARM_RULES, RIVER_START_TEXT, RIVER_STARTS, Rules
+from carcnet.i18n import N_, _
 
 __all__ = ["RuleOptions", "TickBox"]
 
@@ -67,36 +68,36 @@ class RuleOptions(Vertical):
     def compose(self) -> ComposeResult:
         default = self._start
         with Horizontal():
-            yield TickBox("The River", default.river, id="river")
-            yield TickBox("The Abbot", default.abbot, id="abbot")
+            yield TickBox(_("The River"), default.river, id="river")
+            yield TickBox(_("The Abbot"), default.abbot, id="abbot")
         with Horizontal():  # the big-box expansions, on a row of their own (a 60-column terminal)
             yield TickBox(
-                "Inns & Cathedrals", default.inns, id="inns",
-                tooltip="18 more tiles: inns on roads and cathedrals in cities (worth more completed, nothing "
-                "if not), and a large meeple each that counts as two (HiG Inns & Cathedrals)",
+                _("Inns & Cathedrals"), default.inns, id="inns",
+                tooltip=_("18 more tiles: inns on roads and cathedrals in cities (worth more completed, nothing "
+                          "if not), and a large meeple each that counts as two (HiG Inns & Cathedrals)"),
             )
             yield TickBox(
-                "Traders & Builders", default.traders, id="traders",
-                tooltip="24 more tiles: goods to whoever completes a city (10 at the end for the most of each "
-                "kind), a builder each for a second tile, a pig each worth 1 more a city on its farm",
+                _("Traders & Builders"), default.traders, id="traders",
+                tooltip=_("24 more tiles: goods to whoever completes a city (10 at the end for the most of each "
+                          "kind), a builder each for a second tile, a pig each worth 1 more a city on its farm"),
             )
         with Horizontal(id="river-row", classes="" if default.river else "-off"):
             yield Select(
-                [(f"Start tile {RIVER_START_TEXT[v]}", v) for v in RIVER_STARTS],
+                [(_river_start_choice(v), v) for v in RIVER_STARTS],
                 value=default.river_start, allow_blank=False, id="river-start", classes="" if default.river else "-off",
-                tooltip="With The River, the base game's start tile is placed right after the river or shuffled "
-                "into the river tiles (the two ways of the HiG rules), or left in the box (Z-Man)",
+                tooltip=_("With The River, the base game's start tile is placed right after the river or shuffled "
+                          "into the river tiles (the two ways of the HiG rules), or left in the box (Z-Man)"),
             )
         with Horizontal():
             yield Select(
-                [(_FARM_CHOICES[v], v) for v in FARM_RULES],
+                [(_(_FARM_CHOICES[v]), v) for v in FARM_RULES],
                 value=default.farms, allow_blank=False, id="farms",
-                tooltip="How farmers score at the end: each farm 3 per completed city it supplies (HiG), each "
-                "city once, 4 to the most farmers around it (first edition, RGG), or no farmers at all",
+                tooltip=_("How farmers score at the end: each farm 3 per completed city it supplies (HiG), each "
+                          "city once, 4 to the most farmers around it (first edition, RGG), or no farmers at all"),
             )
             yield TickBox(
-                "Small cities", id="small-city", value=default.small_city,
-                tooltip="A completed city of two tiles scores 2 and its pennants 1 each (RGG edition)",
+                _("Small cities"), id="small-city", value=default.small_city,
+                tooltip=_("A completed city of two tiles scores 2 and its pennants 1 each (RGG edition)"),
             )
 
     @on(Checkbox.Changed, "#river")
@@ -117,9 +118,21 @@ class RuleOptions(Vertical):
         )
 
 
-#: The farm choices in plain words.
+#: The farm choices in plain words, in English (shown in the language in use).
 _FARM_CHOICES = {
-    "farm": "Farmers: 3 a city, each farm",
-    "city": "Farmers: 4 a city, 1st edition",
-    "off": "No farmers",
+    "farm": N_("Farmers: 3 a city, each farm"),
+    "city": N_("Farmers: 4 a city, 1st edition"),
+    "off": N_("No farmers"),
 }
+
+
+def _river_start_choice(start: str) -> str:
+    """The choice of :data:`~carcnet.engine.RIVER_STARTS` *start*, in the language in use: ``Start tile
+    after the river``."""
+    choices = {
+        # Translators: what becomes of the base game's start tile with The River
+        "after": _("Start tile after the river"),
+        "river": _("Start tile among the river tiles"),
+        "omit": _("Start tile left out"),
+    }
+    return choices[start] if start in choices else f"Start tile {RIVER_START_TEXT[start]}"

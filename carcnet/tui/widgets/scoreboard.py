@@ -12,10 +12,11 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Static
 
-from carcnet.engine import MEEPLES_PER_PLAYER, Game, Phase, tile_kind
+from carcnet.engine import MEEPLES_PER_PLAYER, Game, Phase, Rules, tile_kind
+from carcnet.i18n import _, ngettext
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, tile_art
 from carcnet.tui.widgets.painting import art_line
-from carcnet.tui.words import tile_words
+from carcnet.tui.words import tile_words, variant_words
 
 from .palette import seat_style
 
@@ -78,7 +79,8 @@ class Scoreboard(Static):
                 name, suffix = cut(name + suffix, width), ""
         who = Text(name, style=style)
         if suffix:
-            who.append(suffix, style="bold red" if "away" in suffix else "dim")
+            away = "away" in suffix or _("away") in suffix  # the mark as the game screen words it
+            who.append(suffix, style="bold red" if away else "dim")
         return who
 
     def _rows(self, game: Game, over: bool, clocks: Mapping[int, str] | None, *,
@@ -225,20 +227,32 @@ class Scoreboard(Static):
         line under a placed tile (*note*)."""
         gap = "" if two_lines else "\n"  # two lines a seat: no blank line under them
         if over:
-            return [Text(f"{gap}Game over", style="bold")]
-        variants = game.setup.rules.variants()  # the scoring the table plays, when not HiG's
+            return [Text(gap + _("Game over"), style="bold")]
+        left = game.tiles_left
+        # Translators: under the scoreboard; {count}: a number (digits)
+        tiles = ngettext("{count} tiles left", "{count} tiles left", left).format(count=left)
         parts: list[Table | Text] = [
-            Text(f"{gap}{game.tiles_left} tiles left" + "".join(f" · {v}" for v in variants), style="dim")]
+            Text(gap + tiles + "".join(f" · {v}" for v in variant_words(game.setup.rules)), style="dim")]
         style = seat_style(self._colours[game.seat])
         drawn = game.drawn
         if drawn is not None:
             # the tile drawn under it; where there is no room for it, in words
-            said = f"{self._names[game.seat]} draws:" if zoom is not None else (
-                f"{self._names[game.seat]} draws {tile_words(drawn)}")
+            if zoom is not None:
+                # Translators: under the scoreboard, over the drawn tile's picture; {player}: a seat's name
+                said = _("{player} draws:").format(player=self._names[game.seat])
+            else:
+                # Translators: under the scoreboard; {player}: a seat's name, {tile}: what the tile shows ("a
+                # tile with a city")
+                said = _("{player} draws {tile}").format(player=self._names[game.seat], tile=tile_words(drawn))
             parts.append(Text(said, style=style, overflow="ellipsis", no_wrap=True))
             if zoom is not None:
                 art = tile_art(tile_kind(drawn), rotation or 0, zoom, self._glyphs)
                 parts.append(Text("\n").join(art_line(art, r) for r in range(art.height)))  # in colour
         elif game.placed is not None:
-            parts.append(Text(f"{self._names[game.seat]}: {note or 'deploy or skip'}", style=style))
+            # Translators: under the scoreboard while a seat deploys; {player}: a seat's name, {note}: what
+            # it may do ("deploy or skip")
+            said = _("{player}: {note}").format(player=self._names[game.seat], note=note or _("deploy or skip"))
+            parts.append(Text(said, style=style))
         return parts
+
+
