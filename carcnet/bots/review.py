@@ -1,4 +1,4 @@
-"""Provides the review of a game (issue 34): where did a seat lose it?
+"""Provides the review of a game: where did a seat lose it?
 
 For every turn of every seat (each tile placed, with its follow-up: a deploy, a skip, the abbot's
 move), the search bot at a level (hard by default) searches the position as it would have at the

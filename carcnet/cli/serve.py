@@ -17,14 +17,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from carcnet.i18n import _, pgettext
+from carcnet.i18n import N_, _, pgettext
 
 from .common import EXIT_OK, EXIT_USAGE, fail, shown
 
-__all__ = ["TEMPLATES", "add_commands", "addresses_to_open", "play_command"]
+__all__ = ["PAGE_WORDS", "TEMPLATES", "add_commands", "addresses_to_open", "play_command"]
 
 #: carcnet's page template for textual-serve (no asset from outside the machine).
 TEMPLATES = Path(__file__).with_name("serve_templates")
+#: The words of the page template (``serve_templates/app_index.html``), marked here for the extractor:
+#: the template shows them through ``_``.
+PAGE_WORDS = (N_("Start"), N_("Session ended."), N_("Restart"))
 
 
 def play_command(data_dir: str | None = None, bot_delay: float | None = None) -> str:
@@ -120,6 +123,15 @@ def _server_class() -> Any:
             for task in list(self.sessions):
                 task.cancel()
             await super().on_shutdown(app)
+
+        async def _make_app(self) -> Any:
+            """textual-serve's application, its page worded in the language in use (the template's
+            ``_``: :data:`PAGE_WORDS`)."""
+            import aiohttp_jinja2
+
+            app = await super()._make_app()
+            aiohttp_jinja2.get_env(app).globals["_"] = _
+            return app
 
         async def handle_index(self, request: Any) -> Any:
             """The page, its assets and websocket at the address the browser used (``Host``), not

@@ -1,4 +1,4 @@
-"""Provides "continue from here" (issue 34): a saved or finished game continued from any of its moves
+"""Provides "continue from here": a saved or finished game continued from any of its moves
 as a new game at one terminal, the original untouched.
 
 The new game has a game id of its own, the same seats (a bot seat stays that bot, a person's stays a

@@ -56,6 +56,7 @@ __all__ = [
     "turn_words",
     "variant_words",
     "where_words",
+    "why_illegal",
     "why_not_here",
 ]
 
@@ -504,6 +505,29 @@ def why_not_here(game: Game | None, position: Position) -> str:
         return _("Your tile is a river tile: it must continue the river where it ends, without a U-turn.")
     return _("Your tile fits there in no rotation: every side must match its neighbour's (city to city, "
              "road to road, field to field). Tab shows where it fits.")
+
+
+def why_illegal(reason: str) -> str:
+    """Why a move was refused, in the player's words, from the engine's reason code
+    (:attr:`carcnet.engine.IllegalMoveError.reason`; the engine's own message is for developers)."""
+    words = {
+        "wrong-phase": _("It is not the time for that move now."),
+        "wrong-tile": _("That is not the tile drawn."),
+        "not-adjacent": _("That place touches no tile along a side: a tile goes next to one."),
+        "occupied": _("There is a tile there already."),
+        "side-mismatch": _("The tile does not fit there: every side must match its neighbour's."),
+        "river": _("A river tile must continue the river where it ends, without a U-turn."),
+        "bad-rotation": _("The tile cannot be turned that way."),
+        "bad-segment": _("There is no such spot on the tile."),
+        "feature-occupied": _("That feature has a meeple already: you cannot deploy there."),
+        "no-supply": _("You have no such figure left in your supply."),
+        "wrong-figure": _("That figure cannot go there."),
+        "no-abbot": _("You have no abbot on the board to take back."),
+        "game-over": _("The game is over."),
+        "bad-handover": _("The seat cannot be handed over now."),
+        "bad-handback": _("The seat cannot be handed back now."),
+    }
+    return words.get(reason, _("That move is not allowed by the rules."))
 
 
 # ------------------------------------------------------------------------------------ features

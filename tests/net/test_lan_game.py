@@ -127,7 +127,16 @@ async def test_traders_and_builders_over_the_network(tmp_path: Path) -> None:
     games, game = await _expansion_table(tmp_path, rules)
     draws = [e for e in games[0].session.entries if isinstance(e.entry.move, DrawTile)]
     assert len(draws) == rules.pile_size()
-    assert game.goods is not None and sum(map(sum, game.goods)) > 0  # cities with goods were completed
+    # each seat holds the goods of the cities it completed, as the log's events say (a game whose
+    # completed cities had none, random seats playing, holds none)
+    from carcnet.engine.events import GoodsTaken
+
+    taken = [[0, 0, 0] for __ in range(3)]
+    for event in game.events:
+        if isinstance(event, GoodsTaken):
+            assert event.goods == event.feature.goods and any(event.goods)
+            taken[event.seat] = [a + b for a, b in zip(taken[event.seat], event.goods, strict=True)]
+    assert game.goods == taken
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from carcnet.bots import BOTS
 from carcnet.i18n import PSEUDO, language, set_language
 from carcnet.tui.app import CarcnetApp
 from carcnet.tui.screens.final import FinalScreen
@@ -27,8 +28,8 @@ from .test_screens_snapshots import COLOURS, NAMES, ScreenApp, finished_game
 pytestmark = pytest.mark.asyncio
 
 #: Plain words a screen may show in any language: data, not text (the login name is the name field's
-#: placeholder).
-DATA = {"carcnet", *NAMES, getpass.getuser(), getpass.getuser().title()}
+#: placeholder; the bots' names are typed as they are, ``greedy,greedy``).
+DATA = {"carcnet", *NAMES, getpass.getuser(), getpass.getuser().title(), *BOTS}
 #: A run of three or more plain (unaccented) letters: in the pseudo-locale, an unmarked string.
 PLAIN = re.compile(r"(?<![^\W\d_])[A-Za-z]{3,}(?![^\W\d_])")
 
@@ -39,10 +40,11 @@ def _screen_lines(app) -> list[str]:
 
 def plain_words(lines: list[str], allowed: set[str] = frozenset()) -> list[tuple[str, str]]:
     """The plain English words of *lines* (with the line each is on), *allowed* and :data:`DATA`
-    left out."""
+    left out, and what a player types or reads as data: paths, options (``--game``), the bots' names."""
     found = []
     for line in lines:
-        for match in PLAIN.finditer(line):
+        typed = re.sub(r"\S*/\S*|--[\w-]+", " ", line)
+        for match in PLAIN.finditer(typed):
             if match.group() not in DATA | set(allowed):
                 found.append((match.group(), line.strip()))
     return found
@@ -83,6 +85,25 @@ async def test_the_home_screen_new_game_form_and_settings_are_all_marked(tmp_pat
         assert isinstance(app.screen, SettingsScreen)
         assert plain_words(_screen_lines(app), {"Red", "Blue", "English", "Deutsch", "Polski",
                                                 "textual", "dark"}) == []  # theme names
+
+
+#: The home screen's entries other than a new game and the settings, each by its key: the lessons,
+#: the saved games to resume and to replay, the host setup, the games on the network to join and
+#: to watch, a tournament.
+ENTRIES = ["l", "r", "p", "h", "j", "s", "t"]
+
+
+@pytest.mark.parametrize("key", ENTRIES)
+async def test_every_entry_of_the_home_screen_is_marked(tmp_path, pseudo, key):
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5, player_name="Ann",
+                     lan_options={"listen": "127.0.0.1", "discovery": False})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        home = app.screen
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.screen is not home
+        assert plain_words(_screen_lines(app), {"Red", "Blue"}) == []
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

@@ -130,7 +130,7 @@ class FinalScreen(_ScoresModal):
     """The final scores with each seat's breakdown and the winner(s). Escape shows the board again
     (dismissed with ``None``); Enter or ``m`` asks for the menu (dismissed with ``"menu"``: the game
     screen under it leaves); ``v`` asks for the review of the game (dismissed with ``"review"``: the
-    replay opens and reviews it, issue 34)."""
+    replay opens and reviews it)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "board", N_("Look at the board")),

@@ -50,7 +50,7 @@ from carcnet.tui.widgets.board import BoardView
 from carcnet.tui.widgets.footer import KeyFooter
 from carcnet.tui.widgets.palette import seat_style
 from carcnet.tui.widgets.text_input import TextInput
-from carcnet.tui.words import score_words, tile_words, where_words
+from carcnet.tui.words import score_words, tile_words, where_words, why_illegal
 
 #: Entries pending (wire.md §5.9) from which the status line says so: one or two are votes on their way.
 PENDING_SHOWN = 3
@@ -732,7 +732,7 @@ class GameScreen(BoardScreen):
         try:
             self.table.submit(move)
         except IllegalMoveError as exc:
-            self.notify(str(exc), title=_("Not allowed"), severity="error")
+            self.notify(why_illegal(exc.reason), title=_("Not allowed"), severity="error")
             return False
         except TableError as exc:
             self.notify(str(exc), title=_("Not your move"), severity="warning")
@@ -755,7 +755,7 @@ class GameScreen(BoardScreen):
         try:
             trial.apply(move)
         except IllegalMoveError as exc:
-            self.notify(str(exc), title=_("Not allowed"), severity="error")
+            self.notify(why_illegal(exc.reason), title=_("Not allowed"), severity="error")
             return
         if not self._provisional:
             self._trial_base = (game, len(game.moves))
@@ -877,7 +877,8 @@ class GameScreen(BoardScreen):
         try:
             runner = self.table.hand_over(seat, "greedy")
         except (TableError, IllegalMoveError, ValueError) as exc:
-            self.notify(str(exc), title=_("Cannot hand the seat over"), severity="error")
+            said = why_illegal(exc.reason) if isinstance(exc, IllegalMoveError) else str(exc)
+            self.notify(said, title=_("Cannot hand the seat over"), severity="error")
             return
         if runner is None:
             # Translators: {name} is the name of the seat handed over
@@ -923,7 +924,7 @@ class GameScreen(BoardScreen):
         self.app.push_screen(FinalScreen(game, self.names, self.colours), closed)
 
     def _review(self) -> None:
-        """The replay of the finished game, reviewing it at once (issue 34; ``v`` on the final scores)."""
+        """The replay of the finished game, reviewing it at once (``v`` on the final scores)."""
         from carcnet.log import load
         from carcnet.tui.screens.replay import ReplayScreen
 

@@ -98,7 +98,7 @@ class LobbyScreen(Screen[None]):
     Args:
         run: The network table, running.
         settings: The player's settings.
-        data_dir: The data folder whose ratings are shown beside the seats (issue 34); ``None``: none
+        data_dir: The data folder whose ratings are shown beside the seats; ``None``: none
             shown (every seat "new").
     """
 
@@ -220,7 +220,7 @@ class LobbyScreen(Screen[None]):
         return table
 
     def _ratings(self) -> Ratings | None:
-        """The ratings in the data folder (issue 34), read once; ``None`` when they cannot be read."""
+        """The ratings in the data folder, read once; ``None`` when they cannot be read."""
         if self._rated is None:
             data_dir = self.data_dir
             try:

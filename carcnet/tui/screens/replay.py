@@ -1,7 +1,7 @@
 """Provides the replay screen: a saved game move by move on the board, with the log and scores:
 start, end, one or twenty moves on or back, a jump to any turn, play and pause at a chosen speed,
 the chart of every seat's score over the game, the review of the game by the search bot (the turns
-where it would have scored clearly more, marked on the chart; issue 34) and "continue from here"."""
+where it would have scored clearly more, marked on the chart) and "continue from here"."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Provides the tournament screen (:class:`TournamentScreen`): open an event at this laptop or join one
 another laptop opened, enter yourself and bots, follow the rounds and the standings; when a round
-seats you, your game opens over it (issue 34, protocol/tournament.md, docs/club.md).
+seats you, your game opens over it (protocol/tournament.md, docs/club.md).
 
 The event runs in the app's loop (:class:`~carcnet.club.runner.EventRunner`); this screen only reads
 what it says and asks it to start. Your games are its tables, shown by the game screen like any other.
