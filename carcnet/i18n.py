@@ -41,7 +41,7 @@ from datetime import datetime
 from pathlib import Path
 
 __all__ = [
-    "DOMAIN", "LANGUAGES", "LOCALE_DIR", "PSEUDO", "NP_", "N_", "_", "date_time", "decimal", "language",
+    "DOMAIN", "LANGUAGES", "LOCALE_DIR", "PSEUDO", "NP_", "N_", "_", "date_time", "decimal", "joined", "language",
     "language_from_environment", "listed", "ngettext", "npgettext", "on_language_change", "pgettext",
     "pseudo", "set_language",
 ]
@@ -198,12 +198,18 @@ def date_time(moment: datetime) -> str:
     return moment.strftime(pgettext("date and time, strftime", "%Y-%m-%d %H:%M"))
 
 
+def joined(parts: list[str]) -> str:
+    """*parts* separated as the language separates the items of a list: ``a, b, c`` (no "and":
+    see :func:`listed`)."""
+    return pgettext("list separator", ", ").join(parts)
+
+
 def listed(parts: list[str]) -> str:
     """*parts* as one list in words: ``a``, ``a and b``, ``a, b and c`` (the language's own
     separators)."""
     if len(parts) <= 1:
         return "".join(parts)
-    head = pgettext("list separator", ", ").join(parts[:-1])
+    head = joined(parts[:-1])
     return _("{list} and {last}").format(list=head, last=parts[-1])
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from carcnet.i18n import _, pgettext
+from carcnet.i18n import _, joined
 
 from .base import Bot, Capped
 from .greedy_bot import GreedyBot
@@ -49,7 +49,7 @@ def make_bot(name: str, seed: int, *, time_cap: float | None = None) -> Bot:
     if maker is None:
         # Translators: {name} is what was given; {bots} lists the bots' names (typed as they are).
         raise ValueError(_("unknown bot {name}; known bots: {bots}").format(
-            name=repr(name), bots=pgettext("list separator", ", ").join(BOTS)))
+            name=repr(name), bots=joined(BOTS)))
     if name in LEVELS:
         return SearchBot(seed, name, time_cap=time_cap)
     return maker(seed)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from carcnet.engine import Phase
-from carcnet.i18n import _, ngettext, pgettext
+from carcnet.i18n import _, joined, ngettext, pgettext
 from carcnet.log import LoadedLog, LogError, LogHeader, default_dir
 from carcnet.log.aside import AsideRun, aside_path, check_aside
 from carcnet.table.bundle import REPORTS, BundleError, check_bundle, latest_save, write_bundle
@@ -155,7 +155,7 @@ def _report(args: argparse.Namespace) -> int:
     # Translators: {save} is the save's name, {path} the report's file.
     print(_("report on {save} written to {path}").format(save=save.name, path=path))
     # Translators: {files} lists the files in the report.
-    print(_("it holds {files}; never the keys file").format(files=pgettext("list separator", ", ").join(names)))
+    print(_("it holds {files}; never the keys file").format(files=joined(names)))
     return EXIT_OK
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from carcnet.bots import make_bot
 from carcnet.engine import Game, GameSetup, Phase, SetupError
-from carcnet.i18n import _, date_time, decimal, ngettext, npgettext, pgettext
+from carcnet.i18n import _, date_time, decimal, joined, ngettext, npgettext, pgettext
 from carcnet.log import COLOURS
 from carcnet.table.bundle import is_bundle
 from carcnet.tui.words import rules_words
@@ -47,10 +47,6 @@ def colour_word(colour: str) -> str:
     }
     return words.get(colour, colour)
 
-
-def _joined(parts: list[str]) -> str:
-    """*parts* separated as a list of names is (``a, b, c``) in the player's language."""
-    return pgettext("list separator", ", ").join(parts)
 
 
 # ---------------------------------------------------------------------------------------- demo
@@ -246,7 +242,7 @@ def _replay(args: argparse.Namespace) -> int:
             seats.append(_("{name} (human, {colour})").format(name=s.name, colour=colour_word(s.colour)))
     # Translators: {game} is the game's id (32 hexadecimal digits), {time} the date and time it was made.
     print(_("game {game}, created {time} UTC").format(game=header.game, time=created))
-    print(_("seats: {seats}").format(seats=_joined(seats)))
+    print(_("seats: {seats}").format(seats=joined(seats)))
     if loaded.damage is not None:
         # Translators: {problem} says what is damaged in the saved game.
         print(_("warning: {problem}").format(problem=loaded.damage.message))
@@ -310,7 +306,7 @@ def _games(args: argparse.Namespace) -> int:
             # turns in all.
             state = (_("turn {turn} of {tiles}").format(turn=now, tiles=summary.tiles) if summary.tiles
                      else _("turn {turn}").format(turn=now))
-        players = _joined([s.name for s in header.seats])
+        players = joined([s.name for s in header.seats])
         # Translators: a save whose end is damaged: {file} is its name.
         name = _("{file} (damaged)").format(file=path.name) if summary.damaged else path.name
         print(f"  {when}  {state:<19} {players}  {name}")

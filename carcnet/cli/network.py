@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from carcnet.bots import LEVELS
-from carcnet.i18n import N_, _, ngettext, pgettext
+from carcnet.i18n import N_, _, joined, ngettext, pgettext
 
 from .common import (
     EXIT_OK,
@@ -52,10 +52,6 @@ def _phase_word(phase: str) -> str:
     }
     return words.get(phase, phase)
 
-
-def _joined(parts: list[str]) -> str:
-    """*parts* separated as a list of names is (``a, b, c``) in the player's language."""
-    return pgettext("list separator", ", ").join(parts)
 
 
 def _found(ad: Any) -> str:
@@ -359,7 +355,7 @@ def _progress(game: Any, args: argparse.Namespace) -> Callable[[str], None]:
         if away != last_away:
             last_away = away
             # Translators: {players} lists the players whose laptop is away.
-            _say(_("Away: {players}").format(players=_joined([names[s] for s in away])) if away
+            _say(_("Away: {players}").format(players=joined([names[s] for s in away])) if away
                  else _("Nobody is away"))
 
     return show
@@ -523,7 +519,7 @@ async def _until_over(game: Any, args: argparse.Namespace, quit_now: asyncio.Eve
     except TimeoutError:
         behind = sorted({*_seats_behind(game), *_seats_away(game)}) if game.session.seats else []
         if behind:
-            who = _joined([game.names[seat] for seat in behind])
+            who = joined([game.names[seat] for seat in behind])
             # Translators: {seconds} is a number of seconds, {players} lists one or more players' names.
             _say(_("The game is over; waiting up to {seconds} s for {players} to get the end "
                    "(their laptop may be reconnecting)").format(seconds=number(BEHIND), players=who))

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from carcnet.i18n import N_, _, pgettext
+from carcnet.i18n import N_, _, joined
 
 from .common import EXIT_OK, EXIT_USAGE, fail, shown
 
@@ -147,7 +147,7 @@ def _server_class() -> Any:
             print(_("carcnet in a browser: open {url} (Ctrl+C stops)").format(url=urls[0]), flush=True)
             if len(urls) > 1:
                 # Translators: {urls} lists the addresses to open in a browser on other computers.
-                print(_("from other machines: {urls}").format(urls=pgettext("list separator", ", ").join(urls[1:])),
+                print(_("from other machines: {urls}").format(urls=joined(urls[1:])),
                       flush=True)
             if self.host not in ("127.0.0.1", "localhost", "::1"):
                 if self.host:

@@ -34,7 +34,7 @@ from typing import Self, TypedDict, Unpack
 
 from carcnet.bots import make_bot
 from carcnet.engine import Rules
-from carcnet.i18n import _, ngettext, pgettext
+from carcnet.i18n import _, joined, ngettext, pgettext
 from carcnet.log import LogError, default_dir, new_path
 from carcnet.net.adverts import GameAd
 from carcnet.net.invite import About, Pairing, Servers
@@ -735,7 +735,7 @@ def plan_from_text(text: str, *, me: str, bot: str = "greedy") -> list[SeatPlan]
             # Translators: {number} is a seat's number, {item} what was typed for it; me, open and the bots'
             # names ({bots}) are the words typed in --seats (kept as they are).
             raise ValueError(_("seat {number}: {item} is not me, open or a bot ({bots})").format(
-                number=i + 1, item=repr(item), bots=pgettext("list separator", ", ").join(BOTS)))
+                number=i + 1, item=repr(item), bots=joined(BOTS)))
     return plan
 
 

@@ -37,7 +37,7 @@ from carcnet.engine import (
     tile_kind,
 )
 from carcnet.engine.tiles import GOODS
-from carcnet.i18n import _, listed, ngettext, npgettext, pgettext
+from carcnet.i18n import _, joined, listed, ngettext, npgettext, pgettext
 from carcnet.tui.render import figure_name, figure_role, role_name, with_article
 
 __all__ = [
@@ -602,7 +602,7 @@ def feature_words(info: FeatureInfo, *, scored: str = "") -> str:
         # Translators: a part of a city's make-up (Inns & Cathedrals): "city, 3 tiles, a cathedral"
         parts.append(pgettext("feature", "a cathedral"))
     parts += [goods_words(kind, count) for count, kind in zip(info.goods, GOODS, strict=True) if count]
-    return pgettext("list separator", ", ").join(parts)
+    return joined(parts)
 
 
 def score_words(event: PointsScored | GoodsScored) -> str:
@@ -668,4 +668,4 @@ def rules_words(rules: Rules) -> str:
     if rules.traders:
         parts.append(_("Traders & Builders"))
     parts.extend(variant_words(rules))
-    return pgettext("list separator", ", ").join(parts) or _("base game")
+    return joined(parts) or _("base game")

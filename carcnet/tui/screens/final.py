@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from carcnet.engine import CATEGORIES, Figure, Game, GoodsScored, MeepleReturned, Phase, PointsScored, Position
-from carcnet.i18n import N_, _, listed, ngettext, pgettext
+from carcnet.i18n import N_, _, joined, listed, ngettext
 from carcnet.tui.words import variant_words
 from carcnet.tui.widgets.chart import ScoreChart, score_history
 from carcnet.tui.widgets.footer import KeyFooter
@@ -184,7 +184,7 @@ class ProjectionScreen(_ScoresModal):
             # Translators: {title} is "Final scores" or "If the game ended now"; {variants} lists the
             # scoring variants in play ("small cities, first-edition farms")
             title = _("{title} ({variants})").format(
-                title=title, variants=pgettext("list separator", ", ").join(variants))
+                title=title, variants=joined(variants))
         with Vertical():
             yield Static(Text(title, style="bold"))
             yield Static(score_table(self.names, self.colours, game.projected_breakdown(), totals, leaders))

@@ -36,7 +36,7 @@ from carcnet.engine import (
     SegmentKind,
     SkipMeeple,
 )
-from carcnet.i18n import N_, _, decimal, listed, ngettext, pgettext
+from carcnet.i18n import N_, _, decimal, joined, listed, ngettext
 from carcnet.log import LogError
 from carcnet.table import Table, TableError, think_cap_of
 from carcnet.table.netview import NetView
@@ -500,7 +500,7 @@ class GameScreen(BoardScreen):
                 # scoreboard shows it in red when its text holds this word)
                 parts.append(_("away"))
             if parts:
-                out[seat] = pgettext("list separator", ", ").join(parts)
+                out[seat] = joined(parts)
         return out
 
     def _show_status(self) -> None:
@@ -617,7 +617,7 @@ class GameScreen(BoardScreen):
         if isinstance(table, NetView) and table.pending >= PENDING_SHOWN:
             pending = unconfirmed(table)
             mine = set(table.my_seats)  # their votes are this laptop's own, on their way
-            names = pgettext("list separator", ", ").join(
+            names = joined(
                 escape(self.names[s]) for s in pending.by if s not in mine and s < len(self.names))
             whose = "one" if pending.own == 1 else "yours" if pending.own else "moves"
             notices.append(unconfirmed_words(whose, pending.own or pending.pending, names))
@@ -656,7 +656,7 @@ class GameScreen(BoardScreen):
         scored = "; ".join(_("{players} {points}").format(players=listed([escape(self.names[s]) for s in e.seats]),
                                                           points=escape(score_words(e)))
                            for e in points)
-        turn = escape(pgettext("list separator", ", ").join(done))
+        turn = escape(joined(done))
         if scored:
             # Translators: {turn} is the turn in words (the tile, where, the meeple); {scores} what it scores
             turn = _("{turn} ({scores})").format(turn=turn, scores=scored)
@@ -677,7 +677,7 @@ class GameScreen(BoardScreen):
             # Translators: {player} is the name of the player whose tile is drawn
             return _("drawing {player}'s tile…").format(player=who)
         away = set(table.away())
-        names = pgettext("list separator", ", ").join(
+        names = joined(
             f"[{seat_style(self.colours[s])}]{escape(self.names[s])}[/]" for s in missing)
         if not away & set(missing):
             # Translators: {player} is the name of the player whose tile is drawn; {names} lists the players
@@ -716,7 +716,7 @@ class GameScreen(BoardScreen):
             parts.append(_("A: recall the abbot from {x},{y}").format(x=where.x, y=where.y))
         # Translators: the last of the keys while deploying (0 and Space are keys)
         parts.append(_("0 or Space skips"))
-        return pgettext("list separator", ", ").join(parts)
+        return joined(parts)
 
     def _show_final(self) -> None:
         game = self.table.game
@@ -1011,6 +1011,6 @@ class GameScreen(BoardScreen):
                 self.app.exit()
             return
         table = self.table
-        seats = pgettext("list separator", ", ").join(self.names[s] for s in sorted(table.human_seats)) or None
+        seats = joined(self.names[s] for s in sorted(table.human_seats)) or None
         name = getattr(table, "game_name", None) or None  # None: "this game"
         self.app.push_screen(LeaveScreen(name, seats), chosen)

@@ -24,7 +24,7 @@ from carcnet.engine import (
     TileSetAside,
 )
 from carcnet.engine.tiles import GOODS
-from carcnet.i18n import _, ngettext, pgettext
+from carcnet.i18n import _, joined, ngettext
 from carcnet.tui.render import figure_name, figure_role, role_name
 from carcnet.tui.words import bot_words, chained, goods_words, kind_words, score_words, tile_words, where_words
 
@@ -109,7 +109,7 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
                       player=Text(names[event.seat]))
         return _said_by(line, event.seat, colours)
     if isinstance(event, GoodsTaken):
-        taken = pgettext("list separator", ", ").join(goods_words(kind, n) for n, kind in zip(event.goods, GOODS, strict=True) if n)
+        taken = joined(goods_words(kind, n) for n, kind in zip(event.goods, GOODS, strict=True) if n)
         # Translators: a line of the game log (Traders & Builders); {player}: a seat's name, {goods}: the
         # tokens taken ("1 wine, 2 cloth")
         line = styled(_("{player} completed the city and takes its goods: {goods}"), player=Text(names[event.seat]),
