@@ -1,0 +1,175 @@
+"""The core names no expansion: a ratchet (``docs/expansion-hook-plan.md`` §9, step 0; strict from step 13).
+
+Counted in ``carcnet/engine/state.py``: the expansion words of :data:`WORDS` in the code's names and
+strings. Precisely:
+
+* **Tokens** are read from the syntax tree (``ast``), not the raw text: names (``Name``), attributes
+  (``x.attr``), parameters, keyword arguments (``f(inns=...)``), function and class names, imported
+  names and their aliases, and string constants (f-string parts included). Comments and documentation
+  are not counted: docstrings and every other string standing alone as a statement (the attribute
+  docstrings of ``Phase``).
+* Each token is **split into words**: on anything not a letter or a digit (``_``, spaces,
+  punctuation) and at case changes (``ReturnAbbot`` → ``return abbot``, ``RIVER_SPRING`` → ``river
+  spring``), lower-cased.
+* A word of :data:`WORDS` is **matched as a whole word** (``winners`` is not ``inn``, ``_city_farmers``
+  is not ``farms``, ``largest`` is not ``large``); the small-city rule is the two-word sequence
+  ``small city`` (``small_city``, ``"small-city"``). Singular and plural are listed separately.
+* Every match is one occurrence (a token may hold several).
+
+:data:`ALLOWED` is the count of each word at the start of the migration. The test fails when a word's
+count goes up (naming every occurrence of that word, where the new ones are), and warns when it goes
+down: then lower :data:`ALLOWED` to the new count in the same change, so the ratchet holds it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+import carcnet.engine
+
+STATE = Path(carcnet.engine.__file__).with_name("state.py")
+
+#: The expansions' words: The River, The Abbot (and its gardens), Inns & Cathedrals (and the large
+#: meeple), Traders & Builders (pigs, goods and their kinds), the editions' variants (small cities,
+#: the ``farms`` option).
+WORDS = (
+    "river", "rivers", "abbot", "abbots", "garden", "gardens", "inn", "inns", "cathedral", "cathedrals",
+    "large", "trader", "traders", "builder", "builders", "pig", "pigs", "goods", "wine", "grain", "cloth",
+    "small city", "farms",
+)
+
+#: The allowlist: each word's count in state.py when the ratchet was set. May only go down.
+ALLOWED = {
+    "river": 93, "rivers": 0, "abbot": 59, "abbots": 14, "garden": 7, "gardens": 0, "inn": 2, "inns": 19,
+    "cathedral": 2, "cathedrals": 2, "large": 27, "trader": 0, "traders": 27, "builder": 19, "builders": 15,
+    "pig": 19, "pigs": 11, "goods": 40, "wine": 0, "grain": 0, "cloth": 0, "small city": 13, "farms": 19,
+}  # 388 in all
+
+
+class Occurrence(NamedTuple):
+    word: str
+    line: int
+    column: int
+    scope: str
+    token: str
+
+    def __str__(self) -> str:
+        return f"state.py:{self.line}:{self.column} in {self.scope}: {self.word!r} in {self.token!r}"
+
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def split(token: str) -> list[str]:
+    """A token's words, lower-cased: ``_abbot_nodes`` → ``["abbot", "nodes"]``, ``ReturnAbbot`` →
+    ``["return", "abbot"]``, ``"small-city"`` → ``["small", "city"]``."""
+    return [w.lower() for w in _WORD.findall(token)]
+
+
+def _documentation(tree: ast.AST) -> set[int]:
+    """The ids of the string constants that stand alone as statements (docstrings and the like)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            out.add(id(node.value))
+    return out
+
+
+def _tokens(tree: ast.Module) -> Iterator[tuple[str, ast.AST, str]]:
+    """Every ``(token, node, scope)`` of the code, in source order of a walk with scopes."""
+    docs = _documentation(tree)
+
+    def visit(node: ast.AST, scope: str) -> Iterator[tuple[str, ast.AST, str]]:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            scope = node.name if scope == "<module>" else f"{scope}.{node.name}"
+            yield node.name, node, scope
+        elif isinstance(node, ast.Name):
+            yield node.id, node, scope
+        elif isinstance(node, ast.Attribute):
+            yield node.attr, node, scope
+        elif isinstance(node, ast.arg):
+            yield node.arg, node, scope
+        elif isinstance(node, ast.keyword) and node.arg is not None:
+            yield node.arg, node, scope
+        elif isinstance(node, ast.alias):
+            yield node.name, node, scope
+            if node.asname:
+                yield node.asname, node, scope
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            yield node.value, node, scope
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child, scope)
+
+    yield from visit(tree, "<module>")
+
+
+def occurrences(source: str) -> dict[str, list[Occurrence]]:
+    """Each word of :data:`WORDS` → where it occurs in *source*'s code."""
+    tree = ast.parse(source)
+    wanted = {word: word.split() for word in WORDS}
+    out: dict[str, list[Occurrence]] = {word: [] for word in WORDS}
+    for token, node, scope in _tokens(tree):
+        words = split(token)
+        for word, seq in wanted.items():
+            n = len(seq)
+            for i in range(len(words) - n + 1):
+                if words[i : i + n] == seq:
+                    out[word].append(Occurrence(word, getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
+                                                scope, token if len(token) <= 60 else token[:57] + "..."))
+    return out
+
+
+def compare(found: dict[str, list[Occurrence]], allowed: dict[str, int]) -> tuple[str | None, str | None]:
+    """(why the ratchet fails: words above their allowance, with every occurrence of each; or
+    ``None``), (the words below their allowance, to lower it; or ``None``)."""
+    up, down = [], []
+    for word in WORDS:
+        now, was = len(found[word]), allowed.get(word, 0)
+        if now > was:
+            up.append(f"{word!r}: {now} occurrences, {was} allowed ({now - was} new); all of them:")
+            up += [f"    {o}" for o in found[word]]
+        elif now < was:
+            down.append(f"{word!r}: {now} (allowed {was})")
+    total = sum(map(len, found.values()))
+    return (
+        ("state.py names expansions more than allowed (the ratchet only goes down):\n" + "\n".join(up)) if up else None,
+        (f"state.py names expansions less ({total} now, {sum(allowed.values())} allowed): lower ALLOWED in "
+         f"tests/engine/test_core_names.py: " + ", ".join(down)) if down else None,
+    )
+
+
+def test_the_core_names_no_more_expansions_than_allowed() -> None:
+    up, down = compare(occurrences(STATE.read_text(encoding="utf-8")), ALLOWED)
+    assert up is None, up
+    if down is not None:
+        warnings.warn(down, stacklevel=1)
+
+
+def test_words_are_whole() -> None:
+    """Words are matched whole, across the ways names are written."""
+    source = ("import x as rivers\n"
+              "def _take_pig(winners, largest, _city_farmers, smallCity):\n"
+              "    '''The abbot's docstring: not counted.'''\n"
+              "    'a bare string about inns: not counted'\n"
+              "    return ReturnAbbot(f'small-city {MARK_INN}', river=Figure.LARGE) # a comment about wine\n")
+    found = {w: [o.token for o in found] for w, found in occurrences(source).items() if found}
+    assert found == {"rivers": ["rivers"], "pig": ["_take_pig"], "abbot": ["ReturnAbbot"],
+                     "inn": ["MARK_INN"], "large": ["LARGE"], "river": ["river"],
+                     "small city": ["smallCity", "small-city "]}
+
+
+def test_the_ratchet_fails_when_a_name_is_added() -> None:
+    """One more expansion name in state.py fails, naming the word and where; one fewer warns."""
+    source = STATE.read_text(encoding="utf-8")
+    allowed = {w: len(o) for w, o in occurrences(source).items()}
+    added = source + "\n\ndef _pig_count(game):\n    return game.pigs\n"
+    up, down = compare(occurrences(added), allowed)
+    assert down is None and up is not None
+    assert "'pig': " in up and "'pigs': " in up and "in _pig_count: 'pig' in '_pig_count'" in up
+    up, down = compare(occurrences(source), {**allowed, "wine": allowed["wine"] + 1})
+    assert up is None and down is not None and "'wine'" in down
