@@ -36,7 +36,7 @@ from __future__ import annotations
 import gettext
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 
@@ -198,7 +198,7 @@ def date_time(moment: datetime) -> str:
     return moment.strftime(pgettext("date and time, strftime", "%Y-%m-%d %H:%M"))
 
 
-def joined(parts: list[str]) -> str:
+def joined(parts: Iterable[str]) -> str:
     """*parts* separated as the language separates the items of a list: ``a, b, c`` (no "and":
     see :func:`listed`)."""
     return pgettext("list separator", ", ").join(parts)
