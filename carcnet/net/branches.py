@@ -90,6 +90,15 @@ class Branches:
         end = batch[-1].seq
         return end > len(log) or log[end - 1] != batch[-1]
 
+    def partings(self, log: Sequence[SignedEntry]) -> set[int]:
+        """The seqs where the batches kept part from *log* (a batch that *log* holds whole parts nowhere)."""
+        out = set()
+        for batch in self._batches.values():
+            parts = next((signed.seq for signed in batch if signed.seq > len(log) or log[signed.seq - 1] != signed), None)
+            if parts is not None:
+                out.add(parts)
+        return out
+
     def settle(self, log: Sequence[SignedEntry], index: int) -> None:
         """Forgets the batches that part from *log* at a seq its commit *index* covers: they can never
         be taken (wire.md §5.9: committed entries are never replaced)."""

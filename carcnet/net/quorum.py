@@ -22,7 +22,7 @@ quorum; the highest such seq is the **commit index**.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence, Set as AbstractSet
 from typing import Literal
 
 from carcnet.engine import Game
@@ -64,13 +64,15 @@ class Votes:
     Args:
         game: The game id (votes are bound to it).
         keys: The header's seat keys, in seat order.
+        partings: The seqs where the owner knows another branch parts from its log (its replica's own
+            set, read here, never changed): the first votes there are kept whatever the votes at others.
 
     Attributes:
         version: Grows by one whenever a vote or a give is taken (what a peer passes on changed).
         tie: The tie order (:class:`Tie`), set by the replica from its log; ``None`` until drawn.
     """
 
-    def __init__(self, game: str, keys: Sequence[bytes]) -> None:
+    def __init__(self, game: str, keys: Sequence[bytes], partings: AbstractSet[int] = frozenset()) -> None:
         self.game_id = game
         self.keys = tuple(keys)
         self.players = len(self.keys)
@@ -88,6 +90,9 @@ class Votes:
         self._waived: dict[int, tuple[int, int, bytes]] = {}
         self.floor = 0
         self.version = 0
+        #: (wire.md §5.9 "The tie-break": a log that runs on while the commit index lags fills the lowest
+        #: seqs with votes where nothing parts, and a seat's first vote at a later parting had no room.)
+        self.partings = partings
 
     def follow(self, game: Game, entries: Sequence[SignedEntry]) -> None:
         """Keeps :attr:`tie` in step with the log *entries* whose game is *game* (wire.md §5.9 "The tie
@@ -226,7 +231,7 @@ class Votes:
             if vote not in kept:
                 kept.append(vote)
                 del kept[:-FIRSTS_KEPT]
-            for seq in sorted(first)[SPLIT_SEQS:]:
+            for seq in [seq for seq in sorted(first) if seq not in self.partings][SPLIT_SEQS:]:
                 del first[seq]
         self.version += 1
 

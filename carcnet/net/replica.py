@@ -184,8 +184,10 @@ class Replica:
         self.votes: Votes | None = None
         self.commit_index = 0
         self.certificate: Ack | None = None
-        #: The seqs above the commit index where other branches part from this log (the SPLIT_SEQS
-        #: lowest): its seats vote at exactly each of them too (wire.md §5.9 "The tie-break").
+        #: The seqs above the commit index where other branches part from this log, as far as this peer
+        #: knows (at most SPLIT_SEQS, the lowest): its seats vote at exactly each of them too, and the
+        #: first votes there are kept whatever the votes at other seqs (wire.md §5.9 "The tie-break";
+        #: :attr:`votes` reads this very set, changed in place only).
         self.partings: set[int] = set()
         self.branches = Branches()  # per sender, its last batch of another branch ignored (§5.9)
         self.aside: list[SetAside] = []
@@ -241,7 +243,7 @@ class Replica:
         """
         self.game = check_header(header, game=self.game_id)
         self.header = header
-        self.votes = Votes(header.game, header.keys)
+        self.votes = Votes(header.game, header.keys, partings=self.partings)
         self.votes.follow(self.game, self.entries)
 
     def take_seal(self, seal: Seal | None) -> bool:
@@ -668,11 +670,21 @@ class Replica:
         return tuple(out)
 
     def note_parting(self, seq: int) -> None:
-        """Another branch parts from this log at *seq*, where its entry is pending (:attr:`partings`)."""
-        if seq > self.commit_index and seq not in self.partings:
-            self.partings.add(seq)
-            if len(self.partings) > SPLIT_SEQS:
-                self.partings.discard(max(self.partings))
+        """Another branch parts from this log at *seq*, where its entry is pending (:attr:`partings`).
+        Room is made first by forgetting the seqs where nothing parts any more (no batch kept parts
+        there, nor the handover passed over: their senders took this log's branch since, or sent
+        another), then, if needed, the highest."""
+        partings = self.partings
+        if seq <= self.commit_index or seq in partings:
+            return
+        partings.add(seq)
+        if len(partings) > SPLIT_SEQS:
+            live = self.branches.partings(self.entries) | {seq}
+            if self.passed_over is not None:
+                live.add(self.passed_over)
+            partings.intersection_update(live)
+        while len(partings) > SPLIT_SEQS:
+            partings.discard(max(partings))
 
     def take_votes(self, votes: Iterable[Vote], gives: Iterable[Give] = ()) -> tuple[list[Vote | Give], bool]:
         """Takes votes, and votes given, from a peer: those that were news, and whether one did not
@@ -713,7 +725,7 @@ class Replica:
         self.commit_index = seq
         self.certificate = self.votes.certificate(self.game.digests, seq) if seq else None
         self.votes.raise_floor(seq)
-        self.partings = {parting for parting in self.partings if parting > seq}
+        self.partings.difference_update([parting for parting in self.partings if parting <= seq])
         self.branches.settle(self.entries, seq)  # what parts where the log is committed lost for good
         if self.held_back and self.held_back[0].seq <= seq:
             self.held_back = []

@@ -17,7 +17,10 @@ from functools import cache
 
 import pytest
 
-from .commit_model import Report, check, explore, parse_schedule, run
+from carcnet.engine import HandBack, Phase
+from carcnet.net.quorum import SPLIT_SEQS
+
+from .commit_model import STEP, Report, World, check, deterministic, explore, parse_schedule, run
 
 #: Schedules that failed on f715bb5, and what failed (the same numbers the model prints).
 FOUND = {
@@ -177,3 +180,102 @@ FOUND = {
 def test_a_schedule_found_on_the_two_seat_rule_holds(schedule: str) -> None:
     seats, draws, _ = FOUND[schedule]
     assert check(seats, parse_schedule(schedule), draws=draws) is None
+
+
+def _solo(world: World, p: int, entries: int) -> None:
+    """Peer *p*, alone, plays *entries* entries: the seat to play when it plays it, else it hands that
+    seat over (at two seats a laptop alone may); a heartbeat round when it can do neither yet."""
+    for _ in range(entries):
+        session = world.session(p)
+        if session.to_play is not None and session.plays(session.to_play):
+            world.do(("move", p))
+        elif seats := world.laptops[p].seats_to_hand():  # type: ignore[union-attr]
+            world.do(("hand", p, seats[0]))
+        else:
+            world.beat()
+
+
+def _until_drawn(world: World, p: int, seat: int) -> None:
+    """Peer *p*, alone, plays on until its log ends with *seat*'s tile drawn, not yet placed."""
+    for _ in range(40):
+        session = world.session(p)
+        game = session.game
+        assert game is not None
+        if session.to_play == seat and game.phase is Phase.PLACE_TILE:
+            return
+        _solo(world, p, 1)
+    raise AssertionError(f"P{p} never reached seat {seat}'s drawn tile")
+
+
+def _tick(world: World) -> None:
+    """A heartbeat round whose bytes stay in flight (:meth:`World.beat` without the carrying)."""
+    world.clock.now += STEP
+    for p in world.up():
+        world.session(p).connections.tell_all()
+        world.session(p)._router.draw_step()
+
+
+def _deliver(world: World, src: int) -> bool:
+    """One round of the bytes *src* has sent on its link inside its group arrives; whether any did."""
+    (a, b), wire = next(iter(world.wires.items()))
+    here, there = (wire.a, wire.b) if src == a else (wire.b, wire.a)
+    data = here.data_to_send()
+    if data:
+        there.receive_data(data)
+    return bool(data)
+
+
+@pytest.mark.parametrize("solo", [20, 24, 30, 40])
+def test_a_heal_whose_last_votes_were_lost_and_a_second_split_heal_into_one_log(solo: int) -> None:
+    """The nemesis's two seats 2 (a flapping link): a 1 | 1 split where both go on, Ann's own move
+    beating Bob's handover of it; at the heal Ann hands Bob's seat back, and Bob takes Ann's branch,
+    plays his own move, and the link dies before his vote or move arrive: Ann's commit index stays
+    where the first split began, her votes since at every seq. Apart again, Ann hands Bob's seat over
+    at the seq of his move. Healed, Bob's move beats the handover, but Ann kept first votes only at the
+    8 lowest seqs above her commit index, all from her first time alone: her first vote at the new
+    parting had no room, and the tie-break waited for it for ever (both went on, two logs). The first
+    votes where a branch parts are kept now, whatever the votes at other seqs."""
+    with deterministic():
+        world = World(2, draws=True)
+        for _ in range(3):
+            for p in (0, 1):
+                world.do(("move", p))
+                world.do(("move", p))
+                world.beat()
+        world.do(("split", ((0,), (1,))))
+        for _ in range(4):
+            world.beat()
+        _solo(world, 0, solo)
+        _until_drawn(world, 0, 1)  # Ann's log ends at Bob's drawn tile, which her bot would place
+        _solo(world, 1, solo)
+        ann, bob = world.session(0), world.session(1)
+        first_split = ann.replica.commit_index
+        world.groups = ((0, 1),)
+        world.connect()
+        handed_back = False
+        for _ in range(200):  # the heal, one way at a time, until Bob sets his branch aside
+            if not handed_back and any(link.is_open for link in ann.connections.links):
+                world.authored[0].append(ann.submit(HandBack(1)))  # Bob is back: Ann's bot stops
+                handed_back = True
+            moved = _deliver(world, 0)
+            if bob.replica.aside:
+                break
+            moved = _deliver(world, 1) or moved
+            if not moved:
+                _tick(world)
+        assert handed_back and bob.replica.aside and ann.game is not None and bob.game is not None
+        for _ in range(20):  # Bob's own move at his seat's turn, on Ann's branch
+            if bob.to_play == 1 and bob.plays(1) and bob.game.phase is Phase.PLACE_TILE:
+                break
+            if not _deliver(world, 0):
+                _tick(world)
+        parting = bob.replica.have + 1
+        world.do(("move", 1))
+        world.do(("split", ((0,), (1,))))  # what Bob sent since he took Ann's branch is lost
+        assert ann.replica.commit_index == first_split < parting - SPLIT_SEQS
+        for _ in range(4):
+            world.beat()
+        _solo(world, 0, 8)
+        _solo(world, 1, 8)
+        assert ann.replica.entries[parting - 1] != bob.replica.entries[parting - 1]
+        world.play_on()  # raises Violation when the table does not become one log

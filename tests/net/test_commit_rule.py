@@ -620,3 +620,35 @@ def test_batches_and_a_handover_held_back_that_part_where_the_log_is_committed_a
     assert list(copy.branches)
     copy.take_votes([vote(0, LOG, 8), vote(1, LOG, 8)])
     assert copy.commit_index == 8 and not list(copy.branches) and not copy.partings
+
+
+def test_the_first_votes_where_a_branch_parts_are_kept_whatever_the_votes_at_other_seqs():
+    """A log that runs on while the commit index lags (a laptop alone at a table of two) holds a vote of
+    its seat at every seq: those filled the 8 seqs above the commit index where first votes are kept,
+    and a first vote where a branch parts later had no room (the tie-break there waited for ever)."""
+    header = make_header(3)
+    longer = extend(header, [], count=30)
+    for partings, kept in ((frozenset(), False), (frozenset({25}), True)):
+        votes = Votes(GAME, header.keys, partings=partings)
+        for seq in range(5, 25):
+            votes.take(vote(2, longer, seq))
+        votes.take(vote(2, longer, 25))
+        assert bool(votes.firsts(25)) is kept
+        assert len([ack for seq in range(5, 25) for ack in votes.firsts(seq)]) == 8  # the others: 8 seqs
+
+
+def test_a_new_parting_finds_room_among_partings_where_nothing_parts_any_more():
+    """Nine peers' branches part from this log at nine seqs: the batches of the five kept last are
+    kept (wire.md §5.9 "Healing, the budgets"), and the partings of those no longer kept make room for
+    the newest, which was dropped for being the highest of nine."""
+    header = make_header(3)
+    longer = extend(header, [], count=120)
+    points = [k for k in range(8, 110) if replay(header, longer[:k]).phase is Phase.PLACE_TILE][:9]
+    assert len(points) == 9
+    copy = replica(header, longer[:115])
+    for i, k in enumerate(points):
+        seat = replay(header, longer[:k]).seat
+        branch = extend(header, longer[:k], [HandOver(seat, "greedy", (seat + 1) % 3)], count=1)
+        assert copy.take(branch[k:], k + 1, source=bytes([i])).parted == k + 1
+    assert points[-1] + 1 in copy.partings
+    assert copy.partings == {k + 1 for k in points[-5:]}
