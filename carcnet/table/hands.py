@@ -63,7 +63,9 @@ class SeatHands(NetView):
         makes the ``handover``; the bot is the one the header names. Before that, on each tick, this
         laptop's own seat played by a bot of a laptop that is gone is taken back (:meth:`_take_back`),
         once that laptop has been gone at the seat's turn for as long (right after a heal the links come
-        back within seconds, and a seat taken back while its runner plays on is set aside)."""
+        back within seconds, and a seat taken back while its runner plays on is set aside). A laptop
+        back from its save hands nothing over until it may move (:class:`~carcnet.table.rejoin.Rejoin`):
+        its handover, as its own moves, would compete with what the table played meanwhile."""
         loop = asyncio.get_running_loop()
         tick = max(0.05, min(1.0, self.takeover / 4))
         clock = TakeoverClock(self.takeover)
@@ -84,7 +86,8 @@ class SeatHands(NetView):
                 back_clock.reset()
             blocking = self.blocking()
             self._drop_asks(blocking)
-            if header is None or game is None or not blocking or self.status != "playing" or not self.my_seats:
+            if (header is None or game is None or not blocking or self.status != "playing" or not self.my_seats
+                    or not self.rejoin.ready()):  # back from its save: in step with the table first
                 clock.reset()
                 continue
             presence, now = self.presence(), self.session.clock()

@@ -339,7 +339,9 @@ class NetTable(SeatHands):
         table.records.left.update(saved.left)  # who left on purpose, not back since (§5.6 rule 1)
         table.records.gave_up.update(saved.gave_up)
         table.timekeeper.resumed(saved.banks)  # the banks it had, agreed with the table's (wire.md §5.8)
-        table.rejoin.hold()  # no move of its own until it took what the table played meanwhile
+        # no move of its own until it took what the table played meanwhile (with nobody there, on
+        # alone after a while, unless it gave its votes away: then nothing it played could commit)
+        table.rejoin.hold(alone=not saved.gave)
         return table
 
     _bot_for_seating: str | None = None

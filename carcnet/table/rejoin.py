@@ -10,7 +10,10 @@ set aside, or, where the others' branch is committed, its own would, after its b
 on a branch nobody else holds. So the bots and the clock of a resumed laptop wait until a player's
 link is open and this log is neither behind it nor parted from it (it took what the table played),
 or, with nobody there, :attr:`Rejoin.wait` seconds (the dead-connection clock of §2.1): then it plays
-on alone, as the one left does. A person's own moves are the person's to make.
+on alone, as the one left does; but not a laptop that gave its seats' votes away when it left (§5.9
+"Two seats, and leaving"): it casts no vote again, so nothing it played alone could ever be
+committed, and a table that finished without it would find its phantom game on its screen. A
+person's own moves are the person's to make.
 """
 
 from __future__ import annotations
@@ -35,14 +38,18 @@ class Rejoin:
         self.wait = wait
         self._since: float | None = None
         self._done = not resumed
+        self._alone = True
 
     def start(self, now: float) -> None:
         """The table runs from *now* (the session's clock, seconds)."""
         self._since = now
 
-    def hold(self) -> None:
-        """The table was resumed from its save: hold its seats' moves until :meth:`ready`."""
+    def hold(self, *, alone: bool = True) -> None:
+        """The table was resumed from its save: hold its seats' moves until :meth:`ready`; *alone*:
+        whether it may play on alone after :attr:`wait` seconds with nobody there (``False`` for a
+        laptop that gave its votes away: only once in step with a player)."""
         self._done = False
+        self._alone = alone
 
     def ready(self) -> bool:
         """Whether this laptop's bots and turn clock may move now; once true, true for good."""
@@ -52,7 +59,7 @@ class Rejoin:
         links = [link for link in session.connections.open_links() if link.role != "spectator"]
         if links and all(not link.parted and link.peer_have <= session.have for link in links):
             self._done = True
-        elif self._since is not None and session.clock() - self._since >= self.wait:
+        elif self._alone and self._since is not None and session.clock() - self._since >= self.wait:
             self._done = True
         return self._done
 
