@@ -17,6 +17,8 @@ The hooks grow one expansion at a time, each with its first user (``docs/expansi
   declaration, HiG "Scoring farms").
 * ``exact_projection`` (data): the projected scores must run the whole final scoring, whose farm
   scoring the core's shortcut does not know.
+* ``closed_kinds`` (data): the segment kinds no meeple may go on in its games, each with the
+  refusal's words (``"bad-segment"``).
 * :meth:`Expansion.score_farms`: the farm scoring of the final scoring, replaced (at most one
   expansion in play may).
 * :meth:`Expansion.value` and :meth:`Expansion.completed_points`: what a feature scores when it is
@@ -27,7 +29,7 @@ The hooks grow one expansion at a time, each with its first user (``docs/expansi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
@@ -87,6 +89,7 @@ class Expansion:
         words: The words the core must never contain on its behalf (``tests/engine/test_core_names.py``).
         farm_city_points: What a farm scores each completed city it supplies, if it changes that.
         exact_projection: Whether the projected scores must run the whole final scoring.
+        closed_kinds: The segment kinds no meeple may go on, each with why (``"bad-segment"``'s words).
         rules: The rules of the games it serves.
         version: Their rules version.
         slot: Its place among the expansions in play (registry order).
@@ -99,6 +102,7 @@ class Expansion:
     words: ClassVar[tuple[str, ...]] = ()
     farm_city_points: ClassVar[int | None] = None
     exact_projection: ClassVar[bool] = False
+    closed_kinds: ClassVar[Mapping[SegmentKind, str]] = {}
 
     def __init__(self, rules: Rules, version: int, slot: int) -> None:
         self.rules, self.version, self.slot = rules, version, slot
@@ -141,6 +145,7 @@ class Hooks:
         names: Their names.
         farm_city_points: What a farm scores each completed city it supplies.
         exact_projection: Whether the projected scores must run the whole final scoring.
+        closed_kinds: The segment kinds no meeple may go on, each with why (every expansion's).
         score_farms: The expansion's farm scoring that replaces the core's, or ``None``.
         value: What a feature scores (:data:`Value`): the core's, changed by each expansion in turn.
         completed_points: What a completed feature scores from its counts (:data:`CompletedPoints`).
@@ -150,6 +155,7 @@ class Hooks:
     names: frozenset[str]
     farm_city_points: int
     exact_projection: bool
+    closed_kinds: Mapping[SegmentKind, str]
     score_farms: Callable[[GameState, list[int], dict[int, set[int]]], list[PointsScored]] | None
     value: Value
     completed_points: CompletedPoints
@@ -179,6 +185,7 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         names=frozenset(e.name for e in active),
         farm_city_points=points[0] if points else BASE_FARM_CITY_POINTS,
         exact_projection=any(e.exact_projection for e in active),
+        closed_kinds={kind: why for e in active for kind, why in e.closed_kinds.items()},
         score_farms=farms[0] if farms else None,
     )
 

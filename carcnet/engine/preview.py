@@ -190,7 +190,7 @@ class PlacementPreview:
             engine's order (west column, middle column, east column; north to south).
         completions: The features this placement completes, in the order the engine scores them:
             the new tile's features by lowest segment index, then the neighbouring cloisters.
-        farmers: Whether meeples may go on fields (``Rules.farms`` is not ``"off"``).
+        farmers: Whether meeples may go on fields (no expansion in play closes them: no farmers).
     """
 
     tile: str
@@ -316,7 +316,8 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
     ring = sum(1 for o in RING_OFFSETS if key + o in board) if variant.area_segments else 0
     field_cities = _field_cities(g, owner)
     data = _merged_features(g, variant, here, members, comp_roots, closed, field_cities, ring, zero)
-    barred = _NO_FARMERS if rules.farms == "off" else _NO_MEEPLE
+    farmers = _FIELD not in game.setup.hooks().closed_kinds
+    barred = _NO_MEEPLE if farmers else _NO_FARMERS
     out = _segment_previews(
         g, variant, comp, members, comp_roots, owner, field_cities, data, supply > 0, barred, zero
     )
@@ -327,7 +328,7 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
     if rules.inns or rules.traders:  # figures that count other than one for a majority
         completions = _with_returns(g, completions, comp_roots, around, zero)
     return PlacementPreview(
-        kind.letter, here, rotation, seat, supply, out, areas, completions, rules.farms != "off"
+        kind.letter, here, rotation, seat, supply, out, areas, completions, farmers
     )
 
 
@@ -783,7 +784,7 @@ def feature_changes(
     ring = sum(1 for o in RING_OFFSETS if key + o in board) if variant.area_segments else 0
     data = _merged_features(g, variant, None, members, comp_roots, closed, None, ring, zero)
     has_meeple = game.supply[game.seat] > 0
-    barred = _NO_FARMERS if game.setup.rules.farms == "off" else _NO_MEEPLE
+    barred = _NO_MEEPLE if _FIELD not in game.setup.hooks().closed_kinds else _NO_FARMERS
     marks = goods = None
     has_large = False
     if type(g) is MarkedFeatureGraph:  # the expansions only: a game without them pays nothing here

@@ -217,7 +217,7 @@ class Game:
         self.handovers: list[HandOver | None] = [None] * setup.players
         rules = setup.rules
         #: Whether meeples may go on fields (every farm rule but ``"off"``).
-        self._farmers = rules.farms != "off"
+        self._farmers = _FIELD not in self._hooks.closed_kinds
         events: list[Event] = []
         start = tile_kind(setup.start_tile)
         self._place_tile(start, 0, 0, None, events)
@@ -565,7 +565,7 @@ class Game:
         """
         kind = feature.kind
         if kind is _FIELD:
-            return (self._hooks.farm_city_points if self._farmers else 0) * len(feature.cities), None
+            return self._hooks.farm_city_points * len(feature.cities), None
         if kind is _RIVER:
             return 0, None
         if feature.complete:
@@ -898,7 +898,7 @@ class Game:
             if seg.kind is _RIVER or seg.kind is _GARDEN:
                 raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
             if seg.kind is _FIELD and not self._farmers:
-                raise IllegalMoveError("bad-segment", f"{move}: this game is played without farmers")
+                raise IllegalMoveError("bad-segment", f"{move}: {self._hooks.closed_kinds[_FIELD]}")
             if move.figure is _LARGE and self.large[self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s large meeple is on the board")
             if move.figure is _MEEPLE and self.supply[self.seat] == 0:

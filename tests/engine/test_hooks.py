@@ -48,7 +48,7 @@ COMBINATIONS = _combinations()
 def test_the_base_games_table_holds_nothing() -> None:
     hooks = hooks_for(Rules(), 4)
     assert hooks.active == () and hooks.names == frozenset()
-    assert hooks.score_farms is None and not hooks.exact_projection
+    assert hooks.score_farms is None and not hooks.exact_projection and not hooks.closed_kinds
     assert hooks.farm_city_points == BASE_FARM_CITY_POINTS == 3
     assert hooks.value is base_value and hooks.completed_points is base_completed_points  # the core's own
 
@@ -61,7 +61,9 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     city = rules.farms == "city"
     assert ("city-farms" in hooks.names) is city
     assert (hooks.score_farms is not None) is city and hooks.exact_projection is city
-    assert hooks.farm_city_points == (4 if city else 3)
+    assert hooks.farm_city_points == {"farm": 3, "city": 4, "off": 0}[rules.farms]
+    assert ("no-farmers" in hooks.names) is (rules.farms == "off")
+    assert set(hooks.closed_kinds) == ({SegmentKind.FIELD} if rules.farms == "off" else set())
     assert ("small-cities" in hooks.names) is rules.small_city
     assert (hooks.value is base_value) is (not rules.small_city)
     assert [e.slot for e in hooks.active] == list(range(len(hooks.active)))

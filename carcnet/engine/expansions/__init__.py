@@ -2,8 +2,8 @@
 (``docs/architecture.md``, "Expansions: the hook and how to add one"). The registry's order is the
 order in which the core calls their hooks.
 
-Migrated so far (``docs/expansion-hook-plan.md`` §9): the first-edition farms and the small-city
-rule (:class:`~carcnet.engine.expansions.variants.CityFarms`, ``SmallCities``). The others still live in the core, named
+Migrated so far (``docs/expansion-hook-plan.md`` §9): the editions' variants
+(:mod:`~carcnet.engine.expansions.variants`: first-edition farms, small cities, no farmers). The others still live in the core, named
 there (``tests/engine/test_core_names.py`` counts them down).
 """
 
@@ -13,12 +13,12 @@ from functools import cache
 
 from ..expansion import Expansion, Hooks, build_hooks
 from ..rules import Rules
-from .variants import CityFarms, SmallCities
+from .variants import CityFarms, NoFarmers, SmallCities
 
-__all__ = ["REGISTRY", "CityFarms", "SmallCities", "hooks_for"]
+__all__ = ["REGISTRY", "CityFarms", "NoFarmers", "SmallCities", "hooks_for"]
 
 #: Every expansion the engine knows, in the order their hooks are called.
-REGISTRY: tuple[type[Expansion], ...] = (SmallCities, CityFarms)
+REGISTRY: tuple[type[Expansion], ...] = (SmallCities, CityFarms, NoFarmers)
 
 
 @cache

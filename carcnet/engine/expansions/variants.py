@@ -3,6 +3,9 @@
 :class:`SmallCities`: the small-city rule of the RGG edition (HA FN 17), ``Rules.small_city``: a
 completed city of two tiles scores 1 a tile and 1 a pennant instead of 2.
 
+:class:`NoFarmers`: the game without farmers (``Rules.farms == "off"``; docs/rules.md): no meeple goes
+on a field, so no farm is ever scored.
+
 :class:`CityFarms`: the first edition's farm scoring (Hans im Glück's first edition; the HA FAQ
 FN 27-28), ``Rules.farms == "city"``: instead of each farm scoring 3 a completed city it supplies,
 each completed city supplied by farms with farmers scores 4, once, to the seats with the most farmers
@@ -17,9 +20,9 @@ from ..rules import Rules
 from ..scoring import majority
 from ..tiles import MARK_CATHEDRAL, SegmentKind
 
-__all__ = ["CityFarms", "SmallCities"]
+__all__ = ["CityFarms", "NoFarmers", "SmallCities"]
 
-_CITY = SegmentKind.CITY
+_CITY, _FIELD = SegmentKind.CITY, SegmentKind.FIELD
 
 
 class SmallCities(Expansion):
@@ -77,3 +80,18 @@ class CityFarms(Expansion):
             events.append(PointsScored(majority(farmers), self.farm_city_points, game.feature_info(cr), True,
                                        farmers=True))
         return events
+
+
+class NoFarmers(Expansion):
+    """No farmers (docs/rules.md, "Variants"): no meeple goes on a field, and a farm scores nothing."""
+
+    name = "no-farmers"
+    title = "no farmers"
+    option = "farms"
+    words = ("farms",)
+    farm_city_points = 0
+    closed_kinds = {_FIELD: "this game is played without farmers"}
+
+    @classmethod
+    def active(cls, rules: Rules, version: int) -> bool:
+        return rules.farms == "off"
