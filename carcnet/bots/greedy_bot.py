@@ -37,7 +37,6 @@ from carcnet.engine.preview import (
     FeatureChange,
     HeldJoin,
     SegmentPreview,
-    completed_points,
     feature_changes,
 )
 from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIONS_OF_BITS, unpack_goods
@@ -250,7 +249,7 @@ class _Turn:
     and a cache of the values of existing features (the same for every placement of the turn)."""
 
     __slots__ = (
-        "cache", "close", "farm", "farms", "fill", "grow", "later", "meeple", "n", "seat", "small_city", "tiles_left",
+        "cache", "close", "farm", "farms", "fill", "grow", "later", "meeple", "n", "points_of", "seat", "tiles_left",
     )
 
     def __init__(self, game: Game) -> None:
@@ -265,7 +264,8 @@ class _Turn:
         self.later = FARM_CITY_LATER * min(1.0, left / FARM_CITY_TILES)
         rules = game.setup.rules
         self.farm = FARM_CITY_POINTS[rules.farms]
-        self.small_city = rules.small_city
+        #: What a completed feature scores under the game's rules (the hook table's, variants included).
+        self.points_of = game.setup.hooks().completed_points
         turns = left / n  # each seat's future turns, roughly
         base = MEEPLE_VALUE * min(1.0, turns / MEEPLE_TURNS)
         self.meeple = [
@@ -304,7 +304,7 @@ class _Turn:
         """Worth of the merged feature after the placement: its points if complete, else estimated."""
         tiles = sp.tiles or 0
         if sp.complete:
-            return float(completed_points(sp.kind, tiles, sp.pennants, self.small_city))
+            return float(self.points_of(sp.kind, tiles, sp.pennants, 0))
         return self.estimate(sp.kind, sp.open, tiles, sp.pennants, sp.cities, sp.open_cities)
 
     # ------------------------------------------------------------------ one placement
@@ -404,8 +404,7 @@ class _MarkedTurn(_Turn):
         tiles = sp.tiles or 0
         mark = getattr(sp, "mark", 0)
         if sp.complete:
-            return float(completed_points(sp.kind, tiles, sp.pennants, self.small_city, bool(mark & MARK_INN),
-                                          bool(mark & MARK_CATHEDRAL)))
+            return float(self.points_of(sp.kind, tiles, sp.pennants, mark))
         return self.marked_estimate(sp.kind, sp.open, tiles, sp.pennants, sp.cities, sp.open_cities, mark)
 
     def evaluate(self, changes: tuple[FeatureChange, ...], areas: tuple[AreaPreview, ...]) -> list[tuple[Move, float]]:

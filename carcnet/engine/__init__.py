@@ -46,23 +46,10 @@ from .moves import (
     SkipMeeple,
 )
 from .notation import parse_move
-from .state import (
-    CATEGORIES,
-    FARM_RULES,
-    FARM_TEXT,
-    MEEPLES_PER_PLAYER,
-    RIVER_START_TEXT,
-    RIVER_STARTS,
-    RULES_VERSION,
-    SUPPORTED_RULES,
-    Game,
-    GameSetup,
-    Phase,
-    PlayerView,
-    RandomSource,
-    Rules,
-    replay,
-)
+from .phase import Phase
+from .rules import FARM_RULES, FARM_TEXT, RIVER_START_TEXT, RIVER_STARTS, RULES_VERSION, SUPPORTED_RULES, Rules
+from .setup import GameSetup
+from .state import CATEGORIES, MEEPLES_PER_PLAYER, Game, PlayerView, RandomSource, replay
 from .tiles import (
     BASE_DESIGNS,
     BASE_START,

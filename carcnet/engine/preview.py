@@ -33,11 +33,11 @@ from typing import NamedTuple
 from .board import PlacedTile
 from .errors import IllegalMoveError
 from .features import FeatureGraph, MarkedFeatureGraph
+from .expansion import CompletedPoints
 from .geometry import RING_OFFSETS, Position, position_of
 from .moves import DeployMeeple, Figure, PlaceTile
-from .scoring import completed_points
 from .state import Game, Phase
-from .tiles import MARK_CATHEDRAL, MARK_INN, SegmentKind, TileVariant
+from .tiles import SegmentKind, TileVariant
 
 __all__ = [
     "AreaPreview",
@@ -47,7 +47,6 @@ __all__ = [
     "JoinedFeature",
     "PlacementPreview",
     "SegmentPreview",
-    "completed_points",
     "feature_changes",
     "preview_placement",
 ]
@@ -191,7 +190,7 @@ class PlacementPreview:
             engine's order (west column, middle column, east column; north to south).
         completions: The features this placement completes, in the order the engine scores them:
             the new tile's features by lowest segment index, then the neighbouring cloisters.
-        farmers: Whether meeples may go on fields (``Rules.farms`` is not ``"off"``).
+        farmers: Whether meeples may go on fields (no expansion in play closes them: no farmers).
     """
 
     tile: str
@@ -317,18 +316,19 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
     ring = sum(1 for o in RING_OFFSETS if key + o in board) if variant.area_segments else 0
     field_cities = _field_cities(g, owner)
     data = _merged_features(g, variant, here, members, comp_roots, closed, field_cities, ring, zero)
-    barred = _NO_FARMERS if rules.farms == "off" else _NO_MEEPLE
+    farmers = _FIELD not in game.setup.hooks().closed_kinds
+    barred = _NO_MEEPLE if farmers else _NO_FARMERS
     out = _segment_previews(
         g, variant, comp, members, comp_roots, owner, field_cities, data, supply > 0, barred, zero
     )
     around = game.areas_around(key)
     areas = _areas(g, around, zero) if around else ()
     marks = _marks(g, variant, members, comp_roots) if type(g) is MarkedFeatureGraph else None
-    completions = _completions(variant, members, data, areas, rules.small_city, marks)
+    completions = _completions(variant, members, data, areas, game.setup.hooks().completed_points, marks)
     if rules.inns or rules.traders:  # figures that count other than one for a majority
         completions = _with_returns(g, completions, comp_roots, around, zero)
     return PlacementPreview(
-        kind.letter, here, rotation, seat, supply, out, areas, completions, rules.farms != "off"
+        kind.letter, here, rotation, seat, supply, out, areas, completions, farmers
     )
 
 
@@ -642,12 +642,13 @@ def _completions(
     members: dict[int, list[int]],
     data: dict[int, _Merged],
     areas: tuple[AreaPreview, ...],
-    small_city: bool,
+    points_of: CompletedPoints,
     marks: dict[int, int] | None = None,
 ) -> tuple[Completion, ...]:
     """What the placement completes, in the order the engine scores it: the tile's features by
-    lowest segment, then the cloisters and gardens around. *marks*: component → its inn and
-    cathedral bits after the placement (Inns & Cathedrals), ``None`` without them."""
+    lowest segment, then the cloisters and gardens around. *points_of*: the game's hook table's
+    ``completed_points``; *marks*: component → its inn and cathedral bits after the placement (Inns &
+    Cathedrals), ``None`` without them."""
     completions: list[Completion] = []
     segs = variant.segments
     for c in members:  # components by lowest segment: each first appears at its own index
@@ -656,8 +657,7 @@ def _completions(
             skind = segs[c].kind
             assert tiles is not None
             mark = 0 if marks is None else marks[c]
-            points = completed_points(skind, tiles, pennants, small_city, bool(mark & MARK_INN),
-                                      bool(mark & MARK_CATHEDRAL))
+            points = points_of(skind, tiles, pennants, mark)
             completions.append(Completion(skind, anchor, c, tiles, pennants, figures, points))
     for a in areas:
         if a.complete:
@@ -784,7 +784,7 @@ def feature_changes(
     ring = sum(1 for o in RING_OFFSETS if key + o in board) if variant.area_segments else 0
     data = _merged_features(g, variant, None, members, comp_roots, closed, None, ring, zero)
     has_meeple = game.supply[game.seat] > 0
-    barred = _NO_FARMERS if game.setup.rules.farms == "off" else _NO_MEEPLE
+    barred = _NO_MEEPLE if _FIELD not in game.setup.hooks().closed_kinds else _NO_FARMERS
     marks = goods = None
     has_large = False
     if type(g) is MarkedFeatureGraph:  # the expansions only: a game without them pays nothing here

@@ -1,5 +1,5 @@
-"""Provides the scoring values (HiG "Scoring summary", "Final scoring"; HA FN 17 and 27-28 for the
-variants): what a feature scores and who scores it. Pure functions of counts; ``Game`` applies them
+"""Provides the scoring values (HiG "Scoring summary", "Final scoring"): what a feature scores and
+who scores it, before the editions' variants change it (``carcnet.engine.expansions.variants``). Pure functions of counts; ``Game`` applies them
 when features complete and at the end, previews and bots to look ahead.
 """
 
@@ -7,20 +7,15 @@ from __future__ import annotations
 
 from .events import FeatureInfo
 from .moves import Figure
-from .tiles import SegmentKind
+from .tiles import MARK_CATHEDRAL, MARK_INN, SegmentKind
 
-__all__ = ["FARM_POINTS", "completed_points", "feature_value", "majority"]
+__all__ = ["completed_points", "feature_value", "majority"]
 
 _ROAD, _CITY = SegmentKind.ROAD, SegmentKind.CITY
 _AREA = (SegmentKind.CLOISTER, SegmentKind.GARDEN)
 _LARGE = Figure.LARGE
 _PIG = Figure.PIG
 _BUILDER = Figure.BUILDER
-
-#: Points a farm scores per completed city it supplies, by ``Rules.farms`` (4 for first-edition farms,
-#: whose holder must also have the most farmers around the city).
-FARM_POINTS = {"farm": 3, "city": 4, "off": 0}
-
 
 def majority(meeples: list[tuple[int, Figure, int]]) -> tuple[int, ...]:
     """Seats with the most figures on a feature, in seat order (HiG: "In the case of a draw, all
@@ -35,11 +30,11 @@ def majority(meeples: list[tuple[int, Figure, int]]) -> tuple[int, ...]:
     return tuple(sorted(s for s, c in counts.items() if c == best))
 
 
-def feature_value(info: FeatureInfo, *, final: bool, small_city: bool = False) -> int:
-    """Points a road, city, cloister or garden is worth (HiG "Scoring summary").
+def feature_value(info: FeatureInfo, *, final: bool) -> int:
+    """Points a road, city, cloister or garden is worth (HiG "Scoring summary"), before the variants
+    change it (the hook table's ``value``: the small-city rule).
 
-    Completed: road 1 per tile, city 2 per tile + 2 per pennant, cloister/garden 9; with
-    *small_city* (HA FN 17) a completed city of two tiles 1 per tile + 1 per pennant. Incomplete at
+    Completed: road 1 per tile, city 2 per tile + 2 per pennant, cloister/garden 9. Incomplete at
     the end: road 1 per tile, city 1 per tile + 1 per pennant, cloister/garden 1 + 1 per neighbour.
     Inns & Cathedrals: a road with an inn 2 per tile completed, 0 incomplete at the end; a city with
     a cathedral 3 per tile and pennant completed, 0 incomplete at the end.
@@ -53,26 +48,25 @@ def feature_value(info: FeatureInfo, *, final: bool, small_city: bool = False) -
     if kind is _CITY:
         if info.cathedral:
             return 0 if final and not info.complete else 3 * (n + info.pennants)
-        per = 1 if (final and not info.complete) or (small_city and n == 2 and info.complete) else 2
-        return per * (n + info.pennants)
+        return (1 if final and not info.complete else 2) * (n + info.pennants)
     if kind in _AREA:
         return n  # the tile itself plus its placed neighbours; 9 when complete
     raise ValueError(f"{kind.label} is not scored this way")
 
 
-def completed_points(kind: SegmentKind, tiles: int, pennants: int, small_city: bool = False,
-                     inn: bool = False, cathedral: bool = False) -> int:
+def completed_points(kind: SegmentKind, tiles: int, pennants: int, mark: int = 0) -> int:
     """Points for a completed feature of *tiles* tiles and *pennants* pennants (HiG "Scoring
-    summary"): road 1 per tile, city 2 per tile and pennant (1 each for a city of two tiles under
-    the small-city rule, HA FN 17), cloister or garden 9 (*tiles* is 9); 0 for a river or field.
-    Inns & Cathedrals: a road with an *inn* 2 per tile, a city with a *cathedral* 3 per tile and
+    summary"), before the variants change them (the hook table's ``completed_points``): road 1 per
+    tile, city 2 per tile and pennant, cloister or garden 9 (*tiles* is 9); 0 for a river or field.
+    Inns & Cathedrals (*mark*: the feature's :data:`~carcnet.engine.tiles.MARK_INN` and
+    ``MARK_CATHEDRAL`` bits): a road with an inn 2 per tile, a city with a cathedral 3 per tile and
     pennant."""
     if kind is _ROAD:
-        return 2 * tiles if inn else tiles
+        return 2 * tiles if mark & MARK_INN else tiles
     if kind is _CITY:
-        if cathedral:
+        if mark & MARK_CATHEDRAL:
             return 3 * (tiles + pennants)
-        return (1 if small_city and tiles == 2 else 2) * (tiles + pennants)
+        return 2 * (tiles + pennants)
     if kind in _AREA:
         return tiles
     return 0

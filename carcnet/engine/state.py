@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass
 from typing import Protocol
 
 from . import deck as _deck
 from .board import Board, PlacedTile, Placement
-from .draws import TableDraws, check_reveal, draw_index, draw_value
-from .errors import IllegalMoveError, SetupError
+from .draws import check_reveal, draw_index, draw_value
+from .errors import IllegalMoveError
 from .events import (
     BuilderTurn,
     Event,
@@ -57,23 +56,23 @@ from .moves import (
     ReturnAbbot,
     SkipMeeple,
 )
+from .phase import Phase
 from .river import advance_river, river_finishable, river_stays_finishable, river_turn, river_unblocked
-from .scoring import FARM_POINTS, feature_value, majority
+from .rules import FARM_RULES, FARM_TEXT, RIVER_START_TEXT, RIVER_STARTS, RULES_VERSION, SUPPORTED_RULES, Rules
+from .scoring import feature_value, majority
+from .setup import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from .tiles import (
-    BASE_START,
     GOODS,
     MARK_CATHEDRAL,
     MARK_INN,
     MAX_SEGMENTS,
     PATTERN_MASKS,
     RIVER_LAKE,
-    RIVER_SPRING,
     ROTATIONS_OF_BITS,
     SegmentKind,
     TileKind,
     TileVariant,
     tile_kind,
-    tileset,
     unpack_goods,
 )
 
@@ -90,34 +89,11 @@ __all__ = [
     "replay",
 ]
 
-#: Version of the rules new games are played under (``GameSetup.rules_version``).
-#: 2: the river tiles R6 and R7 corrected, the river kept finishable, the start tile's
-#: options of HiG and Z-Man, and the small-city and farm variants.
-#: 3: the river rule made exact: a placement is refused only when some order of the river tiles
-#: left could strand the river (``docs/rules.md``, "The river is always finished").
-#: 4: the expansions: Inns & Cathedrals (``Rules.inns``) and Traders & Builders (``Rules.traders``),
-#: played only from this version on; a game without them plays as under rules 3.
-RULES_VERSION = 4
-#: The rules versions this engine plays, each game by its own version's rules: a saved game of an
-#: older version still loads and replays as it was played (``protocol/log.md`` §7).
-SUPPORTED_RULES = (2, 3, 4)
-#: The first rules version that plays each expansion (``Rules`` field → version).
-_EXPANSIONS_SINCE = {"inns": 4, "traders": 4}
-#: What becomes of the base start tile with The River (HA "THE RIVER"; Z14 "The River"):
-#: ``"after"`` placed as soon as the river is complete (HiG), ``"river"`` shuffled into the river
-#: tiles (HiG), ``"omit"`` left in the box (Z-Man). The first is the default (``docs/rules.md``).
-RIVER_STARTS = ("after", "river", "omit")
-#: How farms are scored: ``"farm"`` each farm scores 3 per completed city it supplies (HiG "Scoring
-#: farms", the third-edition method); ``"city"`` each completed city scores 4 for the majority of the
-#: farmers supplying it (first edition, HA FN 27-28); ``"off"`` no farmers at all.
-FARM_RULES = ("farm", "city", "off")
 #: Followers each player has in supply at the start (HiG "Preparation": 8 less the scoring marker).
 MEEPLES_PER_PLAYER = 7
 #: Abbots each player has with The Abbot (Z14 "The Abbot": "Each player receives the abbot in their color").
 ABBOTS_PER_PLAYER = 1
-MIN_PLAYERS = 2
 _BOT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
-MAX_PLAYERS = 6
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 _CLOISTER, _RIVER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.RIVER, SegmentKind.GARDEN
@@ -128,20 +104,6 @@ _ABBOT = Figure.ABBOT
 _LARGE = Figure.LARGE
 #: Score categories, in the order breakdowns list them.
 CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods")
-
-
-class Phase(str, Enum):
-    """What the game waits for."""
-
-    DRAW = "draw"
-    """The table must draw the current seat's tile (:class:`~carcnet.engine.moves.DrawTile`): only
-    in a game whose draws come from the table (``GameSetup.draws``)."""
-    PLACE_TILE = "place"
-    """The current seat must place the drawn tile."""
-    DEPLOY = "deploy"
-    """The current seat may deploy a figure on the tile just placed (or skip)."""
-    GAME_OVER = "over"
-    """The final scoring is done."""
 
 
 _PLACE = Phase.PLACE_TILE
@@ -164,197 +126,6 @@ _BUILDER = Figure.BUILDER
 _NO_GOODS = (0, 0, 0)
 _BUILDER_ON = tuple(DeployMeeple(i, _BUILDER) for i in range(MAX_SEGMENTS))
 _SKIP = SkipMeeple()
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """Rule options: the expansions and the editions' scoring variants (``docs/rules.md``).
-
-    Attributes:
-        river: The River: the spring at (0, 0), the river tiles drawn first, the lake last
-            (HA "THE RIVER"; Z14 "The River").
-        abbot: The Abbot: one abbot per player and gardens on some tiles (Z14 "The Abbot").
-        river_start: With The River, what becomes of the base start tile, one of
-            :data:`RIVER_STARTS`: ``"after"`` (placed as soon as the river is complete, HiG; the
-            default), ``"river"`` (shuffled into the river tiles, HiG) or ``"omit"`` (left out,
-            Z-Man). Ignored without The River.
-        small_city: The small-city rule of the RGG edition (HA FN 17): a completed city of two
-            tiles scores 2 points, and each of its pennants 1.
-        farms: How farms score, one of :data:`FARM_RULES`: ``"farm"`` (HiG, the default),
-            ``"city"`` (first edition, HA FN 27-28) or ``"off"`` (no farmers).
-        inns: Inns & Cathedrals: its 18 tiles among the land tiles; a road with an inn scores 2 a
-            tile completed and nothing incomplete at the end, a city with a cathedral 3 a tile and
-            pennant completed and nothing incomplete at the end, and a large meeple per player that
-            counts as two for the majority (``docs/rules.md``). Rules version 4 on.
-        traders: Traders & Builders: its 24 tiles among the land tiles; whoever completes a city
-            takes its goods (wine, grain, cloth), and at the end the most of each kind score 10
-            (``docs/rules.md``); a builder per player (on a road or city beside the player's own
-            follower: extending that feature with the turn's first tile gives a second tile) and a
-            pig (beside the player's own farmer: 1 more a city when that farm scores). Rules
-            version 4 on.
-    """
-
-    river: bool = False
-    abbot: bool = False
-    river_start: str = "after"
-    small_city: bool = False
-    farms: str = "farm"
-    inns: bool = False
-    traders: bool = False
-
-    def pile_size(self) -> int:
-        """Tiles in the draw pile under these rules (start tile excluded): the number of draws a
-        game makes, and the length of each seat's chain with table draws (``deck.md`` §4–5).
-
-        >>> Rules().pile_size(), Rules(river=True).pile_size()
-        (71, 83)
-        """
-        _start, groups = tileset(river=self.river, abbot=self.abbot, river_start=self.river_start, inns=self.inns,
-                                 traders=self.traders)
-        return sum(sum(group.values()) for group in groups)
-
-    def problem(self) -> str | None:
-        """Why these options cannot be played (a wrong type or value), or ``None``."""
-        for name in ("river", "abbot", "small_city", "inns", "traders"):
-            if not isinstance(getattr(self, name), bool):
-                return f"{name} must be true or false, got {getattr(self, name)!r}"
-        if self.river_start not in RIVER_STARTS:
-            return f"river_start must be one of {', '.join(RIVER_STARTS)}, got {self.river_start!r}"
-        if self.farms not in FARM_RULES:
-            return f"farms must be one of {', '.join(FARM_RULES)}, got {self.farms!r}"
-        return None
-
-    def text(self) -> str:
-        """Short English, e.g. ``"base game"`` or ``"The River (start tile after the river), The Abbot,
-        small cities, first-edition farms"``."""
-        parts = []
-        if self.river:
-            parts.append(f"The River (start tile {RIVER_START_TEXT[self.river_start]})")
-        if self.abbot:
-            parts.append("The Abbot")
-        if self.inns:
-            parts.append("Inns & Cathedrals")
-        if self.traders:
-            parts.append("Traders & Builders")
-        parts.extend(self.variants())
-        return ", ".join(parts) or "base game"
-
-    def variants(self) -> list[str]:
-        """The scoring variants in play, in short English: ``[]`` for the HiG scoring, else some of
-        ``"small cities"`` and ``"first-edition farms"`` or ``"no farmers"``."""
-        out = ["small cities"] if self.small_city else []
-        if self.farms != "farm":
-            out.append(FARM_TEXT[self.farms])
-        return out
-
-
-#: Plain words for each :data:`RIVER_STARTS` value, after "start tile".
-RIVER_START_TEXT = {"after": "after the river", "river": "among the river tiles", "omit": "left out"}
-#: Plain words for each :data:`FARM_RULES` value.
-FARM_TEXT = {"farm": "farms scored per farm", "city": "first-edition farms", "off": "no farmers"}
-
-
-@dataclass(frozen=True, slots=True)
-class GameSetup:
-    """Everything a game starts from. Give exactly one of *seed*, *draw_order* and *table*: where
-    the tiles come from.
-
-    Attributes:
-        players: Number of seats, 2 to 6. Seat 0 plays first, then clockwise (seat order).
-        seed: Integer in ``[0, 2**64)``; the draw order is shuffled from it (``protocol/deck.md`` §1–4).
-        draw_order: The tiles after the start tile, in drawing order, as design letters: for tests,
-            tutorials and reproducing a real game. Any known designs, in any number.
-        draws: The draws are made one at a time by the players together, from their hash chains
-            (``protocol/deck.md`` §5): no order exists before each draw. The game waits in
-            ``Phase.DRAW`` for a :class:`~carcnet.engine.moves.DrawTile` before each tile.
-        rules: Rule options.
-        rules_version: The rules version the game is played under, one of :data:`SUPPORTED_RULES`
-            (:data:`RULES_VERSION` for a new game; a saved game's own). In the digest's setup text.
-    """
-
-    players: int
-    seed: int | None = None
-    draw_order: tuple[str, ...] | None = None
-    rules: Rules = field(default_factory=Rules)
-    draws: TableDraws | None = None
-    rules_version: int = RULES_VERSION
-
-    def deck(self) -> tuple[str, ...]:
-        """The draw order this setup gives (start tile excluded); empty for table draws, whose
-        order does not exist before the draws. Raises ``SetupError`` when invalid."""
-        self.validate()
-        if self.draw_order is not None:
-            return tuple(self.draw_order)
-        if self.draws is not None:
-            return ()
-        assert self.seed is not None
-        _start, groups = self.tiles()
-        shuffled = _deck.shuffled_groups(self.seed, [_deck.canonical_group(g) for g in groups])
-        return tuple(tile for group in shuffled for tile in group)
-
-    def tiles(self) -> tuple[str, list[dict[str, int]]]:
-        """The start tile and the groups of the draw pile (:func:`carcnet.engine.tiles.tileset`)."""
-        r = self.rules
-        return tileset(river=r.river, abbot=r.abbot, river_start=r.river_start, inns=r.inns, traders=r.traders)
-
-    @property
-    def start_tile(self) -> str:
-        """The tile placed at (0, 0) before the first turn: D, or the spring with The River."""
-        return RIVER_SPRING if self.rules.river else BASE_START
-
-    def validate(self) -> None:
-        """Raises ``SetupError`` naming the problem when the setup cannot start."""
-        if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise SetupError(f"players must be an integer, got {self.players!r}")
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise SetupError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
-        if not isinstance(self.rules, Rules):
-            raise SetupError("rules must be a Rules")
-        if type(self.rules_version) is not int or self.rules_version not in SUPPORTED_RULES:
-            raise SetupError(f"rules version {self.rules_version!r} is not one this engine plays {SUPPORTED_RULES}")
-        problem = self.rules.problem()
-        if problem is not None:
-            raise SetupError(problem)
-        for option, since in _EXPANSIONS_SINCE.items():
-            if getattr(self.rules, option) and self.rules_version < since:
-                raise SetupError(f"rules version {self.rules_version} has no {option} (played from rules version {since} on)")
-        if (self.seed is not None) + (self.draw_order is not None) + (self.draws is not None) != 1:
-            raise SetupError("give exactly one of seed, draw_order and table")
-        if self.draws is not None:
-            problem = self.draws.problem(self.players) if isinstance(self.draws, TableDraws) else "not TableDraws"
-            if problem is not None:
-                raise SetupError(f"table draws: {problem}")
-        if self.seed is not None:
-            if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < _deck.SEED_LIMIT:
-                raise SetupError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
-        if self.draw_order is not None:
-            for i, letter in enumerate(self.draw_order):
-                try:
-                    kind = tile_kind(letter)
-                except (KeyError, TypeError):
-                    raise SetupError(f"draw_order[{i}] = {letter!r} is not a tile design") from None
-                needs = {"river": self.rules.river, "abbot": self.rules.abbot, "inns": self.rules.inns,
-                         "traders": self.rules.traders}
-                for expansion in kind.expansion.split("+"):
-                    if expansion != "base" and not needs[expansion]:
-                        raise SetupError(f"draw_order[{i}] = {letter!r} needs {expansion}, which is off")
-
-    def canonical(self) -> str:
-        """The setup as canonical text, the first input of the state digest (``protocol/digest.md``)."""
-        if self.draws is not None:
-            source = self.draws.text()
-        elif self.seed is not None:
-            source = f"seed {self.seed}"
-        else:
-            source = "order " + " ".join(self.draw_order or ())
-        rules = self.rules
-        river_start = f" start={rules.river_start}" if rules.river else ""
-        return (
-            f"carcnet/state/v1\nrules {self.rules_version} river={int(rules.river)} abbot={int(rules.abbot)}{river_start} "
-            f"small-city={int(rules.small_city)} farms={rules.farms}{' inns=1' if rules.inns else ''}"
-            f"{' traders=1' if rules.traders else ''}\n"
-            f"players {self.players}\n{source}\n"
-        )
 
 
 class Game:
@@ -380,6 +151,8 @@ class Game:
     def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
         deck = setup.deck()
+        #: What the core calls of the expansions in play (:class:`~carcnet.engine.expansion.Hooks`).
+        self._hooks = setup.hooks()
         n = setup.players
         self.players = n
         self.board = Board()
@@ -444,9 +217,7 @@ class Game:
         self.handovers: list[HandOver | None] = [None] * setup.players
         rules = setup.rules
         #: Whether meeples may go on fields (every farm rule but ``"off"``).
-        self._farmers = rules.farms != "off"
-        #: Whether the small-city rule scores completed cities (``Rules.small_city``).
-        self._small_city = rules.small_city
+        self._farmers = _FIELD not in self._hooks.closed_kinds
         events: list[Event] = []
         start = tile_kind(setup.start_tile)
         self._place_tile(start, 0, 0, None, events)
@@ -794,11 +565,11 @@ class Game:
         """
         kind = feature.kind
         if kind is _FIELD:
-            return FARM_POINTS[self.setup.rules.farms] * len(feature.cities), None
+            return self._hooks.farm_city_points * len(feature.cities), None
         if kind is _RIVER:
             return 0, None
         if feature.complete:
-            return feature_value(feature, final=False, small_city=self.setup.rules.small_city), None
+            return self._hooks.value(feature, False), None
         now = feature_value(feature, final=True)
         if kind in _AREA:
             return now, 9
@@ -870,15 +641,16 @@ class Game:
         if self.phase is Phase.GAME_OVER:
             return list(self.scores)
         rules = self.setup.rules
-        if rules.farms == "city" or rules.inns or rules.traders:  # first-edition farms: city by city;
-            return self.projected_final()[0]  # the expansions: the values of the final scoring
+        if self._hooks.exact_projection or rules.inns or rules.traders:  # an expansion's final scoring
+            return self.projected_final()[0]
         g = self.graph
         find, kinds, opens, meeples = g.find, g.kind, g.open, g.meeples
+        farm_points = self._hooks.farm_city_points
         totals = list(self.scores)
         for root in self._held_roots():
             kind = kinds[root]
             if kind is _FIELD:  # 3 per completed city it supplies, each once
-                points = FARM_POINTS["farm"] * len({c for c in map(find, g.borders[root] or ()) if opens[c] == 0})
+                points = farm_points * len({c for c in map(find, g.borders[root] or ()) if opens[c] == 0})
             elif kind in _AREA:  # its own tile and the placed tiles around
                 points = 9 - opens[root]
             else:
@@ -920,6 +692,7 @@ class Game:
         """
         other = Game.__new__(Game)
         other.setup = self.setup
+        other._hooks = self._hooks
         other.players = self.players
         other.board = self.board.copy()
         other.graph = self.graph.copy()
@@ -956,7 +729,6 @@ class Game:
         other.river_end = self.river_end
         other.handovers = self.handovers[:]
         other._farmers = self._farmers
-        other._small_city = self._small_city
         other._trail = self._trail[:]
         other._digests = self._digests[:]
         return other
@@ -1126,7 +898,7 @@ class Game:
             if seg.kind is _RIVER or seg.kind is _GARDEN:
                 raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
             if seg.kind is _FIELD and not self._farmers:
-                raise IllegalMoveError("bad-segment", f"{move}: this game is played without farmers")
+                raise IllegalMoveError("bad-segment", f"{move}: {self._hooks.closed_kinds[_FIELD]}")
             if move.figure is _LARGE and self.large[self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s large meeple is on the board")
             if move.figure is _MEEPLE and self.supply[self.seat] == 0:
@@ -1464,7 +1236,7 @@ class Game:
         if not meeples:
             return
         seats = majority(meeples)
-        points = feature_value(info, final=False, small_city=self._small_city)
+        points = self._hooks.value(info, False)
         category = info.kind.label
         for s in seats:
             self.scores[s] += points
@@ -1538,40 +1310,20 @@ class Game:
                     tiles = field_tiles.get(find(n))
                     if tiles is not None:
                         tiles.add(tile_of[n])
-        if self.setup.rules.farms == "city":
-            events.extend(self._city_farmers(fields))
+        score_farms = self._hooks.score_farms
+        if score_farms is not None:
+            events.extend(score_farms(self, fields, field_tiles))
             return events
         for r in fields:
             meeples = g.meeples[r]
             assert meeples
             info = self._info(r, field_tiles[r])
             seats = majority(meeples)
-            events.append(PointsScored(seats, FARM_POINTS["farm"] * len(info.cities), info, True))
+            events.append(PointsScored(seats, self._hooks.farm_city_points * len(info.cities), info, True))
             if info.cities and any(f is _PIG for _, f, _ in meeples):  # Traders & Builders' pig:
                 for s in seats:  # its owner, scoring the farm, gets 4 a city instead of 3
                     if any(seat == s and f is _PIG for seat, f, _ in meeples):
                         events.append(PointsScored((s,), len(info.cities), info, True, pig=True))
-        return events
-
-    def _city_farmers(self, fields: list[int]) -> list[PointsScored]:
-        """First-edition farm scoring (HA FN 28, ``Rules.farms == "city"``): every completed city
-        that a farm with farmers supplies is scored once, 4 points to the seats with the most
-        farmers in all the farms supplying it (ties all score). *fields* are the farms with
-        farmers, in the order of their first farmer; cities follow in that order."""
-        g = self.graph
-        find = g.find
-        supplied: dict[int, list[int]] = {}  # city root → farms supplying it, each once
-        for r in fields:
-            for c in g.borders[r] or ():
-                cr = find(c)
-                if g.open[cr] == 0:
-                    farms = supplied.setdefault(cr, [])
-                    if r not in farms:
-                        farms.append(r)
-        events = []
-        for cr, farms in supplied.items():
-            farmers = [m for r in farms for m in g.meeples[r] or ()]
-            events.append(PointsScored(majority(farmers), 4, self._info(cr), True, farmers=True))
         return events
 
     def _goods_scoring(self) -> list[GoodsScored]:
@@ -1626,6 +1378,11 @@ class Game:
         if not 0 <= segment < len(tile.variant.segments):
             raise KeyError(f"tile {tile.kind.letter} at {position} has no segment {segment}")
         return tile.base + segment
+
+    def feature_info(self, root: int) -> FeatureInfo:
+        """The feature whose root (:meth:`FeatureGraph.find`) is *root*, described: kind, tiles,
+        pennants, completion, figures and, for a farm, the completed cities it supplies. Pure."""
+        return self._info(root)
 
     def _info(self, root: int, tiles_set: set[int] | None = None) -> FeatureInfo:
         """Snapshot of the feature at *root*; *tiles_set* gives a field's tiles if already known."""

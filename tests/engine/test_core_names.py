@@ -1,6 +1,8 @@
 """The core names no expansion: a ratchet (``docs/expansion-hook-plan.md`` §9, step 0; strict from step 13).
 
-Counted in ``carcnet/engine/state.py``: the expansion words of :data:`WORDS` in the code's names and
+Counted in the engine's core (:data:`CORE`: ``state.py``, and what moved out of it: ``setup.py``,
+``phase.py``, ``expansion.py``; not ``rules.py``, whose options are the expansions' switches): the
+expansion words of :data:`WORDS` in the code's names and
 strings. Precisely:
 
 * **Tokens** are read from the syntax tree (``ast``), not the raw text: names (``Name``), attributes
@@ -33,6 +35,8 @@ from typing import NamedTuple
 import carcnet.engine
 
 STATE = Path(carcnet.engine.__file__).with_name("state.py")
+#: The core's modules: what may name no expansion once the migration is done.
+CORE = tuple(STATE.with_name(name) for name in ("state.py", "setup.py", "phase.py", "expansion.py"))
 
 #: The expansions' words: The River, The Abbot (and its gardens), Inns & Cathedrals (and the large
 #: meeple), Traders & Builders (pigs, goods and their kinds), the editions' variants (small cities,
@@ -43,15 +47,16 @@ WORDS = (
     "small city", "farms",
 )
 
-#: The allowlist: each word's count in state.py when the ratchet was set. May only go down.
+#: The allowlist: each word's count in the core as the migration goes. May only go down.
 ALLOWED = {
-    "river": 93, "rivers": 0, "abbot": 59, "abbots": 14, "garden": 7, "gardens": 0, "inn": 2, "inns": 19,
-    "cathedral": 2, "cathedrals": 2, "large": 27, "trader": 0, "traders": 27, "builder": 19, "builders": 15,
-    "pig": 19, "pigs": 11, "goods": 40, "wine": 0, "grain": 0, "cloth": 0, "small city": 13, "farms": 19,
-}  # 388 in all
+    "river": 73, "rivers": 0, "abbot": 53, "abbots": 14, "garden": 7, "gardens": 0, "inn": 2, "inns": 12,
+    "cathedral": 2, "cathedrals": 1, "large": 27, "trader": 0, "traders": 20, "builder": 19, "builders": 14,
+    "pig": 19, "pigs": 11, "goods": 40, "wine": 0, "grain": 0, "cloth": 0, "small city": 2, "farms": 17,
+}  # 333 in all (388 in state.py alone before the hook: the rules' options moved to rules.py)
 
 
 class Occurrence(NamedTuple):
+    module: str
     word: str
     line: int
     column: int
@@ -59,7 +64,7 @@ class Occurrence(NamedTuple):
     token: str
 
     def __str__(self) -> str:
-        return f"state.py:{self.line}:{self.column} in {self.scope}: {self.word!r} in {self.token!r}"
+        return f"{self.module}:{self.line}:{self.column} in {self.scope}: {self.word!r} in {self.token!r}"
 
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -108,8 +113,8 @@ def _tokens(tree: ast.Module) -> Iterator[tuple[str, ast.AST, str]]:
     yield from visit(tree, "<module>")
 
 
-def occurrences(source: str) -> dict[str, list[Occurrence]]:
-    """Each word of :data:`WORDS` → where it occurs in *source*'s code."""
+def occurrences(source: str, module: str = "state.py") -> dict[str, list[Occurrence]]:
+    """Each word of :data:`WORDS` → where it occurs in *source*'s code (the text of *module*)."""
     tree = ast.parse(source)
     wanted = {word: word.split() for word in WORDS}
     out: dict[str, list[Occurrence]] = {word: [] for word in WORDS}
@@ -119,8 +124,17 @@ def occurrences(source: str) -> dict[str, list[Occurrence]]:
             n = len(seq)
             for i in range(len(words) - n + 1):
                 if words[i : i + n] == seq:
-                    out[word].append(Occurrence(word, getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
+                    out[word].append(Occurrence(module, word, getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
                                                 scope, token if len(token) <= 60 else token[:57] + "..."))
+    return out
+
+
+def core_occurrences() -> dict[str, list[Occurrence]]:
+    """Each word of :data:`WORDS` → where it occurs in the code of the :data:`CORE` modules."""
+    out: dict[str, list[Occurrence]] = {word: [] for word in WORDS}
+    for path in CORE:
+        for word, found in occurrences(path.read_text(encoding="utf-8"), path.name).items():
+            out[word] += found
     return out
 
 
@@ -137,14 +151,14 @@ def compare(found: dict[str, list[Occurrence]], allowed: dict[str, int]) -> tupl
             down.append(f"{word!r}: {now} (allowed {was})")
     total = sum(map(len, found.values()))
     return (
-        ("state.py names expansions more than allowed (the ratchet only goes down):\n" + "\n".join(up)) if up else None,
-        (f"state.py names expansions less ({total} now, {sum(allowed.values())} allowed): lower ALLOWED in "
+        ("the core names expansions more than allowed (the ratchet only goes down):\n" + "\n".join(up)) if up else None,
+        (f"the core names expansions less ({total} now, {sum(allowed.values())} allowed): lower ALLOWED in "
          f"tests/engine/test_core_names.py: " + ", ".join(down)) if down else None,
     )
 
 
 def test_the_core_names_no_more_expansions_than_allowed() -> None:
-    up, down = compare(occurrences(STATE.read_text(encoding="utf-8")), ALLOWED)
+    up, down = compare(core_occurrences(), ALLOWED)
     assert up is None, up
     if down is not None:
         warnings.warn(down, stacklevel=1)

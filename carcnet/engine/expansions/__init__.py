@@ -1,0 +1,28 @@
+"""Provides the expansions, one module each, and :data:`REGISTRY`, the one list of them
+(``docs/architecture.md``, "Expansions: the hook and how to add one"). The registry's order is the
+order in which the core calls their hooks.
+
+Migrated so far (``docs/expansion-hook-plan.md`` §9): the editions' variants
+(:mod:`~carcnet.engine.expansions.variants`: first-edition farms, small cities, no farmers). The others still live in the core, named
+there (``tests/engine/test_core_names.py`` counts them down).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..expansion import Expansion, Hooks, build_hooks
+from ..rules import Rules
+from .variants import CityFarms, NoFarmers, SmallCities
+
+__all__ = ["REGISTRY", "CityFarms", "NoFarmers", "SmallCities", "hooks_for"]
+
+#: Every expansion the engine knows, in the order their hooks are called.
+REGISTRY: tuple[type[Expansion], ...] = (SmallCities, CityFarms, NoFarmers)
+
+
+@cache
+def hooks_for(rules: Rules, version: int) -> Hooks:
+    """The hook table of *rules* under rules *version* (:func:`~carcnet.engine.expansion.build_hooks`
+    over :data:`REGISTRY`), made once per pair."""
+    return build_hooks(rules, version, REGISTRY)

@@ -1,0 +1,124 @@
+"""The expansion hook (``carcnet/engine/expansion.py``, ``docs/architecture.md`` "Expansions"): the
+hook table of each rule combination holds only what the expansions in play change, the base game's
+holds nothing, and the core calls what the table holds (the pins, ``test_pins.py``, hold every
+combination's games to what they were before the hook)."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import pytest
+
+from carcnet.engine import Rules
+from carcnet.engine.events import PointsScored
+from carcnet.engine.events import FeatureInfo
+from carcnet.engine.expansion import (
+    BASE_FARM_CITY_POINTS,
+    Expansion,
+    GameState,
+    base_completed_points,
+    base_value,
+    build_hooks,
+)
+from carcnet.engine.geometry import Position
+from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, SegmentKind
+from carcnet.engine.expansions import REGISTRY, hooks_for
+from carcnet.engine.rules import FARM_RULES, RIVER_STARTS, SUPPORTED_RULES
+
+
+def _combinations() -> list[tuple[Rules, int]]:
+    out = []
+    for version in SUPPORTED_RULES:
+        for river, abbot, small, inns, traders in itertools.product((False, True), repeat=5):
+            if (inns or traders) and version < 4:
+                continue
+            for farms in FARM_RULES:
+                for start in RIVER_STARTS if river else ("after",):
+                    out.append((Rules(river=river, abbot=abbot, river_start=start, small_city=small, farms=farms,
+                                      inns=inns, traders=traders), version))
+    return out
+
+
+COMBINATIONS = _combinations()
+
+
+def test_the_base_games_table_holds_nothing() -> None:
+    hooks = hooks_for(Rules(), 4)
+    assert hooks.active == () and hooks.names == frozenset()
+    assert hooks.score_farms is None and not hooks.exact_projection and not hooks.closed_kinds
+    assert hooks.farm_city_points == BASE_FARM_CITY_POINTS == 3
+    assert hooks.value is base_value and hooks.completed_points is base_completed_points  # the core's own
+
+
+@pytest.mark.parametrize(("rules", "version"), COMBINATIONS, ids=[f"{r.text()} v{v}" for r, v in COMBINATIONS])
+def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rules, version: int) -> None:
+    hooks = hooks_for(rules, version)
+    assert hooks is hooks_for(rules, version)  # made once
+    assert hooks.names == {cls.name for cls in REGISTRY if cls.active(rules, version)}
+    city = rules.farms == "city"
+    assert ("city-farms" in hooks.names) is city
+    assert (hooks.score_farms is not None) is city and hooks.exact_projection is city
+    assert hooks.farm_city_points == {"farm": 3, "city": 4, "off": 0}[rules.farms]
+    assert ("no-farmers" in hooks.names) is (rules.farms == "off")
+    assert set(hooks.closed_kinds) == ({SegmentKind.FIELD} if rules.farms == "off" else set())
+    assert ("small-cities" in hooks.names) is rules.small_city
+    assert (hooks.value is base_value) is (not rules.small_city)
+    assert [e.slot for e in hooks.active] == list(range(len(hooks.active)))
+
+
+def test_every_registered_expansion_has_a_name_title_and_option_of_its_own() -> None:
+    names = [cls.name for cls in REGISTRY]
+    assert len(set(names)) == len(names)
+    for cls in REGISTRY:
+        assert cls.name and cls.title and cls.option in Rules.__dataclass_fields__
+        assert cls.since in SUPPORTED_RULES
+
+
+class _OtherFarms(Expansion):
+    """A test-only farm scoring that replaces the core's too."""
+
+    name, title, option = "other-farms", "other farms", "small_city"
+
+    def score_farms(self, game: GameState, fields: list[int], field_tiles: dict[int, set[int]]) -> list[PointsScored]:
+        return []
+
+
+def test_two_expansions_that_replace_the_farm_scoring_refuse_to_play_together() -> None:
+    rules = Rules(farms="city", small_city=True)
+    with pytest.raises(ValueError, match="first-edition farms"):
+        build_hooks(rules, 4, (*REGISTRY, _OtherFarms))
+    assert build_hooks(Rules(small_city=True), 4, (*REGISTRY, _OtherFarms)).score_farms is not None
+
+
+_KINDS = (SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.CLOISTER)
+
+
+@given(st.sampled_from(COMBINATIONS), st.sampled_from(_KINDS), st.integers(1, 12), st.integers(0, 4),
+       st.sampled_from((0, MARK_INN, MARK_CATHEDRAL)))
+def test_a_completed_features_value_is_its_completed_points_under_every_combination(
+        combination: tuple[Rules, int], kind: SegmentKind, tiles: int, pennants: int, mark: int) -> None:
+    """The two forms of one rule agree: what the core scores a completed feature (``value``, from its
+    description) and what a placement's preview and the bots expect (``completed_points``, from its
+    counts), the variants in play included (the small-city rule, HA FN 17)."""
+    rules, version = combination
+    hooks = hooks_for(rules, version)
+    if kind is SegmentKind.CLOISTER:
+        tiles, pennants, mark = 9, 0, 0
+    if kind is SegmentKind.ROAD:
+        pennants = 0
+    info = FeatureInfo(kind, (Position(0, 0), 0), tuple(Position(x, 0) for x in range(tiles)), True, pennants,
+                       inn=bool(mark & MARK_INN) and kind is SegmentKind.ROAD,
+                       cathedral=bool(mark & MARK_CATHEDRAL) and kind is SegmentKind.CITY)
+    mark = (MARK_INN if info.inn else 0) | (MARK_CATHEDRAL if info.cathedral else 0)
+    assert hooks.value(info, False) == hooks.completed_points(kind, tiles, pennants, mark)
+    if kind is SegmentKind.ROAD:  # HiG "Scoring summary"; Inns & Cathedrals: an inn doubles it
+        expected = tiles * (2 if info.inn else 1)
+    elif kind is SegmentKind.CITY:  # a cathedral 3 each; a small city 1 each (HA FN 17); else 2 each
+        small = rules.small_city and tiles == 2
+        expected = (3 if info.cathedral else 1 if small else 2) * (tiles + pennants)
+    else:
+        expected = 9
+    assert hooks.value(info, False) == expected
