@@ -4,11 +4,11 @@ setup)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
-from .tiles import tileset
+from .tiles import BASE_START, RIVER_SPRING, tileset
 
-__all__ = ["EXPANSIONS_SINCE", "FARM_RULES", "FARM_TEXT", "RIVER_STARTS", "RIVER_START_TEXT", "RULES_VERSION",
+__all__ = ["FARM_RULES", "FARM_TEXT", "RIVER_STARTS", "RIVER_START_TEXT", "RULES_VERSION",
            "SUPPORTED_RULES", "Rules"]
 
 #: Version of the rules new games are played under (``GameSetup.rules_version``).
@@ -22,8 +22,6 @@ RULES_VERSION = 4
 #: The rules versions this engine plays, each game by its own version's rules: a saved game of an
 #: older version still loads and replays as it was played (``protocol/log.md`` §7).
 SUPPORTED_RULES = (2, 3, 4)
-#: The first rules version that plays each expansion (``Rules`` field → version).
-EXPANSIONS_SINCE = {"inns": 4, "traders": 4}
 #: What becomes of the base start tile with The River (HA "THE RIVER"; Z14 "The River"):
 #: ``"after"`` placed as soon as the river is complete (HiG), ``"river"`` shuffled into the river
 #: tiles (HiG), ``"omit"`` left in the box (Z-Man). The first is the default (``docs/rules.md``).
@@ -61,13 +59,52 @@ class Rules:
             version 4 on.
     """
 
-    river: bool = False
-    abbot: bool = False
-    river_start: str = "after"
-    small_city: bool = False
-    farms: str = "farm"
-    inns: bool = False
-    traders: bool = False
+    # Each field's metadata (:func:`dataclasses.fields`), which the checks, the setup's canonical text
+    # and the draw order's check read: "word" its name in the setup's rules line (protocol/digest.md
+    # §2), "written" when it is written there ("always"; "on": only when true, as "=1"; "with:<field>":
+    # only when that field is true), "choices" the values a text option takes, "since" the first rules
+    # version that plays it, "tiles" the tile list's expansion tag it brings (tiles.py).
+    river: bool = field(default=False, metadata={"word": "river", "written": "always", "tiles": "river"})
+    abbot: bool = field(default=False, metadata={"word": "abbot", "written": "always", "tiles": "abbot"})
+    river_start: str = field(default="after", metadata={"word": "start", "written": "with:river", "choices": RIVER_STARTS})
+    small_city: bool = field(default=False, metadata={"word": "small-city", "written": "always"})
+    farms: str = field(default="farm", metadata={"word": "farms", "written": "always", "choices": FARM_RULES})
+    inns: bool = field(default=False, metadata={"word": "inns", "written": "on", "since": 4, "tiles": "inns"})
+    traders: bool = field(default=False, metadata={"word": "traders", "written": "on", "since": 4, "tiles": "traders"})
+
+    def words(self) -> str:
+        """The options as the setup's rules line writes them after the version (``protocol/digest.md``
+        §2), e.g. ``"river=0 abbot=0 small-city=0 farms=farm"``.
+
+        >>> Rules(river=True, inns=True).words()
+        'river=1 abbot=0 start=after small-city=0 farms=farm inns=1'
+        """
+        out = []
+        for option in fields(self):
+            meta, value = option.metadata, getattr(self, option.name)
+            written = meta["written"]
+            if written == "on" and not value:
+                continue
+            if written.startswith("with:") and not getattr(self, written[5:]):
+                continue
+            out.append(f"{meta['word']}={int(value) if isinstance(value, bool) else value}")
+        return " ".join(out)
+
+    def version_problem(self, version: int) -> str | None:
+        """Why rules *version* cannot play these options (an expansion played from a later version on),
+        or ``None``."""
+        for option in fields(self):
+            since = option.metadata.get("since")
+            if since is not None and getattr(self, option.name) and version < since:
+                return f"rules version {version} has no {option.name} (played from rules version {since} on)"
+        return None
+
+    def plays(self, tag: str) -> bool:
+        """Whether a tile of the expansion tagged *tag* in the tile list (``TileKind.expansion``'s parts:
+        ``"base"``, ``"river"``, ``"abbot"``, ``"inns"``, ``"traders"``) belongs to a game under these options."""
+        if tag == "base":
+            return True
+        return any(option.metadata.get("tiles") == tag and getattr(self, option.name) for option in fields(self))
 
     def pile_size(self) -> int:
         """Tiles in the draw pile under these rules (start tile excluded): the number of draws a
@@ -76,19 +113,30 @@ class Rules:
         >>> Rules().pile_size(), Rules(river=True).pile_size()
         (71, 83)
         """
-        _start, groups = tileset(river=self.river, abbot=self.abbot, river_start=self.river_start, inns=self.inns,
-                                 traders=self.traders)
+        _start, groups = self.tileset()
         return sum(sum(group.values()) for group in groups)
+
+    def tileset(self) -> tuple[str, list[dict[str, int]]]:
+        """The start tile and the groups of the draw pile under these options
+        (:func:`carcnet.engine.tiles.tileset`)."""
+        return tileset(river=self.river, abbot=self.abbot, river_start=self.river_start, inns=self.inns,
+                       traders=self.traders)
+
+    @property
+    def start_tile(self) -> str:
+        """The tile placed at (0, 0) before the first turn: D, or the spring with The River."""
+        return RIVER_SPRING if self.river else BASE_START
 
     def problem(self) -> str | None:
         """Why these options cannot be played (a wrong type or value), or ``None``."""
-        for name in ("river", "abbot", "small_city", "inns", "traders"):
-            if not isinstance(getattr(self, name), bool):
-                return f"{name} must be true or false, got {getattr(self, name)!r}"
-        if self.river_start not in RIVER_STARTS:
-            return f"river_start must be one of {', '.join(RIVER_STARTS)}, got {self.river_start!r}"
-        if self.farms not in FARM_RULES:
-            return f"farms must be one of {', '.join(FARM_RULES)}, got {self.farms!r}"
+        for option in fields(self):
+            value, choices = getattr(self, option.name), option.metadata.get("choices")
+            if choices is None and not isinstance(value, bool):
+                return f"{option.name} must be true or false, got {value!r}"
+        for option in fields(self):
+            value, choices = getattr(self, option.name), option.metadata.get("choices")
+            if choices is not None and value not in choices:
+                return f"{option.name} must be one of {', '.join(choices)}, got {value!r}"
         return None
 
     def text(self) -> str:

@@ -12,8 +12,8 @@ from .draws import TableDraws
 from .errors import SetupError
 from .expansion import Hooks
 from .expansions import hooks_for
-from .rules import EXPANSIONS_SINCE, RULES_VERSION, SUPPORTED_RULES, Rules
-from .tiles import BASE_START, RIVER_SPRING, tile_kind, tileset
+from .rules import RULES_VERSION, SUPPORTED_RULES, Rules
+from .tiles import tile_kind
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameSetup"]
 
@@ -61,13 +61,12 @@ class GameSetup:
 
     def tiles(self) -> tuple[str, list[dict[str, int]]]:
         """The start tile and the groups of the draw pile (:func:`carcnet.engine.tiles.tileset`)."""
-        r = self.rules
-        return tileset(river=r.river, abbot=r.abbot, river_start=r.river_start, inns=r.inns, traders=r.traders)
+        return self.rules.tileset()
 
     @property
     def start_tile(self) -> str:
         """The tile placed at (0, 0) before the first turn: D, or the spring with The River."""
-        return RIVER_SPRING if self.rules.river else BASE_START
+        return self.rules.start_tile
 
     def validate(self) -> None:
         """Raises ``SetupError`` naming the problem when the setup cannot start."""
@@ -82,9 +81,9 @@ class GameSetup:
         problem = self.rules.problem()
         if problem is not None:
             raise SetupError(problem)
-        for option, since in EXPANSIONS_SINCE.items():
-            if getattr(self.rules, option) and self.rules_version < since:
-                raise SetupError(f"rules version {self.rules_version} has no {option} (played from rules version {since} on)")
+        problem = self.rules.version_problem(self.rules_version)
+        if problem is not None:
+            raise SetupError(problem)
         if (self.seed is not None) + (self.draw_order is not None) + (self.draws is not None) != 1:
             raise SetupError("give exactly one of seed, draw_order and table")
         if self.draws is not None:
@@ -100,10 +99,8 @@ class GameSetup:
                     kind = tile_kind(letter)
                 except (KeyError, TypeError):
                     raise SetupError(f"draw_order[{i}] = {letter!r} is not a tile design") from None
-                needs = {"river": self.rules.river, "abbot": self.rules.abbot, "inns": self.rules.inns,
-                         "traders": self.rules.traders}
                 for expansion in kind.expansion.split("+"):
-                    if expansion != "base" and not needs[expansion]:
+                    if not self.rules.plays(expansion):
                         raise SetupError(f"draw_order[{i}] = {letter!r} needs {expansion}, which is off")
 
     def canonical(self) -> str:
@@ -114,14 +111,7 @@ class GameSetup:
             source = f"seed {self.seed}"
         else:
             source = "order " + " ".join(self.draw_order or ())
-        rules = self.rules
-        river_start = f" start={rules.river_start}" if rules.river else ""
-        return (
-            f"carcnet/state/v1\nrules {self.rules_version} river={int(rules.river)} abbot={int(rules.abbot)}{river_start} "
-            f"small-city={int(rules.small_city)} farms={rules.farms}{' inns=1' if rules.inns else ''}"
-            f"{' traders=1' if rules.traders else ''}\n"
-            f"players {self.players}\n{source}\n"
-        )
+        return f"carcnet/state/v1\nrules {self.rules_version} {self.rules.words()}\nplayers {self.players}\n{source}\n"
 
     def hooks(self) -> Hooks:
         """The hook table of this setup's rules and rules version: what the game calls of the
