@@ -21,6 +21,15 @@ The hooks grow one expansion at a time, each with its first user (``docs/expansi
   refusal's words (``"bad-segment"``).
 * :meth:`Expansion.score_farms`: the farm scoring of the final scoring, replaced (at most one
   expansion in play may).
+* Per game: :meth:`Expansion.new_state` makes the state one game keeps for the expansion (in
+  ``Game.ext`` at its slot, copied with the game: an object with ``copy()``); :meth:`Expansion.snapshot`
+  and :meth:`Expansion.state_words` its words in the state line (``protocol/digest.md`` §3), in
+  ``digest_order``.
+* Its figures (``figures``): :meth:`Expansion.on_deploy` and :meth:`Expansion.on_return` hear where
+  one goes and when it leaves.
+* Its moves (``moves``, made in the deploy phase instead of a deploy): :meth:`Expansion.turn_actions`
+  offers them, :meth:`Expansion.check_move` and :meth:`Expansion.apply_move` check and make them; in a
+  game without the expansion the core refuses them with its ``off_reason``.
 * :meth:`Expansion.value` and :meth:`Expansion.completed_points`: what a feature scores when it is
   completed, changed; composed in registry order over the core's value
   (:func:`~carcnet.engine.scoring.feature_value`, :func:`~carcnet.engine.scoring.completed_points`),
@@ -29,12 +38,13 @@ The hooks grow one expansion at a time, each with its first user (``docs/expansi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
-from .events import FeatureInfo, PointsScored
+from .events import Event, FeatureInfo, PointsScored
 from .features import FeatureGraph
+from .moves import Figure, Move
 from .rules import Rules
 from .scoring import completed_points, feature_value
 from .tiles import SegmentKind
@@ -47,19 +57,34 @@ BASE_FARM_CITY_POINTS = 3
 
 
 class GameState(Protocol):
-    """What a hook may read of a game (:class:`~carcnet.engine.state.Game` is one). A hook changes a
-    game only through what it returns to the core."""
+    """What a hook may read of a game (:class:`~carcnet.engine.state.Game` is one), and the only ways
+    it changes one besides its own state in :attr:`ext`: :meth:`award` and :meth:`return_figure`."""
 
     players: int
+    seat: int
     graph: FeatureGraph
+    ext: list[Any]
 
     def feature_info(self, root: int) -> FeatureInfo:
         """The feature whose root is *root*, described (tiles, pennants, cities, figures)."""
         ...  # pragma: no cover (a protocol)
 
+    def expansion_slot(self, expansion: type[Expansion]) -> int | None:
+        """The slot of *expansion*'s state in :attr:`ext`, or ``None`` when it is not in play."""
+        ...  # pragma: no cover (a protocol)
+
+    def award(self, seats: tuple[int, ...], points: int, info: FeatureInfo, events: list[Event]) -> None:
+        """*points* to each of *seats* now, in *info*'s category (a ``PointsScored`` event)."""
+        ...  # pragma: no cover (a protocol)
+
+    def return_figure(self, node: int, events: list[Event]) -> None:
+        """The figure on the graph node *node* goes back to its seat's supply (a ``MeepleReturned`` event)."""
+        ...  # pragma: no cover (a protocol)
+
 
 #: The method hooks, by name: an expansion's class overrides any of them.
-HOOKS = ("score_farms", "value", "completed_points")
+HOOKS = ("score_farms", "value", "completed_points", "new_state", "snapshot", "on_deploy", "on_return",
+         "turn_actions", "check_move", "apply_move")
 
 #: What a completed feature scores, and a feature at the end (``final``): ``value(info, final)``.
 Value = Callable[[FeatureInfo, bool], int]
@@ -90,6 +115,10 @@ class Expansion:
         farm_city_points: What a farm scores each completed city it supplies, if it changes that.
         exact_projection: Whether the projected scores must run the whole final scoring.
         closed_kinds: The segment kinds no meeple may go on, each with why (``"bad-segment"``'s words).
+        digest_order: The place of its words in the state line among the expansions'.
+        figures: The figures it owns (their deploys and returns are told to it).
+        moves: The moves it adds, made in the deploy phase instead of a deploy.
+        off_reason: The reason code of its moves refused in a game without it.
         rules: The rules of the games it serves.
         version: Their rules version.
         slot: Its place among the expansions in play (registry order).
@@ -103,6 +132,10 @@ class Expansion:
     farm_city_points: ClassVar[int | None] = None
     exact_projection: ClassVar[bool] = False
     closed_kinds: ClassVar[Mapping[SegmentKind, str]] = {}
+    digest_order: ClassVar[int] = 0
+    figures: ClassVar[tuple[Figure, ...]] = ()
+    moves: ClassVar[tuple[type[Move], ...]] = ()
+    off_reason: ClassVar[str] = "bad-move"
 
     def __init__(self, rules: Rules, version: int, slot: int) -> None:
         self.rules, self.version, self.slot = rules, version, slot
@@ -118,6 +151,35 @@ class Expansion:
         farmers, in the order of their first farmer; *field_tiles*: each one's tiles (keys). Pure:
         returns the events, the core adds the points."""
         raise NotImplementedError
+
+    def new_state(self, players: int) -> Any:
+        """The state one game of *players* seats keeps for this expansion (with a ``copy()``), or ``None``."""
+        return None
+
+    def snapshot(self, game: GameState) -> Hashable:
+        """What the state line needs of this expansion after a move (immutable), for :meth:`state_words`."""
+        return None
+
+    @staticmethod
+    def state_words(part: Any) -> str:
+        """Its words in the state line (``protocol/digest.md`` §3) from a :meth:`snapshot`, with their
+        leading space."""
+        return ""
+
+    def on_deploy(self, game: GameState, seat: int, figure: Figure, node: int) -> None:
+        """One of its *figures* of *seat* went onto the graph node *node*."""
+
+    def on_return(self, game: GameState, seat: int, figure: Figure, node: int) -> None:
+        """One of its *figures* of *seat* left the graph node *node* for the supply."""
+
+    def turn_actions(self, game: GameState, out: list[Move]) -> None:
+        """Appends to *out* its moves the seat to play may make now instead of deploying."""
+
+    def check_move(self, game: GameState, move: Move) -> None:
+        """Raises ``IllegalMoveError`` when *move* (one of its :attr:`moves`) is illegal now; changes nothing."""
+
+    def apply_move(self, game: GameState, move: Move, events: list[Event]) -> None:
+        """Makes *move* (checked by :meth:`check_move`), appending its events; the turn then ends."""
 
     def value(self, info: FeatureInfo, final: bool, points: int) -> int:
         """What *info*'s feature scores, given what it scores before this expansion (*points*):
@@ -149,6 +211,14 @@ class Hooks:
         score_farms: The expansion's farm scoring that replaces the core's, or ``None``.
         value: What a feature scores (:data:`Value`): the core's, changed by each expansion in turn.
         completed_points: What a completed feature scores from its counts (:data:`CompletedPoints`).
+        slots: Each expansion in play's class → its slot (its state's place in ``Game.ext``).
+        new_states: Per slot, what makes its game's state (``None``: it keeps none).
+        parts: The state line's parts of the expansions that write one, in digest order: (snapshot,
+            words) pairs.
+        on_deploy: Figure → its owner's :meth:`Expansion.on_deploy`, for the owners that listen.
+        on_return: Figure → its owner's :meth:`Expansion.on_return`, likewise.
+        turn_actions: The expansions' :meth:`Expansion.turn_actions`, in registry order.
+        moves: Each move type of the expansions in play → the expansion that makes it.
     """
 
     active: tuple[Expansion, ...]
@@ -159,6 +229,13 @@ class Hooks:
     score_farms: Callable[[GameState, list[int], dict[int, set[int]]], list[PointsScored]] | None
     value: Value
     completed_points: CompletedPoints
+    slots: Mapping[type[Expansion], int]
+    new_states: tuple[Callable[[int], Any] | None, ...]
+    parts: tuple[tuple[Callable[[GameState], Hashable], Callable[[Any], str]], ...]
+    on_deploy: Mapping[Figure, Callable[[GameState, int, Figure, int], None]]
+    on_return: Mapping[Figure, Callable[[GameState, int, Figure, int], None]]
+    turn_actions: tuple[Callable[[GameState, list[Move]], None], ...]
+    moves: Mapping[type[Move], Expansion]
 
 
 def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]]) -> Hooks:
@@ -178,7 +255,15 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
     if len(farms) > 1 or len(points) > 1:
         raise ValueError("two expansions in play replace the farm scoring: "
                          + ", ".join(e.title for e in active if _overrides(e, "score_farms") or e.farm_city_points))
+    by_digest = sorted((e for e in active if _overrides(e, "snapshot")), key=lambda e: e.digest_order)
     return Hooks(
+        slots={type(e): e.slot for e in active},
+        new_states=tuple(e.new_state if _overrides(e, "new_state") else None for e in active),
+        parts=tuple((e.snapshot, type(e).state_words) for e in by_digest),
+        on_deploy={f: e.on_deploy for e in active if _overrides(e, "on_deploy") for f in e.figures},
+        on_return={f: e.on_return for e in active if _overrides(e, "on_return") for f in e.figures},
+        turn_actions=tuple(e.turn_actions for e in active if _overrides(e, "turn_actions")),
+        moves={m: e for e in active for m in e.moves},
         value=_composed_value([e.value for e in active if _overrides(e, "value")]),
         completed_points=_composed_points([e.completed_points for e in active if _overrides(e, "completed_points")]),
         active=tuple(active),

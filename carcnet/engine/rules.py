@@ -80,7 +80,7 @@ class Rules:
         'river=1 abbot=0 start=after small-city=0 farms=farm inns=1'
         """
         out = []
-        for option in fields(self):
+        for option in _FIELDS:
             meta, value = option.metadata, getattr(self, option.name)
             written = meta["written"]
             if written == "on" and not value:
@@ -93,7 +93,7 @@ class Rules:
     def version_problem(self, version: int) -> str | None:
         """Why rules *version* cannot play these options (an expansion played from a later version on),
         or ``None``."""
-        for option in fields(self):
+        for option in _FIELDS:
             since = option.metadata.get("since")
             if since is not None and getattr(self, option.name) and version < since:
                 return f"rules version {version} has no {option.name} (played from rules version {since} on)"
@@ -104,7 +104,7 @@ class Rules:
         ``"base"``, ``"river"``, ``"abbot"``, ``"inns"``, ``"traders"``) belongs to a game under these options."""
         if tag == "base":
             return True
-        return any(option.metadata.get("tiles") == tag and getattr(self, option.name) for option in fields(self))
+        return any(option.metadata.get("tiles") == tag and getattr(self, option.name) for option in _FIELDS)
 
     def pile_size(self) -> int:
         """Tiles in the draw pile under these rules (start tile excluded): the number of draws a
@@ -129,11 +129,11 @@ class Rules:
 
     def problem(self) -> str | None:
         """Why these options cannot be played (a wrong type or value), or ``None``."""
-        for option in fields(self):
+        for option in _FIELDS:
             value, choices = getattr(self, option.name), option.metadata.get("choices")
             if choices is None and not isinstance(value, bool):
                 return f"{option.name} must be true or false, got {value!r}"
-        for option in fields(self):
+        for option in _FIELDS:
             value, choices = getattr(self, option.name), option.metadata.get("choices")
             if choices is not None and value not in choices:
                 return f"{option.name} must be one of {', '.join(choices)}, got {value!r}"
@@ -167,3 +167,7 @@ class Rules:
 RIVER_START_TEXT = {"after": "after the river", "river": "among the river tiles", "omit": "left out"}
 #: Plain words for each :data:`FARM_RULES` value.
 FARM_TEXT = {"farm": "farms scored per farm", "city": "first-edition farms", "off": "no farmers"}
+
+
+#: The options' fields, with their metadata, in order (read by the methods above; made once).
+_FIELDS = fields(Rules)

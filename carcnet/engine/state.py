@@ -17,9 +17,9 @@ The state digest after every move is defined in ``protocol/digest.md``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from . import deck as _deck
 from .board import Board, PlacedTile, Placement
@@ -43,6 +43,8 @@ from .events import (
     TilePlaced,
     TileSetAside,
 )
+from .expansions import MOVES as _EXPANSION_MOVES
+from .expansions.abbot import abbot_at as _abbot_at
 from .features import FeatureGraph, MarkedFeatureGraph
 from .geometry import KEY_LIMIT, KEY_STRIDE, RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
 from .moves import (
@@ -53,7 +55,6 @@ from .moves import (
     HandOver,
     Move,
     PlaceTile,
-    ReturnAbbot,
     SkipMeeple,
 )
 from .phase import Phase
@@ -108,10 +109,11 @@ CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods")
 
 _PLACE = Phase.PLACE_TILE
 #: What a state line needs (``protocol/digest.md`` §3), taken after each move: phase, seat, drawn
-#: design, tiles drawn, tiles set aside, scores, supplies, abbots in supply (``None`` without The Abbot).
+#: design, tiles drawn, tiles set aside, scores, supplies, the expansions' parts (each its words and its
+#: snapshot, in digest order: :attr:`~carcnet.engine.expansion.Hooks.parts`).
 _Snapshot = tuple[
-    Phase, int, TileKind | None, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...] | None,
-    tuple[int, ...] | None, tuple[tuple[int, ...], ...] | None,
+    Phase, int, TileKind | None, int, int, tuple[int, ...], tuple[int, ...],
+    tuple[tuple[Callable[[Any], str], Hashable], ...], tuple[int, ...] | None, tuple[tuple[int, ...], ...] | None,
 ]
 #: Traders & Builders: what the most tokens of a kind of goods score at the end (ZM-TB "Final
 #: scoring": "the player who has the most tokens scores 10 points").
@@ -175,9 +177,8 @@ class Game:
         self._traders = setup.rules.traders
         #: Traders & Builders: goods tokens per seat, ``[wine, grain, cloth]``; ``None`` without it.
         self.goods: list[list[int]] | None = [[0, 0, 0] for _ in range(n)] if setup.rules.traders else None
-        #: Per seat: the graph node its abbot stands on, or ``None``.
-        self._abbot_nodes: list[int | None] = [None] * n
-        self._abbot_rule = setup.rules.abbot
+        #: Per expansion in play (its slot, :attr:`Hooks.slots`): the state this game keeps for it.
+        self.ext: list[Any] = [make(n) if make is not None else None for make in self._hooks.new_states]
         #: Per seat: category → [points during the game, points in the final scoring].
         self.breakdown: list[dict[str, list[int]]] = [{c: [0, 0] for c in CATEGORIES} for _ in range(n)]
         #: The draw order (seed or explicit order); empty with table draws (see :attr:`bag`).
@@ -489,9 +490,13 @@ class Game:
         return out
 
     def abbot_at(self, seat: int) -> Position | None:
-        """Where *seat*'s abbot stands, or ``None`` (in supply, or no Abbot). Constant time."""
-        node = self._abbot_nodes[seat]
-        return None if node is None else position_of(self.graph.tile[node])
+        """Where *seat*'s abbot stands, or ``None`` (in supply, or no Abbot). Constant time. (Kept
+        for its callers: :func:`carcnet.engine.expansions.abbot.abbot_at`.)"""
+        return _abbot_at(self, seat)
+
+    def expansion_slot(self, expansion: type[Any]) -> int | None:
+        """The slot of *expansion*'s state in :attr:`ext`, or ``None`` when it is not in play."""
+        return self._hooks.slots.get(expansion)
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, in a fixed order: placements by (x, y) then rotation; deployments by
@@ -503,9 +508,8 @@ class Game:
             return [PlaceTile(letter, p.position, r) for p in self.legal_placements() for r in p.rotations]
         if self.phase is Phase.DEPLOY:
             options: list[Move] = self.deploy_options()  # type: ignore[assignment]
-            node = self._abbot_nodes[self.seat]
-            if node is not None:  # never without The Abbot: no figure scan
-                options.append(ReturnAbbot(position_of(self.graph.tile[node])))
+            for actions in self._hooks.turn_actions:  # an expansion's moves instead of a deploy
+                actions(self, options)
             options.append(_SKIP)
             return options
         return []
@@ -706,8 +710,7 @@ class Game:
         other._bonus = self._bonus
         other._second = self._second
         other._traders = self._traders
-        other._abbot_nodes = self._abbot_nodes[:]
-        other._abbot_rule = self._abbot_rule
+        other.ext = [state.copy() if state is not None else None for state in self.ext]
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
         other.deck = self.deck
         other.deck_index = self.deck_index
@@ -751,7 +754,7 @@ class Game:
             assert self._drawn is not None
             self._place_tile(self._drawn, key, rotation, self.seat, events)
             self.phase = Phase.DEPLOY
-        elif kind is DeployMeeple or kind is SkipMeeple or kind is ReturnAbbot:
+        elif kind is DeployMeeple or kind is SkipMeeple or kind in _EXPANSION_MOVES:
             if phase is not Phase.DEPLOY:
                 if phase is Phase.DRAW:
                     raise IllegalMoveError("wrong-phase", f"{move}: the tile is not drawn yet")
@@ -760,10 +763,13 @@ class Game:
                 assert isinstance(move, DeployMeeple)
                 self._check_deploy(move)
                 self._deploy(move, events)
-            elif kind is ReturnAbbot:
-                assert isinstance(move, ReturnAbbot)
-                self._check_recall(move)
-                self._recall_abbot(move, events)
+            elif kind is not SkipMeeple:  # an expansion's move instead of a deploy
+                maker = self._hooks.moves.get(kind)
+                if maker is None:
+                    owner = _EXPANSION_MOVES[kind]
+                    raise IllegalMoveError(owner.off_reason, f"{move}: this game is played without {owner.title}")
+                maker.check_move(self, move)
+                maker.apply_move(self, move, events)
             self._end_turn(events)
         elif kind is HandOver:
             assert isinstance(move, HandOver)
@@ -1024,15 +1030,6 @@ class Game:
             out.append(value)
         return out
 
-    def _check_recall(self, move: ReturnAbbot) -> None:
-        if not self.setup.rules.abbot:
-            raise IllegalMoveError("no-abbot", f"{move}: this game is played without The Abbot")
-        where = self.abbot_at(self.seat)
-        if where is None:
-            raise IllegalMoveError("no-abbot", f"{move}: seat {self.seat}'s abbot is not on the board")
-        if where != move.position:
-            raise IllegalMoveError("no-abbot", f"{move}: seat {self.seat}'s abbot is at {where}")
-
     # ------------------------------------------------------------------ transitions
 
     def _place_tile(
@@ -1133,11 +1130,13 @@ class Game:
         self._meeple_nodes.append(node)
         if move.figure is _ABBOT:
             self.abbots[seat] -= 1
-            self._abbot_nodes[seat] = node
         elif move.figure is _LARGE:
             self.large[seat] -= 1
         else:
             self.supply[seat] -= 1
+        told = self._hooks.on_deploy.get(move.figure)
+        if told is not None:
+            told(self, seat, move.figure, node)
         events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
 
     def _end_turn(self, events: list[Event]) -> None:
@@ -1243,15 +1242,17 @@ class Game:
             self.breakdown[s][category][0] += points
         events.append(PointsScored(seats, points, info, False))
         for seat, figure, node in meeples:
-            self._to_supply(seat, figure)
+            self._to_supply(seat, figure, node)
             self._meeple_nodes.remove(node)
             events.append(MeepleReturned(seat, position_of(g.tile[node]), g.index[node], figure))
         g.meeples[root] = None
 
-    def _to_supply(self, seat: int, figure: Figure) -> None:
+    def _to_supply(self, seat: int, figure: Figure, node: int) -> None:
+        told = self._hooks.on_return.get(figure)
+        if told is not None:
+            told(self, seat, figure, node)
         if figure is _ABBOT:
             self.abbots[seat] += 1
-            self._abbot_nodes[seat] = None
         elif figure is _LARGE:
             self.large[seat] += 1
         elif figure is _PIG:
@@ -1261,26 +1262,29 @@ class Game:
         else:
             self.supply[seat] += 1
 
-    def _recall_abbot(self, move: ReturnAbbot, events: list[Event]) -> None:
-        """Z14 "The Abbot": instead of deploying, take the abbot back and score its cloister or
-        garden as in the final scoring (1 + 1 per neighbour); it returns to the supply."""
+    def award(self, seats: tuple[int, ...], points: int, info: FeatureInfo, events: list[Event]) -> None:
+        """*points* to each of *seats* now, during the game, in *info*'s category (an expansion's
+        scoring: :class:`~carcnet.engine.expansion.GameState`)."""
+        category = info.kind.label
+        for seat in seats:
+            self.scores[seat] += points
+            self.breakdown[seat][category][0] += points
+        events.append(PointsScored(seats, points, info, False))
+
+    def return_figure(self, node: int, events: list[Event]) -> None:
+        """The figure on the graph node *node* leaves the board for its seat's supply (an expansion's
+        move: :class:`~carcnet.engine.expansion.GameState`)."""
         g = self.graph
-        for node in self._meeple_nodes:
-            root = g.find(node)
-            figures = g.meeples[root] or []
-            for seat, figure, n in figures:
-                if n == node and seat == self.seat and figure is _ABBOT:
-                    info = self._info(root)
-                    points = feature_value(info, final=True)
-                    self.scores[seat] += points
-                    self.breakdown[seat][info.kind.label][0] += points
-                    events.append(PointsScored((seat,), points, info, False))
-                    self._to_supply(seat, figure)
-                    self._meeple_nodes.remove(node)
-                    g.meeples[root] = [m for m in figures if m[2] != node] or None
-                    events.append(MeepleReturned(seat, position_of(g.tile[n]), g.index[n], figure))
-                    return
-        raise AssertionError("checked by _check_recall")
+        root = g.find(node)
+        figures = g.meeples[root] or []
+        for seat, figure, n in figures:
+            if n == node:
+                self._to_supply(seat, figure, node)
+                self._meeple_nodes.remove(node)
+                g.meeples[root] = [m for m in figures if m[2] != node] or None
+                events.append(MeepleReturned(seat, position_of(g.tile[n]), g.index[n], figure))
+                return
+        raise ValueError(f"no figure on node {node}")
 
     def _final_scoring(self) -> list[PointsScored]:
         """Final-scoring events for the current board (pure): incomplete features by first meeple,
@@ -1359,7 +1363,7 @@ class Game:
             figures = g.meeples[root] or []
             for seat, figure, n in figures:
                 if n == node:
-                    self._to_supply(seat, figure)
+                    self._to_supply(seat, figure, node)
                     events.append(MeepleReturned(seat, position_of(g.tile[n]), g.index[n], figure))
             remaining = [m for m in figures if m[2] != node]
             g.meeples[root] = remaining or None
@@ -1428,7 +1432,8 @@ class Game:
         """What the state line of ``protocol/digest.md`` §3 needs, taken after each move."""
         return (
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
-            tuple(self.scores), tuple(self.supply), tuple(self.abbots) if self._abbot_rule else None,
+            tuple(self.scores), tuple(self.supply),
+            tuple([(words, part(self)) for part, words in parts]) if (parts := self._hooks.parts) else (),
             tuple(self.large) if self.setup.rules.inns else None,
             None if self.goods is None else (
                 *(tuple(g) for g in self.goods), tuple(self.pigs), tuple(self.builders), (int(self._second),)),
@@ -1437,14 +1442,14 @@ class Game:
 
 def _state_line(snapshot: _Snapshot) -> str:
     """The state line of ``protocol/digest.md`` §3."""
-    phase, seat, kind, drawn_count, aside, scores, supply, abbots, large, goods = snapshot
+    phase, seat, kind, drawn_count, aside, scores, supply, parts, large, goods = snapshot
     drawn = kind.letter if kind is not None and phase is _PLACE else "-"
     line = (
         f"{phase.value} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
         f"scores={','.join(map(str, scores))} supply={','.join(map(str, supply))}"
     )
-    if abbots is not None:  # only with The Abbot, so base-game digests are unchanged
-        line += f" abbots={','.join(map(str, abbots))}"
+    for words, part in parts:  # the expansions' parts, only with them: base-game digests are unchanged
+        line += words(part)
     if large is not None:  # only with Inns & Cathedrals
         line += f" large={','.join(map(str, large))}"
     if goods is not None:  # only with Traders & Builders: wine/grain/cloth per seat, pigs, builders

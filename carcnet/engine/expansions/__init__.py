@@ -3,7 +3,8 @@
 order in which the core calls their hooks.
 
 Migrated so far (``docs/expansion-hook-plan.md`` §9): the editions' variants
-(:mod:`~carcnet.engine.expansions.variants`: first-edition farms, small cities, no farmers). The others still live in the core, named
+(:mod:`~carcnet.engine.expansions.variants`: first-edition farms, small cities, no farmers), and The
+Abbot's state, recall and state-line words (:mod:`~carcnet.engine.expansions.abbot`). The others still live in the core, named
 there (``tests/engine/test_core_names.py`` counts them down).
 """
 
@@ -12,13 +13,18 @@ from __future__ import annotations
 from functools import cache
 
 from ..expansion import Expansion, Hooks, build_hooks
+from ..moves import Move
 from ..rules import Rules
+from .abbot import Abbot
 from .variants import CityFarms, NoFarmers, SmallCities
 
-__all__ = ["REGISTRY", "CityFarms", "NoFarmers", "SmallCities", "hooks_for"]
+__all__ = ["MOVES", "REGISTRY", "Abbot", "CityFarms", "NoFarmers", "SmallCities", "hooks_for"]
 
 #: Every expansion the engine knows, in the order their hooks are called.
-REGISTRY: tuple[type[Expansion], ...] = (SmallCities, CityFarms, NoFarmers)
+REGISTRY: tuple[type[Expansion], ...] = (Abbot, SmallCities, CityFarms, NoFarmers)
+
+#: Every move an expansion adds → the expansion (what the core says of one made in a game without it).
+MOVES: dict[type[Move], type[Expansion]] = {move: cls for cls in REGISTRY for move in cls.moves}
 
 
 @cache

@@ -1,0 +1,110 @@
+"""Provides The Abbot as an expansion (Z14 "The Abbot"; ``docs/rules.md``): where each seat's abbot
+stands, the recall (instead of deploying, a player may take the abbot back and score its cloister or
+garden at once, as the final scoring would: 1 a tile, its own and each placed neighbour; the abbot
+returns to the supply), and its words in the state line (``protocol/digest.md`` §3: ``abbots=``, the
+abbots in supply, only in a game with The Abbot). The abbot's supply, its deploy and the gardens are
+still the core's (``docs/expansion-hook-plan.md`` §9, step 4: the figures as data come next).
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalMoveError
+from ..events import Event
+from ..expansion import Expansion, GameState
+from ..geometry import Position, position_of
+from ..moves import Figure, Move, ReturnAbbot
+from ..scoring import feature_value
+
+__all__ = ["Abbot", "AbbotState", "abbot_at"]
+
+_ABBOT = Figure.ABBOT
+
+
+class AbbotState:
+    """One game's abbots on the board: per seat, the feature-graph node its abbot stands on, or
+    ``None`` (in supply)."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, players: int) -> None:
+        self.nodes: list[int | None] = [None] * players
+
+    def copy(self) -> AbbotState:
+        """An independent copy (:meth:`Game.copy`)."""
+        other = AbbotState.__new__(AbbotState)
+        other.nodes = self.nodes[:]
+        return other
+
+
+class Abbot(Expansion):
+    """The Abbot (Z14): the abbot on a cloister or a garden; instead of deploying, its recall, scored
+    at once as the final scoring would."""
+
+    name = "abbot"
+    title = "The Abbot"
+    option = "abbot"
+    words = ("abbot", "abbots", "garden", "gardens")
+    digest_order = 20  # " abbots=…" right after supply= (digest.md §3)
+    figures = (_ABBOT,)
+    moves = (ReturnAbbot,)
+    off_reason = "no-abbot"
+
+    def new_state(self, players: int) -> AbbotState:
+        return AbbotState(players)
+
+    def _nodes(self, game: GameState) -> list[int | None]:
+        state = game.ext[self.slot]
+        assert isinstance(state, AbbotState)
+        return state.nodes
+
+    def on_deploy(self, game: GameState, seat: int, figure: Figure, node: int) -> None:
+        self._nodes(game)[seat] = node
+
+    def on_return(self, game: GameState, seat: int, figure: Figure, node: int) -> None:
+        self._nodes(game)[seat] = None
+
+    def turn_actions(self, game: GameState, out: list[Move]) -> None:
+        node = self._nodes(game)[game.seat]
+        if node is not None:  # the seat's abbot is on the board: it may be recalled
+            out.append(ReturnAbbot(position_of(game.graph.tile[node])))
+
+    def check_move(self, game: GameState, move: Move) -> None:
+        assert isinstance(move, ReturnAbbot)
+        seat = game.seat
+        node = self._nodes(game)[seat]
+        if node is None:
+            raise IllegalMoveError("no-abbot", f"{move}: seat {seat}'s abbot is not on the board")
+        where = position_of(game.graph.tile[node])
+        if where != move.position:
+            raise IllegalMoveError("no-abbot", f"{move}: seat {seat}'s abbot is at {where}")
+
+    def apply_move(self, game: GameState, move: Move, events: list[Event]) -> None:
+        """Z14 "The Abbot": the abbot's cloister or garden scores now as in the final scoring (1 + 1 a
+        placed neighbour), to its seat; the abbot returns to the supply."""
+        seat = game.seat
+        node = self._nodes(game)[seat]
+        assert node is not None  # (check_move)
+        info = game.feature_info(game.graph.find(node))
+        points = feature_value(info, final=True)
+        game.award((seat,), points, info, events)
+        game.return_figure(node, events)
+
+    def snapshot(self, game: GameState) -> tuple[int, ...]:
+        abbots: list[int] = game.abbots  # type: ignore[attr-defined]  # (_Game: the core's supply)
+        return tuple(abbots)
+
+    @staticmethod
+    def state_words(part: object) -> str:
+        assert isinstance(part, tuple)
+        return f" abbots={','.join(map(str, part))}"
+
+
+def abbot_at(game: GameState, seat: int) -> Position | None:
+    """Where *seat*'s abbot stands, or ``None`` (in supply, or a game without The Abbot). Constant time."""
+    slot = game.expansion_slot(Abbot)
+    if slot is None:
+        return None
+    state = game.ext[slot]
+    assert isinstance(state, AbbotState)
+    node = state.nodes[seat]
+    return None if node is None else position_of(game.graph.tile[node])
