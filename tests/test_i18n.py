@@ -126,3 +126,42 @@ def test_every_offered_language_is_complete_and_up_to_date(code):
                   if m.id and not m.fuzzy and (all(m.string) if isinstance(m.string, tuple) else m.string)}
     assert template - translated == set()
     assert path.with_suffix(".mo").exists(), "compiled on install (setup.py)"
+
+
+#: Plural messages whose English reads the same at 1 as at 2 (a count the sentence does not inflect
+#: around), or keeps the plural for now (the unconfirmed and set-aside moves): every other plural
+#: message has an English singular of its own ("1 tile left", not "1 tiles left").
+SAME_IN_ENGLISH = {
+    ("turns", "{count} marked"), (None, "{speed} ({count} job(s))"),
+    (None, "The table has not confirmed the last {count} moves of this game within {seconds} s: they may be set "
+           "aside when this laptop meets the others again"),
+    (None, "not counted: {n} of the laptops that held its seats never answered this laptop during the event"),
+    (None, "{where}: {seats} seats, the draw has {drawn}"), (None, "the laptop of {name} and {n} more"),
+    (None, "Set aside: {count} moves from move {seq} on, your move {moves} among them."),
+    (None, "Set aside: {count} moves from move {seq} on, your moves {moves} among them."),
+    (None, "Set aside: {count} moves from move {seq} on, none of them yours."),
+    (None, "While this laptop was apart from the others, {voters} played on without it (move {seq}: {instead})."),
+    (None, "a table has 2 to 6 seats; --seats gave {count}"),
+    *((None, f"{{n}} with {what}") for what in ("a city", "a road", "a cloister", "a garden", "a river", "a pennant",
+                                               "an inn", "a cathedral")),
+    (None, "Dead spots: {n}"), (None, "{n} game(s) found, {usable} to join. Enter chooses."),
+    (None, "{n} game(s) found, {usable} to watch. Enter chooses."), (None, "Checking {n} by a handshake…"),
+    *((None, f"{whose} {{count}} moves are not confirmed by {by} yet") for whose in ("your last", "the last")
+      for by in ("{names}", "the table")),
+    (None, "The hard bot looked at {turns}: {count} where its own turn is worth at least {points} points more (mean "
+           "± spread over sampled futures; an estimate, not a verdict). Enter: the position before it."),
+    (None, "Reviewing: {done} of {total} turns."), (None, "{done} of {total} turns"),
+    (None, "{n} game(s) in {folder}. Enter opens one, e archives it, d deletes it."), (None, "Checking {n} more…"),
+    (None, "The save and the {n} file(s) beside it is deleted for good: the game cannot be resumed or replayed."),
+    (None, "{save}: {n} file(s) deleted."), (None, "{count} to place around"),
+    ("goods", "{count} wine"), ("goods", "{count} grain"), ("goods", "{count} cloth"),
+    ("feature", "cloister, {count} of 8 neighbours"), ("feature", "garden, {count} of 8 neighbours"),
+}
+
+
+def test_a_plural_message_has_an_english_singular_unless_known_to_read_the_same():
+    """A message marked with a plural whose English singular is its plural ("1 tiles left") is a slip,
+    unless listed in :data:`SAME_IN_ENGLISH`."""
+    same = {(m.context, m.id[0]) for m in _catalog(catalogs.TEMPLATE) if isinstance(m.id, tuple) and m.id[0] == m.id[1]}
+    assert same - SAME_IN_ENGLISH == set(), "a plural message without its English singular"
+    assert SAME_IN_ENGLISH - same == set(), "listed as the same in English, but it has a singular now (or is gone)"

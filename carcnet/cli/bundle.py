@@ -33,14 +33,14 @@ def print_verdict(loaded: LoadedLog) -> int:
         # Translators: {problem} says what is damaged in the saved game.
         print(_("damaged: {problem}").format(problem=loaded.damage.message))
         # Translators: the moves of a damaged save that check: {count} moves, {state} "finished" or
-        # "unfinished", {digest} the game's digest there (64 hexadecimal digits); the English keeps the plural whatever the number.
-        print(ngettext("valid prefix: {count} moves ({state}), digest {digest}",
+        # "unfinished", {digest} the game's digest there (64 hexadecimal digits).
+        print(ngettext("valid prefix: {count} move ({state}), digest {digest}",
                        "valid prefix: {count} moves ({state}), digest {digest}", count).format(
             count=count, state=state, digest=digest))
         return EXIT_DAMAGED
     # Translators: a save that checks: {count} moves, {state} "finished" or "unfinished", {digest} the
-    # game's digest (64 hexadecimal digits); the English keeps the plural whatever the number.
-    print(ngettext("ok: {count} moves ({state}), digest {digest}", "ok: {count} moves ({state}), digest {digest}",
+    # game's digest (64 hexadecimal digits).
+    print(ngettext("ok: {count} move ({state}), digest {digest}", "ok: {count} moves ({state}), digest {digest}",
                    count).format(count=count, state=state, digest=digest))
     return EXIT_OK
 

@@ -117,9 +117,8 @@ def review_lines(reviews: list[Any], game: Any, names: list[str], *, level: str,
 
     whose = listed([names[s] for s in seats])
     marked = sum(r.marked for r in reviews)
-    # Translators: how many turns the review looked at ({count}), in "The medium bot reviewed {turns} of …";
-    # the English keeps the plural whatever the number.
-    turns = npgettext("review", "{count} turns", "{count} turns", len(reviews)).format(count=len(reviews))
+    # Translators: how many turns the review looked at ({count}), in "The medium bot reviewed {turns} of …".
+    turns = npgettext("review", "{count} turn", "{count} turns", len(reviews)).format(count=len(reviews))
     # Translators: how many of those turns are marked, in "…: {marked}, where its own turn is worth…".
     marked_text = npgettext("turns", "{count} marked", "{count} marked", marked).format(count=marked)
     # Translators: {level} is the search bot's level as typed (easy, medium, hard, expert), {turns} "12
@@ -230,14 +229,13 @@ def _ratings(args: argparse.Namespace) -> int:
         for p, r in rows:
             value, spread = display(r)
             name = (p if "@" not in p else p[: p.index("@") + 9] + "…") if p.startswith("bot:") else p[:16] + "…"
-            # Translators: a player's games counted, in the ratings' table; {count} comes padded to 4 characters;
-            # the English keeps the plural whatever the number.
-            games = npgettext("ratings table", "{count} games", "{count} games", r.games).format(count=f"{r.games:4d}")
+            # Translators: a player's games counted, in the ratings' table; {count} comes padded to 4 characters.
+            games = npgettext("ratings table", "{count} game", "{count} games", r.games).format(count=f"{r.games:4d}")
             print(f"{value:5d} ± {spread:<4d} {games}  {name}")
         if ratings.unrated:
             count = len(ratings.unrated)
-            # Translators: {count} games were not counted into the ratings; the English keeps the plural whatever the number.
-            print(ngettext("Not counted ({count} games, the newest last):", "Not counted ({count} games, the newest last):",
+            # Translators: {count} games were not counted into the ratings.
+            print(ngettext("Not counted ({count} game, the newest last):", "Not counted ({count} games, the newest last):",
                            count).format(count=count))
             for game, why in ratings.unrated.items():
                 # Translators: a game not counted into the ratings: {game} is the start of its id (8 hexadecimal

@@ -140,11 +140,11 @@ def _simulate(args: argparse.Namespace) -> int:
             )
     except ValueError as exc:
         return _fail(str(exc))
-    # Translators: carcnet simulate's first line: {games} is "100 games" (the English keeps the plural whatever the number), {players} "2 players",
+    # Translators: carcnet simulate's first line: {games} is "100 games", {players} "2 players",
     # {seed} a number, {rules} the rules in words.
     print(_("{games}, {players}, seed {seed}, {rules}, seats rotated every game").format(
-        # Translators: {count} games played (the English keeps the plural whatever the number).
-        games=npgettext("simulate summary", "{count} games", "{count} games", result.games).format(count=result.games),
+        # Translators: {count} games played.
+        games=npgettext("simulate summary", "{count} game", "{count} games", result.games).format(count=result.games),
         players=ngettext("{count} player", "{count} players", len(bots)).format(count=len(bots)),
         seed=args.seed, rules=rules_words(rules_of(args))))
     # Translators: the column headings of carcnet simulate's table (a bot a row): its name, games won,
@@ -255,8 +255,8 @@ def _replay(args: argparse.Namespace) -> int:
             print(line)
     else:
         tiles = game.tiles_left + 1
-        # Translators: {count} is the number of tiles still to play; the English keeps the plural whatever the number.
-        print(ngettext("Unfinished: {count} tiles still to play. Scores so far:",
+        # Translators: {count} is the number of tiles still to play.
+        print(ngettext("Unfinished: {count} tile still to play. Scores so far:",
                        "Unfinished: {count} tiles still to play. Scores so far:", tiles).format(count=tiles))
         for line in final_lines(game, names):
             print(line)

@@ -348,8 +348,8 @@ def _progress(game: Any, args: argparse.Namespace) -> Callable[[str], None]:
             last_reported = game.session.have
             g = game.game
             # Translators: the progress of a game: {seq} is the number of entries so far, {count} the tiles
-            # left (the English keeps the plural whatever the number), {scores} the scores by seat ("[12, 7]").
-            _say(ngettext("move {seq}: {count} tiles left, scores {scores}", "move {seq}: {count} tiles left, scores {scores}",
+            # left, {scores} the scores by seat ("[12, 7]").
+            _say(ngettext("move {seq}: {count} tile left, scores {scores}", "move {seq}: {count} tiles left, scores {scores}",
                           g.tiles_left).format(seq=game.session.have, count=g.tiles_left, scores=list(g.scores)))
         away = game.away() if game.status == "playing" else []
         if away != last_away:

@@ -120,8 +120,8 @@ def check_simulation(bots: Sequence[str], games: int, first: int = 0) -> None:
             *first*; the message says what is wrong (in the player's language).
     """
     if not 2 <= len(bots) <= 6:
-        # Translators: {count} is the number of bots named; the English keeps the plural whatever the number.
-        raise ValueError(ngettext("a game has 2 to 6 players, got {count} bots", "a game has 2 to 6 players, got {count} bots",
+        # Translators: {count} is the number of bots named.
+        raise ValueError(ngettext("a game has 2 to 6 players, got {count} bot", "a game has 2 to 6 players, got {count} bots",
                                   len(bots)).format(count=len(bots)))
     if games < 1:
         raise ValueError(_("--games must be at least 1"))

@@ -214,8 +214,8 @@ def _run(runner: Any, args: argparse.Namespace, *, error: type[Exception], start
         ratings.write(path)
         counted = sum(why is None for _t, why in rated)
         # Translators: {counted} of the event's {count} games were counted into the ratings, kept in the
-        # file {path}; the English says "games" whatever the number.
-        note(ngettext("Ratings: {counted} of {count} games counted ({path})",
+        # file {path}.
+        note(ngettext("Ratings: {counted} of {count} game counted ({path})",
                       "Ratings: {counted} of {count} games counted ({path})", len(rated)).format(
             counted=counted, count=len(rated), path=path))
         for table, why in rated:

@@ -209,7 +209,7 @@ class Charter:
         if self.format == "round-robin" and self.size == 2:
             count = len(self.players) + len(self.players) % 2
             # Translators: {players} is a number of players, {most} a number of rounds.
-            need(self.rounds <= count - 1, ngettext("a round robin of {players} has at most {most} rounds",
+            need(self.rounds <= count - 1, ngettext("a round robin of {players} has at most {most} round",
                                                     "a round robin of {players} has at most {most} rounds",
                                                     count - 1).format(players=len(self.players), most=count - 1))
 

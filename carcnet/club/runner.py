@@ -1140,9 +1140,9 @@ def _players_rounds(charter: Charter) -> dict[str, str]:
     """``players`` and ``rounds`` of *charter* in words ("8 players", "3 rounds"), to format a line with."""
     players, rounds = len(charter.players), charter.rounds
     # Translators: a number of players, part of "Event 'Club night': 8 players, 3 rounds".
-    players_text = ngettext("{n} players", "{n} players", players).format(n=players)
+    players_text = ngettext("{n} player", "{n} players", players).format(n=players)
     # Translators: a number of rounds, part of "Event 'Club night': 8 players, 3 rounds".
-    return {"players": players_text, "rounds": ngettext("{n} rounds", "{n} rounds", rounds).format(n=rounds)}
+    return {"players": players_text, "rounds": ngettext("{n} round", "{n} rounds", rounds).format(n=rounds)}
 
 
 def standings_lines(charter: Charter, rows: Sequence[Standing]) -> list[str]:
@@ -1155,7 +1155,7 @@ def standings_lines(charter: Charter, rows: Sequence[Standing]) -> list[str]:
     out = [f"{'#':>3}  {player:20} {wins:>6} {diff:>8} {buchholz:>8}  {games}"]
     for s in rows:
         # Translators: after a player's games in the standings: {n} rounds the player sat out (a bye counts as a win).
-        byes = " " + ngettext("(+{n} bye)", "(+{n} bye)", s.byes).format(n=s.byes) if s.byes else ""
+        byes = " " + ngettext("(+{n} bye)", "(+{n} byes)", s.byes).format(n=s.byes) if s.byes else ""
         out.append(f"{s.rank:>3}  {charter.players[int(s.player)].name:20} {decimal(float(s.wins)):>6} "
                    f"{_signed(float(s.difference)):>8} {decimal(float(s.buchholz)):>8}  {s.games}" + byes)
     return out

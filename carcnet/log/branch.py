@@ -43,7 +43,7 @@ def continue_from(header: LogHeader, moves: Sequence[Move], at: int, *, created:
     seats = list(seats) if seats is not None else list(header.seats)
     if len(seats) != len(header.seats):
         # Translators: {seats} and {given} are numbers of seats.
-        raise ValueError(ngettext("the game has {seats} seats, not {given}", "the game has {seats} seats, not {given}",
+        raise ValueError(ngettext("the game has {seats} seat, not {given}", "the game has {seats} seats, not {given}",
                                   len(header.seats)).format(seats=len(header.seats), given=len(seats)))
     game = Game(header.setup())
     drawn: list[str] = []

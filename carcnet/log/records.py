@@ -116,7 +116,7 @@ def scan(data: bytes, start: int = len(MAGIC)) -> tuple[list[Record], Tail | Non
         if size < 8:
             # Translators: {size} is a number of bytes.
             return records, Tail("torn", index, pos, size, True, ngettext(
-                "the file ends {size} bytes into the record", "the file ends {size} bytes into the record", size,
+                "the file ends {size} byte into the record", "the file ends {size} bytes into the record", size,
             ).format(size=size))
         length, check = _HEAD.unpack_from(data, pos)
         if zlib.crc32(data[pos : pos + 4]) != check or not 1 <= length <= MAX_BODY:
@@ -125,7 +125,7 @@ def scan(data: bytes, start: int = len(MAGIC)) -> tuple[list[Record], Tail | Non
         stop = pos + 8 + length + 4
         if stop > end:
             # Translators: {size} and {length} are numbers of bytes.
-            detail = ngettext("the file ends {size} bytes into a record of {length} bytes",
+            detail = ngettext("the file ends {size} byte into a record of {length} bytes",
                               "the file ends {size} bytes into a record of {length} bytes", size,
                               ).format(size=size, length=length + RECORD_OVERHEAD)
             return records, Tail("torn", index, pos, size, True, detail)

@@ -169,7 +169,7 @@ def load(path: str | os.PathLike[str]) -> LoadedLog:
     if len(data) < len(MAGIC) and MAGIC.startswith(data):
         # Translators: {name} is a file's name; {size} a number of bytes.
         raise LogError("torn-header", ngettext(
-            "{name} ends after {size} bytes, inside its magic: no game was written",
+            "{name} ends after {size} byte, inside its magic: no game was written",
             "{name} ends after {size} bytes, inside its magic: no game was written", len(data)).format(
                 name=name, size=len(data)))
     if not data.startswith(MAGIC):
@@ -250,9 +250,9 @@ def _damage_text(kind: str, seq: int, offset: int, detail: str, size: int, moves
             # is damaged.
             else _("the last record (seq {seq}, at byte {offset}) is corrupt: {detail}"))
     # Translators: {size} is a number of bytes.
-    ignored = ngettext("its {size} bytes were ignored", "its {size} bytes were ignored", size).format(size=size)
+    ignored = ngettext("its {size} byte was ignored", "its {size} bytes were ignored", size).format(size=size)
     # Translators: {moves} is a number of moves.
-    kept = ngettext("the {moves} moves before it kept", "the {moves} moves before it kept", moves).format(moves=moves)
+    kept = ngettext("the {moves} move before it kept", "the {moves} moves before it kept", moves).format(moves=moves)
     # Translators: {what} says which record is damaged and how; {ignored} "its 20 bytes were ignored";
     # {kept} "the 12 moves before it kept".
     return _("{what}; {ignored} and {kept}").format(what=what.format(seq=seq, offset=offset, detail=detail),

@@ -124,7 +124,7 @@ class Tmux:
 
 def _tiles_left(screen: str) -> int:
     """The count the side panel shows ("N tiles left"), or a large number while none shows."""
-    found = re.search(r"(\d+) tiles left", screen)
+    found = re.search(r"(\d+) tiles? left", screen)
     return int(found.group(1)) if found else 10**6
 
 

@@ -144,10 +144,10 @@ class FinalScreen(_ScoresModal):
         points = max(game.scores)
         if len(game.winners) > 1:
             # Translators: {winners} is a list of the players who tie for the win ("Ann and Bob")
-            line = ngettext("{winners} win with {points} points!", "{winners} win with {points} points!", points)
+            line = ngettext("{winners} win with {points} point!", "{winners} win with {points} points!", points)
         else:
             # Translators: {winners} is the winner's name
-            line = ngettext("{winners} wins with {points} points!", "{winners} wins with {points} points!", points)
+            line = ngettext("{winners} wins with {points} point!", "{winners} wins with {points} points!", points)
         winners = listed([self.names[s] for s in game.winners])
         with Vertical():
             yield Static(Text(line.format(winners=winners, points=points)), id="winner")

@@ -134,7 +134,7 @@ class ReviewScreen(ModalScreen["int | None"]):
         """What the review found: how many turns it looked at, how many it marks."""
         count = len(self.marked)
         # Translators: {n} turns of the game, a part of "The hard bot looked at {turns}: ..."
-        turns = ngettext("{n} turns", "{n} turns", len(self.reviews)).format(n=len(self.reviews))
+        turns = ngettext("{n} turn", "{n} turns", len(self.reviews)).format(n=len(self.reviews))
         points = number_words(MARK_POINTS)
         if count:
             # Translators: {turns} is "12 turns" (those the bot looked at); {count} how many of them it

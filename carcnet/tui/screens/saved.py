@@ -237,10 +237,10 @@ class SavedGamesScreen(Screen[None]):
             n = summary.records
             if header.signed:
                 # Translators: a network game's state while it is being checked; {n} moves are saved.
-                state = ngettext("{n} moves, checking…, LAN", "{n} moves, checking…, LAN", n).format(n=n)
+                state = ngettext("{n} move, checking…, LAN", "{n} moves, checking…, LAN", n).format(n=n)
             else:
                 # Translators: a game's state while it is being checked; {n} moves are saved.
-                state = ngettext("{n} moves, checking…", "{n} moves, checking…", n).format(n=n)
+                state = ngettext("{n} move, checking…", "{n} moves, checking…", n).format(n=n)
             players = ", ".join(s.name for s in header.seats)
             table.add_row(when, state, players, path.name, key=str(path))
             self._paths[str(path)] = path

@@ -206,7 +206,7 @@ class TournamentScreen(Screen[None]):
             counted = runner.rate(rated)
             rated.write(ratings)
             # Translators: {counted} of the event's {n} games were counted into the ratings.
-            self._note(ngettext("Ratings: {counted} of {n} games counted", "Ratings: {counted} of {n} games counted",
+            self._note(ngettext("Ratings: {counted} of {n} game counted", "Ratings: {counted} of {n} games counted",
                                 len(counted)).format(counted=sum(why is None for _t, why in counted), n=len(counted)))
             for table, why in counted:
                 if why is not None and not why.startswith("not counted again"):

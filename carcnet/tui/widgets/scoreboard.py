@@ -230,7 +230,7 @@ class Scoreboard(Static):
             return [Text(gap + _("Game over"), style="bold")]
         left = game.tiles_left
         # Translators: under the scoreboard; {count}: a number (digits)
-        tiles = ngettext("{count} tiles left", "{count} tiles left", left).format(count=left)
+        tiles = ngettext("{count} tile left", "{count} tiles left", left).format(count=left)
         parts: list[Table | Text] = [
             Text(gap + tiles + "".join(f" · {v}" for v in variant_words(game.setup.rules)), style="dim")]
         style = seat_style(self._colours[game.seat])
