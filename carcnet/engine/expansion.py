@@ -26,7 +26,9 @@ The hooks grow one expansion at a time, each with its first user (``docs/expansi
   and :meth:`Expansion.state_words` its words in the state line (``protocol/digest.md`` §3), in
   ``digest_order``.
 * Its figures (``figures``): :meth:`Expansion.on_deploy` and :meth:`Expansion.on_return` hear where
-  one goes and when it leaves.
+  one goes and when it leaves; those that claim a feature as a meeple does (``figure_rules``,
+  :class:`FigureRule`: how many a seat has, where they go, the refusals' words) are deployed, checked
+  and counted in supply by the core (``Game.supplies``).
 * Its moves (``moves``, made in the deploy phase instead of a deploy): :meth:`Expansion.turn_actions`
   offers them, :meth:`Expansion.check_move` and :meth:`Expansion.apply_move` check and make them; in a
   game without the expansion the core refuses them with its ``off_reason``.
@@ -44,12 +46,12 @@ from typing import Any, ClassVar, Protocol
 
 from .events import Event, FeatureInfo, PointsScored
 from .features import FeatureGraph
-from .moves import Figure, Move
+from .moves import DeployMeeple, Figure, Move
 from .rules import Rules
 from .scoring import completed_points, feature_value
-from .tiles import SegmentKind
+from .tiles import MAX_SEGMENTS, SegmentKind
 
-__all__ = ["BASE_FARM_CITY_POINTS", "HOOKS", "CompletedPoints", "Expansion", "GameState", "Hooks", "Value",
+__all__ = ["BASE_FARM_CITY_POINTS", "HOOKS", "CompletedPoints", "Expansion", "FigureRule", "GameState", "Hooks", "Value",
            "base_completed_points", "base_value", "build_hooks"]
 
 #: What a farm scores each completed city it supplies (HiG "Scoring farms": 3 points).
@@ -64,6 +66,7 @@ class GameState(Protocol):
     seat: int
     graph: FeatureGraph
     ext: list[Any]
+    supplies: Mapping[Figure, list[int]]
 
     def feature_info(self, root: int) -> FeatureInfo:
         """The feature whose root is *root*, described (tiles, pennants, cities, figures)."""
@@ -80,6 +83,29 @@ class GameState(Protocol):
     def return_figure(self, node: int, events: list[Event]) -> None:
         """The figure on the graph node *node* goes back to its seat's supply (a ``MeepleReturned`` event)."""
         ...  # pragma: no cover (a protocol)
+
+
+@dataclass(frozen=True, slots=True)
+class FigureRule:
+    """A figure of an expansion that claims a feature as a meeple does (alone, on a feature holding no
+    figure), which the core deploys, checks and keeps in supply.
+
+    Attributes:
+        figure: The figure.
+        per_seat: How many each seat has at the start.
+        order: Its place among the deploys offered on one segment (the meeple's is 0).
+        kinds: The segment kinds it may go on.
+        wrong_kind: Why it may not go on another kind (``"bad-segment"``'s words).
+        none_left: Why it may not be deployed when none is in supply (``"no-supply"``'s words; ``{seat}``
+            is the seat).
+    """
+
+    figure: Figure
+    per_seat: int
+    order: int
+    kinds: frozenset[SegmentKind]
+    wrong_kind: str
+    none_left: str
 
 
 #: The method hooks, by name: an expansion's class overrides any of them.
@@ -117,6 +143,7 @@ class Expansion:
         closed_kinds: The segment kinds no meeple may go on, each with why (``"bad-segment"``'s words).
         digest_order: The place of its words in the state line among the expansions'.
         figures: The figures it owns (their deploys and returns are told to it).
+        figure_rules: Those of them the core deploys as it does a meeple (:class:`FigureRule`).
         moves: The moves it adds, made in the deploy phase instead of a deploy.
         off_reason: The reason code of its moves refused in a game without it.
         rules: The rules of the games it serves.
@@ -134,6 +161,7 @@ class Expansion:
     closed_kinds: ClassVar[Mapping[SegmentKind, str]] = {}
     digest_order: ClassVar[int] = 0
     figures: ClassVar[tuple[Figure, ...]] = ()
+    figure_rules: ClassVar[tuple[FigureRule, ...]] = ()
     moves: ClassVar[tuple[type[Move], ...]] = ()
     off_reason: ClassVar[str] = "bad-move"
 
@@ -212,6 +240,8 @@ class Hooks:
         value: What a feature scores (:data:`Value`): the core's, changed by each expansion in turn.
         completed_points: What a completed feature scores from its counts (:data:`CompletedPoints`).
         slots: Each expansion in play's class → its slot (its state's place in ``Game.ext``).
+        claimers: The expansions' claiming figures in deploy order, each with its deploy moves by segment.
+        claim_rules: The same by figure.
         new_states: Per slot, what makes its game's state (``None``: it keeps none).
         parts: The state line's parts of the expansions that write one, in digest order: (snapshot,
             words) pairs.
@@ -230,6 +260,8 @@ class Hooks:
     value: Value
     completed_points: CompletedPoints
     slots: Mapping[type[Expansion], int]
+    claimers: tuple[tuple[FigureRule, tuple[DeployMeeple, ...]], ...]
+    claim_rules: Mapping[Figure, FigureRule]
     new_states: tuple[Callable[[int], Any] | None, ...]
     parts: tuple[tuple[Callable[[GameState], Hashable], Callable[[Any], str]], ...]
     on_deploy: Mapping[Figure, Callable[[GameState, int, Figure, int], None]]
@@ -256,8 +288,11 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         raise ValueError("two expansions in play replace the farm scoring: "
                          + ", ".join(e.title for e in active if _overrides(e, "score_farms") or e.farm_city_points))
     by_digest = sorted((e for e in active if _overrides(e, "snapshot")), key=lambda e: e.digest_order)
+    claimers = sorted((rule for e in active for rule in e.figure_rules), key=lambda rule: rule.order)
     return Hooks(
         slots={type(e): e.slot for e in active},
+        claimers=tuple((rule, tuple(DeployMeeple(i, rule.figure) for i in range(MAX_SEGMENTS))) for rule in claimers),
+        claim_rules={rule.figure: rule for rule in claimers},
         new_states=tuple(e.new_state if _overrides(e, "new_state") else None for e in active),
         parts=tuple((e.snapshot, type(e).state_words) for e in by_digest),
         on_deploy={f: e.on_deploy for e in active if _overrides(e, "on_deploy") for f in e.figures},

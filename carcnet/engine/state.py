@@ -43,6 +43,7 @@ from .events import (
     TilePlaced,
     TileSetAside,
 )
+from .expansions import FIGURES as _EXPANSION_FIGURES
 from .expansions import MOVES as _EXPANSION_MOVES
 from .expansions.abbot import abbot_at as _abbot_at
 from .features import FeatureGraph, MarkedFeatureGraph
@@ -92,8 +93,6 @@ __all__ = [
 
 #: Followers each player has in supply at the start (HiG "Preparation": 8 less the scoring marker).
 MEEPLES_PER_PLAYER = 7
-#: Abbots each player has with The Abbot (Z14 "The Abbot": "Each player receives the abbot in their color").
-ABBOTS_PER_PLAYER = 1
 _BOT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
@@ -101,7 +100,6 @@ _CLOISTER, _RIVER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.RIVER, SegmentKin
 _EDGE = frozenset({_ROAD, _CITY, _RIVER})
 _AREA = frozenset({_CLOISTER, _GARDEN})
 _MEEPLE = Figure.MEEPLE
-_ABBOT = Figure.ABBOT
 _LARGE = Figure.LARGE
 #: Score categories, in the order breakdowns list them.
 CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods")
@@ -120,7 +118,6 @@ _Snapshot = tuple[
 GOODS_POINTS = 10
 #: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
-_ABBOT_ON = tuple(DeployMeeple(i, _ABBOT) for i in range(MAX_SEGMENTS))
 _LARGE_ON = tuple(DeployMeeple(i, _LARGE) for i in range(MAX_SEGMENTS))
 _PIG = Figure.PIG
 _PIG_ON = tuple(DeployMeeple(i, _PIG) for i in range(MAX_SEGMENTS))
@@ -161,8 +158,9 @@ class Game:
         self.graph = MarkedFeatureGraph() if setup.rules.inns or setup.rules.traders else FeatureGraph()
         self.scores = [0] * n
         self.supply = [MEEPLES_PER_PLAYER] * n
-        #: Abbots in supply per seat (The Abbot: 1 each; 0 without it).
-        self.abbots = [ABBOTS_PER_PLAYER if setup.rules.abbot else 0] * n
+        #: The expansions' figures that claim a feature as a meeple does, in supply per seat, by figure
+        #: (:attr:`Hooks.claimers`; none in the base game).
+        self.supplies: dict[Figure, list[int]] = {rule.figure: [rule.per_seat] * n for rule, _ in self._hooks.claimers}
         #: Large meeples in supply per seat (Inns & Cathedrals: 1 each; 0 without it).
         self.large = [1 if setup.rules.inns else 0] * n
         #: Pigs in supply per seat (Traders & Builders: 1 each; 0 without it).
@@ -430,10 +428,12 @@ class Game:
         if self.phase is not Phase.DEPLOY or placed is None:
             return []
         out: list[DeployMeeple] = []
-        meeple = self.supply[self.seat] > 0
-        abbot = self.abbots[self.seat] > 0
-        large = self.large[self.seat] > 0
-        if meeple or abbot or large:
+        seat = self.seat
+        meeple = self.supply[seat] > 0
+        claimers = self._hooks.claimers
+        others = [(rule, on) for rule, on in claimers if self.supplies[rule.figure][seat]] if claimers else ()
+        large = self.large[seat] > 0
+        if meeple or others or large:
             find = self.graph.find
             meeples = self.graph.meeples
             base = placed.base
@@ -446,8 +446,9 @@ class Game:
                         out.append(_MEEPLE_ON[i])
                     if large:
                         out.append(_LARGE_ON[i])
-                if abbot and kind in _AREA:
-                    out.append(_ABBOT_ON[i])
+                for rule, on in others:  # an expansion's figure, where it may go
+                    if kind in rule.kinds:
+                        out.append(on[i])
         if self.builders[self.seat]:  # Traders & Builders: the builder joins the seat's own follower
             out.extend(_BUILDER_ON[i] for i in self._builder_spots())
         if self.pigs[self.seat]:  # Traders & Builders: the pig joins the seat's own farmer
@@ -488,6 +489,12 @@ class Game:
             if any(s == seat and f is not _PIG for s, f, _ in held):
                 out.append(i)
         return out
+
+    @property
+    def abbots(self) -> list[int]:
+        """Abbots in supply per seat: :attr:`supplies` of The Abbot's figure, or 0 each in a game without
+        it (kept for its callers)."""
+        return self.supplies.get(Figure.ABBOT) or [0] * self.players
 
     def abbot_at(self, seat: int) -> Position | None:
         """Where *seat*'s abbot stands, or ``None`` (in supply, or no Abbot). Constant time. (Kept
@@ -702,7 +709,7 @@ class Game:
         other.graph = self.graph.copy()
         other.scores = self.scores[:]
         other.supply = self.supply[:]
-        other.abbots = self.abbots[:]
+        other.supplies = {figure: supply[:] for figure, supply in self.supplies.items()}
         other.large = self.large[:]
         other.goods = None if self.goods is None else [g[:] for g in self.goods]
         other.pigs = self.pigs[:]
@@ -891,13 +898,15 @@ class Game:
                 "bad-segment", f"{move}: tile {placed.kind.letter} has segments 0-{len(segments) - 1}"
             )
         seg = segments[i]
-        if move.figure is _ABBOT:
-            if not self.setup.rules.abbot:
-                raise IllegalMoveError("wrong-figure", f"{move}: this game is played without The Abbot")
-            if seg.kind not in _AREA:
-                raise IllegalMoveError("bad-segment", f"{move}: the abbot goes on a cloister or garden only")
-            if self.abbots[self.seat] == 0:
-                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s abbot is on the board")
+        rule = self._hooks.claim_rules.get(move.figure)
+        if rule is not None:  # an expansion's figure that claims as a meeple does
+            if seg.kind not in rule.kinds:
+                raise IllegalMoveError("bad-segment", f"{move}: {rule.wrong_kind}")
+            if self.supplies[move.figure][self.seat] == 0:
+                raise IllegalMoveError("no-supply", f"{move}: {rule.none_left.format(seat=self.seat)}")
+        elif move.figure in _EXPANSION_FIGURES:
+            raise IllegalMoveError("wrong-figure",
+                                   f"{move}: this game is played without {_EXPANSION_FIGURES[move.figure].title}")
         elif move.figure is _MEEPLE or move.figure is _LARGE:
             if move.figure is _LARGE and not self.setup.rules.inns:
                 raise IllegalMoveError("wrong-figure", f"{move}: this game is played without Inns & Cathedrals")
@@ -1128,8 +1137,9 @@ class Game:
             return
         g.meeples[root] = [(seat, move.figure, node)]
         self._meeple_nodes.append(node)
-        if move.figure is _ABBOT:
-            self.abbots[seat] -= 1
+        supply = self.supplies.get(move.figure)
+        if supply is not None:  # an expansion's figure
+            supply[seat] -= 1
         elif move.figure is _LARGE:
             self.large[seat] -= 1
         else:
@@ -1251,8 +1261,9 @@ class Game:
         told = self._hooks.on_return.get(figure)
         if told is not None:
             told(self, seat, figure, node)
-        if figure is _ABBOT:
-            self.abbots[seat] += 1
+        supply = self.supplies.get(figure)
+        if supply is not None:  # an expansion's figure
+            supply[seat] += 1
         elif figure is _LARGE:
             self.large[seat] += 1
         elif figure is _PIG:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import pytest
 
-from carcnet.engine import Figure, Game, GameSetup, IllegalMoveError, Position, ReturnAbbot, Rules
+from carcnet.engine import DeployMeeple, Figure, Game, GameSetup, IllegalMoveError, Position, ReturnAbbot, Rules
 from carcnet.engine.events import PointsScored
 from carcnet.engine.events import FeatureInfo
 from carcnet.engine.expansion import (
@@ -25,7 +25,7 @@ from carcnet.engine.expansion import (
 )
 from carcnet.engine.geometry import Position
 from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, SegmentKind
-from carcnet.engine.expansions import MOVES, REGISTRY, Abbot, hooks_for
+from carcnet.engine.expansions import FIGURES, MOVES, REGISTRY, Abbot, hooks_for
 from carcnet.engine.rules import FARM_RULES, RIVER_STARTS, SUPPORTED_RULES
 
 
@@ -52,7 +52,7 @@ def test_the_base_games_table_holds_nothing() -> None:
     assert hooks.farm_city_points == BASE_FARM_CITY_POINTS == 3
     assert hooks.value is base_value and hooks.completed_points is base_completed_points  # the core's own
     assert not (hooks.slots or hooks.new_states or hooks.parts or hooks.on_deploy or hooks.on_return
-                or hooks.turn_actions or hooks.moves)
+                or hooks.turn_actions or hooks.moves or hooks.claimers or hooks.claim_rules)
 
 
 @pytest.mark.parametrize(("rules", "version"), COMBINATIONS, ids=[f"{r.text()} v{v}" for r, v in COMBINATIONS])
@@ -73,6 +73,9 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     assert ("abbot" in hooks.names) is abbot and (Abbot in hooks.slots) is abbot
     assert set(hooks.on_deploy) == set(hooks.on_return) == ({Figure.ABBOT} if abbot else set())
     assert set(hooks.moves) == ({ReturnAbbot} if abbot else set())
+    assert set(hooks.claim_rules) == ({Figure.ABBOT} if abbot else set()) == {rule.figure for rule, _ in hooks.claimers}
+    game = Game(GameSetup(players=3, seed=1, rules=rules, rules_version=version))
+    assert game.supplies == ({Figure.ABBOT: [1, 1, 1]} if abbot else {}) and game.abbots == [int(abbot)] * 3
     assert len(hooks.parts) == len(hooks.turn_actions) == int(abbot)
     assert len(hooks.new_states) == len(hooks.active)
 
@@ -135,9 +138,12 @@ def test_a_completed_features_value_is_its_completed_points_under_every_combinat
 def test_an_expansions_move_in_a_game_without_it_is_refused_with_its_reason() -> None:
     """The core knows every expansion's moves (:data:`MOVES`): one made where the expansion is not in
     play is refused with the expansion's reason code, not taken for nonsense."""
-    assert MOVES == {ReturnAbbot: Abbot}
+    assert MOVES == {ReturnAbbot: Abbot} and FIGURES == {Figure.ABBOT: Abbot}
     game = Game(GameSetup(players=2, draw_order=("E", "E")))
     game.apply(game.legal_moves()[0])
     with pytest.raises(IllegalMoveError, match="played without The Abbot") as refused:
         game.apply(ReturnAbbot(Position(0, 0)))
     assert refused.value.reason == "no-abbot"
+    with pytest.raises(IllegalMoveError, match="played without The Abbot") as refused:
+        game.apply(DeployMeeple(0, Figure.ABBOT))
+    assert refused.value.reason == "wrong-figure"

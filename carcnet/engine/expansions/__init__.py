@@ -13,18 +13,20 @@ from __future__ import annotations
 from functools import cache
 
 from ..expansion import Expansion, Hooks, build_hooks
-from ..moves import Move
+from ..moves import Figure, Move
 from ..rules import Rules
 from .abbot import Abbot
 from .variants import CityFarms, NoFarmers, SmallCities
 
-__all__ = ["MOVES", "REGISTRY", "Abbot", "CityFarms", "NoFarmers", "SmallCities", "hooks_for"]
+__all__ = ["FIGURES", "MOVES", "REGISTRY", "Abbot", "CityFarms", "NoFarmers", "SmallCities", "hooks_for"]
 
 #: Every expansion the engine knows, in the order their hooks are called.
 REGISTRY: tuple[type[Expansion], ...] = (Abbot, SmallCities, CityFarms, NoFarmers)
 
 #: Every move an expansion adds → the expansion (what the core says of one made in a game without it).
 MOVES: dict[type[Move], type[Expansion]] = {move: cls for cls in REGISTRY for move in cls.moves}
+#: Every figure an expansion deploys as a meeple → the expansion (likewise).
+FIGURES: dict[Figure, type[Expansion]] = {rule.figure: cls for cls in REGISTRY for rule in cls.figure_rules}
 
 
 @cache

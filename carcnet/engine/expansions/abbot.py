@@ -2,22 +2,26 @@
 stands, the recall (instead of deploying, a player may take the abbot back and score its cloister or
 garden at once, as the final scoring would: 1 a tile, its own and each placed neighbour; the abbot
 returns to the supply), and its words in the state line (``protocol/digest.md`` §3: ``abbots=``, the
-abbots in supply, only in a game with The Abbot). The abbot's supply, its deploy and the gardens are
-still the core's (``docs/expansion-hook-plan.md`` §9, step 4: the figures as data come next).
+abbots in supply, only in a game with The Abbot). The abbot is a figure
+the core deploys as it does a meeple (its :class:`~carcnet.engine.expansion.FigureRule`); the gardens,
+a kind of segment, are the tile list's and the core's.
 """
 
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
 from ..events import Event
-from ..expansion import Expansion, GameState
+from ..expansion import Expansion, FigureRule, GameState
 from ..geometry import Position, position_of
 from ..moves import Figure, Move, ReturnAbbot
 from ..scoring import feature_value
+from ..tiles import SegmentKind
 
-__all__ = ["Abbot", "AbbotState", "abbot_at"]
+__all__ = ["ABBOTS_PER_PLAYER", "Abbot", "AbbotState", "abbot_at"]
 
 _ABBOT = Figure.ABBOT
+#: Abbots each player has (Z14 "The Abbot": "Each player receives the abbot in their color").
+ABBOTS_PER_PLAYER = 1
 
 
 class AbbotState:
@@ -46,6 +50,11 @@ class Abbot(Expansion):
     words = ("abbot", "abbots", "garden", "gardens")
     digest_order = 20  # " abbots=…" right after supply= (digest.md §3)
     figures = (_ABBOT,)
+    figure_rules = (
+        FigureRule(_ABBOT, ABBOTS_PER_PLAYER, order=20, kinds=frozenset({SegmentKind.CLOISTER, SegmentKind.GARDEN}),
+                   wrong_kind="the abbot goes on a cloister or garden only",
+                   none_left="seat {seat}'s abbot is on the board"),
+    )
     moves = (ReturnAbbot,)
     off_reason = "no-abbot"
 
@@ -90,8 +99,7 @@ class Abbot(Expansion):
         game.return_figure(node, events)
 
     def snapshot(self, game: GameState) -> tuple[int, ...]:
-        abbots: list[int] = game.abbots  # type: ignore[attr-defined]  # (_Game: the core's supply)
-        return tuple(abbots)
+        return tuple(game.supplies[_ABBOT])
 
     @staticmethod
     def state_words(part: object) -> str:
