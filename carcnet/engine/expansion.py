@@ -22,13 +22,12 @@ The hooks grow one expansion at a time, each with its first user (``docs/expansi
 * :meth:`Expansion.score_farms`: the farm scoring of the final scoring, replaced (at most one
   expansion in play may).
 * Per game: :meth:`Expansion.new_state` makes the state one game keeps for the expansion (in
-  ``Game.ext`` at its slot, copied with the game: an object with ``copy()``); :meth:`Expansion.snapshot`
-  and :meth:`Expansion.state_words` its words in the state line (``protocol/digest.md`` §3), in
-  ``digest_order``.
+  ``Game.ext`` at its slot, copied with the game: an object with ``copy()``).
 * Its figures (``figures``): :meth:`Expansion.on_deploy` and :meth:`Expansion.on_return` hear where
   one goes and when it leaves; those that claim a feature as a meeple does (``figure_rules``,
   :class:`FigureRule`: how many a seat has, where they go, the refusals' words) are deployed, checked
-  and counted in supply by the core (``Game.supplies``).
+  and counted in supply by the core (``Game.supplies``), and the state line (``protocol/digest.md`` §3)
+  writes the supply of each that has a ``word``, in its owner's ``digest_order``.
 * Its moves (``moves``, made in the deploy phase instead of a deploy): :meth:`Expansion.turn_actions`
   offers them, :meth:`Expansion.check_move` and :meth:`Expansion.apply_move` check and make them; in a
   game without the expansion the core refuses them with its ``off_reason``.
@@ -40,8 +39,8 @@ The hooks grow one expansion at a time, each with its first user (``docs/expansi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Protocol
 
 from .events import Event, FeatureInfo, PointsScored
@@ -94,10 +93,16 @@ class FigureRule:
         figure: The figure.
         per_seat: How many each seat has at the start.
         order: Its place among the deploys offered on one segment (the meeple's is 0).
-        kinds: The segment kinds it may go on.
-        wrong_kind: Why it may not go on another kind (``"bad-segment"``'s words).
+        kinds: The segment kinds it may go on (less those an expansion in play closes: ``closed_kinds``,
+            whose words then say why).
+        wrong_kind: Why it may not go on another kind (``"bad-segment"``'s words; ``{label}`` is the kind's).
         none_left: Why it may not be deployed when none is in supply (``"no-supply"``'s words; ``{seat}``
             is the seat).
+        word: Its supply's word in the state line (``protocol/digest.md`` §3: `` <word>=<n>,<n>,…``, in
+            its owner's ``digest_order``), or ``""``.
+        shut: Its kinds that an expansion in play closes (set by :func:`build_hooks`).
+        among: :attr:`kinds` as a tuple, for the deploy loop (a kind is found in it by identity, where
+            a set would hash the enum in Python: set by :func:`build_hooks`).
     """
 
     figure: Figure
@@ -106,10 +111,13 @@ class FigureRule:
     kinds: frozenset[SegmentKind]
     wrong_kind: str
     none_left: str
+    word: str = ""
+    shut: frozenset[SegmentKind] = frozenset()
+    among: tuple[SegmentKind, ...] = ()
 
 
 #: The method hooks, by name: an expansion's class overrides any of them.
-HOOKS = ("score_farms", "value", "completed_points", "new_state", "snapshot", "on_deploy", "on_return",
+HOOKS = ("score_farms", "value", "completed_points", "new_state", "on_deploy", "on_return",
          "turn_actions", "check_move", "apply_move")
 
 #: What a completed feature scores, and a feature at the end (``final``): ``value(info, final)``.
@@ -141,7 +149,7 @@ class Expansion:
         farm_city_points: What a farm scores each completed city it supplies, if it changes that.
         exact_projection: Whether the projected scores must run the whole final scoring.
         closed_kinds: The segment kinds no meeple may go on, each with why (``"bad-segment"``'s words).
-        digest_order: The place of its words in the state line among the expansions'.
+        digest_order: The place of its figures' supplies in the state line among the expansions'.
         figures: The figures it owns (their deploys and returns are told to it).
         figure_rules: Those of them the core deploys as it does a meeple (:class:`FigureRule`).
         moves: The moves it adds, made in the deploy phase instead of a deploy.
@@ -183,16 +191,6 @@ class Expansion:
     def new_state(self, players: int) -> Any:
         """The state one game of *players* seats keeps for this expansion (with a ``copy()``), or ``None``."""
         return None
-
-    def snapshot(self, game: GameState) -> Hashable:
-        """What the state line needs of this expansion after a move (immutable), for :meth:`state_words`."""
-        return None
-
-    @staticmethod
-    def state_words(part: Any) -> str:
-        """Its words in the state line (``protocol/digest.md`` §3) from a :meth:`snapshot`, with their
-        leading space."""
-        return ""
 
     def on_deploy(self, game: GameState, seat: int, figure: Figure, node: int) -> None:
         """One of its *figures* of *seat* went onto the graph node *node*."""
@@ -243,8 +241,8 @@ class Hooks:
         claimers: The expansions' claiming figures in deploy order, each with its deploy moves by segment.
         claim_rules: The same by figure.
         new_states: Per slot, what makes its game's state (``None``: it keeps none).
-        parts: The state line's parts of the expansions that write one, in digest order: (snapshot,
-            words) pairs.
+        worded: The claiming figures whose supply the state line writes, in digest order.
+        words: Their words, in the same order.
         on_deploy: Figure → its owner's :meth:`Expansion.on_deploy`, for the owners that listen.
         on_return: Figure → its owner's :meth:`Expansion.on_return`, likewise.
         turn_actions: The expansions' :meth:`Expansion.turn_actions`, in registry order.
@@ -263,7 +261,8 @@ class Hooks:
     claimers: tuple[tuple[FigureRule, tuple[DeployMeeple, ...]], ...]
     claim_rules: Mapping[Figure, FigureRule]
     new_states: tuple[Callable[[int], Any] | None, ...]
-    parts: tuple[tuple[Callable[[GameState], Hashable], Callable[[Any], str]], ...]
+    worded: tuple[Figure, ...]
+    words: tuple[str, ...]
     on_deploy: Mapping[Figure, Callable[[GameState, int, Figure, int], None]]
     on_return: Mapping[Figure, Callable[[GameState, int, Figure, int], None]]
     turn_actions: tuple[Callable[[GameState, list[Move]], None], ...]
@@ -287,14 +286,20 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
     if len(farms) > 1 or len(points) > 1:
         raise ValueError("two expansions in play replace the farm scoring: "
                          + ", ".join(e.title for e in active if _overrides(e, "score_farms") or e.farm_city_points))
-    by_digest = sorted((e for e in active if _overrides(e, "snapshot")), key=lambda e: e.digest_order)
-    claimers = sorted((rule for e in active for rule in e.figure_rules), key=lambda rule: rule.order)
+    worded = sorted(((e.digest_order, rule.figure, rule.word) for e in active for rule in e.figure_rules if rule.word),
+                    key=lambda item: item[0])
+    closed = {kind: why for e in active for kind, why in e.closed_kinds.items()}
+    claimers = sorted((replace(rule, kinds=rule.kinds - closed.keys(), shut=rule.kinds & closed.keys(),
+                               among=tuple(sorted(rule.kinds - closed.keys(), key=lambda kind: kind.value)))
+                       for e in active for rule in e.figure_rules),
+                      key=lambda rule: rule.order)
     return Hooks(
         slots={type(e): e.slot for e in active},
         claimers=tuple((rule, tuple(DeployMeeple(i, rule.figure) for i in range(MAX_SEGMENTS))) for rule in claimers),
         claim_rules={rule.figure: rule for rule in claimers},
         new_states=tuple(e.new_state if _overrides(e, "new_state") else None for e in active),
-        parts=tuple((e.snapshot, type(e).state_words) for e in by_digest),
+        worded=tuple(figure for _, figure, _ in worded),
+        words=tuple(word for _, _, word in worded),
         on_deploy={f: e.on_deploy for e in active if _overrides(e, "on_deploy") for f in e.figures},
         on_return={f: e.on_return for e in active if _overrides(e, "on_return") for f in e.figures},
         turn_actions=tuple(e.turn_actions for e in active if _overrides(e, "turn_actions")),
@@ -305,7 +310,7 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         names=frozenset(e.name for e in active),
         farm_city_points=points[0] if points else BASE_FARM_CITY_POINTS,
         exact_projection=any(e.exact_projection for e in active),
-        closed_kinds={kind: why for e in active for kind, why in e.closed_kinds.items()},
+        closed_kinds=closed,
         score_farms=farms[0] if farms else None,
     )
 

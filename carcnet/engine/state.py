@@ -17,7 +17,7 @@ The state digest after every move is defined in ``protocol/digest.md``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -60,9 +60,9 @@ from .moves import (
 )
 from .phase import Phase
 from .river import advance_river, river_finishable, river_stays_finishable, river_turn, river_unblocked
-from .rules import FARM_RULES, FARM_TEXT, RIVER_START_TEXT, RIVER_STARTS, RULES_VERSION, SUPPORTED_RULES, Rules
+from .rules import RULES_VERSION, Rules
 from .scoring import feature_value, majority
-from .setup import MAX_PLAYERS, MIN_PLAYERS, GameSetup
+from .setup import GameSetup
 from .tiles import (
     GOODS,
     MARK_CATHEDRAL,
@@ -107,18 +107,17 @@ CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods")
 
 _PLACE = Phase.PLACE_TILE
 #: What a state line needs (``protocol/digest.md`` §3), taken after each move: phase, seat, drawn
-#: design, tiles drawn, tiles set aside, scores, supplies, the expansions' parts (each its words and its
-#: snapshot, in digest order: :attr:`~carcnet.engine.expansion.Hooks.parts`).
+#: design, tiles drawn, tiles set aside, scores, supplies, the expansions' figures' supplies with their words
+#: (:attr:`~carcnet.engine.expansion.Hooks.words`; ``None`` without), the goods (Traders & Builders).
 _Snapshot = tuple[
     Phase, int, TileKind | None, int, int, tuple[int, ...], tuple[int, ...],
-    tuple[tuple[Callable[[Any], str], Hashable], ...], tuple[int, ...] | None, tuple[tuple[int, ...], ...] | None,
+    tuple[tuple[str, ...], tuple[tuple[int, ...], ...]] | None, tuple[tuple[int, ...], ...] | None,
 ]
 #: Traders & Builders: what the most tokens of a kind of goods score at the end (ZM-TB "Final
 #: scoring": "the player who has the most tokens scores 10 points").
 GOODS_POINTS = 10
 #: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
-_LARGE_ON = tuple(DeployMeeple(i, _LARGE) for i in range(MAX_SEGMENTS))
 _PIG = Figure.PIG
 _PIG_ON = tuple(DeployMeeple(i, _PIG) for i in range(MAX_SEGMENTS))
 _BUILDER = Figure.BUILDER
@@ -161,8 +160,10 @@ class Game:
         #: The expansions' figures that claim a feature as a meeple does, in supply per seat, by figure
         #: (:attr:`Hooks.claimers`; none in the base game).
         self.supplies: dict[Figure, list[int]] = {rule.figure: [rule.per_seat] * n for rule, _ in self._hooks.claimers}
-        #: Large meeples in supply per seat (Inns & Cathedrals: 1 each; 0 without it).
-        self.large = [1 if setup.rules.inns else 0] * n
+        #: The same lists in the order of :attr:`Hooks.claimers` (the deploy loop reads them without hashing a figure).
+        self._claiming = [self.supplies[rule.figure] for rule, _ in self._hooks.claimers]
+        #: The supplies the state line writes, in digest order (:attr:`Hooks.worded`).
+        self._worded = [self.supplies[figure] for figure in self._hooks.worded]
         #: Pigs in supply per seat (Traders & Builders: 1 each; 0 without it).
         self.pigs = [1 if setup.rules.traders else 0] * n
         #: Builders in supply per seat (Traders & Builders: 1 each; 0 without it).
@@ -431,9 +432,8 @@ class Game:
         seat = self.seat
         meeple = self.supply[seat] > 0
         claimers = self._hooks.claimers
-        others = [(rule, on) for rule, on in claimers if self.supplies[rule.figure][seat]] if claimers else ()
-        large = self.large[seat] > 0
-        if meeple or others or large:
+        others = [claimer for claimer, supply in zip(claimers, self._claiming) if supply[seat]] if claimers else ()
+        if meeple or others:
             find = self.graph.find
             meeples = self.graph.meeples
             base = placed.base
@@ -441,13 +441,10 @@ class Game:
                 kind = seg.kind
                 if kind is _RIVER or meeples[find(base + i)] is not None:
                     continue
-                if kind is not _GARDEN and (kind is not _FIELD or self._farmers):
-                    if meeple:
-                        out.append(_MEEPLE_ON[i])
-                    if large:
-                        out.append(_LARGE_ON[i])
+                if meeple and kind is not _GARDEN and (kind is not _FIELD or self._farmers):
+                    out.append(_MEEPLE_ON[i])
                 for rule, on in others:  # an expansion's figure, where it may go
-                    if kind in rule.kinds:
+                    if kind in rule.among:
                         out.append(on[i])
         if self.builders[self.seat]:  # Traders & Builders: the builder joins the seat's own follower
             out.extend(_BUILDER_ON[i] for i in self._builder_spots())
@@ -489,6 +486,12 @@ class Game:
             if any(s == seat and f is not _PIG for s, f, _ in held):
                 out.append(i)
         return out
+
+    @property
+    def large(self) -> list[int]:
+        """Large meeples in supply per seat: :attr:`supplies` of Inns & Cathedrals' large meeple, or 0 each
+        in a game without it (kept for its callers)."""
+        return self.supplies.get(_LARGE) or [0] * self.players
 
     @property
     def abbots(self) -> list[int]:
@@ -710,7 +713,8 @@ class Game:
         other.scores = self.scores[:]
         other.supply = self.supply[:]
         other.supplies = {figure: supply[:] for figure, supply in self.supplies.items()}
-        other.large = self.large[:]
+        other._claiming = [other.supplies[rule.figure] for rule, _ in self._hooks.claimers]
+        other._worded = [other.supplies[figure] for figure in self._hooks.worded]
         other.goods = None if self.goods is None else [g[:] for g in self.goods]
         other.pigs = self.pigs[:]
         other.builders = self.builders[:]
@@ -898,25 +902,22 @@ class Game:
                 "bad-segment", f"{move}: tile {placed.kind.letter} has segments 0-{len(segments) - 1}"
             )
         seg = segments[i]
-        rule = self._hooks.claim_rules.get(move.figure)
+        rule = None if move.figure is _MEEPLE else self._hooks.claim_rules.get(move.figure)
         if rule is not None:  # an expansion's figure that claims as a meeple does
             if seg.kind not in rule.kinds:
-                raise IllegalMoveError("bad-segment", f"{move}: {rule.wrong_kind}")
+                why = self._hooks.closed_kinds[seg.kind] if seg.kind in rule.shut else rule.wrong_kind
+                raise IllegalMoveError("bad-segment", f"{move}: {why.format(label=seg.kind.label)}")
             if self.supplies[move.figure][self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: {rule.none_left.format(seat=self.seat)}")
-        elif move.figure in _EXPANSION_FIGURES:
+        elif move.figure is not _MEEPLE and move.figure in _EXPANSION_FIGURES:
             raise IllegalMoveError("wrong-figure",
                                    f"{move}: this game is played without {_EXPANSION_FIGURES[move.figure].title}")
-        elif move.figure is _MEEPLE or move.figure is _LARGE:
-            if move.figure is _LARGE and not self.setup.rules.inns:
-                raise IllegalMoveError("wrong-figure", f"{move}: this game is played without Inns & Cathedrals")
+        elif move.figure is _MEEPLE:
             if seg.kind is _RIVER or seg.kind is _GARDEN:
                 raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
             if seg.kind is _FIELD and not self._farmers:
                 raise IllegalMoveError("bad-segment", f"{move}: {self._hooks.closed_kinds[_FIELD]}")
-            if move.figure is _LARGE and self.large[self.seat] == 0:
-                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s large meeple is on the board")
-            if move.figure is _MEEPLE and self.supply[self.seat] == 0:
+            if self.supply[self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
         elif move.figure is _BUILDER:
             if not self.setup.rules.traders:
@@ -1137,16 +1138,13 @@ class Game:
             return
         g.meeples[root] = [(seat, move.figure, node)]
         self._meeple_nodes.append(node)
-        supply = self.supplies.get(move.figure)
-        if supply is not None:  # an expansion's figure
-            supply[seat] -= 1
-        elif move.figure is _LARGE:
-            self.large[seat] -= 1
-        else:
+        if move.figure is _MEEPLE:
             self.supply[seat] -= 1
-        told = self._hooks.on_deploy.get(move.figure)
-        if told is not None:
-            told(self, seat, move.figure, node)
+        else:  # an expansion's figure (its supply, and its owner told)
+            self.supplies[move.figure][seat] -= 1
+            told = self._hooks.on_deploy.get(move.figure)
+            if told is not None:
+                told(self, seat, move.figure, node)
         events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
 
     def _end_turn(self, events: list[Event]) -> None:
@@ -1258,20 +1256,20 @@ class Game:
         g.meeples[root] = None
 
     def _to_supply(self, seat: int, figure: Figure, node: int) -> None:
+        if figure is _MEEPLE:
+            self.supply[seat] += 1
+            return
         told = self._hooks.on_return.get(figure)
         if told is not None:
             told(self, seat, figure, node)
         supply = self.supplies.get(figure)
         if supply is not None:  # an expansion's figure
             supply[seat] += 1
-        elif figure is _LARGE:
-            self.large[seat] += 1
         elif figure is _PIG:
             self.pigs[seat] += 1
-        elif figure is _BUILDER:
-            self.builders[seat] += 1
         else:
-            self.supply[seat] += 1
+            assert figure is _BUILDER, figure
+            self.builders[seat] += 1
 
     def award(self, seats: tuple[int, ...], points: int, info: FeatureInfo, events: list[Event]) -> None:
         """*points* to each of *seats* now, during the game, in *info*'s category (an expansion's
@@ -1444,8 +1442,7 @@ class Game:
         return (
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
             tuple(self.scores), tuple(self.supply),
-            tuple([(words, part(self)) for part, words in parts]) if (parts := self._hooks.parts) else (),
-            tuple(self.large) if self.setup.rules.inns else None,
+            (self._hooks.words, tuple(map(tuple, worded))) if (worded := self._worded) else None,
             None if self.goods is None else (
                 *(tuple(g) for g in self.goods), tuple(self.pigs), tuple(self.builders), (int(self._second),)),
         )
@@ -1453,16 +1450,15 @@ class Game:
 
 def _state_line(snapshot: _Snapshot) -> str:
     """The state line of ``protocol/digest.md`` §3."""
-    phase, seat, kind, drawn_count, aside, scores, supply, parts, large, goods = snapshot
+    phase, seat, kind, drawn_count, aside, scores, supply, worded, goods = snapshot
     drawn = kind.letter if kind is not None and phase is _PLACE else "-"
     line = (
         f"{phase.value} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
         f"scores={','.join(map(str, scores))} supply={','.join(map(str, supply))}"
     )
-    for words, part in parts:  # the expansions' parts, only with them: base-game digests are unchanged
-        line += words(part)
-    if large is not None:  # only with Inns & Cathedrals
-        line += f" large={','.join(map(str, large))}"
+    if worded is not None:  # the expansions' figures' supplies, only with them: base-game digests are unchanged
+        for word, supplies in zip(*worded):
+            line += f" {word}={','.join(map(str, supplies))}"
     if goods is not None:  # only with Traders & Builders: wine/grain/cloth per seat, pigs, builders
         *tokens, pigs, builders, second = goods
         line += (f" goods={','.join('/'.join(map(str, g)) for g in tokens)} pigs={','.join(map(str, pigs))}"

@@ -38,7 +38,7 @@ def test_ratings_counts_a_signed_game_once_and_lists_it(tmp_path: Path, capsys):
     assert rows == sorted(rows, key=lambda r: -r["mu"])
     assert (data / "ratings.json").exists()
     assert main(["ratings", "--data-dir", str(data)]) == 0
-    assert "games" in capsys.readouterr().out
+    assert "   1 game  " in capsys.readouterr().out  # each player's one game, in the English singular
 
 
 def test_continue_writes_a_new_game_from_a_turn_and_leaves_the_save_alone(tmp_path: Path, capsys):
@@ -66,7 +66,7 @@ def test_a_tournament_of_one_laptop_prints_its_standings_as_json_and_rates_its_g
     result = json.loads(out)
     assert result["name"] == "Alone" and [r["name"] for r in result["standings"]] == ["Greedy 1 (Ann)", "Random 2 (Ann)"]
     assert result["standings"][0]["wins"] == "1" and result["standings"][0]["games"] == 1
-    assert "Final standings:" in err and "Ratings: 1 of 1 games counted" in err
+    assert "Final standings:" in err and "Ratings: 1 of 1 game counted" in err
     assert (data / "identity.key").stat().st_mode & 0o777 == 0o600
     folder = data / "events" / result["event"]
     assert json.loads((folder / "standings.json").read_text()) == result

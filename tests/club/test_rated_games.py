@@ -103,7 +103,7 @@ def test_ratings_lists_the_games_not_counted_and_why(tmp_path: Path, capsys) -> 
     capsys.readouterr()
     assert main(["ratings", "--data-dir", str(data)]) == 0
     out = capsys.readouterr().out
-    assert "No ratings yet" in out and "Not counted (1 games" in out and "did not play in this game" in out
+    assert "No ratings yet" in out and "Not counted (1 game," in out and "did not play in this game" in out
 
 
 @pytest.mark.asyncio

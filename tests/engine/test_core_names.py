@@ -49,10 +49,10 @@ WORDS = (
 
 #: The allowlist: each word's count in the core as the migration goes. May only go down.
 ALLOWED = {
-    "river": 58, "rivers": 0, "abbot": 5, "abbots": 1, "garden": 6, "gardens": 0, "inn": 2, "inns": 6,
-    "cathedral": 2, "cathedrals": 1, "large": 27, "trader": 0, "traders": 14, "builder": 19, "builders": 14,
+    "river": 56, "rivers": 0, "abbot": 5, "abbots": 1, "garden": 6, "gardens": 0, "inn": 2, "inns": 2,
+    "cathedral": 2, "cathedrals": 0, "large": 5, "trader": 0, "traders": 14, "builder": 19, "builders": 14,
     "pig": 19, "pigs": 11, "goods": 40, "wine": 0, "grain": 0, "cloth": 0, "small city": 0, "farms": 15,
-}  # 240 in all (388 in state.py alone before the hook; setup.py names none now)
+}  # 211 in all (388 in state.py alone before the hook; setup.py names none now)
 
 
 class Occurrence(NamedTuple):

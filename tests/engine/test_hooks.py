@@ -17,6 +17,7 @@ from carcnet.engine.events import PointsScored
 from carcnet.engine.events import FeatureInfo
 from carcnet.engine.expansion import (
     BASE_FARM_CITY_POINTS,
+    HOOKS,
     Expansion,
     GameState,
     base_completed_points,
@@ -25,7 +26,7 @@ from carcnet.engine.expansion import (
 )
 from carcnet.engine.geometry import Position
 from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, SegmentKind
-from carcnet.engine.expansions import FIGURES, MOVES, REGISTRY, Abbot, hooks_for
+from carcnet.engine.expansions import FIGURES, MOVES, REGISTRY, Abbot, InnsCathedrals, hooks_for
 from carcnet.engine.rules import FARM_RULES, RIVER_STARTS, SUPPORTED_RULES
 
 
@@ -51,7 +52,7 @@ def test_the_base_games_table_holds_nothing() -> None:
     assert hooks.score_farms is None and not hooks.exact_projection and not hooks.closed_kinds
     assert hooks.farm_city_points == BASE_FARM_CITY_POINTS == 3
     assert hooks.value is base_value and hooks.completed_points is base_completed_points  # the core's own
-    assert not (hooks.slots or hooks.new_states or hooks.parts or hooks.on_deploy or hooks.on_return
+    assert not (hooks.slots or hooks.new_states or hooks.worded or hooks.on_deploy or hooks.on_return
                 or hooks.turn_actions or hooks.moves or hooks.claimers or hooks.claim_rules)
 
 
@@ -73,10 +74,18 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     assert ("abbot" in hooks.names) is abbot and (Abbot in hooks.slots) is abbot
     assert set(hooks.on_deploy) == set(hooks.on_return) == ({Figure.ABBOT} if abbot else set())
     assert set(hooks.moves) == ({ReturnAbbot} if abbot else set())
-    assert set(hooks.claim_rules) == ({Figure.ABBOT} if abbot else set()) == {rule.figure for rule, _ in hooks.claimers}
+    claiming = {Figure.ABBOT} if abbot else set()
+    if rules.inns:
+        claiming.add(Figure.LARGE)
+    assert set(hooks.claim_rules) == claiming == {rule.figure for rule, _ in hooks.claimers}
+    assert [rule.order for rule, _ in hooks.claimers] == sorted(rule.order for rule, _ in hooks.claimers)
     game = Game(GameSetup(players=3, seed=1, rules=rules, rules_version=version))
-    assert game.supplies == ({Figure.ABBOT: [1, 1, 1]} if abbot else {}) and game.abbots == [int(abbot)] * 3
-    assert len(hooks.parts) == len(hooks.turn_actions) == int(abbot)
+    assert game.supplies == {figure: [1, 1, 1] for figure in claiming}
+    assert game.abbots == [int(abbot)] * 3 and game.large == [int(rules.inns)] * 3
+    for rule, _ in hooks.claimers:  # what no farmers closes, a figure's kinds lose too
+        assert not rule.kinds & hooks.closed_kinds.keys() and rule.shut <= hooks.closed_kinds.keys()
+    assert hooks.words == tuple(w for w, on in (("abbots", abbot), ("large", rules.inns)) if on)  # digest order
+    assert len(hooks.turn_actions) == int(abbot)
     assert len(hooks.new_states) == len(hooks.active)
 
 
@@ -86,6 +95,17 @@ def test_every_registered_expansion_has_a_name_title_and_option_of_its_own() -> 
     for cls in REGISTRY:
         assert cls.name and cls.title and cls.option in Rules.__dataclass_fields__
         assert cls.since in SUPPORTED_RULES
+
+
+def test_an_expansions_public_methods_are_hooks() -> None:
+    """A method an expansion defines that is no hook would never be called (a misspelt hook): each
+    public method of a registered expansion is one of :data:`HOOKS`, ``active`` or ``state_words``."""
+    assert all(callable(getattr(Expansion, name)) for name in HOOKS)
+    for cls in REGISTRY:
+        defined = {name for name, value in vars(cls).items() if callable(value) or isinstance(value, (classmethod,
+                                                                                                      staticmethod))}
+        public = {name for name in defined if not name.startswith("_")}
+        assert public <= {*HOOKS, "active", "state_words"}, f"{cls.__name__}: {public - {*HOOKS, 'active', 'state_words'}}"
 
 
 class _OtherFarms(Expansion):
@@ -138,7 +158,7 @@ def test_a_completed_features_value_is_its_completed_points_under_every_combinat
 def test_an_expansions_move_in_a_game_without_it_is_refused_with_its_reason() -> None:
     """The core knows every expansion's moves (:data:`MOVES`): one made where the expansion is not in
     play is refused with the expansion's reason code, not taken for nonsense."""
-    assert MOVES == {ReturnAbbot: Abbot} and FIGURES == {Figure.ABBOT: Abbot}
+    assert MOVES == {ReturnAbbot: Abbot} and FIGURES == {Figure.ABBOT: Abbot, Figure.LARGE: InnsCathedrals}
     game = Game(GameSetup(players=2, draw_order=("E", "E")))
     game.apply(game.legal_moves()[0])
     with pytest.raises(IllegalMoveError, match="played without The Abbot") as refused:
@@ -147,3 +167,27 @@ def test_an_expansions_move_in_a_game_without_it_is_refused_with_its_reason() ->
     with pytest.raises(IllegalMoveError, match="played without The Abbot") as refused:
         game.apply(DeployMeeple(0, Figure.ABBOT))
     assert refused.value.reason == "wrong-figure"
+    with pytest.raises(IllegalMoveError, match="played without Inns & Cathedrals") as refused:
+        game.apply(DeployMeeple(0, Figure.LARGE))
+    assert refused.value.reason == "wrong-figure"
+
+
+@pytest.mark.parametrize(("figure", "rules", "why"), [
+    (Figure.LARGE, Rules(inns=True, farms="off"), "this game is played without farmers"),
+    (Figure.LARGE, Rules(inns=True, river=True), "a meeple cannot go on a river"),
+    (Figure.ABBOT, Rules(abbot=True, farms="off"), "the abbot goes on a cloister or garden only"),
+    (Figure.ABBOT, Rules(abbot=True), "the abbot goes on a cloister or garden only"),
+])
+def test_a_claiming_figure_refused_where_it_may_not_go_says_why(figure: Figure, rules: Rules, why: str) -> None:
+    """A figure of an expansion on a kind it never goes on says its own words; on a kind it would go on
+    but which another expansion in play closes (no farmers), that expansion's words."""
+    river = "river" in why
+    game = Game(GameSetup(players=2, draw_order=("R2" if river else "E", "E"), rules=rules, rules_version=4))
+    game.apply(game.legal_moves()[0])
+    placed = game.drawn_kind
+    assert placed is not None
+    wanted = "river" if river else "field"
+    segment = next(i for i, seg in enumerate(placed.segments) if seg.kind.label == wanted)
+    with pytest.raises(IllegalMoveError, match=why) as refused:
+        game.apply(DeployMeeple(segment, figure))
+    assert refused.value.reason == "bad-segment"

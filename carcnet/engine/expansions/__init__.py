@@ -3,8 +3,9 @@
 order in which the core calls their hooks.
 
 Migrated so far (``docs/expansion-hook-plan.md`` §9): the editions' variants
-(:mod:`~carcnet.engine.expansions.variants`: first-edition farms, small cities, no farmers), and The
-Abbot's state, recall and state-line words (:mod:`~carcnet.engine.expansions.abbot`). The others still live in the core, named
+(:mod:`~carcnet.engine.expansions.variants`: first-edition farms, small cities, no farmers), The Abbot
+(:mod:`~carcnet.engine.expansions.abbot`), and Inns & Cathedrals' large meeple
+(:mod:`~carcnet.engine.expansions.inns`). The others still live in the core, named
 there (``tests/engine/test_core_names.py`` counts them down).
 """
 
@@ -16,12 +17,13 @@ from ..expansion import Expansion, Hooks, build_hooks
 from ..moves import Figure, Move
 from ..rules import Rules
 from .abbot import Abbot
+from .inns import InnsCathedrals
 from .variants import CityFarms, NoFarmers, SmallCities
 
-__all__ = ["FIGURES", "MOVES", "REGISTRY", "Abbot", "CityFarms", "NoFarmers", "SmallCities", "hooks_for"]
+__all__ = ["FIGURES", "MOVES", "REGISTRY", "Abbot", "CityFarms", "InnsCathedrals", "NoFarmers", "SmallCities", "hooks_for"]
 
 #: Every expansion the engine knows, in the order their hooks are called.
-REGISTRY: tuple[type[Expansion], ...] = (Abbot, SmallCities, CityFarms, NoFarmers)
+REGISTRY: tuple[type[Expansion], ...] = (Abbot, InnsCathedrals, SmallCities, CityFarms, NoFarmers)
 
 #: Every move an expansion adds → the expansion (what the core says of one made in a game without it).
 MOVES: dict[type[Move], type[Expansion]] = {move: cls for cls in REGISTRY for move in cls.moves}

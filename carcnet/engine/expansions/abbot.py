@@ -53,7 +53,7 @@ class Abbot(Expansion):
     figure_rules = (
         FigureRule(_ABBOT, ABBOTS_PER_PLAYER, order=20, kinds=frozenset({SegmentKind.CLOISTER, SegmentKind.GARDEN}),
                    wrong_kind="the abbot goes on a cloister or garden only",
-                   none_left="seat {seat}'s abbot is on the board"),
+                   none_left="seat {seat}'s abbot is on the board", word="abbots"),
     )
     moves = (ReturnAbbot,)
     off_reason = "no-abbot"
@@ -97,14 +97,6 @@ class Abbot(Expansion):
         points = feature_value(info, final=True)
         game.award((seat,), points, info, events)
         game.return_figure(node, events)
-
-    def snapshot(self, game: GameState) -> tuple[int, ...]:
-        return tuple(game.supplies[_ABBOT])
-
-    @staticmethod
-    def state_words(part: object) -> str:
-        assert isinstance(part, tuple)
-        return f" abbots={','.join(map(str, part))}"
 
 
 def abbot_at(game: GameState, seat: int) -> Position | None:
