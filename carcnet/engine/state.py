@@ -712,16 +712,19 @@ class Game:
         other.graph = self.graph.copy()
         other.scores = self.scores[:]
         other.supply = self.supply[:]
-        other.supplies = {figure: supply[:] for figure, supply in self.supplies.items()}
-        other._claiming = [other.supplies[rule.figure] for rule, _ in self._hooks.claimers]
-        other._worded = [other.supplies[figure] for figure in self._hooks.worded]
+        if self._hooks.active:  # the expansions' states and figures (nothing to copy in the base game)
+            other.ext = [state.copy() if state is not None else None for state in self.ext]
+            other.supplies = {figure: supply[:] for figure, supply in self.supplies.items()}
+            other._claiming = [other.supplies[rule.figure] for rule, _ in self._hooks.claimers]
+            other._worded = [other.supplies[figure] for figure in self._hooks.worded]
+        else:
+            other.ext, other.supplies, other._claiming, other._worded = [], {}, [], []
         other.goods = None if self.goods is None else [g[:] for g in self.goods]
         other.pigs = self.pigs[:]
         other.builders = self.builders[:]
         other._bonus = self._bonus
         other._second = self._second
         other._traders = self._traders
-        other.ext = [state.copy() if state is not None else None for state in self.ext]
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
         other.deck = self.deck
         other.deck_index = self.deck_index
