@@ -187,3 +187,12 @@ def test_the_ratchet_fails_when_a_name_is_added() -> None:
     assert "'pig': " in up and "'pigs': " in up and "in _pig_count: 'pig' in '_pig_count'" in up
     up, down = compare(occurrences(source), {**allowed, "wine": allowed["wine"] + 1})
     assert up is None and down is not None and "'wine'" in down
+
+
+def test_every_expansions_words_are_counted() -> None:
+    """What an expansion declares the core must never name (``Expansion.words``) is among the words
+    the ratchet counts, so that none of them can come back into the core unseen."""
+    from carcnet.engine.expansions import REGISTRY
+
+    for cls in REGISTRY:
+        assert cls.words and set(cls.words) <= set(WORDS), (cls.__name__, set(cls.words) - set(WORDS))
