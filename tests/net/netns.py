@@ -388,9 +388,11 @@ class Lan:
         return left
 
 
-async def read_lines(proc: asyncio.subprocess.Process, out: list[str], until: str | None = None) -> str | None:
-    """Reads *proc*'s stdout into *out* until a line that starts with *until* (returned), or the end
-    (``None``). Bounded by the process: it returns when the process closes its stdout."""
+async def read_lines(proc: asyncio.subprocess.Process, out: list[str],
+                     until: str | Callable[[str], bool] | None = None) -> str | None:
+    """Reads *proc*'s stdout into *out* until a line that starts with *until* (or, *until* a
+    predicate, a line it holds for), returned; or the end (``None``). Bounded by the process: it
+    returns when the process closes its stdout."""
     assert proc.stdout is not None
     while True:
         line = await proc.stdout.readline()
@@ -398,7 +400,7 @@ async def read_lines(proc: asyncio.subprocess.Process, out: list[str], until: st
             return None
         text = line.decode(errors="replace").rstrip("\n")
         out.append(text)
-        if until is not None and text.startswith(until):
+        if until is not None and (text.startswith(until) if isinstance(until, str) else until(text)):
             return text
 
 
