@@ -42,9 +42,9 @@ def play(seed: int, rules: Rules) -> tuple[bool, bool, bool]:
     rng = random.Random(seed)
     conserved = rising = True
     before = list(game.scores)
-    abbots = 1 if rules.abbot else 0
-    large = 1 if rules.inns else 0
-    extras = 1 if rules.traders else 0  # a builder and a pig each
+    # every figure's supply and the seat's figures on the board add up to what the seat started with
+    start = {Figure.MEEPLE: 7, **{rule.figure: rule.per_seat for rule in game.setup.hooks().stocked}}
+    stocks = {Figure.MEEPLE: game.supply, **game.supplies}
     for _ in range(1000):
         if game.phase is Phase.GAME_OVER:
             break
@@ -54,11 +54,9 @@ def play(seed: int, rules: Rules) -> tuple[bool, bool, bool]:
         on = {(s, f): 0 for s in range(players) for f in Figure}
         for s, f, _p, _i in game.figures():
             on[s, f] += 1
-        for s in range(players):
-            if (game.supply[s] + on[s, Figure.MEEPLE] != 7 or game.large[s] + on[s, Figure.LARGE] != large
-                    or game.abbots[s] + on[s, Figure.ABBOT] != abbots
-                    or game.builders[s] + on[s, Figure.BUILDER] != extras or game.pigs[s] + on[s, Figure.PIG] != extras):
-                conserved = False
+        if any(stocks[f][s] + on[s, f] != n for f, n in start.items() for s in range(players)) or any(
+                on[s, f] for s, f in on if f not in start):
+            conserved = False
     tiles = len(game.board.tiles) + len(game.set_aside)
     whole = tiles == rules.pile_size() + 1  # the start tile (or the spring) too
     return game.phase is Phase.GAME_OVER and whole, conserved, rising

@@ -31,6 +31,8 @@ from carcnet.engine import (
     SkipMeeple,
     replay,
 )
+from carcnet.engine.expansions import traders
+from carcnet.engine.expansions.abbot import abbot_at
 from carcnet.engine.geometry import key_of, position_of
 from carcnet.engine.preview import (
     AreaPreview,
@@ -157,7 +159,7 @@ class GreedyBot:
         for option in game.deploy_options():
             if option.figure is Figure.ABBOT:
                 return option
-        where = game.abbot_at(game.seat)
+        where = abbot_at(game, game.seat)
         if where is not None:
             tile = game.tile_at(where)
             assert tile is not None
@@ -374,11 +376,12 @@ class _MarkedTurn(_Turn):
         super().__init__(game)
         seat = game.seat
         #: Whether the seat has its large meeple, builder, pig to deploy.
-        self.large = game.large[seat] > 0
-        self.builder = game.builders[seat] > 0
-        self.pig = game.pigs[seat] > 0
+        self.large = game.supply_of(Figure.LARGE)[seat] > 0
+        builders, pigs = game.supplies.get(Figure.BUILDER), game.supplies.get(Figure.PIG)
+        self.builder = bool(builders and builders[seat])
+        self.pig = bool(pigs and pigs[seat])
         #: Per kind of goods, the seat's tokens less the most any other seat holds (Traders & Builders).
-        goods = game.goods
+        goods = traders.goods(game)
         self.lead = (tuple(goods[seat][k] - max(g[k] for i, g in enumerate(goods) if i != seat) for k in range(3))
                      if goods is not None and game.players > 1 else None)
         self.spread = 1.0 + (GOODS_SPREAD - 1.0) * min(1.0, self.tiles_left / 71)

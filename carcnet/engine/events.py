@@ -17,6 +17,7 @@ from .moves import Figure
 from .tiles import SegmentKind
 
 __all__ = [
+    "CATEGORIES",
     "BuilderTurn",
     "Event",
     "FeatureCompleted",
@@ -28,6 +29,7 @@ __all__ = [
     "MeepleDeployed",
     "MeepleReturned",
     "PointsScored",
+    "Scoring",
     "SeatHandedBack",
     "SeatHandedOver",
     "TileDrawn",
@@ -35,6 +37,8 @@ __all__ = [
     "TileSetAside",
 ]
 
+#: Score categories, in the order breakdowns list them: the scoring events' ``category``.
+CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods")
 
 _T = TypeVar("_T")
 
@@ -328,3 +332,6 @@ Event = (
     | SeatHandedBack
     | GameEnded
 )
+
+#: A scoring event of the final scoring: ``seats``, ``points`` each and a ``category``.
+Scoring = PointsScored | GoodsScored

@@ -19,7 +19,7 @@ The hooks grow one expansion at a time, each with its first user (``docs/expansi
   scoring the core's shortcut does not know.
 * ``closed_kinds`` (data): the segment kinds no meeple may go on in its games, each with the
   refusal's words (``"bad-segment"``).
-* :meth:`Expansion.score_farms`: the farm scoring of the final scoring, replaced (at most one
+* :meth:`Expansion.farm_scoring`: the farm scoring of the final scoring, replaced (at most one
   expansion in play may).
 * Per game: :meth:`Expansion.new_state` makes the state one game keeps for the expansion (in
   ``Game.ext`` at its slot, copied with the game: an object with ``copy()``).
@@ -43,18 +43,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Protocol
 
-from .events import Event, FeatureInfo, PointsScored
+from .board import PlacedTile
+from .events import Event, FeatureInfo, PointsScored, Scoring
 from .features import FeatureGraph
 from .moves import DeployMeeple, Figure, Move
 from .rules import Rules
 from .scoring import completed_points, feature_value
 from .tiles import MAX_SEGMENTS, SegmentKind
 
-__all__ = ["BASE_FARM_CITY_POINTS", "HOOKS", "CompletedPoints", "Expansion", "FigureRule", "GameState", "Hooks", "Value",
+__all__ = ["BASE_FARM_CITY_POINTS", "HOOKS", "MEEPLE_KINDS", "CompletedPoints", "Expansion", "FigureRule", "GameState", "Hooks", "Value",
            "base_completed_points", "base_value", "build_hooks"]
 
 #: What a farm scores each completed city it supplies (HiG "Scoring farms": 3 points).
 BASE_FARM_CITY_POINTS = 3
+#: Where a meeple may go (HA "Deploy a follower": on a road segment, "in a city segment", "in a
+#: cloister" or "on a farm segment"), less the kinds an expansion in play closes.
+MEEPLE_KINDS = (SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.CLOISTER, SegmentKind.FIELD)
 
 
 class GameState(Protocol):
@@ -65,7 +69,11 @@ class GameState(Protocol):
     seat: int
     graph: FeatureGraph
     ext: list[Any]
-    supplies: Mapping[Figure, list[int]]
+
+    @property
+    def supplies(self) -> Mapping[Figure, list[int]]:
+        """The expansions' figures in supply per seat, by figure (each list the game's own)."""
+        ...  # pragma: no cover (a protocol)
 
     def feature_info(self, root: int) -> FeatureInfo:
         """The feature whose root is *root*, described (tiles, pennants, cities, figures)."""
@@ -81,6 +89,11 @@ class GameState(Protocol):
 
     def return_figure(self, node: int, events: list[Event]) -> None:
         """The figure on the graph node *node* goes back to its seat's supply (a ``MeepleReturned`` event)."""
+        ...  # pragma: no cover (a protocol)
+
+    def majority(self, figures: Sequence[tuple[int, Figure, int]]) -> tuple[int, ...]:
+        """The seats with the most followers among *figures* (``(seat, figure, node)``), each figure
+        counted at its weight (:attr:`FigureRule.weight`)."""
         ...  # pragma: no cover (a protocol)
 
 
@@ -100,6 +113,12 @@ class FigureRule:
             is the seat).
         word: Its supply's word in the state line (``protocol/digest.md`` §3: `` <word>=<n>,<n>,…``, in
             its owner's ``digest_order``), or ``""``.
+        weight: How many followers it counts as for a feature's majority (the meeple 1; 0: none).
+        joins: It goes not alone but beside a follower of its seat's (a figure of weight > 0) on a
+            feature that already holds one, instead of claiming one that holds none.
+        open_only: (A figure that joins) only on a feature not yet complete.
+        wrong_place: (A figure that joins) why it may not go where no follower of its seat's is
+            (``"bad-segment"``'s words).
         shut: Its kinds that an expansion in play closes (set by :func:`build_hooks`).
         among: :attr:`kinds` as a tuple, for the deploy loop (a kind is found in it by identity, where
             a set would hash the enum in Python: set by :func:`build_hooks`).
@@ -112,13 +131,18 @@ class FigureRule:
     wrong_kind: str
     none_left: str
     word: str = ""
+    weight: int = 1
+    joins: bool = False
+    open_only: bool = False
+    wrong_place: str = ""
     shut: frozenset[SegmentKind] = frozenset()
     among: tuple[SegmentKind, ...] = ()
 
 
 #: The method hooks, by name: an expansion's class overrides any of them.
-HOOKS = ("score_farms", "value", "completed_points", "new_state", "on_deploy", "on_return",
-         "turn_actions", "check_move", "apply_move")
+HOOKS = ("farm_scoring", "value", "completed_points", "new_state", "on_deploy", "on_return",
+         "turn_actions", "check_move", "apply_move", "on_tile_placed", "turn_end", "on_completed", "farm_bonus",
+         "final_scoring", "snapshot", "state_words")
 
 #: What a completed feature scores, and a feature at the end (``final``): ``value(info, final)``.
 Value = Callable[[FeatureInfo, bool], int]
@@ -154,6 +178,8 @@ class Expansion:
         figure_rules: Those of them the core deploys as it does a meeple (:class:`FigureRule`).
         moves: The moves it adds, made in the deploy phase instead of a deploy.
         off_reason: The reason code of its moves refused in a game without it.
+        marked_graph: Its features carry the tiles' marks and goods as they merge (the feature graph
+            keeps them: :class:`~carcnet.engine.features.MarkedFeatureGraph`).
         rules: The rules of the games it serves.
         version: Their rules version.
         slot: Its place among the expansions in play (registry order).
@@ -172,6 +198,7 @@ class Expansion:
     figure_rules: ClassVar[tuple[FigureRule, ...]] = ()
     moves: ClassVar[tuple[type[Move], ...]] = ()
     off_reason: ClassVar[str] = "bad-move"
+    marked_graph: ClassVar[bool] = False
 
     def __init__(self, rules: Rules, version: int, slot: int) -> None:
         self.rules, self.version, self.slot = rules, version, slot
@@ -181,7 +208,7 @@ class Expansion:
         """Whether games under *rules* and rules *version* play it: its option on, from :attr:`since`."""
         return bool(getattr(rules, cls.option)) and version >= cls.since
 
-    def score_farms(self, game: GameState, fields: list[int], field_tiles: dict[int, set[int]]) -> list[PointsScored]:
+    def farm_scoring(self, game: GameState, fields: list[int], field_tiles: dict[int, set[int]]) -> list[PointsScored]:
         """The final scoring of the farms, instead of the core's (HiG "Scoring farms": each farm 3 a
         completed city it supplies, to the most farmers on it). *fields*: the roots of the farms with
         farmers, in the order of their first farmer; *field_tiles*: each one's tiles (keys). Pure:
@@ -206,6 +233,36 @@ class Expansion:
 
     def apply_move(self, game: GameState, move: Move, events: list[Event]) -> None:
         """Makes *move* (checked by :meth:`check_move`), appending its events; the turn then ends."""
+
+    def on_tile_placed(self, game: GameState, placed: PlacedTile, seat: int) -> None:
+        """*seat* placed *placed* (its features joined, not yet scored)."""
+
+    def turn_end(self, game: GameState, events: list[Event]) -> bool:
+        """The turn of the seat to play ends (its completed features scored); appends its events.
+        Returns whether the same seat plays another tile (at most one expansion in play says so)."""
+        return False
+
+    def on_completed(self, game: GameState, root: int, info: FeatureInfo, events: list[Event]) -> None:
+        """The feature *info* (graph root *root*) was just completed, before it is scored; appends its events."""
+
+    def farm_bonus(self, game: GameState, seats: tuple[int, ...], info: FeatureInfo,
+                   figures: Sequence[tuple[int, Figure, int]]) -> list[PointsScored]:
+        """Points beyond the core's for the farm *info* held by *figures* and scored to *seats* in the
+        final scoring (a farm that supplies at least one completed city). Pure."""
+        return []
+
+    def final_scoring(self, game: GameState) -> list[Scoring]:
+        """Its final scoring after the core's. Pure: the core adds the points."""
+        return []
+
+    def snapshot(self, game: GameState) -> Any:
+        """What its words in the state line need, taken after each move (immutable)."""
+        return None
+
+    def state_words(self, part: Any) -> str:
+        """Its words in the state line (``protocol/digest.md`` §3) from a :meth:`snapshot`, each
+        after a space, in its ``digest_order`` after the figures' supplies."""
+        return ""
 
     def value(self, info: FeatureInfo, final: bool, points: int) -> int:
         """What *info*'s feature scores, given what it scores before this expansion (*points*):
@@ -234,12 +291,13 @@ class Hooks:
         farm_city_points: What a farm scores each completed city it supplies.
         exact_projection: Whether the projected scores must run the whole final scoring.
         closed_kinds: The segment kinds no meeple may go on, each with why (every expansion's).
-        score_farms: The expansion's farm scoring that replaces the core's, or ``None``.
+        meeple_kinds: The segment kinds a meeple may go on (:data:`MEEPLE_KINDS` less :attr:`closed_kinds`).
+        farm_scoring: The expansion's farm scoring that replaces the core's, or ``None``.
         value: What a feature scores (:data:`Value`): the core's, changed by each expansion in turn.
         completed_points: What a completed feature scores from its counts (:data:`CompletedPoints`).
         slots: Each expansion in play's class → its slot (its state's place in ``Game.ext``).
         claimers: The expansions' claiming figures in deploy order, each with its deploy moves by segment.
-        claim_rules: The same by figure.
+        claim_rules: Every figure rule in play (those that claim and those that join) by figure.
         new_states: Per slot, what makes its game's state (``None``: it keeps none).
         worded: The claiming figures whose supply the state line writes, in digest order.
         words: Their words, in the same order.
@@ -247,6 +305,15 @@ class Hooks:
         on_return: Figure → its owner's :meth:`Expansion.on_return`, likewise.
         turn_actions: The expansions' :meth:`Expansion.turn_actions`, in registry order.
         moves: Each move type of the expansions in play → the expansion that makes it.
+        marked: The feature graph keeps the tiles' marks and goods (an expansion's ``marked_graph``).
+        weights: Each figure whose weight for a majority is not 1 → its weight; ``None`` when there is none.
+        joiners: The expansions' figures that join a follower, in deploy order, each with its deploy
+            moves by segment.
+        stocked: Every figure of :attr:`claimers` and :attr:`joiners` (``Game.supplies``' keys).
+        on_tile_placed: The overriders of :meth:`Expansion.on_tile_placed`, in registry order; likewise
+            :attr:`turn_end`, :attr:`on_completed`, :attr:`farm_bonus` and :attr:`final_scoring`.
+        snapshots: The overriders of :meth:`Expansion.snapshot`, in digest order, and
+            :attr:`state_words` their :meth:`Expansion.state_words`, in the same order.
     """
 
     active: tuple[Expansion, ...]
@@ -254,7 +321,8 @@ class Hooks:
     farm_city_points: int
     exact_projection: bool
     closed_kinds: Mapping[SegmentKind, str]
-    score_farms: Callable[[GameState, list[int], dict[int, set[int]]], list[PointsScored]] | None
+    meeple_kinds: tuple[SegmentKind, ...]
+    farm_scoring: Callable[[GameState, list[int], dict[int, set[int]]], list[PointsScored]] | None
     value: Value
     completed_points: CompletedPoints
     slots: Mapping[type[Expansion], int]
@@ -267,6 +335,18 @@ class Hooks:
     on_return: Mapping[Figure, Callable[[GameState, int, Figure, int], None]]
     turn_actions: tuple[Callable[[GameState, list[Move]], None], ...]
     moves: Mapping[type[Move], Expansion]
+    marked: bool
+    weights: Mapping[Figure, int] | None
+    joiners: tuple[tuple[FigureRule, tuple[DeployMeeple, ...]], ...]
+    stocked: tuple[FigureRule, ...]
+    on_tile_placed: tuple[Callable[[GameState, PlacedTile, int], None], ...]
+    turn_end: tuple[Callable[[GameState, list[Event]], bool], ...]
+    on_completed: tuple[Callable[[GameState, int, FeatureInfo, list[Event]], None], ...]
+    farm_bonus: tuple[Callable[[GameState, tuple[int, ...], FeatureInfo, Sequence[tuple[int, Figure, int]]],
+                               list[PointsScored]], ...]
+    final_scoring: tuple[Callable[[GameState], list[Scoring]], ...]
+    snapshots: tuple[Callable[[GameState], Any], ...]
+    state_words: tuple[Callable[[Any], str], ...]
 
 
 def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]]) -> Hooks:
@@ -275,28 +355,35 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
 
     Raises:
         ValueError: Two expansions in play replace one thing that only one may (the farm scoring, what
-            a farm scores a city).
+            a farm scores a city, another tile at the turn's end).
     """
     active: list[Expansion] = []
     for cls in registry:
         if cls.active(rules, version):
             active.append(cls(rules, version, len(active)))
-    farms = [e.score_farms for e in active if _overrides(e, "score_farms")]
+    farm_rules = [e.farm_scoring for e in active if _overrides(e, "farm_scoring")]
     points = [e.farm_city_points for e in active if e.farm_city_points is not None]
-    if len(farms) > 1 or len(points) > 1:
+    if len(farm_rules) > 1 or len(points) > 1:
         raise ValueError("two expansions in play replace the farm scoring: "
-                         + ", ".join(e.title for e in active if _overrides(e, "score_farms") or e.farm_city_points))
+                         + ", ".join(e.title for e in active if _overrides(e, "farm_scoring") or e.farm_city_points))
+    if sum(_overrides(e, "turn_end") for e in active) > 1:
+        raise ValueError("two expansions in play give a seat another tile: "
+                         + ", ".join(e.title for e in active if _overrides(e, "turn_end")))
     worded = sorted(((e.digest_order, rule.figure, rule.word) for e in active for rule in e.figure_rules if rule.word),
                     key=lambda item: item[0])
     closed = {kind: why for e in active for kind, why in e.closed_kinds.items()}
-    claimers = sorted((replace(rule, kinds=rule.kinds - closed.keys(), shut=rule.kinds & closed.keys(),
-                               among=tuple(sorted(rule.kinds - closed.keys(), key=lambda kind: kind.value)))
-                       for e in active for rule in e.figure_rules),
-                      key=lambda rule: rule.order)
+    rules_in_play = sorted((replace(rule, kinds=rule.kinds - closed.keys(), shut=rule.kinds & closed.keys(),
+                                    among=tuple(sorted(rule.kinds - closed.keys(), key=lambda kind: kind.value)))
+                            for e in active for rule in e.figure_rules),
+                           key=lambda rule: rule.order)
+    claimers = [rule for rule in rules_in_play if not rule.joins]
+    joiners = [rule for rule in rules_in_play if rule.joins]
+    weights = {rule.figure: rule.weight for rule in rules_in_play if rule.weight != 1}
+    words = sorted((e for e in active if _overrides(e, "snapshot")), key=lambda e: e.digest_order)
     return Hooks(
         slots={type(e): e.slot for e in active},
         claimers=tuple((rule, tuple(DeployMeeple(i, rule.figure) for i in range(MAX_SEGMENTS))) for rule in claimers),
-        claim_rules={rule.figure: rule for rule in claimers},
+        claim_rules={rule.figure: rule for rule in rules_in_play},
         new_states=tuple(e.new_state if _overrides(e, "new_state") else None for e in active),
         worded=tuple(figure for _, figure, _ in worded),
         words=tuple(word for _, _, word in worded),
@@ -311,7 +398,19 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         farm_city_points=points[0] if points else BASE_FARM_CITY_POINTS,
         exact_projection=any(e.exact_projection for e in active),
         closed_kinds=closed,
-        score_farms=farms[0] if farms else None,
+        meeple_kinds=tuple(kind for kind in MEEPLE_KINDS if kind not in closed),
+        farm_scoring=farm_rules[0] if farm_rules else None,
+        marked=any(e.marked_graph for e in active),
+        weights=weights or None,
+        joiners=tuple((rule, tuple(DeployMeeple(i, rule.figure) for i in range(MAX_SEGMENTS))) for rule in joiners),
+        stocked=tuple(rules_in_play),
+        on_tile_placed=tuple(e.on_tile_placed for e in active if _overrides(e, "on_tile_placed")),
+        turn_end=tuple(e.turn_end for e in active if _overrides(e, "turn_end")),
+        on_completed=tuple(e.on_completed for e in active if _overrides(e, "on_completed")),
+        farm_bonus=tuple(e.farm_bonus for e in active if _overrides(e, "farm_bonus")),
+        final_scoring=tuple(e.final_scoring for e in active if _overrides(e, "final_scoring")),
+        snapshots=tuple(e.snapshot for e in words),
+        state_words=tuple(e.state_words for e in words),
     )
 
 

@@ -19,7 +19,7 @@ The graph only grows; nothing is ever split. Iteration orders are by node number
 from __future__ import annotations
 
 from .moves import Figure
-from .tiles import SegmentKind, TileVariant
+from .tiles import MARK_CATHEDRAL, MARK_INN, SegmentKind, TileVariant, unpack_goods
 
 __all__ = ["FeatureGraph", "MarkedFeatureGraph"]
 
@@ -175,6 +175,15 @@ class FeatureGraph:
             return len(tiles)
         return len({self.tile[n] for n in self.members(root)})
 
+    def printed(self, root: int) -> tuple[bool, bool, tuple[int, int, int]]:
+        """What the tiles print on the feature rooted at *root* beyond its kind and pennants, as
+        :class:`~carcnet.engine.events.FeatureInfo`'s ``inn``, ``cathedral`` and ``goods``: none here
+        (a :class:`MarkedFeatureGraph` keeps them)."""
+        return _UNMARKED
+
+
+_UNMARKED = (False, False, (0, 0, 0))
+
 
 def _node_of(meeple: tuple[int, Figure, int]) -> int:
     return meeple[2]
@@ -210,6 +219,14 @@ class MarkedFeatureGraph(FeatureGraph):
         self.marks += variant.node_marks
         self.goods += variant.node_goods
         return super().add_tile(key, variant)
+
+    def printed(self, root: int) -> tuple[bool, bool, tuple[int, int, int]]:
+        """``(inn, cathedral, goods)`` of the feature rooted at *root*: whether it has an inn, a
+        cathedral, and its ``(wine, grain, cloth)`` goods."""
+        mark, goods = self.marks[root], self.goods[root]
+        if not mark and not goods:
+            return _UNMARKED
+        return bool(mark & MARK_INN), bool(mark & MARK_CATHEDRAL), unpack_goods(goods) if goods else (0, 0, 0)
 
     def join(self, a: int, b: int, closed_sides: int) -> int:
         """Merges two features (:meth:`FeatureGraph.join`); the merged one has the inns,

@@ -789,7 +789,7 @@ def feature_changes(
     has_large = False
     if type(g) is MarkedFeatureGraph:  # the expansions only: a game without them pays nothing here
         marks = _marks(g, variant, members, comp_roots)
-        has_large = game.large[game.seat] > 0
+        has_large = game.supply_of(Figure.LARGE)[game.seat] > 0
         if game.setup.rules.traders:
             goods = _goods(g, variant, members, comp_roots)
     node_kinds = variant.node_kinds

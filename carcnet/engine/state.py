@@ -17,7 +17,7 @@ The state digest after every move is defined in ``protocol/digest.md``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -25,18 +25,18 @@ from . import deck as _deck
 from .board import Board, PlacedTile, Placement
 from .draws import check_reveal, draw_index, draw_value
 from .errors import IllegalMoveError
+from .expansion import FigureRule
 from .events import (
-    BuilderTurn,
+    CATEGORIES,
     Event,
     FeatureCompleted,
     FeatureInfo,
     GameEnded,
-    GoodsScored,
-    GoodsTaken,
     HeldFeature,
     MeepleDeployed,
     MeepleReturned,
     PointsScored,
+    Scoring,
     SeatHandedBack,
     SeatHandedOver,
     TileDrawn,
@@ -45,7 +45,6 @@ from .events import (
 )
 from .expansions import FIGURES as _EXPANSION_FIGURES
 from .expansions import MOVES as _EXPANSION_MOVES
-from .expansions.abbot import abbot_at as _abbot_at
 from .features import FeatureGraph, MarkedFeatureGraph
 from .geometry import KEY_LIMIT, KEY_STRIDE, RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
 from .moves import (
@@ -61,12 +60,10 @@ from .moves import (
 from .phase import Phase
 from .river import advance_river, river_finishable, river_stays_finishable, river_turn, river_unblocked
 from .rules import RULES_VERSION, Rules
-from .scoring import feature_value, majority
+from .scoring import majority
 from .setup import GameSetup
 from .tiles import (
-    GOODS,
-    MARK_CATHEDRAL,
-    MARK_INN,
+    AREA_KINDS,
     MAX_SEGMENTS,
     PATTERN_MASKS,
     RIVER_LAKE,
@@ -75,7 +72,6 @@ from .tiles import (
     TileKind,
     TileVariant,
     tile_kind,
-    unpack_goods,
 )
 
 __all__ = [
@@ -96,33 +92,23 @@ MEEPLES_PER_PLAYER = 7
 _BOT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
-_CLOISTER, _RIVER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.RIVER, SegmentKind.GARDEN
+_CLOISTER, _RIVER = SegmentKind.CLOISTER, SegmentKind.RIVER
 _EDGE = frozenset({_ROAD, _CITY, _RIVER})
-_AREA = frozenset({_CLOISTER, _GARDEN})
+_AREA = frozenset(AREA_KINDS)
 _MEEPLE = Figure.MEEPLE
-_LARGE = Figure.LARGE
-#: Score categories, in the order breakdowns list them.
-CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods")
 
 
 _PLACE = Phase.PLACE_TILE
 #: What a state line needs (``protocol/digest.md`` §3), taken after each move: phase, seat, drawn
 #: design, tiles drawn, tiles set aside, scores, supplies, the expansions' figures' supplies with their words
-#: (:attr:`~carcnet.engine.expansion.Hooks.words`; ``None`` without), the goods (Traders & Builders).
+#: (:attr:`~carcnet.engine.expansion.Hooks.words`; ``None`` without), the expansions' other parts
+#: (:attr:`~carcnet.engine.expansion.Hooks.snapshots`; ``None`` without).
 _Snapshot = tuple[
     Phase, int, TileKind | None, int, int, tuple[int, ...], tuple[int, ...],
-    tuple[tuple[str, ...], tuple[tuple[int, ...], ...]] | None, tuple[tuple[int, ...], ...] | None,
+    tuple[tuple[str, ...], tuple[tuple[int, ...], ...]] | None, tuple[Any, ...] | None,
 ]
-#: Traders & Builders: what the most tokens of a kind of goods score at the end (ZM-TB "Final
-#: scoring": "the player who has the most tokens scores 10 points").
-GOODS_POINTS = 10
 #: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
-_PIG = Figure.PIG
-_PIG_ON = tuple(DeployMeeple(i, _PIG) for i in range(MAX_SEGMENTS))
-_BUILDER = Figure.BUILDER
-_NO_GOODS = (0, 0, 0)
-_BUILDER_ON = tuple(DeployMeeple(i, _BUILDER) for i in range(MAX_SEGMENTS))
 _SKIP = SkipMeeple()
 
 
@@ -154,28 +140,16 @@ class Game:
         n = setup.players
         self.players = n
         self.board = Board()
-        self.graph = MarkedFeatureGraph() if setup.rules.inns or setup.rules.traders else FeatureGraph()
+        self.graph = MarkedFeatureGraph() if self._hooks.marked else FeatureGraph()
         self.scores = [0] * n
         self.supply = [MEEPLES_PER_PLAYER] * n
-        #: The expansions' figures that claim a feature as a meeple does, in supply per seat, by figure
-        #: (:attr:`Hooks.claimers`; none in the base game).
-        self.supplies: dict[Figure, list[int]] = {rule.figure: [rule.per_seat] * n for rule, _ in self._hooks.claimers}
+        #: The expansions' figures in supply per seat, by figure (:attr:`Hooks.stocked`: those that
+        #: claim a feature as a meeple does and those that join a follower; none in the base game).
+        self.supplies: dict[Figure, list[int]] = {rule.figure: [rule.per_seat] * n for rule in self._hooks.stocked}
         #: The same lists in the order of :attr:`Hooks.claimers` (the deploy loop reads them without hashing a figure).
         self._claiming = [self.supplies[rule.figure] for rule, _ in self._hooks.claimers]
         #: The supplies the state line writes, in digest order (:attr:`Hooks.worded`).
         self._worded = [self.supplies[figure] for figure in self._hooks.worded]
-        #: Pigs in supply per seat (Traders & Builders: 1 each; 0 without it).
-        self.pigs = [1 if setup.rules.traders else 0] * n
-        #: Builders in supply per seat (Traders & Builders: 1 each; 0 without it).
-        self.builders = [1 if setup.rules.traders else 0] * n
-        #: Traders & Builders: the tile just placed extended the feature of the seat's builder, so
-        #: the seat draws a second tile when its turn ends; and whether the tile in play is that
-        #: second tile (no third follows it: ZM-TB, W-TB1 "There is no chain reaction").
-        self._bonus = False
-        self._second = False
-        self._traders = setup.rules.traders
-        #: Traders & Builders: goods tokens per seat, ``[wine, grain, cloth]``; ``None`` without it.
-        self.goods: list[list[int]] | None = [[0, 0, 0] for _ in range(n)] if setup.rules.traders else None
         #: Per expansion in play (its slot, :attr:`Hooks.slots`): the state this game keeps for it.
         self.ext: list[Any] = [make(n) if make is not None else None for make in self._hooks.new_states]
         #: Per seat: category → [points during the game, points in the final scoring].
@@ -216,8 +190,6 @@ class Game:
         #: Seat → the :class:`HandOver` that gave it to a bot, or ``None`` (its own player).
         self.handovers: list[HandOver | None] = [None] * setup.players
         rules = setup.rules
-        #: Whether meeples may go on fields (every farm rule but ``"off"``).
-        self._farmers = _FIELD not in self._hooks.closed_kinds
         events: list[Event] = []
         start = tile_kind(setup.start_tile)
         self._place_tile(start, 0, 0, None, events)
@@ -240,13 +212,6 @@ class Game:
         tile to place in ``Phase.PLACE_TILE``, the tile just placed in ``Phase.DEPLOY``; ``None``
         while the table draws (``Phase.DRAW``) and once the game is over."""
         return self._drawn
-
-    @property
-    def second_tile(self) -> bool:
-        """Whether the tile in play (drawn, placed or being drawn) is the seat's second tile of the
-        turn, given by its builder (Traders & Builders, docs/rules.md: no third follows it). Always
-        ``False`` without the expansion."""
-        return self._second
 
     def areas_around(self, key: int) -> tuple[tuple[int, int], ...]:
         """The cloisters and gardens next to the empty position of board key *key*
@@ -276,12 +241,20 @@ class Game:
         trail = self._trail
         if len(digests) < len(trail):
             if not digests:
-                first = self.setup.canonical() + _state_line(trail[0])
+                first = self.setup.canonical() + _state_line(trail[0], self._hooks.state_words)
                 digests.append(hashlib.sha256(first.encode()).digest())
             for i in range(len(digests), len(trail)):
-                text = f"{self.moves[i - 1]}\n{_state_line(trail[i])}"
+                text = f"{self.moves[i - 1]}\n{_state_line(trail[i], self._hooks.state_words)}"
                 digests.append(hashlib.sha256(digests[-1] + text.encode()).digest())
         return list(digests)
+
+    def state_line(self, index: int = -1) -> str:
+        """The state line (``protocol/digest.md`` §3, its newline included) after the setup (*index* 0)
+        or after move *index* (1 on; by default the last move), as the digests hash it.
+
+        Raises:
+            IndexError: No such move."""
+        return _state_line(self._trail[index], self._hooks.state_words)
 
     @property
     def tiles_left(self) -> int:
@@ -437,72 +410,53 @@ class Game:
             find = self.graph.find
             meeples = self.graph.meeples
             base = placed.base
+            meeple_kinds = self._hooks.meeple_kinds
             for i, seg in enumerate(placed.variant.segments):
                 kind = seg.kind
                 if kind is _RIVER or meeples[find(base + i)] is not None:
                     continue
-                if meeple and kind is not _GARDEN and (kind is not _FIELD or self._farmers):
+                if meeple and kind in meeple_kinds:
                     out.append(_MEEPLE_ON[i])
                 for rule, on in others:  # an expansion's figure, where it may go
                     if kind in rule.among:
                         out.append(on[i])
-        if self.builders[self.seat]:  # Traders & Builders: the builder joins the seat's own follower
-            out.extend(_BUILDER_ON[i] for i in self._builder_spots())
-        if self.pigs[self.seat]:  # Traders & Builders: the pig joins the seat's own farmer
-            out.extend(_PIG_ON[i] for i in self._pig_spots())
+        joiners = self._hooks.joiners
+        if joiners:  # an expansion's figure beside a follower of the seat's
+            supplies = self.supplies
+            for rule, on in joiners:
+                if supplies[rule.figure][seat]:
+                    out.extend(on[i] for i in self._join_spots(rule))
         return out
 
-    def _builder_spots(self) -> list[int]:
-        """Segments of the tile just placed where the seat's builder may go: its road and city
-        segments whose feature is incomplete and holds one of the seat's followers (Traders &
-        Builders; JCloisterZone: an incomplete feature)."""
+    def _join_spots(self, rule: FigureRule) -> list[int]:
+        """Segments of the tile just placed where the seat's figure of *rule* (one that joins) may go:
+        those of its kinds whose feature holds a follower of the seat's (a figure of weight > 0), and is
+        incomplete if it must be."""
         placed = self._placed
         if placed is None:
             return []
         g, seat = self.graph, self.seat
         find, meeples, open_ = g.find, g.meeples, g.open
+        weights = self._hooks.weights or {}
+        among, open_only = rule.among, rule.open_only
         out: list[int] = []
         for i, seg in enumerate(placed.variant.segments):
-            if seg.kind is not _ROAD and seg.kind is not _CITY:
+            if seg.kind not in among:
                 continue
             root = find(placed.base + i)
-            held = meeples[root] or ()
-            if open_[root] and any(s == seat and (f is _MEEPLE or f is _LARGE) for s, f, _ in held):
+            held = meeples[root]
+            if held and (open_[root] or not open_only) and any(
+                    s == seat and weights.get(f, 1) for s, f, _ in held):
                 out.append(i)
         return out
 
-    def _pig_spots(self) -> list[int]:
-        """Segments of the tile just placed where the seat's pig may go: its field segments whose
-        farm holds one of the seat's farmers (Traders & Builders)."""
-        placed = self._placed
-        if placed is None or not self._farmers:
-            return []
-        find, meeples, seat = self.graph.find, self.graph.meeples, self.seat
-        out: list[int] = []
-        for i, seg in enumerate(placed.variant.segments):
-            if seg.kind is not _FIELD:
-                continue
-            held = meeples[find(placed.base + i)] or ()
-            if any(s == seat and f is not _PIG for s, f, _ in held):
-                out.append(i)
-        return out
-
-    @property
-    def large(self) -> list[int]:
-        """Large meeples in supply per seat: :attr:`supplies` of Inns & Cathedrals' large meeple, or 0 each
-        in a game without it (kept for its callers)."""
-        return self.supplies.get(_LARGE) or [0] * self.players
-
-    @property
-    def abbots(self) -> list[int]:
-        """Abbots in supply per seat: :attr:`supplies` of The Abbot's figure, or 0 each in a game without
-        it (kept for its callers)."""
-        return self.supplies.get(Figure.ABBOT) or [0] * self.players
-
-    def abbot_at(self, seat: int) -> Position | None:
-        """Where *seat*'s abbot stands, or ``None`` (in supply, or no Abbot). Constant time. (Kept
-        for its callers: :func:`carcnet.engine.expansions.abbot.abbot_at`.)"""
-        return _abbot_at(self, seat)
+    def supply_of(self, figure: Figure) -> list[int]:
+        """*figure*'s supply per seat: :attr:`supply` for the meeple, :attr:`supplies` for an
+        expansion's figure, 0 each for a figure not in this game (a new list then: the others are the
+        game's own, to read)."""
+        if figure is _MEEPLE:
+            return self.supply
+        return self.supplies.get(figure) or [0] * self.players
 
     def expansion_slot(self, expansion: type[Any]) -> int | None:
         """The slot of *expansion*'s state in :attr:`ext`, or ``None`` when it is not in play."""
@@ -584,7 +538,7 @@ class Game:
             return 0, None
         if feature.complete:
             return self._hooks.value(feature, False), None
-        now = feature_value(feature, final=True)
+        now = self._hooks.value(feature, True)
         if kind in _AREA:
             return now, 9
         n = len(feature.tiles)
@@ -634,7 +588,7 @@ class Game:
                 roots.append(root)
         return roots
 
-    def projected_final(self) -> tuple[list[int], list[PointsScored]]:
+    def projected_final(self) -> tuple[list[int], list[Scoring]]:
         """Scores if the game ended now, and the final-scoring events that would produce them.
 
         Pure: the game is unchanged. Completed features not yet scored this turn count as completed.
@@ -642,7 +596,7 @@ class Game:
         """
         if self.phase is Phase.GAME_OVER:
             return list(self.scores), []
-        events: list[PointsScored | GoodsScored] = [*self._final_scoring(), *self._goods_scoring()]
+        events: list[Scoring] = [*self._final_scoring(), *self._expansions_final()]
         totals = list(self.scores)
         for ev in events:
             for s in ev.seats:
@@ -654,8 +608,7 @@ class Game:
         every position its search reaches (no feature descriptions made). Pure."""
         if self.phase is Phase.GAME_OVER:
             return list(self.scores)
-        rules = self.setup.rules
-        if self._hooks.exact_projection or rules.inns or rules.traders:  # an expansion's final scoring
+        if self._hooks.exact_projection:  # an expansion's final scoring
             return self.projected_final()[0]
         g = self.graph
         find, kinds, opens, meeples = g.find, g.kind, g.open, g.meeples
@@ -670,8 +623,9 @@ class Game:
             else:
                 covered = g.tiles[root]
                 assert covered is not None
-                if kind is _CITY:  # as _final_scoring values it: 1 a tile and pennant unless complete
-                    points = (1 if opens[root] else 2) * (len(covered) + g.pennants[root])
+                if kind is _CITY:  # as _final_scoring values it: 1 a tile and pennant, or complete as completed
+                    n, pennants = len(covered), g.pennants[root]
+                    points = n + pennants if opens[root] else self._hooks.completed_points(kind, n, pennants, 0)
                 else:
                     points = len(covered)
             held = meeples[root]
@@ -719,12 +673,6 @@ class Game:
             other._worded = [other.supplies[figure] for figure in self._hooks.worded]
         else:
             other.ext, other.supplies, other._claiming, other._worded = [], {}, [], []
-        other.goods = None if self.goods is None else [g[:] for g in self.goods]
-        other.pigs = self.pigs[:]
-        other.builders = self.builders[:]
-        other._bonus = self._bonus
-        other._second = self._second
-        other._traders = self._traders
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
         other.deck = self.deck
         other.deck_index = self.deck_index
@@ -745,7 +693,6 @@ class Game:
         other.winners = self.winners
         other.river_end = self.river_end
         other.handovers = self.handovers[:]
-        other._farmers = self._farmers
         other._trail = self._trail[:]
         other._digests = self._digests[:]
         return other
@@ -906,6 +853,15 @@ class Game:
             )
         seg = segments[i]
         rule = None if move.figure is _MEEPLE else self._hooks.claim_rules.get(move.figure)
+        if rule is not None and rule.joins:  # an expansion's figure beside a follower of the seat's
+            if self.supplies[move.figure][self.seat] == 0:
+                raise IllegalMoveError("no-supply", f"{move}: {rule.none_left.format(seat=self.seat)}")
+            if seg.kind not in rule.kinds:
+                why = self._hooks.closed_kinds[seg.kind] if seg.kind in rule.shut else rule.wrong_kind
+                raise IllegalMoveError("bad-segment", f"{move}: {why.format(label=seg.kind.label)}")
+            if i not in self._join_spots(rule):
+                raise IllegalMoveError("bad-segment", f"{move}: {rule.wrong_place}")
+            return
         if rule is not None:  # an expansion's figure that claims as a meeple does
             if seg.kind not in rule.kinds:
                 why = self._hooks.closed_kinds[seg.kind] if seg.kind in rule.shut else rule.wrong_kind
@@ -916,35 +872,11 @@ class Game:
             raise IllegalMoveError("wrong-figure",
                                    f"{move}: this game is played without {_EXPANSION_FIGURES[move.figure].title}")
         elif move.figure is _MEEPLE:
-            if seg.kind is _RIVER or seg.kind is _GARDEN:
-                raise IllegalMoveError("bad-segment", f"{move}: a meeple cannot go on a {seg.kind.label}")
-            if seg.kind is _FIELD and not self._farmers:
-                raise IllegalMoveError("bad-segment", f"{move}: {self._hooks.closed_kinds[_FIELD]}")
+            if seg.kind not in self._hooks.meeple_kinds:
+                why = self._hooks.closed_kinds.get(seg.kind) or "a meeple cannot go on a {label}"
+                raise IllegalMoveError("bad-segment", f"{move}: {why.format(label=seg.kind.label)}")
             if self.supply[self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: seat {self.seat} has no meeple in supply")
-        elif move.figure is _BUILDER:
-            if not self.setup.rules.traders:
-                raise IllegalMoveError("wrong-figure", f"{move}: this game is played without Traders & Builders")
-            if self.builders[self.seat] == 0:
-                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s builder is on the board")
-            if seg.kind is not _ROAD and seg.kind is not _CITY:
-                raise IllegalMoveError("bad-segment", f"{move}: the builder goes on a road or city only")
-            if i not in self._builder_spots():
-                raise IllegalMoveError(
-                    "bad-segment", f"{move}: the builder goes only on an incomplete road or city that holds one of "
-                    "your followers")
-            return
-        elif move.figure is _PIG:
-            if not self.setup.rules.traders:
-                raise IllegalMoveError("wrong-figure", f"{move}: this game is played without Traders & Builders")
-            if self.pigs[self.seat] == 0:
-                raise IllegalMoveError("no-supply", f"{move}: seat {self.seat}'s pig is on the board")
-            if seg.kind is not _FIELD or not self._farmers:
-                raise IllegalMoveError("bad-segment", f"{move}: the pig goes on a farm only")
-            if i not in self._pig_spots():
-                raise IllegalMoveError(
-                    "bad-segment", f"{move}: the pig goes only on a farm that holds one of your farmers")
-            return
         else:
             raise IllegalMoveError("wrong-figure", f"{move}: unknown figure {move.figure!r}")
         root = self.graph.find(placed.base + i)
@@ -1104,22 +1036,11 @@ class Game:
             self.river_end = advance_river(self.river_end, kind, key, rotation)
         if seat is not None:
             self.last_placed[seat] = position
-            if self._traders and not self._second and self.builders[seat] == 0:
-                self._bonus = self._extends_builder(variant, base, seat)
+            for placed_hook in self._hooks.on_tile_placed:
+                placed_hook(self, placed, seat)
         self._placed = placed
         self._pending = completed
         events.append(TilePlaced(seat, kind.letter, position, rotation))
-
-    def _extends_builder(self, variant: TileVariant, base: int, seat: int) -> bool:
-        """Whether the tile just placed (its nodes from *base*) joined the road or city that holds
-        *seat*'s builder (Traders & Builders: then a second tile follows)."""
-        g = self.graph
-        for i, kind in enumerate(variant.node_kinds):
-            if kind is _ROAD or kind is _CITY:
-                held = g.meeples[g.find(base + i)]
-                if held and any(s == seat and f is _BUILDER for s, f, _ in held):
-                    return True
-        return False
 
     def _deploy(self, move: DeployMeeple, events: list[Event]) -> None:
         placed = self._placed
@@ -1128,16 +1049,17 @@ class Game:
         g = self.graph
         root = g.find(node)
         seat = self.seat
-        if move.figure is _PIG or move.figure is _BUILDER:  # beside the seat's follower (Traders & Builders)
+        figure = move.figure
+        if figure is not _MEEPLE and self._hooks.claim_rules[figure].joins:  # beside a follower of the seat's
             held = g.meeples[root]
             assert held
-            held.append((seat, move.figure, node))
+            held.append((seat, figure, node))
             self._meeple_nodes.append(node)
-            if move.figure is _PIG:
-                self.pigs[seat] -= 1
-            else:
-                self.builders[seat] -= 1
-            events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
+            self.supplies[figure][seat] -= 1
+            told = self._hooks.on_deploy.get(figure)
+            if told is not None:
+                told(self, seat, figure, node)
+            events.append(MeepleDeployed(seat, placed.position, move.segment, figure, g.kind[node]))
             return
         g.meeples[root] = [(seat, move.figure, node)]
         self._meeple_nodes.append(node)
@@ -1155,12 +1077,10 @@ class Game:
             self._score_completed(root, events)
         self._pending = []
         self._placed = None
-        if self._bonus:  # Traders & Builders: the builder's second tile, for the same seat
-            self._bonus = False
-            self._second = True
-            events.append(BuilderTurn(self.seat))
-        else:
-            self._second = False
+        again = False  # an expansion gives the same seat another tile
+        for end in self._hooks.turn_end:
+            again = end(self, events)
+        if not again:
             self.seat = (self.seat + 1) % self.players
         if not self._draw(events):
             self._final(events)
@@ -1234,18 +1154,12 @@ class Game:
         g = self.graph
         info = self._info(root)
         events.append(FeatureCompleted(info))
-        if self.goods is not None and type(g) is MarkedFeatureGraph and g.goods[root]:
-            # Traders & Builders: the seat that placed the last tile takes the city's goods, whoever
-            # holds it (ZM-TB "Scoring a city with Goods symbols")
-            taken = unpack_goods(g.goods[root])
-            mine = self.goods[self.seat]
-            for k in range(3):
-                mine[k] += taken[k]
-            events.append(GoodsTaken(self.seat, taken, info))
+        for completed in self._hooks.on_completed:
+            completed(self, root, info, events)
         meeples = g.meeples[root]
         if not meeples:
             return
-        seats = majority(meeples)
+        seats = majority(meeples, self._hooks.weights)
         points = self._hooks.value(info, False)
         category = info.kind.label
         for s in seats:
@@ -1265,14 +1179,7 @@ class Game:
         told = self._hooks.on_return.get(figure)
         if told is not None:
             told(self, seat, figure, node)
-        supply = self.supplies.get(figure)
-        if supply is not None:  # an expansion's figure
-            supply[seat] += 1
-        elif figure is _PIG:
-            self.pigs[seat] += 1
-        else:
-            assert figure is _BUILDER, figure
-            self.builders[seat] += 1
+        self.supplies[figure][seat] += 1  # an expansion's figure
 
     def award(self, seats: tuple[int, ...], points: int, info: FeatureInfo, events: list[Event]) -> None:
         """*points* to each of *seats* now, during the game, in *info*'s category (an expansion's
@@ -1282,6 +1189,12 @@ class Game:
             self.scores[seat] += points
             self.breakdown[seat][category][0] += points
         events.append(PointsScored(seats, points, info, False))
+
+    def majority(self, figures: Sequence[tuple[int, Figure, int]]) -> tuple[int, ...]:
+        """The seats with the most followers among *figures* (``(seat, figure, node)``, at least one a
+        follower), in seat order, each figure counted at its weight (HiG: ties all score; an
+        expansion's figure at its :attr:`FigureRule.weight`). Pure."""
+        return majority(figures, self._hooks.weights)
 
     def return_figure(self, node: int, events: list[Event]) -> None:
         """The figure on the graph node *node* leaves the board for its seat's supply (an expansion's
@@ -1317,7 +1230,7 @@ class Game:
             meeples = g.meeples[r]
             assert meeples
             info = self._info(r)
-            events.append(PointsScored(majority(meeples), feature_value(info, final=True), info, True))
+            events.append(PointsScored(majority(meeples, self._hooks.weights), self._hooks.value(info, True), info, True))
         field_tiles: dict[int, set[int]] = {r: set() for r in fields}
         if fields:  # one pass over the graph for the tiles of every farm with farmers
             tile_of = g.tile
@@ -1326,38 +1239,26 @@ class Game:
                     tiles = field_tiles.get(find(n))
                     if tiles is not None:
                         tiles.add(tile_of[n])
-        score_farms = self._hooks.score_farms
-        if score_farms is not None:
-            events.extend(score_farms(self, fields, field_tiles))
+        farm_scoring = self._hooks.farm_scoring
+        if farm_scoring is not None:
+            events.extend(farm_scoring(self, fields, field_tiles))
             return events
         for r in fields:
             meeples = g.meeples[r]
             assert meeples
             info = self._info(r, field_tiles[r])
-            seats = majority(meeples)
+            seats = majority(meeples, self._hooks.weights)
             events.append(PointsScored(seats, self._hooks.farm_city_points * len(info.cities), info, True))
-            if info.cities and any(f is _PIG for _, f, _ in meeples):  # Traders & Builders' pig:
-                for s in seats:  # its owner, scoring the farm, gets 4 a city instead of 3
-                    if any(seat == s and f is _PIG for seat, f, _ in meeples):
-                        events.append(PointsScored((s,), len(info.cities), info, True, pig=True))
+            for bonus in self._hooks.farm_bonus:
+                events.extend(bonus(self, seats, info, meeples))
         return events
 
-    def _goods_scoring(self) -> list[GoodsScored]:
-        """Traders & Builders' final scoring (pure): per kind of goods, 10 to every seat holding the
-        most tokens of it, at least one (ZM-TB "Final scoring"; JCloisterZone: nobody scores a kind
-        nobody holds); empty without the expansion."""
-        if self.goods is None:
-            return []
-        out = []
-        for k, kind in enumerate(GOODS):
-            most = max(g[k] for g in self.goods)
-            if most:
-                seats = tuple(s for s, g in enumerate(self.goods) if g[k] == most)
-                out.append(GoodsScored(kind, seats, GOODS_POINTS, most))
-        return out
+    def _expansions_final(self) -> list[Scoring]:
+        """The expansions' final scoring after the core's (pure): their events in registry order."""
+        return [event for final in self._hooks.final_scoring for event in final(self)]
 
     def _final(self, events: list[Event]) -> None:
-        for ev in [*self._final_scoring(), *self._goods_scoring()]:
+        for ev in [*self._final_scoring(), *self._expansions_final()]:
             category = ev.category
             for s in ev.seats:
                 self.scores[s] += ev.points
@@ -1424,9 +1325,6 @@ class Game:
                     seen.append(cr)
             cities = tuple(tuple(map(position_of, sorted(g.tiles[c] or ()))) for c in seen)
         meeples = tuple((s, f) for s, f, _ in g.meeples[root] or ())
-        marked = type(g) is MarkedFeatureGraph
-        mark = g.marks[root] if marked else 0
-        goods = unpack_goods(g.goods[root]) if marked and g.goods[root] else _NO_GOODS
         return FeatureInfo(
             kind,
             (position_of(g.tile[first]), g.index[first]),
@@ -1435,9 +1333,7 @@ class Game:
             g.pennants[root],
             cities,
             meeples,
-            bool(mark & MARK_INN),
-            bool(mark & MARK_CATHEDRAL),
-            goods,
+            *g.printed(root),
         )
 
     def _snapshot(self) -> _Snapshot:
@@ -1446,14 +1342,14 @@ class Game:
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
             tuple(self.scores), tuple(self.supply),
             (self._hooks.words, tuple(map(tuple, worded))) if (worded := self._worded) else None,
-            None if self.goods is None else (
-                *(tuple(g) for g in self.goods), tuple(self.pigs), tuple(self.builders), (int(self._second),)),
+            tuple([snap(self) for snap in snaps]) if (snaps := self._hooks.snapshots) else None,
         )
 
 
-def _state_line(snapshot: _Snapshot) -> str:
-    """The state line of ``protocol/digest.md`` §3."""
-    phase, seat, kind, drawn_count, aside, scores, supply, worded, goods = snapshot
+def _state_line(snapshot: _Snapshot, writers: tuple[Callable[[Any], str], ...]) -> str:
+    """The state line of ``protocol/digest.md`` §3; *writers*: the expansions' words of their parts
+    (:attr:`~carcnet.engine.expansion.Hooks.state_words`)."""
+    phase, seat, kind, drawn_count, aside, scores, supply, worded, parts = snapshot
     drawn = kind.letter if kind is not None and phase is _PLACE else "-"
     line = (
         f"{phase.value} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
@@ -1462,10 +1358,9 @@ def _state_line(snapshot: _Snapshot) -> str:
     if worded is not None:  # the expansions' figures' supplies, only with them: base-game digests are unchanged
         for word, supplies in zip(*worded):
             line += f" {word}={','.join(map(str, supplies))}"
-    if goods is not None:  # only with Traders & Builders: wine/grain/cloth per seat, pigs, builders
-        *tokens, pigs, builders, second = goods
-        line += (f" goods={','.join('/'.join(map(str, g)) for g in tokens)} pigs={','.join(map(str, pigs))}"
-                 f" builders={','.join(map(str, builders))} second={second[0]}")
+    if parts is not None:  # the expansions' other words, only with them
+        for write, part in zip(writers, parts, strict=True):
+            line += write(part)
     return line + "\n"
 
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carcnet.bots import RandomBot
-from carcnet.engine import Game, GameSetup, Phase, Rules, replay
+from carcnet.engine import Figure, Game, GameSetup, Phase, Rules, replay
 
 from .test_draws import draw_now, play_out, table_game
 
@@ -26,7 +26,7 @@ def _state(game: Game) -> tuple[object, ...]:
         game.drawn,
         game.scores,
         game.supply,
-        game.abbots,
+        game.supply_of(Figure.ABBOT),
         game.breakdown,
         game.tiles_left,
         game.remaining(),

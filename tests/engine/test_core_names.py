@@ -49,10 +49,10 @@ WORDS = (
 
 #: The allowlist: each word's count in the core as the migration goes. May only go down.
 ALLOWED = {
-    "river": 56, "rivers": 0, "abbot": 5, "abbots": 1, "garden": 6, "gardens": 0, "inn": 2, "inns": 2,
-    "cathedral": 2, "cathedrals": 0, "large": 5, "trader": 0, "traders": 14, "builder": 19, "builders": 14,
-    "pig": 19, "pigs": 11, "goods": 40, "wine": 0, "grain": 0, "cloth": 0, "small city": 0, "farms": 15,
-}  # 211 in all (388 in state.py alone before the hook; setup.py names none now)
+    "river": 55, "rivers": 0, "abbot": 0, "abbots": 0, "garden": 0, "gardens": 0, "inn": 0, "inns": 0,
+    "cathedral": 0, "cathedrals": 0, "large": 0, "trader": 0, "traders": 0, "builder": 0, "builders": 0,
+    "pig": 0, "pigs": 0, "goods": 0, "wine": 0, "grain": 0, "cloth": 0, "small city": 0, "farms": 0,
+}  # 55 in all, all The River's (388 in state.py alone before the hook; 211 before Traders & Builders moved out)
 
 
 class Occurrence(NamedTuple):

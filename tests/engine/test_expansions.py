@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from carcnet.bots import make_bot
+from carcnet.engine.expansions.abbot import abbot_at
 from carcnet.engine import (
     BASE_DESIGNS,
     MEEPLES_PER_PLAYER,
@@ -171,13 +172,13 @@ def test_abbot_recalled_for_six_points():
             "place B -1,2 0",  # seat 0: the fifth neighbour
         ],
     )
-    assert game.abbots == [0, 1] and game.abbot_at(0) == P(0, 1)
+    assert game.supply_of(Figure.ABBOT) == [0, 1] and abbot_at(game, 0) == P(0, 1)
     assert ReturnAbbot(P(0, 1)) in game.legal_moves()
     events = game.apply(ReturnAbbot(P(0, 1)))
     scored = [e for e in events if isinstance(e, PointsScored)]
     assert [(e.seats, e.points, e.final, e.feature.kind) for e in scored] == [((0,), 6, False, SegmentKind.CLOISTER)]
     assert [e for e in events if isinstance(e, MeepleReturned)][0].figure is Figure.ABBOT
-    assert game.scores == [6, 0] and game.abbots == [1, 1] and game.abbot_at(0) is None
+    assert game.scores == [6, 0] and game.supply_of(Figure.ABBOT) == [1, 1] and abbot_at(game, 0) is None
     assert game.breakdown[0]["cloister"] == [6, 0]
 
 
@@ -201,7 +202,7 @@ def test_garden_scored_like_a_cloister_and_only_for_the_abbot():
     assert [(e.seats, e.points, e.feature.kind, e.feature.complete) for e in scored] == [
         ((0,), 9, SegmentKind.GARDEN, True)
     ]
-    assert game.abbots == [1, 1] and game.breakdown[0]["garden"] == [9, 0]
+    assert game.supply_of(Figure.ABBOT) == [1, 1] and game.breakdown[0]["garden"] == [9, 0]
 
 
 def test_abbot_in_the_final_scoring_and_a_meeple_may_share_nothing_with_it():
@@ -209,7 +210,7 @@ def test_abbot_in_the_final_scoring_and_a_meeple_may_share_nothing_with_it():
     assert game.phase is Phase.GAME_OVER
     finals = [e for e in game.events if isinstance(e, PointsScored) and e.final]
     assert [(e.seats, e.points) for e in finals] == [((0,), 3)]  # cloister + 2 neighbours
-    assert game.abbots == [1, 1] and game.supply == [7, 7]
+    assert game.supply_of(Figure.ABBOT) == [1, 1] and game.supply == [7, 7]
 
 
 def test_abbot_refused_without_the_expansion_and_off_cloisters():
@@ -270,7 +271,7 @@ def test_random_games_with_expansions_keep_the_invariants(seed, players, rules, 
         on_board = Counter((s, f) for s, f, _, _ in game.figures())
         for s in range(players):
             assert game.supply[s] + on_board[(s, Figure.MEEPLE)] == MEEPLES_PER_PLAYER
-            assert game.abbots[s] + on_board[(s, Figure.ABBOT)] == (1 if rules.abbot else 0)
+            assert game.supply_of(Figure.ABBOT)[s] + on_board[(s, Figure.ABBOT)] == (1 if rules.abbot else 0)
     if rules.river:
         _river_path_ok(game)
         placed = Counter(t.kind.letter for t in game.board.tiles.values())

@@ -26,7 +26,7 @@ from carcnet.engine.expansion import (
 )
 from carcnet.engine.geometry import Position
 from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, SegmentKind
-from carcnet.engine.expansions import FIGURES, MOVES, REGISTRY, Abbot, InnsCathedrals, hooks_for
+from carcnet.engine.expansions import FIGURES, MOVES, REGISTRY, Abbot, InnsCathedrals, TradersBuilders, hooks_for
 from carcnet.engine.rules import FARM_RULES, RIVER_STARTS, SUPPORTED_RULES
 
 
@@ -49,7 +49,7 @@ COMBINATIONS = _combinations()
 def test_the_base_games_table_holds_nothing() -> None:
     hooks = hooks_for(Rules(), 4)
     assert hooks.active == () and hooks.names == frozenset()
-    assert hooks.score_farms is None and not hooks.exact_projection and not hooks.closed_kinds
+    assert hooks.farm_scoring is None and not hooks.exact_projection and not hooks.closed_kinds
     assert hooks.farm_city_points == BASE_FARM_CITY_POINTS == 3
     assert hooks.value is base_value and hooks.completed_points is base_completed_points  # the core's own
     assert not (hooks.slots or hooks.new_states or hooks.worded or hooks.on_deploy or hooks.on_return
@@ -63,29 +63,39 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     assert hooks.names == {cls.name for cls in REGISTRY if cls.active(rules, version)}
     city = rules.farms == "city"
     assert ("city-farms" in hooks.names) is city
-    assert (hooks.score_farms is not None) is city and hooks.exact_projection is city
+    assert (hooks.farm_scoring is not None) is city
+    assert hooks.exact_projection is (city or rules.inns or rules.traders)
     assert hooks.farm_city_points == {"farm": 3, "city": 4, "off": 0}[rules.farms]
     assert ("no-farmers" in hooks.names) is (rules.farms == "off")
     assert set(hooks.closed_kinds) == ({SegmentKind.FIELD} if rules.farms == "off" else set())
     assert ("small-cities" in hooks.names) is rules.small_city
-    assert (hooks.value is base_value) is (not rules.small_city)
+    assert (hooks.value is base_value) is (not rules.small_city and not rules.inns)
     assert [e.slot for e in hooks.active] == list(range(len(hooks.active)))
-    abbot = rules.abbot
+    abbot, traders = rules.abbot, rules.traders
     assert ("abbot" in hooks.names) is abbot and (Abbot in hooks.slots) is abbot
-    assert set(hooks.on_deploy) == set(hooks.on_return) == ({Figure.ABBOT} if abbot else set())
+    heard = ({Figure.ABBOT} if abbot else set()) | ({Figure.BUILDER, Figure.PIG} if traders else set())
+    assert set(hooks.on_deploy) == set(hooks.on_return) == heard
     assert set(hooks.moves) == ({ReturnAbbot} if abbot else set())
     claiming = {Figure.ABBOT} if abbot else set()
     if rules.inns:
         claiming.add(Figure.LARGE)
-    assert set(hooks.claim_rules) == claiming == {rule.figure for rule, _ in hooks.claimers}
+    joining = {Figure.BUILDER, Figure.PIG} if traders else set()
+    assert claiming == {rule.figure for rule, _ in hooks.claimers}
+    assert joining == {rule.figure for rule, _ in hooks.joiners}
+    assert set(hooks.claim_rules) == claiming | joining == {rule.figure for rule in hooks.stocked}
     assert [rule.order for rule, _ in hooks.claimers] == sorted(rule.order for rule, _ in hooks.claimers)
+    assert hooks.marked is (rules.inns or rules.traders)
+    assert hooks.weights == ({**({Figure.LARGE: 2} if rules.inns else {}),
+                              **({Figure.BUILDER: 0, Figure.PIG: 0} if traders else {})} or None)
     game = Game(GameSetup(players=3, seed=1, rules=rules, rules_version=version))
-    assert game.supplies == {figure: [1, 1, 1] for figure in claiming}
-    assert game.abbots == [int(abbot)] * 3 and game.large == [int(rules.inns)] * 3
+    assert game.supplies == {figure: [1, 1, 1] for figure in claiming | joining}
+    assert game.supply_of(Figure.ABBOT) == [int(abbot)] * 3 and game.supply_of(Figure.LARGE) == [int(rules.inns)] * 3
     for rule, _ in hooks.claimers:  # what no farmers closes, a figure's kinds lose too
         assert not rule.kinds & hooks.closed_kinds.keys() and rule.shut <= hooks.closed_kinds.keys()
     assert hooks.words == tuple(w for w, on in (("abbots", abbot), ("large", rules.inns)) if on)  # digest order
     assert len(hooks.turn_actions) == int(abbot)
+    assert len(hooks.turn_end) == len(hooks.on_tile_placed) == len(hooks.farm_bonus) == int(traders)
+    assert len(hooks.on_completed) == len(hooks.final_scoring) == len(hooks.snapshots) == int(traders)
     assert len(hooks.new_states) == len(hooks.active)
 
 
@@ -113,7 +123,7 @@ class _OtherFarms(Expansion):
 
     name, title, option = "other-farms", "other farms", "small_city"
 
-    def score_farms(self, game: GameState, fields: list[int], field_tiles: dict[int, set[int]]) -> list[PointsScored]:
+    def farm_scoring(self, game: GameState, fields: list[int], field_tiles: dict[int, set[int]]) -> list[PointsScored]:
         return []
 
 
@@ -121,7 +131,7 @@ def test_two_expansions_that_replace_the_farm_scoring_refuse_to_play_together() 
     rules = Rules(farms="city", small_city=True)
     with pytest.raises(ValueError, match="first-edition farms"):
         build_hooks(rules, 4, (*REGISTRY, _OtherFarms))
-    assert build_hooks(Rules(small_city=True), 4, (*REGISTRY, _OtherFarms)).score_farms is not None
+    assert build_hooks(Rules(small_city=True), 4, (*REGISTRY, _OtherFarms)).farm_scoring is not None
 
 
 _KINDS = (SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.CLOISTER)
@@ -140,6 +150,8 @@ def test_a_completed_features_value_is_its_completed_points_under_every_combinat
         tiles, pennants, mark = 9, 0, 0
     if kind is SegmentKind.ROAD:
         pennants = 0
+    if not rules.inns:  # no inn and no cathedral on the tiles of a game without Inns & Cathedrals
+        mark = 0
     info = FeatureInfo(kind, (Position(0, 0), 0), tuple(Position(x, 0) for x in range(tiles)), True, pennants,
                        inn=bool(mark & MARK_INN) and kind is SegmentKind.ROAD,
                        cathedral=bool(mark & MARK_CATHEDRAL) and kind is SegmentKind.CITY)
@@ -158,7 +170,8 @@ def test_a_completed_features_value_is_its_completed_points_under_every_combinat
 def test_an_expansions_move_in_a_game_without_it_is_refused_with_its_reason() -> None:
     """The core knows every expansion's moves (:data:`MOVES`): one made where the expansion is not in
     play is refused with the expansion's reason code, not taken for nonsense."""
-    assert MOVES == {ReturnAbbot: Abbot} and FIGURES == {Figure.ABBOT: Abbot, Figure.LARGE: InnsCathedrals}
+    assert MOVES == {ReturnAbbot: Abbot} and FIGURES == {Figure.ABBOT: Abbot, Figure.LARGE: InnsCathedrals,
+                                                         Figure.BUILDER: TradersBuilders, Figure.PIG: TradersBuilders}
     game = Game(GameSetup(players=2, draw_order=("E", "E")))
     game.apply(game.legal_moves()[0])
     with pytest.raises(IllegalMoveError, match="played without The Abbot") as refused:

@@ -5,9 +5,10 @@ rule); the rulebooks' examples and FAQ rulings as positions."""
 
 from __future__ import annotations
 
-from carcnet.engine import Game, GameSetup, PointsScored, Rules, parse_move
+from carcnet.engine import Figure, Game, GameSetup, PointsScored, Rules, parse_move
 from carcnet.engine.events import FeatureInfo
 from carcnet.engine.geometry import Position
+from carcnet.engine.expansions import hooks_for
 from carcnet.engine.scoring import feature_value
 from carcnet.engine.tiles import SegmentKind
 
@@ -46,12 +47,14 @@ def test_an_incomplete_city_with_a_cathedral_scores_nothing_at_the_end():
 
 
 def test_a_completed_city_with_a_cathedral_scores_3_a_tile_and_pennant():
+    value = hooks_for(INNS, 4).value
     where = (Position(0, 0), 0)
     info = FeatureInfo(SegmentKind.CITY, where, (Position(0, 0), Position(0, 1), Position(1, 0)), True, 1, cathedral=True)
-    assert feature_value(info, final=False) == 12  # (3 tiles + 1 pennant) x 3
-    assert feature_value(info, final=True) == 12
+    assert value(info, False) == 12  # (3 tiles + 1 pennant) x 3
+    assert value(info, True) == 12
     incomplete = FeatureInfo(SegmentKind.CITY, where, info.tiles, False, 1, cathedral=True)
-    assert feature_value(incomplete, final=True) == 0
+    assert value(incomplete, True) == 0
+    assert feature_value(info, final=False) == 8  # the core's value knows no cathedral: 2 a tile and pennant
 
 
 def test_the_projection_scores_inns_and_cathedrals_as_the_end_would():
@@ -74,14 +77,12 @@ def test_the_large_meeple_counts_as_two_for_the_majority():
     """Inns & Cathedrals: the large meeple counts as two meeples for the majority; it comes from its
     own supply (one a player), and the state line of the digest says where it is."""
     from carcnet.engine import Figure
-    from carcnet.engine.scoring import majority
-    from carcnet.engine.state import _state_line
-
-    assert majority([(0, Figure.LARGE, 5), (1, Figure.MEEPLE, 6), (1, Figure.MEEPLE, 7)]) == (0, 1)
-    assert majority([(0, Figure.LARGE, 5), (1, Figure.MEEPLE, 6)]) == (0,)
+    game = Game(GameSetup(players=2, draw_order=("ICB",), rules=INNS))
+    assert game.majority([(0, Figure.LARGE, 5), (1, Figure.MEEPLE, 6), (1, Figure.MEEPLE, 7)]) == (0, 1)
+    assert game.majority([(0, Figure.LARGE, 5), (1, Figure.MEEPLE, 6)]) == (0,)
     game = _play(("ICB", "U"), ["place ICB 1,0 0", "deploy 0 large"])
-    assert game.large == [0, 1] and game.supply == [7, 7]
-    assert " large=0,1\n" in _state_line(game._snapshot())
+    assert game.supply_of(Figure.LARGE) == [0, 1] and game.supply == [7, 7]
+    assert " large=0,1\n" in game.state_line()
     assert "deploy 0 large" not in [str(m) for m in game.legal_moves()]  # Bob's turn now
 
 
@@ -126,8 +127,8 @@ def test_figures_are_conserved_and_scores_only_rise_in_random_games():
             before = list(game.scores)
             for seat in range(players):
                 assert game.supply[seat] + _on_board(game, seat, Figure.MEEPLE) == 7
-                assert game.large[seat] + _on_board(game, seat, Figure.LARGE) == 1
-                assert game.abbots[seat] + _on_board(game, seat, Figure.ABBOT) == (1 if more else 0)
+                assert game.supply_of(Figure.LARGE)[seat] + _on_board(game, seat, Figure.LARGE) == 1
+                assert game.supply_of(Figure.ABBOT)[seat] + _on_board(game, seat, Figure.ABBOT) == (1 if more else 0)
         assert replay(game.setup, game.moves).digests == game.digests
 
     check()
@@ -163,7 +164,7 @@ def test_rulebook_example_the_large_meeple_wins_a_city_against_one_meeple_and_sc
     game = _play(("N", "D", "N"), moves)
     assert ((0,), 8, False) in _points(game)
     assert game.scores == [8, 0]
-    assert game.large == [1, 1] and game.supply == [7, 7]  # both figures back in their supplies
+    assert game.supply_of(Figure.LARGE) == [1, 1] and game.supply == [7, 7]  # both figures back in their supplies
 
 
 def test_faq_a_cathedral_in_an_opponent_s_city_left_open_takes_its_points():

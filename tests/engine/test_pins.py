@@ -37,7 +37,8 @@ from typing import Any, NamedTuple
 import pytest
 
 from carcnet.bots import make_bot
-from carcnet.engine import Game, GameSetup, Phase, PlayerView, Rules
+from carcnet.engine import Figure, Game, GameSetup, Phase, PlayerView, Rules
+from carcnet.engine.expansions import traders
 from carcnet.engine.errors import SetupError
 from carcnet.engine.tiles import tileset
 
@@ -98,9 +99,11 @@ def combinations() -> Iterator[Combination]:
 
 
 def supplies(game: Game) -> tuple[Any, ...]:
-    """Every figure's supply per seat, and the goods. Today's attributes; the one place to change
-    when the figures move (``game.supplies`` after step 4 of the plan)."""
-    return game.supply, game.abbots, game.large, game.pigs, game.builders, game.goods
+    """Every figure's supply per seat, and the goods, as the pins were recorded: meeples, abbots,
+    large meeples, pigs, builders (0 each for a figure not in play), then the goods or ``None``."""
+    none = [0] * game.players
+    figures = (Figure.ABBOT, Figure.LARGE, Figure.PIG, Figure.BUILDER)
+    return game.supply, *(game.supplies.get(figure) or none for figure in figures), traders.goods(game)
 
 
 def _queries(game: Game) -> str:
@@ -267,7 +270,7 @@ def test_a_changed_supply_or_query_is_detected(monkeypatch: pytest.MonkeyPatch) 
     held features, the projected final scoring."""
     pin = next(pinned_games())
     before = game_hash(pin)
-    monkeypatch.setattr(sys.modules[__name__], "supplies", lambda game: (game.supply, game.abbots))
+    monkeypatch.setattr(sys.modules[__name__], "supplies", lambda game: (game.supply, game.supply_of(Figure.ABBOT)))
     assert game_hash(pin) != before
     monkeypatch.undo()
     monkeypatch.setattr(Game, "held_features", lambda self: [])

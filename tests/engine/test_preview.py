@@ -372,7 +372,7 @@ def _lean_from_full(game: Game, key: int, rotation: int) -> tuple[tuple, tuple]:
 
     rules = game.setup.rules
     barred = {SegmentKind.RIVER, SegmentKind.GARDEN} | ({SegmentKind.FIELD} if rules.farms == "off" else set())
-    has_large = rules.inns and game.large[game.seat] > 0
+    has_large = rules.inns and game.supply_of(Figure.LARGE)[game.seat] > 0
 
     def large(sp) -> bool:  # type: ignore[no-untyped-def]
         return has_large and sp.kind not in barred and not any(sp.figures)

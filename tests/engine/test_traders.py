@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from carcnet.engine import Game, GameSetup, PointsScored, Rules, SetupError, parse_move
+from carcnet.engine import Figure, Game, GameSetup, PointsScored, Rules, SetupError, parse_move
 from carcnet.engine.events import GoodsScored, GoodsTaken
-from carcnet.engine.state import _state_line
+from carcnet.engine.expansions import traders
 
 TRADERS = Rules(traders=True)
 
@@ -30,7 +30,7 @@ def test_rulebook_the_goods_go_to_whoever_completes_the_city_not_to_its_holder()
     taken = [e for e in game.events if isinstance(e, GoodsTaken)]
     assert [(e.seat, e.goods) for e in taken] == [(1, (1, 0, 0))]
     assert ((0,), 6, False) in [(e.seats, e.points, e.final) for e in game.events if isinstance(e, PointsScored)]
-    assert game.goods == [[0, 0, 0], [1, 0, 0]]
+    assert traders.goods(game) == [[0, 0, 0], [1, 0, 0]]
     final = [e for e in game.events if isinstance(e, GoodsScored)]
     assert [(e.kind, e.seats, e.points) for e in final] == [("wine", (1,), 10)]
     assert game.scores == [6, 10] and game.breakdown[1]["goods"] == [0, 10]
@@ -38,7 +38,7 @@ def test_rulebook_the_goods_go_to_whoever_completes_the_city_not_to_its_holder()
 
 def test_an_incomplete_city_gives_no_goods_and_nobody_scores_a_kind_nobody_holds():
     game = _play(("TBT",), ["place TBT 0,-1 180", "deploy 0"])
-    assert game.goods == [[0, 0, 0], [0, 0, 0]]
+    assert traders.goods(game) == [[0, 0, 0], [0, 0, 0]]
     assert not any(isinstance(e, (GoodsTaken, GoodsScored)) for e in game.events)
     assert game.scores == [2, 0]  # the incomplete city: 1 a tile
 
@@ -49,8 +49,8 @@ def test_ties_for_the_most_of_a_kind_all_score_10():
     wine 2/2/1, grain 0/0/0, cloth 1/3/0: Red and Blue score 10 for wine, Blue 10 for cloth, nobody
     for grain."""
     game = Game(GameSetup(players=3, seed=1, rules=TRADERS))
-    game.goods = [[2, 0, 1], [2, 0, 3], [1, 0, 0]]
-    scored = [(e.kind, e.seats, e.points, e.count) for e in game._goods_scoring()]
+    traders.goods(game)[:] = [[2, 0, 1], [2, 0, 3], [1, 0, 0]]
+    scored = [(e.kind, e.seats, e.points, e.count) for e in game._expansions_final()]
     assert scored == [("wine", (0, 1), 10, 2), ("cloth", (1,), 10, 3)]
     totals, events = game.projected_final()
     assert totals == [10, 20, 0] and sum(isinstance(e, GoodsScored) for e in events) == 2
@@ -60,9 +60,9 @@ def test_ties_for_the_most_of_a_kind_all_score_10():
 def test_the_state_line_names_the_goods_only_with_the_expansion():
     game = _play(("TBT", "E"), ["place TBT 0,-1 180", "deploy 0", "place E 1,-1 270"])
     game.apply(parse_move("skip"))
-    assert " goods=0/0/0,1/0/0 pigs=1,1 builders=1,1 second=0\n" in _state_line(game._snapshot())
+    assert " goods=0/0/0,1/0/0 pigs=1,1 builders=1,1 second=0\n" in game.state_line()
     plain = Game(GameSetup(players=2, draw_order=("E",)))
-    assert "goods=" not in _state_line(plain._snapshot())
+    assert "goods=" not in plain.state_line()
     assert "traders=1" in GameSetup(players=2, seed=1, rules=TRADERS).canonical()
 
 
@@ -97,7 +97,7 @@ def test_the_pig_joins_its_owner_s_farmer_and_adds_1_a_city():
     assert "deploy 2 pig" in options and "deploy 1 pig" not in options  # not the south farm: no farmer of Red's
     assert "deploy 2" not in options  # the farm is held
     game.apply(parse_move("deploy 2 pig"))
-    assert game.pigs == [0, 1] and game.phase.value == "over"
+    assert game.supplies[Figure.PIG] == [0, 1] and game.phase.value == "over"
     farm = [(e.seats, e.points, e.pig) for e in game.events if isinstance(e, PointsScored) and e.final]
     assert farm == [((0,), 3, False), ((0,), 1, True)]
     assert game.scores == [4, 0]  # the city Blue completed held no knight
@@ -137,12 +137,12 @@ def test_rulebook_extending_the_builder_s_road_gives_a_second_tile_once():
     from carcnet.engine.events import BuilderTurn
 
     game = _builder_game()
-    assert game.builders == [0, 1] and game.seat == 0
+    assert game.supplies[Figure.BUILDER] == [0, 1] and game.seat == 0
     game.apply(parse_move("place U 3,0 90"))
     game.apply(parse_move("skip"))
     assert [e.seat for e in game.events if isinstance(e, BuilderTurn)] == [0]
     assert game.seat == 0 and game.phase.value == "place" and game.drawn == "U"  # Red's second tile
-    assert "second=1" in _state_line(game._snapshot())
+    assert "second=1" in game.state_line()
     game.apply(parse_move("place U -1,0 90"))  # it extends the builder's road again: no third tile
     game.apply(parse_move("skip"))
     assert game.seat == 1 and sum(isinstance(e, BuilderTurn) for e in game.events) == 1
@@ -158,10 +158,8 @@ def test_the_builder_needs_its_owner_s_follower_and_counts_for_no_majority():
     fresh = _play(("U",), ["place U 1,0 90"])  # nobody's road yet
     with pytest.raises(IllegalMoveError, match="holds one of your followers"):
         fresh.apply(parse_move("deploy 0 builder"))
-    from carcnet.engine.scoring import majority
-    from carcnet.engine import Figure
-
-    assert majority([(0, Figure.BUILDER, 1), (0, Figure.MEEPLE, 2), (1, Figure.MEEPLE, 3)]) == (0, 1)
+    assert game.majority([(0, Figure.BUILDER, 1), (0, Figure.MEEPLE, 2), (1, Figure.MEEPLE, 3)]) == (0, 1)
+    assert game.majority([(0, Figure.PIG, 1), (0, Figure.MEEPLE, 2), (1, Figure.MEEPLE, 3)]) == (0, 1)
 
 
 def test_the_builder_comes_back_with_its_feature_scored():
@@ -176,7 +174,7 @@ def test_the_builder_comes_back_with_its_feature_scored():
         "place A -1,0 270", "skip",  # closes it
     ])
     assert ((0,), 5, False) in [(e.seats, e.points, e.final) for e in game.events if isinstance(e, PointsScored)]
-    assert game.builders == [1, 1] and game.supply[0] == 7
+    assert game.supplies[Figure.BUILDER] == [1, 1] and game.supply[0] == 7
     assert game.phase.value == "over"
 
 
@@ -203,8 +201,8 @@ def test_random_games_with_traders_keep_every_figure_and_replay_the_same():
                 assert all(a >= b for a, b in zip(game.scores, before, strict=True))
                 before = list(game.scores)
                 on = [f for _s, f, _p, _i in game.figures()]
-                assert on.count(Figure.PIG) + sum(game.pigs) == game.players
-                assert on.count(Figure.BUILDER) + sum(game.builders) == game.players
+                assert on.count(Figure.PIG) + sum(game.supplies[Figure.PIG]) == game.players
+                assert on.count(Figure.BUILDER) + sum(game.supplies[Figure.BUILDER]) == game.players
             assert game.phase is Phase.GAME_OVER
             assert replay(game.setup, game.moves).digests == game.digests
             turns += sum(isinstance(e, BuilderTurn) for e in game.events)
@@ -236,7 +234,7 @@ def test_rulebook_three_farmers_tied_two_with_a_pig_score_8_8_and_6():
     pig = [str(m) for m in game.deploy_options() if str(m).endswith(" pig")]
     assert len(pig) == 1
     game.apply(parse_move(pig[0]))
-    assert game.phase.value == "over" and game.pigs == [0, 1, 0]
+    assert game.phase.value == "over" and game.supplies[Figure.PIG] == [0, 1, 0]
     farm = sorted((e.seats, e.points, e.pig) for e in game.events if isinstance(e, PointsScored) and e.final)
     assert farm == [((0,), 2, True), ((0, 1, 2), 6, False), ((2,), 2, True)]
     assert game.scores == [8, 6, 8]
@@ -257,7 +255,7 @@ def test_the_second_tile_comes_when_the_first_completes_the_builder_s_road():
         "place A 3,0 90", "skip",  # Red ends the road: it scores, the figures come back
     ])
     assert ((0,), 5, False) in [(e.seats, e.points, e.final) for e in game.events if isinstance(e, PointsScored)]
-    assert game.builders == [1, 1] and game.supply[0] == 7
+    assert game.supplies[Figure.BUILDER] == [1, 1] and game.supply[0] == 7
     assert [e.seat for e in game.events if isinstance(e, BuilderTurn)] == [0]
     assert game.seat == 0 and game.phase.value == "place" and game.drawn == "E"  # the second tile
     game.apply(parse_move("place E 1,-1 0"))
@@ -268,4 +266,4 @@ def test_the_second_tile_comes_when_the_first_completes_the_builder_s_road():
     game.apply(parse_move("place G 1,-2 0"))  # Red's city grows north: the builder goes beside the knight
     assert "deploy 0 builder" in [str(m) for m in game.deploy_options()]
     game.apply(parse_move("deploy 0 builder"))
-    assert game.builders == [0, 1]
+    assert game.supplies[Figure.BUILDER] == [0, 1]

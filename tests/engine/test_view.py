@@ -90,7 +90,7 @@ def test_a_view_answers_every_question_a_player_may_ask_as_the_game_does(seed, m
     view = real.view()
     game = view.game
     assert view.seat == real.seat
-    for ask in ("phase", "seat", "drawn", "scores", "supply", "abbots", "tiles_left", "set_aside", "placed",
+    for ask in ("phase", "seat", "drawn", "scores", "supply", "supplies", "tiles_left", "set_aside", "placed",
                 "last_placed", "winners"):
         assert getattr(game, ask) == getattr(real, ask), ask
     assert game.remaining() == real.remaining() == view.remaining()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from carcnet.bots import GreedyBot, RandomBot
-from carcnet.engine import DrawTile, Game, Phase, Rules
+from carcnet.engine import DrawTile, Figure, Game, Phase, Rules
 from carcnet.engine.draws import chain, draw_index, draw_value
 from carcnet.log import LogHeader, Seat
 from carcnet.log.branch import continue_from
@@ -17,7 +17,7 @@ SEATS = [Seat("Ann", "red"), Seat("Bob", "blue"), Seat("Greedy", "yellow", "bot"
 
 def _position(game: Game) -> tuple:
     return (sorted((k, t.kind.letter, t.rotation) for k, t in game.board.tiles.items()),
-            game.scores, game.supply, game.abbots, game.phase, game.seat, game.drawn, game.tiles_left,
+            game.scores, game.supply, game.supply_of(Figure.ABBOT), game.phase, game.seat, game.drawn, game.tiles_left,
             sorted(game.remaining().items()))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from carcnet.bots import make_bot
-from carcnet.engine import MeepleDeployed, Phase, PointsScored, Rules, SegmentKind
+from carcnet.engine import Figure, MeepleDeployed, Phase, PointsScored, Rules, SegmentKind
 from carcnet.log import GameRecorder, LogHeader, Seat, load
 
 
@@ -62,14 +62,14 @@ def test_an_inns_and_cathedrals_game_saved_resumed_and_replayed(tmp_path, rules)
     with GameRecorder.create(header, path) as recorder:
         for _ in range(400):  # bounded: until a large meeple is on the board, past the first turns
             game = recorder.game
-            if len(game.moves) >= 30 and game.large != [1, 1]:
+            if len(game.moves) >= 30 and game.supply_of(Figure.LARGE) != [1, 1]:
                 break
             recorder.submit(bots[game.seat].choose(game.view()))
-        assert recorder.game.large != [1, 1], "no large meeple deployed in 400 moves"
+        assert recorder.game.supply_of(Figure.LARGE) != [1, 1], "no large meeple deployed in 400 moves"
         stopped = len(recorder.entries)
     with GameRecorder.resume(path) as recorder:
         assert recorder.header.options == rules and len(recorder.entries) == stopped
-        assert recorder.game.large != [1, 1]  # the large meeple is where it was
+        assert recorder.game.supply_of(Figure.LARGE) != [1, 1]  # the large meeple is where it was
         while recorder.game.phase is not Phase.GAME_OVER:
             recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
         final = recorder.game

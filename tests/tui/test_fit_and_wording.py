@@ -25,6 +25,7 @@ from carcnet.engine import (
     Rules,
     SegmentKind,
 )
+from carcnet.engine.expansions import traders
 from carcnet.log import COLOURS, Seat
 from carcnet.table import LocalTable
 from carcnet.tui.app import STYLESHEET, CarcnetApp
@@ -122,7 +123,7 @@ async def test_the_scoreboard_shows_each_seat_s_goods_capital_where_it_holds_the
     a kind nobody holds; the builder and the pig in the supply."""
     names = ["Ann", "Bob", "Cleo"]
     game = Game(GameSetup(players=3, seed=3, rules=Rules(traders=True)))
-    game.goods = [[2, 0, 1], [2, 0, 0], [0, 0, 3]]  # wine tied, no grain, cloth to Cleo
+    traders.goods(game)[:] = [[2, 0, 1], [2, 0, 0], [0, 0, 3]]  # wine tied, no grain, cloth to Cleo
     app = _BoardApp(names, 40)
     async with app.run_test(size=(80, 24)) as pilot:
         board = app.query_one(Scoreboard)

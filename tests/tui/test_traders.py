@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from carcnet.engine import BuilderTurn, DeployMeeple, Figure, Game, PlaceTile, SegmentKind
+from carcnet.engine.expansions import traders
 from carcnet.log import load
 from carcnet.tui.app import CarcnetApp
 from carcnet.tui.screens.final import FinalScreen
@@ -34,9 +35,9 @@ def _wanted(game: Game) -> PlaceTile:
     for move in moves:
         trial = game.copy()
         trial.apply(move)
-        if trial._bonus:
+        if trial.ext[trial.expansion_slot(traders.TradersBuilders)].bonus:
             return move  # type: ignore[return-value]
-        if pig is None and trial.pigs[trial.seat] and any(m.figure is Figure.PIG for m in trial.deploy_options()):
+        if pig is None and trial.supplies[Figure.PIG][trial.seat] and any(m.figure is Figure.PIG for m in trial.deploy_options()):
             pig = move
     return pig or moves[0]  # type: ignore[return-value]
 
@@ -110,7 +111,7 @@ async def test_a_person_plays_both_expansions_with_a_builder_turn_the_pig_and_th
         seconds: list[str] = []
 
         async def place(screen: GameScreen) -> None:
-            if screen.table.game.second_tile:  # the double turn, shown plainly
+            if traders.second_tile(screen.table.game):  # the double turn, shown plainly
                 seconds.append(str(screen.status.render()))
             await _place(pilot, screen, _wanted(screen.table.game))
 

@@ -4,9 +4,9 @@ order in which the core calls their hooks.
 
 Migrated so far (``docs/expansion-hook-plan.md`` §9): the editions' variants
 (:mod:`~carcnet.engine.expansions.variants`: first-edition farms, small cities, no farmers), The Abbot
-(:mod:`~carcnet.engine.expansions.abbot`), and Inns & Cathedrals' large meeple
-(:mod:`~carcnet.engine.expansions.inns`). The others still live in the core, named
-there (``tests/engine/test_core_names.py`` counts them down).
+(:mod:`~carcnet.engine.expansions.abbot`), Inns & Cathedrals (:mod:`~carcnet.engine.expansions.inns`)
+and Traders & Builders (:mod:`~carcnet.engine.expansions.traders`). The River still lives in the
+core, named there (``tests/engine/test_core_names.py`` counts it down).
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ from ..moves import Figure, Move
 from ..rules import Rules
 from .abbot import Abbot
 from .inns import InnsCathedrals
+from .traders import TradersBuilders
 from .variants import CityFarms, NoFarmers, SmallCities
 
-__all__ = ["FIGURES", "MOVES", "REGISTRY", "Abbot", "CityFarms", "InnsCathedrals", "NoFarmers", "SmallCities", "hooks_for"]
+__all__ = ["FIGURES", "MOVES", "REGISTRY", "Abbot", "CityFarms", "InnsCathedrals", "NoFarmers", "SmallCities",
+           "TradersBuilders", "hooks_for"]
 
 #: Every expansion the engine knows, in the order their hooks are called.
-REGISTRY: tuple[type[Expansion], ...] = (Abbot, InnsCathedrals, SmallCities, CityFarms, NoFarmers)
+REGISTRY: tuple[type[Expansion], ...] = (Abbot, InnsCathedrals, TradersBuilders, SmallCities, CityFarms, NoFarmers)
 
 #: Every move an expansion adds → the expansion (what the core says of one made in a game without it).
 MOVES: dict[type[Move], type[Expansion]] = {move: cls for cls in REGISTRY for move in cls.moves}

@@ -17,7 +17,6 @@ from __future__ import annotations
 from ..events import FeatureInfo, PointsScored
 from ..expansion import Expansion, GameState
 from ..rules import Rules
-from ..scoring import majority
 from ..tiles import MARK_CATHEDRAL, SegmentKind
 
 __all__ = ["CityFarms", "NoFarmers", "SmallCities"]
@@ -60,7 +59,7 @@ class CityFarms(Expansion):
     def active(cls, rules: Rules, version: int) -> bool:
         return rules.farms == "city"
 
-    def score_farms(self, game: GameState, fields: list[int], field_tiles: dict[int, set[int]]) -> list[PointsScored]:
+    def farm_scoring(self, game: GameState, fields: list[int], field_tiles: dict[int, set[int]]) -> list[PointsScored]:
         """Every completed city that a farm with farmers supplies, once, in the order of the farms'
         first farmers: 4 points to the seats with the most farmers in all the farms supplying it (HA
         FN 28)."""
@@ -77,7 +76,7 @@ class CityFarms(Expansion):
         events = []
         for cr, farms in supplied.items():
             farmers = [m for r in farms for m in g.meeples[r] or ()]
-            events.append(PointsScored(majority(farmers), self.farm_city_points, game.feature_info(cr), True,
+            events.append(PointsScored(game.majority(farmers), self.farm_city_points, game.feature_info(cr), True,
                                        farmers=True))
         return events
 

@@ -36,6 +36,7 @@ from carcnet.engine import (
     SegmentKind,
     SkipMeeple,
 )
+from carcnet.engine.expansions import traders
 from carcnet.i18n import N_, _, decimal, joined, listed, ngettext
 from carcnet.log import LogError
 from carcnet.table import Table, TableError, think_cap_of
@@ -546,7 +547,7 @@ class GameScreen(BoardScreen):
                 # Translators: the keys that place a tile: Tab, r, Enter, the arrows and z are keys
                 keys = _("Tab next spot, r rotate, Enter place, arrows move, z zoom")
                 # Translators: {player} is the name of the player to move; {keys} the keys that place the tile
-                text = (_("{player}: your builder's second tile: place it: {keys}") if game.second_tile
+                text = (_("{player}: your builder's second tile: place it: {keys}") if traders.second_tile(game)
                         # Translators: {player} is the name of the player to move; {keys} the keys that place
                         # the tile
                         else _("{player} to place: {keys}")).format(player=who, keys=keys)

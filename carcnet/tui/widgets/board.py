@@ -27,6 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from carcnet.engine import Figure, Game, Phase, Position
+from carcnet.engine.expansions import abbot
 from carcnet.i18n import N_, _, pgettext
 from carcnet.log.values import COLOURS
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, figure_letter, tile_art
@@ -90,7 +91,7 @@ def read_board(game: Game) -> _View:
     options = game.deploy_options() if placed is not None else []
     spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
     other_spots = {f: tuple(m.segment for m in options if m.figure is f) for f in DEPLOY_ORDER[1:]}
-    abbot_at = game.abbot_at(game.seat) if placed is not None and game.setup.rules.abbot else None
+    abbot_at = abbot.abbot_at(game, game.seat) if placed is not None and game.setup.rules.abbot else None
     xs = [p.x for p in tiles]
     ys = [p.y for p in tiles]
     bounds = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)

@@ -12,7 +12,8 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Static
 
-from carcnet.engine import MEEPLES_PER_PLAYER, Game, Phase, Rules, tile_kind
+from carcnet.engine import MEEPLES_PER_PLAYER, Figure, Game, Phase, Rules, tile_kind
+from carcnet.engine.expansions import traders
 from carcnet.i18n import _, ngettext
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, tile_art
 from carcnet.tui.widgets.painting import art_line
@@ -102,16 +103,18 @@ class Scoreboard(Static):
         meeples = f"{supply}●" if counted else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
         gap = "" if counted else " "
         if game.setup.rules.inns:  # the large meeple: L in supply, l on the board
-            meeples += gap + ("L" if game.large[seat] else "l")
+            meeples += gap + ("L" if game.supply_of(Figure.LARGE)[seat] else "l")
         if game.setup.rules.abbot:
-            meeples += gap + ("A" if game.abbots[seat] else "a")
-        if game.goods is not None:  # Traders & Builders: B and P in supply (b, p on the board), the goods
-            meeples += gap + ("B" if game.builders[seat] else "b") + ("P" if game.pigs[seat] else "p")
+            meeples += gap + ("A" if game.supply_of(Figure.ABBOT)[seat] else "a")
+        goods = traders.goods(game)
+        if goods is not None:  # Traders & Builders: B and P in supply (b, p on the board), the goods
+            meeples += gap + ("B" if game.supplies[Figure.BUILDER][seat] else "b")
+            meeples += "P" if game.supplies[Figure.PIG][seat] else "p"
             # wine, grain, cloth tokens, the letter capital where the seat holds the most of the kind
             # (ties too): the 10 points it would score if the game ended now (the help says so)
             meeples += " " + " ".join(
-                (letter.upper() if n and n == max(g[k] for g in game.goods) else letter) + str(n)
-                for k, (letter, n) in enumerate(zip("wgc", game.goods[seat], strict=True)))
+                (letter.upper() if n and n == max(g[k] for g in goods) else letter) + str(n)
+                for k, (letter, n) in enumerate(zip("wgc", goods[seat], strict=True)))
         return meeples
 
     @staticmethod
