@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from carcnet.bots import RandomBot
 from carcnet.engine import Game, GameSetup, Phase, Rules, TilePlaced, tile_kind
+from carcnet.engine.expansions.river import river_end
 
 STARTS = ("after", "river", "omit")
 
@@ -36,7 +37,7 @@ def play(seed: int, start: str) -> tuple[bool, int, float]:
     took = time.perf_counter() - began
     river = [e.tile for e in game.events if isinstance(e, TilePlaced) and tile_kind(e.tile).has_river]
     aside = sum(1 for t in game.set_aside if tile_kind(t).has_river or (start == "river" and t == "D"))
-    finished = game.river_end is None and len(river) == 12 and river[-1] == "R2" and aside == 0
+    finished = river_end(game) is None and len(river) == 12 and river[-1] == "R2" and aside == 0
     return finished, aside, took
 
 

@@ -27,6 +27,7 @@ from carcnet.engine import (
     PlaceTile,
     PlayerView,
     ReturnAbbot,
+    SecondTile,
     SegmentKind,
     SkipMeeple,
     replay,
@@ -49,7 +50,7 @@ __all__ = ["GreedyBot"]
 
 _T = TypeVar("_T")
 #: The moves of a seat's turns: what rebuilds a board (a draw or a handover moves no tile).
-TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot)
+TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile)
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 #: The follow-ups a valuation names, made once (moves are immutable values).
@@ -143,7 +144,16 @@ class GreedyBot:
             if follow is None:
                 follow = self._best_deploy(game)
             return self.follow_up(game, follow)
+        if game.phase is Phase.STEP:
+            return self.answer(game)
         raise ValueError("no legal move: the game is over")
+
+    @staticmethod
+    def answer(game: Game) -> Move:
+        """This bot's answer to an expansion's question (*game* in ``Phase.STEP``): the first the
+        question lists, its best in nearly every position (the builder's second tile: taken, one more
+        placement and deploy)."""
+        return game.legal_moves()[0]
 
     def follow_up(self, game: Game, planned: Move) -> Move:
         """*planned*, a turn's follow-up, as this bot plays it in *game*'s deploy phase: a skip

@@ -196,6 +196,8 @@ class SearchBot:
             if follow is None:
                 return self._policy.choose(view)  # a seat taken over mid-turn
             return self._policy.follow_up(game, follow)
+        if game.phase is Phase.STEP:
+            return self._policy.answer(game)
         raise ValueError("no legal move: the game is over")
 
     def ponder(self, view: PlayerView, seat: int, stop: Callable[[], bool] = lambda: False) -> int:
@@ -346,6 +348,8 @@ def _candidates(ranked: list[tuple[float, PlaceTile, Move]], count: int) -> list
 def _play_out(game: Game, policy: GreedyBot, turns: int) -> None:
     """Plays *turns* whole turns of *game* by the greedy policy (fewer if it ends)."""
     for _ in range(turns):
+        while game.phase is Phase.STEP:  # an expansion's question: the policy's answer
+            game.apply(policy.answer(game))
         if game.phase is not Phase.PLACE_TILE:
             return
         place, follow = policy.best_turn(game)

@@ -43,6 +43,7 @@ from .moves import (
     Move,
     PlaceTile,
     ReturnAbbot,
+    SecondTile,
     SkipMeeple,
 )
 from .notation import parse_move
@@ -102,6 +103,7 @@ __all__ = [
     "Position",
     "RandomSource",
     "ReturnAbbot",
+    "SecondTile",
     "Rotation",
     "Rules",
     "SeatHandedBack",

@@ -43,15 +43,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Protocol
 
-from .board import PlacedTile
+from .board import Board, PlacedTile
 from .events import Event, FeatureInfo, PointsScored, Scoring
 from .features import FeatureGraph
-from .moves import DeployMeeple, Figure, Move
+from .moves import DeployMeeple, Figure, Move, PlaceTile
 from .rules import Rules
 from .scoring import completed_points, feature_value
-from .tiles import MAX_SEGMENTS, SegmentKind
+from .tiles import MAX_SEGMENTS, SegmentKind, TileKind
 
-__all__ = ["BASE_FARM_CITY_POINTS", "HOOKS", "MEEPLE_KINDS", "CompletedPoints", "Expansion", "FigureRule", "GameState", "Hooks", "Value",
+__all__ = ["BASE_FARM_CITY_POINTS", "HOOKS", "MEEPLE_KINDS", "CompletedPoints", "Expansion", "FigureRule", "GameState", "Hooks", "Step", "Value",
            "base_completed_points", "base_value", "build_hooks"]
 
 #: What a farm scores each completed city it supplies (HiG "Scoring farms": 3 points).
@@ -61,12 +61,40 @@ BASE_FARM_CITY_POINTS = 3
 MEEPLE_KINDS = (SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.CLOISTER, SegmentKind.FIELD)
 
 
+class Step(Protocol):
+    """A question an expansion puts to one seat inside a turn (``Phase.STEP``): pushed by a hook
+    (:meth:`GameState.push_step`), answered by one of the expansion's :attr:`Expansion.step_moves`;
+    the game waits in ``Phase.STEP`` until every pushed step is answered, then goes on with the turn
+    (the next seat draws, or the same seat again). A step is an immutable value (a copy of the game
+    shares it); its answer changes the expansion's state, never the step.
+    """
+
+    @property
+    def seat(self) -> int:
+        """Whose answer the game waits for (``Game.actor``)."""
+        ...  # pragma: no cover (a protocol)
+
+    def words(self) -> str:
+        """Its words in the state line after ``step`` (``protocol/digest.md`` §3), e.g. ``second-tile``."""
+        ...  # pragma: no cover (a protocol)
+
+    def legal_moves(self, game: GameState) -> list[Move]:
+        """Its answers, in a fixed order."""
+        ...  # pragma: no cover (a protocol)
+
+    def apply(self, game: GameState, move: Move, events: list[Event]) -> bool:
+        """Checks *move* (raising ``IllegalMoveError``, the game unchanged) and answers with it,
+        appending its events. Returns whether the seat then plays another tile."""
+        ...  # pragma: no cover (a protocol)
+
+
 class GameState(Protocol):
     """What a hook may read of a game (:class:`~carcnet.engine.state.Game` is one), and the only ways
     it changes one besides its own state in :attr:`ext`: :meth:`award` and :meth:`return_figure`."""
 
     players: int
     seat: int
+    board: Board
     graph: FeatureGraph
     ext: list[Any]
 
@@ -79,6 +107,10 @@ class GameState(Protocol):
         """The feature whose root is *root*, described (tiles, pennants, cities, figures)."""
         ...  # pragma: no cover (a protocol)
 
+    def remaining(self) -> dict[str, int]:
+        """Id → count of the tiles still face down, in id order."""
+        ...  # pragma: no cover (a protocol)
+
     def expansion_slot(self, expansion: type[Expansion]) -> int | None:
         """The slot of *expansion*'s state in :attr:`ext`, or ``None`` when it is not in play."""
         ...  # pragma: no cover (a protocol)
@@ -89,6 +121,10 @@ class GameState(Protocol):
 
     def return_figure(self, node: int, events: list[Event]) -> None:
         """The figure on the graph node *node* goes back to its seat's supply (a ``MeepleReturned`` event)."""
+        ...  # pragma: no cover (a protocol)
+
+    def push_step(self, step: Step) -> None:
+        """Puts *step*'s question to its seat once the turn's end is reached (from :meth:`Expansion.turn_end`)."""
         ...  # pragma: no cover (a protocol)
 
     def majority(self, figures: Sequence[tuple[int, Figure, int]]) -> tuple[int, ...]:
@@ -142,7 +178,7 @@ class FigureRule:
 #: The method hooks, by name: an expansion's class overrides any of them.
 HOOKS = ("farm_scoring", "value", "completed_points", "new_state", "on_deploy", "on_return",
          "turn_actions", "check_move", "apply_move", "on_tile_placed", "turn_end", "on_completed", "farm_bonus",
-         "final_scoring", "snapshot", "state_words")
+         "final_scoring", "snapshot", "state_words", "restricts", "filter_placements", "check_placement")
 
 #: What a completed feature scores, and a feature at the end (``final``): ``value(info, final)``.
 Value = Callable[[FeatureInfo, bool], int]
@@ -177,6 +213,7 @@ class Expansion:
         figures: The figures it owns (their deploys and returns are told to it).
         figure_rules: Those of them the core deploys as it does a meeple (:class:`FigureRule`).
         moves: The moves it adds, made in the deploy phase instead of a deploy.
+        step_moves: The moves that answer its steps (:class:`Step`), made in ``Phase.STEP`` only.
         off_reason: The reason code of its moves refused in a game without it.
         marked_graph: Its features carry the tiles' marks and goods as they merge (the feature graph
             keeps them: :class:`~carcnet.engine.features.MarkedFeatureGraph`).
@@ -197,6 +234,7 @@ class Expansion:
     figures: ClassVar[tuple[Figure, ...]] = ()
     figure_rules: ClassVar[tuple[FigureRule, ...]] = ()
     moves: ClassVar[tuple[type[Move], ...]] = ()
+    step_moves: ClassVar[tuple[type[Move], ...]] = ()
     off_reason: ClassVar[str] = "bad-move"
     marked_graph: ClassVar[bool] = False
 
@@ -234,12 +272,29 @@ class Expansion:
     def apply_move(self, game: GameState, move: Move, events: list[Event]) -> None:
         """Makes *move* (checked by :meth:`check_move`), appending its events; the turn then ends."""
 
-    def on_tile_placed(self, game: GameState, placed: PlacedTile, seat: int) -> None:
-        """*seat* placed *placed* (its features joined, not yet scored)."""
+    def on_tile_placed(self, game: GameState, placed: PlacedTile, seat: int | None) -> None:
+        """*seat* placed *placed* (its features joined, not yet scored); the start tile's *seat* is ``None``."""
+
+    def restricts(self, game: GameState, kind: TileKind) -> bool:
+        """Whether its placement rules apply to placing *kind* now (then the core asks
+        :meth:`filter_placements` and :meth:`check_placement`; at most one expansion in play has any)."""
+        return False
+
+    def filter_placements(self, game: GameState, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:
+        """Where *kind* may go now, when :meth:`restricts`: ``(key, rotations)`` by key, the rotations
+        distinct and fitting (a subset of ``game.board.placements(kind)``)."""
+        return game.board.placements(kind)
+
+    def check_placement(self, game: GameState, move: PlaceTile, kind: TileKind, key: int, rotation: int,
+                        pattern: int) -> None:
+        """Raises ``IllegalMoveError`` when *move* (*kind* turned *rotation* at board key *key*, whose
+        neighbours' sides are the frontier *pattern*) breaks its placement rules, when
+        :meth:`restricts`; the core checks the sides after it. Changes nothing."""
 
     def turn_end(self, game: GameState, events: list[Event]) -> bool:
-        """The turn of the seat to play ends (its completed features scored); appends its events.
-        Returns whether the same seat plays another tile (at most one expansion in play says so)."""
+        """The turn of the seat to play ends (its completed features scored); appends its events, and
+        may put a question to a seat first (:meth:`GameState.push_step`). Returns whether the same
+        seat plays another tile (at most one expansion in play says so; a step's answer may too)."""
         return False
 
     def on_completed(self, game: GameState, root: int, info: FeatureInfo, events: list[Event]) -> None:
@@ -312,6 +367,8 @@ class Hooks:
         stocked: Every figure of :attr:`claimers` and :attr:`joiners` (``Game.supplies``' keys).
         on_tile_placed: The overriders of :meth:`Expansion.on_tile_placed`, in registry order; likewise
             :attr:`turn_end`, :attr:`on_completed`, :attr:`farm_bonus` and :attr:`final_scoring`.
+        restricts: The :meth:`Expansion.restricts` of the expansion in play with placement rules, or
+            ``None``; :attr:`filter_placements` and :attr:`check_placement` its other two.
         snapshots: The overriders of :meth:`Expansion.snapshot`, in digest order, and
             :attr:`state_words` their :meth:`Expansion.state_words`, in the same order.
     """
@@ -339,7 +396,10 @@ class Hooks:
     weights: Mapping[Figure, int] | None
     joiners: tuple[tuple[FigureRule, tuple[DeployMeeple, ...]], ...]
     stocked: tuple[FigureRule, ...]
-    on_tile_placed: tuple[Callable[[GameState, PlacedTile, int], None], ...]
+    on_tile_placed: tuple[Callable[[GameState, PlacedTile, int | None], None], ...]
+    restricts: Callable[[GameState, TileKind], bool] | None
+    filter_placements: Callable[[GameState, TileKind], list[tuple[int, tuple[int, ...]]]] | None
+    check_placement: Callable[[GameState, PlaceTile, TileKind, int, int, int], None] | None
     turn_end: tuple[Callable[[GameState, list[Event]], bool], ...]
     on_completed: tuple[Callable[[GameState, int, FeatureInfo, list[Event]], None], ...]
     farm_bonus: tuple[Callable[[GameState, tuple[int, ...], FeatureInfo, Sequence[tuple[int, Figure, int]]],
@@ -355,7 +415,7 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
 
     Raises:
         ValueError: Two expansions in play replace one thing that only one may (the farm scoring, what
-            a farm scores a city, another tile at the turn's end).
+            a farm scores a city, another tile at the turn's end, where a tile may go).
     """
     active: list[Expansion] = []
     for cls in registry:
@@ -366,6 +426,9 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
     if len(farm_rules) > 1 or len(points) > 1:
         raise ValueError("two expansions in play replace the farm scoring: "
                          + ", ".join(e.title for e in active if _overrides(e, "farm_scoring") or e.farm_city_points))
+    placing = [e for e in active if _overrides(e, "restricts")]
+    if len(placing) > 1:
+        raise ValueError("two expansions in play restrict where a tile goes: " + ", ".join(e.title for e in placing))
     if sum(_overrides(e, "turn_end") for e in active) > 1:
         raise ValueError("two expansions in play give a seat another tile: "
                          + ", ".join(e.title for e in active if _overrides(e, "turn_end")))
@@ -405,6 +468,9 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         joiners=tuple((rule, tuple(DeployMeeple(i, rule.figure) for i in range(MAX_SEGMENTS))) for rule in joiners),
         stocked=tuple(rules_in_play),
         on_tile_placed=tuple(e.on_tile_placed for e in active if _overrides(e, "on_tile_placed")),
+        restricts=placing[0].restricts if placing else None,
+        filter_placements=placing[0].filter_placements if placing else None,
+        check_placement=placing[0].check_placement if placing else None,
         turn_end=tuple(e.turn_end for e in active if _overrides(e, "turn_end")),
         on_completed=tuple(e.on_completed for e in active if _overrides(e, "on_completed")),
         farm_bonus=tuple(e.farm_bonus for e in active if _overrides(e, "farm_bonus")),

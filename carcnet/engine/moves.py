@@ -2,7 +2,8 @@
 
 A turn is two moves by the seat whose turn it is (HiG basic rules, "Playing the game"):
 :class:`PlaceTile`, then one follower action: :class:`DeployMeeple` or :class:`SkipMeeple`
-(The Abbot adds :class:`ReturnAbbot`). Two moves are no player's turn: :class:`HandOver`, by which
+(The Abbot adds :class:`ReturnAbbot`); an expansion's question inside a turn is answered by its own
+move (Traders & Builders' :class:`SecondTile`). Two moves are no player's turn: :class:`HandOver`, by which
 the remaining players give the seat of a player gone for good to a bot, and :class:`HandBack`, by
 which that bot's runner gives the seat back to its player who returned. At a network table whose
 draws come from the players (``protocol/deck.md`` §5), :class:`DrawTile` records the values a draw
@@ -12,7 +13,7 @@ and the log records the author beside each move.
 
 Text forms (``str(move)``, read back by :func:`carcnet.engine.notation.parse_move`):
 ``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``skip`` · ``return-abbot 1,0`` ·
-``handover 2 greedy by 0`` · ``handback 2`` · ``draw <64 hex digits or -, one per seat>``.
+``second-tile take`` · ``second-tile decline`` · ``handover 2 greedy by 0`` · ``handback 2`` · ``draw <64 hex digits or -, one per seat>``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from enum import Enum
 from .geometry import Position
 
 __all__ = [
-    "DeployMeeple", "DrawTile", "Figure", "HandBack", "HandOver", "Move", "PlaceTile", "ReturnAbbot", "SkipMeeple",
+    "DeployMeeple", "DrawTile", "Figure", "HandBack", "HandOver", "Move", "PlaceTile", "ReturnAbbot", "SecondTile",
+    "SkipMeeple",
 ]
 
 
@@ -121,6 +123,18 @@ class ReturnAbbot:
 
 
 @dataclass(frozen=True, slots=True)
+class SecondTile:
+    """Traders & Builders (rules 5 on): the seat whose tile extended its builder's road or city takes
+    (*take*) or declines the second tile the builder gives (ZM-TB: "you may immediately draw and place
+    another Land tile"), before it is drawn."""
+
+    take: bool
+
+    def __str__(self) -> str:
+        return "second-tile take" if self.take else "second-tile decline"
+
+
+@dataclass(frozen=True, slots=True)
 class HandOver:
     """A bot takes over *seat*, whose player is gone for good (not in the
     rulebooks: the table's agreement, recorded in the log). The game waits at *seat*'s turn, so only
@@ -188,4 +202,4 @@ class DrawTile:
         return "draw " + " ".join("-" if v is None else v.hex() for v in self.values)
 
 
-Move = PlaceTile | DeployMeeple | SkipMeeple | ReturnAbbot | HandOver | HandBack | DrawTile
+Move = PlaceTile | DeployMeeple | SkipMeeple | ReturnAbbot | SecondTile | HandOver | HandBack | DrawTile

@@ -25,6 +25,7 @@ from .moves import (
     Move,
     PlaceTile,
     ReturnAbbot,
+    SecondTile,
     SkipMeeple,
 )
 
@@ -74,6 +75,8 @@ def parse_move(text: str) -> Move:
         return SkipMeeple()
     if verb == "return-abbot" and len(args) == 1:
         return ReturnAbbot(parse_position(args[0]))
+    if verb == "second-tile" and len(args) == 1 and args[0] in ("take", "decline"):
+        return SecondTile(args[0] == "take")
     if verb == "handover" and len(args) == 4 and args[2] == "by" and args[0].isdigit() and args[3].isdigit():
         return HandOver(int(args[0]), args[1], int(args[3]))
     if verb == "handback" and len(args) == 1 and args[0].isdigit():
@@ -84,6 +87,7 @@ def parse_move(text: str) -> Move:
         return DrawTile(tuple(None if a == "-" else bytes.fromhex(a) for a in args))
     raise ValueError(
         f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot|large|builder|pig] | skip | return-abbot X,Y | "
+        "second-tile take|decline | "
         "handover S BOT by S | handback S [by S] | draw V…)"
     )
 

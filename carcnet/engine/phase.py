@@ -17,5 +17,8 @@ class Phase(str, Enum):
     """The current seat must place the drawn tile."""
     DEPLOY = "deploy"
     """The current seat may deploy a figure on the tile just placed (or skip)."""
+    STEP = "step"
+    """An expansion's question to the current seat inside its turn (``Game.steps``: Traders &
+    Builders' second tile, taken or declined, from rules version 5 on)."""
     GAME_OVER = "over"
     """The final scoring is done."""

@@ -5,7 +5,7 @@ always finished"); a land tile placed while the river is open must leave it fini
 
 The river's open end is ``(key, enter, last)``: the board key (:func:`~carcnet.engine.geometry.key_of`)
 of the empty position the river flows into, its side facing the river, and the last turn (-1 left,
-0 straight, 1 right). :class:`~carcnet.engine.Game` keeps it (``Game.river_end``, ``None`` before
+0 straight, 1 right). The River's part keeps it per game (``expansions.river.river_end(game)``, ``None`` before
 the spring and once the lake is placed) and asks the functions here, which are pure.
 """
 

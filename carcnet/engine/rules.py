@@ -18,10 +18,12 @@ __all__ = ["FARM_RULES", "FARM_TEXT", "RIVER_STARTS", "RIVER_START_TEXT", "RULES
 #: left could strand the river (``docs/rules.md``, "The river is always finished").
 #: 4: the expansions: Inns & Cathedrals (``Rules.inns``) and Traders & Builders (``Rules.traders``),
 #: played only from this version on; a game without them plays as under rules 3.
-RULES_VERSION = 4
+#: 5: Traders & Builders' second tile may be declined (the game asks before it is drawn); a game
+#: without the expansion plays as under rules 4.
+RULES_VERSION = 5
 #: The rules versions this engine plays, each game by its own version's rules: a saved game of an
 #: older version still loads and replays as it was played (``protocol/log.md`` §7).
-SUPPORTED_RULES = (2, 3, 4)
+SUPPORTED_RULES = (2, 3, 4, 5)
 #: What becomes of the base start tile with The River (HA "THE RIVER"; Z14 "The River"):
 #: ``"after"`` placed as soon as the river is complete (HiG), ``"river"`` shuffled into the river
 #: tiles (HiG), ``"omit"`` left in the box (Z-Man). The first is the default (``docs/rules.md``).

@@ -25,7 +25,7 @@ from . import deck as _deck
 from .board import Board, PlacedTile, Placement
 from .draws import check_reveal, draw_index, draw_value
 from .errors import IllegalMoveError
-from .expansion import FigureRule
+from .expansion import FigureRule, Step
 from .events import (
     CATEGORIES,
     Event,
@@ -45,6 +45,7 @@ from .events import (
 )
 from .expansions import FIGURES as _EXPANSION_FIGURES
 from .expansions import MOVES as _EXPANSION_MOVES
+from .expansions import STEP_MOVES as _STEP_MOVES
 from .features import FeatureGraph, MarkedFeatureGraph
 from .geometry import KEY_LIMIT, KEY_STRIDE, RING_OFFSETS, SIDE_OFFSETS, Position, key_of, position_of
 from .moves import (
@@ -58,7 +59,6 @@ from .moves import (
     SkipMeeple,
 )
 from .phase import Phase
-from .river import advance_river, river_finishable, river_stays_finishable, river_turn, river_unblocked
 from .rules import RULES_VERSION, Rules
 from .scoring import majority
 from .setup import GameSetup
@@ -66,11 +66,11 @@ from .tiles import (
     AREA_KINDS,
     MAX_SEGMENTS,
     PATTERN_MASKS,
-    RIVER_LAKE,
     ROTATIONS_OF_BITS,
     SegmentKind,
     TileKind,
     TileVariant,
+    group_rank,
     tile_kind,
 )
 
@@ -92,8 +92,7 @@ MEEPLES_PER_PLAYER = 7
 _BOT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
-_CLOISTER, _RIVER = SegmentKind.CLOISTER, SegmentKind.RIVER
-_EDGE = frozenset({_ROAD, _CITY, _RIVER})
+_CLOISTER = SegmentKind.CLOISTER
 _AREA = frozenset(AREA_KINDS)
 _MEEPLE = Figure.MEEPLE
 
@@ -102,10 +101,11 @@ _PLACE = Phase.PLACE_TILE
 #: What a state line needs (``protocol/digest.md`` §3), taken after each move: phase, seat, drawn
 #: design, tiles drawn, tiles set aside, scores, supplies, the expansions' figures' supplies with their words
 #: (:attr:`~carcnet.engine.expansion.Hooks.words`; ``None`` without), the expansions' other parts
-#: (:attr:`~carcnet.engine.expansion.Hooks.snapshots`; ``None`` without).
+#: (:attr:`~carcnet.engine.expansion.Hooks.snapshots`; ``None`` without), the words of the step the
+#: game waits for (``None`` outside ``Phase.STEP``).
 _Snapshot = tuple[
     Phase, int, TileKind | None, int, int, tuple[int, ...], tuple[int, ...],
-    tuple[tuple[str, ...], tuple[tuple[int, ...], ...]] | None, tuple[Any, ...] | None,
+    tuple[tuple[str, ...], tuple[tuple[int, ...], ...]] | None, tuple[Any, ...] | None, str | None,
 ]
 #: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
@@ -184,11 +184,13 @@ class Game:
         self.moves: list[Move] = []
         self.events: list[Event] = []
         self.winners: tuple[int, ...] = ()
-        #: The River: ``(key of the open position at the river's end, its side facing the river,
-        #: the last turn: -1 left, 0 straight, 1 right)``; ``None`` once the lake is placed.
-        self.river_end: tuple[int, int, int] | None = None
         #: Seat → the :class:`HandOver` that gave it to a bot, or ``None`` (its own player).
         self.handovers: list[HandOver | None] = [None] * setup.players
+        #: The questions an expansion put to a seat inside this turn, first the one the game waits
+        #: for (``Phase.STEP``); empty otherwise.
+        self.steps: list[Step] = []
+        #: Whether the seat whose turn ends plays another tile, as the turn's end said before its steps.
+        self._again = False
         rules = setup.rules
         events: list[Event] = []
         start = tile_kind(setup.start_tile)
@@ -349,48 +351,17 @@ class Game:
         codes = self._placements
         if codes is None:  # once per turn, on first request
             kind = self._drawn
-            if kind.has_river or self.river_end is not None:
-                codes = [key << 4 | sum(1 << r for r in rotations) for key, rotations in self._fitting(kind)]
+            restricts = self._hooks.restricts
+            if restricts is not None and restricts(self, kind):  # an expansion's placement rules
+                filtered = self._hooks.filter_placements
+                assert filtered is not None
+                codes = [key << 4 | sum(1 << r for r in rotations) for key, rotations in filtered(self, kind)]
             else:  # the base game's path: one pass over the frontier (Board.placements, inlined)
                 bits = kind._fit_bits
                 codes = [key << 4 | b for key, p in self.board.frontier.items() if (b := bits[p])]
                 codes.sort()  # by key: (x, y)
             self._placements = codes
         return codes[:]
-
-    def _fitting(self, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:
-        """``(key, rotations)`` where *kind* may go: the frontier lookup, and for a river tile only the
-        river's open end with the turns the U-turn rule allows (HA "THE RIVER", FN 31)."""
-        end = self.river_end
-        if not kind.has_river:
-            placements = self.board.placements(kind)
-            if end is None:
-                return placements
-            # a land tile among the river tiles (the start tile, river_start "river") must leave the river finishable
-            tiles, remaining = self.board.tiles, self.remaining
-            if self.setup.rules_version < 3:
-                return [(key, rots) for key, rots in placements if river_unblocked(tiles, end, key, remaining)]
-            variants = kind._variants
-            out = []
-            for key, rots in placements:
-                kept = tuple(r for r in rots if river_stays_finishable(tiles, end, key, variants[r], remaining))
-                if kept:
-                    out.append((key, kept))
-            return out
-        if end is None:
-            return []
-        key = end[0]
-        pattern = self.board.frontier.get(key)
-        if pattern is None:
-            return []
-        exact = self.setup.rules_version >= 3
-        rotations = tuple(
-            r for r in kind.fitting_rotations(pattern)
-            if river_turn(end, kind, r) is not None
-            and (river_stays_finishable(self.board.tiles, end, key, kind._variants[r], self.remaining) if exact
-                 else river_finishable(self.board.tiles, end, kind, r, self.remaining))
-        )
-        return [(key, rotations)] if rotations else []
 
     def deploy_options(self) -> list[DeployMeeple]:
         """Legal deployments on the tile just placed, by segment index (empty outside ``Phase.DEPLOY``).
@@ -413,7 +384,7 @@ class Game:
             meeple_kinds = self._hooks.meeple_kinds
             for i, seg in enumerate(placed.variant.segments):
                 kind = seg.kind
-                if kind is _RIVER or meeples[find(base + i)] is not None:
+                if meeples[find(base + i)] is not None:
                     continue
                 if meeple and kind in meeple_kinds:
                     out.append(_MEEPLE_ON[i])
@@ -476,6 +447,8 @@ class Game:
                 actions(self, options)
             options.append(_SKIP)
             return options
+        if self.phase is Phase.STEP:
+            return self.steps[0].legal_moves(self)
         return []
 
     @property
@@ -534,7 +507,7 @@ class Game:
         kind = feature.kind
         if kind is _FIELD:
             return self._hooks.farm_city_points * len(feature.cities), None
-        if kind is _RIVER:
+        if kind is not _ROAD and kind is not _CITY and kind not in _AREA:  # a kind nobody scores
             return 0, None
         if feature.complete:
             return self._hooks.value(feature, False), None
@@ -691,8 +664,9 @@ class Game:
         other.moves = self.moves[:]
         other.events = self.events[:]
         other.winners = self.winners
-        other.river_end = self.river_end
         other.handovers = self.handovers[:]
+        other.steps = self.steps[:]  # steps are values: immutable
+        other._again = self._again
         other._trail = self._trail[:]
         other._digests = self._digests[:]
         return other
@@ -709,7 +683,14 @@ class Game:
         kind = type(move)
         if phase is Phase.GAME_OVER:
             raise IllegalMoveError("game-over", f"the game is over; {move} is not possible")
-        if kind is PlaceTile:
+        if phase is Phase.STEP and kind is not HandOver and kind is not HandBack:
+            self._answer(move, events)
+        elif kind in _STEP_MOVES:
+            owner = _STEP_MOVES[kind]
+            if self._hooks.slots.get(owner) is None:
+                raise IllegalMoveError(owner.off_reason, f"{move}: this game is played without {owner.title}")
+            raise IllegalMoveError("wrong-phase", f"{move}: nothing is asked now")
+        elif kind is PlaceTile:
             assert isinstance(move, PlaceTile)
             key, rotation = self.check_placement(move)
             assert self._drawn is not None
@@ -790,8 +771,11 @@ class Game:
             if key in self.board.tiles:
                 raise IllegalMoveError("occupied", f"{move}: there is already a tile at {pos}")
             raise IllegalMoveError("not-adjacent", f"{move}: {pos} touches no placed tile along a side")
-        if (drawn.has_river or self.river_end is not None) and not self._listed(key, rotation):
-            self._check_river(move, drawn, key, rotation, pattern)  # unless this turn's enumeration did
+        restricts = self._hooks.restricts
+        if restricts is not None and restricts(self, drawn) and not self._listed(key, rotation):
+            checked = self._hooks.check_placement  # an expansion's placement rules, unless this turn's enumeration did
+            assert checked is not None
+            checked(self, move, drawn, key, rotation, pattern)
         if drawn._variants[rotation].signature & PATTERN_MASKS[pattern] != pattern:  # TileKind.fits, inlined
             pos = position_of(key)
             bad = self.board.mismatch(key, drawn.variant(rotation))
@@ -809,38 +793,6 @@ class Game:
         every river rule), list *rotation* at *key*."""
         codes = self._placements
         return codes is not None and any(code >> 4 == key and code >> rotation & 1 for code in codes)
-
-    def _check_river(self, move: PlaceTile, drawn: TileKind, key: int, rotation: int, pattern: int) -> None:
-        """The river rules of :meth:`check_placement` (HA "THE RIVER"; reason ``"river"``): a river
-        tile continues the river's open end, never turns twice the same way, and leaves the river
-        finishable; a land tile placed while the river is open leaves it finishable."""
-        end = self.river_end
-        if drawn.has_river:
-            if end is None or end[0] != key:
-                where = (
-                    "the river is complete"
-                    if end is None
-                    else f"it must continue the river at {position_of(end[0])}"
-                )
-                raise IllegalMoveError("river", f"{move}: {where}")
-            if drawn.fits(rotation, pattern) and river_turn(end, drawn, rotation) is None:
-                raise IllegalMoveError(
-                    "river", f"{move}: the river may not turn twice in a row in the same direction"
-                )
-            if drawn.fits(rotation, pattern) and not (
-                river_stays_finishable(self.board.tiles, end, key, drawn._variants[rotation], self.remaining)
-                if self.setup.rules_version >= 3
-                else river_finishable(self.board.tiles, end, drawn, rotation, self.remaining)
-            ):
-                raise IllegalMoveError(
-                    "river", f"{move}: the river could then not be finished with the river tiles left"
-                )
-        elif end is not None and (self.setup.rules_version < 3 or drawn.fits(rotation, pattern)) and not (
-            river_stays_finishable(self.board.tiles, end, key, drawn._variants[rotation], self.remaining)
-            if self.setup.rules_version >= 3
-            else river_unblocked(self.board.tiles, end, key, self.remaining)
-        ):  # rules 3: a turn that does not fit is refused for its sides (below), not searched
-            raise IllegalMoveError("river", f"{move}: it would leave the river no way to be finished")
 
     def _check_deploy(self, move: DeployMeeple) -> None:
         placed = self._placed
@@ -910,7 +862,14 @@ class Game:
             handover = self.handovers[seat] if isinstance(seat, int) and 0 <= seat < len(self.handovers) else None
             if handover is not None:
                 return handover.by, handover.by
-        return self.seat, self.signer(self.seat)
+        actor = self.actor
+        return actor, self.signer(actor)
+
+    @property
+    def actor(self) -> int:
+        """The seat whose move the game waits for: the seat to play, or in ``Phase.STEP`` the seat
+        the step asks (the same for every step so far)."""
+        return self.steps[0].seat if self.steps else self.seat
 
     def _check_handback(self, move: HandBack) -> HandOver:
         seat = move.seat
@@ -1032,12 +991,10 @@ class Game:
                 open_[n] -= 1
                 if open_[n] == 0:
                     completed.append(n)
-        if kind.has_river:  # it moves the river's open end on
-            self.river_end = advance_river(self.river_end, kind, key, rotation)
         if seat is not None:
             self.last_placed[seat] = position
-            for placed_hook in self._hooks.on_tile_placed:
-                placed_hook(self, placed, seat)
+        for placed_hook in self._hooks.on_tile_placed:
+            placed_hook(self, placed, seat)
         self._placed = placed
         self._pending = completed
         events.append(TilePlaced(seat, kind.letter, position, rotation))
@@ -1080,10 +1037,34 @@ class Game:
         again = False  # an expansion gives the same seat another tile
         for end in self._hooks.turn_end:
             again = end(self, events)
+        if self.steps:  # an expansion's question first
+            self._again = again
+            self._drawn = None
+            self.phase = Phase.STEP
+            return
+        self._next_turn(again, events)
+
+    def _next_turn(self, again: bool, events: list[Event]) -> None:
+        """The turn's end, after its steps: the next seat (or the same one *again*) draws, or the
+        game ends."""
         if not again:
             self.seat = (self.seat + 1) % self.players
         if not self._draw(events):
             self._final(events)
+
+    def _answer(self, move: Move, events: list[Event]) -> None:
+        """*move* answers the step the game waits for (``Phase.STEP``); the turn goes on after the last."""
+        again = self.steps[0].apply(self, move, events)
+        self.steps.pop(0)
+        if not self.steps:
+            again = again or self._again
+            self._again = False
+            self._next_turn(again, events)
+
+    def push_step(self, step: Step) -> None:
+        """Puts *step*'s question to its seat at the turn's end (an expansion's :meth:`Expansion.turn_end`:
+        :class:`~carcnet.engine.expansion.GameState`)."""
+        self.steps.append(step)
 
     def _table_draw(self, values: list[bytes | None], events: list[Event]) -> None:
         """Applies a checked :class:`DrawTile` (deck.md §5.2): the tile it picks leaves the bag; one
@@ -1111,9 +1092,12 @@ class Game:
 
     def _fits_somewhere(self, kind: TileKind) -> bool:
         """Whether the tile just drawn can be placed; sets :attr:`_placements` when that took the
-        whole enumeration (the river), else clears it for :meth:`legal_placements`."""
-        if kind.has_river or self.river_end is not None:
-            fits = self._fitting(kind)
+        whole enumeration (an expansion's placement rules), else clears it for :meth:`legal_placements`."""
+        restricts = self._hooks.restricts
+        if restricts is not None and restricts(self, kind):
+            filtered = self._hooks.filter_placements
+            assert filtered is not None
+            fits = filtered(self, kind)
             self._placements = [key << 4 | sum(1 << r for r in rotations) for key, rotations in fits]
             return bool(fits)
         self._placements = None
@@ -1130,14 +1114,15 @@ class Game:
                 return True
             return False
         deck = self.deck
+        restricts = self._hooks.restricts
         while self.deck_index < len(deck):
             letter = deck[self.deck_index]
             self.deck_index += 1
             kind = tile_kind(letter)
             events.append(TileDrawn(self.seat, letter))
-            if kind.has_river or self.river_end is not None:
+            if restricts is not None and restricts(self, kind):
                 fits = self._fits_somewhere(kind)
-            else:  # the base game's path: no river to keep finishable
+            else:  # the base game's path: no placement rule of an expansion's
                 self._placements = None
                 fits = self.board.fits_somewhere(kind)
             if fits:
@@ -1343,16 +1328,17 @@ class Game:
             tuple(self.scores), tuple(self.supply),
             (self._hooks.words, tuple(map(tuple, worded))) if (worded := self._worded) else None,
             tuple([snap(self) for snap in snaps]) if (snaps := self._hooks.snapshots) else None,
+            self.steps[0].words() if self.steps else None,
         )
 
 
 def _state_line(snapshot: _Snapshot, writers: tuple[Callable[[Any], str], ...]) -> str:
     """The state line of ``protocol/digest.md`` §3; *writers*: the expansions' words of their parts
     (:attr:`~carcnet.engine.expansion.Hooks.state_words`)."""
-    phase, seat, kind, drawn_count, aside, scores, supply, worded, parts = snapshot
+    phase, seat, kind, drawn_count, aside, scores, supply, worded, parts, step = snapshot
     drawn = kind.letter if kind is not None and phase is _PLACE else "-"
     line = (
-        f"{phase.value} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
+        f"{phase.value if step is None else f'{phase.value} {step}'} seat={seat} drawn={drawn} next={drawn_count} aside={aside} "
         f"scores={','.join(map(str, scores))} supply={','.join(map(str, supply))}"
     )
     if worded is not None:  # the expansions' figures' supplies, only with them: base-game digests are unchanged
@@ -1517,7 +1503,7 @@ def _groups_left(game: Game) -> tuple[tuple[str, ...], ...]:
         sizes = []
         last = None
         for tile in game.deck:
-            kind = 0 if tile_kind(tile).has_river and tile != RIVER_LAKE else 1 if tile == RIVER_LAKE else 2
+            kind = group_rank(tile)
             if kind == last:
                 sizes[-1] += 1
             else:

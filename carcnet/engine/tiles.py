@@ -46,6 +46,7 @@ __all__ = [
     "RIVER_LAKE",
     "RIVER_SPRING",
     "tileset",
+    "group_rank",
     "BASE_START",
     "Segment",
     "SegmentKind",
@@ -744,6 +745,18 @@ def tile_kind(letter: str) -> TileKind:
 def base_tile_counts() -> dict[str, int]:
     """Letter → number of tiles in the base set (72 in all, start tile included), in letter order."""
     return {kind.letter: count for kind, count in _BASE_ROWS}
+
+
+def group_rank(letter: str) -> int:
+    """The part of a pile the tile *letter* belongs to, in the order :func:`tileset`'s groups come:
+    0 a river tile (not the lake), 1 the lake, 2 any other tile. For cutting a given order into the
+    groups a seeded pile deals.
+
+    Raises:
+        KeyError: No tile has that id."""
+    if letter == RIVER_LAKE:
+        return 1
+    return 0 if tile_kind(letter).has_river else 2
 
 
 def tileset(

@@ -38,6 +38,7 @@ from carcnet.engine import (
     PlaceTile,
     Position,
     ReturnAbbot,
+    SecondTile,
     Rules,
     SkipMeeple,
 )
@@ -96,6 +97,7 @@ _MOVE_KEYS = {
     "deploy": ("type", "segment", "figure"),
     "skip": ("type",),
     "return-abbot": ("type", "pos"),
+    "second-tile": ("type", "take"),
     "handover": ("type", "seat", "bot", "by"),
     "handback": ("type", "seat"),
     "draw": ("type", "values"),
@@ -167,6 +169,8 @@ def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
         return {"type": "skip"}
     if isinstance(item, ReturnAbbot):
         return _checked_move({"type": "return-abbot", "pos": _pos_out(item.position)}, "move")
+    if isinstance(item, SecondTile):
+        return _checked_move({"type": "second-tile", "take": item.take}, "move")
     if isinstance(item, HandOver):
         return _checked_move({"type": "handover", "seat": item.seat, "bot": item.bot, "by": item.by}, "move")
     if isinstance(item, HandBack):
@@ -455,6 +459,11 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         return DeployMeeple(_int(m, "segment", where, 0, COORD_LIMIT), Figure(figure))
     if kind == "skip":
         return SkipMeeple()
+    if kind == "second-tile":
+        take = m["take"]
+        if not isinstance(take, bool):
+            raise LogFormatError(f"{where}.take must be a bool, got {kind_of(take)}")
+        return SecondTile(take)
     if kind == "handover":
         bot = m["bot"]
         if not isinstance(bot, str) or not 1 <= len(bot) <= 32:

@@ -27,6 +27,7 @@ from carcnet.engine import (
     Move,
     PlaceTile,
     ReturnAbbot,
+    SecondTile,
     RULES_VERSION,
     SUPPORTED_RULES,
     Rules,
@@ -67,7 +68,7 @@ TABLE_FORMAT = 3
 READ_FORMATS = (1, 2, 3)
 #: Who plays a seat.
 PLAYER_KINDS = ("human", "bot")
-_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, HandOver, HandBack, DrawTile)
+_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, HandOver, HandBack, DrawTile)
 
 
 def _is_int(value: object) -> bool:

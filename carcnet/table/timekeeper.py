@@ -28,6 +28,9 @@ __all__ = ["Timekeeper"]
 
 log = logging.getLogger("carcnet.table")
 
+#: The phases in which the seat to play thinks, its clock running.
+_TURN_PHASES = (Phase.PLACE_TILE, Phase.DEPLOY, Phase.STEP)
+
 
 class Timekeeper:
     """The turn clock of a network table: its :attr:`~carcnet.table.netview.NetView.clocks`, made once
@@ -99,7 +102,7 @@ class Timekeeper:
                 self._learning = {seat for seat in range(game.players) if session.plays(seat)}
                 self._known = kept is not None
             self._written = clocks.millis() if self._known else None
-        playing = game.phase in (Phase.PLACE_TILE, Phase.DEPLOY) and not session.stopped and not self._banks_only
+        playing = game.phase in _TURN_PHASES and not session.stopped and not self._banks_only
         ended = clocks.update(game.seat if playing else None, session.clock())
         if ended in self._learning:
             self._learning.discard(ended)  # its bank is this laptop's own measure from now on
@@ -200,9 +203,9 @@ class Timekeeper:
         choice, signed as any move of the seat."""
         header = self.table.session.header
         bot = make_bot("greedy", bot_seed(header.header.digest, seat) if header is not None else 0)
-        for __ in range(2):
+        for __ in range(3):  # the placement, the deploy, and an expansion's question after them
             game = self.table.session.game
-            if game is None or game.seat != seat or game.phase not in (Phase.PLACE_TILE, Phase.DEPLOY):
+            if game is None or game.seat != seat or game.phase not in _TURN_PHASES:
                 break
             try:
                 self.table.submit(bot.choose(game.view()))

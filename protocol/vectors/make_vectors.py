@@ -12,7 +12,6 @@ from pathlib import Path
 
 from carcnet.bots import RandomBot
 from carcnet.engine import (
-    RULES_VERSION,
     DrawTile,
     Game,
     GameSetup,
@@ -27,6 +26,8 @@ from carcnet.engine import (
 
 HERE = Path(__file__).parent
 U64_MAX = 2**64 - 1
+#: A seed where the random bot of the rules-5 Traders & Builders vector both takes and declines a second tile.
+RULES5_SEED = 2044
 
 
 def deck_vectors() -> dict:
@@ -61,8 +62,8 @@ def deck_vectors() -> dict:
     return vec
 
 
-def digest_vector(rules: Rules | None = None, seed: int = 2026) -> dict:
-    setup = GameSetup(players=2, seed=seed, rules=rules or Rules())
+def digest_vector(rules: Rules | None = None, seed: int = 2026, version: int = 4) -> dict:
+    setup = GameSetup(players=2, seed=seed, rules=rules or Rules(), rules_version=version)
     game = Game(setup)
     bot = RandomBot(2026)
     while game.phase is not Phase.GAME_OVER:
@@ -71,7 +72,7 @@ def digest_vector(rules: Rules | None = None, seed: int = 2026) -> dict:
         "description": "carcnet state digest v1 golden vector (protocol/digest.md): a seeded 2-player game. "
         "digests[0] is after the setup, digests[i] after moves[i-1].",
         "setup": {
-            "players": 2, "seed": str(seed), "rules": RULES_VERSION, "river": setup.rules.river,
+            "players": 2, "seed": str(seed), "rules": version, "river": setup.rules.river,
             "abbot": setup.rules.abbot, "river_start": setup.rules.river_start,
             "small_city": setup.rules.small_city, "farms": setup.rules.farms, "inns": setup.rules.inns,
             "traders": setup.rules.traders,
@@ -129,11 +130,11 @@ def draws_vectors() -> dict:
     return vec
 
 
-def _table_setup(game_id: str, players: int, rules: Rules) -> tuple[GameSetup, list[list[bytes]]]:
+def _table_setup(game_id: str, players: int, rules: Rules, version: int = 4) -> tuple[GameSetup, list[list[bytes]]]:
     length = rules.pile_size()
     chains = [draws.chain(game_id, s, _secret(s), length) for s in range(players)]
     table = TableDraws(game_id, tuple(c[0] for c in chains))
-    return GameSetup(players=players, draws=table, rules=rules), chains
+    return GameSetup(players=players, draws=table, rules=rules, rules_version=version), chains
 
 
 def table_digest_vector(rules: Rules | None = None, bot_seed: int = 2026) -> dict:
@@ -169,6 +170,8 @@ def main() -> None:
         # seeds where the random bot gets a builder's second tile
         ("digest-traders.json", digest_vector(Rules(traders=True), seed=2032), 1),
         ("digest-table-traders.json", table_digest_vector(Rules(traders=True), bot_seed=2029), 1),
+        # rules 5: the builder's second tile taken and declined (a seed where the random bot does both)
+        ("digest-traders-rules5.json", digest_vector(Rules(traders=True), seed=RULES5_SEED, version=5), 1),
     ):
         (HERE / name).write_text(json.dumps(vec, indent=indent) + "\n")
         print(f"wrote {HERE / name}")

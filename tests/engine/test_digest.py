@@ -64,6 +64,8 @@ def test_digest_distinguishes_setups_and_moves():
         ("digest-variants.json", " small-city=1 farms=city"),
         ("digest-inns.json", "rules 4 river=1 abbot=1 start=after small-city=0 farms=farm inns=1"),
         ("digest-traders.json", "rules 4 river=0 abbot=0 small-city=0 farms=farm traders=1"),
+        # rules 5: the builder's second tile asked before the draw, taken and declined
+        ("digest-traders-rules5.json", "rules 5 river=0 abbot=0 small-city=0 farms=farm traders=1"),
         # a game of rules 3 (before the expansions): the same game, its setup text saying rules 3
         ("digest-expansions-rules3.json", "rules 3 river=1 abbot=1 start=after"),
         # a game of rules 2 (before the exact river rule): replayed under its own version's rules
@@ -86,6 +88,8 @@ def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
     assert game.scores == vector["final_scores"]
     if s.get("inns"):  # the vector plays what the expansion adds: the large meeple
         assert any(m.endswith(" large") for m in vector["moves"])
+    if s["rules"] >= 5 and s.get("traders"):  # the second tile's question, answered both ways
+        assert {"second-tile take", "second-tile decline"} <= set(vector["moves"])
 
 
 def test_an_expansion_is_played_only_from_the_rules_version_that_has_it():

@@ -26,7 +26,7 @@ from carcnet.engine.expansion import (
 )
 from carcnet.engine.geometry import Position
 from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, SegmentKind
-from carcnet.engine.expansions import FIGURES, MOVES, REGISTRY, Abbot, InnsCathedrals, TradersBuilders, hooks_for
+from carcnet.engine.expansions import FIGURES, MOVES, REGISTRY, Abbot, InnsCathedrals, River, TradersBuilders, hooks_for
 from carcnet.engine.rules import FARM_RULES, RIVER_STARTS, SUPPORTED_RULES
 
 
@@ -94,7 +94,10 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
         assert not rule.kinds & hooks.closed_kinds.keys() and rule.shut <= hooks.closed_kinds.keys()
     assert hooks.words == tuple(w for w, on in (("abbots", abbot), ("large", rules.inns)) if on)  # digest order
     assert len(hooks.turn_actions) == int(abbot)
-    assert len(hooks.turn_end) == len(hooks.on_tile_placed) == len(hooks.farm_bonus) == int(traders)
+    assert len(hooks.turn_end) == len(hooks.farm_bonus) == int(traders)
+    assert len(hooks.on_tile_placed) == int(traders) + int(rules.river)
+    assert (hooks.restricts is not None) is (hooks.filter_placements is not None) is rules.river
+    assert ("river" in hooks.names) is rules.river and (River in hooks.slots) is rules.river
     assert len(hooks.on_completed) == len(hooks.final_scoring) == len(hooks.snapshots) == int(traders)
     assert len(hooks.new_states) == len(hooks.active)
 

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from carcnet.engine.expansions.river import river_end
 from carcnet.bots import random_move
 from carcnet.engine import Game, GameSetup, IllegalMoveError, Phase, Rules
 from carcnet.engine.geometry import SIDE_OFFSETS, key_of
@@ -31,7 +32,7 @@ def test_the_case_the_outside_check_found():
     for move in CASE.split("; "):
         game.apply(parse_move(move))
     assert game.drawn == "R4"
-    end, kind, key = game.river_end, tile_kind("R4"), key_of(0, -2)
+    end, kind, key = river_end(game), tile_kind("R4"), key_of(0, -2)
     assert end is not None and end[0] == key
     assert not river_finishable(game.board.tiles, end, kind, 0, game.remaining)  # the rule before
     assert river_stays_finishable(game.board.tiles, end, key, kind.variant(0), game.remaining)
@@ -58,7 +59,7 @@ def test_a_game_plays_by_its_own_rules_version(version):
         game.apply(parse_move("skip"))
         assert game.drawn == "R2"
         game.apply(parse_move("place R2 0,-1 180"))  # the lake, beside the spring's field side
-        assert game.river_end is None
+        assert river_end(game) is None
 
 
 def _fits(tiles: dict[int, TileVariant], key: int, variant: TileVariant) -> bool:
@@ -101,8 +102,8 @@ def test_the_exact_rule_allows_all_the_sufficient_rule_did_and_refuses_exactly_w
     for seed in range(300):
         game = Game(GameSetup(players=2, seed=seed, rules=Rules(river=True, river_start=start)))
         rng = random.Random(seed)
-        while game.phase is not Phase.GAME_OVER and game.river_end is not None:
-            end = game.river_end
+        while game.phase is not Phase.GAME_OVER and river_end(game) is not None:
+            end = river_end(game)
             left = _river_left(game)
             if game.phase is Phase.PLACE_TILE and len(left) <= 5:
                 kind = tile_kind(game.drawn or "")

@@ -14,8 +14,9 @@ from carcnet.engine.expansions import traders
 TRADERS = Rules(traders=True)
 
 
-def _play(order: tuple[str, ...], moves: list[str], rules: Rules = TRADERS) -> Game:
-    game = Game(GameSetup(players=2, draw_order=order, rules=rules))
+def _play(order: tuple[str, ...], moves: list[str], rules: Rules = TRADERS, version: int = 4) -> Game:
+    """The game of *order* after *moves*, under rules *version* (4: the second tile drawn at once)."""
+    game = Game(GameSetup(players=2, draw_order=order, rules=rules, rules_version=version))
     for move in moves:
         game.apply(parse_move(move))
     return game
@@ -119,10 +120,10 @@ def test_the_pig_is_refused_where_its_owner_has_no_farmer_and_without_the_expans
 # ------------------------------------------------------------------ the builder
 
 
-def _builder_game() -> Game:
+def _builder_game(version: int = 4) -> Game:
     """Red's thief on the start tile's road (extended east), then Red's builder on it; Blue closes
     the start city and places a cap beside it."""
-    return _play(("U", "E", "U", "E", "U", "U", "E"), [
+    return _play(("U", "E", "U", "E", "U", "U", "E"), version=version, moves=[
         "place U 1,0 90", "deploy 0",  # Red: the road, a thief
         "place E 0,-1 180", "skip",  # Blue
         "place U 2,0 90", "deploy 0 builder",  # Red: the road again, the builder beside the thief
@@ -267,3 +268,81 @@ def test_the_second_tile_comes_when_the_first_completes_the_builder_s_road():
     assert "deploy 0 builder" in [str(m) for m in game.deploy_options()]
     game.apply(parse_move("deploy 0 builder"))
     assert game.supplies[Figure.BUILDER] == [0, 1]
+
+
+def test_rules_5_ask_before_the_second_tile_and_take_it():
+    """ZM-TB: "you *may* immediately draw and place another Land tile": under rules 5 the turn whose
+    tile extends the builder's road ends with the question, before the tile is drawn (the same seat,
+    no tile drawn); taken, the seat draws it, as under rules 4."""
+    from carcnet.engine import Phase, SecondTile
+    from carcnet.engine.events import BuilderTurn
+
+    game = _builder_game(version=5)
+    game.apply(parse_move("place U 3,0 90"))
+    game.apply(parse_move("skip"))
+    assert game.phase is Phase.STEP and game.seat == 0 and game.actor == 0 and game.drawn is None
+    assert game.legal_moves() == [SecondTile(True), SecondTile(False)]
+    assert game.state_line().startswith("step second-tile seat=0 drawn=- next=5 ")
+    assert " second=0\n" in game.state_line() and not any(isinstance(e, BuilderTurn) for e in game.events)
+    assert game.author(SecondTile(True)) == (0, 0)
+    events = game.apply(parse_move("second-tile take"))
+    assert [type(e).__name__ for e in events] == ["BuilderTurn", "TileDrawn"]
+    assert game.phase is Phase.PLACE_TILE and game.seat == 0 and game.drawn == "U" and " second=1\n" in game.state_line()
+    game.apply(parse_move("place U -1,0 90"))  # extends the builder's road again: no third tile, no question
+    game.apply(parse_move("skip"))
+    assert game.phase is Phase.PLACE_TILE and game.seat == 1 and " second=0\n" in game.state_line()
+
+
+def test_rules_5_a_declined_second_tile_is_the_next_seat_s_draw():
+    """Declined, the next seat's turn begins and draws the tile Red would have drawn; Red's builder
+    stays on its road (a later extension asks again)."""
+    from carcnet.engine import Phase
+
+    game = _builder_game(version=5)
+    game.apply(parse_move("place U 3,0 90"))
+    game.apply(parse_move("skip"))
+    events = game.apply(parse_move("second-tile decline"))
+    assert [type(e).__name__ for e in events] == ["TileDrawn"] and events[0].seat == 1
+    assert game.phase is Phase.PLACE_TILE and game.seat == 1 and game.drawn == "U"
+    assert game.supplies[Figure.BUILDER] == [0, 1] and " second=0\n" in game.state_line()
+
+
+def test_rules_5_refuse_a_move_out_of_its_place_and_keep_the_game():
+    """A placement while the question waits, an answer when nothing is asked, and an answer in a
+    game without the expansion are refused with their reasons; the game is unchanged."""
+    from carcnet.engine import IllegalMoveError, SecondTile
+
+    game = _builder_game(version=5)
+    with pytest.raises(IllegalMoveError, match="nothing is asked") as early:
+        game.apply(SecondTile(True))
+    assert early.value.reason == "wrong-phase"
+    game.apply(parse_move("place U 3,0 90"))
+    game.apply(parse_move("skip"))
+    digest = game.digest
+    with pytest.raises(IllegalMoveError, match="second tile first") as placed:
+        game.apply(parse_move("place U 4,0 90"))
+    assert placed.value.reason == "wrong-phase" and game.digest == digest
+    plain = Game(GameSetup(players=2, seed=1))
+    with pytest.raises(IllegalMoveError, match="without Traders & Builders"):
+        plain.apply(SecondTile(False))
+
+
+def test_rules_5_a_copy_mid_question_and_a_replay_answer_alike():
+    """A copy made while the question waits plays on alone; a replay of the moves reaches the same
+    digests; the log's wire form of the answer reads back."""
+    from carcnet.engine import SecondTile, replay
+    from carcnet.log.codec import from_wire, to_wire
+
+    game = _builder_game(version=5)
+    game.apply(parse_move("place U 3,0 90"))
+    game.apply(parse_move("skip"))
+    other = game.copy()
+    other.apply(SecondTile(False))
+    game.apply(SecondTile(True))
+    assert other.seat == 1 and game.seat == 0
+    for played in (game, other):
+        assert replay(played.setup, played.moves).digests == played.digests
+    for answer in (SecondTile(True), SecondTile(False)):
+        assert from_wire(to_wire(answer)) == answer and parse_move(str(answer)) == answer
+    with pytest.raises(Exception, match="take must be a bool"):
+        from_wire({"type": "second-tile", "take": 1})

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from carcnet.engine.expansions.river import river_end
 from carcnet.bots import RandomBot
 from carcnet.engine import (
     MEEPLES_PER_PLAYER,
@@ -171,7 +172,7 @@ def test_the_start_tile_among_the_river_tiles_may_not_block_the_river():
     order = ("R5", "R4", "D", "R3", "R3", "R4", "R6", "R7", "R8", "R9", "R10", "R2")
     game = _play(Rules(river=True, river_start="river"), order,
                  ["place R5 0,1 90", "skip", "place R4 0,2 180", "skip"])
-    assert game.drawn == "D" and game.river_end is not None
+    assert game.drawn == "D" and river_end(game) is not None
     allowed = {p.position for p in game.legal_placements()}
     assert allowed and P(1, 1) not in allowed and P(0, 3) not in allowed and P(-1, 0) in allowed
     with pytest.raises(IllegalMoveError, match="no way to be finished") as info:
@@ -217,7 +218,7 @@ def test_the_whole_river_is_placed_in_every_random_game(seed, start, abbot):
     game = _random_river_game(seed, Rules(river=True, river_start=start, abbot=abbot))
     placed = [game.tile_at(p) for p in (e.position for e in game.events if type(e).__name__ == "TilePlaced")]
     river = [t.kind.letter for t in placed if t.kind.has_river]
-    assert game.river_end is None and len(river) == 12 and river[-1] == "R2"
+    assert river_end(game) is None and len(river) == 12 and river[-1] == "R2"
     assert not [t for t in game.set_aside if tile_kind(t).has_river or (t == "D" and start == "river")]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from carcnet.bots import make_bot
-from carcnet.engine import Figure, MeepleDeployed, Phase, PointsScored, Rules, SegmentKind
+from carcnet.engine import RULES_VERSION, Figure, MeepleDeployed, Phase, PointsScored, Rules, SegmentKind
 from carcnet.log import GameRecorder, LogHeader, Seat, load
 
 
@@ -74,7 +74,7 @@ def test_an_inns_and_cathedrals_game_saved_resumed_and_replayed(tmp_path, rules)
             recorder.submit(bots[recorder.game.seat].choose(recorder.game.view()))
         final = recorder.game
     loaded = load(path)
-    assert loaded.header.options == rules and loaded.header.rules == 4
+    assert loaded.header.options == rules and loaded.header.rules == RULES_VERSION
     assert loaded.game.digests == final.digests and loaded.game.scores == final.scores
     letters = {t.kind.letter for t in loaded.game.board.tiles.values()}
     assert {"ICK", "ICB"} & letters  # the expansion's tiles were played

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from carcnet.engine import DrawTile, MeepleDeployed, Phase, PointsScored, Rules, SegmentKind
+from carcnet.engine import RULES_VERSION, DrawTile, MeepleDeployed, Phase, PointsScored, Rules, SegmentKind
 from carcnet.engine.expansions import traders
 from carcnet.engine.tiles import tile_kind
 from carcnet.log import load
 from carcnet.table import NetTable, plan_from_text
 from carcnet.table.lan import keys_path
+from carcnet.engine.expansions.river import river_end
 
 from .loopback import FAST, LIMIT, takeover_taker, until
 
@@ -113,7 +114,7 @@ async def _expansion_table(tmp_path: Path, rules: Rules):  # type: ignore[no-unt
     and the spectator's game."""
     games = await _play_table(tmp_path, rules, "greedy,open,open")
     header = games[0].header
-    assert header is not None and header.header.options == rules and header.header.rules == 4
+    assert header is not None and header.header.options == rules and header.header.rules == RULES_VERSION
     assert {g.session.digest for g in games} == {games[0].session.digest}
     game = games[-1].game  # the spectator's copy
     assert game is not None and game.setup.rules == rules and game.phase is Phase.GAME_OVER
@@ -160,7 +161,7 @@ async def test_the_editions_variants_over_the_network(tmp_path: Path, rules: Rul
     else:
         assert farmers and all(e.farmers and e.points == 4 for e in farm_points)
     if rules.river:
-        assert game.river_end is None  # the whole river placed, the start tile among it
+        assert river_end(game) is None  # the whole river placed, the start tile among it
 
 
 async def test_search_bots_play_a_network_game_off_the_event_loop(tmp_path: Path) -> None:

@@ -395,7 +395,7 @@ def test_error_codes_from_newer_peers_are_read_and_close():
 
 def test_hello_defaults_are_this_version():
     h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
-    assert to_wire(h)["proto"] == PROTO_VERSION == 11 and to_wire(h)["rules"] == RULES_VERSION == 4
+    assert to_wire(h)["proto"] == PROTO_VERSION == 11 and to_wire(h)["rules"] == RULES_VERSION == 5
     assert commitment(NONCES[0]) != commitment(NONCES[1])
 
 

@@ -59,16 +59,23 @@ async def new_local_game(pilot, app: CarcnetApp, *options: str) -> GameScreen:  
 async def play_to_the_end(
     pilot, app: CarcnetApp, screen: GameScreen, plan: Plan,  # type: ignore[no-untyped-def]
     place: Callable[[GameScreen], Awaitable[None]] | None = None, turns: int = 200,
+    answer: Callable[[GameScreen], str] | None = None,
 ) -> None:
     """The person's turns by keys until the final scores show (at most *turns* of them): the tile
-    placed (Tab + Enter, or *place*), the deployment by *plan*, Enter to confirm."""
+    placed (Tab + Enter, or *place*), the deployment by *plan*, Enter to confirm; an expansion's
+    question answered by the key *answer* gives (``y`` by default)."""
     for _ in range(turns):
-        await until(pilot, lambda: isinstance(app.screen, FinalScreen) or (screen.my_turn() and screen.board.interactive),
+        await until(pilot, lambda: isinstance(app.screen, FinalScreen) or (
+            screen.my_turn() and (screen.board.interactive or screen.table.game.phase is Phase.STEP)),
                     "the person's turn or the end")
         if isinstance(app.screen, FinalScreen):
             return
         game = screen.table.game
         moves = len(game.moves)
+        if game.phase is Phase.STEP:  # a question inside the turn: one key answers it
+            await pilot.press("y" if answer is None else answer(screen))
+            await until(pilot, lambda moves=moves: len(screen.table.game.moves) > moves, "the answer made")  # type: ignore[misc]
+            continue
         if game.phase is Phase.PLACE_TILE:  # placed, shown, not played until the turn is confirmed
             if place is None:
                 await pilot.press("tab", "enter")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from carcnet.engine import BuilderTurn, DeployMeeple, Figure, Game, PlaceTile, SegmentKind
+from carcnet.engine import BuilderTurn, DeployMeeple, Figure, Game, PlaceTile, SecondTile, SegmentKind
 from carcnet.engine.expansions import traders
 from carcnet.log import load
 from carcnet.tui.app import CarcnetApp
@@ -115,7 +115,13 @@ async def test_a_person_plays_both_expansions_with_a_builder_turn_the_pig_and_th
                 seconds.append(str(screen.status.render()))
             await _place(pilot, screen, _wanted(screen.table.game))
 
-        await play_to_the_end(pilot, app, screen, plan, place=place, turns=300)
+        asked: list[str] = []
+
+        def answer(screen: GameScreen) -> str:  # the first second tile taken, any later one left
+            asked.append(str(screen.status.render()))
+            return "y" if len(asked) == 1 else "n"
+
+        await play_to_the_end(pilot, app, screen, plan, place=place, turns=300, answer=answer)
         assert isinstance(app.screen, FinalScreen)
         final = screen.table.game
         loaded = load(screen.table.path)
@@ -126,3 +132,7 @@ async def test_a_person_plays_both_expansions_with_a_builder_turn_the_pig_and_th
         turns = [e for e in final.events if isinstance(e, BuilderTurn) and e.seat == 0]
         assert turns, "the person got no second tile"
         assert seconds and all("your builder's second tile: place" in s for s in seconds), seconds
+        # rules 5: each second tile asked first, by its keys; the answers are the person's moves
+        assert asked and all("y take it, n leave it" in s for s in asked), asked
+        answers = [str(m) for m in mine if isinstance(m, SecondTile)]
+        assert answers == ["second-tile take"] + ["second-tile decline"] * (len(asked) - 1)

@@ -2,11 +2,12 @@
 (``docs/architecture.md``, "Expansions: the hook and how to add one"). The registry's order is the
 order in which the core calls their hooks.
 
-Migrated so far (``docs/expansion-hook-plan.md`` §9): the editions' variants
-(:mod:`~carcnet.engine.expansions.variants`: first-edition farms, small cities, no farmers), The Abbot
-(:mod:`~carcnet.engine.expansions.abbot`), Inns & Cathedrals (:mod:`~carcnet.engine.expansions.inns`)
-and Traders & Builders (:mod:`~carcnet.engine.expansions.traders`). The River still lives in the
-core, named there (``tests/engine/test_core_names.py`` counts it down).
+Each in its module (``docs/expansion-hook-plan.md`` §9): The River
+(:mod:`~carcnet.engine.expansions.river`), The Abbot (:mod:`~carcnet.engine.expansions.abbot`), Inns &
+Cathedrals (:mod:`~carcnet.engine.expansions.inns`), Traders & Builders
+(:mod:`~carcnet.engine.expansions.traders`) and the editions' variants
+(:mod:`~carcnet.engine.expansions.variants`: first-edition farms, small cities, no farmers). The core
+names none of them (``tests/engine/test_core_names.py``).
 """
 
 from __future__ import annotations
@@ -18,17 +19,21 @@ from ..moves import Figure, Move
 from ..rules import Rules
 from .abbot import Abbot
 from .inns import InnsCathedrals
+from .river import River
 from .traders import TradersBuilders
 from .variants import CityFarms, NoFarmers, SmallCities
 
-__all__ = ["FIGURES", "MOVES", "REGISTRY", "Abbot", "CityFarms", "InnsCathedrals", "NoFarmers", "SmallCities",
-           "TradersBuilders", "hooks_for"]
+__all__ = ["FIGURES", "MOVES", "REGISTRY", "STEP_MOVES", "Abbot", "CityFarms", "InnsCathedrals", "NoFarmers", "River",
+           "SmallCities", "TradersBuilders", "hooks_for"]
 
 #: Every expansion the engine knows, in the order their hooks are called.
-REGISTRY: tuple[type[Expansion], ...] = (Abbot, InnsCathedrals, TradersBuilders, SmallCities, CityFarms, NoFarmers)
+REGISTRY: tuple[type[Expansion], ...] = (
+    River, Abbot, InnsCathedrals, TradersBuilders, SmallCities, CityFarms, NoFarmers)
 
 #: Every move an expansion adds → the expansion (what the core says of one made in a game without it).
 MOVES: dict[type[Move], type[Expansion]] = {move: cls for cls in REGISTRY for move in cls.moves}
+#: Every move that answers an expansion's step → the expansion.
+STEP_MOVES: dict[type[Move], type[Expansion]] = {move: cls for cls in REGISTRY for move in cls.step_moves}
 #: Every figure an expansion deploys as a meeple → the expansion (likewise).
 FIGURES: dict[Figure, type[Expansion]] = {rule.figure: cls for cls in REGISTRY for rule in cls.figure_rules}
 

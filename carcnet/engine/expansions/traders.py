@@ -6,34 +6,44 @@ rules version 4 on), sources as there (ZM-TB, W-TB1, PG-B):
   the seats with the most tokens, at least one, score 10 each (ZM-TB "Final scoring").
 * **The builder**: it goes beside its seat's follower on an incomplete road or city; a tile that
   extends that road or city gives the seat a second tile, never a third (W-TB1 "There is no chain
-  reaction"); it counts for no majority and comes back when its feature is scored.
+  reaction"); it counts for no majority and comes back when its feature is scored. From rules
+  version 5 on the seat may decline the second tile (ZM-TB: "you *may* immediately draw and place
+  another Land tile"): the game asks before the tile is drawn (``Phase.STEP``, the move
+  :class:`~carcnet.engine.moves.SecondTile`); under rules 4 it is always drawn.
 * **The pig**: it goes beside its seat's farmer; a farm scored to that seat at the end scores 1 more
   for each completed city it supplies (4 instead of 3); it counts for no majority.
 
 Its words in the state line (``protocol/digest.md`` §3, only in a game with it): `` goods=`` (each
 seat's ``wine/grain/cloth``), `` pigs=``, `` builders=`` (in supply) and `` second=`` (1 while the
-tile in play is a builder's second tile). Its tiles are the tile list's (their goods symbols, kept by
+tile in play is a builder's second tile); while the choice is asked, the line starts ``step
+second-tile``. Its tiles are the tile list's (their goods symbols, kept by
 the feature graph as features merge).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..board import PlacedTile
+from ..errors import IllegalMoveError
 from ..events import BuilderTurn, Event, FeatureInfo, GoodsScored, GoodsTaken, PointsScored, Scoring
 from ..expansion import Expansion, FigureRule, GameState
-from ..moves import Figure
+from ..moves import Figure, Move, SecondTile
 from ..tiles import GOODS, SegmentKind
 
-__all__ = ["GOODS_POINTS", "TradersBuilders", "TradersState", "goods", "second_tile"]
+__all__ = ["DECLINABLE_SINCE", "GOODS_POINTS", "SecondTileChoice", "TradersBuilders", "TradersState", "goods",
+           "second_tile"]
 
 _PIG, _BUILDER = Figure.PIG, Figure.BUILDER
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 #: What the most tokens of a kind of goods score at the end (ZM-TB "Final scoring": "the player who
 #: has the most tokens scores 10 points").
 GOODS_POINTS = 10
+#: The rules version from which the builder's second tile may be declined.
+DECLINABLE_SINCE = 5
+_TAKE, _DECLINE = SecondTile(True), SecondTile(False)
 
 
 class TradersState:
@@ -64,6 +74,37 @@ class TradersState:
         return other
 
 
+@dataclass(frozen=True, slots=True)
+class SecondTileChoice:
+    """The question of the builder's second tile (rules 5 on): *seat* takes it or declines it, before
+    it is drawn (a :class:`~carcnet.engine.expansion.Step`)."""
+
+    seat: int
+    slot: int  # Traders & Builders' place in ``Game.ext``
+
+    def words(self) -> str:
+        return "second-tile"
+
+    def legal_moves(self, game: GameState) -> list[Move]:
+        return [_TAKE, _DECLINE]
+
+    def apply(self, game: GameState, move: Move, events: list[Event]) -> bool:
+        """ZM-TB: "you may immediately draw and place another Land tile": taken, the seat draws it
+        (a :class:`~carcnet.engine.events.BuilderTurn`); declined, the next seat's turn."""
+        if type(move) is not SecondTile:
+            raise IllegalMoveError("wrong-phase", f"{move}: take or decline the builder's second tile first")
+        assert isinstance(move, SecondTile)
+        if not isinstance(move.take, bool):
+            raise IllegalMoveError("bad-move", f"{move}: take must be true or false")
+        if not move.take:
+            return False
+        state: TradersState = game.ext[self.slot]
+        state.second = True
+        state.part = None
+        events.append(BuilderTurn(self.seat))
+        return True
+
+
 class TradersBuilders(Expansion):
     """Traders & Builders: goods, the builder and its second tile, the pig."""
 
@@ -76,6 +117,7 @@ class TradersBuilders(Expansion):
     marked_graph = True  # a city's goods, kept as features merge
     exact_projection = True  # the goods and the pig's points are in the final scoring only
     figures = (_BUILDER, _PIG)
+    step_moves = (SecondTile,)
     figure_rules = (
         FigureRule(_BUILDER, 1, order=30, kinds=frozenset({_ROAD, _CITY}),
                    wrong_kind="the builder goes on a road or city only",
@@ -94,8 +136,8 @@ class TradersBuilders(Expansion):
         assert isinstance(state, TradersState)
         return state
 
-    def on_tile_placed(self, game: GameState, placed: PlacedTile, seat: int) -> None:
-        if game.supplies[_BUILDER][seat] == 0:  # the seat's builder is on the board
+    def on_tile_placed(self, game: GameState, placed: PlacedTile, seat: int | None) -> None:
+        if seat is not None and game.supplies[_BUILDER][seat] == 0:  # the seat's builder is on the board
             state = self._state(game)
             if not state.second:
                 state.bonus = _extends_builder(game, placed, seat)
@@ -112,6 +154,9 @@ class TradersBuilders(Expansion):
         state = self._state(game)
         if state.bonus:
             state.bonus = False
+            if self.version >= DECLINABLE_SINCE:  # the seat may decline it: asked before the draw
+                game.push_step(SecondTileChoice(game.seat, self.slot))
+                return False
             state.second = True
             state.part = None
             events.append(BuilderTurn(game.seat))

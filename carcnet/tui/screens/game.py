@@ -33,6 +33,7 @@ from carcnet.engine import (
     PlaceTile,
     PointsScored,
     ReturnAbbot,
+    SecondTile,
     SegmentKind,
     SkipMeeple,
 )
@@ -233,6 +234,8 @@ class GameScreen(BoardScreen):
         Binding("enter", "confirm", N_("Confirm turn"), tooltip=N_("Play the tile and the deployment as shown")),
         Binding("backspace,u", "undo", N_("Undo"), key_display="⌫",
                 tooltip=N_("Take back the deployment, then the placement (before the turn is confirmed)")),
+        Binding("y", "second_tile(1)", N_("Take it"), tooltip=N_("Draw and place the second tile your builder gives you")),
+        Binding("n", "second_tile(0)", N_("Leave it"), tooltip=N_("Decline the builder's second tile: the next player's turn")),
         Binding("p", "projection", N_("If it ended now"), tooltip=N_("Projected final scores with their breakdown")),
         Binding("f", "final", N_("Final scores"), tooltip=N_("The final score table again")),
         Binding("t", "bag", N_("Bag"), show=False, tooltip=N_("The tiles left in the bag: designs and counts")),
@@ -551,6 +554,9 @@ class GameScreen(BoardScreen):
                         # Translators: {player} is the name of the player to move; {keys} the keys that place
                         # the tile
                         else _("{player} to place: {keys}")).format(player=who, keys=keys)
+            elif game.phase is Phase.STEP:
+                # Translators: {player} is the name of the player to move; y and n are the keys that answer
+                text = _("{player}: your builder gives you a second tile: y take it, n leave it").format(player=who)
             else:
                 text = self._player_prompt(who, self._deploy_prompt())
         elif seat in table.away():
@@ -799,6 +805,13 @@ class GameScreen(BoardScreen):
                 break
         self.redraw()
 
+    def action_second_tile(self, take: int) -> None:
+        """Answers the builder's second tile (Traders & Builders, rules 5 on): take it or leave it."""
+        game = self.table.game
+        if game is None or game.phase is not Phase.STEP or not self.my_turn() or self._provisional:
+            return
+        self._submit(SecondTile(bool(take)))
+
     def action_undo(self) -> None:
         """Takes back the last step of the turn not confirmed: the deployment, then the placement
         (a deployment that offered nothing to choose goes back with its placement)."""
@@ -851,6 +864,9 @@ class GameScreen(BoardScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "confirm":
             return self.confirming
+        if action == "second_tile":
+            game = self.table.game
+            return game is not None and game.phase is Phase.STEP and self.my_turn() and not self._provisional
         if action == "undo":
             return bool(self._provisional)
         if action in ("leave", "leave_network"):

@@ -78,6 +78,8 @@ HOW_TO_PLAY: tuple[_Heading | _Table | str, ...] = (
                  "(beside your own farmer), then the meeple again")),
         ("A", N_("with The Abbot: take your abbot back instead of deploying; its cloister or garden scores "
                  "now")),
+        ("y, n", N_("with Traders & Builders: take the second tile your builder gives you, or leave it "
+                    "(the next player's turn)")),
     ),
     _Heading(2, N_("Confirming the turn")),
     N_("The tile and the meeple go on the board as you choose them, but the turn is only played when you\n"
