@@ -58,7 +58,7 @@ __all__ = ["BASE_FARM_CITY_POINTS", "HOOKS", "MEEPLE_KINDS", "CompletedPoints", 
 BASE_FARM_CITY_POINTS = 3
 #: Where a meeple may go (HA "Deploy a follower": on a road segment, "in a city segment", "in a
 #: cloister" or "on a farm segment"), less the kinds an expansion in play closes.
-MEEPLE_KINDS = (SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.CLOISTER, SegmentKind.FIELD)
+MEEPLE_KINDS = (SegmentKind.FIELD, SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.CLOISTER)  # the commonest first
 
 
 class Step(Protocol):

@@ -137,11 +137,13 @@ class SecondTile:
 @dataclass(frozen=True, slots=True)
 class HandOver:
     """A bot takes over *seat*, whose player is gone for good (not in the
-    rulebooks: the table's agreement, recorded in the log). The game waits at *seat*'s turn, so only
-    the seat to play can be handed over; the turn and the phase do not change.
+    rulebooks: the table's agreement, recorded in the log). The game waits for *seat*'s move, so only
+    the seat it waits for (``Game.actor``: the seat whose turn it is, or the seat an expansion's
+    question asks) can be handed over, or any seat while the table draws; the turn and the phase do
+    not change.
 
     Attributes:
-        seat: The seat handed over: the seat whose turn it is.
+        seat: The seat handed over: the seat whose move the game waits for.
         bot: Which bot plays it from now on (a ``carcnet.bots`` name: 1 to 32 of ``a``–``z``,
             ``0``–``9``, ``-``).
         by: The seat whose player runs the bot (and, in a network game, signs the seat's entries

@@ -69,7 +69,6 @@ from .tiles import (
     ROTATIONS_OF_BITS,
     SegmentKind,
     TileKind,
-    TileVariant,
     group_rank,
     tile_kind,
 )
@@ -98,6 +97,7 @@ _MEEPLE = Figure.MEEPLE
 
 
 _PLACE = Phase.PLACE_TILE
+_STEP = Phase.STEP
 #: What a state line needs (``protocol/digest.md`` §3), taken after each move: phase, seat, drawn
 #: design, tiles drawn, tiles set aside, scores, supplies, the expansions' figures' supplies with their words
 #: (:attr:`~carcnet.engine.expansion.Hooks.words`; ``None`` without), the expansions' other parts
@@ -683,13 +683,8 @@ class Game:
         kind = type(move)
         if phase is Phase.GAME_OVER:
             raise IllegalMoveError("game-over", f"the game is over; {move} is not possible")
-        if phase is Phase.STEP and kind is not HandOver and kind is not HandBack:
+        if phase is _STEP and kind is not HandOver and kind is not HandBack:
             self._answer(move, events)
-        elif kind in _STEP_MOVES:
-            owner = _STEP_MOVES[kind]
-            if self._hooks.slots.get(owner) is None:
-                raise IllegalMoveError(owner.off_reason, f"{move}: this game is played without {owner.title}")
-            raise IllegalMoveError("wrong-phase", f"{move}: nothing is asked now")
         elif kind is PlaceTile:
             assert isinstance(move, PlaceTile)
             key, rotation = self.check_placement(move)
@@ -723,6 +718,11 @@ class Game:
             given = self._check_handback(move)
             self.handovers[move.seat] = None
             events.append(SeatHandedBack(move.seat, given.by))
+        elif kind in _STEP_MOVES:  # an answer when nothing is asked
+            owner = _STEP_MOVES[kind]
+            if self._hooks.slots.get(owner) is None:
+                raise IllegalMoveError(owner.off_reason, f"{move}: this game is played without {owner.title}")
+            raise IllegalMoveError("wrong-phase", f"{move}: nothing is asked now")
         elif kind is DrawTile:
             assert isinstance(move, DrawTile)
             values = self._check_draw(move)
@@ -896,9 +896,9 @@ class Game:
                 raise IllegalMoveError("bad-handover", f"{move}: {what} must be a seat 0-{n - 1}")
         if not isinstance(bot, str) or not 1 <= len(bot) <= 32 or not all(c in _BOT_CHARS for c in bot):
             raise IllegalMoveError("bad-handover", f"{move}: the bot's name must be 1-32 of a-z, 0-9, -")
-        if seat != self.seat and self.phase is not Phase.DRAW:
+        if seat != self.actor and self.phase is not Phase.DRAW:
             raise IllegalMoveError(
-                "bad-handover", f"{move}: only the seat to play ({self.seat}), or any seat while the table draws, "
+                "bad-handover", f"{move}: only the seat to play ({self.actor}), or any seat while the table draws, "
                 "can be handed over"
             )
         if self.handovers[seat] is not None:
@@ -1040,9 +1040,12 @@ class Game:
         if self.steps:  # an expansion's question first
             self._again = again
             self._drawn = None
-            self.phase = Phase.STEP
+            self.phase = _STEP
             return
-        self._next_turn(again, events)
+        if not again:  # as _next_turn, inlined: every turn ends here
+            self.seat = (self.seat + 1) % self.players
+        if not self._draw(events):
+            self._final(events)
 
     def _next_turn(self, again: bool, events: list[Event]) -> None:
         """The turn's end, after its steps: the next seat (or the same one *again*) draws, or the

@@ -210,12 +210,13 @@ class SyncSession:
 
     @property
     def to_play(self) -> int | None:
-        """The seat whose move is next, ``None`` without a game, once it is over or stopped, and while
-        the table draws (wire.md §5.7: nobody moves until the draw is made)."""
+        """The seat whose move is next (the engine's ``actor``: the seat whose turn it is, or the seat an
+        expansion's question asks), ``None`` without a game, once it is over or stopped, and while the
+        table draws (wire.md §5.7: nobody moves until the draw is made)."""
         game = self.replica.game
         if game is None or self.over or self.stopped or game.phase is Phase.DRAW:
             return None
-        return game.seat
+        return game.actor
 
     @property
     def wire_role(self) -> Role:

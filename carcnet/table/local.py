@@ -177,7 +177,7 @@ class LocalTable(Table):
 
     @property
     def to_play(self) -> int | None:
-        return self.game.seat if self.status == "playing" else None
+        return self.game.actor if self.status == "playing" else None
 
     @property
     def my_seats(self) -> list[int]:

@@ -72,7 +72,7 @@ from carcnet.net.signing import SeatKey, seat_chain
 from carcnet.net.sync import MemoryLog, SyncSession
 from carcnet.table.netview import NetView
 
-from .loopback import GAME, MemoryWire, make_header, pump, seat_key
+from .loopback import GAME, HEADER_RULES, MemoryWire, make_header, pump, seat_key
 from .test_sync import session
 from .test_table_draws import table_header
 
@@ -417,13 +417,16 @@ class Violation(Exception):
 
 def model_header(n: int, keys: list[SeatKey], *, draws: bool) -> WireHeader:
     """A game of *n* seats under *keys*: with table draws (the whole pile), or the draw order
-    :data:`SHORT_ORDER`."""
+    :data:`SHORT_ORDER`; under the rules of the loopback's headers (the schedules found follow the tie
+    order that header draws)."""
     seats = [Seat(f"Seat{i}", COLOURS[i], "human", None) for i in range(n)]
     if draws:
         roots = [seat_chain(k, GAME, i, Rules().pile_size())[0] for i, k in enumerate(keys)]
-        header = LogHeader.new(seats, keys=[k.public for k in keys], commits=roots, created=0, game=GAME)
+        header = LogHeader.new(seats, keys=[k.public for k in keys], commits=roots, created=0, game=GAME,
+                               rules=HEADER_RULES)
         return WireHeader.of(header)
-    return WireHeader(LogHeader.new(seats, order=SHORT_ORDER, created=0, game=GAME), tuple(k.public for k in keys))
+    return WireHeader(LogHeader.new(seats, order=SHORT_ORDER, created=0, game=GAME, rules=HEADER_RULES),
+                      tuple(k.public for k in keys))
 
 
 class View(NetView):

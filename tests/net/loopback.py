@@ -55,13 +55,21 @@ def identity(name: str) -> SeatKey:
     return SeatKey.from_seed(hashlib.sha256(f"carcnet test peer {name}".encode()).digest())
 
 
-def make_header(players: int, *, seed: int = 2024, order: Sequence[str] | None = None) -> WireHeader:
-    """A test game's header: fixed seed (or draw order), the seats' public keys, no commit–reveal."""
+#: The rules version of the tests' headers: the scenarios scripted on them (who is the table's taker,
+#: whose turn a step falls on) follow the tie order their header draws, and a header of another rules
+#: version draws another; the engine plays every supported version alike over the network.
+HEADER_RULES = 4
+
+
+def make_header(players: int, *, seed: int = 2024, order: Sequence[str] | None = None,
+                rules: int = HEADER_RULES) -> WireHeader:
+    """A test game's header: fixed seed (or draw order), the seats' public keys, no commit–reveal,
+    under rules version *rules*."""
     seats = [Seat(f"Seat{i}", COLOURS[i], "bot", "random") for i in range(players)]
     if order is not None:
-        header = LogHeader.new(seats, order=order, created=0, game=GAME)
+        header = LogHeader.new(seats, order=order, created=0, game=GAME, rules=rules)
     else:
-        header = LogHeader.new(seats, seed=seed, created=0, game=GAME)
+        header = LogHeader.new(seats, seed=seed, created=0, game=GAME, rules=rules)
     return WireHeader(header, tuple(seat_key(i).public for i in range(players)))
 
 
