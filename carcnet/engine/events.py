@@ -30,6 +30,7 @@ __all__ = [
     "MeepleReturned",
     "PointsScored",
     "Scoring",
+    "SecondTileDeclined",
     "SeatHandedBack",
     "SeatHandedOver",
     "TileDrawn",
@@ -249,6 +250,15 @@ class BuilderTurn:
 
 @_quick_init
 @dataclass(frozen=True, slots=True)
+class SecondTileDeclined:
+    """Traders & Builders (rules 5 on): *seat* leaves the second tile its builder gave it; the next
+    seat's turn begins (ZM-TB: "you *may* immediately draw and place another Land tile")."""
+
+    seat: int
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
 class GoodsScored:
     """Traders & Builders' final scoring: each seat in *seats* holds the most tokens of the goods
     *kind* (``"wine"``, ``"grain"`` or ``"cloth"``; at least one) and scores *points* (10; ties all
@@ -327,6 +337,7 @@ Event = (
     | GoodsTaken
     | GoodsScored
     | BuilderTurn
+    | SecondTileDeclined
     | MeepleReturned
     | SeatHandedOver
     | SeatHandedBack

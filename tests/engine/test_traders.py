@@ -302,7 +302,8 @@ def test_rules_5_a_declined_second_tile_is_the_next_seat_s_draw():
     game.apply(parse_move("place U 3,0 90"))
     game.apply(parse_move("skip"))
     events = game.apply(parse_move("second-tile decline"))
-    assert [type(e).__name__ for e in events] == ["TileDrawn"] and events[0].seat == 1
+    assert [type(e).__name__ for e in events] == ["SecondTileDeclined", "TileDrawn"]
+    assert events[0].seat == 0 and events[1].seat == 1
     assert game.phase is Phase.PLACE_TILE and game.seat == 1 and game.drawn == "U"
     assert game.supplies[Figure.BUILDER] == [0, 1] and " second=0\n" in game.state_line()
 

@@ -426,6 +426,17 @@ async def test_an_abbot_is_deployed_with_an_article_that_fits():
     assert describe_event(knight, ["Ann", "Bob"], ["red", "blue"]).plain == "Bob deployed a knight on the city"
 
 
+def test_the_builder_s_second_tile_taken_or_left_is_said_in_the_game_log():
+    """Rules 5: the second tile taken says so (the builder's turn), and left says so too."""
+    from carcnet.engine import BuilderTurn, SecondTileDeclined
+
+    names, colours = ["Ann", "Bob"], ["red", "blue"]
+    taken = describe_event(BuilderTurn(0), names, colours)
+    left = describe_event(SecondTileDeclined(1), names, colours)
+    assert taken is not None and taken.plain == "Ann extended their builder's feature: a second tile this turn"
+    assert left is not None and left.plain == "Bob leaves the second tile their builder gives"
+
+
 async def test_a_note_made_before_moves_is_logged_before_them(tmp_path):
     """The clock's note ("time ran out") is made, then the bot's moves for the seat: the log shows
     them in that order."""

@@ -28,7 +28,16 @@ from typing import Any
 
 from ..board import PlacedTile
 from ..errors import IllegalMoveError
-from ..events import BuilderTurn, Event, FeatureInfo, GoodsScored, GoodsTaken, PointsScored, Scoring
+from ..events import (
+    BuilderTurn,
+    Event,
+    FeatureInfo,
+    GoodsScored,
+    GoodsTaken,
+    PointsScored,
+    Scoring,
+    SecondTileDeclined,
+)
 from ..expansion import Expansion, FigureRule, GameState
 from ..moves import Figure, Move, SecondTile
 from ..tiles import GOODS, SegmentKind
@@ -90,13 +99,15 @@ class SecondTileChoice:
 
     def apply(self, game: GameState, move: Move, events: list[Event]) -> bool:
         """ZM-TB: "you may immediately draw and place another Land tile": taken, the seat draws it
-        (a :class:`~carcnet.engine.events.BuilderTurn`); declined, the next seat's turn."""
+        (a :class:`~carcnet.engine.events.BuilderTurn`); declined, the next seat's turn
+        (:class:`~carcnet.engine.events.SecondTileDeclined`)."""
         if type(move) is not SecondTile:
             raise IllegalMoveError("wrong-phase", f"{move}: take or decline the builder's second tile first")
         assert isinstance(move, SecondTile)
         if not isinstance(move.take, bool):
             raise IllegalMoveError("bad-move", f"{move}: take must be true or false")
         if not move.take:
+            events.append(SecondTileDeclined(self.seat))
             return False
         state: TradersState = game.ext[self.slot]
         state.second = True

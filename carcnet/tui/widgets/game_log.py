@@ -19,6 +19,7 @@ from carcnet.engine import (
     PointsScored,
     SeatHandedBack,
     SeatHandedOver,
+    SecondTileDeclined,
     SegmentKind,
     TilePlaced,
     TileSetAside,
@@ -107,6 +108,10 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
         # Translators: a line of the game log (Traders & Builders); {player}: a seat's name
         line = styled(_("{player} extended their builder's feature: a second tile this turn"), "bold",
                       player=Text(names[event.seat]))
+        return _said_by(line, event.seat, colours)
+    if isinstance(event, SecondTileDeclined):
+        # Translators: a line of the game log (Traders & Builders); {player}: a seat's name
+        line = styled(_("{player} leaves the second tile their builder gives"), player=Text(names[event.seat]))
         return _said_by(line, event.seat, colours)
     if isinstance(event, GoodsTaken):
         taken = joined(goods_words(kind, n) for n, kind in zip(event.goods, GOODS, strict=True) if n)
