@@ -353,9 +353,7 @@ class Game:
             kind = self._drawn
             restricts = self._hooks.restricts
             if restricts is not None and restricts(self, kind):  # an expansion's placement rules
-                filtered = self._hooks.filter_placements
-                assert filtered is not None
-                codes = [key << 4 | sum(1 << r for r in rotations) for key, rotations in filtered(self, kind)]
+                codes = self._filtered_codes(kind)
             else:  # the base game's path: one pass over the frontier (Board.placements, inlined)
                 bits = kind._fit_bits
                 codes = [key << 4 | b for key, p in self.board.frontier.items() if (b := bits[p])]
@@ -804,7 +802,7 @@ class Game:
                 "bad-segment", f"{move}: tile {placed.kind.letter} has segments 0-{len(segments) - 1}"
             )
         seg = segments[i]
-        rule = None if move.figure is _MEEPLE else self._hooks.claim_rules.get(move.figure)
+        rule = None if move.figure is _MEEPLE else self._hooks.rule_of.get(move.figure)
         if rule is not None and rule.joins:  # an expansion's figure beside a follower of the seat's
             if self.supplies[move.figure][self.seat] == 0:
                 raise IllegalMoveError("no-supply", f"{move}: {rule.none_left.format(seat=self.seat)}")
@@ -1007,7 +1005,7 @@ class Game:
         root = g.find(node)
         seat = self.seat
         figure = move.figure
-        if figure is not _MEEPLE and self._hooks.claim_rules[figure].joins:  # beside a follower of the seat's
+        if figure is not _MEEPLE and self._hooks.rule_of[figure].joins:  # beside a follower of the seat's
             held = g.meeples[root]
             assert held
             held.append((seat, figure, node))
@@ -1098,13 +1096,17 @@ class Game:
         whole enumeration (an expansion's placement rules), else clears it for :meth:`legal_placements`."""
         restricts = self._hooks.restricts
         if restricts is not None and restricts(self, kind):
-            filtered = self._hooks.filter_placements
-            assert filtered is not None
-            fits = filtered(self, kind)
-            self._placements = [key << 4 | sum(1 << r for r in rotations) for key, rotations in fits]
-            return bool(fits)
+            self._placements = self._filtered_codes(kind)
+            return bool(self._placements)
         self._placements = None
         return self.board.fits_somewhere(kind)
+
+    def _filtered_codes(self, kind: TileKind) -> list[int]:
+        """Where *kind* may go under the placement rules of the expansion in play that restricts it
+        now, as :meth:`placement_codes` packs them."""
+        filtered = self._hooks.filter_placements
+        assert filtered is not None
+        return [key << 4 | sum(1 << r for r in rotations) for key, rotations in filtered(self, kind)]
 
     def _draw(self, events: list[Event]) -> bool:
         """Draws for the current seat until a tile fits; False when the deck runs out first. With

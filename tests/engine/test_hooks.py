@@ -53,7 +53,7 @@ def test_the_base_games_table_holds_nothing() -> None:
     assert hooks.farm_city_points == BASE_FARM_CITY_POINTS == 3
     assert hooks.value is base_value and hooks.completed_points is base_completed_points  # the core's own
     assert not (hooks.slots or hooks.new_states or hooks.worded or hooks.on_deploy or hooks.on_return
-                or hooks.turn_actions or hooks.moves or hooks.claimers or hooks.claim_rules)
+                or hooks.turn_actions or hooks.moves or hooks.claimers or hooks.rule_of)
 
 
 @pytest.mark.parametrize(("rules", "version"), COMBINATIONS, ids=[f"{r.text()} v{v}" for r, v in COMBINATIONS])
@@ -82,7 +82,7 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     joining = {Figure.BUILDER, Figure.PIG} if traders else set()
     assert claiming == {rule.figure for rule, _ in hooks.claimers}
     assert joining == {rule.figure for rule, _ in hooks.joiners}
-    assert set(hooks.claim_rules) == claiming | joining == {rule.figure for rule in hooks.stocked}
+    assert set(hooks.rule_of) == claiming | joining == {rule.figure for rule in hooks.stocked}
     assert [rule.order for rule, _ in hooks.claimers] == sorted(rule.order for rule, _ in hooks.claimers)
     assert hooks.marked is (rules.inns or rules.traders)
     assert hooks.weights == ({**({Figure.LARGE: 2} if rules.inns else {}),
