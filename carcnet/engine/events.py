@@ -8,7 +8,7 @@ and "Final scoring").
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from types import FunctionType
 from typing import NamedTuple, TypeVar
 
@@ -106,6 +106,9 @@ class FeatureInfo:
         inn: A road with an inn on it (Inns & Cathedrals).
         cathedral: A city with a cathedral in it (Inns & Cathedrals).
         goods: A city's goods symbols, ``(wine, grain, cloth)`` (Traders & Builders).
+        around: For a cloister or garden, the marks of the placed tiles around it
+            (:attr:`~carcnet.engine.tiles.TileKind.marks`), sorted: what an expansion's value may read
+            (Hills & Sheep's vineyards).
     """
 
     kind: SegmentKind
@@ -118,6 +121,7 @@ class FeatureInfo:
     inn: bool = False
     cathedral: bool = False
     goods: tuple[int, int, int] = (0, 0, 0)
+    around: tuple[str, ...] = field(default=(), repr=False)  # derived from the board: its repr as before
 
     def describe(self) -> str:
         """A short English make-up, e.g. ``"city, 3 tiles, 1 pennant"``, ``"road, 2 tiles, an inn"``

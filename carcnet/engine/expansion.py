@@ -97,6 +97,7 @@ class GameState(Protocol):
     board: Board
     graph: FeatureGraph
     ext: list[Any]
+    hidden: int
 
     @property
     def supplies(self) -> Mapping[Figure, list[int]]:
@@ -125,6 +126,10 @@ class GameState(Protocol):
 
     def push_step(self, step: Step) -> None:
         """Puts *step*'s question to its seat once the turn's end is reached (from :meth:`Expansion.turn_end`)."""
+        ...  # pragma: no cover (a protocol)
+
+    def hide_tile(self) -> bool:
+        """Takes a face-down tile out of the game unseen, when one is left; returns whether one was."""
         ...  # pragma: no cover (a protocol)
 
     def majority(self, figures: Sequence[tuple[int, Figure, int]]) -> tuple[int, ...]:
@@ -217,6 +222,10 @@ class Expansion:
         off_reason: The reason code of its moves refused in a game without it.
         marked_graph: Its features carry the tiles' marks and goods as they merge (the feature graph
             keeps them: :class:`~carcnet.engine.features.MarkedFeatureGraph`).
+        tie_mark: A tile mark (:attr:`~carcnet.engine.tiles.TileKind.marks`) that breaks ties: of the
+            seats tied for the most followers on a feature, those with a follower on a tile with this
+            mark score it alone (all of them when none has one); ``""``: none (at most one expansion
+            in play has one).
         rules: The rules of the games it serves.
         version: Their rules version.
         slot: Its place among the expansions in play (registry order).
@@ -237,6 +246,7 @@ class Expansion:
     step_moves: ClassVar[tuple[type[Move], ...]] = ()
     off_reason: ClassVar[str] = "bad-move"
     marked_graph: ClassVar[bool] = False
+    tie_mark: ClassVar[str] = ""
 
     def __init__(self, rules: Rules, version: int, slot: int) -> None:
         self.rules, self.version, self.slot = rules, version, slot
@@ -371,6 +381,7 @@ class Hooks:
             ``None``; :attr:`filter_placements` and :attr:`check_placement` its other two.
         snapshots: The overriders of :meth:`Expansion.snapshot`, in digest order, and
             :attr:`state_words` their :meth:`Expansion.state_words`, in the same order.
+        tie_mark: The tile mark that breaks ties for a feature's majority (an expansion's ``tie_mark``), or ``""``.
     """
 
     active: tuple[Expansion, ...]
@@ -407,6 +418,7 @@ class Hooks:
     final_scoring: tuple[Callable[[GameState], list[Scoring]], ...]
     snapshots: tuple[Callable[[GameState], Any], ...]
     state_words: tuple[Callable[[Any], str], ...]
+    tie_mark: str
 
 
 def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]]) -> Hooks:
@@ -415,7 +427,7 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
 
     Raises:
         ValueError: Two expansions in play replace one thing that only one may (the farm scoring, what
-            a farm scores a city, another tile at the turn's end, where a tile may go).
+            a farm scores a city, another tile at the turn's end, where a tile may go, the tie break).
     """
     active: list[Expansion] = []
     for cls in registry:
@@ -429,6 +441,9 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
     placing = [e for e in active if _overrides(e, "restricts")]
     if len(placing) > 1:
         raise ValueError("two expansions in play restrict where a tile goes: " + ", ".join(e.title for e in placing))
+    tie_marks = [e.tie_mark for e in active if e.tie_mark]
+    if len(tie_marks) > 1:
+        raise ValueError("two expansions in play break ties: " + ", ".join(e.title for e in active if e.tie_mark))
     if sum(_overrides(e, "turn_end") for e in active) > 1:
         raise ValueError("two expansions in play give a seat another tile: "
                          + ", ".join(e.title for e in active if _overrides(e, "turn_end")))
@@ -477,6 +492,7 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         final_scoring=tuple(e.final_scoring for e in active if _overrides(e, "final_scoring")),
         snapshots=tuple(e.snapshot for e in words),
         state_words=tuple(e.state_words for e in words),
+        tie_mark=tie_marks[0] if tie_marks else "",
     )
 
 

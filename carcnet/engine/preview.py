@@ -26,18 +26,19 @@ dataclasses, which matters to the bots' playouts).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from .board import PlacedTile
 from .errors import IllegalMoveError
 from .features import FeatureGraph, MarkedFeatureGraph
-from .expansion import CompletedPoints
-from .geometry import RING_OFFSETS, Position, position_of
+from .events import FeatureInfo
+from .expansion import CompletedPoints, Value, base_value
+from .geometry import RING_OFFSETS, Position, key_of, position_of
 from .moves import DeployMeeple, Figure, PlaceTile
 from .state import Game, Phase
-from .tiles import SegmentKind, TileVariant
+from .tiles import SegmentKind, TileKind, TileVariant
 
 __all__ = [
     "AreaPreview",
@@ -173,6 +174,9 @@ class Completion(NamedTuple):
     returns: tuple[int, ...] = ()
     """Figures per seat that come back when it is scored, each one (the large meeple, a builder
     too); ``figures`` counts them as majorities do. Empty: the same as ``figures``."""
+    marked: tuple[int, ...] = ()
+    """Followers per seat on tiles with the mark that breaks ties (an expansion's ``tie_mark``: Hills
+    & Sheep's hills), before the deploy choice. Empty: no tie is broken."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,10 +268,14 @@ class PlacementPreview:
                 back = tuple(v + (s == self.seat) for s, v in enumerate(back))
             best = max(counts)
             if best:
-                for s, v in enumerate(counts):
-                    returns[s] += back[s]
-                    if v == best:
-                        points[s] += c.points
+                winners = [s for s, v in enumerate(counts) if v == best]
+                if len(winners) > 1 and c.marked:  # a tie: broken by the tile mark, as Game.majority does
+                    # (a follower deployed now is alone on its feature: it never ties)
+                    winners = [s for s in winners if c.marked[s]] or winners
+                for s in winners:
+                    points[s] += c.points
+                for s, v in enumerate(back):
+                    returns[s] += v
         return tuple(points), tuple(returns)
 
 
@@ -324,9 +332,15 @@ def preview_placement(game: Game, position: Position, rotation: int) -> Placemen
     around = game.areas_around(key)
     areas = _areas(g, around, zero) if around else ()
     marks = _marks(g, variant, members, comp_roots) if type(g) is MarkedFeatureGraph else None
-    completions = _completions(variant, members, data, areas, game.setup.hooks().completed_points, marks)
+    hooks = game.setup.hooks()
+    completions = _completions(variant, members, data, areas, hooks.completed_points, marks)
+    if hooks.value is not base_value and any(c.kind in _AREA for c in completions):
+        completions = _area_values(game, key, kind, completions, hooks.value)
     if rules.inns or rules.traders:  # figures that count other than one for a majority
         completions = _with_returns(g, completions, comp_roots, around, zero)
+    tie_mark = hooks.tie_mark
+    if tie_mark and completions:
+        completions = _with_marked(game, completions, comp_roots, tie_mark, hooks.weights)
     return PlacementPreview(
         kind.letter, here, rotation, seat, supply, out, areas, completions, farmers
     )
@@ -350,15 +364,21 @@ def _join_tile(
     lp = list(range(k))
     owner: dict[int, int] = {}
     closed = [0] * k
-    for offset, o, ss, ha, hb in variant.links:  # as Game joins them, side by side
+    for offset, o, ss, ha, hb, sx in variant.links:  # as Game joins them, side by side
         nt = board.get(key + offset)
         if nt is None:
             continue
         nb = nt.base
-        ts, ta, tb = nt.variant.edges[o]
+        ts, ta, tb, tx = nt.variant.edges[o]
         if ss >= 0:  # road, city or river side: both sides close (engine: join(..., 2))
             _link(lp, owner, ss, find(nb + ts))
             closed[ss] += 2
+            if sx >= 0:  # a shared side: its second city joins too, closing one side more
+                _link(lp, owner, sx, find(nb + ts))
+                closed[sx] += 1
+            if tx >= 0:  # the neighbour's shared side: its second city joins this one
+                _link(lp, owner, ss, find(nb + tx))
+                closed[ss] += 1
         if ha >= 0:
             _link(lp, owner, ha, find(nb + tb))
         if hb >= 0:
@@ -663,6 +683,45 @@ def _completions(
         if a.complete:
             completions.append(Completion(a.kind, a.anchor, None, 9, 0, a.figures, 9))
     return tuple(completions)
+
+
+def _area_values(game: Game, key: int, kind: TileKind, completions: tuple[Completion, ...], value: Value
+                 ) -> tuple[Completion, ...]:
+    """*completions* with each completed cloister's or garden's points as the game's value gives them
+    (an expansion's: Hills & Sheep's vineyards around it), the tile *kind* placed at *key*."""
+    board = game.board.tiles
+    out = []
+    for c in completions:
+        if c.kind in _AREA:
+            area = key_of(c.anchor[0].x, c.anchor[0].y)
+            ring = [area + o for o in RING_OFFSETS]
+            around = sorted(mark for k in ring
+                            for mark in (kind.marks if k == key else board[k].kind.marks))
+            info = FeatureInfo(c.kind, c.anchor, tuple(map(position_of, sorted([area, *ring]))), True,
+                               around=tuple(around))
+            c = c._replace(points=value(info, False))
+        out.append(c)
+    return tuple(out)
+
+
+def _with_marked(game: Game, completions: tuple[Completion, ...], comp_roots: dict[int, list[int]], mark: str,
+                 weights: Mapping[Figure, int] | None) -> tuple[Completion, ...]:
+    """*completions* with :attr:`Completion.marked`: the followers per seat on tiles marked *mark*
+    (the figures of weight 0 are no followers). A neighbouring cloister keeps none (one follower)."""
+    g = game.graph
+    tiles, tile_of = game.board.tiles, g.tile
+    zero = (0,) * game.players
+    out = []
+    for c in completions:
+        if c.segment is not None:
+            counts = list(zero)
+            for root in comp_roots.get(c.segment) or ():
+                for seat, figure, node in g.meeples[root] or ():
+                    if (weights is None or weights.get(figure, 1) > 0) and mark in tiles[tile_of[node]].kind.marks:
+                        counts[seat] += 1
+            c = c._replace(marked=tuple(counts))
+        out.append(c)
+    return tuple(out)
 
 
 def _with_returns(

@@ -20,10 +20,12 @@ __all__ = ["FARM_RULES", "FARM_TEXT", "RIVER_STARTS", "RIVER_START_TEXT", "RULES
 #: played only from this version on; a game without them plays as under rules 3.
 #: 5: Traders & Builders' second tile may be declined (the game asks before it is drawn); a game
 #: without the expansion plays as under rules 4.
-RULES_VERSION = 5
+#: 6: Hills & Sheep (``Rules.hills_sheep``), played only from this version on; a game without it
+#: plays as under rules 5.
+RULES_VERSION = 6
 #: The rules versions this engine plays, each game by its own version's rules: a saved game of an
 #: older version still loads and replays as it was played (``protocol/log.md`` §7).
-SUPPORTED_RULES = (2, 3, 4, 5)
+SUPPORTED_RULES = (2, 3, 4, 5, 6)
 #: What becomes of the base start tile with The River (HA "THE RIVER"; Z14 "The River"):
 #: ``"after"`` placed as soon as the river is complete (HiG), ``"river"`` shuffled into the river
 #: tiles (HiG), ``"omit"`` left in the box (Z-Man). The first is the default (``docs/rules.md``).
@@ -59,6 +61,10 @@ class Rules:
             follower: extending that feature with the turn's first tile gives a second tile) and a
             pig (beside the player's own farmer: 1 more a city when that farm scores). Rules
             version 4 on.
+        hills_sheep: Hills & Sheep: its 18 tiles among the land tiles; a hill tile takes a face-down
+            tile out of the game under it, and breaks ties for a feature's majority in favour of the
+            tied players with a follower on a hill; a completed cloister scores 3 more for each
+            vineyard around it (``docs/rules.md``). Rules version 6 on.
     """
 
     # Each field's metadata (:func:`dataclasses.fields`), which the checks, the setup's canonical text
@@ -73,6 +79,8 @@ class Rules:
     farms: str = field(default="farm", metadata={"word": "farms", "written": "always", "choices": FARM_RULES})
     inns: bool = field(default=False, metadata={"word": "inns", "written": "on", "since": 4, "tiles": "inns"})
     traders: bool = field(default=False, metadata={"word": "traders", "written": "on", "since": 4, "tiles": "traders"})
+    hills_sheep: bool = field(default=False, metadata={"word": "hills-sheep", "written": "on", "since": 6,
+                                                       "tiles": "hills"})
 
     def words(self) -> str:
         """The options as the setup's rules line writes them after the version (``protocol/digest.md``
@@ -103,7 +111,7 @@ class Rules:
 
     def plays(self, tag: str) -> bool:
         """Whether a tile of the expansion tagged *tag* in the tile list (``TileKind.expansion``'s parts:
-        ``"base"``, ``"river"``, ``"abbot"``, ``"inns"``, ``"traders"``) belongs to a game under these options."""
+        ``"base"``, ``"river"``, ``"abbot"``, ``"inns"``, ``"traders"``, ``"hills"``) belongs to a game under these options."""
         if tag == "base":
             return True
         return any(option.metadata.get("tiles") == tag and getattr(self, option.name) for option in _FIELDS)
@@ -122,7 +130,7 @@ class Rules:
         """The start tile and the groups of the draw pile under these options
         (:func:`carcnet.engine.tiles.tileset`)."""
         return tileset(river=self.river, abbot=self.abbot, river_start=self.river_start, inns=self.inns,
-                       traders=self.traders)
+                       traders=self.traders, hills=self.hills_sheep)
 
     @property
     def start_tile(self) -> str:
@@ -153,6 +161,8 @@ class Rules:
             parts.append("Inns & Cathedrals")
         if self.traders:
             parts.append("Traders & Builders")
+        if self.hills_sheep:
+            parts.append("Hills & Sheep")
         parts.extend(self.variants())
         return ", ".join(parts) or "base game"
 

@@ -168,6 +168,9 @@ class Game:
             self.bag = [_deck.canonical_group(group) for group in setup.tiles()[1]]
             self.revealed = [(0, root) for root in table.roots]
         self.set_aside: list[str] = []
+        #: Tiles taken out of the game face down, unseen, never to be drawn (an expansion's: the tile
+        #: under a hill): the last ``hidden`` tiles of the pile are never drawn (``protocol/deck.md`` §6).
+        self.hidden = 0
         self.seat = 0
         self.phase = Phase.PLACE_TILE
         self._drawn: TileKind | None = None
@@ -260,10 +263,10 @@ class Game:
 
     @property
     def tiles_left(self) -> int:
-        """Tiles still face down (the drawn tile not included)."""
+        """Tiles still to be drawn (the drawn tile not included, nor the :attr:`hidden` ones)."""
         if self.bag is not None:
-            return sum(map(len, self.bag))
-        return len(self.deck) - self.deck_index
+            return sum(map(len, self.bag)) - self.hidden
+        return len(self.deck) - self.deck_index - self.hidden
 
     def remaining(self) -> dict[str, int]:
         """Letter → count of the tiles still face down, in letter order (the drawn tile not included).
@@ -314,9 +317,11 @@ class Game:
             for side in range(4):
                 nt = tiles.get(key + SIDE_OFFSETS[side])
                 if nt is not None:
-                    segment = nt.variant.edges[(side + 2) % 4][0]  # its side facing this spot
+                    segment, _, _, second = nt.variant.edges[(side + 2) % 4]  # its side facing this spot
                     if segment >= 0:
                         dead.add(find(nt.base + segment))
+                    if second >= 0:
+                        dead.add(find(nt.base + second))
             for _ring, node in watch.get(key, ()):
                 dead.add(find(node))
         if not dead:
@@ -650,6 +655,7 @@ class Game:
         other.bag = None if self.bag is None else [group[:] for group in self.bag]
         other.revealed = None if self.revealed is None else self.revealed[:]
         other.set_aside = self.set_aside[:]
+        other.hidden = self.hidden
         other.seat = self.seat
         other.phase = self.phase
         other._drawn = self._drawn
@@ -961,14 +967,19 @@ class Game:
                 g.open[n] = empty
         # join across each touching side, in side order
         join = g.join
-        for offset, o, ss, ha, hb in variant.links:
+        for offset, o, ss, ha, hb, sx in variant.links:
             nt = tiles.get(key + offset)
             if nt is None:
                 continue
             nb = nt.base
-            ts, ta, tb = nt.variant.edges[o]
+            ts, ta, tb, tx = nt.variant.edges[o]
             if ss >= 0:
                 join(base + ss, nb + ts, 2)
+                if sx >= 0 or tx >= 0:  # a shared side (two cities reach it): a city met there joins both
+                    if sx >= 0:
+                        join(base + sx, nb + ts, 1)
+                    if tx >= 0:
+                        join(base + ss, nb + tx, 1)
             if ha >= 0:
                 join(base + ha, nb + tb, 0)
             if hb >= 0:
@@ -1087,7 +1098,7 @@ class Game:
             return
         self.set_aside.append(letter)
         events.append(TileSetAside(self.seat, letter))
-        if not any(bag):
+        if sum(map(len, bag)) <= self.hidden:
             self._drawn = None
             self._final(events)
 
@@ -1114,13 +1125,13 @@ class Game:
         if self.bag is not None:
             self._drawn = None
             self._placements = None
-            if any(self.bag):
+            if sum(map(len, self.bag)) > self.hidden:
                 self.phase = Phase.DRAW
                 return True
             return False
         deck = self.deck
         restricts = self._hooks.restricts
-        while self.deck_index < len(deck):
+        while self.deck_index < len(deck) - self.hidden:
             letter = deck[self.deck_index]
             self.deck_index += 1
             kind = tile_kind(letter)
@@ -1149,7 +1160,7 @@ class Game:
         meeples = g.meeples[root]
         if not meeples:
             return
-        seats = majority(meeples, self._hooks.weights)
+        seats = self.majority(meeples)
         points = self._hooks.value(info, False)
         category = info.kind.label
         for s in seats:
@@ -1183,8 +1194,32 @@ class Game:
     def majority(self, figures: Sequence[tuple[int, Figure, int]]) -> tuple[int, ...]:
         """The seats with the most followers among *figures* (``(seat, figure, node)``, at least one a
         follower), in seat order, each figure counted at its weight (HiG: ties all score; an
-        expansion's figure at its :attr:`FigureRule.weight`). Pure."""
-        return majority(figures, self._hooks.weights)
+        expansion's figure at its :attr:`FigureRule.weight`), a tie then broken by the tile mark of an
+        expansion in play (:attr:`Hooks.tie_mark`). Pure."""
+        hooks = self._hooks
+        seats = majority(figures, hooks.weights)
+        if hooks.tie_mark and len(seats) > 1:
+            seats = self._tie_break(seats, figures, hooks.tie_mark)
+        return seats
+
+    def _tie_break(self, seats: tuple[int, ...], figures: Sequence[tuple[int, Figure, int]], mark: str
+                   ) -> tuple[int, ...]:
+        """Of the tied *seats*, those with a follower (a figure of weight > 0) among *figures* on a tile
+        marked *mark* (:attr:`Hooks.tie_mark`), or all of them when none has one."""
+        tiles, tile_of, weights = self.board.tiles, self.graph.tile, self._hooks.weights
+        high = {seat for seat, figure, node in figures
+                if seat in seats and (weights is None or weights.get(figure, 1) > 0)
+                and mark in tiles[tile_of[node]].kind.marks}
+        return tuple(sorted(high)) if high else seats
+
+    def hide_tile(self) -> bool:
+        """Takes a face-down tile out of the game unseen, when one is left to draw (an expansion's:
+        :class:`~carcnet.engine.expansion.GameState`): no tile is chosen, the pile is one shorter
+        (:attr:`hidden`). Returns whether one was."""
+        if self.tiles_left <= 0:
+            return False
+        self.hidden += 1
+        return True
 
     def return_figure(self, node: int, events: list[Event]) -> None:
         """The figure on the graph node *node* leaves the board for its seat's supply (an expansion's
@@ -1220,7 +1255,7 @@ class Game:
             meeples = g.meeples[r]
             assert meeples
             info = self._info(r)
-            events.append(PointsScored(majority(meeples, self._hooks.weights), self._hooks.value(info, True), info, True))
+            events.append(PointsScored(self.majority(meeples), self._hooks.value(info, True), info, True))
         field_tiles: dict[int, set[int]] = {r: set() for r in fields}
         if fields:  # one pass over the graph for the tiles of every farm with farmers
             tile_of = g.tile
@@ -1237,7 +1272,7 @@ class Game:
             meeples = g.meeples[r]
             assert meeples
             info = self._info(r, field_tiles[r])
-            seats = majority(meeples, self._hooks.weights)
+            seats = self.majority(meeples)
             events.append(PointsScored(seats, self._hooks.farm_city_points * len(info.cities), info, True))
             for bonus in self._hooks.farm_bonus:
                 events.extend(bonus(self, seats, info, meeples))
@@ -1297,9 +1332,12 @@ class Game:
         kind = g.kind[root]
         if tiles_set is None:
             tiles_set = g.tiles[root]
+        around: tuple[str, ...] = ()
         if kind in _AREA:
             key = g.tile[root]
-            keys = [key] + [key + o for o in RING_OFFSETS if key + o in self.board.tiles]
+            placed = self.board.tiles
+            keys = [key] + [key + o for o in RING_OFFSETS if key + o in placed]
+            around = tuple(sorted(mark for k in keys[1:] for mark in placed[k].kind.marks))
         elif tiles_set is None:
             keys = list({g.tile[n] for n in g.members(root)})
         else:
@@ -1324,6 +1362,7 @@ class Game:
             cities,
             meeples,
             *g.printed(root),
+            around,
         )
 
     def _snapshot(self) -> _Snapshot:

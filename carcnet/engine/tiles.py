@@ -18,8 +18,14 @@ printed (rotation 0). A segment is written ``KIND EDGES [pennant] [inn] [cathedr
 * ``inn`` marks a road segment with an inn by it, ``cathedral`` a city segment with a cathedral
   (Inns & Cathedrals); ``wine``, ``grain`` and ``cloth`` the goods a city segment shows (Traders &
   Builders), one word per symbol;
+* ``ends`` marks a road that ends inside its field, the field going round its end (Hills & Sheep's
+  HSK and HSP, where something else also divides the tile's fields);
 * ``borders I J`` lists, for a field, the indices (0-based, in row order) of the city segments it
   borders: what farmers score at the end of the game.
+
+A design may also carry **tile marks** (``marks``: ``hill``, ``vineyard``), which belong to the
+whole tile and no segment, and **shared sides** (``shared``): a side that two city segments reach,
+so that a city met across it joins both (Hills & Sheep's HSB; JCloisterZone's ``multi-edge``).
 
 A side's terrain follows from the segments: city or road or river if such a segment reaches it,
 field otherwise. A road or river side is flanked by field half-sides, which is how a road splits a
@@ -39,6 +45,8 @@ __all__ = [
     "GOODS",
     "INNS_DESIGNS",
     "TRADERS_DESIGNS",
+    "HILLS_DESIGNS",
+    "TILE_MARKS",
     "expansion_tile_counts",
     "pack_goods",
     "unpack_goods",
@@ -104,6 +112,8 @@ class Segment:
             when completed, nothing when incomplete at the end).
         goods: For a city segment, the goods symbols it shows, each ``"wine"``, ``"grain"`` or
             ``"cloth"`` (Traders & Builders: the tokens go to whoever completes the city).
+        ends: For a road reaching one side, that it ends inside its field, which goes round its end
+            although something else divides the tile's fields (Hills & Sheep's HSK and HSP).
     """
 
     kind: SegmentKind
@@ -114,6 +124,7 @@ class Segment:
     inn: bool = False
     cathedral: bool = False
     goods: tuple[str, ...] = ()
+    ends: bool = False
 
     def rotated(self, rotation: int) -> Segment:
         """This segment after *rotation* clockwise quarter turns of its tile."""
@@ -128,6 +139,7 @@ class Segment:
             self.inn,
             self.cathedral,
             self.goods,
+            self.ends,
         )
 
     def __str__(self) -> str:
@@ -139,6 +151,8 @@ class Segment:
         if self.cathedral:
             parts.append("cathedral")
         parts.extend(self.goods)
+        if self.ends:
+            parts.append("ends")
         if self.borders:
             parts.append("borders " + " ".join(map(str, self.borders)))
         return " ".join(parts)
@@ -157,6 +171,8 @@ class TileVariant:
         segments: The rotated segments, indexed as in the table row.
         terrain: Terrain of each side, indexed by ``Side``.
         side_segment: Index of the road/city/river segment on each side, or -1 for a field side.
+        second: Index of a second city segment on each side (a shared side), or -1 (every side of
+            every design but Hills & Sheep's HSB).
         half_segment: Index of the field segment on each half-side, or -1 where a city side is.
         signature: The terrains packed as ``sum((terrain[s] + 1) << 3 * s)``, for fit checks.
         area_segments: Indices of the cloister and garden segments.
@@ -172,7 +188,7 @@ class TileVariant:
         node_indices, node_nones: ``0 … n-1`` and ``None`` per segment (what the graph copies).
         facing: Per side ``s``, what this tile adds to the pattern of the open position beyond that
             side: ``(terrain[s] + 1) << 3 * ((s + 2) % 4)`` (see :meth:`TileKind.fitting_rotations`).
-        edges: Per side ``s``, ``(side_segment[s], half_segment[2s], half_segment[2s + 1])``.
+        edges: Per side ``s``, ``(side_segment[s], half_segment[2s], half_segment[2s + 1], second[s])``.
         links: Per side ``s``, ``(key offset of the neighbour beyond it, the neighbour's facing side,
             *edges[s]*)``: what a placement joins across each side, in side order.
     """
@@ -182,6 +198,7 @@ class TileVariant:
     segments: tuple[Segment, ...]
     terrain: tuple[Terrain, Terrain, Terrain, Terrain]
     side_segment: tuple[int, int, int, int]
+    second: tuple[int, int, int, int]
     half_segment: tuple[int, ...]
     signature: int
     area_segments: tuple[int, ...]
@@ -196,8 +213,8 @@ class TileVariant:
     node_indices: tuple[int, ...]
     node_nones: tuple[None, ...]
     facing: tuple[int, int, int, int]
-    edges: tuple[tuple[int, int, int], ...]
-    links: tuple[tuple[int, int, int, int, int], ...]
+    edges: tuple[tuple[int, int, int, int], ...]
+    links: tuple[tuple[int, int, int, int, int, int], ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -208,11 +225,17 @@ class TileKind:
         letter: The rulebook letter or, for expansions, a short id (``"R1"`` …).
         segments: The segments as printed, at rotation 0.
         expansion: ``"base"`` or the expansion the design belongs to.
+        marks: The tile's marks, which belong to no segment: ``"hill"``, ``"vineyard"`` (Hills &
+            Sheep), in the row's order.
+        shared: The sides (at rotation 0) that two city segments reach (a city met across one joins
+            both), in side order.
     """
 
     letter: str
     segments: tuple[Segment, ...]
     expansion: str = "base"
+    marks: tuple[str, ...] = ()
+    shared: tuple[Side, ...] = ()
     _variants: list[TileVariant] = field(default_factory=list, repr=False)
     _fits: dict[int, tuple[int, ...]] = field(init=False, repr=False)
     _fit_bits: dict[int, int] = field(init=False, repr=False)
@@ -221,7 +244,10 @@ class TileKind:
     """Whether the design shows a river (The River's placement rules apply to it)."""
 
     def __post_init__(self) -> None:
-        _validate(self.letter, self.segments)
+        _validate(self.letter, self.segments, self.shared)
+        unknown = [mark for mark in self.marks if mark not in TILE_MARKS]
+        if unknown:
+            raise ValueError(f"tile {self.letter}: no tile mark {unknown[0]!r} ({', '.join(TILE_MARKS)})")
         object.__setattr__(self, "has_river", any(seg.kind == SegmentKind.RIVER for seg in self.segments))
         for r in range(4):
             self._variants.append(_make_variant(self, r))
@@ -312,6 +338,8 @@ def _fit_tables(kind: TileKind) -> tuple[dict[int, tuple[int, ...]], dict[int, i
 #: The rotations of each 4-bit set of ``TileKind._fit_bits``, smallest first.
 #: Bits of ``TileVariant.node_marks``: a segment with an inn, with a cathedral (Inns & Cathedrals).
 MARK_INN, MARK_CATHEDRAL = 1, 2
+#: The marks a tile may carry (:attr:`TileKind.marks`): a hill, a vineyard (Hills & Sheep).
+TILE_MARKS = ("hill", "vineyard")
 #: Bits per kind of goods in a packed count (:func:`pack_goods`): up to 255 symbols of a kind.
 _GOODS_BITS = 8
 
@@ -343,7 +371,7 @@ def _parse_segment(spec: str) -> Segment:
     kind = SegmentKind[words[0].upper()]
     sides: list[Side] = []
     halves: list[HalfSide] = []
-    pennant = inn = cathedral = False
+    pennant = inn = cathedral = ends = False
     goods: list[str] = []
     borders: list[int] = []
     i = 1
@@ -355,6 +383,8 @@ def _parse_segment(spec: str) -> Segment:
             inn = True
         elif w == "cathedral":
             cathedral = True
+        elif w == "ends":
+            ends = True
         elif w in GOODS:
             goods.append(w)
         elif w == "borders":
@@ -369,22 +399,23 @@ def _parse_segment(spec: str) -> Segment:
             sides.append(Side[w])
         i += 1
     return Segment(kind, tuple(sorted(sides)), tuple(sorted(halves)), pennant, tuple(borders), inn, cathedral,
-                   tuple(goods))
+                   tuple(goods), ends)
 
 
 #: The most segments a design may have.
 MAX_SEGMENTS = 32
 
 
-def _validate(letter: str, segments: tuple[Segment, ...]) -> None:
-    """Checks a design is well formed; raises ``ValueError`` naming the design and the fault."""
+def _validate(letter: str, segments: tuple[Segment, ...], shared: tuple[Side, ...] = ()) -> None:
+    """Checks a design is well formed; raises ``ValueError`` naming the design and the fault. A side
+    of *shared* is reached by exactly two city segments."""
     if not 1 <= len(segments) <= MAX_SEGMENTS:
         raise ValueError(f"tile {letter}: a design has 1 to {MAX_SEGMENTS} segments, not {len(segments)}")
     side_kind: dict[Side, SegmentKind] = {}
     half_owner: dict[HalfSide, int] = {}
     for i, seg in enumerate(segments):
         for s in seg.sides:
-            if s in side_kind:
+            if s in side_kind and not (s in shared and seg.kind is SegmentKind.CITY is side_kind[s]):
                 raise ValueError(f"tile {letter}: side {s.name} is reached by two segments")
             side_kind[s] = seg.kind
         for h in seg.halves:
@@ -400,6 +431,11 @@ def _validate(letter: str, segments: tuple[Segment, ...]) -> None:
             raise ValueError(f"tile {letter}: only road segments have inns")
         if (seg.cathedral or seg.goods) and seg.kind != SegmentKind.CITY:
             raise ValueError(f"tile {letter}: only city segments have cathedrals or goods")
+        if seg.ends and (seg.kind != SegmentKind.ROAD or len(seg.sides) != 1):
+            raise ValueError(f"tile {letter}: only a road reaching one side ends inside its field")
+    for s in shared:
+        if sum(s in seg.sides for seg in segments if seg.kind is SegmentKind.CITY) != 2:
+            raise ValueError(f"tile {letter}: shared side {s.name} is not reached by two city segments")
     for s in Side:
         for h in (HalfSide(2 * s), HalfSide(2 * s + 1)):
             if side_kind.get(s) == SegmentKind.CITY and h in half_owner:
@@ -467,7 +503,7 @@ def _check_cuts(
             bad = crossing(arcs[0], arcs[1])
             if bad is not None:
                 fail(i, bad, "it runs to the city")
-        else:
+        elif not seg.ends:  # (a road written to end inside its field goes round it as printed)
             left, right = half_owner.get(HalfSide(2 * s)), half_owner.get(HalfSide(2 * s + 1))
             if left is not None and left == right and {h for h, f in half_owner.items() if f == left} != fields:
                 fail(i, left, "it ends in the tile and something else divides the field")
@@ -477,21 +513,26 @@ def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
     segments = tuple(seg.rotated(rotation) for seg in kind.segments)
     terrain = [Terrain.FIELD] * 4
     side_segment = [-1] * 4
+    second = [-1] * 4
     half_segment = [-1] * 8
     for i, seg in enumerate(segments):
         for s in seg.sides:
             terrain[s] = _TERRAIN_OF[seg.kind]
-            side_segment[s] = i
+            if side_segment[s] >= 0:  # a shared side: its second city segment
+                second[s] = i
+            else:
+                side_segment[s] = i
         for h in seg.halves:
             half_segment[h] = i
     signature = sum((int(t) + 1) << (3 * s) for s, t in enumerate(terrain))
-    edges = tuple((side_segment[s], half_segment[2 * s], half_segment[2 * s + 1]) for s in range(4))
+    edges = tuple((side_segment[s], half_segment[2 * s], half_segment[2 * s + 1], second[s]) for s in range(4))
     return TileVariant(
         kind,
         rotation,
         segments,
         (terrain[0], terrain[1], terrain[2], terrain[3]),
         (side_segment[0], side_segment[1], side_segment[2], side_segment[3]),
+        (second[0], second[1], second[2], second[3]),
         tuple(half_segment),
         signature,
         area_segments=tuple(i for i, seg in enumerate(segments) if seg.kind in AREA_KINDS),
@@ -511,8 +552,10 @@ def _make_variant(kind: TileKind, rotation: int) -> TileVariant:
     )
 
 
-def _design(letter: str, *specs: str, expansion: str = "base") -> TileKind:
-    return TileKind(letter, tuple(_parse_segment(s) for s in specs), expansion)
+def _design(letter: str, *specs: str, expansion: str = "base", marks: tuple[str, ...] = (),
+            shared: str = "") -> TileKind:
+    return TileKind(letter, tuple(_parse_segment(s) for s in specs), expansion, marks,
+                    tuple(Side[w] for w in shared.split()))
 
 
 # fmt: off
@@ -666,6 +709,45 @@ _TRADERS_ROWS: tuple[tuple[TileKind, int], ...] = (
     # JCloisterZone TB/CcCc.w
     (_design("TBX", "city N W wine", "city E S", "field borders 0 1", expansion="traders"), 1),
 )
+#: Hills & Sheep (Hans im Glück, 2014; the second edition, 2018, adds a garden to HSN): 16 designs,
+#: 18 tiles, 8 with a hill and 8 with a vineyard (tile marks). The ids are ``HS`` + a letter in the
+#: order of JCloisterZone's ids (the C2 letters were not found: ``docs/rules-next.md`` §2.4). Checked
+#: design by design against JCloisterZone's tile definitions (each row's comment). Roads ending at a
+#: hill end there as at a crossing.
+_HILLS_ROWS: tuple[tuple[TileKind, int], ...] = (
+    # JCloisterZone HS/C!.v
+    (_design("HSA", "city N", "field SR WL WR borders 0", "field EL ER SL borders 0", expansion="hills", marks=("vineyard",)), 2),
+    # JCloisterZone HS/CC!.v (multi-edge N: the E city reaches the N side too)
+    (_design("HSB", "city N W", "city E N", "field SL SR borders 0 1", expansion="hills", marks=("vineyard",), shared="N"), 2),
+    # JCloisterZone HS/Cc.h.1
+    (_design("HSC", "city N W", "field EL ER SL SR borders 0", expansion="hills", marks=("hill",)), 1),
+    # JCloisterZone HS/CC.h.2
+    (_design("HSD", "city N", "city W", "field EL ER SL SR borders 0 1", expansion="hills", marks=("hill",)), 1),
+    # JCloisterZone HS/Cc.v
+    (_design("HSE", "city N W", "field EL ER SL SR borders 0", expansion="hills", marks=("vineyard",)), 1),
+    # JCloisterZone HS/CFC.h
+    (_design("HSF", "city N", "city S", "field EL ER WL WR borders 0 1", expansion="hills", marks=("hill",)), 1),
+    # JCloisterZone HS/CFC.v
+    (_design("HSG", "city W", "city E", "field NL NR borders 0 1", "field SL SR borders 0 1", expansion="hills", marks=("vineyard",)), 1),
+    # JCloisterZone HS/CFR.h
+    (_design("HSH", "city N", "road S", "field SR WL WR borders 0", "field EL ER SL borders 0", expansion="hills", marks=("hill",)), 1),
+    # JCloisterZone HS/CRr.h
+    (_design("HSI", "city N", "road E S", "field EL SR WL WR borders 0", "field ER SL", expansion="hills", marks=("hill",)), 1),
+    # JCloisterZone HS/LCRr
+    (_design("HSJ", "cloister", "city N", "road E S", "field EL SR WL WR borders 1", "field ER SL", expansion="hills"), 1),
+    # JCloisterZone HS/LRrR
+    (_design("HSK", "cloister", "road S ends", "road N E", "field NL WR WL SR SL ER", "field NR EL", expansion="hills"), 1),
+    # JCloisterZone HS/RCC.v
+    (_design("HSL", "city N", "city W", "road S", "field SR borders 0 1", "field EL ER SL borders 0", expansion="hills", marks=("vineyard",)), 1),
+    # JCloisterZone HS/RFR.h
+    (_design("HSM", "road N", "road S", "field NR EL ER SL", "field SR WL WR NL", expansion="hills", marks=("hill",)), 1),
+    # JCloisterZone HS/RR.h (the second edition's HS/RR.hG: with The Abbot, HSNG)
+    (_design("HSN", "road W", "road S", "field WR NL NR EL ER SL", "field SR WL", expansion="hills", marks=("hill",)), 1),
+    # JCloisterZone HS/RrC.h
+    (_design("HSO", "city N", "road S W", "field EL ER SL WR borders 0", "field SR WL", expansion="hills", marks=("hill",)), 1),
+    # JCloisterZone HS/RRr.v
+    (_design("HSP", "road E W", "road S ends", "field NL NR EL WR", "field ER SL SR WL", expansion="hills", marks=("vineyard",)), 1),
+)
 # fmt: on
 #: The River's spring (placed at (0, 0) instead of the start tile) and lake (drawn last of the river).
 RIVER_SPRING, RIVER_LAKE = "R1", "R2"
@@ -678,7 +760,8 @@ GARDEN_RIVER_DESIGN = "R4"
 
 
 def _with_garden(kind: TileKind, expansion: str) -> TileKind:
-    return TileKind(f"{kind.letter}G", (*kind.segments, Segment(SegmentKind.GARDEN)), expansion)
+    return TileKind(f"{kind.letter}G", (*kind.segments, Segment(SegmentKind.GARDEN)), expansion, kind.marks,
+                    kind.shared)
 
 
 #: The base designs A–X, in letter order.
@@ -706,23 +789,33 @@ INNS_GARDEN_VARIANTS: tuple[TileKind, ...] = tuple(
 )
 #: Traders & Builders' designs TBA–TBX.
 TRADERS_DESIGNS: tuple[TileKind, ...] = tuple(kind for kind, _ in _TRADERS_ROWS)
+#: Hills & Sheep's designs HSA–HSP.
+HILLS_DESIGNS: tuple[TileKind, ...] = tuple(kind for kind, _ in _HILLS_ROWS)
+#: Hills & Sheep's design printed with a garden (the second edition's HS/RR.hG): with The Abbot its
+#: one tile is the garden variant HSNG.
+HILLS_GARDEN_DESIGNS = ("HSN",)
+#: The garden variant of :data:`HILLS_GARDEN_DESIGNS`: HSNG.
+HILLS_GARDEN_VARIANTS: tuple[TileKind, ...] = tuple(
+    _with_garden(kind, "hills+abbot") for kind in HILLS_DESIGNS if kind.letter in HILLS_GARDEN_DESIGNS
+)
 
 _KINDS: dict[str, TileKind] = {
     k.letter: k
-    for k in (*BASE_DESIGNS, *RIVER_DESIGNS, *GARDEN_VARIANTS, *INNS_DESIGNS, *INNS_GARDEN_VARIANTS, *TRADERS_DESIGNS)
+    for k in (*BASE_DESIGNS, *RIVER_DESIGNS, *GARDEN_VARIANTS, *INNS_DESIGNS, *INNS_GARDEN_VARIANTS, *TRADERS_DESIGNS,
+              *HILLS_DESIGNS, *HILLS_GARDEN_VARIANTS)
 }
 
 
 def expansion_tile_counts(expansion: str) -> dict[str, int]:
-    """Id → number of tiles of an expansion's set: ``"inns"`` (Inns & Cathedrals, 18) or
-    ``"traders"`` (Traders & Builders, 24), in id order.
+    """Id → number of tiles of an expansion's set: ``"inns"`` (Inns & Cathedrals, 18), ``"traders"``
+    (Traders & Builders, 24) or ``"hills"`` (Hills & Sheep, 18), in id order.
 
     Raises:
         ValueError: Another name.
     """
-    rows = {"inns": _INNS_ROWS, "traders": _TRADERS_ROWS}.get(expansion)
+    rows = {"inns": _INNS_ROWS, "traders": _TRADERS_ROWS, "hills": _HILLS_ROWS}.get(expansion)
     if rows is None:
-        raise ValueError(f"no expansion {expansion!r} with tiles of its own here (inns, traders)")
+        raise ValueError(f"no expansion {expansion!r} with tiles of its own here (inns, traders, hills)")
     return {kind.letter: count for kind, count in rows}
 
 
@@ -761,7 +854,7 @@ def group_rank(letter: str) -> int:
 
 def tileset(
     *, river: bool = False, abbot: bool = False, river_start: str = "after", inns: bool = False,
-    traders: bool = False,
+    traders: bool = False, hills: bool = False,
 ) -> tuple[str, list[dict[str, int]]]:
     """The tiles of a game: the tile placed at (0, 0), and the groups drawn one after another (each
     shuffled on its own, ``protocol/deck.md`` §4), as id → count.
@@ -774,7 +867,8 @@ def tileset(
     "return the start tile to the box"). With The Abbot: one copy each of E, H, I, M, N, R, U, V
     (and one R4) is its garden variant. With *inns* (Inns & Cathedrals) its 18 tiles join the land
     tiles; with The Abbot too, ICB and ICH are their garden variants ICBG and ICHG. With *traders*
-    (Traders & Builders) its 24 tiles join the land tiles.
+    (Traders & Builders) its 24 tiles join the land tiles. With *hills* (Hills & Sheep) its 18 tiles
+    join the land tiles; with The Abbot too, HSN is its garden variant HSNG.
 
     Raises:
         ValueError: *river_start* is none of ``"after"``, ``"river"``, ``"omit"``.
@@ -794,6 +888,11 @@ def tileset(
                 land[f"{letter}G"] = land.pop(letter)
     if traders:  # Traders & Builders: its 24 tiles shuffled into the land tiles
         land.update(expansion_tile_counts("traders"))
+    if hills:  # Hills & Sheep: its 18 tiles shuffled into the land tiles
+        land.update(expansion_tile_counts("hills"))
+        if abbot:  # one of them printed with a garden (the second edition)
+            for letter in HILLS_GARDEN_DESIGNS:
+                land[f"{letter}G"] = land.pop(letter)
     if not river:
         return BASE_START, [land]
     flow = {kind.letter: count for kind, count in _RIVER_ROWS if kind.letter not in (RIVER_SPRING, RIVER_LAKE)}

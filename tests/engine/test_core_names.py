@@ -39,11 +39,12 @@ STATE = Path(carcnet.engine.__file__).with_name("state.py")
 CORE = tuple(STATE.with_name(name) for name in ("state.py", "setup.py", "phase.py", "expansion.py"))
 
 #: The expansions' words: The River, The Abbot (and its gardens), Inns & Cathedrals (and the large
-#: meeple), Traders & Builders (pigs, goods and their kinds), the editions' variants (small cities,
-#: the ``farms`` option).
+#: meeple), Traders & Builders (pigs, goods and their kinds), Hills & Sheep (hills, vineyards, the
+#: shepherd and its flock), the editions' variants (small cities, the ``farms`` option).
 WORDS = (
     "river", "rivers", "abbot", "abbots", "garden", "gardens", "inn", "inns", "cathedral", "cathedrals",
     "large", "trader", "traders", "builder", "builders", "pig", "pigs", "goods", "wine", "grain", "cloth",
+    "hill", "hills", "vineyard", "vineyards", "sheep", "shepherd", "shepherds", "flock",
     "small city", "farms",
 )
 

@@ -423,3 +423,10 @@ def test_preview_agrees_with_the_engine_with_traders_and_builders():
     preview, as in the engine (issue 33): completions score the seats the engine scores."""
     seen = play_to(91, 3, set(range(0, 96, 2)), Rules(traders=True, inns=True))
     assert seen["placements"] > 300, seen
+
+
+def test_preview_agrees_with_the_engine_with_hills_and_sheep():
+    """Hills & Sheep's tiles (HSB's shared side, the roads that end in their field) join as the engine
+    joins them, and cloisters completed beside vineyards score their 3 more a vineyard."""
+    seen = play_to(31, 3, set(range(0, 88, 2)), Rules(hills_sheep=True))
+    assert seen["placements"] > 300, seen
