@@ -348,6 +348,8 @@ def options_to_wire(rules: Rules, where: str = "options") -> dict[str, Any]:
         out["inns"] = True
     if rules.traders:
         out["traders"] = True
+    if rules.hills_sheep:
+        out["hills-sheep"] = True
     options_from_wire(out, where)  # the same checks as reading: never write what could not be read
     return out
 
@@ -359,7 +361,7 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
     ``river_start`` is the default, ``"after"``.
 
     >>> options_from_wire({"river": True, "abbot": False, "small-city": False, "farms": "city", "river-start": "omit"})
-    Rules(river=True, abbot=False, river_start='omit', small_city=False, farms='city', inns=False, traders=False)
+    Rules(river=True, abbot=False, river_start='omit', small_city=False, farms='city', inns=False, traders=False, hills_sheep=False)
 
     Raises:
         LogFormatError: Not a map, a missing or unknown key, a wrong type or value; the message
@@ -369,7 +371,7 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
     if "river" in options:
         _typed(options, "river", bool, where)
     river = options.get("river") is True
-    expansions = tuple(key for key in ("inns", "traders") if key in options)
+    expansions = tuple(key for key in ("inns", "traders", "hills-sheep") if key in options)
     _keys(options, (*(_RIVER_OPTION_KEYS if river else _OPTION_KEYS), *expansions), where)
     for key in expansions:  # present exactly when played: one encoding a game
         if options[key] is not True:
@@ -391,6 +393,7 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
     return Rules(
         river=options["river"], abbot=options["abbot"], river_start=river_start,
         small_city=options["small-city"], farms=farms, inns="inns" in expansions, traders="traders" in expansions,
+        hills_sheep="hills-sheep" in expansions,
     )
 
 

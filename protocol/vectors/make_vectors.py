@@ -28,6 +28,8 @@ HERE = Path(__file__).parent
 U64_MAX = 2**64 - 1
 #: A seed where the random bot of the rules-5 Traders & Builders vector both takes and declines a second tile.
 RULES5_SEED = 2044
+#: The seed of the Hills & Sheep vector (the random bot places its hills, each hiding a tile).
+HILLS_SEED = 2026
 
 
 def deck_vectors() -> dict:
@@ -76,6 +78,7 @@ def digest_vector(rules: Rules | None = None, seed: int = 2026, version: int = 4
             "abbot": setup.rules.abbot, "river_start": setup.rules.river_start,
             "small_city": setup.rules.small_city, "farms": setup.rules.farms, "inns": setup.rules.inns,
             "traders": setup.rules.traders,
+            **({"hills_sheep": True} if setup.rules.hills_sheep else {}),
         },
         "setup_text": setup.canonical(),
         "final_scores": game.scores,
@@ -137,10 +140,11 @@ def _table_setup(game_id: str, players: int, rules: Rules, version: int = 4) -> 
     return GameSetup(players=players, draws=table, rules=rules, rules_version=version), chains
 
 
-def table_digest_vector(rules: Rules | None = None, bot_seed: int = 2026) -> dict:
+def table_digest_vector(rules: Rules | None = None, bot_seed: int = 2026, version: int = 4) -> dict:
     """digest.md with table draws: a 2-player game whose draws come from the vector chains (with
-    Traders & Builders, the builder's second tiles drawn by the table too)."""
-    setup, chains = _table_setup("3f2a9c1b5d6e4f708192a3b4c5d6e7f8", 2, rules or Rules())
+    Traders & Builders, the builder's second tiles drawn by the table too; with Hills & Sheep, the
+    bag's last tiles left under the hills)."""
+    setup, chains = _table_setup("3f2a9c1b5d6e4f708192a3b4c5d6e7f8", 2, rules or Rules(), version)
     game = Game(setup)
     bot = RandomBot(bot_seed)
     while game.phase is not Phase.GAME_OVER:
@@ -172,6 +176,9 @@ def main() -> None:
         ("digest-table-traders.json", table_digest_vector(Rules(traders=True), bot_seed=2029), 1),
         # rules 5: the builder's second tile taken and declined (a seed where the random bot does both)
         ("digest-traders-rules5.json", digest_vector(Rules(traders=True), seed=RULES5_SEED, version=5), 1),
+        # rules 6: Hills & Sheep's hills (the tiles under them) and vineyards, seeded and by the table
+        ("digest-hills.json", digest_vector(Rules(hills_sheep=True, abbot=True), seed=HILLS_SEED, version=6), 1),
+        ("digest-table-hills.json", table_digest_vector(Rules(hills_sheep=True), version=6), 1),
     ):
         (HERE / name).write_text(json.dumps(vec, indent=indent) + "\n")
         print(f"wrote {HERE / name}")

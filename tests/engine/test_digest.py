@@ -66,6 +66,8 @@ def test_digest_distinguishes_setups_and_moves():
         ("digest-traders.json", "rules 4 river=0 abbot=0 small-city=0 farms=farm traders=1"),
         # rules 5: the builder's second tile asked before the draw, taken and declined
         ("digest-traders-rules5.json", "rules 5 river=0 abbot=0 small-city=0 farms=farm traders=1"),
+        # rules 6: Hills & Sheep (its hills' hidden tiles in the state line)
+        ("digest-hills.json", "rules 6 river=0 abbot=1 small-city=0 farms=farm hills-sheep=1"),
         # a game of rules 3 (before the expansions): the same game, its setup text saying rules 3
         ("digest-expansions-rules3.json", "rules 3 river=1 abbot=1 start=after"),
         # a game of rules 2 (before the exact river rule): replayed under its own version's rules
@@ -79,7 +81,7 @@ def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
     s = vector["setup"]
     rules = Rules(
         river=s["river"], abbot=s["abbot"], river_start=s["river_start"], small_city=s["small_city"], farms=s["farms"],
-        inns=s.get("inns", False), traders=s.get("traders", False),
+        inns=s.get("inns", False), traders=s.get("traders", False), hills_sheep=s.get("hills_sheep", False),
     )
     setup = GameSetup(players=s["players"], seed=int(s["seed"]), rules=rules, rules_version=s["rules"])
     assert setup.canonical() == vector["setup_text"] and words in vector["setup_text"]
@@ -88,6 +90,8 @@ def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
     assert game.scores == vector["final_scores"]
     if s.get("inns"):  # the vector plays what the expansion adds: the large meeple
         assert any(m.endswith(" large") for m in vector["moves"])
+    if s.get("hills_sheep"):  # the vector plays what the expansion adds: tiles hidden under hills
+        assert game.hidden > 0 and f" hidden={game.hidden}\n" in game.state_line()
     if s["rules"] >= 5 and s.get("traders"):  # the second tile's question, answered both ways
         assert {"second-tile take", "second-tile decline"} <= set(vector["moves"])
 

@@ -333,3 +333,18 @@ def test_a_table_game_with_builder_turns_matches_its_digest_vector():
     turns = [e for e in replayed.events if isinstance(e, BuilderTurn)]
     assert turns
     assert play_out(game, chains, 2029).digest == replayed.digest
+
+
+def test_a_table_game_with_hills_leaves_the_bag_s_last_tiles_under_them():
+    """Hills & Sheep at a table with table draws (deck.md §6): each hill takes a tile out of the game
+    unseen, so the game ends with as many tiles in the bag as there are hills placed (while tiles were
+    left); the vector's game replays to its digests."""
+    vector = json.loads((VECTORS_DIR / "digest-table-hills.json").read_text())
+    game, chains = table_game(2, Rules(hills_sheep=True), version=6)
+    assert game.setup.canonical() == vector["setup_text"] and " hills-sheep=1" in vector["setup_text"]
+    replayed = replay(game.setup, [parse_move(text) for text in vector["moves"]])
+    assert [d.hex() for d in replayed.digests] == vector["digests"]
+    assert replayed.scores == vector["final_scores"] and replayed.phase is Phase.GAME_OVER
+    assert replayed.bag is not None and replayed.hidden > 0
+    assert sum(map(len, replayed.bag)) == replayed.hidden  # the tiles under the hills: never drawn
+    assert play_out(game, chains, 2026).digest == replayed.digest

@@ -199,8 +199,8 @@ def test_newer_format_is_refused_for_its_version_before_its_fields():
 
 
 def test_a_rules_version_this_engine_does_not_play_is_refused_naming_both():
-    plays = "2, 3, 4 and 5"
-    assert SUPPORTED_RULES == (2, 3, 4, 5)
+    plays = "2, 3, 4, 5 and 6"
+    assert SUPPORTED_RULES == (2, 3, 4, 5, 6)
     for other in (RULES_VERSION + 1, min(SUPPORTED_RULES) - 1):
         with pytest.raises(LogVersionError, match=f"rules version {other}.*rules versions {plays}") as info:
             from_wire(_header_map(rules=other))
@@ -208,14 +208,15 @@ def test_a_rules_version_this_engine_does_not_play_is_refused_naming_both():
 
 
 def test_a_header_of_an_older_rules_version_is_read_with_it():
-    """Saved games of rules 2 (before the exact river rule), 3 (before the expansions) and 4 (before
-    the builder's second tile was asked) still load, and go on under their own rules."""
-    assert SUPPORTED_RULES == (2, 3, 4, 5)
-    for old in (2, 3, 4):
+    """Saved games of rules 2 (before the exact river rule), 3 (before the expansions), 4 (before
+    the builder's second tile was asked) and 5 (before Hills & Sheep) still load, and go on under
+    their own rules."""
+    assert SUPPORTED_RULES == (2, 3, 4, 5, 6)
+    for old in (2, 3, 4, 5):
         header = from_wire(_header_map(rules=old))
         assert isinstance(header, LogHeader) and header.rules == old and header.setup().rules_version == old
         assert to_wire(header)["rules"] == old
-    assert from_wire(_header_map(rules=5)).rules == RULES_VERSION == 5
+    assert from_wire(_header_map(rules=6)).rules == RULES_VERSION == 6
 
 
 _BASE = {"river": False, "abbot": False, "small-city": False, "farms": "farm"}

@@ -177,7 +177,7 @@ def test_other_rules_version_is_refused_naming_both(tmp_path: Path):
         load(write(tmp_path, craft(*maps)))
     assert info.value.reason == "rules-version"
     message = str(info.value)
-    assert f"rules version {RULES_VERSION + 1}" in message and f"rules versions 2, 3, 4 and {RULES_VERSION};" in message
+    assert f"rules version {RULES_VERSION + 1}" in message and f"rules versions 2, 3, 4, 5 and {RULES_VERSION};" in message
     assert "not replayed under other rules" in message
 
 

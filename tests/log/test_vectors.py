@@ -130,7 +130,7 @@ def test_the_messages_quoted_in_the_docs_are_the_real_ones(tmp_path: Path):
         bytes(corrupt),
         bytes(middle),
         edited(0, format=4),
-        edited(0, rules=6),
+        edited(0, rules=7),
         edited(3, seat=0),
         edited(4, digest=bytes(32)),
         edited(3, move={"type": "place", "tile": "U", "pos": [4, 4], "rot": 1}),
