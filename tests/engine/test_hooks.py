@@ -33,13 +33,13 @@ from carcnet.engine.rules import FARM_RULES, RIVER_STARTS, SUPPORTED_RULES
 def _combinations() -> list[tuple[Rules, int]]:
     out = []
     for version in SUPPORTED_RULES:
-        for river, abbot, small, inns, traders in itertools.product((False, True), repeat=5):
-            if (inns or traders) and version < 4:
+        for river, abbot, small, inns, traders, hills in itertools.product((False, True), repeat=6):
+            if (inns or traders) and version < 4 or hills and version < 6:
                 continue
             for farms in FARM_RULES:
                 for start in RIVER_STARTS if river else ("after",):
                     out.append((Rules(river=river, abbot=abbot, river_start=start, small_city=small, farms=farms,
-                                      inns=inns, traders=traders), version))
+                                      inns=inns, traders=traders, hills_sheep=hills), version))
     return out
 
 
@@ -64,12 +64,14 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     city = rules.farms == "city"
     assert ("city-farms" in hooks.names) is city
     assert (hooks.farm_scoring is not None) is city
-    assert hooks.exact_projection is (city or rules.inns or rules.traders)
+    hills = rules.hills_sheep
+    assert hooks.exact_projection is (city or rules.inns or rules.traders or hills)
+    assert hooks.tie_mark == ("hill" if hills else "")
     assert hooks.farm_city_points == {"farm": 3, "city": 4, "off": 0}[rules.farms]
     assert ("no-farmers" in hooks.names) is (rules.farms == "off")
     assert set(hooks.closed_kinds) == ({SegmentKind.FIELD} if rules.farms == "off" else set())
     assert ("small-cities" in hooks.names) is rules.small_city
-    assert (hooks.value is base_value) is (not rules.small_city and not rules.inns)
+    assert (hooks.value is base_value) is (not rules.small_city and not rules.inns and not hills)
     assert [e.slot for e in hooks.active] == list(range(len(hooks.active)))
     abbot, traders = rules.abbot, rules.traders
     assert ("abbot" in hooks.names) is abbot and (Abbot in hooks.slots) is abbot
@@ -95,10 +97,11 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     assert hooks.words == tuple(w for w, on in (("abbots", abbot), ("large", rules.inns)) if on)  # digest order
     assert len(hooks.turn_actions) == int(abbot)
     assert len(hooks.turn_end) == len(hooks.farm_bonus) == int(traders)
-    assert len(hooks.on_tile_placed) == int(traders) + int(rules.river)
+    assert len(hooks.on_tile_placed) == int(traders) + int(rules.river) + int(hills)
     assert (hooks.restricts is not None) is (hooks.filter_placements is not None) is rules.river
     assert ("river" in hooks.names) is rules.river and (River in hooks.slots) is rules.river
-    assert len(hooks.on_completed) == len(hooks.final_scoring) == len(hooks.snapshots) == int(traders)
+    assert len(hooks.on_completed) == len(hooks.final_scoring) == int(traders)
+    assert len(hooks.snapshots) == int(traders) + int(hills)
     assert len(hooks.new_states) == len(hooks.active)
 
 
