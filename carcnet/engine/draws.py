@@ -47,8 +47,9 @@ __all__ = [
 
 CHAIN_DOMAIN = b"carcnet/chain/v1\x00"
 DRAW_DOMAIN = b"carcnet/draw/v1\x00"
-#: The longest chain a game may ask for: more than any draw pile (84 with The River and The Abbot).
-MAX_CHAIN = 256
+#: The longest chain a game may ask for: more than any game's draws (``Rules.table_draws``: 286
+#: with every expansion, its pile of 143 and a token of the sheep bag a tile at most).
+MAX_CHAIN = 512
 
 
 def _game_bytes(game: str) -> bytes:

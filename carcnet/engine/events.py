@@ -25,6 +25,8 @@ __all__ = [
     "GameEnded",
     "GoodsScored",
     "GoodsTaken",
+    "FlockScored",
+    "TokenDrawn",
     "HeldFeature",
     "MeepleDeployed",
     "MeepleReturned",
@@ -39,7 +41,7 @@ __all__ = [
 ]
 
 #: Score categories, in the order breakdowns list them: the scoring events' ``category``.
-CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods")
+CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods", "sheep")
 
 _T = TypeVar("_T")
 
@@ -293,6 +295,45 @@ class GoodsScored:
 
 @_quick_init
 @dataclass(frozen=True, slots=True)
+class TokenDrawn:
+    """Hills & Sheep: a token drawn from the sheep bag for *seat*'s flock (HS6, HS7): ``"1"`` to
+    ``"4"`` sheep join it, ``"W"`` a wolf scatters every flock of its field (the shepherds return
+    without points, their sheep to the bag)."""
+
+    seat: int
+    token: str
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
+class FlockScored:
+    """Hills & Sheep: a field's flock herded into the stable (HS8): each seat in *seats* (a shepherd
+    of its there) scores *points*, 1 a sheep in the field; the shepherds return, the sheep go back
+    to the bag.
+
+    Attributes:
+        seats: The seats with a shepherd in the field, in seat order.
+        points: What each scores: the sheep shown on the field's tokens.
+        field: The field (kind field): its anchor names it.
+    """
+
+    seats: tuple[int, ...]
+    points: int
+    field: FeatureInfo
+    final: bool = False
+
+    @property
+    def category(self) -> str:
+        """The score category: ``"sheep"``."""
+        return "sheep"
+
+    def describe(self) -> str:
+        """``"+7: a flock of 7 sheep"``."""
+        return f"+{self.points}: a flock of {self.points} sheep"
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
 class MeepleReturned:
     """A figure went back to *seat*'s supply from *segment* of the tile at *position*."""
 
@@ -349,4 +390,4 @@ Event = (
 )
 
 #: A scoring event of the final scoring: ``seats``, ``points`` each and a ``category``.
-Scoring = PointsScored | GoodsScored
+Scoring = PointsScored | GoodsScored | FlockScored

@@ -41,15 +41,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .board import Board, PlacedTile
 from .events import Event, FeatureInfo, PointsScored, Scoring
 from .features import FeatureGraph
-from .moves import DeployMeeple, Figure, Move, PlaceTile
+from .moves import DeployMeeple, DrawTile, Figure, Move, PlaceTile
 from .rules import Rules
 from .scoring import completed_points, feature_value
 from .tiles import MAX_SEGMENTS, SegmentKind, TileKind
+
+if TYPE_CHECKING:  # (setup.py imports this module)
+    from .setup import GameSetup
 
 __all__ = ["BASE_FARM_CITY_POINTS", "HOOKS", "MEEPLE_KINDS", "CompletedPoints", "Expansion", "FigureRule", "GameState", "Hooks", "Step", "Value",
            "base_completed_points", "base_value", "build_hooks"]
@@ -72,6 +75,12 @@ class Step(Protocol):
     @property
     def seat(self) -> int:
         """Whose answer the game waits for (``Game.actor``)."""
+        ...  # pragma: no cover (a protocol)
+
+    @property
+    def draws(self) -> bool:
+        """Whether the table's draw answers it (a :class:`~carcnet.engine.moves.DrawTile`, the game in
+        ``Phase.DRAW``: an expansion's draw at a table whose draws come from the players), not a seat's move."""
         ...  # pragma: no cover (a protocol)
 
     def words(self) -> str:
@@ -98,6 +107,8 @@ class GameState(Protocol):
     graph: FeatureGraph
     ext: list[Any]
     hidden: int
+    setup: GameSetup
+    bag: list[list[str]] | None
 
     @property
     def supplies(self) -> Mapping[Figure, list[int]]:
@@ -128,8 +139,17 @@ class GameState(Protocol):
         """Puts *step*'s question to its seat once the turn's end is reached (from :meth:`Expansion.turn_end`)."""
         ...  # pragma: no cover (a protocol)
 
+    def add_score(self, event: Scoring, events: list[Event]) -> None:
+        """*event*'s points to each of its seats now, in its category, *event* appended to *events*."""
+        ...  # pragma: no cover (a protocol)
+
     def hide_tile(self) -> bool:
         """Takes a face-down tile out of the game unseen, when one is left; returns whether one was."""
+        ...  # pragma: no cover (a protocol)
+
+    def table_pick(self, move: DrawTile, n: int) -> int:
+        """Checks the table's draw *move* (answering a step that :attr:`Step.draws`) and returns the
+        index in ``[0, n)`` it picks (``protocol/deck.md`` §5.2)."""
         ...  # pragma: no cover (a protocol)
 
     def majority(self, figures: Sequence[tuple[int, Figure, int]]) -> tuple[int, ...]:
@@ -222,6 +242,12 @@ class Expansion:
         off_reason: The reason code of its moves refused in a game without it.
         marked_graph: Its features carry the tiles' marks and goods as they merge (the feature graph
             keeps them: :class:`~carcnet.engine.features.MarkedFeatureGraph`).
+        placed_figures: Its figures it deploys itself, with its own rules and in its own state (not on
+            the feature graph: they claim nothing and count for no majority): the core hands their
+            :class:`~carcnet.engine.moves.DeployMeeple` to its :meth:`check_move` and
+            :meth:`apply_move` (Hills & Sheep's shepherd).
+        tokens: The kinds of token its bag holds, which a given draw order's setup may list
+            (``GameSetup.tokens``; Hills & Sheep's sheep and wolf).
         tie_mark: A tile mark (:attr:`~carcnet.engine.tiles.TileKind.marks`) that breaks ties: of the
             seats tied for the most followers on a feature, those with a follower on a tile with this
             mark score it alone (all of them when none has one); ``""``: none (at most one expansion
@@ -247,6 +273,8 @@ class Expansion:
     off_reason: ClassVar[str] = "bad-move"
     marked_graph: ClassVar[bool] = False
     tie_mark: ClassVar[str] = ""
+    placed_figures: ClassVar[tuple[Figure, ...]] = ()
+    tokens: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, rules: Rules, version: int, slot: int) -> None:
         self.rules, self.version, self.slot = rules, version, slot
@@ -304,7 +332,7 @@ class Expansion:
     def turn_end(self, game: GameState, events: list[Event]) -> bool:
         """The turn of the seat to play ends (its completed features scored); appends its events, and
         may put a question to a seat first (:meth:`GameState.push_step`). Returns whether the same
-        seat plays another tile (at most one expansion in play says so; a step's answer may too)."""
+        seat plays another tile (once, whichever expansion says so; a step's answer may too)."""
         return False
 
     def on_completed(self, game: GameState, root: int, info: FeatureInfo, events: list[Event]) -> None:
@@ -382,6 +410,7 @@ class Hooks:
         snapshots: The overriders of :meth:`Expansion.snapshot`, in digest order, and
             :attr:`state_words` their :meth:`Expansion.state_words`, in the same order.
         tie_mark: The tile mark that breaks ties for a feature's majority (an expansion's ``tie_mark``), or ``""``.
+        placers: Each figure an expansion in play deploys itself → the expansion (``placed_figures``).
     """
 
     active: tuple[Expansion, ...]
@@ -419,6 +448,7 @@ class Hooks:
     snapshots: tuple[Callable[[GameState], Any], ...]
     state_words: tuple[Callable[[Any], str], ...]
     tie_mark: str
+    placers: Mapping[Figure, Expansion]
 
 
 def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]]) -> Hooks:
@@ -427,7 +457,7 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
 
     Raises:
         ValueError: Two expansions in play replace one thing that only one may (the farm scoring, what
-            a farm scores a city, another tile at the turn's end, where a tile may go, the tie break).
+            a farm scores a city, where a tile may go, the tie break).
     """
     active: list[Expansion] = []
     for cls in registry:
@@ -444,9 +474,6 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
     tie_marks = [e.tie_mark for e in active if e.tie_mark]
     if len(tie_marks) > 1:
         raise ValueError("two expansions in play break ties: " + ", ".join(e.title for e in active if e.tie_mark))
-    if sum(_overrides(e, "turn_end") for e in active) > 1:
-        raise ValueError("two expansions in play give a seat another tile: "
-                         + ", ".join(e.title for e in active if _overrides(e, "turn_end")))
     worded = sorted(((e.digest_order, rule.figure, rule.word) for e in active for rule in e.figure_rules if rule.word),
                     key=lambda item: item[0])
     closed = {kind: why for e in active for kind, why in e.closed_kinds.items()}
@@ -493,6 +520,7 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         snapshots=tuple(e.snapshot for e in words),
         state_words=tuple(e.state_words for e in words),
         tie_mark=tie_marks[0] if tie_marks else "",
+        placers={figure: e for e in active for figure in e.placed_figures},
     )
 
 

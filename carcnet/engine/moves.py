@@ -13,7 +13,7 @@ and the log records the author beside each move.
 
 Text forms (``str(move)``, read back by :func:`carcnet.engine.notation.parse_move`):
 ``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``skip`` · ``return-abbot 1,0`` ·
-``second-tile take`` · ``second-tile decline`` · ``handover 2 greedy by 0`` · ``handback 2`` · ``draw <64 hex digits or -, one per seat>``.
+``second-tile take`` · ``second-tile decline`` · ``deploy 2 shepherd`` · ``flock grow`` · ``flock score`` · ``handover 2 greedy by 0`` · ``handback 2`` · ``draw <64 hex digits or -, one per seat>``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from enum import Enum
 from .geometry import Position
 
 __all__ = [
-    "DeployMeeple", "DrawTile", "Figure", "HandBack", "HandOver", "Move", "PlaceTile", "ReturnAbbot", "SecondTile",
-    "SkipMeeple",
+    "DeployMeeple", "DrawTile", "Figure", "Flock", "HandBack", "HandOver", "Move", "PlaceTile", "ReturnAbbot",
+    "SecondTile", "SkipMeeple",
 ]
 
 
@@ -46,6 +46,10 @@ class Figure(str, Enum):
     PIG = "pig"
     """Traders & Builders' pig; 1 per player, on a farm that holds one of the player's farmers,
     until the end; counts for no majority; its owner scores that farm's cities 4 each instead of 3."""
+    SHEPHERD = "shepherd"
+    """Hills & Sheep's shepherd; 1 per player, instead of a meeple on a field of the tile just placed
+    that holds no shepherd (farmers may be there); not a follower: it counts for no majority and
+    claims nothing; its flock is the sheep tokens drawn from the bag beside it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +136,19 @@ class SecondTile:
 
     def __str__(self) -> str:
         return "second-tile take" if self.take else "second-tile decline"
+
+
+@dataclass(frozen=True, slots=True)
+class Flock:
+    """Hills & Sheep: the seat whose tile extended the field of its own shepherd tends the flock
+    (ZM-HS: "she must choose one of two different actions"): *grow* it (a token is drawn from the
+    bag: a sheep joins it, a wolf scatters it) or, not *grow*, herd it into the stable (every
+    shepherd in the field scores 1 a sheep there)."""
+
+    grow: bool
+
+    def __str__(self) -> str:
+        return "flock grow" if self.grow else "flock score"
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from .moves import (
     DeployMeeple,
     DrawTile,
     Figure,
+    Flock,
     HandBack,
     HandOver,
     Move,
@@ -77,6 +78,8 @@ def parse_move(text: str) -> Move:
         return ReturnAbbot(parse_position(args[0]))
     if verb == "second-tile" and len(args) == 1 and args[0] in ("take", "decline"):
         return SecondTile(args[0] == "take")
+    if verb == "flock" and len(args) == 1 and args[0] in ("grow", "score"):
+        return Flock(args[0] == "grow")
     if verb == "handover" and len(args) == 4 and args[2] == "by" and args[0].isdigit() and args[3].isdigit():
         return HandOver(int(args[0]), args[1], int(args[3]))
     if verb == "handback" and len(args) == 1 and args[0].isdigit():
@@ -86,8 +89,8 @@ def parse_move(text: str) -> Move:
     if verb == "draw" and 2 <= len(args) <= 6 and all(a == "-" or _is_value(a) for a in args):
         return DrawTile(tuple(None if a == "-" else bytes.fromhex(a) for a in args))
     raise ValueError(
-        f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot|large|builder|pig] | skip | return-abbot X,Y | "
-        "second-tile take|decline | "
+        f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot|large|builder|pig|shepherd] | skip | "
+        "return-abbot X,Y | second-tile take|decline | flock grow|score | "
         "handover S BOT by S | handback S [by S] | draw V…)"
     )
 

@@ -117,14 +117,25 @@ class Rules:
         return any(option.metadata.get("tiles") == tag and getattr(self, option.name) for option in _FIELDS)
 
     def pile_size(self) -> int:
-        """Tiles in the draw pile under these rules (start tile excluded): the number of draws a
-        game makes, and the length of each seat's chain with table draws (``deck.md`` §4–5).
+        """Tiles in the draw pile under these rules (start tile excluded): the tiles a game draws
+        (:meth:`table_draws`: what a table draws, tokens included).
 
         >>> Rules().pile_size(), Rules(river=True).pile_size()
         (71, 83)
         """
         _start, groups = self.tileset()
         return sum(sum(group.values()) for group in groups)
+
+    def table_draws(self) -> int:
+        """The most draws a game under these rules asks of the table (``deck.md`` §5, §7): the length
+        of each seat's chain. The pile, and with Hills & Sheep as many again (a token of the sheep
+        bag at most for each tile placed).
+
+        >>> Rules().table_draws(), Rules(hills_sheep=True).table_draws()
+        (71, 178)
+        """
+        pile = self.pile_size()
+        return 2 * pile if self.hills_sheep else pile
 
     def tileset(self) -> tuple[str, list[dict[str, int]]]:
         """The start tile and the groups of the draw pile under these options

@@ -37,6 +37,10 @@ class GameSetup:
         rules: Rule options.
         rules_version: The rules version the game is played under, one of :data:`SUPPORTED_RULES`
             (:data:`RULES_VERSION` for a new game; a saved game's own). In the digest's setup text.
+        tokens: With Hills & Sheep and a given *draw_order* only: the tokens the sheep bag gives, in
+            order (``"1"`` to ``"4"`` sheep, ``"W"`` a wolf), for tests and lessons; past them, or
+            without them, the bag is drawn as in a game of seed 0 (``protocol/deck.md`` §7). In the
+            digest's setup text; a saved game cannot hold them.
     """
 
     players: int
@@ -45,6 +49,7 @@ class GameSetup:
     rules: Rules = field(default_factory=Rules)
     draws: TableDraws | None = None
     rules_version: int = RULES_VERSION
+    tokens: tuple[str, ...] | None = None
 
     def deck(self) -> tuple[str, ...]:
         """The draw order this setup gives (start tile excluded); empty for table draws, whose
@@ -93,6 +98,12 @@ class GameSetup:
         if self.seed is not None:
             if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < _deck.SEED_LIMIT:
                 raise SetupError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
+        if self.tokens is not None:
+            kinds = {token for e in self.hooks().active for token in e.tokens}
+            if self.draw_order is None or not kinds:
+                raise SetupError("tokens go with a given draw order of a game with an expansion's bag of tokens")
+            if not isinstance(self.tokens, tuple) or not all(t in kinds for t in self.tokens):
+                raise SetupError(f"tokens must be a tuple of {', '.join(sorted(kinds))}, got {self.tokens!r}"[:200])
         if self.draw_order is not None:
             for i, letter in enumerate(self.draw_order):
                 try:
@@ -111,6 +122,8 @@ class GameSetup:
             source = f"seed {self.seed}"
         else:
             source = "order " + " ".join(self.draw_order or ())
+            if self.tokens is not None:
+                source += "\ntokens " + " ".join(self.tokens)
         return f"carcnet/state/v1\nrules {self.rules_version} {self.rules.words()}\nplayers {self.players}\n{source}\n"
 
     def hooks(self) -> Hooks:

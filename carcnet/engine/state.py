@@ -156,8 +156,11 @@ class Game:
         self.breakdown: list[dict[str, list[int]]] = [{c: [0, 0] for c in CATEGORIES} for _ in range(n)]
         #: The draw order (seed or explicit order); empty with table draws (see :attr:`bag`).
         self.deck = deck
-        #: Tiles drawn so far (set-aside ones included): the next draw is number ``deck_index + 1``.
+        #: Tiles drawn so far (set-aside ones included).
         self.deck_index = 0
+        #: The table's draws made so far (deck.md §5), tiles and an expansion's (Hills & Sheep's tokens):
+        #: the next is number ``draw_count + 1`` (:attr:`next_draw`). ``deck_index`` in a game without.
+        self.draw_count = 0
         table = setup.draws
         #: Table draws (deck.md §5): the tiles left, per group in order, each in canonical order; the
         #: last value each seat revealed, ``(draw, value)``, starting from ``(0, root)``. ``None``
@@ -652,6 +655,7 @@ class Game:
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
         other.deck = self.deck
         other.deck_index = self.deck_index
+        other.draw_count = self.draw_count
         other.bag = None if self.bag is None else [group[:] for group in self.bag]
         other.revealed = None if self.revealed is None else self.revealed[:]
         other.set_aside = self.set_aside[:]
@@ -702,8 +706,13 @@ class Game:
                 raise IllegalMoveError("wrong-phase", f"{move}: place the drawn tile {self.drawn} first")
             if kind is DeployMeeple:
                 assert isinstance(move, DeployMeeple)
-                self._check_deploy(move)
-                self._deploy(move, events)
+                placer = None if move.figure is _MEEPLE else self._hooks.placers.get(move.figure)
+                if placer is None:
+                    self._check_deploy(move)
+                    self._deploy(move, events)
+                else:  # a figure its expansion deploys itself
+                    placer.check_move(self, move)
+                    placer.apply_move(self, move, events)
             elif kind is not SkipMeeple:  # an expansion's move instead of a deploy
                 maker = self._hooks.moves.get(kind)
                 if maker is None:
@@ -729,8 +738,11 @@ class Game:
             raise IllegalMoveError("wrong-phase", f"{move}: nothing is asked now")
         elif kind is DrawTile:
             assert isinstance(move, DrawTile)
-            values = self._check_draw(move)
-            self._table_draw(values, events)
+            if self.steps and phase is Phase.DRAW:  # an expansion's draw, the turn's step
+                self._answer(move, events)
+            else:
+                values = self._check_draw(move)
+                self._table_draw(values, events)
         else:
             raise IllegalMoveError("bad-move", f"not a move: {move!r}")
         self.moves.append(move)
@@ -922,7 +934,7 @@ class Game:
         n = self.players
         if not isinstance(values, tuple) or len(values) != n:
             raise IllegalMoveError("bad-draw", f"draw: one value or - per seat ({n}) expected")
-        draw = self.deck_index + 1
+        draw = self.draw_count + 1
         out: list[bytes | None] = []
         for seat, value in enumerate(values):
             contributes = self.handovers[seat] is None
@@ -1045,11 +1057,11 @@ class Game:
         self._placed = None
         again = False  # an expansion gives the same seat another tile
         for end in self._hooks.turn_end:
-            again = end(self, events)
+            again = end(self, events) or again
         if self.steps:  # an expansion's question first
             self._again = again
             self._drawn = None
-            self.phase = _STEP
+            self.phase = Phase.DRAW if self.steps[0].draws else _STEP
             return
         if not again:  # as _next_turn, inlined: every turn ends here
             self.seat = (self.seat + 1) % self.players
@@ -1065,11 +1077,15 @@ class Game:
             self._final(events)
 
     def _answer(self, move: Move, events: list[Event]) -> None:
-        """*move* answers the step the game waits for (``Phase.STEP``); the turn goes on after the last."""
+        """*move* answers the step the game waits for (``Phase.STEP``, or ``Phase.DRAW`` for a step the
+        table's draw answers); the turn goes on after the last."""
         again = self.steps[0].apply(self, move, events)
         self.steps.pop(0)
-        if not self.steps:
-            again = again or self._again
+        again = again or self._again
+        if self.steps:
+            self._again = again
+            self.phase = Phase.DRAW if self.steps[0].draws else _STEP
+        else:
             self._again = False
             self._next_turn(again, events)
 
@@ -1081,15 +1097,11 @@ class Game:
     def _table_draw(self, values: list[bytes | None], events: list[Event]) -> None:
         """Applies a checked :class:`DrawTile` (deck.md §5.2): the tile it picks leaves the bag; one
         that fits nowhere is set aside and the table draws again, or the game ends."""
-        bag, revealed, table = self.bag, self.revealed, self.setup.draws
-        assert bag is not None and revealed is not None and table is not None
-        draw = self.deck_index + 1
-        for seat, value in enumerate(values):
-            if value is not None:
-                revealed[seat] = (draw, value)
+        bag = self.bag
+        assert bag is not None
         group = next(g for g in bag if g)
-        letter = group.pop(draw_index(draw_value(table.game, draw, values), len(group)))
-        self.deck_index = draw
+        letter = group.pop(self._pick(values, len(group)))
+        self.deck_index += 1
         kind = tile_kind(letter)
         events.append(TileDrawn(self.seat, letter))
         if self._fits_somewhere(kind):
@@ -1101,6 +1113,35 @@ class Game:
         if sum(map(len, bag)) <= self.hidden:
             self._drawn = None
             self._final(events)
+
+    def _pick(self, values: list[bytes | None], n: int) -> int:
+        """The index in ``[0, n)`` that the table's next draw, made of the checked *values*, picks
+        (deck.md §5.2); the draw is made (:attr:`draw_count`) and each value revealed kept."""
+        revealed, table = self.revealed, self.setup.draws
+        assert revealed is not None and table is not None
+        draw = self.draw_count + 1
+        for seat, value in enumerate(values):
+            if value is not None:
+                revealed[seat] = (draw, value)
+        self.draw_count = draw
+        return draw_index(draw_value(table.game, draw, values), n)
+
+    def table_pick(self, move: DrawTile, n: int) -> int:
+        """Checks *move*, the table's draw the game waits for in ``Phase.DRAW`` for an expansion's
+        step, and returns the index in ``[0, n)`` it picks (deck.md §5.2: ``below(n)`` on the draw's
+        value, as a tile draw picks a tile): an expansion's draw from the table
+        (:class:`~carcnet.engine.expansion.GameState`).
+
+        Raises:
+            IllegalMoveError: As for a tile's draw (``"no-table-draws"``, ``"bad-draw"``, ``"bad-reveal"``).
+        """
+        return self._pick(self._check_draw(move), n)
+
+    @property
+    def next_draw(self) -> int:
+        """The number of the table's next draw (deck.md §5.2, 1 for the first): the draws made so
+        far, of tiles and an expansion's, plus one. The draw the game waits for in ``Phase.DRAW``."""
+        return self.draw_count + 1
 
     def _fits_somewhere(self, kind: TileKind) -> bool:
         """Whether the tile just drawn can be placed; sets :attr:`_placements` when that took the
@@ -1190,6 +1231,15 @@ class Game:
             self.scores[seat] += points
             self.breakdown[seat][category][0] += points
         events.append(PointsScored(seats, points, info, False))
+
+    def add_score(self, event: Scoring, events: list[Event]) -> None:
+        """*event*'s points to each of its seats now, during the game, in its category (an expansion's
+        scoring that names no feature's majority: :class:`~carcnet.engine.expansion.GameState`)."""
+        category = event.category
+        for seat in event.seats:
+            self.scores[seat] += event.points
+            self.breakdown[seat][category][0] += event.points
+        events.append(event)
 
     def majority(self, figures: Sequence[tuple[int, Figure, int]]) -> tuple[int, ...]:
         """The seats with the most followers among *figures* (``(seat, figure, node)``, at least one a

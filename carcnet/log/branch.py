@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from carcnet.engine import DrawTile, Game, HandBack, HandOver, Move, TileDrawn
+from carcnet.engine import DrawTile, Game, HandBack, HandOver, Move, TileDrawn, TokenDrawn
 from carcnet.engine.deck import shuffled_groups
 from carcnet.i18n import _, ngettext
 
@@ -47,17 +47,24 @@ def continue_from(header: LogHeader, moves: Sequence[Move], at: int, *, created:
                                   len(header.seats)).format(seats=len(header.seats), given=len(seats)))
     game = Game(header.setup())
     drawn: list[str] = []
+    tokens: list[str] = list(header.tokens or ())  # a given order's, then those the table drew
     for move in moves[:at]:
-        drawn.extend(e.tile for e in game.apply(move) if isinstance(e, TileDrawn))
+        for event in game.apply(move):
+            if isinstance(event, TileDrawn):
+                drawn.append(event.tile)
+            elif isinstance(event, TokenDrawn) and header.draws is not None:
+                tokens.append(event.token)
     kept = [m for m in moves[:at] if not isinstance(m, DrawTile | HandOver | HandBack)]
     options, version = header.options, header.rules
     if header.seed is not None:
         new = LogHeader.new(seats, seed=header.seed, options=options, created=created, rules=version)
     elif header.order is not None:
-        new = LogHeader.new(seats, order=header.order, options=options, created=created, rules=version)
+        new = LogHeader.new(seats, order=header.order, options=options, created=created, rules=version,
+                            tokens=header.tokens)
     else:  # the table's draws: the tiles drawn so far, then the rest of the bag in a new order
         bag = game.bag or []
         seed = int.from_bytes(hashlib.sha256(f"carcnet/continue/v1\0{header.game}\0{at}".encode()).digest()[:8], "big")
         rest = [t for group in shuffled_groups(seed, [list(g) for g in bag]) for t in group]
-        new = LogHeader.new(seats, order=(*drawn, *rest), options=options, created=created, rules=version)
+        new = LogHeader.new(seats, order=(*drawn, *rest), options=options, created=created, rules=version,
+                            tokens=tokens if tokens else None)
     return new, kept

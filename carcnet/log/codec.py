@@ -32,6 +32,7 @@ from carcnet.engine import (
     DeployMeeple,
     DrawTile,
     Figure,
+    Flock,
     HandBack,
     HandOver,
     Move,
@@ -43,6 +44,7 @@ from carcnet.engine import (
     SkipMeeple,
 )
 from carcnet.engine import RIVER_STARTS as _RIVER_STARTS
+from carcnet.engine.draws import MAX_CHAIN
 
 from .entries import (
     DEFAULT_FORMAT,
@@ -82,6 +84,8 @@ _HEADER_KEYS_1 = ("type", "format", "rules", "game", "created", "seats", "option
 #: Format 2 adds the seat keys and the commit–reveal of the seed (protocol/log.md §5, wire.md §4.2).
 _HEADER_KEYS_2 = (*_HEADER_KEYS_1, "keys", "commits", "nonces")
 _SEAT_KEYS = ("name", "colour", "player", "bot")
+#: The sheep bag's tokens a header's ``tokens`` may give (Hills & Sheep; protocol/log.md §5).
+_TOKENS = ("1", "2", "3", "4", "W")
 _FLAG_KEYS = ("river", "abbot", "small-city")
 _OPTION_KEYS = ("river", "abbot", "small-city", "farms")
 #: With The River, the options also say what happened to the base start tile (protocol/log.md §5).
@@ -98,6 +102,7 @@ _MOVE_KEYS = {
     "skip": ("type",),
     "return-abbot": ("type", "pos"),
     "second-tile": ("type", "take"),
+    "flock": ("type", "grow"),
     "handover": ("type", "seat", "bot", "by"),
     "handback": ("type", "seat"),
     "draw": ("type", "values"),
@@ -142,6 +147,8 @@ def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
             out["keys"] = _bins_out(item.keys)
             out["commits"] = _bins_out(item.commits)
             out["nonces"] = _bins_out(item.nonces)
+        if item.tokens is not None:  # (a given order's sheep tokens: only then)
+            out["tokens"] = list(item.tokens)
         return out
     if isinstance(item, LogEntry):
         _check_format(format)
@@ -171,6 +178,8 @@ def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
         return _checked_move({"type": "return-abbot", "pos": _pos_out(item.position)}, "move")
     if isinstance(item, SecondTile):
         return _checked_move({"type": "second-tile", "take": item.take}, "move")
+    if isinstance(item, Flock):
+        return _checked_move({"type": "flock", "grow": item.grow}, "move")
     if isinstance(item, HandOver):
         return _checked_move({"type": "handover", "seat": item.seat, "bot": item.bot, "by": item.by}, "move")
     if isinstance(item, HandBack):
@@ -257,7 +266,14 @@ def from_wire(data: object, *, format: int = DEFAULT_FORMAT) -> Item:
 
 def _header_from_map(m: dict[str, Any]) -> LogHeader:
     fmt, rules = _check_versions(m)
-    _keys(m, _HEADER_KEYS_2 if fmt >= 2 else _HEADER_KEYS_1, "header")
+    expected = _HEADER_KEYS_2 if fmt >= 2 else _HEADER_KEYS_1
+    _keys(m, (*expected, "tokens") if "tokens" in m else expected, "header")
+    tokens = m.get("tokens")
+    if tokens is not None:
+        if not isinstance(tokens, list) or len(tokens) > MAX_CHAIN or any(t not in _TOKENS for t in tokens):
+            raise LogFormatError(f"header.tokens must be an array of at most {MAX_CHAIN} sheep bag tokens "
+                                 "('1' to '4', 'W')")
+        tokens = tuple(tokens)
     seats_raw = m["seats"]
     if not isinstance(seats_raw, list):
         raise LogFormatError(f"header.seats must be an array, got {kind_of(seats_raw)}")
@@ -304,6 +320,7 @@ def _header_from_map(m: dict[str, Any]) -> LogHeader:
         nonces=nonces,
         format=fmt,
         rules=rules,
+        tokens=tokens,
     )
 
 
@@ -456,9 +473,9 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         return PlaceTile(tile, _pos_in(m, where), _int(m, "rot", where, 0, 4))
     if kind == "deploy":
         figure = m["figure"]
-        if figure not in ("meeple", "abbot", "large", "builder", "pig"):
+        if figure not in ("meeple", "abbot", "large", "builder", "pig", "shepherd"):
             raise LogFormatError(
-                f"{where}.figure must be 'meeple', 'abbot', 'large', 'builder' or 'pig', got {figure!r}"[:200])
+                f"{where}.figure must be 'meeple', 'abbot', 'large', 'builder', 'pig' or 'shepherd', got {figure!r}"[:200])
         return DeployMeeple(_int(m, "segment", where, 0, COORD_LIMIT), Figure(figure))
     if kind == "skip":
         return SkipMeeple()
@@ -467,6 +484,11 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         if not isinstance(take, bool):
             raise LogFormatError(f"{where}.take must be a bool, got {kind_of(take)}")
         return SecondTile(take)
+    if kind == "flock":
+        grow = m["grow"]
+        if not isinstance(grow, bool):
+            raise LogFormatError(f"{where}.grow must be a bool, got {kind_of(grow)}")
+        return Flock(grow)
     if kind == "handover":
         bot = m["bot"]
         if not isinstance(bot, str) or not 1 <= len(bot) <= 32:

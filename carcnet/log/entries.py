@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from carcnet.engine import (
     DeployMeeple,
     DrawTile,
+    Flock,
     Game,
     GameSetup,
     HandBack,
@@ -68,7 +69,7 @@ TABLE_FORMAT = 3
 READ_FORMATS = (1, 2, 3)
 #: Who plays a seat.
 PLAYER_KINDS = ("human", "bot")
-_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, HandOver, HandBack, DrawTile)
+_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, HandOver, HandBack, DrawTile)
 
 
 def _is_int(value: object) -> bool:
@@ -175,6 +176,7 @@ class LogHeader:
     nonces: tuple[bytes, ...] | None = None
     format: int = DEFAULT_FORMAT
     rules: int = RULES_VERSION
+    tokens: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if not _is_int(self.format) or self.format not in READ_FORMATS:
@@ -196,6 +198,8 @@ class LogHeader:
             raise LogFormatError("options must be Rules")
         if self.order is not None and not isinstance(self.order, tuple):
             raise LogFormatError("order must be a tuple of tile letters")
+        if self.tokens is not None and not isinstance(self.tokens, tuple):
+            raise LogFormatError("tokens must be a tuple of sheep bag tokens")
         self._check_keys()  # first: keys, commitments and nonces that disagree are LogKeysError
         try:
             self.setup().validate()
@@ -265,6 +269,7 @@ class LogHeader:
         nonces: Sequence[bytes] | None = None,
         commits: Sequence[bytes] | None = None,
         rules: int = RULES_VERSION,
+        tokens: Sequence[str] | None = None,
     ) -> LogHeader:
         """A header for a new game, in :data:`FORMAT_VERSION`: a fresh game id and the current time
         unless given, and the setup digest computed by the engine. Give exactly one of *seed* and
@@ -301,7 +306,9 @@ class LogHeader:
             if game is None:
                 raise LogFormatError("table draws are bound to their game id: give it")
             table = TableDraws(game_id, tuple(commits))
-        setup = GameSetup(players=len(seats), seed=seed, draw_order=draw, rules=rules, draws=table, rules_version=version)
+        given = tuple(tokens) if tokens is not None else None
+        setup = GameSetup(players=len(seats), seed=seed, draw_order=draw, rules=rules, draws=table, rules_version=version,
+                          tokens=given)
         try:
             digest = Game(setup).digests[0]
         except SetupError as exc:
@@ -319,13 +326,14 @@ class LogHeader:
             nonces=revealed,
             format=TABLE_FORMAT if table is not None else DEFAULT_FORMAT,
             rules=version,
+            tokens=given,
         )
 
     def setup(self) -> GameSetup:
         """The engine setup this header describes (players = number of seats)."""
         return GameSetup(
             players=len(self.seats), seed=self.seed, draw_order=self.order, rules=self.options, draws=self.draws,
-            rules_version=self.rules,
+            rules_version=self.rules, tokens=self.tokens,
         )
 
 

@@ -107,7 +107,7 @@ class DrawValues:
         held_since: Draw → seat → when this peer first looked at the draw with the seat's value held
             (the clock given to :meth:`step`; a value held before the draw began counts from its
             beginning), for the same draws as :attr:`reveals`.
-        waiting: The draw the game waits for (1-based, ``deck_index + 1``) and since when (the
+        waiting: The draw the game waits for (1-based, ``Game.next_draw``) and since when (the
             clock given to :meth:`step`), or ``None`` before the first.
         wait: Seconds a seat's value must have been missing here before a ``handover`` of the seat
             made while the table draws is taken (:meth:`vouch`; :data:`VOUCH_WAIT`).
@@ -126,7 +126,7 @@ class DrawValues:
         if seat not in self._chains:
             values = None
             if header.header.draws is not None:
-                values = seat_chain(key, header.game, seat, header.header.options.pile_size())
+                values = seat_chain(key, header.game, seat, header.header.options.table_draws())
                 if header.commits is None or values[0] != header.commits[seat]:
                     log.warning("seat %d's key does not give the header's chain root", seat)
                     values = None
@@ -138,7 +138,7 @@ class DrawValues:
         it waits (*now*), forgets older draws' values, makes this peer's values for it from the
         chains of the seats whose *keys* it holds, and gives the draw once every contributing seat's
         value is held."""
-        draw = game.deck_index + 1
+        draw = game.next_draw
         if self.waiting is None or self.waiting[0] != draw:
             self.waiting = (draw, now)
         held = self.reveals.setdefault(draw, {})
@@ -174,7 +174,7 @@ class DrawValues:
         does not wait for a draw."""
         if game is None or game.phase is not Phase.DRAW:
             return []
-        held = self.reveals.get(game.deck_index + 1, {})
+        held = self.reveals.get(game.next_draw, {})
         return [seat for seat in game.contributors() if seat not in held]
 
     def values_held(self, game: Game | None, own: Mapping[int, SeatKey]) -> list[Reveal]:
@@ -182,7 +182,7 @@ class DrawValues:
         what a player link that just opened is sent."""
         if game is None or game.phase is not Phase.DRAW:
             return []
-        draw = game.deck_index + 1
+        draw = game.next_draw
         return [Reveal(seat=seat, draw=draw, value=value)
                 for seat, value in sorted(self.reveals.get(draw, {}).items()) if seat in own]
 
@@ -191,7 +191,7 @@ class DrawValues:
         before it) waits for a draw (wire.md §5.6 "What the others check"; :data:`Vouch`).
         The session looks at the draw after every value it takes, so a value held counts from the
         moment it came (or from the draw's beginning, when it came before)."""
-        draw = game.deck_index + 1
+        draw = game.next_draw
         if self.waiting is None or self.waiting[0] != draw:
             return "unwitnessed"
         began = self.waiting[1]
@@ -210,7 +210,7 @@ class DrawValues:
             return "no-header"
         if header.header.draws is None:
             return "seeded"
-        current = game.deck_index + 1  # the draw the game waits for, or the next one
+        current = game.next_draw  # the draw the game waits for, or the next one
         draw, seat = reveal.draw, reveal.seat
         if not current <= draw <= current + 1 or seat >= game.players or game.handovers[seat] is not None:
             return "ignore"

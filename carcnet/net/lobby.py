@@ -516,7 +516,7 @@ class Hosting(LobbyRole):
         keys = [s.key for s in self.table if s is not None]
         self.round = CommitRound(game, keys)
         self._broadcast(links, out)
-        length = self.options.pile_size()
+        length = self.options.table_draws()
         for seat, key in self.own.items():
             root = seat_chain(key, game, seat, length)[0]
             commit = Commit(seat=seat, hash=root, sig=sign_commit(key, game, seat, root))
@@ -706,7 +706,7 @@ class Seating(_HostPin, LobbyRole):
             game = self.context.game
             keys = [s.key for s in lobby.table if s is not None]
             self.round = CommitRound(game, keys)
-            self._root = root = seat_chain(self.key, game, self.seat, lobby.options.pile_size())[0]
+            self._root = root = seat_chain(self.key, game, self.seat, lobby.options.table_draws())[0]
             commit = Commit(seat=self.seat, hash=root, sig=sign_commit(self.key, game, self.seat, root))
             self.round.commit(commit)
             out.append(Send(link, commit))

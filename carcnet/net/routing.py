@@ -671,7 +671,7 @@ class Router:
             try:
                 game.apply(step.move)
             except IllegalMoveError as exc:  # values were checked on receipt: a bug, never input
-                log.error("%s: the draw %d was refused: %s", self.name, game.deck_index + 1, exc)
+                log.error("%s: the draw %d was refused: %s", self.name, game.next_draw, exc)
                 return
             replica.append_draw(step.move, drawer)
             self.relay(None)

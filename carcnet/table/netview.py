@@ -213,7 +213,7 @@ class NetView(Table):
             gave_up=frozenset(records.gave_up),
             seen=frozenset(records.seen),
             contributors=tuple(game.contributors()) if draws else None,
-            drawing=game.deck_index + 1 if game.phase is Phase.DRAW else None,
+            drawing=game.next_draw if game.phase is Phase.DRAW else None,
             waiting=session.draws.waiting,
             missing=tuple(session.missing()),
             reveal_wait=self.reveal_wait,

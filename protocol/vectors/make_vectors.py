@@ -123,7 +123,7 @@ def draws_vectors() -> dict:
         bot = RandomBot(2026)
         while game.phase is not Phase.GAME_OVER:
             if game.phase is Phase.DRAW:
-                k = game.deck_index + 1
+                k = game.next_draw
                 game.apply(DrawTile(tuple(chains[s][k] for s in range(players))))
             else:
                 game.apply(bot.choose(game.view()))
@@ -134,7 +134,7 @@ def draws_vectors() -> dict:
 
 
 def _table_setup(game_id: str, players: int, rules: Rules, version: int = 4) -> tuple[GameSetup, list[list[bytes]]]:
-    length = rules.pile_size()
+    length = rules.table_draws()
     chains = [draws.chain(game_id, s, _secret(s), length) for s in range(players)]
     table = TableDraws(game_id, tuple(c[0] for c in chains))
     return GameSetup(players=players, draws=table, rules=rules, rules_version=version), chains
@@ -149,7 +149,7 @@ def table_digest_vector(rules: Rules | None = None, bot_seed: int = 2026, versio
     bot = RandomBot(bot_seed)
     while game.phase is not Phase.GAME_OVER:
         if game.phase is Phase.DRAW:
-            game.apply(DrawTile(tuple(c[game.deck_index + 1] for c in chains)))
+            game.apply(DrawTile(tuple(c[game.next_draw] for c in chains)))
         else:
             game.apply(bot.choose(game.view()))
     return {

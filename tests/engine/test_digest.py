@@ -91,7 +91,9 @@ def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
     if s.get("inns"):  # the vector plays what the expansion adds: the large meeple
         assert any(m.endswith(" large") for m in vector["moves"])
     if s.get("hills_sheep"):  # the vector plays what the expansion adds: tiles hidden under hills
-        assert game.hidden > 0 and f" hidden={game.hidden}\n" in game.state_line()
+        assert game.hidden > 0 and f" hidden={game.hidden} " in game.state_line()
+        assert any(m.endswith(" shepherd") for m in vector["moves"])
+        assert {"flock grow", "flock score"} <= set(vector["moves"])
     if s["rules"] >= 5 and s.get("traders"):  # the second tile's question, answered both ways
         assert {"second-tile take", "second-tile decline"} <= set(vector["moves"])
 

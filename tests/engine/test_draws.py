@@ -65,14 +65,14 @@ def secret(seat: int) -> bytes:
 
 def table_game(players: int, rules: Rules = Rules(), game: str = GAME, version: int = RULES_VERSION
                ) -> tuple[Game, list[list[bytes]]]:
-    n = rules.pile_size()
+    n = rules.table_draws()
     chains = [chain(game, s, secret(s), n) for s in range(players)]
     return Game(GameSetup(players=players, draws=TableDraws(game, tuple(c[0] for c in chains)), rules=rules,
                           rules_version=version)), chains
 
 
 def draw_now(game: Game, chains: list[list[bytes]]) -> None:
-    k = game.deck_index + 1
+    k = game.next_draw
     game.apply(DrawTile(tuple(c[k] if game.handovers[s] is None else None for s, c in enumerate(chains))))
 
 
@@ -260,7 +260,7 @@ def test_a_seat_handed_over_while_the_table_draws_stops_contributing_and_can_com
     assert game.handovers[2] is not None and game.revealed[2] == (1, chains[2][1])  # its last: draw 1
     game.apply(HandBack(2))
     assert game.contributors() == (0, 1, 2)
-    k = game.deck_index + 1
+    k = game.next_draw
     assert k - game.revealed[2][0] == 2  # it skipped draw 2
     game.apply(DrawTile((chains[0][k], chains[1][k], chains[2][k])))  # k steps from its root
     assert game.phase is Phase.PLACE_TILE
@@ -284,14 +284,14 @@ def test_a_seat_handed_over_takes_itself_back_while_the_table_draws_for_another_
     assert game.phase is Phase.DRAW and game.seat == 2
     while game.seat != 0 or game.phase is not Phase.DRAW:  # on to a draw for seat 0's tile
         if game.phase is Phase.DRAW:
-            game.apply(DrawTile((chains[0][game.deck_index + 1], chains[1][game.deck_index + 1], None)))
+            game.apply(DrawTile((chains[0][game.next_draw], chains[1][game.next_draw], None)))
         else:
             game.apply(bot.choose(game.view()))
     with pytest.raises(IllegalMoveError, match="only the seat itself"):
         game.apply(HandBack(2, 1))
     game.apply(HandBack(2, 2))  # seat 0's tile is drawn: not seat 2's turn
     assert game.handovers[2] is None and game.contributors() == (0, 1, 2)
-    k = game.deck_index + 1
+    k = game.next_draw
     game.apply(DrawTile((chains[0][k], chains[1][k], chains[2][k])))
     assert game.phase is Phase.PLACE_TILE
     assert replay(game.setup, game.moves).digest == game.digest

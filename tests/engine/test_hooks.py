@@ -26,7 +26,17 @@ from carcnet.engine.expansion import (
 )
 from carcnet.engine.geometry import Position
 from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, SegmentKind
-from carcnet.engine.expansions import FIGURES, MOVES, REGISTRY, Abbot, InnsCathedrals, River, TradersBuilders, hooks_for
+from carcnet.engine.expansions import (
+    FIGURES,
+    MOVES,
+    REGISTRY,
+    Abbot,
+    HillsSheep,
+    InnsCathedrals,
+    River,
+    TradersBuilders,
+    hooks_for,
+)
 from carcnet.engine.rules import FARM_RULES, RIVER_STARTS, SUPPORTED_RULES
 
 
@@ -76,7 +86,7 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     abbot, traders = rules.abbot, rules.traders
     assert ("abbot" in hooks.names) is abbot and (Abbot in hooks.slots) is abbot
     heard = ({Figure.ABBOT} if abbot else set()) | ({Figure.BUILDER, Figure.PIG} if traders else set())
-    assert set(hooks.on_deploy) == set(hooks.on_return) == heard
+    assert set(hooks.on_deploy) == set(hooks.on_return) == heard  # (the shepherd: its expansion's own)
     assert set(hooks.moves) == ({ReturnAbbot} if abbot else set())
     claiming = {Figure.ABBOT} if abbot else set()
     if rules.inns:
@@ -95,8 +105,10 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     for rule, _ in hooks.claimers:  # what no farmers closes, a figure's kinds lose too
         assert not rule.kinds & hooks.closed_kinds.keys() and rule.shut <= hooks.closed_kinds.keys()
     assert hooks.words == tuple(w for w, on in (("abbots", abbot), ("large", rules.inns)) if on)  # digest order
-    assert len(hooks.turn_actions) == int(abbot)
-    assert len(hooks.turn_end) == len(hooks.farm_bonus) == int(traders)
+    assert len(hooks.turn_actions) == int(abbot) + int(hills)
+    assert len(hooks.turn_end) == int(traders) + int(hills)
+    assert len(hooks.farm_bonus) == int(traders)
+    assert set(hooks.placers) == ({Figure.SHEPHERD} if hills else set())
     assert len(hooks.on_tile_placed) == int(traders) + int(rules.river) + int(hills)
     assert (hooks.restricts is not None) is (hooks.filter_placements is not None) is rules.river
     assert ("river" in hooks.names) is rules.river and (River in hooks.slots) is rules.river
@@ -177,7 +189,8 @@ def test_an_expansions_move_in_a_game_without_it_is_refused_with_its_reason() ->
     """The core knows every expansion's moves (:data:`MOVES`): one made where the expansion is not in
     play is refused with the expansion's reason code, not taken for nonsense."""
     assert MOVES == {ReturnAbbot: Abbot} and FIGURES == {Figure.ABBOT: Abbot, Figure.LARGE: InnsCathedrals,
-                                                         Figure.BUILDER: TradersBuilders, Figure.PIG: TradersBuilders}
+                                                         Figure.BUILDER: TradersBuilders, Figure.PIG: TradersBuilders,
+                                                         Figure.SHEPHERD: HillsSheep}
     game = Game(GameSetup(players=2, draw_order=("E", "E")))
     game.apply(game.legal_moves()[0])
     with pytest.raises(IllegalMoveError, match="played without The Abbot") as refused:
@@ -188,6 +201,9 @@ def test_an_expansions_move_in_a_game_without_it_is_refused_with_its_reason() ->
     assert refused.value.reason == "wrong-figure"
     with pytest.raises(IllegalMoveError, match="played without Inns & Cathedrals") as refused:
         game.apply(DeployMeeple(0, Figure.LARGE))
+    assert refused.value.reason == "wrong-figure"
+    with pytest.raises(IllegalMoveError, match="played without Hills & Sheep") as refused:
+        game.apply(DeployMeeple(0, Figure.SHEPHERD))
     assert refused.value.reason == "wrong-figure"
 
 

@@ -8,7 +8,7 @@ copy taken mid-question, and a replay all follow the seat asked, not the seat wh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -46,6 +46,7 @@ class Leg:
 
     seat: int
     slot: int
+    draws: ClassVar[bool] = False
 
     def words(self) -> str:
         return f"relay by={self.seat}"

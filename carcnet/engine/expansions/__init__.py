@@ -30,14 +30,17 @@ __all__ = ["FIGURES", "MOVES", "REGISTRY", "STEP_MOVES", "Abbot", "CityFarms", "
 
 #: Every expansion the engine knows, in the order their hooks are called.
 REGISTRY: tuple[type[Expansion], ...] = (
-    River, Abbot, InnsCathedrals, TradersBuilders, HillsSheep, SmallCities, CityFarms, NoFarmers)
+    River, Abbot, InnsCathedrals, HillsSheep, TradersBuilders, SmallCities, CityFarms, NoFarmers)
 
 #: Every move an expansion adds → the expansion (what the core says of one made in a game without it).
 MOVES: dict[type[Move], type[Expansion]] = {move: cls for cls in REGISTRY for move in cls.moves}
 #: Every move that answers an expansion's step → the expansion.
 STEP_MOVES: dict[type[Move], type[Expansion]] = {move: cls for cls in REGISTRY for move in cls.step_moves}
-#: Every figure an expansion deploys as a meeple → the expansion (likewise).
-FIGURES: dict[Figure, type[Expansion]] = {rule.figure: cls for cls in REGISTRY for rule in cls.figure_rules}
+#: Every figure an expansion deploys (as a meeple, or itself) → the expansion (likewise).
+FIGURES: dict[Figure, type[Expansion]] = {
+    **{rule.figure: cls for cls in REGISTRY for rule in cls.figure_rules},
+    **{figure: cls for cls in REGISTRY for figure in cls.placed_figures},
+}
 
 
 @cache

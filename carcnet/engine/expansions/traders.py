@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..board import PlacedTile
 from ..errors import IllegalMoveError
@@ -90,6 +90,7 @@ class SecondTileChoice:
 
     seat: int
     slot: int  # Traders & Builders' place in ``Game.ext``
+    draws: ClassVar[bool] = False  # the seat answers
 
     def words(self) -> str:
         return "second-tile"
