@@ -23,19 +23,23 @@ from carcnet.bots import make_bot
 from carcnet.engine import (
     MEEPLES_PER_PLAYER,
     Figure,
+    FlockScored,
     Game,
     GameSetup,
+    IllegalMoveError,
+    MeepleReturned,
     Phase,
     PointsScored,
     Position,
     Rules,
     SetupError,
+    TokenDrawn,
     parse_move,
     replay,
     tile_kind,
 )
 from carcnet.engine.expansions import hooks_for
-from carcnet.engine.expansions.hills import HillsSheep
+from carcnet.engine.expansions.hills import HillsSheep, bag, flocks, shepherd_at
 from carcnet.engine.tiles import HILLS_DESIGNS, expansion_tile_counts, tileset
 
 HILLS = Rules(hills_sheep=True)
@@ -238,6 +242,202 @@ def test_a_tile_placed_against_the_shared_side_joins_both_cities():
     assert _points(game)[0] == ((0,), 8, False)
 
 
+# ------------------------------------------------------------------------------------ shepherds and sheep
+
+
+def _sheep(order: tuple[str, ...], moves: list[str], tokens: tuple[str, ...] | None, players: int = 2) -> Game:
+    game = Game(GameSetup(players=players, draw_order=order, rules=HILLS, tokens=tokens))
+    for move in moves:
+        game.apply(parse_move(move))
+    return game
+
+
+def _flocks_scored(game: Game) -> list[tuple[tuple[int, ...], int]]:
+    return [(e.seats, e.points) for e in game.events if isinstance(e, FlockScored)]
+
+
+H6 = ["place U 1,0 90", "deploy 2 shepherd",  # Red: the north field (D's strip joins it); a token at once
+      "place U -1,0 90", "deploy 2",  # Blue: a farmer in the same field (HS6: allowed)
+      "place U 2,0 90", "skip", "flock grow",  # Red extends his field: he must tend the flock
+      "place U -2,0 90", "skip",  # Blue extends it too: Blue has no shepherd there, nothing happens
+      "place U 3,0 90", "skip", "flock score"]
+H6_ORDER = ("U", "U", "U", "U", "U", "V")
+
+
+def test_h6_a_flock_grows_and_is_scored():
+    """HS6, HS7, HS8 (W-HS2's captions "placing a shepherd", "drawing a token"; ZM-HS "Grow the flock
+    (draw another token from the bag) OR Gather the flock (score points)"): tokens 3 then 2, a flock
+    of 5 sheep scored 5; the shepherd back, the bag full again, the farmer stays."""
+    game = _sheep(H6_ORDER, H6[:7], ("3", "2"))
+    assert [e.token for e in game.events if isinstance(e, TokenDrawn)] == ["3", "2"]
+    assert flocks(game) == [(0, game.tile_at(P(1, 0)).base + 2, ["3", "2"])] and len(bag(game)) == 16  # type: ignore[union-attr]
+    assert game.phase is Phase.PLACE_TILE and game.seat == 1  # Blue's turn: no question for Blue
+    game.apply(parse_move(H6[7]))
+    game.apply(parse_move(H6[8]))
+    assert game.phase is Phase.PLACE_TILE and game.seat == 0  # Blue extended Red's field: nothing asked
+    for move in H6[9:11]:
+        game.apply(parse_move(move))
+    assert game.phase is Phase.STEP and game.actor == 0 and " step flock " in f" {game.state_line()}"
+    assert {str(m) for m in game.legal_moves()} == {"flock grow", "flock score"}
+    game.apply(parse_move("flock score"))
+    assert _flocks_scored(game) == [((0,), 5)] and game.scores == [5, 0]
+    assert flocks(game) == [] and len(bag(game)) == 18 and shepherd_at(game, 0) is None
+    assert (1, Figure.MEEPLE) in [(s, f) for s, f, _, _ in game.figures()]  # Blue's farmer stays
+    assert game.breakdown[0]["sheep"] == [5, 0]
+
+
+def test_h6_a_wolf_scatters_the_flock_without_points():
+    """HS9 (ZM-HS; NL-HS): tokens 3 then a wolf: the shepherd back with no points, the 3 and the wolf
+    in the bag (18)."""
+    game = _sheep(H6_ORDER, H6[:7], ("3", "W"))
+    assert [e.token for e in game.events if isinstance(e, TokenDrawn)] == ["3", "W"]
+    assert flocks(game) == [] and len(bag(game)) == 18 and game.scores == [0, 0]
+    assert any(isinstance(e, MeepleReturned) and e.figure is Figure.SHEPHERD for e in game.events)
+
+
+def test_h6_a_wolf_at_once_sends_the_shepherd_back():
+    game = _sheep(H6_ORDER, H6[:2], ("W",))
+    assert flocks(game) == [] and len(bag(game)) == 18 and shepherd_at(game, 0) is None
+    assert any(str(m) == "deploy 1 shepherd" for m in _sheep(H6_ORDER, H6[:2] + ["place U -1,0 90"], ("W",)).legal_moves())
+
+
+def test_h7_one_flock_for_two_shepherds():
+    """HS13 (NL-HS "De schapen op een weide (ook die er later bijkomen) gelden altijd voor alle
+    herders in die weide"), HS8: Red's and Blue's fields joined by a cloister; Red grows the flock of
+    both: 3 + 2 + 4."""
+    moves = ["place U 1,0 90", "deploy 2 shepherd", "place U -1,0 90", "deploy 1 shepherd",
+             "place A 2,0 90", "deploy 0"]
+    game = _sheep(("U", "U", "A", "V"), [*moves, "flock grow"], ("3", "2", "4"))
+    assert sorted(sum((tokens for _s, _n, tokens in flocks(game)), [])) == ["2", "3", "4"]
+    scored = _sheep(("U", "U", "A", "V"), [*moves, "flock score"], ("3", "2"))
+    assert _flocks_scored(scored) == [((0, 1), 5)] and scored.scores == [5, 5]  # every shepherd there: 3 + 2
+    wolf = _sheep(("U", "U", "A", "V"), [*moves, "flock grow"], ("3", "2", "W"))
+    assert flocks(wolf) == [] and len(bag(wolf)) == 18 and wolf.scores == [0, 0]
+
+
+H8 = ["place V 0,1 270", "skip", "place V 1,1 0", "skip", "place V 0,2 180", "deploy 2 shepherd"]
+
+
+def test_h8_a_closed_field_is_scored_in_another_player_s_turn():
+    """HS10 (W-HS2 §3, JCZ #368 "blue closes farm with red Shepherd"): "If any player completes a
+    field with shepherds and sheep by fully surrounding it by roads and cities, immediately resolve
+    the Guide the flock to the stable action for that field"."""
+    game = _sheep(("V", "V", "V", "V", "U"), [*H8, "place V 1,2 90", "skip"], ("2",))
+    assert _flocks_scored(game) == [((0,), 2)] and game.scores[0] == 2 + 0
+    assert flocks(game) == [] and len(bag(game)) == 18
+
+
+def test_h8_the_owner_who_closes_his_field_may_grow_it_first():
+    """HS10, meepledrone's reading in JCZ #363 (JCloisterZone since 2021): "if you are the active
+    player and your shepherd is in the closed field, you have the option to draw a sheep token before
+    scoring all the shepherds"."""
+    moves = ["place V 0,1 270", "skip", "place V 1,1 0", "skip", "place U -1,0 90", "skip",
+             "place V 0,2 180", "deploy 2 shepherd", "place U -2,0 90", "skip", "place U -3,0 90", "skip",
+             "place V 1,2 90", "skip"]
+    game = _sheep(("V", "V", "U", "V", "U", "U", "V", "U"), moves, ("2", "3"), players=3)
+    assert game.phase is Phase.STEP and game.actor == 0  # seat 0 deployed it and closes its field
+    grown = game.copy()
+    grown.apply(parse_move("flock grow"))
+    assert _flocks_scored(grown) == [((0,), 5)]  # drawn 3, then scored at once: closed
+    game.apply(parse_move("flock score"))
+    assert _flocks_scored(game) == [((0,), 2)]
+
+
+def test_a_shepherd_on_a_field_closed_as_it_is_placed_is_scored_at_once():
+    """JCZ #303 (C1's "Special case"): the shepherd placed on a field that cannot grow draws its token
+    and is scored at once."""
+    moves = ["place V 0,1 270", "skip", "place V 1,1 0", "skip", "place V 0,2 180", "skip", "place V 1,2 90",
+             "deploy 2 shepherd"]
+    game = _sheep(("V", "V", "V", "V", "U"), moves, ("4",))
+    assert _flocks_scored(game) == [((1,), 4)] and game.scores == [0, 4]  # (the road of 4 has nobody)
+    assert flocks(game) == []
+
+
+def test_h9_shepherds_score_nothing_at_the_end():
+    """HS11 (farin in JCZ #314: "if your shepherd and sheep are in a field at the end of the game, you
+    do not score any points for them")."""
+    game = _sheep(("U", "U", "U"), H6[:7], ("3", "2"))
+    assert game.phase is Phase.GAME_OVER and flocks(game)  # Red's flock of 5 still there
+    assert game.breakdown[0]["sheep"] == [0, 0] and not _flocks_scored(game)
+
+
+def test_where_a_shepherd_may_go():
+    """HS6 (C2 via JCZ #310): "You can place your shepherd even if there is already a farmer in that
+    field (and vice versa), but you cannot place a shepherd if there is already another shepherd in
+    that field"; on a field only; one a player."""
+    game = _sheep(("U", "U", "U", "U"), H6[:2] + ["place U -1,0 90"], ("3",))
+    options = {str(m) for m in game.legal_moves()}
+    assert "deploy 1 shepherd" in options and "deploy 2 shepherd" not in options  # the north field has Red's
+    assert "deploy 2" in options  # a farmer may join it
+    with pytest.raises(IllegalMoveError, match="already holds a shepherd") as refused:
+        game.apply(parse_move("deploy 2 shepherd"))
+    assert refused.value.reason == "feature-occupied"
+    with pytest.raises(IllegalMoveError, match="on a field only"):
+        game.apply(parse_move("deploy 0 shepherd"))
+    game.apply(parse_move("deploy 1 shepherd"))
+    game.apply(parse_move("place U 2,0 90"))
+    with pytest.raises(IllegalMoveError, match="shepherd is on the board") as refused:
+        game.apply(parse_move("deploy 1 shepherd"))
+    assert refused.value.reason == "no-supply"
+
+
+def test_the_flock_s_question_is_answered_only_by_a_flock_move():
+    game = _sheep(H6_ORDER, H6[:6], ("3", "2"))
+    with pytest.raises(IllegalMoveError, match="grow the flock or score it first"):
+        game.apply(parse_move("skip"))
+    with pytest.raises(IllegalMoveError, match="nothing is asked now"):
+        _sheep(H6_ORDER, H6[:2], ("3",)).apply(parse_move("flock grow"))
+
+
+def test_a_seeded_game_s_tokens_follow_deck_md_7():
+    """protocol/deck.md §7: the t-th token of a game of seed s is bag[below(len(bag))], below on the
+    stream seeded by the first 8 bytes of SHA-256("carcnet/sheep/v1" 0x00 ‖ s ‖ t)."""
+    from carcnet.engine.draws import draw_index
+
+    game = Game(GameSetup(players=2, seed=77, rules=HILLS))
+    bags: list[list[str]] = []
+    while game.phase is not Phase.GAME_OVER:
+        move = next((m for m in game.legal_moves() if str(m).endswith("shepherd") or str(m) == "flock grow"),
+                    game.legal_moves()[0])
+        if str(move).endswith("shepherd") or str(move) == "flock grow":
+            bags.append(bag(game))
+        game.apply(move)
+    drawn = [e.token for e in game.events if isinstance(e, TokenDrawn)]
+    assert len(drawn) == len(bags) >= 2
+    for t, (token, before) in enumerate(zip(drawn, bags, strict=True), start=1):
+        value = hashlib.sha256(b"carcnet/sheep/v1\0" + (77).to_bytes(8, "big") + t.to_bytes(4, "big")).digest()
+        assert token == before[draw_index(value, len(before))]
+
+
+def test_a_view_s_tokens_are_not_the_game_s():
+    """A bot's view (PlayerView) cannot tell the next token of a seeded game: its copy draws from
+    another stream."""
+    differ = 0
+    for seed in range(12):
+        game = Game(GameSetup(players=2, seed=seed, rules=HILLS))
+        game.apply(next(m for m in game.legal_moves() if str(m).startswith("place")))
+        deploy = next((m for m in game.legal_moves() if str(m).endswith("shepherd")), None)
+        if deploy is None:
+            continue
+        real, seen = game.copy(), game.view().detached().game
+        real.apply(deploy)
+        seen.apply(deploy)
+        differ += [e.token for e in real.events if isinstance(e, TokenDrawn)] != [
+            e.token for e in seen.events if isinstance(e, TokenDrawn)]
+    assert differ >= 3
+
+
+def test_tokens_go_with_a_given_order_and_the_expansion():
+    with pytest.raises(SetupError, match="tokens go with"):
+        GameSetup(players=2, seed=1, rules=HILLS, tokens=("1",)).validate()
+    with pytest.raises(SetupError, match="tokens go with"):
+        GameSetup(players=2, draw_order=("U",), tokens=("1",)).validate()
+    with pytest.raises(SetupError, match="tokens must be"):
+        GameSetup(players=2, draw_order=("U",), rules=HILLS, tokens=("5",)).validate()
+    setup = GameSetup(players=2, draw_order=("U",), rules=HILLS, tokens=("3", "W"))
+    assert setup.canonical().endswith("order U\ntokens 3 W\n")
+
+
 # ------------------------------------------------------------------------------------ properties
 
 
@@ -262,6 +462,8 @@ def test_random_games_with_hills_end_return_every_figure_and_replay_the_same(rul
                 assert game.supply[s] + on_board[(s, Figure.MEEPLE)] == MEEPLES_PER_PLAYER
                 for figure, supply in game.supplies.items():
                     assert supply[s] + on_board[(s, figure)] == hooks_for(rules, 6).rule_of[figure].per_seat
+            in_fields = [token for _seat, _node, tokens in flocks(game) for token in tokens]
+            assert len(bag(game)) + len(in_fields) == 18 and all(tokens for _s, _n, tokens in flocks(game))
         placed = len(game.board.tiles) - 1
         assert placed + len(game.set_aside) + game.hidden == rules.pile_size()
         hills = sum(1 for t in game.board.tiles.values() if "hill" in t.kind.marks)
