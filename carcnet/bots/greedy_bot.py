@@ -21,6 +21,7 @@ from typing import TypeVar
 from carcnet.engine import (
     DeployMeeple,
     Figure,
+    Flock,
     Game,
     Move,
     Phase,
@@ -32,7 +33,7 @@ from carcnet.engine import (
     SkipMeeple,
     replay,
 )
-from carcnet.engine.expansions import traders
+from carcnet.engine.expansions import hills, traders
 from carcnet.engine.expansions.abbot import abbot_at
 from carcnet.engine.geometry import key_of, position_of
 from carcnet.engine.preview import (
@@ -46,11 +47,11 @@ from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIO
 
 from .base import TurnPlan
 
-__all__ = ["GreedyBot"]
+__all__ = ["GreedyBot", "flock_answer", "shepherd_instead"]
 
 _T = TypeVar("_T")
 #: The moves of a seat's turns: what rebuilds a board (a draw or a handover moves no tile).
-TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile)
+TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock)
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 #: The follow-ups a valuation names, made once (moves are immutable values).
@@ -150,15 +151,24 @@ class GreedyBot:
 
     @staticmethod
     def answer(game: Game) -> Move:
-        """This bot's answer to an expansion's question (*game* in ``Phase.STEP``): the first the
-        question lists, its best in nearly every position (the builder's second tile: taken, one more
-        placement and deploy)."""
-        return game.legal_moves()[0]
+        """This bot's answer to an expansion's question (*game* in ``Phase.STEP``): for the flock
+        (Hills & Sheep), :func:`flock_answer`; else the first the question lists, its best in nearly
+        every position (the builder's second tile: taken, one more placement and deploy)."""
+        moves = game.legal_moves()
+        if type(moves[0]) is Flock:
+            return flock_answer(game)
+        return moves[0]
 
     def follow_up(self, game: Game, planned: Move) -> Move:
         """*planned*, a turn's follow-up, as this bot plays it in *game*'s deploy phase: a skip
-        becomes :meth:`abbot_instead` (the skip itself without The Abbot)."""
-        return self.abbot_instead(game) if type(planned) is SkipMeeple else planned
+        becomes :meth:`abbot_instead` (the skip itself without The Abbot), or with Hills & Sheep the
+        shepherd on one of the tile's fields (:func:`shepherd_instead`)."""
+        if type(planned) is not SkipMeeple:
+            return planned
+        instead = self.abbot_instead(game)
+        if type(instead) is SkipMeeple:
+            return shepherd_instead(game) or instead
+        return instead
 
     def abbot_instead(self, game: Game) -> Move:
         """The follow-up this bot plays for a planned skip (*game* in ``Phase.DEPLOY``). With The
@@ -480,3 +490,42 @@ def _turn(game: Game) -> _Turn:
     """The valuation context of *game*'s turn: :class:`_MarkedTurn` with the expansions."""
     rules = game.setup.rules
     return _MarkedTurn(game) if rules.inns or rules.traders else _Turn(game)
+
+
+def flock_answer(game: Game) -> Flock:
+    """Grow the flock or score it (Hills & Sheep's question, *game* in ``Phase.STEP``): grow while a
+    token's expected sheep are worth the wolf's risk, ``(1 - w / n) * (F + m) > F`` for a flock of *F*
+    sheep in the field, *n* tokens in the bag, *w* wolves among them and *m* sheep a sheep token on
+    average, and while tiles are left for the flock to be scored later (shepherds score nothing at
+    the end); else score it."""
+    tokens = hills.bag(game)
+    node = next(node for seat, node, _ in hills.flocks(game) if seat == game.seat)
+    root = game.graph.find(node)
+    flock = sum(int(t) for _, other, own in hills.flocks(game) if game.graph.find(other) == root for t in own)
+    wolves = tokens.count(hills.WOLF)
+    sheep = [int(t) for t in tokens if t != hills.WOLF]
+    if not sheep or game.tiles_left < 2 * game.players:
+        return _SCORE
+    mean = sum(sheep) / len(sheep)
+    return _GROW if (1 - wolves / len(tokens)) * (flock + mean) > flock else _SCORE
+
+
+def shepherd_instead(game: Game) -> DeployMeeple | None:
+    """The shepherd, in supply, on the tile's field that reaches the most sides (the likeliest to be
+    extended), on a turn with nothing better to deploy (Hills & Sheep); ``None`` without it."""
+    best: DeployMeeple | None = None
+    reach = -1
+    tile = None
+    for move in game.legal_moves():
+        if type(move) is DeployMeeple and move.figure is Figure.SHEPHERD:
+            if tile is None:
+                tile = game.tile_at(game.placed) if game.placed is not None else None
+                if tile is None:
+                    return move
+            halves = len(tile.variant.segments[move.segment].halves)
+            if halves > reach:
+                best, reach = move, halves
+    return best
+
+
+_GROW, _SCORE = Flock(True), Flock(False)

@@ -411,6 +411,7 @@ class Hooks:
             :attr:`state_words` their :meth:`Expansion.state_words`, in the same order.
         tie_mark: The tile mark that breaks ties for a feature's majority (an expansion's ``tie_mark``), or ``""``.
         placers: Each figure an expansion in play deploys itself → the expansion (``placed_figures``).
+        tokens: The kinds of token the bags of the expansions in play hold (``Expansion.tokens``).
     """
 
     active: tuple[Expansion, ...]
@@ -449,6 +450,7 @@ class Hooks:
     state_words: tuple[Callable[[Any], str], ...]
     tie_mark: str
     placers: Mapping[Figure, Expansion]
+    tokens: tuple[str, ...]
 
 
 def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]]) -> Hooks:
@@ -521,6 +523,7 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         state_words=tuple(e.state_words for e in words),
         tie_mark=tie_marks[0] if tie_marks else "",
         placers={figure: e for e in active for figure in e.placed_figures},
+        tokens=tuple(token for e in active for token in e.tokens),
     )
 
 

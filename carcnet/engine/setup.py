@@ -99,7 +99,7 @@ class GameSetup:
             if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < _deck.SEED_LIMIT:
                 raise SetupError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
         if self.tokens is not None:
-            kinds = {token for e in self.hooks().active for token in e.tokens}
+            kinds = set(self.hooks().tokens)
             if self.draw_order is None or not kinds:
                 raise SetupError("tokens go with a given draw order of a game with an expansion's bag of tokens")
             if not isinstance(self.tokens, tuple) or not all(t in kinds for t in self.tokens):

@@ -25,7 +25,7 @@ from . import deck as _deck
 from .board import Board, PlacedTile, Placement
 from .draws import check_reveal, draw_index, draw_value
 from .errors import IllegalMoveError
-from .expansion import FigureRule, Step
+from .expansion import FigureRule, Step, base_value
 from .events import (
     CATEGORIES,
     Event,
@@ -42,6 +42,7 @@ from .events import (
     TileDrawn,
     TilePlaced,
     TileSetAside,
+    TokenDrawn,
 )
 from .expansions import FIGURES as _EXPANSION_FIGURES
 from .expansions import MOVES as _EXPANSION_MOVES
@@ -593,12 +594,15 @@ class Game:
         find, kinds, opens, meeples = g.find, g.kind, g.open, g.meeples
         farm_points = self._hooks.farm_city_points
         totals = list(self.scores)
+        holders = self.majority if self._hooks.tie_mark else majority  # (an expansion's tie break)
         for root in self._held_roots():
             kind = kinds[root]
             if kind is _FIELD:  # 3 per completed city it supplies, each once
                 points = farm_points * len({c for c in map(find, g.borders[root] or ()) if opens[c] == 0})
             elif kind in _AREA:  # its own tile and the placed tiles around
                 points = 9 - opens[root]
+                if not opens[root] and self._hooks.value is not base_value:  # completed, not yet scored
+                    points = self._hooks.value(self._info(root), False)
             else:
                 covered = g.tiles[root]
                 assert covered is not None
@@ -609,7 +613,7 @@ class Game:
                     points = len(covered)
             held = meeples[root]
             assert held
-            for s in majority(held):
+            for s in holders(held):
                 totals[s] += points
         return totals
 
@@ -1541,8 +1545,11 @@ class PlayerView:
         else:  # table draws: the tiles drawn so far are in the events
             drawn = tuple(e.tile for e in real.events if type(e) is TileDrawn)
         order = tuple([*drawn, *(t for group in groups for t in group)])  # a new tuple, never the real deck
+        tokens = None
+        if real._hooks.tokens:  # an expansion's bag: the tokens drawn so far (public), none of those to come
+            tokens = tuple(e.token for e in real.events if type(e) is TokenDrawn) or None
         setup = GameSetup(players=real.players, draw_order=order, rules=real.setup.rules,
-                          rules_version=real.setup.rules_version)
+                          rules_version=real.setup.rules_version, tokens=tokens)
         game = Game.__new__(Game)
         game.__dict__.update(real.__dict__)  # the same state (shared: the view is read only) …
         game.setup = setup  # … but where the tiles come from

@@ -75,7 +75,7 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     assert ("city-farms" in hooks.names) is city
     assert (hooks.farm_scoring is not None) is city
     hills = rules.hills_sheep
-    assert hooks.exact_projection is (city or rules.inns or rules.traders or hills)
+    assert hooks.exact_projection is (city or rules.inns or rules.traders)
     assert hooks.tie_mark == ("hill" if hills else "")
     assert hooks.farm_city_points == {"farm": 3, "city": 4, "off": 0}[rules.farms]
     assert ("no-farmers" in hooks.names) is (rules.farms == "off")

@@ -175,7 +175,6 @@ class HillsSheep(Expansion):
     since = 6
     words = ("hill", "hills", "vineyard", "vineyards", "sheep", "shepherd", "shepherds", "flock")
     digest_order = 50  # " hidden=…" after Traders & Builders' words (digest.md §3)
-    exact_projection = True  # the projected scores break ties as the scoring does
     tie_mark = HILL  # HS4: a tie goes to the tied players with a follower on a hill tile
     figures = (_SHEPHERD,)
     placed_figures = (_SHEPHERD,)
