@@ -9,7 +9,8 @@ without I/O; a record that is not a carcnet record is ignored by the :class:`Bro
   on :meth:`~Advertiser.stop` / :meth:`~Advertiser.close` (RFC 6762 §10.1).
 - :class:`Browser`: an async context manager and async iterator of :class:`GameFound`,
   :class:`GameUpdated` and :class:`GameLost` events for ``_carcnet._tcp.local.`` (RFC 6763 §4),
-  resolving each instance's SRV, TXT and A/AAAA records with a bounded wait.
+  resolving each instance's SRV, TXT and A/AAAA records with a bounded wait, tried again a bounded
+  number of times when it fails (mDNS not running yet, records not all in time).
 
 Everything here is a hint (discovery.md §3): the TCP handshake of wire.md §4 decides. Every wait is
 bounded (``timeout`` arguments, in seconds); every task this module starts is held and ended by
@@ -35,6 +36,7 @@ from zeroconf import (
     InterfaceChoice,
     IPVersion,
     NonUniqueNameException,
+    NotRunningException,
     ServiceStateChange,
     Zeroconf,
 )
@@ -51,6 +53,8 @@ from .adverts import (
 
 __all__ = [
     "MAX_GAMES",
+    "RESOLVE_ATTEMPTS",
+    "RESOLVE_RETRY_DELAY",
     "RESOLVE_TIMEOUT",
     "Advertiser",
     "Browser",
@@ -68,6 +72,18 @@ log = logging.getLogger(__name__)
 
 #: Seconds a :class:`Browser` waits for one instance's SRV, TXT and address records.
 RESOLVE_TIMEOUT = 3.0
+#: Most attempts a :class:`Browser` makes to resolve one report of an instance (the first included)
+#: when mDNS is not running yet, a socket fails or the records do not all come in time. After the last
+#: the instance waits for its records to change (zeroconf reports it again) to be resolved again.
+RESOLVE_ATTEMPTS = 4
+#: Seconds a :class:`Browser` waits before its second attempt to resolve an instance, doubled before
+#: each later one: 1, 2 and 4 s, at most 7 s of waiting in all. A retry takes a free resolution slot
+#: only when no newly reported instance waits for one, so that retries cost a flood no more slots.
+RESOLVE_RETRY_DELAY = 1.0
+#: Seconds zeroconf's engine may take to run (its sockets open, in the event loop) before a
+#: :class:`Browser` resolves or an :class:`Advertiser` registers: milliseconds, seconds on a loaded
+#: machine; a request made before it runs fails (``NotRunningException``).
+START_TIMEOUT = 8.0
 #: Seconds an :class:`Advertiser` operation may take: probing (RFC 6762 §8.1, about 1 s, more after
 #: a rename) plus the three announcements (RFC 6762 §8.3).
 OP_TIMEOUT = 10.0
@@ -164,6 +180,20 @@ def _open_zeroconf(interfaces: Sequence[str] | None, ip_version: IpVersion | Non
         raise DiscoveryError(_("cannot start mDNS on {where}: {reason}").format(where=where, reason=exc)) from exc
 
 
+async def _wait_running(aiozc: AsyncZeroconf, timeout: float) -> bool:
+    """Whether zeroconf's engine runs, waiting at most *timeout* seconds for it to start; ``False`` if
+    it did not start in time, failed to, or is closed."""
+    zc = aiozc.zeroconf
+    if zc.started:
+        return True
+    try:
+        async with asyncio.timeout(timeout + 1.0):
+            await zc.async_wait_for_start(timeout=timeout)
+    except (NotRunningException, TimeoutError):
+        return False
+    return bool(zc.started)
+
+
 async def _close_zeroconf(aiozc: AsyncZeroconf, timeout: float) -> None:
     try:
         async with asyncio.timeout(timeout):
@@ -245,15 +275,19 @@ class Advertiser:
         await self.close()
 
     async def start(self, ad: GameAd) -> str:
-        """Register *ad*'s game: probe for the name, then announce (RFC 6762 §8.1, §8.3).
+        """Register *ad*'s game: probe for the name, then announce (RFC 6762 §8.1, §8.3). The first call
+        opens the responder and waits (at most :data:`START_TIMEOUT`, before ``timeout`` starts) for it
+        to run, so that a slow start on a loaded machine does not eat the probing's time.
 
         Returns:
             The full instance name, e.g. ``"Ann (3f2a9c1b)._carcnet._tcp.local."``.
 
         Raises:
             ValueError: This advertiser already advertises that game (use :meth:`update`).
-            DiscoveryError: Closed, the sockets cannot be opened, or it took more than ``timeout``.
+            DiscoveryError: Closed, the sockets cannot be opened, mDNS is not running, or it took more
+                than ``timeout``.
         """
+        await self._open()
         try:
             async with asyncio.timeout(self._timeout):
                 async with self._lock:
@@ -268,9 +302,13 @@ class Advertiser:
                     try:
                         announced = await self._aiozc.async_register_service(info, allow_name_change=True)
                         await announced
-                    except (BadTypeInNameException, NonUniqueNameException, OSError) as exc:
+                    except (BadTypeInNameException, NonUniqueNameException, NotRunningException,
+                            OSError) as exc:
+                        reason = "mDNS is not running" if isinstance(exc, NotRunningException) else str(exc)
+                        log.debug("registering %r: %s", name, reason)
                         # Translators: {name} is the game's mDNS name; {reason} says why (from the system).
-                        raise DiscoveryError(_("cannot register {name}: {reason}").format(name=repr(name), reason=exc)) from exc
+                        raise DiscoveryError(_("cannot register {name}: {reason}").format(
+                            name=repr(name), reason=reason)) from exc
                     self._infos[ad.game] = info
                     log.debug("advertising %s", info.name)
                     return info.name
@@ -341,6 +379,16 @@ class Advertiser:
         except (TimeoutError, OSError) as exc:
             log.warning("goodbyes not all sent: %s", exc or type(exc).__name__)
         await _close_zeroconf(aiozc, CLOSE_TIMEOUT)
+
+    async def _open(self) -> None:
+        """Opens the responder if it is not open, and waits at most :data:`START_TIMEOUT` for it to run
+        (zeroconf's registration then waits for it again, within ``timeout``). Nothing if closed."""
+        if self._closed:
+            return
+        if self._aiozc is None:
+            self._aiozc = _open_zeroconf(self._interface_list, self._ip_version)
+        if not await _wait_running(self._aiozc, START_TIMEOUT):
+            log.debug("mDNS responder not running after %.1f s", START_TIMEOUT)
 
     def _free_name(self, label: str) -> str:
         """``label.SERVICE_TYPE``, or ``label (n)`` if another game of this advertiser holds it (two game
@@ -419,8 +467,12 @@ class Browser:
     and reads them with :meth:`GameAd.from_txt`. It sends :class:`GameFound` the first time an
     instance reads well, :class:`GameUpdated` when what it reads changes, and :class:`GameLost` when
     a found instance goes (goodbye or expiry) or stops reading as a carcnet record. Records that never
-    read well are ignored (discovery.md §3); one that fails to resolve in time keeps its last state.
-    The browser also sees this process's own advertisements (multicast loopback): filter on ``key``.
+    read well are ignored (discovery.md §3). A resolution that fails (mDNS not running yet, a socket
+    error, records not all in time) is tried again, at most :data:`RESOLVE_ATTEMPTS` times in all,
+    *retry_delay* seconds later, then twice that…; a retry waits for a free slot behind every newly
+    reported instance. An instance that still did not resolve keeps its last state and is resolved
+    again when zeroconf reports its records changed. The browser also sees this process's own
+    advertisements (multicast loopback): filter on ``key``.
 
     Args:
         interfaces: IP addresses of this host to listen on; ``None``: every interface.
@@ -429,6 +481,8 @@ class Browser:
         max_games: Most instances tracked and resolved at once: when full, a newly resolved one takes
             the place of the oldest (reported lost, ``evicted``); resolutions beyond it wait their turn.
         events: Report tournaments' records (role ``event``) instead of tables' (discovery.md §2).
+        retry_delay: Seconds before the second attempt to resolve an instance, doubled before each
+            later one (:data:`RESOLVE_RETRY_DELAY`).
     """
 
     def __init__(
@@ -439,6 +493,7 @@ class Browser:
         resolve_timeout: float = RESOLVE_TIMEOUT,
         max_games: int = MAX_GAMES,
         events: bool = False,
+        retry_delay: float = RESOLVE_RETRY_DELAY,
     ) -> None:
         _interfaces(interfaces)
         self._events_only = events  # tournaments' records (role event) instead of tables' (§2)
@@ -446,14 +501,17 @@ class Browser:
         self._interface_list = list(interfaces) if interfaces is not None else None
         self._ip_version = ip_version
         self._resolve_timeout = resolve_timeout
+        self._retry_delay = retry_delay
         self._max_games = max_games
         self._aiozc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
         self._games: dict[str, GameAd] = {}
-        self._resolving: dict[str, asyncio.Task[None]] = {}  # instance -> its current resolution
+        self._resolving: dict[str, asyncio.Task[bool]] = {}  # instance -> its current resolution
         self._waiting: dict[str, None] = {}  # instances waiting for a free resolution slot, oldest first
+        self._backoff: dict[str, asyncio.TimerHandle] = {}  # instances to try again later, oldest first
+        self._retrying: dict[str, int] = {}  # instance -> next attempt, due: waits for a slot after _waiting
         self._evicted: dict[str, None] = {}  # instances dropped to make room, whose goodbye is still told
-        self._tasks: set[asyncio.Task[None]] = set()  # every resolution not finished, cancelled or not
+        self._tasks: set[asyncio.Task[bool]] = set()  # every resolution not finished, cancelled or not
         self._events: asyncio.Queue[DiscoveryEvent | None] = asyncio.Queue(MAX_EVENTS + 1)
         self._closed = False
         self.dropped_events = 0
@@ -486,14 +544,20 @@ class Browser:
         return dict(self._games)
 
     async def start(self) -> None:
-        """Open the sockets and start browsing (RFC 6762 §5.2 continuous querying). Called by
-        ``async with``. Raises DiscoveryError if mDNS cannot start or the browser is closed."""
+        """Open the sockets, wait (at most :data:`START_TIMEOUT`) for mDNS to run, and start browsing
+        (RFC 6762 §5.2 continuous querying); still not running, it browses all the same (resolutions
+        are tried again). Called by ``async with``. Raises DiscoveryError if mDNS cannot start or the
+        browser is closed."""
         if self._closed:
             raise DiscoveryError(_("the browser is closed"))
         if self._aiozc is not None:
             return
-        self._aiozc = _open_zeroconf(self._interface_list, self._ip_version)
-        self._browser = AsyncServiceBrowser(self._aiozc.zeroconf, SERVICE_TYPE, handlers=[self._on_change])
+        aiozc = self._aiozc = _open_zeroconf(self._interface_list, self._ip_version)
+        if not await _wait_running(aiozc, START_TIMEOUT):
+            log.debug("discovery: mDNS not running after %.1f s; browsing all the same", START_TIMEOUT)
+        if self._closed:  # closed while it waited
+            raise DiscoveryError(_("the browser is closed"))
+        self._browser = AsyncServiceBrowser(aiozc.zeroconf, SERVICE_TYPE, handlers=[self._on_change])
 
     async def next_event(self, timeout: float) -> DiscoveryEvent | None:
         """The next event, waiting at most *timeout* seconds; ``None`` once the browser is closed and
@@ -505,8 +569,9 @@ class Browser:
                 return None
 
     async def close(self) -> None:
-        """Stop browsing, end the resolving tasks and close the sockets; iteration then ends after the
-        events already queued. Idempotent; takes at most about ``2 * CLOSE_TIMEOUT`` seconds."""
+        """Stop browsing, end the resolving tasks and the retries waiting, and close the sockets;
+        iteration then ends after the events already queued. Idempotent; takes at most about
+        ``2 * CLOSE_TIMEOUT`` seconds."""
         if self._closed:
             return
         self._closed = True
@@ -518,6 +583,10 @@ class Browser:
         tasks = list(self._tasks)
         self._resolving.clear()
         self._waiting.clear()
+        for handle in self._backoff.values():
+            handle.cancel()
+        self._backoff.clear()
+        self._retrying.clear()
         for task in tasks:
             task.cancel()
         if tasks:
@@ -538,6 +607,7 @@ class Browser:
         if self._closed:
             return
         try:
+            self._forget_retry(name)  # gone, or new records: tried afresh
             if state_change is ServiceStateChange.Removed:
                 task = self._resolving.pop(name, None)
                 if task is not None:
@@ -559,41 +629,97 @@ class Browser:
                 if len(self._waiting) > MAX_WAITING:
                     del self._waiting[next(iter(self._waiting))]
                 return
-            self._start_resolving(name)
+            self._start_resolving(name, 1)
         except Exception:  # a bug here must not reach zeroconf's record handling
             log.exception("discovery: handling %s of %r", state_change, name)
 
-    def _start_resolving(self, name: str) -> None:
+    def _start_resolving(self, name: str, attempt: int) -> None:
         task = asyncio.get_running_loop().create_task(self._resolve(name), name=f"carcnet resolve {name}")
         self._resolving[name] = task
         self._tasks.add(task)
-        task.add_done_callback(functools.partial(self._resolved, name))
+        task.add_done_callback(functools.partial(self._resolved, name, attempt))
 
-    def _resolved(self, name: str, task: asyncio.Task[None]) -> None:
+    def _resolved(self, name: str, attempt: int, task: asyncio.Task[bool]) -> None:
         self._tasks.discard(task)
-        if self._resolving.get(name) is task:
+        current = self._resolving.get(name) is task  # not cancelled for a newer report, nor dropped
+        if current:
             del self._resolving[name]
-        if not task.cancelled() and task.exception() is not None:
-            log.error("discovery: resolving %r failed", name, exc_info=task.exception())
-        while self._waiting and not self._closed and len(self._tasks) < self._max_games:
-            waiting = next(iter(self._waiting))
-            del self._waiting[waiting]
-            if waiting not in self._resolving:
-                self._start_resolving(waiting)
+        if not task.cancelled():
+            failed = task.exception()
+            if failed is not None:
+                log.error("discovery: resolving %r failed", name, exc_info=failed)
+            if current and not self._closed and (failed is not None or task.result()):
+                self._retry_later(name, attempt)
+        self._fill_slots()
 
-    async def _resolve(self, name: str) -> None:
+    def _fill_slots(self) -> None:
+        """Starts the resolutions waiting for a slot while there are free ones: newly reported instances
+        first (discovery.md §4), then the retries that are due, oldest first."""
+        while not self._closed and len(self._tasks) < self._max_games:
+            if self._waiting:
+                name, attempt = next(iter(self._waiting)), 1
+                del self._waiting[name]
+            elif self._retrying:
+                name = next(iter(self._retrying))
+                attempt = self._retrying.pop(name)
+            else:
+                return
+            if name not in self._resolving:
+                self._start_resolving(name, attempt)
+
+    def _retry_later(self, name: str, attempt: int) -> None:
+        """After failed attempt number *attempt* to resolve *name*: tries again after the backoff, or
+        gives up after :data:`RESOLVE_ATTEMPTS` (until zeroconf reports the instance again)."""
+        if attempt >= RESOLVE_ATTEMPTS:
+            log.debug("discovery: %r not resolved in %d attempts; tried again when it changes", name, attempt)
+            return
+        delay = self._retry_delay * 2 ** (attempt - 1)
+        log.debug("discovery: trying %r again in %.1f s (attempt %d of %d)", name, delay, attempt + 1,
+                  RESOLVE_ATTEMPTS)
+        self._forget_retry(name)
+        self._backoff[name] = asyncio.get_running_loop().call_later(delay, self._retry_due, name, attempt + 1)
+        if len(self._backoff) > MAX_WAITING:  # a flood of names that never resolve: the oldest retry goes
+            self._backoff.pop(next(iter(self._backoff))).cancel()
+
+    def _retry_due(self, name: str, attempt: int) -> None:
+        """The backoff of *name* is over: attempt number *attempt* waits for a slot (behind _waiting)."""
+        self._backoff.pop(name, None)
+        if self._closed:
+            return
+        self._retrying.pop(name, None)
+        self._retrying[name] = attempt
+        if len(self._retrying) > MAX_WAITING:
+            del self._retrying[next(iter(self._retrying))]
+        self._fill_slots()
+
+    def _forget_retry(self, name: str) -> None:
+        handle = self._backoff.pop(name, None)
+        if handle is not None:
+            handle.cancel()
+        self._retrying.pop(name, None)
+
+    async def _resolve(self, name: str) -> bool:
+        """One attempt to resolve *name*, reporting what it reads; ``True`` if it should be tried again:
+        mDNS was not running (within :data:`START_TIMEOUT`), a socket failed, or the records did not
+        all come within *resolve_timeout*."""
         aiozc = self._aiozc
         if aiozc is None:
-            return
+            return False
+        if not await _wait_running(aiozc, START_TIMEOUT):
+            log.debug("discovery: %r not resolved: mDNS not running after %.1f s", name, START_TIMEOUT)
+            return True
         info = AsyncServiceInfo(SERVICE_TYPE, name)
         try:
             async with asyncio.timeout(self._resolve_timeout + 1.0):
                 complete = await info.async_request(aiozc.zeroconf, self._resolve_timeout * 1000)
         except TimeoutError:
             complete = False
+        except (NotRunningException, OSError) as exc:
+            log.debug("discovery: %r not resolved: %s", name, exc or type(exc).__name__)
+            return True
         if not complete or info.port is None:
             log.debug("discovery: %r did not resolve in %.1f s", name, self._resolve_timeout)
-            return
+            return True
         try:
             ad = GameAd.from_txt(
                 info.text or b"", port=info.port, addresses=sorted(set(info.parsed_scoped_addresses()))
@@ -602,12 +728,12 @@ class Browser:
             log.debug("discovery: ignoring %r: %s", name, exc)
             if self._games.pop(name, None) is not None:
                 self._emit(GameLost(name))
-            return
+            return False
         if (ad.role == "event") != self._events_only:
-            return  # a table browser never sees an event's record, nor an event browser a table's
+            return False  # a table browser never sees an event's record, nor an event browser a table's
         old = self._games.get(name)
         if old == ad:
-            return
+            return False
         if old is None and len(self._games) >= self._max_games:
             # discovery.md §4: full, the oldest record makes room, so that a flood of forged records
             # cannot keep a real table from being seen (joining confirms a table by its key anyway)
@@ -621,6 +747,7 @@ class Browser:
         self._evicted.pop(name, None)
         self._games[name] = ad
         self._emit(GameFound(ad, name) if old is None else GameUpdated(ad, name))
+        return False
 
     def _emit(self, event: DiscoveryEvent) -> None:
         if self._events.qsize() >= MAX_EVENTS:
