@@ -632,3 +632,23 @@ async def test_a_player_who_withholds_its_draw_value_is_away_and_its_seat_is_han
     assert moves[handover].seat == bob_seat  # type: ignore[union-attr]
     later = [m for m in moves[handover:] if isinstance(m, DrawTile)]
     assert later and all(m.values[bob_seat] is None for m in later)
+
+
+async def test_hills_and_sheep_over_the_network(tmp_path: Path) -> None:
+    """Hills & Sheep at a network table: the option travels in the lobby and the header (rules 6);
+    the table draws the sheep bag's tokens as it draws the tiles (deck.md §7: draws numbered with
+    the tiles', each asked once the shepherd's deploy or the flock's growth is in the log), so the
+    seats' chains are twice the pile; the tiles under hills are never drawn; every peer and the
+    spectator end on one digest, shepherds, flocks and scores alike."""
+    from carcnet.engine import Figure, TokenDrawn
+    from carcnet.engine.events import TileDrawn
+
+    rules = Rules(hills_sheep=True)
+    games, game = await _expansion_table(tmp_path, rules)
+    draws = [e for e in games[0].session.entries if isinstance(e.entry.move, DrawTile)]
+    tiles = [e for e in game.events if isinstance(e, TileDrawn)]
+    tokens = [e for e in game.events if isinstance(e, TokenDrawn)]
+    assert len(draws) == len(tiles) + len(tokens) <= rules.table_draws()
+    assert len(tiles) == rules.pile_size() - game.hidden and game.hidden > 0  # the tiles under hills
+    assert tokens and any(isinstance(m, MeepleDeployed) and m.figure is Figure.SHEPHERD for m in game.events)
+    assert {g.game.state_line() for g in games if g.game is not None} == {game.state_line()}
