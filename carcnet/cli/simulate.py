@@ -49,7 +49,7 @@ def play_bot_game(bots: Sequence[str], seed: int, index: int, rules: Rules | Non
     start = time.perf_counter()
     game = Game(GameSetup(players=players, seed=deck_seed, rules=rules or Rules()))
     while game.phase is not Phase.GAME_OVER:
-        game.apply(seat_bots[game.seat].choose(game.view()))
+        game.apply(seat_bots[game.actor].choose(game.view()))
     scores = [0] * players
     for seat, entry in enumerate(entry_of_seat):
         scores[entry] = game.scores[seat]
