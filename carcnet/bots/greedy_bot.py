@@ -24,6 +24,7 @@ from carcnet.engine import (
     Flock,
     Game,
     Move,
+    MoveDragon,
     Phase,
     PlaceTile,
     PlayerView,
@@ -47,11 +48,11 @@ from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIO
 
 from .base import TurnPlan
 
-__all__ = ["GreedyBot", "flock_answer", "shepherd_instead"]
+__all__ = ["GreedyBot", "dragon_answer", "flock_answer", "shepherd_instead"]
 
 _T = TypeVar("_T")
 #: The moves of a seat's turns: what rebuilds a board (a draw or a handover moves no tile).
-TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock)
+TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, MoveDragon)
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 #: The follow-ups a valuation names, made once (moves are immutable values).
@@ -157,6 +158,8 @@ class GreedyBot:
         moves = game.legal_moves()
         if type(moves[0]) is Flock:
             return flock_answer(game)
+        if type(moves[0]) is MoveDragon:
+            return dragon_answer(game, moves)
         return moves[0]
 
     def follow_up(self, game: Game, planned: Move) -> Move:
@@ -529,3 +532,16 @@ def shepherd_instead(game: Game) -> DeployMeeple | None:
 
 
 _GROW, _SCORE = Flock(True), Flock(False)
+
+
+def dragon_answer(game: Game, moves: list[Move]) -> Move:
+    """The dragon's step (The Princess & the Dragon's question): to the tile where it eats the most
+    of the others' figures less this seat's own (the first such tile, in the question's order)."""
+    seat = game.actor
+    best, worth = moves[0], None
+    for move in moves:
+        assert isinstance(move, MoveDragon)
+        value = sum(1 if owner != seat else -1 for owner, _figure, where, _ in game.figures() if where == move.position)
+        if worth is None or value > worth:
+            best, worth = move, value
+    return best

@@ -35,6 +35,8 @@ from .events import (
     TileDrawn,
     TilePlaced,
     TileSetAside,
+    TileHeld,
+    DragonMoved,
 )
 from .geometry import HalfSide, Position, Rotation, Side
 from .moves import (
@@ -45,6 +47,7 @@ from .moves import (
     HandBack,
     HandOver,
     Move,
+    MoveDragon,
     PlaceTile,
     ReturnAbbot,
     SecondTile,
@@ -100,6 +103,7 @@ __all__ = [
     "MeepleDeployed",
     "MeepleReturned",
     "Move",
+    "MoveDragon",
     "Phase",
     "PlaceTile",
     "PlacedTile",
@@ -127,6 +131,8 @@ __all__ = [
     "TileKind",
     "TilePlaced",
     "TileSetAside",
+    "TileHeld",
+    "DragonMoved",
     "TileVariant",
     "base_tile_counts",
     "parse_move",

@@ -29,17 +29,18 @@ _FOUR_U64 = struct.Struct(">4Q")  # a SHA-256 block as four big-endian 64-bit nu
 
 
 class DeckStream:
-    """The seeded stream of 64-bit numbers behind the shuffle (``protocol/deck.md`` §1–2).
+    """The seeded stream of 64-bit numbers behind the shuffle (``protocol/deck.md`` §1–2); *domain*,
+    another stream of the same seed (§8: the held tiles' return).
 
     Raises ``ValueError`` when the seed is not an integer in ``[0, 2**64)``.
     """
 
     __slots__ = ("_block", "_buffer", "_prefix")
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, domain: bytes = _DOMAIN) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
             raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
-        self._prefix = _DOMAIN + seed.to_bytes(8, "big")
+        self._prefix = domain + seed.to_bytes(8, "big")
         self._block = 0
         self._buffer: list[int] = []
 

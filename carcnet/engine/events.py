@@ -27,6 +27,8 @@ __all__ = [
     "GoodsTaken",
     "FlockScored",
     "TokenDrawn",
+    "TileHeld",
+    "DragonMoved",
     "HeldFeature",
     "MeepleDeployed",
     "MeepleReturned",
@@ -159,6 +161,26 @@ class TileDrawn:
 @dataclass(frozen=True, slots=True)
 class TileSetAside:
     """The tile *seat* drew fits nowhere; it leaves the game and *seat* draws again (HiG "Place a tile")."""
+
+    seat: int
+    tile: str
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
+class DragonMoved:
+    """The Princess & the Dragon: the dragon went to the tile at *position*: moved one tile by *seat*
+    (it eats every figure there), or flew to a volcano just placed (*seat* ``None``)."""
+
+    seat: int | None
+    position: Position
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
+class TileHeld:
+    """The tile *seat* drew may not be played yet (an expansion's: a dragon tile while no dragon is on
+    the board); it waits beside the pile and *seat* draws again (``protocol/deck.md`` §8)."""
 
     seat: int
     tile: str

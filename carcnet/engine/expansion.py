@@ -107,6 +107,7 @@ class GameState(Protocol):
     graph: FeatureGraph
     ext: list[Any]
     hidden: int
+    held: list[str]
     setup: GameSetup
     bag: list[list[str]] | None
 
@@ -145,6 +146,14 @@ class GameState(Protocol):
 
     def hide_tile(self) -> bool:
         """Takes a face-down tile out of the game unseen, when one is left; returns whether one was."""
+        ...  # pragma: no cover (a protocol)
+
+    def release_held(self) -> None:
+        """The held tiles (:meth:`Expansion.holds`) go back into the pile (``protocol/deck.md`` §8)."""
+        ...  # pragma: no cover (a protocol)
+
+    def clear_tile(self, key: int, events: list[Event]) -> None:
+        """Every figure on the tile at board key *key* goes back to its supply without points."""
         ...  # pragma: no cover (a protocol)
 
     def table_pick(self, move: DrawTile, n: int) -> int:
@@ -203,7 +212,8 @@ class FigureRule:
 #: The method hooks, by name: an expansion's class overrides any of them.
 HOOKS = ("farm_scoring", "value", "completed_points", "new_state", "on_deploy", "on_return",
          "turn_actions", "check_move", "apply_move", "on_tile_placed", "turn_end", "on_completed", "farm_bonus",
-         "final_scoring", "snapshot", "state_words", "restricts", "filter_placements", "check_placement")
+         "final_scoring", "snapshot", "state_words", "restricts", "filter_placements", "check_placement", "holds",
+         "before_scoring", "no_deploy", "clear_tile")
 
 #: What a completed feature scores, and a feature at the end (``final``): ``value(info, final)``.
 Value = Callable[[FeatureInfo, bool], int]
@@ -329,6 +339,25 @@ class Expansion:
         neighbours' sides are the frontier *pattern*) breaks its placement rules, when
         :meth:`restricts`; the core checks the sides after it. Changes nothing."""
 
+    def before_scoring(self, game: GameState, events: list[Event]) -> None:
+        """The turn's deploy (or skip, or move instead) is made and its completed features are not
+        scored yet: appends its events, and may put questions to seats first
+        (:meth:`GameState.push_step`); the turn is scored once they are answered."""
+
+    def no_deploy(self, game: GameState, key: int) -> str | None:
+        """Why no figure may be deployed on the tile at board key *key* now (``"bad-segment"``'s words),
+        or ``None``."""
+        return None
+
+    def clear_tile(self, game: GameState, key: int, events: list[Event]) -> None:
+        """Its own placed figures (:attr:`placed_figures`) on the tile at board key *key* go back to
+        their supplies without points (``GameState.clear_tile``)."""
+
+    def holds(self, game: GameState, kind: TileKind) -> bool:
+        """Whether a tile of *kind* drawn now waits instead of being played (``Game.held``; with table
+        draws it is not drawn): at most one expansion in play holds tiles (``protocol/deck.md`` §8)."""
+        return False
+
     def turn_end(self, game: GameState, events: list[Event]) -> bool:
         """The turn of the seat to play ends (its completed features scored); appends its events, and
         may put a question to a seat first (:meth:`GameState.push_step`). Returns whether the same
@@ -411,6 +440,11 @@ class Hooks:
             :attr:`state_words` their :meth:`Expansion.state_words`, in the same order.
         tie_mark: The tile mark that breaks ties for a feature's majority (an expansion's ``tie_mark``), or ``""``.
         placers: Each figure an expansion in play deploys itself → the expansion (``placed_figures``).
+        holds: The :meth:`Expansion.holds` of the expansion in play that holds tiles, or ``None``.
+        before_scoring: The overriders of :meth:`Expansion.before_scoring`, in registry order; likewise
+            :attr:`clear_tile`.
+        no_deploy: :meth:`Expansion.no_deploy` of the expansions in play, composed (the first reason),
+            or ``None``.
         tokens: The kinds of token the bags of the expansions in play hold (``Expansion.tokens``).
     """
 
@@ -450,6 +484,10 @@ class Hooks:
     state_words: tuple[Callable[[Any], str], ...]
     tie_mark: str
     placers: Mapping[Figure, Expansion]
+    holds: Callable[[GameState, TileKind], bool] | None
+    before_scoring: tuple[Callable[[GameState, list[Event]], None], ...]
+    no_deploy: Callable[[GameState, int], str | None] | None
+    clear_tile: tuple[Callable[[GameState, int, list[Event]], None], ...]
     tokens: tuple[str, ...]
 
 
@@ -473,6 +511,9 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
     placing = [e for e in active if _overrides(e, "restricts")]
     if len(placing) > 1:
         raise ValueError("two expansions in play restrict where a tile goes: " + ", ".join(e.title for e in placing))
+    holding = [e for e in active if _overrides(e, "holds")]
+    if len(holding) > 1:
+        raise ValueError("two expansions in play hold tiles back: " + ", ".join(e.title for e in holding))
     tie_marks = [e.tie_mark for e in active if e.tie_mark]
     if len(tie_marks) > 1:
         raise ValueError("two expansions in play break ties: " + ", ".join(e.title for e in active if e.tie_mark))
@@ -523,8 +564,26 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         state_words=tuple(e.state_words for e in words),
         tie_mark=tie_marks[0] if tie_marks else "",
         placers={figure: e for e in active for figure in e.placed_figures},
+        holds=holding[0].holds if holding else None,
+        before_scoring=tuple(e.before_scoring for e in active if _overrides(e, "before_scoring")),
+        no_deploy=_composed_no_deploy([e.no_deploy for e in active if _overrides(e, "no_deploy")]),
+        clear_tile=tuple(e.clear_tile for e in active if _overrides(e, "clear_tile")),
         tokens=tuple(token for e in active for token in e.tokens),
     )
+
+
+def _composed_no_deploy(rules: list[Callable[[GameState, int], str | None]]
+                        ) -> Callable[[GameState, int], str | None] | None:
+    """The first reason of *rules*, or ``None`` when there is none; ``None`` without rules."""
+    if not rules:
+        return None
+    if len(rules) == 1:
+        return rules[0]
+
+    def no_deploy(game: GameState, key: int) -> str | None:
+        return next((why for rule in rules if (why := rule(game, key)) is not None), None)
+
+    return no_deploy
 
 
 def _composed_value(rules: list[Callable[[FeatureInfo, bool, int], int]]) -> Value:

@@ -13,7 +13,7 @@ and the log records the author beside each move.
 
 Text forms (``str(move)``, read back by :func:`carcnet.engine.notation.parse_move`):
 ``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``skip`` · ``return-abbot 1,0`` ·
-``second-tile take`` · ``second-tile decline`` · ``deploy 2 shepherd`` · ``flock grow`` · ``flock score`` · ``handover 2 greedy by 0`` · ``handback 2`` · ``draw <64 hex digits or -, one per seat>``.
+``second-tile take`` · ``second-tile decline`` · ``deploy 2 shepherd`` · ``flock grow`` · ``flock score`` · ``dragon 1,0`` · ``handover 2 greedy by 0`` · ``handback 2`` · ``draw <64 hex digits or -, one per seat>``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from enum import Enum
 from .geometry import Position
 
 __all__ = [
-    "DeployMeeple", "DrawTile", "Figure", "Flock", "HandBack", "HandOver", "Move", "PlaceTile", "ReturnAbbot",
-    "SecondTile", "SkipMeeple",
+    "DeployMeeple", "DrawTile", "Figure", "Flock", "HandBack", "HandOver", "Move", "MoveDragon", "PlaceTile",
+    "ReturnAbbot", "SecondTile", "SkipMeeple",
 ]
 
 
@@ -149,6 +149,19 @@ class Flock:
 
     def __str__(self) -> str:
         return "flock grow" if self.grow else "flock score"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveDragon:
+    """The Princess & the Dragon: the seat asked moves the dragon one tile, to the placed tile at
+    *position* beside it (W-PD2: "players take turns moving the dragon one space at a time (vertically
+    or horizontally) until the dragon has moved 6 spaces or is unable to move"); the dragon eats every
+    figure there."""
+
+    position: Position
+
+    def __str__(self) -> str:
+        return f"dragon {self.position.x},{self.position.y}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from .moves import (
     HandBack,
     HandOver,
     Move,
+    MoveDragon,
     PlaceTile,
     ReturnAbbot,
     SecondTile,
@@ -80,6 +81,8 @@ def parse_move(text: str) -> Move:
         return SecondTile(args[0] == "take")
     if verb == "flock" and len(args) == 1 and args[0] in ("grow", "score"):
         return Flock(args[0] == "grow")
+    if verb == "dragon" and len(args) == 1:
+        return MoveDragon(parse_position(args[0]))
     if verb == "handover" and len(args) == 4 and args[2] == "by" and args[0].isdigit() and args[3].isdigit():
         return HandOver(int(args[0]), args[1], int(args[3]))
     if verb == "handback" and len(args) == 1 and args[0].isdigit():
@@ -90,7 +93,7 @@ def parse_move(text: str) -> Move:
         return DrawTile(tuple(None if a == "-" else bytes.fromhex(a) for a in args))
     raise ValueError(
         f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot|large|builder|pig|shepherd] | skip | "
-        "return-abbot X,Y | second-tile take|decline | flock grow|score | "
+        "return-abbot X,Y | second-tile take|decline | flock grow|score | dragon X,Y | "
         "handover S BOT by S | handback S [by S] | draw V…)"
     )
 

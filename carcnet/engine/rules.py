@@ -65,6 +65,10 @@ class Rules:
             tile out of the game under it, and breaks ties for a feature's majority in favour of the
             tied players with a follower on a hill; a completed cloister scores 3 more for each
             vineyard around it (``docs/rules.md``). Rules version 6 on.
+        princess_dragon: The Princess & the Dragon: its 30 tiles among the land tiles; the dragon,
+            which a volcano brings and each dragon tile moves six tiles, every seat in turn, eating
+            the figures on its way; the fairy, the princess and the magic portal (``docs/rules.md``).
+            Rules version 6 on.
     """
 
     # Each field's metadata (:func:`dataclasses.fields`), which the checks, the setup's canonical text
@@ -81,6 +85,8 @@ class Rules:
     traders: bool = field(default=False, metadata={"word": "traders", "written": "on", "since": 4, "tiles": "traders"})
     hills_sheep: bool = field(default=False, metadata={"word": "hills-sheep", "written": "on", "since": 6,
                                                        "tiles": "hills"})
+    princess_dragon: bool = field(default=False, metadata={"word": "princess-dragon", "written": "on", "since": 6,
+                                                           "tiles": "dragon"})
 
     def words(self) -> str:
         """The options as the setup's rules line writes them after the version (``protocol/digest.md``
@@ -111,7 +117,7 @@ class Rules:
 
     def plays(self, tag: str) -> bool:
         """Whether a tile of the expansion tagged *tag* in the tile list (``TileKind.expansion``'s parts:
-        ``"base"``, ``"river"``, ``"abbot"``, ``"inns"``, ``"traders"``, ``"hills"``) belongs to a game under these options."""
+        ``"base"``, ``"river"``, ``"abbot"``, ``"inns"``, ``"traders"``, ``"hills"``, ``"dragon"``) belongs to a game under these options."""
         if tag == "base":
             return True
         return any(option.metadata.get("tiles") == tag and getattr(self, option.name) for option in _FIELDS)
@@ -141,7 +147,7 @@ class Rules:
         """The start tile and the groups of the draw pile under these options
         (:func:`carcnet.engine.tiles.tileset`)."""
         return tileset(river=self.river, abbot=self.abbot, river_start=self.river_start, inns=self.inns,
-                       traders=self.traders, hills=self.hills_sheep)
+                       traders=self.traders, hills=self.hills_sheep, dragon=self.princess_dragon)
 
     @property
     def start_tile(self) -> str:
@@ -174,6 +180,8 @@ class Rules:
             parts.append("Traders & Builders")
         if self.hills_sheep:
             parts.append("Hills & Sheep")
+        if self.princess_dragon:
+            parts.append("The Princess & the Dragon")
         parts.extend(self.variants())
         return ", ".join(parts) or "base game"
 

@@ -41,6 +41,7 @@ from .events import (
     SeatHandedOver,
     TileDrawn,
     TilePlaced,
+    TileHeld,
     TileSetAside,
     TokenDrawn,
 )
@@ -175,6 +176,10 @@ class Game:
         #: Tiles taken out of the game face down, unseen, never to be drawn (an expansion's: the tile
         #: under a hill): the last ``hidden`` tiles of the pile are never drawn (``protocol/deck.md`` §6).
         self.hidden = 0
+        #: Tiles drawn that may not be played yet (an expansion's: a dragon tile before the dragon),
+        #: in the order drawn: out of a seeded or given order until :meth:`release_held` puts them
+        #: back (``protocol/deck.md`` §8). Empty with table draws, whose bag keeps them undrawable.
+        self.held: list[str] = []
         self.seat = 0
         self.phase = Phase.PLACE_TILE
         self._drawn: TileKind | None = None
@@ -198,6 +203,8 @@ class Game:
         self.steps: list[Step] = []
         #: Whether the seat whose turn ends plays another tile, as the turn's end said before its steps.
         self._again = False
+        #: Whether the turn's scoring waits for the steps an expansion asked before it.
+        self._scoring_waits = False
         rules = setup.rules
         events: list[Event] = []
         start = tile_kind(setup.start_tile)
@@ -270,13 +277,14 @@ class Game:
         """Tiles still to be drawn (the drawn tile not included, nor the :attr:`hidden` ones)."""
         if self.bag is not None:
             return sum(map(len, self.bag)) - self.hidden
-        return len(self.deck) - self.deck_index - self.hidden
+        return len(self.deck) - self.deck_index + len(self.held) - self.hidden
 
     def remaining(self) -> dict[str, int]:
         """Letter → count of the tiles still face down, in letter order (the drawn tile not included).
 
         What every player may know: the bag's contents, never its order."""
-        left = [t for group in self.bag for t in group] if self.bag is not None else self.deck[self.deck_index :]
+        left = [t for group in self.bag for t in group] if self.bag is not None else [*self.deck[self.deck_index :],
+                                                                                          *self.held]
         counts: dict[str, int] = {}
         for letter in sorted(left):
             counts[letter] = counts.get(letter, 0) + 1
@@ -379,6 +387,8 @@ class Game:
         placed = self._placed
         if self.phase is not Phase.DEPLOY or placed is None:
             return []
+        if self._hooks.no_deploy is not None and self._hooks.no_deploy(self, placed.key) is not None:
+            return []
         out: list[DeployMeeple] = []
         seat = self.seat
         meeple = self.supply[seat] > 0
@@ -452,6 +462,9 @@ class Game:
             options: list[Move] = self.deploy_options()  # type: ignore[assignment]
             for actions in self._hooks.turn_actions:  # an expansion's moves instead of a deploy
                 actions(self, options)
+            no_deploy = self._hooks.no_deploy
+            if no_deploy is not None and self._placed is not None and no_deploy(self, self._placed.key) is not None:
+                options = [move for move in options if type(move) is not DeployMeeple]
             options.append(_SKIP)
             return options
         if self.phase is Phase.STEP:
@@ -664,6 +677,7 @@ class Game:
         other.revealed = None if self.revealed is None else self.revealed[:]
         other.set_aside = self.set_aside[:]
         other.hidden = self.hidden
+        other.held = self.held[:]
         other.seat = self.seat
         other.phase = self.phase
         other._drawn = self._drawn
@@ -679,6 +693,7 @@ class Game:
         other.handovers = self.handovers[:]
         other.steps = self.steps[:]  # steps are values: immutable
         other._again = self._again
+        other._scoring_waits = self._scoring_waits
         other._trail = self._trail[:]
         other._digests = self._digests[:]
         return other
@@ -710,6 +725,11 @@ class Game:
                 raise IllegalMoveError("wrong-phase", f"{move}: place the drawn tile {self.drawn} first")
             if kind is DeployMeeple:
                 assert isinstance(move, DeployMeeple)
+                no_deploy = self._hooks.no_deploy
+                if no_deploy is not None and self._placed is not None:
+                    why = no_deploy(self, self._placed.key)
+                    if why is not None:
+                        raise IllegalMoveError("bad-segment", f"{move}: {why}")
                 placer = None if move.figure is _MEEPLE else self._hooks.placers.get(move.figure)
                 if placer is None:
                     self._check_deploy(move)
@@ -1055,6 +1075,19 @@ class Game:
         events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
 
     def _end_turn(self, events: list[Event]) -> None:
+        before = self._hooks.before_scoring
+        if before:  # an expansion's part of the turn before its scoring (the dragon's movement)
+            for hook in before:
+                hook(self, events)
+            if self.steps:
+                self._scoring_waits = True
+                self.phase = Phase.DRAW if self.steps[0].draws else _STEP
+                return
+        self._score_turn(events)
+
+    def _score_turn(self, events: list[Event]) -> None:
+        """The turn's scoring and end (its completed features, the expansions' ``turn_end``), then the
+        next seat's draw, or the turn's steps."""
         for root in self._pending:
             self._score_completed(root, events)
         self._pending = []
@@ -1089,6 +1122,9 @@ class Game:
         if self.steps:
             self._again = again
             self.phase = Phase.DRAW if self.steps[0].draws else _STEP
+        elif self._scoring_waits:  # the steps before the scoring answered: the turn is scored
+            self._scoring_waits = False
+            self._score_turn(events)
         else:
             self._again = False
             self._next_turn(again, events)
@@ -1104,7 +1140,12 @@ class Game:
         bag = self.bag
         assert bag is not None
         group = next(g for g in bag if g)
-        letter = group.pop(self._pick(values, len(group)))
+        holds = self._hooks.holds
+        if holds is None:
+            letter = group.pop(self._pick(values, len(group)))
+        else:  # the tiles that may not be played yet are not drawn (deck.md §8)
+            free = [i for i, tile in enumerate(group) if not holds(self, tile_kind(tile))]
+            letter = group.pop(free[self._pick(values, len(free))])
         self.deck_index += 1
         kind = tile_kind(letter)
         events.append(TileDrawn(self.seat, letter))
@@ -1114,9 +1155,34 @@ class Game:
             return
         self.set_aside.append(letter)
         events.append(TileSetAside(self.seat, letter))
-        if sum(map(len, bag)) <= self.hidden:
+        if sum(map(len, bag)) <= self.hidden or not self._drawable():
             self._drawn = None
             self._final(events)
+
+    def _drawable(self) -> bool:
+        """With table draws: whether the first group with tiles has one that may be drawn now (an
+        expansion may hold some, deck.md §8)."""
+        holds = self._hooks.holds
+        if holds is None:
+            return True
+        assert self.bag is not None
+        group = next((g for g in self.bag if g), [])
+        return any(not holds(self, tile_kind(tile)) for tile in group)
+
+    def release_held(self) -> None:
+        """The held tiles go back into the pile (an expansion's: the first volcano;
+        :class:`~carcnet.engine.expansion.GameState`): with a seed, the tiles not yet drawn and the
+        held ones are shuffled together by the stream of ``protocol/deck.md`` §8; with a given order,
+        the held ones follow the rest in the order held. Nothing to do with table draws."""
+        if not self.held:
+            return
+        rest = [*self.deck[self.deck_index :], *self.held]
+        seed = self.setup.seed
+        if seed is not None:
+            rest = sorted(rest)  # canonical, then shuffled (deck.md §8)
+            _deck.DeckStream(seed, _HELD_DOMAIN).shuffle(rest)
+        self.deck = (*self.deck[: self.deck_index], *rest)
+        self.held = []
 
     def _pick(self, values: list[bytes | None], n: int) -> int:
         """The index in ``[0, n)`` that the table's next draw, made of the checked *values*, picks
@@ -1170,16 +1236,21 @@ class Game:
         if self.bag is not None:
             self._drawn = None
             self._placements = None
-            if sum(map(len, self.bag)) > self.hidden:
+            if sum(map(len, self.bag)) > self.hidden and self._drawable():
                 self.phase = Phase.DRAW
                 return True
             return False
-        deck = self.deck
         restricts = self._hooks.restricts
-        while self.deck_index < len(deck) - self.hidden:
-            letter = deck[self.deck_index]
-            self.deck_index += 1
+        holds = self._hooks.holds
+        while self.deck_index < len(self.deck) and len(self.deck) - self.deck_index + len(self.held) > self.hidden:
+            letter = self.deck[self.deck_index]
             kind = tile_kind(letter)
+            if holds is not None and holds(self, kind):  # it waits: out of the order, the next one drawn
+                self.deck = self.deck[: self.deck_index] + self.deck[self.deck_index + 1 :]
+                self.held.append(letter)
+                events.append(TileHeld(self.seat, letter))
+                continue
+            self.deck_index += 1
             events.append(TileDrawn(self.seat, letter))
             if restricts is not None and restricts(self, kind):
                 fits = self._fits_somewhere(kind)
@@ -1287,8 +1358,28 @@ class Game:
                 self._meeple_nodes.remove(node)
                 g.meeples[root] = [m for m in figures if m[2] != node] or None
                 events.append(MeepleReturned(seat, position_of(g.tile[n]), g.index[n], figure))
+                if self._hooks.joiners:  # a figure that joined this seat's followers, left alone, goes too
+                    weights = self._hooks.weights or {}
+                    left = g.meeples[root] or []
+                    if not any(s == seat and weights.get(f, 1) for s, f, _ in left):
+                        for s, f, other in left:
+                            if s == seat and self._hooks.rule_of[f].joins:
+                                self.return_figure(other, events)
+                                break
                 return
         raise ValueError(f"no figure on node {node}")
+
+    def clear_tile(self, key: int, events: list[Event]) -> None:
+        """Every figure on the tile at board key *key* goes back to its seat's supply without points
+        (an expansion's: the dragon eats them; :class:`~carcnet.engine.expansion.GameState`): those on
+        the feature graph, in deployment order, then those the expansions place themselves
+        (:meth:`Expansion.clear_tile`)."""
+        tile_of = self.graph.tile
+        for node in [n for n in self._meeple_nodes if tile_of[n] == key]:
+            if node in self._meeple_nodes:  # (a lonely joiner may have gone with its follower)
+                self.return_figure(node, events)
+        for clear in self._hooks.clear_tile:
+            clear(self, key, events)
 
     def _final_scoring(self) -> list[PointsScored]:
         """Final-scoring events for the current board (pure): incomplete features by first meeple,
@@ -1449,6 +1540,8 @@ def _state_line(snapshot: _Snapshot, writers: tuple[Callable[[Any], str], ...]) 
 
 
 _RING_INDEX = {o: i for i, o in enumerate(RING_OFFSETS)}
+#: The stream that shuffles the held tiles back into a seeded pile (``protocol/deck.md`` §8).
+_HELD_DOMAIN = b"carcnet/held/v1"
 
 #: The Placement of each ``key << 4 | rotation bits`` met so far (immutable values, shared by every
 #: game; at most one per open position and set of rotations, a few thousand in practice).
@@ -1555,6 +1648,7 @@ class PlayerView:
         game.setup = setup  # … but where the tiles come from
         game.deck = order
         game.deck_index = len(drawn)
+        game.held = []  # (in the order: a view's game holds them again as it draws them)
         game.bag = None
         game.revealed = None
         game._digests = []
@@ -1595,6 +1689,15 @@ def _groups_left(game: Game) -> tuple[tuple[str, ...], ...]:
     if game.bag is not None:  # table draws: the bag is kept in groups, canonical order
         return tuple(tuple(group) for group in game.bag if group)
     left = game.deck[game.deck_index :]
+    groups = _groups_of(game, left)
+    if game.held:  # the held tiles come back with the land tiles, the last group (deck.md §8)
+        last = groups[-1] if groups else ()
+        groups = (*groups[:-1], tuple(sorted([*last, *game.held])))
+    return groups
+
+
+def _groups_of(game: Game, left: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The tiles *left* of *game*'s order (no table draws), group by group, each in canonical order."""
     setup = game.setup
     if setup.seed is not None:
         sizes = _GROUP_SIZES.get(setup.rules)

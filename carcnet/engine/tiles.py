@@ -46,6 +46,7 @@ __all__ = [
     "INNS_DESIGNS",
     "TRADERS_DESIGNS",
     "HILLS_DESIGNS",
+    "DRAGON_DESIGNS",
     "TILE_MARKS",
     "expansion_tile_counts",
     "pack_goods",
@@ -114,6 +115,10 @@ class Segment:
             ``"cloth"`` (Traders & Builders: the tokens go to whoever completes the city).
         ends: For a road reaching one side, that it ends inside its field, which goes round its end
             although something else divides the tile's fields (Hills & Sheep's HSK and HSP).
+        princess: For a city segment, that it shows the princess (The Princess & the Dragon: whoever
+            places it may send a knight of that city home).
+        tunnel: For a road, that it runs under the tile's city through a tunnel: the fields on its
+            two sides are one where the tile shows them so (The Princess & the Dragon's PDQ).
     """
 
     kind: SegmentKind
@@ -125,6 +130,8 @@ class Segment:
     cathedral: bool = False
     goods: tuple[str, ...] = ()
     ends: bool = False
+    princess: bool = False
+    tunnel: bool = False
 
     def rotated(self, rotation: int) -> Segment:
         """This segment after *rotation* clockwise quarter turns of its tile."""
@@ -140,6 +147,8 @@ class Segment:
             self.cathedral,
             self.goods,
             self.ends,
+            self.princess,
+            self.tunnel,
         )
 
     def __str__(self) -> str:
@@ -153,6 +162,10 @@ class Segment:
         parts.extend(self.goods)
         if self.ends:
             parts.append("ends")
+        if self.princess:
+            parts.append("princess")
+        if self.tunnel:
+            parts.append("tunnel")
         if self.borders:
             parts.append("borders " + " ".join(map(str, self.borders)))
         return " ".join(parts)
@@ -338,8 +351,9 @@ def _fit_tables(kind: TileKind) -> tuple[dict[int, tuple[int, ...]], dict[int, i
 #: The rotations of each 4-bit set of ``TileKind._fit_bits``, smallest first.
 #: Bits of ``TileVariant.node_marks``: a segment with an inn, with a cathedral (Inns & Cathedrals).
 MARK_INN, MARK_CATHEDRAL = 1, 2
-#: The marks a tile may carry (:attr:`TileKind.marks`): a hill, a vineyard (Hills & Sheep).
-TILE_MARKS = ("hill", "vineyard")
+#: The marks a tile may carry (:attr:`TileKind.marks`): a hill, a vineyard (Hills & Sheep); a princess,
+#: a dragon, a magic portal, a volcano (The Princess & the Dragon).
+TILE_MARKS = ("hill", "vineyard", "princess", "dragon", "portal", "volcano")
 #: Bits per kind of goods in a packed count (:func:`pack_goods`): up to 255 symbols of a kind.
 _GOODS_BITS = 8
 
@@ -371,7 +385,7 @@ def _parse_segment(spec: str) -> Segment:
     kind = SegmentKind[words[0].upper()]
     sides: list[Side] = []
     halves: list[HalfSide] = []
-    pennant = inn = cathedral = ends = False
+    pennant = inn = cathedral = ends = princess = tunnel = False
     goods: list[str] = []
     borders: list[int] = []
     i = 1
@@ -385,6 +399,10 @@ def _parse_segment(spec: str) -> Segment:
             cathedral = True
         elif w == "ends":
             ends = True
+        elif w == "princess":
+            princess = True
+        elif w == "tunnel":
+            tunnel = True
         elif w in GOODS:
             goods.append(w)
         elif w == "borders":
@@ -399,7 +417,7 @@ def _parse_segment(spec: str) -> Segment:
             sides.append(Side[w])
         i += 1
     return Segment(kind, tuple(sorted(sides)), tuple(sorted(halves)), pennant, tuple(borders), inn, cathedral,
-                   tuple(goods), ends)
+                   tuple(goods), ends, princess, tunnel)
 
 
 #: The most segments a design may have.
@@ -433,6 +451,10 @@ def _validate(letter: str, segments: tuple[Segment, ...], shared: tuple[Side, ..
             raise ValueError(f"tile {letter}: only city segments have cathedrals or goods")
         if seg.ends and (seg.kind != SegmentKind.ROAD or len(seg.sides) != 1):
             raise ValueError(f"tile {letter}: only a road reaching one side ends inside its field")
+        if seg.princess and seg.kind != SegmentKind.CITY:
+            raise ValueError(f"tile {letter}: only a city segment shows the princess")
+        if seg.tunnel and seg.kind != SegmentKind.ROAD:
+            raise ValueError(f"tile {letter}: only a road runs through a tunnel")
     for s in shared:
         if sum(s in seg.sides for seg in segments if seg.kind is SegmentKind.CITY) != 2:
             raise ValueError(f"tile {letter}: shared side {s.name} is not reached by two city segments")
@@ -481,7 +503,7 @@ def _check_cuts(
     has_cloister = any(seg.kind is SegmentKind.CLOISTER for seg in segments)
     fields = {h for h in half_owner}
     for i, seg in enumerate(segments):
-        if seg.kind not in (SegmentKind.ROAD, SegmentKind.RIVER):
+        if seg.kind not in (SegmentKind.ROAD, SegmentKind.RIVER) or seg.tunnel:  # (a tunnel cuts nothing)
             continue
         if len(seg.sides) == 2:
             bad = crossing(*between(seg.sides[0], seg.sides[1]))
@@ -748,6 +770,72 @@ _HILLS_ROWS: tuple[tuple[TileKind, int], ...] = (
     # JCloisterZone HS/RRr.v
     (_design("HSP", "road E W", "road S ends", "field NL NR EL WR", "field ER SL SR WL", expansion="hills", marks=("vineyard",)), 1),
 )
+#: The Princess & the Dragon (Hans im Glück second edition, 2016): 29 designs, 30 tiles (PDG twice),
+#: ids ``PD`` + the tile's letter on wikicarpedia's C2 list (A–Z, then 1–3): 6 with a princess in a
+#: city (A–F), 12 with a dragon (G–Q), 6 with a magic portal (R–W), 6 with a volcano (X–Z, 1–3), the
+#: symbols tile marks. Checked design by design against JCloisterZone's tile definitions (each row's
+#: comment; ``docs/rules-next.md`` §1.4). PDQ's road runs under its city through a tunnel; PDF's
+#: second field lies between its two cities, reaching no side; PDS keeps JCloisterZone's pennant.
+_DRAGON_ROWS: tuple[tuple[TileKind, int], ...] = (
+    # JCloisterZone DG/CcRr.p
+    (_design("PDA", "city N W princess", "road E S", "field EL SR borders 0", "field ER SL", expansion="dragon", marks=("princess",)), 1),
+    # JCloisterZone DG/Cc.pG (the first edition's DG/Cc.p: no garden; with The Abbot, PDBG)
+    (_design("PDB", "city N W princess", "field EL ER SL SR borders 0", expansion="dragon", marks=("princess",)), 1),
+    # JCloisterZone DG/Ccc.p
+    (_design("PDC", "city N E W princess", "field SL SR borders 0", expansion="dragon", marks=("princess",)), 1),
+    # JCloisterZone DG/CRRR.p
+    (_design("PDD", "city N princess", "road E", "road S", "road W", "field EL WR borders 0", "field ER SL", "field SR WL", expansion="dragon", marks=("princess",)), 1),
+    # JCloisterZone DG/Cc!.p
+    (_design("PDE", "city N W princess", "field EL ER borders 0", "field SL SR borders 0", expansion="dragon", marks=("princess",)), 1),
+    # JCloisterZone DG/CCc+.p
+    (_design("PDF", "city N princess", "city E S pennant", "field WL WR borders 0", "field borders 0 1", expansion="dragon", marks=("princess",)), 1),
+    # JCloisterZone DG/Rr.d
+    (_design("PDG", "road S W", "field NL NR EL ER SL WR", "field SR WL", expansion="dragon", marks=("dragon",)), 2),
+    # JCloisterZone DG/RFr.d
+    (_design("PDH", "road E W", "field NL NR EL WR", "field ER SL SR WL", expansion="dragon", marks=("dragon",)), 1),
+    # JCloisterZone DG/RRR.d
+    (_design("PDI", "road E", "road S", "road W", "field NL NR EL WR", "field ER SL", "field SR WL", expansion="dragon", marks=("dragon",)), 1),
+    # JCloisterZone DG/C.dG (the first edition's DG/C.d: no garden; with The Abbot, PDJG)
+    (_design("PDJ", "city N", "field E S W borders 0", expansion="dragon", marks=("dragon",)), 1),
+    # JCloisterZone DG/Cc.d
+    (_design("PDK", "city N W", "field EL ER SL SR borders 0", expansion="dragon", marks=("dragon",)), 1),
+    # JCloisterZone DG/RrC.d
+    (_design("PDL", "city N", "road S W", "field EL ER SL WR borders 0", "field SR WL", expansion="dragon", marks=("dragon",)), 1),
+    # JCloisterZone DG/CRr.d
+    (_design("PDM", "city N", "road E S", "field EL SR WL WR borders 0", "field ER SL", expansion="dragon", marks=("dragon",)), 1),
+    # JCloisterZone DG/CFc+.d
+    (_design("PDN", "city E W pennant", "field NL NR borders 0", "field SL SR borders 0", expansion="dragon", marks=("dragon",)), 1),
+    # JCloisterZone DG/LCcc.d: a monastery inside the city (the cloister completes with its 8 neighbours)
+    (_design("PDO", "city N E W", "cloister", "field SL SR borders 0", expansion="dragon", marks=("dragon",)), 1),
+    # JCloisterZone DG/LRRR.d
+    (_design("PDP", "cloister", "road E", "road S", "road W", "field NL NR EL WR", "field ER SL", "field SR WL", expansion="dragon", marks=("dragon",)), 1),
+    # JCloisterZone DG/CRcr.d: the road runs under the city through a tunnel, one road; the fields north and south stay apart
+    (_design("PDQ", "city E W", "road N S tunnel", "field NL NR borders 0", "field SL SR borders 0", expansion="dragon", marks=("dragon",)), 1),
+    # JCloisterZone DG/RRR.g
+    (_design("PDR", "road E", "road S", "road W", "field NL NR EL WR", "field ER SL", "field SR WL", expansion="dragon", marks=("portal",)), 1),
+    # JCloisterZone DG/Ccc+.g
+    (_design("PDS", "city N E W pennant", "field SL SR borders 0", expansion="dragon", marks=("portal",)), 1),
+    # JCloisterZone DG/RrC.g
+    (_design("PDT", "city N", "road S W", "field EL ER SL WR borders 0", "field SR WL", expansion="dragon", marks=("portal",)), 1),
+    # JCloisterZone DG/CRr.g
+    (_design("PDU", "city N", "road E S", "field EL SR WL WR borders 0", "field ER SL", expansion="dragon", marks=("portal",)), 1),
+    # JCloisterZone DG/CcRr.g
+    (_design("PDV", "city N W", "road E S", "field EL SR borders 0", "field ER SL", expansion="dragon", marks=("portal",)), 1),
+    # JCloisterZone DG/RrRr.g
+    (_design("PDW", "road N W", "road E S", "field NL WR", "field ER SL", "field NR EL SR WL", expansion="dragon", marks=("portal",)), 1),
+    # JCloisterZone DG/Rr.v
+    (_design("PDX", "road S W", "field NL NR EL ER SL WR", "field SR WL", expansion="dragon", marks=("volcano",)), 1),
+    # JCloisterZone DG/CC.v
+    (_design("PDY", "city N", "city E", "field SL SR WL WR borders 0 1", expansion="dragon", marks=("volcano",)), 1),
+    # JCloisterZone DG/C.v
+    (_design("PDZ", "city N", "field E S W borders 0", expansion="dragon", marks=("volcano",)), 1),
+    # JCloisterZone DG/R.v
+    (_design("PD1", "road S", "field N E S W", expansion="dragon", marks=("volcano",)), 1),
+    # JCloisterZone DG/F.v
+    (_design("PD2", "field N E S W", expansion="dragon", marks=("volcano",)), 1),
+    # JCloisterZone DG/RFr.v
+    (_design("PD3", "road E W", "field NL NR EL WR", "field ER SL SR WL", expansion="dragon", marks=("volcano",)), 1),
+)
 # fmt: on
 #: The River's spring (placed at (0, 0) instead of the start tile) and lake (drawn last of the river).
 RIVER_SPRING, RIVER_LAKE = "R1", "R2"
@@ -798,11 +886,20 @@ HILLS_GARDEN_DESIGNS = ("HSN",)
 HILLS_GARDEN_VARIANTS: tuple[TileKind, ...] = tuple(
     _with_garden(kind, "hills+abbot") for kind in HILLS_DESIGNS if kind.letter in HILLS_GARDEN_DESIGNS
 )
+#: The Princess & the Dragon's designs PDA–PD3.
+DRAGON_DESIGNS: tuple[TileKind, ...] = tuple(kind for kind, _ in _DRAGON_ROWS)
+#: The Princess & the Dragon's designs printed with a garden (the second edition's DG/Cc.pG and
+#: DG/C.dG): with The Abbot, PDBG and PDJG.
+DRAGON_GARDEN_DESIGNS = ("PDB", "PDJ")
+#: The garden variants of :data:`DRAGON_GARDEN_DESIGNS`.
+DRAGON_GARDEN_VARIANTS: tuple[TileKind, ...] = tuple(
+    _with_garden(kind, "dragon+abbot") for kind in DRAGON_DESIGNS if kind.letter in DRAGON_GARDEN_DESIGNS
+)
 
 _KINDS: dict[str, TileKind] = {
     k.letter: k
     for k in (*BASE_DESIGNS, *RIVER_DESIGNS, *GARDEN_VARIANTS, *INNS_DESIGNS, *INNS_GARDEN_VARIANTS, *TRADERS_DESIGNS,
-              *HILLS_DESIGNS, *HILLS_GARDEN_VARIANTS)
+              *HILLS_DESIGNS, *HILLS_GARDEN_VARIANTS, *DRAGON_DESIGNS, *DRAGON_GARDEN_VARIANTS)
 }
 
 
@@ -813,9 +910,9 @@ def expansion_tile_counts(expansion: str) -> dict[str, int]:
     Raises:
         ValueError: Another name.
     """
-    rows = {"inns": _INNS_ROWS, "traders": _TRADERS_ROWS, "hills": _HILLS_ROWS}.get(expansion)
+    rows = {"inns": _INNS_ROWS, "traders": _TRADERS_ROWS, "hills": _HILLS_ROWS, "dragon": _DRAGON_ROWS}.get(expansion)
     if rows is None:
-        raise ValueError(f"no expansion {expansion!r} with tiles of its own here (inns, traders, hills)")
+        raise ValueError(f"no expansion {expansion!r} with tiles of its own here (inns, traders, hills, dragon)")
     return {kind.letter: count for kind, count in rows}
 
 
@@ -854,7 +951,7 @@ def group_rank(letter: str) -> int:
 
 def tileset(
     *, river: bool = False, abbot: bool = False, river_start: str = "after", inns: bool = False,
-    traders: bool = False, hills: bool = False,
+    traders: bool = False, hills: bool = False, dragon: bool = False,
 ) -> tuple[str, list[dict[str, int]]]:
     """The tiles of a game: the tile placed at (0, 0), and the groups drawn one after another (each
     shuffled on its own, ``protocol/deck.md`` §4), as id → count.
@@ -868,7 +965,9 @@ def tileset(
     (and one R4) is its garden variant. With *inns* (Inns & Cathedrals) its 18 tiles join the land
     tiles; with The Abbot too, ICB and ICH are their garden variants ICBG and ICHG. With *traders*
     (Traders & Builders) its 24 tiles join the land tiles. With *hills* (Hills & Sheep) its 18 tiles
-    join the land tiles; with The Abbot too, HSN is its garden variant HSNG.
+    join the land tiles; with The Abbot too, HSN is its garden variant HSNG. With *dragon* (The
+    Princess & the Dragon) its 30 tiles join the land tiles; with The Abbot too, PDB and PDJ are their
+    garden variants PDBG and PDJG.
 
     Raises:
         ValueError: *river_start* is none of ``"after"``, ``"river"``, ``"omit"``.
@@ -892,6 +991,11 @@ def tileset(
         land.update(expansion_tile_counts("hills"))
         if abbot:  # one of them printed with a garden (the second edition)
             for letter in HILLS_GARDEN_DESIGNS:
+                land[f"{letter}G"] = land.pop(letter)
+    if dragon:  # The Princess & the Dragon: its 30 tiles shuffled into the land tiles
+        land.update(expansion_tile_counts("dragon"))
+        if abbot:  # two of them printed with a garden (the second edition)
+            for letter in DRAGON_GARDEN_DESIGNS:
                 land[f"{letter}G"] = land.pop(letter)
     if not river:
         return BASE_START, [land]

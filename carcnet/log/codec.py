@@ -36,6 +36,7 @@ from carcnet.engine import (
     HandBack,
     HandOver,
     Move,
+    MoveDragon,
     PlaceTile,
     Position,
     ReturnAbbot,
@@ -103,6 +104,7 @@ _MOVE_KEYS = {
     "return-abbot": ("type", "pos"),
     "second-tile": ("type", "take"),
     "flock": ("type", "grow"),
+    "dragon": ("type", "pos"),
     "handover": ("type", "seat", "bot", "by"),
     "handback": ("type", "seat"),
     "draw": ("type", "values"),
@@ -180,6 +182,8 @@ def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
         return _checked_move({"type": "second-tile", "take": item.take}, "move")
     if isinstance(item, Flock):
         return _checked_move({"type": "flock", "grow": item.grow}, "move")
+    if isinstance(item, MoveDragon):
+        return _checked_move({"type": "dragon", "pos": _pos_out(item.position)}, "move")
     if isinstance(item, HandOver):
         return _checked_move({"type": "handover", "seat": item.seat, "bot": item.bot, "by": item.by}, "move")
     if isinstance(item, HandBack):
@@ -489,6 +493,8 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         if not isinstance(grow, bool):
             raise LogFormatError(f"{where}.grow must be a bool, got {kind_of(grow)}")
         return Flock(grow)
+    if kind == "dragon":
+        return MoveDragon(_pos_in(m, where))
     if kind == "handover":
         bot = m["bot"]
         if not isinstance(bot, str) or not 1 <= len(bot) <= 32:

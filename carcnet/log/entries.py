@@ -26,6 +26,7 @@ from carcnet.engine import (
     HandBack,
     HandOver,
     Move,
+    MoveDragon,
     PlaceTile,
     ReturnAbbot,
     SecondTile,
@@ -69,7 +70,8 @@ TABLE_FORMAT = 3
 READ_FORMATS = (1, 2, 3)
 #: Who plays a seat.
 PLAYER_KINDS = ("human", "bot")
-_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, HandOver, HandBack, DrawTile)
+_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, MoveDragon, HandOver, HandBack,
+               DrawTile)
 
 
 def _is_int(value: object) -> bool:

@@ -45,6 +45,7 @@ WORDS = (
     "river", "rivers", "abbot", "abbots", "garden", "gardens", "inn", "inns", "cathedral", "cathedrals",
     "large", "trader", "traders", "builder", "builders", "pig", "pigs", "goods", "wine", "grain", "cloth",
     "hill", "hills", "vineyard", "vineyards", "sheep", "shepherd", "shepherds", "flock",
+    "dragon", "dragons", "volcano", "volcanoes", "princess", "fairy", "portal", "portals",
     "small city", "farms",
 )
 

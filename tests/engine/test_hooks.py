@@ -106,7 +106,8 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
         assert not rule.kinds & hooks.closed_kinds.keys() and rule.shut <= hooks.closed_kinds.keys()
     assert hooks.words == tuple(w for w, on in (("abbots", abbot), ("large", rules.inns)) if on)  # digest order
     assert len(hooks.turn_actions) == int(abbot) + int(hills)
-    assert len(hooks.turn_end) == int(traders) + int(hills)
+    assert len(hooks.turn_end) == int(traders)
+    assert len(hooks.before_scoring) == len(hooks.clear_tile) == int(hills)
     assert len(hooks.farm_bonus) == int(traders)
     assert set(hooks.placers) == ({Figure.SHEPHERD} if hills else set())
     assert len(hooks.on_tile_placed) == int(traders) + int(rules.river) + int(hills)

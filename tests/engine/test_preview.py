@@ -164,6 +164,8 @@ def check_turn(game: Game) -> Counter[str]:
                     after = replay(game.setup, game.moves)
                     after.apply(move)
                     events = after.apply(DeployMeeple(deploy))
+                while after.phase is Phase.STEP and not any(isinstance(e, TileDrawn) for e in events):
+                    events += after.apply(after.legal_moves()[0])  # an expansion's question before the scoring
                 turn = _turn_events(events)
                 where = f"{move} then {deploy}"
                 completed = [ev.feature.anchor for ev in turn if isinstance(ev, FeatureCompleted)]

@@ -5,7 +5,8 @@ order in which the core calls their hooks.
 Each in its module (``docs/expansion-hook-plan.md`` §9): The River
 (:mod:`~carcnet.engine.expansions.river`), The Abbot (:mod:`~carcnet.engine.expansions.abbot`), Inns &
 Cathedrals (:mod:`~carcnet.engine.expansions.inns`), Traders & Builders
-(:mod:`~carcnet.engine.expansions.traders`), Hills & Sheep (:mod:`~carcnet.engine.expansions.hills`) and the editions' variants
+(:mod:`~carcnet.engine.expansions.traders`), Hills & Sheep (:mod:`~carcnet.engine.expansions.hills`), The
+Princess & the Dragon (:mod:`~carcnet.engine.expansions.dragon`) and the editions' variants
 (:mod:`~carcnet.engine.expansions.variants`: first-edition farms, small cities, no farmers). The core
 names none of them (``tests/engine/test_core_names.py``).
 """
@@ -18,6 +19,7 @@ from ..expansion import Expansion, Hooks, build_hooks
 from ..moves import Figure, Move
 from ..rules import Rules
 from .abbot import Abbot
+from .dragon import PrincessDragon
 from .hills import HillsSheep
 from .inns import InnsCathedrals
 from .river import River
@@ -25,12 +27,12 @@ from .traders import TradersBuilders
 from .variants import CityFarms, NoFarmers, SmallCities
 
 __all__ = ["FIGURES", "MOVES", "REGISTRY", "STEP_MOVES", "Abbot", "CityFarms", "HillsSheep", "InnsCathedrals", "NoFarmers",
-           "River",
+           "PrincessDragon", "River",
            "SmallCities", "TradersBuilders", "hooks_for"]
 
 #: Every expansion the engine knows, in the order their hooks are called.
 REGISTRY: tuple[type[Expansion], ...] = (
-    River, Abbot, InnsCathedrals, HillsSheep, TradersBuilders, SmallCities, CityFarms, NoFarmers)
+    River, Abbot, InnsCathedrals, HillsSheep, PrincessDragon, TradersBuilders, SmallCities, CityFarms, NoFarmers)
 
 #: Every move an expansion adds → the expansion (what the core says of one made in a game without it).
 MOVES: dict[type[Move], type[Expansion]] = {move: cls for cls in REGISTRY for move in cls.moves}

@@ -241,10 +241,11 @@ class HillsSheep(Expansion):
 
     # ---------------------------------------------------------------- the turn's end: the flock
 
-    def turn_end(self, game: GameState, events: list[Event]) -> bool:
+    def before_scoring(self, game: GameState, events: list[Event]) -> None:
         """HS6: a shepherd deployed this turn draws its token; HS7: else a tile that extended the
         seat's own shepherd's field asks it to tend the flock; HS10: then the fields with shepherds
-        this tile closed are scored."""
+        this tile closed are scored. Before the turn's scoring (WICA-OP step 5c; JCloisterZone's
+        ``ShepherdPhase`` before its ``ScoringPhase``), and before The Princess & the Dragon's dragon."""
         state = self._state(game)
         seat = game.seat
         node = state.shepherds[seat]
@@ -255,7 +256,15 @@ class HillsSheep(Expansion):
             game.push_step(FlockChoice(seat, self))
         else:
             self._score_closed(game, state, events)
-        return False
+
+    def clear_tile(self, game: GameState, key: int, events: list[Event]) -> None:
+        """A shepherd on the tile goes back, its tokens to the bag (The Princess & the Dragon's dragon
+        eats "shepherd, sheep token": CAR via JCloisterZone #189)."""
+        state = self._state(game)
+        tile_of = game.graph.tile
+        for seat, node in enumerate(state.shepherds):
+            if node is not None and tile_of[node] == key:
+                self._return(game, state, seat, events)
 
     def _draw_for(self, game: GameState, state: HillsState, seat: int, events: list[Event]) -> None:
         """A token for *seat*'s flock: now from the seed's stream, or at a network table the table's

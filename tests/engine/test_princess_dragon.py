@@ -1,0 +1,218 @@
+"""The Princess & the Dragon, so far its tiles, the volcano and the dragon: the rulebooks' examples as
+positions (``docs/rules-next.md`` §4, P1–P3 and P10, each with its source), and properties over
+random games with every combination of expansions.
+
+Conventions: x east, y south; the start tile D at (0, 0) has its city to the north and its road
+east–west. Red is seat 0, Blue seat 1.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from carcnet.bots import make_bot
+from carcnet.engine import (
+    MEEPLES_PER_PLAYER,
+    DragonMoved,
+    Figure,
+    Game,
+    GameSetup,
+    IllegalMoveError,
+    MeepleReturned,
+    Phase,
+    PointsScored,
+    Position,
+    Rules,
+    SegmentKind,
+    TileHeld,
+    parse_move,
+    replay,
+    tile_kind,
+)
+from carcnet.engine.expansions import hooks_for
+from carcnet.engine.expansions.dragon import dragon_at
+from carcnet.engine.tiles import DRAGON_DESIGNS, expansion_tile_counts, tileset
+
+DRAGON = Rules(princess_dragon=True)
+P = Position
+
+
+def _play(order: tuple[str, ...], moves: list[str], rules: Rules = DRAGON, players: int = 2) -> Game:
+    game = Game(GameSetup(players=players, draw_order=order, rules=rules))
+    for move in moves:
+        game.apply(parse_move(move))
+    return game
+
+
+# ------------------------------------------------------------------------------------ the tiles
+
+
+def test_the_box_holds_30_tiles_6_volcanoes_12_dragons_6_princesses_6_portals():
+    """W-PD2 "Contents" (PG-D: "6 Volcano tiles 12 Dragon tiles 6 Princess tiles 6 Magic Portal
+    tiles"); JCloisterZone's ``princess-and-dragon`` sets."""
+    counts = expansion_tile_counts("dragon")
+    assert sum(counts.values()) == 30 and len(DRAGON_DESIGNS) == 29
+    marks = Counter(mark for letter, n in counts.items() for mark in tile_kind(letter).marks for _ in range(n))
+    assert marks == {"volcano": 6, "dragon": 12, "princess": 6, "portal": 6}
+    princesses = [k.letter for k in DRAGON_DESIGNS if any(s.princess for s in k.segments)]
+    assert princesses == [k.letter for k in DRAGON_DESIGNS if "princess" in k.marks]
+    _, (land,) = tileset(dragon=True, abbot=True)
+    assert land["PDBG"] == land["PDJG"] == 1 and "PDB" not in land and sum(land.values()) == 71 + 30
+
+
+def test_p10_the_tunnel_is_one_road_and_its_fields_stay_apart():
+    """PD17 (W-PD2: "The two road segments that proceed through the tunnel are part of a single
+    connected road. The fields, however, are separate.")."""
+    kind = tile_kind("PDQ")
+    road = next(s for s in kind.segments if s.kind is SegmentKind.ROAD)
+    assert road.tunnel and len(road.sides) == 2
+    fields = [s for s in kind.segments if s.kind is SegmentKind.FIELD]
+    assert [len(f.halves) for f in fields] == [2, 2]  # north (both sides of the road), south
+
+
+def test_p10_the_monastery_in_a_city_completes_with_its_neighbours():
+    """PD16 (W-PD2: "The monastery is complete when it is surrounded by tiles, even if the city is
+    still under construction"): PDO has a city and a cloister segment of their own."""
+    kinds = [s.kind for s in tile_kind("PDO").segments]
+    assert kinds == [SegmentKind.CITY, SegmentKind.CLOISTER, SegmentKind.FIELD]
+
+
+# ------------------------------------------------------------------------------------ the dragon
+
+
+P1 = ["place PD3 1,0 0", "skip",  # Red: the volcano, its road east–west; the dragon flies to (1,0)
+      "place U 2,0 90", "deploy 0",  # Blue: a thief on the road
+      "place PDH 3,0 0", "deploy 1"]  # Red: a dragon tile; a farmer on its north field
+
+
+def test_p1_the_dragon_eats_and_meets_a_dead_end():
+    """PD5, PD6 (W-PD2: "players take turns moving the dragon one space at a time … until the dragon
+    has moved 6 spaces or is unable to move"; what it eats: CAR via JCZ #189)."""
+    game = _play(("PD3", "U", "PDH", "V"), P1)
+    assert dragon_at(game) == (1, 0)
+    assert game.phase is Phase.STEP and game.actor == 0  # step 1: Red, the seat whose turn it is
+    assert {str(m) for m in game.legal_moves()} == {"dragon 2,0", "dragon 0,0"}
+    game.apply(parse_move("dragon 2,0"))  # Blue's thief eaten
+    assert game.actor == 1 and [str(m) for m in game.legal_moves()] == ["dragon 3,0"]
+    with pytest.raises(IllegalMoveError, match="the dragon may go to") as refused:
+        game.apply(parse_move("dragon 1,0"))  # a tile of this movement
+    assert refused.value.reason == "bad-dragon"
+    game.apply(parse_move("dragon 3,0"))  # Red's farmer eaten; step 3 has no target: the movement ends
+    assert dragon_at(game) == (3, 0) and game.phase is Phase.PLACE_TILE and game.seat == 1
+    eaten = [(e.seat, e.figure, e.position) for e in game.events if isinstance(e, MeepleReturned)]
+    assert eaten == [(1, Figure.MEEPLE, P(2, 0)), (0, Figure.MEEPLE, P(3, 0))]
+    assert game.supply == [MEEPLES_PER_PLAYER, MEEPLES_PER_PLAYER] and game.scores == [0, 0]
+    assert [e.seat for e in game.events if isinstance(e, DragonMoved)] == [None, 0, 1]
+
+
+def test_p1_no_figure_goes_on_the_volcano():
+    """PD2 (W-PD2: "you may not place a meeple on a Volcano tile")."""
+    game = _play(("PD3", "U"), ["place PD3 1,0 0"])
+    assert [str(m) for m in game.legal_moves()] == ["skip"]
+    with pytest.raises(IllegalMoveError, match="dragon's tile") as refused:
+        game.apply(parse_move("deploy 0"))
+    assert refused.value.reason == "bad-segment"
+
+
+def test_p2_exactly_six_steps_the_seats_in_turn():
+    """PD5 (HIG-PD: "moved exactly 6 times. It does not matter how many players are playing")."""
+    moves = ["place PD3 1,0 0", "skip"]
+    order = ["PD3"]
+    for x in range(2, 8):
+        moves += [f"place U {x},0 90", "deploy 0" if x == 5 else "skip"]
+        order.append("U")
+    moves += ["place PDH 8,0 0", "skip"]
+    order += ["PDH", "V"]
+    game = _play(tuple(order), moves, players=3)
+    assert game.seat == 1 and game.phase is Phase.STEP
+    movers = []
+    for x in range(2, 8):
+        movers.append(game.actor)
+        game.apply(parse_move(f"dragon {x},0"))
+    assert movers == [1, 2, 0, 1, 2, 0]  # the seat whose turn it is first, then seat order
+    assert dragon_at(game) == (7, 0) and game.phase is Phase.PLACE_TILE  # six steps: one short of the dragon tile
+    assert [(e.seat, e.position) for e in game.events if isinstance(e, MeepleReturned)] == [(1, P(5, 0))]
+
+
+def test_p3_a_dragon_tile_before_any_volcano_waits():
+    """PD3 (HIG-PD: "this land tile will be placed apart. You have to pick another land tile. As soon
+    as the dragon comes into play through a volcano land tile, all of the land tiles you placed apart
+    are coming back to the land tile stack")."""
+    game = _play(("PDG", "U", "PD3", "V"), [])
+    assert game.drawn == "U" and game.held == ["PDG"] and game.seat == 0
+    assert [e.tile for e in game.events if isinstance(e, TileHeld)] == ["PDG"]
+    assert game.tiles_left == 3 and game.remaining() == {"PD3": 1, "PDG": 1, "V": 1}
+    for move in ["place U 1,0 90", "skip", "place PD3 2,0 0", "skip"]:
+        game.apply(parse_move(move))
+    assert dragon_at(game) == (2, 0) and game.held == [] and game.drawn == "V"
+    assert game.deck[game.deck_index:] == ("PDG",)  # a given order: the held tiles after the rest
+
+
+def test_held_tiles_go_back_into_a_seeded_pile_shuffled():
+    """deck.md §8: with a seed, the tiles not drawn and the held ones are shuffled together when the
+    first volcano is placed."""
+    for seed in range(40):
+        game = Game(GameSetup(players=2, seed=seed, rules=DRAGON))
+        held: list[str] = []
+        while game.phase is not Phase.GAME_OVER and dragon_at(game) is None:
+            held = list(game.held)
+            game.apply(game.legal_moves()[0])
+        if held and game.phase is not Phase.GAME_OVER:
+            rest = Counter(game.deck[game.deck_index:])
+            assert game.held == [] and not Counter(held) - rest  # every held tile is back in the pile
+            assert rest + Counter([game.drawn] if game.drawn else []) == Counter(game.remaining()) + Counter(
+                [game.drawn] if game.drawn else [])
+            return
+    pytest.fail("no seed held a dragon tile before its first volcano")
+
+
+def test_the_dragon_never_enters_a_tile_twice_in_a_movement_and_eats_everything():
+    for seed in range(15):
+        game = Game(GameSetup(players=2 + seed % 4, seed=seed, rules=DRAGON))
+        bots = [make_bot("random", seed + s) for s in range(game.players)]
+        path: list[Position] = []
+        while game.phase is not Phase.GAME_OVER:
+            move = bots[game.actor].choose(game.view())
+            before = game.phase
+            events = game.apply(move)
+            if before is Phase.STEP:
+                moved = [e.position for e in events if isinstance(e, DragonMoved)]
+                assert len(moved) == 1 and moved[0] not in path
+                path.append(moved[0])
+                assert not [f for f in game.figures() if f[2] == moved[0]]  # nothing left on the tile
+            else:
+                path = [P(*dragon_at(game))] if dragon_at(game) else []  # type: ignore[misc]
+
+
+# ------------------------------------------------------------------------------------ properties
+
+
+def _every_combination() -> list[Rules]:
+    return [Rules(princess_dragon=True, river=river, abbot=abbot, inns=inns, traders=traders, hills_sheep=hills)
+            for river, abbot, inns, traders, hills in itertools.product((False, True), repeat=5)]
+
+
+@pytest.mark.parametrize("rules", _every_combination(), ids=lambda r: r.words().replace(" ", ","))
+def test_random_games_with_the_dragon_end_return_every_figure_and_replay_the_same(rules: Rules):
+    """With every combination of expansions: every game ends, every figure is in supply or on the
+    board, every tile is placed, set aside, under a hill or held (no volcano came), and a replay
+    gives the same digests."""
+    for seed in range(3):
+        players = 2 + seed % 5
+        game = Game(GameSetup(players=players, seed=seed, rules=rules))
+        bots = [make_bot("greedy" if s % 2 else "random", seed * 7 + s) for s in range(players)]
+        while game.phase is not Phase.GAME_OVER:
+            game.apply(bots[game.actor].choose(game.view()))
+            on_board = Counter((s, f) for s, f, _, _ in game.figures())
+            for s in range(players):
+                assert game.supply[s] + on_board[(s, Figure.MEEPLE)] == MEEPLES_PER_PLAYER
+                for figure, supply in game.supplies.items():
+                    assert supply[s] + on_board[(s, figure)] == hooks_for(rules, 6).rule_of[figure].per_seat
+        placed = len(game.board.tiles) - 1
+        assert placed + len(game.set_aside) + game.hidden + len(game.held) == rules.pile_size()
+        assert not game.held or dragon_at(game) is None
+        assert replay(game.setup, game.moves).digests == game.digests
+        assert not any(isinstance(e, PointsScored) and e.points < 0 for e in game.events)
