@@ -27,6 +27,7 @@ from carcnet.engine import (
     MoveDragon,
     Phase,
     PlaceTile,
+    RemoveKnight,
     PlayerView,
     ReturnAbbot,
     SecondTile,
@@ -48,11 +49,11 @@ from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIO
 
 from .base import TurnPlan
 
-__all__ = ["GreedyBot", "dragon_answer", "flock_answer", "shepherd_instead"]
+__all__ = ["GreedyBot", "dragon_answer", "flock_answer", "princess_instead", "shepherd_instead"]
 
 _T = TypeVar("_T")
 #: The moves of a seat's turns: what rebuilds a board (a draw or a handover moves no tile).
-TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, MoveDragon)
+TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, MoveDragon, RemoveKnight)
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 #: The follow-ups a valuation names, made once (moves are immutable values).
@@ -170,7 +171,7 @@ class GreedyBot:
             return planned
         instead = self.abbot_instead(game)
         if type(instead) is SkipMeeple:
-            return shepherd_instead(game) or instead
+            return princess_instead(game) or shepherd_instead(game) or instead
         return instead
 
     def abbot_instead(self, game: Game) -> Move:
@@ -545,3 +546,16 @@ def dragon_answer(game: Game, moves: list[Move]) -> Move:
         if worth is None or value > worth:
             best, worth = move, value
     return best
+
+
+def princess_instead(game: Game) -> RemoveKnight | None:
+    """The princess's removal of another seat's knight, on a turn with nothing better to deploy (The
+    Princess & the Dragon); ``None`` when there is none to remove."""
+    for move in game.legal_moves():
+        if type(move) is RemoveKnight:
+            tile = game.tile_at(move.position)
+            assert tile is not None
+            held = game.graph.meeples[game.graph.find(tile.base + move.segment)] or ()
+            if any(seat != game.seat and node == tile.base + move.segment for seat, _f, node in held):
+                return move
+    return None

@@ -161,6 +161,10 @@ class GameState(Protocol):
         index in ``[0, n)`` it picks (``protocol/deck.md`` §5.2)."""
         ...  # pragma: no cover (a protocol)
 
+    def weight_of(self, figure: Figure) -> int:
+        """How many followers *figure* counts as for a majority (0: it is no follower)."""
+        ...  # pragma: no cover (a protocol)
+
     def majority(self, figures: Sequence[tuple[int, Figure, int]]) -> tuple[int, ...]:
         """The seats with the most followers among *figures* (``(seat, figure, node)``), each figure
         counted at its weight (:attr:`FigureRule.weight`)."""

@@ -26,6 +26,7 @@ from .moves import (
     Move,
     MoveDragon,
     PlaceTile,
+    RemoveKnight,
     ReturnAbbot,
     SecondTile,
     SkipMeeple,
@@ -83,6 +84,8 @@ def parse_move(text: str) -> Move:
         return Flock(args[0] == "grow")
     if verb == "dragon" and len(args) == 1:
         return MoveDragon(parse_position(args[0]))
+    if verb == "princess" and len(args) == 2 and args[1].isdigit():
+        return RemoveKnight(parse_position(args[0]), int(args[1]))
     if verb == "handover" and len(args) == 4 and args[2] == "by" and args[0].isdigit() and args[3].isdigit():
         return HandOver(int(args[0]), args[1], int(args[3]))
     if verb == "handback" and len(args) == 1 and args[0].isdigit():
@@ -93,7 +96,7 @@ def parse_move(text: str) -> Move:
         return DrawTile(tuple(None if a == "-" else bytes.fromhex(a) for a in args))
     raise ValueError(
         f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot|large|builder|pig|shepherd] | skip | "
-        "return-abbot X,Y | second-tile take|decline | flock grow|score | dragon X,Y | "
+        "return-abbot X,Y | second-tile take|decline | flock grow|score | dragon X,Y | princess X,Y N | "
         "handover S BOT by S | handback S [by S] | draw V…)"
     )
 

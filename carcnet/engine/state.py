@@ -1316,6 +1316,12 @@ class Game:
             self.breakdown[seat][category][0] += event.points
         events.append(event)
 
+    def weight_of(self, figure: Figure) -> int:
+        """How many followers *figure* counts as for a majority (the meeple 1; an expansion's figure
+        its :attr:`FigureRule.weight`; 0: it is no follower)."""
+        weights = self._hooks.weights
+        return 1 if weights is None else weights.get(figure, 1)
+
     def majority(self, figures: Sequence[tuple[int, Figure, int]]) -> tuple[int, ...]:
         """The seats with the most followers among *figures* (``(seat, figure, node)``, at least one a
         follower), in seat order, each figure counted at its weight (HiG: ties all score; an

@@ -38,6 +38,7 @@ from carcnet.engine import (
     Move,
     MoveDragon,
     PlaceTile,
+    RemoveKnight,
     Position,
     ReturnAbbot,
     SecondTile,
@@ -105,6 +106,7 @@ _MOVE_KEYS = {
     "second-tile": ("type", "take"),
     "flock": ("type", "grow"),
     "dragon": ("type", "pos"),
+    "princess": ("type", "pos", "segment"),
     "handover": ("type", "seat", "bot", "by"),
     "handback": ("type", "seat"),
     "draw": ("type", "values"),
@@ -184,6 +186,8 @@ def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
         return _checked_move({"type": "flock", "grow": item.grow}, "move")
     if isinstance(item, MoveDragon):
         return _checked_move({"type": "dragon", "pos": _pos_out(item.position)}, "move")
+    if isinstance(item, RemoveKnight):
+        return _checked_move({"type": "princess", "pos": _pos_out(item.position), "segment": item.segment}, "move")
     if isinstance(item, HandOver):
         return _checked_move({"type": "handover", "seat": item.seat, "bot": item.bot, "by": item.by}, "move")
     if isinstance(item, HandBack):
@@ -495,6 +499,8 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         return Flock(grow)
     if kind == "dragon":
         return MoveDragon(_pos_in(m, where))
+    if kind == "princess":
+        return RemoveKnight(_pos_in(m, where), _int(m, "segment", where, 0, COORD_LIMIT))
     if kind == "handover":
         bot = m["bot"]
         if not isinstance(bot, str) or not 1 <= len(bot) <= 32:

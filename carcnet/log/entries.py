@@ -28,6 +28,7 @@ from carcnet.engine import (
     Move,
     MoveDragon,
     PlaceTile,
+    RemoveKnight,
     ReturnAbbot,
     SecondTile,
     RULES_VERSION,
@@ -70,8 +71,8 @@ TABLE_FORMAT = 3
 READ_FORMATS = (1, 2, 3)
 #: Who plays a seat.
 PLAYER_KINDS = ("human", "bot")
-_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, MoveDragon, HandOver, HandBack,
-               DrawTile)
+_MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, MoveDragon, RemoveKnight,
+               HandOver, HandBack, DrawTile)
 
 
 def _is_int(value: object) -> bool:

@@ -216,3 +216,29 @@ def test_random_games_with_the_dragon_end_return_every_figure_and_replay_the_sam
         assert not game.held or dragon_at(game) is None
         assert replay(game.setup, game.moves).digests == game.digests
         assert not any(isinstance(e, PointsScored) and e.points < 0 for e in game.events)
+
+
+# ------------------------------------------------------------------------------------ the princess
+
+
+P8 = ["place N 0,-1 180", "deploy 0"]  # Blue: a knight in the city D–N, open to the east (Red: a first tile)
+
+
+def test_p8_the_princess_sends_a_knight_home():
+    """PD14 (W-PD2, WICA-OP step 3d: "you may remove a knight of your choice and skip all of Step 4";
+    CAR: "the player may remove one knight")."""
+    moves = ["place U -1,0 90", "skip", *P8, "place PDB 1,-1 270"]
+    game = _play(("U", "N", "PDB", "V"), moves)
+    options = {str(m) for m in game.legal_moves()}
+    assert "princess 0,-1 0" in options and "deploy 1" in options and "skip" in options  # may, not must
+    game.apply(parse_move("princess 0,-1 0"))
+    assert [(e.seat, e.position) for e in game.events if isinstance(e, MeepleReturned)] == [(1, P(0, -1))]
+    assert game.supply == [MEEPLES_PER_PLAYER, MEEPLES_PER_PLAYER] and game.seat == 1  # the turn is over
+    with pytest.raises(IllegalMoveError, match="no knight there") as refused:
+        _play(("U", "N", "PDB", "V"), moves).apply(parse_move("princess 0,0 0"))
+    assert refused.value.reason == "bad-princess"
+
+
+def test_a_princess_in_a_city_without_knights_is_an_ordinary_tile():
+    game = _play(("PDB", "V"), ["place PDB 0,-1 180"])
+    assert not any(str(m).startswith("princess") for m in game.legal_moves())

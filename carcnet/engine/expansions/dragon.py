@@ -28,9 +28,9 @@ from ..board import PlacedTile
 from ..errors import IllegalMoveError
 from ..events import DragonMoved, Event
 from ..expansion import Expansion, GameState
-from ..geometry import SIDE_OFFSETS, position_of
-from ..moves import Move, MoveDragon
-from ..tiles import TileKind
+from ..geometry import SIDE_OFFSETS, key_of, position_of
+from ..moves import Move, MoveDragon, RemoveKnight
+from ..tiles import SegmentKind, TileKind
 
 __all__ = ["DRAGON", "DRAGON_STEPS", "VOLCANO", "DragonMove", "DragonState", "PrincessDragon", "dragon_at"]
 
@@ -111,6 +111,7 @@ class PrincessDragon(Expansion):
     words = ("dragon", "dragons", "volcano", "volcanoes", "princess", "fairy", "portal", "portals")
     digest_order = 60  # " dragon=… held=… path=…" after Hills & Sheep's words (digest.md §3)
     step_moves = (MoveDragon,)
+    moves = (RemoveKnight,)
     off_reason = "no-dragon"
 
     def new_state(self, players: int) -> DragonState:
@@ -137,6 +138,39 @@ class PrincessDragon(Expansion):
             state.dragon = placed.key
             if first:
                 game.release_held()
+
+    def turn_actions(self, game: GameState, out: list[Move]) -> None:
+        """PD14: the tile's princess joined a city holding knights: each of them may be sent home."""
+        out.extend(self._knights(game))
+
+    def check_move(self, game: GameState, move: Move) -> None:
+        assert isinstance(move, RemoveKnight)
+        if move not in self._knights(game):
+            raise IllegalMoveError("bad-princess", f"{move}: no knight there in the princess's city")
+
+    def apply_move(self, game: GameState, move: Move, events: list[Event]) -> None:
+        """PD14: the knight goes home (a builder or pig of its seat left alone too); no figure is
+        deployed this turn."""
+        assert isinstance(move, RemoveKnight)
+        tile = game.board.tiles[key_of(move.position.x, move.position.y)]
+        game.return_figure(tile.base + move.segment, events)
+
+    def _knights(self, game: GameState) -> list[RemoveKnight]:
+        """The knights of the city the tile just placed shows the princess in (followers: figures of
+        weight > 0), in the city's deployment order."""
+        tile = self._state_of(game).tile
+        if tile is None:
+            return []
+        graph = game.graph
+        out: list[RemoveKnight] = []
+        for i, seg in enumerate(tile.variant.segments):
+            if seg.princess and seg.kind is SegmentKind.CITY:
+                for seat, figure, node in graph.meeples[graph.find(tile.base + i)] or ():
+                    if game.weight_of(figure) > 0:
+                        knight = RemoveKnight(position_of(graph.tile[node]), graph.index[node])
+                        if knight not in out:
+                            out.append(knight)
+        return out
 
     def no_deploy(self, game: GameState, key: int) -> str | None:
         """PD2, PD8: no figure on the dragon's tile (a volcano just placed is one)."""
