@@ -25,6 +25,7 @@ from carcnet.engine import (
     Game,
     Move,
     MoveDragon,
+    MoveFairy,
     Phase,
     PlaceTile,
     RemoveKnight,
@@ -49,11 +50,12 @@ from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIO
 
 from .base import TurnPlan
 
-__all__ = ["GreedyBot", "dragon_answer", "flock_answer", "princess_instead", "shepherd_instead"]
+__all__ = ["GreedyBot", "dragon_answer", "fairy_instead", "flock_answer", "princess_instead", "shepherd_instead"]
 
 _T = TypeVar("_T")
 #: The moves of a seat's turns: what rebuilds a board (a draw or a handover moves no tile).
-TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, MoveDragon, RemoveKnight)
+TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, MoveDragon, RemoveKnight,
+              MoveFairy)
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 #: The follow-ups a valuation names, made once (moves are immutable values).
@@ -171,7 +173,7 @@ class GreedyBot:
             return planned
         instead = self.abbot_instead(game)
         if type(instead) is SkipMeeple:
-            return princess_instead(game) or shepherd_instead(game) or instead
+            return princess_instead(game) or shepherd_instead(game) or fairy_instead(game) or instead
         return instead
 
     def abbot_instead(self, game: Game) -> Move:
@@ -559,3 +561,16 @@ def princess_instead(game: Game) -> RemoveKnight | None:
             if any(seat != game.seat and node == tile.base + move.segment for seat, _f, node in held):
                 return move
     return None
+
+
+def fairy_instead(game: Game) -> MoveFairy | None:
+    """The fairy next to this seat's follower on a turn with nothing better to deploy, when it stands
+    by no follower of this seat's (The Princess & the Dragon: 1 a turn, 3 when the feature scores);
+    ``None`` otherwise."""
+    moves = [move for move in game.legal_moves() if type(move) is MoveFairy]
+    if not moves:
+        return None
+    mine = {(position, segment) for seat, _f, position, segment in game.figures() if seat == game.seat}
+    if len(moves) < len(mine):  # the fairy already stands by one of this seat's followers
+        return None
+    return moves[0]  # type: ignore[return-value]

@@ -37,6 +37,7 @@ from .events import (
     TileSetAside,
     TileHeld,
     DragonMoved,
+    FairyScored,
 )
 from .geometry import HalfSide, Position, Rotation, Side
 from .moves import (
@@ -48,6 +49,7 @@ from .moves import (
     HandOver,
     Move,
     MoveDragon,
+    MoveFairy,
     PlaceTile,
     RemoveKnight,
     ReturnAbbot,
@@ -105,6 +107,7 @@ __all__ = [
     "MeepleReturned",
     "Move",
     "MoveDragon",
+    "MoveFairy",
     "Phase",
     "PlaceTile",
     "RemoveKnight",
@@ -135,6 +138,7 @@ __all__ = [
     "TileSetAside",
     "TileHeld",
     "DragonMoved",
+    "FairyScored",
     "TileVariant",
     "base_tile_counts",
     "parse_move",

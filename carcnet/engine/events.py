@@ -29,6 +29,7 @@ __all__ = [
     "TokenDrawn",
     "TileHeld",
     "DragonMoved",
+    "FairyScored",
     "HeldFeature",
     "MeepleDeployed",
     "MeepleReturned",
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 #: Score categories, in the order breakdowns list them: the scoring events' ``category``.
-CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods", "sheep")
+CATEGORIES = ("road", "city", "cloister", "garden", "field", "goods", "sheep", "fairy")
 
 _T = TypeVar("_T")
 
@@ -164,6 +165,27 @@ class TileSetAside:
 
     seat: int
     tile: str
+
+
+@_quick_init
+@dataclass(frozen=True, slots=True)
+class FairyScored:
+    """The Princess & the Dragon: the fairy's points to the owner of the follower it stands next to:
+    1 at the start of that seat's turn (PD11), 3 when that follower's feature is scored, during the
+    game or at the end (*final*; PD12)."""
+
+    seats: tuple[int, ...]
+    points: int
+    final: bool = False
+
+    @property
+    def category(self) -> str:
+        """The score category: ``"fairy"``."""
+        return "fairy"
+
+    def describe(self) -> str:
+        """``"+3: the fairy"``."""
+        return f"+{self.points}: the fairy"
 
 
 @_quick_init
@@ -412,4 +434,4 @@ Event = (
 )
 
 #: A scoring event of the final scoring: ``seats``, ``points`` each and a ``category``.
-Scoring = PointsScored | GoodsScored | FlockScored
+Scoring = PointsScored | GoodsScored | FlockScored | FairyScored

@@ -217,7 +217,7 @@ class FigureRule:
 HOOKS = ("farm_scoring", "value", "completed_points", "new_state", "on_deploy", "on_return",
          "turn_actions", "check_move", "apply_move", "on_tile_placed", "turn_end", "on_completed", "farm_bonus",
          "final_scoring", "snapshot", "state_words", "restricts", "filter_placements", "check_placement", "holds",
-         "before_scoring", "no_deploy", "clear_tile")
+         "before_scoring", "no_deploy", "clear_tile", "turn_start")
 
 #: What a completed feature scores, and a feature at the end (``final``): ``value(info, final)``.
 Value = Callable[[FeatureInfo, bool], int]
@@ -343,6 +343,10 @@ class Expansion:
         neighbours' sides are the frontier *pattern*) breaks its placement rules, when
         :meth:`restricts`; the core checks the sides after it. Changes nothing."""
 
+    def turn_start(self, game: GameState, events: list[Event]) -> None:
+        """The seat to play begins its turn, its tile drawn (or the table's draw awaited); not a
+        builder's second tile, which is the same turn. Appends its events."""
+
     def before_scoring(self, game: GameState, events: list[Event]) -> None:
         """The turn's deploy (or skip, or move instead) is made and its completed features are not
         scored yet: appends its events, and may put questions to seats first
@@ -446,7 +450,7 @@ class Hooks:
         placers: Each figure an expansion in play deploys itself → the expansion (``placed_figures``).
         holds: The :meth:`Expansion.holds` of the expansion in play that holds tiles, or ``None``.
         before_scoring: The overriders of :meth:`Expansion.before_scoring`, in registry order; likewise
-            :attr:`clear_tile`.
+            :attr:`clear_tile` and :attr:`turn_start`.
         no_deploy: :meth:`Expansion.no_deploy` of the expansions in play, composed (the first reason),
             or ``None``.
         tokens: The kinds of token the bags of the expansions in play hold (``Expansion.tokens``).
@@ -492,6 +496,7 @@ class Hooks:
     before_scoring: tuple[Callable[[GameState, list[Event]], None], ...]
     no_deploy: Callable[[GameState, int], str | None] | None
     clear_tile: tuple[Callable[[GameState, int, list[Event]], None], ...]
+    turn_start: tuple[Callable[[GameState, list[Event]], None], ...]
     tokens: tuple[str, ...]
 
 
@@ -572,6 +577,7 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         before_scoring=tuple(e.before_scoring for e in active if _overrides(e, "before_scoring")),
         no_deploy=_composed_no_deploy([e.no_deploy for e in active if _overrides(e, "no_deploy")]),
         clear_tile=tuple(e.clear_tile for e in active if _overrides(e, "clear_tile")),
+        turn_start=tuple(e.turn_start for e in active if _overrides(e, "turn_start")),
         tokens=tuple(token for e in active for token in e.tokens),
     )
 

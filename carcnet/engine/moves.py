@@ -13,7 +13,7 @@ and the log records the author beside each move.
 
 Text forms (``str(move)``, read back by :func:`carcnet.engine.notation.parse_move`):
 ``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``skip`` · ``return-abbot 1,0`` ·
-``second-tile take`` · ``second-tile decline`` · ``deploy 2 shepherd`` · ``flock grow`` · ``flock score`` · ``dragon 1,0`` · ``princess 0,-1 0`` · ``handover 2 greedy by 0`` · ``handback 2`` · ``draw <64 hex digits or -, one per seat>``.
+``second-tile take`` · ``second-tile decline`` · ``deploy 2 shepherd`` · ``flock grow`` · ``flock score`` · ``dragon 1,0`` · ``princess 0,-1 0`` · ``fairy -1,0 0`` · ``handover 2 greedy by 0`` · ``handback 2`` · ``draw <64 hex digits or -, one per seat>``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from enum import Enum
 from .geometry import Position
 
 __all__ = [
-    "DeployMeeple", "DrawTile", "Figure", "Flock", "HandBack", "HandOver", "Move", "MoveDragon", "PlaceTile",
-    "RemoveKnight", "ReturnAbbot", "SecondTile", "SkipMeeple",
+    "DeployMeeple", "DrawTile", "Figure", "Flock", "HandBack", "HandOver", "Move", "MoveDragon", "MoveFairy",
+    "PlaceTile", "RemoveKnight", "ReturnAbbot", "SecondTile", "SkipMeeple",
 ]
 
 
@@ -162,6 +162,19 @@ class MoveDragon:
 
     def __str__(self) -> str:
         return f"dragon {self.position.x},{self.position.y}"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFairy:
+    """The Princess & the Dragon: instead of deploying, the seat puts the fairy next to its follower on
+    *segment* of the tile at *position* (W-PD2: "On any turn in which you do not place (or move) a
+    meeple, you may assign the fairy to one of your meeples by placing the fairy directly next to it")."""
+
+    position: Position
+    segment: int
+
+    def __str__(self) -> str:
+        return f"fairy {self.position.x},{self.position.y} {self.segment}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from .moves import (
     HandOver,
     Move,
     MoveDragon,
+    MoveFairy,
     PlaceTile,
     RemoveKnight,
     ReturnAbbot,
@@ -86,6 +87,8 @@ def parse_move(text: str) -> Move:
         return MoveDragon(parse_position(args[0]))
     if verb == "princess" and len(args) == 2 and args[1].isdigit():
         return RemoveKnight(parse_position(args[0]), int(args[1]))
+    if verb == "fairy" and len(args) == 2 and args[1].isdigit():
+        return MoveFairy(parse_position(args[0]), int(args[1]))
     if verb == "handover" and len(args) == 4 and args[2] == "by" and args[0].isdigit() and args[3].isdigit():
         return HandOver(int(args[0]), args[1], int(args[3]))
     if verb == "handback" and len(args) == 1 and args[0].isdigit():
@@ -96,7 +99,7 @@ def parse_move(text: str) -> Move:
         return DrawTile(tuple(None if a == "-" else bytes.fromhex(a) for a in args))
     raise ValueError(
         f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot|large|builder|pig|shepherd] | skip | "
-        "return-abbot X,Y | second-tile take|decline | flock grow|score | dragon X,Y | princess X,Y N | "
+        "return-abbot X,Y | second-tile take|decline | flock grow|score | dragon X,Y | princess X,Y N | fairy X,Y N | "
         "handover S BOT by S | handback S [by S] | draw V…)"
     )
 

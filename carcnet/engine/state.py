@@ -1104,14 +1104,20 @@ class Game:
             self.seat = (self.seat + 1) % self.players
         if not self._draw(events):
             self._final(events)
+        elif not again and self._hooks.turn_start:
+            for start in self._hooks.turn_start:
+                start(self, events)
 
     def _next_turn(self, again: bool, events: list[Event]) -> None:
         """The turn's end, after its steps: the next seat (or the same one *again*) draws, or the
-        game ends."""
+        game ends; a new seat's turn begins (the expansions' ``turn_start``)."""
         if not again:
             self.seat = (self.seat + 1) % self.players
         if not self._draw(events):
             self._final(events)
+        elif not again:
+            for start in self._hooks.turn_start:
+                start(self, events)
 
     def _answer(self, move: Move, events: list[Event]) -> None:
         """*move* answers the step the game waits for (``Phase.STEP``, or ``Phase.DRAW`` for a step the

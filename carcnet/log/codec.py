@@ -37,6 +37,7 @@ from carcnet.engine import (
     HandOver,
     Move,
     MoveDragon,
+    MoveFairy,
     PlaceTile,
     RemoveKnight,
     Position,
@@ -107,6 +108,7 @@ _MOVE_KEYS = {
     "flock": ("type", "grow"),
     "dragon": ("type", "pos"),
     "princess": ("type", "pos", "segment"),
+    "fairy": ("type", "pos", "segment"),
     "handover": ("type", "seat", "bot", "by"),
     "handback": ("type", "seat"),
     "draw": ("type", "values"),
@@ -186,6 +188,8 @@ def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
         return _checked_move({"type": "flock", "grow": item.grow}, "move")
     if isinstance(item, MoveDragon):
         return _checked_move({"type": "dragon", "pos": _pos_out(item.position)}, "move")
+    if isinstance(item, MoveFairy):
+        return _checked_move({"type": "fairy", "pos": _pos_out(item.position), "segment": item.segment}, "move")
     if isinstance(item, RemoveKnight):
         return _checked_move({"type": "princess", "pos": _pos_out(item.position), "segment": item.segment}, "move")
     if isinstance(item, HandOver):
@@ -499,6 +503,8 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         return Flock(grow)
     if kind == "dragon":
         return MoveDragon(_pos_in(m, where))
+    if kind == "fairy":
+        return MoveFairy(_pos_in(m, where), _int(m, "segment", where, 0, COORD_LIMIT))
     if kind == "princess":
         return RemoveKnight(_pos_in(m, where), _int(m, "segment", where, 0, COORD_LIMIT))
     if kind == "handover":

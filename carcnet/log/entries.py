@@ -27,6 +27,7 @@ from carcnet.engine import (
     HandOver,
     Move,
     MoveDragon,
+    MoveFairy,
     PlaceTile,
     RemoveKnight,
     ReturnAbbot,
@@ -72,7 +73,7 @@ READ_FORMATS = (1, 2, 3)
 #: Who plays a seat.
 PLAYER_KINDS = ("human", "bot")
 _MOVE_TYPES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, MoveDragon, RemoveKnight,
-               HandOver, HandBack, DrawTile)
+               MoveFairy, HandOver, HandBack, DrawTile)
 
 
 def _is_int(value: object) -> bool:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import pytest
 
-from carcnet.engine import DeployMeeple, Figure, Game, GameSetup, IllegalMoveError, Position, RemoveKnight, ReturnAbbot, Rules
+from carcnet.engine import DeployMeeple, Figure, Game, GameSetup, IllegalMoveError, Position, MoveFairy, RemoveKnight, ReturnAbbot, Rules
 from carcnet.engine.events import PointsScored
 from carcnet.engine.events import FeatureInfo
 from carcnet.engine.expansion import (
@@ -190,7 +190,7 @@ def test_a_completed_features_value_is_its_completed_points_under_every_combinat
 def test_an_expansions_move_in_a_game_without_it_is_refused_with_its_reason() -> None:
     """The core knows every expansion's moves (:data:`MOVES`): one made where the expansion is not in
     play is refused with the expansion's reason code, not taken for nonsense."""
-    assert MOVES == {ReturnAbbot: Abbot, RemoveKnight: PrincessDragon} and FIGURES == {Figure.ABBOT: Abbot, Figure.LARGE: InnsCathedrals,
+    assert MOVES == {ReturnAbbot: Abbot, RemoveKnight: PrincessDragon, MoveFairy: PrincessDragon} and FIGURES == {Figure.ABBOT: Abbot, Figure.LARGE: InnsCathedrals,
                                                          Figure.BUILDER: TradersBuilders, Figure.PIG: TradersBuilders,
                                                          Figure.SHEPHERD: HillsSheep}
     game = Game(GameSetup(players=2, draw_order=("E", "E")))

@@ -17,6 +17,7 @@ from carcnet.bots import make_bot
 from carcnet.engine import (
     MEEPLES_PER_PLAYER,
     DragonMoved,
+    FairyScored,
     Figure,
     Game,
     GameSetup,
@@ -242,3 +243,56 @@ def test_p8_the_princess_sends_a_knight_home():
 def test_a_princess_in_a_city_without_knights_is_an_ordinary_tile():
     game = _play(("PDB", "V"), ["place PDB 0,-1 180"])
     assert not any(str(m).startswith("princess") for m in game.legal_moves())
+
+
+# ------------------------------------------------------------------------------------ the fairy
+
+
+P4 = ["place U 1,0 90", "skip",
+      "place U -1,0 90", "deploy 0",  # Blue: a thief on the road (-1,0)…(1,0)
+      "place B 0,1 0", "deploy 0",  # Red: a monk
+      "place B 1,1 0", "fairy -1,0 0",  # Blue: no figure; the fairy next to his thief
+      "place W 2,0 0", "skip",  # Red: his turn begins, the fairy is by no follower of his: nothing
+      "place W -2,0 0", "skip"]  # Blue: his turn begins: +1; the road W–U–D–U–W completed: 5 + the fairy's 3
+
+
+def test_p4_the_fairy_s_point_and_its_three_points():
+    """PD11, PD12 (W-PD2; CAR via JCZ #158: the owner "receives 3 points, independent of how much (if
+    anything) the player otherwise receives from the scoring")."""
+    game = _play(("U", "U", "B", "B", "W", "W", "V", "V"), P4)
+    fairy = [(e.seats, e.points) for e in game.events if isinstance(e, FairyScored)]
+    assert fairy == [((1,), 1), ((1,), 3)]
+    assert game.scores[1] == 1 + 5 + 3 and game.breakdown[1]["fairy"] == [4, 0]
+    assert " fairy=-1,0,- " in f"{game.state_line().rstrip()} "  # the thief gone home: next to nobody (PD13)
+    game.apply(parse_move("place V 3,0 0"))  # (Red)
+    game.apply(parse_move("skip"))
+    assert [e for e in game.events if isinstance(e, FairyScored)][-1].points == 3  # no new point at Blue's turn
+
+
+P5 = ["place PD3 1,0 0", "skip",  # Red: the volcano, the dragon to (1,0)
+      "place U -1,0 90", "deploy 0",  # Blue: a thief
+      "place B 0,1 0", "deploy 0",  # Red: a monk
+      "place B 1,1 0", "fairy -1,0 0",  # Blue: the fairy next to his thief
+      "place PDH 2,0 0", "skip",  # Red: a dragon tile, no figure
+      "dragon 0,0"]  # step 1, Red
+
+
+def test_p5_the_fairy_stops_the_dragon():
+    """PD10 (W-PD1: "The dragon cannot enter a tile with the fairy on it")."""
+    game = _play(("PD3", "U", "B", "B", "PDH", "V", "V"), P5)
+    assert game.actor == 1 and {str(m) for m in game.legal_moves()} == {"dragon 0,1"}
+    with pytest.raises(IllegalMoveError, match="the dragon may go to"):
+        game.apply(parse_move("dragon -1,0"))
+    game.apply(parse_move("dragon 0,1"))  # Red's monk eaten
+    game.apply(parse_move("dragon 1,1"))  # Red's only target; step 4 has none
+    assert game.phase is Phase.PLACE_TILE and dragon_at(game) == (1, 1)
+    assert (1, Figure.MEEPLE, P(-1, 0), 0) in game.figures()  # Blue's thief, safe by the fairy
+
+
+def test_p6_the_fairy_moved_before_the_dragon_moves():
+    """PD4, PD9 (W-PD2's community question: moving the fairy before the dragon moves is allowed)."""
+    moves = [*P5[:8], "place PDH 2,0 0", "fairy 0,1 0", "dragon 0,0"]
+    game = _play(("PD3", "U", "B", "B", "PDH", "V", "V"), moves)
+    assert [str(m) for m in game.legal_moves()] == ["dragon -1,0"]  # (0,1) is the fairy's tile now
+    game.apply(parse_move("dragon -1,0"))  # Blue eats his own thief
+    assert game.phase is Phase.PLACE_TILE and (0, Figure.MEEPLE, P(0, 1), 0) in game.figures()

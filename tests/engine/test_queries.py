@@ -237,4 +237,4 @@ def test_score_categories_are_public():
     from carcnet import engine
 
     assert "CATEGORIES" in engine.__all__
-    assert engine.CATEGORIES == ("road", "city", "cloister", "garden", "field", "goods", "sheep")
+    assert engine.CATEGORIES == ("road", "city", "cloister", "garden", "field", "goods", "sheep", "fairy")

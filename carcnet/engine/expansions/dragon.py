@@ -13,10 +13,18 @@
   enters it eats every figure (``GameState.clear_tile``): back to their supplies without points.
 * No figure may be deployed on the dragon's tile (PD8, JCloisterZone's reading).
 
-Its words in the state line (``protocol/digest.md`` §3): `` dragon=<x>,<y>|- held=<n> path=<x>,<y>/…|-``
-(the dragon's tile; the tiles held; this movement's tiles, its start first).
+Its words in the state line (``protocol/digest.md`` §3): `` dragon=<x>,<y>|- held=<n> path=<x>,<y>/…|-
+fairy=<x>,<y>,<segment>|-`` (the dragon's tile; the tiles held; this movement's tiles, its start first;
+the fairy's follower's place, or its tile with ``-`` for the segment when it stands next to nobody).
 
-Not yet: the fairy, the princess, the magic portal.
+* **The princess** (PD14): instead of deploying, a knight of the city the tile's princess joined is
+  sent home (:class:`~carcnet.engine.moves.RemoveKnight`).
+* **The fairy** (PD9–PD13): instead of deploying, next to one of the seat's followers
+  (:class:`~carcnet.engine.moves.MoveFairy`); its owner scores 1 as each of its turns begins and 3 when
+  that follower's feature is scored (during the game or at the end); the dragon may not enter its
+  tile; when the follower leaves, the fairy stays, next to nobody.
+
+Not yet: the magic portal.
 """
 
 from __future__ import annotations
@@ -26,10 +34,10 @@ from typing import ClassVar
 
 from ..board import PlacedTile
 from ..errors import IllegalMoveError
-from ..events import DragonMoved, Event
+from ..events import DragonMoved, Event, FairyScored, FeatureInfo, Scoring
 from ..expansion import Expansion, GameState
 from ..geometry import SIDE_OFFSETS, key_of, position_of
-from ..moves import Move, MoveDragon, RemoveKnight
+from ..moves import Move, MoveDragon, MoveFairy, RemoveKnight
 from ..tiles import SegmentKind, TileKind
 
 __all__ = ["DRAGON", "DRAGON_STEPS", "VOLCANO", "DragonMove", "DragonState", "PrincessDragon", "dragon_at"]
@@ -48,19 +56,24 @@ class DragonState:
         dragon: The board key of the dragon's tile, or ``None`` (beside the board, before the first volcano).
         path: This movement's tiles, its start first (empty when the dragon is not moving).
         tile: The tile placed last by a seat.
+        fairy: The feature-graph node of the follower the fairy was put next to, or ``None``.
+        fairy_tile: The board key of the fairy's tile, or ``None`` (beside the board).
     """
 
-    __slots__ = ("dragon", "path", "tile")
+    __slots__ = ("dragon", "fairy", "fairy_tile", "path", "tile")
 
     def __init__(self, players: int) -> None:
         self.dragon: int | None = None
         self.path: list[int] = []
         self.tile: PlacedTile | None = None
+        self.fairy: int | None = None
+        self.fairy_tile: int | None = None
 
     def copy(self) -> DragonState:
         """An independent copy (:meth:`Game.copy`)."""
         other = DragonState.__new__(DragonState)
         other.dragon, other.path, other.tile = self.dragon, self.path[:], self.tile
+        other.fairy, other.fairy_tile = self.fairy, self.fairy_tile
         return other
 
 
@@ -111,7 +124,7 @@ class PrincessDragon(Expansion):
     words = ("dragon", "dragons", "volcano", "volcanoes", "princess", "fairy", "portal", "portals")
     digest_order = 60  # " dragon=… held=… path=…" after Hills & Sheep's words (digest.md §3)
     step_moves = (MoveDragon,)
-    moves = (RemoveKnight,)
+    moves = (RemoveKnight, MoveFairy)
     off_reason = "no-dragon"
 
     def new_state(self, players: int) -> DragonState:
@@ -140,20 +153,72 @@ class PrincessDragon(Expansion):
                 game.release_held()
 
     def turn_actions(self, game: GameState, out: list[Move]) -> None:
-        """PD14: the tile's princess joined a city holding knights: each of them may be sent home."""
+        """PD14: the tile's princess joined a city holding knights: each of them may be sent home;
+        PD9: the fairy next to each follower of the seat's but the one it is next to."""
         out.extend(self._knights(game))
+        out.extend(self._fairy_moves(game))
 
     def check_move(self, game: GameState, move: Move) -> None:
+        if type(move) is MoveFairy:
+            if move not in self._fairy_moves(game):
+                raise IllegalMoveError("bad-fairy", f"{move}: no follower of seat {game.seat}'s there, or the fairy is by it")
+            return
         assert isinstance(move, RemoveKnight)
         if move not in self._knights(game):
             raise IllegalMoveError("bad-princess", f"{move}: no knight there in the princess's city")
 
     def apply_move(self, game: GameState, move: Move, events: list[Event]) -> None:
-        """PD14: the knight goes home (a builder or pig of its seat left alone too); no figure is
-        deployed this turn."""
-        assert isinstance(move, RemoveKnight)
-        tile = game.board.tiles[key_of(move.position.x, move.position.y)]
-        game.return_figure(tile.base + move.segment, events)
+        """PD14: the knight goes home (a builder or pig of its seat left alone too); PD9: the fairy
+        goes next to the follower. No figure is deployed this turn."""
+        assert isinstance(move, RemoveKnight | MoveFairy)
+        key = key_of(move.position.x, move.position.y)
+        node = game.board.tiles[key].base + move.segment
+        if type(move) is MoveFairy:
+            state = self._state_of(game)
+            state.fairy, state.fairy_tile = node, key
+            return
+        game.return_figure(node, events)
+
+    def _fairy_moves(self, game: GameState) -> list[MoveFairy]:
+        """PD9: next to each follower of the seat's on the board (figures of weight > 0), but the one
+        the fairy is next to, in deployment order."""
+        state = self._state_of(game)
+        out: list[MoveFairy] = []
+        for seat, figure, position, segment in game.figures():
+            if seat == game.seat and game.weight_of(figure) > 0:
+                if game.board.tiles[key_of(position.x, position.y)].base + segment != state.fairy:
+                    out.append(MoveFairy(position, segment))
+        return out
+
+    def _fairy_owner(self, game: GameState, state: DragonState) -> int | None:
+        """The seat whose follower the fairy stands next to, or ``None`` (it left, PD13)."""
+        node = state.fairy
+        if node is None:
+            return None
+        graph = game.graph
+        for seat, _figure, other in graph.meeples[graph.find(node)] or ():
+            if other == node:
+                return seat
+        return None
+
+    def turn_start(self, game: GameState, events: list[Event]) -> None:
+        """PD11: "At the beginning of your turn, if the fairy is next to one of your followers, you
+        score 1 point" (W-PD2)."""
+        if self._fairy_owner(game, self._state_of(game)) == game.seat:
+            game.add_score(FairyScored((game.seat,), 1), events)
+
+    def on_completed(self, game: GameState, root: int, info: FeatureInfo, events: list[Event]) -> None:
+        """PD12: the follower next to the fairy in a feature scored: its owner 3 more, whatever the
+        feature gives it (CAR: "independent of how much (if anything) the player otherwise receives")."""
+        state = self._state_of(game)
+        owner = self._fairy_owner(game, state)
+        if owner is not None and state.fairy is not None and game.graph.find(state.fairy) == root:
+            game.add_score(FairyScored((owner,), 3), events)
+
+    def final_scoring(self, game: GameState) -> list[Scoring]:
+        """PD12 at the end: every follower still on the board is in a feature the final scoring scores."""
+        owner = self._fairy_owner(game, self._state_of(game))
+        return [] if owner is None else [FairyScored((owner,), 3, True)]
 
     def _knights(self, game: GameState) -> list[RemoveKnight]:
         """The knights of the city the tile just placed shows the princess in (followers: figures of
@@ -208,16 +273,21 @@ class PrincessDragon(Expansion):
             return []
         tiles = game.board.tiles
         return [key for key in (state.dragon + offset for offset in SIDE_OFFSETS)
-                if key in tiles and key not in state.path]
+                if key in tiles and key not in state.path and key != state.fairy_tile]
 
-    def snapshot(self, game: GameState) -> tuple[int | None, int, tuple[int, ...]]:
+    def snapshot(self, game: GameState) -> tuple[int | None, int, tuple[int, ...], str]:
         state = self._state_of(game)
-        return state.dragon, len(game.held), tuple(state.path)
+        if state.fairy_tile is None:
+            fairy = "-"
+        else:
+            by = self._fairy_owner(game, state) is not None and state.fairy is not None
+            fairy = f"{_xy(state.fairy_tile)},{game.graph.index[state.fairy] if by else '-'}"  # type: ignore[index]
+        return state.dragon, len(game.held), tuple(state.path), fairy
 
-    def state_words(self, part: tuple[int | None, int, tuple[int, ...]]) -> str:
-        dragon, held, path = part
+    def state_words(self, part: tuple[int | None, int, tuple[int, ...], str]) -> str:
+        dragon, held, path, fairy = part
         where = "-" if dragon is None else _xy(dragon)
-        return f" dragon={where} held={held} path={'/'.join(map(_xy, path)) or '-'}"
+        return f" dragon={where} held={held} path={'/'.join(map(_xy, path)) or '-'} fairy={fairy}"
 
 
 def _xy(key: int) -> str:
