@@ -41,8 +41,8 @@ class TickBox(Checkbox):
 
 
 class RuleOptions(Vertical):
-    """The rule options, in rows. First the expansions: ``#river``, ``#abbot``, ``#hills-sheep`` (Hills &
-    Sheep), ``#inns`` (Inns & Cathedrals) and ``#traders`` (Traders & Builders; checkboxes); then,
+    """The rule options, in rows. First the expansions: ``#river``, ``#abbot``, ``#inns`` (Inns &
+    Cathedrals), ``#traders`` (Traders & Builders) and ``#hills-sheep`` (Hills & Sheep; checkboxes); then,
     shown only with The River on, ``#river-start``: what becomes of the base game's
     start tile (:data:`~carcnet.engine.RIVER_STARTS`), in plain words, on a row of its own so that
     its ``▼`` is never cut. Then the editions' scoring: ``#farms``
@@ -71,12 +71,6 @@ class RuleOptions(Vertical):
         with Horizontal():
             yield TickBox(_("The River"), default.river, id="river")
             yield TickBox(_("The Abbot"), default.abbot, id="abbot")
-            yield TickBox(
-                _("Hills & Sheep"), default.hills_sheep, id="hills-sheep",
-                tooltip=_("18 more tiles: hills that break a tie for the most followers, vineyards worth 3 more to "
-                          "each cloister around them, and a shepherd each whose flock of sheep you grow or score "
-                          "(beware the wolf)"),
-            )
         with Horizontal():  # the big-box expansions, on a row of their own (a 60-column terminal)
             yield TickBox(
                 _("Inns & Cathedrals"), default.inns, id="inns",
@@ -87,6 +81,13 @@ class RuleOptions(Vertical):
                 _("Traders & Builders"), default.traders, id="traders",
                 tooltip=_("24 more tiles: goods to whoever completes a city (10 at the end for the most of each "
                           "kind), a builder each for a second tile, a pig each worth 1 more a city on its farm"),
+            )
+        with Horizontal():  # a row of its own: beside The River and The Abbot it was cut at 60 columns
+            yield TickBox(
+                _("Hills & Sheep"), default.hills_sheep, id="hills-sheep",
+                tooltip=_("18 more tiles: hills that break a tie for the most followers, vineyards worth 3 more to "
+                          "each cloister around them, and a shepherd each whose flock of sheep you grow or score "
+                          "(beware the wolf)"),
             )
         with Horizontal(id="river-row", classes="" if default.river else "-off"):
             yield Select(
