@@ -499,6 +499,7 @@ class _Draft:
     geo: tuple[tuple[_Geometry, ...], ...]
     owner: _Owners
     role: _Roles
+    roof: int = -1  # the row of a building's roof (:func:`_draw_buildings`), -1 before it is drawn
 
     @classmethod
     def empty(cls, width: int, height: int) -> _Draft:
@@ -603,12 +604,19 @@ def _roof(variant: TileVariant, cy: int) -> int:
 
 def _draw_buildings(draft: _Draft, variant: TileVariant) -> None:
     """Draws cloisters and gardens: the centre cell, or a roof and walls row of three cells each
-    from 5 × 5 cells up."""
+    from 5 × 5 cells up (:func:`_roof`'s rows; for a cloister the other two round the centre where
+    those leave it more cells: a city across the walls' row hid Hills & Sheep's HSJ's cross)."""
     cx, cy = draft.centre
     block = [(cx, cy)]
     if draft.width >= 5 and draft.height >= 5:
-        roof = _roof(variant, cy)
-        block = [(c, r) for r in (roof, roof + 1) for c in (cx - 1, cx, cx + 1)]
+        draft.roof = _roof(variant, cy)
+        rows = {roof: [(c, r) for r in (roof, roof + 1) for c in (cx - 1, cx, cx + 1)] for roof in (cy - 1, cy)}
+        if any(seg.kind is SegmentKind.CLOISTER for seg in variant.segments):
+            free = {roof: sum(draft.free(c, r) for c, r in cells) for roof, cells in rows.items()}
+            other = cy - 1 if draft.roof == cy else cy
+            if free[other] > free[draft.roof]:
+                draft.roof = other
+        block = rows[draft.roof]
     for i, seg in enumerate(variant.segments):
         what = _AREA_ROLES.get(seg.kind)
         if what is None:
@@ -708,7 +716,7 @@ def _characters(draft: _Draft, variant: TileVariant, ends: list[int], glyphs: Gl
 def _draw_cloisters(draft: _Draft, chars: list[list[str]], variant: TileVariant, glyphs: Glyphs) -> None:
     """The cloister building: one cell, or its roof and walls rows (whatever cells it kept)."""
     cx, cy = draft.centre
-    roof = _roof(variant, cy)
+    roof = draft.roof if draft.roof >= 0 else _roof(variant, cy)
     for i, seg in enumerate(variant.segments):
         if seg.kind is not SegmentKind.CLOISTER:
             continue
@@ -772,12 +780,15 @@ def _draw_tile_marks(
     glyphs: Glyphs,
 ) -> None:
     """The marks of the whole tile (a hill, a vineyard: Hills & Sheep), each on a field cell as near
-    the tile's south-east corner as may be: never a corner (the cursor's and the last tile's marks go
-    there), the centre, a segment's anchor or a figure's digit cell. The cell stays its field's (a
-    click or a highlight of the field takes it in). A tile without such a field cell leaves it out."""
+    the tile's south-east corner as may be, off the tile's edge where it can (the edge shows what
+    meets the neighbour), a corner only where nothing else is left (the cursor's marks go there; the
+    north-west one, the last tile's mark, never): never the centre, a segment's anchor or a figure's
+    digit cell. The cell stays its field's (a click or a highlight of the field takes it in). A tile
+    without such a field cell leaves it out."""
     width, height = draft.width, draft.height
     taken = {*anchors, *((c + 1, r) for (c, r), pair in zip(anchors, pairs, strict=True) if pair), draft.centre}
-    corners = {(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)}
+    corners = {(width - 1, 0), (0, height - 1), (width - 1, height - 1)}
+    taken.add((0, 0))
     for mark in marks:
         shown = _TILE_MARKS.get(mark)
         if shown is None:
@@ -786,11 +797,12 @@ def _draw_tile_marks(
             (c, r)
             for r in range(height)
             for c in range(width)
-            if draft.role[r][c] is Role.FIELD and (c, r) not in taken and (c, r) not in corners
+            if draft.role[r][c] is Role.FIELD and (c, r) not in taken
         ]
         if not cells:
             continue
-        c, r = min(cells, key=lambda p: ((width - 1 - p[0]) ** 2 + (2 * (height - 1 - p[1])) ** 2, -p[1], -p[0]))
+        c, r = min(cells, key=lambda p: (p in corners, p[0] in (0, width - 1) or p[1] in (0, height - 1),
+                                         (width - 1 - p[0]) ** 2 + (2 * (height - 1 - p[1])) ** 2, -p[1], -p[0]))
         glyph, role = shown
         chars[r][c] = glyph(glyphs)
         draft.role[r][c] = role

@@ -8,6 +8,10 @@ The rulebooks' example H6 of ``tests/engine/test_hills_sheep.py``, played by key
 shepherd on the field north of the road (a token: 3 sheep), Bob a farmer in the same field, Ann extends
 it and grows the flock (2 sheep: 5), Bob extends it (nothing asked of Bob), Ann extends it again and
 scores the flock: 5 points, the shepherd back in her supply. Waits are bounded polls of the pilot.
+
+Then the same game in words: the log's lines, the tiles' marks, the scoreboard's ``S`` and ``s5``, the
+bag screen's sheep bag and tiles under hills, the final table's Sheep column and the command line's
+transcript.
 """
 
 from __future__ import annotations
@@ -18,11 +22,14 @@ import pytest
 from textual.geometry import Region
 from textual.widget import Widget
 
+from carcnet.cli.report import final_lines, transcript
 from carcnet.engine import (
     DeployMeeple,
     Figure,
     Flock,
     FlockScored,
+    Game,
+    GameSetup,
     Phase,
     PlaceTile,
     Position,
@@ -35,17 +42,22 @@ from carcnet.log.values import COLOURS
 from carcnet.table import LocalTable
 from carcnet.tui.app import CarcnetApp
 from carcnet.tui.render import UNICODE_GLYPHS
+from carcnet.tui.screens.bag import bag_text
+from carcnet.tui.screens.final import score_table
 from carcnet.tui.screens.game import GameScreen
+from carcnet.tui.screens.help import help_text, rules_help
+from carcnet.tui.widgets.game_log import describe_event
+from carcnet.tui.widgets.scoreboard import Scoreboard
+from carcnet.tui.words import rules_words, score_words, tile_words
 
 from .keyplay import new_local_game, until
-
-pytestmark = pytest.mark.asyncio
 
 ORDER = ("U", "U", "U", "U", "U", "V")
 TOKENS = ("3", "2")
 HILLS = Rules(hills_sheep=True)
 
 
+@pytest.mark.asyncio
 async def test_the_tick_box_plays_hills_and_sheep(tmp_path: Path) -> None:
     """The new-game form's "Hills & Sheep" gives the game ``Rules(hills_sheep=True)``; the scoreboard
     shows each seat's shepherd in its supply (``S``)."""
@@ -116,6 +128,7 @@ def _footer_keys(screen: GameScreen) -> set[str]:
     return {binding.binding.key for binding in screen.active_bindings.values() if binding.enabled}
 
 
+@pytest.mark.asyncio
 async def test_a_person_deploys_the_shepherd_and_answers_the_flock_s_question_by_keys(tmp_path: Path) -> None:
     app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -204,3 +217,75 @@ async def test_a_person_deploys_the_shepherd_and_answers_the_flock_s_question_by
         assert DeployMeeple(2, Figure.SHEPHERD) in mine
         assert [m for m in mine if isinstance(m, Flock)] == [Flock(True), Flock(False)]
         assert loaded.game.digest == game.digest
+
+
+# ------------------------------------------------------------------------------------ in words
+
+
+def _h6(tokens: tuple[str, ...], moves: int) -> Game:
+    """H6 of the engine's tests, its first *moves* moves, with *tokens*."""
+    game = Game(GameSetup(players=2, draw_order=ORDER, rules=HILLS, tokens=tokens))
+    for move in H6[:moves]:
+        game.apply(parse_move(move))
+    return game
+
+
+H6 = ["place U 1,0 90", "deploy 2 shepherd", "place U -1,0 90", "deploy 2", "place U 2,0 90", "skip", "flock grow",
+      "place U -2,0 90", "skip", "place U 3,0 90", "skip", "flock score"]
+
+
+def _logged(game: Game) -> list[str]:
+    return [line.plain for e in game.events if (line := describe_event(e, ["Ann", "Bob"], ["red", "blue"]))]
+
+
+def test_the_log_tells_the_shepherd_its_tokens_the_wolf_and_the_flock_scored():
+    log = _logged(_h6(TOKENS, len(H6)))
+    assert log[2:4] == ["Ann deployed the shepherd on the field", "Ann's shepherd finds 3 sheep"]
+    assert "Ann's shepherd finds 2 sheep" in log
+    at = log.index("Ann +5: a flock of 5 sheep")
+    assert log[at + 1] == "Ann's shepherd goes back to their supply"
+    wolf = _logged(_h6(("3", "W"), 7))
+    assert wolf[-2:] == ["A wolf! Ann's flock scatters", "Ann's shepherd goes back to their supply"]
+
+
+def test_tiles_scores_and_rules_in_words():
+    assert tile_words("HSC") == "a tile with a city and a hill"
+    assert tile_words("HSA") == "a tile with a city and a vineyard"
+    game = _h6(TOKENS, len(H6))
+    (scored,) = [e for e in game.events if isinstance(e, FlockScored)]
+    assert score_words(scored) == "+5: a flock of 5 sheep" == scored.describe()
+    assert rules_words(HILLS) == HILLS.text() == "Hills & Sheep"
+    assert "**Hills & Sheep**" in rules_help(HILLS) and "Hills & Sheep" not in rules_help(Rules())
+    assert "Hills & Sheep" in help_text() and "g, s" in help_text()
+
+
+def test_the_scoreboard_shows_the_shepherd_in_supply_and_its_sheep_on_the_board():
+    assert Scoreboard._supply(_h6(TOKENS, 0), 0, counted=True).endswith("S")
+    game = _h6(TOKENS, 7)  # Ann's flock: 3 + 2
+    assert Scoreboard._supply(game, 0, counted=True).endswith("s5")
+    assert Scoreboard._supply(game, 1, counted=False).endswith(" S")
+    assert not Scoreboard._supply(Game(GameSetup(players=2, draw_order=ORDER)), 0, counted=True).endswith("S")
+
+
+def test_the_bag_shows_the_sheep_bag_and_the_tiles_under_hills():
+    game = Game(GameSetup(players=2, draw_order=("HSC", "U", "HSA", "U"), rules=HILLS, tokens=TOKENS))
+    game.apply(parse_move("place HSC 0,-1 180"))
+    assert game.hidden == 1
+    text = bag_text(game).plain
+    assert "3 tiles left in the bag" in text and "1 of them lies face down under a hill" in text, text
+    assert "1 with a vineyard" in text and "with a hill" not in text  # the hill is placed
+    assert "Sheep bag: 18 tokens (4 × 1 sheep, 5 × 2 sheep, 5 × 3 sheep, 2 × 4 sheep, 2 wolves)" in text
+    assert "Sheep bag" not in bag_text(Game(GameSetup(players=2, draw_order=ORDER))).plain
+
+
+def test_the_final_table_has_a_sheep_column_and_the_transcript_tells_the_flocks():
+    game = _h6(TOKENS, len(H6))
+    game.apply(parse_move("place V 4,0 0"))
+    game.apply(parse_move("skip"))
+    table = score_table(["Ann", "Bob"], ["red", "blue"], game.breakdown, game.scores, game.winners)
+    assert "Sheep" in [str(column.header) for column in table.columns]
+    lines = list(transcript(game.setup, game.moves, ["Ann", "Bob"]))
+    assert "  3. Ann  place U 2,0 90, flock grow" in lines and "     Ann's shepherd finds 2 sheep" in lines
+    assert "     score: Ann +5: a flock of 5 sheep" in lines
+    assert sum(line.startswith("  3.") for line in lines) == 1  # the turn once, after its question
+    assert "sheep" in final_lines(game, ["Ann", "Bob"])[0]
