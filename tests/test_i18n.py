@@ -143,7 +143,12 @@ SAME_IN_ENGLISH = {
     (None, "While this laptop was apart from the others, {voters} played on without it (move {seq}: {instead})."),
     (None, "a table has 2 to 6 seats; --seats gave {count}"),
     *((None, f"{{n}} with {what}") for what in ("a city", "a road", "a cloister", "a garden", "a river", "a pennant",
-                                               "an inn", "a cathedral")),
+                                               "an inn", "a cathedral", "a hill", "a vineyard")),
+    # Hills & Sheep: "sheep" is its own plural
+    (None, "{count} sheep"), (None, "+{points}: a flock of {count} sheep"),
+    (None, "{player}'s shepherd finds {count} sheep"), (None, "shepherd: {shepherd} sheep"),
+    (None, "shepherds: {shepherds} sheep (a flock of {count})"),
+    (None, "{player}: your tile extends your shepherd's field ({count} sheep): g grow the flock, s score it"),
     (None, "Dead spots: {n}"), (None, "{n} game(s) found, {usable} to join. Enter chooses."),
     (None, "{n} game(s) found, {usable} to watch. Enter chooses."), (None, "Checking {n} by a handshake…"),
     *((None, f"{whose} {{count}} moves are not confirmed by {by} yet") for whose in ("your last", "the last")

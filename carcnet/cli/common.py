@@ -86,7 +86,8 @@ def stopped_by(signum: int, what: str) -> int:
 
 def add_rule_options(parser: argparse.ArgumentParser) -> None:
     """Adds the rule options (read back with :func:`rules_of`): ``--river``, ``--river-start``,
-    ``--abbot``, ``--inns``, ``--small-city``, ``--farms`` and its short form ``--no-farmers``."""
+    ``--abbot``, ``--inns``, ``--traders``, ``--hills-sheep``, ``--small-city``, ``--farms`` and its short
+    form ``--no-farmers``."""
     from carcnet.engine import FARM_RULES, RIVER_STARTS
 
     # Translators: the heading of the rule options in a command's help (--river, --abbot...).
@@ -111,6 +112,11 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
                "a pig each)"),
     )
     group.add_argument(
+        "--hills-sheep", action="store_true",
+        help=_("play with Hills & Sheep (18 tiles: hills that break ties, vineyards worth 3 more to a cloister; "
+               "a shepherd each, whose flock of sheep you grow or score)"),
+    )
+    group.add_argument(
         "--small-city", action="store_true",
         # Translators: RGG is a publisher.
         help=_("a completed city of two tiles scores 2, its pennants 1 each (RGG edition)"),
@@ -130,7 +136,7 @@ def rules_of(args: argparse.Namespace) -> Rules:
     """The rule options given by :func:`add_rule_options`' flags."""
     return Rules(
         river=args.river, abbot=args.abbot, river_start=args.river_start, small_city=args.small_city, farms=args.farms,
-        inns=args.inns, traders=args.traders,
+        inns=args.inns, traders=args.traders, hills_sheep=args.hills_sheep,
     )
 
 

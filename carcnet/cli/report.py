@@ -11,6 +11,8 @@ from collections.abc import Iterator, Sequence
 from carcnet.engine import (
     CATEGORIES,
     DrawTile,
+    Event,
+    FlockScored,
     Game,
     GameSetup,
     HandBack,
@@ -20,8 +22,9 @@ from carcnet.engine import (
     PlaceTile,
     PointsScored,
     TileSetAside,
+    TokenDrawn,
 )
-from carcnet.i18n import _, listed, pgettext
+from carcnet.i18n import _, listed, ngettext, pgettext
 from carcnet.tui.render import with_article
 from carcnet.tui.words import score_words
 
@@ -42,6 +45,8 @@ def category_word(category: str) -> str:
         "field": pgettext("score category", "field"),
         # Translators: Traders & Builders' goods (wine, grain, cloth), a column of the final score table
         "goods": pgettext("score category", "goods"),
+        # Translators: Hills & Sheep's flocks scored, a column of the final score table
+        "sheep": pgettext("score category", "sheep"),
     }
     return words.get(category, category)
 
@@ -64,8 +69,10 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
     width = max(len(n) for n in names)
     turn = 0
     line = ""
+    told: list[Event] = []  # the turn's events, told once it ends (after an expansion's questions)
     for move in moves:
         seat = game.seat
+        asked = bool(game.steps)  # the move answers an expansion's step: a question, a token drawn
         events = game.apply(move)
         if isinstance(move, HandOver):
             # Translators: a seat handed over to a bot: {player} is the seat's player, {bot} a bot with its
@@ -76,7 +83,7 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
         if isinstance(move, HandBack):
             yield "     " + _("{player} is back and plays their seat again").format(player=names[move.seat])
             continue
-        if isinstance(move, DrawTile):  # the table's draw (deck.md §5): only a tile set aside is news
+        if isinstance(move, DrawTile) and not asked:  # a tile's draw (deck.md §5): only a tile set aside is news
             for ev in events:
                 if isinstance(ev, TileSetAside):
                     yield "     " + _set_aside(ev.tile, names[ev.seat])
@@ -85,11 +92,17 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
             turn += 1
             line = f"{turn:3d}. {names[seat]:<{width}}  {move}"
             continue
-        if str(move) != "skip":
+        if str(move) != "skip" and not isinstance(move, DrawTile):
             line += f", {move}"
+        told.extend(events)
+        if game.steps:  # the turn goes on: its line once it ends
+            continue
         yield line
+        events, told = told, []
         for ev in events:
-            if isinstance(ev, PointsScored):
+            if isinstance(ev, TokenDrawn):
+                yield "     " + _token_words(ev, names)
+            elif isinstance(ev, PointsScored | FlockScored):
                 who = listed([names[s] for s in ev.seats])
                 if ev.final:
                     # Translators: a scoring of the final scoring: {players} lists who scores, {scoring} is the
@@ -105,6 +118,15 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
         # Translators: the last turn of an unfinished game, its tile placed and its meeple not yet:
         # {turn} is the turn's line.
         yield _("{turn} (deploy pending)").format(turn=line)
+
+
+def _token_words(event: TokenDrawn, names: Sequence[str]) -> str:
+    """A token drawn from the sheep bag (Hills & Sheep), as the game's log says it."""
+    if event.token == "W":
+        return _("A wolf! {player}'s flock scatters").format(player=names[event.seat])
+    count = int(event.token)
+    return ngettext("{player}'s shepherd finds {count} sheep", "{player}'s shepherd finds {count} sheep",
+                    count).format(player=names[event.seat], count=count)
 
 
 def _set_aside(tile: str, player: str) -> str:

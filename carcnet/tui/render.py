@@ -35,6 +35,8 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from carcnet.engine import Figure, Position, Segment, SegmentKind, Terrain, TileKind, TileVariant
+from carcnet.engine.expansions.hills import flocks
+from carcnet.engine.geometry import position_of
 from carcnet.i18n import pgettext
 
 if TYPE_CHECKING:
@@ -55,8 +57,10 @@ __all__ = [
     "compose_tile",
     "figure_letter",
     "figure_name",
+    "field_sheep",
     "figure_role",
     "role_name",
+    "shepherds",
     "tile_art",
     "with_article",
 ]
@@ -101,6 +105,10 @@ class Role(IntEnum):
     """An inn by a road (Inns & Cathedrals)."""
     CATHEDRAL = 9
     """A cathedral in a city (Inns & Cathedrals)."""
+    HILL = 10
+    """A hill: a mark of the whole tile (Hills & Sheep), on a field cell."""
+    VINEYARD = 11
+    """A vineyard: a mark of the whole tile (Hills & Sheep), on a field cell."""
 
 
 class Mode(IntEnum):
@@ -151,6 +159,11 @@ class Glyphs:
         garden: A garden cell.
         inn: An inn by a road (Inns & Cathedrals), on a road cell next to the road's spot.
         cathedral: A cathedral in a city (Inns & Cathedrals), on a city cell next to the city's spot.
+        hill: A hill (Hills & Sheep), a mark of the whole tile: on a field cell towards its south-east
+            corner.
+        vineyard: A vineyard (Hills & Sheep), a mark of the whole tile, where a hill would go.
+        flock: How a shepherd's sheep show after it (Hills & Sheep): a prefix, then the number in
+            these ten digits (``S1⁵``: seat 1's shepherd with 5 sheep; ``S1:5`` in ASCII).
         open: Fill of an empty position where the drawn tile fits.
         cursor: Corner marks of the cursor: NW, NE, SW, SE.
         mark: Corner mark of a seat's last placed tile (in the seat's colour).
@@ -168,6 +181,9 @@ class Glyphs:
     garden: str
     inn: str
     cathedral: str
+    hill: str
+    vineyard: str
+    flock: tuple[str, str]
     open: str
     cursor: tuple[str, str, str, str]
     mark: str
@@ -187,6 +203,9 @@ UNICODE_GLYPHS = Glyphs(
     garden="♣",
     inn="⌂",
     cathedral="‡",
+    hill="▲",
+    vineyard="∵",
+    flock=("", "⁰¹²³⁴⁵⁶⁷⁸⁹"),
     open="░",
     cursor=("┏", "┓", "┗", "┛"),
     mark="◤",
@@ -206,6 +225,9 @@ ASCII_GLYPHS = Glyphs(
     garden="*",
     inn="n",
     cathedral="&",
+    hill="m",
+    vineyard="%",
+    flock=(":", "0123456789"),
     open=":",
     cursor=("[", "]", "[", "]"),
     mark="*",
@@ -228,7 +250,7 @@ _ROLE_OF_KIND = {
 def figure_name(figure: Figure) -> str:
     """What the interface calls *figure*, with its article, in the language in use: ``a meeple``,
     ``the large meeple`` (Inns & Cathedrals), ``the abbot`` (The Abbot), ``the builder``, ``the pig``
-    (Traders & Builders).
+    (Traders & Builders), ``the shepherd`` (Hills & Sheep).
 
     >>> figure_name(Figure.LARGE)
     'the large meeple'
@@ -244,6 +266,8 @@ def figure_name(figure: Figure) -> str:
         Figure.BUILDER: pgettext("figure", "the builder"),
         # Translators: Traders & Builders' figure, with its article
         Figure.PIG: pgettext("figure", "the pig"),
+        # Translators: Hills & Sheep's figure, with its article
+        Figure.SHEPHERD: pgettext("figure", "the shepherd"),
     }
     return names[figure]
 
@@ -255,10 +279,10 @@ class _FigureNames(Mapping[Figure, str]):
         return figure_name(figure)
 
     def __iter__(self) -> Iterator[Figure]:
-        return iter((Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG))
+        return iter((Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG, Figure.SHEPHERD))
 
     def __len__(self) -> int:
-        return 5
+        return 6
 
 
 #: What the interface calls each figure, with its article (Inns & Cathedrals' large meeple, The
@@ -293,7 +317,8 @@ def role_name(role: str) -> str:
 def figure_letter(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
     """The letter a figure shows on the board: its role's (:data:`ROLE_LETTERS`), or ``L`` for Inns &
     Cathedrals' large meeple whatever its role (the feature it stands on says which), ``B`` and ``P``
-    for Traders & Builders' builder and pig (the letters the scoreboard gives them in the supply).
+    for Traders & Builders' builder and pig, ``S`` for Hills & Sheep's shepherd (the letters the
+    scoreboard gives them in the supply).
 
     >>> figure_letter(SegmentKind.ROAD), figure_letter(SegmentKind.ROAD, Figure.LARGE)
     ('T', 'L')
@@ -306,6 +331,8 @@ def figure_letter(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
         return "B"
     if figure is Figure.PIG:
         return "P"
+    if figure is Figure.SHEPHERD:  # Hills & Sheep
+        return "S"
     return ROLE_LETTERS[figure_role(kind, figure)]
 
 
@@ -472,6 +499,7 @@ class _Draft:
     geo: tuple[tuple[_Geometry, ...], ...]
     owner: _Owners
     role: _Roles
+    roof: int = -1  # the row of a building's roof (:func:`_draw_buildings`), -1 before it is drawn
 
     @classmethod
     def empty(cls, width: int, height: int) -> _Draft:
@@ -514,6 +542,7 @@ def _tile_art(kind: TileKind, rotation: int, width: int, height: int, glyphs: Gl
         anchors, pairs = _roomy_pairs(draft, anchors, pairs)
     chars = _characters(draft, variant, ends, glyphs)
     _draw_marks(draft, chars, segments, anchors, pairs, glyphs)
+    _draw_tile_marks(draft, chars, kind.marks, anchors, pairs, glyphs)
     cells = tuple(
         tuple(Cell(chars[r][c], draft.role[r][c] or Role.FIELD, draft.owner[r][c]) for c in range(width))
         for r in range(height)
@@ -575,12 +604,19 @@ def _roof(variant: TileVariant, cy: int) -> int:
 
 def _draw_buildings(draft: _Draft, variant: TileVariant) -> None:
     """Draws cloisters and gardens: the centre cell, or a roof and walls row of three cells each
-    from 5 × 5 cells up."""
+    from 5 × 5 cells up (:func:`_roof`'s rows; for a cloister the other two round the centre where
+    those leave it more cells: a city across the walls' row hid Hills & Sheep's HSJ's cross)."""
     cx, cy = draft.centre
     block = [(cx, cy)]
     if draft.width >= 5 and draft.height >= 5:
-        roof = _roof(variant, cy)
-        block = [(c, r) for r in (roof, roof + 1) for c in (cx - 1, cx, cx + 1)]
+        draft.roof = _roof(variant, cy)
+        rows = {roof: [(c, r) for r in (roof, roof + 1) for c in (cx - 1, cx, cx + 1)] for roof in (cy - 1, cy)}
+        if any(seg.kind is SegmentKind.CLOISTER for seg in variant.segments):
+            free = {roof: sum(draft.free(c, r) for c, r in cells) for roof, cells in rows.items()}
+            other = cy - 1 if draft.roof == cy else cy
+            if free[other] > free[draft.roof]:
+                draft.roof = other
+        block = rows[draft.roof]
     for i, seg in enumerate(variant.segments):
         what = _AREA_ROLES.get(seg.kind)
         if what is None:
@@ -680,7 +716,7 @@ def _characters(draft: _Draft, variant: TileVariant, ends: list[int], glyphs: Gl
 def _draw_cloisters(draft: _Draft, chars: list[list[str]], variant: TileVariant, glyphs: Glyphs) -> None:
     """The cloister building: one cell, or its roof and walls rows (whatever cells it kept)."""
     cx, cy = draft.centre
-    roof = _roof(variant, cy)
+    roof = draft.roof if draft.roof >= 0 else _roof(variant, cy)
     for i, seg in enumerate(variant.segments):
         if seg.kind is not SegmentKind.CLOISTER:
             continue
@@ -726,6 +762,51 @@ def _draw_marks(
                 chars[r][c] = glyph
                 draft.role[r][c] = role
                 draft.owner[r][c] = i
+
+
+#: The glyph and role of each tile mark (:attr:`~carcnet.engine.TileKind.marks`, Hills & Sheep).
+_TILE_MARKS: dict[str, tuple[Callable[[Glyphs], str], Role]] = {
+    "hill": (lambda glyphs: glyphs.hill, Role.HILL),
+    "vineyard": (lambda glyphs: glyphs.vineyard, Role.VINEYARD),
+}
+
+
+def _draw_tile_marks(
+    draft: _Draft,
+    chars: list[list[str]],
+    marks: Sequence[str],
+    anchors: Sequence[tuple[int, int]],
+    pairs: Sequence[bool],
+    glyphs: Glyphs,
+) -> None:
+    """The marks of the whole tile (a hill, a vineyard: Hills & Sheep), each on a field cell as near
+    the tile's south-east corner as may be, off the tile's edge where it can (the edge shows what
+    meets the neighbour), a corner only where nothing else is left (the cursor's marks go there; the
+    north-west one, the last tile's mark, never): never the centre, a segment's anchor or a figure's
+    digit cell. The cell stays its field's (a click or a highlight of the field takes it in). A tile
+    without such a field cell leaves it out."""
+    width, height = draft.width, draft.height
+    taken = {*anchors, *((c + 1, r) for (c, r), pair in zip(anchors, pairs, strict=True) if pair), draft.centre}
+    corners = {(width - 1, 0), (0, height - 1), (width - 1, height - 1)}
+    taken.add((0, 0))
+    for mark in marks:
+        shown = _TILE_MARKS.get(mark)
+        if shown is None:
+            continue
+        cells = [
+            (c, r)
+            for r in range(height)
+            for c in range(width)
+            if draft.role[r][c] is Role.FIELD and (c, r) not in taken
+        ]
+        if not cells:
+            continue
+        c, r = min(cells, key=lambda p: (p in corners, p[0] in (0, width - 1) or p[1] in (0, height - 1),
+                                         (width - 1 - p[0]) ** 2 + (2 * (height - 1 - p[1])) ** 2, -p[1], -p[0]))
+        glyph, role = shown
+        chars[r][c] = glyph(glyphs)
+        draft.role[r][c] = role
+        taken.add((c, r))
 
 
 def _separate_cities(
@@ -955,13 +1036,15 @@ def compose_tile(
     ghost: bool = False,
     highlight: Iterable[int] = (),
     figures: Iterable[tuple[int, int, str]] = (),
+    flocks: Iterable[tuple[int, int, int]] = (),
     spots: Iterable[tuple[int, str]] = (),
     selected: int | None = None,
     cursor: bool = False,
     mark: int | None = None,
     glyphs: Glyphs = UNICODE_GLYPHS,
 ) -> tuple[Row, ...]:
-    """Paints a drawn tile: terrain, then the last-placed mark, cursor, figures and deploy spots.
+    """Paints a drawn tile: terrain, then the last-placed mark, cursor, figures, their flocks and
+    deploy spots.
 
     Args:
         art: The drawn design.
@@ -970,6 +1053,9 @@ def compose_tile(
         highlight: Segments to paint as part of the selected feature.
         figures: ``(segment, seat, role letter)`` of each figure on the tile: the letter and the seat
             number where the segment has room for two cells, else the seat number alone.
+        flocks: ``(segment, seat, sheep)`` of each shepherd (Hills & Sheep): its sheep, in
+            ``glyphs.flock``, in the cells right after the figure's on that tile where they are free
+            (within the tile, not another segment's anchor or digit cell); else left out.
         spots: ``(segment, label)`` of each deploy spot (label: a digit).
         selected: The segment whose spot is selected.
         cursor: Draw the cursor's corner marks.
@@ -1014,6 +1100,19 @@ def compose_tile(
             over(c + 1, r, str(seat + 1), "seat", seat)
         else:  # one cell (the overview): the seat number, so the seat is not told by colour alone
             over(c, r, str(seat + 1), "meeple", seat)
+    flocks = tuple(flocks)
+    if flocks:
+        taken = {*art.anchors, *((c + 1, r) for (c, r), pair in zip(art.anchors, art.pairs, strict=True) if pair)}
+        prefix, digits = glyphs.flock
+        for segment, seat, sheep in flocks:
+            text = prefix + "".join(digits[int(d)] for d in str(sheep))
+            c, r = art.anchors[segment]
+            start = c + (2 if art.pairs[segment] else 1)
+            cells = [(start + i, r) for i in range(len(text))]
+            if all(col < w and (col, row) not in taken for col, row in cells):
+                for (col, row), char in zip(cells, text, strict=True):
+                    over(col, row, char, "flock", seat)
+                taken.update(cells)
     for segment, label in spots:
         c, r = art.anchors[segment]
         over(c, r, label, "chosen" if segment == selected else "spot")
@@ -1045,6 +1144,31 @@ def compose_empty(
 # ------------------------------------------------------------------------------- plain board
 
 
+_SHEPHERD = Figure.SHEPHERD
+
+
+def shepherds(game: Game) -> list[tuple[int, Position, int, int]]:
+    """Hills & Sheep's shepherds on the board of *game* (kept by the expansion, not among
+    :meth:`Game.figures`): ``(seat, position, segment, sheep)`` each, *sheep* the sheep its tokens show,
+    in seat order; ``[]`` without the expansion."""
+    graph = game.graph
+    return [(seat, position_of(graph.tile[node]), graph.index[node], sum(int(token) for token in tokens))
+            for seat, node, tokens in flocks(game)]
+
+
+def field_sheep(game: Game, seat: int) -> int:
+    """The sheep in the field of *seat*'s shepherd (Hills & Sheep): its own and those of every other
+    shepherd there, what each of them scores when the flock is scored; 0 when it has none on the
+    board."""
+    placed = shepherds(game)
+    mine = next(((position, segment) for other, position, segment, _sheep in placed if other == seat), None)
+    if mine is None:
+        return 0
+    field = game.feature_at(*mine).anchor
+    return sum(sheep for _seat, position, segment, sheep in placed
+               if game.feature_at(position, segment).anchor == field)
+
+
 def board_text(
     game: Game,
     zoom: Zoom = Zoom.DETAILED,
@@ -1060,6 +1184,10 @@ def board_text(
     for seat, figure, position, segment in game.figures():
         kind = tiles[position].variant.segments[segment].kind
         figures.setdefault(position, []).append((segment, seat, figure_letter(kind, figure)))
+    flocks: dict[Position, list[tuple[int, int, int]]] = {}
+    for seat, position, segment, sheep in shepherds(game):
+        figures.setdefault(position, []).append((segment, seat, figure_letter(SegmentKind.FIELD, _SHEPHERD)))
+        flocks.setdefault(position, []).append((segment, seat, sheep))
     xs = [p.x for p in tiles] + [p.x for p in open_]
     ys = [p.y for p in tiles] + [p.y for p in open_]
     w, h = zoom.size
@@ -1071,7 +1199,7 @@ def board_text(
             tile = tiles.get(pos)
             if tile is not None:
                 art = tile_art(tile.kind, tile.rotation, zoom, glyphs)
-                grid = compose_tile(art, figures=figures.get(pos, ()), glyphs=glyphs)
+                grid = compose_tile(art, figures=figures.get(pos, ()), flocks=flocks.get(pos, ()), glyphs=glyphs)
             else:
                 grid = compose_empty(w, h, open=pos in open_, glyphs=glyphs)
             for r in range(h):

@@ -25,6 +25,7 @@ from carcnet.engine import (
     DeployMeeple,
     FeatureInfo,
     Figure,
+    FlockScored,
     Game,
     GoodsScored,
     Move,
@@ -193,6 +194,13 @@ def tile_words(letter: str) -> str:
     if SegmentKind.GARDEN in kinds:
         # Translators: what a tile shows, after "with" in "a tile with {features}"
         parts.append(pgettext("tile shows", "a garden"))
+    marks = tile_kind(letter).marks
+    if "hill" in marks:
+        # Translators: what a tile shows (Hills & Sheep), after "with" in "a tile with {features}"
+        parts.append(pgettext("tile shows", "a hill"))
+    if "vineyard" in marks:
+        # Translators: what a tile shows (Hills & Sheep), after "with" in "a tile with {features}"
+        parts.append(pgettext("tile shows", "a vineyard"))
     features = listed(parts)
     if SegmentKind.CLOISTER in kinds:
         # Translators: {features}: what else the tile shows, e.g. "a road" or "a city and two roads"
@@ -401,6 +409,8 @@ def _on_its_words(figure: Figure, kind: SegmentKind) -> str:
         (Figure.BUILDER, SegmentKind.ROAD): _("the builder on its road"),
         (Figure.BUILDER, SegmentKind.CITY): _("the builder on its city"),
         (Figure.PIG, SegmentKind.FIELD): _("the pig on its field"),
+        # Translators: Hills & Sheep's figure deployed on the tile just placed ("its": the tile's)
+        (Figure.SHEPHERD, SegmentKind.FIELD): _("the shepherd on its field"),
     }
     said = messages.get((figure, kind))
     if said is not None:
@@ -432,6 +442,8 @@ def figure_on_words(figure: Figure, kind: SegmentKind) -> str:
         (Figure.BUILDER, SegmentKind.ROAD): _("the builder on the road"),
         (Figure.BUILDER, SegmentKind.CITY): _("the builder on the city"),
         (Figure.PIG, SegmentKind.FIELD): _("the pig on the field"),
+        # Translators: Hills & Sheep's figure, in a turn waiting to be confirmed
+        (Figure.SHEPHERD, SegmentKind.FIELD): _("the shepherd on the field"),
     }
     said = messages.get((figure, kind))
     if said is not None:
@@ -605,9 +617,14 @@ def feature_words(info: FeatureInfo, *, scored: str = "") -> str:
     return joined(parts)
 
 
-def score_words(event: PointsScored | GoodsScored) -> str:
+def score_words(event: PointsScored | GoodsScored | FlockScored) -> str:
     """What a scoring gave and why, in the language in use (the engine's ``describe()`` in English):
-    ``+8: city, 3 tiles, 1 pennant``, ``+10: the most wine (3 tokens)``."""
+    ``+8: city, 3 tiles, 1 pennant``, ``+10: the most wine (3 tokens)``, ``+7: a flock of 7 sheep``."""
+    if isinstance(event, FlockScored):
+        # Translators: Hills & Sheep: a flock herded into the stable scores 1 a sheep; {points} and
+        # {count} are the same number (digits)
+        return ngettext("+{points}: a flock of {count} sheep", "+{points}: a flock of {count} sheep",
+                        event.points).format(points=event.points, count=event.points)
     if isinstance(event, GoodsScored):
         count = event.count
         if event.kind == "wine":
@@ -651,8 +668,8 @@ def rules_words(rules: Rules) -> str:
     ``base game``, or the
     expansions and variants: ``The River (start tile after the river), The Abbot, small cities``.
 
-    >>> every = Rules(river=True, river_start="omit", abbot=True, inns=True, traders=True, small_city=True,
-    ...               farms="off")
+    >>> every = Rules(river=True, river_start="omit", abbot=True, inns=True, traders=True, hills_sheep=True,
+    ...               small_city=True, farms="off")
     >>> all(rules_words(r) == r.text() for r in (Rules(), every, Rules(river=True, farms="city")))
     True
     """
@@ -667,5 +684,7 @@ def rules_words(rules: Rules) -> str:
         parts.append(_("Inns & Cathedrals"))
     if rules.traders:
         parts.append(_("Traders & Builders"))
+    if rules.hills_sheep:
+        parts.append(_("Hills & Sheep"))
     parts.extend(variant_words(rules))
     return joined(parts) or _("base game")

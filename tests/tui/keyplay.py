@@ -1,5 +1,5 @@
 """Whole games played by keys in the interface, for the pilot tests of the expansions (The Abbot, Inns
-& Cathedrals, Traders & Builders): bounded polls of the pilot, never fixed sleeps.
+& Cathedrals, Traders & Builders, Hills & Sheep): bounded polls of the pilot, never fixed sleeps.
 
 A *plan* says which keys a person presses at each deployment (``plan.keys(screen)``); tiles are
 placed with Tab + Enter (the nearest legal position) unless a *place* coroutine says otherwise."""
@@ -63,7 +63,8 @@ async def play_to_the_end(
 ) -> None:
     """The person's turns by keys until the final scores show (at most *turns* of them): the tile
     placed (Tab + Enter, or *place*), the deployment by *plan*, Enter to confirm; an expansion's
-    question answered by the key *answer* gives (``y`` by default)."""
+    question answered by the key *answer* gives (by default ``y``: the builder's second tile taken,
+    ``s`` for the flock's question: the flock scored)."""
     for _ in range(turns):
         await until(pilot, lambda: isinstance(app.screen, FinalScreen) or (
             screen.my_turn() and (screen.board.interactive or screen.table.game.phase is Phase.STEP)),
@@ -73,7 +74,8 @@ async def play_to_the_end(
         game = screen.table.game
         moves = len(game.moves)
         if game.phase is Phase.STEP:  # a question inside the turn: one key answers it
-            await pilot.press("y" if answer is None else answer(screen))
+            flock = game.steps[0].words() == "flock"
+            await pilot.press(("s" if flock else "y") if answer is None else answer(screen))
             await until(pilot, lambda moves=moves: len(screen.table.game.moves) > moves, "the answer made")  # type: ignore[misc]
             continue
         if game.phase is Phase.PLACE_TILE:  # placed, shown, not played until the turn is confirmed

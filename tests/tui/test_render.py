@@ -25,7 +25,7 @@ from carcnet.engine import (
     TileKind,
     tile_kind,
 )
-from carcnet.engine.tiles import INNS_DESIGNS, INNS_GARDEN_VARIANTS
+from carcnet.engine.tiles import HILLS_DESIGNS, INNS_DESIGNS, INNS_GARDEN_VARIANTS
 from carcnet.tui import render
 from carcnet.tui.render import (
     ASCII_GLYPHS,
@@ -44,7 +44,7 @@ SIZES = [*(z.size for z in Zoom), (3, 3), (15, 7)]  # the zooms, and more sizes 
 ROLES_OF_KIND = {
     SegmentKind.CITY: {Role.CITY, Role.PENNANT, Role.CATHEDRAL},
     SegmentKind.ROAD: {Role.ROAD, Role.INN},
-    SegmentKind.FIELD: {Role.FIELD},
+    SegmentKind.FIELD: {Role.FIELD, Role.HILL, Role.VINEYARD},  # a tile's hill or vineyard stands on a field
     SegmentKind.CLOISTER: {Role.CLOISTER},
     SegmentKind.GARDEN: {Role.GARDEN},
     SegmentKind.RIVER: {Role.RIVER},
@@ -85,7 +85,9 @@ GARDEN_CITY = TileKind(
     ),
     "test",
 )
-DESIGNS = [*BASE_DESIGNS, RIVER, SPRING, GARDEN_CITY, *INNS_DESIGNS, *INNS_GARDEN_VARIANTS]
+#: The roles of a tile's marks (Hills & Sheep), by its marks.
+TILE_MARKS = {("hill",): (Role.HILL,), ("vineyard",): (Role.VINEYARD,)}
+DESIGNS = [*BASE_DESIGNS, RIVER, SPRING, GARDEN_CITY, *INNS_DESIGNS, *INNS_GARDEN_VARIANTS, *HILLS_DESIGNS]
 
 
 def border_cells(width: int, height: int, side: int) -> list[tuple[int, int]]:
@@ -152,8 +154,9 @@ def test_each_side_shows_its_terrain_on_its_border_cells(kind):
                     )
                     assert cell.role in expected_roles, where
                     assert cell.segment == variant.side_segment[side], where
-                else:  # a field half-side (beside a road or river, or a field side)
-                    assert cell.role is Role.FIELD, where
+                else:  # a field half-side (beside a road or river, or a field side); a tile too small for
+                    # its hill or vineyard (Hills & Sheep) off the edge has it there
+                    assert cell.role in (Role.FIELD, *TILE_MARKS.get(kind.marks, ())), where
                     halves = [half] if half is not None else [2 * side, 2 * side + 1]
                     assert cell.segment in {variant.half_segment[x] for x in halves}, where
 
@@ -262,7 +265,8 @@ def test_rotating_a_design_turns_its_picture():
         for rotation in range(4):
             art = tile_art(kind, rotation, (3, 3))
             mids = [art.cell(1, 0), art.cell(2, 1), art.cell(1, 2), art.cell(0, 1)]
-            roles = [Role.CITY if m.role is Role.PENNANT else m.role for m in mids]
+            roles = [Role.CITY if m.role is Role.PENNANT else Role.FIELD if m.role in (Role.HILL, Role.VINEYARD)
+                     else m.role for m in mids]
             turned = [ROLE_OF_TERRAIN[kind.variant(0).terrain[(s - rotation) % 4]] for s in range(4)]
             assert roles == turned
 
@@ -367,6 +371,68 @@ def test_board_text_of_a_small_game():
         ".........",
         ".........",
     ]
+
+
+@pytest.mark.parametrize("kind", [k for k in HILLS_DESIGNS if k.marks], ids=lambda k: k.letter)
+def test_a_tile_s_hill_or_vineyard_shows_once_on_a_field_cell(kind):
+    """Hills & Sheep's tile marks: once each, in every zoom and rotation, on a cell of a field
+    segment that is no anchor and no digit cell; from the detailed zoom on off the tile's edge (no
+    corner: the cursor's and the last tile's marks go there); in the overview a corner only where no
+    other cell is left, never the north-west one (the last tile's mark)."""
+    (mark,) = kind.marks
+    role = {"hill": Role.HILL, "vineyard": Role.VINEYARD}[mark]
+    for rotation in range(4):
+        for zoom in Zoom:
+            for glyphs in (UNICODE_GLYPHS, ASCII_GLYPHS):
+                art = tile_art(kind, rotation, zoom, glyphs)
+                glyph = glyphs.hill if mark == "hill" else glyphs.vineyard
+                cells = [(c, r) for r, row in enumerate(art.cells) for c, cell in enumerate(row) if cell.role is role]
+                where = (kind.letter, rotation, zoom, art.lines())
+                assert len(cells) == 1, where
+                ((c, r),) = cells
+                assert art.cell(c, r).char == glyph, where
+                segments = kind.variant(rotation).segments
+                assert segments[art.cell(c, r).segment].kind is SegmentKind.FIELD, where
+                w, h = art.width, art.height
+                assert (c, r) != (0, 0), where
+                digits = {(x + 1, y) for (x, y), pair in zip(art.anchors, art.pairs, strict=True) if pair}
+                assert (c, r) not in set(art.anchors) | digits, where
+                if zoom is not Zoom.OVERVIEW:
+                    assert 0 < c < w - 1 and 0 < r < h - 1, where
+
+
+def test_a_shepherd_shows_its_sheep_after_its_seat_number():
+    """Hills & Sheep: a shepherd is ``S`` and its seat number, then its sheep in small digits
+    (``S1⁵``; ``S1:12`` in ASCII), where the cells after it are free on the tile."""
+    art = tile_art(tile_kind("U"), 1, Zoom.DETAILED)  # a road east-west, a field either side
+    field = next(i for i, s in enumerate(art_segments(art)) if s.kind is SegmentKind.FIELD)
+    c, r = art.anchors[field]
+    assert art.pairs[field]
+    grid = compose_tile(art, figures=[(field, 0, "S")], flocks=[(field, 0, 5)])
+    assert "".join(ch for ch, _ in grid[r][c:c + 3]) == "S1⁵"
+    assert grid[r][c + 2][1].layer == "flock" and grid[r][c + 2][1].seat == 0
+    ascii_art = tile_art(tile_kind("U"), 1, Zoom.LARGE, ASCII_GLYPHS)
+    c, r = ascii_art.anchors[field]
+    grid = compose_tile(ascii_art, figures=[(field, 1, "S")], flocks=[(field, 1, 12)], glyphs=ASCII_GLYPHS)
+    assert "".join(ch for ch, _ in grid[r][c:c + 5]) == "S2:12"
+    narrow = tile_art(tile_kind("U"), 1, Zoom.OVERVIEW)  # no room after it: the sheep left out, whole
+    grid = compose_tile(narrow, figures=[(field, 0, "S")], flocks=[(field, 0, 123456)])
+    assert not [p for row in grid for _, p in row if p.layer == "flock"]
+    assert [p for row in grid for _, p in row if p.layer in ("meeple", "seat")]  # the shepherd itself shows
+
+
+def art_segments(art: render.TileArt) -> tuple[Segment, ...]:
+    return tile_kind(art.letter).variant(art.rotation).segments
+
+
+def test_board_text_draws_the_shepherds_with_their_sheep():
+    from carcnet.engine import Rules, parse_move
+
+    game = Game(GameSetup(players=2, draw_order=("U", "U", "U"), rules=Rules(hills_sheep=True), tokens=("3", "2")))
+    for move in ("place U 1,0 90", "deploy 2 shepherd", "place U -1,0 90", "deploy 1 shepherd"):
+        game.apply(parse_move(move))
+    text = board_text(game, Zoom.DETAILED, FLAT, show_open=False)
+    assert "S1:3" in text and "S2:2" in text, text
 
 
 def test_rejects_even_or_tiny_sizes():

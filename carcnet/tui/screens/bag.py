@@ -1,4 +1,5 @@
-"""Provides the bag screen (``t``): every tile design still to come and how many, as pictures.
+"""Provides the bag screen (``t``): every tile design still to come and how many, as pictures; with
+Hills & Sheep, the tiles under hills and the sheep bag's tokens.
 
 What every player may know of the bag is its contents, never its order: at a network table the order
 does not exist before each draw (``protocol/deck.md`` §5), and a local game's seeded order is not shown
@@ -18,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from carcnet.engine import Game, SegmentKind, tile_kind
+from carcnet.engine.expansions import hills
 from carcnet.i18n import N_, _, ngettext, pgettext
 from carcnet.tui.render import Zoom, tile_art
 from carcnet.tui.widgets.painting import art_line
@@ -45,6 +47,10 @@ _WITH: dict[str, Callable[[int], str]] = {
     "inn": lambda n: ngettext("{n} with an inn", "{n} with an inn", n),
     # Translators: {n} of the tiles left in the bag hold a cathedral
     "cathedral": lambda n: ngettext("{n} with a cathedral", "{n} with a cathedral", n),
+    # Translators: {n} of the tiles left in the bag show a hill (Hills & Sheep)
+    "hill": lambda n: ngettext("{n} with a hill", "{n} with a hill", n),
+    # Translators: {n} of the tiles left in the bag show a vineyard (Hills & Sheep)
+    "vineyard": lambda n: ngettext("{n} with a vineyard", "{n} with a vineyard", n),
 }
 """How many tiles left hold each kind of feature, in words, by kind (:func:`bag_text`'s last line)."""
 
@@ -63,7 +69,13 @@ def bag_text(game: Game) -> Text:
     total = sum(remaining.values())
     # Translators: the bag screen's first line, {n} the number of tiles left to draw
     out.append(ngettext("{n} tile left in the bag", "{n} tiles left in the bag", total).format(n=total), style="bold")
-    out.append("  " + _("(its contents, which everyone may know; never its order)") + "\n\n", style="dim")
+    out.append("  " + _("(its contents, which everyone may know; never its order)") + "\n", style="dim")
+    if game.hidden:  # Hills & Sheep: which ones, nobody knows
+        # Translators: under "{n} tiles left in the bag" (Hills & Sheep): {n} of them lie under hills
+        out.append(ngettext("{n} of them lies face down under a hill: out of the game, no one knows which",
+                            "{n} of them lie face down under hills: out of the game, no one knows which",
+                            game.hidden).format(n=game.hidden) + "\n", style="dim")
+    out.append("\n")
     letters = list(remaining)
     for start in range(0, len(letters), _PER_ROW):
         row = letters[start : start + _PER_ROW]
@@ -76,7 +88,8 @@ def bag_text(game: Game) -> Text:
         for letter in row:
             out.append(f"{letter:<5}×{remaining[letter]:<3}  ", style="bold")
         out.append("\n\n")
-    kinds = {"city": 0, "road": 0, "cloister": 0, "garden": 0, "river": 0, "pennant": 0, "inn": 0, "cathedral": 0}
+    kinds = {"city": 0, "road": 0, "cloister": 0, "garden": 0, "river": 0, "pennant": 0, "inn": 0, "cathedral": 0,
+             "hill": 0, "vineyard": 0}
     for letter, count in remaining.items():
         kind = tile_kind(letter)
         seen = {seg.kind for seg in kind.segments}
@@ -87,6 +100,9 @@ def bag_text(game: Game) -> Text:
                 kinds[name] += count
         for mark in ("pennant", "inn", "cathedral"):  # Inns & Cathedrals' inns and cathedrals too
             if any(getattr(seg, mark, False) for seg in kind.segments):
+                kinds[mark] += count
+        for mark in kind.marks:  # Hills & Sheep's hills and vineyards: marks of the whole tile
+            if mark in kinds:
                 kinds[mark] += count
     separator = pgettext("list separator", ", ")
     shown = separator.join(_with_words(name, n) for name, n in kinds.items() if n)
@@ -104,6 +120,33 @@ def bag_text(game: Game) -> Text:
                            "completed): {positions}.").format(positions=where), style="dim")
     else:
         out.append(_("No dead spot: a tile left fits every open position."), style="dim")
+    if game.setup.rules.hills_sheep:
+        out.append("\n\n")
+        out.append_text(_sheep_bag(hills.bag(game)))
+    return out
+
+
+def _sheep_bag(tokens: list[str]) -> Text:
+    """The sheep bag's tokens (Hills & Sheep), which everyone may know: ``Sheep bag: 18 tokens: 4 × 1
+    sheep, 5 × 2 sheep, … 2 wolves``."""
+    parts = []
+    for token in "1234":
+        n, count = tokens.count(token), int(token)
+        if n:
+            # Translators: a token of the sheep bag (Hills & Sheep): {count} sheep on it (digits)
+            sheep = ngettext("{count} sheep", "{count} sheep", count).format(count=count)
+            # Translators: {n} tokens of the sheep bag that each show {sheep} ("1 sheep", "3 sheep")
+            parts.append(_("{n} × {sheep}").format(n=n, sheep=sheep))
+    wolves = tokens.count("W")
+    if wolves:
+        # Translators: the wolves in the sheep bag (Hills & Sheep); {n}: how many (digits)
+        parts.append(ngettext("{n} wolf", "{n} wolves", wolves).format(n=wolves))
+    out = Text()
+    # Translators: the sheep bag's heading on the bag screen (Hills & Sheep); {n}: its tokens (digits)
+    out.append(ngettext("Sheep bag: {n} token", "Sheep bag: {n} tokens", len(tokens)).format(n=len(tokens)),
+               style="bold")
+    if parts:  # what they show: "(4 × 1 sheep, 2 wolves)"
+        out.append(" (" + pgettext("list separator", ", ").join(parts) + ")", style="dim")
     return out
 
 

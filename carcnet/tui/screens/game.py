@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from rich.markup import escape
 from rich.text import Text
@@ -26,6 +26,9 @@ from textual.widgets import Input, Static
 
 from carcnet.engine import (
     DeployMeeple,
+    Figure,
+    Flock,
+    FlockScored,
     Game,
     IllegalMoveError,
     Move,
@@ -36,14 +39,15 @@ from carcnet.engine import (
     SecondTile,
     SegmentKind,
     SkipMeeple,
+    TokenDrawn,
 )
-from carcnet.engine.expansions import traders
+from carcnet.engine.expansions import hills, traders
 from carcnet.i18n import N_, _, decimal, joined, listed, ngettext
 from carcnet.log import LogError
 from carcnet.table import Table, TableError, think_cap_of
 from carcnet.table.netview import NetView
 from carcnet.table.words import unconfirmed
-from carcnet.tui.render import FIGURE_NAMES
+from carcnet.tui.render import FIGURE_NAMES, field_sheep
 from carcnet.tui.running import TableRun
 from carcnet.tui.screens.board_screen import BoardScreen, glyphs_named, number_words
 from carcnet.tui.screens.final import FinalScreen, final_position
@@ -215,6 +219,34 @@ class ChatScreen(ModalScreen["str | None"]):
         self.dismiss(None)
 
 
+class _TokensUnseen:
+    """*game* (a turn tried, waiting for confirmation, that drew a token from the sheep bag: Hills &
+    Sheep) as a board reads it: the shepherds and their sheep of *before* (the game before the
+    deployment *deploy*), with the shepherd *deploy* put out standing without a token; anything else
+    is *game*'s own (:meth:`GameScreen._tokens_unseen`)."""
+
+    __slots__ = ("_ext", "_game")
+
+    def __init__(self, game: Game, before: Game, deploy: Move) -> None:
+        self._game = game
+        self._ext = list(game.ext)
+        slot = game.expansion_slot(hills.HillsSheep)
+        if slot is not None:
+            state = before.ext[slot].copy()
+            placed = before.tile_at(before.placed) if before.placed is not None else None
+            if isinstance(deploy, DeployMeeple) and deploy.figure is Figure.SHEPHERD and placed is not None:
+                state.shepherds[before.seat] = placed.base + deploy.segment
+                state.flocks[before.seat] = []
+            self._ext[slot] = state
+
+    @property
+    def ext(self) -> list[object]:
+        return self._ext
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._game, name)
+
+
 class GameScreen(BoardScreen):
     """A game: the board, scoreboard and log, kept up to date from *run*'s table.
 
@@ -236,6 +268,11 @@ class GameScreen(BoardScreen):
                 tooltip=N_("Take back the deployment, then the placement (before the turn is confirmed)")),
         Binding("y", "second_tile(1)", N_("Take it"), tooltip=N_("Draw and place the second tile your builder gives you")),
         Binding("n", "second_tile(0)", N_("Leave it"), tooltip=N_("Decline the builder's second tile: the next player's turn")),
+        Binding("g", "flock(1)", N_("Grow the flock"),
+                tooltip=N_("Draw another token from the sheep bag for your shepherd's flock (a wolf scatters it)")),
+        Binding("s", "flock(0)", N_("Score the flock"),
+                tooltip=N_("Herd the flock into the stable: every shepherd in the field scores 1 a sheep and "
+                           "comes back")),
         Binding("p", "projection", N_("If it ended now"), tooltip=N_("Projected final scores with their breakdown")),
         Binding("f", "final", N_("Final scores"), tooltip=N_("The final score table again")),
         Binding("t", "bag", N_("Bag"), show=False, tooltip=N_("The tiles left in the bag: designs and counts")),
@@ -255,11 +292,16 @@ class GameScreen(BoardScreen):
                 tooltip=N_("As q: a player is asked first")),
     ]
     """Enter confirms the turn shown, Backspace or ``u`` takes back its last step (with
-    confirmation on); ``p`` projected scores; ``d`` the stop report (after a desync); ``b`` hands the seat of an away
+    confirmation on); ``y`` and ``n`` answer the builder's second tile (Traders & Builders), ``g`` and
+    ``s`` the flock's question (Hills & Sheep: grow it or score it), each only while asked; ``p``
+    projected scores; ``d`` the stop report (after a desync); ``b`` hands the seat of an away
     player to a bot (a ``handover`` entry); ``[`` the game so far in a replay over the live table (Escape
     comes back); ``?`` help; F12 a bug report; ``q`` back to the menu (a network game: leave
     it: a player of a game going on is asked first, :class:`~carcnet.tui.screens.leave.LeaveScreen`, as on
     Ctrl+C and on quitting the app)."""
+
+    #: The answers to an expansion's question come first too: shown only while asked, never cut.
+    FOOTER_FIRST = (*BoardScreen.FOOTER_FIRST, "second_tile(1)", "second_tile(0)", "flock(1)", "flock(0)")
 
     def __init__(self, run: TableRun, *, settings: Settings | None = None, data_dir: Path | None = None) -> None:
         table = run.table
@@ -364,7 +406,7 @@ class GameScreen(BoardScreen):
         confirming = self.confirming
         self.board.interactive = mine and not confirming
         self.board.letter_keys = not table.spectating  # a spectator's letters are typing, not moves
-        self.board.refresh_game(self._drawn_position(shown))
+        self.board.refresh_game(self._drawn_position(self._tokens_unseen(shown)))
         self._show_scores()
         self._show_status()
         offered = (table.desync is not None, table.seat_to_hand_over() is not None, game.phase is Phase.GAME_OVER,
@@ -388,6 +430,19 @@ class GameScreen(BoardScreen):
         game = self.table.game
         assert game is not None
         return game
+
+    def _tokens_unseen(self, shown: Game) -> Game:
+        """*shown* as the board draws it while a turn waits for confirmation after it drew a token
+        from the sheep bag (Hills & Sheep: a shepherd deployed): the shepherds and their sheep as
+        before the deployment, the shepherd just deployed standing with none. The token is the table's
+        to show once the turn is played: seen before, it could be undone and another turn chosen
+        knowing the bag's next token (as the next tile is never shown before the turn is played)."""
+        game = self.table.game
+        if not self.confirming or game is None or not any(
+                isinstance(e, TokenDrawn) for e in shown.events[len(game.events):]):
+            return shown
+        before = self._trials[-2] if len(self._trials) > 1 else game
+        return cast(Game, _TokensUnseen(shown, before, self._provisional[-1]))
 
     def _drawn_position(self, game: Game) -> Game:
         """What the board draws of *game*: at the end, the final position with every figure that stood
@@ -554,6 +609,8 @@ class GameScreen(BoardScreen):
                         # Translators: {player} is the name of the player to move; {keys} the keys that place
                         # the tile
                         else _("{player} to place: {keys}")).format(player=who, keys=keys)
+            elif game.phase is Phase.STEP and isinstance(game.steps[0], hills.FlockChoice):
+                text = self._flock_prompt(game, who)
             elif game.phase is Phase.STEP:
                 # Translators: {player} is the name of the player to move; y and n are the keys that answer
                 text = _("{player}: your builder gives you a second tile: y take it, n leave it").format(player=who)
@@ -595,6 +652,18 @@ class GameScreen(BoardScreen):
             # Translators: {player} is the name of the player to move
             text = self._watching(_("waiting for {player}…").format(player=who))
         self.status.update(text + suffix)
+
+    @staticmethod
+    def _flock_prompt(game: Game, who: str) -> str:
+        """The flock's question (Hills & Sheep) on the status line: the flock's sheep, and the keys."""
+        sheep = field_sheep(game, game.actor)
+        # Translators: the flock's question (Hills & Sheep): {player} is the name of the player to move,
+        # {count} the sheep in that field, which scoring the flock gives (digits); g and s are the keys
+        # that answer
+        said = ngettext("{player}: your tile extends your shepherd's field ({count} sheep): g grow the flock, "
+                        "s score it", "{player}: your tile extends your shepherd's field ({count} sheep): g grow the "
+                        "flock, s score it", sheep)
+        return said.format(player=who, count=sheep)
 
     def _watching(self, text: str) -> str:
         """*text* (what the game waits for) on the status line, marked as watched by a spectator."""
@@ -657,7 +726,11 @@ class GameScreen(BoardScreen):
         first = len(game.events)
         trial = self._trials[-1]
         # what the turn itself scores; the final scoring of a last turn is the final scores' to show
-        points = [e for e in trial.events[first:] if isinstance(e, PointsScored) and not e.final]
+        new = trial.events[first:]
+        # a flock scored after a token drawn for this turn would tell the token: said once played
+        drawn = any(isinstance(e, TokenDrawn) for e in new)
+        points = [e for e in new if (isinstance(e, PointsScored) or (isinstance(e, FlockScored) and not drawn))
+                  and not e.final]
         # Translators: what a turn scores: {players} lists who score, {points} the points and the feature
         # ("+8: city, 3 tiles, 1 pennant")
         scored = "; ".join(_("{players} {points}").format(players=listed([escape(self.names[s]) for s in e.seats]),
@@ -680,6 +753,9 @@ class GameScreen(BoardScreen):
         a seat's value does not come."""
         table = self.table
         missing = table.draw_waits_for()
+        game = table.game
+        if game is not None and game.steps and isinstance(game.steps[0], hills.TokenDraw):
+            return self._token_draw_status(who, missing)
         if not missing:
             # Translators: {player} is the name of the player whose tile is drawn
             return _("drawing {player}'s tile…").format(player=who)
@@ -703,6 +779,28 @@ class GameScreen(BoardScreen):
         # whose laptops' parts of the draw have not come
         return _("drawing {player}'s tile: waiting for {names}'s part of the draw, which has not come").format(
             player=who, names=names)
+
+    def _token_draw_status(self, who: str, missing: list[int]) -> str:
+        """What the status line says while the table draws a token from the sheep bag (Hills & Sheep,
+        ``protocol/deck.md`` §7): a moment, unless a seat's value does not come."""
+        if not missing:
+            # Translators: the table draws a token from the sheep bag (Hills & Sheep); {player} is the name of
+            # the player whose shepherd's flock it goes to
+            return _("drawing a token from the sheep bag for {player}'s flock…").format(player=who)
+        names = joined(f"[{seat_style(self.colours[s])}]{escape(self.names[s])}[/]" for s in missing)
+        seat = self.table.seat_to_hand_over()
+        if seat in missing:
+            name = f"[{seat_style(self.colours[seat])}]{escape(self.names[seat])}[/]"
+            # Translators: {player} is the name of the player whose flock the token goes to (Hills & Sheep);
+            # {names} lists the players whose laptops' parts of the draw have not come; {name} the player a
+            # bot may play for; \\[b] shows the key b
+            return _("drawing a token from the sheep bag for {player}'s flock: {names}'s part of the draw has "
+                     "not come. Wait, or let a bot play for {name} \\[b]").format(
+                player=who, names=names, name=name)
+        # Translators: {player} is the name of the player whose flock the token goes to (Hills & Sheep);
+        # {names} lists the players whose laptops' parts of the draw have not come
+        return _("drawing a token from the sheep bag for {player}'s flock: waiting for {names}'s part of the "
+                 "draw…").format(player=who, names=names)
 
     def _deploy_prompt(self) -> str:
         """What the person to move may do while deploying: the figure the numbers are for, the abbot's
@@ -807,10 +905,19 @@ class GameScreen(BoardScreen):
 
     def action_second_tile(self, take: int) -> None:
         """Answers the builder's second tile (Traders & Builders, rules 5 on): take it or leave it."""
+        if self.check_action("second_tile", ()):
+            self._submit(SecondTile(bool(take)))
+
+    def action_flock(self, grow: int) -> None:
+        """Answers the flock's question (Hills & Sheep): grow the flock (a token drawn) or score it."""
+        if self._asks_flock():
+            self._submit(Flock(bool(grow)))
+
+    def _asks_flock(self) -> bool:
+        """Whether the flock's question is asked of a person here now (Hills & Sheep)."""
         game = self.table.game
-        if game is None or game.phase is not Phase.STEP or not self.my_turn() or self._provisional:
-            return
-        self._submit(SecondTile(bool(take)))
+        return (game is not None and game.phase is Phase.STEP and isinstance(game.steps[0], hills.FlockChoice)
+                and self.my_turn() and not self._provisional)
 
     def action_undo(self) -> None:
         """Takes back the last step of the turn not confirmed: the deployment, then the placement
@@ -866,7 +973,10 @@ class GameScreen(BoardScreen):
             return self.confirming
         if action == "second_tile":
             game = self.table.game
-            return game is not None and game.phase is Phase.STEP and self.my_turn() and not self._provisional
+            return (game is not None and game.phase is Phase.STEP and self.my_turn() and not self._provisional
+                    and not isinstance(game.steps[0], hills.FlockChoice))
+        if action == "flock":
+            return self._asks_flock()
         if action == "undo":
             return bool(self._provisional)
         if action in ("leave", "leave_network"):

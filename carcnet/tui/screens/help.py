@@ -72,14 +72,17 @@ HOW_TO_PLAY: tuple[_Heading | _Table | str, ...] = (
                                 "a spot is chosen deploys nothing, so a second Enter after placing cannot "
                                 "spend a meeple")),
         (N_("0, Space"), N_("no meeple this turn")),
-        ("a", N_("with The Abbot, Inns & Cathedrals or Traders & Builders: the next figure to deploy (the "
-                 "footer names it): the meeple, the large meeple (anywhere a meeple goes; counts as two), "
-                 "the abbot (cloisters and gardens), the builder (beside your own follower), the pig "
-                 "(beside your own farmer), then the meeple again")),
+        ("a", N_("with The Abbot, Inns & Cathedrals, Traders & Builders or Hills & Sheep: the next figure to "
+                 "deploy (the footer names it): the meeple, the large meeple (anywhere a meeple goes; counts as "
+                 "two), the abbot (cloisters and gardens), the builder (beside your own follower), the pig "
+                 "(beside your own farmer), the shepherd (a field without a shepherd), then the meeple again")),
         ("A", N_("with The Abbot: take your abbot back instead of deploying; its cloister or garden scores "
                  "now")),
         ("y, n", N_("with Traders & Builders: take the second tile your builder gives you, or leave it "
                     "(the next player's turn)")),
+        ("g, s", N_("with Hills & Sheep, when your tile extends your shepherd's field: grow the flock (a token "
+                    "from the sheep bag: sheep, or a wolf that scatters the flock) or score it (1 a sheep to "
+                    "every shepherd in the field)")),
     ),
     _Heading(2, N_("Confirming the turn")),
     N_("The tile and the meeple go on the board as you choose them, but the turn is only played when you\n"
@@ -214,6 +217,17 @@ def rules_help(rules: Rules) -> str:
                               "the builder (on your own road or city: extending it gives you a second tile that "
                               "turn) and the pig (on your own farm: 4 a city instead of 3); `B` `P` while in your "
                               "supply."))
+    if rules.hills_sheep:
+        lines.append("- " + _("**Hills & Sheep**: 18 more tiles. A hill (▲, ASCII `m`) hides a tile under it, "
+                              "out of the game, and breaks a tie for the most followers in favour of those with "
+                              "a follower on a hill; a completed cloister scores 3 more for each vineyard (∵, "
+                              "ASCII `%`) around it. Instead of a meeple you may put your shepherd on a field "
+                              "of your tile (`a` switches to it; `S` while in your supply, `s` and its sheep "
+                              "on the board): it draws a token from the sheep bag (1 to 4 sheep, or a wolf "
+                              "that scatters the flock). When your tile extends its field, `g` grows the flock "
+                              "(another token) or `s` scores it: each shepherd there scores 1 a sheep and comes "
+                              "back. A field closed with shepherds is scored at once; at the end they score "
+                              "nothing. `t` shows the sheep bag."))
     if rules.small_city:
         lines.append("- " + _(RULE_NOTES["small_city"]))
     if rules.farms != "farm":

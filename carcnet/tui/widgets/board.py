@@ -26,11 +26,11 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from carcnet.engine import Figure, Game, Phase, Position
+from carcnet.engine import DeployMeeple, Figure, Game, Phase, Position, SegmentKind
 from carcnet.engine.expansions import abbot
 from carcnet.i18n import N_, _, pgettext
 from carcnet.log.values import COLOURS
-from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, figure_letter, tile_art
+from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, figure_letter, shepherds, tile_art
 from carcnet.tui.widgets.camera import Camera
 from carcnet.tui.widgets.painting import TERRAIN, BoardPainter, Look, art_line
 from carcnet.tui.words import why_not_here
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["TERRAIN", "BoardView", "art_line", "auto_zoom", "read_board"]
 
 #: The figures a deploy choice switches through with ``a``, in order.
-DEPLOY_ORDER = (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG)
+DEPLOY_ORDER = (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG, Figure.SHEPHERD)
 
 
 def figure_label(figure: Figure) -> str:
@@ -53,6 +53,7 @@ def figure_label(figure: Figure) -> str:
         Figure.ABBOT: pgettext("figure", "Abbot"),
         Figure.BUILDER: pgettext("figure", "Builder"),
         Figure.PIG: pgettext("figure", "Pig"),
+        Figure.SHEPHERD: pgettext("figure", "Shepherd"),
     }
     return labels[figure]
 
@@ -64,20 +65,23 @@ class _View:
     tiles: dict[Position, PlacedTile]
     open: dict[Position, tuple[int, ...]]  # where the drawn tile fits -> its distinct legal rotations
     figures: dict[Position, tuple[tuple[int, int, str], ...]]
+    flocks: dict[Position, tuple[tuple[int, int, int], ...]]  # a shepherd's sheep: (segment, seat, sheep)
     marks: dict[Position, int]
     drawn: str | None
     placed: Position | None
     spots: tuple[int, ...]  # deploy spots of a meeple (segments of the placed tile), numbered from 1
     # deploy spots of the other figures: the abbot (cloisters and gardens of the placed tile), the
-    # large meeple (Inns & Cathedrals), the builder and the pig (Traders & Builders)
+    # large meeple (Inns & Cathedrals), the builder and the pig (Traders & Builders), the shepherd
+    # (Hills & Sheep)
     other_spots: dict[Figure, tuple[int, ...]]
     abbot_at: Position | None  # while deploying: where the seat to move has its abbot (it may recall it)
     bounds: tuple[int, int, int, int]  # min x, min y, max x, max y of the tiles and the frontier
 
 
 def read_board(game: Game) -> _View:
-    """What the board shows of *game*: its tiles, where the drawn tile fits, the figures, each seat's
-    last tile, the deploy spots of the tile just placed, and the bounds of the tiles and their frontier."""
+    """What the board shows of *game*: its tiles, where the drawn tile fits, the figures (Hills &
+    Sheep's shepherds with their sheep too), each seat's last tile, the deploy spots of the tile just
+    placed, and the bounds of the tiles and their frontier."""
     tiles = {t.position: t for t in game.board.tiles.values()}
     open_: dict[Position, tuple[int, ...]] = {}
     if game.phase is Phase.PLACE_TILE:
@@ -86,9 +90,14 @@ def read_board(game: Game) -> _View:
     for seat, figure, position, segment in game.figures():
         kind = tiles[position].variant.segments[segment].kind
         figures.setdefault(position, []).append((segment, seat, figure_letter(kind, figure)))
+    flocks: dict[Position, list[tuple[int, int, int]]] = {}
+    for seat, position, segment, sheep in shepherds(game):  # kept by the expansion, not among figures()
+        figures.setdefault(position, []).append((segment, seat, figure_letter(SegmentKind.FIELD, Figure.SHEPHERD)))
+        flocks.setdefault(position, []).append((segment, seat, sheep))
     marks = {p: seat for seat, p in enumerate(game.last_placed) if p is not None}
     placed = game.placed
-    options = game.deploy_options() if placed is not None else []
+    # every deployment, an expansion's figure that game.deploy_options() leaves out (the shepherd) too
+    options = [m for m in game.legal_moves() if isinstance(m, DeployMeeple)] if placed is not None else []
     spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
     other_spots = {f: tuple(m.segment for m in options if m.figure is f) for f in DEPLOY_ORDER[1:]}
     abbot_at = abbot.abbot_at(game, game.seat) if placed is not None and game.setup.rules.abbot else None
@@ -99,6 +108,7 @@ def read_board(game: Game) -> _View:
         tiles,
         open_,
         {p: tuple(f) for p, f in figures.items()},
+        {p: tuple(f) for p, f in flocks.items()},
         marks,
         game.drawn,
         placed,
@@ -166,7 +176,8 @@ class BoardView(ScrollView, can_focus=True):
         *(Binding(str(n), f"deploy({n})", f"Deploy {n}", show=False) for n in range(2, 10)),
         Binding("0,space", "skip", N_("Skip"), key_display="0", tooltip=N_("Deploy no meeple")),
         Binding("a", "switch_figure", N_("Other figure"),
-                tooltip=N_("Deploy another figure that has a spot: the meeple, the large meeple, the abbot, the builder, the pig")),
+                tooltip=N_("Deploy another figure that has a spot: the meeple, the large meeple, the abbot, "
+                           "the builder, the pig, the shepherd")),
         Binding("A", "recall", N_("Recall abbot"), tooltip=N_("Take the abbot back and score its cloister or garden now")),
         Binding("z", "toggle_zoom", N_("Zoom"), tooltip=N_("The next zoom: large, detailed, overview, then large again")),
         Binding("plus,equals_sign", "zoom(1)", N_("Zoom in"), show=False),
@@ -375,7 +386,8 @@ class BoardView(ScrollView, can_focus=True):
 
     def figures_to_deploy(self) -> tuple[Figure, ...]:
         """While deploying: the figures that have a spot on the placed tile, in the order ``a``
-        switches through them (the meeple, the large meeple, the abbot, the builder, the pig)."""
+        switches through them (the meeple, the large meeple, the abbot, the builder, the pig, the
+        shepherd)."""
         if not self.interactive or self._view.placed is None:
             return ()
         return tuple(f for f in DEPLOY_ORDER if self._figure_spots(f))
@@ -865,6 +877,7 @@ class BoardView(ScrollView, can_focus=True):
                 tile.rotation,
                 parity,
                 view.figures.get(position, ()),
+                view.flocks.get(position, ()),
                 self._highlight.get(position) or self._outline.get(position, frozenset()),
                 spots,
                 spots[min(self.spot, len(spots) - 1)] if spots else None,

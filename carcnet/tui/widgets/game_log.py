@@ -12,10 +12,12 @@ from carcnet.engine import (
     BuilderTurn,
     Event,
     Figure,
+    FlockScored,
     GameEnded,
     GoodsScored,
     GoodsTaken,
     MeepleDeployed,
+    MeepleReturned,
     PointsScored,
     SeatHandedBack,
     SeatHandedOver,
@@ -23,6 +25,7 @@ from carcnet.engine import (
     SegmentKind,
     TilePlaced,
     TileSetAside,
+    TokenDrawn,
 )
 from carcnet.engine.tiles import GOODS
 from carcnet.i18n import _, joined, ngettext
@@ -64,6 +67,8 @@ def _deployed(figure: Figure, kind: SegmentKind) -> str:
         (Figure.BUILDER, SegmentKind.CITY): _("{player} deployed the builder on the city"),
         # Translators: {player}: a seat's name
         (Figure.PIG, SegmentKind.FIELD): _("{player} deployed the pig on the field"),
+        # Translators: a line of the game log (Hills & Sheep); {player}: a seat's name
+        (Figure.SHEPHERD, SegmentKind.FIELD): _("{player} deployed the shepherd on the field"),
     }
     said = messages.get((figure, kind))
     if said is not None:
@@ -72,12 +77,26 @@ def _deployed(figure: Figure, kind: SegmentKind) -> str:
     if figure is Figure.LARGE:
         # Translators: Inns & Cathedrals' large meeple in a role; {role}: "a knight", "a thief"
         role = _("the large meeple as {role}").format(role=role)
-    elif figure is Figure.BUILDER or figure is Figure.PIG:
+    elif figure in (Figure.BUILDER, Figure.PIG, Figure.SHEPHERD):
         role = figure_name(figure)
     # Translators: a line of the game log; {player}: a seat's name, {figure}: "a knight", "the pig";
     # {feature}: a feature's kind ("city")
     return _("{player} deployed {figure} on the {feature}").replace("{figure}", role).replace(
         "{feature}", kind_words(kind))
+
+
+def _token_line(event: TokenDrawn, names: list[str]) -> Text:
+    """The line of a token drawn from the sheep bag (Hills & Sheep): ``Ann's shepherd finds 3 sheep``,
+    or the wolf's."""
+    if event.token == "W":
+        # Translators: a line of the game log (Hills & Sheep): the wolf drawn from the sheep bag scatters
+        # the flocks of the field; {player}: a seat's name
+        return styled(_("A wolf! {player}'s flock scatters"), "bold", player=Text(names[event.seat]))
+    count = int(event.token)
+    # Translators: a line of the game log (Hills & Sheep): a token drawn from the sheep bag; {player}: a
+    # seat's name, {count}: the sheep on the token (1 to 4, digits)
+    said = ngettext("{player}'s shepherd finds {count} sheep", "{player}'s shepherd finds {count} sheep", count)
+    return styled(said, player=Text(names[event.seat]), count=str(count))
 
 
 def _named(seat: int, names: list[str], colours: list[str]) -> Text:
@@ -120,7 +139,13 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
         line = styled(_("{player} completed the city and takes its goods: {goods}"), player=Text(names[event.seat]),
                       goods=taken)
         return _said_by(line, event.seat, colours)
-    if isinstance(event, PointsScored | GoodsScored):
+    if isinstance(event, TokenDrawn):
+        return _said_by(_token_line(event, names), event.seat, colours)
+    if isinstance(event, MeepleReturned) and event.figure is Figure.SHEPHERD:  # (other returns say nothing)
+        # Translators: a line of the game log (Hills & Sheep); {player}: a seat's name
+        line = styled(_("{player}'s shepherd goes back to their supply"), player=Text(names[event.seat]))
+        return _said_by(line, event.seat, colours)
+    if isinstance(event, PointsScored | GoodsScored | FlockScored):
         players = _named(event.seats[0], names, colours)
         for seat in event.seats[1:]:
             players = styled(_("{list} and {last}"), list=players, last=_named(seat, names, colours))

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from carcnet.engine import FeatureInfo, Figure, Game, Position, SegmentKind
-from carcnet.i18n import _, ngettext, pgettext
-from carcnet.tui.render import figure_name
+from carcnet.engine import FeatureInfo, Figure, Game, Position, SegmentKind, tile_kind
+from carcnet.i18n import _, listed, ngettext, pgettext
+from carcnet.tui.render import figure_name, shepherds
 from carcnet.tui.words import chained, feature_words, kind_words, where_words
 
 from .palette import seat_style, styled
@@ -144,6 +144,19 @@ def _hint() -> Text:
                   "show here."), style="dim")
 
 
+def _marks_words(marks: Sequence[str]) -> str:
+    """The marks of a whole tile in words (Hills & Sheep): ``a hill``, ``a vineyard``; ``""`` for none."""
+    words = {
+        # Translators: a mark of the whole tile (Hills & Sheep), after where the tile is in the inspector:
+        # "In the north · a hill"
+        "hill": pgettext("tile mark", "a hill"),
+        # Translators: a mark of the whole tile (Hills & Sheep), after where the tile is in the inspector:
+        # "In the north · a vineyard"
+        "vineyard": pgettext("tile mark", "a vineyard"),
+    }
+    return listed([words[m] for m in marks if m in words])
+
+
 def _no_spot(figure: Figure) -> str:
     """The deploy choice's line when *figure* has no spot on the tile."""
     messages = {
@@ -153,6 +166,7 @@ def _no_spot(figure: Figure) -> str:
         Figure.ABBOT: _("no spot for the abbot"),
         Figure.BUILDER: _("no spot for the builder"),
         Figure.PIG: _("no spot for the pig"),
+        Figure.SHEPHERD: _("no spot for the shepherd"),
     }
     return messages[figure]
 
@@ -170,6 +184,8 @@ def _spots_of(figure: Figure) -> str:
         Figure.BUILDER: _("{key}: the builder's spots"),
         # Translators: {key}: the key ("a")
         Figure.PIG: _("{key}: the pig's spots"),
+        # Translators: {key}: the key ("a")
+        Figure.SHEPHERD: _("{key}: the shepherd's spots"),
     }
     return messages[figure]
 
@@ -239,6 +255,33 @@ class Inspector(Static):
             out.append_text(holder)
         return out
 
+    def _flocks(self, game: Game) -> dict[tuple[Position, int], Text]:
+        """The shepherds on the board (Hills & Sheep) by their field (its anchor): each seat's with its
+        sheep, then the flock the field's shepherds share, e.g. ``shepherd: Red 3 sheep``,
+        ``shepherds: Red 3, Blue 2 sheep (a flock of 5)``."""
+        by_field: dict[tuple[Position, int], list[tuple[int, int]]] = {}
+        for seat, position, segment, sheep in shepherds(game):
+            by_field.setdefault(game.feature_at(position, segment).anchor, []).append((seat, sheep))
+        out = {}
+        for anchor, held in by_field.items():
+            total = sum(sheep for _seat, sheep in held)
+            names = Text()
+            for i, (seat, sheep) in enumerate(held):
+                if i:
+                    names.append(pgettext("list separator", ", "))
+                names.append(f"{self._names[seat]} {sheep}", style=seat_style(self._colours[seat]))
+            if len(held) == 1:
+                # Translators: a field's shepherd in the inspector (Hills & Sheep): {shepherd}: its seat's name
+                # and its sheep ("Red 3"; the plural agrees with that number)
+                said = ngettext("shepherd: {shepherd} sheep", "shepherd: {shepherd} sheep", total)
+            else:
+                # Translators: a field's shepherds in the inspector (Hills & Sheep): {shepherds}: each seat and its
+                # sheep ("Red 3, Blue 2"); {count}: the sheep of the flock they share, which each scores (digits)
+                said = ngettext("shepherds: {shepherds} sheep (a flock of {count})",
+                                "shepherds: {shepherds} sheep (a flock of {count})", total)
+            out[anchor] = styled(said, shepherd=names, shepherds=names, count=str(total))
+        return out
+
     def show_spots(self, game: Game, spots: Sequence[int], figure: Figure, *, other: Figure | None,
                    recall: Position | None, selected: int | None = None) -> None:
         """The deploy choice: each spot of the placed tile for *figure*, numbered as on the board,
@@ -259,16 +302,21 @@ class Inspector(Static):
             info = game.feature_at(placed, segment)
             chosen = number - 1 == selected
             mark = Text(f"{'▸' if chosen else ' '}{number} ", style="bold")
+            if figure is Figure.SHEPHERD:  # its flock, not the farm's points
+                # Translators: what the shepherd does once deployed (Hills & Sheep), in the deploy choice
+                worth = short = _("a token from the sheep bag")
+            else:
+                worth, short = worth_text(game, info), short_worth(game, info)
             if 0 < width < NARROW:  # a line a spot, its points first: they were wrapped out of sight
                 # Translators: a deploy spot in a narrow panel: {feature}: its kind ("city"), {points}: what
                 # it is worth ("3 (6 closed)")
                 row = [mark + styled(_("{feature}: {points}"), feature=kind_words(info.kind),
-                                     points=Text(short_worth(game, info), style="bold"))]
+                                     points=Text(short, style="bold"))]
             else:
                 # Translators: a deploy spot: {feature}: what its feature is made of ("city, 3 tiles"), then
                 # what it is worth
                 spot = Text(_("{feature}:").format(feature=feature_words(info)))
-                row = flow([spot, Text(worth_text(game, info), style="bold")], width, mark, "   ", sep=" ")
+                row = flow([spot, Text(worth, style="bold")], width, mark, "   ", sep=" ")
             if chosen:  # the whole row, on every line it takes
                 for line in row:
                     line.pad_right(max(0, width - line.cell_len))
@@ -299,10 +347,18 @@ class Inspector(Static):
         p = features.position
         where = _("The start tile") if (p.x, p.y) == (0, 0) else where_words(p)[:1].upper() + where_words(p)[1:]
         lines = [Text(where, style="bold")]  # what it shows, feature by feature, below
+        marks = _marks_words(tile_kind(features.letter).marks)
+        if marks:
+            lines[0].append(" · " + marks, style="dim")
+        flocks = self._flocks(game)
         width = self.size.width
         for i, (segment, info) in enumerate(features.features):
+            shepherds = flocks.get(info.anchor)
             if i != chosen:  # what it is and who holds it
-                lines.extend(flow([Text(feature_words(info), style="dim"), self._holders(info)], width, "  ", "    "))
+                parts = [Text(feature_words(info), style="dim"), self._holders(info)]
+                if shepherds is not None:
+                    parts.append(shepherds)
+                lines.extend(flow(parts, width, "  ", "    "))
                 continue
             lines.append(Text("▸ " + feature_words(info), style="bold"))
             parts = []
@@ -320,6 +376,8 @@ class Inspector(Static):
                 parts.append(Text(_("complete")))
             parts.append(self._holders(info))
             parts.append(Text(worth_text(game, info), style="bold"))
+            if shepherds is not None:
+                parts.append(shepherds)
             lines.extend(flow(parts, width, "    ", "    "))
         if len(features.features) > 1:
             # Translators: {key}: the key ("i")

@@ -52,10 +52,13 @@ TERRAIN = {
     # an inn on the road's field, a cathedral on the city: both in no seat's colour
     Role.INN: ("#ffd27a", "#3d6e2b", "#4b8037"),
     Role.CATHEDRAL: ("#fff4dc", "#8a6a3e", "#9a7848"),
+    # Hills & Sheep's marks of the whole tile, on the field: a sandy hill, purple grapes
+    Role.HILL: ("#e8d28a", "#3d6e2b", "#4b8037"),
+    Role.VINEYARD: ("#d9a6ff", "#3d6e2b", "#4b8037"),
 }
 
 #: What decides how a position looks, as a hashable key, made by the board widget:
-#: ``("tile", zoom, letter, rotation, parity, figures, highlight, spots, selected, cursor, mark)``,
+#: ``("tile", zoom, letter, rotation, parity, figures, flocks, highlight, spots, selected, cursor, mark)``,
 #: ``("ghost", zoom, letter, rotation, parity)`` or ``("empty", zoom, fits, cursor, parity)``.
 Look = tuple
 
@@ -198,13 +201,14 @@ class BoardPainter:
     def _draw(self, look: Look) -> tuple[tuple[Segment, ...], ...]:
         glyphs = self._glyphs
         if look[0] == "tile":
-            _, zoom, letter, rotation, parity, figures, highlight, spots, selected, cursor, mark = look
+            _, zoom, letter, rotation, parity, figures, flocks, highlight, spots, selected, cursor, mark = look
             art = tile_art(tile_kind(letter), rotation, zoom, glyphs)
             grid = compose_tile(
                 art,
                 parity=parity,
                 highlight=highlight,
                 figures=figures,
+                flocks=flocks,
                 spots=tuple((s, str(i + 1)) for i, s in enumerate(spots)),
                 selected=selected,
                 cursor=cursor,
@@ -258,13 +262,14 @@ class BoardPainter:
         fg, bg = self._terrain(role, mode, parity)
         if layer == "cursor":
             return Style(color=_CURSOR, bgcolor=bg, bold=True)
-        if layer == "mark":
+        if layer in ("mark", "flock"):  # a seat's last tile; its shepherd's sheep (Hills & Sheep)
             colour = Color.parse(self._colour(seat))
             return Style(color=colour.hex, bgcolor=colour.blend(Color(0, 0, 0), 0.55).hex, bold=True)
         return Style(
             color=fg,
             bgcolor=bg,
-            bold=role in (Role.ROAD, Role.PENNANT, Role.CLOISTER, Role.INN, Role.CATHEDRAL) or mode == Mode.HIGHLIGHT,
+            bold=role in (Role.ROAD, Role.PENNANT, Role.CLOISTER, Role.INN, Role.CATHEDRAL, Role.HILL, Role.VINEYARD)
+            or mode == Mode.HIGHLIGHT,
             underline=mode == Mode.HIGHLIGHT,  # colour-blind players see the highlight too
         )
 

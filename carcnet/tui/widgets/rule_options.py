@@ -1,6 +1,6 @@
 """Provides :class:`RuleOptions`: the rules of a new game (The River with its start-tile choice, The
-Abbot, Inns & Cathedrals, the farm scoring and small cities), shared by the local new-game screen and the host's table
-setup."""
+Abbot, Hills & Sheep, Inns & Cathedrals, Traders & Builders, the farm scoring and small cities),
+shared by the local new-game screen and the host's table setup."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ class TickBox(Checkbox):
 
 class RuleOptions(Vertical):
     """The rule options, in rows. First the expansions: ``#river``, ``#abbot``, ``#inns`` (Inns &
-    Cathedrals) and ``#traders`` (Traders & Builders; checkboxes); then, shown only with The River on, ``#river-start``: what becomes of the base game's
+    Cathedrals), ``#traders`` (Traders & Builders) and ``#hills-sheep`` (Hills & Sheep; checkboxes); then,
+    shown only with The River on, ``#river-start``: what becomes of the base game's
     start tile (:data:`~carcnet.engine.RIVER_STARTS`), in plain words, on a row of its own so that
     its ``▼`` is never cut. Then the editions' scoring: ``#farms``
     (:data:`~carcnet.engine.FARM_RULES`) and ``#small-city`` (checkbox). The checkboxes are
@@ -81,6 +82,13 @@ class RuleOptions(Vertical):
                 tooltip=_("24 more tiles: goods to whoever completes a city (10 at the end for the most of each "
                           "kind), a builder each for a second tile, a pig each worth 1 more a city on its farm"),
             )
+        with Horizontal():  # a row of its own: beside The River and The Abbot it was cut at 60 columns
+            yield TickBox(
+                _("Hills & Sheep"), default.hills_sheep, id="hills-sheep",
+                tooltip=_("18 more tiles: hills that break a tie for the most followers, vineyards worth 3 more to "
+                          "each cloister around them, and a shepherd each whose flock of sheep you grow or score "
+                          "(beware the wolf)"),
+            )
         with Horizontal(id="river-row", classes="" if default.river else "-off"):
             yield Select(
                 [(_river_start_choice(v), v) for v in RIVER_STARTS],
@@ -115,6 +123,7 @@ class RuleOptions(Vertical):
             farms=str(self.query_one("#farms", Select).value),
             inns=self.query_one("#inns", Checkbox).value,
             traders=self.query_one("#traders", Checkbox).value,
+            hills_sheep=self.query_one("#hills-sheep", Checkbox).value,
         )
 
 
