@@ -344,7 +344,7 @@ class ExpansionLesson:
 
 
 #: The expansions' lessons (HiG Inns & Cathedrals and Traders & Builders; the Z-Man 2014 rulebook's
-#: The River and The Abbot).
+#: The River and The Abbot; Hills & Sheep's wikicarpedia C2 text).
 EXPANSIONS: tuple[ExpansionLesson, ...] = (
     ExpansionLesson(
         "inns", N_("Inns & Cathedrals"),
@@ -394,6 +394,19 @@ EXPANSIONS: tuple[ExpansionLesson, ...] = (
         ),
         ("EG", "B", "U"),
         ("place EG 0,-1 180", "deploy 2 abbot", "place B 1,-1 0", "skip"),
+    ),
+    ExpansionLesson(
+        "hills_sheep", N_("Hills & Sheep"),
+        (
+            N_("A tile with a hill (▲) goes on another tile, face down: the game has one tile less. When players "
+               "tie for a road, city or farm, those with a meeple on a hill score it alone."),
+            N_("A finished cloister scores 3 more points for each vineyard (∵) around it."),
+            N_("Your shepherd goes on a field instead of a meeple (press a while deploying) and draws a token from "
+               "the bag: sheep join it, a wolf sends it home. When your tile extends its field, grow the flock "
+               "with g or score 1 point a sheep with s."),
+        ),
+        ("U", "HSM", "V", "V"),
+        ("place U 1,0 90", "deploy 2 shepherd", "place HSM -1,0 90", "deploy 0"),
     ),
 )
 
