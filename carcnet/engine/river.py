@@ -154,8 +154,11 @@ def _river_next(occupied: set[int], end: int, heading: int, last: int, straight:
     way to lay it (a curve not turning the way the last curve did, HA FN 31) leads to a position
     that is again empty with no placed neighbour but the tile before it, from which the rest can
     be laid. A position with one placed neighbour takes any river tile and the lake. The search
-    visits at most one node per sequence of kinds, C(10, 4) = 210 sequences for the full river.
+    visits at most one node per sequence of kinds, C(10, 4) = 210 sequences for the full river; it
+    is skipped when :func:`_river_clear` settles the position at once (almost always).
     """
+    if (straight or curved) and _river_clear(occupied, end, heading, last, straight + curved):
+        return True
     if straight and not _river_step(occupied, end, heading, 0, straight - 1, curved):
         return False
     if curved and not (
@@ -164,6 +167,43 @@ def _river_next(occupied: set[int], end: int, heading: int, last: int, straight:
     ):
         return False
     return True
+
+
+#: ``(heading, side, tiles)`` → the key offsets, from a river's open end, of every position
+#: :func:`_river_clear` needs empty (:func:`_clear_offsets`); filled on first use.
+_CLEAR: dict[tuple[int, int, int], frozenset[int]] = {}
+
+
+def _clear_offsets(heading: int, side: int, tiles: int) -> frozenset[int]:
+    """The key offsets, from the empty position a river flows into *heading*, of the positions that
+    *tiles* river tiles and the lake laid ahead and towards *side* (each tile a step *heading* or a
+    step *side*) take or touch: with ``a`` steps *heading* and ``b`` steps *side*, every ``a, b >= 0``
+    with ``a + b <= tiles + 1``, and the rows ``a == -1`` and ``b == -1`` beside them from 1 to *tiles*
+    (the tile the river comes from, ``a == -1, b == 0``, is not among them)."""
+    ahead, aside = SIDE_OFFSETS[heading], SIDE_OFFSETS[side]
+    offsets = {a * ahead + b * aside for a in range(tiles + 2) for b in range(tiles + 2 - a)}
+    offsets.update(-ahead + b * aside for b in range(1, tiles + 1))
+    offsets.update(a * ahead - aside for a in range(1, tiles + 1))
+    region = _CLEAR[heading, side, tiles] = frozenset(offsets)
+    return region
+
+
+def _river_clear(occupied: set[int], end: int, heading: int, last: int, tiles: int) -> bool:
+    """A sufficient condition for :func:`_river_next` (the same arguments, *tiles* river tiles left,
+    at least one): on one side the river may turn to first (not the way *last* turned), every
+    position of :func:`_clear_offsets` is empty. Then the river can always be laid within that
+    quarter of the board, each curve turning back the way the one before did not (ahead, then
+    aside, then ahead, …): every position it reaches is one step further from *end* than the one
+    before, so it touches nothing but the tile before it, whatever order the tiles come in."""
+    for turn, side in ((1, (heading + 1) % 4), (-1, (heading + 3) % 4)):
+        if turn != last:
+            region = _CLEAR.get((heading, side, tiles)) or _clear_offsets(heading, side, tiles)
+            for key in occupied:
+                if key - end in region:
+                    break
+            else:
+                return True
+    return False
 
 
 def _river_step(occupied: set[int], at: int, exit: int, turn: int, straight: int, curved: int) -> bool:
@@ -228,7 +268,15 @@ def river_stays_finishable(
 
 def _river_designs(remaining: dict[str, int]) -> tuple[tuple[str, int], ...]:
     """The river designs among *remaining* (the lake, drawn last, and land tiles left out), by id."""
-    return tuple((letter, count) for letter, count in remaining.items() if _shape_of(letter))
+    shapes = _RIVER_SHAPES
+    out = []
+    for letter, count in remaining.items():
+        shape = shapes.get(letter)
+        if shape is None:
+            shape = _shape_of(letter)
+        if shape:
+            out.append((letter, count))
+    return tuple(out)
 
 
 def _shape_of(letter: str) -> int:

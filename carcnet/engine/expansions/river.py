@@ -11,6 +11,8 @@ the deck's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..board import PlacedTile
 from ..errors import IllegalMoveError
 from ..expansion import Expansion, GameState
@@ -69,12 +71,13 @@ class River(Expansion):
         leaving the river finishable."""
         end: RiverEnd | None = game.ext[self.slot].end
         board = game.board
+        remaining = _once(game.remaining)
         if not kind.has_river:
             placements = board.placements(kind)
             if end is None:
                 return placements
             # a land tile among the river tiles (the start tile, river_start "river") must leave the river finishable
-            tiles, remaining = board.tiles, game.remaining
+            tiles = board.tiles
             if self.version < _EXACT:
                 return [(key, rots) for key, rots in placements if river_unblocked(tiles, end, key, remaining)]
             variants = kind._variants
@@ -94,8 +97,8 @@ class River(Expansion):
         rotations = tuple(
             r for r in kind.fitting_rotations(pattern)
             if river_turn(end, kind, r) is not None
-            and (river_stays_finishable(board.tiles, end, key, kind._variants[r], game.remaining) if exact
-                 else river_finishable(board.tiles, end, kind, r, game.remaining))
+            and (river_stays_finishable(board.tiles, end, key, kind._variants[r], remaining) if exact
+                 else river_finishable(board.tiles, end, kind, r, remaining))
         )
         return [(key, rotations)] if rotations else []
 
@@ -133,6 +136,19 @@ class River(Expansion):
             else river_unblocked(tiles, end, key, game.remaining)
         ):  # rules 3: a turn that does not fit is refused for its sides (by the core), not searched
             raise IllegalMoveError("river", f"{move}: it would leave the river no way to be finished")
+
+
+def _once(ask: Callable[[], dict[str, int]]) -> Callable[[], dict[str, int]]:
+    """*ask* (``Game.remaining``), asked at most once: the tiles face down do not change while the
+    placements of one tile are weighed."""
+    answer: list[dict[str, int]] = []
+
+    def remaining() -> dict[str, int]:
+        if not answer:
+            answer.append(ask())
+        return answer[0]
+
+    return remaining
 
 
 def river_end(game: GameState) -> RiverEnd | None:
