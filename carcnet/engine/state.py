@@ -371,29 +371,40 @@ class Game:
             return []
         out: list[DeployMeeple] = []
         seat = self.seat
+        hooks = self._hooks
         meeple = self.supply[seat] > 0
-        claimers = self._hooks.claimers
+        claimers = hooks.claimers
         others = [claimer for claimer, supply in zip(claimers, self._claiming) if supply[seat]] if claimers else ()
-        if meeple or others:
-            find = self.graph.find
-            meeples = self.graph.meeples
+        joiners = hooks.joiners  # an expansion's figures beside a follower of the seat's (_join_spots, inlined)
+        joining = [joiner for joiner in joiners if self.supplies[joiner[0].figure][seat]] if joiners else ()
+        if meeple or others or joining:
+            g = self.graph
+            find = g.find
+            meeples = g.meeples
             base = placed.base
-            meeple_kinds = self._hooks.meeple_kinds
+            meeple_kinds = hooks.meeple_kinds
+            weights = hooks.weights or {}
+            mine: list[tuple[int, SegmentKind, int]] = []  # (segment, kind, root) of the features holding a follower of the seat's
             for i, seg in enumerate(placed.variant.segments):
                 kind = seg.kind
-                if meeples[find(base + i)] is not None:
+                root = find(base + i)
+                held = meeples[root]
+                if held is not None:
+                    if joining and any(s == seat and weights.get(f, 1) for s, f, _ in held):
+                        mine.append((i, kind, root))
                     continue
                 if meeple and kind in meeple_kinds:
                     out.append(_MEEPLE_ON[i])
                 for rule, on in others:  # an expansion's figure, where it may go
                     if kind in rule.among:
                         out.append(on[i])
-        joiners = self._hooks.joiners
-        if joiners:  # an expansion's figure beside a follower of the seat's
-            supplies = self.supplies
-            for rule, on in joiners:
-                if supplies[rule.figure][seat]:
-                    out.extend(on[i] for i in self._join_spots(rule))
+            if mine:
+                open_ = g.open
+                for rule, on in joining:
+                    among, open_only = rule.among, rule.open_only
+                    for i, kind, root in mine:
+                        if kind in among and (open_[root] or not open_only):
+                            out.append(on[i])
         return out
 
     def _join_spots(self, rule: FigureRule) -> list[int]:
