@@ -151,6 +151,8 @@ class Game:
         self._claiming = [self.supplies[rule.figure] for rule, _ in self._hooks.claimers]
         #: The supplies the state line writes, in digest order (:attr:`Hooks.worded`).
         self._worded = [self.supplies[figure] for figure in self._hooks.worded]
+        #: Their words and counts as the state line takes them, until one of them changes (``None``: to take).
+        self._worded_part: tuple[tuple[str, ...], tuple[tuple[int, ...], ...]] | None = None
         #: Per expansion in play (its slot, :attr:`Hooks.slots`): the state this game keeps for it.
         self.ext: list[Any] = [make(n) if make is not None else None for make in self._hooks.new_states]
         #: Per seat: category → [points during the game, points in the final scoring].
@@ -654,6 +656,7 @@ class Game:
             other._worded = [other.supplies[figure] for figure in self._hooks.worded]
         else:
             other.ext, other.supplies, other._claiming, other._worded = [], {}, [], []
+        other._worded_part = self._worded_part  # immutable
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
         other.deck = self.deck
         other.deck_index = self.deck_index
@@ -1021,6 +1024,7 @@ class Game:
             held.append((seat, figure, node))
             self._meeple_nodes.append(node)
             self.supplies[figure][seat] -= 1
+            self._worded_part = None
             told = self._hooks.on_deploy.get(figure)
             if told is not None:
                 told(self, seat, figure, node)
@@ -1032,6 +1036,7 @@ class Game:
             self.supply[seat] -= 1
         else:  # an expansion's figure (its supply, and its owner told)
             self.supplies[move.figure][seat] -= 1
+            self._worded_part = None
             told = self._hooks.on_deploy.get(move.figure)
             if told is not None:
                 told(self, seat, move.figure, node)
@@ -1180,6 +1185,7 @@ class Game:
         if told is not None:
             told(self, seat, figure, node)
         self.supplies[figure][seat] += 1  # an expansion's figure
+        self._worded_part = None
 
     def award(self, seats: tuple[int, ...], points: int, info: FeatureInfo, events: list[Event]) -> None:
         """*points* to each of *seats* now, during the game, in *info*'s category (an expansion's
@@ -1341,10 +1347,16 @@ class Game:
         return (
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
             tuple(self.scores), tuple(self.supply),
-            (self._hooks.words, tuple(map(tuple, worded))) if (worded := self._worded) else None,
+            (self._worded_part or self._worded_supplies()) if self._worded else None,
             tuple([snap(self) for snap in snaps]) if (snaps := self._hooks.snapshots) else None,
             self.steps[0].words() if self.steps else None,
         )
+
+    def _worded_supplies(self) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+        """The supplies of the expansions' figures the state line writes, with their words, kept
+        (:attr:`_worded_part`) until a figure of theirs is deployed or returns."""
+        part = self._worded_part = (self._hooks.words, tuple(map(tuple, self._worded)))
+        return part
 
 
 def _state_line(snapshot: _Snapshot, writers: tuple[Callable[[Any], str], ...]) -> str:
