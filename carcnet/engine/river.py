@@ -24,6 +24,7 @@ __all__ = [
     "RIVER_LOOKAHEAD",
     "RiverEnd",
     "advance_river",
+    "river_designs_left",
     "river_finishable",
     "river_tiles_left",
     "river_turn",
@@ -44,9 +45,17 @@ _RIVER = SegmentKind.RIVER
 _RIVER_SHAPES: dict[str, int] = {}
 
 
+#: (design, rotation) → the sides its river reaches; filled on first use.
+_SIDES: dict[tuple[TileKind, int], tuple[Side, ...]] = {}
+
+
 def _river_sides(kind: TileKind, rotation: int) -> tuple[Side, ...]:
     """The sides the river of *kind* turned *rotation* reaches."""
-    return next(seg.sides for seg in kind.variant(rotation).segments if seg.kind is _RIVER)
+    sides = _SIDES.get((kind, rotation))
+    if sides is None:
+        sides = _SIDES[kind, rotation] = next(seg.sides for seg in kind.variant(rotation).segments
+                                              if seg.kind is _RIVER)
+    return sides
 
 
 def river_turn(end: RiverEnd, kind: TileKind, rotation: int) -> int | None:
@@ -264,6 +273,13 @@ def river_stays_finishable(
             return river_finishable(tiles, end, variant.kind, variant.rotation, remaining)
         return river_unblocked(tiles, end, key, remaining)
     return _exact(tiles, {key: variant}, new_end, designs, {})
+
+
+def river_designs_left(remaining: dict[str, int]) -> dict[str, int]:
+    """The river designs among *remaining* (id → count face down, as ``Game.remaining``) with their
+    counts, in the same order: the lake, drawn last, and the land tiles left out. Every function
+    here that is given the tiles face down reads only these, so they may be given this instead."""
+    return dict(_river_designs(remaining))
 
 
 def _river_designs(remaining: dict[str, int]) -> tuple[tuple[str, int], ...]:

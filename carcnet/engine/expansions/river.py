@@ -18,7 +18,15 @@ from ..errors import IllegalMoveError
 from ..expansion import Expansion, GameState
 from ..geometry import position_of
 from ..moves import PlaceTile
-from ..river import RiverEnd, advance_river, river_finishable, river_stays_finishable, river_turn, river_unblocked
+from ..river import (
+    RiverEnd,
+    advance_river,
+    river_designs_left,
+    river_finishable,
+    river_stays_finishable,
+    river_turn,
+    river_unblocked,
+)
 from ..tiles import TileKind
 
 __all__ = ["River", "RiverState", "river_end"]
@@ -71,7 +79,7 @@ class River(Expansion):
         leaving the river finishable."""
         end: RiverEnd | None = game.ext[self.slot].end
         board = game.board
-        remaining = _once(game.remaining)
+        remaining = _river_left(game)
         if not kind.has_river:
             placements = board.placements(kind)
             if end is None:
@@ -138,14 +146,15 @@ class River(Expansion):
             raise IllegalMoveError("river", f"{move}: it would leave the river no way to be finished")
 
 
-def _once(ask: Callable[[], dict[str, int]]) -> Callable[[], dict[str, int]]:
-    """*ask* (``Game.remaining``), asked at most once: the tiles face down do not change while the
-    placements of one tile are weighed."""
+def _river_left(game: GameState) -> Callable[[], dict[str, int]]:
+    """The river tiles face down in *game* (``river_designs_left(game.remaining())``), asked at most
+    once: they do not change while the placements of one tile are weighed, and the searches read
+    nothing else of the tiles face down."""
     answer: list[dict[str, int]] = []
 
     def remaining() -> dict[str, int]:
         if not answer:
-            answer.append(ask())
+            answer.append(river_designs_left(game.remaining()))
         return answer[0]
 
     return remaining
