@@ -375,31 +375,42 @@ class Game:
         seat = self.seat
         hooks = self._hooks
         meeple = self.supply[seat] > 0
-        claimers = hooks.claimers
-        others = [claimer for claimer, supply in zip(claimers, self._claiming) if supply[seat]] if claimers else ()
+        claims = hooks.claims_by_kind  # an expansion's figures that claim, by the kinds they may go on
+        claiming = self._claiming
+        others = False  # one of them in supply
+        if claims:
+            for supply in claiming:
+                if supply[seat]:
+                    others = True
+                    break
         joiners = hooks.joiners  # an expansion's figures beside a follower of the seat's (_join_spots, inlined)
         joining = [joiner for joiner in joiners if self.supplies[joiner[0].figure][seat]] if joiners else ()
-        if meeple or others or joining:
+        variant = placed.variant
+        if meeple or joining or (others and not claims.keys().isdisjoint(variant.node_kinds)):
             g = self.graph
             find = g.find
             meeples = g.meeples
             base = placed.base
             meeple_kinds = hooks.meeple_kinds
+            claimers = hooks.claimers
             weights = hooks.weights or {}
             mine: list[tuple[int, SegmentKind, int]] = []  # (segment, kind, root) of the features holding a follower of the seat's
-            for i, seg in enumerate(placed.variant.segments):
-                kind = seg.kind
+            for i, kind in enumerate(variant.node_kinds):
                 root = find(base + i)
                 held = meeples[root]
                 if held is not None:
-                    if joining and any(s == seat and weights.get(f, 1) for s, f, _ in held):
-                        mine.append((i, kind, root))
+                    if joining:
+                        for s, f, _n in held:
+                            if s == seat and weights.get(f, 1):
+                                mine.append((i, kind, root))
+                                break
                     continue
                 if meeple and kind in meeple_kinds:
                     out.append(_MEEPLE_ON[i])
-                for rule, on in others:  # an expansion's figure, where it may go
-                    if kind in rule.among:
-                        out.append(on[i])
+                if others and kind in claims:  # an expansion's figure, where it may go
+                    for j in claims[kind]:
+                        if claiming[j][seat]:
+                            out.append(claimers[j][1][i])
             if mine:
                 open_ = g.open
                 for rule, on in joining:
