@@ -17,7 +17,6 @@ The state digest after every move is defined in ``protocol/digest.md``.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -273,8 +272,10 @@ class Game:
 
         What every player may know: the bag's contents, never its order."""
         left = [t for group in self.bag for t in group] if self.bag is not None else self.deck[self.deck_index :]
-        counts = Counter(left)  # counted in C, then the few distinct letters sorted
-        return {letter: counts[letter] for letter in sorted(counts)}
+        counts: dict[str, int] = {}
+        for letter in sorted(left):
+            counts[letter] = counts.get(letter, 0) + 1
+        return counts
 
     def dead_spots(self) -> list[Position]:
         """The open positions (next to a placed tile) that no tile still to come fits in any
