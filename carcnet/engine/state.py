@@ -160,6 +160,8 @@ class Game:
         self.deck = deck
         #: Tiles drawn so far (set-aside ones included): the next draw is number ``deck_index + 1``.
         self.deck_index = 0
+        #: The last :meth:`remaining` of a seeded or given order: the order, the draws made, the counts then.
+        self._left: tuple[Sequence[str], int, dict[str, int]] | None = None
         table = setup.draws
         #: Table draws (deck.md §5): the tiles left, per group in order, each in canonical order; the
         #: last value each seat revealed, ``(draw, value)``, starting from ``(0, root)``. ``None``
@@ -270,11 +272,29 @@ class Game:
     def remaining(self) -> dict[str, int]:
         """Letter → count of the tiles still face down, in letter order (the drawn tile not included).
 
-        What every player may know: the bag's contents, never its order."""
-        left = [t for group in self.bag for t in group] if self.bag is not None else self.deck[self.deck_index :]
-        counts: dict[str, int] = {}
+        What every player may know: the bag's contents, never its order. A new dict on every call;
+        with a seeded or given order, counted once and then kept up to date as the tiles are drawn."""
+        if self.bag is not None:
+            left: Sequence[str] = [t for group in self.bag for t in group]
+        else:
+            deck, index = self.deck, self.deck_index
+            kept = self._left
+            if kept is not None and kept[0] is deck and kept[1] <= index:
+                counts = kept[2]
+                for letter in deck[kept[1] : index]:  # the tiles drawn since: one or two
+                    if counts[letter] > 1:
+                        counts[letter] -= 1
+                    else:
+                        del counts[letter]
+                self._left = (deck, index, counts)
+                return dict(counts)
+            left = deck[index:]
+        counts = {}
         for letter in sorted(left):
             counts[letter] = counts.get(letter, 0) + 1
+        if self.bag is None:
+            self._left = (self.deck, self.deck_index, counts)
+            return dict(counts)
         return counts
 
     def dead_spots(self) -> list[Position]:
@@ -692,6 +712,7 @@ class Game:
         other._again = self._again
         other._trail = self._trail[:]
         other._digests = self._digests[:]
+        other._left = None  # its counts change in place: counted again
         return other
 
     def apply(self, move: Move) -> list[Event]:
@@ -1496,6 +1517,7 @@ class PlayerView:
         game.bag = None
         game.revealed = None
         game._digests = []
+        game._left = None  # the real game's count holds its order
         return cls(real.seat, game, groups)
 
     def detached(self) -> PlayerView:
