@@ -277,7 +277,8 @@ class Expansion:
 
     def restricts(self, game: GameState, kind: TileKind) -> bool:
         """Whether its placement rules apply to placing *kind* now (then the core asks
-        :meth:`filter_placements` and :meth:`check_placement`; at most one expansion in play has any)."""
+        :meth:`filter_placements` and :meth:`check_placement`; at most one expansion in play has any).
+        Asked once, when *kind* is drawn: the answer holds until it is placed."""
         return False
 
     def filter_placements(self, game: GameState, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:

@@ -177,6 +177,9 @@ class Game:
         self._drawn: TileKind | None = None
         #: The drawn tile's legal placements this turn as :meth:`placement_codes`, once asked for.
         self._placements: list[int] | None = None
+        #: Whether an expansion's placement rules apply to the drawn tile (its ``restricts``, asked
+        #: once, when the tile is drawn; then :attr:`_placements` holds the placements they allow).
+        self._restricted = False
         self._placed: PlacedTile | None = None
         self._pending: list[int] = []
         # empty position's key -> (ring index, node) of each cloister or garden around it, sorted,
@@ -373,8 +376,7 @@ class Game:
         codes = self._placements
         if codes is None:  # once per turn, on first request
             kind = self._drawn
-            restricts = self._hooks.restricts
-            if restricts is not None and restricts(self, kind):  # an expansion's placement rules
+            if self._restricted:  # an expansion's placement rules
                 codes = self._filtered_codes(kind)
             else:  # the base game's path: one pass over the frontier (Board.placements, inlined)
                 bits = kind._fit_bits
@@ -699,6 +701,7 @@ class Game:
         other.phase = self.phase
         other._drawn = self._drawn
         other._placements = None if self._placements is None else self._placements[:]
+        other._restricted = self._restricted
         other._placed = self._placed
         other._pending = self._pending[:]
         other._watch = dict(self._watch)
@@ -815,8 +818,7 @@ class Game:
             if key in self.board.tiles:
                 raise IllegalMoveError("occupied", f"{move}: there is already a tile at {pos}")
             raise IllegalMoveError("not-adjacent", f"{move}: {pos} touches no placed tile along a side")
-        restricts = self._hooks.restricts
-        if restricts is not None and restricts(self, drawn) and not self._listed(key, rotation):
+        if self._restricted and not self._listed(key, rotation):
             checked = self._hooks.check_placement  # an expansion's placement rules, unless this turn's enumeration did
             assert checked is not None
             checked(self, move, drawn, key, rotation, pattern)
@@ -1141,11 +1143,14 @@ class Game:
 
     def _fits_somewhere(self, kind: TileKind) -> bool:
         """Whether the tile just drawn can be placed; sets :attr:`_placements` when that took the
-        whole enumeration (an expansion's placement rules), else clears it for :meth:`legal_placements`."""
+        whole enumeration (an expansion's placement rules), else clears it for :meth:`legal_placements`;
+        and :attr:`_restricted`."""
         restricts = self._hooks.restricts
         if restricts is not None and restricts(self, kind):
+            self._restricted = True
             self._placements = self._filtered_codes(kind)
             return bool(self._placements)
+        self._restricted = False
         self._placements = None
         return self.board.fits_somewhere(kind)
 
@@ -1174,8 +1179,11 @@ class Game:
             kind = tile_kind(letter)
             events.append(TileDrawn(self.seat, letter))
             if restricts is not None and restricts(self, kind):
-                fits = self._fits_somewhere(kind)
+                self._restricted = True
+                codes = self._placements = self._filtered_codes(kind)
+                fits = bool(codes)
             else:  # the base game's path: no placement rule of an expansion's
+                self._restricted = False
                 self._placements = None
                 fits = self.board.fits_somewhere(kind)
             if fits:
