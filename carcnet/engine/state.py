@@ -1389,7 +1389,8 @@ class Game:
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
             tuple(self.scores), tuple(self.supply),
             (self._worded_part or self._worded_supplies()) if self._worded else None,
-            tuple([snap(self) for snap in snaps]) if (snaps := self._hooks.snapshots) else None,
+            ((snaps[0](self),) if len(snaps) == 1 else tuple([snap(self) for snap in snaps]))
+            if (snaps := self._hooks.snapshots) else None,
             self.steps[0].words() if self.steps else None,
         )
 
