@@ -407,7 +407,13 @@ class Game:
                     others = True
                     break
         joiners = hooks.joiners  # an expansion's figures beside a follower of the seat's (_join_spots, inlined)
-        joining = [joiner for joiner in joiners if self.supplies[joiner[0].figure][seat]] if joiners else ()
+        joining = False  # one of them in supply
+        supplies = self.supplies
+        if joiners:
+            for rule, _on in joiners:
+                if supplies[rule.figure][seat]:
+                    joining = True
+                    break
         variant = placed.variant
         if meeple or joining or (others and not claims.keys().isdisjoint(variant.node_kinds)):
             g = self.graph
@@ -436,7 +442,9 @@ class Game:
                             out.append(claimers[j][1][i])
             if mine:
                 open_ = g.open
-                for rule, on in joining:
+                for rule, on in joiners:
+                    if not supplies[rule.figure][seat]:
+                        continue
                     among, open_only = rule.among, rule.open_only
                     for i, kind, root in mine:
                         if kind in among and (open_[root] or not open_only):
