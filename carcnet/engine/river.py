@@ -43,6 +43,8 @@ _RIVER = SegmentKind.RIVER
 #: Letter → 1 for a straight river tile, 2 for a curve, 0 for any other tile (the spring and the
 #: lake included); filled on first use.
 _RIVER_SHAPES: dict[str, int] = {}
+#: The letters of :data:`_RIVER_SHAPES` that are river tiles (shape 1 or 2), filled with it.
+_RIVER_IDS: set[str] = set()
 
 
 #: (design, rotation) → the sides its river reaches; filled on first use.
@@ -284,15 +286,10 @@ def river_designs_left(remaining: dict[str, int]) -> dict[str, int]:
 
 def _river_designs(remaining: dict[str, int]) -> tuple[tuple[str, int], ...]:
     """The river designs among *remaining* (the lake, drawn last, and land tiles left out), by id."""
-    shapes = _RIVER_SHAPES
-    out = []
-    for letter, count in remaining.items():
-        shape = shapes.get(letter)
-        if shape is None:
-            shape = _shape_of(letter)
-        if shape:
-            out.append((letter, count))
-    return tuple(out)
+    if not _RIVER_SHAPES.keys() >= remaining.keys():
+        for letter in remaining.keys() - _RIVER_SHAPES.keys():  # ids not met yet
+            _shape_of(letter)
+    return tuple((letter, remaining[letter]) for letter in sorted(remaining.keys() & _RIVER_IDS))
 
 
 def _shape_of(letter: str) -> int:
@@ -300,6 +297,8 @@ def _shape_of(letter: str) -> int:
     shape = _RIVER_SHAPES.get(letter)
     if shape is None:
         shape = _RIVER_SHAPES[letter] = _river_shape(tile_kind(letter))
+        if shape:
+            _RIVER_IDS.add(letter)
     return shape
 
 
