@@ -417,7 +417,7 @@ class Game:
         variant = placed.variant
         if meeple or joining or (others and not claims.keys().isdisjoint(variant.node_kinds)):
             g = self.graph
-            find = g.find
+            parent = g.parent
             meeples = g.meeples
             base = placed.base
             meeple_kinds = hooks.meeple_kinds
@@ -425,7 +425,9 @@ class Game:
             weights = hooks.weights or {}
             mine: list[tuple[int, SegmentKind, int]] = []  # (segment, kind, root) of the features holding a follower of the seat's
             for i, kind in enumerate(variant.node_kinds):
-                root = find(base + i)
+                root = base + i
+                while parent[root] != root:  # FeatureGraph.find, inlined
+                    parent[root] = root = parent[parent[root]]
                 held = meeples[root]
                 if held is not None:
                     if joining:

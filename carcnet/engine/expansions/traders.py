@@ -237,12 +237,16 @@ def _extends_builder(game: GameState, placed: PlacedTile, builder: int) -> bool:
     """Whether *placed* joined the road or city that holds the builder standing on the graph node
     *builder*."""
     g = game.graph
-    find = g.find
-    root = find(builder)
+    parent = g.parent
+    root = g.find(builder)
     base = placed.base
     for i, kind in enumerate(placed.variant.node_kinds):
-        if (kind is _ROAD or kind is _CITY) and find(base + i) == root:
-            return True
+        if kind is _ROAD or kind is _CITY:
+            n = base + i
+            while parent[n] != n:  # FeatureGraph.find, inlined
+                parent[n] = n = parent[parent[n]]
+            if n == root:
+                return True
     return False
 
 
