@@ -1140,7 +1140,7 @@ class Game:
         letter = group.pop(draw_index(draw_value(table.game, draw, values), len(group)))
         self.deck_index = draw
         kind = tile_kind(letter)
-        events.append(TileDrawn(self.seat, letter))
+        events.append(_DRAWN.get((self.seat, letter)) or _drawn(self.seat, letter))
         if self._fits_somewhere(kind):
             self._drawn = kind
             self.phase = Phase.PLACE_TILE
@@ -1187,7 +1187,7 @@ class Game:
             letter = deck[self.deck_index]
             self.deck_index += 1
             kind = tile_kind(letter)
-            events.append(TileDrawn(self.seat, letter))
+            events.append(_DRAWN.get((self.seat, letter)) or _drawn(self.seat, letter))
             if restricts is not None and restricts(self, kind):
                 self._restricted = True
                 codes = self._placements = self._filtered_codes(kind)
@@ -1434,6 +1434,17 @@ _RING_INDEX = {o: i for i, o in enumerate(RING_OFFSETS)}
 #: The Placement of each ``key << 4 | rotation bits`` met so far (immutable values, shared by every
 #: game; at most one per open position and set of rotations, a few thousand in practice).
 _PLACEMENTS: dict[int, Placement] = {}
+
+
+#: The :class:`TileDrawn` of each (seat, design) met so far (immutable values, shared by every game,
+#: as :data:`_PLACEMENTS`: a game keeps one object less a tile, and makes none a draw).
+_DRAWN: dict[tuple[int, str], TileDrawn] = {}
+
+
+def _drawn(seat: int, letter: str) -> TileDrawn:
+    """Makes and remembers the :class:`TileDrawn` of *seat* and the design *letter*."""
+    event = _DRAWN[seat, letter] = TileDrawn(seat, letter)
+    return event
 
 
 def _placement(code: int) -> Placement:
