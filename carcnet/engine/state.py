@@ -110,6 +110,8 @@ _Snapshot = tuple[
 #: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _SKIP = SkipMeeple()
+#: The weights of a game whose figures all count as one follower (:attr:`Hooks.weights` ``None``).
+_NO_WEIGHTS: dict[Figure, int] = {}
 
 
 class Game:
@@ -422,7 +424,7 @@ class Game:
             base = placed.base
             meeple_kinds = hooks.meeple_kinds
             claimers = hooks.claimers
-            weights = hooks.weights or {}
+            weights = hooks.weights or _NO_WEIGHTS
             mine: list[tuple[int, SegmentKind, int]] = []  # (segment, kind, root) of the features holding a follower of the seat's
             for i, kind in enumerate(variant.node_kinds):
                 root = base + i
