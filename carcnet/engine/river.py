@@ -60,19 +60,31 @@ def _river_sides(kind: TileKind, rotation: int) -> tuple[Side, ...]:
     return sides
 
 
+#: (design, rotation, side the river enters by) → :func:`_flow`; filled on first use.
+_FLOWS: dict[tuple[TileKind, int, int], tuple[int | None, int | None]] = {}
+
+
+def _flow(kind: TileKind, rotation: int, enter: int) -> tuple[int | None, int | None]:
+    """The river of *kind* turned *rotation*, entered by the side *enter*: ``(turn, exit)``, its turn
+    (-1 left, 0 straight, 1 right; 0 for the lake; ``None`` when it does not take the river in by
+    *enter*) and its first side other than *enter* (``None``: none, the lake). Remembered."""
+    sides = _river_sides(kind, rotation)
+    exits = [s for s in sides if s != enter]
+    if enter not in sides:
+        turn = None
+    else:
+        turn = {0: 0, 1: 1, 3: -1}[(exits[0] - (enter + 2)) % 4] if exits else 0
+    flow = _FLOWS[kind, rotation, enter] = (turn, exits[0] if exits else None)
+    return flow
+
+
 def river_turn(end: RiverEnd, kind: TileKind, rotation: int) -> int | None:
     """The turn a river tile makes at the river's *end* (-1 left, 0 straight, 1 right; 0 for the
     lake), or ``None`` when it would be the second turn in a row in the same direction (or does not
     take the river in)."""
     _key, enter, last = end
-    sides = _river_sides(kind, rotation)
-    if enter not in sides:
-        return None
-    exits = [s for s in sides if s != enter]
-    if not exits:
-        return 0
-    turn = {0: 0, 1: 1, 3: -1}[(exits[0] - (enter + 2)) % 4]
-    if turn != 0 and turn == last:
+    turn = (_FLOWS.get((kind, rotation, enter)) or _flow(kind, rotation, enter))[0]
+    if turn is None or (turn != 0 and turn == last):
         return None
     return turn
 
@@ -80,13 +92,12 @@ def river_turn(end: RiverEnd, kind: TileKind, rotation: int) -> int | None:
 def advance_river(end: RiverEnd | None, kind: TileKind, key: int, rotation: int) -> RiverEnd | None:
     """The river's open end after the river tile *kind* is placed at *key* turned *rotation* (the
     spring starts the river, *end* being ``None``); ``None`` once the lake is placed."""
-    sides = _river_sides(kind, rotation)
     if end is None:  # the spring: its river side is the open end
-        turn, exits = 0, list(sides)
-    else:
-        turn = river_turn(end, kind, rotation) or 0
-        exits = [s for s in sides if s != end[1]]
-    return (key + SIDE_OFFSETS[exits[0]], (exits[0] + 2) % 4, turn) if exits else None
+        sides = _river_sides(kind, rotation)
+        return (key + SIDE_OFFSETS[sides[0]], (sides[0] + 2) % 4, 0) if sides else None
+    turn = river_turn(end, kind, rotation) or 0
+    exit = (_FLOWS.get((kind, rotation, end[1])) or _flow(kind, rotation, end[1]))[1]
+    return None if exit is None else (key + SIDE_OFFSETS[exit], (exit + 2) % 4, turn)
 
 
 def river_tiles_left(remaining: dict[str, int]) -> tuple[int, int]:
@@ -270,7 +281,7 @@ def river_stays_finishable(
     else:
         new_end = end
     designs = _river_designs(remaining())
-    if sum(count for _letter, count in designs) > RIVER_LOOKAHEAD:  # only a hand-made order holds more
+    if sum([count for _letter, count in designs]) > RIVER_LOOKAHEAD:  # only a hand-made order holds more
         if variant.kind.has_river:
             return river_finishable(tiles, end, variant.kind, variant.rotation, remaining)
         return river_unblocked(tiles, end, key, remaining)
@@ -289,7 +300,7 @@ def _river_designs(remaining: dict[str, int]) -> tuple[tuple[str, int], ...]:
     if not _RIVER_SHAPES.keys() >= remaining.keys():
         for letter in remaining.keys() - _RIVER_SHAPES.keys():  # ids not met yet
             _shape_of(letter)
-    return tuple((letter, remaining[letter]) for letter in sorted(remaining.keys() & _RIVER_IDS))
+    return tuple([(letter, remaining[letter]) for letter in sorted(remaining.keys() & _RIVER_IDS)])
 
 
 def _shape_of(letter: str) -> int:
@@ -337,8 +348,12 @@ def _exact(
     # the sufficient test: the open end touches only the tile before it, and the rest can always be
     # laid so that each next position touches only the tile before it
     if pattern == _only_back(pattern, enter):
-        straight = sum(c for d, c in designs if _RIVER_SHAPES[d] == 1)
-        curved = sum(c for d, c in designs if _RIVER_SHAPES[d] == 2)
+        straight = curved = 0
+        for d, c in designs:  # river designs only: shape 1 or 2
+            if _RIVER_SHAPES[d] == 1:
+                straight += c
+            else:
+                curved += c
         occupied = set(tiles)
         occupied.update(laid)
         if straight + curved <= RIVER_LOOKAHEAD and _river_next(occupied, key, (enter + 2) % 4, last, straight, curved):
