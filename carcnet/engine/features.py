@@ -163,6 +163,10 @@ class FeatureGraph:
             self.borders[rb] = None
         return ra
 
+    #: :meth:`join` for two fields' nodes (a half-side joined across an edge, no side closed), which
+    #: the place of a tile calls for its field half-sides.
+    join_fields = join
+
     def members(self, root: int) -> list[int]:
         """All nodes of the feature rooted at *root*, in node order. Scans the graph: for queries."""
         find = self.find
@@ -227,6 +231,10 @@ class MarkedFeatureGraph(FeatureGraph):
         if not mark and not goods:
             return _UNMARKED
         return bool(mark & MARK_INN), bool(mark & MARK_CATHEDRAL), unpack_goods(goods) if goods else (0, 0, 0)
+
+    #: Fields have no inn, cathedral nor goods (the tile list puts them on roads and cities only):
+    #: their joins are the plain graph's, with no marks to merge.
+    join_fields = FeatureGraph.join
 
     def join(self, a: int, b: int, closed_sides: int) -> int:
         """Merges two features (:meth:`FeatureGraph.join`); the merged one has the inns,

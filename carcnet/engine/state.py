@@ -1020,7 +1020,7 @@ class Game:
             for n in area_nodes:
                 g.open[n] = empty
         # join across each touching side, in side order
-        join = g.join
+        join, join_fields = g.join, g.join_fields
         for offset, o, ss, ha, hb in variant.links:
             nt = tiles.get(key + offset)
             if nt is None:
@@ -1030,9 +1030,9 @@ class Game:
             if ss >= 0:
                 join(base + ss, nb + ts, 2)
             if ha >= 0:
-                join(base + ha, nb + tb, 0)
+                join_fields(base + ha, nb + tb, 0)
             if hb >= 0:
-                join(base + hb, nb + ta, 0)
+                join_fields(base + hb, nb + ta, 0)
         # completions: this tile's features in row order, then neighbouring cloisters/gardens
         completed: list[int] = []
         parent = g.parent
