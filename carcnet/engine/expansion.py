@@ -329,7 +329,8 @@ class Expansion:
 
     def restricts(self, game: GameState, kind: TileKind) -> bool:
         """Whether its placement rules apply to placing *kind* now (then the core asks
-        :meth:`filter_placements` and :meth:`check_placement`; at most one expansion in play has any)."""
+        :meth:`filter_placements` and :meth:`check_placement`; at most one expansion in play has any).
+        Asked once, when *kind* is drawn: the answer holds until it is placed."""
         return False
 
     def filter_placements(self, game: GameState, kind: TileKind) -> list[tuple[int, tuple[int, ...]]]:
@@ -427,6 +428,8 @@ class Hooks:
         completed_points: What a completed feature scores from its counts (:data:`CompletedPoints`).
         slots: Each expansion in play's class → its slot (its state's place in ``Game.ext``).
         claimers: The expansions' claiming figures in deploy order, each with its deploy moves by segment.
+        claims_by_kind: Each segment kind one of :attr:`claimers` may go on → their indices in
+            :attr:`claimers`, in deploy order (empty without them).
         rule_of: Each figure in play → its rule (those that claim and those that join).
         new_states: Per slot, what makes its game's state (``None``: it keeps none).
         worded: The claiming figures whose supply the state line writes, in digest order.
@@ -467,6 +470,7 @@ class Hooks:
     completed_points: CompletedPoints
     slots: Mapping[type[Expansion], int]
     claimers: tuple[tuple[FigureRule, tuple[DeployMeeple, ...]], ...]
+    claims_by_kind: Mapping[SegmentKind, tuple[int, ...]]
     rule_of: Mapping[Figure, FigureRule]
     new_states: tuple[Callable[[int], Any] | None, ...]
     worded: tuple[Figure, ...]
@@ -540,6 +544,8 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
     return Hooks(
         slots={type(e): e.slot for e in active},
         claimers=tuple((rule, tuple(DeployMeeple(i, rule.figure) for i in range(MAX_SEGMENTS))) for rule in claimers),
+        claims_by_kind={kind: takers for kind in SegmentKind
+                        if (takers := tuple(j for j, rule in enumerate(claimers) if kind in rule.kinds))},
         rule_of={rule.figure: rule for rule in rules_in_play},
         new_states=tuple(e.new_state if _overrides(e, "new_state") else None for e in active),
         worded=tuple(figure for _, figure, _ in worded),

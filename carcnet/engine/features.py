@@ -163,6 +163,10 @@ class FeatureGraph:
             self.borders[rb] = None
         return ra
 
+    #: :meth:`join` for two fields' nodes (a half-side joined across an edge, no side closed), which
+    #: the place of a tile calls for its field half-sides.
+    join_fields = join
+
     def members(self, root: int) -> list[int]:
         """All nodes of the feature rooted at *root*, in node order. Scans the graph: for queries."""
         find = self.find
@@ -218,7 +222,7 @@ class MarkedFeatureGraph(FeatureGraph):
         goods."""
         self.marks += variant.node_marks
         self.goods += variant.node_goods
-        return super().add_tile(key, variant)
+        return FeatureGraph.add_tile(self, key, variant)
 
     def printed(self, root: int) -> tuple[bool, bool, tuple[int, int, int]]:
         """``(inn, cathedral, goods)`` of the feature rooted at *root*: whether it has an inn, a
@@ -228,14 +232,23 @@ class MarkedFeatureGraph(FeatureGraph):
             return _UNMARKED
         return bool(mark & MARK_INN), bool(mark & MARK_CATHEDRAL), unpack_goods(goods) if goods else (0, 0, 0)
 
+    #: Fields have no inn, cathedral nor goods (the tile list puts them on roads and cities only):
+    #: their joins are the plain graph's, with no marks to merge.
+    join_fields = FeatureGraph.join
+
     def join(self, a: int, b: int, closed_sides: int) -> int:
         """Merges two features (:meth:`FeatureGraph.join`); the merged one has the inns,
         cathedrals and goods of both."""
+        parent = self.parent
+        while parent[a] != a:  # find(a) and find(b), inlined as FeatureGraph.join has them
+            parent[a] = a = parent[parent[a]]
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
+        if a == b:
+            return FeatureGraph.join(self, a, b, closed_sides)
         marks, goods = self.marks, self.goods
-        ra, rb = self.find(a), self.find(b)
-        mark = marks[ra] | marks[rb]
-        total = goods[ra] + goods[rb] if ra != rb else goods[ra]
-        root = super().join(a, b, closed_sides)
+        mark, total = marks[a] | marks[b], goods[a] + goods[b]
+        root = FeatureGraph.join(self, a, b, closed_sides)  # given the two roots
         marks[root] = mark
         goods[root] = total
         return root

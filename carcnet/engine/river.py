@@ -24,6 +24,7 @@ __all__ = [
     "RIVER_LOOKAHEAD",
     "RiverEnd",
     "advance_river",
+    "river_designs_left",
     "river_finishable",
     "river_tiles_left",
     "river_turn",
@@ -42,11 +43,39 @@ _RIVER = SegmentKind.RIVER
 #: Letter → 1 for a straight river tile, 2 for a curve, 0 for any other tile (the spring and the
 #: lake included); filled on first use.
 _RIVER_SHAPES: dict[str, int] = {}
+#: The letters of :data:`_RIVER_SHAPES` that are river tiles (shape 1 or 2), filled with it.
+_RIVER_IDS: set[str] = set()
+
+
+#: (design, rotation) → the sides its river reaches; filled on first use.
+_SIDES: dict[tuple[TileKind, int], tuple[Side, ...]] = {}
 
 
 def _river_sides(kind: TileKind, rotation: int) -> tuple[Side, ...]:
     """The sides the river of *kind* turned *rotation* reaches."""
-    return next(seg.sides for seg in kind.variant(rotation).segments if seg.kind is _RIVER)
+    sides = _SIDES.get((kind, rotation))
+    if sides is None:
+        sides = _SIDES[kind, rotation] = next(seg.sides for seg in kind.variant(rotation).segments
+                                              if seg.kind is _RIVER)
+    return sides
+
+
+#: (design, rotation, side the river enters by) → :func:`_flow`; filled on first use.
+_FLOWS: dict[tuple[TileKind, int, int], tuple[int | None, int | None]] = {}
+
+
+def _flow(kind: TileKind, rotation: int, enter: int) -> tuple[int | None, int | None]:
+    """The river of *kind* turned *rotation*, entered by the side *enter*: ``(turn, exit)``, its turn
+    (-1 left, 0 straight, 1 right; 0 for the lake; ``None`` when it does not take the river in by
+    *enter*) and its first side other than *enter* (``None``: none, the lake). Remembered."""
+    sides = _river_sides(kind, rotation)
+    exits = [s for s in sides if s != enter]
+    if enter not in sides:
+        turn = None
+    else:
+        turn = {0: 0, 1: 1, 3: -1}[(exits[0] - (enter + 2)) % 4] if exits else 0
+    flow = _FLOWS[kind, rotation, enter] = (turn, exits[0] if exits else None)
+    return flow
 
 
 def river_turn(end: RiverEnd, kind: TileKind, rotation: int) -> int | None:
@@ -54,14 +83,8 @@ def river_turn(end: RiverEnd, kind: TileKind, rotation: int) -> int | None:
     lake), or ``None`` when it would be the second turn in a row in the same direction (or does not
     take the river in)."""
     _key, enter, last = end
-    sides = _river_sides(kind, rotation)
-    if enter not in sides:
-        return None
-    exits = [s for s in sides if s != enter]
-    if not exits:
-        return 0
-    turn = {0: 0, 1: 1, 3: -1}[(exits[0] - (enter + 2)) % 4]
-    if turn != 0 and turn == last:
+    turn = (_FLOWS.get((kind, rotation, enter)) or _flow(kind, rotation, enter))[0]
+    if turn is None or (turn != 0 and turn == last):
         return None
     return turn
 
@@ -69,13 +92,12 @@ def river_turn(end: RiverEnd, kind: TileKind, rotation: int) -> int | None:
 def advance_river(end: RiverEnd | None, kind: TileKind, key: int, rotation: int) -> RiverEnd | None:
     """The river's open end after the river tile *kind* is placed at *key* turned *rotation* (the
     spring starts the river, *end* being ``None``); ``None`` once the lake is placed."""
-    sides = _river_sides(kind, rotation)
     if end is None:  # the spring: its river side is the open end
-        turn, exits = 0, list(sides)
-    else:
-        turn = river_turn(end, kind, rotation) or 0
-        exits = [s for s in sides if s != end[1]]
-    return (key + SIDE_OFFSETS[exits[0]], (exits[0] + 2) % 4, turn) if exits else None
+        sides = _river_sides(kind, rotation)
+        return (key + SIDE_OFFSETS[sides[0]], (sides[0] + 2) % 4, 0) if sides else None
+    turn = river_turn(end, kind, rotation) or 0
+    exit = (_FLOWS.get((kind, rotation, end[1])) or _flow(kind, rotation, end[1]))[1]
+    return None if exit is None else (key + SIDE_OFFSETS[exit], (exit + 2) % 4, turn)
 
 
 def river_tiles_left(remaining: dict[str, int]) -> tuple[int, int]:
@@ -154,8 +176,11 @@ def _river_next(occupied: set[int], end: int, heading: int, last: int, straight:
     way to lay it (a curve not turning the way the last curve did, HA FN 31) leads to a position
     that is again empty with no placed neighbour but the tile before it, from which the rest can
     be laid. A position with one placed neighbour takes any river tile and the lake. The search
-    visits at most one node per sequence of kinds, C(10, 4) = 210 sequences for the full river.
+    visits at most one node per sequence of kinds, C(10, 4) = 210 sequences for the full river; it
+    is skipped when :func:`_river_clear` settles the position at once (almost always).
     """
+    if (straight or curved) and _river_clear(occupied, end, heading, last, straight + curved):
+        return True
     if straight and not _river_step(occupied, end, heading, 0, straight - 1, curved):
         return False
     if curved and not (
@@ -164,6 +189,43 @@ def _river_next(occupied: set[int], end: int, heading: int, last: int, straight:
     ):
         return False
     return True
+
+
+#: ``(heading, side, tiles)`` → the key offsets, from a river's open end, of every position
+#: :func:`_river_clear` needs empty (:func:`_clear_offsets`); filled on first use.
+_CLEAR: dict[tuple[int, int, int], frozenset[int]] = {}
+
+
+def _clear_offsets(heading: int, side: int, tiles: int) -> frozenset[int]:
+    """The key offsets, from the empty position a river flows into *heading*, of the positions that
+    *tiles* river tiles and the lake laid ahead and towards *side* (each tile a step *heading* or a
+    step *side*) take or touch: with ``a`` steps *heading* and ``b`` steps *side*, every ``a, b >= 0``
+    with ``a + b <= tiles + 1``, and the rows ``a == -1`` and ``b == -1`` beside them from 1 to *tiles*
+    (the tile the river comes from, ``a == -1, b == 0``, is not among them)."""
+    ahead, aside = SIDE_OFFSETS[heading], SIDE_OFFSETS[side]
+    offsets = {a * ahead + b * aside for a in range(tiles + 2) for b in range(tiles + 2 - a)}
+    offsets.update(-ahead + b * aside for b in range(1, tiles + 1))
+    offsets.update(a * ahead - aside for a in range(1, tiles + 1))
+    region = _CLEAR[heading, side, tiles] = frozenset(offsets)
+    return region
+
+
+def _river_clear(occupied: set[int], end: int, heading: int, last: int, tiles: int) -> bool:
+    """A sufficient condition for :func:`_river_next` (the same arguments, *tiles* river tiles left,
+    at least one): on one side the river may turn to first (not the way *last* turned), every
+    position of :func:`_clear_offsets` is empty. Then the river can always be laid within that
+    quarter of the board, each curve turning back the way the one before did not (ahead, then
+    aside, then ahead, …): every position it reaches is one step further from *end* than the one
+    before, so it touches nothing but the tile before it, whatever order the tiles come in."""
+    for turn, side in ((1, (heading + 1) % 4), (-1, (heading + 3) % 4)):
+        if turn != last:
+            region = _CLEAR.get((heading, side, tiles)) or _clear_offsets(heading, side, tiles)
+            for key in occupied:
+                if key - end in region:
+                    break
+            else:
+                return True
+    return False
 
 
 def _river_step(occupied: set[int], at: int, exit: int, turn: int, straight: int, curved: int) -> bool:
@@ -219,16 +281,26 @@ def river_stays_finishable(
     else:
         new_end = end
     designs = _river_designs(remaining())
-    if sum(count for _letter, count in designs) > RIVER_LOOKAHEAD:  # only a hand-made order holds more
+    if sum([count for _letter, count in designs]) > RIVER_LOOKAHEAD:  # only a hand-made order holds more
         if variant.kind.has_river:
             return river_finishable(tiles, end, variant.kind, variant.rotation, remaining)
         return river_unblocked(tiles, end, key, remaining)
     return _exact(tiles, {key: variant}, new_end, designs, {})
 
 
+def river_designs_left(remaining: dict[str, int]) -> dict[str, int]:
+    """The river designs among *remaining* (id → count face down, as ``Game.remaining``) with their
+    counts, in the same order: the lake, drawn last, and the land tiles left out. Every function
+    here that is given the tiles face down reads only these, so they may be given this instead."""
+    return dict(_river_designs(remaining))
+
+
 def _river_designs(remaining: dict[str, int]) -> tuple[tuple[str, int], ...]:
     """The river designs among *remaining* (the lake, drawn last, and land tiles left out), by id."""
-    return tuple((letter, count) for letter, count in remaining.items() if _shape_of(letter))
+    if not _RIVER_SHAPES.keys() >= remaining.keys():
+        for letter in remaining.keys() - _RIVER_SHAPES.keys():  # ids not met yet
+            _shape_of(letter)
+    return tuple([(letter, remaining[letter]) for letter in sorted(remaining.keys() & _RIVER_IDS)])
 
 
 def _shape_of(letter: str) -> int:
@@ -236,6 +308,8 @@ def _shape_of(letter: str) -> int:
     shape = _RIVER_SHAPES.get(letter)
     if shape is None:
         shape = _RIVER_SHAPES[letter] = _river_shape(tile_kind(letter))
+        if shape:
+            _RIVER_IDS.add(letter)
     return shape
 
 
@@ -274,8 +348,12 @@ def _exact(
     # the sufficient test: the open end touches only the tile before it, and the rest can always be
     # laid so that each next position touches only the tile before it
     if pattern == _only_back(pattern, enter):
-        straight = sum(c for d, c in designs if _RIVER_SHAPES[d] == 1)
-        curved = sum(c for d, c in designs if _RIVER_SHAPES[d] == 2)
+        straight = curved = 0
+        for d, c in designs:  # river designs only: shape 1 or 2
+            if _RIVER_SHAPES[d] == 1:
+                straight += c
+            else:
+                curved += c
         occupied = set(tiles)
         occupied.update(laid)
         if straight + curved <= RIVER_LOOKAHEAD and _river_next(occupied, key, (enter + 2) % 4, last, straight, curved):

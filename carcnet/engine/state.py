@@ -112,6 +112,8 @@ _Snapshot = tuple[
 #: The deploy moves of segments 0 to MAX_SEGMENTS - 1 (moves are immutable: made once, not per turn).
 _MEEPLE_ON = tuple(DeployMeeple(i) for i in range(MAX_SEGMENTS))
 _SKIP = SkipMeeple()
+#: The weights of a game whose figures all count as one follower (:attr:`Hooks.weights` ``None``).
+_NO_WEIGHTS: dict[Figure, int] = {}
 
 
 class Game:
@@ -152,6 +154,8 @@ class Game:
         self._claiming = [self.supplies[rule.figure] for rule, _ in self._hooks.claimers]
         #: The supplies the state line writes, in digest order (:attr:`Hooks.worded`).
         self._worded = [self.supplies[figure] for figure in self._hooks.worded]
+        #: Their words and counts as the state line takes them, until one of them changes (``None``: to take).
+        self._worded_part: tuple[tuple[str, ...], tuple[tuple[int, ...], ...]] | None = None
         #: Per expansion in play (its slot, :attr:`Hooks.slots`): the state this game keeps for it.
         self.ext: list[Any] = [make(n) if make is not None else None for make in self._hooks.new_states]
         #: Per seat: category → [points during the game, points in the final scoring].
@@ -163,6 +167,8 @@ class Game:
         #: The table's draws made so far (deck.md §5), tiles and an expansion's (Hills & Sheep's tokens):
         #: the next is number ``draw_count + 1`` (:attr:`next_draw`). ``deck_index`` in a game without.
         self.draw_count = 0
+        #: The last :meth:`remaining` of a seeded or given order: the order, the draws made, the counts then.
+        self._left: tuple[Sequence[str], int, dict[str, int]] | None = None
         table = setup.draws
         #: Table draws (deck.md §5): the tiles left, per group in order, each in canonical order; the
         #: last value each seat revealed, ``(draw, value)``, starting from ``(0, root)``. ``None``
@@ -185,6 +191,9 @@ class Game:
         self._drawn: TileKind | None = None
         #: The drawn tile's legal placements this turn as :meth:`placement_codes`, once asked for.
         self._placements: list[int] | None = None
+        #: Whether an expansion's placement rules apply to the drawn tile (its ``restricts``, asked
+        #: once, when the tile is drawn; then :attr:`_placements` holds the placements they allow).
+        self._restricted = False
         self._placed: PlacedTile | None = None
         self._pending: list[int] = []
         # empty position's key -> (ring index, node) of each cloister or garden around it, sorted,
@@ -282,13 +291,40 @@ class Game:
     def remaining(self) -> dict[str, int]:
         """Letter → count of the tiles still face down, in letter order (the drawn tile not included).
 
-        What every player may know: the bag's contents, never its order."""
-        left = [t for group in self.bag for t in group] if self.bag is not None else [*self.deck[self.deck_index :],
-                                                                                          *self.held]
-        counts: dict[str, int] = {}
+        What every player may know: the bag's contents, never its order (tiles held back included). A
+        new dict on every call; with a seeded or given order, counted once and then kept up to date as
+        the tiles are drawn."""
+        if self.bag is not None:
+            left: Sequence[str] = [t for group in self.bag for t in group]
+        else:
+            deck, index = self.deck, self.deck_index
+            kept = self._left
+            if kept is not None and kept[0] is deck and kept[1] <= index:
+                counts = kept[2]
+                for letter in deck[kept[1] : index]:  # the tiles drawn since: one or two
+                    if counts[letter] > 1:
+                        counts[letter] -= 1
+                    else:
+                        del counts[letter]
+                self._left = (deck, index, counts)
+                return self._with_held(counts)
+            left = deck[index:]
+        counts = {}
         for letter in sorted(left):
             counts[letter] = counts.get(letter, 0) + 1
+        if self.bag is None:
+            self._left = (self.deck, self.deck_index, counts)
+            return self._with_held(counts)
         return counts
+
+    def _with_held(self, counts: dict[str, int]) -> dict[str, int]:
+        """A new dict of *counts* and the tiles held back, in letter order."""
+        if not self.held:
+            return dict(counts)
+        out = dict(counts)
+        for letter in self.held:
+            out[letter] = out.get(letter, 0) + 1
+        return dict(sorted(out.items()))
 
     def dead_spots(self) -> list[Position]:
         """The open positions (next to a placed tile) that no tile still to come fits in any
@@ -368,8 +404,7 @@ class Game:
         codes = self._placements
         if codes is None:  # once per turn, on first request
             kind = self._drawn
-            restricts = self._hooks.restricts
-            if restricts is not None and restricts(self, kind):  # an expansion's placement rules
+            if self._restricted:  # an expansion's placement rules
                 codes = self._filtered_codes(kind)
             else:  # the base game's path: one pass over the frontier (Board.placements, inlined)
                 bits = kind._fit_bits
@@ -391,29 +426,61 @@ class Game:
             return []
         out: list[DeployMeeple] = []
         seat = self.seat
+        hooks = self._hooks
         meeple = self.supply[seat] > 0
-        claimers = self._hooks.claimers
-        others = [claimer for claimer, supply in zip(claimers, self._claiming) if supply[seat]] if claimers else ()
-        if meeple or others:
-            find = self.graph.find
-            meeples = self.graph.meeples
+        claims = hooks.claims_by_kind  # an expansion's figures that claim, by the kinds they may go on
+        claiming = self._claiming
+        others = False  # one of them in supply
+        if claims:
+            for supply in claiming:
+                if supply[seat]:
+                    others = True
+                    break
+        joiners = hooks.joiners  # an expansion's figures beside a follower of the seat's (_join_spots, inlined)
+        joining = False  # one of them in supply
+        supplies = self.supplies
+        if joiners:
+            for rule, _on in joiners:
+                if supplies[rule.figure][seat]:
+                    joining = True
+                    break
+        variant = placed.variant
+        if meeple or joining or (others and not claims.keys().isdisjoint(variant.node_kinds)):
+            g = self.graph
+            parent = g.parent
+            meeples = g.meeples
             base = placed.base
-            meeple_kinds = self._hooks.meeple_kinds
-            for i, seg in enumerate(placed.variant.segments):
-                kind = seg.kind
-                if meeples[find(base + i)] is not None:
+            meeple_kinds = hooks.meeple_kinds
+            claimers = hooks.claimers
+            weights = hooks.weights or _NO_WEIGHTS
+            mine: list[tuple[int, SegmentKind, int]] = []  # (segment, kind, root) of the features holding a follower of the seat's
+            for i, kind in enumerate(variant.node_kinds):
+                root = base + i
+                while parent[root] != root:  # FeatureGraph.find, inlined
+                    parent[root] = root = parent[parent[root]]
+                held = meeples[root]
+                if held is not None:
+                    if joining:
+                        for s, f, _n in held:
+                            if s == seat and weights.get(f, 1):
+                                mine.append((i, kind, root))
+                                break
                     continue
                 if meeple and kind in meeple_kinds:
                     out.append(_MEEPLE_ON[i])
-                for rule, on in others:  # an expansion's figure, where it may go
-                    if kind in rule.among:
-                        out.append(on[i])
-        joiners = self._hooks.joiners
-        if joiners:  # an expansion's figure beside a follower of the seat's
-            supplies = self.supplies
-            for rule, on in joiners:
-                if supplies[rule.figure][seat]:
-                    out.extend(on[i] for i in self._join_spots(rule))
+                if others and kind in claims:  # an expansion's figure, where it may go
+                    for j in claims[kind]:
+                        if claiming[j][seat]:
+                            out.append(claimers[j][1][i])
+            if mine:
+                open_ = g.open
+                for rule, on in joiners:
+                    if not supplies[rule.figure][seat]:
+                        continue
+                    among, open_only = rule.among, rule.open_only
+                    for i, kind, root in mine:
+                        if kind in among and (open_[root] or not open_only):
+                            out.append(on[i])
         return out
 
     def _join_spots(self, rule: FigureRule) -> list[int]:
@@ -669,6 +736,7 @@ class Game:
             other._worded = [other.supplies[figure] for figure in self._hooks.worded]
         else:
             other.ext, other.supplies, other._claiming, other._worded = [], {}, [], []
+        other._worded_part = self._worded_part  # immutable
         other.breakdown = [{c: v[:] for c, v in seat.items()} for seat in self.breakdown]
         other.deck = self.deck
         other.deck_index = self.deck_index
@@ -682,6 +750,7 @@ class Game:
         other.phase = self.phase
         other._drawn = self._drawn
         other._placements = None if self._placements is None else self._placements[:]
+        other._restricted = self._restricted
         other._placed = self._placed
         other._pending = self._pending[:]
         other._watch = dict(self._watch)
@@ -696,6 +765,7 @@ class Game:
         other._scoring_waits = self._scoring_waits
         other._trail = self._trail[:]
         other._digests = self._digests[:]
+        other._left = None  # its counts change in place: counted again
         return other
 
     def apply(self, move: Move) -> list[Event]:
@@ -811,8 +881,7 @@ class Game:
             if key in self.board.tiles:
                 raise IllegalMoveError("occupied", f"{move}: there is already a tile at {pos}")
             raise IllegalMoveError("not-adjacent", f"{move}: {pos} touches no placed tile along a side")
-        restricts = self._hooks.restricts
-        if restricts is not None and restricts(self, drawn) and not self._listed(key, rotation):
+        if self._restricted and not self._listed(key, rotation):
             checked = self._hooks.check_placement  # an expansion's placement rules, unless this turn's enumeration did
             assert checked is not None
             checked(self, move, drawn, key, rotation, pattern)
@@ -1002,7 +1071,7 @@ class Game:
             for n in area_nodes:
                 g.open[n] = empty
         # join across each touching side, in side order
-        join = g.join
+        join, join_fields = g.join, g.join_fields
         for offset, o, ss, ha, hb, sx in variant.links:
             nt = tiles.get(key + offset)
             if nt is None:
@@ -1017,9 +1086,9 @@ class Game:
                     if tx >= 0:
                         join(base + ss, nb + tx, 1)
             if ha >= 0:
-                join(base + ha, nb + tb, 0)
+                join_fields(base + ha, nb + tb, 0)
             if hb >= 0:
-                join(base + hb, nb + ta, 0)
+                join_fields(base + hb, nb + ta, 0)
         # completions: this tile's features in row order, then neighbouring cloisters/gardens
         completed: list[int] = []
         parent = g.parent
@@ -1058,6 +1127,7 @@ class Game:
             held.append((seat, figure, node))
             self._meeple_nodes.append(node)
             self.supplies[figure][seat] -= 1
+            self._worded_part = None
             told = self._hooks.on_deploy.get(figure)
             if told is not None:
                 told(self, seat, figure, node)
@@ -1069,6 +1139,7 @@ class Game:
             self.supply[seat] -= 1
         else:  # an expansion's figure (its supply, and its owner told)
             self.supplies[move.figure][seat] -= 1
+            self._worded_part = None
             told = self._hooks.on_deploy.get(move.figure)
             if told is not None:
                 told(self, seat, move.figure, node)
@@ -1154,7 +1225,7 @@ class Game:
             letter = group.pop(free[self._pick(values, len(free))])
         self.deck_index += 1
         kind = tile_kind(letter)
-        events.append(TileDrawn(self.seat, letter))
+        events.append(_DRAWN.get((self.seat, letter)) or _drawn(self.seat, letter))
         if self._fits_somewhere(kind):
             self._drawn = kind
             self.phase = Phase.PLACE_TILE
@@ -1221,11 +1292,14 @@ class Game:
 
     def _fits_somewhere(self, kind: TileKind) -> bool:
         """Whether the tile just drawn can be placed; sets :attr:`_placements` when that took the
-        whole enumeration (an expansion's placement rules), else clears it for :meth:`legal_placements`."""
+        whole enumeration (an expansion's placement rules), else clears it for :meth:`legal_placements`;
+        and :attr:`_restricted`."""
         restricts = self._hooks.restricts
         if restricts is not None and restricts(self, kind):
+            self._restricted = True
             self._placements = self._filtered_codes(kind)
             return bool(self._placements)
+        self._restricted = False
         self._placements = None
         return self.board.fits_somewhere(kind)
 
@@ -1257,10 +1331,13 @@ class Game:
                 events.append(TileHeld(self.seat, letter))
                 continue
             self.deck_index += 1
-            events.append(TileDrawn(self.seat, letter))
+            events.append(_DRAWN.get((self.seat, letter)) or _drawn(self.seat, letter))
             if restricts is not None and restricts(self, kind):
-                fits = self._fits_somewhere(kind)
+                self._restricted = True
+                codes = self._placements = self._filtered_codes(kind)
+                fits = bool(codes)
             else:  # the base game's path: no placement rule of an expansion's
+                self._restricted = False
                 self._placements = None
                 fits = self.board.fits_somewhere(kind)
             if fits:
@@ -1303,6 +1380,7 @@ class Game:
         if told is not None:
             told(self, seat, figure, node)
         self.supplies[figure][seat] += 1  # an expansion's figure
+        self._worded_part = None
 
     def award(self, seats: tuple[int, ...], points: int, info: FeatureInfo, events: list[Event]) -> None:
         """*points* to each of *seats* now, during the game, in *info*'s category (an expansion's
@@ -1527,10 +1605,17 @@ class Game:
         return (
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
             tuple(self.scores), tuple(self.supply),
-            (self._hooks.words, tuple(map(tuple, worded))) if (worded := self._worded) else None,
-            tuple([snap(self) for snap in snaps]) if (snaps := self._hooks.snapshots) else None,
+            (self._worded_part or self._worded_supplies()) if self._worded else None,
+            ((snaps[0](self),) if len(snaps) == 1 else tuple([snap(self) for snap in snaps]))
+            if (snaps := self._hooks.snapshots) else None,
             self.steps[0].words() if self.steps else None,
         )
+
+    def _worded_supplies(self) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+        """The supplies of the expansions' figures the state line writes, with their words, kept
+        (:attr:`_worded_part`) until a figure of theirs is deployed or returns."""
+        part = self._worded_part = (self._hooks.words, tuple(map(tuple, self._worded)))
+        return part
 
 
 def _state_line(snapshot: _Snapshot, writers: tuple[Callable[[Any], str], ...]) -> str:
@@ -1558,6 +1643,17 @@ _HELD_DOMAIN = b"carcnet/held/v1"
 #: The Placement of each ``key << 4 | rotation bits`` met so far (immutable values, shared by every
 #: game; at most one per open position and set of rotations, a few thousand in practice).
 _PLACEMENTS: dict[int, Placement] = {}
+
+
+#: The :class:`TileDrawn` of each (seat, design) met so far (immutable values, shared by every game,
+#: as :data:`_PLACEMENTS`: a game keeps one object less a tile, and makes none a draw).
+_DRAWN: dict[tuple[int, str], TileDrawn] = {}
+
+
+def _drawn(seat: int, letter: str) -> TileDrawn:
+    """Makes and remembers the :class:`TileDrawn` of *seat* and the design *letter*."""
+    event = _DRAWN[seat, letter] = TileDrawn(seat, letter)
+    return event
 
 
 def _placement(code: int) -> Placement:
@@ -1664,6 +1760,7 @@ class PlayerView:
         game.bag = None
         game.revealed = None
         game._digests = []
+        game._left = None  # the real game's count holds its order
         return cls(real.seat, game, groups)
 
     def detached(self) -> PlayerView:

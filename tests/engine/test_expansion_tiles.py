@@ -9,8 +9,12 @@ import pytest
 
 from carcnet.engine.tiles import (
     BASE_DESIGNS,
+    DRAGON_DESIGNS,
+    GARDEN_VARIANTS,
     GOODS,
+    HILLS_DESIGNS,
     INNS_DESIGNS,
+    INNS_GARDEN_VARIANTS,
     RIVER_DESIGNS,
     TRADERS_DESIGNS,
     Segment,
@@ -84,3 +88,19 @@ def test_with_the_abbot_two_inns_and_cathedrals_tiles_are_their_garden_variants(
         garden = tile_kind(f"{letter}G")
         assert garden.segments[:-1] == tile_kind(letter).segments
         assert garden.segments[-1].kind is SegmentKind.GARDEN
+
+
+def test_only_roads_and_cities_carry_inns_cathedrals_and_goods():
+    """The marked feature graph joins fields as the plain one does (``join_fields``): no design puts an
+    inn, a cathedral or goods on a field, and the half-sides joined across an edge are fields'."""
+    kinds = {*BASE_DESIGNS, *RIVER_DESIGNS, *GARDEN_VARIANTS, *INNS_DESIGNS, *INNS_GARDEN_VARIANTS, *TRADERS_DESIGNS,
+             *HILLS_DESIGNS, *DRAGON_DESIGNS}
+    for kind in kinds:
+        for r in range(4):
+            variant = kind.variant(r)
+            for i, node_kind in enumerate(variant.node_kinds):
+                if node_kind is SegmentKind.FIELD:
+                    assert variant.node_marks[i] == 0 and variant.node_goods[i] == 0, kind.letter
+            for _offset, _facing, _side, half_a, half_b, _second in variant.links:
+                for half in (half_a, half_b):
+                    assert half < 0 or variant.node_kinds[half] is SegmentKind.FIELD, kind.letter

@@ -64,7 +64,7 @@ def test_the_base_games_table_holds_nothing() -> None:
     assert hooks.farm_city_points == BASE_FARM_CITY_POINTS == 3
     assert hooks.value is base_value and hooks.completed_points is base_completed_points  # the core's own
     assert not (hooks.slots or hooks.new_states or hooks.worded or hooks.on_deploy or hooks.on_return
-                or hooks.turn_actions or hooks.moves or hooks.claimers or hooks.rule_of)
+                or hooks.turn_actions or hooks.moves or hooks.claimers or hooks.claims_by_kind or hooks.rule_of)
 
 
 @pytest.mark.parametrize(("rules", "version"), COMBINATIONS, ids=[f"{r.text()} v{v}" for r, v in COMBINATIONS])
@@ -105,6 +105,8 @@ def test_each_combinations_table_holds_exactly_the_expansions_in_play(rules: Rul
     assert game.supply_of(Figure.ABBOT) == [int(abbot)] * 3 and game.supply_of(Figure.LARGE) == [int(rules.inns)] * 3
     for rule, _ in hooks.claimers:  # what no farmers closes, a figure's kinds lose too
         assert not rule.kinds & hooks.closed_kinds.keys() and rule.shut <= hooks.closed_kinds.keys()
+    assert hooks.claims_by_kind == {kind: takers for kind in SegmentKind if (takers := tuple(
+        j for j, (rule, _) in enumerate(hooks.claimers) if kind in rule.kinds))}  # the claimers by kind, in order
     assert hooks.words == tuple(w for w, on in (("abbots", abbot), ("large", rules.inns)) if on)  # digest order
     assert len(hooks.turn_actions) == int(abbot) + int(hills)
     assert len(hooks.turn_end) == int(traders)

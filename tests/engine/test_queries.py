@@ -98,6 +98,33 @@ def test_remaining_counts_the_face_down_tiles_by_design():
     assert remaining.get(game.drawn, 0) == GameSetup(players=2, seed=4).deck().count(game.drawn) - 1
 
 
+def _counted(tiles: tuple[str, ...]) -> dict[str, int]:
+    return {letter: tiles.count(letter) for letter in sorted(set(tiles))}
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(river=True, traders=True)], ids=["base", "river+traders"])
+def test_remaining_kept_as_tiles_are_drawn_is_a_fresh_count(rules):
+    """remaining() is counted once and then kept up to date draw by draw: at every point of a game it
+    is what counting the face-down tiles gives, its dict is the caller's own, and a copy, or a view
+    whose tiles face down are in another order, counts its own."""
+    game = Game(GameSetup(players=2, seed=11, rules=rules))
+    bot = RandomBot(11)
+    while game.phase is not Phase.GAME_OVER:
+        fresh = _counted(game.deck[game.deck_index :])
+        left = game.remaining()
+        assert left == fresh and list(left) == list(fresh)
+        left.clear()  # the caller's own: the game keeps its count
+        if len(game.moves) % 7 == 0:
+            copy = game.copy()
+            view = game.view().game
+            game.apply(bot.choose(game.view()))
+            assert copy.remaining() == fresh == view.remaining()
+        else:
+            game.apply(bot.choose(game.view()))
+        assert game.remaining() == _counted(game.deck[game.deck_index :])
+    assert game.remaining() == {}
+
+
 def test_worth_and_open_sides_of_a_small_position():
     game = play_script(
         """

@@ -26,17 +26,20 @@ ABBOTS_PER_PLAYER = 1
 
 class AbbotState:
     """One game's abbots on the board: per seat, the feature-graph node its abbot stands on, or
-    ``None`` (in supply)."""
+    ``None`` (in supply); and its recall, the move offered while it stands there (made once, when it
+    is deployed)."""
 
-    __slots__ = ("nodes",)
+    __slots__ = ("nodes", "recalls")
 
     def __init__(self, players: int) -> None:
         self.nodes: list[int | None] = [None] * players
+        self.recalls: list[ReturnAbbot | None] = [None] * players
 
     def copy(self) -> AbbotState:
         """An independent copy (:meth:`Game.copy`)."""
         other = AbbotState.__new__(AbbotState)
         other.nodes = self.nodes[:]
+        other.recalls = self.recalls[:]  # moves are immutable
         return other
 
 
@@ -67,15 +70,19 @@ class Abbot(Expansion):
         return state.nodes
 
     def on_deploy(self, game: GameState, seat: int, figure: Figure, node: int) -> None:
-        self._nodes(game)[seat] = node
+        state: AbbotState = game.ext[self.slot]
+        state.nodes[seat] = node
+        state.recalls[seat] = ReturnAbbot(position_of(game.graph.tile[node]))
 
     def on_return(self, game: GameState, seat: int, figure: Figure, node: int) -> None:
-        self._nodes(game)[seat] = None
+        state: AbbotState = game.ext[self.slot]
+        state.nodes[seat] = None
+        state.recalls[seat] = None
 
     def turn_actions(self, game: GameState, out: list[Move]) -> None:
-        node = self._nodes(game)[game.seat]
-        if node is not None:  # the seat's abbot is on the board: it may be recalled
-            out.append(ReturnAbbot(position_of(game.graph.tile[node])))
+        recall = game.ext[self.slot].recalls[game.seat]
+        if recall is not None:  # the seat's abbot is on the board: it may be recalled
+            out.append(recall)
 
     def check_move(self, game: GameState, move: Move) -> None:
         assert isinstance(move, ReturnAbbot)

@@ -11,12 +11,22 @@ the deck's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..board import PlacedTile
 from ..errors import IllegalMoveError
 from ..expansion import Expansion, GameState
 from ..geometry import position_of
 from ..moves import PlaceTile
-from ..river import RiverEnd, advance_river, river_finishable, river_stays_finishable, river_turn, river_unblocked
+from ..river import (
+    RiverEnd,
+    advance_river,
+    river_designs_left,
+    river_finishable,
+    river_stays_finishable,
+    river_turn,
+    river_unblocked,
+)
 from ..tiles import TileKind
 
 __all__ = ["River", "RiverState", "river_end"]
@@ -69,12 +79,13 @@ class River(Expansion):
         leaving the river finishable."""
         end: RiverEnd | None = game.ext[self.slot].end
         board = game.board
+        remaining = _river_left(game)
         if not kind.has_river:
             placements = board.placements(kind)
             if end is None:
                 return placements
             # a land tile among the river tiles (the start tile, river_start "river") must leave the river finishable
-            tiles, remaining = board.tiles, game.remaining
+            tiles = board.tiles
             if self.version < _EXACT:
                 return [(key, rots) for key, rots in placements if river_unblocked(tiles, end, key, remaining)]
             variants = kind._variants
@@ -94,8 +105,8 @@ class River(Expansion):
         rotations = tuple(
             r for r in kind.fitting_rotations(pattern)
             if river_turn(end, kind, r) is not None
-            and (river_stays_finishable(board.tiles, end, key, kind._variants[r], game.remaining) if exact
-                 else river_finishable(board.tiles, end, kind, r, game.remaining))
+            and (river_stays_finishable(board.tiles, end, key, kind._variants[r], remaining) if exact
+                 else river_finishable(board.tiles, end, kind, r, remaining))
         )
         return [(key, rotations)] if rotations else []
 
@@ -133,6 +144,20 @@ class River(Expansion):
             else river_unblocked(tiles, end, key, game.remaining)
         ):  # rules 3: a turn that does not fit is refused for its sides (by the core), not searched
             raise IllegalMoveError("river", f"{move}: it would leave the river no way to be finished")
+
+
+def _river_left(game: GameState) -> Callable[[], dict[str, int]]:
+    """The river tiles face down in *game* (``river_designs_left(game.remaining())``), asked at most
+    once: they do not change while the placements of one tile are weighed, and the searches read
+    nothing else of the tiles face down."""
+    answer: list[dict[str, int]] = []
+
+    def remaining() -> dict[str, int]:
+        if not answer:
+            answer.append(river_designs_left(game.remaining()))
+        return answer[0]
+
+    return remaining
 
 
 def river_end(game: GameState) -> RiverEnd | None:

@@ -65,21 +65,24 @@ class TradersState:
         second: The tile in play is the seat's second tile of the turn (no third follows it).
         part: The last :meth:`TradersBuilders.snapshot` while nothing it holds has changed since, or
             ``None`` (a snapshot is taken after every move; the goods and figures seldom change).
+        builders: Per seat, the feature-graph node its builder stands on, or ``None`` (in supply).
     """
 
-    __slots__ = ("bonus", "goods", "part", "second")
+    __slots__ = ("bonus", "builders", "goods", "part", "second")
 
     def __init__(self, players: int) -> None:
         self.goods: list[list[int]] = [[0, 0, 0] for _ in range(players)]
         self.bonus = False
         self.second = False
         self.part: tuple[tuple[int, ...], ...] | None = None
+        self.builders: list[int | None] = [None] * players
 
     def copy(self) -> TradersState:
         """An independent copy (:meth:`Game.copy`)."""
         other = TradersState.__new__(TradersState)
         other.goods = [g[:] for g in self.goods]
         other.bonus, other.second, other.part = self.bonus, self.second, self.part
+        other.builders = self.builders[:]
         return other
 
 
@@ -149,21 +152,28 @@ class TradersBuilders(Expansion):
         return state
 
     def on_tile_placed(self, game: GameState, placed: PlacedTile, seat: int | None) -> None:
-        if seat is not None and game.supplies[_BUILDER][seat] == 0:  # the seat's builder is on the board
-            state = self._state(game)
-            if not state.second:
-                state.bonus = _extends_builder(game, placed, seat)
+        if seat is not None:
+            state: TradersState = game.ext[self.slot]
+            builder = state.builders[seat]
+            if builder is not None and not state.second:  # the seat's builder is on the board
+                state.bonus = _extends_builder(game, placed, builder)
 
     def on_deploy(self, game: GameState, seat: int, figure: Figure, node: int) -> None:
-        self._state(game).part = None  # its supply changed
+        state: TradersState = game.ext[self.slot]
+        state.part = None  # its supply changed
+        if figure is _BUILDER:
+            state.builders[seat] = node
 
     def on_return(self, game: GameState, seat: int, figure: Figure, node: int) -> None:
-        self._state(game).part = None
+        state: TradersState = game.ext[self.slot]
+        state.part = None
+        if figure is _BUILDER:
+            state.builders[seat] = None
 
     def turn_end(self, game: GameState, events: list[Event]) -> bool:
         """W-TB1: a tile that extends the builder's road or city gives a second tile, "There is no chain
         reaction" (the second tile gives no third)."""
-        state = self._state(game)
+        state: TradersState = game.ext[self.slot]
         if state.bonus:
             state.bonus = False
             if self.version >= DECLINABLE_SINCE:  # the seat may decline it: asked before the draw
@@ -224,14 +234,19 @@ class TradersBuilders(Expansion):
                 f" builders={','.join(map(str, builders))} second={second[0]}")
 
 
-def _extends_builder(game: GameState, placed: PlacedTile, seat: int) -> bool:
-    """Whether *placed* joined the road or city that holds *seat*'s builder."""
+def _extends_builder(game: GameState, placed: PlacedTile, builder: int) -> bool:
+    """Whether *placed* joined the road or city that holds the builder standing on the graph node
+    *builder*."""
     g = game.graph
+    parent = g.parent
+    root = g.find(builder)
     base = placed.base
     for i, kind in enumerate(placed.variant.node_kinds):
         if kind is _ROAD or kind is _CITY:
-            held = g.meeples[g.find(base + i)]
-            if held and any(s == seat and f is _BUILDER for s, f, _ in held):
+            n = base + i
+            while parent[n] != n:  # FeatureGraph.find, inlined
+                parent[n] = n = parent[parent[n]]
+            if n == root:
                 return True
     return False
 
