@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from .board import Board, PlacedTile
 from .events import Event, FeatureInfo, PointsScored, Scoring
@@ -50,9 +50,6 @@ from .moves import DeployMeeple, DrawTile, Figure, Move, PlaceTile
 from .rules import Rules
 from .scoring import completed_points, feature_value
 from .tiles import MAX_SEGMENTS, SegmentKind, TileKind
-
-if TYPE_CHECKING:  # (setup.py imports this module)
-    from .setup import GameSetup
 
 __all__ = ["BASE_FARM_CITY_POINTS", "HOOKS", "MEEPLE_KINDS", "CompletedPoints", "Expansion", "FigureRule", "GameState", "Hooks", "Step", "Value",
            "base_completed_points", "base_value", "build_hooks"]
@@ -97,6 +94,20 @@ class Step(Protocol):
         ...  # pragma: no cover (a protocol)
 
 
+class SetupView(Protocol):
+    """What a hook may read of a game's setup (:class:`~carcnet.engine.setup.GameSetup` is one)."""
+
+    @property
+    def seed(self) -> int | None:
+        """The deck's seed, or ``None`` (a given order, or table draws)."""
+        ...  # pragma: no cover (a protocol)
+
+    @property
+    def tokens(self) -> tuple[str, ...] | None:
+        """A given order's tokens of an expansion's bag, or ``None``."""
+        ...  # pragma: no cover (a protocol)
+
+
 class GameState(Protocol):
     """What a hook may read of a game (:class:`~carcnet.engine.state.Game` is one), and the only ways
     it changes one besides its own state in :attr:`ext`: :meth:`award` and :meth:`return_figure`."""
@@ -108,7 +119,7 @@ class GameState(Protocol):
     ext: list[Any]
     hidden: int
     held: list[str]
-    setup: GameSetup
+    setup: SetupView
     bag: list[list[str]] | None
 
     @property

@@ -379,6 +379,8 @@ def options_to_wire(rules: Rules, where: str = "options") -> dict[str, Any]:
         out["traders"] = True
     if rules.hills_sheep:
         out["hills-sheep"] = True
+    if rules.princess_dragon:
+        out["princess-dragon"] = True
     options_from_wire(out, where)  # the same checks as reading: never write what could not be read
     return out
 
@@ -390,7 +392,7 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
     ``river_start`` is the default, ``"after"``.
 
     >>> options_from_wire({"river": True, "abbot": False, "small-city": False, "farms": "city", "river-start": "omit"})
-    Rules(river=True, abbot=False, river_start='omit', small_city=False, farms='city', inns=False, traders=False, hills_sheep=False)
+    Rules(river=True, abbot=False, river_start='omit', small_city=False, farms='city', inns=False, traders=False, hills_sheep=False, princess_dragon=False)
 
     Raises:
         LogFormatError: Not a map, a missing or unknown key, a wrong type or value; the message
@@ -400,7 +402,7 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
     if "river" in options:
         _typed(options, "river", bool, where)
     river = options.get("river") is True
-    expansions = tuple(key for key in ("inns", "traders", "hills-sheep") if key in options)
+    expansions = tuple(key for key in ("inns", "traders", "hills-sheep", "princess-dragon") if key in options)
     _keys(options, (*(_RIVER_OPTION_KEYS if river else _OPTION_KEYS), *expansions), where)
     for key in expansions:  # present exactly when played: one encoding a game
         if options[key] is not True:
@@ -422,7 +424,7 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
     return Rules(
         river=options["river"], abbot=options["abbot"], river_start=river_start,
         small_city=options["small-city"], farms=farms, inns="inns" in expansions, traders="traders" in expansions,
-        hills_sheep="hills-sheep" in expansions,
+        hills_sheep="hills-sheep" in expansions, princess_dragon="princess-dragon" in expansions,
     )
 
 

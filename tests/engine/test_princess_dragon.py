@@ -296,3 +296,14 @@ def test_p6_the_fairy_moved_before_the_dragon_moves():
     assert [str(m) for m in game.legal_moves()] == ["dragon -1,0"]  # (0,1) is the fairy's tile now
     game.apply(parse_move("dragon -1,0"))  # Blue eats his own thief
     assert game.phase is Phase.PLACE_TILE and (0, Figure.MEEPLE, P(0, 1), 0) in game.figures()
+
+
+def test_a_saved_game_names_the_princess_and_the_dragon_and_only_then():
+    from carcnet.log import LogHeader, Seat
+    from carcnet.log.codec import from_wire, options_to_wire, to_wire
+
+    assert "princess-dragon" not in options_to_wire(Rules())
+    assert options_to_wire(DRAGON)["princess-dragon"] is True
+    header = LogHeader.new([Seat("Ann", "red"), Seat("Bob", "blue")], seed=5, options=DRAGON)
+    back = from_wire(to_wire(header))
+    assert isinstance(back, LogHeader) and back.options == DRAGON and back.setup().rules.princess_dragon

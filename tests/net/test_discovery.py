@@ -87,7 +87,7 @@ ads = st.builds(
 def test_txt_is_the_spec_example():
     assert items(AD) == [
         b"proto=11",
-        b"rules=5",
+        b"rules=6",
         b"game=" + GAME.encode(),
         b"gname=Friday game",
         b"phase=lobby",

@@ -261,7 +261,7 @@ def test_a_header_of_another_log_format_is_a_version_error():
         ("commit", ("sig",), bytes(32)),
         ("reveal", ("value",), bytes(16)),
         ("reveal", ("draw",), 0),
-        ("reveal", ("draw",), 257),
+        ("reveal", ("draw",), 513),
         ("start", ("header",), None),
         ("start", ("header", "keys", 0), bytes(31)),
     ],
@@ -395,7 +395,7 @@ def test_error_codes_from_newer_peers_are_read_and_close():
 
 def test_hello_defaults_are_this_version():
     h = Hello(game=GAME, role="spectator", name="Cleo", key=bytes(32))
-    assert to_wire(h)["proto"] == PROTO_VERSION == 11 and to_wire(h)["rules"] == RULES_VERSION == 5
+    assert to_wire(h)["proto"] == PROTO_VERSION == 11 and to_wire(h)["rules"] == RULES_VERSION == 6
     assert commitment(NONCES[0]) != commitment(NONCES[1])
 
 
