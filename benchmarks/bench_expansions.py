@@ -71,7 +71,11 @@ SPEED_SETS = (
     ("Traders & Builders", Rules(traders=True)),
     ("small cities, first-edition farms", Rules(small_city=True, farms="city")),
     ("no farmers", Rules(farms="off")),
+    ("Hills & Sheep", Rules(hills_sheep=True)),
+    ("The Princess & the Dragon", Rules(princess_dragon=True)),
     ("all four expansions", Rules(river=True, abbot=True, inns=True, traders=True)),
+    ("all six expansions", Rules(river=True, abbot=True, inns=True, traders=True, hills_sheep=True,
+                                 princess_dragon=True)),
 )
 
 
