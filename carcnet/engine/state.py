@@ -17,7 +17,7 @@ The state digest after every move is defined in ``protocol/digest.md``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -417,13 +417,15 @@ class Game:
         """Legal deployments on the tile just placed, by segment index (empty outside ``Phase.DEPLOY``).
 
         A segment qualifies when its whole feature (after the placement) holds no figure of any
-        colour and the seat has a figure in supply (HiG "Deploy a follower"). Rivers take none.
+        colour and the seat has a figure in supply (HiG "Deploy a follower"). Rivers take none. On a
+        turn whose tile lets a follower go anywhere (an expansion's ``deploy_anywhere``: the magic
+        portal), the followers' deployments on the other tiles follow (:meth:`_deploy_elsewhere`).
         """
         placed = self._placed
         if self.phase is not Phase.DEPLOY or placed is None:
             return []
         if self._hooks.no_deploy is not None and self._hooks.no_deploy(self, placed.key) is not None:
-            return []
+            return self._deploy_elsewhere(placed) if self._hooks.deploy_anywhere else []
         out: list[DeployMeeple] = []
         seat = self.seat
         hooks = self._hooks
@@ -481,6 +483,46 @@ class Game:
                     for i, kind, root in mine:
                         if kind in among and (open_[root] or not open_only):
                             out.append(on[i])
+        if hooks.deploy_anywhere:
+            out += self._deploy_elsewhere(placed)
+        return out
+
+    def _deploy_elsewhere(self, placed: PlacedTile) -> list[DeployMeeple]:
+        """The follower's deployments on the tiles other than *placed* when an expansion in play lets
+        it go anywhere this turn (PD15, HIG-PD: "on any land tile you want, except on finished streets,
+        castles and so on"): by tile in board-key order, then segment, then figure (the meeple, then
+        the expansions' claiming followers in deploy order); on a feature no figure holds, not
+        completed (a field never is), of a tile no expansion forbids (:meth:`Expansion.no_deploy`).
+        Figures that join a follower or that their expansion places go only on the tile placed."""
+        hooks = self._hooks
+        if not any(anywhere(self) for anywhere in hooks.deploy_anywhere):
+            return []
+        seat = self.seat
+        weights = hooks.weights or _NO_WEIGHTS
+        figures: list[tuple[Figure, Collection[SegmentKind]]] = []
+        if self.supply[seat] > 0:
+            figures.append((_MEEPLE, hooks.meeple_kinds))
+        for rule, _moves in hooks.claimers:
+            if self.supplies[rule.figure][seat] and weights.get(rule.figure, 1):
+                figures.append((rule.figure, rule.kinds))
+        if not figures:
+            return []
+        g = self.graph
+        find, meeples, open_ = g.find, g.meeples, g.open
+        no_deploy = hooks.no_deploy
+        tiles = self.board.tiles
+        out: list[DeployMeeple] = []
+        for key in sorted(tiles):
+            if key == placed.key or (no_deploy is not None and no_deploy(self, key) is not None):
+                continue
+            tile = tiles[key]
+            for i, kind in enumerate(tile.variant.node_kinds):
+                root = find(tile.base + i)
+                if meeples[root] is not None or (kind is not _FIELD and open_[root] == 0):
+                    continue
+                for figure, kinds in figures:
+                    if kind in kinds:
+                        out.append(DeployMeeple(i, figure, tile.position))
         return out
 
     def _join_spots(self, rule: FigureRule) -> list[int]:
@@ -531,7 +573,7 @@ class Game:
                 actions(self, options)
             no_deploy = self._hooks.no_deploy
             if no_deploy is not None and self._placed is not None and no_deploy(self, self._placed.key) is not None:
-                options = [move for move in options if type(move) is not DeployMeeple]
+                options = [move for move in options if type(move) is not DeployMeeple or move.at is not None]
             options.append(_SKIP)
             return options
         if self.phase is Phase.STEP:
@@ -795,9 +837,10 @@ class Game:
                 raise IllegalMoveError("wrong-phase", f"{move}: place the drawn tile {self.drawn} first")
             if kind is DeployMeeple:
                 assert isinstance(move, DeployMeeple)
+                target = self._placed if move.at is None else self._check_elsewhere(move)
                 no_deploy = self._hooks.no_deploy
-                if no_deploy is not None and self._placed is not None:
-                    why = no_deploy(self, self._placed.key)
+                if no_deploy is not None and target is not None:
+                    why = no_deploy(self, target.key)
                     if why is not None:
                         raise IllegalMoveError("bad-segment", f"{move}: {why}")
                 placer = None if move.figure is _MEEPLE else self._hooks.placers.get(move.figure)
@@ -903,8 +946,42 @@ class Game:
         codes = self._placements
         return codes is not None and any(code >> 4 == key and code >> rotation & 1 for code in codes)
 
+    def _check_elsewhere(self, move: DeployMeeple) -> PlacedTile:
+        """The tile a deploy with a position (:attr:`DeployMeeple.at`) goes on, once this turn lets a
+        follower go anywhere and the tile may take it (PD15; see :meth:`_deploy_elsewhere`).
+
+        Raises:
+            IllegalMoveError: ``bad-position`` (no such tile, the tile just placed, or no expansion lets
+                a figure leave it this turn), ``wrong-figure`` (not a follower), ``feature-complete``.
+        """
+        at, placed, hooks = move.at, self._placed, self._hooks
+        assert at is not None and placed is not None
+        if not isinstance(at, Position) or not all(type(v) is int and -KEY_LIMIT <= v <= KEY_LIMIT for v in at):
+            raise IllegalMoveError("bad-position", f"{move}: not a board position: {at!r}")
+        if at == placed.position:
+            raise IllegalMoveError("bad-position", f"{move}: a figure on the tile just placed takes no position")
+        if not any(anywhere(self) for anywhere in hooks.deploy_anywhere):
+            raise IllegalMoveError("bad-position", f"{move}: a figure goes on the tile just placed this turn")
+        target = self.board.tiles.get(_key(at))
+        if target is None:
+            raise IllegalMoveError("bad-position", f"{move}: no tile at {at.x},{at.y}")
+        figure = move.figure
+        if figure is not _MEEPLE:
+            rule = hooks.rule_of.get(figure)
+            if rule is None or rule.joins or not (hooks.weights or _NO_WEIGHTS).get(figure, 1):
+                raise IllegalMoveError("wrong-figure", f"{move}: only a follower may go on another tile")
+        segments = target.variant.segments
+        i = move.segment
+        if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(segments):
+            root = self.graph.find(target.base + i)
+            if segments[i].kind is not _FIELD and self.graph.open[root] == 0 and self.graph.meeples[root] is None:
+                raise IllegalMoveError("feature-complete",
+                                       f"{move}: that {segments[i].kind.label} is complete; only the tile just placed "
+                                       "may take a figure on a completed feature")
+        return target
+
     def _check_deploy(self, move: DeployMeeple) -> None:
-        placed = self._placed
+        placed = self._placed if move.at is None else self.board.tiles[_key(move.at)]
         assert placed is not None
         segments = placed.variant.segments
         i = move.segment
@@ -1114,7 +1191,7 @@ class Game:
         events.append(TilePlaced(seat, kind.letter, position, rotation))
 
     def _deploy(self, move: DeployMeeple, events: list[Event]) -> None:
-        placed = self._placed
+        placed = self._placed if move.at is None else self.board.tiles[_key(move.at)]
         assert placed is not None
         node = placed.base + move.segment
         g = self.graph

@@ -116,6 +116,8 @@ _MOVE_KEYS = {
 #: A ``handback`` made by the seat itself, taking its seat back from a runner that is gone, names it
 #: in ``by`` (protocol/log.md §6); the runner's has no ``by``.
 _HANDBACK_BY_KEYS = ("type", "seat", "by")
+#: A deploy on another tile than the one just placed (the magic portal) names it (protocol/log.md §4).
+_DEPLOY_AT_KEYS = ("type", "segment", "figure", "pos")
 #: Chain values are 32 bytes (``protocol/deck.md`` §5.1).
 VALUE_SIZE = 32
 
@@ -177,7 +179,10 @@ def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
         return _checked_move(out, "move")
     if isinstance(item, DeployMeeple):
         figure = item.figure.value if isinstance(item.figure, Figure) else item.figure
-        return _checked_move({"type": "deploy", "segment": item.segment, "figure": figure}, "move")
+        deploy: dict[str, Any] = {"type": "deploy", "segment": item.segment, "figure": figure}
+        if item.at is not None:
+            deploy["pos"] = _pos_out(item.at)
+        return _checked_move(deploy, "move")
     if isinstance(item, SkipMeeple):
         return {"type": "skip"}
     if isinstance(item, ReturnAbbot):
@@ -479,7 +484,11 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
     if keys is None or (kind == "draw" and format < TABLE_FORMAT):
         known = [k for k in _MOVE_KEYS if k != "draw" or format >= TABLE_FORMAT]
         raise LogFormatError(f"{where}.type must be one of {', '.join(known)} (log format {format}), got {kind!r}")
-    _keys(m, _HANDBACK_BY_KEYS if kind == "handback" and "by" in m else keys, where)
+    if kind == "handback" and "by" in m:
+        keys = _HANDBACK_BY_KEYS
+    elif kind == "deploy" and "pos" in m:
+        keys = _DEPLOY_AT_KEYS
+    _keys(m, keys, where)
     if kind == "place":
         tile = m["tile"]
         if not isinstance(tile, str) or not 1 <= len(tile) <= 4:
@@ -490,7 +499,8 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         if figure not in ("meeple", "abbot", "large", "builder", "pig", "shepherd"):
             raise LogFormatError(
                 f"{where}.figure must be 'meeple', 'abbot', 'large', 'builder', 'pig' or 'shepherd', got {figure!r}"[:200])
-        return DeployMeeple(_int(m, "segment", where, 0, COORD_LIMIT), Figure(figure))
+        at = _pos_in(m, where) if "pos" in m else None
+        return DeployMeeple(_int(m, "segment", where, 0, COORD_LIMIT), Figure(figure), at)
     if kind == "skip":
         return SkipMeeple()
     if kind == "second-tile":
