@@ -50,7 +50,8 @@ from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIO
 
 from .base import TurnPlan
 
-__all__ = ["GreedyBot", "dragon_answer", "fairy_instead", "flock_answer", "princess_instead", "shepherd_instead"]
+__all__ = ["PORTAL_FLOOR", "GreedyBot", "dragon_answer", "fairy_instead", "flock_answer", "portal_instead", "princess_instead",
+           "shepherd_instead"]
 
 _T = TypeVar("_T")
 #: The moves of a seat's turns: what rebuilds a board (a draw or a handover moves no tile).
@@ -173,7 +174,8 @@ class GreedyBot:
             return planned
         instead = self.abbot_instead(game)
         if type(instead) is SkipMeeple:
-            return princess_instead(game) or shepherd_instead(game) or fairy_instead(game) or instead
+            return (princess_instead(game) or portal_instead(game) or shepherd_instead(game) or fairy_instead(game)
+                    or instead)
         return instead
 
     def abbot_instead(self, game: Game) -> Move:
@@ -561,6 +563,30 @@ def princess_instead(game: Game) -> RemoveKnight | None:
             if any(seat != game.seat and node == tile.base + move.segment for seat, _f, node in held):
                 return move
     return None
+
+
+#: The least a follower through the magic portal must be expected to score for greedy to send it.
+PORTAL_FLOOR = 4.0
+
+
+def portal_instead(game: Game) -> DeployMeeple | None:
+    """A follower through the magic portal, on a turn with nothing better to deploy on the tile (The
+    Princess & the Dragon): onto the free feature elsewhere with the best expected score, ``now +
+    (if_completed - now) / (1 + open)`` (a road's, city's, cloister's or garden's open sides or
+    empty neighbours: the fewer, the likelier it completes), a farm its end score; when that is at
+    least :data:`PORTAL_FLOOR` and the seat keeps a meeple in supply. ``None`` otherwise."""
+    if game.supply[game.seat] < 2:
+        return None
+    best: DeployMeeple | None = None
+    worth = PORTAL_FLOOR - 1e-9
+    for move in game.deploy_options():
+        if move.at is None or move.figure is not Figure.MEEPLE:
+            continue
+        now, completed = game.worth(game.feature_at(move.at, move.segment))
+        value = float(now) if completed is None else now + (completed - now) / (1 + game.open_sides(move.at, move.segment))
+        if value > worth:
+            best, worth = move, value
+    return best
 
 
 def fairy_instead(game: Game) -> MoveFairy | None:
