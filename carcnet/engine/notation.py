@@ -35,7 +35,7 @@ from .moves import (
 )
 
 if TYPE_CHECKING:
-    from .state import Game
+    from .game import Game
 
 __all__ = ["parse_move", "parse_position", "play_script", "script_moves"]
 
@@ -141,7 +141,8 @@ def play_script(script: str, players: int = 2, then: tuple[str, ...] = ()) -> Ga
     ends after the last scripted turn and the final scoring runs; give spare tiles to stop before it.
     Raises ``IllegalMoveError`` (with the move's index) at the first illegal move.
     """
-    from .state import GameSetup, replay
+    from .game import replay
+    from .setup import GameSetup
 
     moves = script_moves(script)
     order = tuple(m.tile for m in moves if isinstance(m, PlaceTile)) + tuple(then)
