@@ -169,8 +169,12 @@ class GreedyBot:
     def follow_up(self, game: Game, planned: Move) -> Move:
         """*planned*, a turn's follow-up, as this bot plays it in *game*'s deploy phase: a skip
         becomes :meth:`abbot_instead` (the skip itself without The Abbot), or with Hills & Sheep the
-        shepherd on one of the tile's fields (:func:`shepherd_instead`)."""
-        if type(planned) is not SkipMeeple:
+        shepherd on one of the tile's fields (:func:`shepherd_instead`). A planned deploy the placement
+        made illegal (no figure on the dragon's tile: a volcano just placed) is a skip."""
+        if type(planned) is DeployMeeple:
+            if planned in game.deploy_options():
+                return planned
+        elif type(planned) is not SkipMeeple:
             return planned
         instead = self.abbot_instead(game)
         if type(instead) is SkipMeeple:

@@ -47,3 +47,21 @@ def test_the_fairy_goes_by_the_seat_s_follower_once():
     game.apply(parse_move("skip"))
     game.apply(parse_move("place W -2,0 0"))
     assert game.phase is Phase.DEPLOY and fairy_instead(game) is None  # it already stands by his follower
+
+
+def test_a_deploy_planned_on_a_volcano_is_a_skip():
+    """PD2: the dragon lands on a volcano as it is placed, and no figure may go on its tile; a plan
+    made before the placement (greedy's, a search's candidates) cannot know it."""
+    game = _play(("PD3", "V"), ["place PD3 1,0 0"])
+    assert game.phase is Phase.DEPLOY and not any(type(m).__name__ == "DeployMeeple" for m in game.legal_moves())
+    assert GreedyBot(0).follow_up(game, parse_move("deploy 0")) == SkipMeeple()
+
+
+def test_a_search_bot_plays_a_whole_game_with_the_dragon():
+    from carcnet.bots import make_bot
+
+    game = Game(GameSetup(players=2, seed=11, rules=DRAGON))
+    bots = [make_bot("easy", 1), make_bot("greedy", 2)]
+    while game.phase is not Phase.GAME_OVER:
+        game.apply(bots[game.actor].choose(game.view()))
+    assert game.phase is Phase.GAME_OVER
