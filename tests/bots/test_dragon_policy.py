@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from carcnet.bots import greedy_bot
-from carcnet.bots.greedy_bot import GreedyBot, fairy_instead, portal_instead, princess_instead
+from carcnet.bots.greedy_bot import GreedyBot
+from carcnet.bots.parts import dragon as greedy_dragon
+from carcnet.bots.parts.dragon import fairy_instead, portal_instead, princess_instead
 from carcnet.engine import Game, GameSetup, Phase, Rules, SkipMeeple, parse_move
 
 DRAGON = Rules(princess_dragon=True)
@@ -33,7 +34,7 @@ def test_the_princess_sends_another_seat_s_knight_home_never_its_own():
 def test_a_follower_through_the_portal_goes_where_it_is_worth_most(monkeypatch: pytest.MonkeyPatch):
     game = _play(("U", "PDW", "V", "V"), ["place U 1,0 90", "deploy 0", "place PDW -1,0 0"])
     assert portal_instead(game) is None  # D's city, one tile: 1 + (2 - 1) / 2 = 1.5, below the floor
-    monkeypatch.setattr(greedy_bot, "PORTAL_FLOOR", 1.0)
+    monkeypatch.setattr(greedy_dragon, "PORTAL_FLOOR", 1.0)
     assert str(portal_instead(game)) == "deploy 0 @0,0"  # the best of D's city and the farms (0)
     assert str(GreedyBot(0).follow_up(game, SkipMeeple())) == "deploy 0 @0,0"
 
