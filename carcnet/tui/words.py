@@ -669,7 +669,7 @@ def rules_words(rules: Rules) -> str:
     expansions and variants: ``The River (start tile after the river), The Abbot, small cities``.
 
     >>> every = Rules(river=True, river_start="omit", abbot=True, inns=True, traders=True, hills_sheep=True,
-    ...               small_city=True, farms="off")
+    ...               princess_dragon=True, small_city=True, farms="off")
     >>> all(rules_words(r) == r.text() for r in (Rules(), every, Rules(river=True, farms="city")))
     True
     """
@@ -686,5 +686,7 @@ def rules_words(rules: Rules) -> str:
         parts.append(_("Traders & Builders"))
     if rules.hills_sheep:
         parts.append(_("Hills & Sheep"))
+    if rules.princess_dragon:
+        parts.append(_("The Princess & the Dragon"))
     parts.extend(variant_words(rules))
     return joined(parts) or _("base game")
