@@ -44,7 +44,8 @@ class TickBox(Checkbox):
 class RuleOptions(Vertical):
     """The rule options, in rows. First the expansions: ``#river``, ``#abbot``, ``#inns`` (Inns &
     Cathedrals), ``#traders`` (Traders & Builders), ``#hills-sheep`` (Hills & Sheep) and
-    ``#princess-dragon`` (The Princess & the Dragon; checkboxes); then, shown only with The River on, ``#river-start``: what becomes of the base game's
+    ``#princess-dragon`` (The Princess & the Dragon; checkboxes); then, shown only with The River on,
+    ``#river-start``: what becomes of the base game's
     start tile (:data:`~carcnet.engine.RIVER_STARTS`), in plain words, on a row of its own so that
     its ``▼`` is never cut. Then the editions' scoring: ``#farms``
     (:data:`~carcnet.engine.FARM_RULES`) and ``#small-city`` (checkbox). The checkboxes are
