@@ -26,6 +26,7 @@ from textual.widgets import Input, Static
 
 from carcnet.engine import (
     DeployMeeple,
+    FairyScored,
     Figure,
     Flock,
     FlockScored,
@@ -769,8 +770,8 @@ class GameScreen(BoardScreen):
         new = trial.events[first:]
         # a flock scored after a token drawn for this turn would tell the token: said once played
         drawn = any(isinstance(e, TokenDrawn) for e in new)
-        points = [e for e in new if (isinstance(e, PointsScored) or (isinstance(e, FlockScored) and not drawn))
-                  and not e.final]
+        points = [e for e in new if (isinstance(e, PointsScored | FairyScored)
+                                     or (isinstance(e, FlockScored) and not drawn)) and not e.final]
         # Translators: what a turn scores: {players} lists who score, {points} the points and the feature
         # ("+8: city, 3 tiles, 1 pennant")
         scored = "; ".join(_("{players} {points}").format(players=listed([escape(self.names[s]) for s in e.seats]),
@@ -877,14 +878,19 @@ class GameScreen(BoardScreen):
         game = self.shown_game
         listed_figures = []
         for number, (position, segment) in enumerate(board.picks, 1):
-            owner = next((s for s, _f, p, seg in game.figures() if p == position and seg == segment), None)
+            if board.pick == "princess":
+                owner = next((s for s, _f, p, seg in game.figures() if p == position and seg == segment), game.seat)
+                # Translators: a knight the princess may send home, by its number: {number} (a digit), {player}
+                # its owner's name, {x},{y} its tile
+                listed_figures.append(_("{number}: {player}'s knight at {x},{y}").format(
+                    number=number, player=escape(self.names[owner]), x=position.x, y=position.y))
+                continue
             tile = game.tile_at(position)
-            role = role_name(figure_role(tile.variant.segments[segment].kind if tile is not None else SegmentKind.CITY))
-            # Translators: a figure to choose, by its number: {number} (a digit), {player} its owner's name,
-            # {role} its role with its article ("a knight"), {x},{y} its tile
-            listed_figures.append(_("{number} {player}'s {role} at {x},{y}").format(
-                number=number, player=escape(self.names[owner]) if owner is not None else "?", role=role,
-                x=position.x, y=position.y))
+            kind = tile.variant.segments[segment].kind if tile is not None else SegmentKind.CITY
+            # Translators: a follower of the player's the fairy may go next to, by its number: {number} (a
+            # digit), {role} its role with its article ("a thief"), {x},{y} its tile
+            listed_figures.append(_("{number}: {role} at {x},{y}").format(
+                number=number, role=role_name(figure_role(kind)), x=position.x, y=position.y))
         figures = joined(listed_figures)
         if board.pick == "princess":
             # Translators: choosing the knight the princess sends home (The Princess & the Dragon); {figures}
