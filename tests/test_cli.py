@@ -131,6 +131,9 @@ def test_a_run_split_in_parts_plays_the_games_of_one_run():
         (["--no-farmers", "--river", "--river-start", "river"], Rules(river=True, river_start="river", farms="off")),
         (["--river"], Rules(river=True, river_start="after")),
         (["--hills-sheep", "--abbot"], Rules(hills_sheep=True, abbot=True)),
+        (["--princess-dragon"], Rules(princess_dragon=True)),
+        (["--princess-dragon", "--hills-sheep", "--traders"],
+         Rules(princess_dragon=True, hills_sheep=True, traders=True)),
     ],
 )
 def test_the_rule_options_on_the_command_line_reach_the_saved_header(flags, rules, data_dir, capsys):

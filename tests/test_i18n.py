@@ -143,7 +143,8 @@ SAME_IN_ENGLISH = {
     (None, "While this laptop was apart from the others, {voters} played on without it (move {seq}: {instead})."),
     (None, "a table has 2 to 6 seats; --seats gave {count}"),
     *((None, f"{{n}} with {what}") for what in ("a city", "a road", "a cloister", "a garden", "a river", "a pennant",
-                                               "an inn", "a cathedral", "a hill", "a vineyard")),
+                                               "an inn", "a cathedral", "a hill", "a vineyard", "a volcano",
+                                               "the dragon", "a princess", "a magic portal")),
     # Hills & Sheep: "sheep" is its own plural
     (None, "{count} sheep"), (None, "+{points}: a flock of {count} sheep"),
     (None, "{player}'s shepherd finds {count} sheep"), (None, "shepherd: {shepherd} sheep"),

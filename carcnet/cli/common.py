@@ -86,8 +86,8 @@ def stopped_by(signum: int, what: str) -> int:
 
 def add_rule_options(parser: argparse.ArgumentParser) -> None:
     """Adds the rule options (read back with :func:`rules_of`): ``--river``, ``--river-start``,
-    ``--abbot``, ``--inns``, ``--traders``, ``--hills-sheep``, ``--small-city``, ``--farms`` and its short
-    form ``--no-farmers``."""
+    ``--abbot``, ``--inns``, ``--traders``, ``--hills-sheep``, ``--princess-dragon``, ``--small-city``,
+    ``--farms`` and its short form ``--no-farmers``."""
     from carcnet.engine import FARM_RULES, RIVER_STARTS
 
     # Translators: the heading of the rule options in a command's help (--river, --abbot...).
@@ -117,6 +117,11 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
                "a shepherd each, whose flock of sheep you grow or score)"),
     )
     group.add_argument(
+        "--princess-dragon", action="store_true",
+        help=_("play with The Princess & the Dragon (30 tiles: volcanoes, the dragon that eats the figures on "
+               "its way, princesses that send a knight home, magic portals; the fairy)"),
+    )
+    group.add_argument(
         "--small-city", action="store_true",
         # Translators: RGG is a publisher.
         help=_("a completed city of two tiles scores 2, its pennants 1 each (RGG edition)"),
@@ -137,6 +142,7 @@ def rules_of(args: argparse.Namespace) -> Rules:
     return Rules(
         river=args.river, abbot=args.abbot, river_start=args.river_start, small_city=args.small_city, farms=args.farms,
         inns=args.inns, traders=args.traders, hills_sheep=args.hills_sheep,
+        princess_dragon=args.princess_dragon,
     )
 
 

@@ -12,6 +12,7 @@ from carcnet.engine import (
     CATEGORIES,
     DrawTile,
     Event,
+    FairyScored,
     FlockScored,
     Game,
     GameSetup,
@@ -47,6 +48,8 @@ def category_word(category: str) -> str:
         "goods": pgettext("score category", "goods"),
         # Translators: Hills & Sheep's flocks scored, a column of the final score table
         "sheep": pgettext("score category", "sheep"),
+        # Translators: The Princess & the Dragon's fairy (its points), a column of the final score table
+        "fairy": pgettext("score category", "fairy"),
     }
     return words.get(category, category)
 
@@ -91,6 +94,7 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
         if isinstance(move, PlaceTile):
             turn += 1
             line = f"{turn:3d}. {names[seat]:<{width}}  {move}"
+            told.extend(events)  # the fairy's point as the turn begins (The Princess & the Dragon)
             continue
         if str(move) != "skip" and not isinstance(move, DrawTile):
             line += f", {move}"
@@ -102,7 +106,7 @@ def transcript(setup: GameSetup, moves: Sequence[Move], names: Sequence[str]) ->
         for ev in events:
             if isinstance(ev, TokenDrawn):
                 yield "     " + _token_words(ev, names)
-            elif isinstance(ev, PointsScored | FlockScored):
+            elif isinstance(ev, PointsScored | FlockScored | FairyScored):
                 who = listed([names[s] for s in ev.seats])
                 if ev.final:
                     # Translators: a scoring of the final scoring: {players} lists who scores, {scoring} is the

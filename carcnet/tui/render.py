@@ -35,6 +35,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from carcnet.engine import Figure, Position, Segment, SegmentKind, Terrain, TileKind, TileVariant
+from carcnet.engine.expansions.dragon import DragonState, PrincessDragon
 from carcnet.engine.expansions.hills import flocks
 from carcnet.engine.geometry import position_of
 from carcnet.i18n import pgettext
@@ -56,6 +57,7 @@ __all__ = [
     "board_text",
     "compose_empty",
     "compose_tile",
+    "dragon_view",
     "figure_letter",
     "figure_name",
     "field_sheep",
@@ -110,6 +112,15 @@ class Role(IntEnum):
     """A hill: a mark of the whole tile (Hills & Sheep), on a field cell."""
     VINEYARD = 11
     """A vineyard: a mark of the whole tile (Hills & Sheep), on a field cell."""
+    VOLCANO = 12
+    """A volcano: a mark of the whole tile (The Princess & the Dragon), on a field cell."""
+    DRAGON_MARK = 13
+    """The dragon's symbol of a dragon tile (The Princess & the Dragon: placing it moves the dragon), a
+    mark of the whole tile on a field cell."""
+    PORTAL = 14
+    """A magic portal: a mark of the whole tile (The Princess & the Dragon), on a field cell."""
+    PRINCESS = 15
+    """A princess in a city (The Princess & the Dragon), on a city cell next to the city's spot."""
 
 
 class Mode(IntEnum):
@@ -120,6 +131,10 @@ class Mode(IntEnum):
     """The drawn tile, shown where it would go."""
     HIGHLIGHT = 2
     """Part of the feature whose deploy spot is selected."""
+    PATH = 3
+    """A tile the dragon has been on in its movement so far (The Princess & the Dragon)."""
+    TARGET = 4
+    """A tile the dragon may move to now, while its step is asked here (The Princess & the Dragon)."""
 
 
 class Paint(NamedTuple):
@@ -165,6 +180,12 @@ class Glyphs:
         vineyard: A vineyard (Hills & Sheep), a mark of the whole tile, where a hill would go.
         flock: How a shepherd's sheep show after it (Hills & Sheep): a prefix, then the number in
             these ten digits (``S1⁵``: seat 1's shepherd with 5 sheep; ``S1:5`` in ASCII).
+        volcano: A volcano (The Princess & the Dragon), a mark of the whole tile, where a hill would go.
+        dragon_mark: The dragon's symbol on a dragon tile (The Princess & the Dragon), where a hill would go.
+        portal: A magic portal (The Princess & the Dragon), where a hill would go.
+        princess: A princess in a city (The Princess & the Dragon), on a city cell next to its spot.
+        dragon: The dragon itself, on the middle of the tile it is on (The Princess & the Dragon).
+        fairy: The fairy, right after the figure it stands next to (The Princess & the Dragon).
         open: Fill of an empty position where the drawn tile fits.
         cursor: Corner marks of the cursor: NW, NE, SW, SE.
         mark: Corner mark of a seat's last placed tile (in the seat's colour).
@@ -185,6 +206,12 @@ class Glyphs:
     hill: str
     vineyard: str
     flock: tuple[str, str]
+    volcano: str
+    dragon_mark: str
+    portal: str
+    princess: str
+    dragon: str
+    fairy: str
     open: str
     cursor: tuple[str, str, str, str]
     mark: str
@@ -207,6 +234,12 @@ UNICODE_GLYPHS = Glyphs(
     hill="▲",
     vineyard="∵",
     flock=("", "⁰¹²³⁴⁵⁶⁷⁸⁹"),
+    volcano="◬",
+    dragon_mark="§",
+    portal="Ω",
+    princess="♛",
+    dragon="D",
+    fairy="✦",
     open="░",
     cursor=("┏", "┓", "┗", "┛"),
     mark="◤",
@@ -229,6 +262,12 @@ ASCII_GLYPHS = Glyphs(
     hill="m",
     vineyard="%",
     flock=(":", "0123456789"),
+    volcano="v",
+    dragon_mark="d",
+    portal="@",
+    princess="q",
+    dragon="D",
+    fairy="f",
     open=":",
     cursor=("[", "]", "[", "]"),
     mark="*",
@@ -719,8 +758,8 @@ def _draw_marks(
     pairs: Sequence[bool],
     glyphs: Glyphs,
 ) -> None:
-    """A pennant on each city that shows one, then a cathedral in each city that has one, on city
-    cells, and an inn by each road that has one, on a road cell: each next to its segment's anchor,
+    """A pennant on each city that shows one, then a cathedral or a princess in each city that has
+    one, on city cells, and an inn by each road that has one, on a road cell: each next to its segment's anchor,
     never on it (or on the meeple's digit cell). A tile too small for a mark leaves it out."""
     for i, seg in enumerate(segments):
         marks = []  # (the cells it goes on, its glyph, its role, kept off the tile's edge)
@@ -730,6 +769,8 @@ def _draw_marks(
             marks.append((Role.CITY, glyphs.cathedral, Role.CATHEDRAL, True))
         if seg.kind is SegmentKind.ROAD and seg.inn:
             marks.append((Role.ROAD, glyphs.inn, Role.INN, True))
+        if seg.kind is SegmentKind.CITY and seg.princess:  # The Princess & the Dragon
+            marks.append((Role.CITY, glyphs.princess, Role.PRINCESS, True))
         for on, glyph, role, inner in marks:
             spot = _mark_cell(draft.owner, draft.role, i, anchors[i], pairs[i], draft.width, draft.height, on, inner)
             if spot is None and role is Role.INN:  # a road too short for it: the inn stands beside it
@@ -741,10 +782,14 @@ def _draw_marks(
                 draft.owner[r][c] = i
 
 
-#: The glyph and role of each tile mark (:attr:`~carcnet.engine.TileKind.marks`, Hills & Sheep).
+#: The glyph and role of each tile mark (:attr:`~carcnet.engine.TileKind.marks`, Hills & Sheep; The
+#: Princess & the Dragon's, but its princess, which is drawn in her city).
 _TILE_MARKS: dict[str, tuple[Callable[[Glyphs], str], Role]] = {
     "hill": (lambda glyphs: glyphs.hill, Role.HILL),
     "vineyard": (lambda glyphs: glyphs.vineyard, Role.VINEYARD),
+    "volcano": (lambda glyphs: glyphs.volcano, Role.VOLCANO),
+    "dragon": (lambda glyphs: glyphs.dragon_mark, Role.DRAGON_MARK),
+    "portal": (lambda glyphs: glyphs.portal, Role.PORTAL),
 }
 
 
@@ -1019,9 +1064,12 @@ def compose_tile(
     cursor: bool = False,
     mark: int | None = None,
     glyphs: Glyphs = UNICODE_GLYPHS,
+    tint: Mode = Mode.NORMAL,
+    dragon: bool = False,
+    fairy: int | None = None,
 ) -> tuple[Row, ...]:
-    """Paints a drawn tile: terrain, then the last-placed mark, cursor, figures, their flocks and
-    deploy spots.
+    """Paints a drawn tile: terrain, then the last-placed mark, cursor, figures, their flocks, the
+    fairy, deploy spots and the dragon.
 
     Args:
         art: The drawn design.
@@ -1038,12 +1086,20 @@ def compose_tile(
         cursor: Draw the cursor's corner marks.
         mark: The seat whose last placed tile this is.
         glyphs: The glyph set (for the cursor and mark characters).
+        tint: How the cells not highlighted are painted: :attr:`Mode.PATH` a tile of the dragon's
+            movement so far, :attr:`Mode.TARGET` a tile the dragon may move to (The Princess & the
+            Dragon).
+        dragon: The dragon is on this tile: drawn on its middle cell, over anything there (no figure
+            stays on the dragon's tile).
+        fairy: The fairy is on this tile, next to the figure on this segment; ``-1``: next to nobody
+            (its follower left). Drawn right after that figure's cells where free, else left of them,
+            else on the free cell nearest them (never a corner, an anchor or a digit cell).
 
     Returns:
         One row per cell row: ``(char, paint)`` per cell.
     """
     hl = frozenset(highlight)
-    base = Mode.GHOST if ghost else Mode.NORMAL
+    base = Mode.GHOST if ghost else tint
     grid = [
         [
             (
@@ -1090,10 +1146,43 @@ def compose_tile(
                 for (col, row), char in zip(cells, text, strict=True):
                     over(col, row, char, "flock", seat)
                 taken.update(cells)
+    if fairy is not None:
+        cell = _fairy_cell(art, fairy, flocks)
+        if cell is not None:
+            over(*cell, glyphs.fairy, "fairy")
     for segment, label in spots:
         c, r = art.anchors[segment]
         over(c, r, label, "chosen" if segment == selected else "spot")
+    if dragon:
+        over(w // 2, h // 2, glyphs.dragon, "dragon")
     return tuple(tuple(row) for row in grid)
+
+
+def _fairy_cell(art: TileArt, segment: int, flocks: Sequence[tuple[int, int, int]]) -> tuple[int, int] | None:
+    """Where the fairy goes on *art*: right after the figure on *segment* (its letter and digit), else
+    left of it, else the free cell nearest it; next to nobody (*segment* ``-1``), the free cell nearest
+    the middle. Free: not a corner (the cursor's and the last tile's marks), an anchor, a digit cell or
+    a shepherd's sheep."""
+    w, h = art.width, art.height
+    taken = {*art.anchors, *((c + 1, r) for (c, r), pair in zip(art.anchors, art.pairs, strict=True) if pair),
+             (0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)}
+    for flock_segment, _seat, sheep in flocks:
+        c, r = art.anchors[flock_segment]
+        start = c + (2 if art.pairs[flock_segment] else 1)
+        taken.update((start + i, r) for i in range(len(str(sheep)) + 1))
+    if 0 <= segment < len(art.anchors):
+        c, r = art.anchors[segment]
+        first = [(c + (2 if art.pairs[segment] else 1), r), (c - 1, r)]
+    else:
+        c, r = w // 2, h // 2
+        first = []
+    cells = [(col, row) for row in range(h) for col in range(w) if (col, row) not in taken]
+    for cell in first:
+        if cell in cells:
+            return cell
+    if not cells:
+        return None
+    return min(cells, key=lambda p: ((p[0] - c) ** 2 + (2 * (p[1] - r)) ** 2, p[1], p[0]))
 
 
 def compose_empty(
@@ -1146,6 +1235,39 @@ def field_sheep(game: Game, seat: int) -> int:
                if game.feature_at(position, segment).anchor == field)
 
 
+class DragonView(NamedTuple):
+    """What the board shows of The Princess & the Dragon (:func:`dragon_view`).
+
+    Attributes:
+        dragon: The dragon's tile, or ``None`` (beside the board until the first volcano).
+        path: The tiles of the dragon's movement going on, its start first (empty between movements).
+        fairy: The fairy's tile and the segment of the follower it stands next to (``-1``: next to
+            nobody, its follower left), or ``None`` (beside the board).
+    """
+
+    dragon: Position | None = None
+    path: tuple[Position, ...] = ()
+    fairy: tuple[Position, int] | None = None
+
+
+def dragon_view(game: Game) -> DragonView:
+    """Where *game*'s dragon and fairy are, and the dragon's path (The Princess & the Dragon); an empty
+    :class:`DragonView` without the expansion."""
+    slot = game.expansion_slot(PrincessDragon)
+    if slot is None:
+        return DragonView()
+    state = game.ext[slot]
+    assert isinstance(state, DragonState)
+    dragon = position_of(state.dragon) if state.dragon is not None else None
+    fairy = None
+    if state.fairy_tile is not None:
+        tile = position_of(state.fairy_tile)
+        segment = game.graph.index[state.fairy] if state.fairy is not None else -1
+        by = any(position == tile and seg == segment for _seat, _figure, position, seg in game.figures())
+        fairy = (tile, segment if by else -1)
+    return DragonView(dragon, tuple(position_of(key) for key in state.path), fairy)
+
+
 def board_text(
     game: Game,
     zoom: Zoom = Zoom.DETAILED,
@@ -1165,6 +1287,7 @@ def board_text(
     for seat, position, segment, sheep in shepherds(game):
         figures.setdefault(position, []).append((segment, seat, figure_letter(SegmentKind.FIELD, _SHEPHERD)))
         flocks.setdefault(position, []).append((segment, seat, sheep))
+    dragon = dragon_view(game)
     xs = [p.x for p in tiles] + [p.x for p in open_]
     ys = [p.y for p in tiles] + [p.y for p in open_]
     w, h = zoom.size
@@ -1176,7 +1299,9 @@ def board_text(
             tile = tiles.get(pos)
             if tile is not None:
                 art = tile_art(tile.kind, tile.rotation, zoom, glyphs)
-                grid = compose_tile(art, figures=figures.get(pos, ()), flocks=flocks.get(pos, ()), glyphs=glyphs)
+                fairy = dragon.fairy[1] if dragon.fairy is not None and dragon.fairy[0] == pos else None
+                grid = compose_tile(art, figures=figures.get(pos, ()), flocks=flocks.get(pos, ()), glyphs=glyphs,
+                                    dragon=pos == dragon.dragon, fairy=fairy)
             else:
                 grid = compose_empty(w, h, open=pos in open_, glyphs=glyphs)
             for r in range(h):

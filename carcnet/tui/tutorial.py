@@ -344,7 +344,8 @@ class ExpansionLesson:
 
 
 #: The expansions' lessons (HiG Inns & Cathedrals and Traders & Builders; the Z-Man 2014 rulebook's
-#: The River and The Abbot; Hills & Sheep's wikicarpedia C2 text).
+#: The River and The Abbot; Hills & Sheep's wikicarpedia C2 text; The Princess & the Dragon's HiG and
+#: wikicarpedia texts: the dragon stopped by the fairy by Blue's monk, after it ate Red's).
 EXPANSIONS: tuple[ExpansionLesson, ...] = (
     ExpansionLesson(
         "inns", N_("Inns & Cathedrals"),
@@ -407,6 +408,24 @@ EXPANSIONS: tuple[ExpansionLesson, ...] = (
         ),
         ("U", "HSM", "V", "V"),
         ("place U 1,0 90", "deploy 2 shepherd", "place HSM -1,0 90", "deploy 0"),
+    ),
+    ExpansionLesson(
+        "princess_dragon", N_("The Princess & the Dragon"),
+        (
+            N_("The first volcano (◬) brings the dragon (D) onto the board; a dragon tile (§) drawn before that "
+               "waits beside the pile. Nothing may be deployed on the dragon's tile."),
+            N_("After a dragon tile the dragon moves six tiles, one a step, the players in turn: on your step, "
+               "the arrows or Tab, then Enter (or a click on a tinted tile) move it. It never goes back onto a "
+               "tile of this movement, and it eats every figure where it goes."),
+            N_("A princess (♛) in the city your tile joins: instead of deploying, press x to send one of that "
+               "city's knights home."),
+            N_("Instead of deploying, press m to put the fairy (✦) next to one of your followers: 1 point as each "
+               "of your turns begins, 3 when that follower's feature scores, and the dragon may not enter its "
+               "tile."),
+        ),
+        ("PD3", "B", "B", "PDH", "V"),
+        ("place PD3 1,0 0", "skip", "place B 1,1 0", "deploy 0", "place B 0,1 0", "deploy 0",
+         "place PDH 2,0 0", "fairy 1,1 0", "dragon 0,0", "dragon 0,1"),
     ),
 )
 

@@ -25,6 +25,7 @@ from carcnet.engine import (
     DeployMeeple,
     FeatureInfo,
     Figure,
+    FairyScored,
     FlockScored,
     Game,
     GoodsScored,
@@ -202,6 +203,19 @@ def tile_words(letter: str) -> str:
     if "vineyard" in marks:
         # Translators: what a tile shows (Hills & Sheep), after "with" in "a tile with {features}"
         parts.append(pgettext("tile shows", "a vineyard"))
+    if "volcano" in marks:
+        # Translators: what a tile shows (The Princess & the Dragon), after "with" in "a tile with {features}"
+        parts.append(pgettext("tile shows", "a volcano"))
+    if "dragon" in marks:
+        # Translators: what a tile shows (The Princess & the Dragon: placing it moves the dragon), after "with"
+        # in "a tile with {features}"
+        parts.append(pgettext("tile shows", "the dragon"))
+    if "princess" in marks:
+        # Translators: what a tile shows (The Princess & the Dragon), after "with" in "a tile with {features}"
+        parts.append(pgettext("tile shows", "a princess"))
+    if "portal" in marks:
+        # Translators: what a tile shows (The Princess & the Dragon), after "with" in "a tile with {features}"
+        parts.append(pgettext("tile shows", "a magic portal"))
     features = listed(parts)
     if SegmentKind.CLOISTER in kinds:
         # Translators: {features}: what else the tile shows, e.g. "a road" or "a city and two roads"
@@ -576,9 +590,14 @@ def feature_words(info: FeatureInfo, *, scored: str = "") -> str:
     return joined(parts)
 
 
-def score_words(event: PointsScored | GoodsScored | FlockScored) -> str:
+def score_words(event: PointsScored | GoodsScored | FlockScored | FairyScored) -> str:
     """What a scoring gave and why, in the language in use (the engine's ``describe()`` in English):
-    ``+8: city, 3 tiles, 1 pennant``, ``+10: the most wine (3 tokens)``, ``+7: a flock of 7 sheep``."""
+    ``+8: city, 3 tiles, 1 pennant``, ``+10: the most wine (3 tokens)``, ``+7: a flock of 7 sheep``,
+    ``+3: the fairy``."""
+    if isinstance(event, FairyScored):
+        # Translators: The Princess & the Dragon: the fairy's points (1 as the turn begins, 3 when the follower
+        # it stands by is scored); {points}: digits
+        return _("+{points}: the fairy").format(points=event.points)
     if isinstance(event, FlockScored):
         # Translators: Hills & Sheep: a flock herded into the stable scores 1 a sheep; {points} and
         # {count} are the same number (digits)
@@ -628,7 +647,7 @@ def rules_words(rules: Rules) -> str:
     expansions and variants: ``The River (start tile after the river), The Abbot, small cities``.
 
     >>> every = Rules(river=True, river_start="omit", abbot=True, inns=True, traders=True, hills_sheep=True,
-    ...               small_city=True, farms="off")
+    ...               princess_dragon=True, small_city=True, farms="off")
     >>> all(rules_words(r) == r.text() for r in (Rules(), every, Rules(river=True, farms="city")))
     True
     """
@@ -645,5 +664,7 @@ def rules_words(rules: Rules) -> str:
         parts.append(_("Traders & Builders"))
     if rules.hills_sheep:
         parts.append(_("Hills & Sheep"))
+    if rules.princess_dragon:
+        parts.append(_("The Princess & the Dragon"))
     parts.extend(variant_words(rules))
     return joined(parts) or _("base game")

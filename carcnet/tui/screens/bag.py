@@ -1,5 +1,6 @@
 """Provides the bag screen (``t``): every tile design still to come and how many, as pictures; with
-Hills & Sheep, the tiles under hills and the sheep bag's tokens.
+Hills & Sheep, the tiles under hills and the sheep bag's tokens; with The Princess & the Dragon, the
+dragon tiles held beside the pile before the first volcano.
 
 What every player may know of the bag is its contents, never its order: at a network table the order
 does not exist before each draw (``protocol/deck.md`` §5), and a local game's seeded order is not shown
@@ -51,6 +52,15 @@ _WITH: dict[str, Callable[[int], str]] = {
     "hill": lambda n: ngettext("{n} with a hill", "{n} with a hill", n),
     # Translators: {n} of the tiles left in the bag show a vineyard (Hills & Sheep)
     "vineyard": lambda n: ngettext("{n} with a vineyard", "{n} with a vineyard", n),
+    # Translators: {n} of the tiles left in the bag show a volcano (The Princess & the Dragon)
+    "volcano": lambda n: ngettext("{n} with a volcano", "{n} with a volcano", n),
+    # Translators: {n} of the tiles left in the bag show the dragon (The Princess & the Dragon: placing one
+    # moves the dragon)
+    "dragon": lambda n: ngettext("{n} with the dragon", "{n} with the dragon", n),
+    # Translators: {n} of the tiles left in the bag show a princess (The Princess & the Dragon)
+    "princess": lambda n: ngettext("{n} with a princess", "{n} with a princess", n),
+    # Translators: {n} of the tiles left in the bag show a magic portal (The Princess & the Dragon)
+    "portal": lambda n: ngettext("{n} with a magic portal", "{n} with a magic portal", n),
 }
 """How many tiles left hold each kind of feature, in words, by kind (:func:`bag_text`'s last line)."""
 
@@ -75,6 +85,15 @@ def bag_text(game: Game) -> Text:
         out.append(ngettext("{n} of them lies face down under a hill: out of the game, no one knows which",
                             "{n} of them lie face down under hills: out of the game, no one knows which",
                             game.hidden).format(n=game.hidden) + "\n", style="dim")
+    if game.held:  # The Princess & the Dragon: drawn before any volcano
+        held = len(game.held)
+        # Translators: under "{n} tiles left in the bag" (The Princess & the Dragon): {n} of them are dragon
+        # tiles drawn before any volcano was placed
+        out.append(ngettext("{n} of them, a dragon tile drawn before any volcano, waits beside the pile: it goes "
+                            "back into the bag when the first volcano is placed",
+                            "{n} of them, dragon tiles drawn before any volcano, wait beside the pile: they go "
+                            "back into the bag when the first volcano is placed", held).format(n=held) + "\n",
+                   style="dim")
     out.append("\n")
     letters = list(remaining)
     for start in range(0, len(letters), _PER_ROW):
@@ -89,7 +108,7 @@ def bag_text(game: Game) -> Text:
             out.append(f"{letter:<5}×{remaining[letter]:<3}  ", style="bold")
         out.append("\n\n")
     kinds = {"city": 0, "road": 0, "cloister": 0, "garden": 0, "river": 0, "pennant": 0, "inn": 0, "cathedral": 0,
-             "hill": 0, "vineyard": 0}
+             "hill": 0, "vineyard": 0, "volcano": 0, "dragon": 0, "princess": 0, "portal": 0}
     for letter, count in remaining.items():
         kind = tile_kind(letter)
         seen = {seg.kind for seg in kind.segments}

@@ -28,7 +28,8 @@ __all__ = ["FinalScreen", "ProjectionScreen", "final_figures", "final_position",
 
 #: The score table's column headings, by feature kind (in English: shown with ``_()``).
 _LABELS = {"road": N_("Roads"), "city": N_("Cities"), "cloister": N_("Cloisters"), "garden": N_("Gardens"),
-           "field": N_("Farms"), "goods": N_("Goods"), "sheep": N_("Sheep")}
+           "field": N_("Farms"), "goods": N_("Goods"), "sheep": N_("Sheep"),
+           "fairy": N_("Fairy")}
 
 
 def final_figures(game: Game) -> list[tuple[int, Figure, Position, int]]:

@@ -26,6 +26,7 @@ from textual.widgets import Input, Static
 
 from carcnet.engine import (
     DeployMeeple,
+    FairyScored,
     Figure,
     Flock,
     FlockScored,
@@ -41,13 +42,14 @@ from carcnet.engine import (
     SkipMeeple,
     TokenDrawn,
 )
-from carcnet.engine.expansions import hills, traders
+from carcnet.engine.expansions import dragon, hills, traders
+from carcnet.engine.moves import MoveDragon, MoveFairy, RemoveKnight
 from carcnet.i18n import N_, _, decimal, joined, listed, ngettext
 from carcnet.log import LogError
 from carcnet.table import Table, TableError, think_cap_of
 from carcnet.table.netview import NetView
 from carcnet.table.words import unconfirmed
-from carcnet.tui.render import FIGURE_NAMES, field_sheep
+from carcnet.tui.render import FIGURE_NAMES, dragon_view, field_sheep, figure_role, role_name
 from carcnet.tui.running import TableRun
 from carcnet.tui.screens.board_screen import BoardScreen, glyphs_named, number_words
 from carcnet.tui.screens.final import FinalScreen, final_position
@@ -293,7 +295,9 @@ class GameScreen(BoardScreen):
     ]
     """Enter confirms the turn shown, Backspace or ``u`` takes back its last step (with
     confirmation on); ``y`` and ``n`` answer the builder's second tile (Traders & Builders), ``g`` and
-    ``s`` the flock's question (Hills & Sheep: grow it or score it), each only while asked; ``p``
+    ``s`` the flock's question (Hills & Sheep: grow it or score it), each only while asked (the
+    board's keys move the dragon when its step is asked, and choose the princess's knight or the
+    fairy's follower: The Princess & the Dragon); ``p``
     projected scores; ``d`` the stop report (after a desync); ``b`` hands the seat of an away
     player to a bot (a ``handover`` entry); ``[`` the game so far in a replay over the live table (Escape
     comes back); ``?`` help; F12 a bug report; ``q`` back to the menu (a network game: leave
@@ -301,7 +305,8 @@ class GameScreen(BoardScreen):
     Ctrl+C and on quitting the app)."""
 
     #: The answers to an expansion's question come first too: shown only while asked, never cut.
-    FOOTER_FIRST = (*BoardScreen.FOOTER_FIRST, "second_tile(1)", "second_tile(0)", "flock(1)", "flock(0)")
+    FOOTER_FIRST = (*BoardScreen.FOOTER_FIRST, "second_tile(1)", "second_tile(0)", "flock(1)", "flock(0)",
+                    "dragon", "pick('princess')", "pick('fairy')", "pick_selected", "pick('')")
 
     def __init__(self, run: TableRun, *, settings: Settings | None = None, data_dir: Path | None = None) -> None:
         table = run.table
@@ -592,9 +597,10 @@ class GameScreen(BoardScreen):
             self.status.update(_("[b red]You are cut off from the table[/]: no other player is connected to this "
                                  "laptop; the game goes on when they are back"))
             return
-        seat = game.seat
+        seat = game.actor if game.phase is Phase.STEP else game.seat  # a step may ask another seat
         who = f"[{seat_style(self.colours[seat])}]{escape(self.names[seat])}[/]"
         suffix = self._status_notices()
+        moving = game.phase is Phase.STEP and isinstance(game.steps[0], dragon.DragonMove)
         if game.phase is Phase.DRAW:
             self.status.update(self._watching(self._draw_status(who)) + suffix)
             return
@@ -611,7 +617,9 @@ class GameScreen(BoardScreen):
                         else _("{player} to place: {keys}")).format(player=who, keys=keys)
             elif game.phase is Phase.STEP and isinstance(game.steps[0], hills.FlockChoice):
                 text = self._flock_prompt(game, who)
-            elif game.phase is Phase.STEP:
+            elif moving:
+                text = self._dragon_prompt(game, who)
+            elif game.phase is Phase.STEP and isinstance(game.steps[0], traders.SecondTileChoice):
                 # Translators: {player} is the name of the player to move; y and n are the keys that answer
                 text = _("{player}: your builder gives you a second tile: y take it, n leave it").format(player=who)
             else:
@@ -648,10 +656,33 @@ class GameScreen(BoardScreen):
                     thought = _("{player} ({level} bot) is thinking… {seconds} s").format(
                         player=who, level=level, seconds=seconds)
                 text = self._watching(thought)
+        elif moving:
+            step, steps = self._dragon_step(game)
+            # Translators: the status line while another player moves the dragon (The Princess & the Dragon);
+            # {player} is that player's name, {step} the step (1 to 6) of {steps} (6)
+            text = self._watching(_("waiting for {player} to move the dragon: step {step} of {steps}…").format(
+                player=who, step=step, steps=steps))
         else:
             # Translators: {player} is the name of the player to move
             text = self._watching(_("waiting for {player}…").format(player=who))
         self.status.update(text + suffix)
+
+    @staticmethod
+    def _dragon_step(game: Game) -> tuple[int, int]:
+        """The step of the dragon's movement asked now (from 1) and the steps of a movement (6)."""
+        return max(1, len(dragon_view(game).path)), dragon.DRAGON_STEPS
+
+    def _dragon_prompt(self, game: Game, who: str) -> str:
+        """The dragon's step asked of a person here (The Princess & the Dragon): which step, and the keys."""
+        step, steps = self._dragon_step(game)
+        # Translators: the status line when the player moves the dragon (The Princess & the Dragon): {player}
+        # is the player's name, {step} the step (1 to 6) of {steps} (6), {count} the tiles it may go to
+        # (tinted on the board); Tab, the arrows and Enter are keys
+        said = ngettext("{player}: move the dragon: step {step} of {steps}. {count} tile it may go to, tinted: "
+                        "Tab or the arrows, then Enter (or a click)",
+                        "{player}: move the dragon: step {step} of {steps}. {count} tiles it may go to, tinted: "
+                        "Tab or the arrows, then Enter (or a click)", len(self.board.targets))
+        return said.format(player=who, step=step, steps=steps, count=len(self.board.targets))
 
     @staticmethod
     def _flock_prompt(game: Game, who: str) -> str:
@@ -719,6 +750,16 @@ class GameScreen(BoardScreen):
                 done.append(_(_DEPLOYED[info.kind]).format(figure=FIGURE_NAMES[move.figure]))
             elif isinstance(move, ReturnAbbot):
                 done.append(_("the abbot taken back"))
+            elif isinstance(move, RemoveKnight):
+                # Translators: a turn to confirm (The Princess & the Dragon): the princess sends a knight home;
+                # {x},{y}: the knight's tile
+                done.append(_("the princess sends the knight at {x},{y} home").format(
+                    x=move.position.x, y=move.position.y))
+            elif isinstance(move, MoveFairy):
+                # Translators: a turn to confirm (The Princess & the Dragon): the fairy goes next to a follower;
+                # {x},{y}: the follower's tile
+                done.append(_("the fairy next to your follower at {x},{y}").format(
+                    x=move.position.x, y=move.position.y))
             else:
                 done.append(_("no meeple"))
         game = self.table.game
@@ -729,8 +770,8 @@ class GameScreen(BoardScreen):
         new = trial.events[first:]
         # a flock scored after a token drawn for this turn would tell the token: said once played
         drawn = any(isinstance(e, TokenDrawn) for e in new)
-        points = [e for e in new if (isinstance(e, PointsScored) or (isinstance(e, FlockScored) and not drawn))
-                  and not e.final]
+        points = [e for e in new if (isinstance(e, PointsScored | FairyScored)
+                                     or (isinstance(e, FlockScored) and not drawn)) and not e.final]
         # Translators: what a turn scores: {players} lists who score, {points} the points and the feature
         # ("+8: city, 3 tiles, 1 pennant")
         scored = "; ".join(_("{players} {points}").format(players=listed([escape(self.names[s]) for s in e.seats]),
@@ -804,8 +845,10 @@ class GameScreen(BoardScreen):
 
     def _deploy_prompt(self) -> str:
         """What the person to move may do while deploying: the figure the numbers are for, the abbot's
-        choices (The Abbot), skipping."""
+        choices (The Abbot), the princess and the fairy (The Princess & the Dragon), skipping."""
         board = self.board
+        if board.picks:
+            return self._pick_prompt()
         figure = FIGURE_NAMES[board.figure]
         # Translators: {figure} is the figure the digits deploy, with its article ("a meeple", "the abbot")
         parts = [_("a digit (or Tab, Enter) deploys {figure} on that spot").format(figure=figure) if board.spots
@@ -819,9 +862,45 @@ class GameScreen(BoardScreen):
         if where is not None:
             # Translators: {x},{y}: where the abbot stands on the board
             parts.append(_("A: recall the abbot from {x},{y}").format(x=where.x, y=where.y))
+        if board.can_pick("princess"):
+            # Translators: a key while deploying (The Princess & the Dragon); x is the key
+            parts.append(_("x: the princess sends a knight home"))
+        if board.can_pick("fairy"):
+            # Translators: a key while deploying (The Princess & the Dragon); m is the key
+            parts.append(_("m: move the fairy"))
         # Translators: the last of the keys while deploying (0 and Space are keys)
         parts.append(_("0 or Space skips"))
         return joined(parts)
+
+    def _pick_prompt(self) -> str:
+        """While choosing the princess's knight or the fairy's follower: the figures by number."""
+        board = self.board
+        game = self.shown_game
+        listed_figures = []
+        for number, (position, segment) in enumerate(board.picks, 1):
+            if board.pick == "princess":
+                owner = next((s for s, _f, p, seg in game.figures() if p == position and seg == segment), game.seat)
+                # Translators: a knight the princess may send home, by its number: {number} (a digit), {player}
+                # its owner's name, {x},{y} its tile
+                listed_figures.append(_("{number}: {player}'s knight at {x},{y}").format(
+                    number=number, player=escape(self.names[owner]), x=position.x, y=position.y))
+                continue
+            tile = game.tile_at(position)
+            kind = tile.variant.segments[segment].kind if tile is not None else SegmentKind.CITY
+            # Translators: a follower of the player's the fairy may go next to, by its number: {number} (a
+            # digit), {role} its role with its article ("a thief"), {x},{y} its tile
+            listed_figures.append(_("{number}: {role} at {x},{y}").format(
+                number=number, role=role_name(figure_role(kind)), x=position.x, y=position.y))
+        figures = joined(listed_figures)
+        if board.pick == "princess":
+            # Translators: choosing the knight the princess sends home (The Princess & the Dragon); {figures}
+            # lists them by number; Tab, Enter and Escape are keys
+            return _("the princess sends a knight home: {figures}. A digit, or Tab then Enter, or a click; "
+                     "Escape goes back").format(figures=figures)
+        # Translators: choosing the follower the fairy goes next to (The Princess & the Dragon); {figures}
+        # lists them by number; Tab, Enter and Escape are keys
+        return _("the fairy goes next to: {figures}. A digit, or Tab then Enter, or a click; Escape goes "
+                 "back").format(figures=figures)
 
     def _show_final(self) -> None:
         game = self.table.game
@@ -947,6 +1026,22 @@ class GameScreen(BoardScreen):
             return
         self._choose(SkipMeeple() if message.segment is None else DeployMeeple(message.segment, message.figure))
 
+    @on(BoardView.DragonChosen)
+    def _dragon(self, message: BoardView.DragonChosen) -> None:
+        game = self.table.game
+        if (game is None or game.phase is not Phase.STEP or not isinstance(game.steps[0], dragon.DragonMove)
+                or not self.my_turn() or self._provisional):
+            return
+        self._submit(MoveDragon(message.position))
+
+    @on(BoardView.FigurePicked)
+    def _picked(self, message: BoardView.FigurePicked) -> None:
+        game = self.shown_game
+        if game.phase is not Phase.DEPLOY or not self.my_turn() or self.confirming:
+            return
+        chosen = RemoveKnight if message.kind == "princess" else MoveFairy
+        self._choose(chosen(message.position, message.segment))
+
     @on(BoardView.FigureSwitched)
     def _figure(self, message: BoardView.FigureSwitched) -> None:
         self._show_status()
@@ -974,7 +1069,7 @@ class GameScreen(BoardScreen):
         if action == "second_tile":
             game = self.table.game
             return (game is not None and game.phase is Phase.STEP and self.my_turn() and not self._provisional
-                    and not isinstance(game.steps[0], hills.FlockChoice))
+                    and isinstance(game.steps[0], traders.SecondTileChoice))
         if action == "flock":
             return self._asks_flock()
         if action == "undo":

@@ -83,6 +83,19 @@ HOW_TO_PLAY: tuple[_Heading | _Table | str, ...] = (
         ("g, s", N_("with Hills & Sheep, when your tile extends your shepherd's field: grow the flock (a token "
                     "from the sheep bag: sheep, or a wolf that scatters the flock) or score it (1 a sheep to "
                     "every shepherd in the field)")),
+        ("x, m", N_("with The Princess & the Dragon, instead of deploying: x the princess sends home a knight of "
+                    "the city your tile's princess joined, m moves the fairy next to one of your followers; the "
+                    "figures to choose from are numbered on the board: a digit, Tab then Enter, or a click; "
+                    "Escape goes back")),
+    ),
+    _Heading(2, N_("Moving the dragon")),
+    N_("With The Princess & the Dragon, after a dragon tile the dragon moves six tiles, one a step, the\n"
+       "players in turn: when your step is asked, the tiles it may go to are tinted amber and its path so far\n"
+       "red; it eats every figure on each tile it enters."),
+    _Table(
+        (N_("arrows, Tab"), N_("the cursor starts on the dragon: an arrow moves it to the tile beside; Tab goes "
+                               "through the tiles the dragon may go to")),
+        (N_("Enter, click"), N_("move the dragon to the tile at the cursor (or the tile clicked)")),
     ),
     _Heading(2, N_("Confirming the turn")),
     N_("The tile and the meeple go on the board as you choose them, but the turn is only played when you\n"
@@ -228,6 +241,19 @@ def rules_help(rules: Rules) -> str:
                               "(another token) or `s` scores it: each shepherd there scores 1 a sheep and comes "
                               "back. A field closed with shepherds is scored at once; at the end they score "
                               "nothing. `t` shows the sheep bag."))
+    if rules.princess_dragon:
+        lines.append("- " + _("**The Princess & the Dragon**: 30 more tiles. The first volcano (◬, ASCII `v`) "
+                              "brings the dragon (`D`, white on red) onto the board; a dragon tile (§, ASCII "
+                              "`d`) drawn before it waits beside the pile. No figure goes on the dragon's tile. "
+                              "After a dragon tile, the dragon moves six tiles, the players in turn from you, "
+                              "never twice onto a tile, eating every figure where it goes: when your step is "
+                              "asked, arrows or Tab then Enter (or a click) move it to a tile tinted amber. "
+                              "Instead of deploying, `x` lets the princess (♛, ASCII `q`) of your tile's city "
+                              "send one of its knights home, and `m` puts the fairy (✦, ASCII `f`) next to one "
+                              "of your followers: 1 point as each of your turns begins, 3 when that follower's "
+                              "feature scores, and the dragon may not enter its tile (`✦` on the scoreboard). "
+                              "The magic portal (Ω, ASCII `@`) is not played yet: its tile is an ordinary "
+                              "tile. `t` shows the dragon tiles waiting."))
     if rules.small_city:
         lines.append("- " + _(RULE_NOTES["small_city"]))
     if rules.farms != "farm":

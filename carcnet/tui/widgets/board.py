@@ -27,11 +27,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from carcnet.engine import DeployMeeple, Figure, Game, Phase, Position, SegmentKind
+from carcnet.engine.moves import MoveDragon, MoveFairy, RemoveKnight
 from carcnet.engine.expansions import abbot
 from carcnet.i18n import N_, _
 from carcnet.log.values import COLOURS
 from carcnet.tui.parts import DEPLOY_ORDER, face
-from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, figure_letter, shepherds, tile_art
+from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Mode, Zoom, dragon_view, figure_letter, shepherds, tile_art
 from carcnet.tui.widgets.camera import Camera
 from carcnet.tui.widgets.painting import TERRAIN, BoardPainter, Look, art_line
 from carcnet.tui.words import why_not_here
@@ -65,6 +66,15 @@ class _View:
     other_spots: dict[Figure, tuple[int, ...]]
     abbot_at: Position | None  # while deploying: where the seat to move has its abbot (it may recall it)
     bounds: tuple[int, int, int, int]  # min x, min y, max x, max y of the tiles and the frontier
+    # The Princess & the Dragon: the dragon's tile, its path in this movement, the fairy (its tile and
+    # the segment of the follower it stands by, -1: nobody); the tiles the dragon may move to (its step
+    # asked); while deploying, the knights the princess may send home and the followers the fairy may go
+    # next to, each (position, segment)
+    dragon: Position | None = None
+    path: frozenset[Position] = frozenset()
+    fairy: tuple[Position, int] | None = None
+    targets: tuple[Position, ...] = ()
+    picks: dict[str, tuple[tuple[Position, int], ...]] = field(default_factory=dict)
 
 
 def read_board(game: Game) -> _View:
@@ -90,6 +100,15 @@ def read_board(game: Game) -> _View:
     spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
     other_spots = {f: tuple(m.segment for m in options if m.figure is f) for f in DEPLOY_ORDER[1:]}
     abbot_at = abbot.abbot_at(game, game.seat) if placed is not None and game.setup.rules.abbot else None
+    dragon = dragon_view(game)
+    targets: tuple[Position, ...] = ()
+    picks: dict[str, tuple[tuple[Position, int], ...]] = {}
+    if dragon.dragon is not None and game.phase is Phase.STEP:
+        targets = tuple(m.position for m in game.legal_moves() if isinstance(m, MoveDragon))
+    if placed is not None and game.setup.rules.princess_dragon:
+        moves = game.legal_moves()
+        picks = {"princess": tuple((m.position, m.segment) for m in moves if isinstance(m, RemoveKnight)),
+                 "fairy": tuple((m.position, m.segment) for m in moves if isinstance(m, MoveFairy))}
     xs = [p.x for p in tiles]
     ys = [p.y for p in tiles]
     bounds = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
@@ -105,6 +124,11 @@ def read_board(game: Game) -> _View:
         other_spots,
         abbot_at,
         bounds,
+        dragon.dragon,
+        frozenset(dragon.path),
+        dragon.fairy,
+        targets,
+        picks,
     )
 
 
@@ -168,6 +192,13 @@ class BoardView(ScrollView, can_focus=True):
                 tooltip=N_("Deploy another figure that has a spot: the meeple, the large meeple, the abbot, "
                            "the builder, the pig, the shepherd")),
         Binding("A", "recall", N_("Recall abbot"), tooltip=N_("Take the abbot back and score its cloister or garden now")),
+        Binding("x", "pick('princess')", N_("Princess"),
+                tooltip=N_("Instead of deploying: the princess sends a knight of her city home (choose which)")),
+        Binding("m", "pick('fairy')", N_("Fairy"),
+                tooltip=N_("Instead of deploying: move the fairy next to one of your followers (choose which)")),
+        Binding("enter", "pick_selected", N_("Choose"), tooltip=N_("Choose the selected figure")),
+        Binding("escape", "pick('')", N_("Back"), tooltip=N_("Back to deploying: choose nothing")),
+        Binding("enter", "dragon", N_("Move the dragon"), tooltip=N_("Move the dragon to the tile at the cursor")),
         Binding("z", "toggle_zoom", N_("Zoom"), tooltip=N_("The next zoom: large, detailed, overview, then large again")),
         Binding("plus,equals_sign", "zoom(1)", N_("Zoom in"), show=False),
         Binding("minus", "zoom(-1)", N_("Zoom out"), show=False),
@@ -177,7 +208,11 @@ class BoardView(ScrollView, can_focus=True):
     tile fits, nearest the cursor first (while deploying: the meeple spots); ``r`` turns the drawn
     tile through its legal rotations; Enter places or deploys; 1–9 deploy on a numbered spot, 0 or
     Space skip; ``z`` the next zoom (smaller, then the largest again), ``+`` / ``-`` zoom in and out (the
-    mouse wheel too, on the tile under the mouse); ``c`` centres on the cursor, then on the start tile."""
+    mouse wheel too, on the tile under the mouse); ``c`` centres on the cursor, then on the start tile.
+    The Princess & the Dragon: while deploying, ``x`` (the princess: a knight sent home) and ``m`` (the
+    fairy moved) number the figures to choose from on the board, chosen as spots are (a digit, Tab
+    and Enter, a click; Escape goes back); while the dragon's step is asked here, the tiles it may go
+    to are tinted, Tab goes through them and Enter (or a click) moves it to the one at the cursor."""
 
     cursor: var[Position] = var(Position(0, 0), always_update=False)
     """The position under the cursor."""
@@ -194,6 +229,11 @@ class BoardView(ScrollView, can_focus=True):
     """While deploying: the figure the numbered spots are for (the meeple, or with The Abbot the abbot)."""
     interactive: var[bool] = var(True)
     """Whether the local player is to move: shows placements and spots, and posts choices."""
+    pick: var[str] = var("")
+    """While deploying (The Princess & the Dragon): ``"princess"`` while a knight to send home is
+    chosen, ``"fairy"`` while a follower for the fairy is; ``""`` otherwise."""
+    pick_index: var[int] = var(-1)
+    """The figure chosen among :attr:`picks` (Tab, the mouse), or -1 before one is."""
     letter_keys: var[bool] = var(True)
     """Whether h, j, k and l move the cursor as the arrows do: not for a spectator, whose typing
     (a line meant for the table) moved the board's cursor."""
@@ -267,6 +307,40 @@ class BoardView(ScrollView, can_focus=True):
 
         position: Position
         """Where the abbot stands."""
+        board: BoardView | None = field(default=None, repr=False, compare=False)
+        """The board that posted it."""
+
+        @property
+        def control(self) -> BoardView | None:
+            """The board that posted it (for ``@on`` selectors)."""
+            return self.board
+
+    @dataclass
+    class DragonChosen(Message):
+        """Posted when the player moves the dragon (Enter on a tile it may go to, or a click on one;
+        The Princess & the Dragon)."""
+
+        position: Position
+        """The tile the dragon goes to."""
+        board: BoardView | None = field(default=None, repr=False, compare=False)
+        """The board that posted it."""
+
+        @property
+        def control(self) -> BoardView | None:
+            """The board that posted it (for ``@on`` selectors)."""
+            return self.board
+
+    @dataclass
+    class FigurePicked(Message):
+        """Posted when the player chooses, instead of deploying, the knight the princess sends home
+        (*kind* ``"princess"``) or the follower the fairy goes next to (``"fairy"``)."""
+
+        kind: str
+        """``"princess"`` or ``"fairy"``."""
+        position: Position
+        """The figure's tile."""
+        segment: int
+        """The figure's segment."""
         board: BoardView | None = field(default=None, repr=False, compare=False)
         """The board that posted it."""
 
@@ -382,11 +456,28 @@ class BoardView(ScrollView, can_focus=True):
         return tuple(f for f in DEPLOY_ORDER if self._figure_spots(f))
 
     @property
+    def picks(self) -> tuple[tuple[Position, int], ...]:
+        """While choosing a figure (:attr:`pick`): the figures to choose from, ``(position, segment)``
+        each, numbered from 1 in this order; empty otherwise."""
+        if not self.interactive or not self.pick:
+            return ()
+        return self._view.picks.get(self.pick, ())
+
+    def can_pick(self, kind: str) -> bool:
+        """While deploying: whether a figure may be chosen for *kind* (``"princess"``, ``"fairy"``)."""
+        return self.deploying and bool(self._view.picks.get(kind))
+
+    @property
+    def targets(self) -> tuple[Position, ...]:
+        """While the dragon's step is asked here: the tiles it may move to; empty otherwise."""
+        return self._view.targets if self.interactive else ()
+
+    @property
     def chosen_spot(self) -> int | None:
         """While deploying: the index in :attr:`spots` of the spot Enter deploys on (the one
         highlighted), or ``None`` before the player chose one."""
         spots = self.spots
-        return min(self.spot, len(spots) - 1) if spots and self.spot_chosen else None
+        return min(self.spot, len(spots) - 1) if spots and self.spot_chosen and not self.pick else None
 
     @property
     def deploying(self) -> bool:
@@ -420,6 +511,12 @@ class BoardView(ScrollView, can_focus=True):
         self._cycle = None
         self._forget_all()
         self._layout()
+        if self.pick and (self._view.placed != old.placed or not self._view.picks.get(self.pick)):
+            self.set_reactive(BoardView.pick, "")
+            self.set_reactive(BoardView.pick_index, -1)
+        if self._view.targets and self._view.targets != old.targets and self._view.dragon is not None:
+            self.set_reactive(BoardView.cursor, self._view.dragon)  # an arrow then moves it to a tile beside
+            self._follow()
         if self._view.placed is not None and self._view.placed != old.placed:
             self.set_reactive(BoardView.cursor, self._view.placed)
             self.set_reactive(BoardView.spot, 0)
@@ -477,9 +574,13 @@ class BoardView(ScrollView, can_focus=True):
         spots = self.spots
         placed = self._view.placed
         chosen = self.chosen_spot
-        if chosen is None or placed is None:
+        picks = self.picks
+        if picks and 0 <= self.pick_index < len(picks):
+            placed, segment = picks[self.pick_index]
+        elif chosen is None or placed is None:
             return
-        segment = spots[chosen]
+        else:
+            segment = spots[chosen]
         by_position: dict[Position, set[int]] = {}
         for position, seg in self._game.feature_segments(placed, segment):
             by_position.setdefault(position, set()).add(seg)
@@ -600,6 +701,23 @@ class BoardView(ScrollView, can_focus=True):
         self.refresh_bindings()
         self.post_message(self.FigureSwitched(new, self))
 
+    def watch_pick(self, old: str, new: str) -> None:
+        self.pick_index = -1
+        self._update_highlight()
+        self._forget_all()
+        self.refresh()
+        self.refresh_bindings()
+        self.post_message(self.FigureSwitched(self.figure, self))  # the status line says what to choose
+
+    def watch_pick_index(self, old: int, new: int) -> None:
+        picks = self.picks
+        if 0 <= new < len(picks):
+            self.cursor = picks[new][0]
+        self._update_highlight()
+        self._forget_all()
+        self.refresh()
+        self.post_message(self.FigureSwitched(self.figure, self))
+
     def watch_interactive(self, old: bool, new: bool) -> None:
         self._update_highlight()
         self._forget_all()
@@ -648,6 +766,16 @@ class BoardView(ScrollView, can_focus=True):
         if offset is None or event.button != 1:
             return
         position = self.position_at(offset.x, offset.y)
+        if self.picks:
+            picked = self._pick_at(event)
+            if picked is not None:
+                self.pick_index = picked
+                self._post_pick()
+                return
+        if position in self.targets:
+            self.cursor = position
+            self.post_message(self.DragonChosen(position, self))
+            return
         if self.spots:
             hit = self._spot_at(event)
             if hit is not None:
@@ -671,6 +799,30 @@ class BoardView(ScrollView, can_focus=True):
         art = tile_art(tile.kind, tile.rotation, self.zoom, self._glyphs)
         segment = art.cell(offset.x - region.x, offset.y - region.y).segment
         return None if segment is None else (position, segment)
+
+    def _pick_at(self, event: events.MouseEvent) -> int | None:
+        """The index in :attr:`picks` of the figure under the mouse: on its number, a cell of its
+        segment, or anywhere on a tile where it is the only one to choose."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return None
+        position = self.position_at(offset.x, offset.y)
+        here = [i for i, (p, _segment) in enumerate(self.picks) if p == position]
+        if len(here) == 1:
+            return here[0]
+        hovered = self._segment_at(event)
+        for i in here:
+            if hovered is not None and self.picks[i][1] == hovered[1]:
+                return i
+        tile = self._view.tiles.get(position)
+        if tile is None:
+            return None
+        region = self.tile_region(position)
+        art = tile_art(tile.kind, tile.rotation, self.zoom, self._glyphs)
+        for i in here:
+            if art.anchors[self.picks[i][1]] == (offset.x - region.x, offset.y - region.y):
+                return i
+        return None
 
     def _spot_at(self, event: events.MouseEvent) -> int | None:
         """The deploy spot (segment) under the mouse: its number, or a cell of its segment."""
@@ -701,6 +853,10 @@ class BoardView(ScrollView, can_focus=True):
             deploying,
             deploying and len(self.figures_to_deploy()) > 1,
             deploying and view.abbot_at is not None,
+            deploying and bool(view.picks.get("princess")),
+            deploying and bool(view.picks.get("fairy")),
+            self.interactive and bool(view.targets),
+            deploying and bool(self.pick),
         )
 
     def binding_description(self, action: str) -> str | None:
@@ -714,16 +870,21 @@ class BoardView(ScrollView, can_focus=True):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Shows only the keys that do something in the current phase (from :meth:`_offered`)."""
-        placing, deploying, switch, recall = self._offered()
+        placing, deploying, switch, recall, princess, fairy, dragon, picking = self._offered()
+        if action == "pick":  # x and m while they may choose; Escape while choosing
+            kind = parameters[0] if parameters else ""
+            return picking if not kind else (princess if kind == "princess" else fairy)
         offered = {
             "rotate": placing,
             "place": placing,
             "deploy": deploying,
-            "skip": deploying,
-            "deploy_selected": deploying,
-            "cycle": placing or deploying,
-            "switch_figure": switch,
-            "recall": recall,
+            "skip": deploying and not picking,
+            "deploy_selected": deploying and not picking,
+            "pick_selected": picking,
+            "dragon": dragon,
+            "cycle": placing or deploying or dragon,
+            "switch_figure": switch and not picking,
+            "recall": recall and not picking,
             "move_by_letter": self.letter_keys,
         }
         return offered.get(action, True)
@@ -739,6 +900,13 @@ class BoardView(ScrollView, can_focus=True):
     def action_cycle(self, step: int) -> None:
         """Next (*step* 1) or previous (-1) position where the tile fits, nearest the cursor first;
         while deploying, the next or previous meeple spot."""
+        picks = self.picks
+        if picks:
+            if self.pick_index < 0:
+                self.pick_index = 0 if step > 0 else len(picks) - 1
+            else:
+                self.pick_index = (self.pick_index + step) % len(picks)
+            return
         spots = self.spots
         if spots:
             if not self.spot_chosen:  # the first Tab picks spot 1 (Shift+Tab the last)
@@ -747,7 +915,7 @@ class BoardView(ScrollView, can_focus=True):
                 return
             self.spot = (self.spot + step) % len(spots)
             return
-        open_ = self.open_positions
+        open_ = self.open_positions or dict.fromkeys(self.targets, ())
         if not open_:
             self.app.bell()
             return
@@ -794,7 +962,16 @@ class BoardView(ScrollView, can_focus=True):
             self.post_message(self.DeployChosen(spots[self.spot] if spots else None, self.figure, self))
 
     def action_deploy(self, number: int) -> None:
-        """Deploys the chosen figure on spot *number* (1-based)."""
+        """Deploys the chosen figure on spot *number* (1-based); while choosing a figure (:attr:`pick`),
+        chooses figure *number*."""
+        picks = self.picks
+        if picks:
+            if 1 <= number <= len(picks):
+                self.pick_index = number - 1
+                self._post_pick()
+            else:
+                self.app.bell()
+            return
         spots = self.spots
         if 1 <= number <= len(spots):
             self.spot = number - 1
@@ -802,6 +979,42 @@ class BoardView(ScrollView, can_focus=True):
             self.post_message(self.DeployChosen(spots[number - 1], self.figure, self))
         else:
             self.app.bell()
+
+    def action_pick(self, kind: str) -> None:
+        """Starts choosing a figure instead of deploying (The Princess & the Dragon): *kind*
+        ``"princess"`` a knight the princess sends home, ``"fairy"`` a follower the fairy goes next to;
+        the same key again, or ``""`` (Escape), goes back to deploying."""
+        if kind and (kind == self.pick or not self.can_pick(kind)):
+            kind = ""
+        self.pick = kind
+        picks = self.picks
+        if len(picks) == 1:  # nothing else to choose from: chosen, to confirm with Enter or 1
+            self.pick_index = 0
+
+    def action_pick_selected(self) -> None:
+        """Chooses the figure selected (Tab, a click); before one is, says how."""
+        if not (0 <= self.pick_index < len(self.picks)):
+            self.app.bell()
+            self.notify(_("Choose a figure first: its number, or Tab then Enter, or a click. Escape goes back."),
+                        title=_("Which figure?"), timeout=4)
+            return
+        self._post_pick()
+
+    def _post_pick(self) -> None:
+        position, segment = self.picks[self.pick_index]
+        self.post_message(self.FigurePicked(self.pick, position, segment, self))
+
+    def action_dragon(self) -> None:
+        """Moves the dragon to the tile at the cursor, if it may go there; else says where it may."""
+        targets = self.targets
+        if self.cursor in targets:
+            self.post_message(self.DragonChosen(self.cursor, self))
+            return
+        self.app.bell()
+        where = ", ".join(f"{p.x},{p.y}" for p in targets)
+        # Translators: {where} lists the tiles the dragon may go to, as x,y ("1,0, -1,0")
+        self.notify(_("The dragon goes to a tile beside it, tinted: {where}. Tab goes through them.").format(
+            where=where), title=_("The dragon cannot go there"), severity="warning", timeout=4)
 
     def action_switch_figure(self) -> None:
         """Switches the figure to deploy to the next one with a spot: the meeple, the large meeple
@@ -858,7 +1071,18 @@ class BoardView(ScrollView, can_focus=True):
         interactive = self.interactive
         if tile is not None:
             deploying = interactive and position == view.placed
-            spots = self.spots if deploying else ()
+            picks = self.picks
+            if picks:
+                spots = tuple((seg, str(i + 1)) for i, (p, seg) in enumerate(picks) if p == position)
+                index = self.pick_index
+                selected = picks[index][1] if 0 <= index < len(picks) and picks[index][0] == position else None
+            else:
+                segments = self.spots if deploying else ()
+                spots = tuple((seg, str(i + 1)) for i, seg in enumerate(segments))
+                selected = segments[min(self.spot, len(segments) - 1)] if segments else None
+            tint = (Mode.TARGET if interactive and position in view.targets
+                    else Mode.PATH if position in view.path else Mode.NORMAL)
+            fairy = view.fairy[1] if view.fairy is not None and view.fairy[0] == position else None
             return (
                 "tile",
                 zoom,
@@ -869,9 +1093,12 @@ class BoardView(ScrollView, can_focus=True):
                 view.flocks.get(position, ()),
                 self._highlight.get(position) or self._outline.get(position, frozenset()),
                 spots,
-                spots[min(self.spot, len(spots) - 1)] if spots else None,
+                selected,
                 cursor,
                 None if deploying else view.marks.get(position),
+                tint,
+                position == view.dragon,
+                fairy,
             )
         fits = interactive and position in view.open
         if cursor and fits and view.drawn is not None:

@@ -1,16 +1,20 @@
 """Provides the game log panel: one line per placement and deployment, and one per scoring that
-says why ("Red +8: city, 3 tiles, 1 pennant")."""
+says why ("Red +8: city, 3 tiles, 1 pennant"); The Princess & the Dragon's dragon moved, the figures it
+eats, the knights the princess sends home and the tiles held aside before the first volcano."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from rich.text import Text
 from textual.widgets import RichLog
 
 from carcnet.engine import (
     BuilderTurn,
+    DragonMoved,
     Event,
+    FairyScored,
     Figure,
     FlockScored,
     GameEnded,
@@ -19,10 +23,12 @@ from carcnet.engine import (
     MeepleDeployed,
     MeepleReturned,
     PointsScored,
+    Position,
     SeatHandedBack,
     SeatHandedOver,
     SecondTileDeclined,
     SegmentKind,
+    TileHeld,
     TilePlaced,
     TileSetAside,
     TokenDrawn,
@@ -35,7 +41,32 @@ from carcnet.tui.words import bot_words, chained, goods_words, kind_words, score
 
 from .palette import seat_style, styled
 
-__all__ = ["GameLog", "describe_event"]
+__all__ = ["GameLog", "LogContext", "describe_event", "log_context"]
+
+
+class LogContext(NamedTuple):
+    """What the log has seen that tells the next event (The Princess & the Dragon).
+
+    Attributes:
+        dragon: Where the dragon is, as the log has seen it (for the direction of its next step).
+        after: ``"eats"`` right after the dragon moved (the figures returned next are eaten);
+            ``"placed"`` right after a tile was placed (a figure returned next is a knight the
+            princess sends home); ``""`` otherwise.
+    """
+
+    dragon: Position | None = None
+    after: str = ""
+
+
+def log_context(context: LogContext, event: Event) -> LogContext:
+    """*context* after *event*."""
+    if isinstance(event, DragonMoved):
+        return LogContext(event.position, "eats" if event.seat is not None else "")
+    if isinstance(event, TilePlaced):
+        return LogContext(context.dragon, "placed")
+    if isinstance(event, MeepleReturned) and context.after == "eats":
+        return context
+    return LogContext(context.dragon) if context.after else context
 
 
 def _deployed(figure: Figure, kind: SegmentKind) -> str:
@@ -68,6 +99,53 @@ def _token_line(event: TokenDrawn, names: list[str]) -> Text:
     return styled(said, player=Text(names[event.seat]), count=str(count))
 
 
+def _dragon_line(event: DragonMoved, names: list[str], before: Position | None) -> Text:
+    """The line of the dragon moved (The Princess & the Dragon): to a volcano just placed, or a step by
+    a seat, told by its direction from *before* (where it was) when the log knows it."""
+    if event.seat is None:
+        # Translators: a line of the game log (The Princess & the Dragon): a volcano was placed; {where}: as in
+        # "Ann placed a tile {where}" ("just north of the start tile")
+        return styled(_("The dragon flies to the volcano {where}"), "bold", where=where_words(event.position))
+    player = Text(names[event.seat])
+    step = None if before is None else (event.position.x - before.x, event.position.y - before.y)
+    said = {
+        # Translators: a line of the game log (The Princess & the Dragon): a player moved the dragon one tile
+        # (north: up on the board); {player}: a seat's name
+        (0, -1): _("{player} moves the dragon north"),
+        # Translators: a line of the game log (The Princess & the Dragon); {player}: a seat's name
+        (1, 0): _("{player} moves the dragon east"),
+        # Translators: a line of the game log (The Princess & the Dragon); {player}: a seat's name
+        (0, 1): _("{player} moves the dragon south"),
+        # Translators: a line of the game log (The Princess & the Dragon); {player}: a seat's name
+        (-1, 0): _("{player} moves the dragon west"),
+    }.get(step) if step is not None else None
+    if said is None:
+        # Translators: a line of the game log (The Princess & the Dragon); {player}: a seat's name, {where}:
+        # as in "Ann placed a tile {where}"
+        return styled(_("{player} moves the dragon {where}"), player=player, where=where_words(event.position))
+    return styled(said, player=player)
+
+
+def _eaten_line(event: MeepleReturned, names: list[str]) -> Text:
+    """The line of a figure the dragon eats (The Princess & the Dragon): back to its owner's supply."""
+    said = {
+        # Translators: a line of the game log (The Princess & the Dragon): the dragon eats a figure, back to
+        # its owner's supply; {player}: the owner's name
+        Figure.MEEPLE: _("The dragon eats one of {player}'s meeples"),
+        # Translators: a line of the game log (The Princess & the Dragon); {player}: the owner's name
+        Figure.LARGE: _("The dragon eats {player}'s large meeple"),
+        # Translators: a line of the game log (The Princess & the Dragon); {player}: the owner's name
+        Figure.ABBOT: _("The dragon eats {player}'s abbot"),
+        # Translators: a line of the game log (The Princess & the Dragon); {player}: the owner's name
+        Figure.BUILDER: _("The dragon eats {player}'s builder"),
+        # Translators: a line of the game log (The Princess & the Dragon); {player}: the owner's name
+        Figure.PIG: _("The dragon eats {player}'s pig"),
+        # Translators: a line of the game log (The Princess & the Dragon); {player}: the owner's name
+        Figure.SHEPHERD: _("The dragon eats {player}'s shepherd"),
+    }
+    return styled(said.get(event.figure, said[Figure.MEEPLE]), "bold", player=Text(names[event.seat]))
+
+
 def _named(seat: int, names: list[str], colours: list[str]) -> Text:
     """A seat's name in its colour."""
     return Text(names[seat], style=seat_style(colours[seat]))
@@ -79,8 +157,25 @@ def _said_by(line: Text, seat: int, colours: list[str]) -> Text:
     return line
 
 
-def describe_event(event: Event, names: list[str], colours: list[str]) -> Text | None:
-    """One log line for *event*, or ``None`` for events not worth a line (draws, returns)."""
+def describe_event(event: Event, names: list[str], colours: list[str], context: LogContext = LogContext()) -> Text | None:
+    """One log line for *event*, or ``None`` for events not worth a line (draws, returns); *context*:
+    what the log saw before it (:func:`log_context`: a figure returned after the dragon moved is
+    eaten, one returned right after a tile placed is sent home by the princess)."""
+    if isinstance(event, DragonMoved):
+        line = _dragon_line(event, names, context.dragon)
+        return line if event.seat is None else _said_by(line, event.seat, colours)
+    if isinstance(event, MeepleReturned) and context.after == "eats":
+        return _eaten_line(event, names)
+    if isinstance(event, MeepleReturned) and context.after == "placed":
+        # Translators: a line of the game log (The Princess & the Dragon): instead of deploying, the player
+        # whose tile showed a princess sends a knight of her city home; {player}: the knight's owner
+        return styled(_("The princess sends {player}'s knight home"), "bold", player=Text(names[event.seat]))
+    if isinstance(event, TileHeld):
+        # Translators: a line of the game log (The Princess & the Dragon): a dragon tile drawn before any
+        # volcano is placed waits beside the pile; {player}: a seat's name
+        said = _("{player} drew a dragon tile: it waits beside the pile until a volcano is placed; "
+                 "{player} draws again").format(player=names[event.seat])
+        return Text(said, style="italic")
     if isinstance(event, TilePlaced):
         if event.seat is None:
             return Text(_("The start tile is placed"), style="dim")
@@ -114,7 +209,7 @@ def describe_event(event: Event, names: list[str], colours: list[str]) -> Text |
         # Translators: a line of the game log (Hills & Sheep); {player}: a seat's name
         line = styled(_("{player}'s shepherd goes back to their supply"), player=Text(names[event.seat]))
         return _said_by(line, event.seat, colours)
-    if isinstance(event, PointsScored | GoodsScored | FlockScored):
+    if isinstance(event, PointsScored | GoodsScored | FlockScored | FairyScored):
         players = _named(event.seats[0], names, colours)
         for seat in event.seats[1:]:
             players = styled(_("{list} and {last}"), list=players, last=_named(seat, names, colours))
@@ -162,9 +257,12 @@ class GameLog(RichLog):
         super().__init__(wrap=True, markup=False, highlight=False, min_width=10, id=id)
         self._names = names
         self._colours = colours
+        self._seen = LogContext()
 
     def add(self, events: Iterable[Event]) -> None:
+        """Writes the lines of *events*, which follow those added before (:func:`log_context`)."""
         for event in events:
-            line = describe_event(event, self._names, self._colours)
+            line = describe_event(event, self._names, self._colours, self._seen)
+            self._seen = log_context(self._seen, event)
             if line is not None:
                 self.write(line)

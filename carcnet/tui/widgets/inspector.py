@@ -24,7 +24,7 @@ from textual.widgets import Static
 from carcnet.engine import FeatureInfo, Figure, Game, Position, SegmentKind, tile_kind
 from carcnet.i18n import _, listed, ngettext, pgettext
 from carcnet.tui.parts import DEPLOY_ORDER, face
-from carcnet.tui.render import figure_name, shepherds
+from carcnet.tui.render import dragon_view, figure_name, shepherds
 from carcnet.tui.words import chained, feature_words, kind_words, where_words
 
 from .palette import seat_style, styled
@@ -154,8 +154,31 @@ def _marks_words(marks: Sequence[str]) -> str:
         # Translators: a mark of the whole tile (Hills & Sheep), after where the tile is in the inspector:
         # "In the north · a vineyard"
         "vineyard": pgettext("tile mark", "a vineyard"),
+        # Translators: a mark of the whole tile (The Princess & the Dragon), after where the tile is in the
+        # inspector: "In the north · a volcano"
+        "volcano": pgettext("tile mark", "a volcano"),
+        # Translators: a mark of the whole tile (The Princess & the Dragon: placing the tile moved the dragon)
+        "dragon": pgettext("tile mark", "the dragon's symbol"),
+        # Translators: a mark of the whole tile (The Princess & the Dragon)
+        "princess": pgettext("tile mark", "a princess"),
+        # Translators: a mark of the whole tile (The Princess & the Dragon)
+        "portal": pgettext("tile mark", "a magic portal"),
     }
     return listed([words[m] for m in marks if m in words])
+
+
+def _dragon_words(game: Game, position: Position) -> str:
+    """What stands on the tile at *position* of The Princess & the Dragon's: the dragon, the fairy."""
+    view = dragon_view(game)
+    parts = []
+    if view.dragon == position:
+        # Translators: in the inspector (The Princess & the Dragon): the dragon is on this tile
+        parts.append(_("the dragon is here"))
+    if view.fairy is not None and view.fairy[0] == position:
+        # Translators: in the inspector (The Princess & the Dragon): the fairy is on this tile (the dragon
+        # may not enter it)
+        parts.append(_("the fairy is here: the dragon may not come"))
+    return listed(parts)
 
 
 def _no_spot(figure: Figure) -> str:
@@ -324,7 +347,7 @@ class Inspector(Static):
         p = features.position
         where = _("The start tile") if (p.x, p.y) == (0, 0) else where_words(p)[:1].upper() + where_words(p)[1:]
         lines = [Text(where, style="bold")]  # what it shows, feature by feature, below
-        marks = _marks_words(tile_kind(features.letter).marks)
+        marks = listed([m for m in (_marks_words(tile_kind(features.letter).marks), _dragon_words(game, p)) if m])
         if marks:
             lines[0].append(" · " + marks, style="dim")
         flocks = self._flocks(game)

@@ -55,22 +55,39 @@ TERRAIN = {
     # Hills & Sheep's marks of the whole tile, on the field: a sandy hill, purple grapes
     Role.HILL: ("#e8d28a", "#3d6e2b", "#4b8037"),
     Role.VINEYARD: ("#d9a6ff", "#3d6e2b", "#4b8037"),
+    # The Princess & the Dragon's marks: a glowing volcano, the dragon's symbol, a portal's blue light on
+    # the field, the princess in her city's colours
+    Role.VOLCANO: ("#ff7a3a", "#3d6e2b", "#4b8037"),
+    Role.DRAGON_MARK: ("#ff5a5a", "#3d6e2b", "#4b8037"),
+    Role.PORTAL: ("#7ad8ff", "#3d6e2b", "#4b8037"),
+    Role.PRINCESS: ("#ffd6f0", "#8a6a3e", "#9a7848"),
 }
 
 #: What decides how a position looks, as a hashable key, made by the board widget:
-#: ``("tile", zoom, letter, rotation, parity, figures, flocks, highlight, spots, selected, cursor, mark)``,
+#: ``("tile", zoom, letter, rotation, parity, figures, flocks, highlight, spots, selected, cursor, mark, tint,
+#: dragon, fairy)``,
 #: ``("ghost", zoom, letter, rotation, parity)`` or ``("empty", zoom, fits, cursor, parity)``.
 Look = tuple
 
 _GHOST_TINT = Color.parse("#a0a8ff")
 _HIGHLIGHT = Color.parse("#ffd24a")
 _CURSOR = "#ffff3a"
+#: The dragon's path so far and the tiles it may move to (The Princess & the Dragon): a red and an amber tint.
+_PATH_TINT = Color.parse("#c0282a")
+_TARGET_TINT = Color.parse("#ff9a1a")
+#: The dragon: white on red, and the fairy: deep blue on pale gold, both in no seat's colour.
+_DRAGON = Style(color="#ffffff", bgcolor="#c0141a", bold=True)
+_FAIRY = Style(color="#2a1a6e", bgcolor="#fff2a8", bold=True)
 _SPOT = Style(color="#000000", bgcolor="#ffd24a", bold=True)
 _CHOSEN = Style(color="#000000", bgcolor="#ffffff", bold=True)
 _OPEN = ("#b8e68a", "#24361f", "#20311c")
 _EMPTY_BG = "#0f130f"
 
 _CACHE_LIMIT = 8192
+
+#: The roles drawn bold: the roads, and the marks on a tile.
+_BOLD = frozenset((Role.ROAD, Role.PENNANT, Role.CLOISTER, Role.INN, Role.CATHEDRAL, Role.HILL, Role.VINEYARD,
+                   Role.VOLCANO, Role.DRAGON_MARK, Role.PORTAL, Role.PRINCESS))
 
 
 def art_line(art: TileArt, row: int) -> Text:
@@ -201,7 +218,8 @@ class BoardPainter:
     def _draw(self, look: Look) -> tuple[tuple[Segment, ...], ...]:
         glyphs = self._glyphs
         if look[0] == "tile":
-            _, zoom, letter, rotation, parity, figures, flocks, highlight, spots, selected, cursor, mark = look
+            (_, zoom, letter, rotation, parity, figures, flocks, highlight, spots, selected, cursor, mark, tint,
+             dragon, fairy) = look
             art = tile_art(tile_kind(letter), rotation, zoom, glyphs)
             grid = compose_tile(
                 art,
@@ -209,11 +227,14 @@ class BoardPainter:
                 highlight=highlight,
                 figures=figures,
                 flocks=flocks,
-                spots=tuple((s, str(i + 1)) for i, s in enumerate(spots)),
+                spots=spots,
                 selected=selected,
                 cursor=cursor,
                 mark=mark,
                 glyphs=glyphs,
+                tint=tint,
+                dragon=dragon,
+                fairy=fairy,
             )
         elif look[0] == "ghost":
             _, zoom, letter, rotation, parity = look
@@ -254,6 +275,10 @@ class BoardPainter:
             return _SPOT
         if layer == "chosen":
             return _CHOSEN
+        if layer == "dragon":
+            return _DRAGON
+        if layer == "fairy":
+            return _FAIRY
         if layer in ("meeple", "seat"):
             colour = Color.parse(self._colour(seat))
             return Style(color=colour.get_contrast_text(1.0).hex, bgcolor=colour.hex, bold=True)
@@ -268,8 +293,7 @@ class BoardPainter:
         return Style(
             color=fg,
             bgcolor=bg,
-            bold=role in (Role.ROAD, Role.PENNANT, Role.CLOISTER, Role.INN, Role.CATHEDRAL, Role.HILL, Role.VINEYARD)
-            or mode == Mode.HIGHLIGHT,
+            bold=role in _BOLD or mode == Mode.HIGHLIGHT,
             underline=mode == Mode.HIGHLIGHT,  # colour-blind players see the highlight too
         )
 
@@ -283,6 +307,9 @@ class BoardPainter:
         if mode == Mode.HIGHLIGHT:
             fgc, bgc = Color.parse(fg), Color.parse(bg)
             return fgc.blend(Color(0, 0, 0), 0.5).hex, bgc.blend(_HIGHLIGHT, 0.7).hex
+        if mode in (Mode.PATH, Mode.TARGET):
+            tint = _PATH_TINT if mode == Mode.PATH else _TARGET_TINT
+            return fg, Color.parse(bg).blend(tint, 0.5).hex
         return fg, bg
 
     def _colour(self, seat: int) -> str:

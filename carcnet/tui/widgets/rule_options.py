@@ -1,5 +1,6 @@
 """Provides :class:`RuleOptions`: the rules of a new game (The River with its start-tile choice, The
-Abbot, Hills & Sheep, Inns & Cathedrals, Traders & Builders, the farm scoring and small cities),
+Abbot, Hills & Sheep, The Princess & the Dragon, Inns & Cathedrals, Traders & Builders, the farm
+scoring and small cities),
 shared by the local new-game screen and the host's table setup."""
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ class TickBox(Checkbox):
 
 class RuleOptions(Vertical):
     """The rule options, in rows. First the expansions: ``#river``, ``#abbot``, ``#inns`` (Inns &
-    Cathedrals), ``#traders`` (Traders & Builders) and ``#hills-sheep`` (Hills & Sheep; checkboxes); then,
-    shown only with The River on, ``#river-start``: what becomes of the base game's
+    Cathedrals), ``#traders`` (Traders & Builders), ``#hills-sheep`` (Hills & Sheep) and
+    ``#princess-dragon`` (The Princess & the Dragon; checkboxes); then, shown only with The River on,
+    ``#river-start``: what becomes of the base game's
     start tile (:data:`~carcnet.engine.RIVER_STARTS`), in plain words, on a row of its own so that
     its ``▼`` is never cut. Then the editions' scoring: ``#farms``
     (:data:`~carcnet.engine.FARM_RULES`) and ``#small-city`` (checkbox). The checkboxes are
@@ -89,6 +91,13 @@ class RuleOptions(Vertical):
                           "each cloister around them, and a shepherd each whose flock of sheep you grow or score "
                           "(beware the wolf)"),
             )
+        with Horizontal():  # a row of its own too: its long name is cut beside another at 60 columns
+            yield TickBox(
+                _("The Princess & the Dragon"), default.princess_dragon, id="princess-dragon",
+                tooltip=_("30 more tiles: volcanoes, the dragon that eats every figure on its way, princesses "
+                          "that send a knight home, magic portals; and the fairy, worth a point a turn by your "
+                          "follower"),
+            )
         with Horizontal(id="river-row", classes="" if default.river else "-off"):
             yield Select(
                 [(_river_start_choice(v), v) for v in RIVER_STARTS],
@@ -124,6 +133,7 @@ class RuleOptions(Vertical):
             inns=self.query_one("#inns", Checkbox).value,
             traders=self.query_one("#traders", Checkbox).value,
             hills_sheep=self.query_one("#hills-sheep", Checkbox).value,
+            princess_dragon=self.query_one("#princess-dragon", Checkbox).value,
         )
 
 

@@ -15,7 +15,7 @@ from textual.widgets import Static
 from carcnet.engine import MEEPLES_PER_PLAYER, Figure, Game, Phase, Rules, tile_kind
 from carcnet.engine.expansions import traders
 from carcnet.i18n import _, ngettext
-from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, shepherds, tile_art
+from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, dragon_view, shepherds, tile_art
 from carcnet.tui.widgets.painting import art_line
 from carcnet.tui.words import tile_words, variant_words
 
@@ -98,8 +98,8 @@ class Scoreboard(Static):
     @staticmethod
     def _supply(game: Game, seat: int, counted: bool) -> str:
         """What *seat* holds in supply: its meeples (a count when *counted*, else dots), then the
-        expansions' figures (a capital in supply, a small letter on the board), the goods, and the
-        shepherd (with its sheep on the board)."""
+        expansions' figures (a capital in supply, a small letter on the board), the goods, the
+        shepherd (with its sheep on the board), and ``✦`` when the fairy stands by one of its followers."""
         supply = game.supply[seat]
         meeples = f"{supply}●" if counted else "●" * supply + "○" * (MEEPLES_PER_PLAYER - supply)
         gap = "" if counted else " "
@@ -119,6 +119,11 @@ class Scoreboard(Static):
         if game.setup.rules.hills_sheep:  # the shepherd: S in supply, s and its sheep on the board
             flock = next((sheep for other, _p, _s, sheep in shepherds(game) if other == seat), None)
             meeples += gap + ("S" if flock is None else f"s{flock}")
+        if game.setup.rules.princess_dragon:  # the fairy by one of the seat's followers: a point a turn
+            fairy = dragon_view(game).fairy
+            if fairy is not None and fairy[1] >= 0 and any(
+                    s == seat and p == fairy[0] and g == fairy[1] for s, _f, p, g in game.figures()):
+                meeples += gap + "✦"
         return meeples
 
     @staticmethod
@@ -181,7 +186,8 @@ class Scoreboard(Static):
         Every seat's row keeps its turn arrow, score and supply (meeples; the large meeple, ``L`` in
         supply and ``l`` on the board; the abbot, ``A`` and ``a``; the builder and pig, ``B`` ``P`` and
         ``b`` ``p``, then the goods tokens: ``w1 G2 c0``, a capital for a kind the seat holds the most
-        of, ties included; the shepherd, ``S`` in supply, ``s`` and its sheep on the board: ``s5``)
+        of, ties included; the shepherd, ``S`` in supply, ``s`` and its sheep on the board: ``s5``; ``✦``
+        the fairy by one of the seat's followers)
         whatever the width:
         a long name (up to 32 characters) is cut to the room left, ending in ``…``."""
         self._shown = (game, rotation, marks, note, clocks)
