@@ -222,13 +222,16 @@ class TilePlaced:
 @_quick_init
 @dataclass(frozen=True, slots=True)
 class MeepleDeployed:
-    """*seat* deployed *figure* on *segment* of the tile at *position*, a segment of kind *kind*."""
+    """*seat* deployed *figure* on *segment* of the tile at *position*, a segment of kind *kind*;
+    *elsewhere* when that is not the tile just placed (a follower through the magic portal, The
+    Princess & the Dragon)."""
 
     seat: int
     position: Position
     segment: int
     figure: Figure
     kind: SegmentKind
+    elsewhere: bool = False
 
 
 @_quick_init

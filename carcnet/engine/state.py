@@ -992,7 +992,7 @@ class GameCore:
             told = self._hooks.on_deploy.get(move.figure)
             if told is not None:
                 told(self, seat, move.figure, node)
-        events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node]))
+        events.append(MeepleDeployed(seat, placed.position, move.segment, move.figure, g.kind[node], move.at is not None))
 
     def _end_turn(self, events: list[Event]) -> None:
         before = self._hooks.before_scoring

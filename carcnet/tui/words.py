@@ -426,6 +426,13 @@ def figure_on_words(figure: Figure, kind: SegmentKind) -> str:
 
 
 def _follow_up_words(after: Game, move: Move) -> str:
+    if isinstance(move, DeployMeeple) and move.at is not None:  # through the magic portal, on another tile
+        tile = after.tile_at(move.at)
+        kind = tile.variant.segments[move.segment].kind if tile is not None else SegmentKind.FIELD
+        # Translators: the second half of a turn (The Princess & the Dragon): a follower deployed through the
+        # magic portal on another tile; {figure}: "a meeple on the city", {where}: "in the north-west"
+        return _("{figure} through the portal, {where}").format(figure=figure_on_words(move.figure, kind),
+                                                              where=where_words(move.at))
     if isinstance(move, DeployMeeple) and after.placed is not None:
         kind = after.tile_at(after.placed).variant.segments[move.segment].kind
         return _on_its_words(move.figure, kind)

@@ -26,6 +26,7 @@ from carcnet.cli.report import final_lines, transcript
 from carcnet.engine import (
     DragonMoved,
     FairyScored,
+    Figure,
     Game,
     GameSetup,
     MeepleReturned,
@@ -289,6 +290,53 @@ async def test_the_fairy_goes_by_a_follower_by_m_and_a_click(tmp_path: Path) -> 
         log = _log(screen)
         assert "Bob +1: the fairy" in log and "Bob +3: the fairy" in log, log
         assert screen.table.game.breakdown[1]["fairy"] == [4, 0]
+
+
+P9_ORDER = ("U", "PDW", "V", "V")
+
+
+@pytest.mark.asyncio
+async def test_a_follower_goes_through_the_portal_by_o_and_a_digit_then_by_a_click(tmp_path: Path) -> None:
+    """P9 (PD15): Ann's thief on the road through the start tile; Bob places a magic portal: ``o``
+    offers every free, unfinished spot of the other tiles (never the thief's road), numbered; a digit
+    chooses one, the turn to confirm and the log say where it went; a click chooses too."""
+    app = CarcnetApp(data_dir=tmp_path, bot_delay=0, seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _start(pilot, app, _table(tmp_path, P9_ORDER))
+        board = screen.board
+        await _place(pilot, screen, "place U 1,0 90")
+        assert "o" not in _footer(screen)  # no portal on this tile
+        await _confirm(pilot, screen, "1")  # Ann's thief on the road
+        await _place(pilot, screen, "place PDW -1,0 0")  # Bob: a magic portal
+        await pilot.pause()
+        assert _footer(screen).get("o") == "Portal"
+        assert "o: a follower through the portal" in _status(screen), _status(screen)
+        assert all(board._view.tiles[board._view.placed].variant.segments[s] for s in board.spots)
+        await pilot.press("o")
+        game = screen.shown_game  # the turn not confirmed yet: the placement tried on a copy
+        expected = [(m.at, m.segment) for m in game.deploy_options() if m.at is not None]
+        assert list(board.picks) == expected and (P(0, 0), 0) in expected  # the start tile's city
+        assert not any(p == P(0, 0) and seg == 1 or p == P(1, 0) and seg == 0 for p, seg in board.picks)  # the road
+        assert "a follower through the portal: 5 spots on other tiles" in _status(screen), _status(screen)
+        city = board.picks.index((P(0, 0), 0)) + 1
+        assert board._look(P(0, 0))[8][0] == (0, str(city))  # numbered on its tile
+        moves = len(screen.table.game.moves)
+        await pilot.press(str(city))
+        await until(pilot, lambda: screen.confirming, "the turn to confirm")
+        assert "a meeple on the city through the portal" in _status(screen), _status(screen)
+        await pilot.press("backspace")  # not this one: the deployment taken back
+        await until(pilot, lambda: not screen.confirming, "the choice again")
+        if not board.pick:  # (the choice kept through the undo)
+            await pilot.press("o")
+        assert board.pick == "portal", board.pick
+        await _click(pilot, board, P(0, 0), 4, 1)  # the city's cells at the top of the start tile
+        await until(pilot, lambda: screen.confirming, "the turn to confirm")
+        await pilot.press("enter")
+        await until(pilot, lambda: len(screen.table.game.moves) >= moves + 2, "the turn played")
+        game = screen.table.game
+        assert str(game.moves[-1]) == "deploy 0 @0,0"
+        assert (1, Figure.MEEPLE, P(0, 0), 0) in game.figures()
+        assert "Bob deployed a knight on the city through the magic portal, at 0,0" in _log(screen), _log(screen)
 
 
 # ------------------------------------------------------------------------------------ in words

@@ -306,7 +306,7 @@ class GameScreen(BoardScreen):
 
     #: The answers to an expansion's question come first too: shown only while asked, never cut.
     FOOTER_FIRST = (*BoardScreen.FOOTER_FIRST, "second_tile(1)", "second_tile(0)", "flock(1)", "flock(0)",
-                    "dragon", "pick('princess')", "pick('fairy')", "pick_selected", "pick('')")
+                    "dragon", "pick('princess')", "pick('fairy')", "pick('portal')", "pick_selected", "pick('')")
 
     def __init__(self, run: TableRun, *, settings: Settings | None = None, data_dir: Path | None = None) -> None:
         table = run.table
@@ -746,8 +746,14 @@ class GameScreen(BoardScreen):
             elif isinstance(move, DeployMeeple):
                 trial = self._scored_game()
                 assert trial.placed is not None
-                info = trial.feature_at(trial.placed, move.segment)
-                done.append(_(_DEPLOYED[info.kind]).format(figure=FIGURE_NAMES[move.figure]))
+                info = trial.feature_at(move.at or trial.placed, move.segment)
+                deployed = _(_DEPLOYED[info.kind]).format(figure=FIGURE_NAMES[move.figure])
+                if move.at is not None:
+                    # Translators: a follower deployed through the magic portal, in the turn to confirm;
+                    # {deployed}: "a meeple on the city", {where}: where that tile is ("in the north-west")
+                    deployed = _("{deployed} through the portal, {where}").format(
+                        deployed=deployed, where=where_words(move.at))
+                done.append(deployed)
             elif isinstance(move, ReturnAbbot):
                 done.append(_("the abbot taken back"))
             elif isinstance(move, RemoveKnight):
@@ -868,6 +874,9 @@ class GameScreen(BoardScreen):
         if board.can_pick("fairy"):
             # Translators: a key while deploying (The Princess & the Dragon); m is the key
             parts.append(_("m: move the fairy"))
+        if board.can_pick("portal"):
+            # Translators: a key while deploying (The Princess & the Dragon's magic portal); o is the key
+            parts.append(_("o: a follower through the portal"))
         # Translators: the last of the keys while deploying (0 and Space are keys)
         parts.append(_("0 or Space skips"))
         return joined(parts)
@@ -877,6 +886,14 @@ class GameScreen(BoardScreen):
         board = self.board
         game = self.shown_game
         listed_figures = []
+        if board.pick == "portal":
+            count = len(board.picks)
+            # Translators: choosing where a follower goes through the magic portal (The Princess & the
+            # Dragon); {count}: the spots on other tiles (digits); Tab, Enter and Escape are keys
+            return ngettext("a follower through the portal: {count} spot on other tiles, 1 to 9 numbered. A digit, "
+                            "or Tab then Enter, or a click; Escape goes back",
+                            "a follower through the portal: {count} spots on other tiles, 1 to 9 numbered. A digit, "
+                            "or Tab then Enter, or a click; Escape goes back", count).format(count=count)
         for number, (position, segment) in enumerate(board.picks, 1):
             if board.pick == "princess":
                 owner = next((s for s, _f, p, seg in game.figures() if p == position and seg == segment), game.seat)
@@ -1038,6 +1055,12 @@ class GameScreen(BoardScreen):
     def _picked(self, message: BoardView.FigurePicked) -> None:
         game = self.shown_game
         if game.phase is not Phase.DEPLOY or not self.my_turn() or self.confirming:
+            return
+        if message.kind == "portal":  # the meeple, else the follower the seat has for that spot
+            spot = [m for m in game.legal_moves() if isinstance(m, DeployMeeple) and m.at == message.position
+                    and m.segment == message.segment]
+            if spot:
+                self._choose(next((m for m in spot if m.figure is Figure.MEEPLE), spot[0]))
             return
         chosen = RemoveKnight if message.kind == "princess" else MoveFairy
         self._choose(chosen(message.position, message.segment))

@@ -87,6 +87,9 @@ HOW_TO_PLAY: tuple[_Heading | _Table | str, ...] = (
                     "the city your tile's princess joined, m moves the fairy next to one of your followers; the "
                     "figures to choose from are numbered on the board: a digit, Tab then Enter, or a click; "
                     "Escape goes back")),
+        ("o", N_("with The Princess & the Dragon, after placing a magic portal (Ω): deploy a follower on a free, "
+                 "unfinished feature of another tile instead; its spots are marked on the board (1 to 9 by "
+                 "digit): a digit, Tab then Enter, or a click; Escape goes back")),
     ),
     _Heading(2, N_("Moving the dragon")),
     N_("With The Princess & the Dragon, after a dragon tile the dragon moves six tiles, one a step, the\n"
@@ -252,8 +255,9 @@ def rules_help(rules: Rules) -> str:
                               "send one of its knights home, and `m` puts the fairy (✦, ASCII `f`) next to one "
                               "of your followers: 1 point as each of your turns begins, 3 when that follower's "
                               "feature scores, and the dragon may not enter its tile (`✦` on the scoreboard). "
-                              "The magic portal (Ω, ASCII `@`) is not played yet: its tile is an ordinary "
-                              "tile. `t` shows the dragon tiles waiting."))
+                              "After placing a magic portal (Ω, ASCII `@`), `o` deploys a follower on a free, "
+                              "unfinished feature of any other tile instead. `t` shows the dragon tiles "
+                              "waiting."))
     if rules.small_city:
         lines.append("- " + _(RULE_NOTES["small_city"]))
     if rules.farms != "farm":

@@ -96,7 +96,9 @@ def read_board(game: Game) -> _View:
     marks = {p: seat for seat, p in enumerate(game.last_placed) if p is not None}
     placed = game.placed
     # every deployment, an expansion's figure that game.deploy_options() leaves out (the shepherd) too
-    options = [m for m in game.legal_moves() if isinstance(m, DeployMeeple)] if placed is not None else []
+    # (on the tile placed: a follower through the magic portal is chosen as a figure is, below)
+    legal = game.legal_moves() if placed is not None else []
+    options = [m for m in legal if isinstance(m, DeployMeeple) and m.at is None]
     spots = tuple(m.segment for m in options if m.figure is Figure.MEEPLE)
     other_spots = {f: tuple(m.segment for m in options if m.figure is f) for f in DEPLOY_ORDER[1:]}
     abbot_at = abbot.abbot_at(game, game.seat) if placed is not None and game.setup.rules.abbot else None
@@ -106,9 +108,12 @@ def read_board(game: Game) -> _View:
     if dragon.dragon is not None and game.phase is Phase.STEP:
         targets = tuple(m.position for m in game.legal_moves() if isinstance(m, MoveDragon))
     if placed is not None and game.setup.rules.princess_dragon:
-        moves = game.legal_moves()
-        picks = {"princess": tuple((m.position, m.segment) for m in moves if isinstance(m, RemoveKnight)),
-                 "fairy": tuple((m.position, m.segment) for m in moves if isinstance(m, MoveFairy))}
+        picks = {"princess": tuple((m.position, m.segment) for m in legal if isinstance(m, RemoveKnight)),
+                 "fairy": tuple((m.position, m.segment) for m in legal if isinstance(m, MoveFairy)),
+                 # a follower's spots on other tiles through the magic portal, each once (the meeple and the
+                 # large meeple may both go there)
+                 "portal": tuple(dict.fromkeys((m.at, m.segment) for m in legal
+                                               if isinstance(m, DeployMeeple) and m.at is not None))}
     xs = [p.x for p in tiles]
     ys = [p.y for p in tiles]
     bounds = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
@@ -196,6 +201,8 @@ class BoardView(ScrollView, can_focus=True):
                 tooltip=N_("Instead of deploying: the princess sends a knight of her city home (choose which)")),
         Binding("m", "pick('fairy')", N_("Fairy"),
                 tooltip=N_("Instead of deploying: move the fairy next to one of your followers (choose which)")),
+        Binding("o", "pick('portal')", N_("Portal"),
+                tooltip=N_("The magic portal: deploy a follower on another tile instead (choose where)")),
         Binding("enter", "pick_selected", N_("Choose"), tooltip=N_("Choose the selected figure")),
         Binding("escape", "pick('')", N_("Back"), tooltip=N_("Back to deploying: choose nothing")),
         Binding("enter", "dragon", N_("Move the dragon"), tooltip=N_("Move the dragon to the tile at the cursor")),
@@ -332,15 +339,16 @@ class BoardView(ScrollView, can_focus=True):
 
     @dataclass
     class FigurePicked(Message):
-        """Posted when the player chooses, instead of deploying, the knight the princess sends home
-        (*kind* ``"princess"``) or the follower the fairy goes next to (``"fairy"``)."""
+        """Posted when the player chooses, instead of deploying here, the knight the princess sends home
+        (*kind* ``"princess"``), the follower the fairy goes next to (``"fairy"``), or the spot of
+        another tile a follower goes on through the magic portal (``"portal"``)."""
 
         kind: str
-        """``"princess"`` or ``"fairy"``."""
+        """``"princess"``, ``"fairy"`` or ``"portal"``."""
         position: Position
-        """The figure's tile."""
+        """The figure's tile (the portal's: the tile the follower goes on)."""
         segment: int
-        """The figure's segment."""
+        """The figure's segment (the portal's: the spot's)."""
         board: BoardView | None = field(default=None, repr=False, compare=False)
         """The board that posted it."""
 
@@ -464,7 +472,8 @@ class BoardView(ScrollView, can_focus=True):
         return self._view.picks.get(self.pick, ())
 
     def can_pick(self, kind: str) -> bool:
-        """While deploying: whether a figure may be chosen for *kind* (``"princess"``, ``"fairy"``)."""
+        """While deploying: whether a figure (or the portal's spot) may be chosen for *kind*
+        (``"princess"``, ``"fairy"``, ``"portal"``)."""
         return self.deploying and bool(self._view.picks.get(kind))
 
     @property
@@ -855,6 +864,7 @@ class BoardView(ScrollView, can_focus=True):
             deploying and view.abbot_at is not None,
             deploying and bool(view.picks.get("princess")),
             deploying and bool(view.picks.get("fairy")),
+            deploying and bool(view.picks.get("portal")),
             self.interactive and bool(view.targets),
             deploying and bool(self.pick),
         )
@@ -870,10 +880,10 @@ class BoardView(ScrollView, can_focus=True):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Shows only the keys that do something in the current phase (from :meth:`_offered`)."""
-        placing, deploying, switch, recall, princess, fairy, dragon, picking = self._offered()
-        if action == "pick":  # x and m while they may choose; Escape while choosing
+        placing, deploying, switch, recall, princess, fairy, portal, dragon, picking = self._offered()
+        if action == "pick":  # x, m and o while they may choose; Escape while choosing
             kind = parameters[0] if parameters else ""
-            return picking if not kind else (princess if kind == "princess" else fairy)
+            return picking if not kind else {"princess": princess, "fairy": fairy, "portal": portal}.get(str(kind), False)
         offered = {
             "rotate": placing,
             "place": placing,
@@ -982,7 +992,8 @@ class BoardView(ScrollView, can_focus=True):
 
     def action_pick(self, kind: str) -> None:
         """Starts choosing a figure instead of deploying (The Princess & the Dragon): *kind*
-        ``"princess"`` a knight the princess sends home, ``"fairy"`` a follower the fairy goes next to;
+        ``"princess"`` a knight the princess sends home, ``"fairy"`` a follower the fairy goes next to,
+        ``"portal"`` a spot of another tile a follower goes on through the magic portal;
         the same key again, or ``""`` (Escape), goes back to deploying."""
         if kind and (kind == self.pick or not self.can_pick(kind)):
             kind = ""
@@ -1073,7 +1084,8 @@ class BoardView(ScrollView, can_focus=True):
             deploying = interactive and position == view.placed
             picks = self.picks
             if picks:
-                spots = tuple((seg, str(i + 1)) for i, (p, seg) in enumerate(picks) if p == position)
+                # numbered 1 to 9 (their digits); beyond, a dot (Tab or a click chooses them)
+                spots = tuple((seg, str(i + 1) if i < 9 else "·") for i, (p, seg) in enumerate(picks) if p == position)
                 index = self.pick_index
                 selected = picks[index][1] if 0 <= index < len(picks) and picks[index][0] == position else None
             else:

@@ -186,6 +186,11 @@ def describe_event(event: Event, names: list[str], colours: list[str], context: 
         return _said_by(line, event.seat, colours)
     if isinstance(event, MeepleDeployed):
         line = styled(_deployed(event.figure, event.kind), player=Text(names[event.seat]))
+        if event.elsewhere:
+            # Translators: a line of the game log (The Princess & the Dragon): a follower deployed through the
+            # magic portal; {deployed}: the deploy's line ("Ann deployed a knight on the city"), {x},{y}: its tile
+            line = styled(_("{deployed} through the magic portal, at {x},{y}"), deployed=line,
+                          x=Text(str(event.position.x)), y=Text(str(event.position.y)))
         return _said_by(line, event.seat, colours)
     if isinstance(event, BuilderTurn):
         # Translators: a line of the game log (Traders & Builders); {player}: a seat's name
