@@ -547,6 +547,11 @@ class Game:
         """The tile at *position*, or ``None``."""
         return self.board.tiles.get(_key(position))
 
+    def figure_nodes(self) -> list[int]:
+        """The feature-graph nodes of the figures on the board, in deployment order (the game's own
+        list, to read: a figure's node once for each figure on it)."""
+        return self._meeple_nodes
+
     def figures(self) -> list[tuple[int, Figure, Position, int]]:
         """Figures on the board as ``(seat, figure, position, segment)``, in deployment order."""
         g = self.graph

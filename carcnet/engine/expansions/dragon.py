@@ -36,7 +36,7 @@ from ..board import PlacedTile
 from ..errors import IllegalMoveError
 from ..events import DragonMoved, Event, FairyScored, FeatureInfo, Scoring
 from ..expansion import Expansion, GameState
-from ..geometry import SIDE_OFFSETS, key_of, position_of
+from ..geometry import KEY_LIMIT, KEY_STRIDE, Position, key_of, position_of
 from ..moves import Move, MoveDragon, MoveFairy, RemoveKnight
 from ..tiles import SegmentKind, TileKind
 
@@ -79,17 +79,21 @@ class DragonState:
 
 @dataclass(frozen=True, slots=True)
 class DragonMove:
-    """One step of the dragon's movement, asked of *seat* (a :class:`~carcnet.engine.expansion.Step`)."""
+    """One step of the dragon's movement, asked of *seat* (a :class:`~carcnet.engine.expansion.Step`):
+    *targets* are the board keys of the tiles the dragon may go to (:meth:`PrincessDragon._targets`,
+    found as the step is asked; nothing changes them before it is answered)."""
 
     seat: int
     owner: PrincessDragon
+    targets: tuple[int, ...]
     draws: ClassVar[bool] = False
 
     def words(self) -> str:
         return "dragon"
 
     def legal_moves(self, game: GameState) -> list[Move]:
-        return [MoveDragon(position_of(key)) for key in self.owner._targets(game)]
+        made = _DRAGON_MOVES.get
+        return [made(key) or _dragon_move(key) for key in self.targets]
 
     def apply(self, game: GameState, move: Move, events: list[Event]) -> bool:
         """PD5, PD6: the dragon goes one tile; it eats every figure there; the next seat's step, if the
@@ -98,13 +102,13 @@ class DragonMove:
             raise IllegalMoveError("wrong-phase", f"{move}: move the dragon first")
         assert isinstance(move, MoveDragon)
         owner = self.owner
-        targets = owner._targets(game)
+        targets = self.targets
         position = move.position
         key = next((k for k in targets if position_of(k) == position), None)
         if key is None:
             where = ", ".join(str(position_of(k)) for k in targets)
             raise IllegalMoveError("bad-dragon", f"{move}: the dragon may go to {where}")
-        state = owner._state_of(game)
+        state = game.ext[owner.slot]
         state.dragon = key
         state.path.append(key)
         events.append(DragonMoved(self.seat, position))
@@ -138,13 +142,13 @@ class PrincessDragon(Expansion):
 
     def holds(self, game: GameState, kind: TileKind) -> bool:
         """PD3: a dragon tile waits while no dragon is on the board."""
-        return DRAGON in kind.marks and self._state_of(game).dragon is None
+        return DRAGON in kind.marks and game.ext[self.slot].dragon is None
 
     def on_tile_placed(self, game: GameState, placed: PlacedTile, seat: int | None) -> None:
         """PD2: the dragon flies to a volcano as it is placed; the first brings back the held tiles."""
         if seat is None:
             return
-        state = self._state_of(game)
+        state = game.ext[self.slot]
         state.tile = placed
         if VOLCANO in placed.kind.marks:
             first = state.dragon is None
@@ -160,7 +164,7 @@ class PrincessDragon(Expansion):
 
     def check_move(self, game: GameState, move: Move) -> None:
         if type(move) is MoveFairy:
-            if move not in self._fairy_moves(game):
+            if not self._fairy_allowed(game, move) and move not in self._fairy_moves(game):
                 raise IllegalMoveError("bad-fairy", f"{move}: no follower of seat {game.seat}'s there, or the fairy is by it")
             return
         assert isinstance(move, RemoveKnight)
@@ -174,7 +178,7 @@ class PrincessDragon(Expansion):
         key = key_of(move.position.x, move.position.y)
         node = game.board.tiles[key].base + move.segment
         if type(move) is MoveFairy:
-            state = self._state_of(game)
+            state = game.ext[self.slot]
             state.fairy, state.fairy_tile = node, key
             return
         game.return_figure(node, events)
@@ -182,13 +186,44 @@ class PrincessDragon(Expansion):
     def _fairy_moves(self, game: GameState) -> list[MoveFairy]:
         """PD9: next to each follower of the seat's on the board (figures of weight > 0), but the one
         the fairy is next to, in deployment order."""
-        state = self._state_of(game)
+        fairy = game.ext[self.slot].fairy
+        seat = game.seat
+        graph = game.graph
+        parent, meeples, tile_of, index = graph.parent, graph.meeples, graph.tile, graph.index
+        weight_of = game.weight_of
+        made = _FAIRY_MOVES.get
         out: list[MoveFairy] = []
-        for seat, figure, position, segment in game.figures():
-            if seat == game.seat and game.weight_of(figure) > 0:
-                if game.board.tiles[key_of(position.x, position.y)].base + segment != state.fairy:
-                    out.append(MoveFairy(position, segment))
+        for node in game.figure_nodes():
+            if node == fairy:
+                continue
+            root = node
+            while parent[root] != root:  # FeatureGraph.find, inlined
+                parent[root] = root = parent[parent[root]]
+            for s, figure, n in meeples[root] or ():
+                if n == node and s == seat and weight_of(figure) > 0:
+                    code = tile_of[node] << 5 | index[node]
+                    out.append(made(code) or _fairy_move(code))
         return out
+
+    def _fairy_allowed(self, game: GameState, move: MoveFairy) -> bool:
+        """Whether *move* is one of :meth:`_fairy_moves`, found from its node alone; ``False`` also
+        for a move whose position or segment is not a plain int (then the list decides)."""
+        position, segment = move.position, move.segment
+        if type(position) is not Position or type(position.x) is not int or type(position.y) is not int \
+                or type(segment) is not int:
+            return False
+        x, y = position
+        if not (-KEY_LIMIT <= x <= KEY_LIMIT and -KEY_LIMIT <= y <= KEY_LIMIT):
+            return False
+        placed = game.board.tiles.get(key_of(x, y))
+        if placed is None or not 0 <= segment < len(placed.variant.segments):
+            return False
+        node = placed.base + segment
+        if node == game.ext[self.slot].fairy:
+            return False
+        graph = game.graph
+        return any(n == node and s == game.seat and game.weight_of(figure) > 0
+                   for s, figure, n in graph.meeples[graph.find(node)] or ())
 
     def _fairy_owner(self, game: GameState, state: DragonState) -> int | None:
         """The seat whose follower the fairy stands next to, or ``None`` (it left, PD13)."""
@@ -204,26 +239,26 @@ class PrincessDragon(Expansion):
     def turn_start(self, game: GameState, events: list[Event]) -> None:
         """PD11: "At the beginning of your turn, if the fairy is next to one of your followers, you
         score 1 point" (W-PD2)."""
-        if self._fairy_owner(game, self._state_of(game)) == game.seat:
+        if self._fairy_owner(game, game.ext[self.slot]) == game.seat:
             game.add_score(FairyScored((game.seat,), 1), events)
 
     def on_completed(self, game: GameState, root: int, info: FeatureInfo, events: list[Event]) -> None:
         """PD12: the follower next to the fairy in a feature scored: its owner 3 more, whatever the
         feature gives it (CAR: "independent of how much (if anything) the player otherwise receives")."""
-        state = self._state_of(game)
+        state = game.ext[self.slot]
         owner = self._fairy_owner(game, state)
         if owner is not None and state.fairy is not None and game.graph.find(state.fairy) == root:
             game.add_score(FairyScored((owner,), 3), events)
 
     def final_scoring(self, game: GameState) -> list[Scoring]:
         """PD12 at the end: every follower still on the board is in a feature the final scoring scores."""
-        owner = self._fairy_owner(game, self._state_of(game))
+        owner = self._fairy_owner(game, game.ext[self.slot])
         return [] if owner is None else [FairyScored((owner,), 3, True)]
 
     def _knights(self, game: GameState) -> list[RemoveKnight]:
         """The knights of the city the tile just placed shows the princess in (followers: figures of
         weight > 0), in the city's deployment order."""
-        tile = self._state_of(game).tile
+        tile = game.ext[self.slot].tile
         if tile is None:
             return []
         graph = game.graph
@@ -239,14 +274,14 @@ class PrincessDragon(Expansion):
 
     def no_deploy(self, game: GameState, key: int) -> str | None:
         """PD2, PD8: no figure on the dragon's tile (a volcano just placed is one)."""
-        if key == self._state_of(game).dragon:
+        if key == game.ext[self.slot].dragon:
             return "no figure may go on the dragon's tile"
         return None
 
     def before_scoring(self, game: GameState, events: list[Event]) -> None:
         """PD2: a volcano placed this turn says where the dragon is; PD4, PD5: a dragon tile starts the
         dragon's movement, the seat whose turn it is first."""
-        state = self._state_of(game)
+        state = game.ext[self.slot]
         tile = state.tile
         if tile is None or state.dragon is None:
             return
@@ -260,39 +295,69 @@ class PrincessDragon(Expansion):
         """The movement's next step to ask, if fewer than six were made and the dragon can move;
         else the movement ends."""
         made = len(state.path) - 1
-        if made < DRAGON_STEPS and self._targets(game):
-            game.push_step(DragonMove((game.seat + made) % game.players, self))
+        targets = self._targets(game) if made < DRAGON_STEPS else ()
+        if targets:
+            game.push_step(DragonMove((game.seat + made) % game.players, self, targets))
         else:
             state.path = []
 
-    def _targets(self, game: GameState) -> list[int]:
+    def _targets(self, game: GameState) -> tuple[int, ...]:
         """PD5: where the dragon may go now: the placed tiles beside it (north, east, south, west) it
-        has not been on in this movement."""
-        state = self._state_of(game)
-        if state.dragon is None:
-            return []
-        tiles = game.board.tiles
-        return [key for key in (state.dragon + offset for offset in SIDE_OFFSETS)
-                if key in tiles and key not in state.path and key != state.fairy_tile]
+        has not been on in this movement, as board keys."""
+        state: DragonState = game.ext[self.slot]
+        dragon = state.dragon
+        if dragon is None:
+            return ()
+        tiles, path, fairy = game.board.tiles, state.path, state.fairy_tile
+        return tuple([key for key in (dragon - 1, dragon + KEY_STRIDE, dragon + 1, dragon - KEY_STRIDE)
+                      if key in tiles and key not in path and key != fairy])
 
-    def snapshot(self, game: GameState) -> tuple[int | None, int, tuple[int, ...], str]:
-        state = self._state_of(game)
-        if state.fairy_tile is None:
-            fairy = "-"
-        else:
-            by = self._fairy_owner(game, state) is not None and state.fairy is not None
-            fairy = f"{_xy(state.fairy_tile)},{game.graph.index[state.fairy] if by else '-'}"  # type: ignore[index]
-        return state.dragon, len(game.held), tuple(state.path), fairy
+    def snapshot(self, game: GameState) -> tuple[int | None, int, tuple[int, ...], int | None, int | None]:
+        """``(dragon, held, path, fairy's tile, fairy's segment)``: board keys; the segment ``None``
+        when the fairy stands next to nobody; the words written from them by :meth:`state_words`."""
+        state: DragonState = game.ext[self.slot]
+        tile = state.fairy_tile
+        segment = None
+        if tile is not None:
+            node = state.fairy
+            if node is not None:
+                graph = game.graph
+                for _seat, _figure, other in graph.meeples[graph.find(node)] or ():
+                    if other == node:  # (_fairy_owner, inlined)
+                        segment = graph.index[node]
+                        break
+        return state.dragon, len(game.held), tuple(state.path) if state.path else (), tile, segment
 
-    def state_words(self, part: tuple[int | None, int, tuple[int, ...], str]) -> str:
-        dragon, held, path, fairy = part
+    def state_words(self, part: tuple[int | None, int, tuple[int, ...], int | None, int | None]) -> str:
+        dragon, held, path, tile, segment = part
         where = "-" if dragon is None else _xy(dragon)
+        fairy = "-" if tile is None else f"{_xy(tile)},{'-' if segment is None else segment}"
         return f" dragon={where} held={held} path={'/'.join(map(_xy, path)) or '-'} fairy={fairy}"
 
 
 def _xy(key: int) -> str:
     position = position_of(key)
     return f"{position.x},{position.y}"
+
+
+#: The :class:`MoveFairy` of each ``key << 5 | segment`` met so far (immutable values, shared by every game).
+_FAIRY_MOVES: dict[int, MoveFairy] = {}
+
+
+def _fairy_move(code: int) -> MoveFairy:
+    """Makes and remembers the :class:`MoveFairy` of ``key << 5 | segment``."""
+    move = _FAIRY_MOVES[code] = MoveFairy(position_of(code >> 5), code & 31)
+    return move
+
+
+#: The :class:`MoveDragon` to each board key met so far (immutable values, shared by every game).
+_DRAGON_MOVES: dict[int, MoveDragon] = {}
+
+
+def _dragon_move(key: int) -> MoveDragon:
+    """Makes and remembers the :class:`MoveDragon` to the board key *key*."""
+    move = _DRAGON_MOVES[key] = MoveDragon(position_of(key))
+    return move
 
 
 def dragon_at(game: GameState) -> tuple[int, int] | None:

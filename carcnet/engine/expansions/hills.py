@@ -76,9 +76,11 @@ class HillsState:
         tile: The tile placed last by a seat (``None`` before the first turn).
         deployed: Whether the seat to play deployed its shepherd this turn (its token is drawn at
             the turn's end).
+        part: The state line's shepherds and flocks (:meth:`HillsSheep.snapshot`), kept until a
+            shepherd or a flock changes (``None``: to make again).
     """
 
-    __slots__ = ("deployed", "drawn", "flocks", "shepherds", "tile")
+    __slots__ = ("deployed", "drawn", "flocks", "part", "shepherds", "tile")
 
     def __init__(self, players: int) -> None:
         self.shepherds: list[int | None] = [None] * players
@@ -86,6 +88,7 @@ class HillsState:
         self.drawn = 0
         self.tile: PlacedTile | None = None
         self.deployed = False
+        self.part: tuple[tuple[int, ...], tuple[str, ...]] | None = None
 
     def copy(self) -> HillsState:
         """An independent copy (:meth:`Game.copy`)."""
@@ -93,6 +96,7 @@ class HillsState:
         other.shepherds = self.shepherds[:]
         other.flocks = [f[:] for f in self.flocks]
         other.drawn, other.tile, other.deployed = self.drawn, self.tile, self.deployed
+        other.part = None
         return other
 
     def bag(self) -> list[str]:
@@ -126,7 +130,7 @@ class FlockChoice:
         assert isinstance(move, Flock)
         if not isinstance(move.grow, bool):
             raise IllegalMoveError("bad-move", f"{move}: grow must be true or false")
-        owner, state = self.owner, self.owner._state(game)
+        owner, state = self.owner, game.ext[self.owner.slot]
         if move.grow:
             owner._draw_for(game, state, self.seat, events)
         else:
@@ -157,7 +161,7 @@ class TokenDraw:
         if type(move) is not DrawTile:
             raise IllegalMoveError("wrong-phase", f"{move}: the table draws a token from the sheep bag first")
         assert isinstance(move, DrawTile)
-        owner, state = self.owner, self.owner._state(game)
+        owner, state = self.owner, game.ext[self.owner.slot]
         tokens = state.bag()
         token = tokens[game.table_pick(move, len(tokens))]
         state.drawn += 1
@@ -195,7 +199,7 @@ class HillsSheep(Expansion):
         """HS2: a hill tile goes on a face-down tile, out of the game."""
         if seat is None:
             return
-        self._state(game).tile = placed
+        game.ext[self.slot].tile = placed
         if HILL in placed.kind.marks:
             game.hide_tile()
 
@@ -203,7 +207,7 @@ class HillsSheep(Expansion):
 
     def turn_actions(self, game: GameState, out: list[Move]) -> None:
         """HS6: the shepherd, in supply, on each field of the tile just placed that holds no shepherd."""
-        state = self._state(game)
+        state = game.ext[self.slot]
         tile = state.tile
         if tile is None or state.shepherds[game.seat] is not None:
             return
@@ -215,7 +219,7 @@ class HillsSheep(Expansion):
 
     def check_move(self, game: GameState, move: Move) -> None:
         assert isinstance(move, DeployMeeple) and move.figure is _SHEPHERD
-        state = self._state(game)
+        state = game.ext[self.slot]
         tile = state.tile
         assert tile is not None  # (the deploy phase: a tile was placed)
         segments = tile.variant.segments
@@ -232,10 +236,11 @@ class HillsSheep(Expansion):
     def apply_move(self, game: GameState, move: Move, events: list[Event]) -> None:
         """HS6: the shepherd goes on the field; its token is drawn as the turn ends."""
         assert isinstance(move, DeployMeeple)
-        state = self._state(game)
+        state = game.ext[self.slot]
         tile = state.tile
         assert tile is not None
         state.shepherds[game.seat] = tile.base + move.segment
+        state.part = None
         state.deployed = True
         events.append(MeepleDeployed(game.seat, tile.position, move.segment, _SHEPHERD, _FIELD))
 
@@ -246,7 +251,7 @@ class HillsSheep(Expansion):
         seat's own shepherd's field asks it to tend the flock; HS10: then the fields with shepherds
         this tile closed are scored. Before the turn's scoring (WICA-OP step 5c; JCloisterZone's
         ``ShepherdPhase`` before its ``ScoringPhase``), and before The Princess & the Dragon's dragon."""
-        state = self._state(game)
+        state = game.ext[self.slot]
         seat = game.seat
         node = state.shepherds[seat]
         if state.deployed:
@@ -260,7 +265,7 @@ class HillsSheep(Expansion):
     def clear_tile(self, game: GameState, key: int, events: list[Event]) -> None:
         """A shepherd on the tile goes back, its tokens to the bag (The Princess & the Dragon's dragon
         eats "shepherd, sheep token": CAR via JCloisterZone #189)."""
-        state = self._state(game)
+        state = game.ext[self.slot]
         tile_of = game.graph.tile
         for seat, node in enumerate(state.shepherds):
             if node is not None and tile_of[node] == key:
@@ -298,6 +303,7 @@ class HillsSheep(Expansion):
         assert node is not None
         if token != WOLF:
             state.flocks[seat].append(token)
+            state.part = None
             return
         root = game.graph.find(node)
         for other in self._in_field(game, state, root):
@@ -313,15 +319,19 @@ class HillsSheep(Expansion):
 
     def _score_closed(self, game: GameState, state: HillsState, events: list[Event]) -> None:
         """HS10: each field with shepherds that the last tile closed is scored at once."""
+        shepherds = state.shepherds
+        if shepherds.count(None) == len(shepherds):
+            return
+        touched = self._touched(game, state)
         find = game.graph.find
         roots: list[int] = []
-        for node in state.shepherds:
+        for node in shepherds:
             if node is not None:
                 root = find(node)
                 if root not in roots:
                     roots.append(root)
         for root in roots:
-            if self._touches(game, state, root) and _closed(game, root):
+            if root in touched and _closed(game, root):
                 self._score_flock(game, state, root, events)
 
     # ---------------------------------------------------------------- helpers
@@ -331,6 +341,7 @@ class HillsSheep(Expansion):
         assert node is not None
         state.shepherds[seat] = None
         state.flocks[seat] = []
+        state.part = None
         graph = game.graph
         events.append(MeepleReturned(seat, position_of(graph.tile[node]), graph.index[node], _SHEPHERD))
 
@@ -348,11 +359,16 @@ class HillsSheep(Expansion):
     @staticmethod
     def _touches(game: GameState, state: HillsState, root: int) -> bool:
         """Whether the last tile placed has a segment in the field *root* (it extended it)."""
+        return root in HillsSheep._touched(game, state)
+
+    @staticmethod
+    def _touched(game: GameState, state: HillsState) -> list[int]:
+        """The roots of the fields the last tile placed has a segment in (none before the first)."""
         tile = state.tile
         if tile is None:
-            return False
-        find = game.graph.find
-        return any(seg.kind is _FIELD and find(tile.base + i) == root for i, seg in enumerate(tile.variant.segments))
+            return []
+        find, base = game.graph.find, tile.base
+        return [find(base + i) for i, kind in enumerate(tile.variant.node_kinds) if kind is _FIELD]
 
     def value(self, info: FeatureInfo, final: bool, points: int) -> int:
         """HS5: a completed cloister, 3 more a vineyard around it."""
@@ -360,13 +376,18 @@ class HillsSheep(Expansion):
             return points + VINEYARD_POINTS * info.around.count(VINEYARD)
         return points
 
-    def snapshot(self, game: GameState) -> tuple[int, tuple[int, ...], tuple[str, ...]]:
-        state = self._state(game)
-        return (game.hidden, tuple(int(node is None) for node in state.shepherds),
-                tuple("".join(flock) or "-" for flock in state.flocks))
+    def snapshot(self, game: GameState) -> tuple[int, tuple[tuple[int, ...], tuple[str, ...]]]:
+        """``(hidden, (shepherds in supply, flocks))``: the tiles under hills; per seat 1 when its
+        shepherd is in supply, and its flock's tokens (``"-"`` without)."""
+        state: HillsState = game.ext[self.slot]
+        part = state.part
+        if part is None:
+            part = state.part = (tuple([int(node is None) for node in state.shepherds]),
+                                 tuple(["".join(flock) or "-" for flock in state.flocks]))
+        return game.hidden, part
 
-    def state_words(self, part: tuple[int, tuple[int, ...], tuple[str, ...]]) -> str:
-        hidden, supply, flocks = part
+    def state_words(self, part: tuple[int, tuple[tuple[int, ...], tuple[str, ...]]]) -> str:
+        hidden, (supply, flocks) = part
         return f" hidden={hidden} shepherds={','.join(map(str, supply))} flocks={','.join(flocks)}"
 
 
