@@ -221,7 +221,8 @@ class Game:
         self._placed = None
         self._draw(events)
         self.events.extend(events)
-        self._trail: list[_Snapshot] = [self._snapshot()]
+        self._trail: list[_Snapshot] = []
+        self._trail.append(self._snapshot())
         self._digests: list[bytes] = []
 
     # ------------------------------------------------------------------ queries
@@ -1606,13 +1607,25 @@ class Game:
         )
 
     def _snapshot(self) -> _Snapshot:
-        """What the state line of ``protocol/digest.md`` §3 needs, taken after each move."""
+        """What the state line of ``protocol/digest.md`` §3 needs, taken after each move. Its scores,
+        supply and expansions' parts are the previous move's own objects when equal: a game keeps
+        fewer objects for the cyclic collector to count."""
+        scores, supply = tuple(self.scores), tuple(self.supply)
+        parts = (((snaps[0](self),) if len(snaps) == 1 else tuple([snap(self) for snap in snaps]))
+                 if (snaps := self._hooks.snapshots) else None)
+        trail = self._trail
+        if trail:
+            last = trail[-1]
+            if last[5] == scores:
+                scores = last[5]
+            if last[6] == supply:
+                supply = last[6]
+            if parts is not None and last[8] == parts:
+                parts = last[8]
         return (
-            self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
-            tuple(self.scores), tuple(self.supply),
+            self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside), scores, supply,
             (self._worded_part or self._worded_supplies()) if self._worded else None,
-            ((snaps[0](self),) if len(snaps) == 1 else tuple([snap(self) for snap in snaps]))
-            if (snaps := self._hooks.snapshots) else None,
+            parts,
             self.steps[0].words() if self.steps else None,
         )
 

@@ -251,16 +251,23 @@ class HillsSheep(Expansion):
         seat's own shepherd's field asks it to tend the flock; HS10: then the fields with shepherds
         this tile closed are scored. Before the turn's scoring (WICA-OP step 5c; JCloisterZone's
         ``ShepherdPhase`` before its ``ScoringPhase``), and before The Princess & the Dragon's dragon."""
-        state = game.ext[self.slot]
+        state: HillsState = game.ext[self.slot]
         seat = game.seat
-        node = state.shepherds[seat]
         if state.deployed:
             state.deployed = False
             self._draw_for(game, state, seat, events)
-        elif node is not None and self._touches(game, state, game.graph.find(node)):
+            return
+        shepherds = state.shepherds
+        if shepherds.count(None) == len(shepherds):
+            return  # no shepherd on the board: no flock to tend nor to score
+        touched = self._touched(game, state)
+        if not touched:
+            return  # the tile has no field: it extended no flock's field, nor closed one
+        node = shepherds[seat]
+        if node is not None and game.graph.find(node) in touched:
             game.push_step(FlockChoice(seat, self))
         else:
-            self._score_closed(game, state, events)
+            self._score_closed(game, state, events, touched)
 
     def clear_tile(self, game: GameState, key: int, events: list[Event]) -> None:
         """A shepherd on the tile goes back, its tokens to the bag (The Princess & the Dragon's dragon
@@ -317,21 +324,26 @@ class HillsSheep(Expansion):
         for seat in seats:
             self._return(game, state, seat, events)
 
-    def _score_closed(self, game: GameState, state: HillsState, events: list[Event]) -> None:
-        """HS10: each field with shepherds that the last tile closed is scored at once."""
+    def _score_closed(self, game: GameState, state: HillsState, events: list[Event],
+                      touched: list[int] | None = None) -> None:
+        """HS10: each field with shepherds that the last tile closed is scored at once; *touched*:
+        :meth:`_touched`, if known."""
         shepherds = state.shepherds
         if shepherds.count(None) == len(shepherds):
             return
-        touched = self._touched(game, state)
-        find = game.graph.find
-        roots: list[int] = []
+        if touched is None:
+            touched = self._touched(game, state)
+        parent = game.graph.parent
+        roots: list[int] = []  # the touched fields with shepherds, in the order of their first shepherd's seat
         for node in shepherds:
             if node is not None:
-                root = find(node)
-                if root not in roots:
+                root = node
+                while parent[root] != root:  # FeatureGraph.find, inlined
+                    parent[root] = root = parent[parent[root]]
+                if root in touched and root not in roots:
                     roots.append(root)
         for root in roots:
-            if root in touched and _closed(game, root):
+            if _closed(game, root):
                 self._score_flock(game, state, root, events)
 
     # ---------------------------------------------------------------- helpers
@@ -367,8 +379,15 @@ class HillsSheep(Expansion):
         tile = state.tile
         if tile is None:
             return []
-        find, base = game.graph.find, tile.base
-        return [find(base + i) for i, kind in enumerate(tile.variant.node_kinds) if kind is _FIELD]
+        parent, base = game.graph.parent, tile.base
+        out: list[int] = []
+        for i, kind in enumerate(tile.variant.node_kinds):
+            if kind is _FIELD:
+                root = base + i
+                while parent[root] != root:  # FeatureGraph.find, inlined
+                    parent[root] = root = parent[parent[root]]
+                out.append(root)
+        return out
 
     def value(self, info: FeatureInfo, final: bool, points: int) -> int:
         """HS5: a completed cloister, 3 more a vineyard around it."""
