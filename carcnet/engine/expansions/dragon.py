@@ -37,7 +37,8 @@ from ..errors import IllegalMoveError
 from ..events import DragonMoved, Event, FairyScored, FeatureInfo, Scoring
 from ..expansion import Expansion, GameState
 from ..geometry import KEY_LIMIT, KEY_STRIDE, Position, key_of, position_of
-from ..moves import Move, MoveDragon, MoveFairy, RemoveKnight
+from ..moves import Figure, Move, MoveDragon, MoveFairy, RemoveKnight
+from ..rules import Rules
 from ..tiles import SegmentKind, TileKind
 
 __all__ = ["DRAGON", "DRAGON_STEPS", "VOLCANO", "DragonMove", "DragonState", "PrincessDragon", "dragon_at"]
@@ -47,6 +48,7 @@ DRAGON, VOLCANO = "dragon", "volcano"
 #: The dragon's steps a movement (HIG-PD: "moved exactly 6 times. It does not matter how many players
 #: are playing").
 DRAGON_STEPS = 6
+_MEEPLE = Figure.MEEPLE
 
 
 class DragonState:
@@ -58,9 +60,11 @@ class DragonState:
         tile: The tile placed last by a seat.
         fairy: The feature-graph node of the follower the fairy was put next to, or ``None``.
         fairy_tile: The board key of the fairy's tile, or ``None`` (beside the board).
+        offered: The fairy's moves this deploy phase offered, with its tile (:attr:`tile`) and seat,
+            or ``None`` (to check a move against them by identity first).
     """
 
-    __slots__ = ("dragon", "fairy", "fairy_tile", "path", "tile")
+    __slots__ = ("dragon", "fairy", "fairy_tile", "offered", "path", "tile")
 
     def __init__(self, players: int) -> None:
         self.dragon: int | None = None
@@ -68,12 +72,14 @@ class DragonState:
         self.tile: PlacedTile | None = None
         self.fairy: int | None = None
         self.fairy_tile: int | None = None
+        self.offered: tuple[PlacedTile | None, int, tuple[Move, ...]] | None = None
 
     def copy(self) -> DragonState:
         """An independent copy (:meth:`Game.copy`)."""
         other = DragonState.__new__(DragonState)
         other.dragon, other.path, other.tile = self.dragon, self.path[:], self.tile
         other.fairy, other.fairy_tile = self.fairy, self.fairy_tile
+        other.offered = None
         return other
 
 
@@ -104,14 +110,16 @@ class DragonMove:
         owner = self.owner
         targets = self.targets
         position = move.position
-        key = next((k for k in targets if position_of(k) == position), None)
-        if key is None:
+        for key in targets:
+            if position_of(key) == position:
+                break
+        else:
             where = ", ".join(str(position_of(k)) for k in targets)
             raise IllegalMoveError("bad-dragon", f"{move}: the dragon may go to {where}")
-        state = game.ext[owner.slot]
+        state: DragonState = game.ext[owner.slot]
         state.dragon = key
         state.path.append(key)
-        events.append(DragonMoved(self.seat, position))
+        events.append(_MOVED.get((self.seat, key)) or _moved(self.seat, key))
         game.clear_tile(key, events)
         owner._next_step(game, state)
         return False
@@ -130,6 +138,11 @@ class PrincessDragon(Expansion):
     step_moves = (MoveDragon,)
     moves = (RemoveKnight, MoveFairy)
     off_reason = "no-dragon"
+
+    def __init__(self, rules: Rules, version: int, slot: int) -> None:
+        super().__init__(rules, version, slot)
+        #: The dragon's steps asked so far, by (seat, targets): immutable values, shared by every game.
+        self._steps: dict[tuple[int, tuple[int, ...]], DragonMove] = {}
 
     def new_state(self, players: int) -> DragonState:
         return DragonState(players)
@@ -159,11 +172,22 @@ class PrincessDragon(Expansion):
     def turn_actions(self, game: GameState, out: list[Move]) -> None:
         """PD14: the tile's princess joined a city holding knights: each of them may be sent home;
         PD9: the fairy next to each follower of the seat's but the one it is next to."""
-        out.extend(self._knights(game))
-        out.extend(self._fairy_moves(game))
+        state: DragonState = game.ext[self.slot]
+        tile = state.tile
+        if tile is not None and _princess_segments(tile.kind):
+            out.extend(self._knights(game))
+        start = len(out)
+        self._fairy_into(game, state, out)
+        state.offered = (tile, game.seat, tuple(out[start:]))
 
     def check_move(self, game: GameState, move: Move) -> None:
         if type(move) is MoveFairy:
+            state: DragonState = game.ext[self.slot]
+            offered = state.offered  # this deploy phase's own moves, if listed: found by identity
+            if offered is not None and offered[0] is state.tile and offered[1] == game.seat:
+                for listed in offered[2]:
+                    if listed is move:
+                        return
             if not self._fairy_allowed(game, move) and move not in self._fairy_moves(game):
                 raise IllegalMoveError("bad-fairy", f"{move}: no follower of seat {game.seat}'s there, or the fairy is by it")
             return
@@ -186,24 +210,29 @@ class PrincessDragon(Expansion):
     def _fairy_moves(self, game: GameState) -> list[MoveFairy]:
         """PD9: next to each follower of the seat's on the board (figures of weight > 0), but the one
         the fairy is next to, in deployment order."""
-        fairy = game.ext[self.slot].fairy
+        out: list[Move] = []
+        self._fairy_into(game, game.ext[self.slot], out)
+        return out  # type: ignore[return-value]
+
+    @staticmethod
+    def _fairy_into(game: GameState, state: DragonState, out: list[Move]) -> None:
+        """Appends :meth:`_fairy_moves` to *out*."""
+        fairy = state.fairy
         seat = game.seat
         graph = game.graph
         parent, meeples, tile_of, index = graph.parent, graph.meeples, graph.tile, graph.index
         weight_of = game.weight_of
         made = _FAIRY_MOVES.get
-        out: list[MoveFairy] = []
         for node in game.figure_nodes():
             if node == fairy:
                 continue
             root = node
             while parent[root] != root:  # FeatureGraph.find, inlined
                 parent[root] = root = parent[parent[root]]
-            for s, figure, n in meeples[root] or ():
-                if n == node and s == seat and weight_of(figure) > 0:
+            for s, figure, n in meeples[root] or ():  # type: ignore[union-attr]
+                if n == node and s == seat and (figure is _MEEPLE or weight_of(figure) > 0):
                     code = tile_of[node] << 5 | index[node]
                     out.append(made(code) or _fairy_move(code))
-        return out
 
     def _fairy_allowed(self, game: GameState, move: MoveFairy) -> bool:
         """Whether *move* is one of :meth:`_fairy_moves`, found from its node alone; ``False`` also
@@ -239,8 +268,16 @@ class PrincessDragon(Expansion):
     def turn_start(self, game: GameState, events: list[Event]) -> None:
         """PD11: "At the beginning of your turn, if the fairy is next to one of your followers, you
         score 1 point" (W-PD2)."""
-        if self._fairy_owner(game, game.ext[self.slot]) == game.seat:
-            game.add_score(FairyScored((game.seat,), 1), events)
+        node = game.ext[self.slot].fairy
+        if node is None:
+            return
+        seat = game.seat
+        graph = game.graph
+        for owner, _figure, other in graph.meeples[graph.find(node)] or ():
+            if other == node:  # (_fairy_owner, inlined)
+                if owner == seat:
+                    game.add_score(_TURN_POINT.get(seat) or _turn_point(seat), events)
+                return
 
     def on_completed(self, game: GameState, root: int, info: FeatureInfo, events: list[Event]) -> None:
         """PD12: the follower next to the fairy in a feature scored: its owner 3 more, whatever the
@@ -263,13 +300,12 @@ class PrincessDragon(Expansion):
             return []
         graph = game.graph
         out: list[RemoveKnight] = []
-        for i, seg in enumerate(tile.variant.segments):
-            if seg.princess and seg.kind is SegmentKind.CITY:
-                for seat, figure, node in graph.meeples[graph.find(tile.base + i)] or ():
-                    if game.weight_of(figure) > 0:
-                        knight = RemoveKnight(position_of(graph.tile[node]), graph.index[node])
-                        if knight not in out:
-                            out.append(knight)
+        for i in _princess_segments(tile.kind):
+            for seat, figure, node in graph.meeples[graph.find(tile.base + i)] or ():
+                if game.weight_of(figure) > 0:
+                    knight = RemoveKnight(position_of(graph.tile[node]), graph.index[node])
+                    if knight not in out:
+                        out.append(knight)
         return out
 
     def no_deploy(self, game: GameState, key: int) -> str | None:
@@ -297,7 +333,11 @@ class PrincessDragon(Expansion):
         made = len(state.path) - 1
         targets = self._targets(game) if made < DRAGON_STEPS else ()
         if targets:
-            game.push_step(DragonMove((game.seat + made) % game.players, self, targets))
+            seat = (game.seat + made) % game.players
+            step = self._steps.get((seat, targets))
+            if step is None:
+                step = self._steps[seat, targets] = DragonMove(seat, self, targets)
+            game.push_step(step)
         else:
             state.path = []
 
@@ -338,6 +378,39 @@ class PrincessDragon(Expansion):
 def _xy(key: int) -> str:
     position = position_of(key)
     return f"{position.x},{position.y}"
+
+
+#: The segments showing the princess of each design met so far, by id (the same at every rotation).
+_PRINCESS: dict[str, tuple[int, ...]] = {}
+
+
+def _princess_segments(kind: TileKind) -> tuple[int, ...]:
+    """The indices of *kind*'s city segments that show the princess."""
+    found = _PRINCESS.get(kind.letter)
+    if found is None:
+        found = _PRINCESS[kind.letter] = tuple(i for i, seg in enumerate(kind.segments)
+                                               if seg.princess and seg.kind is SegmentKind.CITY)
+    return found
+
+
+#: The :class:`DragonMoved` of each (seat, board key) met so far (immutable values, shared by every game).
+_MOVED: dict[tuple[int | None, int], DragonMoved] = {}
+
+
+def _moved(seat: int | None, key: int) -> DragonMoved:
+    """Makes and remembers the :class:`DragonMoved` of *seat* to the board key *key*."""
+    event = _MOVED[seat, key] = DragonMoved(seat, position_of(key))
+    return event
+
+
+#: The :class:`FairyScored` of the point each seat's turn begins with (immutable values, shared by every game).
+_TURN_POINT: dict[int, FairyScored] = {}
+
+
+def _turn_point(seat: int) -> FairyScored:
+    """Makes and remembers the :class:`FairyScored` of *seat*'s point as its turn begins."""
+    event = _TURN_POINT[seat] = FairyScored((seat,), 1)
+    return event
 
 
 #: The :class:`MoveFairy` of each ``key << 5 | segment`` met so far (immutable values, shared by every game).
