@@ -41,7 +41,7 @@ from ..events import Event, FeatureInfo, FlockScored, MeepleDeployed, MeepleRetu
 from ..expansion import Expansion, GameState
 from ..geometry import SIDE_OFFSETS, position_of
 from ..moves import DeployMeeple, DrawTile, Figure, Flock, Move
-from ..tiles import SegmentKind
+from ..tiles import MAX_SEGMENTS, SegmentKind
 
 __all__ = ["BAG", "HILL", "SHEPHERDS_PER_PLAYER", "VINEYARD", "VINEYARD_POINTS", "FlockChoice", "HillsSheep",
            "HillsState", "TokenDraw", "bag", "flocks", "shepherd_at"]
@@ -64,6 +64,8 @@ _CLOISTER = SegmentKind.CLOISTER
 _FIELD = SegmentKind.FIELD
 _SHEPHERD = Figure.SHEPHERD
 _GROW, _SCORE = Flock(True), Flock(False)
+#: The shepherd's deploy moves on segments 0 to MAX_SEGMENTS - 1 (immutable: made once).
+_SHEPHERD_ON = tuple(DeployMeeple(i, _SHEPHERD) for i in range(MAX_SEGMENTS))
 
 
 class HillsState:
@@ -212,10 +214,10 @@ class HillsSheep(Expansion):
         if tile is None or state.shepherds[game.seat] is not None:
             return
         taken = self._fields_held(game, state)
-        find = game.graph.find
-        for i, seg in enumerate(tile.variant.segments):
-            if seg.kind is _FIELD and find(tile.base + i) not in taken:
-                out.append(DeployMeeple(i, _SHEPHERD))
+        find, base = game.graph.find, tile.base
+        for i, kind in enumerate(tile.variant.node_kinds):
+            if kind is _FIELD and find(base + i) not in taken:
+                out.append(_SHEPHERD_ON[i])
 
     def check_move(self, game: GameState, move: Move) -> None:
         assert isinstance(move, DeployMeeple) and move.figure is _SHEPHERD
@@ -412,16 +414,21 @@ class HillsSheep(Expansion):
 
 def _closed(game: GameState, root: int) -> bool:
     """Whether the field *root* can grow no more (HS10): every half-side of its segments meets a
-    placed tile. Scans the graph: for the few fields with shepherds."""
+    placed tile. Scans the graph from its last node (the tile just placed, where a field is open
+    most often): for the few fields with shepherds."""
     graph = game.graph
     tiles = game.board.tiles
-    find, kinds, tile_of, index = graph.find, graph.kind, graph.tile, graph.index
-    for node in range(len(graph.parent)):
-        if kinds[node] is _FIELD and find(node) == root:
-            placed = tiles[tile_of[node]]
-            for half in placed.variant.segments[index[node]].halves:
-                if placed.key + SIDE_OFFSETS[half // 2] not in tiles:
-                    return False
+    parent, kinds, tile_of, index = graph.parent, graph.kind, graph.tile, graph.index
+    for node in range(len(parent) - 1, -1, -1):
+        if kinds[node] is _FIELD:
+            r = node
+            while parent[r] != r:  # FeatureGraph.find, inlined
+                parent[r] = r = parent[parent[r]]
+            if r == root:
+                placed = tiles[tile_of[node]]
+                for half in placed.variant.segments[index[node]].halves:
+                    if placed.key + SIDE_OFFSETS[half // 2] not in tiles:
+                        return False
     return True
 
 
