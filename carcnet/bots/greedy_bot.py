@@ -36,8 +36,7 @@ from carcnet.engine import (
     SkipMeeple,
     replay,
 )
-from carcnet.engine.expansions import hills, traders
-from carcnet.engine.expansions.abbot import abbot_at
+from carcnet.engine.expansions import traders
 from carcnet.engine.geometry import key_of, position_of
 from carcnet.engine.preview import (
     AreaPreview,
@@ -49,13 +48,16 @@ from carcnet.engine.preview import (
 from carcnet.engine.tiles import MARK_CATHEDRAL, MARK_INN, MAX_SEGMENTS, ROTATIONS_OF_BITS, unpack_goods
 
 from .base import TurnPlan
+from .parts import ANSWERS, instead_moves
+from .parts.abbot import abbot_instead
 
-__all__ = ["GreedyBot", "dragon_answer", "fairy_instead", "flock_answer", "princess_instead", "shepherd_instead"]
+__all__ = ["GreedyBot"]
 
 _T = TypeVar("_T")
 #: The moves of a seat's turns: what rebuilds a board (a draw or a handover moves no tile).
 TURN_MOVES = (PlaceTile, DeployMeeple, SkipMeeple, ReturnAbbot, SecondTile, Flock, MoveDragon, RemoveKnight,
               MoveFairy)
+_SKIP = SkipMeeple()
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 #: The follow-ups a valuation names, made once (moves are immutable values).
@@ -155,47 +157,37 @@ class GreedyBot:
 
     @staticmethod
     def answer(game: Game) -> Move:
-        """This bot's answer to an expansion's question (*game* in ``Phase.STEP``): for the flock
-        (Hills & Sheep), :func:`flock_answer`; else the first the question lists, its best in nearly
-        every position (the builder's second tile: taken, one more placement and deploy)."""
+        """This bot's answer to an expansion's question (*game* in ``Phase.STEP``): the answer of the
+        bot part of the expansion that asks (:data:`carcnet.bots.parts.ANSWERS`: the flock's, the
+        dragon's step); else the first the question lists, its best in nearly every position (the
+        builder's second tile: taken, one more placement and deploy)."""
         moves = game.legal_moves()
-        if type(moves[0]) is Flock:
-            return flock_answer(game)
-        if type(moves[0]) is MoveDragon:
-            return dragon_answer(game, moves)
-        return moves[0]
+        answer = ANSWERS.get(type(moves[0]))
+        return moves[0] if answer is None else answer(game, moves)
 
     def follow_up(self, game: Game, planned: Move) -> Move:
-        """*planned*, a turn's follow-up, as this bot plays it in *game*'s deploy phase: a skip
-        becomes :meth:`abbot_instead` (the skip itself without The Abbot), or with Hills & Sheep the
-        shepherd on one of the tile's fields (:func:`shepherd_instead`)."""
-        if type(planned) is not SkipMeeple:
+        """*planned*, a turn's follow-up, as this bot plays it in *game*'s deploy phase: a skip becomes
+        the first move the expansions in play would make instead (each expansion's bot part,
+        :func:`carcnet.bots.parts.instead_moves`: the abbot, the princess, a follower through the magic
+        portal, the shepherd, the fairy), or stays a skip. A planned deploy the placement made illegal
+        (no figure on the dragon's tile: a volcano just placed) is a skip."""
+        if type(planned) is DeployMeeple:
+            if planned in game.deploy_options():
+                return planned
+        elif type(planned) is not SkipMeeple:
             return planned
-        instead = self.abbot_instead(game)
-        if type(instead) is SkipMeeple:
-            return princess_instead(game) or shepherd_instead(game) or fairy_instead(game) or instead
-        return instead
+        setup = game.setup
+        for instead in instead_moves(setup.rules, setup.rules_version):
+            move = instead(game)
+            if move is not None:
+                return move
+        return _SKIP
 
     def abbot_instead(self, game: Game) -> Move:
-        """The follow-up this bot plays for a planned skip (*game* in ``Phase.DEPLOY``). With The
-        Abbot, on a turn with nothing better to deploy: put the abbot on this tile's cloister or
-        garden; else take it back once its cloister or garden is worth 6 or more, or when few tiles
-        are left (it then scores 1 + 1 per neighbour, as at the end). Otherwise the skip. The
-        search bot plays it too, in its turns and its playouts."""
-        for option in game.deploy_options():
-            if option.figure is Figure.ABBOT:
-                return option
-        where = abbot_at(game, game.seat)
-        if where is not None:
-            tile = game.tile_at(where)
-            assert tile is not None
-            segment = next(i for i, seg in enumerate(tile.variant.segments) if seg.kind in (
-                SegmentKind.CLOISTER, SegmentKind.GARDEN) and (game.seat, Figure.ABBOT) in
-                game.feature_at(where, i).meeples)
-            worth = len(game.feature_at(where, segment).tiles)
-            if worth >= 6 or game.tiles_left <= 8:
-                return ReturnAbbot(where)
-        return SkipMeeple()
+        """The follow-up this bot plays for a planned skip with The Abbot (*game* in ``Phase.DEPLOY``):
+        :func:`carcnet.bots.parts.abbot.abbot_instead`, or the skip. The search bot plays it too, in
+        its turns and its playouts."""
+        return abbot_instead(game) or _SKIP
 
     # ------------------------------------------------------------------ search
 
@@ -496,81 +488,3 @@ def _turn(game: Game) -> _Turn:
     """The valuation context of *game*'s turn: :class:`_MarkedTurn` with the expansions."""
     rules = game.setup.rules
     return _MarkedTurn(game) if rules.inns or rules.traders else _Turn(game)
-
-
-def flock_answer(game: Game) -> Flock:
-    """Grow the flock or score it (Hills & Sheep's question, *game* in ``Phase.STEP``): grow while a
-    token's expected sheep are worth the wolf's risk, ``(1 - w / n) * (F + m) > F`` for a flock of *F*
-    sheep in the field, *n* tokens in the bag, *w* wolves among them and *m* sheep a sheep token on
-    average, and while tiles are left for the flock to be scored later (shepherds score nothing at
-    the end); else score it."""
-    tokens = hills.bag(game)
-    node = next(node for seat, node, _ in hills.flocks(game) if seat == game.seat)
-    root = game.graph.find(node)
-    flock = sum(int(t) for _, other, own in hills.flocks(game) if game.graph.find(other) == root for t in own)
-    wolves = tokens.count(hills.WOLF)
-    sheep = [int(t) for t in tokens if t != hills.WOLF]
-    if not sheep or game.tiles_left < 2 * game.players:
-        return _SCORE
-    mean = sum(sheep) / len(sheep)
-    return _GROW if (1 - wolves / len(tokens)) * (flock + mean) > flock else _SCORE
-
-
-def shepherd_instead(game: Game) -> DeployMeeple | None:
-    """The shepherd, in supply, on the tile's field that reaches the most sides (the likeliest to be
-    extended), on a turn with nothing better to deploy (Hills & Sheep); ``None`` without it."""
-    best: DeployMeeple | None = None
-    reach = -1
-    tile = None
-    for move in game.legal_moves():
-        if type(move) is DeployMeeple and move.figure is Figure.SHEPHERD:
-            if tile is None:
-                tile = game.tile_at(game.placed) if game.placed is not None else None
-                if tile is None:
-                    return move
-            halves = len(tile.variant.segments[move.segment].halves)
-            if halves > reach:
-                best, reach = move, halves
-    return best
-
-
-_GROW, _SCORE = Flock(True), Flock(False)
-
-
-def dragon_answer(game: Game, moves: list[Move]) -> Move:
-    """The dragon's step (The Princess & the Dragon's question): to the tile where it eats the most
-    of the others' figures less this seat's own (the first such tile, in the question's order)."""
-    seat = game.actor
-    best, worth = moves[0], None
-    for move in moves:
-        assert isinstance(move, MoveDragon)
-        value = sum(1 if owner != seat else -1 for owner, _figure, where, _ in game.figures() if where == move.position)
-        if worth is None or value > worth:
-            best, worth = move, value
-    return best
-
-
-def princess_instead(game: Game) -> RemoveKnight | None:
-    """The princess's removal of another seat's knight, on a turn with nothing better to deploy (The
-    Princess & the Dragon); ``None`` when there is none to remove."""
-    for move in game.legal_moves():
-        if type(move) is RemoveKnight:
-            tile = game.tile_at(move.position)
-            assert tile is not None
-            held = game.graph.meeples[game.graph.find(tile.base + move.segment)] or ()
-            if any(seat != game.seat and node == tile.base + move.segment for seat, _f, node in held):
-                return move
-    return None
-
-
-def fairy_instead(game: Game) -> MoveFairy | None:
-    """The fairy next to this seat's follower on a turn with nothing better to deploy, when it stands
-    by no follower of this seat's (The Princess & the Dragon: 1 a turn, 3 when the feature scores);
-    ``None`` otherwise."""
-    moves = [move for move in game.legal_moves() if type(move) is MoveFairy]
-    if not moves:
-        return None
-    mine = {(position, segment) for seat, _f, position, segment in game.figures() if seat == game.seat}
-    if len(moves) < len(mine):  # the fairy already stands by one of this seat's followers
-        return None
-    return moves[0]  # type: ignore[return-value]

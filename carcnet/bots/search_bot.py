@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView, SkipMeeple
+from carcnet.engine import Game, Move, Phase, PlaceTile, PlayerView
 
 from .base import TurnPlan
 from .evaluation import margin, weights_for
@@ -354,4 +354,4 @@ def _play_out(game: Game, policy: GreedyBot, turns: int) -> None:
             return
         place, follow = policy.best_turn(game)
         game.apply(place)
-        game.apply(policy.follow_up(game, follow if follow in game.legal_moves() else SkipMeeple()))
+        game.apply(policy.follow_up(game, follow))

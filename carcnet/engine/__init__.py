@@ -60,7 +60,8 @@ from .notation import parse_move
 from .phase import Phase
 from .rules import FARM_RULES, FARM_TEXT, RIVER_START_TEXT, RIVER_STARTS, RULES_VERSION, SUPPORTED_RULES, Rules
 from .setup import GameSetup
-from .state import CATEGORIES, MEEPLES_PER_PLAYER, Game, PlayerView, RandomSource, replay
+from .game import Game, PlayerView, RandomSource, replay
+from .state import CATEGORIES, MEEPLES_PER_PLAYER, GameCore
 from .tiles import (
     BASE_DESIGNS,
     BASE_START,
@@ -92,6 +93,7 @@ __all__ = [
     "FeatureInfo",
     "Figure",
     "Game",
+    "GameCore",
     "GameEnded",
     "GoodsScored",
     "GoodsTaken",

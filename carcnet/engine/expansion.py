@@ -232,7 +232,7 @@ class FigureRule:
 HOOKS = ("farm_scoring", "value", "completed_points", "new_state", "on_deploy", "on_return",
          "turn_actions", "check_move", "apply_move", "on_tile_placed", "turn_end", "on_completed", "farm_bonus",
          "final_scoring", "snapshot", "state_words", "restricts", "filter_placements", "check_placement", "holds",
-         "before_scoring", "no_deploy", "clear_tile", "turn_start")
+         "before_scoring", "no_deploy", "clear_tile", "turn_start", "deploy_anywhere")
 
 #: What a completed feature scores, and a feature at the end (``final``): ``value(info, final)``.
 Value = Callable[[FeatureInfo, bool], int]
@@ -373,6 +373,12 @@ class Expansion:
         or ``None``."""
         return None
 
+    def deploy_anywhere(self, game: GameState) -> bool:
+        """Whether this turn's follower may go on a feature of any placed tile instead of the tile just
+        placed (:attr:`~carcnet.engine.moves.DeployMeeple.at`): on a feature no figure holds, not
+        completed, on a tile :meth:`no_deploy` allows; other figures still only on the tile placed."""
+        return False
+
     def clear_tile(self, game: GameState, key: int, events: list[Event]) -> None:
         """Its own placed figures (:attr:`placed_figures`) on the tile at board key *key* go back to
         their supplies without points (``GameState.clear_tile``)."""
@@ -472,6 +478,7 @@ class Hooks:
         no_deploy: :meth:`Expansion.no_deploy` of the expansions in play, composed (the first reason),
             or ``None``.
         tokens: The kinds of token the bags of the expansions in play hold (``Expansion.tokens``).
+        deploy_anywhere: The overriders of :meth:`Expansion.deploy_anywhere`, in registry order.
     """
 
     active: tuple[Expansion, ...]
@@ -517,6 +524,7 @@ class Hooks:
     clear_tile: tuple[Callable[[GameState, int, list[Event]], None], ...]
     turn_start: tuple[Callable[[GameState, list[Event]], None], ...]
     tokens: tuple[str, ...]
+    deploy_anywhere: tuple[Callable[[GameState], bool], ...]
 
 
 def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]]) -> Hooks:
@@ -600,6 +608,7 @@ def build_hooks(rules: Rules, version: int, registry: Sequence[type[Expansion]])
         clear_tile=tuple(e.clear_tile for e in active if _overrides(e, "clear_tile")),
         turn_start=tuple(e.turn_start for e in active if _overrides(e, "turn_start")),
         tokens=tuple(token for e in active for token in e.tokens),
+        deploy_anywhere=tuple(e.deploy_anywhere for e in active if _overrides(e, "deploy_anywhere")),
     )
 
 

@@ -12,7 +12,7 @@ returned meeples) is derived by the engine as events. Moves carry no seat: the e
 and the log records the author beside each move.
 
 Text forms (``str(move)``, read back by :func:`carcnet.engine.notation.parse_move`):
-``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``skip`` · ``return-abbot 1,0`` ·
+``place V 1,-2 90`` · ``deploy 3`` · ``deploy 0 abbot`` · ``deploy 0 @2,-1`` · ``skip`` · ``return-abbot 1,0`` ·
 ``second-tile take`` · ``second-tile decline`` · ``deploy 2 shepherd`` · ``flock grow`` · ``flock score`` · ``dragon 1,0`` · ``princess 0,-1 0`` · ``fairy -1,0 0`` · ``handover 2 greedy by 0`` · ``handback 2`` · ``draw <64 hex digits or -, one per seat>``.
 """
 
@@ -92,20 +92,24 @@ PlaceTile.__init__ = _place_tile_init  # type: ignore[method-assign]  # on purpo
 
 @dataclass(frozen=True, slots=True)
 class DeployMeeple:
-    """Deploy a figure from the supply onto segment *segment* of the tile just placed.
+    """Deploy a figure from the supply onto segment *segment* of the tile just placed, or of the tile
+    at *at* (a follower through the magic portal, The Princess & the Dragon).
 
     Attributes:
         segment: Index of the segment in the design's table row (see :mod:`carcnet.engine.tiles`).
         figure: Which figure; the abbot only with The Abbot, and only on a cloister or garden.
+        at: The board position of the tile the figure goes on when it is not the tile just placed,
+            else ``None``. Only a follower, on a turn whose tile lets one go anywhere (an
+            expansion's ``deploy_anywhere``).
     """
 
     segment: int
     figure: Figure = Figure.MEEPLE
+    at: Position | None = None
 
     def __str__(self) -> str:
-        if self.figure is Figure.MEEPLE:
-            return f"deploy {self.segment}"
-        return f"deploy {self.segment} {self.figure.value}"
+        text = f"deploy {self.segment}" if self.figure is Figure.MEEPLE else f"deploy {self.segment} {self.figure.value}"
+        return text if self.at is None else f"{text} @{self.at.x},{self.at.y}"
 
 
 @dataclass(frozen=True, slots=True)

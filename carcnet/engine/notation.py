@@ -3,7 +3,8 @@
 Move text (the form ``str(move)`` gives, see :mod:`carcnet.engine.moves`)::
 
     place <letter> <x>,<y> <degrees>     place V 1,-2 90
-    deploy <segment> [FIGURE]            deploy 3, deploy 3 large (abbot, large, builder, pig)
+    deploy <segment> [FIGURE] [@<x>,<y>] deploy 3, deploy 3 large (abbot, large, builder, pig, shepherd),
+                                         deploy 0 @2,-1 (through the magic portal, on the tile at 2,-1)
     skip
     return-abbot <x>,<y>
     handover <seat> <bot> by <seat>
@@ -34,7 +35,7 @@ from .moves import (
 )
 
 if TYPE_CHECKING:
-    from .state import Game
+    from .game import Game
 
 __all__ = ["parse_move", "parse_position", "play_script", "script_moves"]
 
@@ -70,11 +71,14 @@ def parse_move(text: str) -> Move:
         if not degrees.isdigit() or int(degrees) % 90 or int(degrees) >= 360:
             raise ValueError(f"rotation must be 0, 90, 180 or 270 degrees, got {degrees!r}")
         return PlaceTile(args[0], parse_position(args[1]), int(degrees) // 90)
-    if verb == "deploy" and len(args) in (1, 2):
+    if verb == "deploy" and 1 <= len(args) <= 3:
+        at = parse_position(args.pop()[1:]) if len(args) > 1 and args[-1].startswith("@") else None
         if not args[0].isdigit():
             raise ValueError(f"segment must be a number, got {args[0]!r}")
+        if len(args) > 2:
+            raise ValueError(f"not a move: {text!r} (deploy N [FIGURE] [@X,Y])")
         figure = Figure(args[1]) if len(args) == 2 else Figure.MEEPLE
-        return DeployMeeple(int(args[0]), figure)
+        return DeployMeeple(int(args[0]), figure, at)
     if verb == "skip" and not args:
         return SkipMeeple()
     if verb == "return-abbot" and len(args) == 1:
@@ -98,7 +102,7 @@ def parse_move(text: str) -> Move:
     if verb == "draw" and 2 <= len(args) <= 6 and all(a == "-" or _is_value(a) for a in args):
         return DrawTile(tuple(None if a == "-" else bytes.fromhex(a) for a in args))
     raise ValueError(
-        f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot|large|builder|pig|shepherd] | skip | "
+        f"not a move: {text!r} (place L X,Y DEG | deploy N [abbot|large|builder|pig|shepherd] [@X,Y] | skip | "
         "return-abbot X,Y | second-tile take|decline | flock grow|score | dragon X,Y | princess X,Y N | fairy X,Y N | "
         "handover S BOT by S | handback S [by S] | draw V…)"
     )
@@ -137,7 +141,8 @@ def play_script(script: str, players: int = 2, then: tuple[str, ...] = ()) -> Ga
     ends after the last scripted turn and the final scoring runs; give spare tiles to stop before it.
     Raises ``IllegalMoveError`` (with the move's index) at the first illegal move.
     """
-    from .state import GameSetup, replay
+    from .game import replay
+    from .setup import GameSetup
 
     moves = script_moves(script)
     order = tuple(m.tile for m in moves if isinstance(m, PlaceTile)) + tuple(then)

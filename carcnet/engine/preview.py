@@ -37,7 +37,8 @@ from .events import FeatureInfo
 from .expansion import CompletedPoints, Value, base_value
 from .geometry import RING_OFFSETS, Position, key_of, position_of
 from .moves import DeployMeeple, Figure, PlaceTile
-from .state import Game, Phase
+from .game import Game
+from .phase import Phase
 from .tiles import SegmentKind, TileKind, TileVariant
 
 __all__ = [

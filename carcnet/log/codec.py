@@ -32,23 +32,18 @@ from carcnet.engine import (
     DeployMeeple,
     DrawTile,
     Figure,
-    Flock,
     HandBack,
     HandOver,
     Move,
-    MoveDragon,
-    MoveFairy,
     PlaceTile,
-    RemoveKnight,
     Position,
-    ReturnAbbot,
-    SecondTile,
     Rules,
     SkipMeeple,
 )
 from carcnet.engine import RIVER_STARTS as _RIVER_STARTS
 from carcnet.engine.draws import MAX_CHAIN
 
+from .parts import FLAGS, SHAPES
 from .entries import (
     DEFAULT_FORMAT,
     FORMAT_VERSION,
@@ -99,16 +94,14 @@ RIVER_STARTS = _RIVER_STARTS
 _ENTRY_KEYS_1 = ("type", "seq", "seat", "move", "digest")
 #: Format 2 adds the seat's signature (protocol/log.md §6).
 _ENTRY_KEYS_2 = (*_ENTRY_KEYS_1, "sig")
+#: The expansions' moves (:mod:`carcnet.log.parts`), by type and by class.
+_SHAPES = {shape.type: shape for shape in SHAPES}
+_SHAPE_OF = {shape.move: shape for shape in SHAPES}
 _MOVE_KEYS = {
     "place": ("type", "tile", "pos", "rot"),
     "deploy": ("type", "segment", "figure"),
     "skip": ("type",),
-    "return-abbot": ("type", "pos"),
-    "second-tile": ("type", "take"),
-    "flock": ("type", "grow"),
-    "dragon": ("type", "pos"),
-    "princess": ("type", "pos", "segment"),
-    "fairy": ("type", "pos", "segment"),
+    **{shape.type: shape.keys for shape in SHAPES},
     "handover": ("type", "seat", "bot", "by"),
     "handback": ("type", "seat"),
     "draw": ("type", "values"),
@@ -116,6 +109,8 @@ _MOVE_KEYS = {
 #: A ``handback`` made by the seat itself, taking its seat back from a runner that is gone, names it
 #: in ``by`` (protocol/log.md §6); the runner's has no ``by``.
 _HANDBACK_BY_KEYS = ("type", "seat", "by")
+#: A deploy on another tile than the one just placed (the magic portal) names it (protocol/log.md §4).
+_DEPLOY_AT_KEYS = ("type", "segment", "figure", "pos")
 #: Chain values are 32 bytes (``protocol/deck.md`` §5.1).
 VALUE_SIZE = 32
 
@@ -177,21 +172,19 @@ def to_wire(item: Item, *, format: int = DEFAULT_FORMAT) -> dict[str, Any]:
         return _checked_move(out, "move")
     if isinstance(item, DeployMeeple):
         figure = item.figure.value if isinstance(item.figure, Figure) else item.figure
-        return _checked_move({"type": "deploy", "segment": item.segment, "figure": figure}, "move")
+        deploy: dict[str, Any] = {"type": "deploy", "segment": item.segment, "figure": figure}
+        if item.at is not None:
+            deploy["pos"] = _pos_out(item.at)
+        return _checked_move(deploy, "move")
     if isinstance(item, SkipMeeple):
         return {"type": "skip"}
-    if isinstance(item, ReturnAbbot):
-        return _checked_move({"type": "return-abbot", "pos": _pos_out(item.position)}, "move")
-    if isinstance(item, SecondTile):
-        return _checked_move({"type": "second-tile", "take": item.take}, "move")
-    if isinstance(item, Flock):
-        return _checked_move({"type": "flock", "grow": item.grow}, "move")
-    if isinstance(item, MoveDragon):
-        return _checked_move({"type": "dragon", "pos": _pos_out(item.position)}, "move")
-    if isinstance(item, MoveFairy):
-        return _checked_move({"type": "fairy", "pos": _pos_out(item.position), "segment": item.segment}, "move")
-    if isinstance(item, RemoveKnight):
-        return _checked_move({"type": "princess", "pos": _pos_out(item.position), "segment": item.segment}, "move")
+    shape = _SHAPE_OF.get(type(item))  # type: ignore[arg-type]
+    if shape is not None:  # an expansion's move
+        out = {"type": shape.type}
+        for key, attribute, kind in shape.fields:
+            value = getattr(item, attribute)
+            out[key] = _pos_out(value) if kind == "pos" else value
+        return _checked_move(out, "move")
     if isinstance(item, HandOver):
         return _checked_move({"type": "handover", "seat": item.seat, "bot": item.bot, "by": item.by}, "move")
     if isinstance(item, HandBack):
@@ -352,9 +345,9 @@ def _bins_in(m: dict[str, Any], key: str, size: int) -> tuple[bytes, ...] | None
 
 def options_to_wire(rules: Rules, where: str = "options") -> dict[str, Any]:
     """The ``options`` map of *rules* (``protocol/log.md`` §5): ``river``, ``abbot``,
-    ``small-city`` and ``farms``, then ``river-start`` exactly when ``river`` is true, then ``inns``
-    (true) exactly when Inns & Cathedrals is played, ``traders`` (true) exactly when Traders &
-    Builders is. A header's
+    ``small-city`` and ``farms``, then ``river-start`` exactly when ``river`` is true, then each
+    expansion's flag (true) exactly when it is played (:data:`carcnet.log.parts.FLAGS`: ``inns``,
+    ``traders``, ``hills-sheep``, ``princess-dragon``). A header's
     ``options`` and a wire ``lobby``'s (``protocol/wire.md`` §4.6) are this map.
 
     >>> options_to_wire(Rules(river=True, river_start="omit"))
@@ -373,14 +366,9 @@ def options_to_wire(rules: Rules, where: str = "options") -> dict[str, Any]:
     }
     if rules.river:
         out["river-start"] = rules.river_start
-    if rules.inns:
-        out["inns"] = True
-    if rules.traders:
-        out["traders"] = True
-    if rules.hills_sheep:
-        out["hills-sheep"] = True
-    if rules.princess_dragon:
-        out["princess-dragon"] = True
+    for key, field in FLAGS:  # an expansion's flag, exactly when it is played
+        if getattr(rules, field):
+            out[key] = True
     options_from_wire(out, where)  # the same checks as reading: never write what could not be read
     return out
 
@@ -402,7 +390,7 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
     if "river" in options:
         _typed(options, "river", bool, where)
     river = options.get("river") is True
-    expansions = tuple(key for key in ("inns", "traders", "hills-sheep", "princess-dragon") if key in options)
+    expansions = tuple(key for key, _field in FLAGS if key in options)
     _keys(options, (*(_RIVER_OPTION_KEYS if river else _OPTION_KEYS), *expansions), where)
     for key in expansions:  # present exactly when played: one encoding a game
         if options[key] is not True:
@@ -423,8 +411,7 @@ def options_from_wire(value: object, where: str = "options") -> Rules:
             )
     return Rules(
         river=options["river"], abbot=options["abbot"], river_start=river_start,
-        small_city=options["small-city"], farms=farms, inns="inns" in expansions, traders="traders" in expansions,
-        hills_sheep="hills-sheep" in expansions, princess_dragon="princess-dragon" in expansions,
+        small_city=options["small-city"], farms=farms, **{field: key in expansions for key, field in FLAGS},
     )
 
 
@@ -479,7 +466,11 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
     if keys is None or (kind == "draw" and format < TABLE_FORMAT):
         known = [k for k in _MOVE_KEYS if k != "draw" or format >= TABLE_FORMAT]
         raise LogFormatError(f"{where}.type must be one of {', '.join(known)} (log format {format}), got {kind!r}")
-    _keys(m, _HANDBACK_BY_KEYS if kind == "handback" and "by" in m else keys, where)
+    if kind == "handback" and "by" in m:
+        keys = _HANDBACK_BY_KEYS
+    elif kind == "deploy" and "pos" in m:
+        keys = _DEPLOY_AT_KEYS
+    _keys(m, keys, where)
     if kind == "place":
         tile = m["tile"]
         if not isinstance(tile, str) or not 1 <= len(tile) <= 4:
@@ -490,25 +481,24 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         if figure not in ("meeple", "abbot", "large", "builder", "pig", "shepherd"):
             raise LogFormatError(
                 f"{where}.figure must be 'meeple', 'abbot', 'large', 'builder', 'pig' or 'shepherd', got {figure!r}"[:200])
-        return DeployMeeple(_int(m, "segment", where, 0, COORD_LIMIT), Figure(figure))
+        at = _pos_in(m, where) if "pos" in m else None
+        return DeployMeeple(_int(m, "segment", where, 0, COORD_LIMIT), Figure(figure), at)
     if kind == "skip":
         return SkipMeeple()
-    if kind == "second-tile":
-        take = m["take"]
-        if not isinstance(take, bool):
-            raise LogFormatError(f"{where}.take must be a bool, got {kind_of(take)}")
-        return SecondTile(take)
-    if kind == "flock":
-        grow = m["grow"]
-        if not isinstance(grow, bool):
-            raise LogFormatError(f"{where}.grow must be a bool, got {kind_of(grow)}")
-        return Flock(grow)
-    if kind == "dragon":
-        return MoveDragon(_pos_in(m, where))
-    if kind == "fairy":
-        return MoveFairy(_pos_in(m, where), _int(m, "segment", where, 0, COORD_LIMIT))
-    if kind == "princess":
-        return RemoveKnight(_pos_in(m, where), _int(m, "segment", where, 0, COORD_LIMIT))
+    shape = _SHAPES.get(kind)
+    if shape is not None:  # an expansion's move
+        values: list[Any] = []
+        for key, _attribute, field_kind in shape.fields:
+            if field_kind == "pos":
+                values.append(_pos_in(m, where))
+            elif field_kind == "segment":
+                values.append(_int(m, key, where, 0, COORD_LIMIT))
+            else:
+                value = m[key]
+                if not isinstance(value, bool):
+                    raise LogFormatError(f"{where}.{key} must be a bool, got {kind_of(value)}")
+                values.append(value)
+        return shape.move(*values)  # type: ignore[call-arg]
     if kind == "handover":
         bot = m["bot"]
         if not isinstance(bot, str) or not 1 <= len(bot) <= 32:
@@ -530,7 +520,7 @@ def _move_from_map(m: dict[str, Any], where: str, format: int = DEFAULT_FORMAT) 
         ):
             raise LogFormatError(f"{where}.values must be an array of 2 to 6 (bin of {VALUE_SIZE} bytes or nil)")
         return DrawTile(tuple(values))
-    return ReturnAbbot(_pos_in(m, where))
+    raise AssertionError(f"no decoder for move type {kind!r}")  # every type of _MOVE_KEYS has one above
 
 
 def _pos_in(m: dict[str, Any], where: str) -> Position:

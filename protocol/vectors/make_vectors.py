@@ -28,6 +28,9 @@ HERE = Path(__file__).parent
 U64_MAX = 2**64 - 1
 #: A seed where the random bot of the rules-5 Traders & Builders vector both takes and declines a second tile.
 RULES5_SEED = 2044
+#: The seed of The Princess & the Dragon's vector: the random bot moves the dragon, sends a knight
+#: home with the princess, moves the fairy and deploys through a magic portal.
+DRAGON_SEED = 2034
 #: The seed of the Hills & Sheep vector (the random bot places its hills, each hiding a tile).
 HILLS_SEED = 2026
 
@@ -79,6 +82,7 @@ def digest_vector(rules: Rules | None = None, seed: int = 2026, version: int = 4
             "small_city": setup.rules.small_city, "farms": setup.rules.farms, "inns": setup.rules.inns,
             "traders": setup.rules.traders,
             **({"hills_sheep": True} if setup.rules.hills_sheep else {}),
+            **({"princess_dragon": True} if setup.rules.princess_dragon else {}),
         },
         "setup_text": setup.canonical(),
         "final_scores": game.scores,
@@ -179,6 +183,8 @@ def main() -> None:
         # rules 6: Hills & Sheep's hills (the tiles under them) and vineyards, seeded and by the table
         ("digest-hills.json", digest_vector(Rules(hills_sheep=True, abbot=True), seed=HILLS_SEED, version=6), 1),
         ("digest-table-hills.json", table_digest_vector(Rules(hills_sheep=True), version=6), 1),
+        # rules 6: The Princess & the Dragon (the dragon's steps, the princess, the fairy, the magic portal)
+        ("digest-dragon.json", digest_vector(Rules(princess_dragon=True), seed=DRAGON_SEED, version=6), 1),
     ):
         (HERE / name).write_text(json.dumps(vec, indent=indent) + "\n")
         print(f"wrote {HERE / name}")

@@ -1,6 +1,6 @@
 """The core names no expansion: a ratchet (``docs/expansion-hook-plan.md`` §9, step 0; strict since step 8).
 
-Counted in the engine's core (:data:`CORE`: ``state.py``, and what moved out of it: ``setup.py``,
+Counted in the engine's core (:data:`CORE`: ``state.py``, and what moved out of it: ``game.py``, ``setup.py``,
 ``phase.py``, ``expansion.py``; not ``rules.py``, whose options are the expansions' switches): the
 expansion words of :data:`WORDS` in the code's names and
 strings. Precisely:
@@ -36,7 +36,7 @@ import carcnet.engine
 
 STATE = Path(carcnet.engine.__file__).with_name("state.py")
 #: The core's modules: what may name no expansion once the migration is done.
-CORE = tuple(STATE.with_name(name) for name in ("state.py", "setup.py", "phase.py", "expansion.py"))
+CORE = tuple(STATE.with_name(name) for name in ("state.py", "game.py", "setup.py", "phase.py", "expansion.py"))
 
 #: The expansions' words: The River, The Abbot (and its gardens), Inns & Cathedrals (and the large
 #: meeple), Traders & Builders (pigs, goods and their kinds), Hills & Sheep (hills, vineyards, the

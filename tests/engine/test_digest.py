@@ -68,6 +68,8 @@ def test_digest_distinguishes_setups_and_moves():
         ("digest-traders-rules5.json", "rules 5 river=0 abbot=0 small-city=0 farms=farm traders=1"),
         # rules 6: Hills & Sheep (its hills' hidden tiles in the state line)
         ("digest-hills.json", "rules 6 river=0 abbot=1 small-city=0 farms=farm hills-sheep=1"),
+        # rules 6: The Princess & the Dragon (the dragon, the princess, the fairy, the magic portal)
+        ("digest-dragon.json", "rules 6 river=0 abbot=0 small-city=0 farms=farm princess-dragon=1"),
         # a game of rules 3 (before the expansions): the same game, its setup text saying rules 3
         ("digest-expansions-rules3.json", "rules 3 river=1 abbot=1 start=after"),
         # a game of rules 2 (before the exact river rule): replayed under its own version's rules
@@ -82,6 +84,7 @@ def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
     rules = Rules(
         river=s["river"], abbot=s["abbot"], river_start=s["river_start"], small_city=s["small_city"], farms=s["farms"],
         inns=s.get("inns", False), traders=s.get("traders", False), hills_sheep=s.get("hills_sheep", False),
+        princess_dragon=s.get("princess_dragon", False),
     )
     setup = GameSetup(players=s["players"], seed=int(s["seed"]), rules=rules, rules_version=s["rules"])
     assert setup.canonical() == vector["setup_text"] and words in vector["setup_text"]
@@ -94,6 +97,10 @@ def test_games_under_rule_options_replay_to_their_recorded_digests(name, words):
         assert game.hidden > 0 and f" hidden={game.hidden} " in game.state_line()
         assert any(m.endswith(" shepherd") for m in vector["moves"])
         assert {"flock grow", "flock score"} <= set(vector["moves"])
+    if s.get("princess_dragon"):  # the vector plays what the expansion adds
+        for verb in ("dragon ", "princess ", "fairy "):
+            assert any(m.startswith(verb) for m in vector["moves"]), verb
+        assert any(m.startswith("deploy ") and " @" in m for m in vector["moves"])  # the magic portal
     if s["rules"] >= 5 and s.get("traders"):  # the second tile's question, answered both ways
         assert {"second-tile take", "second-tile decline"} <= set(vector["moves"])
 

@@ -9,19 +9,22 @@ east–west. Red is seat 0, Blue seat 1.
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 
 import pytest
 
-from carcnet.bots import make_bot
+from carcnet.bots import make_bot, random_move
 from carcnet.engine import (
     MEEPLES_PER_PLAYER,
+    DeployMeeple,
     DragonMoved,
     FairyScored,
     Figure,
     Game,
     GameSetup,
     IllegalMoveError,
+    MeepleDeployed,
     MeepleReturned,
     Phase,
     PointsScored,
@@ -296,6 +299,116 @@ def test_p6_the_fairy_moved_before_the_dragon_moves():
     assert [str(m) for m in game.legal_moves()] == ["dragon -1,0"]  # (0,1) is the fairy's tile now
     game.apply(parse_move("dragon -1,0"))  # Blue eats his own thief
     assert game.phase is Phase.PLACE_TILE and (0, Figure.MEEPLE, P(0, 1), 0) in game.figures()
+
+
+# ------------------------------------------------------------------------------------ the magic portal
+
+
+P9 = ["place U 1,0 90", "deploy 0",  # Red: a thief on the road through D
+      "place PDW -1,0 0"]  # Blue: a portal; its E–S curve joins the same road
+
+
+def _portal_game(order: tuple[str, ...] = ("U", "PDW", "V", "V"), moves: list[str] = P9, rules: Rules = DRAGON,
+                 players: int = 2) -> Game:
+    return _play(order, moves, rules, players)
+
+
+def test_p9_the_portal_lets_a_follower_go_on_any_free_feature():
+    """PD15 (HIG-PD: "you are allowed to place a follower on any land tile you want, except on finished
+    streets, castles and so on"; JCZ ``AbstractActionPhase``): every free feature of every tile, the
+    portal's own as usual; never a feature a figure holds, wherever it runs."""
+    game = _portal_game()
+    options = {str(m) for m in game.deploy_options()}
+    assert {"deploy 0", "deploy 2", "deploy 3", "deploy 4"} <= options  # PDW: its N–W road and its fields
+    assert "deploy 1" not in options  # PDW's E–S road is Red's thief's road
+    assert "deploy 0 @0,0" in options  # D's city
+    assert {"deploy 2 @0,0", "deploy 3 @0,0"} <= options  # D's fields
+    assert not any(o.startswith("deploy 1 @0,0") or o.startswith("deploy 0 @1,0") for o in options)  # the road
+    d, u = tile_kind("D"), tile_kind("U")
+    kinds_at = {P(0, 0): d, P(1, 0): u}
+    for move in game.deploy_options():
+        if move.at is not None:
+            assert move.at in kinds_at and move.figure is Figure.MEEPLE
+    game.apply(parse_move("deploy 0 @0,0"))
+    assert (1, Figure.MEEPLE, P(0, 0), 0) in game.figures() and game.supply[1] == MEEPLES_PER_PLAYER - 1
+    assert game.seat == 0 and game.phase is Phase.PLACE_TILE
+    assert "deploy 0 @0,0" in [str(m) for m in game.moves]
+
+
+def test_p9_the_portal_refuses_what_the_rules_forbid():
+    """PD15: no feature a figure holds, no position without a tile, no other tile without a portal."""
+    for text, reason in (("deploy 0 @1,0", "feature-occupied"),  # U's road: Red's thief
+                         ("deploy 0 @5,5", "bad-position"),  # no tile there
+                         ("deploy 0 @-1,0", "bad-position"),  # the portal's own tile takes no position
+                         ("deploy 9 @0,0", "bad-segment")):
+        with pytest.raises(IllegalMoveError) as refused:
+            _portal_game().apply(parse_move(text))
+        assert refused.value.reason == reason, text
+    plain = _play(("U", "U", "V"), ["place U 1,0 90", "skip", "place U -1,0 90"])
+    assert all(m.at is None for m in plain.deploy_options())
+    with pytest.raises(IllegalMoveError, match="on the tile just placed") as refused:
+        plain.apply(parse_move("deploy 0 @0,0"))
+    assert refused.value.reason == "bad-position"
+
+
+def test_p9_no_completed_feature_through_the_portal_but_on_the_portal_tile():
+    """PD15 (JCZ #392: no completed city through a portal; HIG-PD "except on finished streets,
+    castles"): D's city completed by an E above it is refused through the portal."""
+    moves = ["place E 0,-1 180", "skip", "place PDW -1,0 0"]
+    game = _play(("E", "PDW", "V", "V"), moves)
+    assert "deploy 0 @0,0" not in {str(m) for m in game.deploy_options()}
+    with pytest.raises(IllegalMoveError) as refused:
+        game.apply(parse_move("deploy 0 @0,0"))
+    assert refused.value.reason == "feature-complete"
+
+
+def test_p9_special_figures_only_on_the_portal_tile():
+    """PD15 (JCZ ``AbstractActionPhase``: special figures on the placed tile only; #357: no shepherd
+    through a portal). The large meeple and the abbot are followers: they may go through."""
+    rules = Rules(princess_dragon=True, traders=True, inns=True, abbot=True)
+    game = _play(("U", "PDW", "V", "V"), ["place U 1,0 90", "skip", "place PDW -1,0 0"], rules)
+    far = [m for m in game.deploy_options() if m.at is not None]
+    assert {m.figure for m in far} == {Figure.MEEPLE, Figure.LARGE}
+    with pytest.raises(IllegalMoveError) as refused:
+        game.apply(parse_move("deploy 0 builder @1,0"))
+    assert refused.value.reason == "wrong-figure"
+    game.apply(parse_move("deploy 0 large @1,0"))
+    assert (1, Figure.LARGE, P(1, 0), 0) in game.figures()
+
+
+def test_no_follower_through_the_portal_onto_the_dragon_s_tile():
+    """PD8 (JCZ ``DragonCapability.isMeepleDeploymentAllowed``): the volcano at (1,0) holds the dragon."""
+    game = _play(("PD3", "PDW", "V", "V"), ["place PD3 1,0 0", "skip", "place PDW -1,0 0"])
+    far = {m.at for m in game.deploy_options() if m.at is not None}
+    assert P(0, 0) in far and P(1, 0) not in far
+    with pytest.raises(IllegalMoveError, match="dragon") as refused:
+        game.apply(parse_move("deploy 1 @1,0"))
+    assert refused.value.reason == "bad-segment"
+
+
+def test_a_portal_deploy_round_trips_through_text_and_the_log():
+    from carcnet.log.codec import pack, unpack
+
+    for text in ("deploy 0 @0,0", "deploy 2 large @-3,4", "deploy 1"):
+        move = parse_move(text)
+        assert str(move) == text and unpack(pack(move)) == move
+    assert b"pos" not in pack(parse_move("deploy 1"))  # a deploy on the tile placed writes no position
+
+
+def test_random_games_through_portals_replay_the_same():
+    """Every portal deploy a random bot makes is legal on replay, and the follower stands where it said."""
+    went = 0
+    for seed in range(6):
+        game = Game(GameSetup(players=3, seed=seed, rules=DRAGON))
+        rng = random.Random(seed)
+        while game.phase is not Phase.GAME_OVER:
+            move = random_move(game, rng)
+            events = game.apply(move)
+            if isinstance(move, DeployMeeple) and move.at is not None:
+                went += 1
+                assert [e.position for e in events if isinstance(e, MeepleDeployed)] == [move.at]
+        assert replay(game.setup, game.moves).digests == game.digests
+    assert went > 0
 
 
 def test_a_saved_game_names_the_princess_and_the_dragon_and_only_then():

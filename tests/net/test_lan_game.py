@@ -652,3 +652,25 @@ async def test_hills_and_sheep_over_the_network(tmp_path: Path) -> None:
     assert len(tiles) == rules.pile_size() - game.hidden and game.hidden > 0  # the tiles under hills
     assert tokens and any(isinstance(m, MeepleDeployed) and m.figure is Figure.SHEPHERD for m in game.events)
     assert {g.game.state_line() for g in games if g.game is not None} == {game.state_line()}
+
+
+async def test_the_princess_and_the_dragon_over_the_network(tmp_path: Path) -> None:
+    """The Princess & the Dragon at a network table: the option travels in the lobby and the header
+    (rules 6); the dragon's steps are asked of each seat in turn and answered from its own laptop (a
+    bot's or a player's), inside the turn of another; the dragon tiles drawn before the first volcano
+    wait beside the pile (deck.md §8) and the bag draws every tile once; every peer and the spectator
+    end on one digest, the dragon's place, the fairy and the scores alike."""
+    from carcnet.engine import DragonMoved
+    from carcnet.engine.events import TileDrawn
+
+    rules = Rules(princess_dragon=True)
+    games, game = await _expansion_table(tmp_path, rules)
+    draws = [e for e in games[0].session.entries if isinstance(e.entry.move, DrawTile)]
+    tiles = [e for e in game.events if isinstance(e, TileDrawn)]
+    assert len(draws) == len(tiles) <= rules.table_draws()
+    assert len(game.board.tiles) - 1 + len(game.set_aside) + len(game.held) == rules.pile_size()
+    steps = [e for e in game.events if isinstance(e, DragonMoved) and e.seat is not None]
+    assert len({e.seat for e in steps}) >= 2  # seats answered steps of turns not theirs
+    authors = {e.entry.seat for e in games[0].session.entries if type(e.entry.move).__name__ == "MoveDragon"}
+    assert authors == {e.seat for e in steps}
+    assert {g.game.state_line() for g in games if g.game is not None} == {game.state_line()}

@@ -24,7 +24,10 @@ the fairy's follower's place, or its tile with ``-`` for the segment when it sta
   that follower's feature is scored (during the game or at the end); the dragon may not enter its
   tile; when the follower leaves, the fairy stays, next to nobody.
 
-Not yet: the magic portal.
+* **The magic portal** (PD15): on a turn whose tile shows a portal, a follower may go on any
+  placed tile instead (:meth:`PrincessDragon.deploy_anywhere`; ``DeployMeeple.at``): on a feature no
+  figure holds and that is not completed, never on the dragon's tile; the builder, pig and shepherd
+  only on the portal's tile.
 """
 
 from __future__ import annotations
@@ -41,10 +44,11 @@ from ..moves import Figure, Move, MoveDragon, MoveFairy, RemoveKnight
 from ..rules import Rules
 from ..tiles import SegmentKind, TileKind
 
-__all__ = ["DRAGON", "DRAGON_STEPS", "VOLCANO", "DragonMove", "DragonState", "PrincessDragon", "dragon_at"]
+__all__ = ["DRAGON", "DRAGON_STEPS", "PORTAL", "VOLCANO", "DragonMove", "DragonState", "PrincessDragon", "dragon_at"]
 
-#: The tile marks (:attr:`~carcnet.engine.tiles.TileKind.marks`) of the dragon's tiles and the volcano.
-DRAGON, VOLCANO = "dragon", "volcano"
+#: The tile marks (:attr:`~carcnet.engine.tiles.TileKind.marks`) of the dragon's tiles, the volcano
+#: and the magic portal.
+DRAGON, VOLCANO, PORTAL = "dragon", "volcano", "portal"
 #: The dragon's steps a movement (HIG-PD: "moved exactly 6 times. It does not matter how many players
 #: are playing").
 DRAGON_STEPS = 6
@@ -307,6 +311,11 @@ class PrincessDragon(Expansion):
                     if knight not in out:
                         out.append(knight)
         return out
+
+    def deploy_anywhere(self, game: GameState) -> bool:
+        """PD15: a follower may go on any tile when the tile just placed shows a magic portal."""
+        tile = self._state_of(game).tile
+        return tile is not None and PORTAL in tile.kind.marks
 
     def no_deploy(self, game: GameState, key: int) -> str | None:
         """PD2, PD8: no figure on the dragon's tile (a volcano just placed is one)."""
