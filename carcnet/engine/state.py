@@ -425,7 +425,10 @@ class GameCore:
         completed (a field never is), of a tile no expansion forbids (:meth:`Expansion.no_deploy`).
         Figures that join a follower or that their expansion places go only on the tile placed."""
         hooks = self._hooks
-        if not any(anywhere(self) for anywhere in hooks.deploy_anywhere):
+        for anywhere in hooks.deploy_anywhere:
+            if anywhere(self):
+                break
+        else:
             return []
         seat = self.seat
         weights = hooks.weights or _NO_WEIGHTS
@@ -438,21 +441,26 @@ class GameCore:
         if not figures:
             return []
         g = self.graph
-        find, meeples, open_ = g.find, g.meeples, g.open
+        parent, meeples, open_ = g.parent, g.meeples, g.open
         no_deploy = hooks.no_deploy
         tiles = self.board.tiles
+        made = [(_ELSEWHERE.setdefault(figure, {}), figure, kinds) for figure, kinds in figures]
         out: list[DeployMeeple] = []
         for key in sorted(tiles):
             if key == placed.key or (no_deploy is not None and no_deploy(self, key) is not None):
                 continue
             tile = tiles[key]
+            base = tile.base
             for i, kind in enumerate(tile.variant.node_kinds):
-                root = find(tile.base + i)
+                root = base + i
+                while parent[root] != root:  # FeatureGraph.find, inlined
+                    parent[root] = root = parent[parent[root]]
                 if meeples[root] is not None or (kind is not _FIELD and open_[root] == 0):
                     continue
-                for figure, kinds in figures:
+                for moves, figure, kinds in made:
                     if kind in kinds:
-                        out.append(DeployMeeple(i, figure, tile.position))
+                        code = key << 5 | i
+                        out.append(moves.get(code) or _elsewhere(moves, code, figure))
         return out
 
     def _join_spots(self, rule: FigureRule) -> list[int]:
@@ -1518,6 +1526,17 @@ def _drawn(seat: int, letter: str) -> TileDrawn:
     """Makes and remembers the :class:`TileDrawn` of *seat* and the design *letter*."""
     event = _DRAWN[seat, letter] = TileDrawn(seat, letter)
     return event
+
+
+#: Per figure, the :class:`DeployMeeple` of each ``key << 5 | segment`` met so far on a tile other than
+#: the one just placed (immutable values, shared by every game, as :data:`_PLACEMENTS`).
+_ELSEWHERE: dict[Figure, dict[int, DeployMeeple]] = {}
+
+
+def _elsewhere(moves: dict[int, DeployMeeple], code: int, figure: Figure) -> DeployMeeple:
+    """Makes and remembers in *moves* the deploy of *figure* on ``key << 5 | segment``."""
+    move = moves[code] = DeployMeeple(code & 31, figure, position_of(code >> 5))
+    return move
 
 
 def _placement(code: int) -> Placement:

@@ -314,7 +314,7 @@ class PrincessDragon(Expansion):
 
     def deploy_anywhere(self, game: GameState) -> bool:
         """PD15: a follower may go on any tile when the tile just placed shows a magic portal."""
-        tile = self._state_of(game).tile
+        tile = game.ext[self.slot].tile
         return tile is not None and PORTAL in tile.kind.marks
 
     def no_deploy(self, game: GameState, key: int) -> str | None:
