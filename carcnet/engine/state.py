@@ -1461,12 +1461,20 @@ class GameCore:
         )
 
     def _snapshot(self) -> _Snapshot:
-        """What the state line of ``protocol/digest.md`` §3 needs, taken after each move. Its scores,
-        supply and expansions' parts are the previous move's own objects when equal: a game keeps
-        fewer objects for the cyclic collector to count."""
+        """What the state line of ``protocol/digest.md`` §3 needs, taken after each move. With an
+        expansion's words, its scores, supply and expansions' parts are the previous move's own
+        objects when equal: a game keeps fewer objects for the cyclic collector to count."""
+        snaps = self._hooks.snapshots
+        if not snaps:
+            return (
+                self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
+                tuple(self.scores), tuple(self.supply),
+                (self._worded_part or self._worded_supplies()) if self._worded else None,
+                None,
+                self.steps[0].words() if self.steps else None,
+            )
         scores, supply = tuple(self.scores), tuple(self.supply)
-        parts = (((snaps[0](self),) if len(snaps) == 1 else tuple([snap(self) for snap in snaps]))
-                 if (snaps := self._hooks.snapshots) else None)
+        parts = (snaps[0](self),) if len(snaps) == 1 else tuple([snap(self) for snap in snaps])
         trail = self._trail
         if trail:
             last = trail[-1]
@@ -1474,7 +1482,7 @@ class GameCore:
                 scores = last[5]
             if last[6] == supply:
                 supply = last[6]
-            if parts is not None and last[8] == parts:
+            if last[8] == parts:
                 parts = last[8]
         return (
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside), scores, supply,
