@@ -1474,16 +1474,21 @@ class GameCore:
                 self.steps[0].words() if self.steps else None,
             )
         scores, supply = tuple(self.scores), tuple(self.supply)
-        parts = (snaps[0](self),) if len(snaps) == 1 else tuple([snap(self) for snap in snaps])
         trail = self._trail
-        if trail:
-            last = trail[-1]
+        last = trail[-1] if trail else None
+        if len(snaps) == 1:
+            part = snaps[0](self)
+            before = None if last is None else last[8]
+            parts = before if before is not None and before[0] == part else (part,)
+        else:
+            parts = tuple([snap(self) for snap in snaps])
+            if last is not None and last[8] == parts:
+                parts = last[8]
+        if last is not None:
             if last[5] == scores:
                 scores = last[5]
             if last[6] == supply:
                 supply = last[6]
-            if last[8] == parts:
-                parts = last[8]
         return (
             self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside), scores, supply,
             (self._worded_part or self._worded_supplies()) if self._worded else None,

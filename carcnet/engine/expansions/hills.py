@@ -78,8 +78,8 @@ class HillsState:
         tile: The tile placed last by a seat (``None`` before the first turn).
         deployed: Whether the seat to play deployed its shepherd this turn (its token is drawn at
             the turn's end).
-        part: The state line's shepherds and flocks (:meth:`HillsSheep.snapshot`), kept until a
-            shepherd or a flock changes (``None``: to make again).
+        part: The state line's part (:meth:`HillsSheep.snapshot`), kept until a shepherd, a flock
+            or the tiles under hills change (``None``: to make again).
     """
 
     __slots__ = ("deployed", "drawn", "flocks", "part", "shepherds", "tile")
@@ -90,7 +90,7 @@ class HillsState:
         self.drawn = 0
         self.tile: PlacedTile | None = None
         self.deployed = False
-        self.part: tuple[tuple[int, ...], tuple[str, ...]] | None = None
+        self.part: tuple[int, tuple[int, ...], tuple[str, ...]] | None = None
 
     def copy(self) -> HillsState:
         """An independent copy (:meth:`Game.copy`)."""
@@ -397,18 +397,20 @@ class HillsSheep(Expansion):
             return points + VINEYARD_POINTS * info.around.count(VINEYARD)
         return points
 
-    def snapshot(self, game: GameState) -> tuple[int, tuple[tuple[int, ...], tuple[str, ...]]]:
-        """``(hidden, (shepherds in supply, flocks))``: the tiles under hills; per seat 1 when its
-        shepherd is in supply, and its flock's tokens (``"-"`` without)."""
+    def snapshot(self, game: GameState) -> tuple[int, tuple[int, ...], tuple[str, ...]]:
+        """``(hidden, shepherds in supply, flocks)``: the tiles under hills; per seat 1 when its
+        shepherd is in supply, and its flock's tokens (``"-"`` without). The same object while they
+        do not change."""
         state: HillsState = game.ext[self.slot]
         part = state.part
-        if part is None:
-            part = state.part = (tuple([int(node is None) for node in state.shepherds]),
+        hidden = game.hidden
+        if part is None or part[0] != hidden:
+            part = state.part = (hidden, tuple([int(node is None) for node in state.shepherds]),
                                  tuple(["".join(flock) or "-" for flock in state.flocks]))
-        return game.hidden, part
+        return part
 
-    def state_words(self, part: tuple[int, tuple[tuple[int, ...], tuple[str, ...]]]) -> str:
-        hidden, (supply, flocks) = part
+    def state_words(self, part: tuple[int, tuple[int, ...], tuple[str, ...]]) -> str:
+        hidden, supply, flocks = part
         return f" hidden={hidden} shepherds={','.join(map(str, supply))} flocks={','.join(flocks)}"
 
 
