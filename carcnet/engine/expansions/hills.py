@@ -41,7 +41,7 @@ from ..events import Event, FeatureInfo, FlockScored, MeepleDeployed, MeepleRetu
 from ..expansion import Expansion, GameState
 from ..geometry import SIDE_OFFSETS, position_of
 from ..moves import DeployMeeple, DrawTile, Figure, Flock, Move
-from ..tiles import MAX_SEGMENTS, SegmentKind
+from ..tiles import MAX_SEGMENTS, SegmentKind, TileKind
 
 __all__ = ["BAG", "HILL", "SHEPHERDS_PER_PLAYER", "VINEYARD", "VINEYARD_POINTS", "FlockChoice", "HillsSheep",
            "HillsState", "TokenDraw", "bag", "flocks", "shepherd_at"]
@@ -213,10 +213,19 @@ class HillsSheep(Expansion):
         tile = state.tile
         if tile is None or state.shepherds[game.seat] is not None:
             return
-        taken = self._fields_held(game, state)
-        find, base = game.graph.find, tile.base
-        for i, kind in enumerate(tile.variant.node_kinds):
-            if kind is _FIELD and find(base + i) not in taken:
+        parent = game.graph.parent
+        taken: list[int] = []  # the fields with shepherds (_fields_held, inlined)
+        for node in state.shepherds:
+            if node is not None:
+                while parent[node] != node:  # FeatureGraph.find, inlined
+                    parent[node] = node = parent[parent[node]]
+                taken.append(node)
+        base = tile.base
+        for i in _FIELDS.get(tile.kind.letter) or _fields_of(tile.kind):
+            root = base + i
+            while parent[root] != root:
+                parent[root] = root = parent[parent[root]]
+            if root not in taken:
                 out.append(_SHEPHERD_ON[i])
 
     def check_move(self, game: GameState, move: Move) -> None:
@@ -265,11 +274,24 @@ class HillsSheep(Expansion):
         touched = self._touched(game, state)
         if not touched:
             return  # the tile has no field: it extended no flock's field, nor closed one
-        node = shepherds[seat]
-        if node is not None and game.graph.find(node) in touched:
+        parent = game.graph.parent
+        roots: list[int] = []  # the touched fields with shepherds, in the order of their first shepherd's seat
+        mine = -1  # the seat's own shepherd's field
+        for other, node in enumerate(shepherds):
+            if node is not None:
+                root = node
+                while parent[root] != root:  # FeatureGraph.find, inlined
+                    parent[root] = root = parent[parent[root]]
+                if other == seat:
+                    mine = root
+                if root in touched and root not in roots:
+                    roots.append(root)
+        if mine in roots:
             game.push_step(FlockChoice(seat, self))
-        else:
-            self._score_closed(game, state, events, touched)
+            return
+        for root in roots:  # (_score_closed, inlined)
+            if _closed(game, root):
+                self._score_flock(game, state, root, events)
 
     def clear_tile(self, game: GameState, key: int, events: list[Event]) -> None:
         """A shepherd on the tile goes back, its tokens to the bag (The Princess & the Dragon's dragon
@@ -383,12 +405,11 @@ class HillsSheep(Expansion):
             return []
         parent, base = game.graph.parent, tile.base
         out: list[int] = []
-        for i, kind in enumerate(tile.variant.node_kinds):
-            if kind is _FIELD:
-                root = base + i
-                while parent[root] != root:  # FeatureGraph.find, inlined
-                    parent[root] = root = parent[parent[root]]
-                out.append(root)
+        for i in _FIELDS.get(tile.kind.letter) or _fields_of(tile.kind):
+            root = base + i
+            while parent[root] != root:  # FeatureGraph.find, inlined
+                parent[root] = root = parent[parent[root]]
+            out.append(root)
         return out
 
     def value(self, info: FeatureInfo, final: bool, points: int) -> int:
@@ -412,6 +433,16 @@ class HillsSheep(Expansion):
     def state_words(self, part: tuple[int, tuple[int, ...], tuple[str, ...]]) -> str:
         hidden, supply, flocks = part
         return f" hidden={hidden} shepherds={','.join(map(str, supply))} flocks={','.join(flocks)}"
+
+
+#: The field segments of each design met so far, by id (the same at every rotation; ``()`` without).
+_FIELDS: dict[str, tuple[int, ...]] = {}
+
+
+def _fields_of(kind: TileKind) -> tuple[int, ...]:
+    """The indices of *kind*'s field segments (remembered in :data:`_FIELDS`)."""
+    found = _FIELDS[kind.letter] = tuple(i for i, seg in enumerate(kind.segments) if seg.kind is _FIELD)
+    return found
 
 
 def _closed(game: GameState, root: int) -> bool:
