@@ -240,7 +240,10 @@ class GameCore:
     @property
     def digest(self) -> bytes:
         """The 32-byte state digest after the last move (``protocol/digest.md``)."""
-        return self.digests[-1]
+        digests = self._digests
+        if len(digests) < len(self._trail):  # moves applied since the last digest asked for
+            return self.digests[-1]
+        return digests[-1]  # without copying every digest, as the list :attr:`digests` gives
 
     @property
     def digests(self) -> list[bytes]:

@@ -38,6 +38,7 @@ from carcnet.engine import Figure, Position, Segment, SegmentKind, Terrain, Tile
 from carcnet.engine.expansions.hills import flocks
 from carcnet.engine.geometry import position_of
 from carcnet.i18n import pgettext
+from carcnet.tui.parts import DEPLOY_ORDER, face
 
 if TYPE_CHECKING:
     from carcnet.engine import Game
@@ -250,26 +251,12 @@ _ROLE_OF_KIND = {
 def figure_name(figure: Figure) -> str:
     """What the interface calls *figure*, with its article, in the language in use: ``a meeple``,
     ``the large meeple`` (Inns & Cathedrals), ``the abbot`` (The Abbot), ``the builder``, ``the pig``
-    (Traders & Builders), ``the shepherd`` (Hills & Sheep).
+    (Traders & Builders), ``the shepherd`` (Hills & Sheep): its part's face (:mod:`carcnet.tui.parts`).
 
     >>> figure_name(Figure.LARGE)
     'the large meeple'
     """
-    names = {
-        # Translators: a player's figure with its article, as in "no spot for {figure}"
-        Figure.MEEPLE: pgettext("figure", "a meeple"),
-        # Translators: Inns & Cathedrals' figure, with its article
-        Figure.LARGE: pgettext("figure", "the large meeple"),
-        # Translators: The Abbot's figure, with its article
-        Figure.ABBOT: pgettext("figure", "the abbot"),
-        # Translators: Traders & Builders' figure, with its article
-        Figure.BUILDER: pgettext("figure", "the builder"),
-        # Translators: Traders & Builders' figure, with its article
-        Figure.PIG: pgettext("figure", "the pig"),
-        # Translators: Hills & Sheep's figure, with its article
-        Figure.SHEPHERD: pgettext("figure", "the shepherd"),
-    }
-    return names[figure]
+    return face(figure).name()
 
 
 class _FigureNames(Mapping[Figure, str]):
@@ -279,10 +266,10 @@ class _FigureNames(Mapping[Figure, str]):
         return figure_name(figure)
 
     def __iter__(self) -> Iterator[Figure]:
-        return iter((Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG, Figure.SHEPHERD))
+        return iter(DEPLOY_ORDER)
 
     def __len__(self) -> int:
-        return 6
+        return len(DEPLOY_ORDER)
 
 
 #: What the interface calls each figure, with its article (Inns & Cathedrals' large meeple, The
@@ -315,37 +302,27 @@ def role_name(role: str) -> str:
 
 
 def figure_letter(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
-    """The letter a figure shows on the board: its role's (:data:`ROLE_LETTERS`), or ``L`` for Inns &
-    Cathedrals' large meeple whatever its role (the feature it stands on says which), ``B`` and ``P``
-    for Traders & Builders' builder and pig, ``S`` for Hills & Sheep's shepherd (the letters the
-    scoreboard gives them in the supply).
+    """The letter a figure shows on the board: its face's (:mod:`carcnet.tui.parts`: ``L`` for Inns &
+    Cathedrals' large meeple whatever its role, the feature it stands on says which; ``B`` and ``P``
+    for Traders & Builders' builder and pig, ``S`` for Hills & Sheep's shepherd: the letters the
+    scoreboard gives them in the supply), else its role's (:data:`ROLE_LETTERS`).
 
     >>> figure_letter(SegmentKind.ROAD), figure_letter(SegmentKind.ROAD, Figure.LARGE)
     ('T', 'L')
     >>> figure_letter(SegmentKind.CITY, Figure.BUILDER)
     'B'
     """
-    if figure is Figure.LARGE:
-        return "L"
-    if figure is Figure.BUILDER:  # Traders & Builders
-        return "B"
-    if figure is Figure.PIG:
-        return "P"
-    if figure is Figure.SHEPHERD:  # Hills & Sheep
-        return "S"
-    return ROLE_LETTERS[figure_role(kind, figure)]
+    return face(figure).letter or ROLE_LETTERS[figure_role(kind, figure)]
 
 
 def figure_role(kind: SegmentKind, figure: Figure = Figure.MEEPLE) -> str:
     """The role a figure has on a segment of *kind*: ``"knight"``, ``"thief"``, ``"monk"``,
-    ``"farmer"``, or ``"abbot"`` for The Abbot's figure wherever it stands.
+    ``"farmer"``, or its face's wherever it stands (``"abbot"`` for The Abbot's figure).
 
     >>> figure_role(SegmentKind.CITY), figure_role(SegmentKind.CLOISTER, Figure.ABBOT)
     ('knight', 'abbot')
     """
-    if figure is Figure.ABBOT:
-        return "abbot"
-    return _ROLE_OF_KIND[kind]
+    return face(figure).role or _ROLE_OF_KIND[kind]
 
 
 def with_article(words: str) -> str:

@@ -39,6 +39,7 @@ from carcnet.engine import (
 )
 from carcnet.engine.tiles import GOODS
 from carcnet.i18n import _, joined, listed, ngettext, npgettext, pgettext
+from carcnet.tui.parts import face
 from carcnet.tui.render import figure_name, figure_role, role_name, with_article
 
 __all__ = [
@@ -365,7 +366,7 @@ def _placement_words(before: Game, place: PlaceTile, names: Sequence[str]) -> tu
         info = after.feature_at(place.position, index)
         if len(info.tiles) < 2 and not info.complete:
             continue  # a feature of this tile alone
-        holders = [s for s, figure in info.meeples if figure not in (Figure.BUILDER, Figure.PIG)]
+        holders = [s for s, figure in info.meeples if face(figure).follower]
         verb = "closing" if info.complete else "next to"
         rank = (0 if seat in holders else 1 if holders else 2, not info.complete)
         english = f"{verb} {_english_owner(holders, seat, names)} {info.kind.label}"
@@ -389,32 +390,11 @@ def figure_words(figure: Figure, kind: SegmentKind) -> str:
 
 
 def _on_its_words(figure: Figure, kind: SegmentKind) -> str:
-    """A figure deployed on a feature of the tile just placed: ``a knight on its city``."""
-    messages = {
-        # Translators: a deployment on the tile just placed ("its": the tile's), in a turn told in words:
-        # "a tile with a city in the west, a knight on its city"
-        (Figure.MEEPLE, SegmentKind.ROAD): _("a thief on its road"),
-        (Figure.MEEPLE, SegmentKind.CITY): _("a knight on its city"),
-        (Figure.MEEPLE, SegmentKind.CLOISTER): _("a monk on its cloister"),
-        (Figure.MEEPLE, SegmentKind.FIELD): _("a farmer on its field"),
-        # Translators: Inns & Cathedrals' figure deployed on the tile just placed ("its": the tile's)
-        (Figure.LARGE, SegmentKind.ROAD): _("the large meeple on its road"),
-        (Figure.LARGE, SegmentKind.CITY): _("the large meeple on its city"),
-        (Figure.LARGE, SegmentKind.CLOISTER): _("the large meeple on its cloister"),
-        (Figure.LARGE, SegmentKind.FIELD): _("the large meeple on its field"),
-        # Translators: The Abbot's figure deployed on the tile just placed ("its": the tile's)
-        (Figure.ABBOT, SegmentKind.CLOISTER): _("the abbot on its cloister"),
-        (Figure.ABBOT, SegmentKind.GARDEN): _("the abbot on its garden"),
-        # Translators: Traders & Builders' figures deployed on the tile just placed ("its": the tile's)
-        (Figure.BUILDER, SegmentKind.ROAD): _("the builder on its road"),
-        (Figure.BUILDER, SegmentKind.CITY): _("the builder on its city"),
-        (Figure.PIG, SegmentKind.FIELD): _("the pig on its field"),
-        # Translators: Hills & Sheep's figure deployed on the tile just placed ("its": the tile's)
-        (Figure.SHEPHERD, SegmentKind.FIELD): _("the shepherd on its field"),
-    }
-    said = messages.get((figure, kind))
+    """A figure deployed on a feature of the tile just placed: ``a knight on its city`` (its face's
+    words, :mod:`carcnet.tui.parts`)."""
+    said = face(figure).on_its.get(kind)
     if said is not None:
-        return said
+        return said()
     # Translators: a deployment on the tile just placed; {figure}: "a knight", "the abbot"; {feature}:
     # the feature's kind ("city")
     return _("{figure} on its {feature}").format(figure=figure_words(figure, kind), feature=kind_words(kind))
@@ -422,32 +402,11 @@ def _on_its_words(figure: Figure, kind: SegmentKind) -> str:
 
 def figure_on_words(figure: Figure, kind: SegmentKind) -> str:
     """A figure deployed on a feature of *kind*, by the figure's name: ``a meeple on the city``, ``the
-    abbot on the garden`` (what a turn waiting for its confirmation deploys)."""
-    messages = {
-        # Translators: a deployment in a turn waiting to be confirmed: "Enter confirms: a tile with a city
-        # in the west, a meeple on the city"
-        (Figure.MEEPLE, SegmentKind.ROAD): _("a meeple on the road"),
-        (Figure.MEEPLE, SegmentKind.CITY): _("a meeple on the city"),
-        (Figure.MEEPLE, SegmentKind.CLOISTER): _("a meeple on the cloister"),
-        (Figure.MEEPLE, SegmentKind.FIELD): _("a meeple on the field"),
-        # Translators: Inns & Cathedrals' figure, in a turn waiting to be confirmed
-        (Figure.LARGE, SegmentKind.ROAD): _("the large meeple on the road"),
-        (Figure.LARGE, SegmentKind.CITY): _("the large meeple on the city"),
-        (Figure.LARGE, SegmentKind.CLOISTER): _("the large meeple on the cloister"),
-        (Figure.LARGE, SegmentKind.FIELD): _("the large meeple on the field"),
-        # Translators: The Abbot's figure, in a turn waiting to be confirmed
-        (Figure.ABBOT, SegmentKind.CLOISTER): _("the abbot on the cloister"),
-        (Figure.ABBOT, SegmentKind.GARDEN): _("the abbot on the garden"),
-        # Translators: Traders & Builders' figures, in a turn waiting to be confirmed
-        (Figure.BUILDER, SegmentKind.ROAD): _("the builder on the road"),
-        (Figure.BUILDER, SegmentKind.CITY): _("the builder on the city"),
-        (Figure.PIG, SegmentKind.FIELD): _("the pig on the field"),
-        # Translators: Hills & Sheep's figure, in a turn waiting to be confirmed
-        (Figure.SHEPHERD, SegmentKind.FIELD): _("the shepherd on the field"),
-    }
-    said = messages.get((figure, kind))
+    abbot on the garden`` (what a turn waiting for its confirmation deploys; its face's words,
+    :mod:`carcnet.tui.parts`)."""
+    said = face(figure).on_the.get(kind)
     if said is not None:
-        return said
+        return said()
     # Translators: a deployment; {figure}: "a meeple", "the abbot"; {feature}: the feature's kind ("city")
     return _("{figure} on the {feature}").format(figure=figure_name(figure), feature=kind_words(kind))
 

@@ -28,8 +28,9 @@ from textual.strip import Strip
 
 from carcnet.engine import DeployMeeple, Figure, Game, Phase, Position, SegmentKind
 from carcnet.engine.expansions import abbot
-from carcnet.i18n import N_, _, pgettext
+from carcnet.i18n import N_, _
 from carcnet.log.values import COLOURS
+from carcnet.tui.parts import DEPLOY_ORDER, face
 from carcnet.tui.render import UNICODE_GLYPHS, Glyphs, Zoom, figure_letter, shepherds, tile_art
 from carcnet.tui.widgets.camera import Camera
 from carcnet.tui.widgets.painting import TERRAIN, BoardPainter, Look, art_line
@@ -40,22 +41,10 @@ if TYPE_CHECKING:
 
 __all__ = ["TERRAIN", "BoardView", "art_line", "auto_zoom", "read_board"]
 
-#: The figures a deploy choice switches through with ``a``, in order.
-DEPLOY_ORDER = (Figure.MEEPLE, Figure.LARGE, Figure.ABBOT, Figure.BUILDER, Figure.PIG, Figure.SHEPHERD)
-
-
 def figure_label(figure: Figure) -> str:
-    """What the footer calls ``a`` when it switches to *figure*, in the language in use."""
-    labels = {
-        # Translators: the footer's name for the key that switches the figure to deploy to this one
-        Figure.MEEPLE: pgettext("figure", "Meeple"),
-        Figure.LARGE: pgettext("figure", "Large meeple"),
-        Figure.ABBOT: pgettext("figure", "Abbot"),
-        Figure.BUILDER: pgettext("figure", "Builder"),
-        Figure.PIG: pgettext("figure", "Pig"),
-        Figure.SHEPHERD: pgettext("figure", "Shepherd"),
-    }
-    return labels[figure]
+    """What the footer calls ``a`` when it switches to *figure*, in the language in use (its face's
+    label, :mod:`carcnet.tui.parts`)."""
+    return face(figure).label()
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,8 @@ from carcnet.engine import (
 )
 from carcnet.engine.tiles import GOODS
 from carcnet.i18n import _, joined, ngettext
-from carcnet.tui.render import figure_name, figure_role, role_name
+from carcnet.tui.parts import face
+from carcnet.tui.render import figure_role, role_name
 from carcnet.tui.words import bot_words, chained, goods_words, kind_words, score_words, tile_words, where_words
 
 from .palette import seat_style, styled
@@ -39,46 +40,14 @@ __all__ = ["GameLog", "describe_event"]
 
 def _deployed(figure: Figure, kind: SegmentKind) -> str:
     """The message of a figure deployed on a feature of *kind*: ``{player} deployed a knight on the
-    city``."""
-    messages = {
-        # Translators: a line of the game log; {player}: a seat's name
-        (Figure.MEEPLE, SegmentKind.ROAD): _("{player} deployed a thief on the road"),
-        # Translators: {player}: a seat's name
-        (Figure.MEEPLE, SegmentKind.CITY): _("{player} deployed a knight on the city"),
-        # Translators: {player}: a seat's name
-        (Figure.MEEPLE, SegmentKind.CLOISTER): _("{player} deployed a monk on the cloister"),
-        # Translators: {player}: a seat's name
-        (Figure.MEEPLE, SegmentKind.FIELD): _("{player} deployed a farmer on the field"),
-        # Translators: a line of the game log (Inns & Cathedrals' large meeple); {player}: a seat's name
-        (Figure.LARGE, SegmentKind.ROAD): _("{player} deployed the large meeple as a thief on the road"),
-        # Translators: {player}: a seat's name
-        (Figure.LARGE, SegmentKind.CITY): _("{player} deployed the large meeple as a knight on the city"),
-        # Translators: {player}: a seat's name
-        (Figure.LARGE, SegmentKind.CLOISTER): _("{player} deployed the large meeple as a monk on the cloister"),
-        # Translators: {player}: a seat's name
-        (Figure.LARGE, SegmentKind.FIELD): _("{player} deployed the large meeple as a farmer on the field"),
-        # Translators: a line of the game log (The Abbot); {player}: a seat's name
-        (Figure.ABBOT, SegmentKind.CLOISTER): _("{player} deployed an abbot on the cloister"),
-        # Translators: {player}: a seat's name
-        (Figure.ABBOT, SegmentKind.GARDEN): _("{player} deployed an abbot on the garden"),
-        # Translators: a line of the game log (Traders & Builders); {player}: a seat's name
-        (Figure.BUILDER, SegmentKind.ROAD): _("{player} deployed the builder on the road"),
-        # Translators: {player}: a seat's name
-        (Figure.BUILDER, SegmentKind.CITY): _("{player} deployed the builder on the city"),
-        # Translators: {player}: a seat's name
-        (Figure.PIG, SegmentKind.FIELD): _("{player} deployed the pig on the field"),
-        # Translators: a line of the game log (Hills & Sheep); {player}: a seat's name
-        (Figure.SHEPHERD, SegmentKind.FIELD): _("{player} deployed the shepherd on the field"),
-    }
-    said = messages.get((figure, kind))
+    city`` (its face's words, :mod:`carcnet.tui.parts`)."""
+    shown = face(figure)
+    said = shown.deployed.get(kind)
     if said is not None:
-        return said
+        return said()
     role = role_name(figure_role(kind, figure))
-    if figure is Figure.LARGE:
-        # Translators: Inns & Cathedrals' large meeple in a role; {role}: "a knight", "a thief"
-        role = _("the large meeple as {role}").format(role=role)
-    elif figure in (Figure.BUILDER, Figure.PIG, Figure.SHEPHERD):
-        role = figure_name(figure)
+    if shown.in_log is not None:
+        role = shown.in_log(role)
     # Translators: a line of the game log; {player}: a seat's name, {figure}: "a knight", "the pig";
     # {feature}: a feature's kind ("city")
     return _("{player} deployed {figure} on the {feature}").replace("{figure}", role).replace(

@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from carcnet.engine import FeatureInfo, Figure, Game, Position, SegmentKind, tile_kind
 from carcnet.i18n import _, listed, ngettext, pgettext
+from carcnet.tui.parts import DEPLOY_ORDER, face
 from carcnet.tui.render import figure_name, shepherds
 from carcnet.tui.words import chained, feature_words, kind_words, where_words
 
@@ -158,36 +159,14 @@ def _marks_words(marks: Sequence[str]) -> str:
 
 
 def _no_spot(figure: Figure) -> str:
-    """The deploy choice's line when *figure* has no spot on the tile."""
-    messages = {
-        # Translators: the deploy choice when a figure has nowhere to go on the tile just placed
-        Figure.MEEPLE: _("no spot for a meeple"),
-        Figure.LARGE: _("no spot for the large meeple"),
-        Figure.ABBOT: _("no spot for the abbot"),
-        Figure.BUILDER: _("no spot for the builder"),
-        Figure.PIG: _("no spot for the pig"),
-        Figure.SHEPHERD: _("no spot for the shepherd"),
-    }
-    return messages[figure]
+    """The deploy choice's line when *figure* has no spot on the tile (its face's)."""
+    return face(figure).no_spot()
 
 
 def _spots_of(figure: Figure) -> str:
-    """The deploy choice's line for the key that switches to *figure*: ``{key}: the abbot's spots``."""
-    messages = {
-        # Translators: the key that switches the deploy choice to another figure; {key}: the key ("a")
-        Figure.MEEPLE: _("{key}: a meeple's spots"),
-        # Translators: {key}: the key ("a")
-        Figure.LARGE: _("{key}: the large meeple's spots"),
-        # Translators: {key}: the key ("a")
-        Figure.ABBOT: _("{key}: the abbot's spots"),
-        # Translators: {key}: the key ("a")
-        Figure.BUILDER: _("{key}: the builder's spots"),
-        # Translators: {key}: the key ("a")
-        Figure.PIG: _("{key}: the pig's spots"),
-        # Translators: {key}: the key ("a")
-        Figure.SHEPHERD: _("{key}: the shepherd's spots"),
-    }
-    return messages[figure]
+    """The deploy choice's line for the key that switches to *figure*: ``{key}: the abbot's spots``
+    (its face's)."""
+    return face(figure).spots()
 
 
 class Inspector(Static):
@@ -233,17 +212,15 @@ class Inspector(Static):
         for i, (seat, figures) in enumerate(counts.items()):
             if i:
                 out.append(pgettext("list separator", ", "))
-            followers = [f for f in figures if f not in (Figure.BUILDER, Figure.PIG)]
-            helpers = chained([figure_name(f) for f in (Figure.BUILDER, Figure.PIG) if f in figures])
+            followers = [f for f in figures if face(f).follower]
+            helpers = chained([figure_name(f) for f in DEPLOY_ORDER if f in figures and not face(f).follower])
             name = self._names[seat]
             holder = Text()
             holder.append(f"{name} {len(followers)}" if followers else name, style=seat_style(self._colours[seat]))
-            if Figure.ABBOT in followers:
-                # Translators: after a seat's name and its figures on a feature: "Red 2 (abbot)"
-                holder.append(" " + pgettext("holds", "(abbot)"))
-            if Figure.LARGE in followers:
-                # Translators: after a seat's name and its figures on a feature: "Red 2 (large meeple)"
-                holder.append(" " + pgettext("holds", "(large meeple)"))
+            for f in DEPLOY_ORDER:  # the abbot's, the large meeple's note
+                note = face(f).holds_note
+                if note is not None and f in followers:
+                    holder.append(" " + note())
             if helpers and followers:
                 # Translators: who holds a feature: {seat}: a seat and its figures ("Red 1"), {helpers}: the
                 # builder, the pig or both ("the builder and the pig")

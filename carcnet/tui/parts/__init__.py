@@ -1,0 +1,36 @@
+"""The interface's knowledge of each expansion's figures, a part each (``docs/architecture.md``,
+"Expansions"): a figure's letter on the board, its names, its deploy choice's lines, its words in a
+turn told in words and in the game log come with it (:class:`~.face.FigureFace`). The board, the
+inspector, the words and the log ask :func:`face` and :data:`FACES`, and name no figure of an
+expansion.
+
+Parts: the base game's meeple (:mod:`.base`), Inns & Cathedrals' large meeple (:mod:`.inns`), The
+Abbot's abbot (:mod:`.abbot`), Traders & Builders' builder and pig (:mod:`.traders`), Hills & Sheep's
+shepherd (:mod:`.hills`). To add a figure: its face in its expansion's part, listed in :data:`FACES`
+at its place in the deploy order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from carcnet.engine import Figure
+
+from .abbot import ABBOT
+from .base import MEEPLE
+from .face import FigureFace, Words, WordsOn
+from .hills import SHEPHERD
+from .inns import LARGE
+from .traders import BUILDER, PIG
+
+__all__ = ["DEPLOY_ORDER", "FACES", "FigureFace", "Words", "WordsOn", "face"]
+
+#: Every figure's face, in the order the deploy choice switches through them with ``a``.
+FACES: Mapping[Figure, FigureFace] = {f.figure: f for f in (MEEPLE, LARGE, ABBOT, BUILDER, PIG, SHEPHERD)}
+#: The figures a deploy choice switches through with ``a``, in order.
+DEPLOY_ORDER: tuple[Figure, ...] = tuple(FACES)
+
+
+def face(figure: Figure) -> FigureFace:
+    """*figure*'s face. Raises ``KeyError`` for a figure no part shows."""
+    return FACES[figure]
