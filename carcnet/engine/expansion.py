@@ -139,6 +139,10 @@ class GameState(Protocol):
         """The slot of *expansion*'s state in :attr:`ext`, or ``None`` when it is not in play."""
         ...  # pragma: no cover (a protocol)
 
+    def figure_nodes(self) -> list[int]:
+        """The feature-graph nodes of the figures on the board, in deployment order (the game's own list, to read)."""
+        ...  # pragma: no cover (a protocol)
+
     def award(self, seats: tuple[int, ...], points: int, info: FeatureInfo, events: list[Event]) -> None:
         """*points* to each of *seats* now, in *info*'s category (a ``PointsScored`` event)."""
         ...  # pragma: no cover (a protocol)

@@ -169,8 +169,15 @@ class FeatureGraph:
 
     def members(self, root: int) -> list[int]:
         """All nodes of the feature rooted at *root*, in node order. Scans the graph: for queries."""
-        find = self.find
-        return [n for n in range(len(self.parent)) if find(n) == root]
+        parent = self.parent
+        out: list[int] = []
+        for n in range(len(parent)):
+            r = n
+            while parent[r] != r:  # find, inlined
+                parent[r] = r = parent[parent[r]]
+            if r == root:
+                out.append(n)
+        return out
 
     def tile_count(self, root: int) -> int:
         """Number of distinct tiles the feature covers."""

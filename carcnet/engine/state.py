@@ -218,7 +218,8 @@ class GameCore:
         self._placed = None
         self._draw(events)
         self.events.extend(events)
-        self._trail: list[_Snapshot] = [self._snapshot()]
+        self._trail: list[_Snapshot] = []
+        self._trail.append(self._snapshot())
         self._digests: list[bytes] = []
 
     # ------------------------------------------------------------------ queries
@@ -427,7 +428,10 @@ class GameCore:
         completed (a field never is), of a tile no expansion forbids (:meth:`Expansion.no_deploy`).
         Figures that join a follower or that their expansion places go only on the tile placed."""
         hooks = self._hooks
-        if not any(anywhere(self) for anywhere in hooks.deploy_anywhere):
+        for anywhere in hooks.deploy_anywhere:
+            if anywhere(self):
+                break
+        else:
             return []
         seat = self.seat
         weights = hooks.weights or _NO_WEIGHTS
@@ -440,21 +444,26 @@ class GameCore:
         if not figures:
             return []
         g = self.graph
-        find, meeples, open_ = g.find, g.meeples, g.open
+        parent, meeples, open_ = g.parent, g.meeples, g.open
         no_deploy = hooks.no_deploy
         tiles = self.board.tiles
+        made = [(_ELSEWHERE.setdefault(figure, {}), figure, kinds) for figure, kinds in figures]
         out: list[DeployMeeple] = []
         for key in sorted(tiles):
             if key == placed.key or (no_deploy is not None and no_deploy(self, key) is not None):
                 continue
             tile = tiles[key]
+            base = tile.base
             for i, kind in enumerate(tile.variant.node_kinds):
-                root = find(tile.base + i)
+                root = base + i
+                while parent[root] != root:  # FeatureGraph.find, inlined
+                    parent[root] = root = parent[parent[root]]
                 if meeples[root] is not None or (kind is not _FIELD and open_[root] == 0):
                     continue
-                for figure, kinds in figures:
+                for moves, figure, kinds in made:
                     if kind in kinds:
-                        out.append(DeployMeeple(i, figure, tile.position))
+                        code = key << 5 | i
+                        out.append(moves.get(code) or _elsewhere(moves, code, figure))
         return out
 
     def _join_spots(self, rule: FigureRule) -> list[int]:
@@ -512,6 +521,11 @@ class GameCore:
             return self.steps[0].legal_moves(self)
         return []
 
+
+    def figure_nodes(self) -> list[int]:
+        """The feature-graph nodes of the figures on the board, in deployment order (the game's own
+        list, to read: a figure's node once for each figure on it)."""
+        return self._meeple_nodes
 
     def figures(self) -> list[tuple[int, Figure, Position, int]]:
         """Figures on the board as ``(seat, figure, position, segment)``, in deployment order."""
@@ -1450,13 +1464,38 @@ class GameCore:
         )
 
     def _snapshot(self) -> _Snapshot:
-        """What the state line of ``protocol/digest.md`` §3 needs, taken after each move."""
+        """What the state line of ``protocol/digest.md`` §3 needs, taken after each move. With an
+        expansion's words, its scores, supply and expansions' parts are the previous move's own
+        objects when equal: a game keeps fewer objects for the cyclic collector to count."""
+        snaps = self._hooks.snapshots
+        if not snaps:
+            return (
+                self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
+                tuple(self.scores), tuple(self.supply),
+                (self._worded_part or self._worded_supplies()) if self._worded else None,
+                None,
+                self.steps[0].words() if self.steps else None,
+            )
+        scores, supply = tuple(self.scores), tuple(self.supply)
+        trail = self._trail
+        last = trail[-1] if trail else None
+        if len(snaps) == 1:
+            part = snaps[0](self)
+            before = None if last is None else last[8]
+            parts = before if before is not None and before[0] == part else (part,)
+        else:
+            parts = tuple([snap(self) for snap in snaps])
+            if last is not None and last[8] == parts:
+                parts = last[8]
+        if last is not None:
+            if last[5] == scores:
+                scores = last[5]
+            if last[6] == supply:
+                supply = last[6]
         return (
-            self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside),
-            tuple(self.scores), tuple(self.supply),
+            self.phase, self.seat, self._drawn, self.deck_index, len(self.set_aside), scores, supply,
             (self._worded_part or self._worded_supplies()) if self._worded else None,
-            ((snaps[0](self),) if len(snaps) == 1 else tuple([snap(self) for snap in snaps]))
-            if (snaps := self._hooks.snapshots) else None,
+            parts,
             self.steps[0].words() if self.steps else None,
         )
 
@@ -1503,6 +1542,17 @@ def _drawn(seat: int, letter: str) -> TileDrawn:
     """Makes and remembers the :class:`TileDrawn` of *seat* and the design *letter*."""
     event = _DRAWN[seat, letter] = TileDrawn(seat, letter)
     return event
+
+
+#: Per figure, the :class:`DeployMeeple` of each ``key << 5 | segment`` met so far on a tile other than
+#: the one just placed (immutable values, shared by every game, as :data:`_PLACEMENTS`).
+_ELSEWHERE: dict[Figure, dict[int, DeployMeeple]] = {}
+
+
+def _elsewhere(moves: dict[int, DeployMeeple], code: int, figure: Figure) -> DeployMeeple:
+    """Makes and remembers in *moves* the deploy of *figure* on ``key << 5 | segment``."""
+    move = moves[code] = DeployMeeple(code & 31, figure, position_of(code >> 5))
+    return move
 
 
 def _placement(code: int) -> Placement:

@@ -39,8 +39,9 @@ from ..board import PlacedTile
 from ..errors import IllegalMoveError
 from ..events import DragonMoved, Event, FairyScored, FeatureInfo, Scoring
 from ..expansion import Expansion, GameState
-from ..geometry import SIDE_OFFSETS, key_of, position_of
-from ..moves import Move, MoveDragon, MoveFairy, RemoveKnight
+from ..geometry import KEY_LIMIT, KEY_STRIDE, Position, key_of, position_of
+from ..moves import Figure, Move, MoveDragon, MoveFairy, RemoveKnight
+from ..rules import Rules
 from ..tiles import SegmentKind, TileKind
 
 __all__ = ["DRAGON", "DRAGON_STEPS", "PORTAL", "VOLCANO", "DragonMove", "DragonState", "PrincessDragon", "dragon_at"]
@@ -51,6 +52,7 @@ DRAGON, VOLCANO, PORTAL = "dragon", "volcano", "portal"
 #: The dragon's steps a movement (HIG-PD: "moved exactly 6 times. It does not matter how many players
 #: are playing").
 DRAGON_STEPS = 6
+_MEEPLE = Figure.MEEPLE
 
 
 class DragonState:
@@ -62,9 +64,11 @@ class DragonState:
         tile: The tile placed last by a seat.
         fairy: The feature-graph node of the follower the fairy was put next to, or ``None``.
         fairy_tile: The board key of the fairy's tile, or ``None`` (beside the board).
+        offered: The fairy's moves this deploy phase offered, with its tile (:attr:`tile`) and seat,
+            or ``None`` (to check a move against them by identity first).
     """
 
-    __slots__ = ("dragon", "fairy", "fairy_tile", "path", "tile")
+    __slots__ = ("dragon", "fairy", "fairy_tile", "offered", "path", "tile")
 
     def __init__(self, players: int) -> None:
         self.dragon: int | None = None
@@ -72,28 +76,34 @@ class DragonState:
         self.tile: PlacedTile | None = None
         self.fairy: int | None = None
         self.fairy_tile: int | None = None
+        self.offered: tuple[PlacedTile | None, int, tuple[Move, ...]] | None = None
 
     def copy(self) -> DragonState:
         """An independent copy (:meth:`Game.copy`)."""
         other = DragonState.__new__(DragonState)
         other.dragon, other.path, other.tile = self.dragon, self.path[:], self.tile
         other.fairy, other.fairy_tile = self.fairy, self.fairy_tile
+        other.offered = None
         return other
 
 
 @dataclass(frozen=True, slots=True)
 class DragonMove:
-    """One step of the dragon's movement, asked of *seat* (a :class:`~carcnet.engine.expansion.Step`)."""
+    """One step of the dragon's movement, asked of *seat* (a :class:`~carcnet.engine.expansion.Step`):
+    *targets* are the board keys of the tiles the dragon may go to (:meth:`PrincessDragon._targets`,
+    found as the step is asked; nothing changes them before it is answered)."""
 
     seat: int
     owner: PrincessDragon
+    targets: tuple[int, ...]
     draws: ClassVar[bool] = False
 
     def words(self) -> str:
         return "dragon"
 
     def legal_moves(self, game: GameState) -> list[Move]:
-        return [MoveDragon(position_of(key)) for key in self.owner._targets(game)]
+        made = _DRAGON_MOVES.get
+        return [made(key) or _dragon_move(key) for key in self.targets]
 
     def apply(self, game: GameState, move: Move, events: list[Event]) -> bool:
         """PD5, PD6: the dragon goes one tile; it eats every figure there; the next seat's step, if the
@@ -102,16 +112,18 @@ class DragonMove:
             raise IllegalMoveError("wrong-phase", f"{move}: move the dragon first")
         assert isinstance(move, MoveDragon)
         owner = self.owner
-        targets = owner._targets(game)
+        targets = self.targets
         position = move.position
-        key = next((k for k in targets if position_of(k) == position), None)
-        if key is None:
+        for key in targets:
+            if position_of(key) == position:
+                break
+        else:
             where = ", ".join(str(position_of(k)) for k in targets)
             raise IllegalMoveError("bad-dragon", f"{move}: the dragon may go to {where}")
-        state = owner._state_of(game)
+        state: DragonState = game.ext[owner.slot]
         state.dragon = key
         state.path.append(key)
-        events.append(DragonMoved(self.seat, position))
+        events.append(_MOVED.get((self.seat, key)) or _moved(self.seat, key))
         game.clear_tile(key, events)
         owner._next_step(game, state)
         return False
@@ -131,6 +143,11 @@ class PrincessDragon(Expansion):
     moves = (RemoveKnight, MoveFairy)
     off_reason = "no-dragon"
 
+    def __init__(self, rules: Rules, version: int, slot: int) -> None:
+        super().__init__(rules, version, slot)
+        #: The dragon's steps asked so far, by (seat, targets): immutable values, shared by every game.
+        self._steps: dict[tuple[int, tuple[int, ...]], DragonMove] = {}
+
     def new_state(self, players: int) -> DragonState:
         return DragonState(players)
 
@@ -142,13 +159,13 @@ class PrincessDragon(Expansion):
 
     def holds(self, game: GameState, kind: TileKind) -> bool:
         """PD3: a dragon tile waits while no dragon is on the board."""
-        return DRAGON in kind.marks and self._state_of(game).dragon is None
+        return DRAGON in kind.marks and game.ext[self.slot].dragon is None
 
     def on_tile_placed(self, game: GameState, placed: PlacedTile, seat: int | None) -> None:
         """PD2: the dragon flies to a volcano as it is placed; the first brings back the held tiles."""
         if seat is None:
             return
-        state = self._state_of(game)
+        state = game.ext[self.slot]
         state.tile = placed
         if VOLCANO in placed.kind.marks:
             first = state.dragon is None
@@ -159,12 +176,23 @@ class PrincessDragon(Expansion):
     def turn_actions(self, game: GameState, out: list[Move]) -> None:
         """PD14: the tile's princess joined a city holding knights: each of them may be sent home;
         PD9: the fairy next to each follower of the seat's but the one it is next to."""
-        out.extend(self._knights(game))
-        out.extend(self._fairy_moves(game))
+        state: DragonState = game.ext[self.slot]
+        tile = state.tile
+        if tile is not None and _princess_segments(tile.kind):
+            out.extend(self._knights(game))
+        start = len(out)
+        self._fairy_into(game, state, out)
+        state.offered = (tile, game.seat, tuple(out[start:]))
 
     def check_move(self, game: GameState, move: Move) -> None:
         if type(move) is MoveFairy:
-            if move not in self._fairy_moves(game):
+            state: DragonState = game.ext[self.slot]
+            offered = state.offered  # this deploy phase's own moves, if listed: found by identity
+            if offered is not None and offered[0] is state.tile and offered[1] == game.seat:
+                for listed in offered[2]:
+                    if listed is move:
+                        return
+            if not self._fairy_allowed(game, move) and move not in self._fairy_moves(game):
                 raise IllegalMoveError("bad-fairy", f"{move}: no follower of seat {game.seat}'s there, or the fairy is by it")
             return
         assert isinstance(move, RemoveKnight)
@@ -178,7 +206,7 @@ class PrincessDragon(Expansion):
         key = key_of(move.position.x, move.position.y)
         node = game.board.tiles[key].base + move.segment
         if type(move) is MoveFairy:
-            state = self._state_of(game)
+            state = game.ext[self.slot]
             state.fairy, state.fairy_tile = node, key
             return
         game.return_figure(node, events)
@@ -186,13 +214,49 @@ class PrincessDragon(Expansion):
     def _fairy_moves(self, game: GameState) -> list[MoveFairy]:
         """PD9: next to each follower of the seat's on the board (figures of weight > 0), but the one
         the fairy is next to, in deployment order."""
-        state = self._state_of(game)
-        out: list[MoveFairy] = []
-        for seat, figure, position, segment in game.figures():
-            if seat == game.seat and game.weight_of(figure) > 0:
-                if game.board.tiles[key_of(position.x, position.y)].base + segment != state.fairy:
-                    out.append(MoveFairy(position, segment))
-        return out
+        out: list[Move] = []
+        self._fairy_into(game, game.ext[self.slot], out)
+        return out  # type: ignore[return-value]
+
+    @staticmethod
+    def _fairy_into(game: GameState, state: DragonState, out: list[Move]) -> None:
+        """Appends :meth:`_fairy_moves` to *out*."""
+        fairy = state.fairy
+        seat = game.seat
+        graph = game.graph
+        parent, meeples, tile_of, index = graph.parent, graph.meeples, graph.tile, graph.index
+        weight_of = game.weight_of
+        made = _FAIRY_MOVES.get
+        for node in game.figure_nodes():
+            if node == fairy:
+                continue
+            root = node
+            while parent[root] != root:  # FeatureGraph.find, inlined
+                parent[root] = root = parent[parent[root]]
+            for s, figure, n in meeples[root] or ():  # type: ignore[union-attr]
+                if n == node and s == seat and (figure is _MEEPLE or weight_of(figure) > 0):
+                    code = tile_of[node] << 5 | index[node]
+                    out.append(made(code) or _fairy_move(code))
+
+    def _fairy_allowed(self, game: GameState, move: MoveFairy) -> bool:
+        """Whether *move* is one of :meth:`_fairy_moves`, found from its node alone; ``False`` also
+        for a move whose position or segment is not a plain int (then the list decides)."""
+        position, segment = move.position, move.segment
+        if type(position) is not Position or type(position.x) is not int or type(position.y) is not int \
+                or type(segment) is not int:
+            return False
+        x, y = position
+        if not (-KEY_LIMIT <= x <= KEY_LIMIT and -KEY_LIMIT <= y <= KEY_LIMIT):
+            return False
+        placed = game.board.tiles.get(key_of(x, y))
+        if placed is None or not 0 <= segment < len(placed.variant.segments):
+            return False
+        node = placed.base + segment
+        if node == game.ext[self.slot].fairy:
+            return False
+        graph = game.graph
+        return any(n == node and s == game.seat and game.weight_of(figure) > 0
+                   for s, figure, n in graph.meeples[graph.find(node)] or ())
 
     def _fairy_owner(self, game: GameState, state: DragonState) -> int | None:
         """The seat whose follower the fairy stands next to, or ``None`` (it left, PD13)."""
@@ -208,54 +272,61 @@ class PrincessDragon(Expansion):
     def turn_start(self, game: GameState, events: list[Event]) -> None:
         """PD11: "At the beginning of your turn, if the fairy is next to one of your followers, you
         score 1 point" (W-PD2)."""
-        if self._fairy_owner(game, self._state_of(game)) == game.seat:
-            game.add_score(FairyScored((game.seat,), 1), events)
+        node = game.ext[self.slot].fairy
+        if node is None:
+            return
+        seat = game.seat
+        graph = game.graph
+        for owner, _figure, other in graph.meeples[graph.find(node)] or ():
+            if other == node:  # (_fairy_owner, inlined)
+                if owner == seat:
+                    game.add_score(_TURN_POINT.get(seat) or _turn_point(seat), events)
+                return
 
     def on_completed(self, game: GameState, root: int, info: FeatureInfo, events: list[Event]) -> None:
         """PD12: the follower next to the fairy in a feature scored: its owner 3 more, whatever the
         feature gives it (CAR: "independent of how much (if anything) the player otherwise receives")."""
-        state = self._state_of(game)
+        state = game.ext[self.slot]
         owner = self._fairy_owner(game, state)
         if owner is not None and state.fairy is not None and game.graph.find(state.fairy) == root:
             game.add_score(FairyScored((owner,), 3), events)
 
     def final_scoring(self, game: GameState) -> list[Scoring]:
         """PD12 at the end: every follower still on the board is in a feature the final scoring scores."""
-        owner = self._fairy_owner(game, self._state_of(game))
+        owner = self._fairy_owner(game, game.ext[self.slot])
         return [] if owner is None else [FairyScored((owner,), 3, True)]
 
     def _knights(self, game: GameState) -> list[RemoveKnight]:
         """The knights of the city the tile just placed shows the princess in (followers: figures of
         weight > 0), in the city's deployment order."""
-        tile = self._state_of(game).tile
+        tile = game.ext[self.slot].tile
         if tile is None:
             return []
         graph = game.graph
         out: list[RemoveKnight] = []
-        for i, seg in enumerate(tile.variant.segments):
-            if seg.princess and seg.kind is SegmentKind.CITY:
-                for seat, figure, node in graph.meeples[graph.find(tile.base + i)] or ():
-                    if game.weight_of(figure) > 0:
-                        knight = RemoveKnight(position_of(graph.tile[node]), graph.index[node])
-                        if knight not in out:
-                            out.append(knight)
+        for i in _princess_segments(tile.kind):
+            for seat, figure, node in graph.meeples[graph.find(tile.base + i)] or ():
+                if game.weight_of(figure) > 0:
+                    knight = RemoveKnight(position_of(graph.tile[node]), graph.index[node])
+                    if knight not in out:
+                        out.append(knight)
         return out
 
     def deploy_anywhere(self, game: GameState) -> bool:
         """PD15: a follower may go on any tile when the tile just placed shows a magic portal."""
-        tile = self._state_of(game).tile
+        tile = game.ext[self.slot].tile
         return tile is not None and PORTAL in tile.kind.marks
 
     def no_deploy(self, game: GameState, key: int) -> str | None:
         """PD2, PD8: no figure on the dragon's tile (a volcano just placed is one)."""
-        if key == self._state_of(game).dragon:
+        if key == game.ext[self.slot].dragon:
             return "no figure may go on the dragon's tile"
         return None
 
     def before_scoring(self, game: GameState, events: list[Event]) -> None:
         """PD2: a volcano placed this turn says where the dragon is; PD4, PD5: a dragon tile starts the
         dragon's movement, the seat whose turn it is first."""
-        state = self._state_of(game)
+        state = game.ext[self.slot]
         tile = state.tile
         if tile is None or state.dragon is None:
             return
@@ -269,39 +340,106 @@ class PrincessDragon(Expansion):
         """The movement's next step to ask, if fewer than six were made and the dragon can move;
         else the movement ends."""
         made = len(state.path) - 1
-        if made < DRAGON_STEPS and self._targets(game):
-            game.push_step(DragonMove((game.seat + made) % game.players, self))
+        targets = self._targets(game) if made < DRAGON_STEPS else ()
+        if targets:
+            seat = (game.seat + made) % game.players
+            step = self._steps.get((seat, targets))
+            if step is None:
+                step = self._steps[seat, targets] = DragonMove(seat, self, targets)
+            game.push_step(step)
         else:
             state.path = []
 
-    def _targets(self, game: GameState) -> list[int]:
+    def _targets(self, game: GameState) -> tuple[int, ...]:
         """PD5: where the dragon may go now: the placed tiles beside it (north, east, south, west) it
-        has not been on in this movement."""
-        state = self._state_of(game)
-        if state.dragon is None:
-            return []
-        tiles = game.board.tiles
-        return [key for key in (state.dragon + offset for offset in SIDE_OFFSETS)
-                if key in tiles and key not in state.path and key != state.fairy_tile]
+        has not been on in this movement, as board keys."""
+        state: DragonState = game.ext[self.slot]
+        dragon = state.dragon
+        if dragon is None:
+            return ()
+        tiles, path, fairy = game.board.tiles, state.path, state.fairy_tile
+        return tuple([key for key in (dragon - 1, dragon + KEY_STRIDE, dragon + 1, dragon - KEY_STRIDE)
+                      if key in tiles and key not in path and key != fairy])
 
-    def snapshot(self, game: GameState) -> tuple[int | None, int, tuple[int, ...], str]:
-        state = self._state_of(game)
-        if state.fairy_tile is None:
-            fairy = "-"
-        else:
-            by = self._fairy_owner(game, state) is not None and state.fairy is not None
-            fairy = f"{_xy(state.fairy_tile)},{game.graph.index[state.fairy] if by else '-'}"  # type: ignore[index]
-        return state.dragon, len(game.held), tuple(state.path), fairy
+    def snapshot(self, game: GameState) -> tuple[int | None, int, tuple[int, ...], int | None, int | None]:
+        """``(dragon, held, path, fairy's tile, fairy's segment)``: board keys; the segment ``None``
+        when the fairy stands next to nobody; the words written from them by :meth:`state_words`."""
+        state: DragonState = game.ext[self.slot]
+        tile = state.fairy_tile
+        segment = None
+        if tile is not None:
+            node = state.fairy
+            if node is not None:
+                graph = game.graph
+                for _seat, _figure, other in graph.meeples[graph.find(node)] or ():
+                    if other == node:  # (_fairy_owner, inlined)
+                        segment = graph.index[node]
+                        break
+        return state.dragon, len(game.held), tuple(state.path) if state.path else (), tile, segment
 
-    def state_words(self, part: tuple[int | None, int, tuple[int, ...], str]) -> str:
-        dragon, held, path, fairy = part
+    def state_words(self, part: tuple[int | None, int, tuple[int, ...], int | None, int | None]) -> str:
+        dragon, held, path, tile, segment = part
         where = "-" if dragon is None else _xy(dragon)
+        fairy = "-" if tile is None else f"{_xy(tile)},{'-' if segment is None else segment}"
         return f" dragon={where} held={held} path={'/'.join(map(_xy, path)) or '-'} fairy={fairy}"
 
 
 def _xy(key: int) -> str:
     position = position_of(key)
     return f"{position.x},{position.y}"
+
+
+#: The segments showing the princess of each design met so far, by id (the same at every rotation).
+_PRINCESS: dict[str, tuple[int, ...]] = {}
+
+
+def _princess_segments(kind: TileKind) -> tuple[int, ...]:
+    """The indices of *kind*'s city segments that show the princess."""
+    found = _PRINCESS.get(kind.letter)
+    if found is None:
+        found = _PRINCESS[kind.letter] = tuple(i for i, seg in enumerate(kind.segments)
+                                               if seg.princess and seg.kind is SegmentKind.CITY)
+    return found
+
+
+#: The :class:`DragonMoved` of each (seat, board key) met so far (immutable values, shared by every game).
+_MOVED: dict[tuple[int | None, int], DragonMoved] = {}
+
+
+def _moved(seat: int | None, key: int) -> DragonMoved:
+    """Makes and remembers the :class:`DragonMoved` of *seat* to the board key *key*."""
+    event = _MOVED[seat, key] = DragonMoved(seat, position_of(key))
+    return event
+
+
+#: The :class:`FairyScored` of the point each seat's turn begins with (immutable values, shared by every game).
+_TURN_POINT: dict[int, FairyScored] = {}
+
+
+def _turn_point(seat: int) -> FairyScored:
+    """Makes and remembers the :class:`FairyScored` of *seat*'s point as its turn begins."""
+    event = _TURN_POINT[seat] = FairyScored((seat,), 1)
+    return event
+
+
+#: The :class:`MoveFairy` of each ``key << 5 | segment`` met so far (immutable values, shared by every game).
+_FAIRY_MOVES: dict[int, MoveFairy] = {}
+
+
+def _fairy_move(code: int) -> MoveFairy:
+    """Makes and remembers the :class:`MoveFairy` of ``key << 5 | segment``."""
+    move = _FAIRY_MOVES[code] = MoveFairy(position_of(code >> 5), code & 31)
+    return move
+
+
+#: The :class:`MoveDragon` to each board key met so far (immutable values, shared by every game).
+_DRAGON_MOVES: dict[int, MoveDragon] = {}
+
+
+def _dragon_move(key: int) -> MoveDragon:
+    """Makes and remembers the :class:`MoveDragon` to the board key *key*."""
+    move = _DRAGON_MOVES[key] = MoveDragon(position_of(key))
+    return move
 
 
 def dragon_at(game: GameState) -> tuple[int, int] | None:

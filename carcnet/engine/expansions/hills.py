@@ -41,7 +41,7 @@ from ..events import Event, FeatureInfo, FlockScored, MeepleDeployed, MeepleRetu
 from ..expansion import Expansion, GameState
 from ..geometry import SIDE_OFFSETS, position_of
 from ..moves import DeployMeeple, DrawTile, Figure, Flock, Move
-from ..tiles import SegmentKind
+from ..tiles import MAX_SEGMENTS, SegmentKind, TileKind
 
 __all__ = ["BAG", "HILL", "SHEPHERDS_PER_PLAYER", "VINEYARD", "VINEYARD_POINTS", "FlockChoice", "HillsSheep",
            "HillsState", "TokenDraw", "bag", "flocks", "shepherd_at"]
@@ -64,6 +64,8 @@ _CLOISTER = SegmentKind.CLOISTER
 _FIELD = SegmentKind.FIELD
 _SHEPHERD = Figure.SHEPHERD
 _GROW, _SCORE = Flock(True), Flock(False)
+#: The shepherd's deploy moves on segments 0 to MAX_SEGMENTS - 1 (immutable: made once).
+_SHEPHERD_ON = tuple(DeployMeeple(i, _SHEPHERD) for i in range(MAX_SEGMENTS))
 
 
 class HillsState:
@@ -76,9 +78,11 @@ class HillsState:
         tile: The tile placed last by a seat (``None`` before the first turn).
         deployed: Whether the seat to play deployed its shepherd this turn (its token is drawn at
             the turn's end).
+        part: The state line's part (:meth:`HillsSheep.snapshot`), kept until a shepherd, a flock
+            or the tiles under hills change (``None``: to make again).
     """
 
-    __slots__ = ("deployed", "drawn", "flocks", "shepherds", "tile")
+    __slots__ = ("deployed", "drawn", "flocks", "part", "shepherds", "tile")
 
     def __init__(self, players: int) -> None:
         self.shepherds: list[int | None] = [None] * players
@@ -86,6 +90,7 @@ class HillsState:
         self.drawn = 0
         self.tile: PlacedTile | None = None
         self.deployed = False
+        self.part: tuple[int, tuple[int, ...], tuple[str, ...]] | None = None
 
     def copy(self) -> HillsState:
         """An independent copy (:meth:`Game.copy`)."""
@@ -93,6 +98,7 @@ class HillsState:
         other.shepherds = self.shepherds[:]
         other.flocks = [f[:] for f in self.flocks]
         other.drawn, other.tile, other.deployed = self.drawn, self.tile, self.deployed
+        other.part = None
         return other
 
     def bag(self) -> list[str]:
@@ -126,7 +132,7 @@ class FlockChoice:
         assert isinstance(move, Flock)
         if not isinstance(move.grow, bool):
             raise IllegalMoveError("bad-move", f"{move}: grow must be true or false")
-        owner, state = self.owner, self.owner._state(game)
+        owner, state = self.owner, game.ext[self.owner.slot]
         if move.grow:
             owner._draw_for(game, state, self.seat, events)
         else:
@@ -157,7 +163,7 @@ class TokenDraw:
         if type(move) is not DrawTile:
             raise IllegalMoveError("wrong-phase", f"{move}: the table draws a token from the sheep bag first")
         assert isinstance(move, DrawTile)
-        owner, state = self.owner, self.owner._state(game)
+        owner, state = self.owner, game.ext[self.owner.slot]
         tokens = state.bag()
         token = tokens[game.table_pick(move, len(tokens))]
         state.drawn += 1
@@ -195,7 +201,7 @@ class HillsSheep(Expansion):
         """HS2: a hill tile goes on a face-down tile, out of the game."""
         if seat is None:
             return
-        self._state(game).tile = placed
+        game.ext[self.slot].tile = placed
         if HILL in placed.kind.marks:
             game.hide_tile()
 
@@ -203,19 +209,28 @@ class HillsSheep(Expansion):
 
     def turn_actions(self, game: GameState, out: list[Move]) -> None:
         """HS6: the shepherd, in supply, on each field of the tile just placed that holds no shepherd."""
-        state = self._state(game)
+        state = game.ext[self.slot]
         tile = state.tile
         if tile is None or state.shepherds[game.seat] is not None:
             return
-        taken = self._fields_held(game, state)
-        find = game.graph.find
-        for i, seg in enumerate(tile.variant.segments):
-            if seg.kind is _FIELD and find(tile.base + i) not in taken:
-                out.append(DeployMeeple(i, _SHEPHERD))
+        parent = game.graph.parent
+        taken: list[int] = []  # the fields with shepherds (_fields_held, inlined)
+        for node in state.shepherds:
+            if node is not None:
+                while parent[node] != node:  # FeatureGraph.find, inlined
+                    parent[node] = node = parent[parent[node]]
+                taken.append(node)
+        base = tile.base
+        for i in _FIELDS.get(tile.kind.letter) or _fields_of(tile.kind):
+            root = base + i
+            while parent[root] != root:
+                parent[root] = root = parent[parent[root]]
+            if root not in taken:
+                out.append(_SHEPHERD_ON[i])
 
     def check_move(self, game: GameState, move: Move) -> None:
         assert isinstance(move, DeployMeeple) and move.figure is _SHEPHERD
-        state = self._state(game)
+        state = game.ext[self.slot]
         tile = state.tile
         assert tile is not None  # (the deploy phase: a tile was placed)
         segments = tile.variant.segments
@@ -232,10 +247,11 @@ class HillsSheep(Expansion):
     def apply_move(self, game: GameState, move: Move, events: list[Event]) -> None:
         """HS6: the shepherd goes on the field; its token is drawn as the turn ends."""
         assert isinstance(move, DeployMeeple)
-        state = self._state(game)
+        state = game.ext[self.slot]
         tile = state.tile
         assert tile is not None
         state.shepherds[game.seat] = tile.base + move.segment
+        state.part = None
         state.deployed = True
         events.append(MeepleDeployed(game.seat, tile.position, move.segment, _SHEPHERD, _FIELD))
 
@@ -246,21 +262,41 @@ class HillsSheep(Expansion):
         seat's own shepherd's field asks it to tend the flock; HS10: then the fields with shepherds
         this tile closed are scored. Before the turn's scoring (WICA-OP step 5c; JCloisterZone's
         ``ShepherdPhase`` before its ``ScoringPhase``), and before The Princess & the Dragon's dragon."""
-        state = self._state(game)
+        state: HillsState = game.ext[self.slot]
         seat = game.seat
-        node = state.shepherds[seat]
         if state.deployed:
             state.deployed = False
             self._draw_for(game, state, seat, events)
-        elif node is not None and self._touches(game, state, game.graph.find(node)):
+            return
+        shepherds = state.shepherds
+        if shepherds.count(None) == len(shepherds):
+            return  # no shepherd on the board: no flock to tend nor to score
+        touched = self._touched(game, state)
+        if not touched:
+            return  # the tile has no field: it extended no flock's field, nor closed one
+        parent = game.graph.parent
+        roots: list[int] = []  # the touched fields with shepherds, in the order of their first shepherd's seat
+        mine = -1  # the seat's own shepherd's field
+        for other, node in enumerate(shepherds):
+            if node is not None:
+                root = node
+                while parent[root] != root:  # FeatureGraph.find, inlined
+                    parent[root] = root = parent[parent[root]]
+                if other == seat:
+                    mine = root
+                if root in touched and root not in roots:
+                    roots.append(root)
+        if mine in roots:
             game.push_step(FlockChoice(seat, self))
-        else:
-            self._score_closed(game, state, events)
+            return
+        for root in roots:  # (_score_closed, inlined)
+            if _closed(game, root):
+                self._score_flock(game, state, root, events)
 
     def clear_tile(self, game: GameState, key: int, events: list[Event]) -> None:
         """A shepherd on the tile goes back, its tokens to the bag (The Princess & the Dragon's dragon
         eats "shepherd, sheep token": CAR via JCloisterZone #189)."""
-        state = self._state(game)
+        state = game.ext[self.slot]
         tile_of = game.graph.tile
         for seat, node in enumerate(state.shepherds):
             if node is not None and tile_of[node] == key:
@@ -298,6 +334,7 @@ class HillsSheep(Expansion):
         assert node is not None
         if token != WOLF:
             state.flocks[seat].append(token)
+            state.part = None
             return
         root = game.graph.find(node)
         for other in self._in_field(game, state, root):
@@ -311,17 +348,26 @@ class HillsSheep(Expansion):
         for seat in seats:
             self._return(game, state, seat, events)
 
-    def _score_closed(self, game: GameState, state: HillsState, events: list[Event]) -> None:
-        """HS10: each field with shepherds that the last tile closed is scored at once."""
-        find = game.graph.find
-        roots: list[int] = []
-        for node in state.shepherds:
+    def _score_closed(self, game: GameState, state: HillsState, events: list[Event],
+                      touched: list[int] | None = None) -> None:
+        """HS10: each field with shepherds that the last tile closed is scored at once; *touched*:
+        :meth:`_touched`, if known."""
+        shepherds = state.shepherds
+        if shepherds.count(None) == len(shepherds):
+            return
+        if touched is None:
+            touched = self._touched(game, state)
+        parent = game.graph.parent
+        roots: list[int] = []  # the touched fields with shepherds, in the order of their first shepherd's seat
+        for node in shepherds:
             if node is not None:
-                root = find(node)
-                if root not in roots:
+                root = node
+                while parent[root] != root:  # FeatureGraph.find, inlined
+                    parent[root] = root = parent[parent[root]]
+                if root in touched and root not in roots:
                     roots.append(root)
         for root in roots:
-            if self._touches(game, state, root) and _closed(game, root):
+            if _closed(game, root):
                 self._score_flock(game, state, root, events)
 
     # ---------------------------------------------------------------- helpers
@@ -331,6 +377,7 @@ class HillsSheep(Expansion):
         assert node is not None
         state.shepherds[seat] = None
         state.flocks[seat] = []
+        state.part = None
         graph = game.graph
         events.append(MeepleReturned(seat, position_of(graph.tile[node]), graph.index[node], _SHEPHERD))
 
@@ -348,11 +395,22 @@ class HillsSheep(Expansion):
     @staticmethod
     def _touches(game: GameState, state: HillsState, root: int) -> bool:
         """Whether the last tile placed has a segment in the field *root* (it extended it)."""
+        return root in HillsSheep._touched(game, state)
+
+    @staticmethod
+    def _touched(game: GameState, state: HillsState) -> list[int]:
+        """The roots of the fields the last tile placed has a segment in (none before the first)."""
         tile = state.tile
         if tile is None:
-            return False
-        find = game.graph.find
-        return any(seg.kind is _FIELD and find(tile.base + i) == root for i, seg in enumerate(tile.variant.segments))
+            return []
+        parent, base = game.graph.parent, tile.base
+        out: list[int] = []
+        for i in _FIELDS.get(tile.kind.letter) or _fields_of(tile.kind):
+            root = base + i
+            while parent[root] != root:  # FeatureGraph.find, inlined
+                parent[root] = root = parent[parent[root]]
+            out.append(root)
+        return out
 
     def value(self, info: FeatureInfo, final: bool, points: int) -> int:
         """HS5: a completed cloister, 3 more a vineyard around it."""
@@ -361,27 +419,49 @@ class HillsSheep(Expansion):
         return points
 
     def snapshot(self, game: GameState) -> tuple[int, tuple[int, ...], tuple[str, ...]]:
-        state = self._state(game)
-        return (game.hidden, tuple(int(node is None) for node in state.shepherds),
-                tuple("".join(flock) or "-" for flock in state.flocks))
+        """``(hidden, shepherds in supply, flocks)``: the tiles under hills; per seat 1 when its
+        shepherd is in supply, and its flock's tokens (``"-"`` without). The same object while they
+        do not change."""
+        state: HillsState = game.ext[self.slot]
+        part = state.part
+        hidden = game.hidden
+        if part is None or part[0] != hidden:
+            part = state.part = (hidden, tuple([int(node is None) for node in state.shepherds]),
+                                 tuple(["".join(flock) or "-" for flock in state.flocks]))
+        return part
 
     def state_words(self, part: tuple[int, tuple[int, ...], tuple[str, ...]]) -> str:
         hidden, supply, flocks = part
         return f" hidden={hidden} shepherds={','.join(map(str, supply))} flocks={','.join(flocks)}"
 
 
+#: The field segments of each design met so far, by id (the same at every rotation; ``()`` without).
+_FIELDS: dict[str, tuple[int, ...]] = {}
+
+
+def _fields_of(kind: TileKind) -> tuple[int, ...]:
+    """The indices of *kind*'s field segments (remembered in :data:`_FIELDS`)."""
+    found = _FIELDS[kind.letter] = tuple(i for i, seg in enumerate(kind.segments) if seg.kind is _FIELD)
+    return found
+
+
 def _closed(game: GameState, root: int) -> bool:
     """Whether the field *root* can grow no more (HS10): every half-side of its segments meets a
-    placed tile. Scans the graph: for the few fields with shepherds."""
+    placed tile. Scans the graph from its last node (the tile just placed, where a field is open
+    most often): for the few fields with shepherds."""
     graph = game.graph
     tiles = game.board.tiles
-    find, kinds, tile_of, index = graph.find, graph.kind, graph.tile, graph.index
-    for node in range(len(graph.parent)):
-        if kinds[node] is _FIELD and find(node) == root:
-            placed = tiles[tile_of[node]]
-            for half in placed.variant.segments[index[node]].halves:
-                if placed.key + SIDE_OFFSETS[half // 2] not in tiles:
-                    return False
+    parent, kinds, tile_of, index = graph.parent, graph.kind, graph.tile, graph.index
+    for node in range(len(parent) - 1, -1, -1):
+        if kinds[node] is _FIELD:
+            r = node
+            while parent[r] != r:  # FeatureGraph.find, inlined
+                parent[r] = r = parent[parent[r]]
+            if r == root:
+                placed = tiles[tile_of[node]]
+                for half in placed.variant.segments[index[node]].halves:
+                    if placed.key + SIDE_OFFSETS[half // 2] not in tiles:
+                        return False
     return True
 
 
