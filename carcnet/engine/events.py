@@ -231,7 +231,7 @@ class MeepleDeployed:
     segment: int
     figure: Figure
     kind: SegmentKind
-    elsewhere: bool = False
+    elsewhere: bool = field(default=False, repr=False)  # (its repr as before the magic portal)
 
 
 @_quick_init
