@@ -45,8 +45,9 @@ from carcnet.tui.screens.game import GameScreen
 from ..net.loopback import GAME, MemoryWire, counter_random, identity, make_header, pump, seat_key
 from ..net.test_presence import drawing, player, snap
 
-#: What no player-facing line may hold (case-insensitive).
-PROTOCOL = re.compile(r"wire\.md|quorum|withholding|§", re.IGNORECASE)
+#: What no player-facing line may hold (case-insensitive): the protocol's files and terms, and a section
+#: number (``§5.9``; a ``§`` alone is the board's glyph of a dragon tile, The Princess & the Dragon).
+PROTOCOL = re.compile(r"wire\.md|quorum|withholding|§\s*\d", re.IGNORECASE)
 ROOT = Path(__file__).parents[2]
 
 
