@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from carcnet.engine import Phase
+from carcnet.engine import Phase, PlaceTile, parse_move
 from carcnet.tui.app import CarcnetApp
 from carcnet.tui.screens.final import FinalScreen
 from carcnet.tui.screens.game import GameScreen
@@ -54,6 +54,28 @@ async def new_local_game(pilot, app: CarcnetApp, *options: str) -> GameScreen:  
     screen = app.screen
     assert isinstance(screen, GameScreen)
     return screen
+
+
+async def place_by_keys(pilot, screen: GameScreen, move: str) -> None:  # type: ignore[no-untyped-def]
+    """The placement *move* (its text, ``place PDW -1,0 0``) by keys: Tab to its position (bounded), r
+    to its rotation, Enter; returns once the tile is placed (deploying, or its turn to confirm)."""
+    wanted = parse_move(move)
+    assert isinstance(wanted, PlaceTile)
+    board = screen.board
+    await until(pilot, lambda: screen.my_turn() and board.interactive and bool(board.open_positions),
+                "a tile to place")
+    for _ in range(40):
+        if board.cursor == wanted.position:
+            break
+        await pilot.press("tab")
+    assert board.cursor == wanted.position, (board.cursor, move)
+    for _ in range(4):
+        if board.rotation == wanted.rotation:
+            break
+        await pilot.press("r")
+    assert board.rotation == wanted.rotation
+    await pilot.press("enter")
+    await until(pilot, lambda: board.deploying or screen.confirming, "the tile placed")
 
 
 async def play_to_the_end(

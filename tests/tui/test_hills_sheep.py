@@ -31,7 +31,6 @@ from carcnet.engine import (
     Game,
     GameSetup,
     Phase,
-    PlaceTile,
     Position,
     Rules,
     TokenDrawn,
@@ -50,7 +49,7 @@ from carcnet.tui.widgets.game_log import describe_event
 from carcnet.tui.widgets.scoreboard import Scoreboard
 from carcnet.tui.words import rules_words, score_words, tile_words
 
-from .keyplay import new_local_game, until
+from .keyplay import new_local_game, place_by_keys, until
 
 ORDER = ("U", "U", "U", "U", "U", "V")
 TOKENS = ("3", "2")
@@ -79,27 +78,6 @@ def _table(tmp_path: Path) -> LocalTable:
     header = LogHeader.new(seats, order=ORDER, options=HILLS, tokens=TOKENS)
     recorder = GameRecorder.create(header, tmp_path / "hills.carc")
     return LocalTable(recorder, bot_delay=0)
-
-
-async def _place(pilot, screen: GameScreen, move: str) -> None:  # type: ignore[no-untyped-def]
-    """The placement *move* by keys: Tab to its position (bounded), r to its rotation, Enter."""
-    wanted = parse_move(move)
-    assert isinstance(wanted, PlaceTile)
-    board = screen.board
-    await until(pilot, lambda: screen.my_turn() and board.interactive and bool(board.open_positions),
-                "a tile to place")
-    for _ in range(40):
-        if board.cursor == wanted.position:
-            break
-        await pilot.press("tab")
-    assert board.cursor == wanted.position, (board.cursor, move)
-    for _ in range(4):
-        if board.rotation == wanted.rotation:
-            break
-        await pilot.press("r")
-    assert board.rotation == wanted.rotation
-    await pilot.press("enter")
-    await until(pilot, lambda: board.deploying, "the tile placed")
 
 
 async def _skip_and_confirm(pilot, screen: GameScreen) -> None:  # type: ignore[no-untyped-def]
@@ -140,7 +118,7 @@ async def test_a_person_deploys_the_shepherd_and_answers_the_flock_s_question_by
         assert "g" not in _footer_keys(screen) and "s" not in _footer_keys(screen)  # asked only when asked
 
         # Ann: the tile east of the start tile; the shepherd on its north field, by "a" and its digit
-        await _place(pilot, screen, "place U 1,0 90")
+        await place_by_keys(pilot, screen, "place U 1,0 90")
         assert Figure.SHEPHERD in board.figures_to_deploy()
         for _ in range(len(board.figures_to_deploy())):
             if board.figure is Figure.SHEPHERD:
@@ -169,11 +147,11 @@ async def test_a_person_deploys_the_shepherd_and_answers_the_flock_s_question_by
         assert "s3" in "\n".join(_lines(screen.scoreboard))
 
         # Bob: a farmer would be allowed; he skips
-        await _place(pilot, screen, "place U -1,0 90")
+        await place_by_keys(pilot, screen, "place U -1,0 90")
         await _skip_and_confirm(pilot, screen)
 
         # Ann extends her shepherd's field: the flock's question, g grows it (2 more: 5)
-        await _place(pilot, screen, "place U 2,0 90")
+        await place_by_keys(pilot, screen, "place U 2,0 90")
         await _skip_and_confirm(pilot, screen)
         await until(pilot, lambda: screen.table.game.phase is Phase.STEP, "the flock's question")
         await pilot.pause()
@@ -190,12 +168,12 @@ async def test_a_person_deploys_the_shepherd_and_answers_the_flock_s_question_by
         assert "g" not in _footer_keys(screen)
 
         # Bob extends it: nothing is asked of him
-        await _place(pilot, screen, "place U -2,0 90")
+        await place_by_keys(pilot, screen, "place U -2,0 90")
         await _skip_and_confirm(pilot, screen)
         assert screen.table.game.phase is Phase.PLACE_TILE and screen.table.game.seat == 0
 
         # Ann again: s scores the flock, 5 points, the shepherd back in her supply
-        await _place(pilot, screen, "place U 3,0 90")
+        await place_by_keys(pilot, screen, "place U 3,0 90")
         await _skip_and_confirm(pilot, screen)
         await until(pilot, lambda: screen.table.game.phase is Phase.STEP, "the flock's question again")
         assert "(5 sheep)" in _status(screen), _status(screen)

@@ -53,7 +53,7 @@ from carcnet.tui.widgets.game_log import GameLog, LogContext, describe_event, lo
 from carcnet.tui.widgets.scoreboard import Scoreboard
 from carcnet.tui.words import rules_words, score_words, tile_words
 
-from .keyplay import new_local_game, until
+from .keyplay import new_local_game, place_by_keys, until
 
 DRAGON = Rules(princess_dragon=True)
 P = Position
@@ -91,27 +91,6 @@ async def _start(pilot, app: CarcnetApp, table: LocalTable) -> GameScreen:  # ty
     screen = app.screen
     assert isinstance(screen, GameScreen)
     return screen
-
-
-async def _place(pilot, screen: GameScreen, move: str) -> None:  # type: ignore[no-untyped-def]
-    """The placement *move* by keys: Tab to its position (bounded), r to its rotation, Enter."""
-    wanted = parse_move(move)
-    assert isinstance(wanted, PlaceTile)
-    board = screen.board
-    await until(pilot, lambda: screen.my_turn() and board.interactive and bool(board.open_positions),
-                "a tile to place")
-    for _ in range(40):
-        if board.cursor == wanted.position:
-            break
-        await pilot.press("tab")
-    assert board.cursor == wanted.position, (board.cursor, move)
-    for _ in range(4):
-        if board.rotation == wanted.rotation:
-            break
-        await pilot.press("r")
-    assert board.rotation == wanted.rotation
-    await pilot.press("enter")
-    await until(pilot, lambda: board.deploying or screen.confirming, "the tile placed")
 
 
 async def _confirm(pilot, screen: GameScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
@@ -162,15 +141,15 @@ async def test_the_dragon_is_moved_by_an_arrow_and_enter_then_by_a_click(tmp_pat
         screen = await _start(pilot, app, _table(tmp_path, P1_ORDER))
         board = screen.board
         # Ann: the volcano (nothing may be deployed on it: the turn is whole), the dragon flies there
-        await _place(pilot, screen, "place PD3 1,0 0")
+        await place_by_keys(pilot, screen, "place PD3 1,0 0")
         await _confirm(pilot, screen)
         assert board._view.dragon == P(1, 0)
         assert "The dragon flies to the volcano just east of the start tile" in _log(screen)
         # Bob: a thief on the road east of the volcano
-        await _place(pilot, screen, "place U 2,0 90")
+        await place_by_keys(pilot, screen, "place U 2,0 90")
         await _confirm(pilot, screen, "1")
         # Ann: a dragon tile, a farmer on its north field
-        await _place(pilot, screen, "place PDH 3,0 0")
+        await place_by_keys(pilot, screen, "place PDH 3,0 0")
         await _confirm(pilot, screen, str(board.spots.index(1) + 1))
         await until(pilot, lambda: screen.table.game.phase is Phase.STEP and board.interactive,
                     "the dragon's first step")
@@ -223,12 +202,12 @@ async def test_the_princess_sends_a_knight_home_by_x_and_its_number(tmp_path: Pa
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _start(pilot, app, _table(tmp_path, P8_ORDER))
         board = screen.board
-        await _place(pilot, screen, "place U -1,0 90")
+        await place_by_keys(pilot, screen, "place U -1,0 90")
         await _confirm(pilot, screen, "0")
         assert "x" not in _footer(screen)
-        await _place(pilot, screen, "place N 0,-1 180")
+        await place_by_keys(pilot, screen, "place N 0,-1 180")
         await _confirm(pilot, screen, "1")  # Bob's knight
-        await _place(pilot, screen, "place PDB 1,-1 270")  # Ann: the princess joins Bob's city
+        await place_by_keys(pilot, screen, "place PDB 1,-1 270")  # Ann: the princess joins Bob's city
         await pilot.pause()
         assert _footer(screen).get("x") == "Princess" and "m" not in _footer(screen)
         assert "x: the princess sends a knight home" in _status(screen), _status(screen)
@@ -258,14 +237,14 @@ async def test_the_fairy_goes_by_a_follower_by_m_and_a_click(tmp_path: Path) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _start(pilot, app, _table(tmp_path, P4_ORDER))
         board = screen.board
-        await _place(pilot, screen, "place U 1,0 90")
+        await place_by_keys(pilot, screen, "place U 1,0 90")
         assert "m" not in _footer(screen)  # no follower of Ann's on the board
         await _confirm(pilot, screen, "0")
-        await _place(pilot, screen, "place U -1,0 90")
+        await place_by_keys(pilot, screen, "place U -1,0 90")
         await _confirm(pilot, screen, "1")  # Bob's thief
-        await _place(pilot, screen, "place B 0,1 0")
+        await place_by_keys(pilot, screen, "place B 0,1 0")
         await _confirm(pilot, screen, "1")  # Ann's monk
-        await _place(pilot, screen, "place B 1,1 0")  # Bob: the fairy by his thief, by the mouse
+        await place_by_keys(pilot, screen, "place B 1,1 0")  # Bob: the fairy by his thief, by the mouse
         await pilot.pause()
         assert _footer(screen).get("m") == "Fairy"
         await pilot.press("m")
@@ -283,9 +262,9 @@ async def test_the_fairy_goes_by_a_follower_by_m_and_a_click(tmp_path: Path) -> 
         await pilot.pause()
         assert "T2" + UNICODE_GLYPHS.fairy in _shown(app)  # the fairy right after Bob's thief
         assert Scoreboard._supply(game, 1, counted=True).endswith("✦")
-        await _place(pilot, screen, "place W 2,0 0")
+        await place_by_keys(pilot, screen, "place W 2,0 0")
         await _confirm(pilot, screen, "0")
-        await _place(pilot, screen, "place W -2,0 0")  # Bob's turn began: +1; the road scored: the fairy's 3
+        await place_by_keys(pilot, screen, "place W -2,0 0")  # Bob's turn began: +1; the road scored: the fairy's 3
         await _confirm(pilot, screen, "0")
         log = _log(screen)
         assert "Bob +1: the fairy" in log and "Bob +3: the fairy" in log, log
@@ -304,10 +283,10 @@ async def test_a_follower_goes_through_the_portal_by_o_and_a_digit_then_by_a_cli
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _start(pilot, app, _table(tmp_path, P9_ORDER))
         board = screen.board
-        await _place(pilot, screen, "place U 1,0 90")
+        await place_by_keys(pilot, screen, "place U 1,0 90")
         assert "o" not in _footer(screen)  # no portal on this tile
         await _confirm(pilot, screen, "1")  # Ann's thief on the road
-        await _place(pilot, screen, "place PDW -1,0 0")  # Bob: a magic portal
+        await place_by_keys(pilot, screen, "place PDW -1,0 0")  # Bob: a magic portal
         await pilot.pause()
         assert _footer(screen).get("o") == "Portal"
         assert "o: a follower through the portal" in _status(screen), _status(screen)
