@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from carcnet.engine import Figure, SegmentKind
+from carcnet.engine import Figure, Rules, SegmentKind
 from carcnet.i18n import _, pgettext
 
 from .face import FigureFace
 
-__all__ = ["ABBOT"]
+__all__ = ["rules_help", "ABBOT"]
 
 _CLOISTER, _GARDEN = SegmentKind.CLOISTER, SegmentKind.GARDEN
 
@@ -38,3 +38,8 @@ ABBOT = FigureFace(
     # Translators: after a seat's name and its figures on a feature: "Red 2 (abbot)"
     holds_note=lambda: pgettext("holds", "(abbot)"),
 )
+
+
+def rules_help(rules: Rules) -> str:
+    """The help's paragraph on this expansion's rules, in the language in use."""
+    return _("**The Abbot**: `a` switches to the abbot (a cloister or a garden), `A` recalls it.")

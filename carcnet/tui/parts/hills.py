@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from carcnet.engine import Figure, SegmentKind
+from carcnet.engine import Figure, Rules, SegmentKind
 from carcnet.i18n import _, pgettext
 
 from .face import FigureFace
 
-__all__ = ["SHEPHERD"]
+__all__ = ["rules_help", "SHEPHERD"]
 
 _FIELD = SegmentKind.FIELD
 
@@ -38,3 +38,17 @@ SHEPHERD = FigureFace(
     },
     in_log=lambda _role: _shepherd(),
 )
+
+
+def rules_help(rules: Rules) -> str:
+    """The help's paragraph on this expansion's rules, in the language in use."""
+    return _("**Hills & Sheep**: 18 more tiles. A hill (▲, ASCII `m`) hides a tile under it, "
+                          "out of the game, and breaks a tie for the most followers in favour of those with "
+                          "a follower on a hill; a completed cloister scores 3 more for each vineyard (∵, "
+                          "ASCII `%`) around it. Instead of a meeple you may put your shepherd on a field "
+                          "of your tile (`a` switches to it; `S` while in your supply, `s` and its sheep "
+                          "on the board): it draws a token from the sheep bag (1 to 4 sheep, or a wolf "
+                          "that scatters the flock). When your tile extends its field, `g` grows the flock "
+                          "(another token) or `s` scores it: each shepherd there scores 1 a sheep and comes "
+                          "back. A field closed with shepherds is scored at once; at the end they score "
+                          "nothing. `t` shows the sheep bag.")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from carcnet.engine import Figure, SegmentKind
+from carcnet.engine import Figure, Rules, SegmentKind
 from carcnet.i18n import _, pgettext
 
 from .face import FigureFace
 
-__all__ = ["LARGE"]
+__all__ = ["rules_help", "LARGE"]
 
 _ROAD, _CITY, _CLOISTER, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.CLOISTER, SegmentKind.FIELD
 
@@ -48,3 +48,13 @@ LARGE = FigureFace(
     # Translators: after a seat's name and its figures on a feature: "Red 2 (large meeple)"
     holds_note=lambda: pgettext("holds", "(large meeple)"),
 )
+
+
+def rules_help(rules: Rules) -> str:
+    """The help's paragraph on this expansion's rules, in the language in use."""
+    return _("**Inns & Cathedrals**: 18 more tiles. A road with an inn (⌂, ASCII `n`) scores 2 a "
+                          "tile when completed and nothing if still open at the end; a city with a cathedral "
+                          "(‡, ASCII `&`) 3 a tile and pennant completed, nothing if open at the end. Each "
+                          "player has a large meeple: `a` switches to it; it goes anywhere a meeple goes and "
+                          "counts as two for the majority (the scoreboard shows `L` while it is in the supply, "
+                          "`l` while it is on the board).")

@@ -3,12 +3,12 @@ a follower's feature and hold none themselves."""
 
 from __future__ import annotations
 
-from carcnet.engine import Figure, SegmentKind
+from carcnet.engine import Figure, Rules, SegmentKind
 from carcnet.i18n import _, pgettext
 
 from .face import FigureFace
 
-__all__ = ["BUILDER", "PIG"]
+__all__ = ["rules_help", "BUILDER", "PIG"]
 
 _ROAD, _CITY, _FIELD = SegmentKind.ROAD, SegmentKind.CITY, SegmentKind.FIELD
 
@@ -64,3 +64,13 @@ PIG = FigureFace(
     },
     in_log=lambda _role: _pig(),
 )
+
+
+def rules_help(rules: Rules) -> str:
+    """The help's paragraph on this expansion's rules, in the language in use."""
+    return _("**Traders & Builders**: 24 more tiles. Whoever completes a city takes its goods "
+                          "(wine, grain, cloth; the scoreboard's `w1 g0 C2`, a capital where you hold the most "
+                          "of a kind, ties too); at the end the most of each kind score 10. `a` switches to "
+                          "the builder (on your own road or city: extending it gives you a second tile that "
+                          "turn) and the pig (on your own farm: 4 a city instead of 3); `B` `P` while in your "
+                          "supply.")

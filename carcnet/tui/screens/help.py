@@ -12,8 +12,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Markdown
 
-from carcnet.engine import Rules
+from carcnet.engine import RULES_VERSION, Rules
+from carcnet.engine.expansions import hooks_for
 from carcnet.i18n import N_, _, pgettext
+from carcnet.tui.parts import RULES_HELP
 from carcnet.tui.widgets.footer import KeyFooter, footer_items
 from carcnet.tui.words import rules_words
 
@@ -195,17 +197,14 @@ def help_text(english: bool = False) -> str:
 #: :func:`help_text` in English (the screen shows it in the language in use).
 HELP_TEXT = help_text(english=True)
 
-#: What each rule option changes, for the help of a game played with it (docs/rules.md), in English
-#: (marked: :func:`rules_help` shows them in the language in use).
+#: What each variant changes, for the help of a game played with it (docs/rules.md), in English
+#: (marked: :func:`rules_help` shows them in the language in use); each expansion's paragraph is its
+#: part's (:data:`carcnet.tui.parts.RULES_HELP`).
 RULE_NOTES = {
     "small_city": N_("**Small cities**: a completed city of two tiles scores 2, and its pennants 1 each."),
     "city": N_("**First-edition farms**: at the end each completed city is scored once: 4 points to the "
                "player(s) with the most farmers in all the farms around it."),
     "off": N_("**No farmers**: no meeple goes on a field, and farms score nothing."),
-    "after": N_("**The River**: the start tile comes right after the lake, like any tile."),
-    "river": N_("**The River**: the start tile is among the river tiles; it may not go where the river "
-                "could no longer be finished."),
-    "omit": N_("**The River**: the start tile is left out."),
 }
 
 
@@ -213,51 +212,10 @@ def rules_help(rules: Rules) -> str:
     """The help's paragraph on the rules of the game at hand: its options, then what each changes."""
     # Translators: {rules} lists the game's expansions and variants ("The Abbot, small cities"), or "base game"
     lines = ["## " + _("This game: {rules}").format(rules=rules_words(rules)), ""]
-    if rules.river:
-        # Translators: {note} says where the start tile goes ("**The River**: the start tile is left out.")
-        lines.append("- " + _("{note} The river is always finished: a river tile goes only where every river tile "
-                              "left can still follow.").format(note=_(RULE_NOTES[rules.river_start])))
-    if rules.abbot:
-        lines.append("- " + _("**The Abbot**: `a` switches to the abbot (a cloister or a garden), `A` recalls it."))
-    if rules.inns:
-        lines.append("- " + _("**Inns & Cathedrals**: 18 more tiles. A road with an inn (⌂, ASCII `n`) scores 2 a "
-                              "tile when completed and nothing if still open at the end; a city with a cathedral "
-                              "(‡, ASCII `&`) 3 a tile and pennant completed, nothing if open at the end. Each "
-                              "player has a large meeple: `a` switches to it; it goes anywhere a meeple goes and "
-                              "counts as two for the majority (the scoreboard shows `L` while it is in the supply, "
-                              "`l` while it is on the board)."))
-    if rules.traders:
-        lines.append("- " + _("**Traders & Builders**: 24 more tiles. Whoever completes a city takes its goods "
-                              "(wine, grain, cloth; the scoreboard's `w1 g0 C2`, a capital where you hold the most "
-                              "of a kind, ties too); at the end the most of each kind score 10. `a` switches to "
-                              "the builder (on your own road or city: extending it gives you a second tile that "
-                              "turn) and the pig (on your own farm: 4 a city instead of 3); `B` `P` while in your "
-                              "supply."))
-    if rules.hills_sheep:
-        lines.append("- " + _("**Hills & Sheep**: 18 more tiles. A hill (▲, ASCII `m`) hides a tile under it, "
-                              "out of the game, and breaks a tie for the most followers in favour of those with "
-                              "a follower on a hill; a completed cloister scores 3 more for each vineyard (∵, "
-                              "ASCII `%`) around it. Instead of a meeple you may put your shepherd on a field "
-                              "of your tile (`a` switches to it; `S` while in your supply, `s` and its sheep "
-                              "on the board): it draws a token from the sheep bag (1 to 4 sheep, or a wolf "
-                              "that scatters the flock). When your tile extends its field, `g` grows the flock "
-                              "(another token) or `s` scores it: each shepherd there scores 1 a sheep and comes "
-                              "back. A field closed with shepherds is scored at once; at the end they score "
-                              "nothing. `t` shows the sheep bag."))
-    if rules.princess_dragon:
-        lines.append("- " + _("**The Princess & the Dragon**: 30 more tiles. The first volcano (◬, ASCII `v`) "
-                              "brings the dragon (`D`, white on red) onto the board; a dragon tile (§, ASCII "
-                              "`d`) drawn before it waits beside the pile. No figure goes on the dragon's tile. "
-                              "After a dragon tile, the dragon moves six tiles, the players in turn from you, "
-                              "never twice onto a tile, eating every figure where it goes: when your step is "
-                              "asked, arrows or Tab then Enter (or a click) move it to a tile tinted amber. "
-                              "Instead of deploying, `x` lets the princess (♛, ASCII `q`) of your tile's city "
-                              "send one of its knights home, and `m` puts the fairy (✦, ASCII `f`) next to one "
-                              "of your followers: 1 point as each of your turns begins, 3 when that follower's "
-                              "feature scores, and the dragon may not enter its tile (`✦` on the scoreboard). "
-                              "After placing a magic portal (Ω, ASCII `@`), `o` deploys a follower on a free, "
-                              "unfinished feature of any other tile instead. `t` shows the dragon tiles "
-                              "waiting."))
+    names = hooks_for(rules, RULES_VERSION).names
+    for expansion, words in RULES_HELP:  # each expansion's paragraph, from its part
+        if expansion in names:
+            lines.append("- " + words(rules))
     if rules.small_city:
         lines.append("- " + _(RULE_NOTES["small_city"]))
     if rules.farms != "farm":
